@@ -1,0 +1,140 @@
+//! [`DomainModel`]: a model that passed validation, with lookups by name.
+
+use crate::diagnostic::Diagnostic;
+use crate::model::{
+    AccessPattern, Aggregate, Attribute, Entity, ModelSpec, Relationship, ThresholdOverrides, ValueObject, Volume,
+};
+use crate::validate::{self, ElementId, Index};
+
+/// A validated domain model: every name resolves, every entity and value object
+/// belongs to exactly one aggregate, every number is plausible.
+#[derive(Debug, Clone)]
+pub struct DomainModel {
+    spec: ModelSpec,
+    index: Index,
+}
+
+/// An entity or a value object, looked up by name.
+#[derive(Debug, Clone, Copy)]
+pub enum Element<'a> {
+    /// An entity.
+    Entity(&'a Entity),
+    /// A value object.
+    ValueObject(&'a ValueObject),
+}
+
+impl<'a> Element<'a> {
+    /// Its name.
+    pub fn name(&self) -> &'a str {
+        match self {
+            Element::Entity(e) => &e.name,
+            Element::ValueObject(v) => &v.name,
+        }
+    }
+
+    /// Its attributes (for an entity, without the identity).
+    pub fn attributes(&self) -> &'a [Attribute] {
+        match self {
+            Element::Entity(e) => &e.attributes,
+            Element::ValueObject(v) => &v.attributes,
+        }
+    }
+
+    /// Its declared volume, if any.
+    pub fn volume(&self) -> Option<&'a Volume> {
+        match self {
+            Element::Entity(e) => e.volume.as_ref(),
+            Element::ValueObject(v) => v.volume.as_ref(),
+        }
+    }
+
+    /// True for entities.
+    pub fn is_entity(&self) -> bool {
+        matches!(self, Element::Entity(_))
+    }
+}
+
+impl DomainModel {
+    /// Validates `spec`; on failure returns every problem found (with JSON paths,
+    /// without line numbers: the spec has no text).
+    pub fn new(spec: ModelSpec) -> Result<Self, Vec<Diagnostic>> {
+        let index = validate::validate(&spec)?;
+        Ok(DomainModel { spec, index })
+    }
+
+    /// The model as declared.
+    pub fn spec(&self) -> &ModelSpec {
+        &self.spec
+    }
+
+    /// The model's name.
+    pub fn name(&self) -> &str {
+        &self.spec.name
+    }
+
+    /// All entities, in declaration order.
+    pub fn entities(&self) -> &[Entity] {
+        &self.spec.entities
+    }
+
+    /// All value objects, in declaration order.
+    pub fn value_objects(&self) -> &[ValueObject] {
+        &self.spec.value_objects
+    }
+
+    /// All aggregates, in declaration order.
+    pub fn aggregates(&self) -> &[Aggregate] {
+        &self.spec.aggregates
+    }
+
+    /// All relationships, in declaration order.
+    pub fn relationships(&self) -> &[Relationship] {
+        &self.spec.relationships
+    }
+
+    /// All access patterns, in declaration order.
+    pub fn access_patterns(&self) -> &[AccessPattern] {
+        &self.spec.access_patterns
+    }
+
+    /// The model's threshold overrides (all unset when the model has none).
+    pub fn thresholds(&self) -> ThresholdOverrides {
+        self.spec.thresholds.unwrap_or_default()
+    }
+
+    /// The entity or value object called `name`.
+    pub fn element(&self, name: &str) -> Option<Element<'_>> {
+        self.index.elements.get(name).map(|id| match *id {
+            ElementId::Entity(i) => Element::Entity(&self.spec.entities[i]),
+            ElementId::ValueObject(i) => Element::ValueObject(&self.spec.value_objects[i]),
+        })
+    }
+
+    /// The entity called `name`.
+    pub fn entity(&self, name: &str) -> Option<&Entity> {
+        match self.element(name)? {
+            Element::Entity(e) => Some(e),
+            Element::ValueObject(_) => None,
+        }
+    }
+
+    /// The aggregate that `name` (an entity or value object) belongs to.
+    pub fn aggregate_of(&self, name: &str) -> Option<&Aggregate> {
+        self.index.aggregate_of.get(name).map(|&a| &self.spec.aggregates[a])
+    }
+
+    /// The root entity of the aggregate that `name` belongs to.
+    pub fn root_of(&self, name: &str) -> Option<&Entity> {
+        self.aggregate_of(name).and_then(|a| self.entity(&a.root))
+    }
+
+    /// True when `name` is the root of its aggregate.
+    pub fn is_root(&self, name: &str) -> bool {
+        self.aggregate_of(name).is_some_and(|a| a.root == name)
+    }
+
+    /// True when `a` and `b` belong to the same aggregate.
+    pub fn same_aggregate(&self, a: &str, b: &str) -> bool {
+        matches!((self.index.aggregate_of.get(a), self.index.aggregate_of.get(b)), (Some(x), Some(y)) if x == y)
+    }
+}

@@ -1,0 +1,282 @@
+//! Loading a model file: bytes → JSON → [`ModelSpec`] → validated [`DomainModel`],
+//! with every problem reported at once and located by JSON path and line:column.
+
+mod positions;
+mod serde_messages;
+
+use std::path::Path;
+
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value};
+
+use crate::diagnostic::{Diagnostic, JsonPath, ModelError};
+use crate::model::{AccessPattern, Aggregate, Entity, ModelSpec, Relationship, ThresholdOverrides, ValueObject};
+use crate::naming::closest;
+use crate::DomainModel;
+
+/// Largest model file cosmap reads (32 MiB); a real domain model is far smaller.
+pub const MAX_MODEL_BYTES: u64 = 32 * 1024 * 1024;
+
+/// The top-level fields of a model file, in schema order.
+const TOP_LEVEL: &[&str] = &[
+    "$schema",
+    "name",
+    "description",
+    "entities",
+    "valueObjects",
+    "aggregates",
+    "relationships",
+    "accessPatterns",
+    "thresholds",
+];
+
+/// Reads, parses and validates the model file at `path`.
+pub fn load_file(path: &Path) -> Result<DomainModel, ModelError> {
+    let io = |source| ModelError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let meta = std::fs::metadata(path).map_err(io)?;
+    if meta.is_dir() {
+        return Err(io(std::io::Error::other(
+            "it is a directory; give the path of a model .json file",
+        )));
+    }
+    if meta.len() > MAX_MODEL_BYTES {
+        return Err(too_large(meta.len(), Some(path)));
+    }
+    let bytes = std::fs::read(path).map_err(io)?;
+    from_slice(&bytes, Some(path))
+}
+
+/// Parses and validates a model from bytes; `origin` names the file in messages.
+pub fn from_slice(bytes: &[u8], origin: Option<&Path>) -> Result<DomainModel, ModelError> {
+    let (spec, text) = parse(bytes, origin)?;
+    DomainModel::new(spec).map_err(|mut diagnostics| {
+        add_positions(text, &mut diagnostics);
+        invalid(origin, diagnostics)
+    })
+}
+
+/// Parses a model's shape without validating its meaning.
+pub fn parse_slice(bytes: &[u8], origin: Option<&Path>) -> Result<ModelSpec, ModelError> {
+    parse(bytes, origin).map(|(spec, _)| spec)
+}
+
+fn invalid(origin: Option<&Path>, diagnostics: Vec<Diagnostic>) -> ModelError {
+    ModelError::Invalid {
+        origin: origin.map(Path::to_path_buf),
+        diagnostics,
+    }
+}
+
+fn too_large(len: u64, origin: Option<&Path>) -> ModelError {
+    invalid(
+        origin,
+        vec![Diagnostic::new(
+            JsonPath::root(),
+            format!(
+                "the file is {:.1} MiB; cosmap reads model files of at most {} MiB",
+                len as f64 / 1048576.0,
+                MAX_MODEL_BYTES / 1048576
+            ),
+        )
+        .help("a domain model is a few hundred KiB at most: check that this is the right file")],
+    )
+}
+
+fn parse<'a>(bytes: &'a [u8], origin: Option<&Path>) -> Result<(ModelSpec, &'a str), ModelError> {
+    if bytes.len() as u64 > MAX_MODEL_BYTES {
+        return Err(too_large(bytes.len() as u64, origin));
+    }
+    let text = std::str::from_utf8(bytes).map_err(|e| {
+        let valid = &bytes[..e.valid_up_to()];
+        let line = valid.iter().filter(|&&b| b == b'\n').count() + 1;
+        let line_start = valid.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        let col = String::from_utf8_lossy(&valid[line_start..]).chars().count() + 1;
+        let mut d = Diagnostic::new(
+            JsonPath::root(),
+            format!("the file is not valid UTF-8 (byte {} is not)", e.valid_up_to()),
+        )
+        .help("save the model as UTF-8");
+        d.position = Some((line, col));
+        invalid(origin, vec![d])
+    })?;
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    if text.trim().is_empty() {
+        return Err(invalid(
+            origin,
+            vec![Diagnostic::new(JsonPath::root(), "the file is empty").help(
+                "a model is a JSON object with at least `name`, `entities` and `aggregates`; run `cosmap schema` for the format",
+            )],
+        ));
+    }
+    let value: Value = serde_json::from_str(text).map_err(|e| invalid(origin, vec![syntax_diagnostic(&e)]))?;
+    let mut diagnostics = Vec::new();
+    let spec = shape(value, &mut diagnostics);
+    match spec {
+        Some(spec) if diagnostics.is_empty() => Ok((spec, text)),
+        _ => {
+            add_positions(text, &mut diagnostics);
+            Err(invalid(origin, diagnostics))
+        }
+    }
+}
+
+fn syntax_diagnostic(e: &serde_json::Error) -> Diagnostic {
+    let full = e.to_string();
+    let suffix = format!(" at line {} column {}", e.line(), e.column());
+    let message = full.strip_suffix(&suffix).unwrap_or(&full).to_string();
+    let help = if message.contains("recursion limit") {
+        "the JSON is nested more than 128 levels deep; a model never needs that"
+    } else if e.is_eof() {
+        "the file ends too early: close every `{` and `[` and finish the last value"
+    } else if message.contains("trailing characters") {
+        "there is text after the model's closing `}`: remove it"
+    } else if message.contains("trailing comma") {
+        "JSON allows no comma after the last element: remove it"
+    } else {
+        "fix the JSON syntax here (a missing comma, quote, colon or bracket is the usual cause)"
+    };
+    let mut d = Diagnostic::new(JsonPath::root(), format!("invalid JSON: {message}")).help(help);
+    d.position = Some((e.line(), e.column().max(1)));
+    d
+}
+
+/// Turns the parsed JSON into a [`ModelSpec`], one element at a time so that every
+/// malformed element is reported, not just the first.
+fn shape(value: Value, diagnostics: &mut Vec<Diagnostic>) -> Option<ModelSpec> {
+    let root = JsonPath::root();
+    let Value::Object(mut object) = value else {
+        diagnostics.push(
+            Diagnostic::new(
+                root,
+                format!("the model must be a JSON object, found {}", kind_of(&value)),
+            )
+            .help("wrap the model in `{ ... }`; run `cosmap schema` for the format"),
+        );
+        return None;
+    };
+    let keys: Vec<String> = object.keys().cloned().collect();
+    for key in keys.iter().filter(|k| !TOP_LEVEL.contains(&k.as_str())) {
+        let mut d = Diagnostic::new(root.key(key.clone()), format!("unknown field `{key}` in the model"));
+        d.help = Some(match closest(key, TOP_LEVEL.iter().copied()) {
+            Some(near) => format!("did you mean `{near}`?"),
+            None => format!("the model's fields are {}", list(TOP_LEVEL)),
+        });
+        diagnostics.push(d);
+    }
+    let name = match object.remove("name") {
+        Some(v) => one::<String>(v, &root.key("name"), "model", diagnostics),
+        None => {
+            diagnostics.push(
+                Diagnostic::new(root.clone(), "the model has no `name`")
+                    .help("add `\"name\": \"MyDomain\"` at the top level"),
+            );
+            None
+        }
+    };
+    let schema = object
+        .remove("$schema")
+        .and_then(|v| one::<String>(v, &root.key("$schema"), "model", diagnostics));
+    let description = object
+        .remove("description")
+        .and_then(|v| one::<String>(v, &root.key("description"), "model", diagnostics));
+    let thresholds = object
+        .remove("thresholds")
+        .and_then(|v| one::<ThresholdOverrides>(v, &root.key("thresholds"), "thresholds", diagnostics));
+    let entities = list_of::<Entity>(&mut object, "entities", "entity", diagnostics);
+    let value_objects = list_of::<ValueObject>(&mut object, "valueObjects", "value object", diagnostics);
+    let aggregates = list_of::<Aggregate>(&mut object, "aggregates", "aggregate", diagnostics);
+    let relationships = list_of::<Relationship>(&mut object, "relationships", "relationship", diagnostics);
+    let access_patterns = list_of::<AccessPattern>(&mut object, "accessPatterns", "access pattern", diagnostics);
+    Some(ModelSpec {
+        schema,
+        name: name?,
+        description,
+        entities,
+        value_objects,
+        aggregates,
+        relationships,
+        access_patterns,
+        thresholds,
+    })
+}
+
+fn list_of<T: DeserializeOwned>(
+    object: &mut Map<String, Value>,
+    key: &str,
+    what: &str,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Vec<T> {
+    let path = JsonPath::root().key(key);
+    match object.remove(key) {
+        None => Vec::new(),
+        Some(Value::Array(items)) => items
+            .into_iter()
+            .enumerate()
+            .filter_map(|(i, item)| one::<T>(item, &path.index(i), what, diagnostics))
+            .collect(),
+        Some(other) => {
+            diagnostics.push(
+                Diagnostic::new(path, format!("`{key}` must be an array, found {}", kind_of(&other)))
+                    .help(format!("write `\"{key}\": [ ... ]` with one object per {what}")),
+            );
+            Vec::new()
+        }
+    }
+}
+
+fn one<T: DeserializeOwned>(value: Value, at: &JsonPath, what: &str, diagnostics: &mut Vec<Diagnostic>) -> Option<T> {
+    match serde_path_to_error::deserialize::<_, T>(value) {
+        Ok(v) => Some(v),
+        Err(e) => {
+            let mut path = at.clone();
+            for segment in e.path().iter() {
+                path = match segment {
+                    serde_path_to_error::Segment::Seq { index } => path.index(*index),
+                    serde_path_to_error::Segment::Map { key } => path.key(key.clone()),
+                    serde_path_to_error::Segment::Enum { .. } | serde_path_to_error::Segment::Unknown => path,
+                };
+            }
+            diagnostics.push(serde_messages::explain(path, &e.into_inner().to_string(), what));
+            None
+        }
+    }
+}
+
+fn add_positions(text: &str, diagnostics: &mut [Diagnostic]) {
+    let prefixes = |d: &Diagnostic| {
+        (0..=d.path.0.len())
+            .map(|n| JsonPath(d.path.0[..n].to_vec()))
+            .collect::<Vec<_>>()
+    };
+    let wanted: Vec<JsonPath> = diagnostics
+        .iter()
+        .filter(|d| d.position.is_none())
+        .flat_map(prefixes)
+        .collect();
+    if !wanted.is_empty() {
+        let found = positions::locate(text, &wanted.iter().collect::<Vec<_>>());
+        // The place itself, or the nearest enclosing place that exists in the text.
+        for d in diagnostics.iter_mut().filter(|d| d.position.is_none()) {
+            d.position = prefixes(d).iter().rev().find_map(|p| found.get(p).copied());
+        }
+    }
+    diagnostics.sort_by(|a, b| a.position.cmp(&b.position).then_with(|| a.path.cmp(&b.path)));
+}
+
+fn kind_of(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+pub(crate) fn list(names: &[&str]) -> String {
+    names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
+}

@@ -1,0 +1,95 @@
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// A named, typed property of an entity or value object.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Attribute {
+    /// JSON property name, lowerCamelCase (for example `createdAt`).
+    pub name: String,
+    /// Value type.
+    #[serde(rename = "type")]
+    pub ty: AttributeType,
+    /// The attribute may be absent.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub optional: bool,
+    /// The attribute holds a list of values rather than one.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub many: bool,
+    /// Values are unique within a partition (becomes a Cosmos DB unique key).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub unique: bool,
+}
+
+pub(crate) fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+impl Attribute {
+    /// A required attribute of the given type.
+    pub fn new(name: impl Into<String>, ty: AttributeType) -> Self {
+        Attribute {
+            name: name.into(),
+            ty,
+            optional: false,
+            many: false,
+            unique: false,
+        }
+    }
+
+    /// Marks the attribute optional.
+    pub fn optional(mut self) -> Self {
+        self.optional = true;
+        self
+    }
+
+    /// Marks the attribute as a list of values.
+    pub fn many(mut self) -> Self {
+        self.many = true;
+        self
+    }
+
+    /// Marks the attribute unique within a partition.
+    pub fn unique(mut self) -> Self {
+        self.unique = true;
+        self
+    }
+}
+
+/// The value types an attribute can have; each maps to a JSON type and a Rust type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub enum AttributeType {
+    /// UTF-8 text.
+    String,
+    /// Whole number (64-bit).
+    Integer,
+    /// Floating-point number.
+    Number,
+    /// Exact decimal, stored as a string.
+    Decimal,
+    /// `true` or `false`.
+    Boolean,
+    /// Point in time, RFC 3339 string.
+    DateTime,
+    /// Calendar date, `YYYY-MM-DD` string.
+    Date,
+    /// UUID string.
+    Uuid,
+}
+
+impl AttributeType {
+    /// The name used in the model file.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AttributeType::String => "string",
+            AttributeType::Integer => "integer",
+            AttributeType::Number => "number",
+            AttributeType::Decimal => "decimal",
+            AttributeType::Boolean => "boolean",
+            AttributeType::DateTime => "dateTime",
+            AttributeType::Date => "date",
+            AttributeType::Uuid => "uuid",
+        }
+    }
+}

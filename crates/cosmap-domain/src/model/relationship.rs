@@ -1,0 +1,125 @@
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// A relationship from one entity or value object to another, read as
+/// "each `from` has `cardinality` of `to`".
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Relationship {
+    /// The owning or referring side.
+    pub from: String,
+    /// The owned or referred side.
+    pub to: String,
+    /// How many `to` each `from` has.
+    pub cardinality: Cardinality,
+    /// Upper bound on the number of `to` per `from`; required for `few`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max: Option<u64>,
+    /// JSON property that holds the embedded object or reference; defaults to
+    /// the `to` name in lowerCamelCase (plural for lists).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub property: Option<String>,
+    /// Whether the number of `to` per `from` keeps growing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub growth: Option<Growth>,
+    /// How often, across the database, a `to` of this relationship is updated (per second).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub updates_per_second: Option<f64>,
+}
+
+/// How many `to` instances each `from` instance has.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub enum Cardinality {
+    /// Exactly or at most one.
+    One,
+    /// A small, bounded number (give `max`).
+    Few,
+    /// Many: hundreds to thousands (give `max` when it is bounded).
+    Many,
+    /// Without any useful bound (millions).
+    Squillions,
+    /// Many on both sides.
+    ManyToMany,
+}
+
+impl Cardinality {
+    /// The name used in the model file.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Cardinality::One => "one",
+            Cardinality::Few => "few",
+            Cardinality::Many => "many",
+            Cardinality::Squillions => "squillions",
+            Cardinality::ManyToMany => "manyToMany",
+        }
+    }
+}
+
+/// Whether a relationship's `to` side keeps growing per `from`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub enum Growth {
+    /// The count stays within a known bound.
+    Bounded,
+    /// The count keeps growing over time or with other data (for example warehouses).
+    Unbounded,
+}
+
+impl Relationship {
+    /// A relationship `from` → `to` with the given cardinality.
+    pub fn new(from: impl Into<String>, to: impl Into<String>, cardinality: Cardinality) -> Self {
+        Relationship {
+            from: from.into(),
+            to: to.into(),
+            cardinality,
+            max: None,
+            property: None,
+            growth: None,
+            updates_per_second: None,
+        }
+    }
+
+    /// Sets the upper bound.
+    pub fn max(mut self, max: u64) -> Self {
+        self.max = Some(max);
+        self
+    }
+
+    /// Sets the JSON property name.
+    pub fn property(mut self, property: impl Into<String>) -> Self {
+        self.property = Some(property.into());
+        self
+    }
+
+    /// Declares growth.
+    pub fn growth(mut self, growth: Growth) -> Self {
+        self.growth = Some(growth);
+        self
+    }
+
+    /// Declares how often a `to` is updated, per second across the database.
+    pub fn updates_per_second(mut self, rate: f64) -> Self {
+        self.updates_per_second = Some(rate);
+        self
+    }
+
+    /// True when each `from` may hold more than one `to`.
+    pub fn is_many(&self) -> bool {
+        self.cardinality != Cardinality::One
+    }
+
+    /// The JSON property this relationship is stored under: `property`, or the
+    /// `to` name in lowerCamelCase, pluralised for lists.
+    pub fn property_name(&self) -> String {
+        if let Some(p) = &self.property {
+            return p.clone();
+        }
+        let camel = crate::naming::lower_camel(&self.to);
+        if self.is_many() {
+            crate::naming::plural(&camel)
+        } else {
+            camel
+        }
+    }
+}

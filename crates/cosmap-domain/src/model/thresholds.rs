@@ -1,0 +1,34 @@
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// Per-model overrides of the mapper's thresholds; each unset field keeps the
+/// mapper's documented default (see `cosmap-mapper`'s `Thresholds`).
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ThresholdOverrides {
+    /// Largest bounded list of value objects embedded as an array.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub few_max_items: Option<u64>,
+    /// A value object is "updated often" when its updates per second exceed its
+    /// parent's by this factor.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub update_ratio: Option<f64>,
+    /// ... and are at least this many per second.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_updates_per_second: Option<f64>,
+    /// Largest estimated document size (bytes) that embedding may produce.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_embedded_document_bytes: Option<f64>,
+    /// An access pattern is "frequent" at this many executions per second.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub frequent_per_second: Option<f64>,
+    /// A container is "large" from this estimated storage in bytes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub large_container_bytes: Option<f64>,
+    /// Largest estimated storage (bytes) of an orphan aggregate kept in the dictionary container.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dictionary_max_bytes: Option<f64>,
+    /// Largest access rate (operations per second) of an orphan aggregate kept in the dictionary container.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dictionary_max_operations_per_second: Option<f64>,
+}

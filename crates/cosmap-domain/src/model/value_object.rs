@@ -1,0 +1,49 @@
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::{Attribute, Volume};
+
+/// An attribute bundle without identity, owned by one aggregate.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ValueObject {
+    /// UpperCamelCase name (for example `DeliveryAddress`).
+    pub name: String,
+    /// The attributes.
+    #[serde(default)]
+    pub attributes: Vec<Attribute>,
+    /// Expected average size of one instance (the count is implied by relationships).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub volume: Option<Volume>,
+    /// Not allowed: accepted only so validation can explain why.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(skip)]
+    pub identity: Option<serde_json::Value>,
+}
+
+impl ValueObject {
+    /// A value object with no attributes yet.
+    pub fn new(name: impl Into<String>) -> Self {
+        ValueObject {
+            name: name.into(),
+            attributes: Vec::new(),
+            volume: None,
+            identity: None,
+        }
+    }
+
+    /// Adds an attribute.
+    pub fn attribute(mut self, attribute: Attribute) -> Self {
+        self.attributes.push(attribute);
+        self
+    }
+
+    /// Declares the average size of one instance in bytes.
+    pub fn avg_size_bytes(mut self, bytes: f64) -> Self {
+        self.volume = Some(Volume {
+            count: None,
+            avg_size_bytes: Some(bytes),
+        });
+        self
+    }
+}

@@ -1,0 +1,160 @@
+//! Name rules shared by validation, the mapper and code generation: which names
+//! are acceptable, and how a name turns into a JSON property or Rust identifier.
+
+/// Words that cannot be Rust identifiers, not even as raw identifiers (`r#…`).
+pub const NON_RAW_KEYWORDS: &[&str] = &["self", "Self", "super", "crate", "_"];
+
+/// Property names every Cosmos DB document of cosmap already uses or that the
+/// service reserves; attributes must not take them.
+pub const RESERVED_PROPERTIES: &[&str] = &[
+    "id",
+    "type",
+    "ttl",
+    "_rid",
+    "_self",
+    "_etag",
+    "_ts",
+    "_attachments",
+    "_lsn",
+];
+
+/// True for `UpperCamelCase` ASCII names: a capital letter, then letters and digits.
+pub fn is_upper_camel(name: &str) -> bool {
+    let mut chars = name.chars();
+    matches!(chars.next(), Some(c) if c.is_ascii_uppercase()) && chars.all(|c| c.is_ascii_alphanumeric())
+}
+
+/// True for `lowerCamelCase` ASCII names: a small letter, then letters and digits.
+pub fn is_lower_camel(name: &str) -> bool {
+    let mut chars = name.chars();
+    matches!(chars.next(), Some(c) if c.is_ascii_lowercase()) && chars.all(|c| c.is_ascii_alphanumeric())
+}
+
+/// `OrderItem` → `orderItem`.
+pub fn lower_camel(name: &str) -> String {
+    let mut chars = name.chars();
+    match chars.next() {
+        Some(first) => first.to_ascii_lowercase().to_string() + chars.as_str(),
+        None => String::new(),
+    }
+}
+
+/// `orderItem` → `OrderItem`.
+pub fn upper_camel(name: &str) -> String {
+    let mut chars = name.chars();
+    match chars.next() {
+        Some(first) => first.to_ascii_uppercase().to_string() + chars.as_str(),
+        None => String::new(),
+    }
+}
+
+/// `OrderStatusHistory` → `order_status_history`; `accountId` → `account_id`.
+pub fn snake_case(name: &str) -> String {
+    let mut out = String::with_capacity(name.len() + 4);
+    let chars: Vec<char> = name.chars().collect();
+    for (i, &c) in chars.iter().enumerate() {
+        if c.is_ascii_uppercase() {
+            let prev_lower = i > 0 && (chars[i - 1].is_ascii_lowercase() || chars[i - 1].is_ascii_digit());
+            let next_lower = chars.get(i + 1).is_some_and(|n| n.is_ascii_lowercase());
+            let prev_upper = i > 0 && chars[i - 1].is_ascii_uppercase();
+            if i > 0 && (prev_lower || (prev_upper && next_lower)) {
+                out.push('_');
+            }
+            out.push(c.to_ascii_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// English plural of a lowerCamelCase noun phrase, enough for property names:
+/// `size` → `sizes`, `address` → `addresses`, `history` → `histories`.
+pub fn plural(word: &str) -> String {
+    let lower = word.to_ascii_lowercase();
+    if lower.ends_with('s') || lower.ends_with('x') || lower.ends_with("ch") || lower.ends_with("sh") {
+        format!("{word}es")
+    } else if lower.ends_with('y')
+        && !lower.ends_with("ay")
+        && !lower.ends_with("ey")
+        && !lower.ends_with("oy")
+        && !lower.ends_with("uy")
+    {
+        format!("{}ies", &word[..word.len() - 1])
+    } else {
+        format!("{word}s")
+    }
+}
+
+/// Edit distance between two short names (for "did you mean" hints).
+pub fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diag = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let above = row[j + 1];
+            let cost = usize::from(!ca.eq_ignore_ascii_case(&cb));
+            row[j + 1] = (diag + cost).min(above + 1).min(row[j] + 1);
+            diag = above;
+        }
+    }
+    row[b.len()]
+}
+
+/// The candidate closest to `name`, if it is close enough to be a likely typo.
+pub fn closest<'a, I>(name: &str, candidates: I) -> Option<&'a str>
+where
+    I: IntoIterator<Item = &'a str>,
+{
+    let limit = (name.chars().count() / 3).max(1) + 1;
+    candidates
+        .into_iter()
+        .map(|c| (edit_distance(name, c), c))
+        .filter(|(d, _)| *d <= limit)
+        .min()
+        .map(|(_, c)| c)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn converts_case() {
+        assert_eq!(snake_case("OrderStatusHistory"), "order_status_history");
+        assert_eq!(snake_case("accountId"), "account_id");
+        assert_eq!(snake_case("HTTPServer"), "http_server");
+        assert_eq!(snake_case("address2Line"), "address2_line");
+        assert_eq!(lower_camel("OrderItem"), "orderItem");
+        assert_eq!(upper_camel("orderItem"), "OrderItem");
+    }
+
+    #[test]
+    fn pluralises() {
+        assert_eq!(plural("size"), "sizes");
+        assert_eq!(plural("deliveryAddress"), "deliveryAddresses");
+        assert_eq!(plural("orderStatusHistory"), "orderStatusHistories");
+        assert_eq!(plural("day"), "days");
+        assert_eq!(plural("box"), "boxes");
+    }
+
+    #[test]
+    fn checks_case() {
+        assert!(is_upper_camel("CreditCard"));
+        assert!(!is_upper_camel("creditCard"));
+        assert!(!is_upper_camel("Credit_Card"));
+        assert!(!is_upper_camel(""));
+        assert!(is_lower_camel("accountId"));
+        assert!(!is_lower_camel("AccountId"));
+        assert!(!is_lower_camel("account-id"));
+    }
+
+    #[test]
+    fn suggests_close_names() {
+        assert_eq!(closest("Acount", ["Account", "Order"]), Some("Account"));
+        assert_eq!(closest("nmae", ["name", "identity"]), Some("name"));
+        assert_eq!(closest("Zebra", ["Account", "Order"]), None);
+    }
+}

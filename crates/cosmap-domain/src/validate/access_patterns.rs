@@ -1,0 +1,64 @@
+//! Access patterns: they start from a declared element and filter and sort on
+//! properties its documents will carry.
+
+use std::collections::BTreeSet;
+
+use super::Checker;
+use crate::diagnostic::{Diagnostic, JsonPath};
+use crate::naming::closest;
+
+impl<'a> Checker<'a> {
+    pub(super) fn check_access_patterns(&mut self) {
+        let spec = self.spec;
+        for (i, pattern) in spec.access_patterns.iter().enumerate() {
+            let path = JsonPath::root().key("accessPatterns").index(i);
+            for (r, name) in pattern.returns.iter().enumerate() {
+                self.require_element(name, path.key("returns").index(r), "returned element");
+            }
+            if !self.require_element(&pattern.start, path.key("start"), "start") {
+                continue;
+            }
+            let valid = self.queryable_properties(&pattern.start);
+            let lists = [("filter", &pattern.filter), ("sort", &pattern.sort)];
+            for (list, names) in lists {
+                for (f, name) in names.iter().enumerate() {
+                    if valid.contains(name.as_str()) {
+                        continue;
+                    }
+                    let all = valid.iter().map(|v| format!("`{v}`")).collect::<Vec<_>>().join(", ");
+                    let help = match closest(name, valid.iter().copied()) {
+                        Some(near) => format!("did you mean `{near}`? ({} can {list} on {all})", pattern.start),
+                        None => format!("`{}` can {list} on {all}", pattern.start),
+                    };
+                    let msg = format!("`{name}` is not a property of `{}`", pattern.start);
+                    self.report(Diagnostic::new(path.key(list).index(f), msg).help(help));
+                }
+            }
+        }
+    }
+
+    /// The properties a document of `element` carries and a query can use: its
+    /// attributes and identity, its aggregate root's identity (the partition key,
+    /// MR2), and the identities of the roots it refers to or is referred from (MR6).
+    fn queryable_properties(&self, element: &str) -> BTreeSet<&'a str> {
+        let spec = self.spec;
+        let mut valid: BTreeSet<&str> = BTreeSet::new();
+        if let Some(e) = spec.entities.iter().find(|e| e.name == element) {
+            valid.insert(&e.identity);
+            valid.extend(e.attributes.iter().map(|a| a.name.as_str()));
+        }
+        if let Some(v) = spec.value_objects.iter().find(|v| v.name == element) {
+            valid.extend(v.attributes.iter().map(|a| a.name.as_str()));
+        }
+        let root_identity = |name: &str| self.root_of(name).and_then(|root| self.identity_of(root));
+        valid.extend(root_identity(element));
+        for rel in &spec.relationships {
+            if rel.from == element {
+                valid.extend(root_identity(&rel.to));
+            } else if rel.to == element {
+                valid.extend(root_identity(&rel.from));
+            }
+        }
+        valid
+    }
+}

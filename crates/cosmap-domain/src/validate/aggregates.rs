@@ -1,0 +1,107 @@
+//! Aggregates: each has an entity as root, and every entity and value object
+//! belongs to exactly one aggregate.
+
+use std::collections::BTreeMap;
+
+use super::{Checker, ElementId};
+use crate::diagnostic::{Diagnostic, JsonPath};
+
+impl Checker<'_> {
+    pub(super) fn check_aggregates(&mut self) {
+        let spec = self.spec;
+        let mut first_seen: BTreeMap<&str, JsonPath> = BTreeMap::new();
+        for (a, aggregate) in spec.aggregates.iter().enumerate() {
+            let path = JsonPath::root().key("aggregates").index(a);
+            let root_ok = if aggregate.root.trim().is_empty() {
+                self.report(
+                    Diagnostic::new(
+                        path.key("root"),
+                        format!("aggregate `{}` has no root", aggregate.display_name()),
+                    )
+                    .help("set `root` to the entity that is the aggregate's entry point"),
+                );
+                false
+            } else if self.require_element(&aggregate.root, path.key("root"), "root") {
+                if self.is_entity(&aggregate.root) {
+                    true
+                } else {
+                    self.report(
+                        Diagnostic::new(path.key("root"), format!("the root `{}` is a value object", aggregate.root))
+                            .help("an aggregate root must be an entity (it needs an identity): make it an entity or choose another root"),
+                    );
+                    false
+                }
+            } else {
+                false
+            };
+            if root_ok {
+                self.place(&aggregate.root, path.key("root"), a, &mut first_seen);
+            }
+            for (m, name) in aggregate.members.iter().enumerate() {
+                let at = path.key("members").index(m);
+                if *name == aggregate.root {
+                    self.report(
+                        Diagnostic::new(at, format!("`{name}` is the root and also listed as a member"))
+                            .help("remove it from `members`: the root always belongs to its aggregate"),
+                    );
+                } else if self.require_element(name, at.clone(), "member") {
+                    self.place(name, at, a, &mut first_seen);
+                }
+            }
+            if let Some(ttl) = aggregate.default_ttl_seconds {
+                if ttl == 0 || ttl < -1 {
+                    self.report(
+                        Diagnostic::new(
+                            path.key("defaultTtlSeconds"),
+                            format!("{ttl} is not a valid default time-to-live"),
+                        )
+                        .help(
+                            "use a number of seconds above 0, or -1 for \"documents do not expire unless they say so\"",
+                        ),
+                    );
+                }
+            }
+        }
+        let unplaced: Vec<(String, ElementId)> = self
+            .index
+            .elements
+            .iter()
+            .filter(|(name, _)| !self.index.aggregate_of.contains_key(*name))
+            .map(|(name, id)| (name.clone(), *id))
+            .collect();
+        for (name, id) in unplaced {
+            let help = match id {
+                ElementId::Entity(_) => format!(
+                    "add `{name}` to an aggregate's `members`, or give it its own aggregate: {{\"root\": \"{name}\"}}"
+                ),
+                ElementId::ValueObject(_) => format!("add `{name}` to the `members` of the aggregate that owns it"),
+            };
+            self.report(
+                Diagnostic::new(
+                    Self::element_path(id).key("name"),
+                    format!("`{name}` is in no aggregate"),
+                )
+                .help(help),
+            );
+        }
+    }
+
+    /// Records that `name` (at `at`) belongs to aggregate `a`, or reports that it already belongs to one.
+    fn place<'s>(&mut self, name: &'s str, at: JsonPath, a: usize, first_seen: &mut BTreeMap<&'s str, JsonPath>) {
+        if let Some(first) = first_seen.get(name) {
+            let other = self.spec.aggregates[self.index.aggregate_of[name]].display_name();
+            let this = self.spec.aggregates[a].display_name();
+            let msg = if other == this {
+                format!("`{name}` is listed twice in aggregate `{other}` (first at {first})")
+            } else {
+                format!("`{name}` is in two aggregates: `{other}` (at {first}) and `{this}`")
+            };
+            self.report(Diagnostic::new(at, msg).help(
+                "an entity or value object belongs to exactly one aggregate: remove it from one, or split it into two types",
+            ));
+        } else {
+            first_seen.insert(name, at);
+            self.index.aggregate_of.insert(name.to_string(), a);
+        }
+    }
+}

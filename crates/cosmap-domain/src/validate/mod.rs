@@ -1,0 +1,115 @@
+//! Validation: checks a [`ModelSpec`] for every problem at once and builds the
+//! lookup index a [`crate::DomainModel`] answers questions from.
+
+mod access_patterns;
+mod aggregates;
+mod names;
+mod numbers;
+mod relationships;
+
+use std::collections::BTreeMap;
+
+use crate::diagnostic::{Diagnostic, JsonPath};
+use crate::model::ModelSpec;
+use crate::naming::closest;
+
+/// Where an entity or value object is declared.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ElementId {
+    Entity(usize),
+    ValueObject(usize),
+}
+
+/// Name lookups built while validating; complete only when there are no diagnostics.
+#[derive(Debug, Default, Clone)]
+pub(crate) struct Index {
+    /// Entity and value object names → declaration.
+    pub elements: BTreeMap<String, ElementId>,
+    /// Entity and value object names → the aggregate (index) they belong to.
+    pub aggregate_of: BTreeMap<String, usize>,
+}
+
+/// Validates `spec`; returns the index, or every problem found.
+pub(crate) fn validate(spec: &ModelSpec) -> Result<Index, Vec<Diagnostic>> {
+    let mut checker = Checker {
+        spec,
+        diagnostics: Vec::new(),
+        index: Index::default(),
+    };
+    checker.check_names();
+    checker.check_numbers();
+    checker.check_aggregates();
+    checker.check_relationships();
+    checker.check_access_patterns();
+    if checker.diagnostics.is_empty() {
+        Ok(checker.index)
+    } else {
+        Err(checker.diagnostics)
+    }
+}
+
+pub(crate) struct Checker<'a> {
+    spec: &'a ModelSpec,
+    diagnostics: Vec<Diagnostic>,
+    index: Index,
+}
+
+impl<'a> Checker<'a> {
+    fn report(&mut self, diagnostic: Diagnostic) {
+        self.diagnostics.push(diagnostic);
+    }
+
+    fn entity_path(i: usize) -> JsonPath {
+        JsonPath::root().key("entities").index(i)
+    }
+
+    fn value_object_path(i: usize) -> JsonPath {
+        JsonPath::root().key("valueObjects").index(i)
+    }
+
+    fn element_path(id: ElementId) -> JsonPath {
+        match id {
+            ElementId::Entity(i) => Self::entity_path(i),
+            ElementId::ValueObject(i) => Self::value_object_path(i),
+        }
+    }
+
+    fn is_entity(&self, name: &str) -> bool {
+        matches!(self.index.elements.get(name), Some(ElementId::Entity(_)))
+    }
+
+    /// The root entity of the aggregate `name` belongs to, if known.
+    fn root_of(&self, name: &str) -> Option<&'a str> {
+        let spec = self.spec;
+        self.index
+            .aggregate_of
+            .get(name)
+            .map(|&a| spec.aggregates[a].root.as_str())
+    }
+
+    /// The identity attribute of entity `name`.
+    fn identity_of(&self, name: &str) -> Option<&'a str> {
+        match self.index.elements.get(name) {
+            Some(ElementId::Entity(i)) => Some(self.spec.entities[*i].identity.as_str()),
+            _ => None,
+        }
+    }
+
+    /// Reports `name` at `path` as unknown unless it is a declared element.
+    fn require_element(&mut self, name: &str, path: JsonPath, role: &str) -> bool {
+        if self.index.elements.contains_key(name) {
+            return true;
+        }
+        let message = if name.is_empty() {
+            format!("{role} is empty")
+        } else {
+            format!("{role} `{name}` is not a declared entity or value object")
+        };
+        let help = match closest(name, self.index.elements.keys().map(String::as_str)) {
+            Some(near) => format!("did you mean `{near}`?"),
+            None => "declare it under `entities` or `valueObjects`, or fix the name".to_string(),
+        };
+        self.report(Diagnostic::new(path, message).help(help));
+        false
+    }
+}

@@ -1,0 +1,205 @@
+//! Names: each must be usable as a Rust identifier and a JSON property, and unique.
+
+use std::collections::BTreeMap;
+
+use super::{Checker, ElementId};
+use crate::diagnostic::{Diagnostic, JsonPath};
+use crate::model::Attribute;
+use crate::naming::{is_lower_camel, is_upper_camel, lower_camel, upper_camel, NON_RAW_KEYWORDS, RESERVED_PROPERTIES};
+
+impl Checker<'_> {
+    pub(super) fn check_names(&mut self) {
+        let spec = self.spec;
+        if spec.name.trim().is_empty() {
+            self.report(
+                Diagnostic::new(JsonPath::root().key("name"), "the model's `name` is empty")
+                    .help("give the model a name, for example `\"name\": \"Ecommerce\"`"),
+            );
+        }
+        let mut declared: BTreeMap<&str, JsonPath> = BTreeMap::new();
+        let elements = spec
+            .entities
+            .iter()
+            .enumerate()
+            .map(|(i, e)| (e.name.as_str(), ElementId::Entity(i)))
+            .chain(
+                spec.value_objects
+                    .iter()
+                    .enumerate()
+                    .map(|(i, v)| (v.name.as_str(), ElementId::ValueObject(i))),
+            );
+        for (name, id) in elements {
+            let path = Self::element_path(id);
+            self.check_type_name(name, path.key("name"));
+            if let Some(first) = declared.get(name) {
+                let msg = format!("`{name}` is declared twice (first at {first})");
+                self.report(Diagnostic::new(path.key("name"), msg).help("rename one of them or remove the copy"));
+            } else {
+                declared.insert(name, path);
+                self.index.elements.insert(name.to_string(), id);
+            }
+        }
+        for (i, entity) in spec.entities.iter().enumerate() {
+            let path = Self::entity_path(i);
+            self.check_property_name(&entity.identity, path.key("identity"), "identity");
+            if entity.identity == "id" {
+                self.report(
+                    Diagnostic::new(path.key("identity"), "the identity must not be called `id`")
+                        .help(format!(
+                            "name it after the entity, for example `{}Id`: cosmap stores it in `id` and partitions and refers by this name",
+                            lower_camel(&entity.name)
+                        )),
+                );
+            }
+            self.check_attributes(&entity.attributes, &path, Some(&entity.identity));
+        }
+        for (i, vo) in spec.value_objects.iter().enumerate() {
+            let path = Self::value_object_path(i);
+            if vo.identity.is_some() {
+                self.report(
+                    Diagnostic::new(path.key("identity"), format!("value object `{}` has an identity", vo.name)).help(
+                        format!(
+                            "value objects have no identity: remove `identity`, or move `{}` to `entities` if its instances need one",
+                            vo.name
+                        ),
+                    ),
+                );
+            }
+            self.check_attributes(&vo.attributes, &path, None);
+        }
+        let mut aggregates: BTreeMap<&str, usize> = BTreeMap::new();
+        for (i, aggregate) in spec.aggregates.iter().enumerate() {
+            let path = JsonPath::root().key("aggregates").index(i);
+            if let Some(name) = &aggregate.name {
+                self.check_type_name(name, path.key("name"));
+            }
+            let name = aggregate.display_name();
+            if let Some(first) = aggregates.insert(name, i) {
+                let msg = format!("aggregate `{name}` is declared twice (first at $.aggregates[{first}])");
+                self.report(Diagnostic::new(path, msg).help("merge the two aggregates or rename one"));
+            }
+        }
+        for (i, rel) in spec.relationships.iter().enumerate() {
+            if let Some(property) = &rel.property {
+                let path = JsonPath::root().key("relationships").index(i).key("property");
+                self.check_property_name(property, path, "property");
+            }
+        }
+        let mut patterns: BTreeMap<&str, usize> = BTreeMap::new();
+        for (i, pattern) in spec.access_patterns.iter().enumerate() {
+            let path = JsonPath::root().key("accessPatterns").index(i).key("name");
+            if pattern.name.trim().is_empty() {
+                self.report(
+                    Diagnostic::new(path, "the access pattern's name is empty")
+                        .help("name it after what it does, for example `orders of an account`"),
+                );
+            } else if let Some(first) = patterns.insert(pattern.name.as_str(), i) {
+                let msg = format!(
+                    "access pattern `{}` is declared twice (first at $.accessPatterns[{first}])",
+                    pattern.name
+                );
+                self.report(Diagnostic::new(path, msg).help("give each access pattern its own name"));
+            }
+        }
+    }
+
+    fn check_attributes(&mut self, attributes: &[Attribute], path: &JsonPath, identity: Option<&str>) {
+        let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
+        for (j, attribute) in attributes.iter().enumerate() {
+            let at = path.key("attributes").index(j).key("name");
+            self.check_property_name(&attribute.name, at.clone(), "attribute");
+            if Some(attribute.name.as_str()) == identity {
+                let msg = format!("`{}` is the identity and also an attribute", attribute.name);
+                self.report(
+                    Diagnostic::new(at, msg).help("remove it from `attributes`: the identity is always stored"),
+                );
+            } else if let Some(first) = seen.insert(attribute.name.as_str(), j) {
+                let msg = format!(
+                    "attribute `{}` is declared twice (first at attributes[{first}])",
+                    attribute.name
+                );
+                self.report(Diagnostic::new(at, msg).help("remove or rename one of them"));
+            }
+        }
+    }
+
+    fn check_type_name(&mut self, name: &str, path: JsonPath) {
+        if name.is_empty() {
+            self.report(
+                Diagnostic::new(path, "the name is empty")
+                    .help("give it an UpperCamelCase name, for example `OrderItem`"),
+            );
+        } else if NON_RAW_KEYWORDS.contains(&name) {
+            self.report(
+                Diagnostic::new(path, format!("`{name}` is a Rust keyword and cannot name a type"))
+                    .help("choose another name"),
+            );
+        } else if !is_upper_camel(name) {
+            let suggestion = upper_camel(&to_camel(name));
+            self.report(
+                Diagnostic::new(path, format!("`{name}` cannot become a Rust type name")).help(hint_for(
+                    &suggestion,
+                    "UpperCamelCase ASCII letters and digits",
+                    "OrderItem",
+                )),
+            );
+        }
+    }
+
+    fn check_property_name(&mut self, name: &str, path: JsonPath, what: &str) {
+        if name.is_empty() {
+            self.report(
+                Diagnostic::new(path, format!("the {what} name is empty"))
+                    .help("give it a lowerCamelCase name, for example `createdAt`"),
+            );
+        } else if NON_RAW_KEYWORDS.contains(&name) {
+            self.report(
+                Diagnostic::new(path, format!("`{name}` is a Rust keyword that cannot be a field name"))
+                    .help("choose another name"),
+            );
+        } else if RESERVED_PROPERTIES.contains(&name) && what != "identity" {
+            self.report(
+                Diagnostic::new(path, format!("`{name}` is a property every document already has"))
+                    .help("`id`, `type` and `ttl` are set by cosmap and Cosmos DB: choose another name, for example a prefixed one"),
+            );
+        } else if !is_lower_camel(name) {
+            let suggestion = lower_camel(&to_camel(name));
+            self.report(
+                Diagnostic::new(
+                    path,
+                    format!("`{name}` cannot become a JSON property and Rust field name"),
+                )
+                .help(hint_for(
+                    &suggestion,
+                    "lowerCamelCase ASCII letters and digits",
+                    "createdAt",
+                )),
+            );
+        }
+    }
+}
+
+fn hint_for(suggestion: &str, form: &str, example: &str) -> String {
+    if suggestion.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+        && suggestion.chars().all(|c| c.is_ascii_alphanumeric())
+    {
+        format!("use {form}, for example `{suggestion}`")
+    } else {
+        format!("use {form}, for example `{example}`")
+    }
+}
+
+/// `order_item` / `order-item` / `order item` → `orderItem` (best effort, for hints).
+fn to_camel(name: &str) -> String {
+    let mut out = String::new();
+    let mut upper_next = false;
+    for c in name.chars() {
+        if c == '_' || c == '-' || c == ' ' {
+            upper_next = !out.is_empty();
+        } else if c.is_ascii_alphanumeric() {
+            out.push(if upper_next { c.to_ascii_uppercase() } else { c });
+            upper_next = false;
+        }
+    }
+    out
+}

@@ -1,0 +1,195 @@
+//! Relationships: both ends exist, bounds make sense, only roots are referenced
+//! across aggregates, containment has no cycles, every value object has a parent,
+//! and no two things share a property name in one document.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::{Checker, ElementId};
+use crate::diagnostic::{Diagnostic, JsonPath};
+use crate::model::{Cardinality, Growth, Relationship};
+
+impl Checker<'_> {
+    pub(super) fn check_relationships(&mut self) {
+        let spec = self.spec;
+        // Containment edges (inside one aggregate, not pointing at its root), for cycles and parents.
+        let mut contains: BTreeMap<&str, Vec<(&str, usize)>> = BTreeMap::new();
+        let mut has_parent: BTreeSet<&str> = BTreeSet::new();
+        for (i, rel) in spec.relationships.iter().enumerate() {
+            let path = JsonPath::root().key("relationships").index(i);
+            self.check_bounds(rel, &path);
+            let from_ok = self.require_element(&rel.from, path.key("from"), "`from`");
+            let to_ok = self.require_element(&rel.to, path.key("to"), "`to`");
+            if !(from_ok && to_ok) {
+                continue;
+            }
+            let (Some(&from_agg), Some(&to_agg)) = (
+                self.index.aggregate_of.get(&rel.from),
+                self.index.aggregate_of.get(&rel.to),
+            ) else {
+                continue; // reported as "in no aggregate"
+            };
+            let to_root = spec.aggregates[to_agg].root.as_str();
+            if from_agg != to_agg && rel.to != to_root {
+                let owner = spec.aggregates[to_agg].display_name();
+                let help = if self.is_entity(&rel.to) {
+                    format!("only aggregate roots are referenced across aggregates: refer to `{to_root}` instead, or move `{}` into `{owner}`'s aggregate", rel.from)
+                } else {
+                    format!("a value object belongs to its own aggregate only: move `{}` into aggregate `{owner}`, or give `{}` a value object of its own", rel.to, rel.from)
+                };
+                let msg = format!(
+                    "`{}` points into aggregate `{owner}` at `{}`, which is not its root",
+                    rel.from, rel.to
+                );
+                self.report(Diagnostic::new(path.key("to"), msg).help(help));
+            } else if from_agg == to_agg && rel.to != to_root {
+                contains
+                    .entry(rel.from.as_str())
+                    .or_default()
+                    .push((rel.to.as_str(), i));
+                has_parent.insert(rel.to.as_str());
+            }
+        }
+        self.check_cycles(&contains);
+        let orphans: Vec<(String, String, ElementId)> = self
+            .index
+            .elements
+            .iter()
+            .filter(|(name, id)| matches!(id, ElementId::ValueObject(_)) && !has_parent.contains(name.as_str()))
+            .filter_map(|(name, id)| self.root_of(name).map(|root| (name.clone(), root.to_string(), *id)))
+            .collect();
+        for (name, root, id) in orphans {
+            self.report(
+                Diagnostic::new(Self::element_path(id).key("name"), format!("value object `{name}` has no parent"))
+                    .help(format!(
+                        "add a relationship that says what holds it, for example {{\"from\": \"{root}\", \"to\": \"{name}\", \"cardinality\": \"one\"}}"
+                    )),
+            );
+        }
+        self.check_property_clashes();
+    }
+
+    fn check_bounds(&mut self, rel: &Relationship, path: &JsonPath) {
+        match (rel.cardinality, rel.max) {
+            (Cardinality::Few, None) => self.report(
+                Diagnostic::new(path.key("cardinality"), "a `few` relationship needs an upper bound").help(format!(
+                    "add `\"max\": N`: the most `{}` one `{}` can have",
+                    rel.to, rel.from
+                )),
+            ),
+            (Cardinality::One, Some(_)) => self.report(
+                Diagnostic::new(path.key("max"), "`max` does not apply to a `one` relationship")
+                    .help("remove `max`, or use `few` or `many` for a bounded list"),
+            ),
+            (Cardinality::Squillions, Some(_)) => self.report(
+                Diagnostic::new(
+                    path.key("max"),
+                    "`squillions` means there is no useful bound, but `max` gives one",
+                )
+                .help("remove `max`, or use `many` with `max` for a bounded list"),
+            ),
+            (_, Some(0)) => self.report(
+                Diagnostic::new(path.key("max"), "`max` is 0").help("give the largest number of items, at least 1"),
+            ),
+            _ => {}
+        }
+        if rel.growth == Some(Growth::Unbounded) && rel.max.is_some() {
+            self.report(
+                Diagnostic::new(path.key("growth"), "`growth: unbounded` contradicts `max`")
+                    .help("remove `max` if the list keeps growing, or `growth` if `max` holds"),
+            );
+        }
+    }
+
+    /// Reports each containment cycle once, at the relationship that closes it.
+    fn check_cycles(&mut self, contains: &BTreeMap<&str, Vec<(&str, usize)>>) {
+        #[derive(Clone, Copy, PartialEq)]
+        enum State {
+            Open,
+            Done,
+        }
+        let mut state: BTreeMap<&str, State> = BTreeMap::new();
+        let mut found: Vec<(Vec<String>, usize)> = Vec::new();
+        for &start in contains.keys() {
+            if state.contains_key(start) {
+                continue;
+            }
+            // Iterative depth-first search; `stack` holds (node, next edge to try).
+            let mut stack: Vec<(&str, usize)> = vec![(start, 0)];
+            state.insert(start, State::Open);
+            while let Some(&mut (node, ref mut next)) = stack.last_mut() {
+                let edges = contains.get(node).map(Vec::as_slice).unwrap_or(&[]);
+                if let Some(&(child, rel)) = edges.get(*next) {
+                    *next += 1;
+                    match state.get(child) {
+                        None => {
+                            state.insert(child, State::Open);
+                            stack.push((child, 0));
+                        }
+                        Some(State::Open) => {
+                            let from = stack.iter().position(|(n, _)| *n == child).unwrap_or(0);
+                            let mut cycle: Vec<String> = stack[from..].iter().map(|(n, _)| n.to_string()).collect();
+                            cycle.push(child.to_string());
+                            found.push((cycle, rel));
+                        }
+                        Some(State::Done) => {}
+                    }
+                } else {
+                    state.insert(node, State::Done);
+                    stack.pop();
+                }
+            }
+        }
+        for (cycle, rel) in found {
+            let path = JsonPath::root().key("relationships").index(rel);
+            self.report(
+                Diagnostic::new(path, format!("relationships form a containment cycle: {}", cycle.join(" → ")))
+                    .help("a document cannot contain itself: remove one of these relationships, or turn one end into its own aggregate and refer to its root"),
+            );
+        }
+    }
+
+    /// Attributes, identity and relationship properties of one element share one JSON object.
+    fn check_property_clashes(&mut self) {
+        let spec = self.spec;
+        let mut owners: BTreeMap<(&str, String), String> = BTreeMap::new();
+        for entity in &spec.entities {
+            owners.insert((entity.name.as_str(), entity.identity.clone()), "its identity".into());
+            for a in &entity.attributes {
+                owners
+                    .entry((entity.name.as_str(), a.name.clone()))
+                    .or_insert_with(|| "an attribute".into());
+            }
+        }
+        for vo in &spec.value_objects {
+            for a in &vo.attributes {
+                owners
+                    .entry((vo.name.as_str(), a.name.clone()))
+                    .or_insert_with(|| "an attribute".into());
+            }
+        }
+        for (i, rel) in spec.relationships.iter().enumerate() {
+            let same_aggregate_entity = self.is_entity(&rel.to)
+                && self.index.aggregate_of.get(&rel.from) == self.index.aggregate_of.get(&rel.to)
+                && self.root_of(&rel.to) != Some(rel.to.as_str());
+            if same_aggregate_entity {
+                continue; // a member entity is its own document, not a property
+            }
+            let property = rel.property_name();
+            let path = JsonPath::root().key("relationships").index(i);
+            let key = (rel.from.as_str(), property.clone());
+            if let Some(owner) = owners.get(&key) {
+                let msg = format!(
+                    "property `{property}` of `{}` would hold both {owner} and `{}`",
+                    rel.from, rel.to
+                );
+                self.report(Diagnostic::new(path, msg).help("set this relationship's `property` to another name"));
+            } else {
+                owners.insert(key, format!("relationships[{i}]"));
+                if crate::naming::RESERVED_PROPERTIES.contains(&property.as_str()) && rel.property.is_none() {
+                    let msg = format!("the default property name `{property}` is reserved");
+                    self.report(Diagnostic::new(path, msg).help("set this relationship's `property` to another name"));
+                }
+            }
+        }
+    }
+}

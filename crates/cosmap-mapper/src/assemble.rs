@@ -1,0 +1,258 @@
+//! Fills planned containers with document types: the root (MR1), non-root
+//! entities (MR3), embedded or separated value objects (MR4) and references
+//! to other aggregates (MR6).
+
+use std::collections::BTreeMap;
+
+use cosmap_domain::{Attribute, DomainModel, Element, Relationship};
+
+use crate::decision::Trace;
+use crate::logical_model::{
+    Container, ContainerKind, DocumentType, Embedded, EmbeddedKind, IdSource, ParentLink, PartitionKeyValue, Property,
+    Reference, Role,
+};
+use crate::options::Thresholds;
+use crate::rules::mr4_value_objects::{self, Placement};
+use crate::rules::mr6_references::{self, Location};
+use crate::rules::{mr3_entities, ContainerPlan};
+use crate::statistics::Statistics;
+
+/// Builds document types for planned containers.
+pub(crate) struct Assembler<'m, 't> {
+    pub model: &'m DomainModel,
+    pub thresholds: &'t Thresholds,
+    pub stats: &'t Statistics,
+    pub trace: &'t mut Trace,
+    locations: BTreeMap<String, Location>,
+    reversed: BTreeMap<&'m str, Vec<&'m Relationship>>,
+}
+
+/// The contents of a document or embedded object while it is being built.
+struct Node {
+    attributes: Vec<Property>,
+    embedded: Vec<Embedded>,
+    references: Vec<Reference>,
+    bytes: Option<f64>,
+}
+
+impl Node {
+    fn new(attributes: &[Attribute], bytes: Option<f64>) -> Self {
+        Node {
+            attributes: attributes.iter().map(property).collect(),
+            embedded: Vec::new(),
+            references: Vec::new(),
+            bytes,
+        }
+    }
+
+    fn has_property(&self, name: &str) -> bool {
+        self.attributes.iter().any(|a| a.name == name)
+            || self.embedded.iter().any(|e| e.name == name)
+            || self.references.iter().any(|r| r.name == name)
+    }
+}
+
+fn property(attribute: &Attribute) -> Property {
+    Property {
+        name: attribute.name.clone(),
+        ty: attribute.ty,
+        optional: attribute.optional,
+        many: attribute.many,
+    }
+}
+
+impl<'m, 't> Assembler<'m, 't> {
+    pub fn new(
+        model: &'m DomainModel,
+        thresholds: &'t Thresholds,
+        stats: &'t Statistics,
+        plans: &[ContainerPlan<'m>],
+        trace: &'t mut Trace,
+    ) -> Self {
+        let mut locations = BTreeMap::new();
+        for plan in plans {
+            for aggregate in &plan.aggregates {
+                let partition_key_value = match plan.kind {
+                    ContainerKind::Dictionary => PartitionKeyValue::Constant {
+                        value: crate::discriminator(&aggregate.root),
+                    },
+                    ContainerKind::Aggregate => PartitionKeyValue::SameAsId,
+                };
+                locations.insert(
+                    aggregate.root.clone(),
+                    Location {
+                        container: plan.name.clone(),
+                        partition_key_value,
+                    },
+                );
+            }
+        }
+        Assembler {
+            model,
+            thresholds,
+            stats,
+            trace,
+            locations,
+            reversed: mr6_references::reversed(model),
+        }
+    }
+
+    /// The container for `plan`, with all its document types.
+    pub fn container(&mut self, plan: &ContainerPlan<'m>) -> Container {
+        let mut documents = Vec::new();
+        for aggregate in &plan.aggregates {
+            let mut separated = Vec::new();
+            documents.push(self.document(plan, &aggregate.root, Role::Root, None, &mut separated));
+            let mut entities: Vec<&str> = aggregate
+                .members
+                .iter()
+                .map(String::as_str)
+                .filter(|m| self.model.element(m).is_some_and(|e| e.is_entity()))
+                .collect();
+            entities.sort_unstable();
+            let root_identity = self
+                .model
+                .entity(&aggregate.root)
+                .map(|e| e.identity.as_str())
+                .unwrap_or_default();
+            for entity in entities {
+                let identity = self
+                    .model
+                    .entity(entity)
+                    .map(|e| e.identity.as_str())
+                    .unwrap_or_default();
+                mr3_entities::record(entity, identity, &aggregate.root, &plan.name, root_identity, self.trace);
+                documents.push(self.document(plan, entity, Role::Entity, None, &mut separated));
+            }
+            separated.sort_by(|a, b| a.name.cmp(&b.name));
+            documents.extend(separated);
+        }
+        Container {
+            name: plan.name.clone(),
+            kind: plan.kind,
+            aggregates: plan.aggregates.iter().map(|a| a.display_name().to_string()).collect(),
+            partition_key: crate::logical_model::PartitionKey::on(&plan.partition_key_property),
+            partition_key_property: plan.partition_key_property.clone(),
+            default_ttl: plan.aggregates.iter().find_map(|a| a.default_ttl_seconds),
+            rules: plan.rules.iter().map(|r| r.to_string()).collect(),
+            document_types: documents,
+        }
+    }
+
+    fn document(
+        &mut self,
+        plan: &ContainerPlan<'m>,
+        element: &str,
+        role: Role,
+        parent: Option<ParentLink>,
+        separated: &mut Vec<DocumentType>,
+    ) -> DocumentType {
+        let found = self.model.element(element);
+        let attributes = found.map(|e| e.attributes()).unwrap_or_default();
+        let bytes = found.and_then(|e| e.volume()).and_then(|v| v.avg_size_bytes);
+        let mut node = Node::new(attributes, bytes);
+        self.fill(plan, element, element, &mut node, separated);
+        let id = match found {
+            Some(Element::Entity(e)) => IdSource::Identity {
+                attribute: e.identity.clone(),
+            },
+            _ => IdSource::Assigned,
+        };
+        DocumentType {
+            name: element.to_string(),
+            discriminator: crate::discriminator(element),
+            source: element.to_string(),
+            role,
+            id,
+            partition_key_property: plan.partition_key_property.clone(),
+            parent,
+            attributes: node.attributes,
+            embedded: node.embedded,
+            references: node.references,
+            copy_of: None,
+            estimated_size_bytes: node.bytes,
+        }
+    }
+
+    /// Adds `element`'s value objects (MR4) and references (MR6) to `node`.
+    fn fill(
+        &mut self,
+        plan: &ContainerPlan<'m>,
+        element: &str,
+        subject: &str,
+        node: &mut Node,
+        separated: &mut Vec<DocumentType>,
+    ) {
+        let model = self.model;
+        let mut relationships: Vec<&Relationship> =
+            model.relationships().iter().filter(|r| r.from == element).collect();
+        relationships.sort_by_cached_key(|r| (r.property_name(), r.to.clone()));
+        for rel in relationships {
+            let site = format!("{subject}.{}", rel.property_name());
+            if mr6_references::is_reference(model, rel) {
+                if !mr6_references::is_reversed(rel) {
+                    node.references
+                        .extend(mr6_references::forward(model, &self.locations, rel, &site, self.trace));
+                }
+                continue;
+            }
+            let Some(Element::ValueObject(vo)) = model.element(&rel.to) else {
+                continue; // a member entity: its own document (MR3)
+            };
+            let child_bytes = vo.volume.and_then(|v| v.avg_size_bytes);
+            let placement = mr4_value_objects::decide(
+                self.thresholds,
+                self.stats,
+                rel,
+                node.bytes,
+                child_bytes,
+                &site,
+                self.trace,
+            );
+            match placement {
+                Placement::Embed => {
+                    let mut child = Node::new(&vo.attributes, child_bytes);
+                    self.fill(plan, &vo.name, &site, &mut child, separated);
+                    let count = if rel.is_many() {
+                        rel.max.unwrap_or(1) as f64
+                    } else {
+                        1.0
+                    };
+                    if let Some(b) = child.bytes {
+                        node.bytes = Some(node.bytes.unwrap_or(0.0) + b * count);
+                    }
+                    node.embedded.push(Embedded {
+                        name: rel.property_name(),
+                        source: vo.name.clone(),
+                        kind: EmbeddedKind::ValueObject,
+                        many: rel.is_many(),
+                        max: rel.max,
+                        attributes: child.attributes,
+                        embedded: child.embedded,
+                        references: child.references,
+                    });
+                }
+                Placement::Separate => {
+                    if !separated.iter().any(|d| d.source == vo.name) {
+                        let parent = match model.element(element) {
+                            Some(Element::Entity(e)) if !model.is_root(element) => Some(ParentLink {
+                                entity: e.name.clone(),
+                                property: e.identity.clone(),
+                            }),
+                            _ => None,
+                        };
+                        let document = self.document(plan, &vo.name, Role::ValueObject, parent, separated);
+                        separated.push(document);
+                    }
+                }
+            }
+        }
+        if let Some(back) = self.reversed.get(element).cloned() {
+            for rel in back {
+                let taken = |name: &str| node.has_property(name);
+                let reference = mr6_references::backward(model, &self.locations, rel, &taken, subject, self.trace);
+                node.references.extend(reference);
+            }
+        }
+    }
+}

@@ -1,0 +1,108 @@
+//! The decision trace: every choice the mapper makes, the rule behind it and the
+//! evidence that tipped it, so `cosmap model` can explain the logical model.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+use serde_json::Value;
+
+/// The rule or optimisation that made a decision.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub enum Rule {
+    /// One container per aggregate.
+    #[serde(rename = "MR1")]
+    Mr1,
+    /// Partition key = identity of the aggregate root.
+    #[serde(rename = "MR2")]
+    Mr2,
+    /// Non-root entities become document types in the root's container.
+    #[serde(rename = "MR3")]
+    Mr3,
+    /// Value objects are embedded unless unbounded, hot or too big.
+    #[serde(rename = "MR4")]
+    Mr4,
+    /// Small orphan aggregates share a dictionary container.
+    #[serde(rename = "MR5")]
+    Mr5,
+    /// References to other aggregates' roots store id and partition key value.
+    #[serde(rename = "MR6")]
+    Mr6,
+    /// Optimisation: copy documents into the container a hot query filters by.
+    #[serde(rename = "copy")]
+    Copy,
+    /// Optimisation: embed never-changing reference data instead of referencing it.
+    #[serde(rename = "embedReferenceData")]
+    EmbedReferenceData,
+}
+
+impl Rule {
+    /// The rule's name as printed: `MR1` … `MR6`, `copy`, `embedReferenceData`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Rule::Mr1 => "MR1",
+            Rule::Mr2 => "MR2",
+            Rule::Mr3 => "MR3",
+            Rule::Mr4 => "MR4",
+            Rule::Mr5 => "MR5",
+            Rule::Mr6 => "MR6",
+            Rule::Copy => "copy",
+            Rule::EmbedReferenceData => "embedReferenceData",
+        }
+    }
+}
+
+/// One decision: which rule, about what, what it decided and why.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Decision {
+    /// The rule that decided.
+    pub rule: Rule,
+    /// What it decided about (an aggregate, element, or `Document.property`).
+    pub subject: String,
+    /// What it decided.
+    pub outcome: String,
+    /// Why, in one sentence.
+    pub reason: String,
+    /// The figures that tipped it (cardinality, bound, rates, sizes), by name.
+    pub evidence: BTreeMap<String, Value>,
+}
+
+/// Collects decisions while mapping.
+#[derive(Debug, Default)]
+pub(crate) struct Trace {
+    decisions: Vec<Decision>,
+}
+
+impl Trace {
+    /// Records a decision; add evidence to the returned value.
+    pub fn record(
+        &mut self,
+        rule: Rule,
+        subject: impl Into<String>,
+        outcome: impl Into<String>,
+        reason: impl Into<String>,
+    ) -> &mut Decision {
+        self.decisions.push(Decision {
+            rule,
+            subject: subject.into(),
+            outcome: outcome.into(),
+            reason: reason.into(),
+            evidence: BTreeMap::new(),
+        });
+        self.decisions.last_mut().expect("just pushed")
+    }
+
+    /// The decisions grouped by rule, in the order made within each rule.
+    pub fn finish(mut self) -> Vec<Decision> {
+        self.decisions.sort_by_key(|d| d.rule);
+        self.decisions
+    }
+}
+
+impl Decision {
+    /// Adds one piece of evidence.
+    pub fn with(&mut self, name: &str, value: impl Into<Value>) -> &mut Self {
+        self.evidence.insert(name.to_string(), value.into());
+        self
+    }
+}

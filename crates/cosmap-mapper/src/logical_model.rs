@@ -1,0 +1,264 @@
+//! The mapper's output: containers, their partition keys and document types, and
+//! the decisions that produced them. Serialised, this is the documented JSON
+//! contract of `cosmap model --format json` (see `docs/logical-model.md`).
+
+use cosmap_domain::AttributeType;
+use serde::Serialize;
+
+use crate::decision::Decision;
+use crate::options::Thresholds;
+
+/// Version of the JSON contract; bumped on incompatible changes.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// A Cosmos DB data model derived from a domain model.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LogicalModel {
+    /// Version of this JSON contract.
+    pub format_version: u32,
+    /// The domain model's name.
+    pub model: String,
+    /// The thresholds the decisions used.
+    pub thresholds: Thresholds,
+    /// The containers, sorted by name.
+    pub containers: Vec<Container>,
+    /// Every decision, grouped by rule (MR1 … MR6, then optimisations).
+    pub decisions: Vec<Decision>,
+}
+
+/// What a container holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum ContainerKind {
+    /// One aggregate (MR1).
+    Aggregate,
+    /// Small orphan aggregates sharing one container (MR5).
+    Dictionary,
+}
+
+/// A container: its partition key and the document types stored in it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Container {
+    /// Container id.
+    pub name: String,
+    /// Aggregate container or shared dictionary container.
+    pub kind: ContainerKind,
+    /// The aggregates whose documents live here.
+    pub aggregates: Vec<String>,
+    /// Partition key definition, in Cosmos DB's own shape.
+    pub partition_key: PartitionKey,
+    /// The top-level document property the partition key path points at.
+    pub partition_key_property: String,
+    /// Default time-to-live in seconds, when the aggregate declares one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub default_ttl: Option<i64>,
+    /// The rules that shaped this container.
+    pub rules: Vec<String>,
+    /// Document types: the root first, then entities, separated value objects, copies.
+    pub document_types: Vec<DocumentType>,
+}
+
+/// A partition key definition as Cosmos DB's REST API and SDKs take it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PartitionKey {
+    /// One path, for example `/accountId`.
+    pub paths: Vec<String>,
+    /// Always `Hash`.
+    pub kind: String,
+    /// Always 2 (large partition keys).
+    pub version: u32,
+}
+
+impl PartitionKey {
+    /// A single-path hash partition key on `property`.
+    pub fn on(property: &str) -> Self {
+        PartitionKey {
+            paths: vec![format!("/{property}")],
+            kind: "Hash".to_string(),
+            version: 2,
+        }
+    }
+}
+
+/// Why a document type exists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Role {
+    /// An aggregate root (MR1).
+    Root,
+    /// A non-root entity (MR3).
+    Entity,
+    /// A value object stored separately (MR4).
+    ValueObject,
+    /// An optimisation copy of another container's documents.
+    Copy,
+}
+
+/// Where a document's `id` value comes from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase", tag = "kind")]
+pub enum IdSource {
+    /// The entity's identity attribute.
+    Identity {
+        /// The identity attribute, for example `creditCardId`.
+        attribute: String,
+    },
+    /// Assigned by the application (a value object has no identity), unique in its partition.
+    Assigned,
+}
+
+/// A kind of document stored in a container, told apart by its `type` value.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DocumentType {
+    /// Type name, unique within the container (the source element's name).
+    pub name: String,
+    /// Value of the document's `type` property.
+    pub discriminator: String,
+    /// The domain element it maps.
+    pub source: String,
+    /// Why it exists.
+    pub role: Role,
+    /// Where `id` comes from.
+    pub id: IdSource,
+    /// The partition key property it carries (the container's).
+    pub partition_key_property: String,
+    /// For a separated value object under a non-root entity: the property holding that entity's identity.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub parent: Option<ParentLink>,
+    /// Stored attributes (not `id`, `type` or the partition key property).
+    pub attributes: Vec<Property>,
+    /// Objects and arrays embedded in the document.
+    pub embedded: Vec<Embedded>,
+    /// References to other aggregates' roots.
+    pub references: Vec<Reference>,
+    /// For copies: what is copied and how it is kept in sync.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub copy_of: Option<CopyOf>,
+    /// Estimated average size in bytes, when the model gives sizes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub estimated_size_bytes: Option<f64>,
+}
+
+/// A stored attribute.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Property {
+    /// JSON property name.
+    pub name: String,
+    /// Value type.
+    #[serde(rename = "type")]
+    pub ty: AttributeType,
+    /// May be absent.
+    pub optional: bool,
+    /// A list of values.
+    pub many: bool,
+}
+
+/// What an embedded object is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum EmbeddedKind {
+    /// A value object of the aggregate (MR4).
+    ValueObject,
+    /// A snapshot of never-changing reference data (optimisation).
+    ReferenceData,
+}
+
+/// An object (or array of objects) stored inside a document.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Embedded {
+    /// JSON property name.
+    pub name: String,
+    /// The domain element embedded.
+    pub source: String,
+    /// Value object or reference data snapshot.
+    pub kind: EmbeddedKind,
+    /// An array rather than a single object.
+    pub many: bool,
+    /// Upper bound of the array, when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max: Option<u64>,
+    /// Its attributes.
+    pub attributes: Vec<Property>,
+    /// Objects embedded inside it.
+    pub embedded: Vec<Embedded>,
+    /// References held inside it.
+    pub references: Vec<Reference>,
+}
+
+/// How a reference's partition key value is found.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase", tag = "kind")]
+pub enum PartitionKeyValue {
+    /// Equal to the target's id (its container is partitioned by its identity).
+    SameAsId,
+    /// A constant: the target's `type` value in a dictionary container.
+    Constant {
+        /// The value.
+        value: String,
+    },
+}
+
+/// A reference to another aggregate's root (MR6): `{ "id": …, "partitionKey": … }`,
+/// enough for a point read.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Reference {
+    /// JSON property name.
+    pub name: String,
+    /// The referenced root entity.
+    pub target: String,
+    /// The container the target lives in.
+    pub target_container: String,
+    /// The target's identity attribute, for example `accountId`.
+    pub target_identity: String,
+    /// An array of references rather than one.
+    pub many: bool,
+    /// Where the partition key value for a point read comes from.
+    pub partition_key_value: PartitionKeyValue,
+}
+
+/// What a copy copies and how it stays in sync.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CopyOf {
+    /// The source container.
+    pub container: String,
+    /// The source document type.
+    pub document_type: String,
+    /// The property of the source that gives the copy's partition key value.
+    pub partition_key_from: String,
+    /// How the copy is kept in sync with its source.
+    pub sync: String,
+    /// The access pattern the copy serves.
+    pub serves: String,
+}
+
+/// A separated value object's link to the non-root entity that holds it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ParentLink {
+    /// The parent entity.
+    pub entity: String,
+    /// The property holding the parent's identity.
+    pub property: String,
+}
+
+impl LogicalModel {
+    /// The container called `name`.
+    pub fn container(&self, name: &str) -> Option<&Container> {
+        self.containers.iter().find(|c| c.name == name)
+    }
+}
+
+impl Container {
+    /// The document type called `name`.
+    pub fn document_type(&self, name: &str) -> Option<&DocumentType> {
+        self.document_types.iter().find(|d| d.name == name)
+    }
+}

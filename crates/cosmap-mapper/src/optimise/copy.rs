@@ -1,0 +1,185 @@
+//! Copy: when a frequent read filters a large container by an attribute that is
+//! not its partition key, and another container is partitioned by that
+//! attribute, keep copies of those documents in that container, so the read is
+//! a single-partition query there. The copy is kept in sync from the source
+//! container's change feed.
+
+use cosmap_domain::{AccessKind, AccessPattern, DomainModel};
+
+use crate::decision::{Rule, Trace};
+use crate::logical_model::{Container, ContainerKind, CopyOf, DocumentType, Embedded, Role};
+use crate::options::Thresholds;
+use crate::statistics::{human_bytes, human_rate, Statistics};
+
+/// Adds copy document types to `containers` where a frequent access pattern needs them.
+pub(crate) fn apply(
+    model: &DomainModel,
+    t: &Thresholds,
+    stats: &Statistics,
+    containers: &mut [Container],
+    trace: &mut Trace,
+) {
+    let mut patterns: Vec<&AccessPattern> = model
+        .access_patterns()
+        .iter()
+        .filter(|p| p.kind == AccessKind::Read && p.per_second >= t.frequent_per_second)
+        .collect();
+    patterns.sort_by(|a, b| a.name.cmp(&b.name));
+    for pattern in patterns {
+        consider(pattern, t, stats, containers, trace);
+    }
+}
+
+fn consider(
+    pattern: &AccessPattern,
+    t: &Thresholds,
+    stats: &Statistics,
+    containers: &mut [Container],
+    trace: &mut Trace,
+) {
+    let Some((ci, di)) = locate(containers, &pattern.start) else {
+        return;
+    };
+    let source = &containers[ci];
+    if pattern.filter.contains(&source.partition_key_property) {
+        return; // already a single-partition read
+    }
+    let doc = &source.document_types[di];
+    let subject = pattern.name.as_str();
+    let filter = pattern.filter.join(", ");
+    let roots = source.document_types.iter().filter(|d| d.role == Role::Root);
+    let storage: Option<f64> = roots.map(|d| stats.storage_bytes(&d.source)).sum();
+    let no_copy = "no copy";
+    let Some(bytes) = storage else {
+        trace
+            .record(
+                Rule::Copy,
+                subject,
+                no_copy,
+                format!(
+                    "a frequent cross-partition read of `{}`, but its size is unknown: give its entities a `volume` (count and avgSizeBytes)",
+                    source.name
+                ),
+            )
+            .with("perSecond", pattern.per_second);
+        return;
+    };
+    if bytes < t.large_container_bytes {
+        trace
+            .record(
+                Rule::Copy,
+                subject,
+                no_copy,
+                format!(
+                    "`{}` is small (about {}, under {}): a cross-partition query there checks few physical partitions",
+                    source.name,
+                    human_bytes(bytes),
+                    human_bytes(t.large_container_bytes)
+                ),
+            )
+            .with("perSecond", pattern.per_second)
+            .with("containerBytes", bytes);
+        return;
+    }
+    let target = containers.iter().enumerate().find_map(|(j, c)| {
+        let fits = j != ci && c.kind == ContainerKind::Aggregate && pattern.filter.contains(&c.partition_key_property);
+        let via = doc
+            .references
+            .iter()
+            .find(|r| !r.many && r.target_container == c.name && r.target_identity == c.partition_key_property);
+        fits.then_some(()).and(via).map(|r| (j, r.name.clone()))
+    });
+    let Some((tj, via)) = target else {
+        trace
+            .record(
+                Rule::Copy,
+                subject,
+                no_copy,
+                format!(
+                    "a frequent cross-partition read of `{}` filtering on {filter}, but no other container is partitioned by one of those that `{}` refers to",
+                    source.name, doc.name
+                ),
+            )
+            .with("perSecond", pattern.per_second)
+            .with("containerBytes", bytes);
+        return;
+    };
+    let source_name = source.name.clone();
+    let mut copy = doc.clone();
+    let target = &mut containers[tj];
+    if target.document_types.iter().any(|d| {
+        d.copy_of
+            .as_ref()
+            .is_some_and(|c| c.container == source_name && c.document_type == copy.name)
+    }) {
+        trace.record(
+            Rule::Copy,
+            subject,
+            format!("served by the existing copy of `{}` in `{}`", copy.name, target.name),
+            "an earlier access pattern already keeps this copy",
+        );
+        return;
+    }
+    let pk = target.partition_key_property.clone();
+    let sync = format!(
+        "change feed of container `{source_name}`: for each changed `{}` document, upsert the copy into `{}` with `{pk}` = `{via}.id` (delete by setting `ttl` on the source, so the feed sees deletions)",
+        copy.discriminator, target.name
+    );
+    copy.copy_of = Some(CopyOf {
+        container: source_name.clone(),
+        document_type: copy.name.clone(),
+        partition_key_from: format!("{via}.id"),
+        sync,
+        serves: pattern.name.clone(),
+    });
+    while target.document_types.iter().any(|d| d.name == copy.name) {
+        copy.name.push_str("Copy");
+    }
+    copy.role = Role::Copy;
+    copy.partition_key_property = pk.clone();
+    copy.parent = None;
+    trace
+        .record(
+            Rule::Copy,
+            subject,
+            format!(
+                "copy `{}` documents into `{}` (partitioned by `/{pk}`)",
+                copy.source, target.name
+            ),
+            format!(
+                "`{}` runs {} and filters `{source_name}` (about {}, over {}) on {filter}, not its partition key; in `{}` it becomes a single-partition query, and the change feed keeps the copy in sync",
+                pattern.name,
+                human_rate(pattern.per_second),
+                human_bytes(bytes),
+                human_bytes(t.large_container_bytes),
+                target.name
+            ),
+        )
+        .with("perSecond", pattern.per_second)
+        .with("containerBytes", bytes)
+        .with("filter", pattern.filter.clone())
+        .with("targetContainer", target.name.as_str());
+    target.document_types.push(copy);
+    if !target.rules.iter().any(|r| r == "copy") {
+        target.rules.push("copy".to_string());
+    }
+}
+
+/// The container and document type that hold `element`'s data (its own
+/// document, or the document it is embedded in), ignoring copies.
+fn locate(containers: &[Container], element: &str) -> Option<(usize, usize)> {
+    let holds = |d: &DocumentType| d.source == element || embeds(&d.embedded, element);
+    containers.iter().enumerate().find_map(|(ci, c)| {
+        c.document_types
+            .iter()
+            .position(|d| d.role != Role::Copy && d.source == element)
+            .or_else(|| c.document_types.iter().position(|d| d.role != Role::Copy && holds(d)))
+            .map(|di| (ci, di))
+    })
+}
+
+fn embeds(embedded: &[Embedded], element: &str) -> bool {
+    embedded
+        .iter()
+        .any(|e| e.source == element || embeds(&e.embedded, element))
+}

@@ -1,0 +1,106 @@
+//! The mapper's thresholds: named, documented defaults, overridable by the model
+//! file and then by the caller.
+
+use cosmap_domain::ThresholdOverrides;
+use serde::Serialize;
+
+/// What counts as "a bounded few", "updated often", "frequent", "large" and
+/// "small enough for the dictionary container".
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Thresholds {
+    /// Largest bounded list of value objects embedded as an array (MR4).
+    pub few_max_items: u64,
+    /// A value object is updated often when its update rate exceeds its parent's
+    /// write rate by this factor (MR4) ...
+    pub update_ratio: f64,
+    /// ... and is at least this many updates per second (MR4).
+    pub min_updates_per_second: f64,
+    /// Largest estimated document size, in bytes, that embedding may produce (MR4).
+    pub max_embedded_document_bytes: f64,
+    /// An access pattern is frequent from this many executions per second (copy).
+    pub frequent_per_second: f64,
+    /// A container is large from this estimated storage, in bytes (copy).
+    pub large_container_bytes: f64,
+    /// Largest estimated storage, in bytes, of an orphan aggregate in the dictionary container (MR5).
+    pub dictionary_max_bytes: f64,
+    /// Largest access rate, in operations per second, of an orphan aggregate in the dictionary container (MR5).
+    pub dictionary_max_operations_per_second: f64,
+}
+
+/// Cosmos DB's item size limit, 2 MB.
+pub const MAX_ITEM_BYTES: f64 = 2.0 * 1024.0 * 1024.0;
+/// Storage one physical partition holds, 50 GB: a container above it fans queries out.
+pub const PHYSICAL_PARTITION_BYTES: f64 = 50.0 * GB;
+/// Storage limit of one logical partition, 20 GB.
+pub const LOGICAL_PARTITION_BYTES: f64 = 20.0 * GB;
+/// Throughput limit of one logical partition, 10,000 RU/s.
+pub const LOGICAL_PARTITION_RU_PER_SECOND: f64 = 10_000.0;
+const GB: f64 = 1024.0 * 1024.0 * 1024.0;
+
+impl Default for Thresholds {
+    fn default() -> Self {
+        Thresholds {
+            // The usual "one-to-few" bound; 100 small objects stay a few KB.
+            few_max_items: 100,
+            // An order of magnitude more updates than the parent gets means most
+            // rewrites of the parent document would be for the child alone.
+            update_ratio: 10.0,
+            // Below one update per second, rewriting the parent costs little.
+            min_updates_per_second: 1.0,
+            // A quarter of the 2 MB item limit: "well under", with room to grow.
+            max_embedded_document_bytes: MAX_ITEM_BYTES / 4.0,
+            // Ten a second is 864,000 a day: worth a copy when it fans out.
+            frequent_per_second: 10.0,
+            // More than one physical partition's worth of data: cross-partition
+            // queries then check several partitions' indexes.
+            large_container_bytes: PHYSICAL_PARTITION_BYTES,
+            // The dictionary container is partitioned by `type`, so each dictionary
+            // is one logical partition (20 GB): keep a tenth of that.
+            dictionary_max_bytes: LOGICAL_PARTITION_BYTES / 10.0,
+            // ... and a tenth of a logical partition's 10,000 RU/s, at >= 1 RU per operation.
+            dictionary_max_operations_per_second: LOGICAL_PARTITION_RU_PER_SECOND / 10.0,
+        }
+    }
+}
+
+impl Thresholds {
+    /// These thresholds with every field that `overrides` sets replaced.
+    pub fn with(mut self, overrides: &ThresholdOverrides) -> Self {
+        let o = overrides;
+        self.few_max_items = o.few_max_items.unwrap_or(self.few_max_items);
+        self.update_ratio = o.update_ratio.unwrap_or(self.update_ratio);
+        self.min_updates_per_second = o.min_updates_per_second.unwrap_or(self.min_updates_per_second);
+        self.max_embedded_document_bytes = o
+            .max_embedded_document_bytes
+            .unwrap_or(self.max_embedded_document_bytes);
+        self.frequent_per_second = o.frequent_per_second.unwrap_or(self.frequent_per_second);
+        self.large_container_bytes = o.large_container_bytes.unwrap_or(self.large_container_bytes);
+        self.dictionary_max_bytes = o.dictionary_max_bytes.unwrap_or(self.dictionary_max_bytes);
+        self.dictionary_max_operations_per_second = o
+            .dictionary_max_operations_per_second
+            .unwrap_or(self.dictionary_max_operations_per_second);
+        self
+    }
+}
+
+/// How to map: threshold overrides that win over the model file's, and names.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Options {
+    /// Overrides applied after the model file's own `thresholds`.
+    pub thresholds: ThresholdOverrides,
+    /// Name of the container that holds small orphan aggregates (MR5).
+    pub dictionary_container: String,
+    /// Apply the physical optimisations (copies, embedded reference data).
+    pub optimise: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            thresholds: ThresholdOverrides::default(),
+            dictionary_container: "Dictionary".to_string(),
+            optimise: true,
+        }
+    }
+}

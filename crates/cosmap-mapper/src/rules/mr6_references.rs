@@ -1,0 +1,135 @@
+//! MR6 — a document that relates to the root of another aggregate stores that
+//! root's identity: its id and partition key value, enough for a point read.
+//! An unbounded list of references is stored the other way round: each of the
+//! many refers to its one.
+
+use std::collections::BTreeMap;
+
+use cosmap_domain::{Cardinality, DomainModel, Growth, Relationship};
+
+use crate::decision::{Rule, Trace};
+use crate::logical_model::{PartitionKeyValue, Reference};
+
+/// Where a root entity's documents live, for references to it.
+#[derive(Debug, Clone)]
+pub(crate) struct Location {
+    pub container: String,
+    pub partition_key_value: PartitionKeyValue,
+}
+
+/// True when `rel` is a reference (it points at an aggregate root and is not
+/// containment inside one aggregate).
+pub(crate) fn is_reference(model: &DomainModel, rel: &Relationship) -> bool {
+    model.is_root(&rel.to)
+}
+
+/// True when a reference list would grow without bound, so the `to` side stores
+/// the reference instead.
+pub(crate) fn is_reversed(rel: &Relationship) -> bool {
+    match rel.cardinality {
+        Cardinality::Squillions => true,
+        Cardinality::Many | Cardinality::ManyToMany => rel.max.is_none() || rel.growth == Some(Growth::Unbounded),
+        Cardinality::One | Cardinality::Few => rel.growth == Some(Growth::Unbounded),
+    }
+}
+
+/// Reversed reference relationships, by the element that stores them (`to`).
+pub(crate) fn reversed(model: &DomainModel) -> BTreeMap<&str, Vec<&Relationship>> {
+    let mut map: BTreeMap<&str, Vec<&Relationship>> = BTreeMap::new();
+    for rel in model.relationships() {
+        if is_reference(model, rel) && is_reversed(rel) {
+            map.entry(rel.to.as_str()).or_default().push(rel);
+        }
+    }
+    for rels in map.values_mut() {
+        rels.sort_by(|a, b| (&a.from, &a.property).cmp(&(&b.from, &b.property)));
+    }
+    map
+}
+
+/// The reference `rel.from` stores to `rel.to`'s root.
+pub(crate) fn forward(
+    model: &DomainModel,
+    locations: &BTreeMap<String, Location>,
+    rel: &Relationship,
+    site: &str,
+    trace: &mut Trace,
+) -> Option<Reference> {
+    let reference = make(model, locations, &rel.to, rel.property_name(), rel.is_many())?;
+    let shape = if reference.many {
+        "a list of references"
+    } else {
+        "a reference"
+    };
+    trace
+        .record(
+            Rule::Mr6,
+            site,
+            format!(
+                "stores {shape} (id, partitionKey) to `{}` in `{}`",
+                reference.target, reference.name
+            ),
+            format!(
+                "`{}` relates to the root of another aggregate: its id and partition key value allow a point read in container `{}`",
+                rel.from, reference.target_container
+            ),
+        )
+        .with("cardinality", rel.cardinality.as_str())
+        .with("targetContainer", reference.target_container.as_str());
+    Some(reference)
+}
+
+/// The reference that `rel.to` stores back to `rel.from`'s root, because `rel` is unbounded.
+pub(crate) fn backward(
+    model: &DomainModel,
+    locations: &BTreeMap<String, Location>,
+    rel: &Relationship,
+    taken: &dyn Fn(&str) -> bool,
+    subject: &str,
+    trace: &mut Trace,
+) -> Option<Reference> {
+    let from_root = model.root_of(&rel.from)?.name.clone();
+    let mut name = cosmap_domain::naming::lower_camel(&from_root);
+    while taken(&name) {
+        name.push_str("Ref");
+    }
+    let reference = make(model, locations, &from_root, name, false)?;
+    trace
+        .record(
+            Rule::Mr6,
+            format!("{subject}.{}", reference.name),
+            format!(
+                "each `{}` stores a reference (id, partitionKey) to its `{from_root}` in `{}`",
+                rel.to, reference.name
+            ),
+            format!(
+                "`{}` has {} `{}`: a list of references in `{}` would grow without bound, so the many side refers to the one",
+                rel.from,
+                rel.cardinality.as_str(),
+                rel.to,
+                rel.from
+            ),
+        )
+        .with("cardinality", rel.cardinality.as_str())
+        .with("targetContainer", reference.target_container.as_str());
+    Some(reference)
+}
+
+fn make(
+    model: &DomainModel,
+    locations: &BTreeMap<String, Location>,
+    target: &str,
+    name: String,
+    many: bool,
+) -> Option<Reference> {
+    let root = model.root_of(target)?;
+    let location = locations.get(&root.name)?;
+    Some(Reference {
+        name,
+        target: root.name.clone(),
+        target_container: location.container.clone(),
+        target_identity: root.identity.clone(),
+        many,
+        partition_key_value: location.partition_key_value.clone(),
+    })
+}

@@ -1,0 +1,114 @@
+//! Figures the rules weigh, derived from the model's volumes and access patterns:
+//! write rates per element, access rates and storage per aggregate.
+
+use std::collections::BTreeMap;
+
+use cosmap_domain::{AccessKind, DomainModel, Element};
+
+/// Rates and sizes by element and aggregate name.
+#[derive(Debug, Default)]
+pub(crate) struct Statistics {
+    writes_per_second: BTreeMap<String, f64>,
+    operations_per_second: BTreeMap<String, f64>,
+    storage_bytes: BTreeMap<String, Option<f64>>,
+}
+
+impl Statistics {
+    pub fn new(model: &DomainModel) -> Self {
+        let mut stats = Statistics::default();
+        for pattern in model.access_patterns() {
+            let mut touched: Vec<&str> = std::iter::once(pattern.start.as_str())
+                .chain(pattern.returns.iter().map(String::as_str))
+                .collect();
+            touched.sort_unstable();
+            touched.dedup();
+            if pattern.kind == AccessKind::Write {
+                for name in &touched {
+                    *stats.writes_per_second.entry(name.to_string()).or_default() += pattern.per_second;
+                }
+            }
+            let mut aggregates: Vec<&str> = touched
+                .iter()
+                .filter_map(|n| model.aggregate_of(n).map(|a| a.root.as_str()))
+                .collect();
+            aggregates.sort_unstable();
+            aggregates.dedup();
+            for root in aggregates {
+                *stats.operations_per_second.entry(root.to_string()).or_default() += pattern.per_second;
+            }
+        }
+        for aggregate in model.aggregates() {
+            let members = std::iter::once(&aggregate.root).chain(&aggregate.members);
+            let mut total = Some(0.0);
+            for name in members {
+                let element = model.element(name);
+                let volume = element.and_then(|e| e.volume());
+                let bytes = volume.and_then(|v| Some(v.count? * v.avg_size_bytes?));
+                total = match (total, bytes) {
+                    (Some(t), Some(b)) => Some(t + b),
+                    // The root must have a volume; members without one are assumed small.
+                    (Some(t), None) if !matches!(element, Some(Element::Entity(e)) if e.name == aggregate.root) => {
+                        Some(t)
+                    }
+                    _ => None,
+                };
+            }
+            stats.storage_bytes.insert(aggregate.root.clone(), total);
+        }
+        stats
+    }
+
+    /// Writes per second that touch `element` (write patterns starting at or returning it).
+    pub fn writes_per_second(&self, element: &str) -> f64 {
+        self.writes_per_second.get(element).copied().unwrap_or(0.0)
+    }
+
+    /// Reads and writes per second touching the aggregate rooted at `root`.
+    pub fn operations_per_second(&self, root: &str) -> f64 {
+        self.operations_per_second.get(root).copied().unwrap_or(0.0)
+    }
+
+    /// Estimated storage of the aggregate rooted at `root`, when its root's volume is known.
+    pub fn storage_bytes(&self, root: &str) -> Option<f64> {
+        self.storage_bytes.get(root).copied().flatten()
+    }
+}
+
+/// `1536` → `1.5 KiB`, for reasons and output.
+pub fn human_bytes(bytes: f64) -> String {
+    const UNITS: [&str; 6] = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"];
+    let mut value = bytes;
+    let mut unit = 0;
+    while value >= 1024.0 && unit < UNITS.len() - 1 {
+        value /= 1024.0;
+        unit += 1;
+    }
+    if unit == 0 {
+        format!("{value:.0} B")
+    } else if value >= 100.0 {
+        format!("{value:.0} {}", UNITS[unit])
+    } else {
+        format!("{value:.1} {}", UNITS[unit])
+    }
+}
+
+/// A rate without noise digits: `500/s`, `0.5/s`.
+pub fn human_rate(per_second: f64) -> String {
+    let text = format!("{per_second:.3}");
+    let text = text.trim_end_matches('0').trim_end_matches('.');
+    format!("{text}/s")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formats_figures() {
+        assert_eq!(human_bytes(512.0), "512 B");
+        assert_eq!(human_bytes(1536.0), "1.5 KiB");
+        assert_eq!(human_bytes(50.0 * 1024.0 * 1024.0 * 1024.0), "50.0 GiB");
+        assert_eq!(human_rate(500.0), "500/s");
+        assert_eq!(human_rate(0.25), "0.25/s");
+    }
+}

@@ -1,0 +1,90 @@
+//! The `cosmap` command line: parses flags, runs the library crates, prints.
+//! No mapping logic lives here.
+
+mod cli;
+mod text;
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use clap::Parser;
+use cosmap_domain::{DomainModel, ModelError};
+
+use cli::{Cli, Command, ModelFormat};
+
+/// Exit code for an invalid model (bad JSON, wrong shape, failed validation).
+const EXIT_INVALID: u8 = 2;
+/// Exit code for every other failure (unreadable file, failed write, …).
+const EXIT_FAILURE: u8 = 1;
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            let code = match err.downcast_ref::<ModelError>() {
+                Some(ModelError::Invalid { .. }) => EXIT_INVALID,
+                _ => EXIT_FAILURE,
+            };
+            match err.downcast_ref::<ModelError>() {
+                Some(ModelError::Invalid { .. }) => eprintln!("{err}"),
+                _ => eprintln!("error: {err:#}"),
+            }
+            ExitCode::from(code)
+        }
+    }
+}
+
+fn run(cli: Cli) -> anyhow::Result<()> {
+    match cli.command {
+        Command::Check { model } => {
+            let loaded = load(&model)?;
+            let spec = loaded.spec();
+            println!(
+                "{}: the model `{}` is valid ({} entities, {} value objects, {} aggregates, {} relationships, {} access patterns)",
+                model.display(),
+                loaded.name(),
+                spec.entities.len(),
+                spec.value_objects.len(),
+                spec.aggregates.len(),
+                spec.relationships.len(),
+                spec.access_patterns.len()
+            );
+            Ok(())
+        }
+        Command::Model {
+            model,
+            format,
+            no_optimise,
+        } => {
+            let loaded = load(&model)?;
+            let options = cosmap_mapper::Options {
+                optimise: !no_optimise,
+                ..Default::default()
+            };
+            let logical = cosmap_mapper::map(&loaded, &options);
+            let out = match format {
+                ModelFormat::Text => text::render(&logical),
+                ModelFormat::Json => serde_json::to_string_pretty(&logical)? + "\n",
+            };
+            print(&out)
+        }
+        Command::Schema => {
+            let schema = cosmap_domain::ModelSpec::json_schema();
+            print(&(serde_json::to_string_pretty(&schema)? + "\n"))
+        }
+    }
+}
+
+fn load(path: &std::path::Path) -> Result<DomainModel, ModelError> {
+    cosmap_domain::load_file(path)
+}
+
+/// Writes to stdout; a closed pipe (`cosmap model … | head`) is not an error.
+fn print(text: &str) -> anyhow::Result<()> {
+    let mut stdout = std::io::stdout().lock();
+    match stdout.write_all(text.as_bytes()).and_then(|()| stdout.flush()) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        other => Ok(other?),
+    }
+}

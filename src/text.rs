@@ -1,0 +1,170 @@
+//! The human-readable form of a logical model: one block per container, then the
+//! decisions, wrapped to fit an 80-column terminal.
+
+use std::fmt::Write;
+
+use cosmap_mapper::{
+    Container, ContainerKind, DocumentType, Embedded, EmbeddedKind, IdSource, LogicalModel, Property, Reference, Role,
+};
+
+const WIDTH: usize = 80;
+
+/// Renders `model` as text.
+pub fn render(model: &LogicalModel) -> String {
+    let mut out = String::new();
+    let documents: usize = model.containers.iter().map(|c| c.document_types.len()).sum();
+    let _ = writeln!(
+        out,
+        "{}: {} containers, {} document types, {} decisions",
+        model.model,
+        model.containers.len(),
+        documents,
+        model.decisions.len()
+    );
+    for container in &model.containers {
+        out.push('\n');
+        render_container(&mut out, container);
+    }
+    out.push_str("\nDecisions\n");
+    for d in &model.decisions {
+        let head = format!("{}: {}", d.subject, d.outcome);
+        wrap_into(&mut out, &format!("{:<4} ", d.rule.as_str()), &head, 4);
+        wrap_into(&mut out, "    ", &d.reason, 4);
+    }
+    out
+}
+
+fn render_container(out: &mut String, c: &Container) {
+    let key = c.partition_key.paths.join(", ");
+    let mut head = format!("{} · partition key {key} · {}", c.name, c.rules.join(" "));
+    if c.kind == ContainerKind::Dictionary {
+        head.push_str(&format!(" · shared by {}", c.aggregates.join(", ")));
+    }
+    if let Some(ttl) = c.default_ttl {
+        head.push_str(&format!(" · default ttl {ttl}s"));
+    }
+    wrap_into(out, "", &head, 2);
+    for d in &c.document_types {
+        render_document(out, d);
+    }
+}
+
+fn render_document(out: &mut String, d: &DocumentType) {
+    let role = match d.role {
+        Role::Root => "root",
+        Role::Entity => "entity",
+        Role::ValueObject => "value object",
+        Role::Copy => "copy",
+    };
+    let id = match &d.id {
+        IdSource::Identity { attribute } => format!("id = {attribute}"),
+        IdSource::Assigned => "id assigned".to_string(),
+    };
+    let head = format!("{} ({role}): type \"{}\", {id}", d.name, d.discriminator);
+    wrap_into(out, "  ", &head, 6);
+    if let Some(copy) = &d.copy_of {
+        wrap_into(
+            out,
+            "    ",
+            &format!(
+                "copy of {} in `{}`, {} = {}; sync: {}",
+                copy.document_type, copy.container, d.partition_key_property, copy.partition_key_from, copy.sync
+            ),
+            6,
+        );
+    }
+    if let Some(parent) = &d.parent {
+        let _ = writeln!(out, "    parent: {} via {}", parent.entity, parent.property);
+    }
+    if !d.attributes.is_empty() {
+        wrap_into(out, "    ", &format!("attributes: {}", attributes(&d.attributes)), 6);
+    }
+    for e in &d.embedded {
+        render_embedded(out, e, 4);
+    }
+    for r in &d.references {
+        render_reference(out, r, 4);
+    }
+}
+
+fn render_embedded(out: &mut String, e: &Embedded, indent: usize) {
+    let shape = match (e.many, e.max) {
+        (true, Some(max)) => format!("[{}] ≤ {max}", e.source),
+        (true, None) => format!("[{}]", e.source),
+        (false, _) => e.source.clone(),
+    };
+    let kind = match e.kind {
+        EmbeddedKind::ValueObject => "embedded",
+        EmbeddedKind::ReferenceData => "embedded reference data",
+    };
+    let line = format!("{}: {shape} ({kind}; {})", e.name, attributes(&e.attributes));
+    wrap_into(out, &" ".repeat(indent), &line, indent + 2);
+    for inner in &e.embedded {
+        render_embedded(out, inner, indent + 2);
+    }
+    for r in &e.references {
+        render_reference(out, r, indent + 2);
+    }
+}
+
+fn render_reference(out: &mut String, r: &Reference, indent: usize) {
+    let many = if r.many { "[…] " } else { "" };
+    let line = format!(
+        "{}: {many}→ {} (reference: id + partition key, in `{}`)",
+        r.name, r.target, r.target_container
+    );
+    wrap_into(out, &" ".repeat(indent), &line, indent + 2);
+}
+
+fn attributes(list: &[Property]) -> String {
+    list.iter()
+        .map(|p| {
+            let mut s = p.name.clone();
+            if p.many {
+                s.push_str("[]");
+            }
+            if p.optional {
+                s.push('?');
+            }
+            s
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Appends `prefix` and then `text` word-wrapped at [`WIDTH`], continuation
+/// lines indented by `rest` spaces.
+fn wrap_into(out: &mut String, prefix: &str, text: &str, rest: usize) {
+    let mut line = prefix.to_string();
+    let mut empty = true;
+    for word in text.split_whitespace() {
+        let len = line.chars().count();
+        if !empty && len + 1 + word.chars().count() > WIDTH {
+            out.push_str(&line);
+            out.push('\n');
+            line = " ".repeat(rest);
+            empty = true;
+        }
+        if !empty && !line.ends_with(' ') {
+            line.push(' ');
+        }
+        line.push_str(word);
+        empty = false;
+    }
+    out.push_str(&line);
+    out.push('\n');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wraps_at_eighty_columns() {
+        let mut out = String::new();
+        let text = "word ".repeat(40);
+        wrap_into(&mut out, "  ", &text, 4);
+        assert!(out.lines().all(|l| l.chars().count() <= WIDTH));
+        assert!(out.lines().skip(1).all(|l| l.starts_with("    w")));
+    }
+}
