@@ -58,6 +58,7 @@ fn property(attribute: &Attribute) -> Property {
         ty: attribute.ty,
         optional: attribute.optional,
         many: attribute.many,
+        unique: attribute.unique,
     }
 }
 

@@ -156,6 +156,8 @@ pub struct Property {
     pub optional: bool,
     /// A list of values.
     pub many: bool,
+    /// Unique within a logical partition (a unique key candidate).
+    pub unique: bool,
 }
 
 /// What an embedded object is.

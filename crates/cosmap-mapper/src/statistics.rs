@@ -16,7 +16,10 @@ pub(crate) struct Statistics {
 impl Statistics {
     pub fn new(model: &DomainModel) -> Self {
         let mut stats = Statistics::default();
-        for pattern in model.access_patterns() {
+        // Summed in name order, so the figures do not depend on declaration order.
+        let mut patterns: Vec<_> = model.access_patterns().iter().collect();
+        patterns.sort_by(|a, b| a.name.cmp(&b.name));
+        for pattern in patterns {
             let mut touched: Vec<&str> = std::iter::once(pattern.start.as_str())
                 .chain(pattern.returns.iter().map(String::as_str))
                 .collect();

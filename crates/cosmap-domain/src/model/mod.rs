@@ -22,7 +22,7 @@ pub use value_object::ValueObject;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-/// A whole domain model as written in a model file or assembled by [`crate::ModelBuilder`].
+/// A domain model: entities, value objects, aggregates, relationships and access patterns.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[schemars(title = "cosmap domain model")]
@@ -30,7 +30,7 @@ pub struct ModelSpec {
     /// Path or URL of this file's JSON Schema, for editors; ignored by cosmap.
     #[serde(rename = "$schema", default, skip_serializing_if = "Option::is_none")]
     pub schema: Option<String>,
-    /// Name of the model (used in generated headers); UpperCamelCase or kebab-case.
+    /// Name of the model, shown in outputs.
     pub name: String,
     /// Free-text description of the domain.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -47,12 +47,14 @@ fn rewrite(
             ty: AttributeType::String,
             optional: false,
             many: false,
+            unique: false,
         }];
         attributes.extend(target.attributes.iter().map(|a| Property {
             name: a.name.clone(),
             ty: a.ty,
             optional: a.optional,
             many: a.many,
+            unique: false,
         }));
         let names: Vec<String> = attributes.iter().map(|a| a.name.clone()).collect();
         trace

@@ -1,0 +1,271 @@
+//! Each rule decided the other way, on small models built with the builder API,
+//! and the examples that push the rules against the e-commerce defaults.
+
+use std::path::PathBuf;
+
+use cosmap_domain::{
+    AccessKind, AccessPattern, Aggregate, Attribute, AttributeType, Cardinality, DomainModel, Entity, Growth,
+    ModelBuilder, Relationship, ThresholdOverrides, ValueObject,
+};
+use cosmap_mapper::{map, Decision, LogicalModel, Options, PartitionKeyValue, Role, Rule};
+
+fn text(name: &str) -> Attribute {
+    Attribute::new(name, AttributeType::String)
+}
+
+/// A `Basket` aggregate whose root holds `Line` value objects through `rel`.
+fn basket(rel: Relationship, line_bytes: f64) -> ModelBuilder {
+    ModelBuilder::new("Shop")
+        .entity(Entity::new("Basket", "basketId").attribute(text("owner")).volume(1e6, 1000.0))
+        .value_object(ValueObject::new("Line").attribute(text("sku")).avg_size_bytes(line_bytes))
+        .aggregate(Aggregate::new("Basket").member("Line"))
+        .relationship(rel)
+}
+
+fn mapped(builder: ModelBuilder) -> LogicalModel {
+    map(&builder.build().expect("valid model"), &Options::default())
+}
+
+fn decision<'a>(m: &'a LogicalModel, rule: Rule, subject: &str) -> &'a Decision {
+    m.decisions
+        .iter()
+        .find(|d| d.rule == rule && d.subject == subject)
+        .unwrap_or_else(|| panic!("no {rule:?} decision about {subject}: {:#?}", m.decisions))
+}
+
+fn is_separate(m: &LogicalModel, container: &str, doc: &str) -> bool {
+    m.container(container)
+        .and_then(|c| c.document_type(doc))
+        .is_some_and(|d| d.role == Role::ValueObject)
+}
+
+#[test]
+fn mr4_embeds_a_bounded_few_as_an_array() {
+    let m = mapped(basket(Relationship::new("Basket", "Line", Cardinality::Few).max(20), 100.0));
+    let root = m.container("Basket").unwrap().document_type("Basket").unwrap();
+    assert_eq!(root.embedded[0].name, "lines");
+    assert!(root.embedded[0].many);
+    let d = decision(&m, Rule::Mr4, "Basket.lines");
+    assert!(d.reason.contains("well under the 2 MB item limit"), "{}", d.reason);
+    assert_eq!(d.evidence["estimatedParentBytes"], 3000.0);
+}
+
+#[test]
+fn mr4_separates_squillions() {
+    let m = mapped(basket(Relationship::new("Basket", "Line", Cardinality::Squillions), 100.0));
+    assert!(is_separate(&m, "Basket", "Line"));
+    assert!(decision(&m, Rule::Mr4, "Basket.lines").reason.contains("one-to-squillions"));
+}
+
+#[test]
+fn mr4_separates_many_without_a_bound_and_unbounded_growth() {
+    let m = mapped(basket(Relationship::new("Basket", "Line", Cardinality::Many), 100.0));
+    assert!(is_separate(&m, "Basket", "Line"));
+    assert!(decision(&m, Rule::Mr4, "Basket.lines").reason.contains("without `max`"));
+    let m = mapped(basket(
+        Relationship::new("Basket", "Line", Cardinality::Many).growth(Growth::Unbounded),
+        100.0,
+    ));
+    assert!(decision(&m, Rule::Mr4, "Basket.lines").reason.contains("grows without a useful bound"));
+}
+
+#[test]
+fn mr4_separates_more_than_a_few_unless_the_threshold_is_raised() {
+    let rel = Relationship::new("Basket", "Line", Cardinality::Many).max(500);
+    let m = mapped(basket(rel.clone(), 10.0));
+    assert!(is_separate(&m, "Basket", "Line"));
+    assert!(decision(&m, Rule::Mr4, "Basket.lines").reason.contains("fewMaxItems 100"));
+    let raised = ThresholdOverrides {
+        few_max_items: Some(500),
+        ..Default::default()
+    };
+    let m = mapped(basket(rel.clone(), 10.0).thresholds(raised));
+    assert!(!is_separate(&m, "Basket", "Line"), "the model file's threshold applies");
+    assert_eq!(m.thresholds.few_max_items, 500);
+    // The caller's options win over the model file.
+    let model = basket(rel, 10.0).thresholds(raised).build().unwrap();
+    let options = Options {
+        thresholds: ThresholdOverrides {
+            few_max_items: Some(50),
+            ..Default::default()
+        },
+        ..Options::default()
+    };
+    assert!(is_separate(&map(&model, &options), "Basket", "Line"));
+}
+
+#[test]
+fn mr4_separates_a_bounded_few_updated_constantly() {
+    let rel = Relationship::new("Basket", "Line", Cardinality::Few)
+        .max(5)
+        .updates_per_second(200.0);
+    let m = mapped(
+        basket(rel, 100.0).access_pattern(AccessPattern::new("edit basket", AccessKind::Write, "Basket", 2.0)),
+    );
+    assert!(is_separate(&m, "Basket", "Line"));
+    let d = decision(&m, Rule::Mr4, "Basket.lines");
+    assert!(d.reason.contains("updated often"), "{}", d.reason);
+    assert_eq!(d.evidence["updatesPerSecond"], 200.0);
+    assert_eq!(d.evidence["parentWritesPerSecond"], 2.0);
+    // Slower updates stay embedded.
+    let rel = Relationship::new("Basket", "Line", Cardinality::Few)
+        .max(5)
+        .updates_per_second(15.0);
+    let m = mapped(
+        basket(rel, 100.0).access_pattern(AccessPattern::new("edit basket", AccessKind::Write, "Basket", 2.0)),
+    );
+    assert!(!is_separate(&m, "Basket", "Line"));
+}
+
+#[test]
+fn mr4_separates_what_would_make_the_parent_too_large() {
+    let m = mapped(basket(Relationship::new("Basket", "Line", Cardinality::Few).max(100), 8000.0));
+    assert!(is_separate(&m, "Basket", "Line"));
+    let d = decision(&m, Rule::Mr4, "Basket.lines");
+    assert!(d.reason.contains("2 MB item limit"), "{}", d.reason);
+    assert_eq!(d.evidence["estimatedParentBytes"], 801_000.0);
+}
+
+#[test]
+fn a_separated_value_object_under_an_entity_links_to_it() {
+    let m = mapped(
+        ModelBuilder::new("Shop")
+            .entity(Entity::new("Basket", "basketId"))
+            .entity(Entity::new("Shipment", "shipmentId"))
+            .value_object(ValueObject::new("Scan").attribute(text("place")))
+            .aggregate(Aggregate::new("Basket").member("Shipment").member("Scan"))
+            .relationship(Relationship::new("Basket", "Shipment", Cardinality::Few).max(3))
+            .relationship(Relationship::new("Shipment", "Scan", Cardinality::Squillions)),
+    );
+    let scan = m.container("Basket").unwrap().document_type("Scan").unwrap();
+    let parent = scan.parent.as_ref().expect("parent link");
+    assert_eq!((parent.entity.as_str(), parent.property.as_str()), ("Shipment", "shipmentId"));
+    assert_eq!(scan.partition_key_property, "basketId");
+}
+
+#[test]
+fn mr6_stores_an_unbounded_reference_list_on_the_many_side() {
+    let m = mapped(
+        ModelBuilder::new("Blog")
+            .entity(Entity::new("Author", "authorId"))
+            .entity(Entity::new("Post", "postId"))
+            .aggregate(Aggregate::new("Author"))
+            .aggregate(Aggregate::new("Post"))
+            .relationship(Relationship::new("Author", "Post", Cardinality::Squillions)),
+    );
+    let author = m.container("Dictionary").unwrap().document_type("Author").unwrap();
+    assert!(author.references.is_empty(), "no unbounded list in Author");
+    let post = m.container("Dictionary").unwrap().document_type("Post").unwrap();
+    assert_eq!(post.references[0].name, "author");
+    assert_eq!(post.references[0].target, "Author");
+    assert_eq!(
+        post.references[0].partition_key_value,
+        PartitionKeyValue::Constant { value: "author".into() }
+    );
+    assert!(decision(&m, Rule::Mr6, "Post.author").reason.contains("the many side refers to the one"));
+}
+
+#[test]
+fn mr5_dictionary_container_name_never_collides() {
+    let m = mapped(
+        ModelBuilder::new("Odd")
+            .entity(Entity::new("Dictionary", "dictionaryId"))
+            .entity(Entity::new("Word", "wordId"))
+            .value_object(ValueObject::new("Meaning").attribute(text("text")))
+            .aggregate(Aggregate::new("Dictionary").member("Meaning"))
+            .aggregate(Aggregate::new("Word"))
+            .relationship(Relationship::new("Dictionary", "Meaning", Cardinality::One)),
+    );
+    let names: Vec<&str> = m.containers.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(names, ["Dictionary", "DictionaryContainer"]);
+}
+
+#[test]
+fn copy_needs_a_known_size_and_a_target_container() {
+    let build = |with_volume: bool| {
+        let order = Entity::new("Order", "orderId").attribute(text("status"));
+        let order = if with_volume { order.volume(1e9, 2000.0) } else { order };
+        ModelBuilder::new("Shop")
+            .entity(Entity::new("Customer", "customerId"))
+            .entity(Entity::new("Line", "lineId"))
+            .entity(order)
+            .aggregate(Aggregate::new("Customer").member("Line"))
+            .aggregate(Aggregate::new("Order"))
+            .relationship(Relationship::new("Customer", "Line", Cardinality::Few).max(2))
+            .relationship(Relationship::new("Order", "Customer", Cardinality::One))
+            .access_pattern(AccessPattern::new("orders by status", AccessKind::Read, "Order", 100.0).filter("status"))
+            .access_pattern(
+                AccessPattern::new("orders of a customer", AccessKind::Read, "Order", 100.0).filter("customerId"),
+            )
+    };
+    let m = mapped(build(false));
+    assert!(decision(&m, Rule::Copy, "orders of a customer").reason.contains("size is unknown"));
+    let m = mapped(build(true));
+    assert!(decision(&m, Rule::Copy, "orders by status").reason.contains("no other container"));
+    assert_eq!(
+        m.container("Customer").unwrap().document_type("Order").unwrap().role,
+        Role::Copy
+    );
+}
+
+fn example(name: &str) -> LogicalModel {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples").join(name).join("model.json");
+    map(&cosmap_domain::load_file(&path).expect("valid example"), &Options::default())
+}
+
+#[test]
+fn iot_fleet_separates_readings_and_hot_alerts() {
+    let m = example("iot-fleet");
+    assert!(is_separate(&m, "Device", "SensorReading"));
+    assert!(is_separate(&m, "Device", "Alert"));
+    assert!(decision(&m, Rule::Mr4, "Device.readings").reason.contains("one-to-squillions"));
+    assert!(decision(&m, Rule::Mr4, "Device.alerts").reason.contains("updated often"));
+    let device = m.container("Device").unwrap().document_type("Device").unwrap();
+    assert_eq!(device.embedded[0].source, "Configuration");
+}
+
+#[test]
+fn publishing_keeps_large_and_hot_orphans_out_of_the_dictionary() {
+    let m = example("publishing");
+    let names: Vec<&str> = m.containers.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(names, ["Article", "Author", "Dictionary", "ExchangeRate"]);
+    assert!(decision(&m, Rule::Mr5, "Article").reason.contains("2.0 GiB"));
+    assert!(decision(&m, Rule::Mr5, "ExchangeRate").reason.contains("1000/s"));
+    let dictionary = m.container("Dictionary").unwrap();
+    assert_eq!(dictionary.aggregates, ["Language", "Tag"]);
+    let article = m.container("Article").unwrap().document_type("Article").unwrap();
+    assert_eq!(article.embedded[0].source, "Language", "never-changing: embedded");
+    assert!(article.references.iter().any(|r| r.target == "Tag"), "rarely-changing: referenced");
+}
+
+/// The ecommerce model with every list of declarations reversed and rotated.
+fn permuted(model: &DomainModel, turn: usize) -> DomainModel {
+    fn shuffle<T>(v: &mut [T], turn: usize) {
+        v.reverse();
+        if !v.is_empty() {
+            let n = v.len();
+            v.rotate_left(turn % n);
+        }
+    }
+    let mut spec = model.spec().clone();
+    shuffle(&mut spec.entities, turn);
+    shuffle(&mut spec.value_objects, turn);
+    shuffle(&mut spec.aggregates, turn);
+    shuffle(&mut spec.relationships, turn);
+    shuffle(&mut spec.access_patterns, turn);
+    for aggregate in &mut spec.aggregates {
+        shuffle(&mut aggregate.members, turn);
+    }
+    DomainModel::new(spec).expect("still valid")
+}
+
+#[test]
+fn output_does_not_depend_on_declaration_order() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/ecommerce/model.json");
+    let model = cosmap_domain::load_file(&path).unwrap();
+    let expected = serde_json::to_string(&map(&model, &Options::default())).unwrap();
+    for turn in 0..5 {
+        let actual = serde_json::to_string(&map(&permuted(&model, turn), &Options::default())).unwrap();
+        assert!(actual == expected, "permutation {turn} changed the logical model");
+    }
+}

@@ -1,0 +1,111 @@
+//! The `cosmap` command as a user runs it, on the bundled examples.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn cosmap(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_cosmap"))
+        .args(args)
+        .current_dir(repo())
+        .output()
+        .expect("cosmap runs")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).expect("UTF-8 output")
+}
+
+/// Compares `actual` with a committed file; `COSMAP_BLESS=1` rewrites the file.
+fn assert_matches_file(actual: &str, relative: &str) {
+    let path = repo().join(relative);
+    if std::env::var_os("COSMAP_BLESS").is_some() {
+        std::fs::write(&path, actual).expect("write expected file");
+    }
+    let expected = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        actual == expected,
+        "output differs from {relative}; review it and run with COSMAP_BLESS=1 if the change is intended\n--- actual ---\n{actual}"
+    );
+}
+
+#[test]
+fn check_accepts_every_example() {
+    for example in ["ecommerce", "iot-fleet", "publishing"] {
+        let path = format!("examples/{example}/model.json");
+        let out = cosmap(&["check", &path]);
+        assert!(out.status.success(), "{path}: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(stdout(&out).contains("is valid"), "{}", stdout(&out));
+        assert!(out.stderr.is_empty());
+    }
+}
+
+#[test]
+fn model_json_is_the_committed_contract() {
+    let out = cosmap(&["model", "examples/ecommerce/model.json", "--format", "json"]);
+    assert!(out.status.success());
+    assert_matches_file(&stdout(&out), "examples/ecommerce/logical-model.json");
+    let again = cosmap(&["model", "examples/ecommerce/model.json", "--format", "json"]);
+    assert_eq!(out.stdout, again.stdout, "byte-identical on every run");
+}
+
+#[test]
+fn model_text_fits_80_columns_and_explains_every_rule() {
+    let out = cosmap(&["model", "examples/ecommerce/model.json"]);
+    assert!(out.status.success());
+    let text = stdout(&out);
+    for line in text.lines() {
+        assert!(line.chars().count() <= 80, "too wide: {line:?}");
+    }
+    for rule in ["MR1 ", "MR2 ", "MR3 ", "MR4 ", "MR5 ", "MR6 ", "copy ", "embedReferenceData "] {
+        assert!(text.lines().any(|l| l.starts_with(rule)), "no {rule}decision in:\n{text}");
+    }
+    assert!(text.starts_with("Ecommerce: 5 containers"));
+    assert_matches_file(&text, "examples/ecommerce/logical-model.txt");
+}
+
+#[test]
+fn no_optimise_leaves_out_copies() {
+    let out = cosmap(&["model", "examples/ecommerce/model.json", "--no-optimise", "--format", "json"]);
+    assert!(out.status.success());
+    let model: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let roles: Vec<&str> = model["containers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|c| c["documentTypes"].as_array().unwrap())
+        .map(|d| d["role"].as_str().unwrap())
+        .collect();
+    assert!(!roles.contains(&"copy"));
+    assert_eq!(roles.len(), 14);
+}
+
+#[test]
+fn schema_is_the_committed_schema_and_describes_the_examples() {
+    let out = cosmap(&["schema"]);
+    assert!(out.status.success());
+    let text = stdout(&out);
+    assert_matches_file(&text, "schema/cosmap-model.schema.json");
+    let schema: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(schema["additionalProperties"], false, "unknown fields are rejected by editors too");
+    for section in ["entities", "valueObjects", "aggregates", "relationships", "accessPatterns"] {
+        assert!(schema["properties"][section].is_object(), "{section}");
+    }
+    let example: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(repo().join("examples/ecommerce/model.json")).unwrap()).unwrap();
+    let reference = Path::new("examples/ecommerce").join(example["$schema"].as_str().unwrap());
+    assert!(repo().join(reference).exists(), "the example's $schema points at the schema file");
+}
+
+#[test]
+fn usage_errors_exit_2_and_help_exits_0() {
+    assert_eq!(cosmap(&["frobnicate"]).status.code(), Some(2));
+    assert_eq!(cosmap(&["model"]).status.code(), Some(2));
+    assert_eq!(cosmap(&["model", "x.json", "--format", "yaml"]).status.code(), Some(2));
+    let help = cosmap(&["--help"]);
+    assert_eq!(help.status.code(), Some(0));
+    assert!(stdout(&help).contains("Exit codes"));
+}
