@@ -60,8 +60,20 @@ fn model_text_fits_80_columns_and_explains_every_rule() {
     for line in text.lines() {
         assert!(line.chars().count() <= 80, "too wide: {line:?}");
     }
-    for rule in ["MR1 ", "MR2 ", "MR3 ", "MR4 ", "MR5 ", "MR6 ", "copy ", "embedReferenceData "] {
-        assert!(text.lines().any(|l| l.starts_with(rule)), "no {rule}decision in:\n{text}");
+    for rule in [
+        "MR1 ",
+        "MR2 ",
+        "MR3 ",
+        "MR4 ",
+        "MR5 ",
+        "MR6 ",
+        "copy ",
+        "embedReferenceData ",
+    ] {
+        assert!(
+            text.lines().any(|l| l.starts_with(rule)),
+            "no {rule}decision in:\n{text}"
+        );
     }
     assert!(text.starts_with("Ecommerce: 5 containers"));
     assert_matches_file(&text, "examples/ecommerce/logical-model.txt");
@@ -69,7 +81,13 @@ fn model_text_fits_80_columns_and_explains_every_rule() {
 
 #[test]
 fn no_optimise_leaves_out_copies() {
-    let out = cosmap(&["model", "examples/ecommerce/model.json", "--no-optimise", "--format", "json"]);
+    let out = cosmap(&[
+        "model",
+        "examples/ecommerce/model.json",
+        "--no-optimise",
+        "--format",
+        "json",
+    ]);
     assert!(out.status.success());
     let model: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let roles: Vec<&str> = model["containers"]
@@ -90,14 +108,26 @@ fn schema_is_the_committed_schema_and_describes_the_examples() {
     let text = stdout(&out);
     assert_matches_file(&text, "schema/cosmap-model.schema.json");
     let schema: serde_json::Value = serde_json::from_str(&text).unwrap();
-    assert_eq!(schema["additionalProperties"], false, "unknown fields are rejected by editors too");
-    for section in ["entities", "valueObjects", "aggregates", "relationships", "accessPatterns"] {
+    assert_eq!(
+        schema["additionalProperties"], false,
+        "unknown fields are rejected by editors too"
+    );
+    for section in [
+        "entities",
+        "valueObjects",
+        "aggregates",
+        "relationships",
+        "accessPatterns",
+    ] {
         assert!(schema["properties"][section].is_object(), "{section}");
     }
     let example: serde_json::Value =
         serde_json::from_slice(&std::fs::read(repo().join("examples/ecommerce/model.json")).unwrap()).unwrap();
     let reference = Path::new("examples/ecommerce").join(example["$schema"].as_str().unwrap());
-    assert!(repo().join(reference).exists(), "the example's $schema points at the schema file");
+    assert!(
+        repo().join(reference).exists(),
+        "the example's $schema points at the schema file"
+    );
 }
 
 #[test]

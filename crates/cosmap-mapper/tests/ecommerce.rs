@@ -18,7 +18,8 @@ fn container<'a>(model: &'a LogicalModel, name: &str) -> &'a Container {
 }
 
 fn document<'a>(c: &'a Container, name: &str) -> &'a DocumentType {
-    c.document_type(name).unwrap_or_else(|| panic!("no document type {name} in {}", c.name))
+    c.document_type(name)
+        .unwrap_or_else(|| panic!("no document type {name} in {}", c.name))
 }
 
 fn names(c: &Container) -> Vec<(&str, Role)> {
@@ -43,7 +44,10 @@ fn five_containers_with_the_expected_partition_keys() {
             ("PresentedProduct", "/productId"),
         ]
     );
-    assert!(m.containers.iter().all(|c| c.partition_key.kind == "Hash" && c.partition_key.version == 2));
+    assert!(m
+        .containers
+        .iter()
+        .all(|c| c.partition_key.kind == "Hash" && c.partition_key.version == 2));
 }
 
 #[test]
@@ -98,7 +102,10 @@ fn mr3_entities_and_the_copy_are_document_types() {
         names(container(&m, "Item")),
         [("Item", Role::Root), ("ProductAvailability", Role::ValueObject)]
     );
-    assert_eq!(names(container(&m, "PresentedProduct")), [("PresentedProduct", Role::Root)]);
+    assert_eq!(
+        names(container(&m, "PresentedProduct")),
+        [("PresentedProduct", Role::Root)]
+    );
     assert_eq!(
         names(container(&m, "Dictionary")),
         [
@@ -114,7 +121,11 @@ fn every_document_carries_its_containers_partition_key() {
     let m = ecommerce();
     for c in &m.containers {
         for d in &c.document_types {
-            assert_eq!(d.partition_key_property, c.partition_key_property, "{}/{}", c.name, d.name);
+            assert_eq!(
+                d.partition_key_property, c.partition_key_property,
+                "{}/{}",
+                c.name, d.name
+            );
             assert_eq!(c.partition_key.paths, [format!("/{}", d.partition_key_property)]);
         }
     }
@@ -134,19 +145,36 @@ fn mr4_embeds_every_value_object_but_product_availability() {
     let t = |n: &str, s: &str, many: bool| (n.to_string(), s.to_string(), many);
     assert_eq!(
         embedded("Account", "Account"),
-        [t("deliveryAddresses", "DeliveryAddress", true), t("mainAddress", "MainAddress", false)]
+        [
+            t("deliveryAddresses", "DeliveryAddress", true),
+            t("mainAddress", "MainAddress", false)
+        ]
     );
-    assert_eq!(embedded("Account", "CreditCard"), [t("cardType", "CreditCardType", false)]);
+    assert_eq!(
+        embedded("Account", "CreditCard"),
+        [t("cardType", "CreditCardType", false)]
+    );
     assert_eq!(embedded("Account", "Contact"), [t("contactType", "ContactType", false)]);
     assert_eq!(
         embedded("Order", "Order"),
-        [t("items", "OrderItem", true), t("orderType", "OrderType", false), t("status", "OrderStatus", false)]
+        [
+            t("items", "OrderItem", true),
+            t("orderType", "OrderType", false),
+            t("status", "OrderStatus", false)
+        ]
     );
     assert_eq!(embedded("Order", "Payment"), [t("method", "PaymentMethod", false)]);
-    assert_eq!(embedded("Order", "OrderStatusHistory"), [t("status", "OrderStatus", false)]);
+    assert_eq!(
+        embedded("Order", "OrderStatusHistory"),
+        [t("status", "OrderStatus", false)]
+    );
     assert_eq!(
         embedded("PresentedProduct", "PresentedProduct"),
-        [t("options", "Option", true), t("sizes", "Size", true), t("variants", "Variant", true)]
+        [
+            t("options", "Option", true),
+            t("sizes", "Size", true),
+            t("variants", "Variant", true)
+        ]
     );
     let separated = m
         .decisions
@@ -170,12 +198,19 @@ fn mr6_references_and_embedded_country() {
     let r = |n: &str, t: &str| (n.to_string(), t.to_string());
     assert_eq!(
         refs("Order", "Order"),
-        [r("account", "Account"), r("deliveryMethod", "DeliveryMethod"), r("warehouse", "Warehouse")]
+        [
+            r("account", "Account"),
+            r("deliveryMethod", "DeliveryMethod"),
+            r("warehouse", "Warehouse")
+        ]
     );
     assert_eq!(refs("Item", "ProductAvailability"), [r("warehouse", "Warehouse")]);
     assert_eq!(refs("PresentedProduct", "PresentedProduct"), [r("items", "Item")]);
     let order = document(container(&m, "Order"), "Order");
-    assert_eq!(order.embedded[0].references[0].target, "Item", "each OrderItem refers to its Item");
+    assert_eq!(
+        order.embedded[0].references[0].target, "Item",
+        "each OrderItem refers to its Item"
+    );
     // Countries never change: embedded, never referenced.
     let all_refs = m
         .containers
@@ -199,7 +234,11 @@ fn mr6_references_and_embedded_country() {
         ]
     );
     let product = document(container(&m, "PresentedProduct"), "PresentedProduct");
-    let country = product.embedded.iter().find(|e| e.name == "country").expect("embedded country");
+    let country = product
+        .embedded
+        .iter()
+        .find(|e| e.name == "country")
+        .expect("embedded country");
     assert_eq!(country.kind, EmbeddedKind::ReferenceData);
     assert_eq!(country.attributes[0].name, "countryId");
 }
@@ -221,7 +260,11 @@ fn orders_are_copied_into_the_account_container() {
         .expect("copy decision");
     assert_eq!(decision.evidence["perSecond"], 500.0);
     // The copy is the only one.
-    let copies = m.containers.iter().flat_map(|c| &c.document_types).filter(|d| d.role == Role::Copy);
+    let copies = m
+        .containers
+        .iter()
+        .flat_map(|c| &c.document_types)
+        .filter(|d| d.role == Role::Copy);
     assert_eq!(copies.count(), 1);
 }
 

@@ -16,8 +16,16 @@ fn text(name: &str) -> Attribute {
 /// A `Basket` aggregate whose root holds `Line` value objects through `rel`.
 fn basket(rel: Relationship, line_bytes: f64) -> ModelBuilder {
     ModelBuilder::new("Shop")
-        .entity(Entity::new("Basket", "basketId").attribute(text("owner")).volume(1e6, 1000.0))
-        .value_object(ValueObject::new("Line").attribute(text("sku")).avg_size_bytes(line_bytes))
+        .entity(
+            Entity::new("Basket", "basketId")
+                .attribute(text("owner"))
+                .volume(1e6, 1000.0),
+        )
+        .value_object(
+            ValueObject::new("Line")
+                .attribute(text("sku"))
+                .avg_size_bytes(line_bytes),
+        )
         .aggregate(Aggregate::new("Basket").member("Line"))
         .relationship(rel)
 }
@@ -41,7 +49,10 @@ fn is_separate(m: &LogicalModel, container: &str, doc: &str) -> bool {
 
 #[test]
 fn mr4_embeds_a_bounded_few_as_an_array() {
-    let m = mapped(basket(Relationship::new("Basket", "Line", Cardinality::Few).max(20), 100.0));
+    let m = mapped(basket(
+        Relationship::new("Basket", "Line", Cardinality::Few).max(20),
+        100.0,
+    ));
     let root = m.container("Basket").unwrap().document_type("Basket").unwrap();
     assert_eq!(root.embedded[0].name, "lines");
     assert!(root.embedded[0].many);
@@ -52,9 +63,14 @@ fn mr4_embeds_a_bounded_few_as_an_array() {
 
 #[test]
 fn mr4_separates_squillions() {
-    let m = mapped(basket(Relationship::new("Basket", "Line", Cardinality::Squillions), 100.0));
+    let m = mapped(basket(
+        Relationship::new("Basket", "Line", Cardinality::Squillions),
+        100.0,
+    ));
     assert!(is_separate(&m, "Basket", "Line"));
-    assert!(decision(&m, Rule::Mr4, "Basket.lines").reason.contains("one-to-squillions"));
+    assert!(decision(&m, Rule::Mr4, "Basket.lines")
+        .reason
+        .contains("one-to-squillions"));
 }
 
 #[test]
@@ -66,7 +82,9 @@ fn mr4_separates_many_without_a_bound_and_unbounded_growth() {
         Relationship::new("Basket", "Line", Cardinality::Many).growth(Growth::Unbounded),
         100.0,
     ));
-    assert!(decision(&m, Rule::Mr4, "Basket.lines").reason.contains("grows without a useful bound"));
+    assert!(decision(&m, Rule::Mr4, "Basket.lines")
+        .reason
+        .contains("grows without a useful bound"));
 }
 
 #[test]
@@ -74,7 +92,9 @@ fn mr4_separates_more_than_a_few_unless_the_threshold_is_raised() {
     let rel = Relationship::new("Basket", "Line", Cardinality::Many).max(500);
     let m = mapped(basket(rel.clone(), 10.0));
     assert!(is_separate(&m, "Basket", "Line"));
-    assert!(decision(&m, Rule::Mr4, "Basket.lines").reason.contains("fewMaxItems 100"));
+    assert!(decision(&m, Rule::Mr4, "Basket.lines")
+        .reason
+        .contains("fewMaxItems 100"));
     let raised = ThresholdOverrides {
         few_max_items: Some(500),
         ..Default::default()
@@ -99,9 +119,8 @@ fn mr4_separates_a_bounded_few_updated_constantly() {
     let rel = Relationship::new("Basket", "Line", Cardinality::Few)
         .max(5)
         .updates_per_second(200.0);
-    let m = mapped(
-        basket(rel, 100.0).access_pattern(AccessPattern::new("edit basket", AccessKind::Write, "Basket", 2.0)),
-    );
+    let m =
+        mapped(basket(rel, 100.0).access_pattern(AccessPattern::new("edit basket", AccessKind::Write, "Basket", 2.0)));
     assert!(is_separate(&m, "Basket", "Line"));
     let d = decision(&m, Rule::Mr4, "Basket.lines");
     assert!(d.reason.contains("updated often"), "{}", d.reason);
@@ -111,15 +130,17 @@ fn mr4_separates_a_bounded_few_updated_constantly() {
     let rel = Relationship::new("Basket", "Line", Cardinality::Few)
         .max(5)
         .updates_per_second(15.0);
-    let m = mapped(
-        basket(rel, 100.0).access_pattern(AccessPattern::new("edit basket", AccessKind::Write, "Basket", 2.0)),
-    );
+    let m =
+        mapped(basket(rel, 100.0).access_pattern(AccessPattern::new("edit basket", AccessKind::Write, "Basket", 2.0)));
     assert!(!is_separate(&m, "Basket", "Line"));
 }
 
 #[test]
 fn mr4_separates_what_would_make_the_parent_too_large() {
-    let m = mapped(basket(Relationship::new("Basket", "Line", Cardinality::Few).max(100), 8000.0));
+    let m = mapped(basket(
+        Relationship::new("Basket", "Line", Cardinality::Few).max(100),
+        8000.0,
+    ));
     assert!(is_separate(&m, "Basket", "Line"));
     let d = decision(&m, Rule::Mr4, "Basket.lines");
     assert!(d.reason.contains("2 MB item limit"), "{}", d.reason);
@@ -139,7 +160,10 @@ fn a_separated_value_object_under_an_entity_links_to_it() {
     );
     let scan = m.container("Basket").unwrap().document_type("Scan").unwrap();
     let parent = scan.parent.as_ref().expect("parent link");
-    assert_eq!((parent.entity.as_str(), parent.property.as_str()), ("Shipment", "shipmentId"));
+    assert_eq!(
+        (parent.entity.as_str(), parent.property.as_str()),
+        ("Shipment", "shipmentId")
+    );
     assert_eq!(scan.partition_key_property, "basketId");
 }
 
@@ -162,7 +186,9 @@ fn mr6_stores_an_unbounded_reference_list_on_the_many_side() {
         post.references[0].partition_key_value,
         PartitionKeyValue::Constant { value: "author".into() }
     );
-    assert!(decision(&m, Rule::Mr6, "Post.author").reason.contains("the many side refers to the one"));
+    assert!(decision(&m, Rule::Mr6, "Post.author")
+        .reason
+        .contains("the many side refers to the one"));
 }
 
 #[test]
@@ -199,9 +225,13 @@ fn copy_needs_a_known_size_and_a_target_container() {
             )
     };
     let m = mapped(build(false));
-    assert!(decision(&m, Rule::Copy, "orders of a customer").reason.contains("size is unknown"));
+    assert!(decision(&m, Rule::Copy, "orders of a customer")
+        .reason
+        .contains("size is unknown"));
     let m = mapped(build(true));
-    assert!(decision(&m, Rule::Copy, "orders by status").reason.contains("no other container"));
+    assert!(decision(&m, Rule::Copy, "orders by status")
+        .reason
+        .contains("no other container"));
     assert_eq!(
         m.container("Customer").unwrap().document_type("Order").unwrap().role,
         Role::Copy
@@ -209,8 +239,14 @@ fn copy_needs_a_known_size_and_a_target_container() {
 }
 
 fn example(name: &str) -> LogicalModel {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples").join(name).join("model.json");
-    map(&cosmap_domain::load_file(&path).expect("valid example"), &Options::default())
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../examples")
+        .join(name)
+        .join("model.json");
+    map(
+        &cosmap_domain::load_file(&path).expect("valid example"),
+        &Options::default(),
+    )
 }
 
 #[test]
@@ -218,8 +254,12 @@ fn iot_fleet_separates_readings_and_hot_alerts() {
     let m = example("iot-fleet");
     assert!(is_separate(&m, "Device", "SensorReading"));
     assert!(is_separate(&m, "Device", "Alert"));
-    assert!(decision(&m, Rule::Mr4, "Device.readings").reason.contains("one-to-squillions"));
-    assert!(decision(&m, Rule::Mr4, "Device.alerts").reason.contains("updated often"));
+    assert!(decision(&m, Rule::Mr4, "Device.readings")
+        .reason
+        .contains("one-to-squillions"));
+    assert!(decision(&m, Rule::Mr4, "Device.alerts")
+        .reason
+        .contains("updated often"));
     let device = m.container("Device").unwrap().document_type("Device").unwrap();
     assert_eq!(device.embedded[0].source, "Configuration");
 }
@@ -235,7 +275,10 @@ fn publishing_keeps_large_and_hot_orphans_out_of_the_dictionary() {
     assert_eq!(dictionary.aggregates, ["Language", "Tag"]);
     let article = m.container("Article").unwrap().document_type("Article").unwrap();
     assert_eq!(article.embedded[0].source, "Language", "never-changing: embedded");
-    assert!(article.references.iter().any(|r| r.target == "Tag"), "rarely-changing: referenced");
+    assert!(
+        article.references.iter().any(|r| r.target == "Tag"),
+        "rarely-changing: referenced"
+    );
 }
 
 /// The ecommerce model with every list of declarations reversed and rotated.
