@@ -182,7 +182,7 @@ mod tests {
         let c = JsonPath::root().key("entities").index(1);
         let found = locate(text, &[&a, &b, &c]);
         assert_eq!(found[&a], (4, 6));
-        assert_eq!(found[&b], (3, 20));
+        assert_eq!(found[&b], (3, 19));
         assert_eq!(found[&c], (4, 5));
     }
 }
