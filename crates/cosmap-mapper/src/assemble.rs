@@ -25,6 +25,8 @@ pub(crate) struct Assembler<'m, 't> {
     pub trace: &'t mut Trace,
     locations: BTreeMap<String, Location>,
     reversed: BTreeMap<&'m str, Vec<&'m Relationship>>,
+    /// Relationships by their `from` element, each list sorted by property name.
+    outgoing: BTreeMap<&'m str, Vec<&'m Relationship>>,
 }
 
 /// The contents of a document or embedded object while it is being built.
@@ -88,6 +90,13 @@ impl<'m, 't> Assembler<'m, 't> {
                 );
             }
         }
+        let mut outgoing: BTreeMap<&str, Vec<&Relationship>> = BTreeMap::new();
+        for rel in model.relationships() {
+            outgoing.entry(rel.from.as_str()).or_default().push(rel);
+        }
+        for list in outgoing.values_mut() {
+            list.sort_by_cached_key(|r| (r.property_name(), r.to.clone()));
+        }
         Assembler {
             model,
             thresholds,
@@ -95,6 +104,7 @@ impl<'m, 't> Assembler<'m, 't> {
             trace,
             locations,
             reversed: mr6_references::reversed(model),
+            outgoing,
         }
     }
 

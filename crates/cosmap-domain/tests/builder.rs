@@ -1,0 +1,73 @@
+//! The builder and a model file describe the same `DomainModel`.
+
+use cosmap_domain::{
+    AccessKind, AccessPattern, Aggregate, Attribute, AttributeType, Cardinality, ChangeRate, Entity, ModelBuilder,
+    Relationship, ValueObject,
+};
+
+const FILE: &str = r#"{
+  "name": "Shop",
+  "entities": [
+    {"name": "Customer", "identity": "customerId",
+     "attributes": [{"name": "email", "type": "string", "unique": true}],
+     "volume": {"count": 1000, "avgSizeBytes": 500}},
+    {"name": "Country", "identity": "countryId", "attributes": [{"name": "name", "type": "string"}],
+     "referenceData": "never"}
+  ],
+  "valueObjects": [{"name": "Address", "attributes": [{"name": "city", "type": "string", "optional": true}]}],
+  "aggregates": [{"root": "Customer", "members": ["Address"]}, {"root": "Country"}],
+  "relationships": [
+    {"from": "Customer", "to": "Address", "cardinality": "few", "max": 5},
+    {"from": "Address", "to": "Country", "cardinality": "one"}
+  ],
+  "accessPatterns": [
+    {"name": "customer by email", "kind": "read", "start": "Customer", "filter": ["email"], "perSecond": 3}
+  ]
+}"#;
+
+#[test]
+fn builder_and_file_give_the_same_model() {
+    let built = ModelBuilder::new("Shop")
+        .entity(
+            Entity::new("Customer", "customerId")
+                .attribute(Attribute::new("email", AttributeType::String).unique())
+                .volume(1000.0, 500.0),
+        )
+        .entity(
+            Entity::new("Country", "countryId")
+                .attribute(Attribute::new("name", AttributeType::String))
+                .reference_data(ChangeRate::Never),
+        )
+        .value_object(ValueObject::new("Address").attribute(Attribute::new("city", AttributeType::String).optional()))
+        .aggregate(Aggregate::new("Customer").member("Address"))
+        .aggregate(Aggregate::new("Country"))
+        .relationship(Relationship::new("Customer", "Address", Cardinality::Few).max(5))
+        .relationship(Relationship::new("Address", "Country", Cardinality::One))
+        .access_pattern(AccessPattern::new("customer by email", AccessKind::Read, "Customer", 3.0).filter("email"))
+        .build()
+        .expect("valid");
+    let loaded = cosmap_domain::from_slice(FILE.as_bytes(), None).expect("valid");
+    assert_eq!(built.spec(), loaded.spec());
+}
+
+#[test]
+fn the_builder_reports_problems_like_a_file() {
+    let err = ModelBuilder::new("Shop")
+        .entity(Entity::new("Customer", "customerId"))
+        .aggregate(Aggregate::new("Custmer"))
+        .build()
+        .unwrap_err();
+    let problems: Vec<String> = err
+        .diagnostics()
+        .iter()
+        .map(|d| format!("{}: {}", d.path, d.message))
+        .collect();
+    assert_eq!(
+        problems,
+        [
+            "$.aggregates[0].root: root `Custmer` is not a declared entity or value object",
+            "$.entities[0].name: `Customer` is in no aggregate",
+        ]
+    );
+    assert_eq!(err.diagnostics()[0].help.as_deref(), Some("did you mean `Customer`?"));
+}
