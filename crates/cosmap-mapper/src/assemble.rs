@@ -145,6 +145,8 @@ impl<'m, 't> Assembler<'m, 't> {
             partition_key: crate::logical_model::PartitionKey::on(&plan.partition_key_property),
             partition_key_property: plan.partition_key_property.clone(),
             default_ttl: plan.aggregates.iter().find_map(|a| a.default_ttl_seconds),
+            indexing_policy: crate::physical::IndexingPolicy::default(),
+            unique_keys: Vec::new(),
             rules: plan.rules.iter().map(|r| r.to_string()).collect(),
             document_types: documents,
         }
@@ -195,9 +197,7 @@ impl<'m, 't> Assembler<'m, 't> {
         separated: &mut Vec<DocumentType>,
     ) {
         let model = self.model;
-        let mut relationships: Vec<&Relationship> =
-            model.relationships().iter().filter(|r| r.from == element).collect();
-        relationships.sort_by_cached_key(|r| (r.property_name(), r.to.clone()));
+        let relationships = self.outgoing.get(element).cloned().unwrap_or_default();
         for rel in relationships {
             let site = format!("{subject}.{}", rel.property_name());
             if mr6_references::is_reference(model, rel) {

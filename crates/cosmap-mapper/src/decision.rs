@@ -33,6 +33,9 @@ pub enum Rule {
     /// Optimisation: embed never-changing reference data instead of referencing it.
     #[serde(rename = "embedReferenceData")]
     EmbedReferenceData,
+    /// Physical: which `unique` attributes become Cosmos DB unique keys.
+    #[serde(rename = "uniqueKey")]
+    UniqueKey,
 }
 
 impl Rule {
@@ -47,6 +50,7 @@ impl Rule {
             Rule::Mr6 => "MR6",
             Rule::Copy => "copy",
             Rule::EmbedReferenceData => "embedReferenceData",
+            Rule::UniqueKey => "uniqueKey",
         }
     }
 }

@@ -16,6 +16,7 @@ mod decision;
 mod logical_model;
 mod optimise;
 mod options;
+mod physical;
 mod rules;
 mod statistics;
 
@@ -28,6 +29,7 @@ pub use options::{
     Options, Thresholds, LOGICAL_PARTITION_BYTES, LOGICAL_PARTITION_RU_PER_SECOND, MAX_ITEM_BYTES,
     PHYSICAL_PARTITION_BYTES,
 };
+pub use physical::{ContainerDefinition, IndexPath, IndexingPolicy, UniqueKey, UniqueKeyPolicy};
 pub use statistics::{human_bytes, human_rate};
 
 use cosmap_domain::DomainModel;
@@ -54,6 +56,9 @@ pub fn map(model: &DomainModel, options: &Options) -> LogicalModel {
     if options.optimise {
         optimise::copy::apply(model, &thresholds, &stats, &mut containers, &mut trace);
         optimise::embed_reference_data::apply(model, &mut containers, &mut trace);
+    }
+    for container in &mut containers {
+        rules::unique_keys::apply(container, &mut trace);
     }
     LogicalModel {
         format_version: FORMAT_VERSION,

@@ -7,6 +7,7 @@ use serde::Serialize;
 
 use crate::decision::Decision;
 use crate::options::Thresholds;
+use crate::physical::{IndexingPolicy, UniqueKey};
 
 /// Version of the JSON contract; bumped on incompatible changes.
 pub const FORMAT_VERSION: u32 = 1;
@@ -54,6 +55,10 @@ pub struct Container {
     /// Default time-to-live in seconds, when the aggregate declares one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub default_ttl: Option<i64>,
+    /// Indexing policy, in Cosmos DB's own shape.
+    pub indexing_policy: IndexingPolicy,
+    /// Unique keys that are sound for this container (see the `uniqueKey` decisions).
+    pub unique_keys: Vec<UniqueKey>,
     /// The rules that shaped this container.
     pub rules: Vec<String>,
     /// Document types: the root first, then entities, separated value objects, copies.
@@ -61,7 +66,7 @@ pub struct Container {
 }
 
 /// A partition key definition as Cosmos DB's REST API and SDKs take it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PartitionKey {
     /// One path, for example `/accountId`.

@@ -312,3 +312,20 @@ fn output_does_not_depend_on_declaration_order() {
         assert!(actual == expected, "permutation {turn} changed the logical model");
     }
 }
+
+#[test]
+fn unique_keys_only_where_every_document_stores_the_path() {
+    let m = example("publishing");
+    let author = m.container("Author").unwrap();
+    assert_eq!(author.unique_keys.len(), 1);
+    assert_eq!(author.unique_keys[0].paths, ["/email"]);
+    let definitions = m.container_definitions();
+    let def = definitions.iter().find(|d| d.id == "Author").unwrap();
+    assert_eq!(def.unique_key_policy.as_ref().unwrap().unique_keys[0].paths, ["/email"]);
+    assert!(def.indexing_policy.automatic);
+    // In the IoT fleet, alerts and readings share the Device container and lack `serialNumber`.
+    let m = example("iot-fleet");
+    assert!(m.container("Device").unwrap().unique_keys.is_empty());
+    let d = decision(&m, Rule::UniqueKey, "Device.serialNumber");
+    assert!(d.reason.contains("`Alert`, `SensorReading`"), "{}", d.reason);
+}
