@@ -31,6 +31,20 @@ pub enum Command {
         #[arg(long)]
         no_optimise: bool,
     },
+    /// Generate container definitions, Bicep, Rust document types, JSON Schemas and a diagram.
+    Generate {
+        /// The model file (JSON).
+        model: PathBuf,
+        /// Directory to write into (created if missing); files are rewritten only when they change.
+        #[arg(long, default_value = "generated")]
+        out: PathBuf,
+        /// Directory of template overrides, named like the templates in `templates/`.
+        #[arg(long)]
+        templates: Option<PathBuf>,
+        /// Write nothing; exit 1 if any file in `--out` is missing or stale (for CI).
+        #[arg(long)]
+        check: bool,
+    },
     /// Print the JSON Schema of the model file format.
     Schema,
 }
@@ -41,4 +55,6 @@ pub enum ModelFormat {
     Text,
     /// The documented JSON contract (docs/logical-model.md).
     Json,
+    /// A Mermaid flowchart (the same as `generate` writes to model.mmd).
+    Mermaid,
 }

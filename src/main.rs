@@ -2,6 +2,7 @@
 //! No mapping logic lives here.
 
 mod cli;
+mod generate;
 mod text;
 
 use std::io::Write;
@@ -66,9 +67,19 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             let out = match format {
                 ModelFormat::Text => text::render(&logical),
                 ModelFormat::Json => serde_json::to_string_pretty(&logical)? + "\n",
+                ModelFormat::Mermaid => {
+                    let templates = cosmap_codegen::Templates::load(None)?;
+                    cosmap_codegen::mermaid(&logical, &templates)?
+                }
             };
             print(&out)
         }
+        Command::Generate {
+            model,
+            out,
+            templates,
+            check,
+        } => generate::run(&load(&model)?, &out, templates.as_deref(), check),
         Command::Schema => {
             let schema = cosmap_domain::ModelSpec::json_schema();
             print(&(serde_json::to_string_pretty(&schema)? + "\n"))

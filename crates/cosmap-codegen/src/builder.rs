@@ -1,0 +1,171 @@
+//! [`Builder`]: build-time code generation from a `build.rs`, the way
+//! `prost-build` does it — generated Rust goes to `OUT_DIR`.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use cosmap_domain::ModelError;
+
+use crate::artefacts::{Artefact, RUST_FILE};
+use crate::error::CodegenError;
+use crate::options::TypeMapping;
+use crate::templates::Templates;
+
+/// Generates Rust document types for a model from a build script.
+///
+/// ```no_run
+/// // build.rs
+/// fn main() -> Result<(), cosmap_codegen::BuildError> {
+///     cosmap_codegen::Builder::new().model("model.json").compile()
+/// }
+/// // in the crate: include!(concat!(env!("OUT_DIR"), "/cosmap.rs"));
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct Builder {
+    model: Option<PathBuf>,
+    templates: Option<PathBuf>,
+    out_dir: Option<PathBuf>,
+    mapping: TypeMapping,
+}
+
+/// Why build-time generation failed; its `Debug` is its `Display`, so a build
+/// script returning it prints `model.json:LINE:COL: message (hint)` lines.
+pub struct BuildError(BuildErrorKind);
+
+enum BuildErrorKind {
+    Setup(String),
+    Model(ModelError),
+    Codegen(CodegenError),
+}
+
+impl Builder {
+    /// A builder with the default type mapping.
+    pub fn new() -> Self {
+        Builder::default()
+    }
+
+    /// The model file (relative paths are relative to the package, where cargo runs build scripts).
+    pub fn model(mut self, path: impl AsRef<Path>) -> Self {
+        self.model = Some(path.as_ref().to_path_buf());
+        self
+    }
+
+    /// A directory of template overrides (files named like cosmap's templates).
+    pub fn templates(mut self, dir: impl AsRef<Path>) -> Self {
+        self.templates = Some(dir.as_ref().to_path_buf());
+        self
+    }
+
+    /// Where to write `cosmap.rs`; defaults to cargo's `OUT_DIR`.
+    pub fn out_dir(mut self, dir: impl AsRef<Path>) -> Self {
+        self.out_dir = Some(dir.as_ref().to_path_buf());
+        self
+    }
+
+    /// Rust type for `dateTime` attributes, e.g. `::chrono::DateTime<::chrono::Utc>`.
+    pub fn date_time_type(mut self, ty: impl Into<String>) -> Self {
+        self.mapping.date_time = ty.into();
+        self
+    }
+
+    /// Rust type for `date` attributes, e.g. `::chrono::NaiveDate`.
+    pub fn date_type(mut self, ty: impl Into<String>) -> Self {
+        self.mapping.date = ty.into();
+        self
+    }
+
+    /// Rust type for `decimal` attributes, e.g. `::rust_decimal::Decimal`.
+    pub fn decimal_type(mut self, ty: impl Into<String>) -> Self {
+        self.mapping.decimal = ty.into();
+        self
+    }
+
+    /// Rust type for `uuid` attributes, e.g. `::uuid::Uuid`.
+    pub fn uuid_type(mut self, ty: impl Into<String>) -> Self {
+        self.mapping.uuid = ty.into();
+        self
+    }
+
+    /// Also derive `schemars::JsonSchema` on the generated types.
+    pub fn json_schema(mut self, on: bool) -> Self {
+        self.mapping.json_schema = on;
+        self
+    }
+
+    /// Generates `cosmap.rs` into the output directory, writing it only when its
+    /// content changed, and tells cargo to rerun when the model or templates change.
+    pub fn compile(self) -> Result<(), BuildError> {
+        let model_path = self.model.clone().ok_or_else(|| {
+            BuildError(BuildErrorKind::Setup(
+                "no model file: call `.model(\"model.json\")`".into(),
+            ))
+        })?;
+        let out_dir = match self
+            .out_dir
+            .clone()
+            .or_else(|| std::env::var_os("OUT_DIR").map(PathBuf::from))
+        {
+            Some(dir) => dir,
+            None => {
+                return Err(BuildError(BuildErrorKind::Setup(
+                    "OUT_DIR is not set: run from a build script, or call `.out_dir(…)`".into(),
+                )))
+            }
+        };
+        println!("cargo:rerun-if-changed={}", model_path.display());
+        if let Some(dir) = &self.templates {
+            println!("cargo:rerun-if-changed={}", dir.display());
+        }
+        let artefact = self.generate_rust(&model_path)?;
+        crate::write::write_all(&out_dir, &[artefact]).map_err(|e| BuildError(BuildErrorKind::Codegen(e)))?;
+        Ok(())
+    }
+
+    fn generate_rust(&self, model_path: &Path) -> Result<Artefact, BuildError> {
+        let model = cosmap_domain::load_file(model_path).map_err(|e| BuildError(BuildErrorKind::Model(e)))?;
+        let logical = cosmap_mapper::map(&model, &cosmap_mapper::Options::default());
+        let codegen = |e| BuildError(BuildErrorKind::Codegen(e));
+        let templates = Templates::load(self.templates.as_deref()).map_err(codegen)?;
+        let contents = crate::rust::render(&logical, &self.mapping, &templates).map_err(codegen)?;
+        Ok(Artefact {
+            path: PathBuf::from(RUST_FILE),
+            contents,
+        })
+    }
+}
+
+impl fmt::Display for BuildError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.0 {
+            BuildErrorKind::Setup(message) => write!(f, "cosmap: {message}"),
+            BuildErrorKind::Codegen(e) => write!(f, "cosmap: {e}"),
+            BuildErrorKind::Model(ModelError::Io { path, source }) => {
+                write!(f, "{}: cannot read the model: {source}", path.display())
+            }
+            BuildErrorKind::Model(ModelError::Invalid { origin, diagnostics }) => {
+                let file = origin
+                    .as_ref()
+                    .map_or_else(|| "<model>".to_string(), |p| p.display().to_string());
+                for (i, d) in diagnostics.iter().enumerate() {
+                    if i > 0 {
+                        writeln!(f)?;
+                    }
+                    let (line, col) = d.position.unwrap_or((1, 1));
+                    write!(f, "{file}:{line}:{col}: {}", d.message)?;
+                    if let Some(help) = &d.help {
+                        write!(f, " ({help})")?;
+                    }
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+impl fmt::Debug for BuildError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+impl std::error::Error for BuildError {}

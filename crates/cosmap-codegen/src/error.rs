@@ -1,0 +1,50 @@
+//! Why code generation failed.
+
+use std::path::PathBuf;
+
+/// A code generation failure.
+#[derive(Debug, thiserror::Error)]
+pub enum CodegenError {
+    /// A file or directory could not be read or written.
+    #[error("cannot access `{}`: {source}", path.display())]
+    Io {
+        /// The file or directory.
+        path: PathBuf,
+        /// The cause.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A template failed to compile or render.
+    #[error("template `{template}`: {message}")]
+    Template {
+        /// The template (embedded name or override path).
+        template: String,
+        /// What went wrong.
+        message: String,
+    },
+    /// A template rendered Rust that does not parse.
+    #[error("template `{template}` produced invalid Rust at generated line {line}, column {column}: {message}\n  {line} | {code}\n  = help: fix the template; the generated line is shown above")]
+    InvalidRust {
+        /// The template.
+        template: String,
+        /// 1-based line in the generated text.
+        line: usize,
+        /// 1-based column.
+        column: usize,
+        /// The parser's message.
+        message: String,
+        /// The generated line.
+        code: String,
+    },
+    /// A file in the template directory is not one of cosmap's templates.
+    #[error("`{}` is not one of cosmap's templates (they are: {known})", path.display())]
+    UnknownTemplate {
+        /// The file.
+        path: PathBuf,
+        /// The known template names.
+        known: String,
+    },
+    /// The logical model cannot be expressed as Rust types.
+    #[error("cannot generate Rust types: {0}")]
+    Model(String),
+}

@@ -1,0 +1,30 @@
+//! # cosmap-codegen
+//!
+//! The rendering stage of cosmap's flow: **`LogicalModel` → files**.
+//!
+//! Renders, with handlebars templates (embedded from the repository's
+//! `templates/`, each overridable from a directory), every artefact of a logical
+//! model: `containers.json` (container definitions as Cosmos DB takes them),
+//! `containers.bicep`, `cosmap.rs` (typed Rust document types, checked with `syn`
+//! and formatted with `prettyplease`), a JSON Schema per document type and a
+//! Mermaid diagram. [`Builder`] does the Rust part from a `build.rs`, like
+//! `prost-build`. It is a build-dependency, so it stays lean: no Azure SDK, no
+//! async runtime, no HTTP client.
+
+mod artefacts;
+mod bicep;
+mod builder;
+mod error;
+mod mermaid;
+mod options;
+mod rust;
+mod schema;
+mod templates;
+mod write;
+
+pub use artefacts::{generate, mermaid, Artefact, RUST_FILE};
+pub use builder::{BuildError, Builder};
+pub use error::CodegenError;
+pub use options::TypeMapping;
+pub use templates::{Templates, TEMPLATES};
+pub use write::{check_all, write_all, FileStatus};

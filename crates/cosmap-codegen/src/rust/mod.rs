@@ -1,0 +1,48 @@
+//! Rust document types: the view (`view`), identifier rules (`names`), and
+//! rendering through the `cosmap.rs.hbs` template, checked by `syn` and
+//! formatted by `prettyplease`.
+
+mod names;
+mod view;
+
+use cosmap_mapper::LogicalModel;
+
+use crate::error::CodegenError;
+use crate::options::TypeMapping;
+use crate::templates::Templates;
+
+/// The template that renders the Rust types.
+const TEMPLATE: &str = "cosmap.rs.hbs";
+
+/// Renders `cosmap.rs` for `model`: parsed and pretty-printed, so it is valid and
+/// formatted without rustfmt.
+pub fn render(model: &LogicalModel, mapping: &TypeMapping, templates: &Templates) -> Result<String, CodegenError> {
+    let view = view::build(model, mapping).map_err(CodegenError::Model)?;
+    let text = templates.render(TEMPLATE, &view)?;
+    let file = syn::parse_file(&text).map_err(|e| {
+        let start = e.span().start();
+        CodegenError::InvalidRust {
+            template: templates.origin(TEMPLATE),
+            line: start.line,
+            column: start.column + 1,
+            message: e.to_string(),
+            code: text
+                .lines()
+                .nth(start.line.saturating_sub(1))
+                .unwrap_or_default()
+                .trim()
+                .to_string(),
+        }
+    })?;
+    // Comments are not part of the syntax tree: keep the template's leading `//` header.
+    let plain_comment = |l: &str| l.starts_with("//") && !l.starts_with("///") && !l.starts_with("//!");
+    let header: String = text
+        .lines()
+        .map(str::trim_start)
+        .take_while(|l| plain_comment(l) || l.is_empty())
+        .filter(|l| plain_comment(l))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let separator = if header.is_empty() { "" } else { "\n" };
+    Ok(format!("{header}{separator}{}", prettyplease::unparse(&file)))
+}

@@ -1,0 +1,384 @@
+//! The data the Rust template renders: every name already a valid, unique Rust
+//! identifier and every type already spelled out, so the template only lays out.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use cosmap_domain::AttributeType;
+use cosmap_mapper::{
+    ContainerKind, DocumentType, Embedded, EmbeddedKind, LogicalModel, PartitionKeyValue, Property, Reference, Role,
+};
+use serde::Serialize;
+
+use super::names;
+use crate::options::TypeMapping;
+
+/// Everything `cosmap.rs.hbs` needs.
+#[derive(Debug, Serialize)]
+pub struct RustView {
+    pub model: String,
+    pub derives: String,
+    pub types_module: String,
+    pub shared: Vec<StructView>,
+    pub references: Vec<RefView>,
+    pub containers: Vec<ContainerView>,
+}
+
+/// A struct for an embedded value object or a reference data snapshot.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct StructView {
+    pub name: String,
+    pub doc: String,
+    pub fields: Vec<FieldView>,
+}
+
+/// One struct field.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FieldView {
+    pub ident: String,
+    pub json: String,
+    /// Needs `#[serde(rename = …)]`: camelCase of `ident` is not `json`.
+    pub rename: bool,
+    pub ty: String,
+    pub optional: bool,
+    pub doc: String,
+}
+
+/// A typed reference to an aggregate root: id and partition key value.
+#[derive(Debug, Serialize)]
+pub struct RefView {
+    pub name: String,
+    pub target: String,
+    pub container: String,
+    /// The constant partition key value (dictionary container), if not the id.
+    pub constant: Option<String>,
+}
+
+/// One container module.
+#[derive(Debug, Serialize)]
+pub struct ContainerView {
+    pub module: String,
+    pub name: String,
+    pub partition_key_path: String,
+    pub enum_name: String,
+    pub documents: Vec<DocView>,
+}
+
+/// One document type struct.
+#[derive(Debug, Serialize)]
+pub struct DocView {
+    pub name: String,
+    pub discriminator: String,
+    pub doc: String,
+    /// The partition key field, or `None` when the partition key is `type`.
+    pub partition_key_field: Option<FieldView>,
+    /// The partition key value when it is the `type` constant.
+    pub partition_key_constant: Option<String>,
+    pub fields: Vec<FieldView>,
+    pub copy: Option<CopyView>,
+}
+
+/// How a copy is built from its source.
+#[derive(Debug, Serialize)]
+pub struct CopyView {
+    pub source: String,
+    pub via: String,
+    pub fields: Vec<String>,
+}
+
+/// Builds the view for `model` with the given type mapping.
+pub fn build(model: &LogicalModel, mapping: &TypeMapping) -> Result<RustView, String> {
+    let module_names: BTreeSet<String> = model.containers.iter().map(|c| names::module(&c.name)).collect();
+    let mut types_module = "types".to_string();
+    while module_names.contains(&types_module) {
+        types_module.push('_');
+    }
+    let mut shared = Shared {
+        mapping,
+        structs: BTreeMap::new(),
+        order: Vec::new(),
+        refs: BTreeMap::new(),
+    };
+    let mut containers = Vec::new();
+    for c in &model.containers {
+        let module = names::module(&c.name);
+        let mut taken: BTreeSet<String> = c.document_types.iter().map(|d| d.name.clone()).collect();
+        taken.insert("kind".into());
+        let mut enum_name = format!("{}Document", c.name);
+        while taken.contains(&enum_name) {
+            enum_name.push('_');
+        }
+        let mut documents = Vec::new();
+        for d in &c.document_types {
+            documents.push(shared.document(c.kind, d, &types_module, &c.name)?);
+        }
+        containers.push(ContainerView {
+            module,
+            name: c.name.clone(),
+            partition_key_path: c.partition_key.paths.join(","),
+            enum_name,
+            documents,
+        });
+    }
+    let mut derives = vec![
+        "::serde::Serialize",
+        "::serde::Deserialize",
+        "::core::fmt::Debug",
+        "::core::clone::Clone",
+        "::core::cmp::PartialEq",
+    ];
+    if mapping.json_schema {
+        derives.push("::schemars::JsonSchema");
+    }
+    let structs = shared.order.iter().map(|n| shared.structs[n].clone()).collect();
+    Ok(RustView {
+        model: model.model.clone(),
+        derives: derives.join(", "),
+        types_module,
+        shared: structs,
+        references: shared.refs.into_values().collect(),
+        containers,
+    })
+}
+
+struct Shared<'a> {
+    mapping: &'a TypeMapping,
+    structs: BTreeMap<String, StructView>,
+    order: Vec<String>,
+    refs: BTreeMap<String, RefView>,
+}
+
+impl Shared<'_> {
+    fn document(
+        &mut self,
+        kind: ContainerKind,
+        d: &DocumentType,
+        types: &str,
+        container: &str,
+    ) -> Result<DocView, String> {
+        let prefix = format!("super::{types}::");
+        let mut fields = Vec::new();
+        let partition_key_field = match kind {
+            ContainerKind::Dictionary => None,
+            ContainerKind::Aggregate => Some(plain_field(
+                &d.partition_key_property,
+                "::std::string::String",
+                false,
+                "Partition key value.",
+            )),
+        };
+        if let Some(parent) = &d.parent {
+            fields.push(plain_field(
+                &parent.property,
+                "::std::string::String",
+                false,
+                &format!("Identity of the `{}` this belongs to.", parent.entity),
+            ));
+        }
+        fields.extend(d.attributes.iter().map(|p| self.attribute(p)));
+        for e in &d.embedded {
+            let ty = self.embedded(e)?;
+            fields.push(container_field(
+                &e.name,
+                &format!("{prefix}{ty}"),
+                e.many,
+                &embedded_doc(e),
+            ));
+        }
+        for r in &d.references {
+            let ty = self.reference(r);
+            fields.push(container_field(
+                &r.name,
+                &format!("{prefix}{ty}"),
+                r.many,
+                &format!("Reference to `{}` in container `{}`.", r.target, r.target_container),
+            ));
+        }
+        let mut reserved = vec![
+            ("id".to_string(), "id".to_string()),
+            ("type".to_string(), "r#type".to_string()),
+        ];
+        reserved.extend(partition_key_field.iter().map(|f| (f.json.clone(), f.ident.clone())));
+        dedupe(&mut fields, reserved, &format!("{container}::{}", d.name))?;
+        let copy = match &d.copy_of {
+            Some(of) => {
+                let via = of
+                    .partition_key_from
+                    .strip_suffix(".id")
+                    .unwrap_or(&of.partition_key_from);
+                Some(CopyView {
+                    source: format!("super::{}::{}", names::module(&of.container), of.document_type),
+                    via: names::field(via),
+                    fields: fields.iter().map(|f| f.ident.clone()).collect(),
+                })
+            }
+            None => None,
+        };
+        let role = match d.role {
+            Role::Root => "aggregate root",
+            Role::Entity => "entity",
+            Role::ValueObject => "separated value object",
+            Role::Copy => "copy",
+        };
+        Ok(DocView {
+            name: d.name.clone(),
+            discriminator: d.discriminator.clone(),
+            doc: format!(
+                "Document type `{}` ({role}) of container `{container}`; its `type` is `\"{}\"`.",
+                d.name, d.discriminator
+            ),
+            partition_key_constant: partition_key_field.is_none().then(|| d.discriminator.clone()),
+            partition_key_field,
+            fields,
+            copy,
+        })
+    }
+
+    fn attribute(&self, p: &Property) -> FieldView {
+        let base = match p.ty {
+            AttributeType::String => "::std::string::String",
+            AttributeType::Integer => "i64",
+            AttributeType::Number => "f64",
+            AttributeType::Boolean => "bool",
+            AttributeType::Decimal => self.mapping.decimal.as_str(),
+            AttributeType::DateTime => self.mapping.date_time.as_str(),
+            AttributeType::Date => self.mapping.date.as_str(),
+            AttributeType::Uuid => self.mapping.uuid.as_str(),
+        };
+        let ty = if p.many {
+            format!("::std::vec::Vec<{base}>")
+        } else {
+            base.to_string()
+        };
+        let ty = if p.optional {
+            format!("::core::option::Option<{ty}>")
+        } else {
+            ty
+        };
+        plain_field(&p.name, &ty, p.optional, &format!("`{}` ({}).", p.name, p.ty.as_str()))
+    }
+
+    /// The shared struct for embedded `e` (created once per shape); returns its name.
+    fn embedded(&mut self, e: &Embedded) -> Result<String, String> {
+        let mut fields: Vec<FieldView> = e.attributes.iter().map(|p| self.attribute(p)).collect();
+        for inner in &e.embedded {
+            let ty = self.embedded(inner)?;
+            fields.push(container_field(&inner.name, &ty, inner.many, &embedded_doc(inner)));
+        }
+        for r in &e.references {
+            let ty = self.reference(r);
+            fields.push(container_field(
+                &r.name,
+                &ty,
+                r.many,
+                &format!("Reference to `{}` in container `{}`.", r.target, r.target_container),
+            ));
+        }
+        let base = match e.kind {
+            EmbeddedKind::ValueObject => e.source.clone(),
+            EmbeddedKind::ReferenceData => format!("{}Snapshot", e.source),
+        };
+        dedupe(&mut fields, Vec::new(), &base)?;
+        let doc = match e.kind {
+            EmbeddedKind::ValueObject => format!("Value object `{}`, embedded in its parent's document.", e.source),
+            EmbeddedKind::ReferenceData => format!(
+                "Snapshot of never-changing reference data `{}`, embedded where it is referenced.",
+                e.source
+            ),
+        };
+        let mut name = base.clone();
+        let mut n = 1;
+        loop {
+            match self.structs.get(&name) {
+                Some(existing) if existing.fields == fields => return Ok(name),
+                Some(_) => {
+                    n += 1;
+                    name = format!("{base}{n}");
+                }
+                None if self.refs.contains_key(&name) => {
+                    n += 1;
+                    name = format!("{base}{n}");
+                }
+                None => break,
+            }
+        }
+        self.order.push(name.clone());
+        self.structs.insert(
+            name.clone(),
+            StructView {
+                name: name.clone(),
+                doc,
+                fields,
+            },
+        );
+        Ok(name)
+    }
+
+    fn reference(&mut self, r: &Reference) -> String {
+        let mut name = format!("{}Ref", r.target);
+        while self.structs.contains_key(&name) {
+            name.push('_');
+        }
+        let constant = match &r.partition_key_value {
+            PartitionKeyValue::SameAsId => None,
+            PartitionKeyValue::Constant { value } => Some(value.clone()),
+        };
+        self.refs.entry(name.clone()).or_insert_with(|| RefView {
+            name: name.clone(),
+            target: r.target.clone(),
+            container: r.target_container.clone(),
+            constant,
+        });
+        name
+    }
+}
+
+fn embedded_doc(e: &Embedded) -> String {
+    match (e.kind, e.many) {
+        (EmbeddedKind::ValueObject, true) => format!(
+            "Embedded `{}` list{}.",
+            e.source,
+            e.max.map(|m| format!(" (at most {m})")).unwrap_or_default()
+        ),
+        (EmbeddedKind::ValueObject, false) => format!("Embedded `{}`.", e.source),
+        (EmbeddedKind::ReferenceData, _) => format!("Embedded snapshot of `{}`.", e.source),
+    }
+}
+
+fn plain_field(json: &str, ty: &str, optional: bool, doc: &str) -> FieldView {
+    let ident = names::field(json);
+    FieldView {
+        rename: names::serde_camel(&ident) != json,
+        ident,
+        json: json.to_string(),
+        ty: ty.to_string(),
+        optional,
+        doc: doc.to_string(),
+    }
+}
+
+fn container_field(json: &str, ty: &str, many: bool, doc: &str) -> FieldView {
+    let ty = if many {
+        format!("::std::vec::Vec<{ty}>")
+    } else {
+        ty.to_string()
+    };
+    plain_field(json, &ty, false, doc)
+}
+
+/// Makes field identifiers unique (two JSON names can share a snake_case form)
+/// and rejects two fields with one JSON name; `reserved` are (JSON name, ident)
+/// pairs the struct already uses.
+fn dedupe(fields: &mut [FieldView], reserved: Vec<(String, String)>, owner: &str) -> Result<(), String> {
+    let (mut json, mut idents): (BTreeSet<String>, BTreeSet<String>) = reserved.into_iter().unzip();
+    for f in fields.iter_mut() {
+        if !json.insert(f.json.clone()) {
+            return Err(format!("`{owner}` would have two properties named `{}`", f.json));
+        }
+        while idents.contains(&f.ident) {
+            f.ident.push('_');
+            f.rename = true;
+        }
+        idents.insert(f.ident.clone());
+    }
+    Ok(())
+}

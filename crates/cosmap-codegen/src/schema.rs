@@ -1,0 +1,146 @@
+//! JSON Schemas (draft 2020-12) for each document type, for services written in
+//! other languages. Built as data here; the `document.schema.json.hbs` template
+//! prints them.
+
+use std::collections::BTreeMap;
+
+use cosmap_domain::AttributeType;
+use cosmap_mapper::{Container, ContainerKind, DocumentType, Embedded, EmbeddedKind, Property, Reference};
+use serde_json::{json, Map, Value};
+
+/// The schema of document type `d` in container `c`.
+pub fn document(c: &Container, d: &DocumentType) -> Value {
+    let mut defs = BTreeMap::new();
+    let mut properties = Map::new();
+    let mut required = vec!["id".to_string(), "type".to_string()];
+    properties.insert(
+        "id".into(),
+        json!({"type": "string", "minLength": 1, "description": "Document id, unique within the partition."}),
+    );
+    properties.insert(
+        "type".into(),
+        json!({"const": d.discriminator, "description": "Document type discriminator."}),
+    );
+    if c.kind == ContainerKind::Aggregate {
+        properties.insert(
+            d.partition_key_property.clone(),
+            json!({"type": "string", "description": "Partition key value."}),
+        );
+        required.push(d.partition_key_property.clone());
+    }
+    if let Some(parent) = &d.parent {
+        properties.insert(
+            parent.property.clone(),
+            json!({"type": "string", "description": format!("Identity of the `{}` this belongs to.", parent.entity)}),
+        );
+        required.push(parent.property.clone());
+    }
+    object_members(
+        &d.attributes,
+        &d.embedded,
+        &d.references,
+        &mut properties,
+        &mut required,
+        &mut defs,
+    );
+    let mut schema = json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": format!("{}/{}.schema.json", c.name, d.name),
+        "title": d.name,
+        "description": format!("Document type `{}` of Cosmos DB container `{}` (partition key `{}`).", d.name, c.name, c.partition_key.paths.join(", ")),
+        "type": "object",
+        "properties": properties,
+        "required": required,
+    });
+    if !defs.is_empty() {
+        schema["$defs"] = Value::Object(defs.into_iter().collect());
+    }
+    schema
+}
+
+fn object_members(
+    attributes: &[Property],
+    embedded: &[Embedded],
+    references: &[Reference],
+    properties: &mut Map<String, Value>,
+    required: &mut Vec<String>,
+    defs: &mut BTreeMap<String, Value>,
+) {
+    for p in attributes {
+        properties.insert(p.name.clone(), attribute(p));
+        if !p.optional {
+            required.push(p.name.clone());
+        }
+    }
+    for e in embedded {
+        let name = match e.kind {
+            EmbeddedKind::ValueObject => e.source.clone(),
+            EmbeddedKind::ReferenceData => format!("{}Snapshot", e.source),
+        };
+        let mut inner_properties = Map::new();
+        let mut inner_required = Vec::new();
+        object_members(
+            &e.attributes,
+            &e.embedded,
+            &e.references,
+            &mut inner_properties,
+            &mut inner_required,
+            defs,
+        );
+        defs.insert(
+            name.clone(),
+            json!({"type": "object", "properties": inner_properties, "required": inner_required, "additionalProperties": false}),
+        );
+        let one = json!({"$ref": format!("#/$defs/{name}")});
+        let value = if e.many {
+            let mut array = json!({"type": "array", "items": one});
+            if let Some(max) = e.max {
+                array["maxItems"] = json!(max);
+            }
+            array
+        } else {
+            one
+        };
+        properties.insert(e.name.clone(), value);
+        required.push(e.name.clone());
+    }
+    for r in references {
+        let name = format!("{}Ref", r.target);
+        defs.insert(
+            name.clone(),
+            json!({
+                "type": "object",
+                "description": format!("Reference to `{}` in container `{}`.", r.target, r.target_container),
+                "properties": {"id": {"type": "string"}, "partitionKey": {"type": "string"}},
+                "required": ["id", "partitionKey"],
+                "additionalProperties": false
+            }),
+        );
+        let one = json!({"$ref": format!("#/$defs/{name}")});
+        let value = if r.many {
+            json!({"type": "array", "items": one})
+        } else {
+            one
+        };
+        properties.insert(r.name.clone(), value);
+        required.push(r.name.clone());
+    }
+}
+
+fn attribute(p: &Property) -> Value {
+    let one = match p.ty {
+        AttributeType::String => json!({"type": "string"}),
+        AttributeType::Integer => json!({"type": "integer"}),
+        AttributeType::Number => json!({"type": "number"}),
+        AttributeType::Boolean => json!({"type": "boolean"}),
+        AttributeType::Decimal => json!({"type": "string", "pattern": "^-?[0-9]+(\\.[0-9]+)?$"}),
+        AttributeType::DateTime => json!({"type": "string", "format": "date-time"}),
+        AttributeType::Date => json!({"type": "string", "format": "date"}),
+        AttributeType::Uuid => json!({"type": "string", "format": "uuid"}),
+    };
+    if p.many {
+        json!({"type": "array", "items": one})
+    } else {
+        one
+    }
+}

@@ -1,0 +1,165 @@
+//! The e-commerce artefacts are committed under `examples/ecommerce/generated/`
+//! and must be reproduced byte for byte, whatever the declaration order.
+
+use std::path::{Path, PathBuf};
+
+use cosmap_codegen::{generate, Artefact, Templates, TypeMapping};
+use cosmap_domain::DomainModel;
+use cosmap_mapper::{map, Options};
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn ecommerce() -> DomainModel {
+    cosmap_domain::load_file(&repo().join("examples/ecommerce/model.json")).expect("valid example")
+}
+
+fn artefacts(model: &DomainModel) -> Vec<Artefact> {
+    let templates = Templates::load(None).expect("embedded templates compile");
+    generate(&map(model, &Options::default()), &TypeMapping::default(), &templates).expect("generates")
+}
+
+#[test]
+fn artefacts_match_the_committed_files() {
+    let dir = repo().join("examples/ecommerce/generated");
+    let artefacts = artefacts(&ecommerce());
+    if std::env::var_os("COSMAP_BLESS").is_some() {
+        let _ = std::fs::remove_dir_all(&dir);
+        cosmap_codegen::write_all(&dir, &artefacts).unwrap();
+    }
+    let mut differing = Vec::new();
+    for a in &artefacts {
+        let on_disk = std::fs::read_to_string(dir.join(&a.path)).unwrap_or_default();
+        if on_disk != a.contents {
+            differing.push(a.path.display().to_string());
+        }
+    }
+    assert!(
+        differing.is_empty(),
+        "generated files differ from examples/ecommerce/generated: {differing:?}; review and run with COSMAP_BLESS=1 if intended"
+    );
+    let expected: Vec<&Path> = artefacts.iter().map(|a| a.path.as_path()).collect();
+    assert!(expected.contains(&Path::new("cosmap.rs")));
+    assert!(expected.contains(&Path::new("containers.json")));
+    assert!(expected.contains(&Path::new("containers.bicep")));
+    assert!(expected.contains(&Path::new("model.mmd")));
+    assert!(expected.contains(&Path::new("schemas/Account/Order.schema.json")));
+    assert_eq!(artefacts.len(), 4 + 15, "one schema per document type");
+}
+
+#[test]
+fn output_does_not_depend_on_declaration_order() {
+    let model = ecommerce();
+    let expected = artefacts(&model);
+    let mut spec = model.spec().clone();
+    spec.entities.reverse();
+    spec.value_objects.reverse();
+    spec.aggregates.reverse();
+    spec.relationships.reverse();
+    spec.access_patterns.reverse();
+    spec.relationships.rotate_left(7);
+    for aggregate in &mut spec.aggregates {
+        aggregate.members.reverse();
+    }
+    let permuted = DomainModel::new(spec).expect("still valid");
+    assert!(
+        artefacts(&permuted) == expected,
+        "a permuted model gives other artefacts"
+    );
+}
+
+#[test]
+fn containers_json_is_what_cosmos_db_takes() {
+    let artefacts = artefacts(&ecommerce());
+    let json = &artefacts
+        .iter()
+        .find(|a| a.path == Path::new("containers.json"))
+        .unwrap()
+        .contents;
+    let containers: Vec<cosmap_mapper::ContainerDefinition> = serde_json::from_str(json).unwrap();
+    let ids: Vec<&str> = containers.iter().map(|c| c.id.as_str()).collect();
+    assert_eq!(ids, ["Account", "Dictionary", "Item", "Order", "PresentedProduct"]);
+    let value: serde_json::Value = serde_json::from_str(json).unwrap();
+    assert_eq!(value[0]["partitionKey"]["paths"][0], "/accountId");
+    assert_eq!(value[0]["indexingPolicy"]["automatic"], true);
+    assert_eq!(value[0]["indexingPolicy"]["indexingMode"], "consistent");
+}
+
+#[test]
+fn a_template_override_replaces_one_template() {
+    let dir = tempdir("override");
+    std::fs::write(dir.join("model.mmd.hbs"), "custom diagram of {{model}}\n").unwrap();
+    let templates = Templates::load(Some(&dir)).unwrap();
+    let all = generate(
+        &map(&ecommerce(), &Options::default()),
+        &TypeMapping::default(),
+        &templates,
+    )
+    .unwrap();
+    let mmd = all.iter().find(|a| a.path == Path::new("model.mmd")).unwrap();
+    assert_eq!(mmd.contents, "custom diagram of Ecommerce\n");
+    let rust = all.iter().find(|a| a.path == Path::new("cosmap.rs")).unwrap();
+    assert!(rust.contents.contains("pub mod account"), "the others stay embedded");
+}
+
+#[test]
+fn an_unknown_template_file_is_refused() {
+    let dir = tempdir("unknown");
+    std::fs::write(dir.join("model.md.hbs"), "x").unwrap();
+    let err = Templates::load(Some(&dir)).err().expect("refused").to_string();
+    assert!(
+        err.contains("model.md.hbs") && err.contains("is not one of cosmap's templates"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_template_that_renders_invalid_rust_names_the_template_and_line() {
+    let dir = tempdir("broken");
+    std::fs::write(
+        dir.join("cosmap.rs.hbs"),
+        "pub struct Ok;\n{{#each containers}}\npub mod {{module}} {\n    pub struct Broken(\n}\n{{/each}}\n",
+    )
+    .unwrap();
+    let templates = Templates::load(Some(&dir)).unwrap();
+    let err = generate(
+        &map(&ecommerce(), &Options::default()),
+        &TypeMapping::default(),
+        &templates,
+    )
+    .err()
+    .expect("invalid Rust is refused")
+    .to_string();
+    assert!(
+        err.contains("cosmap.rs.hbs") && err.contains("invalid Rust at generated line"),
+        "{err}"
+    );
+    assert!(
+        err.contains("| }") || err.contains("pub struct Broken("),
+        "shows the generated line: {err}"
+    );
+}
+
+#[test]
+fn chrono_and_decimal_types_are_configurable() {
+    let mapping = TypeMapping {
+        date_time: "::chrono::DateTime<::chrono::Utc>".into(),
+        decimal: "::rust_decimal::Decimal".into(),
+        json_schema: true,
+        ..TypeMapping::default()
+    };
+    let templates = Templates::load(None).unwrap();
+    let all = generate(&map(&ecommerce(), &Options::default()), &mapping, &templates).unwrap();
+    let rust = &all.iter().find(|a| a.path == Path::new("cosmap.rs")).unwrap().contents;
+    assert!(rust.contains("pub ordered_at: ::chrono::DateTime<::chrono::Utc>"));
+    assert!(rust.contains("pub total: ::rust_decimal::Decimal"));
+    assert!(rust.contains("::schemars::JsonSchema"));
+}
+
+fn tempdir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("cosmap-codegen-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}

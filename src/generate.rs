@@ -1,0 +1,52 @@
+//! `cosmap generate`: render every artefact into a directory, or check it is up to date.
+
+use std::path::Path;
+
+use anyhow::bail;
+use cosmap_codegen::{FileStatus, Templates, TypeMapping};
+use cosmap_domain::DomainModel;
+
+/// Writes (or with `check`, compares) every artefact of `model` under `out`.
+pub fn run(model: &DomainModel, out: &Path, templates: Option<&Path>, check: bool) -> anyhow::Result<()> {
+    let logical = cosmap_mapper::map(model, &cosmap_mapper::Options::default());
+    let templates = Templates::load(templates)?;
+    let artefacts = cosmap_codegen::generate(&logical, &TypeMapping::default(), &templates)?;
+    let report = if check {
+        cosmap_codegen::check_all(out, &artefacts)
+    } else {
+        cosmap_codegen::write_all(out, &artefacts)?
+    };
+    let count = |status| report.iter().filter(|(_, s)| *s == status).count();
+    for (path, status) in &report {
+        let shown = out.join(path);
+        match status {
+            FileStatus::Written => println!("wrote     {}", shown.display()),
+            FileStatus::Stale => println!("stale     {}", shown.display()),
+            FileStatus::Missing => println!("missing   {}", shown.display()),
+            FileStatus::Orphaned => println!(
+                "orphaned  {} (no longer generated; delete it if nothing uses it)",
+                shown.display()
+            ),
+            FileStatus::Unchanged => {}
+        }
+    }
+    let unchanged = count(FileStatus::Unchanged);
+    if check {
+        let stale = count(FileStatus::Stale) + count(FileStatus::Missing) + count(FileStatus::Orphaned);
+        if stale > 0 {
+            bail!(
+                "{stale} generated file(s) in `{}` are out of date; run `cosmap generate` without `--check`",
+                out.display()
+            );
+        }
+        println!("{} files in `{}` are up to date", unchanged, out.display());
+    } else {
+        println!(
+            "{} written, {} unchanged in `{}`",
+            count(FileStatus::Written),
+            unchanged,
+            out.display()
+        );
+    }
+    Ok(())
+}
