@@ -128,8 +128,7 @@ fn a_template_that_renders_invalid_rust_names_the_template_and_line() {
         &TypeMapping::default(),
         &templates,
     )
-    .err()
-    .expect("invalid Rust is refused")
+    .expect_err("invalid Rust is refused")
     .to_string();
     assert!(
         err.contains("cosmap.rs.hbs") && err.contains("invalid Rust at generated line"),
