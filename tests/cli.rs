@@ -139,3 +139,88 @@ fn usage_errors_exit_2_and_help_exits_0() {
     assert_eq!(help.status.code(), Some(0));
     assert!(stdout(&help).contains("Exit codes"));
 }
+
+fn tempdir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("cosmap-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn the_committed_generated_files_are_up_to_date() {
+    let out = cosmap(&[
+        "generate",
+        "examples/ecommerce/model.json",
+        "--out",
+        "examples/ecommerce/generated",
+        "--check",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}{}",
+        stdout(&out),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout(&out).contains("19 files"), "{}", stdout(&out));
+}
+
+#[test]
+fn generate_writes_only_changes_and_check_finds_stale_files() {
+    let dir = tempdir("generate");
+    let out_dir = dir.to_str().unwrap();
+    let first = cosmap(&["generate", "examples/ecommerce/model.json", "--out", out_dir]);
+    assert!(first.status.success());
+    assert!(stdout(&first).contains("19 written, 0 unchanged"), "{}", stdout(&first));
+    let second = cosmap(&["generate", "examples/ecommerce/model.json", "--out", out_dir]);
+    assert!(
+        stdout(&second).contains("0 written, 19 unchanged"),
+        "{}",
+        stdout(&second)
+    );
+
+    std::fs::write(dir.join("model.mmd"), "edited by hand\n").unwrap();
+    let orphan = dir.join("schemas/Account/Gone.schema.json");
+    std::fs::write(&orphan, "{}").unwrap();
+    let check = cosmap(&["generate", "examples/ecommerce/model.json", "--out", out_dir, "--check"]);
+    assert_eq!(check.status.code(), Some(1));
+    let text = stdout(&check);
+    assert!(text.contains("stale") && text.contains("model.mmd"), "{text}");
+    assert!(text.contains("orphaned") && text.contains("Gone.schema.json"), "{text}");
+    assert!(String::from_utf8_lossy(&check.stderr).contains("out of date"));
+    assert_eq!(
+        std::fs::read_to_string(dir.join("model.mmd")).unwrap(),
+        "edited by hand\n",
+        "--check writes nothing"
+    );
+
+    let again = cosmap(&["generate", "examples/ecommerce/model.json", "--out", out_dir]);
+    assert!(stdout(&again).contains("1 written"), "{}", stdout(&again));
+    assert!(orphan.exists(), "generate never deletes a file");
+}
+
+#[test]
+fn model_mermaid_is_the_generated_diagram() {
+    let out = cosmap(&["model", "examples/ecommerce/model.json", "--format", "mermaid"]);
+    assert!(out.status.success());
+    let expected = std::fs::read_to_string(repo().join("examples/ecommerce/generated/model.mmd")).unwrap();
+    assert_eq!(stdout(&out), expected);
+    assert!(expected.contains("flowchart LR"));
+    assert!(expected.contains("==>|copy, change feed|"));
+}
+
+#[test]
+fn a_missing_template_directory_is_a_failure_not_a_crash() {
+    let out = cosmap(&[
+        "generate",
+        "examples/ecommerce/model.json",
+        "--out",
+        tempdir("templates").to_str().unwrap(),
+        "--templates",
+        "no-such-dir",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("no-such-dir"), "{err}");
+    assert!(!err.contains("panicked"));
+}

@@ -3,6 +3,7 @@
 
 mod positions;
 mod serde_messages;
+mod syntax;
 
 use std::path::Path;
 
@@ -111,8 +112,8 @@ fn parse<'a>(bytes: &'a [u8], origin: Option<&Path>) -> Result<(ModelSpec, &'a s
             )],
         ));
     }
-    let value: Value = serde_json::from_str(text).map_err(|e| invalid(origin, vec![syntax_diagnostic(&e)]))?;
-    let mut diagnostics = Vec::new();
+    let value: Value = serde_json::from_str(text).map_err(|e| invalid(origin, vec![syntax::diagnostic(text, &e)]))?;
+    let mut diagnostics: Vec<Diagnostic> = positions::duplicate_keys(text).into_iter().map(duplicate).collect();
     let spec = shape(value, &mut diagnostics);
     match spec {
         Some(spec) if diagnostics.is_empty() => Ok((spec, text)),
@@ -123,23 +124,19 @@ fn parse<'a>(bytes: &'a [u8], origin: Option<&Path>) -> Result<(ModelSpec, &'a s
     }
 }
 
-fn syntax_diagnostic(e: &serde_json::Error) -> Diagnostic {
-    let full = e.to_string();
-    let suffix = format!(" at line {} column {}", e.line(), e.column());
-    let message = full.strip_suffix(&suffix).unwrap_or(&full).to_string();
-    let help = if message.contains("recursion limit") {
-        "the JSON is nested more than 128 levels deep; a model never needs that"
-    } else if e.is_eof() {
-        "the file ends too early: close every `{` and `[` and finish the last value"
-    } else if message.contains("trailing characters") {
-        "there is text after the model's closing `}`: remove it"
-    } else if message.contains("trailing comma") {
-        "JSON allows no comma after the last element: remove it"
-    } else {
-        "fix the JSON syntax here (a missing comma, quote, colon or bracket is the usual cause)"
+/// A key written twice in one object: JSON parsers keep only one of the values.
+fn duplicate(key: positions::DuplicateKey) -> Diagnostic {
+    let name = match key.path.0.last() {
+        Some(crate::diagnostic::PathSegment::Key(k)) => k.clone(),
+        _ => String::new(),
     };
-    let mut d = Diagnostic::new(JsonPath::root(), format!("invalid JSON: {message}")).help(help);
-    d.position = Some((e.line(), e.column().max(1)));
+    let (line, col) = key.first;
+    let mut d = Diagnostic::new(
+        key.path,
+        format!("`{name}` is written twice in the same object (first at {line}:{col})"),
+    )
+    .help("only the last value would count and the first would be silently lost: merge the two or remove one");
+    d.position = Some(key.again);
     d
 }
 

@@ -6,6 +6,9 @@ use std::collections::BTreeMap;
 use super::{Checker, ElementId};
 use crate::diagnostic::{Diagnostic, JsonPath};
 
+/// Cosmos DB's largest time-to-live: a 32-bit signed number of seconds.
+const MAX_TTL_SECONDS: i64 = i32::MAX as i64;
+
 impl Checker<'_> {
     pub(super) fn check_aggregates(&mut self) {
         let spec = self.spec;
@@ -49,15 +52,15 @@ impl Checker<'_> {
                 }
             }
             if let Some(ttl) = aggregate.default_ttl_seconds {
-                if ttl == 0 || ttl < -1 {
+                if ttl == 0 || !(-1..=MAX_TTL_SECONDS).contains(&ttl) {
                     self.report(
                         Diagnostic::new(
                             path.key("defaultTtlSeconds"),
                             format!("{ttl} is not a valid default time-to-live"),
                         )
-                        .help(
-                            "use a number of seconds above 0, or -1 for \"documents do not expire unless they say so\"",
-                        ),
+                        .help(format!(
+                            "use a number of seconds from 1 to {MAX_TTL_SECONDS} (about 68 years), or -1 for \"documents do not expire unless they say so\""
+                        )),
                     );
                 }
             }
@@ -66,7 +69,8 @@ impl Checker<'_> {
             .index
             .elements
             .iter()
-            .filter(|(name, _)| !self.index.aggregate_of.contains_key(*name))
+            // An empty name is already reported, and cannot be placed anyway.
+            .filter(|(name, _)| !name.is_empty() && !self.index.aggregate_of.contains_key(*name))
             .map(|(name, id)| (name.clone(), *id))
             .collect();
         for (name, id) in unplaced {

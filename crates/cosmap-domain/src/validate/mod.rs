@@ -107,6 +107,7 @@ impl<'a> Checker<'a> {
         };
         let help = match closest(name, self.index.elements.keys().map(String::as_str)) {
             Some(near) => format!("did you mean `{near}`?"),
+            None if name.is_empty() => "give the name of a declared entity or value object".to_string(),
             None => "declare it under `entities` or `valueObjects`, or fix the name".to_string(),
         };
         self.report(Diagnostic::new(path, message).help(help));

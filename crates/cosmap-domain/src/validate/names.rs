@@ -30,7 +30,12 @@ impl Checker<'_> {
             );
         for (name, id) in elements {
             let path = Self::element_path(id);
-            self.check_type_name(name, path.key("name"));
+            let what = if matches!(id, ElementId::Entity(_)) {
+                "entity"
+            } else {
+                "value object"
+            };
+            self.check_type_name(name, path.key("name"), what);
             if let Some(first) = declared.get(name) {
                 let msg = format!("`{name}` is declared twice (first at {first})");
                 self.report(Diagnostic::new(path.key("name"), msg).help("rename one of them or remove the copy"));
@@ -71,7 +76,7 @@ impl Checker<'_> {
         for (i, aggregate) in spec.aggregates.iter().enumerate() {
             let path = JsonPath::root().key("aggregates").index(i);
             if let Some(name) = &aggregate.name {
-                self.check_type_name(name, path.key("name"));
+                self.check_type_name(name, path.key("name"), "aggregate");
             }
             let name = aggregate.display_name();
             if let Some(first) = aggregates.insert(name, i) {
@@ -115,18 +120,20 @@ impl Checker<'_> {
                 );
             } else if let Some(first) = seen.insert(attribute.name.as_str(), j) {
                 let msg = format!(
-                    "attribute `{}` is declared twice (first at attributes[{first}])",
-                    attribute.name
+                    "attribute `{}` is declared twice (first at {})",
+                    attribute.name,
+                    path.key("attributes").index(first)
                 );
                 self.report(Diagnostic::new(at, msg).help("remove or rename one of them"));
             }
         }
     }
 
-    fn check_type_name(&mut self, name: &str, path: JsonPath) {
+    /// Checks the name of an entity, value object or aggregate (`what`).
+    fn check_type_name(&mut self, name: &str, path: JsonPath, what: &str) {
         if name.is_empty() {
             self.report(
-                Diagnostic::new(path, "the name is empty")
+                Diagnostic::new(path, format!("the {what}'s name is empty"))
                     .help("give it an UpperCamelCase name, for example `OrderItem`"),
             );
         } else if NON_RAW_KEYWORDS.contains(&name) {
@@ -137,7 +144,11 @@ impl Checker<'_> {
         } else if !is_upper_camel(name) {
             let suggestion = upper_camel(&to_camel(name));
             self.report(
-                Diagnostic::new(path, format!("`{name}` cannot become a Rust type name")).help(hint_for(
+                Diagnostic::new(
+                    path,
+                    format!("`{name}` is not UpperCamelCase, which cosmap needs to derive Rust type names from it"),
+                )
+                .help(hint_for(
                     &suggestion,
                     "UpperCamelCase ASCII letters and digits",
                     "OrderItem",
@@ -157,7 +168,7 @@ impl Checker<'_> {
                 Diagnostic::new(path, format!("`{name}` is a Rust keyword that cannot be a field name"))
                     .help("choose another name"),
             );
-        } else if RESERVED_PROPERTIES.contains(&name) && what != "identity" {
+        } else if RESERVED_PROPERTIES.contains(&name) && !(what == "identity" && name == "id") {
             self.report(
                 Diagnostic::new(path, format!("`{name}` is a property every document already has"))
                     .help("`id`, `type` and `ttl` are set by cosmap and Cosmos DB: choose another name, for example a prefixed one"),
@@ -167,7 +178,7 @@ impl Checker<'_> {
             self.report(
                 Diagnostic::new(
                     path,
-                    format!("`{name}` cannot become a JSON property and Rust field name"),
+                    format!("`{name}` is not lowerCamelCase, which cosmap needs to derive JSON properties and Rust field names from it"),
                 )
                 .help(hint_for(
                     &suggestion,

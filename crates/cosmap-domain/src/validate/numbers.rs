@@ -25,14 +25,22 @@ impl Checker<'_> {
             }
         }
         for (i, rel) in spec.relationships.iter().enumerate() {
+            let path = JsonPath::root().key("relationships").index(i);
             if let Some(rate) = rel.updates_per_second {
-                let path = JsonPath::root().key("relationships").index(i).key("updatesPerSecond");
-                self.check_range(rate, path, 0.0, MAX_PER_SECOND, "updates per second");
+                let what = "number of updates per second";
+                self.check_range(rate, path.key("updatesPerSecond"), 0.0, MAX_PER_SECOND, what);
+            }
+            if let Some(max) = rel.max.filter(|&max| max as f64 > MAX_COUNT) {
+                self.report(
+                    Diagnostic::new(path.key("max"), format!("a bound of {max} is not plausible"))
+                        .help(format!("give the real largest number of `{}` per `{}` (at most {}), or use `squillions` without `max` when there is no useful bound", rel.to, rel.from, show(MAX_COUNT))),
+                );
             }
         }
         for (i, pattern) in spec.access_patterns.iter().enumerate() {
             let path = JsonPath::root().key("accessPatterns").index(i).key("perSecond");
-            self.check_range(pattern.per_second, path, 0.0, MAX_PER_SECOND, "executions per second");
+            let what = "number of executions per second";
+            self.check_range(pattern.per_second, path, 0.0, MAX_PER_SECOND, what);
         }
         if let Some(t) = &spec.thresholds {
             let path = JsonPath::root().key("thresholds");
@@ -61,7 +69,7 @@ impl Checker<'_> {
             ];
             for (name, value, max) in fields {
                 if let Some(value) = value {
-                    self.check_range(value, path.key(name), 0.0, max, name);
+                    self.check_range(value, path.key(name), 0.0, max, &format!("`{name}`"));
                 }
             }
         }
@@ -74,7 +82,7 @@ impl Checker<'_> {
         if let Some(size) = volume.avg_size_bytes {
             if size > MAX_ITEM_BYTES && size.is_finite() {
                 self.report(
-                    Diagnostic::new(path.key("avgSizeBytes"), format!("an average size of {size} bytes is over Cosmos DB's 2 MB item limit"))
+                    Diagnostic::new(path.key("avgSizeBytes"), format!("an average size of {} bytes is over Cosmos DB's 2 MB item limit", show(size)))
                         .help("split the data into smaller entities or value objects, or store large blobs elsewhere (for example Blob Storage) and keep a link"),
                 );
             } else {
@@ -91,15 +99,34 @@ impl Checker<'_> {
 
     fn check_range(&mut self, value: f64, path: JsonPath, min: f64, max: f64, what: &str) {
         if !value.is_finite() || value < min || value > max {
-            let bound = if max == f64::MAX {
-                "a finite number".to_string()
+            let help = if max == f64::MAX {
+                format!("use a finite number of at least {}", show(min))
             } else {
-                format!("at most {max:e}")
+                format!("use a number from {} to {}", show(min), show(max))
             };
-            self.report(
-                Diagnostic::new(path, format!("{value} is not a valid {what}"))
-                    .help(format!("use a number of at least {min} and {bound}")),
-            );
+            self.report(Diagnostic::new(path, format!("{} is not a valid {what}", show(value))).help(help));
         }
+    }
+}
+
+/// A number as a person would write it: `1e308` rather than 309 digits.
+fn show(value: f64) -> String {
+    if value.is_finite() && value != 0.0 && (value.abs() >= 1e9 || value.abs() < 1e-4) {
+        format!("{value:e}")
+    } else {
+        format!("{value}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{show, MAX_ITEM_BYTES};
+
+    #[test]
+    fn shows_numbers_briefly() {
+        assert_eq!(show(1e308), "1e308");
+        assert_eq!(show(-1000.0), "-1000");
+        assert_eq!(show(0.5), "0.5");
+        assert_eq!(show(MAX_ITEM_BYTES), "2097152");
     }
 }

@@ -20,6 +20,10 @@ impl Checker<'_> {
             let from_ok = self.require_element(&rel.from, path.key("from"), "`from`");
             let to_ok = self.require_element(&rel.to, path.key("to"), "`to`");
             if !(from_ok && to_ok) {
+                if to_ok {
+                    // Its parent's name is wrong (reported above), not missing.
+                    has_parent.insert(rel.to.as_str());
+                }
                 continue;
             }
             let (Some(&from_agg), Some(&to_agg)) = (
