@@ -65,6 +65,7 @@ impl Checker<'_> {
                 }
             }
         }
+        self.check_partition_key_clashes();
         let unplaced: Vec<(String, ElementId)> = self
             .index
             .elements
@@ -106,6 +107,36 @@ impl Checker<'_> {
         } else {
             first_seen.insert(name, at);
             self.index.aggregate_of.insert(name.to_string(), a);
+        }
+    }
+
+    /// A member entity is its own document carrying the root's identity as the
+    /// partition key (MR2, MR3), so it cannot also have an attribute of that name.
+    fn check_partition_key_clashes(&mut self) {
+        let spec = self.spec;
+        for (i, entity) in spec.entities.iter().enumerate() {
+            let Some(root) = self.root_of(&entity.name) else {
+                continue;
+            };
+            if root == entity.name {
+                continue;
+            }
+            let Some(key) = self.identity_of(root) else {
+                continue;
+            };
+            if let Some(j) = entity.attributes.iter().position(|a| a.name == key) {
+                let path = Self::entity_path(i).key("attributes").index(j).key("name");
+                self.report(
+                    Diagnostic::new(
+                        path,
+                        format!("`{key}` is the partition key every document of aggregate `{root}` carries"),
+                    )
+                    .help(format!(
+                        "remove this attribute: `{}` documents store `{key}` already (MR2)",
+                        entity.name
+                    )),
+                );
+            }
         }
     }
 }

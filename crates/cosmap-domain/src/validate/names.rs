@@ -15,6 +15,14 @@ impl Checker<'_> {
                 Diagnostic::new(JsonPath::root().key("name"), "the model's `name` is empty")
                     .help("give the model a name, for example `\"name\": \"Ecommerce\"`"),
             );
+        } else if spec.name.chars().any(char::is_control) || spec.name.chars().count() > 200 {
+            self.report(
+                Diagnostic::new(
+                    JsonPath::root().key("name"),
+                    "the model's `name` has control characters or is over 200 characters",
+                )
+                .help("it appears in generated file headers: use one short line of text, for example `\"Ecommerce\"`"),
+            );
         }
         let mut declared: BTreeMap<&str, JsonPath> = BTreeMap::new();
         let elements = spec
