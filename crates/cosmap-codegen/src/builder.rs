@@ -25,6 +25,7 @@ pub struct Builder {
     model: Option<PathBuf>,
     templates: Option<PathBuf>,
     out_dir: Option<PathBuf>,
+    file_name: Option<String>,
     mapping: TypeMapping,
 }
 
@@ -59,6 +60,13 @@ impl Builder {
     /// Where to write `cosmap.rs`; defaults to cargo's `OUT_DIR`.
     pub fn out_dir(mut self, dir: impl AsRef<Path>) -> Self {
         self.out_dir = Some(dir.as_ref().to_path_buf());
+        self
+    }
+
+    /// Name of the generated file in the output directory (default `cosmap.rs`), for
+    /// crates that generate from more than one model.
+    pub fn file_name(mut self, name: impl Into<String>) -> Self {
+        self.file_name = Some(name.into());
         self
     }
 
@@ -128,7 +136,7 @@ impl Builder {
         let templates = Templates::load(self.templates.as_deref()).map_err(codegen)?;
         let contents = crate::rust::render(&logical, &self.mapping, &templates).map_err(codegen)?;
         Ok(Artefact {
-            path: PathBuf::from(RUST_FILE),
+            path: PathBuf::from(self.file_name.as_deref().unwrap_or(RUST_FILE)),
             contents,
         })
     }

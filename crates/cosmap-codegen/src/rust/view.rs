@@ -35,7 +35,8 @@ pub struct StructView {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct FieldView {
     pub ident: String,
-    pub json: String,
+    /// The JSON property name (not `json`: that is a template helper's name).
+    pub json_name: String,
     /// Needs `#[serde(rename = …)]`: camelCase of `ident` is not `json`.
     pub rename: bool,
     pub ty: String,
@@ -197,7 +198,11 @@ impl Shared<'_> {
             ("id".to_string(), "id".to_string()),
             ("type".to_string(), "r#type".to_string()),
         ];
-        reserved.extend(partition_key_field.iter().map(|f| (f.json.clone(), f.ident.clone())));
+        reserved.extend(
+            partition_key_field
+                .iter()
+                .map(|f| (f.json_name.clone(), f.ident.clone())),
+        );
         dedupe(&mut fields, reserved, &format!("{container}::{}", d.name))?;
         let copy = match &d.copy_of {
             Some(of) => {
@@ -349,7 +354,7 @@ fn plain_field(json: &str, ty: &str, optional: bool, doc: &str) -> FieldView {
     FieldView {
         rename: names::serde_camel(&ident) != json,
         ident,
-        json: json.to_string(),
+        json_name: json.to_string(),
         ty: ty.to_string(),
         optional,
         doc: doc.to_string(),
@@ -371,8 +376,8 @@ fn container_field(json: &str, ty: &str, many: bool, doc: &str) -> FieldView {
 fn dedupe(fields: &mut [FieldView], reserved: Vec<(String, String)>, owner: &str) -> Result<(), String> {
     let (mut json, mut idents): (BTreeSet<String>, BTreeSet<String>) = reserved.into_iter().unzip();
     for f in fields.iter_mut() {
-        if !json.insert(f.json.clone()) {
-            return Err(format!("`{owner}` would have two properties named `{}`", f.json));
+        if !json.insert(f.json_name.clone()) {
+            return Err(format!("`{owner}` would have two properties named `{}`", f.json_name));
         }
         while idents.contains(&f.ident) {
             f.ident.push('_');

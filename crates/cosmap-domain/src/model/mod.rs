@@ -19,13 +19,13 @@ pub use relationship::{Cardinality, Growth, Relationship};
 pub use thresholds::ThresholdOverrides;
 pub use value_object::ValueObject;
 
-use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// A domain model: entities, value objects, aggregates, relationships and access patterns.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-#[schemars(title = "cosmap domain model")]
+#[cfg_attr(feature = "schema", schemars(title = "cosmap domain model"))]
 pub struct ModelSpec {
     /// Path or URL of this file's JSON Schema, for editors; ignored by cosmap.
     #[serde(rename = "$schema", default, skip_serializing_if = "Option::is_none")]
@@ -57,6 +57,7 @@ pub struct ModelSpec {
 
 impl ModelSpec {
     /// The JSON Schema of the model file format, as `cosmap schema` prints it.
+    #[cfg(feature = "schema")]
     pub fn json_schema() -> schemars::Schema {
         schemars::schema_for!(ModelSpec)
     }

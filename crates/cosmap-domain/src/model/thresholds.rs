@@ -1,9 +1,9 @@
-use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// Per-model overrides of the mapper's thresholds; each unset field keeps the
 /// mapper's documented default (see `cosmap-mapper`'s `Thresholds`).
-#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ThresholdOverrides {
     /// Largest bounded list of value objects embedded as an array.

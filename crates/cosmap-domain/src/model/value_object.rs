@@ -1,10 +1,10 @@
-use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::{Attribute, Volume};
 
 /// An attribute bundle without identity, owned by one aggregate.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ValueObject {
     /// UpperCamelCase name (for example `DeliveryAddress`).
@@ -17,7 +17,7 @@ pub struct ValueObject {
     pub volume: Option<Volume>,
     /// Not allowed: accepted only so validation can explain why.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(skip)]
+    #[cfg_attr(feature = "schema", schemars(skip))]
     pub identity: Option<serde_json::Value>,
 }
 

@@ -1,0 +1,5 @@
+fn main() -> Result<(), cosmap_codegen::BuildError> {
+    cosmap_codegen::Builder::new()
+        .model("../ecommerce/model.json")
+        .compile()
+}
