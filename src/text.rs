@@ -40,8 +40,10 @@ fn render_container(out: &mut String, c: &Container) {
     if c.kind == ContainerKind::Dictionary {
         head.push_str(&format!(" · shared by {}", c.aggregates.join(", ")));
     }
-    if let Some(ttl) = c.default_ttl {
-        head.push_str(&format!(" · default ttl {ttl}s"));
+    match c.default_ttl {
+        Some(-1) => head.push_str(" · TTL on, no default expiry"),
+        Some(ttl) => head.push_str(&format!(" · default TTL {ttl}s")),
+        None => {}
     }
     wrap_into(out, "", &head, 2);
     for d in &c.document_types {

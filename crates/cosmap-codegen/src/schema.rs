@@ -28,6 +28,12 @@ pub fn document(c: &Container, d: &DocumentType) -> Value {
         );
         required.push(d.partition_key_property.clone());
     }
+    if c.default_ttl.is_some() {
+        properties.insert(
+            "ttl".into(),
+            json!({"type": "integer", "description": "Time to live in seconds (the container has TTL on)."}),
+        );
+    }
     if let Some(parent) = &d.parent {
         properties.insert(
             parent.property.clone(),

@@ -91,6 +91,7 @@ fn order_doc() -> order::Order {
     order::Order {
         id: "ord-5001".into(),
         r#type: order::kind::Order::Order,
+        ttl: None,
         order_id: "ord-5001".into(),
         ordered_at: "2024-05-17T14:02:11Z".into(),
         total: "139.97".into(),
@@ -125,6 +126,7 @@ fn order_status_history_doc() -> order::OrderStatusHistory {
     order::OrderStatusHistory {
         id: "osh-6001".into(),
         r#type: order::kind::OrderStatusHistory::OrderStatusHistory,
+        ttl: None,
         order_id: "ord-5001".into(),
         changed_at: "2024-05-17T14:05:00Z".into(),
         note: Some("Payment captured".into()),
@@ -139,6 +141,7 @@ fn package_doc() -> order::Package {
     order::Package {
         id: "pkg-6101".into(),
         r#type: order::kind::Package::Package,
+        ttl: None,
         order_id: "ord-5001".into(),
         tracking_number: "00340434161094042557".into(),
         shipped_at: Some("2024-05-18T08:00:00Z".into()),
@@ -150,6 +153,7 @@ fn payment_doc() -> order::Payment {
     order::Payment {
         id: "pay-6201".into(),
         r#type: order::kind::Payment::Payment,
+        ttl: None,
         order_id: "ord-5001".into(),
         amount: "139.97".into(),
         paid_at: "2024-05-17T14:04:37Z".into(),
@@ -826,5 +830,37 @@ fn references_carry_what_a_point_read_needs() {
     assert_eq!(
         (reference.id.as_str(), reference.partition_key.as_str()),
         (doc.id.as_str(), doc.partition_key())
+    );
+}
+
+#[test]
+fn references_and_snapshots_are_built_from_documents() {
+    let account = account_doc();
+    let reference = types::AccountRef::from(&account);
+    assert_eq!(reference.id, account.id);
+    assert_eq!(reference.partition_key, account.partition_key());
+    let warehouse = types::WarehouseRef::from(&warehouse_doc());
+    assert_eq!(warehouse.partition_key, dictionary::Warehouse::TYPE);
+    let country = country_doc();
+    let snapshot = types::CountrySnapshot::from(&country);
+    assert_eq!(snapshot.country_id, country.id);
+    assert_eq!(snapshot.name, country.name);
+    assert_eq!(snapshot.iso_code, country.iso_code);
+}
+
+#[test]
+fn a_copy_source_can_be_deleted_by_ttl() {
+    let mut order = order_doc();
+    let live = to_json(&order);
+    assert!(live.get("ttl").is_none(), "no ttl unless set");
+    order.ttl = Some(60);
+    let deleting = to_json(&order);
+    assert_eq!(deleting["ttl"], 60);
+    let errors = errors(&validator("Order", "Order"), &deleting);
+    assert!(errors.is_empty(), "{errors:?}");
+    let copy = account::Order::from(&order);
+    assert!(
+        to_json(&copy).get("ttl").is_none(),
+        "the Account container has no TTL; the sync deletes the copy"
     );
 }

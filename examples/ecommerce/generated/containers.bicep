@@ -144,6 +144,7 @@ resource container_order 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/con
           }
         ]
       }
+      defaultTtl: -1
     }
   }
 }

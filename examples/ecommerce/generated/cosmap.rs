@@ -25,6 +25,17 @@ pub mod types {
         /// `currency` (string).
         pub currency: ::std::string::String,
     }
+    impl ::core::convert::From<&super::dictionary::Country> for CountrySnapshot {
+        /// Takes the snapshot from the reference data document.
+        fn from(source: &super::dictionary::Country) -> Self {
+            CountrySnapshot {
+                country_id: ::core::clone::Clone::clone(&source.id),
+                name: ::core::clone::Clone::clone(&source.name),
+                iso_code: ::core::clone::Clone::clone(&source.iso_code),
+                currency: ::core::clone::Clone::clone(&source.currency),
+            }
+        }
+    }
     /// Value object `DeliveryAddress`, embedded in its parent's document.
     #[derive(
         ::serde::Serialize,
@@ -226,10 +237,19 @@ pub mod types {
     impl AccountRef {
         /// A reference to the `Account` with this id.
         pub fn new(id: impl ::core::convert::Into<::std::string::String>) -> Self {
-            let id = id.into();
+            let id: ::std::string::String = ::core::convert::Into::into(id);
             AccountRef {
-                partition_key: id.clone(),
+                partition_key: ::core::clone::Clone::clone(&id),
                 id,
+            }
+        }
+    }
+    impl ::core::convert::From<&super::account::Account> for AccountRef {
+        /// A reference to this document.
+        fn from(document: &super::account::Account) -> Self {
+            AccountRef {
+                id: ::core::clone::Clone::clone(&document.id),
+                partition_key: ::std::string::String::from(document.partition_key()),
             }
         }
     }
@@ -251,9 +271,20 @@ pub mod types {
     impl DeliveryMethodRef {
         /// A reference to the `DeliveryMethod` with this id.
         pub fn new(id: impl ::core::convert::Into<::std::string::String>) -> Self {
+            let id: ::std::string::String = ::core::convert::Into::into(id);
             DeliveryMethodRef {
-                id: id.into(),
+                id,
                 partition_key: ::std::string::String::from("deliveryMethod"),
+            }
+        }
+    }
+    impl ::core::convert::From<&super::dictionary::DeliveryMethod>
+    for DeliveryMethodRef {
+        /// A reference to this document.
+        fn from(document: &super::dictionary::DeliveryMethod) -> Self {
+            DeliveryMethodRef {
+                id: ::core::clone::Clone::clone(&document.id),
+                partition_key: ::std::string::String::from(document.partition_key()),
             }
         }
     }
@@ -275,10 +306,19 @@ pub mod types {
     impl ItemRef {
         /// A reference to the `Item` with this id.
         pub fn new(id: impl ::core::convert::Into<::std::string::String>) -> Self {
-            let id = id.into();
+            let id: ::std::string::String = ::core::convert::Into::into(id);
             ItemRef {
-                partition_key: id.clone(),
+                partition_key: ::core::clone::Clone::clone(&id),
                 id,
+            }
+        }
+    }
+    impl ::core::convert::From<&super::item::Item> for ItemRef {
+        /// A reference to this document.
+        fn from(document: &super::item::Item) -> Self {
+            ItemRef {
+                id: ::core::clone::Clone::clone(&document.id),
+                partition_key: ::std::string::String::from(document.partition_key()),
             }
         }
     }
@@ -300,9 +340,19 @@ pub mod types {
     impl WarehouseRef {
         /// A reference to the `Warehouse` with this id.
         pub fn new(id: impl ::core::convert::Into<::std::string::String>) -> Self {
+            let id: ::std::string::String = ::core::convert::Into::into(id);
             WarehouseRef {
-                id: id.into(),
+                id,
                 partition_key: ::std::string::String::from("warehouse"),
+            }
+        }
+    }
+    impl ::core::convert::From<&super::dictionary::Warehouse> for WarehouseRef {
+        /// A reference to this document.
+        fn from(document: &super::dictionary::Warehouse) -> Self {
+            WarehouseRef {
+                id: ::core::clone::Clone::clone(&document.id),
+                partition_key: ::std::string::String::from(document.partition_key()),
             }
         }
     }
@@ -587,18 +637,18 @@ pub mod account {
         /// Builds the copy kept in this container from its source document.
         fn from(source: &super::order::Order) -> Self {
             Order {
-                id: source.id.clone(),
+                id: ::core::clone::Clone::clone(&source.id),
                 r#type: ::core::default::Default::default(),
-                account_id: source.account.id.clone(),
-                ordered_at: source.ordered_at.clone(),
-                total: source.total.clone(),
-                currency: source.currency.clone(),
-                items: source.items.clone(),
-                order_type: source.order_type.clone(),
-                status: source.status.clone(),
-                account: source.account.clone(),
-                delivery_method: source.delivery_method.clone(),
-                warehouse: source.warehouse.clone(),
+                account_id: ::core::clone::Clone::clone(&source.account.id),
+                ordered_at: ::core::clone::Clone::clone(&source.ordered_at),
+                total: ::core::clone::Clone::clone(&source.total),
+                currency: ::core::clone::Clone::clone(&source.currency),
+                items: ::core::clone::Clone::clone(&source.items),
+                order_type: ::core::clone::Clone::clone(&source.order_type),
+                status: ::core::clone::Clone::clone(&source.status),
+                account: ::core::clone::Clone::clone(&source.account),
+                delivery_method: ::core::clone::Clone::clone(&source.delivery_method),
+                warehouse: ::core::clone::Clone::clone(&source.warehouse),
             }
         }
     }
@@ -1294,6 +1344,9 @@ pub mod order {
         pub r#type: kind::Order,
         /// Partition key value.
         pub order_id: ::std::string::String,
+        /// Time to live in seconds: Cosmos DB deletes the document that long after its last write (the container has TTL on).
+        #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+        pub ttl: ::core::option::Option<i64>,
         /// `orderedAt` (dateTime).
         pub ordered_at: ::std::string::String,
         /// `total` (decimal).
@@ -1337,6 +1390,9 @@ pub mod order {
         pub r#type: kind::OrderStatusHistory,
         /// Partition key value.
         pub order_id: ::std::string::String,
+        /// Time to live in seconds: Cosmos DB deletes the document that long after its last write (the container has TTL on).
+        #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+        pub ttl: ::core::option::Option<i64>,
         /// `changedAt` (dateTime).
         pub changed_at: ::std::string::String,
         /// `note` (string).
@@ -1369,6 +1425,9 @@ pub mod order {
         pub r#type: kind::Package,
         /// Partition key value.
         pub order_id: ::std::string::String,
+        /// Time to live in seconds: Cosmos DB deletes the document that long after its last write (the container has TTL on).
+        #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+        pub ttl: ::core::option::Option<i64>,
         /// `trackingNumber` (string).
         pub tracking_number: ::std::string::String,
         /// `shippedAt` (dateTime).
@@ -1402,6 +1461,9 @@ pub mod order {
         pub r#type: kind::Payment,
         /// Partition key value.
         pub order_id: ::std::string::String,
+        /// Time to live in seconds: Cosmos DB deletes the document that long after its last write (the container has TTL on).
+        #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+        pub ttl: ::core::option::Option<i64>,
         /// `amount` (decimal).
         pub amount: ::std::string::String,
         /// `paidAt` (dateTime).
@@ -1606,7 +1668,7 @@ pub mod presented_product {
         pub variants: ::std::vec::Vec<super::types::Variant>,
         /// Embedded snapshot of `Country`.
         pub country: super::types::CountrySnapshot,
-        /// Reference to `Item` in container `Item`.
+        /// References to `Item` in container `Item`.
         pub items: ::std::vec::Vec<super::types::ItemRef>,
     }
     impl PresentedProduct {

@@ -29,6 +29,19 @@ pub struct StructView {
     pub name: String,
     pub doc: String,
     pub fields: Vec<FieldView>,
+    /// For a reference data snapshot: the document it is taken from.
+    pub snapshot_of: Option<SnapshotView>,
+}
+
+/// How a snapshot is built from the reference data document it copies.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SnapshotView {
+    /// Path of the document struct, e.g. `super::dictionary::Country`.
+    pub source: String,
+    /// The snapshot field that holds the document's `id`.
+    pub identity: String,
+    /// The other fields, named alike in both.
+    pub fields: Vec<String>,
 }
 
 /// One struct field.
@@ -52,6 +65,8 @@ pub struct RefView {
     pub container: String,
     /// The constant partition key value (dictionary container), if not the id.
     pub constant: Option<String>,
+    /// Path of the target's document struct, e.g. `super::account::Account`.
+    pub document: String,
 }
 
 /// One container module.
@@ -94,6 +109,7 @@ pub fn build(model: &LogicalModel, mapping: &TypeMapping) -> Result<RustView, St
         types_module.push('_');
     }
     let mut shared = Shared {
+        model,
         mapping,
         structs: BTreeMap::new(),
         order: Vec::new(),
@@ -110,7 +126,7 @@ pub fn build(model: &LogicalModel, mapping: &TypeMapping) -> Result<RustView, St
         }
         let mut documents = Vec::new();
         for d in &c.document_types {
-            documents.push(shared.document(c.kind, d, &types_module, &c.name)?);
+            documents.push(shared.document(c.kind, c.default_ttl.is_some(), d, &types_module, &c.name)?);
         }
         containers.push(ContainerView {
             module,
@@ -142,6 +158,7 @@ pub fn build(model: &LogicalModel, mapping: &TypeMapping) -> Result<RustView, St
 }
 
 struct Shared<'a> {
+    model: &'a LogicalModel,
     mapping: &'a TypeMapping,
     structs: BTreeMap<String, StructView>,
     order: Vec<String>,
@@ -152,6 +169,7 @@ impl Shared<'_> {
     fn document(
         &mut self,
         kind: ContainerKind,
+        ttl: bool,
         d: &DocumentType,
         types: &str,
         container: &str,
@@ -175,6 +193,14 @@ impl Shared<'_> {
                 &format!("Identity of the `{}` this belongs to.", parent.entity),
             ));
         }
+        if ttl {
+            fields.push(plain_field(
+                "ttl",
+                "::core::option::Option<i64>",
+                true,
+                "Time to live in seconds: Cosmos DB deletes the document that long after its last write (the container has TTL on).",
+            ));
+        }
         fields.extend(d.attributes.iter().map(|p| self.attribute(p)));
         for e in &d.embedded {
             let ty = self.embedded(e)?;
@@ -191,7 +217,7 @@ impl Shared<'_> {
                 &r.name,
                 &format!("{prefix}{ty}"),
                 r.many,
-                &format!("Reference to `{}` in container `{}`.", r.target, r.target_container),
+                &reference_doc(r),
             ));
         }
         let mut reserved = vec![
@@ -271,12 +297,7 @@ impl Shared<'_> {
         }
         for r in &e.references {
             let ty = self.reference(r);
-            fields.push(container_field(
-                &r.name,
-                &ty,
-                r.many,
-                &format!("Reference to `{}` in container `{}`.", r.target, r.target_container),
-            ));
+            fields.push(container_field(&r.name, &ty, r.many, &reference_doc(r)));
         }
         let base = match e.kind {
             EmbeddedKind::ValueObject => e.source.clone(),
@@ -306,6 +327,14 @@ impl Shared<'_> {
                 None => break,
             }
         }
+        let snapshot_of = match e.kind {
+            EmbeddedKind::ValueObject => None,
+            EmbeddedKind::ReferenceData => self.root_document(&e.source).map(|source| SnapshotView {
+                source,
+                identity: fields.first().map(|f| f.ident.clone()).unwrap_or_default(),
+                fields: fields.iter().skip(1).map(|f| f.ident.clone()).collect(),
+            }),
+        };
         self.order.push(name.clone());
         self.structs.insert(
             name.clone(),
@@ -313,6 +342,7 @@ impl Shared<'_> {
                 name: name.clone(),
                 doc,
                 fields,
+                snapshot_of,
             },
         );
         Ok(name)
@@ -327,14 +357,31 @@ impl Shared<'_> {
             PartitionKeyValue::SameAsId => None,
             PartitionKeyValue::Constant { value } => Some(value.clone()),
         };
+        let document = format!("super::{}::{}", names::module(&r.target_container), r.target);
         self.refs.entry(name.clone()).or_insert_with(|| RefView {
             name: name.clone(),
             target: r.target.clone(),
             container: r.target_container.clone(),
             constant,
+            document,
         });
         name
     }
+
+    /// Path of the document struct of root entity `entity`, from the types module.
+    fn root_document(&self, entity: &str) -> Option<String> {
+        self.model.containers.iter().find_map(|c| {
+            c.document_types
+                .iter()
+                .find(|d| d.role == Role::Root && d.source == entity)
+                .map(|d| format!("super::{}::{}", names::module(&c.name), d.name))
+        })
+    }
+}
+
+fn reference_doc(r: &Reference) -> String {
+    let what = if r.many { "References" } else { "Reference" };
+    format!("{what} to `{}` in container `{}`.", r.target, r.target_container)
 }
 
 fn embedded_doc(e: &Embedded) -> String {

@@ -122,7 +122,7 @@ fn consider(
     }
     let pk = target.partition_key_property.clone();
     let sync = format!(
-        "change feed of container `{source_name}`: for each changed `{}` document, upsert the copy into `{}` with `{pk}` = `{via}.id` (delete by setting `ttl` on the source, so the feed sees deletions)",
+        "change feed of container `{source_name}`: for each changed `{}` document, upsert the copy into `{}` with `{pk}` = `{via}.id`; delete a source document by setting its `ttl` (the container has TTL on) and delete the copy when the feed shows it",
         copy.discriminator, target.name
     );
     copy.copy_of = Some(CopyOf {
@@ -147,7 +147,7 @@ fn consider(
                 copy.source, target.name
             ),
             format!(
-                "`{}` runs {} and filters `{source_name}` (about {}, over {}) on {filter}, not its partition key; in `{}` it becomes a single-partition query, and the change feed keeps the copy in sync",
+                "`{}` runs {} and filters `{source_name}` (about {}, over {}) on {filter}, not its partition key; in `{}` it becomes a single-partition query; the change feed keeps the copy in sync, and TTL is turned on in `{source_name}` (defaultTtl -1) so deletions reach the feed",
                 pattern.name,
                 human_rate(pattern.per_second),
                 human_bytes(bytes),
@@ -162,6 +162,13 @@ fn consider(
     target.document_types.push(copy);
     if !target.rules.iter().any(|r| r == "copy") {
         target.rules.push("copy".to_string());
+    }
+    // The change feed does not show deletions: sources are deleted by TTL, which
+    // Cosmos DB only honours when the container has a default TTL (-1: on, no expiry).
+    let source = &mut containers[ci];
+    source.default_ttl.get_or_insert(-1);
+    if !source.rules.iter().any(|r| r == "copySource") {
+        source.rules.push("copySource".to_string());
     }
 }
 

@@ -1,0 +1,3 @@
+fn main() -> Result<(), cosmap_codegen::BuildError> {
+    cosmap_codegen::Builder::new().model("model.json").compile()
+}
