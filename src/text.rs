@@ -3,6 +3,7 @@
 
 use std::fmt::Write;
 
+use cosmap_mapper::operations::{Operation, OperationKind};
 use cosmap_mapper::{
     Container, ContainerKind, DocumentType, Embedded, EmbeddedKind, IdSource, LogicalModel, Property, Reference, Role,
 };
@@ -25,6 +26,12 @@ pub fn render(model: &LogicalModel) -> String {
         out.push('\n');
         render_container(&mut out, container);
     }
+    if !model.operations.is_empty() {
+        out.push_str("\nAccess patterns\n");
+        for op in &model.operations {
+            render_operation(&mut out, op);
+        }
+    }
     out.push_str("\nDecisions\n");
     for d in &model.decisions {
         let head = format!("{}: {}", d.subject, d.outcome);
@@ -32,6 +39,34 @@ pub fn render(model: &LogicalModel) -> String {
         wrap_into(&mut out, "    ", &d.reason, 4);
     }
     out
+}
+
+fn render_operation(out: &mut String, op: &Operation) {
+    let head = format!("{} ({}/s): {}", op.pattern, op.per_second, op.kind.as_str());
+    wrap_into(out, "  ", &head, 6);
+    for r in &op.requests {
+        let what = match (r.kind, r.write) {
+            (OperationKind::Write, Some(w)) => format!("{} ", format!("{w:?}").to_lowercase()),
+            (kind, _) if kind == op.kind => String::new(),
+            (kind, _) => format!("{} ", kind.as_str()),
+        };
+        let key = r
+            .partition_key
+            .as_deref()
+            .map(|k| format!(", partition key {k}"))
+            .unwrap_or_default();
+        let id = r.id.as_deref().map(|i| format!(", id {i}")).unwrap_or_default();
+        let line = format!(
+            "{what}{} in `{}`{key}{id}: {}",
+            r.document_types.join(", "),
+            r.container,
+            r.purpose
+        );
+        wrap_into(out, "    ", &line, 6);
+        if let Some(sql) = &r.sql {
+            wrap_into(out, "      ", sql, 8);
+        }
+    }
 }
 
 fn render_container(out: &mut String, c: &Container) {

@@ -23,5 +23,5 @@ pub use domain_model::{DomainModel, Element};
 pub use load::{from_slice, load_file, parse_slice, MAX_MODEL_BYTES};
 pub use model::{
     AccessKind, AccessPattern, Aggregate, Attribute, AttributeType, Cardinality, ChangeRate, Entity, Growth, ModelSpec,
-    Relationship, ThresholdOverrides, ValueObject, Volume,
+    Relationship, ThresholdOverrides, ValueObject, Volume, WriteOperation,
 };

@@ -36,6 +36,9 @@ pub enum Rule {
     /// Physical: which `unique` attributes become Cosmos DB unique keys.
     #[serde(rename = "uniqueKey")]
     UniqueKey,
+    /// Physical: which paths each container indexes, from the access patterns.
+    #[serde(rename = "indexing")]
+    Indexing,
 }
 
 impl Rule {
@@ -51,6 +54,7 @@ impl Rule {
             Rule::Copy => "copy",
             Rule::EmbedReferenceData => "embedReferenceData",
             Rule::UniqueKey => "uniqueKey",
+            Rule::Indexing => "indexing",
         }
     }
 }

@@ -12,8 +12,10 @@
 //! provisioning (`cosmap-provision`) consume its output.
 
 mod assemble;
+pub mod cost;
 mod decision;
 mod logical_model;
+pub mod operations;
 mod optimise;
 mod options;
 mod physical;
@@ -29,7 +31,7 @@ pub use options::{
     Options, Thresholds, LOGICAL_PARTITION_BYTES, LOGICAL_PARTITION_RU_PER_SECOND, MAX_ITEM_BYTES,
     PHYSICAL_PARTITION_BYTES,
 };
-pub use physical::{ContainerDefinition, IndexPath, IndexingPolicy, UniqueKey, UniqueKeyPolicy};
+pub use physical::{CompositePath, ContainerDefinition, IndexPath, IndexingPolicy, UniqueKey, UniqueKeyPolicy};
 pub use statistics::{human_bytes, human_rate};
 
 use cosmap_domain::DomainModel;
@@ -60,11 +62,16 @@ pub fn map(model: &DomainModel, options: &Options) -> LogicalModel {
     for container in &mut containers {
         rules::unique_keys::apply(container, &mut trace);
     }
+    let operations = operations::resolve(model, &containers);
+    if !options.index_all {
+        rules::indexing::apply(&mut containers, &operations, &mut trace);
+    }
     LogicalModel {
         format_version: FORMAT_VERSION,
         model: model.name().to_string(),
         thresholds,
         containers,
+        operations,
         decisions: trace.finish(),
     }
 }

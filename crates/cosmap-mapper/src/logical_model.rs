@@ -24,6 +24,8 @@ pub struct LogicalModel {
     pub thresholds: Thresholds,
     /// The containers, sorted by name.
     pub containers: Vec<Container>,
+    /// How each access pattern runs on this model, by pattern name.
+    pub operations: Vec<crate::operations::Operation>,
     /// Every decision, grouped by rule (MR1 … MR6, then optimisations).
     pub decisions: Vec<Decision>,
 }

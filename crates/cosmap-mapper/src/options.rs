@@ -93,6 +93,9 @@ pub struct Options {
     pub dictionary_container: String,
     /// Apply the physical optimisations (copies, embedded reference data).
     pub optimise: bool,
+    /// Keep Cosmos DB's default indexing policy (index every path) instead of
+    /// indexing only what the access patterns filter and sort on.
+    pub index_all: bool,
 }
 
 impl Default for Options {
@@ -101,6 +104,7 @@ impl Default for Options {
             thresholds: ThresholdOverrides::default(),
             dictionary_container: "Dictionary".to_string(),
             optimise: true,
+            index_all: false,
         }
     }
 }

@@ -36,6 +36,18 @@ pub struct IndexingPolicy {
     pub included_paths: Vec<IndexPath>,
     /// Paths not indexed.
     pub excluded_paths: Vec<IndexPath>,
+    /// Composite indexes, for multi-property `ORDER BY`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub composite_indexes: Vec<Vec<CompositePath>>,
+}
+
+/// One path of a composite index.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CompositePath {
+    /// The path, for example `/orderedAt`.
+    pub path: String,
+    /// `ascending` or `descending`.
+    pub order: String,
 }
 
 /// One indexing path, for example `/*` or `/"_etag"/?`.
@@ -55,6 +67,7 @@ impl Default for IndexingPolicy {
             excluded_paths: vec![IndexPath {
                 path: "/\"_etag\"/?".to_string(),
             }],
+            composite_indexes: Vec::new(),
         }
     }
 }

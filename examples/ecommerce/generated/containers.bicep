@@ -42,10 +42,22 @@ resource container_account 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/c
         automatic: true
         includedPaths: [
           {
-            path: '/*'
+            path: '/accountId/?'
+          }
+          {
+            path: '/deliveryAddresses/[]/addressType/?'
+          }
+          {
+            path: '/orderedAt/?'
+          }
+          {
+            path: '/type/?'
           }
         ]
         excludedPaths: [
+          {
+            path: '/*'
+          }
           {
             path: '/"_etag"/?'
           }
@@ -73,10 +85,13 @@ resource container_dictionary 'Microsoft.DocumentDB/databaseAccounts/sqlDatabase
         automatic: true
         includedPaths: [
           {
-            path: '/*'
+            path: '/type/?'
           }
         ]
         excludedPaths: [
+          {
+            path: '/*'
+          }
           {
             path: '/"_etag"/?'
           }
@@ -104,10 +119,19 @@ resource container_item 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/cont
         automatic: true
         includedPaths: [
           {
-            path: '/*'
+            path: '/itemId/?'
+          }
+          {
+            path: '/type/?'
+          }
+          {
+            path: '/warehouse/id/?'
           }
         ]
         excludedPaths: [
+          {
+            path: '/*'
+          }
           {
             path: '/"_etag"/?'
           }
@@ -135,10 +159,19 @@ resource container_order 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/con
         automatic: true
         includedPaths: [
           {
-            path: '/*'
+            path: '/changedAt/?'
+          }
+          {
+            path: '/orderId/?'
+          }
+          {
+            path: '/type/?'
           }
         ]
         excludedPaths: [
+          {
+            path: '/*'
+          }
           {
             path: '/"_etag"/?'
           }
@@ -167,10 +200,22 @@ resource container_presented_product 'Microsoft.DocumentDB/databaseAccounts/sqlD
         automatic: true
         includedPaths: [
           {
-            path: '/*'
+            path: '/country/countryId/?'
+          }
+          {
+            path: '/productId/?'
+          }
+          {
+            path: '/sku/?'
+          }
+          {
+            path: '/type/?'
           }
         ]
         excludedPaths: [
+          {
+            path: '/*'
+          }
           {
             path: '/"_etag"/?'
           }

@@ -22,6 +22,22 @@ pub struct AccessPattern {
     pub returns: Vec<String>,
     /// How often it runs, per second.
     pub per_second: f64,
+    /// For writes: what happens to the items (default `replace`, the dearer case).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub write: Option<WriteOperation>,
+}
+
+/// What a write access pattern does to its items.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub enum WriteOperation {
+    /// Creates new items.
+    Create,
+    /// Replaces (updates or upserts) existing items.
+    Replace,
+    /// Deletes items.
+    Delete,
 }
 
 /// Whether an access pattern reads or writes.
@@ -46,6 +62,7 @@ impl AccessPattern {
             sort: Vec::new(),
             returns: Vec::new(),
             per_second,
+            write: None,
         }
     }
 
@@ -58,6 +75,12 @@ impl AccessPattern {
     /// Adds a sort attribute.
     pub fn sort(mut self, attribute: impl Into<String>) -> Self {
         self.sort.push(attribute.into());
+        self
+    }
+
+    /// Says what a write does (create, replace or delete).
+    pub fn write(mut self, operation: WriteOperation) -> Self {
+        self.write = Some(operation);
         self
     }
 

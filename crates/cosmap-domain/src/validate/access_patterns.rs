@@ -15,6 +15,12 @@ impl<'a> Checker<'a> {
             for (r, name) in pattern.returns.iter().enumerate() {
                 self.require_element(name, path.key("returns").index(r), "returned element");
             }
+            if pattern.write.is_some() && pattern.kind == crate::model::AccessKind::Read {
+                self.report(
+                    Diagnostic::new(path.key("write"), "`write` is set on a read access pattern")
+                        .help("remove `write`, or set `\"kind\": \"write\"`"),
+                );
+            }
             if !self.require_element(&pattern.start, path.key("start"), "start") {
                 continue;
             }

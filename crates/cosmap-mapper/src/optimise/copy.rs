@@ -6,10 +6,17 @@
 
 use cosmap_domain::{AccessKind, AccessPattern, DomainModel};
 
+use crate::cost::constants::{DEFAULT_ITEM_BYTES, QUERY_RU_PER_PARTITION};
+use crate::cost::facts::document_paths;
+use crate::cost::units;
 use crate::decision::{Rule, Trace};
 use crate::logical_model::{Container, ContainerKind, CopyOf, DocumentType, Embedded, Role};
 use crate::options::Thresholds;
 use crate::statistics::{human_bytes, human_rate, Statistics};
+
+fn round(x: f64) -> f64 {
+    (x * 100.0).round() / 100.0
+}
 
 /// Adds copy document types to `containers` where a frequent access pattern needs them.
 pub(crate) fn apply(
@@ -104,6 +111,31 @@ fn consider(
             .with("containerBytes", bytes);
         return;
     };
+    // The cost model decides: a copy pays when the fan-out it saves on reads
+    // exceeds the writes it adds (each write of the source is written again).
+    let partitions = units::physical_partitions(bytes, 0.0);
+    let saved = QUERY_RU_PER_PARTITION * (partitions - 1.0) * pattern.per_second;
+    let writes = stats.writes_per_second(&doc.source);
+    let size = doc.estimated_size_bytes.unwrap_or(DEFAULT_ITEM_BYTES);
+    let added = writes * units::replace(size, document_paths(doc));
+    if saved <= added {
+        trace
+            .record(
+                Rule::Copy,
+                subject,
+                no_copy,
+                format!(
+                    "a copy would save about {:.0} RU/s of cross-partition fan-out over {partitions} partitions but add about {:.0} RU/s of writes ({} of `{}`)",
+                    saved,
+                    added,
+                    human_rate(writes),
+                    doc.name
+                ),
+            )
+            .with("readRuSaved", round(saved))
+            .with("writeRuAdded", round(added));
+        return;
+    }
     let source_name = source.name.clone();
     let mut copy = doc.clone();
     let target = &mut containers[tj];
@@ -147,17 +179,21 @@ fn consider(
                 copy.source, target.name
             ),
             format!(
-                "`{}` runs {} and filters `{source_name}` (about {}, over {}) on {filter}, not its partition key; in `{}` it becomes a single-partition query; the change feed keeps the copy in sync, and TTL is turned on in `{source_name}` (defaultTtl -1) so deletions reach the feed",
+                "`{}` runs {} and filters `{source_name}` (about {}, over {}) on {filter}, not its partition key; in `{}` it becomes a single-partition query, saving about {:.0} RU/s of fan-out for {:.0} RU/s of copy writes; the change feed keeps the copy in sync, and TTL is turned on in `{source_name}` (defaultTtl -1) so deletions reach the feed",
                 pattern.name,
                 human_rate(pattern.per_second),
                 human_bytes(bytes),
                 human_bytes(t.large_container_bytes),
-                target.name
+                target.name,
+                saved,
+                added
             ),
         )
         .with("perSecond", pattern.per_second)
         .with("containerBytes", bytes)
         .with("filter", pattern.filter.clone())
+        .with("readRuSaved", round(saved))
+        .with("writeRuAdded", round(added))
         .with("targetContainer", target.name.as_str());
     target.document_types.push(copy);
     if !target.rules.iter().any(|r| r == "copy") {

@@ -1,6 +1,7 @@
 //! Mapping rules MR1–MR6, one file each. MR1, MR2 and MR5 decide the containers;
 //! MR3, MR4 and MR6 decide the document types inside them (driven by `assemble`).
 
+pub(crate) mod indexing;
 pub(crate) mod mr1_containers;
 pub(crate) mod mr2_partition_keys;
 pub(crate) mod mr3_entities;

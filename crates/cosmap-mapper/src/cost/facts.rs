@@ -1,0 +1,136 @@
+//! The sizes and counts the estimate needs, for one design: documents per type,
+//! item sizes, indexed paths, storage and partition key values per container.
+
+use std::collections::BTreeMap;
+
+use cosmap_domain::{DomainModel, Element};
+
+use super::constants::DEFAULT_ITEM_BYTES;
+use crate::logical_model::{ContainerKind, DocumentType, Embedded, LogicalModel, Role};
+
+/// One document type's figures.
+#[derive(Debug, Clone)]
+pub(crate) struct DocFacts {
+    pub count: f64,
+    pub bytes: f64,
+    pub indexed_paths: usize,
+}
+
+/// One container's figures.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct ContainerFacts {
+    pub documents: BTreeMap<String, DocFacts>,
+    pub storage_bytes: f64,
+    /// Distinct partition key values (logical partitions).
+    pub partition_key_values: f64,
+    pub dictionary: bool,
+}
+
+/// Figures of every container of a design, by name.
+pub(crate) type Facts = BTreeMap<String, ContainerFacts>;
+
+/// The instance count of `element`: its declared count, or (for a value object)
+/// its parent's count times the relationship's bound.
+pub(crate) fn count_of(model: &DomainModel, element: &str) -> f64 {
+    let declared = model.element(element).and_then(|e| e.volume()).and_then(|v| v.count);
+    if let Some(count) = declared {
+        return count;
+    }
+    model
+        .relationships()
+        .iter()
+        .find(|r| r.to == element && model.same_aggregate(&r.from, &r.to))
+        .map(|r| count_of(model, &r.from) * r.max.unwrap_or(1) as f64)
+        .unwrap_or(1.0)
+}
+
+fn bytes_of(model: &DomainModel, element: &str) -> f64 {
+    model
+        .element(element)
+        .and_then(|e| e.volume())
+        .and_then(|v| v.avg_size_bytes)
+        .unwrap_or(DEFAULT_ITEM_BYTES)
+}
+
+/// Facts of a logical model (the MR-only or the optimised design).
+pub(crate) fn of_logical(model: &DomainModel, logical: &LogicalModel) -> Facts {
+    let mut facts = Facts::new();
+    for c in &logical.containers {
+        let index_all = c.indexing_policy.included_paths.iter().any(|p| p.path == "/*");
+        let mut f = ContainerFacts {
+            dictionary: c.kind == ContainerKind::Dictionary,
+            ..ContainerFacts::default()
+        };
+        for d in &c.document_types {
+            let count = count_of(model, &d.source);
+            let bytes = d.estimated_size_bytes.unwrap_or(DEFAULT_ITEM_BYTES);
+            let indexed_paths = if index_all {
+                document_paths(d)
+            } else {
+                c.indexing_policy.included_paths.len()
+            };
+            f.storage_bytes += count * bytes;
+            f.documents.insert(
+                d.name.clone(),
+                DocFacts {
+                    count,
+                    bytes,
+                    indexed_paths,
+                },
+            );
+        }
+        f.partition_key_values = match c.kind {
+            ContainerKind::Dictionary => c.document_types.len() as f64,
+            ContainerKind::Aggregate => c
+                .document_types
+                .iter()
+                .filter(|d| d.role == Role::Root)
+                .map(|d| count_of(model, &d.source))
+                .sum::<f64>()
+                .max(1.0),
+        };
+        facts.insert(c.name.clone(), f);
+    }
+    facts
+}
+
+/// Facts of the naive design: a container per entity and value object, by `/id`.
+pub(crate) fn of_naive(model: &DomainModel) -> Facts {
+    let mut facts = Facts::new();
+    let names = model
+        .entities()
+        .iter()
+        .map(|e| e.name.as_str())
+        .chain(model.value_objects().iter().map(|v| v.name.as_str()));
+    for name in names {
+        let count = count_of(model, name);
+        let bytes = bytes_of(model, name);
+        let attributes = model.element(name).map(|e| e.attributes().len()).unwrap_or(0);
+        let extra = usize::from(matches!(model.element(name), Some(Element::Entity(_))));
+        let mut f = ContainerFacts {
+            storage_bytes: count * bytes,
+            partition_key_values: count.max(1.0),
+            ..ContainerFacts::default()
+        };
+        f.documents.insert(
+            name.to_string(),
+            DocFacts {
+                count,
+                bytes,
+                indexed_paths: attributes + extra + 2,
+            },
+        );
+        facts.insert(name.to_string(), f);
+    }
+    facts
+}
+
+/// Paths a document has under Cosmos DB's default "index everything" policy.
+pub(crate) fn document_paths(d: &DocumentType) -> usize {
+    fn embedded(list: &[Embedded]) -> usize {
+        list.iter()
+            .map(|e| e.attributes.len() + 2 * e.references.len() + embedded(&e.embedded))
+            .sum()
+    }
+    3 + d.attributes.len() + 2 * d.references.len() + embedded(&d.embedded)
+}

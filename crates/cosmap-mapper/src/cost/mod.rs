@@ -1,0 +1,10 @@
+//! The request-unit cost model: documented figures (`constants`), per-operation
+//! formulas (`units`), the sizes and counts of a design (`facts`), and the
+//! estimate of a whole workload under three designs (`estimate`).
+
+pub mod constants;
+mod estimate;
+pub(crate) mod facts;
+pub mod units;
+
+pub use estimate::{cost, Consistency, CostReport, DesignCost, PatternCost, Totals};

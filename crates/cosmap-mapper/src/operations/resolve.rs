@@ -1,0 +1,366 @@
+//! Resolves each access pattern against a logical model: finds where its data
+//! lives (home documents and copies), picks the cheapest way to run it, and
+//! writes the SQL.
+
+use cosmap_domain::{AccessKind, AccessPattern, DomainModel, WriteOperation};
+
+use super::locate::{locate, Location, Node, Step};
+use super::sql::{self, Condition};
+use super::{Operation, OperationKind, Request, WriteKind};
+use crate::logical_model::{Container, ContainerKind, EmbeddedKind, IdSource, Role};
+
+/// The operations of every access pattern of `model` on `containers`, by pattern name.
+pub(crate) fn resolve(model: &DomainModel, containers: &[Container]) -> Vec<Operation> {
+    let mut patterns: Vec<&AccessPattern> = model.access_patterns().iter().collect();
+    patterns.sort_by(|a, b| a.name.cmp(&b.name));
+    patterns
+        .into_iter()
+        .filter_map(|p| match p.kind {
+            AccessKind::Read => read(containers, p),
+            AccessKind::Write => write(containers, p),
+        })
+        .collect()
+}
+
+/// How one filter attribute is met in a document.
+enum Match {
+    PartitionKey,
+    Id,
+    Condition(Condition),
+}
+
+fn read(containers: &[Container], p: &AccessPattern) -> Option<Operation> {
+    let candidates = locate(containers, &p.start, true);
+    let mut best: Option<Vec<Request>> = None;
+    for location in &candidates {
+        let requests = read_at(containers, p, location);
+        let better = match &best {
+            None => true,
+            Some(current) => requests[0].kind < current[0].kind,
+        };
+        if better {
+            best = Some(requests);
+        }
+    }
+    let requests = best?;
+    Some(Operation {
+        pattern: p.name.clone(),
+        kind: requests[0].kind,
+        per_second: p.per_second,
+        requests,
+    })
+}
+
+fn read_at(containers: &[Container], p: &AccessPattern, at: &Location<'_>) -> Vec<Request> {
+    let c = at.container;
+    let d = at.document;
+    let mut partition_key = match c.kind {
+        ContainerKind::Dictionary => Some(format!("\"{}\"", d.discriminator)),
+        ContainerKind::Aggregate => None,
+    };
+    let mut id = None;
+    let mut conditions = Vec::new();
+    for f in &p.filter {
+        match filter(at, f) {
+            Match::PartitionKey => {
+                partition_key = Some(format!("@{f}"));
+                // A root's id is its identity, which is also the partition key.
+                if d.role != Role::Copy && at.path.is_empty() && identity_of(d) == Some(f.as_str()) {
+                    id = Some(format!("@{f}"));
+                }
+            }
+            Match::Id => id = Some(format!("@{f}")),
+            Match::Condition(condition) => conditions.push(condition),
+        }
+    }
+    // Returned elements: in this document, in other documents of the same container, or elsewhere.
+    let mut types = vec![d.discriminator.clone()];
+    let mut names = vec![d.name.clone()];
+    let mut extra = Vec::new();
+    for r in p.returns.iter().filter(|r| **r != p.start) {
+        let homes = locate(containers, r, false);
+        let Some(home) = homes.first() else { continue };
+        if home.document.name == d.name && home.container.name == c.name {
+            continue; // embedded in the document read
+        }
+        if home.container.name == c.name && c.kind == ContainerKind::Aggregate {
+            if !types.contains(&home.document.discriminator) {
+                types.push(home.document.discriminator.clone());
+                names.push(home.document.name.clone());
+            }
+            continue;
+        }
+        extra.push(follow(at, home));
+    }
+    let orders: Vec<Vec<String>> = p.sort.iter().filter_map(|s| sort_path(at, s)).collect();
+    let kind =
+        if id.is_some() && partition_key.is_some() && conditions.is_empty() && orders.is_empty() && names.len() == 1 {
+            OperationKind::PointRead
+        } else if partition_key.is_some() {
+            OperationKind::SinglePartitionQuery
+        } else {
+            OperationKind::CrossPartitionQuery
+        };
+    let mut index_paths = vec![format!("/{}/?", c.partition_key_property), "/type/?".to_string()];
+    index_paths.extend(conditions.iter().map(index_path));
+    index_paths.extend(orders.iter().map(|o| format!("/{}/?", o.join("/"))));
+    let sql = (kind != OperationKind::PointRead).then(|| {
+        let mut clauses = Vec::new();
+        if let (Some(pk), ContainerKind::Aggregate) = (&partition_key, c.kind) {
+            clauses.push(format!("{} = {pk}", sql::property("c", &c.partition_key_property)));
+        }
+        if let Some(id) = &id {
+            if partition_key.as_deref() != Some(id.as_str()) || c.kind == ContainerKind::Dictionary {
+                clauses.push(format!("c.id = {id}"));
+            }
+        }
+        clauses.extend(sql::conjunction("c", &conditions, 0));
+        let mut sorted = types.clone();
+        sorted.sort();
+        clauses.push(if sorted.len() == 1 {
+            format!("c.type = {}", sql::literal(&sorted[0]))
+        } else {
+            let list: Vec<String> = sorted.iter().map(|t| sql::literal(t)).collect();
+            format!("c.type IN ({})", list.join(", "))
+        });
+        let mut text = format!("SELECT * FROM c WHERE {}", clauses.join(" AND "));
+        if !orders.is_empty() {
+            let by: Vec<String> = orders.iter().map(|o| sql::path("c", o)).collect();
+            text.push_str(&format!(" ORDER BY {}", by.join(", ")));
+        }
+        text
+    });
+    let mut requests = vec![Request {
+        kind,
+        container: c.name.clone(),
+        document_types: names,
+        partition_key: if kind == OperationKind::CrossPartitionQuery {
+            None
+        } else {
+            partition_key
+        },
+        id: if kind == OperationKind::PointRead { id } else { None },
+        sql,
+        write: None,
+        purpose: format!(
+            "reads `{}`{}",
+            p.start,
+            if d.role == Role::Copy { " from its copy" } else { "" }
+        ),
+        index_paths: if kind == OperationKind::PointRead {
+            Vec::new()
+        } else {
+            index_paths
+        },
+        order_by: if orders.len() > 1 {
+            orders.iter().map(|o| format!("/{}", o.join("/"))).collect()
+        } else {
+            Vec::new()
+        },
+    }];
+    requests.extend(extra);
+    requests
+}
+
+/// A returned element in another container: a point read through the reference
+/// the document holds, or else a cross-partition query.
+fn follow(from: &Location<'_>, home: &Location<'_>) -> Request {
+    let target = &home.document.source;
+    let reference = from.document.references.iter().find(|r| &r.target == target && !r.many);
+    match reference {
+        Some(r) => Request {
+            kind: OperationKind::PointRead,
+            container: home.container.name.clone(),
+            document_types: vec![home.document.name.clone()],
+            partition_key: Some(format!("{}.partitionKey", r.name)),
+            id: Some(format!("{}.id", r.name)),
+            sql: None,
+            write: None,
+            purpose: format!("reads the referenced `{target}`"),
+            index_paths: Vec::new(),
+            order_by: Vec::new(),
+        },
+        None => Request {
+            kind: OperationKind::CrossPartitionQuery,
+            container: home.container.name.clone(),
+            document_types: vec![home.document.name.clone()],
+            partition_key: None,
+            id: None,
+            sql: Some(format!(
+                "SELECT * FROM c WHERE c.type = {}",
+                sql::literal(&home.document.discriminator)
+            )),
+            write: None,
+            purpose: format!("reads `{target}`, which nothing in `{}` refers to", from.document.name),
+            index_paths: vec!["/type/?".to_string()],
+            order_by: Vec::new(),
+        },
+    }
+}
+
+fn write(containers: &[Container], p: &AccessPattern) -> Option<Operation> {
+    let kind = match p.write.unwrap_or(WriteOperation::Replace) {
+        WriteOperation::Create => WriteKind::Create,
+        WriteOperation::Replace => WriteKind::Replace,
+        WriteOperation::Delete => WriteKind::Delete,
+    };
+    let mut elements = vec![p.start.as_str()];
+    elements.extend(p.returns.iter().map(String::as_str).filter(|r| *r != p.start));
+    let mut requests: Vec<Request> = Vec::new();
+    for element in elements {
+        let homes = locate(containers, element, false);
+        let Some(home) = homes.first() else { continue };
+        let (c, d) = (home.container, home.document);
+        if requests
+            .iter()
+            .any(|r| r.container == c.name && r.document_types[0] == d.name)
+        {
+            continue;
+        }
+        // Writing an embedded object rewrites the document that holds it.
+        let this = if home.path.is_empty() { kind } else { WriteKind::Replace };
+        let partition_key = match c.kind {
+            ContainerKind::Dictionary => format!("\"{}\"", d.discriminator),
+            ContainerKind::Aggregate => format!("@{}", c.partition_key_property),
+        };
+        let id = identity_of(d).unwrap_or("id");
+        requests.push(Request {
+            kind: OperationKind::Write,
+            container: c.name.clone(),
+            document_types: vec![d.name.clone()],
+            partition_key: Some(partition_key),
+            id: Some(format!("@{id}")),
+            sql: None,
+            write: Some(this),
+            purpose: if home.path.is_empty() {
+                format!("writes `{element}`")
+            } else {
+                format!("rewrites `{}`, which embeds `{element}`", d.name)
+            },
+            index_paths: Vec::new(),
+            order_by: Vec::new(),
+        });
+        for target in containers {
+            for copy in target.document_types.iter().filter(|x| {
+                x.copy_of
+                    .as_ref()
+                    .is_some_and(|of| of.container == c.name && of.document_type == d.name)
+            }) {
+                requests.push(Request {
+                    kind: OperationKind::Write,
+                    container: target.name.clone(),
+                    document_types: vec![copy.name.clone()],
+                    partition_key: Some(format!("@{}", target.partition_key_property)),
+                    id: Some(format!("@{id}")),
+                    sql: None,
+                    write: Some(if this == WriteKind::Create {
+                        WriteKind::Create
+                    } else {
+                        this
+                    }),
+                    purpose: format!(
+                        "keeps the copy of `{}` in `{}` in sync (change feed)",
+                        d.name, target.name
+                    ),
+                    index_paths: Vec::new(),
+                    order_by: Vec::new(),
+                });
+            }
+        }
+    }
+    (!requests.is_empty()).then(|| Operation {
+        pattern: p.name.clone(),
+        kind: OperationKind::Write,
+        per_second: p.per_second,
+        requests,
+    })
+}
+
+fn identity_of(d: &crate::logical_model::DocumentType) -> Option<&str> {
+    match &d.id {
+        IdSource::Identity { attribute } => Some(attribute),
+        IdSource::Assigned => None,
+    }
+}
+
+/// How filter attribute `f` of element `element` is met at `at`.
+fn filter(at: &Location<'_>, f: &str) -> Match {
+    if f == at.container.partition_key_property {
+        return Match::PartitionKey;
+    }
+    if at.path.is_empty() && identity_of(at.document) == Some(f) {
+        return Match::Id;
+    }
+    if let Some(parent) = &at.document.parent {
+        if parent.property == f {
+            return Match::Condition(condition(&[], &[f], f));
+        }
+    }
+    Match::Condition(find_property(at, f).unwrap_or_else(|| condition(&[], &[f], f)))
+}
+
+/// Where property `f` sits in the element's object: an attribute, a reference's
+/// id, or an embedded reference data snapshot's identity.
+fn find_property(at: &Location<'_>, f: &str) -> Option<Condition> {
+    let node: Node<'_> = at.node;
+    if node.attributes().iter().any(|a| a.name == f) {
+        return Some(condition(&at.path, &[f], f));
+    }
+    if let Some(r) = node.references().iter().find(|r| r.target_identity == f) {
+        let mut steps = at.path.clone();
+        if r.many {
+            steps.push(Step {
+                name: r.name.clone(),
+                many: true,
+            });
+            return Some(condition(&steps, &["id"], f));
+        }
+        return Some(condition(&steps, &[&r.name, "id"], f));
+    }
+    let snapshot = node
+        .embedded()
+        .iter()
+        .find(|e| e.kind == EmbeddedKind::ReferenceData && e.attributes.first().is_some_and(|a| a.name == f));
+    if let Some(e) = snapshot {
+        let mut steps = at.path.clone();
+        steps.push(Step {
+            name: e.name.clone(),
+            many: e.many,
+        });
+        return Some(condition(&steps, &[f], f));
+    }
+    None
+}
+
+fn condition(steps: &[Step], leaf: &[&str], param: &str) -> Condition {
+    Condition {
+        steps: steps.to_vec(),
+        leaf: leaf.iter().map(|s| s.to_string()).collect(),
+        param: param.to_string(),
+    }
+}
+
+/// The property path of sort attribute `s`, unless it sits inside an array (not sortable).
+fn sort_path(at: &Location<'_>, s: &str) -> Option<Vec<String>> {
+    match filter(at, s) {
+        Match::PartitionKey => Some(vec![at.container.partition_key_property.clone()]),
+        Match::Id => Some(vec!["id".to_string()]),
+        Match::Condition(c) if c.steps.iter().all(|st| !st.many) => {
+            Some(c.steps.iter().map(|st| st.name.clone()).chain(c.leaf).collect())
+        }
+        Match::Condition(_) => None,
+    }
+}
+
+/// The index path a condition needs, e.g. `/deliveryAddresses/[]/addressType/?`.
+fn index_path(c: &Condition) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    for step in &c.steps {
+        parts.push(step.name.clone());
+        if step.many {
+            parts.push("[]".to_string());
+        }
+    }
+    parts.extend(c.leaf.iter().cloned());
+    format!("/{}/?", parts.join("/"))
+}

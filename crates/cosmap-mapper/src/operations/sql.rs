@@ -1,0 +1,172 @@
+//! Cosmos DB SQL text: property access (bracketed where a name is a keyword),
+//! equality conditions through embedded arrays (`EXISTS` subqueries), `ORDER BY`.
+
+use super::locate::Step;
+
+/// Words of Cosmos DB's SQL that cannot follow a dot.
+const KEYWORDS: &[&str] = &[
+    "and",
+    "array",
+    "as",
+    "asc",
+    "between",
+    "by",
+    "case",
+    "cast",
+    "convert",
+    "cross",
+    "desc",
+    "distinct",
+    "else",
+    "end",
+    "escape",
+    "exists",
+    "false",
+    "for",
+    "from",
+    "group",
+    "having",
+    "in",
+    "inner",
+    "insert",
+    "into",
+    "is",
+    "join",
+    "left",
+    "like",
+    "limit",
+    "not",
+    "null",
+    "offset",
+    "on",
+    "or",
+    "order",
+    "outer",
+    "over",
+    "right",
+    "select",
+    "set",
+    "then",
+    "top",
+    "true",
+    "udf",
+    "undefined",
+    "update",
+    "value",
+    "when",
+    "where",
+    "with",
+];
+
+/// `alias.name`, or `alias["name"]` for keywords.
+pub(crate) fn property(alias: &str, name: &str) -> String {
+    if KEYWORDS.contains(&name.to_ascii_lowercase().as_str()) {
+        format!("{alias}[\"{name}\"]")
+    } else {
+        format!("{alias}.{name}")
+    }
+}
+
+/// `alias.a.b.c` for a dotted path.
+pub(crate) fn path(alias: &str, names: &[String]) -> String {
+    names.iter().fold(alias.to_string(), |acc, n| property(&acc, n))
+}
+
+/// One equality condition: the object path to the property's owner, the
+/// property path within it, and the parameter.
+#[derive(Debug, Clone)]
+pub(crate) struct Condition {
+    pub steps: Vec<Step>,
+    pub leaf: Vec<String>,
+    pub param: String,
+}
+
+/// The conditions as one conjunction; conditions inside the same embedded array
+/// share one `EXISTS` so that one element must match them all.
+pub(crate) fn conjunction(alias: &str, conditions: &[Condition], depth: usize) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut groups: Vec<(Vec<Step>, Vec<Condition>)> = Vec::new();
+    for c in conditions {
+        match c.steps.iter().position(|s| s.many) {
+            None => {
+                let names: Vec<String> = c
+                    .steps
+                    .iter()
+                    .map(|s| s.name.clone())
+                    .chain(c.leaf.iter().cloned())
+                    .collect();
+                out.push(format!("{} = @{}", path(alias, &names), c.param));
+            }
+            Some(k) => {
+                let prefix = c.steps[..=k].to_vec();
+                let rest = Condition {
+                    steps: c.steps[k + 1..].to_vec(),
+                    leaf: c.leaf.clone(),
+                    param: c.param.clone(),
+                };
+                match groups.iter_mut().find(|(p, _)| *p == prefix) {
+                    Some((_, list)) => list.push(rest),
+                    None => groups.push((prefix, vec![rest])),
+                }
+            }
+        }
+    }
+    for (prefix, inner) in groups {
+        let var = format!("x{depth}");
+        let names: Vec<String> = prefix.iter().map(|s| s.name.clone()).collect();
+        let body = conjunction(&var, &inner, depth + 1).join(" AND ");
+        out.push(format!(
+            "EXISTS(SELECT VALUE {var} FROM {var} IN {} WHERE {body})",
+            path(alias, &names)
+        ));
+    }
+    out
+}
+
+/// A JSON string literal for SQL (`'order'`).
+pub(crate) fn literal(value: &str) -> String {
+    format!("'{}'", value.replace('\\', "\\\\").replace('\'', "\\'"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn brackets_keywords() {
+        assert_eq!(property("c", "accountId"), "c.accountId");
+        assert_eq!(property("c", "value"), "c[\"value\"]");
+    }
+
+    #[test]
+    fn conditions_inside_arrays_share_one_exists() {
+        let array = vec![Step {
+            name: "deliveryAddresses".into(),
+            many: true,
+        }];
+        let conditions = vec![
+            Condition {
+                steps: vec![],
+                leaf: vec!["accountId".into()],
+                param: "accountId".into(),
+            },
+            Condition {
+                steps: array.clone(),
+                leaf: vec!["addressType".into()],
+                param: "addressType".into(),
+            },
+            Condition {
+                steps: array,
+                leaf: vec!["city".into()],
+                param: "city".into(),
+            },
+        ];
+        assert_eq!(
+            conjunction("c", &conditions, 0),
+            [
+                "c.accountId = @accountId",
+                "EXISTS(SELECT VALUE x0 FROM x0 IN c.deliveryAddresses WHERE x0.addressType = @addressType AND x0.city = @city)"
+            ]
+        );
+    }
+}

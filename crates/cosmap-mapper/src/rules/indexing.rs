@@ -1,0 +1,75 @@
+//! Indexing policy from access patterns: each container indexes only the paths
+//! its queries filter and sort on (plus the partition key and `type`), excludes
+//! the rest — cheaper writes — and gets a composite index for each
+//! multi-property `ORDER BY`. (`id` and `_ts` are always indexed by Cosmos DB.)
+
+use std::collections::BTreeSet;
+
+use crate::decision::{Rule, Trace};
+use crate::logical_model::Container;
+use crate::operations::{Operation, OperationKind};
+use crate::physical::{CompositePath, IndexPath};
+
+/// Narrows each container's indexing policy to what `operations` query.
+pub(crate) fn apply(containers: &mut [Container], operations: &[Operation], trace: &mut Trace) {
+    for c in containers.iter_mut() {
+        let mut paths: BTreeSet<String> = BTreeSet::new();
+        paths.insert(format!("/{}/?", c.partition_key_property));
+        paths.insert("/type/?".to_string());
+        let mut composites: BTreeSet<Vec<String>> = BTreeSet::new();
+        let mut users: BTreeSet<&str> = BTreeSet::new();
+        for op in operations {
+            for r in op
+                .requests
+                .iter()
+                .filter(|r| r.container == c.name && r.kind != OperationKind::Write)
+            {
+                paths.extend(r.index_paths.iter().cloned());
+                if r.order_by.len() > 1 {
+                    composites.insert(r.order_by.clone());
+                }
+                if !r.index_paths.is_empty() {
+                    users.insert(op.pattern.as_str());
+                }
+            }
+        }
+        let policy = &mut c.indexing_policy;
+        policy.included_paths = paths.iter().map(|p| IndexPath { path: p.clone() }).collect();
+        policy.excluded_paths = vec![
+            IndexPath { path: "/*".to_string() },
+            IndexPath {
+                path: "/\"_etag\"/?".to_string(),
+            },
+        ];
+        policy.composite_indexes = composites
+            .iter()
+            .map(|paths| {
+                paths
+                    .iter()
+                    .map(|p| CompositePath {
+                        path: p.clone(),
+                        order: "ascending".to_string(),
+                    })
+                    .collect()
+            })
+            .collect();
+        let listed: Vec<&str> = paths.iter().map(String::as_str).collect();
+        let decision = trace.record(
+            Rule::Indexing,
+            c.name.as_str(),
+            format!("indexes {}", listed.join(", ")),
+            if users.is_empty() {
+                "no access pattern queries this container: only the partition key and `type` are indexed, which makes every write cheaper".to_string()
+            } else {
+                format!(
+                    "the paths that {} filter or sort on, plus the partition key and `type`; every other path is excluded, which makes writes cheaper (`--index-all` keeps Cosmos DB's default)",
+                    users.iter().map(|u| format!("`{u}`")).collect::<Vec<_>>().join(", ")
+                )
+            },
+        );
+        decision.with("includedPaths", listed.clone());
+        if !composites.is_empty() {
+            decision.with("compositeIndexes", composites.len());
+        }
+    }
+}

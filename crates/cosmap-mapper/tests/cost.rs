@@ -1,0 +1,206 @@
+//! Access patterns as operations and the cost model, on the e-commerce example.
+
+use std::path::PathBuf;
+
+use cosmap_domain::DomainModel;
+use cosmap_mapper::cost::{cost, Consistency, CostReport};
+use cosmap_mapper::operations::OperationKind;
+use cosmap_mapper::{map, Options, Rule};
+
+fn model() -> DomainModel {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/ecommerce/model.json");
+    cosmap_domain::load_file(&path).expect("valid example")
+}
+
+fn ecommerce(consistency: Consistency) -> CostReport {
+    cost(&model(), &Options::default(), consistency)
+}
+
+#[test]
+fn orders_of_an_account_becomes_a_single_partition_query() {
+    let r = ecommerce(Consistency::Session);
+    let p = r.patterns.iter().find(|p| p.name == "orders of an account").unwrap();
+    assert_eq!(p.naive.operation, OperationKind::CrossPartitionQuery);
+    assert_eq!(p.rules.operation, OperationKind::CrossPartitionQuery);
+    assert_eq!(p.optimised.operation, OperationKind::SinglePartitionQuery);
+    assert!(
+        p.optimised.ru * 2.0 < p.rules.ru,
+        "{} vs {}",
+        p.optimised.ru,
+        p.rules.ru
+    );
+    assert!(r.totals.optimised < r.totals.rules);
+}
+
+#[test]
+fn operations_carry_container_partition_key_and_sql() {
+    let m = map(&model(), &Options::default());
+    let op = m
+        .operations
+        .iter()
+        .find(|o| o.pattern == "orders of an account")
+        .unwrap();
+    let r = &op.requests[0];
+    assert_eq!(r.container, "Account");
+    assert_eq!(r.partition_key.as_deref(), Some("@accountId"));
+    assert_eq!(
+        r.sql.as_deref(),
+        Some("SELECT * FROM c WHERE c.accountId = @accountId AND c.type = 'order' ORDER BY c.orderedAt")
+    );
+    let rules = map(
+        &model(),
+        &Options {
+            optimise: false,
+            ..Options::default()
+        },
+    );
+    let op = rules
+        .operations
+        .iter()
+        .find(|o| o.pattern == "orders of an account")
+        .unwrap();
+    assert_eq!(op.kind, OperationKind::CrossPartitionQuery);
+    assert_eq!(op.requests[0].container, "Order");
+    assert!(op.requests[0]
+        .sql
+        .as_deref()
+        .unwrap()
+        .contains("c.account.id = @accountId"));
+    // A write to an order also writes its copy.
+    let save = m
+        .operations
+        .iter()
+        .find(|o| o.pattern == "save an order with its items")
+        .unwrap();
+    let containers: Vec<&str> = save.requests.iter().map(|r| r.container.as_str()).collect();
+    assert_eq!(containers, ["Order", "Account"]);
+    assert!(save.requests[1].purpose.contains("change feed"));
+    // By id within the partition: a point read.
+    let point = m
+        .operations
+        .iter()
+        .find(|o| o.pattern == "create, update or delete an account by id")
+        .unwrap();
+    assert_eq!(point.kind, OperationKind::Write);
+}
+
+#[test]
+fn indexing_follows_the_access_patterns_unless_index_all() {
+    let m = map(&model(), &Options::default());
+    let account = m.container("Account").unwrap();
+    let paths: Vec<&str> = account
+        .indexing_policy
+        .included_paths
+        .iter()
+        .map(|p| p.path.as_str())
+        .collect();
+    assert_eq!(
+        paths,
+        [
+            "/accountId/?",
+            "/deliveryAddresses/[]/addressType/?",
+            "/orderedAt/?",
+            "/type/?"
+        ]
+    );
+    assert_eq!(account.indexing_policy.excluded_paths[0].path, "/*");
+    assert!(m
+        .decisions
+        .iter()
+        .any(|d| d.rule == Rule::Indexing && d.subject == "Account"));
+    let all = map(
+        &model(),
+        &Options {
+            index_all: true,
+            ..Options::default()
+        },
+    );
+    assert_eq!(
+        all.container("Account").unwrap().indexing_policy.included_paths[0].path,
+        "/*"
+    );
+    // Narrow indexing makes writes cheaper.
+    let narrow = ecommerce(Consistency::Session);
+    let wide = cost(
+        &model(),
+        &Options {
+            index_all: true,
+            ..Options::default()
+        },
+        Consistency::Session,
+    );
+    let ru = |r: &CostReport| {
+        r.patterns
+            .iter()
+            .find(|p| p.name == "save an order with its items")
+            .unwrap()
+            .optimised
+            .ru
+    };
+    assert!(ru(&narrow) < ru(&wide), "{} < {}", ru(&narrow), ru(&wide));
+}
+
+#[test]
+fn strong_consistency_doubles_reads_not_writes() {
+    let session = ecommerce(Consistency::Session);
+    let strong = ecommerce(Consistency::Strong);
+    let get = |r: &CostReport, name: &str| r.patterns.iter().find(|p| p.name == name).unwrap().optimised.ru;
+    let read = "bank accounts of an account";
+    assert!((get(&strong, read) - 2.0 * get(&session, read)).abs() < 0.02);
+    let write = "update product availability";
+    assert_eq!(get(&strong, write), get(&session, write));
+}
+
+#[test]
+fn a_copy_is_refused_when_its_writes_cost_more_than_the_reads_it_saves() {
+    let mut spec = model().spec().clone();
+    for p in &mut spec.access_patterns {
+        if p.name == "save an order with its items" {
+            p.per_second = 50_000.0;
+        }
+    }
+    let m = map(&DomainModel::new(spec).unwrap(), &Options::default());
+    assert!(m.container("Account").unwrap().document_type("Order").is_none());
+    let d = m
+        .decisions
+        .iter()
+        .find(|d| d.rule == Rule::Copy && d.subject == "orders of an account")
+        .unwrap();
+    assert_eq!(d.outcome, "no copy");
+    let saved = d.evidence["readRuSaved"].as_f64().unwrap();
+    let added = d.evidence["writeRuAdded"].as_f64().unwrap();
+    assert!(saved < added, "{saved} < {added}");
+    // With the example's rates the copy pays, and the trace shows both figures.
+    let m = map(&model(), &Options::default());
+    let d = m
+        .decisions
+        .iter()
+        .find(|d| d.rule == Rule::Copy && d.subject == "orders of an account")
+        .unwrap();
+    assert!(d.evidence["readRuSaved"].as_f64().unwrap() > d.evidence["writeRuAdded"].as_f64().unwrap());
+}
+
+#[test]
+fn a_multi_property_order_by_gets_a_composite_index() {
+    let mut spec = model().spec().clone();
+    for p in &mut spec.access_patterns {
+        if p.name == "orders of an account" {
+            p.sort = vec!["orderedAt".into(), "total".into()];
+        }
+    }
+    let m = map(&DomainModel::new(spec).unwrap(), &Options::default());
+    let composite = &m.container("Account").unwrap().indexing_policy.composite_indexes;
+    assert_eq!(composite.len(), 1);
+    let paths: Vec<&str> = composite[0].iter().map(|p| p.path.as_str()).collect();
+    assert_eq!(paths, ["/orderedAt", "/total"]);
+    let op = m
+        .operations
+        .iter()
+        .find(|o| o.pattern == "orders of an account")
+        .unwrap();
+    assert!(op.requests[0]
+        .sql
+        .as_deref()
+        .unwrap()
+        .ends_with("ORDER BY c.orderedAt, c.total"));
+}
