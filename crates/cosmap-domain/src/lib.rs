@@ -15,6 +15,8 @@ mod domain_model;
 mod load;
 pub mod model;
 pub mod naming;
+#[cfg(feature = "synthetic")]
+pub mod synthetic;
 mod validate;
 
 pub use builder::ModelBuilder;

@@ -1,15 +1,24 @@
 //! Access patterns: they start from a declared element and filter and sort on
 //! properties its documents will carry.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
-use super::Checker;
+use super::{Checker, ElementId};
 use crate::diagnostic::{Diagnostic, JsonPath};
+use crate::model::Relationship;
 use crate::naming::closest;
 
 impl<'a> Checker<'a> {
     pub(super) fn check_access_patterns(&mut self) {
         let spec = self.spec;
+        // Relationships by the elements at either end, built once.
+        let mut touching: BTreeMap<&str, Vec<&Relationship>> = BTreeMap::new();
+        for rel in &spec.relationships {
+            touching.entry(rel.from.as_str()).or_default().push(rel);
+            if rel.to != rel.from {
+                touching.entry(rel.to.as_str()).or_default().push(rel);
+            }
+        }
         for (i, pattern) in spec.access_patterns.iter().enumerate() {
             let path = JsonPath::root().key("accessPatterns").index(i);
             for (r, name) in pattern.returns.iter().enumerate() {
@@ -24,7 +33,7 @@ impl<'a> Checker<'a> {
             if !self.require_element(&pattern.start, path.key("start"), "start") {
                 continue;
             }
-            let valid = self.queryable_properties(&pattern.start);
+            let valid = self.queryable_properties(&pattern.start, touching.get(pattern.start.as_str()));
             let lists = [("filter", &pattern.filter), ("sort", &pattern.sort)];
             for (list, names) in lists {
                 for (f, name) in names.iter().enumerate() {
@@ -46,19 +55,23 @@ impl<'a> Checker<'a> {
     /// The properties a document of `element` carries and a query can use: its
     /// attributes and identity, its aggregate root's identity (the partition key,
     /// MR2), and the identities of the roots it refers to or is referred from (MR6).
-    fn queryable_properties(&self, element: &str) -> BTreeSet<&'a str> {
+    fn queryable_properties(&self, element: &str, touching: Option<&Vec<&'a Relationship>>) -> BTreeSet<&'a str> {
         let spec = self.spec;
         let mut valid: BTreeSet<&str> = BTreeSet::new();
-        if let Some(e) = spec.entities.iter().find(|e| e.name == element) {
-            valid.insert(&e.identity);
-            valid.extend(e.attributes.iter().map(|a| a.name.as_str()));
-        }
-        if let Some(v) = spec.value_objects.iter().find(|v| v.name == element) {
-            valid.extend(v.attributes.iter().map(|a| a.name.as_str()));
+        match self.index.elements.get(element) {
+            Some(ElementId::Entity(i)) => {
+                let e = &spec.entities[*i];
+                valid.insert(&e.identity);
+                valid.extend(e.attributes.iter().map(|a| a.name.as_str()));
+            }
+            Some(ElementId::ValueObject(i)) => {
+                valid.extend(spec.value_objects[*i].attributes.iter().map(|a| a.name.as_str()));
+            }
+            None => {}
         }
         let root_identity = |name: &str| self.root_of(name).and_then(|root| self.identity_of(root));
         valid.extend(root_identity(element));
-        for rel in &spec.relationships {
+        for rel in touching.into_iter().flatten() {
             if rel.from == element {
                 valid.extend(root_identity(&rel.to));
             } else if rel.to == element {

@@ -1,6 +1,8 @@
 //! Where an element's data lives in a logical model: its own document, or an
 //! object embedded (possibly inside arrays) in another document.
 
+use std::collections::BTreeMap;
+
 use crate::logical_model::{Container, DocumentType, Embedded, EmbeddedKind, Property, Reference, Role};
 
 /// One step into a document: a property, and whether it holds an array.
@@ -50,55 +52,51 @@ pub(crate) struct Location<'a> {
     pub node: Node<'a>,
 }
 
-/// Every place `element` lives: its home document first (in container order),
-/// then, when `copies` is set, optimisation copies.
-pub(crate) fn locate<'a>(containers: &'a [Container], element: &str, copies: bool) -> Vec<Location<'a>> {
-    let mut found = Vec::new();
-    let mut copied = Vec::new();
+/// Every place each element lives, by element name: its home document first (in
+/// container order), then optimisation copies. Built once per logical model.
+pub(crate) fn index(containers: &[Container]) -> BTreeMap<&str, Vec<Location<'_>>> {
+    let mut homes: BTreeMap<&str, Vec<Location<'_>>> = BTreeMap::new();
+    let mut copies: BTreeMap<&str, Vec<Location<'_>>> = BTreeMap::new();
     for container in containers {
         for document in &container.document_types {
-            if document.role == Role::Copy && !copies {
-                continue;
-            }
-            let location = if document.source == element {
-                Some(Location {
-                    container,
-                    document,
-                    path: Vec::new(),
-                    node: Node::Document(document),
-                })
+            let map = if document.role == Role::Copy {
+                &mut copies
             } else {
-                find(&document.embedded, element, &mut Vec::new()).map(|(path, e)| Location {
+                &mut homes
+            };
+            map.entry(document.source.as_str()).or_default().push(Location {
+                container,
+                document,
+                path: Vec::new(),
+                node: Node::Document(document),
+            });
+            let mut found = Vec::new();
+            walk(&document.embedded, &mut Vec::new(), &mut found);
+            for (element, path, e) in found {
+                map.entry(element).or_default().push(Location {
                     container,
                     document,
                     path,
                     node: Node::Embedded(e),
-                })
-            };
-            match location {
-                Some(l) if document.role == Role::Copy => copied.push(l),
-                Some(l) => found.push(l),
-                None => {}
+                });
             }
         }
     }
-    found.extend(copied);
-    found
+    for (element, list) in copies {
+        homes.entry(element).or_default().extend(list);
+    }
+    homes
 }
 
-fn find<'a>(embedded: &'a [Embedded], element: &str, path: &mut Vec<Step>) -> Option<(Vec<Step>, &'a Embedded)> {
+/// Every embedded value object under `embedded`, with its path.
+fn walk<'a>(embedded: &'a [Embedded], path: &mut Vec<Step>, found: &mut Vec<(&'a str, Vec<Step>, &'a Embedded)>) {
     for e in embedded.iter().filter(|e| e.kind == EmbeddedKind::ValueObject) {
         path.push(Step {
             name: e.name.clone(),
             many: e.many,
         });
-        if e.source == element {
-            return Some((path.clone(), e));
-        }
-        if let Some(hit) = find(&e.embedded, element, path) {
-            return Some(hit);
-        }
+        found.push((e.source.as_str(), path.clone(), e));
+        walk(&e.embedded, path, found);
         path.pop();
     }
-    None
 }

@@ -4,7 +4,9 @@
 
 use cosmap_domain::{AccessKind, AccessPattern, DomainModel, WriteOperation};
 
-use super::locate::{locate, Location, Node, Step};
+use std::collections::BTreeMap;
+
+use super::locate::{index, Location, Node, Step};
 use super::sql::{self, Condition};
 use super::{Operation, OperationKind, Request, WriteKind};
 use crate::logical_model::{Container, ContainerKind, EmbeddedKind, IdSource, Role};
@@ -13,13 +15,26 @@ use crate::logical_model::{Container, ContainerKind, EmbeddedKind, IdSource, Rol
 pub(crate) fn resolve(model: &DomainModel, containers: &[Container]) -> Vec<Operation> {
     let mut patterns: Vec<&AccessPattern> = model.access_patterns().iter().collect();
     patterns.sort_by(|a, b| a.name.cmp(&b.name));
+    let places = index(containers);
     patterns
         .into_iter()
         .filter_map(|p| match p.kind {
-            AccessKind::Read => read(containers, p),
-            AccessKind::Write => write(containers, p),
+            AccessKind::Read => read(&places, p),
+            AccessKind::Write => write(&places, p),
         })
         .collect()
+}
+
+/// Where each element lives (see [`index`]).
+type Places<'a> = BTreeMap<&'a str, Vec<Location<'a>>>;
+
+/// The places of `element`; with `copies` unset, its home documents only.
+fn places<'p, 'a>(places: &'p Places<'a>, element: &str, copies: bool) -> impl Iterator<Item = &'p Location<'a>> {
+    places
+        .get(element)
+        .into_iter()
+        .flatten()
+        .filter(move |l| copies || l.document.role != Role::Copy)
 }
 
 /// How one filter attribute is met in a document.
@@ -29,11 +44,10 @@ enum Match {
     Condition(Condition),
 }
 
-fn read(containers: &[Container], p: &AccessPattern) -> Option<Operation> {
-    let candidates = locate(containers, &p.start, true);
+fn read(all: &Places<'_>, p: &AccessPattern) -> Option<Operation> {
     let mut best: Option<Vec<Request>> = None;
-    for location in &candidates {
-        let requests = read_at(containers, p, location);
+    for location in places(all, &p.start, true) {
+        let requests = read_at(all, p, location);
         let better = match &best {
             None => true,
             Some(current) => requests[0].kind < current[0].kind,
@@ -51,7 +65,7 @@ fn read(containers: &[Container], p: &AccessPattern) -> Option<Operation> {
     })
 }
 
-fn read_at(containers: &[Container], p: &AccessPattern, at: &Location<'_>) -> Vec<Request> {
+fn read_at(all: &Places<'_>, p: &AccessPattern, at: &Location<'_>) -> Vec<Request> {
     let c = at.container;
     let d = at.document;
     let mut partition_key = match c.kind {
@@ -78,8 +92,9 @@ fn read_at(containers: &[Container], p: &AccessPattern, at: &Location<'_>) -> Ve
     let mut names = vec![d.name.clone()];
     let mut extra = Vec::new();
     for r in p.returns.iter().filter(|r| **r != p.start) {
-        let homes = locate(containers, r, false);
-        let Some(home) = homes.first() else { continue };
+        let Some(home) = places(all, r, false).next() else {
+            continue;
+        };
         if home.document.name == d.name && home.container.name == c.name {
             continue; // embedded in the document read
         }
@@ -198,7 +213,7 @@ fn follow(from: &Location<'_>, home: &Location<'_>) -> Request {
     }
 }
 
-fn write(containers: &[Container], p: &AccessPattern) -> Option<Operation> {
+fn write(all: &Places<'_>, p: &AccessPattern) -> Option<Operation> {
     let kind = match p.write.unwrap_or(WriteOperation::Replace) {
         WriteOperation::Create => WriteKind::Create,
         WriteOperation::Replace => WriteKind::Replace,
@@ -208,8 +223,9 @@ fn write(containers: &[Container], p: &AccessPattern) -> Option<Operation> {
     elements.extend(p.returns.iter().map(String::as_str).filter(|r| *r != p.start));
     let mut requests: Vec<Request> = Vec::new();
     for element in elements {
-        let homes = locate(containers, element, false);
-        let Some(home) = homes.first() else { continue };
+        let Some(home) = places(all, element, false).next() else {
+            continue;
+        };
         let (c, d) = (home.container, home.document);
         if requests
             .iter()
@@ -240,32 +256,30 @@ fn write(containers: &[Container], p: &AccessPattern) -> Option<Operation> {
             index_paths: Vec::new(),
             order_by: Vec::new(),
         });
-        for target in containers {
-            for copy in target.document_types.iter().filter(|x| {
-                x.copy_of
+        let copies = places(all, &d.source, true).filter(|l| {
+            l.path.is_empty()
+                && l.document
+                    .copy_of
                     .as_ref()
                     .is_some_and(|of| of.container == c.name && of.document_type == d.name)
-            }) {
-                requests.push(Request {
-                    kind: OperationKind::Write,
-                    container: target.name.clone(),
-                    document_types: vec![copy.name.clone()],
-                    partition_key: Some(format!("@{}", target.partition_key_property)),
-                    id: Some(format!("@{id}")),
-                    sql: None,
-                    write: Some(if this == WriteKind::Create {
-                        WriteKind::Create
-                    } else {
-                        this
-                    }),
-                    purpose: format!(
-                        "keeps the copy of `{}` in `{}` in sync (change feed)",
-                        d.name, target.name
-                    ),
-                    index_paths: Vec::new(),
-                    order_by: Vec::new(),
-                });
-            }
+        });
+        for copy in copies {
+            let target = copy.container;
+            requests.push(Request {
+                kind: OperationKind::Write,
+                container: target.name.clone(),
+                document_types: vec![copy.document.name.clone()],
+                partition_key: Some(format!("@{}", target.partition_key_property)),
+                id: Some(format!("@{id}")),
+                sql: None,
+                write: Some(this),
+                purpose: format!(
+                    "keeps the copy of `{}` in `{}` in sync (change feed)",
+                    d.name, target.name
+                ),
+                index_paths: Vec::new(),
+                order_by: Vec::new(),
+            });
         }
     }
     (!requests.is_empty()).then(|| Operation {
