@@ -56,36 +56,25 @@ fn consider(
     let filter = pattern.filter.join(", ");
     let roots = source.document_types.iter().filter(|d| d.role == Role::Root);
     let storage: Option<f64> = roots.map(|d| stats.storage_bytes(&d.source)).sum();
-    let no_copy = "no copy";
     let Some(bytes) = storage else {
-        trace
-            .record(
-                Rule::Copy,
-                subject,
-                no_copy,
-                format!(
+        refuse(trace, pattern, format!(
                     "a frequent cross-partition read of `{}`, but its size is unknown: give its entities a `volume` (count and avgSizeBytes)",
                     source.name
-                ),
-            )
-            .with("perSecond", pattern.per_second);
+                ));
         return;
     };
     if bytes < t.large_container_bytes {
-        trace
-            .record(
-                Rule::Copy,
-                subject,
-                no_copy,
-                format!(
-                    "`{}` is small (about {}, under {}): a cross-partition query there checks few physical partitions",
-                    source.name,
-                    human_bytes(bytes),
-                    human_bytes(t.large_container_bytes)
-                ),
-            )
-            .with("perSecond", pattern.per_second)
-            .with("containerBytes", bytes);
+        refuse(
+            trace,
+            pattern,
+            format!(
+                "`{}` is small (about {}, under {}): a cross-partition query there checks few physical partitions",
+                source.name,
+                human_bytes(bytes),
+                human_bytes(t.large_container_bytes)
+            ),
+        )
+        .with("containerBytes", bytes);
         return;
     }
     let target = containers.iter().enumerate().find_map(|(j, c)| {
@@ -97,17 +86,10 @@ fn consider(
         fits.then_some(()).and(via).map(|r| (j, r.name.clone()))
     });
     let Some((tj, via)) = target else {
-        trace
-            .record(
-                Rule::Copy,
-                subject,
-                no_copy,
-                format!(
+        refuse(trace, pattern, format!(
                     "a frequent cross-partition read of `{}` filtering on {filter}, but no other container is partitioned by one of those that `{}` refers to",
                     source.name, doc.name
-                ),
-            )
-            .with("perSecond", pattern.per_second)
+                ))
             .with("containerBytes", bytes);
         return;
     };
@@ -119,19 +101,12 @@ fn consider(
     let size = doc.estimated_size_bytes.unwrap_or(DEFAULT_ITEM_BYTES);
     let added = writes * units::replace(size, document_paths(doc));
     if saved <= added {
-        trace
-            .record(
-                Rule::Copy,
-                subject,
-                no_copy,
-                format!(
-                    "a copy would save about {:.0} RU/s of cross-partition fan-out over {partitions} partitions but add about {:.0} RU/s of writes ({} of `{}`)",
-                    saved,
-                    added,
-                    human_rate(writes),
-                    doc.name
-                ),
-            )
+        let reason = format!(
+            "a copy would save about {saved:.0} RU/s of cross-partition fan-out over {partitions} partitions but add about {added:.0} RU/s of writes ({} of `{}`)",
+            human_rate(writes),
+            doc.name
+        );
+        refuse(trace, pattern, reason)
             .with("readRuSaved", round(saved))
             .with("writeRuAdded", round(added));
         return;
@@ -206,6 +181,13 @@ fn consider(
     if !source.rules.iter().any(|r| r == "copySource") {
         source.rules.push("copySource".to_string());
     }
+}
+
+/// Records that `pattern` gets no copy, and why.
+fn refuse<'t>(trace: &'t mut Trace, pattern: &AccessPattern, reason: String) -> &'t mut crate::decision::Decision {
+    trace
+        .record(Rule::Copy, pattern.name.as_str(), "no copy", reason)
+        .with("perSecond", pattern.per_second)
 }
 
 /// The container and document type that hold `element`'s data (its own
