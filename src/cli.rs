@@ -2,12 +2,15 @@
 
 use std::path::PathBuf;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use cosmap_provision::{AccountKey, EMULATOR_ENDPOINT};
 
 /// Maps a Domain-Driven-Design model to an Azure Cosmos DB (NoSQL API) data model.
 #[derive(Debug, Parser)]
 #[command(name = "cosmap", version, about, long_about = None)]
-#[command(after_help = "Exit codes: 0 success, 1 failure (for example an unreadable file), 2 invalid model or usage.")]
+#[command(
+    after_help = "Exit codes: 0 success, 1 failure (for example an unreadable file), 2 invalid model or usage, 3 provisioning refused because of drift."
+)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
@@ -30,6 +33,9 @@ pub enum Command {
         /// Apply rules MR1-MR6 only, without the optimisations (copies, embedded reference data).
         #[arg(long)]
         no_optimise: bool,
+        /// Keep Cosmos DB's default indexing policy (index every path).
+        #[arg(long)]
+        index_all: bool,
     },
     /// Generate container definitions, Bicep, Rust document types, JSON Schemas and a diagram.
     Generate {
@@ -44,9 +50,89 @@ pub enum Command {
         /// Write nothing; exit 1 if any file in `--out` is missing or stale (for CI).
         #[arg(long)]
         check: bool,
+        /// Keep Cosmos DB's default indexing policy (index every path).
+        #[arg(long)]
+        index_all: bool,
+    },
+    /// Estimate request units per access pattern: naive port, MR1-MR6, and MR1-MR6 with optimisations.
+    Cost {
+        /// The model file (JSON).
+        model: PathBuf,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = CostFormat::Text)]
+        format: CostFormat,
+        /// Read consistency of the account (strong and bounded staleness double read costs).
+        #[arg(long, value_enum, default_value_t = ConsistencyArg::Session)]
+        consistency: ConsistencyArg,
+        /// Keep Cosmos DB's default indexing policy (index every path).
+        #[arg(long)]
+        index_all: bool,
     },
     /// Print the JSON Schema of the model file format.
     Schema,
+    /// Create the model's database and containers on a Cosmos DB account or emulator.
+    #[command(after_help = PROVISION_HELP)]
+    Provision(ProvisionArgs),
+}
+
+const PROVISION_HELP: &str = "\
+Plans first (reads only), prints the plan, then creates what is missing. Never deletes or
+recreates anything; a second run changes nothing. Drift (a partition key or unique keys that
+differ from the model: Cosmos DB cannot change them in place) is refused before any change.
+
+Exit codes:
+  0  done, or nothing to do (everything unchanged)
+  1  failure: endpoint unreachable, key rejected (401/403), throttled or failing after retries
+  2  invalid model or usage (bad endpoint, missing key, invalid throughput)
+  3  drift refused: nothing was changed";
+
+/// `cosmap provision`.
+#[derive(Debug, Args)]
+pub struct ProvisionArgs {
+    /// The model file (JSON).
+    pub model: PathBuf,
+    /// The account endpoint. http:// and the emulator's well-known key are only used for
+    /// loopback hosts (localhost, 127.0.0.1, [::1]).
+    #[arg(long, env = "COSMOS_ENDPOINT", default_value = EMULATOR_ENDPOINT)]
+    pub endpoint: String,
+    /// The account key; prefer COSMOS_KEY (a flag shows in the process list). Never printed.
+    /// Without it, loopback endpoints get the emulator's well-known key.
+    #[arg(long, env = "COSMOS_KEY", hide_env_values = true, value_parser = key)]
+    pub key: Option<AccountKey>,
+    /// The database to provision into [default: the model's name].
+    #[arg(long)]
+    pub database: Option<String>,
+    /// Print the plan and change nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Output format of the plan.
+    #[arg(long, value_enum, default_value_t = PlanFormat::Text)]
+    pub format: PlanFormat,
+    /// Manual throughput (RU/s, at least 400) for each container created.
+    #[arg(long, value_name = "RU", conflicts_with = "autoscale")]
+    pub throughput: Option<u32>,
+    /// Autoscale throughput up to MAX RU/s (at least 1000) for each container created.
+    #[arg(long, value_name = "MAX")]
+    pub autoscale: Option<u32>,
+    /// Also replace indexing policies that differ from the model (Cosmos DB re-indexes in place).
+    #[arg(long)]
+    pub update_indexing: bool,
+    /// Trace each request on stderr (never the key).
+    #[arg(long, short)]
+    pub verbose: bool,
+}
+
+/// Takes any value without checking it here: a clap error would echo it.
+fn key(value: &str) -> Result<AccountKey, std::convert::Infallible> {
+    Ok(AccountKey::new(value))
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum PlanFormat {
+    /// A table.
+    Text,
+    /// The plan and what was done, as JSON (docs/provisioning.md).
+    Json,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -57,4 +143,21 @@ pub enum ModelFormat {
     Json,
     /// A Mermaid flowchart (the same as `generate` writes to model.mmd).
     Mermaid,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CostFormat {
+    /// Human-readable, fits an 80-column terminal.
+    Text,
+    /// The documented JSON contract (docs/cost.md).
+    Json,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ConsistencyArg {
+    Strong,
+    BoundedStaleness,
+    Session,
+    ConsistentPrefix,
+    Eventual,
 }

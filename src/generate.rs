@@ -7,8 +7,18 @@ use cosmap_codegen::{FileStatus, Templates, TypeMapping};
 use cosmap_domain::DomainModel;
 
 /// Writes (or with `check`, compares) every artefact of `model` under `out`.
-pub fn run(model: &DomainModel, out: &Path, templates: Option<&Path>, check: bool) -> anyhow::Result<()> {
-    let logical = cosmap_mapper::map(model, &cosmap_mapper::Options::default());
+pub fn run(
+    model: &DomainModel,
+    out: &Path,
+    templates: Option<&Path>,
+    check: bool,
+    index_all: bool,
+) -> anyhow::Result<()> {
+    let options = cosmap_mapper::Options {
+        index_all,
+        ..Default::default()
+    };
+    let logical = cosmap_mapper::map(model, &options);
     let templates = Templates::load(templates)?;
     let artefacts = cosmap_codegen::generate(&logical, &TypeMapping::default(), &templates)?;
     let report = if check {

@@ -2,7 +2,9 @@
 //! No mapping logic lives here.
 
 mod cli;
+mod cost;
 mod generate;
+mod provision;
 mod text;
 
 use std::io::Write;
@@ -23,8 +25,12 @@ fn main() -> ExitCode {
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {
-            let code = match err.downcast_ref::<ModelError>() {
-                Some(ModelError::Invalid { .. }) => EXIT_INVALID,
+            let code = match (
+                err.downcast_ref::<ModelError>(),
+                err.downcast_ref::<provision::Failure>(),
+            ) {
+                (Some(ModelError::Invalid { .. }), _) => EXIT_INVALID,
+                (_, Some(failure)) => failure.code,
                 _ => EXIT_FAILURE,
             };
             match err.downcast_ref::<ModelError>() {
@@ -57,10 +63,12 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             model,
             format,
             no_optimise,
+            index_all,
         } => {
             let loaded = load(&model)?;
             let options = cosmap_mapper::Options {
                 optimise: !no_optimise,
+                index_all,
                 ..Default::default()
             };
             let logical = cosmap_mapper::map(&loaded, &options);
@@ -79,7 +87,15 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             out,
             templates,
             check,
-        } => generate::run(&load(&model)?, &out, templates.as_deref(), check),
+            index_all,
+        } => generate::run(&load(&model)?, &out, templates.as_deref(), check, index_all),
+        Command::Provision(args) => provision::run(args),
+        Command::Cost {
+            model,
+            format,
+            consistency,
+            index_all,
+        } => cost::run(&load(&model)?, format, consistency, index_all),
         Command::Schema => {
             let schema = cosmap_domain::ModelSpec::json_schema();
             print(&(serde_json::to_string_pretty(&schema)? + "\n"))
@@ -92,7 +108,7 @@ fn load(path: &std::path::Path) -> Result<DomainModel, ModelError> {
 }
 
 /// Writes to stdout; a closed pipe (`cosmap model … | head`) is not an error.
-fn print(text: &str) -> anyhow::Result<()> {
+pub(crate) fn print(text: &str) -> anyhow::Result<()> {
     let mut stdout = std::io::stdout().lock();
     match stdout.write_all(text.as_bytes()).and_then(|()| stdout.flush()) {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),

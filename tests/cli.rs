@@ -224,3 +224,64 @@ fn a_missing_template_directory_is_a_failure_not_a_crash() {
     assert!(err.contains("no-such-dir"), "{err}");
     assert!(!err.contains("panicked"));
 }
+
+#[test]
+fn cost_compares_three_designs() {
+    let out = cosmap(&["cost", "examples/ecommerce/model.json", "--format", "json"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let patterns = report["patterns"].as_array().unwrap();
+    assert_eq!(patterns.len(), 17, "one per access pattern");
+    let orders = patterns.iter().find(|p| p["name"] == "orders of an account").unwrap();
+    assert_eq!(orders["naive"]["operation"], "crossPartitionQuery");
+    assert_eq!(orders["rules"]["operation"], "crossPartitionQuery");
+    assert_eq!(orders["optimised"]["operation"], "singlePartitionQuery");
+    assert!(orders["optimised"]["ru"].as_f64().unwrap() < orders["rules"]["ru"].as_f64().unwrap());
+    for design in ["naive", "rules", "optimised"] {
+        assert!(report["totals"][design].as_f64().unwrap() > 0.0, "{design}");
+    }
+    assert!(!report["assumptions"].as_array().unwrap().is_empty());
+
+    let text = cosmap(&["cost", "examples/ecommerce/model.json"]);
+    assert!(text.status.success());
+    let text = stdout(&text);
+    assert!(
+        text.contains("Workload total (RU/s)") && text.contains("Assumptions"),
+        "{text}"
+    );
+    for line in text.lines() {
+        assert!(line.chars().count() <= 80, "too wide: {line:?}");
+    }
+    let strong = cosmap(&[
+        "cost",
+        "examples/ecommerce/model.json",
+        "--format",
+        "json",
+        "--consistency",
+        "strong",
+    ]);
+    let strong: serde_json::Value = serde_json::from_slice(&strong.stdout).unwrap();
+    assert_eq!(strong["consistency"], "strong");
+    assert!(strong["totals"]["optimised"].as_f64() > report["totals"]["optimised"].as_f64());
+}
+
+#[test]
+fn index_all_keeps_the_default_indexing_policy() {
+    let out = cosmap(&[
+        "model",
+        "examples/ecommerce/model.json",
+        "--index-all",
+        "--format",
+        "json",
+    ]);
+    let model: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    for c in model["containers"].as_array().unwrap() {
+        assert_eq!(c["indexingPolicy"]["includedPaths"][0]["path"], "/*", "{}", c["name"]);
+    }
+    let narrow = cosmap(&["model", "examples/ecommerce/model.json", "--format", "json"]);
+    let narrow: serde_json::Value = serde_json::from_slice(&narrow.stdout).unwrap();
+    assert_eq!(
+        narrow["containers"][0]["indexingPolicy"]["excludedPaths"][0]["path"],
+        "/*"
+    );
+}

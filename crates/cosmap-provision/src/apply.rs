@@ -1,0 +1,278 @@
+//! Carrying out a plan: creations only, plus indexing-policy replacements when asked.
+//!
+//! Never destructive: this crate has no code path that deletes or recreates a
+//! database or container (`tests/never_deletes.rs` fails if its source ever names
+//! a delete API), and a plan with drift is refused whole before anything is sent.
+
+use azure_data_cosmos::models::ContainerProperties;
+use azure_data_cosmos::options::CreateContainerOptions;
+use cosmap_mapper::ContainerDefinition;
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::client::{Connection, Reply};
+use crate::diff;
+use crate::error::ProvisionError;
+use crate::plan::{ContainerAction, ContainerPlan, DatabaseAction, Plan};
+
+/// What [`apply`] may do beyond creating what is missing.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ApplyOptions {
+    /// Replace the indexing policy of containers whose policy differs from the model.
+    pub update_indexing: bool,
+}
+
+/// One change made.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Applied {
+    /// What was done.
+    pub action: AppliedAction,
+    /// The database or container id.
+    pub id: String,
+}
+
+/// What was done.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum AppliedAction {
+    /// The database was created.
+    CreatedDatabase,
+    /// The container was created.
+    CreatedContainer,
+    /// The container's indexing policy was replaced by the model's.
+    ReplacedIndexingPolicy,
+    /// Someone else created it meanwhile, as the model says: nothing to do.
+    FoundCreated,
+}
+
+/// Top-level properties of a container that the SDK's `ContainerProperties` carries
+/// through a replace; any other (non-system) property would be reset by one.
+const CARRIED_OVER: [&str; 10] = [
+    "id",
+    "partitionKey",
+    "indexingPolicy",
+    "uniqueKeyPolicy",
+    "conflictResolutionPolicy",
+    "vectorEmbeddingPolicy",
+    "fullTextPolicy",
+    "changeFeedPolicy",
+    "defaultTtl",
+    "analyticalStorageTtl",
+];
+
+/// Applies `plan` through `connection` (the connection it was planned with).
+///
+/// Refuses a plan with drift before sending anything. Creates the database and the
+/// containers marked `create` (with the plan's throughput); with
+/// `update_indexing`, replaces the indexing policy of containers marked `differs`.
+/// Returns what it did, in order; a plan with nothing to do sends nothing.
+pub async fn apply(
+    connection: &Connection,
+    plan: &Plan,
+    options: &ApplyOptions,
+) -> Result<Vec<Applied>, ProvisionError> {
+    if plan.has_drift() {
+        return Err(ProvisionError::Drift(plan.drift().into_iter().cloned().collect()));
+    }
+    if plan.endpoint != connection.endpoint() || plan.database.id != connection.database() {
+        return Err(ProvisionError::Client {
+            operation: "apply the plan".to_string(),
+            message: format!(
+                "it was made for database `{}` at {}, not `{}` at {}",
+                plan.database.id,
+                plan.endpoint,
+                connection.database(),
+                connection.endpoint()
+            ),
+        });
+    }
+    let mut applied = vec![];
+    if plan.database.action == DatabaseAction::Create {
+        let client = connection.cosmos_client();
+        let id = plan.database.id.as_str();
+        let operation = format!("create database `{id}`");
+        let reply = connection
+            .call(
+                &operation,
+                &[409],
+                || async move { client.create_database(id, None).await },
+            )
+            .await?;
+        applied.push(Applied {
+            action: match reply {
+                Reply::Done(_) => AppliedAction::CreatedDatabase,
+                Reply::Status => AppliedAction::FoundCreated,
+            },
+            id: id.to_string(),
+        });
+    }
+    for container in &plan.containers {
+        match container.action {
+            ContainerAction::Create => applied.push(create(connection, plan, container).await?),
+            ContainerAction::Differs if options.update_indexing && container.replaces_indexing_policy() => {
+                applied.push(replace_indexing_policy(connection, container).await?);
+            }
+            _ => {}
+        }
+    }
+    Ok(applied)
+}
+
+async fn create(connection: &Connection, plan: &Plan, container: &ContainerPlan) -> Result<Applied, ProvisionError> {
+    let properties = &sdk_properties(&container.wanted)?;
+    let mut options = CreateContainerOptions::default();
+    if let Some(throughput) = plan.throughput.to_sdk() {
+        options = options.with_throughput(throughput);
+    }
+    let options = &options;
+    let database = &connection.database_client();
+    let operation = format!("create container `{}`", container.id);
+    let reply = connection
+        .call(&operation, &[409], || async move {
+            database
+                .create_container(properties.clone(), Some(options.clone()))
+                .await
+        })
+        .await?;
+    if let Reply::Done(_) = reply {
+        return Ok(Applied {
+            action: AppliedAction::CreatedContainer,
+            id: container.id.clone(),
+        });
+    }
+    // 409: created meanwhile (by someone else, or by an attempt that timed out).
+    let current = connection.read_container(&container.id).await?.unwrap_or(Value::Null);
+    let comparison = diff::compare(&container.wanted, &current);
+    if comparison.action == ContainerAction::Drift {
+        return Err(ProvisionError::ChangedMeanwhile {
+            container: container.id.clone(),
+            differences: comparison.differences,
+        });
+    }
+    Ok(Applied {
+        action: AppliedAction::FoundCreated,
+        id: container.id.clone(),
+    })
+}
+
+async fn replace_indexing_policy(
+    connection: &Connection,
+    container: &ContainerPlan,
+) -> Result<Applied, ProvisionError> {
+    let id = container.id.as_str();
+    let Some(mut current) = connection.read_container(id).await? else {
+        return Err(ProvisionError::Client {
+            operation: format!("replace the indexing policy of container `{id}`"),
+            message: "the container no longer exists; run provisioning again to create it".to_string(),
+        });
+    };
+    let unsafe_fields = not_carried_over(&current);
+    if !unsafe_fields.is_empty() {
+        return Err(ProvisionError::UnsafeReplace {
+            container: id.to_string(),
+            fields: unsafe_fields,
+        });
+    }
+    let wanted_policy =
+        serde_json::to_value(&container.wanted.indexing_policy).map_err(|e| ProvisionError::Definition {
+            container: id.to_string(),
+            message: e.to_string(),
+        })?;
+    if let Some(object) = current.as_object_mut() {
+        object.insert("indexingPolicy".to_string(), wanted_policy);
+    }
+    let properties: &ContainerProperties = &serde_json::from_value(current)
+        .map_err(|e| connection.bad_answer(&format!("read container `{id}`"), &e.to_string()))?;
+    let database = &connection.database_client();
+    let operation = format!("replace the indexing policy of container `{id}`");
+    connection
+        .call(&operation, &[], || async move {
+            let client = database.container_client(id, None).await?;
+            client.replace(properties.clone(), None).await
+        })
+        .await?;
+    connection.trace().line(format_args!(
+        "container `{id}`: Cosmos DB re-indexes in the background; queries see the new policy as it progresses"
+    ));
+    Ok(Applied {
+        action: AppliedAction::ReplacedIndexingPolicy,
+        id: id.to_string(),
+    })
+}
+
+/// The model's definition as the SDK's container properties (same REST shape).
+pub(crate) fn sdk_properties(definition: &ContainerDefinition) -> Result<ContainerProperties, ProvisionError> {
+    serde_json::to_value(definition)
+        .and_then(serde_json::from_value)
+        .map_err(|e| ProvisionError::Definition {
+            container: definition.id.clone(),
+            message: format!("the SDK cannot express it: {e}"),
+        })
+}
+
+/// Properties of the server's container that a replace would not carry over.
+fn not_carried_over(current: &Value) -> Vec<String> {
+    let Some(object) = current.as_object() else {
+        return vec![];
+    };
+    object
+        .iter()
+        .filter(|(key, value)| {
+            let system = key.starts_with('_');
+            let carried = CARRIED_OVER.contains(&key.as_str());
+            let default_geospatial = key.as_str() == "geospatialConfig" && is_default_geospatial(value);
+            !(system || carried || default_geospatial)
+        })
+        .map(|(key, _)| key.clone())
+        .collect()
+}
+
+/// `{}` or `{"type": "Geography"}`: the default a replace leaves in place.
+fn is_default_geospatial(value: &Value) -> bool {
+    match value.as_object() {
+        Some(config) => {
+            config.is_empty() || (config.len() == 1 && config.get("type") == Some(&Value::from("Geography")))
+        }
+        None => value.is_null(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use cosmap_mapper::{IndexingPolicy, PartitionKey, UniqueKey, UniqueKeyPolicy};
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn definitions_become_sdk_properties_unchanged() {
+        let definition = ContainerDefinition {
+            id: "Account".into(),
+            partition_key: PartitionKey::on("accountId"),
+            indexing_policy: IndexingPolicy::default(),
+            unique_key_policy: Some(UniqueKeyPolicy {
+                unique_keys: vec![UniqueKey {
+                    paths: vec!["/email".into()],
+                }],
+            }),
+            default_ttl: Some(-1),
+        };
+        let properties = sdk_properties(&definition).expect("expressible");
+        let sent = serde_json::to_value(&properties).expect("serialisable");
+        assert_eq!(sent, serde_json::to_value(&definition).expect("serialisable"));
+    }
+
+    #[test]
+    fn replacing_never_drops_unknown_settings() {
+        let current = json!({
+            "id": "Account", "partitionKey": {}, "indexingPolicy": {}, "conflictResolutionPolicy": {},
+            "geospatialConfig": {"type": "Geography"}, "_rid": "x", "_etag": "y"
+        });
+        assert_eq!(not_carried_over(&current), Vec::<String>::new());
+        let current = json!({
+            "id": "Account", "computedProperties": [], "geospatialConfig": {"type": "Geometry"}
+        });
+        assert_eq!(not_carried_over(&current), ["computedProperties", "geospatialConfig"]);
+    }
+}

@@ -1,0 +1,121 @@
+//! `cosmap cost`: the cost table of the three designs, warnings and assumptions.
+
+use std::fmt::Write as _;
+
+use cosmap_domain::DomainModel;
+use cosmap_mapper::cost::{cost, Consistency, CostReport, DesignCost};
+
+use crate::cli::{ConsistencyArg, CostFormat};
+
+/// Prints the cost report of `model`.
+pub fn run(
+    model: &DomainModel,
+    format: CostFormat,
+    consistency: ConsistencyArg,
+    index_all: bool,
+) -> anyhow::Result<()> {
+    let consistency = match consistency {
+        ConsistencyArg::Strong => Consistency::Strong,
+        ConsistencyArg::BoundedStaleness => Consistency::BoundedStaleness,
+        ConsistencyArg::Session => Consistency::Session,
+        ConsistencyArg::ConsistentPrefix => Consistency::ConsistentPrefix,
+        ConsistencyArg::Eventual => Consistency::Eventual,
+    };
+    let options = cosmap_mapper::Options {
+        index_all,
+        ..Default::default()
+    };
+    let report = cost(model, &options, consistency);
+    let out = match format {
+        CostFormat::Text => render(&report),
+        CostFormat::Json => serde_json::to_string_pretty(&report)? + "\n",
+    };
+    crate::print(&out)
+}
+
+fn render(r: &CostReport) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{}: request units per access pattern ({} consistency)\n",
+        r.model,
+        format!("{:?}", r.consistency).to_lowercase()
+    );
+    let _ = writeln!(
+        out,
+        "{:<13}{:<22}{:>12}{:>14}",
+        "  design", "operation", "RU / run", "RU/s"
+    );
+    for p in &r.patterns {
+        let _ = writeln!(out, "{} ({}/s)", p.name, p.per_second);
+        for (label, d) in [("naive", &p.naive), ("rules", &p.rules), ("optimised", &p.optimised)] {
+            line(&mut out, label, d);
+        }
+    }
+    let _ = writeln!(out, "\nWorkload total (RU/s)");
+    for (label, total) in [
+        ("naive", r.totals.naive),
+        ("rules", r.totals.rules),
+        ("optimised", r.totals.optimised),
+    ] {
+        let _ = writeln!(out, "  {label:<11}{:>14}", thousands(total));
+    }
+    if !r.warnings.is_empty() {
+        let _ = writeln!(out, "\nWarnings");
+        for w in &r.warnings {
+            wrap(&mut out, w);
+        }
+    }
+    let _ = writeln!(out, "\nAssumptions (the documentation gives no figure)");
+    for a in &r.assumptions {
+        wrap(&mut out, a);
+    }
+    out
+}
+
+fn line(out: &mut String, label: &str, d: &DesignCost) {
+    let requests = if d.requests > 1 {
+        format!(" ×{}", d.requests)
+    } else {
+        String::new()
+    };
+    let op = format!("{}{requests}", d.operation.as_str());
+    let _ = writeln!(
+        out,
+        "  {label:<11}{op:<22}{:>12.2}{:>14}",
+        d.ru,
+        thousands(d.ru_per_second)
+    );
+}
+
+fn wrap(out: &mut String, text: &str) {
+    let mut line = String::from("  -");
+    for word in text.split_whitespace() {
+        if line.len() + word.len() + 1 > 80 {
+            let _ = writeln!(out, "{line}");
+            line = String::from("   ");
+        }
+        line.push(' ');
+        line.push_str(word);
+    }
+    let _ = writeln!(out, "{line}");
+}
+
+/// `1234567.8` → `1,234,568`.
+fn thousands(x: f64) -> String {
+    if !x.is_finite() {
+        return "unbounded".to_string();
+    }
+    let digits = format!("{:.0}", x.abs());
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    if x < 0.0 {
+        out.insert(0, '-');
+    }
+    out
+}

@@ -1,0 +1,265 @@
+//! `cosmap provision`: plan, print, apply. The work is cosmap-provision's; this file
+//! turns flags into its inputs and its plan into a table or JSON.
+
+use std::fmt;
+
+use cosmap_provision::{
+    apply, plan, Applied, AppliedAction, ApplyOptions, Connection, ContainerAction, ContainerPlan, DatabaseAction,
+    ErrorClass, Plan, Property, ProvisionError, Settings, Target, Throughput, Trace,
+};
+use serde_json::json;
+
+use crate::cli::{PlanFormat, ProvisionArgs};
+
+/// Exit code when drift is refused.
+const EXIT_DRIFT: u8 = 3;
+/// Exit code for invalid usage.
+const EXIT_USAGE: u8 = 2;
+/// Exit code for failures.
+const EXIT_FAILURE: u8 = 1;
+
+/// A provisioning error with its exit code; its text is the message and the hint.
+#[derive(Debug)]
+pub struct Failure {
+    pub code: u8,
+    message: String,
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Failure {}
+
+impl From<ProvisionError> for Failure {
+    fn from(error: ProvisionError) -> Self {
+        let code = match error.class() {
+            ErrorClass::Usage => EXIT_USAGE,
+            ErrorClass::Drift => EXIT_DRIFT,
+            ErrorClass::Failure => EXIT_FAILURE,
+        };
+        let message = match error.hint() {
+            Some(hint) => format!("{error}\n  hint: {hint}"),
+            None => error.to_string(),
+        };
+        Failure { code, message }
+    }
+}
+
+pub fn run(args: ProvisionArgs) -> anyhow::Result<()> {
+    let model = cosmap_domain::load_file(&args.model)?;
+    let definitions = cosmap_mapper::map(&model, &cosmap_mapper::Options::default()).container_definitions();
+    let database = args.database.clone().unwrap_or_else(|| model.name().to_string());
+    let throughput = match (args.throughput, args.autoscale) {
+        (Some(ru), _) => Throughput::manual(ru).map_err(ProvisionError::from),
+        (None, Some(max)) => Throughput::autoscale(max).map_err(ProvisionError::from),
+        (None, None) => Ok(Throughput::None),
+    }
+    .map_err(Failure::from)?;
+    let target =
+        Target::new(&args.endpoint, args.key, &database).map_err(|e| Failure::from(ProvisionError::from(e)))?;
+    let trace = if args.verbose {
+        Trace::to(|line| eprintln!("trace: {line}"))
+    } else {
+        Trace::off()
+    };
+    let options = ApplyOptions {
+        update_indexing: args.update_indexing,
+    };
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+    runtime.block_on(async {
+        let connection = Connection::open(
+            &target,
+            Settings {
+                trace,
+                ..Settings::default()
+            },
+        )
+        .await
+        .map_err(Failure::from)?;
+        let plan = plan(&connection, &definitions, throughput)
+            .await
+            .map_err(Failure::from)?;
+        if args.format == PlanFormat::Text {
+            crate::print(&render_plan(&plan, &options))?;
+        }
+        if plan.has_drift() {
+            if args.format == PlanFormat::Json {
+                crate::print(&report(&plan, args.dry_run, &[])?)?;
+            }
+            let drift = plan.drift().into_iter().cloned().collect();
+            return Err(Failure::from(ProvisionError::Drift(drift)).into());
+        }
+        let applied = if args.dry_run {
+            vec![]
+        } else {
+            apply(&connection, &plan, &options).await.map_err(Failure::from)?
+        };
+        match args.format {
+            PlanFormat::Text => crate::print(&render_outcome(&plan, &options, args.dry_run, &applied)),
+            PlanFormat::Json => crate::print(&report(&plan, args.dry_run, &applied)?),
+        }
+    })
+}
+
+/// `{"plan": …, "dryRun": …, "applied": […]}` (docs/provisioning.md).
+fn report(plan: &Plan, dry_run: bool, applied: &[Applied]) -> anyhow::Result<String> {
+    let report = json!({ "plan": plan, "dryRun": dry_run, "applied": applied });
+    Ok(serde_json::to_string_pretty(&report)? + "\n")
+}
+
+fn render_plan(plan: &Plan, options: &ApplyOptions) -> String {
+    let width = plan
+        .containers
+        .iter()
+        .map(|c| c.id.chars().count())
+        .chain([plan.database.id.chars().count()])
+        .max()
+        .unwrap_or(0);
+    let mut out = format!("Plan for database `{}` at {}\n\n", plan.database.id, plan.endpoint);
+    let database_action = match plan.database.action {
+        DatabaseAction::Create => "create",
+        DatabaseAction::Present => "present",
+    };
+    out += &format!("  database   {:width$}  {database_action}\n", plan.database.id);
+    for container in &plan.containers {
+        let action = match container.action {
+            ContainerAction::Create => "create",
+            ContainerAction::Unchanged => "unchanged",
+            ContainerAction::Differs => "differs",
+            ContainerAction::Drift => "DRIFT",
+        };
+        out += &format!(
+            "  container  {:width$}  {action:9}  {}\n",
+            container.id,
+            container.wanted.partition_key.paths.join(", ")
+        );
+        for difference in &container.differences {
+            out += &format!(
+                "  {:width$}             {}: {} on the server, the model wants {}\n",
+                "",
+                difference.property.label(),
+                difference.current,
+                difference.wanted
+            );
+        }
+    }
+    out += "\n";
+    out += &summary(plan, options);
+    out
+}
+
+/// The plan in one or two sentences.
+fn summary(plan: &Plan, options: &ApplyOptions) -> String {
+    let create = plan.count(ContainerAction::Create);
+    let unchanged = plan.count(ContainerAction::Unchanged);
+    let differs = plan.count(ContainerAction::Differs);
+    let drift = plan.count(ContainerAction::Drift);
+    let mut parts = vec![];
+    if plan.database.action == DatabaseAction::Create {
+        parts.push("1 database to create".to_string());
+    }
+    for (count, what) in [
+        (create, "to create"),
+        (unchanged, "unchanged"),
+        (differs, "differ"),
+        (drift, "in drift"),
+    ] {
+        if count > 0 {
+            parts.push(format!("{count} {} {what}", containers(count)));
+        }
+    }
+    let mut out = parts.join(", ") + "\n";
+    if create > 0 {
+        out += &format!("Containers created get {}.\n", throughput_words(plan.throughput));
+    }
+    let indexing: Vec<&ContainerPlan> = plan
+        .containers
+        .iter()
+        .filter(|c| c.replaces_indexing_policy())
+        .collect();
+    if !indexing.is_empty() && !options.update_indexing && drift == 0 {
+        out += &format!(
+            "Indexing policies that differ ({}) are left as they are: pass --update-indexing to replace them.\n",
+            ids(&indexing)
+        );
+    }
+    let ttl: Vec<&ContainerPlan> = plan
+        .containers
+        .iter()
+        .filter(|c| c.differences.iter().any(|d| d.property == Property::DefaultTtl))
+        .collect();
+    if !ttl.is_empty() {
+        out += &format!(
+            "Default TTLs that differ ({}) are not changed by cosmap: change them with the portal, the Azure CLI or Bicep.\n",
+            ids(&ttl)
+        );
+    }
+    out
+}
+
+fn throughput_words(throughput: Throughput) -> String {
+    match throughput {
+        Throughput::None => {
+            "no throughput of their own (right for a serverless account, or a database sharing its throughput)"
+                .to_string()
+        }
+        other => format!("{other} each"),
+    }
+}
+
+fn containers(count: usize) -> &'static str {
+    if count == 1 {
+        "container"
+    } else {
+        "containers"
+    }
+}
+
+fn ids(plans: &[&ContainerPlan]) -> String {
+    plans
+        .iter()
+        .map(|c| format!("`{}`", c.id))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn render_outcome(plan: &Plan, options: &ApplyOptions, dry_run: bool, applied: &[Applied]) -> String {
+    if dry_run {
+        return format!(
+            "\nDry run: nothing was changed ({} would be sent).\n",
+            writes(plan.writes(options))
+        );
+    }
+    if applied.is_empty() {
+        return "\nNothing to do: everything is as the model says.\n".to_string();
+    }
+    let mut out = String::from("\n");
+    for change in applied {
+        let line = match change.action {
+            AppliedAction::CreatedDatabase => format!("created database `{}`", change.id),
+            AppliedAction::CreatedContainer => format!("created container `{}`", change.id),
+            AppliedAction::ReplacedIndexingPolicy => {
+                format!(
+                    "replaced the indexing policy of `{}` (Cosmos DB re-indexes in the background)",
+                    change.id
+                )
+            }
+            AppliedAction::FoundCreated => format!("`{}` was created meanwhile, as the model says", change.id),
+        };
+        out += &line;
+        out += "\n";
+    }
+    out += &format!("Done: {}.\n", writes(applied.len()));
+    out
+}
+
+fn writes(count: usize) -> String {
+    match count {
+        0 => "no change".to_string(),
+        1 => "1 change".to_string(),
+        n => format!("{n} changes"),
+    }
+}
