@@ -73,6 +73,9 @@ pub enum Command {
     /// Create the model's database and containers on a Cosmos DB account or emulator.
     #[command(after_help = PROVISION_HELP)]
     Provision(ProvisionArgs),
+    /// Run every access pattern on sample documents and check what comes back (in-memory engine by default).
+    #[command(after_help = VERIFY_HELP)]
+    Verify(VerifyArgs),
 }
 
 const PROVISION_HELP: &str = "\
@@ -85,6 +88,46 @@ Exit codes:
   1  failure: endpoint unreachable, key rejected (401/403), throttled or failing after retries
   2  invalid model or usage (bad endpoint, missing key, invalid throughput)
   3  drift refused: nothing was changed";
+
+const VERIFY_HELP: &str = "\
+Provisions the containers, writes deterministic sample documents for every document type
+(copies included), runs each access pattern's operation (point reads, queries with their
+SQL, writes and copy-sync writes) and checks each answer against the samples. Without
+--endpoint it runs on the SDK's in-memory Cosmos DB engine inside this process; with it, in
+a new database named <model>-verify-<unix seconds>, which is left in place for you to drop.
+
+Exit codes:
+  0  every access pattern passed
+  1  a pattern failed (or the server refused it), or the endpoint could not be used
+  2  invalid model or usage (bad endpoint, missing key)";
+
+/// `cosmap verify`.
+#[derive(Debug, Args)]
+pub struct VerifyArgs {
+    /// The model file (JSON).
+    pub model: PathBuf,
+    /// Verify on this Cosmos DB account or emulator instead of the in-memory engine, in a
+    /// new database. http:// and the emulator's well-known key are only used for loopback
+    /// hosts (localhost, 127.0.0.1, [::1]). COSMOS_ENDPOINT is not read: verify writes
+    /// only where it is told to.
+    #[arg(long)]
+    pub endpoint: Option<String>,
+    /// The account key for --endpoint; prefer COSMOS_KEY (a flag shows in the process
+    /// list). Never printed. Without it, loopback endpoints get the emulator's well-known key.
+    #[arg(long, env = "COSMOS_KEY", hide_env_values = true, value_parser = key)]
+    pub key: Option<AccountKey>,
+    /// Output format of the report.
+    #[arg(long, value_enum, default_value_t = VerifyFormat::Text)]
+    pub format: VerifyFormat,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum VerifyFormat {
+    /// A table, then the details of what did not pass.
+    Text,
+    /// The documented JSON report (docs/verify.md).
+    Json,
+}
 
 /// `cosmap provision`.
 #[derive(Debug, Args)]

@@ -6,6 +6,7 @@ mod cost;
 mod generate;
 mod provision;
 mod text;
+mod verify;
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -90,6 +91,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             index_all,
         } => generate::run(&load(&model)?, &out, templates.as_deref(), check, index_all),
         Command::Provision(args) => provision::run(args),
+        Command::Verify(args) => verify::run(args),
         Command::Cost {
             model,
             format,

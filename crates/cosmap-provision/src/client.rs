@@ -268,6 +268,27 @@ impl Connection {
         }
     }
 
+    /// Sends one request for a later stage (such as `cosmap verify`'s item reads and
+    /// writes) the way provisioning sends its own: with the retries, the timeout and
+    /// the trace of this connection. The answer is `Some(value)`, or `None` when the
+    /// server answered one of the `accept` statuses (such as 404 for a missing item);
+    /// any other failure is a [`ProvisionError`] saying what the server answered.
+    pub async fn request<T, F, Fut>(
+        &self,
+        operation: &str,
+        accept: &[u16],
+        attempt: F,
+    ) -> Result<Option<T>, ProvisionError>
+    where
+        F: FnMut() -> Fut,
+        Fut: Future<Output = azure_data_cosmos::Result<T>>,
+    {
+        match self.call(operation, accept, attempt).await? {
+            Reply::Done(value) => Ok(Some(value)),
+            Reply::Status => Ok(None),
+        }
+    }
+
     /// A container's definition as the server returns it (raw JSON), or `None`
     /// when it does not exist.
     pub(crate) async fn read_container(&self, id: &str) -> Result<Option<Value>, ProvisionError> {

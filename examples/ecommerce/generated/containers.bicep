@@ -45,9 +45,6 @@ resource container_account 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/c
             path: '/accountId/?'
           }
           {
-            path: '/deliveryAddresses/[]/addressType/?'
-          }
-          {
             path: '/orderedAt/?'
           }
           {

@@ -79,7 +79,7 @@ fn read_at(all: &Places<'_>, p: &AccessPattern, at: &Location<'_>) -> Vec<Reques
             Match::PartitionKey => {
                 partition_key = Some(format!("@{f}"));
                 // A root's id is its identity, which is also the partition key.
-                if d.role != Role::Copy && at.path.is_empty() && identity_of(d) == Some(f.as_str()) {
+                if d.role != Role::Copy && identity_of(d) == Some(f.as_str()) {
                     id = Some(format!("@{f}"));
                 }
             }
@@ -108,14 +108,15 @@ fn read_at(all: &Places<'_>, p: &AccessPattern, at: &Location<'_>) -> Vec<Reques
         extra.push(follow(at, home));
     }
     let orders: Vec<Vec<String>> = p.sort.iter().filter_map(|s| sort_path(at, s)).collect();
-    let kind =
-        if id.is_some() && partition_key.is_some() && conditions.is_empty() && orders.is_empty() && names.len() == 1 {
-            OperationKind::PointRead
-        } else if partition_key.is_some() {
-            OperationKind::SinglePartitionQuery
-        } else {
-            OperationKind::CrossPartitionQuery
-        };
+    // With the id and partition key known, one point read fetches the document; any
+    // other filter (say, on an embedded object) is then matched in the application.
+    let kind = if id.is_some() && partition_key.is_some() && orders.is_empty() && names.len() == 1 {
+        OperationKind::PointRead
+    } else if partition_key.is_some() {
+        OperationKind::SinglePartitionQuery
+    } else {
+        OperationKind::CrossPartitionQuery
+    };
     let mut index_paths = vec![format!("/{}/?", c.partition_key_property), "/type/?".to_string()];
     index_paths.extend(conditions.iter().map(index_path));
     index_paths.extend(orders.iter().map(|o| format!("/{}/?", o.join("/"))));
@@ -157,11 +158,21 @@ fn read_at(all: &Places<'_>, p: &AccessPattern, at: &Location<'_>) -> Vec<Reques
         id: if kind == OperationKind::PointRead { id } else { None },
         sql,
         write: None,
-        purpose: format!(
-            "reads `{}`{}",
-            p.start,
-            if d.role == Role::Copy { " from its copy" } else { "" }
-        ),
+        purpose: if kind == OperationKind::PointRead && !conditions.is_empty() {
+            let matched: Vec<String> = conditions.iter().map(|c| format!("`{}`", c.param)).collect();
+            format!(
+                "reads `{}` by id; the application matches `{}` on {}",
+                d.name,
+                p.start,
+                matched.join(", ")
+            )
+        } else {
+            format!(
+                "reads `{}`{}",
+                p.start,
+                if d.role == Role::Copy { " from its copy" } else { "" }
+            )
+        },
         index_paths: if kind == OperationKind::PointRead {
             Vec::new()
         } else {

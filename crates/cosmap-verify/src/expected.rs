@@ -1,0 +1,494 @@
+//! What a read should return, worked out in Rust over the sample documents —
+//! never by trusting the operation's SQL.
+//!
+//! An access pattern starts from an element (`start`) and filters on attributes by
+//! equality. On a document of the container the operation reads, each filter
+//! attribute is found where the logical model says the document keeps it:
+//!
+//! - the container's partition key property, the document's `id` (the start's own
+//!   identity), or a separated value object's parent identity: on the document;
+//! - otherwise on an *instance* of the start element in the document — the document
+//!   itself, or each object embedded at the start's path (through arrays): one of its
+//!   attributes, the `id` of a reference to the root the filter names, or the
+//!   identity of an embedded reference data snapshot.
+//!
+//! A document matches when its document-level filters hold and one instance satisfies
+//! all the instance-level filters together ("any element" semantics through arrays).
+//! The documents expected are those of the start's document type (and, in an aggregate
+//! container, of the returned elements stored there as their own documents) that match
+//! (whatever partition the request itself names). A pattern's `sort` gives the
+//! expected order, compared with Cosmos DB's ordering of JSON values.
+
+use std::cmp::Ordering;
+use std::collections::BTreeMap;
+
+use cosmap_domain::AccessPattern;
+use cosmap_mapper::{
+    Container, ContainerKind, DocumentType, Embedded, EmbeddedKind, IdSource, Property, Reference, Role,
+};
+use serde_json::Value;
+
+use crate::samples::Sample;
+
+/// One step into a document towards an instance of the start element.
+#[derive(Debug, Clone)]
+struct Step {
+    name: String,
+    many: bool,
+}
+
+/// The object that holds an element's own fields.
+#[derive(Debug, Clone, Copy)]
+enum Node<'a> {
+    Document(&'a DocumentType),
+    Embedded(&'a Embedded),
+}
+
+impl<'a> Node<'a> {
+    fn attributes(self) -> &'a [Property] {
+        match self {
+            Node::Document(d) => &d.attributes,
+            Node::Embedded(e) => &e.attributes,
+        }
+    }
+
+    fn embedded(self) -> &'a [Embedded] {
+        match self {
+            Node::Document(d) => &d.embedded,
+            Node::Embedded(e) => &e.embedded,
+        }
+    }
+
+    fn references(self) -> &'a [Reference] {
+        match self {
+            Node::Document(d) => &d.references,
+            Node::Embedded(e) => &e.references,
+        }
+    }
+}
+
+/// Where instances of the start element sit in a document type.
+#[derive(Debug, Clone)]
+struct Site<'a> {
+    path: Vec<Step>,
+    node: Node<'a>,
+}
+
+/// Where a filter or sort attribute is found.
+#[derive(Debug, Clone)]
+enum Place {
+    /// A property of the document itself.
+    Document(String),
+    /// A property of the start element's instance (an attribute, or a path through a
+    /// reference or a snapshot); `many` when the first step holds an array.
+    Instance { path: Vec<String>, many: bool },
+    /// Not stored where the start element is.
+    Missing,
+}
+
+/// Filter values by attribute name.
+pub(crate) type Binding = BTreeMap<String, Value>;
+
+/// A read pattern's main request on one container.
+#[derive(Debug)]
+pub(crate) struct ReadSpec<'a> {
+    pattern: &'a AccessPattern,
+    container: &'a Container,
+    /// The document type that holds the start element (the operation's first type).
+    holder: &'a DocumentType,
+    /// The document types expected in the answer.
+    types: Vec<&'a DocumentType>,
+}
+
+impl<'a> ReadSpec<'a> {
+    /// The spec for `pattern` reading `holder` (and what it returns) in `container`;
+    /// an error when `holder` does not hold the pattern's start element.
+    pub fn new(pattern: &'a AccessPattern, container: &'a Container, holder: &str) -> Result<Self, String> {
+        let holder = container
+            .document_type(holder)
+            .ok_or_else(|| format!("`{}` has no document type `{holder}`", container.name))?;
+        if sites(holder, &pattern.start).is_empty() {
+            return Err(format!(
+                "the operation reads `{}`, which does not hold the pattern's start `{}`",
+                holder.name, pattern.start
+            ));
+        }
+        let mut types = vec![holder];
+        if container.kind == ContainerKind::Aggregate {
+            for d in &container.document_types {
+                let returned = pattern.returns.iter().any(|r| *r == d.source && *r != pattern.start);
+                if returned && d.role != Role::Copy && !types.iter().any(|t| t.name == d.name) {
+                    types.push(d);
+                }
+            }
+        }
+        Ok(ReadSpec {
+            pattern,
+            container,
+            holder,
+            types,
+        })
+    }
+
+    /// Every binding the samples offer: for each instance of the start element in a
+    /// sample of the holder type, the value of each filter attribute there. Bindings
+    /// where some filter attribute is not stored are left out.
+    pub fn bindings(&self, samples: &[Sample]) -> Vec<Binding> {
+        let mut out: Vec<Binding> = Vec::new();
+        for sample in self.samples_of(samples, &[self.holder]) {
+            for site in sites(self.holder, &self.pattern.start) {
+                for instance in instances(&sample.body, &site.path) {
+                    let mut binding = Binding::new();
+                    for f in &self.pattern.filter {
+                        let value = match place(self.container, self.holder, &self.pattern.start, Some(&site), f) {
+                            Place::Document(name) => sample.body.get(&name),
+                            Place::Instance { path, .. } => values_at(instance, &path).into_iter().next(),
+                            Place::Missing => None,
+                        };
+                        if let Some(value) = value {
+                            binding.insert(f.clone(), value.clone());
+                        }
+                    }
+                    if binding.len() == self.pattern.filter.len() && !out.contains(&binding) {
+                        out.push(binding);
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// The filters no sample of the holder type stores (why no binding exists).
+    pub fn missing_filters(&self) -> Vec<String> {
+        let sites = sites(self.holder, &self.pattern.start);
+        self.pattern
+            .filter
+            .iter()
+            .filter(|f| {
+                sites.iter().all(|s| {
+                    matches!(
+                        place(self.container, self.holder, &self.pattern.start, Some(s), f),
+                        Place::Missing
+                    )
+                })
+            })
+            .cloned()
+            .collect()
+    }
+
+    /// The samples expected for `binding`, in the pattern's order when it sorts,
+    /// else in sample order. The partition comes from the filters (the partition key
+    /// property is one of them, when the pattern filters on it), never from the request.
+    pub fn expected<'s>(&self, samples: &'s [Sample], binding: &Binding) -> Vec<&'s Sample> {
+        let mut found: Vec<&Sample> = self
+            .samples_of(samples, &self.types)
+            .filter(|s| self.matches(s, binding))
+            .collect();
+        if self.sort_keys(found.first().copied()).is_some() {
+            found.sort_by(|a, b| compare_keys(&self.sort_keys(Some(a)), &self.sort_keys(Some(b))));
+        }
+        found
+    }
+
+    /// Whether the pattern sorts and every expected document has a sort key (not
+    /// inside an array): then the answer must come in that order.
+    pub fn ordered(&self, expected: &[&Sample]) -> bool {
+        !self.pattern.sort.is_empty() && expected.iter().all(|s| self.sort_keys(Some(s)).is_some())
+    }
+
+    /// Whether `returned` (documents, in the order the server sent them) is in the
+    /// pattern's order; documents it does not know compare as missing keys.
+    pub fn in_order(&self, returned: &[&Value], samples: &[Sample]) -> bool {
+        let keys: Vec<Option<Vec<Option<Value>>>> = returned
+            .iter()
+            .map(|doc| {
+                let sample = samples.iter().find(|s| {
+                    s.container == self.container.name && doc.get("id").and_then(Value::as_str) == Some(s.id.as_str())
+                });
+                self.sort_keys(sample)
+            })
+            .collect();
+        keys.windows(2)
+            .all(|pair| compare_keys(&pair[0], &pair[1]) != Ordering::Greater)
+    }
+
+    /// How many samples of the expected types there are in the whole container.
+    pub fn total(&self, samples: &[Sample]) -> usize {
+        self.samples_of(samples, &self.types).count()
+    }
+
+    fn samples_of<'s, 't>(
+        &'t self,
+        samples: &'s [Sample],
+        types: &'t [&'a DocumentType],
+    ) -> impl Iterator<Item = &'s Sample> + 't
+    where
+        's: 't,
+    {
+        samples
+            .iter()
+            .filter(move |s| s.container == self.container.name && types.iter().any(|d| d.name == s.document_type))
+    }
+
+    fn document_type(&self, sample: &Sample) -> Option<&'a DocumentType> {
+        self.types.iter().copied().find(|d| d.name == sample.document_type)
+    }
+
+    fn matches(&self, sample: &Sample, binding: &Binding) -> bool {
+        let Some(d) = self.document_type(sample) else {
+            return false;
+        };
+        let start = &self.pattern.start;
+        let sites = sites(d, start);
+        let on_document = |f: &String, site: Option<&Site<'_>>| match place(self.container, d, start, site, f) {
+            Place::Document(name) => Some(sample.body.get(&name) == binding.get(f)),
+            _ => None,
+        };
+        if sites.is_empty() {
+            // A returned document that does not hold the start: the filters apply to its own properties.
+            return self
+                .pattern
+                .filter
+                .iter()
+                .all(|f| on_document(f, None).unwrap_or(false));
+        }
+        sites.iter().any(|site| {
+            let documents_ok = self
+                .pattern
+                .filter
+                .iter()
+                .all(|f| on_document(f, Some(site)).unwrap_or(true));
+            documents_ok
+                && instances(&sample.body, &site.path).into_iter().any(|instance| {
+                    self.pattern
+                        .filter
+                        .iter()
+                        .all(|f| match place(self.container, d, start, Some(site), f) {
+                            Place::Document(_) => true,
+                            Place::Instance { path, .. } => values_at(instance, &path)
+                                .into_iter()
+                                .any(|v| Some(v) == binding.get(f)),
+                            Place::Missing => false,
+                        })
+                })
+        })
+    }
+
+    /// The sort key of a sample: one value (or none, for a missing property) per sort
+    /// attribute; `None` when the pattern does not sort or an attribute sits in an array.
+    fn sort_keys(&self, sample: Option<&Sample>) -> Option<Vec<Option<Value>>> {
+        if self.pattern.sort.is_empty() {
+            return None;
+        }
+        let Some(sample) = sample else {
+            return Some(vec![None; self.pattern.sort.len()]);
+        };
+        let d = self.document_type(sample)?;
+        let start = &self.pattern.start;
+        let sites = sites(d, start);
+        let site = sites.iter().find(|s| s.path.iter().all(|step| !step.many));
+        if !sites.is_empty() && site.is_none() {
+            return None;
+        }
+        let mut keys = Vec::new();
+        for s in &self.pattern.sort {
+            let value = match place(self.container, d, start, site, s) {
+                Place::Document(name) => sample.body.get(&name).cloned(),
+                Place::Instance { many: true, .. } => return None,
+                Place::Instance { path, .. } => {
+                    let owner = site.map(|s| &s.path[..]).unwrap_or(&[]);
+                    let instance = instances(&sample.body, owner).into_iter().next()?;
+                    values_at(instance, &path).into_iter().next().cloned()
+                }
+                Place::Missing => None,
+            };
+            keys.push(value);
+        }
+        Some(keys)
+    }
+}
+
+/// Where instances of element `start` sit in document type `d`.
+fn sites<'a>(d: &'a DocumentType, start: &str) -> Vec<Site<'a>> {
+    let mut out = Vec::new();
+    if d.source == start {
+        out.push(Site {
+            path: Vec::new(),
+            node: Node::Document(d),
+        });
+    }
+    walk(&d.embedded, start, &mut Vec::new(), &mut out);
+    out
+}
+
+fn walk<'a>(embedded: &'a [Embedded], start: &str, path: &mut Vec<Step>, out: &mut Vec<Site<'a>>) {
+    for e in embedded.iter().filter(|e| e.kind == EmbeddedKind::ValueObject) {
+        path.push(Step {
+            name: e.name.clone(),
+            many: e.many,
+        });
+        if e.source == start {
+            out.push(Site {
+                path: path.clone(),
+                node: Node::Embedded(e),
+            });
+        }
+        walk(&e.embedded, start, path, out);
+        path.pop();
+    }
+}
+
+/// Where attribute `f` is found on a document of type `d` (see the module docs).
+fn place(c: &Container, d: &DocumentType, start: &str, site: Option<&Site<'_>>, f: &str) -> Place {
+    if f == c.partition_key_property {
+        return Place::Document(f.to_string());
+    }
+    let own_document = site.is_some_and(|s| s.path.is_empty()) && d.source == start;
+    if own_document && matches!(&d.id, IdSource::Identity { attribute } if attribute == f) {
+        return Place::Document("id".to_string());
+    }
+    if d.parent.as_ref().is_some_and(|link| link.property == f) {
+        return Place::Document(f.to_string());
+    }
+    let Some(site) = site else {
+        return Place::Document(f.to_string());
+    };
+    let node = site.node;
+    if node.attributes().iter().any(|a| a.name == f) {
+        return Place::Instance {
+            path: vec![f.to_string()],
+            many: false,
+        };
+    }
+    if let Some(r) = node.references().iter().find(|r| r.target_identity == f) {
+        return Place::Instance {
+            path: vec![r.name.clone(), "id".to_string()],
+            many: r.many,
+        };
+    }
+    let snapshot = node
+        .embedded()
+        .iter()
+        .find(|e| e.kind == EmbeddedKind::ReferenceData && e.attributes.first().is_some_and(|a| a.name == f));
+    if let Some(e) = snapshot {
+        return Place::Instance {
+            path: vec![e.name.clone(), f.to_string()],
+            many: e.many,
+        };
+    }
+    Place::Missing
+}
+
+/// The objects at `path` in `document`, through arrays.
+fn instances<'v>(document: &'v Value, path: &[Step]) -> Vec<&'v Value> {
+    let mut current = vec![document];
+    for step in path {
+        current = current
+            .into_iter()
+            .filter_map(|v| v.get(&step.name))
+            .flat_map(|v| match v {
+                Value::Array(items) => items.iter().collect::<Vec<_>>(),
+                other => vec![other],
+            })
+            .collect();
+    }
+    current
+}
+
+/// The values at a property path in `object`, through arrays.
+fn values_at<'v>(object: &'v Value, path: &[String]) -> Vec<&'v Value> {
+    let steps: Vec<Step> = path
+        .iter()
+        .map(|name| Step {
+            name: name.clone(),
+            many: true,
+        })
+        .collect();
+    instances(object, &steps)
+}
+
+fn compare_keys(a: &Option<Vec<Option<Value>>>, b: &Option<Vec<Option<Value>>>) -> Ordering {
+    match (a, b) {
+        (Some(a), Some(b)) => a
+            .iter()
+            .zip(b)
+            .map(|(x, y)| cosmos_order(x.as_ref(), y.as_ref()))
+            .find(|o| *o != Ordering::Equal)
+            .unwrap_or(Ordering::Equal),
+        _ => Ordering::Equal,
+    }
+}
+
+/// Cosmos DB's `ORDER BY` ordering of JSON values: undefined, null, booleans,
+/// numbers, strings (by UTF-16 code units), then arrays and objects.
+pub(crate) fn cosmos_order(a: Option<&Value>, b: Option<&Value>) -> Ordering {
+    fn rank(v: Option<&Value>) -> u8 {
+        match v {
+            None => 0,
+            Some(Value::Null) => 1,
+            Some(Value::Bool(_)) => 2,
+            Some(Value::Number(_)) => 3,
+            Some(Value::String(_)) => 4,
+            Some(Value::Array(_)) => 5,
+            Some(Value::Object(_)) => 6,
+        }
+    }
+    match (a, b) {
+        (Some(Value::Bool(x)), Some(Value::Bool(y))) => x.cmp(y),
+        (Some(Value::Number(x)), Some(Value::Number(y))) => {
+            let (x, y) = (x.as_f64().unwrap_or(0.0), y.as_f64().unwrap_or(0.0));
+            x.partial_cmp(&y).unwrap_or(Ordering::Equal)
+        }
+        (Some(Value::String(x)), Some(Value::String(y))) => x.encode_utf16().cmp(y.encode_utf16()),
+        _ => rank(a).cmp(&rank(b)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn cosmos_ordering_of_values() {
+        let ordered = [
+            None,
+            Some(json!(null)),
+            Some(json!(false)),
+            Some(json!(true)),
+            Some(json!(-1)),
+            Some(json!(2.5)),
+            Some(json!(10)),
+            Some(json!("B")),
+            Some(json!("a")),
+        ];
+        for pair in ordered.windows(2) {
+            assert_eq!(
+                cosmos_order(pair[0].as_ref(), pair[1].as_ref()),
+                Ordering::Less,
+                "{pair:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn instances_go_through_arrays() {
+        let doc = json!({"a": [{"b": {"c": 1}}, {"b": {"c": 2}}], "d": {"e": 3}});
+        let path = |names: &[(&str, bool)]| -> Vec<Step> {
+            names
+                .iter()
+                .map(|(n, many)| Step {
+                    name: n.to_string(),
+                    many: *many,
+                })
+                .collect()
+        };
+        assert_eq!(
+            instances(&doc, &path(&[("a", true), ("b", false)])),
+            [&json!({"c": 1}), &json!({"c": 2})]
+        );
+        assert_eq!(values_at(&doc, &["d".into(), "e".into()]), [&json!(3)]);
+        assert!(instances(&doc, &path(&[("x", false)])).is_empty());
+    }
+}

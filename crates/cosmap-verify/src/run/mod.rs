@@ -1,0 +1,349 @@
+//! Running a verification: connect, provision, write the samples, run every access
+//! pattern's operation, and judge each answer against [`crate::expected`].
+//!
+//! Reads run first, on the samples as written ([`reads`]); writes run after, in
+//! pattern order, each on a sample no earlier write deleted ([`writes`]). Every request goes through
+//! `cosmap-provision`'s [`Connection`] (its retries, timeout and error messages); a
+//! refusal becomes an `error` line of the report with the server's answer, never a
+//! panic or an early exit.
+
+use std::collections::BTreeMap;
+
+use azure_data_cosmos::clients::ContainerClient;
+use azure_data_cosmos::{FeedScope, Query};
+use cosmap_domain::{AccessKind, AccessPattern, DomainModel};
+use cosmap_mapper::operations::{Operation, OperationKind, Request};
+use cosmap_mapper::{LogicalModel, Role};
+use cosmap_provision::in_memory::InMemoryAccount;
+use cosmap_provision::{
+    apply, plan, ApplyOptions, Connection, DatabaseAction, ProvisionError, Settings, Target, Throughput,
+};
+use futures::TryStreamExt;
+use serde_json::Value;
+
+use crate::error::VerifyError;
+use crate::report::{
+    EngineInfo, EngineKind, PatternOutcome, Report, RequestOutcome, SampleSummary, Summary, Verdict,
+    REPORT_FORMAT_VERSION,
+};
+use crate::samples::{sorted_attributes, Generator, Sample};
+
+mod reads;
+mod writes;
+
+use writes::WriteState;
+
+/// Where to verify.
+#[derive(Debug)]
+pub enum Engine {
+    /// The SDK's in-memory Cosmos DB engine, started inside this process.
+    InMemory,
+    /// A Cosmos DB account or emulator. The target's database must not exist yet:
+    /// verify creates it, writes into it, and leaves it for the user to drop.
+    Endpoint(Target),
+}
+
+/// The database verify uses on the in-memory engine (a new account each run).
+pub fn in_memory_database(model: &str) -> String {
+    format!("{model}-verify")
+}
+
+/// A new database's name for a run at `unix_seconds`: `<model>-verify-<seconds>`.
+pub fn fresh_database_name(model: &str, unix_seconds: u64) -> String {
+    format!("{model}-verify-{unix_seconds}")
+}
+
+/// Verifies `logical` (mapped from `domain`) on `engine`; see the crate docs.
+pub async fn verify(
+    domain: &DomainModel,
+    logical: &LogicalModel,
+    engine: Engine,
+    settings: Settings,
+) -> Result<Report, VerifyError> {
+    // The in-memory account lives as long as the verification.
+    let mut _account = None;
+    let (connection, engine) = match engine {
+        Engine::InMemory => {
+            let database = in_memory_database(&logical.model);
+            let account = InMemoryAccount::new()?;
+            let connection = account.connect(&database, settings).await?;
+            _account = Some(account);
+            let info = EngineInfo {
+                kind: EngineKind::InMemory,
+                endpoint: None,
+                database,
+            };
+            (connection, info)
+        }
+        Engine::Endpoint(target) => {
+            let connection = Connection::open(&target, settings).await?;
+            let info = EngineInfo {
+                kind: EngineKind::Endpoint,
+                endpoint: Some(target.endpoint().to_string()),
+                database: target.database().to_string(),
+            };
+            (connection, info)
+        }
+    };
+
+    let plan = plan(&connection, &logical.container_definitions(), Throughput::None).await?;
+    if plan.database.action == DatabaseAction::Present {
+        return Err(VerifyError::DatabaseExists {
+            endpoint: connection.endpoint().to_string(),
+            database: connection.database().to_string(),
+        });
+    }
+    apply(&connection, &plan, &ApplyOptions::default()).await?;
+
+    let generator = Generator::new(logical, sorted_attributes(domain))?;
+    let samples = generator.samples()?;
+
+    let database = connection.cosmos_client().database_client(connection.database());
+    let mut clients = BTreeMap::new();
+    for c in &logical.containers {
+        let operation = format!("open container `{}`", c.name);
+        let client = connection
+            .request(&operation, &[], || database.container_client(&c.name, None))
+            .await?
+            .ok_or_else(|| ProvisionError::Client {
+                operation,
+                message: "no container client".into(),
+            })?;
+        clients.insert(c.name.clone(), client);
+    }
+
+    let run = Run {
+        connection: &connection,
+        clients,
+        logical,
+        generator,
+        samples,
+    };
+    run.write_samples().await?;
+    let patterns = run.patterns(domain).await;
+    let mut containers = BTreeMap::new();
+    for s in &run.samples {
+        *containers.entry(s.container.clone()).or_insert(0) += 1;
+    }
+    let passed = patterns.iter().filter(|p| p.passed).count();
+    Ok(Report {
+        format_version: REPORT_FORMAT_VERSION,
+        model: logical.model.clone(),
+        engine,
+        samples: SampleSummary {
+            documents: run.samples.len(),
+            containers,
+        },
+        summary: Summary {
+            patterns: patterns.len(),
+            passed,
+            failed: patterns.len() - passed,
+        },
+        patterns,
+    })
+}
+
+struct Run<'a> {
+    connection: &'a Connection,
+    clients: BTreeMap<String, ContainerClient>,
+    logical: &'a LogicalModel,
+    generator: Generator<'a>,
+    samples: Vec<Sample>,
+}
+
+impl<'a> Run<'a> {
+    async fn write_samples(&self) -> Result<(), VerifyError> {
+        for s in &self.samples {
+            let client = self.client(&s.container).map_err(VerifyError::Samples)?;
+            let operation = format!("create item `{}` in `{}`", s.id, s.container);
+            self.connection
+                .request(&operation, &[], || {
+                    client.create_item(s.partition_key.clone(), &s.id, &s.body, None)
+                })
+                .await
+                .map_err(|cause| VerifyError::WriteSample {
+                    container: s.container.clone(),
+                    id: s.id.clone(),
+                    cause: Box::new(cause),
+                })?;
+        }
+        Ok(())
+    }
+
+    /// Every access pattern: reads first, then writes; reported in name order.
+    async fn patterns(&self, domain: &DomainModel) -> Vec<PatternOutcome> {
+        let mut outcomes = Vec::new();
+        let operations: BTreeMap<&str, &Operation> = self
+            .logical
+            .operations
+            .iter()
+            .map(|o| (o.pattern.as_str(), o))
+            .collect();
+        for p in domain.access_patterns() {
+            if !operations.contains_key(p.name.as_str()) {
+                outcomes.push(PatternOutcome {
+                    pattern: p.name.clone(),
+                    operation: None,
+                    passed: false,
+                    reason: Some(format!(
+                        "the logical model has no operation for this pattern: nothing stores `{}`",
+                        p.start
+                    )),
+                    requests: Vec::new(),
+                });
+            }
+        }
+        let patterns: BTreeMap<&str, &AccessPattern> =
+            domain.access_patterns().iter().map(|p| (p.name.as_str(), p)).collect();
+        let (writes, reads): (Vec<&Operation>, Vec<&Operation>) =
+            operations.values().partition(|o| o.kind == OperationKind::Write);
+        for op in reads {
+            outcomes.push(match patterns.get(op.pattern.as_str()) {
+                Some(p) if p.kind == AccessKind::Read => self.read(op, p).await,
+                _ => unknown(op),
+            });
+        }
+        let mut state = WriteState::new(self.samples.clone());
+        for op in writes {
+            outcomes.push(match patterns.get(op.pattern.as_str()) {
+                Some(p) if p.kind == AccessKind::Write => self.write(op, &mut state).await,
+                _ => unknown(op),
+            });
+        }
+        outcomes.sort_by(|a, b| a.pattern.cmp(&b.pattern));
+        outcomes
+    }
+
+    fn client(&self, container: &str) -> Result<&ContainerClient, String> {
+        self.clients
+            .get(container)
+            .ok_or_else(|| format!("there is no container `{container}`"))
+    }
+
+    async fn query(
+        &self,
+        container: &str,
+        sql: &str,
+        parameters: &BTreeMap<String, Value>,
+        partition: Option<&str>,
+    ) -> Result<Vec<Value>, String> {
+        let client = self.client(container)?;
+        let mut query = Query::from(sql);
+        for (name, value) in parameters {
+            query = query.with_parameter(name.clone(), value).map_err(|e| e.to_string())?;
+        }
+        let operation = match partition {
+            Some(pk) => format!("query `{container}` in partition `{pk}`"),
+            None => format!("query `{container}` across partitions"),
+        };
+        self.connection
+            .request(&operation, &[], || {
+                let query = query.clone();
+                let scope = match partition {
+                    Some(pk) => FeedScope::partition(pk.to_string()),
+                    None => FeedScope::full_container(),
+                };
+                async move {
+                    client
+                        .query_items::<Value>(query, scope, None)
+                        .await?
+                        .try_collect::<Vec<Value>>()
+                        .await
+                }
+            })
+            .await
+            .map(Option::unwrap_or_default)
+            .map_err(|e| e.to_string())
+    }
+
+    async fn point_read(&self, container: &str, pk: &str, id: &str) -> Result<Option<Value>, String> {
+        let client = self.client(container)?;
+        let operation = format!("read item `{id}` in partition `{pk}` of `{container}`");
+        let response = self
+            .connection
+            .request(&operation, &[404], || client.read_item(pk.to_string(), id, None))
+            .await
+            .map_err(|e| e.to_string())?;
+        match response {
+            None => Ok(None),
+            Some(response) => response
+                .into_model::<Value>()
+                .map(Some)
+                .map_err(|e| format!("the answer to `{operation}` is not a JSON document: {e}")),
+        }
+    }
+
+    fn outcome(&self, r: &Request) -> RequestOutcome {
+        let copy = self
+            .logical
+            .container(&r.container)
+            .and_then(|c| c.document_type(r.document_types.first()?))
+            .is_some_and(|d| d.role == Role::Copy);
+        RequestOutcome {
+            kind: r.kind,
+            write: r.write,
+            container: r.container.clone(),
+            document_types: r.document_types.clone(),
+            copy,
+            added: false,
+            sql: r.sql.clone(),
+            parameters: BTreeMap::new(),
+            partition_key: None,
+            id: None,
+            returned: None,
+            expected: Vec::new(),
+            ordered: false,
+            verdict: Verdict::Fail,
+            reason: None,
+        }
+    }
+}
+
+/// An operation whose access pattern the domain model does not have (or of the other kind).
+fn unknown(op: &Operation) -> PatternOutcome {
+    PatternOutcome {
+        pattern: op.pattern.clone(),
+        operation: Some(op.kind),
+        passed: false,
+        reason: Some("the domain model has no access pattern of this name and kind".into()),
+        requests: Vec::new(),
+    }
+}
+
+fn pattern_outcome(op: &Operation, requests: Vec<RequestOutcome>) -> PatternOutcome {
+    let passed = !requests.is_empty() && requests.iter().all(|r| r.verdict == Verdict::Pass);
+    PatternOutcome {
+        pattern: op.pattern.clone(),
+        operation: Some(op.kind),
+        passed,
+        reason: requests
+            .is_empty()
+            .then(|| "the operation sends no request".to_string()),
+        requests,
+    }
+}
+
+fn fail(mut outcome: RequestOutcome, reason: String) -> RequestOutcome {
+    outcome.verdict = Verdict::Fail;
+    outcome.reason = Some(reason);
+    outcome
+}
+
+fn error(mut outcome: RequestOutcome, cause: String) -> RequestOutcome {
+    outcome.verdict = Verdict::Error;
+    outcome.reason = Some(cause);
+    outcome
+}
+
+fn id_of(document: &Value) -> String {
+    document
+        .get("id")
+        .and_then(Value::as_str)
+        .unwrap_or("<no id>")
+        .to_string()
+}
+
+/// `"country"` → `country`.
+fn constant(spec: &str) -> Option<String> {
+    spec.starts_with('"').then(|| serde_json::from_str(spec).ok()).flatten()
+}

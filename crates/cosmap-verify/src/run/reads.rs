@@ -1,0 +1,358 @@
+//! Reads: the main request, bound from the samples and judged against
+//! [`crate::expected`]; the requests after it (point reads through a reference,
+//! queries for returned elements stored elsewhere).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use cosmap_domain::AccessPattern;
+use cosmap_mapper::operations::{Operation, OperationKind, Request};
+use cosmap_mapper::Role;
+use serde_json::Value;
+
+use super::{constant, error, fail, id_of, pattern_outcome, Run};
+use crate::expected::{Binding, ReadSpec};
+use crate::report::{PatternOutcome, RequestOutcome, Verdict};
+use crate::samples::{lookup, Sample};
+
+/// What the main request of a read leaves for the others: its binding and the
+/// documents it should have returned.
+struct MainRead<'s> {
+    binding: Binding,
+    expected: Vec<&'s Sample>,
+}
+
+impl Run<'_> {
+    pub(super) async fn read(&self, op: &Operation, pattern: &AccessPattern) -> PatternOutcome {
+        let mut requests = Vec::new();
+        let mut main = None;
+        for (i, r) in op.requests.iter().enumerate() {
+            let outcome = if i == 0 {
+                let (outcome, read) = self.main_read(r, pattern).await;
+                main = read;
+                outcome
+            } else {
+                self.secondary_read(r, pattern, main.as_ref()).await
+            };
+            requests.push(outcome);
+        }
+        pattern_outcome(op, requests)
+    }
+
+    async fn main_read(&self, r: &Request, pattern: &AccessPattern) -> (RequestOutcome, Option<MainRead<'_>>) {
+        let mut outcome = self.outcome(r);
+        let Some(container) = self.logical.container(&r.container) else {
+            return (fail(outcome, format!("there is no container `{}`", r.container)), None);
+        };
+        let holder = r.document_types.first().map(String::as_str).unwrap_or("");
+        let spec = match ReadSpec::new(pattern, container, holder) {
+            Ok(spec) => spec,
+            Err(reason) => return (fail(outcome, reason), None),
+        };
+        let bindings = spec.bindings(&self.samples);
+        if bindings.is_empty() {
+            let missing = spec.missing_filters();
+            let reason = if missing.is_empty() {
+                format!(
+                    "no sample of `{holder}` holds `{}` with a value for every filter",
+                    pattern.start
+                )
+            } else {
+                format!(
+                    "no sample offers a value for every filter: `{}` is not stored in `{holder}`",
+                    missing.join("`, `")
+                )
+            };
+            return (fail(outcome, reason), None);
+        }
+        // The binding whose answer is the largest that still leaves documents out.
+        let total = spec.total(&self.samples);
+        let scoped = matches!(r.kind, OperationKind::PointRead | OperationKind::SinglePartitionQuery);
+        let mut best: Option<((bool, usize), Binding, Option<String>)> = None;
+        for binding in bindings {
+            let partition = if scoped {
+                match bind(r.partition_key.as_deref(), &binding, "partition key") {
+                    Ok(p) => Some(p),
+                    Err(reason) => return (fail(outcome, reason), None),
+                }
+            } else {
+                None
+            };
+            let count = spec.expected(&self.samples, &binding).len();
+            let score = (count < total, count);
+            if best.as_ref().is_none_or(|(s, ..)| score > *s) {
+                best = Some((score, binding, partition));
+            }
+        }
+        let Some((_, binding, partition)) = best else {
+            return (fail(outcome, "no binding".into()), None);
+        };
+        let expected = spec.expected(&self.samples, &binding);
+        let ordered = spec.ordered(&expected);
+        outcome.expected = expected.iter().map(|s| s.id.clone()).collect();
+        outcome.ordered = ordered;
+        outcome.partition_key = partition.clone();
+        let answer = match r.kind {
+            OperationKind::PointRead => {
+                let id = match bind(r.id.as_deref(), &binding, "id") {
+                    Ok(id) => id,
+                    Err(reason) => return (fail(outcome, reason), None),
+                };
+                outcome.id = Some(id.clone());
+                let pk = partition.clone().unwrap_or_default();
+                self.point_read(&r.container, &pk, &id)
+                    .await
+                    .map(|doc| doc.into_iter().collect())
+            }
+            OperationKind::SinglePartitionQuery | OperationKind::CrossPartitionQuery => {
+                match self.parameters(r, &binding) {
+                    Ok(parameters) => {
+                        outcome.parameters = parameters;
+                        let sql = r.sql.clone().unwrap_or_default();
+                        self.query(&r.container, &sql, &outcome.parameters, partition.as_deref())
+                            .await
+                    }
+                    Err(reason) => return (fail(outcome, reason), None),
+                }
+            }
+            OperationKind::Write => Err("a read pattern's operation cannot be a write".to_string()),
+        };
+        let outcome = match answer {
+            Ok(returned) => judge(outcome, &returned, |docs| spec.in_order(docs, &self.samples)),
+            Err(cause) => error(outcome, cause),
+        };
+        (outcome, Some(MainRead { binding, expected }))
+    }
+
+    /// A request after the main one: a point read through a reference the documents
+    /// read hold, or a query for returned elements stored elsewhere.
+    async fn secondary_read(
+        &self,
+        r: &Request,
+        pattern: &AccessPattern,
+        main: Option<&MainRead<'_>>,
+    ) -> RequestOutcome {
+        let mut outcome = self.outcome(r);
+        let Some(main) = main else {
+            return fail(outcome, "not run: the main request could not be run".into());
+        };
+        let Some(container) = self.logical.container(&r.container) else {
+            return fail(outcome, format!("there is no container `{}`", r.container));
+        };
+        // Independently of the request: the returned elements' own documents there.
+        let types: Vec<&str> = container
+            .document_types
+            .iter()
+            .filter(|d| d.role != Role::Copy && pattern.returns.contains(&d.source))
+            .map(|d| d.name.as_str())
+            .collect();
+        if types.is_empty() {
+            return fail(
+                outcome,
+                format!("`{}` holds none of the elements the pattern returns", r.container),
+            );
+        }
+        let of_types = |s: &&Sample| s.container == r.container && types.contains(&s.document_type.as_str());
+        let through_reference = |spec: Option<&str>| spec.is_some_and(|s| !s.starts_with('@') && !s.starts_with('"'));
+        let answer = if r.kind == OperationKind::PointRead && through_reference(r.partition_key.as_deref()) {
+            let (Some(pk_path), Some(id_path)) = (r.partition_key.as_deref(), r.id.as_deref()) else {
+                return fail(outcome, "a point read needs an id and a partition key".into());
+            };
+            let held = main.expected.iter().find_map(|s| {
+                let pk = lookup(&s.body, pk_path)?.as_str()?;
+                let id = lookup(&s.body, id_path)?.as_str()?;
+                Some((pk.to_string(), id.to_string()))
+            });
+            let Some((pk, id)) = held else {
+                return fail(
+                    outcome,
+                    format!("no document the main request should return holds `{pk_path}` and `{id_path}`"),
+                );
+            };
+            outcome.partition_key = Some(pk.clone());
+            outcome.id = Some(id.clone());
+            outcome.expected = self
+                .samples
+                .iter()
+                .filter(of_types)
+                .filter(|s| s.id == id && s.partition_key == pk)
+                .map(|s| s.id.clone())
+                .collect();
+            self.point_read(&r.container, &pk, &id)
+                .await
+                .map(|doc| doc.into_iter().collect())
+        } else if let (Some(sql), true) = (&r.sql, r.kind != OperationKind::PointRead) {
+            let partition = if r.kind == OperationKind::SinglePartitionQuery {
+                match bind(r.partition_key.as_deref(), &main.binding, "partition key") {
+                    Ok(p) => Some(p),
+                    Err(reason) => return fail(outcome, reason),
+                }
+            } else {
+                None
+            };
+            outcome.partition_key = partition.clone();
+            outcome.expected = self
+                .samples
+                .iter()
+                .filter(of_types)
+                .filter(|s| partition.as_ref().is_none_or(|p| s.partition_key == *p))
+                .map(|s| s.id.clone())
+                .collect();
+            match self.parameters(r, &main.binding) {
+                Ok(parameters) => {
+                    outcome.parameters = parameters;
+                    self.query(&r.container, sql, &outcome.parameters, partition.as_deref())
+                        .await
+                }
+                Err(reason) => return fail(outcome, reason),
+            }
+        } else {
+            return fail(outcome, "cannot tell how to run this request".into());
+        };
+        match answer {
+            Ok(returned) => judge(outcome, &returned, |_| true),
+            Err(cause) => error(outcome, cause),
+        }
+    }
+
+    /// The SQL's parameters, each bound to the filter of the same name.
+    fn parameters(&self, r: &Request, binding: &Binding) -> Result<BTreeMap<String, Value>, String> {
+        let Some(sql) = &r.sql else {
+            return Err("the query has no SQL".into());
+        };
+        let mut out = BTreeMap::new();
+        for name in sql_parameters(sql) {
+            let value = binding
+                .get(&name)
+                .ok_or_else(|| format!("the SQL's parameter `@{name}` is not one of the pattern's filters"))?;
+            out.insert(format!("@{name}"), value.clone());
+        }
+        Ok(out)
+    }
+}
+
+/// Compares what came back with `outcome.expected`: the same ids, each once, and in
+/// the expected order when `outcome.ordered` (checked by `in_order`).
+fn judge(mut outcome: RequestOutcome, returned: &[Value], in_order: impl Fn(&[&Value]) -> bool) -> RequestOutcome {
+    let ids: Vec<String> = returned.iter().map(id_of).collect();
+    outcome.returned = Some(ids.clone());
+    let mut seen = BTreeSet::new();
+    let twice: Vec<&str> = ids
+        .iter()
+        .filter(|id| !seen.insert(id.as_str()))
+        .map(String::as_str)
+        .collect();
+    let expected: BTreeSet<&str> = outcome.expected.iter().map(String::as_str).collect();
+    let missing: Vec<&str> = outcome
+        .expected
+        .iter()
+        .map(String::as_str)
+        .filter(|id| !seen.contains(id))
+        .collect();
+    let extra: Vec<String> = returned
+        .iter()
+        .filter(|doc| !expected.contains(id_of(doc).as_str()))
+        .map(|doc| {
+            let kind = doc.get("type").and_then(Value::as_str).unwrap_or("?");
+            format!("{} ({kind})", id_of(doc))
+        })
+        .collect();
+    let mut problems = Vec::new();
+    if !missing.is_empty() {
+        problems.push(format!("missing {}", missing.join(", ")));
+    }
+    if !extra.is_empty() {
+        problems.push(format!("not expected {}", extra.join(", ")));
+    }
+    if !twice.is_empty() {
+        problems.push(format!("returned more than once {}", twice.join(", ")));
+    }
+    if problems.is_empty() && outcome.ordered {
+        let docs: Vec<&Value> = returned.iter().collect();
+        if !in_order(&docs) {
+            problems.push("the right documents, in another order than the pattern's sort".to_string());
+        }
+    }
+    if problems.is_empty() {
+        outcome.verdict = Verdict::Pass;
+        outcome
+    } else {
+        fail(outcome, problems.join("; "))
+    }
+}
+
+/// Binds a partition key or id spec: `@name` from the binding, `"literal"` as is.
+fn bind(spec: Option<&str>, binding: &Binding, what: &str) -> Result<String, String> {
+    let spec = spec.ok_or_else(|| format!("the request has no {what}"))?;
+    if let Some(literal) = constant(spec) {
+        return Ok(literal);
+    }
+    let name = spec
+        .strip_prefix('@')
+        .ok_or_else(|| format!("cannot bind the {what} `{spec}`"))?;
+    match binding.get(name) {
+        Some(Value::String(value)) => Ok(value.clone()),
+        Some(other) => Err(format!("the {what} `{spec}` would be {other}, not a string")),
+        None => Err(format!("the {what} `{spec}` is not one of the pattern's filters")),
+    }
+}
+
+/// The `@parameters` of a SQL text, outside string literals, in order of appearance.
+pub(crate) fn sql_parameters(sql: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut chars = sql.chars().peekable();
+    let mut quote: Option<char> = None;
+    while let Some(ch) = chars.next() {
+        match (quote, ch) {
+            (Some(q), '\\') if q == '\'' || q == '"' => {
+                chars.next();
+            }
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '\'' | '"') => quote = Some(ch),
+            (None, '@') => {
+                let mut name = String::new();
+                while let Some(&c) = chars.peek() {
+                    if c.is_alphanumeric() || c == '_' {
+                        name.push(c);
+                        chars.next();
+                    } else {
+                        break;
+                    }
+                }
+                if !name.is_empty() && !out.contains(&name) {
+                    out.push(name);
+                }
+            }
+            (None, _) => {}
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn parameters_outside_literals() {
+        assert_eq!(
+            sql_parameters("SELECT * FROM c WHERE c.a = @a AND c.t = '@not' AND EXISTS(SELECT VALUE x FROM x IN c.l WHERE x.b = @b_1) AND c.a2 = @a"),
+            ["a", "b_1"]
+        );
+        assert_eq!(
+            sql_parameters(r"SELECT * FROM c WHERE c.t = 'it\'s @x' AND c.y = @y"),
+            ["y"]
+        );
+    }
+
+    #[test]
+    fn binds_parameters_and_constants() {
+        let binding: Binding = [("accountId".to_string(), json!("account-1"))].into();
+        assert_eq!(bind(Some("@accountId"), &binding, "pk"), Ok("account-1".into()));
+        assert_eq!(bind(Some("\"country\""), &binding, "pk"), Ok("country".into()));
+        assert!(bind(Some("@orderId"), &binding, "pk").is_err());
+        assert!(bind(None, &binding, "pk").is_err());
+    }
+}

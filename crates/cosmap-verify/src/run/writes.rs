@@ -1,0 +1,363 @@
+//! Writes: each write request sent for real (a new sample, a revised one, one
+//! deleted; copies built from their new source), then a point read of what it wrote,
+//! and of every copy the operation did not write itself.
+
+use std::collections::BTreeMap;
+
+use cosmap_mapper::operations::{Operation, OperationKind, Request, WriteKind};
+use cosmap_mapper::{Container, DocumentType, IdSource, Role};
+use serde_json::Value;
+
+use super::{constant, error, fail, id_of, pattern_outcome, Run};
+use crate::report::{PatternOutcome, RequestOutcome, Verdict};
+use crate::samples::Sample;
+
+/// A document an operation wrote.
+struct Written {
+    sample: Sample,
+    kind: WriteKind,
+    /// The server accepted the write.
+    accepted: bool,
+}
+
+/// Writes made so far: documents still there, new documents made, revisions used.
+pub(super) struct WriteState {
+    live: Vec<Sample>,
+    created: BTreeMap<(String, String), usize>,
+    revision: u32,
+}
+
+impl WriteState {
+    /// Before any write: the samples as written.
+    pub(super) fn new(samples: Vec<Sample>) -> Self {
+        WriteState {
+            live: samples,
+            created: BTreeMap::new(),
+            revision: 0,
+        }
+    }
+}
+
+impl Run<'_> {
+    pub(super) async fn write(&self, op: &Operation, state: &mut WriteState) -> PatternOutcome {
+        let mut requests = Vec::new();
+        // What this operation wrote (for the copies that follow their source).
+        let mut written: Vec<Written> = Vec::new();
+        for r in &op.requests {
+            requests.push(self.write_request(r, state, &mut written).await);
+        }
+        requests.extend(self.copies_in_sync(&written).await);
+        pattern_outcome(op, requests)
+    }
+
+    /// For each document the operation wrote whose type has copies it did not write:
+    /// a point read of the copy, which must show the new source (or be gone).
+    async fn copies_in_sync(&self, written: &[Written]) -> Vec<RequestOutcome> {
+        let mut checks = Vec::new();
+        for w in written.iter().filter(|w| w.accepted) {
+            for c in &self.logical.containers {
+                for d in &c.document_types {
+                    let copies_it = d.copy_of.as_ref().is_some_and(|of| {
+                        of.container == w.sample.container && of.document_type == w.sample.document_type
+                    });
+                    let synced = written.iter().any(|x| {
+                        x.sample.container == c.name && x.sample.document_type == d.name && x.sample.id == w.sample.id
+                    });
+                    if !copies_it || synced {
+                        continue;
+                    }
+                    checks.push(self.copy_check(c, d, w).await);
+                }
+            }
+        }
+        checks
+    }
+
+    async fn copy_check(&self, c: &Container, d: &DocumentType, w: &Written) -> RequestOutcome {
+        let mut outcome = RequestOutcome {
+            kind: OperationKind::PointRead,
+            write: None,
+            container: c.name.clone(),
+            document_types: vec![d.name.clone()],
+            copy: true,
+            added: true,
+            sql: None,
+            parameters: BTreeMap::new(),
+            partition_key: None,
+            id: None,
+            returned: None,
+            expected: Vec::new(),
+            ordered: false,
+            verdict: Verdict::Fail,
+            reason: None,
+        };
+        let copy = match self.generator.copy_of(&c.name, &d.name, &w.sample) {
+            Ok(copy) => copy,
+            Err(e) => return fail(outcome, e.to_string()),
+        };
+        outcome.partition_key = Some(copy.partition_key.clone());
+        outcome.id = Some(copy.id.clone());
+        if w.kind != WriteKind::Delete {
+            outcome.expected = vec![copy.id.clone()];
+        }
+        let read = match self.point_read(&c.name, &copy.partition_key, &copy.id).await {
+            Ok(read) => read,
+            Err(cause) => return error(outcome, cause),
+        };
+        outcome.returned = Some(read.iter().map(id_of).collect());
+        let unsynced = "the operation does not write the copy, and nothing else keeps it in sync here";
+        let problem = match (w.kind, &read) {
+            (WriteKind::Delete, None) => None,
+            (WriteKind::Delete, Some(_)) => Some(format!("the copy of `{}` is still there; {unsynced}", copy.id)),
+            (_, None) => Some(format!("there is no copy of `{}`; {unsynced}", copy.id)),
+            (_, Some(read)) => differences(&copy.body, read)
+                .map(|fields| format!("the copy of `{}` differs in {fields}; {unsynced}", copy.id)),
+        };
+        match problem {
+            None => {
+                outcome.verdict = Verdict::Pass;
+                outcome
+            }
+            Some(reason) => fail(outcome, reason),
+        }
+    }
+
+    async fn write_request(&self, r: &Request, state: &mut WriteState, written: &mut Vec<Written>) -> RequestOutcome {
+        let mut outcome = self.outcome(r);
+        let Some(kind) = r.write else {
+            return fail(
+                outcome,
+                "the write request does not say whether it creates, replaces or deletes".into(),
+            );
+        };
+        let Some((c, d)) = self
+            .logical
+            .container(&r.container)
+            .and_then(|c| Some((c, c.document_type(r.document_types.first()?)?)))
+        else {
+            return fail(
+                outcome,
+                format!(
+                    "`{}` has no document type `{}`",
+                    r.container,
+                    r.document_types.join(", ")
+                ),
+            );
+        };
+        // The document written: a copy follows its source; others are a new sample,
+        // a revision of a live one, or a live one to delete.
+        let document = if d.role == Role::Copy {
+            let Some(of) = &d.copy_of else {
+                return fail(outcome, format!("the copy `{}` does not say what it copies", d.name));
+            };
+            let source = written
+                .iter()
+                .rev()
+                .map(|w| &w.sample)
+                .find(|s| s.container == of.container && s.document_type == of.document_type)
+                .or_else(|| {
+                    state
+                        .live
+                        .iter()
+                        .find(|s| s.container == of.container && s.document_type == of.document_type)
+                });
+            match source.map(|s| self.generator.copy_of(&c.name, &d.name, s)) {
+                Some(Ok(copy)) => copy,
+                Some(Err(e)) => return fail(outcome, e.to_string()),
+                None => {
+                    return fail(
+                        outcome,
+                        format!("no `{}` in `{}` to copy", of.document_type, of.container),
+                    )
+                }
+            }
+        } else {
+            let live_of_type = |s: &&Sample| s.container == c.name && s.document_type == d.name;
+            let made = match kind {
+                WriteKind::Create => {
+                    let serial = state.created.entry((c.name.clone(), d.name.clone())).or_insert(0);
+                    *serial += 1;
+                    self.generator.new_sample(&c.name, &d.name, *serial - 1)
+                }
+                WriteKind::Replace => match state.live.iter().find(live_of_type) {
+                    Some(s) => {
+                        state.revision += 1;
+                        self.generator.revised(s, state.revision)
+                    }
+                    None => return fail(outcome, format!("no `{}` left to replace", d.name)),
+                },
+                WriteKind::Delete => match state.live.iter().rev().find(live_of_type) {
+                    Some(s) => Ok(s.clone()),
+                    None => return fail(outcome, format!("no `{}` left to delete", d.name)),
+                },
+            };
+            match made {
+                Ok(document) => document,
+                Err(e) => return fail(outcome, e.to_string()),
+            }
+        };
+        written.push(Written {
+            sample: document.clone(),
+            kind,
+            accepted: false,
+        });
+
+        // The request's own partition key and id, bound from the document.
+        let identity = match &d.id {
+            IdSource::Identity { attribute } => Some(attribute.as_str()),
+            IdSource::Assigned => None,
+        };
+        let from_document = |spec: Option<&str>, what: &str| -> Result<String, String> {
+            let spec = spec.ok_or_else(|| format!("the request has no {what}"))?;
+            if let Some(literal) = constant(spec) {
+                return Ok(literal);
+            }
+            let name = spec
+                .strip_prefix('@')
+                .ok_or_else(|| format!("cannot bind the {what} `{spec}`"))?;
+            if name == "id" || Some(name) == identity {
+                return Ok(document.id.clone());
+            }
+            match document.body.get(name) {
+                Some(Value::String(value)) => Ok(value.clone()),
+                _ => Err(format!("the {what} `{spec}` is not a property of `{}`", d.name)),
+            }
+        };
+        let (pk, id) = match (
+            from_document(r.partition_key.as_deref(), "partition key"),
+            from_document(r.id.as_deref(), "id"),
+        ) {
+            (Ok(pk), Ok(id)) => (pk, id),
+            (Err(reason), _) | (_, Err(reason)) => return fail(outcome, reason),
+        };
+        outcome.partition_key = Some(pk.clone());
+        outcome.id = Some(id.clone());
+        outcome.expected = match kind {
+            WriteKind::Delete => Vec::new(),
+            WriteKind::Create | WriteKind::Replace => vec![document.id.clone()],
+        };
+
+        let Ok(client) = self.client(&r.container) else {
+            return fail(outcome, format!("there is no container `{}`", r.container));
+        };
+        let body = &document.body;
+        let sent = match kind {
+            WriteKind::Create => {
+                let operation = format!("create item `{id}` in `{}`", r.container);
+                self.connection
+                    .request(&operation, &[], || client.create_item(pk.clone(), &id, body, None))
+                    .await
+            }
+            WriteKind::Replace => {
+                let operation = format!("replace item `{id}` in `{}`", r.container);
+                self.connection
+                    .request(&operation, &[], || client.replace_item(pk.clone(), &id, body, None))
+                    .await
+            }
+            WriteKind::Delete => {
+                let operation = format!("delete item `{id}` in `{}`", r.container);
+                self.connection
+                    .request(&operation, &[], || client.delete_item(pk.clone(), &id, None))
+                    .await
+            }
+        };
+        if let Err(e) = sent {
+            return error(outcome, e.to_string());
+        }
+        if let Some(w) = written.last_mut() {
+            w.accepted = true;
+        }
+        match kind {
+            WriteKind::Create => state.live.push(document.clone()),
+            WriteKind::Replace => {
+                if let Some(slot) = state
+                    .live
+                    .iter_mut()
+                    .find(|s| s.container == document.container && s.id == document.id)
+                {
+                    *slot = document.clone();
+                }
+            }
+            WriteKind::Delete => state
+                .live
+                .retain(|s| !(s.container == document.container && s.id == document.id)),
+        }
+
+        // What a point read shows now, where the document belongs.
+        let read = match self
+            .point_read(&document.container, &document.partition_key, &document.id)
+            .await
+        {
+            Ok(read) => read,
+            Err(cause) => {
+                return error(
+                    outcome,
+                    format!("the write was accepted, but reading it back failed: {cause}"),
+                )
+            }
+        };
+        outcome.returned = Some(read.iter().map(id_of).collect());
+        let problem = match (kind, &read) {
+            (WriteKind::Delete, None) => None,
+            (WriteKind::Delete, Some(_)) => Some("the item is still there after the delete".to_string()),
+            (_, None) => Some(format!(
+                "a point read of `{}` in partition `{}` finds nothing after the write",
+                document.id, document.partition_key
+            )),
+            (_, Some(read)) => differences(body, read)
+                .map(|fields| format!("the point read shows other values for {fields} than were written")),
+        };
+        match problem {
+            None => {
+                outcome.verdict = Verdict::Pass;
+                outcome
+            }
+            Some(reason) => fail(outcome, reason),
+        }
+    }
+}
+
+/// The fields of `written` that `read` does not hold alike (system properties such as
+/// `_etag` aside), as a list for a message; `None` when all are alike.
+fn differences(written: &Value, read: &Value) -> Option<String> {
+    let (Value::Object(written), Value::Object(read)) = (written, read) else {
+        return Some("the whole document".into());
+    };
+    let fields: Vec<String> = written
+        .iter()
+        .filter(|(k, v)| !read.get(*k).is_some_and(|r| same(v, r)))
+        .map(|(k, _)| format!("`{k}`"))
+        .collect();
+    (!fields.is_empty()).then(|| fields.join(", "))
+}
+
+/// JSON equality, with numbers compared by value (`10` and `10.0` alike).
+fn same(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
+        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same(x, y)),
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same(v, w)))
+        }
+        _ => a == b,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn written_fields_must_read_back_alike() {
+        let written = json!({"id": "a", "n": 10, "l": [{"x": 1.5}]});
+        let read = json!({"id": "a", "n": 10.0, "l": [{"x": 1.5}], "_etag": "e"});
+        assert_eq!(differences(&written, &read), None);
+        // (In the order of `written`'s fields, which depends on serde_json's features.)
+        let listed = differences(&written, &json!({"id": "a", "n": 11})).unwrap_or_default();
+        let mut fields: Vec<&str> = listed.split(", ").collect();
+        fields.sort_unstable();
+        assert_eq!(fields, ["`l`", "`n`"]);
+    }
+}

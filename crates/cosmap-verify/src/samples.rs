@@ -1,0 +1,524 @@
+//! Deterministic sample documents for every document type of a logical model.
+//!
+//! - each root document type gets [`ROOTS`] documents (`account-1` …), partitioned
+//!   by their own id (or, in a dictionary container, by their `type`);
+//! - each entity and separated value object gets [`CHILDREN`] documents per parent
+//!   (2, 1, 3, 2, …: parents hold different numbers, so a query that strays outside
+//!   its partition returns too many), with the parent's partition key and, under a
+//!   non-root entity, the parent's identity;
+//! - embedded value objects are an object, or an array of [`ARRAY_LEN`];
+//! - references point at existing samples (`id` and `partitionKey` as the target's
+//!   partition key value kind says), documents in pairs on the same target so that
+//!   targets have 2, 1 and 0 referrers;
+//! - reference data snapshots hold the target sample's own values (its `id` as the
+//!   identity), as the generated `From<&Target>` builds them;
+//! - copies are built from their source samples as the generated `From<&Source>`
+//!   conversion does: the same `id`, the copy's own `type`, the partition key taken
+//!   from `copyOf.partitionKeyFrom` (e.g. `account.id`), and the copy's fields taken
+//!   from the source's fields of the same name.
+//!
+//! Attribute values come from [`crate::values`].
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use cosmap_mapper::{
+    Container, DocumentType, Embedded, EmbeddedKind, LogicalModel, PartitionKeyValue, Reference, Role,
+};
+use serde_json::{json, Map, Value};
+
+use crate::error::VerifyError;
+use crate::values::{self, Seed};
+
+/// Documents per root document type.
+pub const ROOTS: usize = 3;
+/// Child documents per parent, by the parent's position (cycled).
+pub const CHILDREN: [usize; 3] = [2, 1, 3];
+/// Elements of an embedded array (and references of a list of references).
+pub const ARRAY_LEN: usize = 2;
+/// How deep reference data snapshots may nest (a deeper chain is a cycle).
+const MAX_DEPTH: usize = 16;
+
+/// The sample documents of `logical` (mapped from `domain`), in the order verify
+/// writes them: each container's documents, then the copies.
+pub fn sample_documents(
+    domain: &cosmap_domain::DomainModel,
+    logical: &LogicalModel,
+) -> Result<Vec<Sample>, VerifyError> {
+    Generator::new(logical, sorted_attributes(domain))?.samples()
+}
+
+/// The attribute names some access pattern of `domain` sorts on (their sample
+/// values are all different and out of write order).
+pub(crate) fn sorted_attributes(domain: &cosmap_domain::DomainModel) -> BTreeSet<String> {
+    domain
+        .access_patterns()
+        .iter()
+        .flat_map(|p| p.sort.iter().cloned())
+        .collect()
+}
+
+/// One sample document and where it goes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Sample {
+    /// The container.
+    pub container: String,
+    /// The document type's name.
+    pub document_type: String,
+    /// The document's `id`.
+    pub id: String,
+    /// Its partition key value.
+    pub partition_key: String,
+    /// The document.
+    pub body: Value,
+    pub(crate) instance: Instance,
+}
+
+/// Which instance of its document type a sample is.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Instance {
+    id: String,
+    partition_key: String,
+    /// The parent entity's identity, for a value object under a non-root entity.
+    parent: Option<String>,
+    ordinal: usize,
+}
+
+/// (container, document type)
+type Key = (String, String);
+
+/// Builds samples for one logical model.
+#[derive(Debug)]
+pub(crate) struct Generator<'a> {
+    model: &'a LogicalModel,
+    /// Attribute names some access pattern sorts on.
+    sorted: BTreeSet<String>,
+    instances: BTreeMap<Key, Vec<Instance>>,
+}
+
+impl<'a> Generator<'a> {
+    /// Decides every instance (ids, partition keys, parents) of `model`'s document types.
+    pub fn new(model: &'a LogicalModel, sorted: BTreeSet<String>) -> Result<Self, VerifyError> {
+        let mut instances: BTreeMap<Key, Vec<Instance>> = BTreeMap::new();
+        for c in &model.containers {
+            let mut types: Vec<&DocumentType> = c.document_types.iter().filter(|d| d.role != Role::Copy).collect();
+            types.sort_by_key(|d| d.role);
+            for d in types {
+                let list = match d.role {
+                    Role::Root => (0..ROOTS).map(|i| root_instance(c, d, i)).collect(),
+                    _ => {
+                        let parent_type = parent_type(c, d)?;
+                        let parents = instances.get(&key(&c.name, &parent_type)).ok_or_else(|| {
+                            VerifyError::Samples(format!(
+                                "`{}` in `{}` belongs to `{parent_type}`, which has no documents there",
+                                d.name, c.name
+                            ))
+                        })?;
+                        let mut children = Vec::new();
+                        for (p, parent) in parents.iter().enumerate() {
+                            for _ in 0..CHILDREN[p % CHILDREN.len()] {
+                                children.push(child_instance(d, parent, children.len()));
+                            }
+                        }
+                        children
+                    }
+                };
+                instances.insert(key(&c.name, &d.name), list);
+            }
+        }
+        Ok(Generator {
+            model,
+            sorted,
+            instances,
+        })
+    }
+
+    /// Every sample: the documents of each container in order, then the copies.
+    pub fn samples(&self) -> Result<Vec<Sample>, VerifyError> {
+        let mut out = Vec::new();
+        for c in &self.model.containers {
+            for d in c.document_types.iter().filter(|d| d.role != Role::Copy) {
+                for instance in self.instances.get(&key(&c.name, &d.name)).into_iter().flatten() {
+                    out.push(self.sample(c, d, instance, 0, 0)?);
+                }
+            }
+        }
+        let sources = out.clone();
+        for c in &self.model.containers {
+            for d in c.document_types.iter().filter(|d| d.role == Role::Copy) {
+                let Some(of) = &d.copy_of else {
+                    return Err(VerifyError::Samples(format!(
+                        "the copy `{}` in `{}` does not say what it copies",
+                        d.name, c.name
+                    )));
+                };
+                for source in sources
+                    .iter()
+                    .filter(|s| s.container == of.container && s.document_type == of.document_type)
+                {
+                    out.push(self.copy(c, d, source)?);
+                }
+            }
+        }
+        let mut seen = BTreeSet::new();
+        for s in &out {
+            if !seen.insert((&s.container, &s.id)) {
+                return Err(VerifyError::Samples(format!(
+                    "two sample documents in `{}` would have the id `{}`",
+                    s.container, s.id
+                )));
+            }
+        }
+        Ok(out)
+    }
+
+    /// A new document of type `document_type` in `container`, unlike every sample
+    /// (`serial` counts the new ones already made), under the first parent.
+    pub fn new_sample(&self, container: &str, document_type: &str, serial: usize) -> Result<Sample, VerifyError> {
+        let (c, d) = self.find(container, document_type)?;
+        let instance = match d.role {
+            Role::Root => root_instance(c, d, ROOTS + serial),
+            Role::Copy => {
+                return Err(VerifyError::Samples(format!(
+                    "`{}` in `{}` is a copy: it is built from its source",
+                    d.name, c.name
+                )))
+            }
+            _ => {
+                let count = self.instances.get(&key(&c.name, &d.name)).map_or(0, Vec::len);
+                let parent_type = parent_type(c, d)?;
+                let parent = self
+                    .instances
+                    .get(&key(&c.name, &parent_type))
+                    .and_then(|list| list.first())
+                    .ok_or_else(|| VerifyError::Samples(format!("`{parent_type}` has no documents in `{}`", c.name)))?;
+                child_instance(d, parent, count + serial)
+            }
+        };
+        self.sample(c, d, &instance, 0, 0)
+    }
+
+    /// `sample` rewritten with new values (same id, partition key, parent and references).
+    pub fn revised(&self, sample: &Sample, revision: u32) -> Result<Sample, VerifyError> {
+        let (c, d) = self.find(&sample.container, &sample.document_type)?;
+        self.sample(c, d, &sample.instance, revision, 0)
+    }
+
+    /// The copy of `source` kept in copy document type `document_type` of `container`.
+    pub fn copy_of(&self, container: &str, document_type: &str, source: &Sample) -> Result<Sample, VerifyError> {
+        let (c, d) = self.find(container, document_type)?;
+        self.copy(c, d, source)
+    }
+
+    fn find(&self, container: &str, document_type: &str) -> Result<(&'a Container, &'a DocumentType), VerifyError> {
+        let c = self
+            .model
+            .container(container)
+            .ok_or_else(|| VerifyError::Samples(format!("there is no container `{container}`")))?;
+        let d = c.document_type(document_type).ok_or_else(|| {
+            VerifyError::Samples(format!("there is no document type `{document_type}` in `{container}`"))
+        })?;
+        Ok((c, d))
+    }
+
+    fn sample(
+        &self,
+        c: &Container,
+        d: &DocumentType,
+        instance: &Instance,
+        revision: u32,
+        depth: usize,
+    ) -> Result<Sample, VerifyError> {
+        let mut body = Map::new();
+        body.insert("id".into(), json!(instance.id));
+        body.insert("type".into(), json!(d.discriminator));
+        if c.partition_key_property != "type" {
+            body.insert(c.partition_key_property.clone(), json!(instance.partition_key));
+        }
+        if let (Some(link), Some(parent)) = (&d.parent, &instance.parent) {
+            body.insert(link.property.clone(), json!(parent));
+        }
+        let seed = Seed {
+            group: instance.ordinal / 2,
+            ordinal: instance.ordinal,
+            tag: &instance.id,
+            revision,
+        };
+        let fields = Fields {
+            attributes: &d.attributes,
+            embedded: &d.embedded,
+            references: &d.references,
+        };
+        self.fill(&mut body, fields, seed, depth)?;
+        Ok(Sample {
+            container: c.name.clone(),
+            document_type: d.name.clone(),
+            id: instance.id.clone(),
+            partition_key: instance.partition_key.clone(),
+            body: Value::Object(body),
+            instance: instance.clone(),
+        })
+    }
+
+    fn fill(
+        &self,
+        object: &mut Map<String, Value>,
+        fields: Fields<'_>,
+        seed: Seed<'_>,
+        depth: usize,
+    ) -> Result<(), VerifyError> {
+        for a in fields.attributes {
+            let sorted = self.sorted.contains(&a.name);
+            object.insert(a.name.clone(), values::attribute(a, seed, sorted));
+        }
+        for e in fields.embedded {
+            let value = match (e.kind, e.many) {
+                (EmbeddedKind::ValueObject, false) => {
+                    let tag = format!("{}.{}", seed.tag, e.name);
+                    self.embedded(e, Seed { tag: &tag, ..seed }, depth)?
+                }
+                (EmbeddedKind::ValueObject, true) => {
+                    let mut list = Vec::new();
+                    for j in 0..ARRAY_LEN {
+                        let tag = format!("{}.{}[{j}]", seed.tag, e.name);
+                        let element = Seed {
+                            group: seed.group + j,
+                            ordinal: seed.ordinal * ARRAY_LEN + j,
+                            tag: &tag,
+                            revision: seed.revision,
+                        };
+                        list.push(self.embedded(e, element, depth)?);
+                    }
+                    Value::Array(list)
+                }
+                (EmbeddedKind::ReferenceData, false) => self.snapshot(e, seed.group, depth)?,
+                (EmbeddedKind::ReferenceData, true) => Value::Array(
+                    (0..ARRAY_LEN)
+                        .map(|j| self.snapshot(e, seed.group + j, depth))
+                        .collect::<Result<_, _>>()?,
+                ),
+            };
+            object.insert(e.name.clone(), value);
+        }
+        for r in fields.references {
+            let value = if r.many {
+                Value::Array(
+                    (0..ARRAY_LEN)
+                        .map(|j| self.reference(r, seed.group + j))
+                        .collect::<Result<_, _>>()?,
+                )
+            } else {
+                self.reference(r, seed.group)?
+            };
+            object.insert(r.name.clone(), value);
+        }
+        Ok(())
+    }
+
+    fn embedded(&self, e: &Embedded, seed: Seed<'_>, depth: usize) -> Result<Value, VerifyError> {
+        let mut object = Map::new();
+        let fields = Fields {
+            attributes: &e.attributes,
+            embedded: &e.embedded,
+            references: &e.references,
+        };
+        self.fill(&mut object, fields, seed, depth)?;
+        Ok(Value::Object(object))
+    }
+
+    /// The root document type of element `source`: its container and the type.
+    fn root_of(&self, source: &str, container: Option<&str>) -> Result<(&'a Container, &'a DocumentType), VerifyError> {
+        self.model
+            .containers
+            .iter()
+            .filter(|c| container.is_none_or(|name| c.name == name))
+            .find_map(|c| {
+                c.document_types
+                    .iter()
+                    .find(|d| d.source == source && d.role == Role::Root)
+                    .map(|d| (c, d))
+            })
+            .ok_or_else(|| VerifyError::Samples(format!("`{source}` is referenced but has no root document type")))
+    }
+
+    fn target(&self, c: &Container, d: &DocumentType, index: usize) -> Result<&Instance, VerifyError> {
+        let list = self
+            .instances
+            .get(&key(&c.name, &d.name))
+            .map_or(&[][..], Vec::as_slice);
+        if list.is_empty() {
+            return Err(VerifyError::Samples(format!(
+                "`{}` has no documents in `{}`",
+                d.name, c.name
+            )));
+        }
+        Ok(&list[index % list.len()])
+    }
+
+    /// A reference data snapshot: the target sample's identity and values.
+    fn snapshot(&self, e: &Embedded, index: usize, depth: usize) -> Result<Value, VerifyError> {
+        if depth >= MAX_DEPTH {
+            return Err(VerifyError::Samples(format!(
+                "the reference data snapshots of `{}` refer to each other in a cycle",
+                e.source
+            )));
+        }
+        let (c, d) = self.root_of(&e.source, None)?;
+        let target = self.sample(c, d, self.target(c, d, index)?, 0, depth + 1)?;
+        let mut object = Map::new();
+        let mut names = e.attributes.iter().map(|a| a.name.as_str());
+        if let Some(identity) = names.next() {
+            object.insert(identity.to_string(), json!(target.id));
+        }
+        let rest = names
+            .chain(e.embedded.iter().map(|x| x.name.as_str()))
+            .chain(e.references.iter().map(|r| r.name.as_str()));
+        for name in rest {
+            if let Some(value) = target.body.get(name) {
+                object.insert(name.to_string(), value.clone());
+            }
+        }
+        Ok(Value::Object(object))
+    }
+
+    /// `{ "id", "partitionKey" }` of an existing sample of the reference's target.
+    fn reference(&self, r: &Reference, index: usize) -> Result<Value, VerifyError> {
+        let (c, d) = self.root_of(&r.target, Some(&r.target_container))?;
+        let target = self.target(c, d, index)?;
+        let partition_key = match &r.partition_key_value {
+            PartitionKeyValue::SameAsId => target.id.clone(),
+            PartitionKeyValue::Constant { value } => value.clone(),
+        };
+        Ok(json!({ "id": target.id, "partitionKey": partition_key }))
+    }
+
+    /// A copy built from `source` like the generated `From` conversion.
+    fn copy(&self, c: &Container, d: &DocumentType, source: &Sample) -> Result<Sample, VerifyError> {
+        let Some(of) = &d.copy_of else {
+            return Err(VerifyError::Samples(format!(
+                "`{}` in `{}` is not a copy",
+                d.name, c.name
+            )));
+        };
+        let partition_key = match lookup(&source.body, &of.partition_key_from) {
+            Some(Value::String(value)) => value.clone(),
+            other => {
+                return Err(VerifyError::Samples(format!(
+                    "the copy `{}` in `{}` takes its partition key from `{}` of `{}`, which is {} in the sample `{}`",
+                    d.name,
+                    c.name,
+                    of.partition_key_from,
+                    of.document_type,
+                    match other {
+                        None => "missing".to_string(),
+                        Some(value) => format!("not a string ({value})"),
+                    },
+                    source.id
+                )))
+            }
+        };
+        let mut body = Map::new();
+        body.insert("id".into(), json!(source.id));
+        body.insert("type".into(), json!(d.discriminator));
+        if c.partition_key_property != "type" {
+            body.insert(c.partition_key_property.clone(), json!(partition_key));
+        }
+        let names = d
+            .attributes
+            .iter()
+            .map(|a| &a.name)
+            .chain(d.embedded.iter().map(|e| &e.name))
+            .chain(d.references.iter().map(|r| &r.name));
+        for name in names {
+            if let Some(value) = source.body.get(name) {
+                body.insert(name.clone(), value.clone());
+            }
+        }
+        Ok(Sample {
+            container: c.name.clone(),
+            document_type: d.name.clone(),
+            id: source.id.clone(),
+            partition_key: partition_key.clone(),
+            body: Value::Object(body),
+            instance: Instance {
+                id: source.id.clone(),
+                partition_key,
+                parent: None,
+                ordinal: source.instance.ordinal,
+            },
+        })
+    }
+}
+
+/// The fields of a document or an embedded object.
+#[derive(Clone, Copy)]
+struct Fields<'a> {
+    attributes: &'a [cosmap_mapper::Property],
+    embedded: &'a [Embedded],
+    references: &'a [Reference],
+}
+
+fn key(container: &str, document_type: &str) -> Key {
+    (container.to_string(), document_type.to_string())
+}
+
+fn root_instance(c: &Container, d: &DocumentType, i: usize) -> Instance {
+    let id = format!("{}-{}", d.discriminator, i + 1);
+    let partition_key = if c.partition_key_property == "type" {
+        d.discriminator.clone()
+    } else {
+        id.clone()
+    };
+    Instance {
+        id,
+        partition_key,
+        parent: None,
+        ordinal: i,
+    }
+}
+
+fn child_instance(d: &DocumentType, parent: &Instance, ordinal: usize) -> Instance {
+    Instance {
+        id: format!("{}-{}", d.discriminator, ordinal + 1),
+        partition_key: parent.partition_key.clone(),
+        parent: d.parent.as_ref().map(|_| parent.id.clone()),
+        ordinal,
+    }
+}
+
+/// The document type a non-root document belongs to: its parent entity, or the root.
+fn parent_type(c: &Container, d: &DocumentType) -> Result<String, VerifyError> {
+    if let Some(link) = &d.parent {
+        return c
+            .document_types
+            .iter()
+            .find(|p| p.source == link.entity && p.role != Role::Copy)
+            .map(|p| p.name.clone())
+            .ok_or_else(|| {
+                VerifyError::Samples(format!(
+                    "`{}` belongs to `{}`, which is not a document type of `{}`",
+                    d.name, link.entity, c.name
+                ))
+            });
+    }
+    let roots: Vec<&DocumentType> = c.document_types.iter().filter(|p| p.role == Role::Root).collect();
+    match roots.as_slice() {
+        [root] => Ok(root.name.clone()),
+        _ => Err(VerifyError::Samples(format!(
+            "`{}` in `{}` needs one root document type to belong to; the container has {}",
+            d.name,
+            c.name,
+            roots.len()
+        ))),
+    }
+}
+
+/// The value at a dotted path (`account.id`), through the first element of arrays.
+pub(crate) fn lookup<'v>(value: &'v Value, path: &str) -> Option<&'v Value> {
+    path.split('.').try_fold(value, |v, name| {
+        let v = match v {
+            Value::Array(items) => items.first()?,
+            other => other,
+        };
+        v.get(name)
+    })
+}

@@ -1,0 +1,94 @@
+//! The bundled examples verified on the SDK's in-memory engine.
+
+mod common;
+
+use cosmap_mapper::operations::OperationKind;
+use cosmap_verify::{EngineKind, Verdict};
+
+/// Read by account id (its id and partition key): a point read of the account,
+/// with the address picked in the application among the embedded ones.
+const ADDRESS_PATTERN: &str = "address by account id and address type";
+
+#[tokio::test]
+async fn ecommerce_every_pattern_passes() {
+    let (model, logical) = common::example("ecommerce");
+    let report = common::in_memory(&model, &logical).await;
+    let text = report.to_text();
+    assert_eq!(report.engine.kind, EngineKind::InMemory);
+    assert_eq!(report.engine.database, "Ecommerce-verify");
+    assert_eq!(report.patterns.len(), model.access_patterns().len(), "{text}");
+    assert_eq!(report.patterns.len(), 17);
+    for p in &report.patterns {
+        assert!(p.passed, "{}: {text}", p.pattern);
+        assert!(p.requests.iter().all(|r| r.verdict == Verdict::Pass), "{text}");
+    }
+    assert_eq!((report.summary.passed, report.summary.failed), (17, 0));
+    let address = report.patterns.iter().find(|p| p.pattern == ADDRESS_PATTERN).unwrap();
+    assert_eq!(address.operation, Some(OperationKind::PointRead), "{text}");
+
+    // Every document type has samples, copies included.
+    for c in &logical.containers {
+        for d in &c.document_types {
+            assert!(
+                report.samples.containers.get(&c.name).is_some_and(|n| *n > 0),
+                "{}",
+                d.name
+            );
+        }
+    }
+}
+
+#[tokio::test]
+async fn orders_of_an_account_read_the_copies_of_one_account_in_order() {
+    let (model, logical) = common::example("ecommerce");
+    let report = common::in_memory(&model, &logical).await;
+    let orders = report.pattern("orders of an account").expect("pattern");
+    assert_eq!(orders.operation, Some(OperationKind::SinglePartitionQuery));
+    let read = &orders.requests[0];
+    assert_eq!(read.container, "Account");
+    assert!(read.copy, "it reads the copies");
+    assert_eq!(read.partition_key.as_deref(), Some("account-1"));
+    // account-1 has two of the three orders; their `orderedAt` puts the second first.
+    assert_eq!(read.expected, ["order-2", "order-1"]);
+    assert!(read.ordered);
+    assert_eq!(read.returned.as_deref(), Some(&read.expected[..]));
+    assert_eq!(read.verdict, Verdict::Pass);
+
+    // Saving an order rewrites the copy in `Account` too, and both read back.
+    let save = report.pattern("save an order with its items").expect("pattern");
+    let containers: Vec<(&str, bool, Verdict)> = save
+        .requests
+        .iter()
+        .map(|r| (r.container.as_str(), r.copy, r.verdict))
+        .collect();
+    assert_eq!(
+        containers,
+        [("Order", false, Verdict::Pass), ("Account", true, Verdict::Pass)]
+    );
+}
+
+#[tokio::test]
+async fn iot_fleet_and_publishing_verify() {
+    for name in ["iot-fleet", "publishing"] {
+        let (model, logical) = common::example(name);
+        let report = common::in_memory(&model, &logical).await;
+        assert!(report.passed(), "{name}:\n{}", report.to_text());
+        assert_eq!(report.patterns.len(), model.access_patterns().len());
+    }
+    // A cross-partition query with ORDER BY, checked in order.
+    let (model, logical) = common::example("publishing");
+    let report = common::in_memory(&model, &logical).await;
+    let articles = &report.pattern("articles of an author").expect("pattern").requests[0];
+    assert_eq!(articles.kind, OperationKind::CrossPartitionQuery);
+    assert!(articles.ordered);
+    assert_eq!(articles.expected, ["article-2", "article-1"]);
+    assert_eq!(articles.returned.as_deref(), Some(&articles.expected[..]));
+}
+
+#[tokio::test]
+async fn the_report_is_deterministic() {
+    let (model, logical) = common::example("iot-fleet");
+    let first = common::in_memory(&model, &logical).await;
+    let second = common::in_memory(&model, &logical).await;
+    assert_eq!(first.to_json(), second.to_json());
+}

@@ -1,0 +1,191 @@
+//! Logical models changed after mapping: verify must catch each change that breaks a
+//! pattern, by its own reckoning of what the samples should give — not by reading the
+//! SQL — and pass the changes that do not (other write kinds).
+
+mod common;
+
+use cosmap_mapper::operations::{Operation, OperationKind, WriteKind};
+use cosmap_mapper::LogicalModel;
+use cosmap_verify::Verdict;
+
+fn operation<'a>(logical: &'a mut LogicalModel, pattern: &str) -> &'a mut Operation {
+    logical
+        .operations
+        .iter_mut()
+        .find(|o| o.pattern == pattern)
+        .unwrap_or_else(|| panic!("no operation `{pattern}`"))
+}
+
+/// Replaces `from` with `to` in the main request's SQL (which must contain it).
+fn edit_sql(logical: &mut LogicalModel, pattern: &str, from: &str, to: &str) {
+    let request = &mut operation(logical, pattern).requests[0];
+    let sql = request.sql.as_mut().expect("a query");
+    assert!(sql.contains(from), "{sql}");
+    *sql = sql.replace(from, to);
+}
+
+#[tokio::test]
+async fn a_query_that_lost_its_partition_key_condition_fails() {
+    let (model, mut logical) = common::example("ecommerce");
+    let orders = operation(&mut logical, "orders of an account");
+    orders.kind = OperationKind::CrossPartitionQuery;
+    orders.requests[0].kind = OperationKind::CrossPartitionQuery;
+    orders.requests[0].partition_key = None;
+    edit_sql(
+        &mut logical,
+        "orders of an account",
+        "c.accountId = @accountId AND ",
+        "",
+    );
+    let report = common::in_memory(&model, &logical).await;
+    let p = report.pattern("orders of an account").expect("pattern");
+    assert!(!p.passed, "{}", report.to_text());
+    let read = &p.requests[0];
+    assert_eq!(read.verdict, Verdict::Fail);
+    assert_eq!(read.expected, ["order-2", "order-1"]);
+    // Every account's orders come back; the third belongs to account-2.
+    assert_eq!(read.returned.as_ref().map(Vec::len), Some(3));
+    assert!(
+        read.reason
+            .as_deref()
+            .is_some_and(|r| r.contains("not expected order-3")),
+        "{:?}",
+        read.reason
+    );
+    assert_eq!(report.summary.failed, 1, "only the tampered pattern");
+}
+
+#[tokio::test]
+async fn a_query_pointed_at_the_wrong_type_fails() {
+    let (model, mut logical) = common::example("ecommerce");
+    edit_sql(
+        &mut logical,
+        "bank accounts of an account",
+        "'bankAccount'",
+        "'contact'",
+    );
+    let report = common::in_memory(&model, &logical).await;
+    let p = report.pattern("bank accounts of an account").expect("pattern");
+    assert!(!p.passed);
+    let reason = p.requests[0].reason.as_deref().unwrap_or("");
+    assert!(reason.contains("missing bankAccount-"), "{reason}");
+    assert!(reason.contains("(contact)"), "{reason}");
+}
+
+#[tokio::test]
+async fn a_query_that_lost_its_order_by_fails() {
+    let (model, mut logical) = common::example("ecommerce");
+    edit_sql(&mut logical, "orders of an account", " ORDER BY c.orderedAt", "");
+    let report = common::in_memory(&model, &logical).await;
+    let read = &report.pattern("orders of an account").expect("pattern").requests[0];
+    assert_eq!(read.verdict, Verdict::Fail, "{}", report.to_text());
+    assert!(read.reason.as_deref().is_some_and(|r| r.contains("in another order")));
+}
+
+#[tokio::test]
+async fn a_write_that_no_longer_keeps_its_copy_in_sync_fails() {
+    let (model, mut logical) = common::example("ecommerce");
+    let save = operation(&mut logical, "save an order with its items");
+    assert_eq!(save.requests.len(), 2);
+    save.requests.truncate(1);
+    let report = common::in_memory(&model, &logical).await;
+    let p = report.pattern("save an order with its items").expect("pattern");
+    assert!(!p.passed, "{}", report.to_text());
+    let labels: Vec<(bool, Verdict)> = p.requests.iter().map(|r| (r.added, r.verdict)).collect();
+    assert_eq!(labels, [(false, Verdict::Pass), (true, Verdict::Fail)]);
+    let check = &p.requests[1];
+    assert_eq!(check.container, "Account");
+    assert!(check
+        .reason
+        .as_deref()
+        .is_some_and(|r| r.contains("the copy of `order-1` differs")));
+}
+
+#[tokio::test]
+async fn a_point_read_with_the_wrong_partition_key_finds_nothing() {
+    let (model, mut logical) = common::example("publishing");
+    let article = operation(&mut logical, "article by id");
+    assert_eq!(article.requests[0].kind, OperationKind::PointRead);
+    article.requests[0].partition_key = Some("\"article\"".into());
+    let report = common::in_memory(&model, &logical).await;
+    let read = &report.pattern("article by id").expect("pattern").requests[0];
+    assert_eq!(read.verdict, Verdict::Fail, "{}", report.to_text());
+    assert_eq!(read.returned.as_ref().map(Vec::len), Some(0));
+}
+
+/// Every write kind on an operation with a copy: the copy follows its source.
+#[tokio::test]
+async fn creates_and_deletes_keep_the_copy_in_step() {
+    for kind in [WriteKind::Create, WriteKind::Delete] {
+        let (model, mut logical) = common::example("ecommerce");
+        let save = operation(&mut logical, "save an order with its items");
+        for r in &mut save.requests {
+            r.write = Some(kind);
+        }
+        let report = common::in_memory(&model, &logical).await;
+        let p = report.pattern("save an order with its items").expect("pattern");
+        assert!(p.passed, "{kind:?}: {}", report.to_text());
+        let sent: Vec<(&str, Option<&str>, usize)> = p
+            .requests
+            .iter()
+            .map(|r| {
+                (
+                    r.container.as_str(),
+                    r.id.as_deref(),
+                    r.returned.as_ref().map_or(9, Vec::len),
+                )
+            })
+            .collect();
+        let (id, found) = match kind {
+            WriteKind::Create => ("order-4", 1),
+            _ => ("order-3", 0),
+        };
+        assert_eq!(
+            sent,
+            [("Order", Some(id), found), ("Account", Some(id), found)],
+            "{kind:?}"
+        );
+
+        // Without the copy's own request, the copy is left behind: verify says so.
+        let save = operation(&mut logical, "save an order with its items");
+        save.requests.truncate(1);
+        let report = common::in_memory(&model, &logical).await;
+        let p = report.pattern("save an order with its items").expect("pattern");
+        assert!(!p.passed, "{kind:?}");
+        let check = &p.requests[1];
+        assert!(check.added);
+        let expected = match kind {
+            WriteKind::Create => "there is no copy of `order-4`",
+            _ => "the copy of `order-3` is still there",
+        };
+        assert!(
+            check.reason.as_deref().is_some_and(|r| r.contains(expected)),
+            "{:?}",
+            check.reason
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_filter_the_documents_do_not_store_cannot_pass() {
+    let (model, mut logical) = common::example("ecommerce");
+    let item = logical.containers.iter_mut().find(|c| c.name == "Item").expect("Item");
+    let availability = item
+        .document_types
+        .iter_mut()
+        .find(|d| d.name == "ProductAvailability")
+        .expect("ProductAvailability");
+    availability.references.clear();
+    let report = common::in_memory(&model, &logical).await;
+    let p = report.pattern("availability of items in a warehouse").expect("pattern");
+    assert!(!p.passed);
+    assert_eq!(p.requests[0].verdict, Verdict::Fail);
+    assert!(
+        p.requests[0]
+            .reason
+            .as_deref()
+            .is_some_and(|r| r.contains("`warehouseId` is not stored in `ProductAvailability`")),
+        "{:?}",
+        p.requests[0].reason
+    );
+}

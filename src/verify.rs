@@ -1,0 +1,52 @@
+//! `cosmap verify`: flags in, cosmap-verify's report out. The work is the library's.
+
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use anyhow::anyhow;
+use cosmap_provision::{ProvisionError, Settings, Target};
+use cosmap_verify::{fresh_database_name, verify, Engine, VerifyError};
+
+use crate::cli::{VerifyArgs, VerifyFormat};
+use crate::provision::Failure;
+
+pub fn run(args: VerifyArgs) -> anyhow::Result<()> {
+    let model = cosmap_domain::load_file(&args.model)?;
+    let logical = cosmap_mapper::map(&model, &cosmap_mapper::Options::default());
+    let engine = match &args.endpoint {
+        None => Engine::InMemory,
+        Some(endpoint) => {
+            let now = SystemTime::now().duration_since(UNIX_EPOCH)?.as_secs();
+            let database = fresh_database_name(model.name(), now);
+            let target =
+                Target::new(endpoint, args.key, &database).map_err(|e| Failure::from(ProvisionError::from(e)))?;
+            eprintln!(
+                "verify: using the new database `{database}` at {}; it is left in place: drop it when done",
+                target.endpoint()
+            );
+            Engine::Endpoint(target)
+        }
+    };
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+    let report = runtime
+        .block_on(verify(&model, &logical, engine, Settings::default()))
+        .map_err(|e| match e {
+            VerifyError::Provision(e) => anyhow::Error::from(Failure::from(e)),
+            other => match other.hint() {
+                Some(hint) => anyhow!("{other}\n  hint: {hint}"),
+                None => anyhow!("{other}"),
+            },
+        })?;
+    crate::print(&match args.format {
+        VerifyFormat::Text => report.to_text(),
+        VerifyFormat::Json => report.to_json(),
+    })?;
+    if report.passed() {
+        Ok(())
+    } else {
+        Err(anyhow!(
+            "{} of {} access patterns did not pass verification",
+            report.summary.failed,
+            report.summary.patterns
+        ))
+    }
+}

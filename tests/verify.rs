@@ -1,0 +1,281 @@
+//! `cosmap verify` as a user runs it: on the in-memory engine (the default), and with
+//! `--endpoint` on the local `@vercel/cosmosdb-server` (started on loopback by
+//! `support`), whose state is then read through its REST API, not through cosmap.
+
+mod support;
+
+use std::process::{Command, Output};
+
+use cosmap_mapper::operations::OperationKind;
+use cosmap_verify::{verify, Engine, Report, RequestOutcome, Verdict};
+use serde_json::Value;
+use support::{repo, CosmosServer};
+
+const MODEL: &str = "examples/ecommerce/model.json";
+/// The e-commerce pattern that reads an embedded address by its account's id: a point read.
+const ADDRESS_PATTERN: &str = "address by account id and address type";
+
+/// A distinctive (fake, valid base64) key: it must never appear in any output.
+const KEY: &str = "Q09TTUFQLVZFUklGWS1LRVktbmV2ZXItdG8tYmUtcHJpbnRlZA==";
+
+fn cosmap(args: &[&str]) -> Output {
+    cosmap_with_key(args, None)
+}
+
+fn cosmap_with_key(args: &[&str], key: Option<&str>) -> Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_cosmap"));
+    command
+        .args(args)
+        .current_dir(repo())
+        .env_remove("COSMOS_ENDPOINT")
+        .env_remove("COSMOS_KEY");
+    if let Some(key) = key {
+        command.env("COSMOS_KEY", key);
+    }
+    let out = command.output().expect("cosmap runs");
+    for text in [&out.stdout, &out.stderr] {
+        assert!(
+            !String::from_utf8_lossy(text).contains(KEY),
+            "the key appeared in {args:?}"
+        );
+    }
+    out
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// The table row of `pattern` (its first request), split on whitespace runs.
+fn row<'a>(text: &'a str, pattern: &str) -> Vec<&'a str> {
+    let line = text
+        .lines()
+        .find(|l| l.starts_with(pattern) && l[pattern.len()..].starts_with("  "))
+        .unwrap_or_else(|| panic!("no row for `{pattern}` in:\n{text}"));
+    line[pattern.len()..].split_whitespace().collect()
+}
+
+#[test]
+fn ecommerce_verifies_in_memory() {
+    let out = cosmap(&["verify", MODEL]);
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(0), "{text}{}", stderr(&out));
+    assert!(text.contains("on the in-memory Cosmos DB engine"), "{text}");
+    assert_eq!(
+        row(&text, "orders of an account"),
+        ["singlePartitionQuery", "Account", "2", "2", "pass"]
+    );
+    assert_eq!(row(&text, ADDRESS_PATTERN), ["pointRead", "Account", "1", "1", "pass"]);
+    // Every pattern (and every further request) passes.
+    let results: Vec<&str> = text
+        .lines()
+        .filter(|l| l.ends_with("  pass") || l.ends_with("  FAIL") || l.ends_with("  ERROR"))
+        .collect();
+    assert_eq!(results.len(), 18, "{text}");
+    assert!(results.iter().all(|l| l.ends_with("  pass")), "{text}");
+    assert!(text.contains("17 access patterns: 17 passed, 0 failed."), "{text}");
+}
+
+#[test]
+fn iot_fleet_and_publishing_verify_in_memory() {
+    for name in ["iot-fleet", "publishing"] {
+        let out = cosmap(&["verify", &format!("examples/{name}/model.json")]);
+        let text = stdout(&out);
+        assert_eq!(out.status.code(), Some(0), "{name}: {text}{}", stderr(&out));
+        assert!(text.contains("access patterns: 5 passed, 0 failed."), "{text}");
+    }
+}
+
+#[test]
+fn the_json_report_is_the_documented_shape() {
+    let out = cosmap(&["verify", "examples/publishing/model.json", "--format", "json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let report: Value = serde_json::from_slice(&out.stdout).expect("JSON on stdout");
+    assert_eq!(report["formatVersion"], 1);
+    assert_eq!(report["model"], "Publishing");
+    assert_eq!(report["engine"]["kind"], "inMemory");
+    assert_eq!(report["engine"]["database"], "Publishing-verify");
+    assert_eq!(report["summary"]["patterns"], 5);
+    assert_eq!(report["summary"]["failed"], 0);
+    let article = report["patterns"]
+        .as_array()
+        .and_then(|list| list.iter().find(|p| p["pattern"] == "article by id"))
+        .expect("article by id");
+    assert_eq!(article["operation"], "pointRead");
+    assert_eq!(article["passed"], true);
+    let read = &article["requests"][0];
+    assert_eq!(read["verdict"], "pass");
+    assert_eq!(read["copy"], false);
+    assert_eq!(read["returned"], read["expected"]);
+    assert!(read["id"].is_string() && read["partitionKey"].is_string(), "{read}");
+}
+
+#[test]
+fn invalid_models_and_bad_endpoints_exit_2_without_running() {
+    let out = cosmap(&["verify", "tests/bad-models/access-pattern-unknown-start.json"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stdout(&out).is_empty());
+    for endpoint in ["http://acct.documents.azure.com/", "not a url"] {
+        let out = cosmap(&["verify", MODEL, "--endpoint", endpoint]);
+        assert_eq!(out.status.code(), Some(2), "{endpoint}: {}", stderr(&out));
+        assert!(stdout(&out).is_empty());
+    }
+    let out = cosmap(&["verify", MODEL, "--endpoint", "https://acct.documents.azure.com:443/"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("no key"), "{}", stderr(&out));
+}
+
+#[test]
+fn an_unreachable_endpoint_is_a_failure_in_one_line() {
+    let out = cosmap(&["verify", MODEL, "--endpoint", "https://127.0.0.1:1/"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(err.contains("cannot reach https://127.0.0.1:1/"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+/// On the local server: cross-partition queries fail in the SDK (the server sends
+/// partition key ranges with a numeric id), and verify reports them as errors with
+/// that cause; everything else passes — single-partition queries too, because the
+/// mapper's SQL repeats the partition key condition (the server itself ignores the
+/// partition key a query is sent with: see the next test). The database verify named
+/// is left there, with its containers and samples.
+#[test]
+fn on_the_local_server_cross_partition_queries_are_reported_as_errors() {
+    let server = CosmosServer::start();
+    let endpoint = server.endpoint();
+    let out = cosmap_with_key(
+        &["verify", MODEL, "--endpoint", &endpoint, "--format", "json"],
+        Some(KEY),
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let report: Value = serde_json::from_slice(&out.stdout).expect("JSON report");
+    assert_eq!(report["engine"]["kind"], "endpoint");
+    let database = report["engine"]["database"].as_str().expect("database").to_string();
+    assert!(database.starts_with("Ecommerce-verify-"), "{database}");
+    assert!(stderr(&out).contains(&format!("`{database}`")), "{}", stderr(&out));
+    assert!(stderr(&out).contains("drop it when done"));
+
+    let patterns = report["patterns"].as_array().expect("patterns");
+    assert_eq!(patterns.len(), 17);
+    let mut cross = Vec::new();
+    for p in patterns {
+        let name = p["pattern"].as_str().unwrap_or("");
+        if p["operation"] == "crossPartitionQuery" {
+            cross.push(name);
+            assert_eq!(p["passed"], false, "{p}");
+            let main = &p["requests"][0];
+            assert_eq!(main["verdict"], "error", "{p}");
+            let reason = main["reason"].as_str().unwrap_or("");
+            assert!(reason.contains("partition key ranges"), "{name}: {reason}");
+            assert!(main.get("returned").is_none(), "{p}");
+        } else {
+            assert_eq!(p["passed"], true, "{name}: {p}");
+        }
+    }
+    assert_eq!(
+        cross,
+        [
+            "availability of items in a warehouse",
+            "presented product with details by country and SKU",
+            "presented products by country",
+        ]
+    );
+    assert_eq!(report["summary"]["failed"], 3);
+
+    // What the server holds, read through its REST API.
+    let (status, db) = server.get(&format!("/dbs/{database}"));
+    assert_eq!(status, 200, "{db}");
+    assert_eq!(
+        server.container_ids(&database),
+        ["Account", "Dictionary", "Item", "Order", "PresentedProduct"]
+    );
+    let (status, docs) = server.get(&format!("/dbs/{database}/colls/Account/docs"));
+    assert_eq!(status, 200, "{docs}");
+    let written = report["samples"]["containers"]["Account"].as_u64().unwrap_or(0);
+    // The samples, and the bank account "add a bank account" created.
+    assert_eq!(docs["Documents"].as_array().map(|d| d.len() as u64), Some(written + 1));
+}
+
+fn run(report: impl std::future::Future<Output = Result<Report, cosmap_verify::VerifyError>>) -> Report {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime")
+        .block_on(report)
+        .expect("verification runs")
+}
+
+/// The "orders of an account" operation with its SQL's partition key condition
+/// replaced by `replacement`.
+fn orders_of_an_account_with(replacement: &str) -> (cosmap_domain::DomainModel, cosmap_mapper::LogicalModel) {
+    let model = cosmap_domain::load_file(&repo().join(MODEL)).expect("model");
+    let mut logical = cosmap_mapper::map(&model, &cosmap_mapper::Options::default());
+    let orders = logical
+        .operations
+        .iter_mut()
+        .find(|o| o.pattern == "orders of an account")
+        .expect("operation");
+    assert_eq!(orders.requests[0].kind, OperationKind::SinglePartitionQuery);
+    let sql = orders.requests[0].sql.as_mut().expect("sql");
+    assert!(sql.contains("c.accountId = @accountId AND "), "{sql}");
+    *sql = sql.replace("c.accountId = @accountId AND ", replacement);
+    (model, logical)
+}
+
+/// The main request of "orders of an account" verified on the in-memory engine and
+/// on `server` (in the new database `Ecommerce-verify-<run>`).
+fn orders_of_an_account_on_both(
+    server: &CosmosServer,
+    run_number: u64,
+    replacement: &str,
+) -> (RequestOutcome, RequestOutcome) {
+    let (model, logical) = orders_of_an_account_with(replacement);
+    let main = |report: &Report| report.pattern("orders of an account").expect("pattern").requests[0].clone();
+    let in_memory = run(verify(&model, &logical, Engine::InMemory, Default::default()));
+    let database = cosmap_verify::fresh_database_name("Ecommerce", run_number);
+    let target = cosmap_provision::Target::new(&server.endpoint(), None, &database).expect("target");
+    let local = run(verify(&model, &logical, Engine::Endpoint(target), Default::default()));
+    (main(&in_memory), main(&local))
+}
+
+/// The local server ignores the partition key a query is sent with: it insists that
+/// the SQL names the partition key (an equality on its path) and then searches every
+/// partition. The in-memory engine, like Cosmos DB, keeps to the partition sent.
+/// Verify reports each behaviour as it is.
+#[test]
+fn the_local_server_ignores_the_partition_a_query_is_sent_with() {
+    let server = CosmosServer::start();
+
+    // Without a partition key condition in its SQL.
+    let (in_memory, local) = orders_of_an_account_on_both(&server, 1, "");
+    assert_eq!(in_memory.verdict, Verdict::Pass, "{in_memory:?}");
+    assert_eq!(local.verdict, Verdict::Error, "{local:?}");
+    assert!(
+        local
+            .reason
+            .as_deref()
+            .is_some_and(|r| r.contains("400") && r.contains("missing partition keys")),
+        "{:?}",
+        local.reason
+    );
+
+    // With a condition that names the partition key but keeps every document.
+    let (in_memory, local) = orders_of_an_account_on_both(&server, 2, "c.accountId = c.accountId AND ");
+    assert_eq!(in_memory.verdict, Verdict::Pass, "{in_memory:?}");
+    assert_eq!(local.verdict, Verdict::Fail, "{local:?}");
+    assert_eq!(local.partition_key.as_deref(), Some("account-1"));
+    assert_eq!(local.expected, ["order-2", "order-1"]);
+    assert!(
+        local
+            .reason
+            .as_deref()
+            .is_some_and(|r| r.contains("not expected order-3")),
+        "{:?}",
+        local.reason
+    );
+}
