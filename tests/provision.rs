@@ -4,7 +4,7 @@
 
 mod support;
 
-use std::process::{Command, Output};
+use std::process::Output;
 
 use serde_json::{json, Value};
 use support::{repo, scratch_file, CosmosServer};
@@ -22,25 +22,9 @@ const CONTAINERS: [(&str, &str); 5] = [
     ("PresentedProduct", "/productId"),
 ];
 
-/// Runs `cosmap` with `args` and `env`, in a clean environment for its variables.
+/// Runs `cosmap` with `args` and `env`; the key must not appear in its output.
 fn cosmap_with(args: &[&str], env: &[(&str, &str)]) -> Output {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_cosmap"));
-    command
-        .args(args)
-        .current_dir(repo())
-        .env_remove("COSMOS_ENDPOINT")
-        .env_remove("COSMOS_KEY");
-    for (name, value) in env {
-        command.env(name, value);
-    }
-    let out = command.output().expect("cosmap runs");
-    for text in [&out.stdout, &out.stderr] {
-        assert!(
-            !String::from_utf8_lossy(text).contains(KEY),
-            "the key appeared in the output of {args:?}"
-        );
-    }
-    out
+    support::cosmap_without_leaking(args, env, KEY)
 }
 
 /// Flags, environment, and what the error must say.

@@ -4,7 +4,7 @@
 
 mod support;
 
-use std::process::{Command, Output};
+use std::process::Output;
 
 use cosmap_mapper::operations::OperationKind;
 use cosmap_verify::{verify, Engine, Report, RequestOutcome, Verdict};
@@ -23,23 +23,8 @@ fn cosmap(args: &[&str]) -> Output {
 }
 
 fn cosmap_with_key(args: &[&str], key: Option<&str>) -> Output {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_cosmap"));
-    command
-        .args(args)
-        .current_dir(repo())
-        .env_remove("COSMOS_ENDPOINT")
-        .env_remove("COSMOS_KEY");
-    if let Some(key) = key {
-        command.env("COSMOS_KEY", key);
-    }
-    let out = command.output().expect("cosmap runs");
-    for text in [&out.stdout, &out.stderr] {
-        assert!(
-            !String::from_utf8_lossy(text).contains(KEY),
-            "the key appeared in {args:?}"
-        );
-    }
-    out
+    let env: Vec<(&str, &str)> = key.map(|k| ("COSMOS_KEY", k)).into_iter().collect();
+    support::cosmap_without_leaking(args, &env, KEY)
 }
 
 fn stdout(out: &Output) -> String {

@@ -215,3 +215,25 @@ pub fn scratch_file(name: &str, content: &str) -> PathBuf {
     std::fs::write(&path, content).expect("scratch file");
     path
 }
+
+/// Runs `cosmap` with `args` and `env` (and none of the COSMOS_* variables of this
+/// process), and fails the test if `secret` appears anywhere in its output.
+pub fn cosmap_without_leaking(args: &[&str], env: &[(&str, &str)], secret: &str) -> std::process::Output {
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_cosmap"));
+    command
+        .args(args)
+        .current_dir(repo())
+        .env_remove("COSMOS_ENDPOINT")
+        .env_remove("COSMOS_KEY");
+    for (name, value) in env {
+        command.env(name, value);
+    }
+    let out = command.output().expect("cosmap runs");
+    for text in [&out.stdout, &out.stderr] {
+        assert!(
+            !String::from_utf8_lossy(text).contains(secret),
+            "the key appeared in the output of {args:?}"
+        );
+    }
+    out
+}

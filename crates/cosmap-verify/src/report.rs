@@ -289,6 +289,33 @@ impl Report {
 }
 
 impl RequestOutcome {
+    /// A request not yet sent: nothing bound, nothing returned, failing until judged.
+    pub(crate) fn pending(
+        kind: OperationKind,
+        write: Option<WriteKind>,
+        container: &str,
+        document_types: Vec<String>,
+        copy: bool,
+    ) -> Self {
+        RequestOutcome {
+            kind,
+            write,
+            container: container.to_string(),
+            document_types,
+            copy,
+            added: false,
+            sql: None,
+            parameters: BTreeMap::new(),
+            partition_key: None,
+            id: None,
+            returned: None,
+            expected: Vec::new(),
+            ordered: false,
+            verdict: Verdict::Fail,
+            reason: None,
+        }
+    }
+
     /// `singlePartitionQuery`, `create`, `replace copy`, …
     fn label(&self, secondary: bool) -> String {
         if self.added {

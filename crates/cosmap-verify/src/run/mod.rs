@@ -280,21 +280,8 @@ impl<'a> Run<'a> {
             .and_then(|c| c.document_type(r.document_types.first()?))
             .is_some_and(|d| d.role == Role::Copy);
         RequestOutcome {
-            kind: r.kind,
-            write: r.write,
-            container: r.container.clone(),
-            document_types: r.document_types.clone(),
-            copy,
-            added: false,
             sql: r.sql.clone(),
-            parameters: BTreeMap::new(),
-            partition_key: None,
-            id: None,
-            returned: None,
-            expected: Vec::new(),
-            ordered: false,
-            verdict: Verdict::Fail,
-            reason: None,
+            ..RequestOutcome::pending(r.kind, r.write, &r.container, r.document_types.clone(), copy)
         }
     }
 }
@@ -346,4 +333,21 @@ fn id_of(document: &Value) -> String {
 /// `"country"` → `country`.
 fn constant(spec: &str) -> Option<String> {
     spec.starts_with('"').then(|| serde_json::from_str(spec).ok()).flatten()
+}
+
+/// A request's partition key or id: a literal (`"country"`) or a parameter (`@accountId`).
+pub(super) enum Spec<'a> {
+    Literal(String),
+    Parameter(&'a str),
+}
+
+/// Parses the partition key or id `spec` of a request (`what` names it in errors).
+pub(super) fn spec<'a>(spec: Option<&'a str>, what: &str) -> Result<Spec<'a>, String> {
+    let spec = spec.ok_or_else(|| format!("the request has no {what}"))?;
+    if let Some(literal) = constant(spec) {
+        return Ok(Spec::Literal(literal));
+    }
+    spec.strip_prefix('@')
+        .map(Spec::Parameter)
+        .ok_or_else(|| format!("cannot bind the {what} `{spec}`"))
 }

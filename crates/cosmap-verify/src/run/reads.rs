@@ -2,6 +2,7 @@
 //! [`crate::expected`]; the requests after it (point reads through a reference,
 //! queries for returned elements stored elsewhere).
 
+use super::Spec;
 use std::collections::{BTreeMap, BTreeSet};
 
 use cosmap_domain::AccessPattern;
@@ -9,7 +10,7 @@ use cosmap_mapper::operations::{Operation, OperationKind, Request};
 use cosmap_mapper::Role;
 use serde_json::Value;
 
-use super::{constant, error, fail, id_of, pattern_outcome, Run};
+use super::{error, fail, id_of, pattern_outcome, Run};
 use crate::expected::{Binding, ReadSpec};
 use crate::report::{PatternOutcome, RequestOutcome, Verdict};
 use crate::samples::{lookup, Sample};
@@ -282,17 +283,14 @@ fn judge(mut outcome: RequestOutcome, returned: &[Value], in_order: impl Fn(&[&V
 
 /// Binds a partition key or id spec: `@name` from the binding, `"literal"` as is.
 fn bind(spec: Option<&str>, binding: &Binding, what: &str) -> Result<String, String> {
-    let spec = spec.ok_or_else(|| format!("the request has no {what}"))?;
-    if let Some(literal) = constant(spec) {
-        return Ok(literal);
-    }
-    let name = spec
-        .strip_prefix('@')
-        .ok_or_else(|| format!("cannot bind the {what} `{spec}`"))?;
+    let name = match super::spec(spec, what)? {
+        Spec::Literal(literal) => return Ok(literal),
+        Spec::Parameter(name) => name,
+    };
     match binding.get(name) {
         Some(Value::String(value)) => Ok(value.clone()),
-        Some(other) => Err(format!("the {what} `{spec}` would be {other}, not a string")),
-        None => Err(format!("the {what} `{spec}` is not one of the pattern's filters")),
+        Some(other) => Err(format!("the {what} `@{name}` would be {other}, not a string")),
+        None => Err(format!("the {what} `@{name}` is not one of the pattern's filters")),
     }
 }
 

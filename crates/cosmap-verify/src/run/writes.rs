@@ -2,13 +2,14 @@
 //! deleted; copies built from their new source), then a point read of what it wrote,
 //! and of every copy the operation did not write itself.
 
+use super::Spec;
 use std::collections::BTreeMap;
 
 use cosmap_mapper::operations::{Operation, OperationKind, Request, WriteKind};
 use cosmap_mapper::{Container, DocumentType, IdSource, Role};
 use serde_json::Value;
 
-use super::{constant, error, fail, id_of, pattern_outcome, Run};
+use super::{error, fail, id_of, pattern_outcome, Run};
 use crate::report::{PatternOutcome, RequestOutcome, Verdict};
 use crate::samples::Sample;
 
@@ -75,21 +76,8 @@ impl Run<'_> {
 
     async fn copy_check(&self, c: &Container, d: &DocumentType, w: &Written) -> RequestOutcome {
         let mut outcome = RequestOutcome {
-            kind: OperationKind::PointRead,
-            write: None,
-            container: c.name.clone(),
-            document_types: vec![d.name.clone()],
-            copy: true,
             added: true,
-            sql: None,
-            parameters: BTreeMap::new(),
-            partition_key: None,
-            id: None,
-            returned: None,
-            expected: Vec::new(),
-            ordered: false,
-            verdict: Verdict::Fail,
-            reason: None,
+            ..RequestOutcome::pending(OperationKind::PointRead, None, &c.name, vec![d.name.clone()], true)
         };
         let copy = match self.generator.copy_of(&c.name, &d.name, &w.sample) {
             Ok(copy) => copy,
@@ -208,19 +196,16 @@ impl Run<'_> {
             IdSource::Assigned => None,
         };
         let from_document = |spec: Option<&str>, what: &str| -> Result<String, String> {
-            let spec = spec.ok_or_else(|| format!("the request has no {what}"))?;
-            if let Some(literal) = constant(spec) {
-                return Ok(literal);
-            }
-            let name = spec
-                .strip_prefix('@')
-                .ok_or_else(|| format!("cannot bind the {what} `{spec}`"))?;
+            let name = match super::spec(spec, what)? {
+                Spec::Literal(literal) => return Ok(literal),
+                Spec::Parameter(name) => name,
+            };
             if name == "id" || Some(name) == identity {
                 return Ok(document.id.clone());
             }
             match document.body.get(name) {
                 Some(Value::String(value)) => Ok(value.clone()),
-                _ => Err(format!("the {what} `{spec}` is not a property of `{}`", d.name)),
+                _ => Err(format!("the {what} `@{name}` is not a property of `{}`", d.name)),
             }
         };
         let (pk, id) = match (
