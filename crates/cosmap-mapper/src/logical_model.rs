@@ -265,6 +265,16 @@ impl LogicalModel {
     }
 }
 
+impl IdSource {
+    /// The identity attribute `id` holds, if any (none when the application assigns it).
+    pub fn attribute(&self) -> Option<&str> {
+        match self {
+            IdSource::Identity { attribute } => Some(attribute),
+            IdSource::Assigned => None,
+        }
+    }
+}
+
 impl Container {
     /// The document type called `name`.
     pub fn document_type(&self, name: &str) -> Option<&DocumentType> {

@@ -23,9 +23,7 @@ use std::cmp::Ordering;
 use std::collections::BTreeMap;
 
 use cosmap_domain::AccessPattern;
-use cosmap_mapper::{
-    Container, ContainerKind, DocumentType, Embedded, EmbeddedKind, IdSource, Property, Reference, Role,
-};
+use cosmap_mapper::{Container, ContainerKind, DocumentType, Embedded, EmbeddedKind, Property, Reference, Role};
 use serde_json::Value;
 
 use crate::samples::Sample;
@@ -344,7 +342,7 @@ fn place(c: &Container, d: &DocumentType, start: &str, site: Option<&Site<'_>>, 
         return Place::Document(f.to_string());
     }
     let own_document = site.is_some_and(|s| s.path.is_empty()) && d.source == start;
-    if own_document && matches!(&d.id, IdSource::Identity { attribute } if attribute == f) {
+    if own_document && d.id.attribute() == Some(f) {
         return Place::Document("id".to_string());
     }
     if d.parent.as_ref().is_some_and(|link| link.property == f) {

@@ -146,7 +146,8 @@ pub fn cost(model: &DomainModel, options: &Options, consistency: Consistency) ->
             optimised: o,
         });
     }
-    let total = |pick: fn(&PatternCost) -> &DesignCost| round(patterns.iter().map(|p| pick(p).ru_per_second).sum());
+    let total =
+        |pick: fn(&PatternCost) -> &DesignCost| units::round(patterns.iter().map(|p| pick(p).ru_per_second).sum());
     let totals = Totals {
         naive: total(|p| &p.naive),
         rules: total(|p| &p.rules),
@@ -215,8 +216,8 @@ impl<'m> Design<'m> {
         let ru: f64 = op.requests.iter().map(|r| self.request_ru(op, r)).sum();
         DesignCost {
             operation: op.kind,
-            ru: round(ru),
-            ru_per_second: round(ru * op.per_second),
+            ru: units::round(ru),
+            ru_per_second: units::round(ru * op.per_second),
             requests: op.requests.len(),
         }
     }
@@ -388,8 +389,4 @@ impl<'m> Design<'m> {
         }
         out
     }
-}
-
-fn round(x: f64) -> f64 {
-    (x * 100.0).round() / 100.0
 }

@@ -36,6 +36,11 @@ pub fn query(partitions: f64, items: f64, bytes: f64) -> f64 {
     QUERY_RU_PER_PARTITION * partitions.max(1.0) + items.max(0.0) * point_read(bytes)
 }
 
+/// Request units rounded to 0.01, as reports print them.
+pub fn round(ru: f64) -> f64 {
+    (ru * 100.0).round() / 100.0
+}
+
 /// Physical partitions a container needs for its storage and throughput.
 pub fn physical_partitions(storage_bytes: f64, ru_per_second: f64) -> f64 {
     let by_storage = (storage_bytes / PHYSICAL_PARTITION_BYTES).ceil();

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use super::locate::{index, Location, Node, Step};
 use super::sql::{self, Condition};
 use super::{Operation, OperationKind, Request, WriteKind};
-use crate::logical_model::{Container, ContainerKind, EmbeddedKind, IdSource, Role};
+use crate::logical_model::{Container, ContainerKind, EmbeddedKind, Role};
 
 /// The operations of every access pattern of `model` on `containers`, by pattern name.
 pub(crate) fn resolve(model: &DomainModel, containers: &[Container]) -> Vec<Operation> {
@@ -302,10 +302,7 @@ fn write(all: &Places<'_>, p: &AccessPattern) -> Option<Operation> {
 }
 
 fn identity_of(d: &crate::logical_model::DocumentType) -> Option<&str> {
-    match &d.id {
-        IdSource::Identity { attribute } => Some(attribute),
-        IdSource::Assigned => None,
-    }
+    d.id.attribute()
 }
 
 /// How filter attribute `f` of element `element` is met at `at`.

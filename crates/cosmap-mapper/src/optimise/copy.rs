@@ -14,10 +14,6 @@ use crate::logical_model::{Container, ContainerKind, CopyOf, DocumentType, Embed
 use crate::options::Thresholds;
 use crate::statistics::{human_bytes, human_rate, Statistics};
 
-fn round(x: f64) -> f64 {
-    (x * 100.0).round() / 100.0
-}
-
 /// Adds copy document types to `containers` where a frequent access pattern needs them.
 pub(crate) fn apply(
     model: &DomainModel,
@@ -107,8 +103,8 @@ fn consider(
             doc.name
         );
         refuse(trace, pattern, reason)
-            .with("readRuSaved", round(saved))
-            .with("writeRuAdded", round(added));
+            .with("readRuSaved", units::round(saved))
+            .with("writeRuAdded", units::round(added));
         return;
     }
     let source_name = source.name.clone();
@@ -167,8 +163,8 @@ fn consider(
         .with("perSecond", pattern.per_second)
         .with("containerBytes", bytes)
         .with("filter", pattern.filter.clone())
-        .with("readRuSaved", round(saved))
-        .with("writeRuAdded", round(added))
+        .with("readRuSaved", units::round(saved))
+        .with("writeRuAdded", units::round(added))
         .with("targetContainer", target.name.as_str());
     target.document_types.push(copy);
     if !target.rules.iter().any(|r| r == "copy") {

@@ -6,7 +6,7 @@ use super::Spec;
 use std::collections::BTreeMap;
 
 use cosmap_mapper::operations::{Operation, OperationKind, Request, WriteKind};
-use cosmap_mapper::{Container, DocumentType, IdSource, Role};
+use cosmap_mapper::{Container, DocumentType, Role};
 use serde_json::Value;
 
 use super::{error, fail, id_of, pattern_outcome, Run};
@@ -191,10 +191,7 @@ impl Run<'_> {
         });
 
         // The request's own partition key and id, bound from the document.
-        let identity = match &d.id {
-            IdSource::Identity { attribute } => Some(attribute.as_str()),
-            IdSource::Assigned => None,
-        };
+        let identity = d.id.attribute();
         let from_document = |spec: Option<&str>, what: &str| -> Result<String, String> {
             let name = match super::spec(spec, what)? {
                 Spec::Literal(literal) => return Ok(literal),
