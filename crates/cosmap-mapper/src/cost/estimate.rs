@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use cosmap_domain::{DomainModel, Element};
+use cosmap_domain::{AccessPattern, DomainModel, Element, Relationship};
 use serde::Serialize;
 
 use super::constants::*;
@@ -167,6 +167,9 @@ pub fn cost(model: &DomainModel, options: &Options, consistency: Consistency) ->
 /// One design's figures, with partitions sized for its own workload.
 struct Design<'m> {
     model: &'m DomainModel,
+    /// Access patterns by name, and relationships by the elements at either end.
+    patterns: BTreeMap<&'m str, &'m AccessPattern>,
+    touching: BTreeMap<&'m str, Vec<&'m Relationship>>,
     facts: Facts,
     partitions: BTreeMap<String, f64>,
     ru_per_second: BTreeMap<String, f64>,
@@ -175,8 +178,17 @@ struct Design<'m> {
 
 impl<'m> Design<'m> {
     fn new(model: &'m DomainModel, facts: Facts, operations: &[Operation], consistency: Consistency) -> Self {
+        let mut touching: BTreeMap<&str, Vec<&Relationship>> = BTreeMap::new();
+        for rel in model.relationships() {
+            touching.entry(rel.from.as_str()).or_default().push(rel);
+            if rel.to != rel.from {
+                touching.entry(rel.to.as_str()).or_default().push(rel);
+            }
+        }
         let mut design = Design {
             model,
+            patterns: model.access_patterns().iter().map(|p| (p.name.as_str(), p)).collect(),
+            touching,
             partitions: BTreeMap::new(),
             facts,
             ru_per_second: BTreeMap::new(),
@@ -283,7 +295,7 @@ impl<'m> Design<'m> {
         } else {
             count
         };
-        let Some(pattern) = self.model.access_patterns().iter().find(|p| p.name == op.pattern) else {
+        let Some(pattern) = self.patterns.get(op.pattern.as_str()) else {
             return unfiltered;
         };
         if !main {
@@ -321,7 +333,7 @@ impl<'m> Design<'m> {
 
     /// The count of the root whose identity is `f`, when `element` refers to it.
     fn referenced_count(&self, element: &str, f: &str) -> Option<f64> {
-        self.model.relationships().iter().find_map(|rel| {
+        self.touching.get(element)?.iter().find_map(|rel| {
             let other = if rel.from == element {
                 &rel.to
             } else if rel.to == element {
