@@ -1,5 +1,7 @@
 //! [`DomainModel`]: a model that passed validation, with lookups by name.
 
+use std::collections::BTreeMap;
+
 use crate::diagnostic::Diagnostic;
 use crate::model::{
     AccessPattern, Aggregate, Attribute, Entity, ModelSpec, Relationship, ThresholdOverrides, ValueObject, Volume,
@@ -12,6 +14,9 @@ use crate::validate::{self, ElementId, Index};
 pub struct DomainModel {
     spec: ModelSpec,
     index: Index,
+    /// Element name → the first declared relationship (index) that leads to it
+    /// from inside its own aggregate: its parent in the aggregate's tree.
+    parents: BTreeMap<String, usize>,
 }
 
 /// An entity or a value object, looked up by name.
@@ -59,7 +64,20 @@ impl DomainModel {
     /// without line numbers: the spec has no text).
     pub fn new(spec: ModelSpec) -> Result<Self, Vec<Diagnostic>> {
         let index = validate::validate(&spec)?;
-        Ok(DomainModel { spec, index })
+        let mut parents = BTreeMap::new();
+        for (i, r) in spec.relationships.iter().enumerate() {
+            let inside = matches!((index.aggregate_of.get(&r.from), index.aggregate_of.get(&r.to)), (Some(x), Some(y)) if x == y);
+            if inside && !parents.contains_key(&r.to) {
+                parents.insert(r.to.clone(), i);
+            }
+        }
+        Ok(DomainModel { spec, index, parents })
+    }
+
+    /// The relationship that leads to `name` from inside its own aggregate (the
+    /// first declared, when several do): how `name` hangs from its parent.
+    pub fn parent_relationship(&self, name: &str) -> Option<&Relationship> {
+        self.parents.get(name).map(|&i| &self.spec.relationships[i])
     }
 
     /// The model as declared.

@@ -10,6 +10,7 @@ use serde::Serialize;
 use super::constants::*;
 use super::facts::{self, Facts};
 use super::units;
+use crate::logical_model::LogicalModel;
 use crate::operations::{naive_operations, Operation, OperationKind, Request, WriteKind};
 use crate::options::{Options, Thresholds};
 use crate::statistics::{human_bytes, human_rate};
@@ -110,6 +111,17 @@ pub fn cost(model: &DomainModel, options: &Options, consistency: Consistency) ->
         },
     );
     let optimised_model = crate::map(model, options);
+    estimate(model, &rules_model, &optimised_model, consistency)
+}
+
+/// [`cost`] for a caller that has already mapped `model` both ways: `rules_model`
+/// with `optimise: false` and `optimised_model` with the same options otherwise.
+pub fn estimate(
+    model: &DomainModel,
+    rules_model: &LogicalModel,
+    optimised_model: &LogicalModel,
+    consistency: Consistency,
+) -> CostReport {
     let naive_ops = naive_operations(model);
     let naive = Design::new(model, facts::of_naive(model), &naive_ops, consistency);
     let rules = Design::new(
@@ -124,17 +136,20 @@ pub fn cost(model: &DomainModel, options: &Options, consistency: Consistency) ->
         &optimised_model.operations,
         consistency,
     );
+    let (naive_by, rules_by, optimised_by) = (
+        by_pattern(&naive_ops),
+        by_pattern(&rules_model.operations),
+        by_pattern(&optimised_model.operations),
+    );
     let mut patterns = Vec::new();
     for op in &optimised_model.operations {
-        let find = |design: &Design, ops: &[Operation]| {
-            ops.iter()
-                .find(|o| o.pattern == op.pattern)
-                .map(|o| design.operation_cost(o))
+        let find = |design: &Design, ops: &BTreeMap<&str, &Operation>| {
+            ops.get(op.pattern.as_str()).map(|o| design.operation_cost(o))
         };
         let (Some(n), Some(r), Some(o)) = (
-            find(&naive, &naive_ops),
-            find(&rules, &rules_model.operations),
-            find(&optimised, &optimised_model.operations),
+            find(&naive, &naive_by),
+            find(&rules, &rules_by),
+            find(&optimised, &optimised_by),
         ) else {
             continue;
         };
@@ -162,6 +177,15 @@ pub fn cost(model: &DomainModel, options: &Options, consistency: Consistency) ->
         warnings,
         assumptions: ASSUMPTIONS.iter().map(|a| a.to_string()).collect(),
     }
+}
+
+/// Each access pattern's operation (the first, should there be several).
+fn by_pattern(ops: &[Operation]) -> BTreeMap<&str, &Operation> {
+    let mut found: BTreeMap<&str, &Operation> = BTreeMap::new();
+    for o in ops {
+        found.entry(o.pattern.as_str()).or_insert(o);
+    }
+    found
 }
 
 /// One design's figures, with partitions sized for its own workload.

@@ -37,9 +37,7 @@ pub(crate) fn count_of(model: &DomainModel, element: &str) -> f64 {
         return count;
     }
     model
-        .relationships()
-        .iter()
-        .find(|r| r.to == element && model.same_aggregate(&r.from, &r.to))
+        .parent_relationship(element)
         .map(|r| count_of(model, &r.from) * r.max.unwrap_or(1) as f64)
         .unwrap_or(1.0)
 }

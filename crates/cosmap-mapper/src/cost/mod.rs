@@ -7,4 +7,4 @@ mod estimate;
 pub(crate) mod facts;
 pub mod units;
 
-pub use estimate::{cost, Consistency, CostReport, DesignCost, PatternCost, Totals};
+pub use estimate::{cost, estimate, Consistency, CostReport, DesignCost, PatternCost, Totals};

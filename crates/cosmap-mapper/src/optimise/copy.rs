@@ -4,13 +4,15 @@
 //! a single-partition query there. The copy is kept in sync from the source
 //! container's change feed.
 
+use std::collections::BTreeMap;
+
 use cosmap_domain::{AccessKind, AccessPattern, DomainModel};
 
 use crate::cost::constants::{DEFAULT_ITEM_BYTES, QUERY_RU_PER_PARTITION};
 use crate::cost::facts::document_paths;
 use crate::cost::units;
 use crate::decision::{Rule, Trace};
-use crate::logical_model::{Container, ContainerKind, CopyOf, DocumentType, Embedded, Role};
+use crate::logical_model::{Container, ContainerKind, CopyOf, Embedded, Role};
 use crate::options::Thresholds;
 use crate::statistics::{human_bytes, human_rate, Statistics};
 
@@ -28,8 +30,16 @@ pub(crate) fn apply(
         .filter(|p| p.kind == AccessKind::Read && p.per_second >= t.frequent_per_second)
         .collect();
     patterns.sort_by(|a, b| a.name.cmp(&b.name));
+    // Copies never hold the data a pattern starts from, and adding them moves no
+    // other document: both lookups stay valid while copies are added.
+    let holders = Holders::of(containers);
+    let by_name: BTreeMap<String, usize> = containers
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (c.name.clone(), i))
+        .collect();
     for pattern in patterns {
-        consider(pattern, t, stats, containers, trace);
+        consider(pattern, t, stats, &holders, &by_name, containers, trace);
     }
 }
 
@@ -37,10 +47,12 @@ fn consider(
     pattern: &AccessPattern,
     t: &Thresholds,
     stats: &Statistics,
+    holders: &Holders,
+    by_name: &BTreeMap<String, usize>,
     containers: &mut [Container],
     trace: &mut Trace,
 ) {
-    let Some((ci, di)) = locate(containers, &pattern.start) else {
+    let Some((ci, di)) = holders.locate(&pattern.start) else {
         return;
     };
     let source = &containers[ci];
@@ -73,14 +85,22 @@ fn consider(
         .with("containerBytes", bytes);
         return;
     }
-    let target = containers.iter().enumerate().find_map(|(j, c)| {
-        let fits = j != ci && c.kind == ContainerKind::Aggregate && pattern.filter.contains(&c.partition_key_property);
-        let via = doc
-            .references
-            .iter()
-            .find(|r| !r.many && r.target_container == c.name && r.target_identity == c.partition_key_property);
-        fits.then_some(()).and(via).map(|r| (j, r.name.clone()))
-    });
+    // The first container (in order) partitioned by a filtered attribute that
+    // `doc` refers to once, reached through the first such reference.
+    let mut target: Option<(usize, String)> = None;
+    for r in doc.references.iter().filter(|r| !r.many) {
+        let Some(&j) = by_name.get(&r.target_container) else {
+            continue;
+        };
+        let c = &containers[j];
+        let fits = j != ci
+            && c.kind == ContainerKind::Aggregate
+            && pattern.filter.contains(&c.partition_key_property)
+            && r.target_identity == c.partition_key_property;
+        if fits && target.as_ref().is_none_or(|(best, _)| j < *best) {
+            target = Some((j, r.name.clone()));
+        }
+    }
     let Some((tj, via)) = target else {
         refuse(trace, pattern, format!(
                     "a frequent cross-partition read of `{}` filtering on {filter}, but no other container is partitioned by one of those that `{}` refers to",
@@ -186,21 +206,47 @@ fn refuse<'t>(trace: &'t mut Trace, pattern: &AccessPattern, reason: String) -> 
         .with("perSecond", pattern.per_second)
 }
 
-/// The container and document type that hold `element`'s data (its own
-/// document, or the document it is embedded in), ignoring copies.
-fn locate(containers: &[Container], element: &str) -> Option<(usize, usize)> {
-    let holds = |d: &DocumentType| d.source == element || embeds(&d.embedded, element);
-    containers.iter().enumerate().find_map(|(ci, c)| {
-        c.document_types
-            .iter()
-            .position(|d| d.role != Role::Copy && d.source == element)
-            .or_else(|| c.document_types.iter().position(|d| d.role != Role::Copy && holds(d)))
-            .map(|di| (ci, di))
-    })
+/// Where each element's data is held, ignoring copies: its own document, or
+/// else the document it is embedded in, in the first container that has either.
+struct Holders(BTreeMap<String, (usize, usize)>);
+
+impl Holders {
+    fn of(containers: &[Container]) -> Self {
+        let mut found = BTreeMap::new();
+        for (ci, c) in containers.iter().enumerate() {
+            let mut here: BTreeMap<String, usize> = BTreeMap::new();
+            let originals = || {
+                c.document_types
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, d)| d.role != Role::Copy)
+            };
+            for (di, d) in originals() {
+                here.entry(d.source.clone()).or_insert(di);
+            }
+            for (di, d) in originals() {
+                let mut names = Vec::new();
+                embedded_sources(&d.embedded, &mut names);
+                for name in names {
+                    here.entry(name.to_string()).or_insert(di);
+                }
+            }
+            for (name, di) in here {
+                found.entry(name).or_insert((ci, di));
+            }
+        }
+        Holders(found)
+    }
+
+    /// The container and document type that hold `element`'s data.
+    fn locate(&self, element: &str) -> Option<(usize, usize)> {
+        self.0.get(element).copied()
+    }
 }
 
-fn embeds(embedded: &[Embedded], element: &str) -> bool {
-    embedded
-        .iter()
-        .any(|e| e.source == element || embeds(&e.embedded, element))
+fn embedded_sources<'c>(embedded: &'c [Embedded], out: &mut Vec<&'c str>) {
+    for e in embedded {
+        out.push(&e.source);
+        embedded_sources(&e.embedded, out);
+    }
 }

@@ -3,34 +3,37 @@
 //! the rest — cheaper writes — and gets a composite index for each
 //! multi-property `ORDER BY`. (`id` and `_ts` are always indexed by Cosmos DB.)
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::decision::{Rule, Trace};
 use crate::logical_model::Container;
-use crate::operations::{Operation, OperationKind};
+use crate::operations::{Operation, OperationKind, Request};
 use crate::physical::{CompositePath, IndexPath};
 
 /// Narrows each container's indexing policy to what `operations` query.
 pub(crate) fn apply(containers: &mut [Container], operations: &[Operation], trace: &mut Trace) {
+    let mut reads: BTreeMap<&str, Vec<(&str, &Request)>> = BTreeMap::new();
+    for op in operations {
+        for r in op.requests.iter().filter(|r| r.kind != OperationKind::Write) {
+            reads
+                .entry(r.container.as_str())
+                .or_default()
+                .push((op.pattern.as_str(), r));
+        }
+    }
     for c in containers.iter_mut() {
         let mut paths: BTreeSet<String> = BTreeSet::new();
         paths.insert(format!("/{}/?", c.partition_key_property));
         paths.insert("/type/?".to_string());
         let mut composites: BTreeSet<Vec<String>> = BTreeSet::new();
         let mut users: BTreeSet<&str> = BTreeSet::new();
-        for op in operations {
-            for r in op
-                .requests
-                .iter()
-                .filter(|r| r.container == c.name && r.kind != OperationKind::Write)
-            {
-                paths.extend(r.index_paths.iter().cloned());
-                if r.order_by.len() > 1 {
-                    composites.insert(r.order_by.clone());
-                }
-                if !r.index_paths.is_empty() {
-                    users.insert(op.pattern.as_str());
-                }
+        for &(pattern, r) in reads.get(c.name.as_str()).map(Vec::as_slice).unwrap_or_default() {
+            paths.extend(r.index_paths.iter().cloned());
+            if r.order_by.len() > 1 {
+                composites.insert(r.order_by.clone());
+            }
+            if !r.index_paths.is_empty() {
+                users.insert(pattern);
             }
         }
         let policy = &mut c.indexing_policy;
