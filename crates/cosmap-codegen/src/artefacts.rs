@@ -28,30 +28,46 @@ pub fn generate(
     mapping: &TypeMapping,
     templates: &Templates,
 ) -> Result<Vec<Artefact>, CodegenError> {
+    // The Rust file is most of the work on a large model: it renders on its own
+    // thread while this one renders everything else.
+    let (rust, mut artefacts) = std::thread::scope(|scope| {
+        let rust = scope.spawn(|| crate::rust::render(model, mapping, templates));
+        let others = others(model, templates);
+        (rust.join(), others)
+    });
+    let rust = rust.unwrap_or_else(|panic| std::panic::resume_unwind(panic))?;
+    artefacts.push(Ok(artefact(RUST_FILE, rust)));
+    let mut artefacts: Vec<Artefact> = artefacts.into_iter().collect::<Result<_, _>>()?;
+    artefacts.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok(artefacts)
+}
+
+/// Every artefact but the Rust file.
+fn others(model: &LogicalModel, templates: &Templates) -> Vec<Result<Artefact, CodegenError>> {
     let mut artefacts = vec![
-        artefact(RUST_FILE, crate::rust::render(model, mapping, templates)?),
-        artefact(
-            "containers.json",
-            templates.render(
+        templates
+            .render(
                 "containers.json.hbs",
                 &json!({ "containers": model.container_definitions() }),
-            )?,
-        ),
-        artefact(
-            "containers.bicep",
-            templates.render("containers.bicep.hbs", &crate::bicep::view(model))?,
-        ),
-        artefact("model.mmd", mermaid(model, templates)?),
+            )
+            .map(|text| artefact("containers.json", text)),
+        templates
+            .render("containers.bicep.hbs", &crate::bicep::view(model))
+            .map(|text| artefact("containers.bicep", text)),
+        mermaid(model, templates).map(|text| artefact("model.mmd", text)),
     ];
     for c in &model.containers {
         for d in &c.document_types {
             let schema = crate::schema::document(c, d);
-            let text = templates.render("document.schema.json.hbs", &json!({ "schema": schema }))?;
-            artefacts.push(artefact(&format!("schemas/{}/{}.schema.json", c.name, d.name), text));
+            let path = format!("schemas/{}/{}.schema.json", c.name, d.name);
+            artefacts.push(
+                templates
+                    .render("document.schema.json.hbs", &json!({ "schema": schema }))
+                    .map(|text| artefact(&path, text)),
+            );
         }
     }
-    artefacts.sort_by(|a, b| a.path.cmp(&b.path));
-    Ok(artefacts)
+    artefacts
 }
 
 /// The Mermaid diagram alone (`cosmap model --format mermaid`).

@@ -103,11 +103,7 @@ impl Builder {
     /// Generates `cosmap.rs` into the output directory, writing it only when its
     /// content changed, and tells cargo to rerun when the model or templates change.
     pub fn compile(self) -> Result<(), BuildError> {
-        let model_path = self.model.clone().ok_or_else(|| {
-            BuildError(BuildErrorKind::Setup(
-                "no model file: call `.model(\"model.json\")`".into(),
-            ))
-        })?;
+        let model_path = self.model_path()?;
         let out_dir = match self
             .out_dir
             .clone()
@@ -124,21 +120,35 @@ impl Builder {
         if let Some(dir) = &self.templates {
             println!("cargo:rerun-if-changed={}", dir.display());
         }
-        let artefact = self.generate_rust(&model_path)?;
+        let artefact = Artefact {
+            path: PathBuf::from(self.file_name.as_deref().unwrap_or(RUST_FILE)),
+            contents: self.render_model(model_path)?,
+        };
         crate::write::write_all(&out_dir, &[artefact]).map_err(|e| BuildError(BuildErrorKind::Codegen(e)))?;
         Ok(())
     }
 
-    fn generate_rust(&self, model_path: &Path) -> Result<Artefact, BuildError> {
+    /// The Rust that [`compile`](Self::compile) would write, without writing it or
+    /// printing cargo directives: for tests of generated code, and for measuring
+    /// the build step (`cargo bench -p cosmap-codegen --bench build_step`).
+    pub fn render(&self) -> Result<String, BuildError> {
+        self.render_model(self.model_path()?)
+    }
+
+    fn model_path(&self) -> Result<&Path, BuildError> {
+        self.model.as_deref().ok_or_else(|| {
+            BuildError(BuildErrorKind::Setup(
+                "no model file: call `.model(\"model.json\")`".into(),
+            ))
+        })
+    }
+
+    fn render_model(&self, model_path: &Path) -> Result<String, BuildError> {
         let model = cosmap_domain::load_file(model_path).map_err(|e| BuildError(BuildErrorKind::Model(e)))?;
         let logical = cosmap_mapper::map(&model, &cosmap_mapper::Options::default());
         let codegen = |e| BuildError(BuildErrorKind::Codegen(e));
         let templates = Templates::load(self.templates.as_deref()).map_err(codegen)?;
-        let contents = crate::rust::render(&logical, &self.mapping, &templates).map_err(codegen)?;
-        Ok(Artefact {
-            path: PathBuf::from(self.file_name.as_deref().unwrap_or(RUST_FILE)),
-            contents,
-        })
+        crate::rust::render(&logical, &self.mapping, &templates).map_err(codegen)
     }
 }
 

@@ -1,7 +1,8 @@
 //! Rust document types: the view (`view`), identifier rules (`names`), and
 //! rendering through the `cosmap.rs.hbs` template, checked by `syn` and
-//! formatted by `prettyplease`.
+//! formatted by `prettyplease` (`format`, in parallel chunks).
 
+mod format;
 mod names;
 mod view;
 
@@ -19,20 +20,17 @@ const TEMPLATE: &str = "cosmap.rs.hbs";
 pub fn render(model: &LogicalModel, mapping: &TypeMapping, templates: &Templates) -> Result<String, CodegenError> {
     let view = view::build(model, mapping).map_err(CodegenError::Model)?;
     let text = templates.render(TEMPLATE, &view)?;
-    let file = syn::parse_file(&text).map_err(|e| {
-        let start = e.span().start();
-        CodegenError::InvalidRust {
-            template: templates.origin(TEMPLATE),
-            line: start.line,
-            column: start.column + 1,
-            message: e.to_string(),
-            code: text
-                .lines()
-                .nth(start.line.saturating_sub(1))
-                .unwrap_or_default()
-                .trim()
-                .to_string(),
-        }
+    let printed = format::parse_and_print(&text).map_err(|e| CodegenError::InvalidRust {
+        template: templates.origin(TEMPLATE),
+        line: e.line,
+        column: e.column,
+        code: text
+            .lines()
+            .nth(e.line.saturating_sub(1))
+            .unwrap_or_default()
+            .trim()
+            .to_string(),
+        message: e.message,
     })?;
     // Comments are not part of the syntax tree: keep the template's leading `//` header.
     let plain_comment = |l: &str| l.starts_with("//") && !l.starts_with("///") && !l.starts_with("//!");
@@ -44,5 +42,5 @@ pub fn render(model: &LogicalModel, mapping: &TypeMapping, templates: &Templates
         .map(|l| format!("{l}\n"))
         .collect();
     let separator = if header.is_empty() { "" } else { "\n" };
-    Ok(format!("{header}{separator}{}", prettyplease::unparse(&file)))
+    Ok(format!("{header}{separator}{printed}"))
 }

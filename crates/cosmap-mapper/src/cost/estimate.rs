@@ -126,13 +126,13 @@ pub fn estimate(
     let naive = Design::new(model, facts::of_naive(model), &naive_ops, consistency);
     let rules = Design::new(
         model,
-        facts::of_logical(model, &rules_model),
+        facts::of_logical(model, rules_model),
         &rules_model.operations,
         consistency,
     );
     let optimised = Design::new(
         model,
-        facts::of_logical(model, &optimised_model),
+        facts::of_logical(model, optimised_model),
         &optimised_model.operations,
         consistency,
     );

@@ -1,0 +1,45 @@
+//! The whole cosmap pipeline on a model file's bytes, shared by the `pipeline`
+//! bench and the `pipeline` example (one run, for `/usr/bin/time -v` and callgrind).
+
+use std::time::{Duration, Instant};
+
+use cosmap_codegen::{generate, Artefact, Templates, TypeMapping};
+use cosmap_mapper::cost::{estimate, Consistency, CostReport};
+use cosmap_mapper::Options;
+
+/// What one run produces: the cost report, every artefact, and each stage's time.
+pub struct Output {
+    pub report: CostReport,
+    pub artefacts: Vec<Artefact>,
+    #[allow(dead_code)] // printed by the example; the bench times the whole run
+    pub stages: Vec<(&'static str, Duration)>,
+}
+
+/// Load and validate, map (with and without optimisations), cost the three
+/// designs, and render every artefact of the optimised design.
+pub fn run(text: &[u8], templates: &Templates) -> Output {
+    let mut stages = Vec::new();
+    let mut clock = Instant::now();
+    let mut lap = |name: &'static str| stages.push((name, std::mem::replace(&mut clock, Instant::now()).elapsed()));
+    let model = cosmap_domain::from_slice(text, None).expect("a valid synthetic model");
+    lap("load+validate");
+    let options = Options::default();
+    let logical = cosmap_mapper::map(&model, &options);
+    let rules_only = cosmap_mapper::map(
+        &model,
+        &Options {
+            optimise: false,
+            ..options
+        },
+    );
+    lap("map");
+    let report = estimate(&model, &rules_only, &logical, Consistency::Session);
+    lap("cost");
+    let artefacts = generate(&logical, &TypeMapping::default(), templates).expect("artefacts render");
+    lap("render");
+    Output {
+        report,
+        artefacts,
+        stages,
+    }
+}
