@@ -9,10 +9,16 @@ pub(super) fn diagnostic(text: &str, e: &serde_json::Error) -> Diagnostic {
     let suffix = format!(" at line {} column {}", e.line(), e.column());
     let message = full.strip_suffix(&suffix).unwrap_or(&full).to_string();
     let line = text.lines().nth(e.line().saturating_sub(1)).unwrap_or("");
-    // serde_json's column is the 1-based byte of the offending character (0 before the first).
-    let before = &line.as_bytes()[..e.column().saturating_sub(1).min(line.len())];
-    let column = String::from_utf8_lossy(before).chars().count() + 1;
-    let at = &line[before.len()..];
+    // serde_json's column is the 1-based byte of the offending character (0 before the first);
+    // at the end of the input it is the last byte read, which can be inside a multi-byte
+    // character (found by fuzzing: an unclosed string ending in U+FEFF). Step back to that
+    // character's first byte, so the column names the character and `at` slices on a boundary.
+    let mut end = e.column().saturating_sub(1).min(line.len());
+    while !line.is_char_boundary(end) {
+        end -= 1;
+    }
+    let column = line[..end].chars().count() + 1;
+    let at = &line[end..];
     let mut d = Diagnostic::new(JsonPath::root(), format!("invalid JSON: {message}")).help(help(&message, at, e));
     d.position = Some((e.line(), column));
     d
@@ -65,6 +71,15 @@ mod tests {
     fn counts_columns_in_characters() {
         let d = check("{\n  \"name\": \"Größe\" x\n}");
         assert_eq!(d.position, Some((2, 19)));
+    }
+
+    #[test]
+    fn end_of_input_inside_a_multi_byte_character() {
+        // serde_json points at the last byte of U+FEFF (3 bytes); found by fuzzing.
+        let d = check("\"\\t\u{feff}");
+        assert_eq!(d.position, Some((1, 4)));
+        let d = check("{\"name\": \"Größe");
+        assert_eq!(d.position, Some((1, 15)));
     }
 
     #[test]
