@@ -35,6 +35,10 @@ struct Node {
     embedded: Vec<Embedded>,
     references: Vec<Reference>,
     bytes: Option<f64>,
+    /// Names a document uses besides the lists above (`id`, `type` and the other
+    /// reserved properties, the partition key, the parent's identity), so a
+    /// reference stored back does not take one; empty for embedded objects.
+    reserved: Vec<String>,
 }
 
 impl Node {
@@ -44,11 +48,13 @@ impl Node {
             embedded: Vec::new(),
             references: Vec::new(),
             bytes,
+            reserved: Vec::new(),
         }
     }
 
     fn has_property(&self, name: &str) -> bool {
-        self.attributes.iter().any(|a| a.name == name)
+        self.reserved.iter().any(|r| r == name)
+            || self.attributes.iter().any(|a| a.name == name)
             || self.embedded.iter().any(|e| e.name == name)
             || self.references.iter().any(|r| r.name == name)
     }
@@ -164,6 +170,12 @@ impl<'m, 't> Assembler<'m, 't> {
         let attributes = found.map(|e| e.attributes()).unwrap_or_default();
         let bytes = found.and_then(|e| e.volume()).and_then(|v| v.avg_size_bytes);
         let mut node = Node::new(attributes, bytes);
+        node.reserved = cosmap_domain::naming::RESERVED_PROPERTIES
+            .iter()
+            .map(|r| r.to_string())
+            .chain([plan.partition_key_property.clone()])
+            .chain(parent.iter().map(|p| p.property.clone()))
+            .collect();
         self.fill(plan, element, element, &mut node, separated);
         let id = match found {
             Some(Element::Entity(e)) => IdSource::Identity {

@@ -41,7 +41,10 @@ impl Statistics {
             }
         }
         for aggregate in model.aggregates() {
-            let members = std::iter::once(&aggregate.root).chain(&aggregate.members);
+            // Summed in name order too: float sums depend on their order.
+            let mut members: Vec<&String> = aggregate.members.iter().collect();
+            members.sort_unstable();
+            let members = std::iter::once(&aggregate.root).chain(members);
             let mut total = Some(0.0);
             for name in members {
                 let element = model.element(name);

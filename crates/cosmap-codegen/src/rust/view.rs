@@ -103,7 +103,18 @@ pub struct CopyView {
 
 /// Builds the view for `model` with the given type mapping.
 pub fn build(model: &LogicalModel, mapping: &TypeMapping) -> Result<RustView, String> {
-    let module_names: BTreeSet<String> = model.containers.iter().map(|c| names::module(&c.name)).collect();
+    // Two container names can share a snake_case form (`HttpServer`, `HTTPServer`):
+    // the later one, in container order, gets a trailing `_`.
+    let mut modules: BTreeMap<String, String> = BTreeMap::new();
+    let mut module_names: BTreeSet<String> = BTreeSet::new();
+    for c in &model.containers {
+        let mut module = names::module(&c.name);
+        while module_names.contains(&module) {
+            module.push('_');
+        }
+        module_names.insert(module.clone());
+        modules.insert(c.name.clone(), module);
+    }
     let mut types_module = "types".to_string();
     while module_names.contains(&types_module) {
         types_module.push('_');
@@ -111,13 +122,14 @@ pub fn build(model: &LogicalModel, mapping: &TypeMapping) -> Result<RustView, St
     let mut shared = Shared {
         model,
         mapping,
+        modules: &modules,
         structs: BTreeMap::new(),
         order: Vec::new(),
         refs: BTreeMap::new(),
     };
     let mut containers = Vec::new();
     for c in &model.containers {
-        let module = names::module(&c.name);
+        let module = shared.module(&c.name);
         let mut taken: BTreeSet<String> = c.document_types.iter().map(|d| d.name.clone()).collect();
         taken.insert("kind".into());
         let mut enum_name = format!("{}Document", c.name);
@@ -160,12 +172,19 @@ pub fn build(model: &LogicalModel, mapping: &TypeMapping) -> Result<RustView, St
 struct Shared<'a> {
     model: &'a LogicalModel,
     mapping: &'a TypeMapping,
+    /// Container name → module name.
+    modules: &'a BTreeMap<String, String>,
     structs: BTreeMap<String, StructView>,
     order: Vec<String>,
     refs: BTreeMap<String, RefView>,
 }
 
 impl Shared<'_> {
+    /// The module of container `name`.
+    fn module(&self, name: &str) -> String {
+        self.modules.get(name).cloned().unwrap_or_else(|| names::module(name))
+    }
+
     fn document(
         &mut self,
         kind: ContainerKind,
@@ -237,7 +256,7 @@ impl Shared<'_> {
                     .strip_suffix(".id")
                     .unwrap_or(&of.partition_key_from);
                 Some(CopyView {
-                    source: format!("super::{}::{}", names::module(&of.container), of.document_type),
+                    source: format!("super::{}::{}", self.module(&of.container), of.document_type),
                     via: names::field(via),
                     fields: fields.iter().map(|f| f.ident.clone()).collect(),
                 })
@@ -357,7 +376,7 @@ impl Shared<'_> {
             PartitionKeyValue::SameAsId => None,
             PartitionKeyValue::Constant { value } => Some(value.clone()),
         };
-        let document = format!("super::{}::{}", names::module(&r.target_container), r.target);
+        let document = format!("super::{}::{}", self.module(&r.target_container), r.target);
         self.refs.entry(name.clone()).or_insert_with(|| RefView {
             name: name.clone(),
             target: r.target.clone(),
@@ -374,7 +393,7 @@ impl Shared<'_> {
             c.document_types
                 .iter()
                 .find(|d| d.role == Role::Root && d.source == entity)
-                .map(|d| format!("super::{}::{}", names::module(&c.name), d.name))
+                .map(|d| format!("super::{}::{}", self.module(&c.name), d.name))
         })
     }
 }

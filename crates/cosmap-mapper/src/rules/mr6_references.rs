@@ -42,7 +42,9 @@ pub(crate) fn reversed(model: &DomainModel) -> BTreeMap<&str, Vec<&Relationship>
         }
     }
     for rels in map.values_mut() {
-        rels.sort_by(|a, b| (&a.from, &a.property).cmp(&(&b.from, &b.property)));
+        // By the property each is stored under in `from` (unique there), not the
+        // optional explicit `property`: two defaults would tie in declaration order.
+        rels.sort_by_cached_key(|r| (r.from.clone(), r.property_name()));
     }
     map
 }

@@ -1,0 +1,137 @@
+//! Properties of code generation over generated valid models (the mapper's
+//! strategy, `cosmap-mapper/tests/properties/strategy.rs`): every model
+//! generates; `cosmap.rs` parses as Rust with no two items of one name in a
+//! module; every JSON artefact is JSON; and every artefact is byte-identical
+//! under any permutation of the model's declarations.
+
+#[path = "../../cosmap-mapper/tests/properties/strategy.rs"]
+mod strategy;
+
+use std::collections::BTreeSet;
+use std::sync::OnceLock;
+
+use cosmap_codegen::{generate, Artefact, Templates, TypeMapping, RUST_FILE};
+use cosmap_domain::{DomainModel, ModelSpec};
+use cosmap_mapper::{map, Options};
+use proptest::prelude::*;
+use proptest::test_runner::TestCaseError;
+
+/// Cases per property: each renders every artefact of a model of up to 8 aggregates.
+const CASES: u32 = 64;
+
+/// The embedded templates, loaded once (parsing them takes a while in a debug build).
+fn templates() -> &'static Templates {
+    static TEMPLATES: OnceLock<Templates> = OnceLock::new();
+    TEMPLATES.get_or_init(|| Templates::load(None).expect("the embedded templates load"))
+}
+
+fn artefacts(spec: &ModelSpec, optimise: bool) -> Result<Vec<Artefact>, TestCaseError> {
+    let model = DomainModel::new(spec.clone()).expect("the strategy makes valid models");
+    let options = Options {
+        optimise,
+        ..Options::default()
+    };
+    generate(&map(&model, &options), &TypeMapping::default(), templates())
+        .map_err(|e| TestCaseError::fail(format!("generation failed (optimise {optimise}): {e}")))
+}
+
+/// Fails when two items of `items` (or of a module among them) share a name in
+/// the type namespace, where modules, structs and enums live.
+fn check_unique_items(items: &[syn::Item], module: &str) -> Result<(), TestCaseError> {
+    let mut names = BTreeSet::new();
+    for item in items {
+        let name = match item {
+            syn::Item::Mod(m) => {
+                if let Some((_, inner)) = &m.content {
+                    check_unique_items(inner, &format!("{module}::{}", m.ident))?;
+                }
+                &m.ident
+            }
+            syn::Item::Struct(s) => &s.ident,
+            syn::Item::Enum(e) => &e.ident,
+            syn::Item::Type(t) => &t.ident,
+            syn::Item::Trait(t) => &t.ident,
+            _ => continue,
+        };
+        prop_assert!(
+            names.insert(name.to_string()),
+            "`{}` is defined twice in `{}`",
+            name,
+            module
+        );
+    }
+    Ok(())
+}
+
+fn check_artefacts(artefacts: &[Artefact]) -> Result<(), TestCaseError> {
+    let mut paths = BTreeSet::new();
+    for a in artefacts {
+        let path = a.path.display().to_string();
+        prop_assert!(paths.insert(path.clone()), "two artefacts at `{}`", path);
+        if path == RUST_FILE {
+            let file = syn::parse_file(&a.contents)
+                .map_err(|e| TestCaseError::fail(format!("{RUST_FILE} does not parse: {e}")))?;
+            check_unique_items(&file.items, "crate")?;
+        } else if path.ends_with(".json") {
+            if let Err(e) = serde_json::from_str::<serde_json::Value>(&a.contents) {
+                return Err(TestCaseError::fail(format!("{path} is not JSON: {e}")));
+            }
+        }
+    }
+    prop_assert!(paths.contains(RUST_FILE) && paths.contains("containers.json"));
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: CASES, ..ProptestConfig::default() })]
+
+    #[test]
+    fn every_model_generates_valid_rust_and_json(spec in strategy::model_spec()) {
+        for optimise in [true, false] {
+            check_artefacts(&artefacts(&spec, optimise)?)?;
+        }
+    }
+
+    #[test]
+    fn artefacts_do_not_depend_on_declaration_order(spec in strategy::model_spec(), seed in any::<u64>()) {
+        let expected = artefacts(&spec, true)?;
+        let actual = artefacts(&strategy::permute(&spec, seed), true)?;
+        prop_assert_eq!(expected.len(), actual.len());
+        for (e, a) in expected.iter().zip(&actual) {
+            prop_assert_eq!(&e.path, &a.path);
+            prop_assert!(e.contents == a.contents, "{} changed with the declaration order", e.path.display());
+        }
+    }
+}
+
+/// Two containers whose names share a snake_case form (`HTTPServer`,
+/// `HttpServer`) were both rendered as `pub mod http_server`.
+#[test]
+fn containers_named_alike_in_snake_case_get_their_own_modules() {
+    use cosmap_domain::{Aggregate, Cardinality, Entity, ModelBuilder, Relationship, ValueObject};
+    let spec = ModelBuilder::new("Servers")
+        .entity(Entity::new("HTTPServer", "httpServerId"))
+        .entity(Entity::new("HttpServer", "serverId"))
+        .value_object(ValueObject::new("Port"))
+        .value_object(ValueObject::new("Route"))
+        .aggregate(Aggregate::new("HTTPServer").member("Port"))
+        .aggregate(Aggregate::new("HttpServer").member("Route"))
+        .relationship(Relationship::new("HTTPServer", "Port", Cardinality::Squillions))
+        .relationship(Relationship::new("HttpServer", "Route", Cardinality::Squillions))
+        .relationship(Relationship::new("HttpServer", "HTTPServer", Cardinality::One))
+        .spec()
+        .clone();
+    let files = artefacts(&spec, true).unwrap();
+    check_artefacts(&files).unwrap();
+    let rust = &files
+        .iter()
+        .find(|a| a.path.to_str() == Some(RUST_FILE))
+        .unwrap()
+        .contents;
+    assert!(rust.contains("pub mod http_server {") && rust.contains("pub mod http_server_ {"));
+    // The reference from `HttpServer` to `HTTPServer` points into the right module.
+    assert!(
+        rust.contains("From<&super::http_server::HTTPServer> for HTTPServerRef"),
+        "{rust}"
+    );
+}

@@ -1,0 +1,637 @@
+//! Properties of the mapper over generated valid models (`properties/strategy.rs`),
+//! mapped with the default options and with the optimisations off:
+//!
+//! - every entity and value object lands in exactly one document type or one
+//!   embedding (copies and reference data snapshots are extra, and marked);
+//! - every document type carries its container's partition key property, once;
+//! - every reference resolves: references to roots, copies to their sources,
+//!   parents, and the containers and document types of every request;
+//! - the logical model is byte-identical under any permutation of the
+//!   declarations, and the same from the model file as from the builder.
+//!
+//! Below the properties: the minimal cases of the bugs they found, as plain tests
+//! (fixed), and of the gaps they found that are not fixed yet (`#[ignore]`d, named
+//! `known_gap_*`: the strategy avoids their shapes, see `strategy::build`, except
+//! the copy through reference data, which `copy_via_snapshot` lets through).
+
+#[path = "properties/strategy.rs"]
+mod strategy;
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use cosmap_domain::{
+    AccessKind, AccessPattern, Aggregate, Attribute, AttributeType, Cardinality, ChangeRate, DomainModel, Entity,
+    Growth, ModelBuilder, ModelSpec, Relationship, ValueObject,
+};
+use cosmap_mapper::{
+    map, ContainerKind, DocumentType, Embedded, EmbeddedKind, LogicalModel, Options, PartitionKeyValue, Reference, Role,
+};
+use proptest::prelude::*;
+use proptest::test_runner::TestCaseError;
+
+/// Cases per property: each maps a model of up to 8 aggregates twice or more.
+const CASES: u32 = 256;
+
+fn options(optimise: bool) -> Options {
+    Options {
+        optimise,
+        ..Options::default()
+    }
+}
+
+fn domain(spec: &ModelSpec) -> DomainModel {
+    DomainModel::new(spec.clone()).expect("the strategy makes valid models")
+}
+
+/// Both mappings of `spec`: optimised and MR-only.
+fn both(spec: &ModelSpec) -> [(bool, LogicalModel); 2] {
+    let model = domain(spec);
+    [true, false].map(|optimise| (optimise, map(&model, &options(optimise))))
+}
+
+/// Every value object embedded (at any depth) in `embedded`, with its path.
+fn embedded_value_objects<'a>(embedded: &'a [Embedded], path: &str, out: &mut Vec<(&'a str, String)>) {
+    for e in embedded {
+        let here = format!("{path}.{}", e.name);
+        match e.kind {
+            EmbeddedKind::ValueObject => {
+                out.push((e.source.as_str(), here.clone()));
+                embedded_value_objects(&e.embedded, &here, out);
+            }
+            EmbeddedKind::ReferenceData => {}
+        }
+    }
+}
+
+/// Every reference data snapshot (at any depth) in `embedded`.
+fn snapshots<'a>(embedded: &'a [Embedded], out: &mut Vec<&'a Embedded>) {
+    for e in embedded {
+        if e.kind == EmbeddedKind::ReferenceData {
+            out.push(e);
+        }
+        snapshots(&e.embedded, out);
+    }
+}
+
+/// Every reference held by `d`, at any depth.
+fn references(d: &DocumentType) -> Vec<&Reference> {
+    fn walk<'a>(embedded: &'a [Embedded], out: &mut Vec<&'a Reference>) {
+        for e in embedded {
+            out.extend(&e.references);
+            walk(&e.embedded, out);
+        }
+    }
+    let mut out: Vec<&Reference> = d.references.iter().collect();
+    walk(&d.embedded, &mut out);
+    out
+}
+
+/// (a) Every entity and value object has exactly one home: a document type or an
+/// embedding in a document that is not a copy.
+fn check_placement(spec: &ModelSpec, m: &LogicalModel) -> Result<(), TestCaseError> {
+    let mut homes: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+    for c in &m.containers {
+        for d in &c.document_types {
+            prop_assert_eq!(
+                d.role == Role::Copy,
+                d.copy_of.is_some(),
+                "`{}.{}`: a copy (role) without `copyOf` or the other way round",
+                c.name,
+                d.name
+            );
+            let mut snaps = Vec::new();
+            snapshots(&d.embedded, &mut snaps);
+            for s in snaps {
+                let entity = spec.entities.iter().find(|e| e.name == s.source);
+                prop_assert!(
+                    entity.is_some_and(|e| e.reference_data == Some(ChangeRate::Never)),
+                    "`{}.{}` embeds a snapshot of `{}`, which is not never-changing reference data",
+                    c.name,
+                    d.name,
+                    s.source
+                );
+            }
+            if d.role == Role::Copy {
+                continue; // extra, checked to point at its source in `check_references`
+            }
+            homes
+                .entry(d.source.as_str())
+                .or_default()
+                .push(format!("document type {}.{}", c.name, d.name));
+            let mut found = Vec::new();
+            embedded_value_objects(&d.embedded, &format!("{}.{}", c.name, d.name), &mut found);
+            for (source, path) in found {
+                homes.entry(source).or_default().push(format!("embedded at {path}"));
+            }
+        }
+    }
+    let roots: BTreeSet<&str> = spec.aggregates.iter().map(|a| a.root.as_str()).collect();
+    for e in &spec.entities {
+        let places = homes.remove(e.name.as_str()).unwrap_or_default();
+        prop_assert_eq!(places.len(), 1, "entity `{}` is stored at {:?}", e.name, places);
+        prop_assert!(
+            places[0].starts_with("document type"),
+            "entity `{}` is embedded",
+            e.name
+        );
+        let role = if roots.contains(e.name.as_str()) {
+            Role::Root
+        } else {
+            Role::Entity
+        };
+        let doc = m
+            .containers
+            .iter()
+            .flat_map(|c| &c.document_types)
+            .find(|d| d.source == e.name && d.role != Role::Copy);
+        prop_assert_eq!(doc.map(|d| d.role), Some(role), "role of `{}`", e.name);
+    }
+    for v in &spec.value_objects {
+        let places = homes.remove(v.name.as_str()).unwrap_or_default();
+        prop_assert_eq!(places.len(), 1, "value object `{}` is stored at {:?}", v.name, places);
+    }
+    prop_assert!(homes.is_empty(), "documents or embeddings of no element: {:?}", homes);
+    Ok(())
+}
+
+/// (b) Every document type carries its container's partition key property, and
+/// every top-level property of a document has one meaning.
+fn check_partition_keys(m: &LogicalModel) -> Result<(), TestCaseError> {
+    for c in &m.containers {
+        prop_assert_eq!(&c.partition_key.paths, &vec![format!("/{}", c.partition_key_property)]);
+        if c.kind == ContainerKind::Dictionary {
+            prop_assert_eq!(c.partition_key_property.as_str(), "type");
+        }
+        for d in &c.document_types {
+            prop_assert_eq!(
+                &d.partition_key_property,
+                &c.partition_key_property,
+                "`{}.{}` does not carry the container's partition key",
+                c.name,
+                d.name
+            );
+            let mut properties: Vec<&str> = vec!["id", "type"];
+            if c.kind == ContainerKind::Aggregate {
+                properties.push(&c.partition_key_property);
+            }
+            properties.extend(d.parent.iter().map(|p| p.property.as_str()));
+            if c.default_ttl.is_some() {
+                properties.push("ttl");
+            }
+            properties.extend(d.attributes.iter().map(|a| a.name.as_str()));
+            properties.extend(d.embedded.iter().map(|e| e.name.as_str()));
+            properties.extend(d.references.iter().map(|r| r.name.as_str()));
+            let mut seen = BTreeSet::new();
+            for p in properties {
+                prop_assert!(
+                    seen.insert(p),
+                    "`{}.{}` has two properties named `{}` (partition key `{}`)",
+                    c.name,
+                    d.name,
+                    p,
+                    c.partition_key_property
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
+/// True when copy `d` takes its partition key from `via`, a reference that the
+/// reference data optimisation has since replaced with an embedded snapshot
+/// (which has no `id`): a known mapper bug, tested on its own below.
+fn copy_via_snapshot(d: &DocumentType, via: &str) -> bool {
+    d.embedded
+        .iter()
+        .any(|e| e.name == via && e.kind == EmbeddedKind::ReferenceData)
+}
+
+/// (c) Every reference, copy, parent link and request resolves.
+fn check_references(m: &LogicalModel) -> Result<(), TestCaseError> {
+    for c in &m.containers {
+        for d in &c.document_types {
+            for r in references(d) {
+                let Some(target) = m.container(&r.target_container) else {
+                    return Err(TestCaseError::fail(format!(
+                        "`{}.{}.{}` refers to container `{}`, which does not exist",
+                        c.name, d.name, r.name, r.target_container
+                    )));
+                };
+                let root = target
+                    .document_types
+                    .iter()
+                    .find(|t| t.role == Role::Root && t.source == r.target);
+                let Some(root) = root else {
+                    return Err(TestCaseError::fail(format!(
+                        "`{}.{}.{}` refers to `{}` in `{}`, which holds no such root document type",
+                        c.name, d.name, r.name, r.target, r.target_container
+                    )));
+                };
+                prop_assert_eq!(root.id.attribute(), Some(r.target_identity.as_str()));
+                let expected = match target.kind {
+                    ContainerKind::Aggregate => PartitionKeyValue::SameAsId,
+                    ContainerKind::Dictionary => PartitionKeyValue::Constant {
+                        value: root.discriminator.clone(),
+                    },
+                };
+                prop_assert_eq!(&r.partition_key_value, &expected, "`{}.{}.{}`", c.name, d.name, r.name);
+            }
+            if let Some(of) = &d.copy_of {
+                let source = m
+                    .container(&of.container)
+                    .and_then(|s| s.document_type(&of.document_type));
+                prop_assert!(
+                    source.is_some_and(|s| s.role != Role::Copy && s.source == d.source),
+                    "copy `{}.{}` of `{}.{}`, which is not a document type",
+                    c.name,
+                    d.name,
+                    of.container,
+                    of.document_type
+                );
+                let via = of.partition_key_from.strip_suffix(".id").unwrap_or_default();
+                if copy_via_snapshot(d, via) {
+                    continue; // a known gap: see `known_gap_copy_through_never_changing_reference_data`
+                }
+                prop_assert!(
+                    d.references.iter().any(|r| r.name == via && !r.many),
+                    "copy `{}.{}` takes its partition key from `{}`, not a reference it holds",
+                    c.name,
+                    d.name,
+                    of.partition_key_from
+                );
+            }
+            if let Some(parent) = &d.parent {
+                prop_assert!(
+                    c.document_types
+                        .iter()
+                        .any(|p| p.source == parent.entity && p.role == Role::Entity),
+                    "`{}.{}` names parent `{}`, not an entity document type of its container",
+                    c.name,
+                    d.name,
+                    parent.entity
+                );
+            }
+        }
+    }
+    for op in &m.operations {
+        for r in &op.requests {
+            let container = m.container(&r.container);
+            prop_assert!(container.is_some(), "`{}` uses container `{}`", op.pattern, r.container);
+            for name in &r.document_types {
+                prop_assert!(
+                    container.is_some_and(|c| c.document_type(name).is_some()),
+                    "`{}` uses document type `{}` in `{}`, which does not exist",
+                    op.pattern,
+                    name,
+                    r.container
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The first line where `expected` and `actual` differ, with the lines before it.
+fn first_difference(expected: &str, actual: &str) -> String {
+    let (e, a): (Vec<&str>, Vec<&str>) = (expected.lines().collect(), actual.lines().collect());
+    let at = e
+        .iter()
+        .zip(&a)
+        .position(|(x, y)| x != y)
+        .unwrap_or(e.len().min(a.len()));
+    let from = at.saturating_sub(8);
+    format!(
+        "...\n{}\n- {}\n+ {}",
+        e[from..at].join("\n"),
+        e.get(at).unwrap_or(&"<end>"),
+        a.get(at).unwrap_or(&"<end>")
+    )
+}
+
+fn json(m: &LogicalModel) -> String {
+    serde_json::to_string_pretty(m).expect("a logical model serialises")
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: CASES, ..ProptestConfig::default() })]
+
+    #[test]
+    fn every_element_has_exactly_one_home(spec in strategy::model_spec()) {
+        for (optimise, m) in both(&spec) {
+            check_placement(&spec, &m).map_err(|e| TestCaseError::fail(format!("optimise {optimise}: {e}")))?;
+        }
+    }
+
+    #[test]
+    fn every_document_type_carries_the_partition_key(spec in strategy::model_spec()) {
+        for (optimise, m) in both(&spec) {
+            check_partition_keys(&m).map_err(|e| TestCaseError::fail(format!("optimise {optimise}: {e}")))?;
+        }
+    }
+
+    #[test]
+    fn every_reference_resolves(spec in strategy::model_spec()) {
+        for (optimise, m) in both(&spec) {
+            check_references(&m).map_err(|e| TestCaseError::fail(format!("optimise {optimise}: {e}")))?;
+        }
+    }
+
+    #[test]
+    fn output_does_not_depend_on_declaration_order(spec in strategy::model_spec(), seed in any::<u64>()) {
+        let permuted = strategy::permute(&spec, seed);
+        for ((optimise, m), (_, p)) in both(&spec).into_iter().zip(both(&permuted)) {
+            let (expected, actual) = (json(&m), json(&p));
+            prop_assert!(
+                expected == actual,
+                "optimise {}: the permutation changed the logical model:\n{}",
+                optimise,
+                first_difference(&expected, &actual)
+            );
+        }
+    }
+
+    #[test]
+    fn the_model_file_maps_like_the_builder(spec in strategy::model_spec()) {
+        let text = serde_json::to_vec_pretty(&spec).expect("a spec serialises");
+        let loaded = cosmap_domain::from_slice(&text, None).expect("the model file is valid too");
+        prop_assert_eq!(json(&map(&loaded, &Options::default())), json(&map(&domain(&spec), &Options::default())));
+    }
+}
+
+/// The strategy reaches every shape the properties are about: a fixed sample of
+/// models, mapped, holds each at least once (so a change to the strategy cannot
+/// quietly stop exercising one).
+#[test]
+fn the_strategy_reaches_every_shape() {
+    use cosmap_mapper::operations::OperationKind;
+    use proptest::strategy::{Strategy, ValueTree};
+    use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
+
+    let mut runner = TestRunner::new_with_rng(Config::default(), TestRng::from_seed(RngAlgorithm::ChaCha, &[7; 32]));
+    let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
+    for _ in 0..200 {
+        let spec = strategy::model_spec().new_tree(&mut runner).expect("a model").current();
+        let m = map(&domain(&spec), &Options::default());
+        let mut count = |shape: &'static str, yes: bool| *seen.entry(shape).or_default() += usize::from(yes);
+        count("8 aggregates", spec.aggregates.len() == 8);
+        count("threshold overrides", spec.thresholds.is_some());
+        count(
+            "dictionary container",
+            m.containers.iter().any(|c| c.kind == ContainerKind::Dictionary),
+        );
+        count("default TTL", m.containers.iter().any(|c| c.default_ttl.is_some()));
+        count("unique key", m.containers.iter().any(|c| !c.unique_keys.is_empty()));
+        let docs: Vec<&DocumentType> = m.containers.iter().flat_map(|c| &c.document_types).collect();
+        count("member entity", docs.iter().any(|d| d.role == Role::Entity));
+        count(
+            "separated value object",
+            docs.iter().any(|d| d.role == Role::ValueObject),
+        );
+        count("parent link", docs.iter().any(|d| d.parent.is_some()));
+        count("copy", docs.iter().any(|d| d.role == Role::Copy));
+        count(
+            "embedded object",
+            docs.iter().any(|d| d.embedded.iter().any(|e| !e.many)),
+        );
+        count("embedded array", docs.iter().any(|d| d.embedded.iter().any(|e| e.many)));
+        count(
+            "nested embedding",
+            docs.iter().any(|d| d.embedded.iter().any(|e| !e.embedded.is_empty())),
+        );
+        let mut snaps = Vec::new();
+        docs.iter().for_each(|d| snapshots(&d.embedded, &mut snaps));
+        count("reference data snapshot", !snaps.is_empty());
+        let refs: Vec<&Reference> = docs.iter().flat_map(|d| references(d)).collect();
+        count("reference", !refs.is_empty());
+        count("list of references", refs.iter().any(|r| r.many));
+        count(
+            "reference into the dictionary",
+            refs.iter()
+                .any(|r| matches!(r.partition_key_value, PartitionKeyValue::Constant { .. })),
+        );
+        count(
+            "reference stored back",
+            m.decisions.iter().any(|d| d.outcome.starts_with("each `")),
+        );
+        let kinds: Vec<OperationKind> = m.operations.iter().map(|o| o.kind).collect();
+        count("point read", kinds.contains(&OperationKind::PointRead));
+        count(
+            "single-partition query",
+            kinds.contains(&OperationKind::SinglePartitionQuery),
+        );
+        count(
+            "cross-partition query",
+            kinds.contains(&OperationKind::CrossPartitionQuery),
+        );
+        count("write", kinds.contains(&OperationKind::Write));
+        count(
+            "sorted query",
+            m.operations
+                .iter()
+                .flat_map(|o| &o.requests)
+                .any(|r| r.sql.as_ref().is_some_and(|s| s.contains("ORDER BY"))),
+        );
+        count(
+            "keyword attribute",
+            spec.entities
+                .iter()
+                .any(|e| e.attributes.iter().any(|a| a.name == "match" || a.name == "fn")),
+        );
+    }
+    let missing: Vec<&str> = seen.iter().filter(|(_, n)| **n == 0).map(|(s, _)| *s).collect();
+    assert!(missing.is_empty(), "no sampled model has: {missing:?} (seen: {seen:?})");
+}
+
+// Minimal cases of what the properties found.
+
+fn mapped(builder: ModelBuilder) -> LogicalModel {
+    map(&builder.build().expect("valid model"), &Options::default())
+}
+
+fn document<'a>(m: &'a LogicalModel, container: &str, name: &str) -> &'a DocumentType {
+    m.container(container)
+        .and_then(|c| c.document_type(name))
+        .unwrap_or_else(|| panic!("no document type {container}.{name}"))
+}
+
+/// A reference stored back on the many side (MR6) is named after the referring
+/// root; for a root called `Type` (or `Id`, `Ttl`) that name was `type`, which
+/// every document already uses for its discriminator.
+#[test]
+fn a_reference_stored_back_takes_no_reserved_name() {
+    let m = mapped(
+        ModelBuilder::new("Catalogue")
+            .entity(Entity::new("Product", "productId"))
+            .entity(Entity::new("Type", "typeId"))
+            .aggregate(Aggregate::new("Product"))
+            .aggregate(Aggregate::new("Type"))
+            .relationship(Relationship::new("Type", "Product", Cardinality::Squillions)),
+    );
+    let names: Vec<&str> = document(&m, "Dictionary", "Product")
+        .references
+        .iter()
+        .map(|r| r.name.as_str())
+        .collect();
+    assert_eq!(names, ["typeRef"]);
+    check_partition_keys(&m).unwrap();
+}
+
+/// Two unbounded relationships from one root to another are both stored back on
+/// the many side; they were ordered by their explicit `property` (both unset), so
+/// the declaration order picked which got `account` and which `accountRef`.
+#[test]
+fn references_stored_back_do_not_depend_on_declaration_order() {
+    let model = |first: Relationship, second: Relationship| {
+        let m = mapped(
+            ModelBuilder::new("Bank")
+                .entity(Entity::new("Account", "accountId"))
+                .entity(Entity::new("Entry", "entryId"))
+                .aggregate(Aggregate::new("Account"))
+                .aggregate(Aggregate::new("Entry"))
+                .relationship(first)
+                .relationship(second),
+        );
+        json(&m)
+    };
+    let entries = Relationship::new("Account", "Entry", Cardinality::Squillions);
+    let latest = Relationship::new("Account", "Entry", Cardinality::One).growth(Growth::Unbounded);
+    assert_eq!(
+        model(entries.clone(), latest.clone()),
+        model(latest, entries),
+        "declaration order changed the logical model"
+    );
+}
+
+/// An aggregate's storage was summed in member declaration order, and float sums
+/// depend on their order (here 1e16 + 1 + 2 against 1e16 + 2 + 1).
+#[test]
+fn storage_does_not_depend_on_member_order() {
+    let model = |members: [&str; 2]| {
+        let m = mapped(
+            ModelBuilder::new("Ledger")
+                .entity(
+                    Entity::new("Book", "bookId")
+                        .attribute(Attribute::new("status", AttributeType::String))
+                        .volume(1e13, 1000.0),
+                )
+                .entity(Entity::new("Page", "pageId").volume(1.0, 1.0))
+                .entity(Entity::new("Note", "noteId").volume(1.0, 2.0))
+                .aggregate(Aggregate::new("Book").member(members[0]).member(members[1]))
+                .access_pattern(
+                    AccessPattern::new("books by status", AccessKind::Read, "Book", 100.0).filter("status"),
+                ),
+        );
+        json(&m)
+    };
+    assert_eq!(model(["Page", "Note"]), model(["Note", "Page"]));
+}
+
+/// A value object that MR4 separates becomes a document that stores the
+/// partition key beside its attributes; an attribute of that name (here the
+/// variant's own `sku` against the product's `sku`) is accepted by validation and
+/// then stored twice. The strategy gives no attribute a root identity's name.
+#[test]
+#[ignore = "known gap: validation accepts it, the mapper stores two `sku` properties"]
+fn known_gap_separated_value_object_attribute_named_like_the_partition_key() {
+    let m = mapped(
+        ModelBuilder::new("Catalogue")
+            .entity(Entity::new("Product", "sku"))
+            .value_object(ValueObject::new("Variant").attribute(Attribute::new("sku", AttributeType::String)))
+            .aggregate(Aggregate::new("Product").member("Variant"))
+            .relationship(Relationship::new("Product", "Variant", Cardinality::Squillions)),
+    );
+    check_partition_keys(&m).unwrap();
+}
+
+/// The same for the parent link of a value object separated from a member
+/// entity whose identity has the partition key's name.
+#[test]
+#[ignore = "known gap: validation accepts it, the mapper stores two `orderId` properties"]
+fn known_gap_member_entity_identity_named_like_the_partition_key() {
+    let m = mapped(
+        ModelBuilder::new("Shop")
+            .entity(Entity::new("Order", "orderId"))
+            .entity(Entity::new("Shipment", "orderId"))
+            .value_object(ValueObject::new("Scan").attribute(Attribute::new("place", AttributeType::String)))
+            .aggregate(Aggregate::new("Order").member("Shipment").member("Scan"))
+            .relationship(Relationship::new("Shipment", "Scan", Cardinality::Squillions)),
+    );
+    check_partition_keys(&m).unwrap();
+}
+
+/// A member entity's reference to its own root is stored under the root's name
+/// (`team`), which is also the partition key here (the root's identity is `team`).
+#[test]
+#[ignore = "known gap: validation accepts it, the mapper stores two `team` properties"]
+fn known_gap_member_reference_named_like_the_partition_key() {
+    let m = mapped(
+        ModelBuilder::new("League")
+            .entity(Entity::new("Team", "team"))
+            .entity(Entity::new("Player", "playerId"))
+            .aggregate(Aggregate::new("Team").member("Player"))
+            .relationship(Relationship::new("Player", "Team", Cardinality::One)),
+    );
+    check_partition_keys(&m).unwrap();
+}
+
+/// A copy stores the target container's partition key beside the source's
+/// properties; a source with a property of that name (an `Order` with an
+/// `accountId` attribute as well as a reference to its `Account`; or a `Match`
+/// with a reference stored back to itself, `match`, copied into a container
+/// partitioned by `match`) gets it twice.
+#[test]
+#[ignore = "known gap: validation accepts it, the copy stores two `accountId` properties"]
+fn known_gap_copy_of_an_attribute_named_like_the_target_partition_key() {
+    let m = mapped(
+        ModelBuilder::new("Shop")
+            .entity(Entity::new("Account", "accountId").volume(1e7, 1000.0))
+            .entity(
+                Entity::new("Order", "orderId")
+                    .attribute(Attribute::new("accountId", AttributeType::String))
+                    .volume(1e9, 2000.0),
+            )
+            .aggregate(Aggregate::new("Account"))
+            .aggregate(Aggregate::new("Order"))
+            .relationship(Relationship::new("Order", "Account", Cardinality::One))
+            .access_pattern(
+                AccessPattern::new("orders of an account", AccessKind::Read, "Order", 100.0).filter("accountId"),
+            ),
+    );
+    assert!(document(&m, "Account", "Order").copy_of.is_some(), "no copy made");
+    check_partition_keys(&m).unwrap();
+}
+
+/// A copy takes its partition key from a reference of its source (`country.id`);
+/// when that reference is to never-changing reference data, the reference data
+/// optimisation then replaces it with a snapshot, which has no `id` (the
+/// generated `From` for the copy does not compile). The property check skips
+/// this shape (`copy_via_snapshot`).
+#[test]
+#[ignore = "known gap: the copy's partitionKeyFrom names a reference that became a snapshot"]
+fn known_gap_copy_through_never_changing_reference_data() {
+    let m = mapped(
+        ModelBuilder::new("Registry")
+            .entity(
+                Entity::new("Person", "personId")
+                    .attribute(Attribute::new("name", AttributeType::String))
+                    .volume(1e9, 1000.0),
+            )
+            .entity(
+                Entity::new("Country", "countryId")
+                    .reference_data(ChangeRate::Never)
+                    .volume(1e6, 20_000.0),
+            )
+            .aggregate(Aggregate::new("Person"))
+            .aggregate(Aggregate::new("Country"))
+            .relationship(Relationship::new("Person", "Country", Cardinality::One))
+            .access_pattern(
+                AccessPattern::new("people of a country", AccessKind::Read, "Person", 100.0).filter("countryId"),
+            ),
+    );
+    let copy = document(&m, "Country", "Person");
+    let from = &copy.copy_of.as_ref().expect("a copy").partition_key_from;
+    assert!(
+        copy.references.iter().any(|r| format!("{}.id", r.name) == *from),
+        "the copy's partition key comes from `{from}`, which it does not hold"
+    );
+}

@@ -1,0 +1,971 @@
+//! A proptest strategy for *valid* cosmap domain models, and declaration-order
+//! permutations of them.
+//!
+//! Self-contained (it needs only `proptest`, `cosmap_domain` and `serde_json`), so
+//! the mapper's and the codegen's property tests and
+//! `examples/generated-compile/build.rs` all include it with `#[path = …] mod strategy;`.
+//!
+//! [`model_spec`] draws a *blueprint* ([`Raw`]: sizes, choices and indices) and
+//! [`build`] turns it into a [`ModelSpec`] deterministically, repairing whatever the
+//! validator would reject (a clashing property name, a `max` on a `one`
+//! relationship, …), so every drawn model is valid and shrinking stays valid too.
+//! The models have 1–8 aggregates, each a root entity with member entities and
+//! value objects (a containment tree, so no cycles), relationships of every
+//! cardinality (`max`, growth, `updatesPerSecond`), reference data, volumes,
+//! TTLs, references across aggregates, occasional threshold overrides, and
+//! access patterns of every kind (read by id, queries with filters and sorts,
+//! writes that create, replace or delete). Names mix realistic ones with Rust
+//! keywords and prelude names, and names that collide once converted
+//! (`HttpServer`/`HTTPServer`, `aBC`/`aBc`).
+#![allow(dead_code)]
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use cosmap_domain::naming::{lower_camel, RESERVED_PROPERTIES};
+use cosmap_domain::{
+    AccessKind, AccessPattern, Aggregate, Attribute, AttributeType, Cardinality, ChangeRate, Entity, Growth,
+    ModelBuilder, ModelSpec, Relationship, ThresholdOverrides, ValueObject, Volume, WriteOperation,
+};
+use proptest::prelude::*;
+use proptest::sample::{select, Index};
+
+/// Type names: realistic ones, Rust keywords and prelude names, cosmap's own
+/// generated names, and pairs that collide in snake_case.
+pub const TYPE_NAMES: &[&str] = &[
+    "Account",
+    "Order",
+    "Customer",
+    "Product",
+    "Invoice",
+    "Payment",
+    "Shipment",
+    "Warehouse",
+    "Country",
+    "Currency",
+    "Address",
+    "LineItem",
+    "Contact",
+    "Review",
+    "Category",
+    "Price",
+    "Discount",
+    "Supplier",
+    "Parcel",
+    "Device",
+    "Sensor",
+    "Reading",
+    "Tenant",
+    "Article",
+    "Comment",
+    "TaxRate",
+    "OrderStatusHistory",
+    "CreditCard",
+    "DeliveryMethod",
+    "Status",
+    "HttpServer",
+    "HTTPServer",
+    "Type",
+    "TYPE",
+    "Option",
+    "Result",
+    "String",
+    "Vec",
+    "Box",
+    "Clone",
+    "Into",
+    "Default",
+    "Super",
+    "Crate",
+    "Some",
+    "None",
+    "Ok",
+    "Fn",
+    "Match",
+    "Impl",
+    "Kind",
+    "Types",
+    "Copy",
+    "Sized",
+    "Iterator",
+    "Dictionary",
+    "DictionaryContainer",
+    "AccountRef",
+    "OrderDocument",
+    "OrderCopy",
+    "Id",
+    "Ttl",
+    "CONTAINER",
+];
+
+/// Attribute names: realistic ones, Rust keywords (raw identifiers), prelude
+/// names, and names that share a snake_case form.
+pub const ATTRIBUTE_NAMES: &[&str] = &[
+    "name",
+    "createdAt",
+    "updatedAt",
+    "status",
+    "total",
+    "quantity",
+    "email",
+    "label",
+    "code",
+    "sku",
+    "price",
+    "amount",
+    "note",
+    "title",
+    "version",
+    "active",
+    "rating",
+    "tags",
+    "kind",
+    "value",
+    "city",
+    "address2Line",
+    "aBC",
+    "aBc",
+    "partitionKey",
+    "match",
+    "loop",
+    "async",
+    "await",
+    "fn",
+    "where",
+    "impl",
+    "dyn",
+    "move",
+    "ref",
+    "static",
+    "struct",
+    "trait",
+    "enum",
+    "mod",
+    "pub",
+    "use",
+    "box",
+    "yield",
+    "gen",
+    "try",
+    "abstract",
+    "final",
+    "override",
+    "macro",
+    "become",
+    "typeof",
+    "unsized",
+    "virtual",
+    "priv",
+    "do",
+    "in",
+    "as",
+    "if",
+    "else",
+    "for",
+    "while",
+    "let",
+    "mut",
+    "const",
+    "break",
+    "continue",
+    "extern",
+    "false",
+    "true",
+    "return",
+    "unsafe",
+    "option",
+    "some",
+    "none",
+    "result",
+    "string",
+    "vec",
+    "default",
+    "clone",
+    "into",
+    "from",
+];
+
+/// Identity names other than the usual `<entity>Id`. None is the lowerCamel form of
+/// a type name: the mapper names a reference stored back after the referring root
+/// (`Match` → `match`), and a copy of that document into a container partitioned
+/// by `match` would hold the name twice (the copy gap in `properties.rs`).
+pub const IDENTITY_NAMES: &[&str] = &["code", "key", "sku", "slug", "handle", "loop", "ref", "number"];
+
+/// Explicit relationship property names.
+pub const PROPERTY_NAMES: &[&str] = &[
+    "primary", "main", "extra", "owner", "impl", "fn", "where", "items", "parent",
+];
+
+/// Model names (free text, shown in generated headers).
+pub const MODEL_NAMES: &[&str] = &[
+    "Shop",
+    "Fleet",
+    "Publishing",
+    "Shop & Co",
+    "O'Brien \"quoted\" model",
+    "Café ünïcode 🚀",
+    "{{braces}} <tags> `ticks`",
+    "back\\slash */ /*",
+];
+
+/// The blueprint of a model; [`build`] makes it a valid [`ModelSpec`].
+#[derive(Debug, Clone)]
+pub struct Raw {
+    pub name: usize,
+    pub description: bool,
+    pub thresholds: Option<RawThresholds>,
+    pub aggregates: Vec<RawAggregate>,
+    pub references: Vec<RawReference>,
+    pub patterns: Vec<RawPattern>,
+    /// Frequent reads through a reference of their own: what the copy optimisation looks for.
+    pub hot: Vec<RawHot>,
+}
+
+/// A frequent read of a large aggregate's node filtering on the identity of
+/// another root it refers to once (the "orders of an account" shape): the
+/// reference, the pattern and volumes that make the source large and keep the
+/// target out of the dictionary container.
+#[derive(Debug, Clone)]
+pub struct RawHot {
+    pub from_aggregate: Index,
+    pub from_node: Index,
+    pub to_aggregate: Index,
+    pub per_second: f64,
+}
+
+#[derive(Debug, Clone)]
+pub struct RawThresholds {
+    pub few_max_items: Option<u64>,
+    pub frequent_per_second: Option<f64>,
+    pub large_container_bytes: Option<f64>,
+    pub update_ratio: Option<f64>,
+}
+
+#[derive(Debug, Clone)]
+pub struct RawAggregate {
+    pub root: RawEntity,
+    pub members: Vec<RawMember>,
+    pub explicit_name: bool,
+    pub ttl: Option<i64>,
+    pub reference_data: Option<ChangeRate>,
+}
+
+#[derive(Debug, Clone)]
+pub struct RawEntity {
+    pub name: usize,
+    /// `None`: `<entity>Id`; otherwise an index into [`IDENTITY_NAMES`].
+    pub identity: Option<usize>,
+    pub attributes: Vec<RawAttribute>,
+    pub volume: Option<(f64, f64)>,
+}
+
+#[derive(Debug, Clone)]
+pub struct RawAttribute {
+    pub name: usize,
+    pub ty: AttributeType,
+    pub optional: bool,
+    pub many: bool,
+    pub unique: bool,
+}
+
+#[derive(Debug, Clone)]
+pub enum RawMember {
+    Entity {
+        entity: RawEntity,
+        /// The node (root or an earlier member) that holds it, if the model says so.
+        parent: Option<(Index, RawShape)>,
+    },
+    ValueObject {
+        name: usize,
+        attributes: Vec<RawAttribute>,
+        volume: Option<(Option<f64>, f64)>,
+        /// The node (root or an earlier member) that holds it.
+        parent: Index,
+        shape: RawShape,
+    },
+}
+
+#[derive(Debug, Clone)]
+pub struct RawShape {
+    pub cardinality: Cardinality,
+    pub max: Option<u64>,
+    pub growth: Option<Growth>,
+    pub updates_per_second: Option<f64>,
+    /// Give the relationship an explicit property (index into [`PROPERTY_NAMES`]).
+    pub property: Option<usize>,
+}
+
+#[derive(Debug, Clone)]
+pub struct RawReference {
+    pub from_aggregate: Index,
+    pub from_node: Index,
+    pub to_aggregate: Index,
+    pub shape: RawShape,
+}
+
+#[derive(Debug, Clone)]
+pub struct RawPattern {
+    pub start: Index,
+    pub kind: AccessKind,
+    pub write: Option<WriteOperation>,
+    pub filter: Vec<Index>,
+    pub sort: Vec<Index>,
+    pub returns: Vec<Index>,
+    pub per_second: f64,
+    pub name: usize,
+}
+
+fn attribute_type() -> impl Strategy<Value = AttributeType> {
+    select(vec![
+        AttributeType::String,
+        AttributeType::Integer,
+        AttributeType::Number,
+        AttributeType::Decimal,
+        AttributeType::Boolean,
+        AttributeType::DateTime,
+        AttributeType::Date,
+        AttributeType::Uuid,
+    ])
+}
+
+fn raw_attribute() -> impl Strategy<Value = RawAttribute> {
+    (
+        0..ATTRIBUTE_NAMES.len(),
+        attribute_type(),
+        prop::bool::weighted(0.25),
+        prop::bool::weighted(0.15),
+        prop::bool::weighted(0.1),
+    )
+        .prop_map(|(name, ty, optional, many, unique)| RawAttribute {
+            name,
+            ty,
+            optional,
+            many,
+            unique,
+        })
+}
+
+fn attributes() -> impl Strategy<Value = Vec<RawAttribute>> {
+    prop::collection::vec(raw_attribute(), 0..5)
+}
+
+/// Instance counts and sizes, including fractional ones and counts whose byte
+/// totals are past 2^53 (so float sums would show their order).
+fn entity_volume() -> impl Strategy<Value = Option<(f64, f64)>> {
+    prop::option::weighted(
+        0.7,
+        (
+            select(vec![
+                1.0, 12.0, 100.0, 1234.5, 1e4, 1e6, 3.3e7, 1e8, 2.5e9, 1e11, 7.77e12,
+            ]),
+            select(vec![
+                64.0,
+                100.0,
+                333.3,
+                512.5,
+                1500.0,
+                20_000.0,
+                300_000.0,
+                1_900_000.0,
+            ]),
+        ),
+    )
+}
+
+fn vo_volume() -> impl Strategy<Value = Option<(Option<f64>, f64)>> {
+    prop::option::weighted(
+        0.6,
+        (
+            prop::option::weighted(0.2, select(vec![10.0, 1e6, 4.2e9])),
+            select(vec![16.0, 120.0, 99.9, 2048.0, 60_000.0, 500_000.0]),
+        ),
+    )
+}
+
+fn raw_entity() -> impl Strategy<Value = RawEntity> {
+    (
+        0..TYPE_NAMES.len(),
+        prop::option::weighted(0.2, 0..IDENTITY_NAMES.len()),
+        attributes(),
+        entity_volume(),
+    )
+        .prop_map(|(name, identity, attributes, volume)| RawEntity {
+            name,
+            identity,
+            attributes,
+            volume,
+        })
+}
+
+fn shape() -> impl Strategy<Value = RawShape> {
+    (
+        select(vec![
+            Cardinality::One,
+            Cardinality::Few,
+            Cardinality::Many,
+            Cardinality::Squillions,
+            Cardinality::ManyToMany,
+        ]),
+        prop::option::weighted(0.6, select(vec![1u64, 2, 3, 5, 10, 20, 100, 101, 500, 100_000])),
+        prop::option::weighted(0.3, select(vec![Growth::Bounded, Growth::Unbounded])),
+        prop::option::weighted(0.3, select(vec![0.0, 0.5, 1.0, 20.0, 500.0, 10_000.0])),
+        prop::option::weighted(0.15, 0..PROPERTY_NAMES.len()),
+    )
+        .prop_map(|(cardinality, max, growth, updates_per_second, property)| RawShape {
+            cardinality,
+            max,
+            growth,
+            updates_per_second,
+            property,
+        })
+}
+
+fn member() -> impl Strategy<Value = RawMember> {
+    prop_oneof![
+        1 => (raw_entity(), prop::option::weighted(0.7, (any::<Index>(), shape())))
+            .prop_map(|(entity, parent)| RawMember::Entity { entity, parent }),
+        2 => (0..TYPE_NAMES.len(), attributes(), vo_volume(), any::<Index>(), shape()).prop_map(
+            |(name, attributes, volume, parent, shape)| RawMember::ValueObject {
+                name,
+                attributes,
+                volume,
+                parent,
+                shape,
+            }
+        ),
+    ]
+}
+
+fn aggregate() -> impl Strategy<Value = RawAggregate> {
+    (
+        raw_entity(),
+        // About a third are orphans (no members): dictionaries and reference data.
+        prop_oneof![1 => Just(0usize), 2 => 1usize..6].prop_flat_map(|n| prop::collection::vec(member(), n)),
+        prop::bool::weighted(0.15),
+        prop::option::weighted(0.15, select(vec![-1i64, 1, 3600, i64::from(i32::MAX)])),
+        prop::option::weighted(0.4, select(vec![ChangeRate::Never, ChangeRate::Rarely])),
+    )
+        .prop_map(|(root, members, explicit_name, ttl, reference_data)| RawAggregate {
+            root,
+            members,
+            explicit_name,
+            ttl,
+            reference_data,
+        })
+}
+
+fn reference() -> impl Strategy<Value = RawReference> {
+    (any::<Index>(), any::<Index>(), any::<Index>(), shape()).prop_map(
+        |(from_aggregate, from_node, to_aggregate, shape)| RawReference {
+            from_aggregate,
+            from_node,
+            to_aggregate,
+            shape,
+        },
+    )
+}
+
+fn per_second() -> impl Strategy<Value = f64> {
+    select(vec![0.0, 0.1, 1.0, 5.0, 10.0, 20.0, 50.0, 100.0, 500.0, 2000.0])
+}
+
+fn pattern() -> impl Strategy<Value = RawPattern> {
+    (
+        any::<Index>(),
+        select(vec![AccessKind::Read, AccessKind::Write]),
+        prop::option::of(select(vec![
+            WriteOperation::Create,
+            WriteOperation::Replace,
+            WriteOperation::Delete,
+        ])),
+        prop::collection::vec(any::<Index>(), 0..3),
+        prop::collection::vec(any::<Index>(), 0..3),
+        prop::collection::vec(any::<Index>(), 0..3),
+        per_second(),
+        0..PATTERN_NAMES.len(),
+    )
+        .prop_map(
+            |(start, kind, write, filter, sort, returns, per_second, name)| RawPattern {
+                start,
+                kind,
+                write,
+                filter,
+                sort,
+                returns,
+                per_second,
+                name,
+            },
+        )
+}
+
+fn thresholds() -> impl Strategy<Value = RawThresholds> {
+    (
+        prop::option::of(select(vec![1u64, 5, 20, 1000])),
+        prop::option::of(select(vec![1.0, 10.0, 1000.0])),
+        prop::option::of(select(vec![1e6, 1e9, 1e12])),
+        prop::option::of(select(vec![0.5, 10.0, 100.0])),
+    )
+        .prop_map(
+            |(few_max_items, frequent_per_second, large_container_bytes, update_ratio)| RawThresholds {
+                few_max_items,
+                frequent_per_second,
+                large_container_bytes,
+                update_ratio,
+            },
+        )
+}
+
+fn hot() -> impl Strategy<Value = RawHot> {
+    (
+        any::<Index>(),
+        any::<Index>(),
+        any::<Index>(),
+        select(vec![10.0, 50.0, 400.0]),
+    )
+        .prop_map(|(from_aggregate, from_node, to_aggregate, per_second)| RawHot {
+            from_aggregate,
+            from_node,
+            to_aggregate,
+            per_second,
+        })
+}
+
+/// Blueprints of models with 1–8 aggregates.
+pub fn raw() -> impl Strategy<Value = Raw> {
+    (
+        0..MODEL_NAMES.len(),
+        any::<bool>(),
+        prop::option::weighted(0.2, thresholds()),
+        prop::collection::vec(aggregate(), 1..=8),
+        prop::collection::vec(reference(), 0..8),
+        prop::collection::vec(pattern(), 0..10),
+        prop::collection::vec(hot(), 0..3),
+    )
+        .prop_map(
+            |(name, description, thresholds, aggregates, references, patterns, hot)| Raw {
+                name,
+                description,
+                thresholds,
+                aggregates,
+                references,
+                patterns,
+                hot,
+            },
+        )
+}
+
+/// Valid domain models (checked: a model the validator rejects is a bug here).
+pub fn model_spec() -> impl Strategy<Value = ModelSpec> {
+    raw().prop_map(|raw| build(&raw))
+}
+
+/// Pattern name templates; `{}` is the start element.
+const PATTERN_NAMES: &[&str] = &[
+    "{} by id",
+    "list {}",
+    "save {}",
+    "{} of an owner",
+    "\"{}\" — détails ✓",
+    "{} {{braces}} <b>",
+    "{}: back\\slash",
+];
+
+/// A unique element name from the pool: `Order`, then `Order2`, `Order3`, ….
+fn unique_type_name(pool_index: usize, used: &mut BTreeSet<String>) -> String {
+    let base = TYPE_NAMES[pool_index % TYPE_NAMES.len()];
+    let mut name = base.to_string();
+    let mut n = 1;
+    while used.contains(&name) {
+        n += 1;
+        name = format!("{base}{n}");
+    }
+    used.insert(name.clone());
+    name
+}
+
+/// Attributes without duplicates and without the names in `forbidden`.
+fn attribute_list(raw: &[RawAttribute], forbidden: &[&str]) -> Vec<Attribute> {
+    let mut seen = BTreeSet::new();
+    let mut out = Vec::new();
+    for a in raw {
+        let name = ATTRIBUTE_NAMES[a.name % ATTRIBUTE_NAMES.len()];
+        if forbidden.contains(&name) || !seen.insert(name) {
+            continue;
+        }
+        let mut attribute = Attribute::new(name, a.ty);
+        attribute.optional = a.optional;
+        attribute.many = a.many;
+        attribute.unique = a.unique;
+        out.push(attribute);
+    }
+    out
+}
+
+fn identity(raw: &RawEntity, name: &str) -> String {
+    match raw.identity {
+        Some(i) => IDENTITY_NAMES[i % IDENTITY_NAMES.len()].to_string(),
+        None => format!("{}Id", lower_camel(name)),
+    }
+}
+
+fn volume(raw: Option<(f64, f64)>) -> Option<Volume> {
+    raw.map(|(count, size)| Volume {
+        count: Some(count),
+        avg_size_bytes: Some(size),
+    })
+}
+
+/// A relationship with the raw shape, repaired so the validator accepts it.
+fn relationship(from: &str, to: &str, shape: &RawShape) -> Relationship {
+    let mut rel = Relationship::new(from, to, shape.cardinality);
+    rel.max = match shape.cardinality {
+        Cardinality::One | Cardinality::Squillions => None,
+        Cardinality::Few => Some(shape.max.unwrap_or(3)),
+        Cardinality::Many | Cardinality::ManyToMany => shape.max,
+    };
+    rel.growth = match (shape.growth, rel.max) {
+        (Some(Growth::Unbounded), Some(_)) => Some(Growth::Bounded),
+        (growth, _) => growth,
+    };
+    rel.updates_per_second = shape.updates_per_second;
+    rel
+}
+
+/// Gives `rel` an explicit property when asked to, or when its default one is
+/// reserved, `forbidden` or already taken on `rel.from`; records the property as taken.
+fn name_property(
+    rel: &mut Relationship,
+    shape: &RawShape,
+    taken: &mut BTreeMap<String, BTreeSet<String>>,
+    forbidden: &[&str],
+) {
+    let props = taken.entry(rel.from.clone()).or_default();
+    let wanted = match shape.property {
+        Some(i) => PROPERTY_NAMES[i % PROPERTY_NAMES.len()].to_string(),
+        None => rel.property_name(),
+    };
+    let free = |p: &str| !props.contains(p) && !RESERVED_PROPERTIES.contains(&p) && !forbidden.contains(&p);
+    let mut property = wanted.clone();
+    let mut n = 1;
+    while !free(&property) {
+        n += 1;
+        property = format!("{wanted}{n}");
+    }
+    if shape.property.is_some() || property != rel.property_name() {
+        rel.property = Some(property.clone());
+    }
+    props.insert(property);
+}
+
+/// One element of the model being built.
+struct Node {
+    name: String,
+    aggregate: usize,
+}
+
+/// The valid model that `raw` describes.
+pub fn build(raw: &Raw) -> ModelSpec {
+    let mut used = BTreeSet::new();
+    let mut builder = ModelBuilder::new(MODEL_NAMES[raw.name % MODEL_NAMES.len()]);
+    if raw.description {
+        builder = builder.description("Generated by the property tests' strategy.");
+    }
+    if let Some(t) = &raw.thresholds {
+        builder = builder.thresholds(ThresholdOverrides {
+            few_max_items: t.few_max_items,
+            frequent_per_second: t.frequent_per_second,
+            large_container_bytes: t.large_container_bytes,
+            update_ratio: t.update_ratio,
+            ..ThresholdOverrides::default()
+        });
+    }
+    // Properties taken on each element: identity, attributes, relationship properties.
+    let mut taken: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    // Per aggregate: its nodes (root first) and its root's identity.
+    let mut nodes: Vec<Vec<String>> = Vec::new();
+    let mut roots: Vec<(String, String)> = Vec::new();
+    let mut all: Vec<Node> = Vec::new();
+    let mut identities: BTreeMap<String, String> = BTreeMap::new();
+    let mut aggregate_names = BTreeSet::new();
+    let mut relationships: Vec<Relationship> = Vec::new();
+    let mut aggregates = Vec::new();
+    let root_names: Vec<String> = raw
+        .aggregates
+        .iter()
+        .map(|a| unique_type_name(a.root.name, &mut used))
+        .collect();
+    let root_identities: Vec<String> = raw
+        .aggregates
+        .iter()
+        .zip(&root_names)
+        .map(|(a, name)| identity(&a.root, name))
+        .collect();
+    // Known gaps (see the `known_gap_*` tests in `properties.rs`): a document the
+    // mapper makes (a member entity, a separated value object, a copy) stores a
+    // partition key and a parent link beside the element's attributes and
+    // relationship properties, and validation lets those take either name. So no
+    // attribute or relationship property is named like a root's identity, nor a
+    // value object's attribute like its parent entity's identity.
+    let forbidden: Vec<&str> = root_identities.iter().map(String::as_str).collect();
+    let count = raw.aggregates.len();
+    let hot_sources: BTreeSet<usize> = raw.hot.iter().map(|h| h.from_aggregate.index(count)).collect();
+    let hot_targets: BTreeSet<usize> = raw.hot.iter().map(|h| h.to_aggregate.index(count)).collect();
+    for (a, raw_aggregate) in raw.aggregates.iter().enumerate() {
+        let root_name = root_names[a].clone();
+        let root_identity = root_identities[a].clone();
+        let mut root = Entity::new(&root_name, &root_identity);
+        root.attributes = attribute_list(&raw_aggregate.root.attributes, &forbidden);
+        root.volume = volume(raw_aggregate.root.volume);
+        let bytes = raw_aggregate.root.volume.map_or(0.0, |(count, size)| count * size);
+        if hot_sources.contains(&a) && bytes < 1e12 {
+            root.volume = volume(Some((1e9, 1500.0)));
+        } else if hot_targets.contains(&a) && bytes < 1e10 {
+            root.volume = volume(Some((1e7, 1000.0)));
+        }
+        if raw_aggregate.members.is_empty() {
+            root.reference_data = raw_aggregate.reference_data;
+        }
+        taken.insert(
+            root_name.clone(),
+            std::iter::once(root_identity.clone())
+                .chain(root.attributes.iter().map(|a| a.name.clone()))
+                .collect(),
+        );
+        identities.insert(root_name.clone(), root_identity.clone());
+        builder = builder.entity(root);
+        let mut aggregate = Aggregate::new(&root_name);
+        aggregate.default_ttl_seconds = raw_aggregate.ttl;
+        let mut here = vec![root_name.clone()];
+        all.push(Node {
+            name: root_name.clone(),
+            aggregate: a,
+        });
+        for member in &raw_aggregate.members {
+            match member {
+                RawMember::Entity { entity, parent } => {
+                    let name = unique_type_name(entity.name, &mut used);
+                    let mut own_identity = identity(entity, &name);
+                    if own_identity == root_identity {
+                        // The same gap: its separated value objects would store its
+                        // identity (their parent link) beside the partition key.
+                        own_identity = format!("{}Id", lower_camel(&name));
+                    }
+                    let mut e = Entity::new(&name, &own_identity);
+                    // A member entity's documents carry the root's identity (MR2).
+                    let mut not = forbidden.clone();
+                    not.push(&own_identity);
+                    e.attributes = attribute_list(&entity.attributes, &not);
+                    e.volume = volume(entity.volume);
+                    taken.insert(
+                        name.clone(),
+                        std::iter::once(own_identity.clone())
+                            .chain(e.attributes.iter().map(|a| a.name.clone()))
+                            .collect(),
+                    );
+                    identities.insert(name.clone(), own_identity);
+                    builder = builder.entity(e);
+                    if let Some((p, shape)) = parent {
+                        let from = p.get(&here).clone();
+                        let mut rel = relationship(&from, &name, shape);
+                        name_property(&mut rel, shape, &mut taken, &forbidden);
+                        relationships.push(rel);
+                    }
+                    aggregate = aggregate.member(&name);
+                    here.push(name.clone());
+                    all.push(Node { name, aggregate: a });
+                }
+                RawMember::ValueObject {
+                    name,
+                    attributes,
+                    volume,
+                    parent,
+                    shape,
+                } => {
+                    let name = unique_type_name(*name, &mut used);
+                    let from = parent.get(&here).clone();
+                    let mut vo = ValueObject::new(&name);
+                    let parent_identity = identities.get(&from).cloned().unwrap_or_default();
+                    let mut not = forbidden.clone();
+                    not.push(&parent_identity);
+                    vo.attributes = attribute_list(attributes, &not);
+                    vo.volume = volume.map(|(count, size)| Volume {
+                        count,
+                        avg_size_bytes: Some(size),
+                    });
+                    taken.insert(name.clone(), vo.attributes.iter().map(|a| a.name.clone()).collect());
+                    builder = builder.value_object(vo);
+                    let mut rel = relationship(&from, &name, shape);
+                    name_property(&mut rel, shape, &mut taken, &forbidden);
+                    relationships.push(rel);
+                    aggregate = aggregate.member(&name);
+                    here.push(name.clone());
+                    all.push(Node { name, aggregate: a });
+                }
+            }
+        }
+        if raw_aggregate.explicit_name {
+            let name = format!("{root_name}Aggregate");
+            if !used.contains(&name) && !aggregate_names.contains(&name) {
+                aggregate.name = Some(name);
+            }
+        }
+        aggregate_names.insert(aggregate.display_name().to_string());
+        aggregates.push(aggregate);
+        nodes.push(here);
+        roots.push((root_name, root_identity));
+    }
+    for aggregate in aggregates {
+        builder = builder.aggregate(aggregate);
+    }
+    // References across aggregates (or back to the own root), from any node to a root.
+    for r in &raw.references {
+        let a = r.from_aggregate.index(nodes.len());
+        let from = r.from_node.get(&nodes[a]).clone();
+        let (to, _) = r.to_aggregate.get(&roots);
+        let mut rel = relationship(&from, to, &r.shape);
+        name_property(&mut rel, &r.shape, &mut taken, &forbidden);
+        relationships.push(rel);
+    }
+    let mut hot_reads: Vec<(String, String, f64)> = Vec::new();
+    for h in &raw.hot {
+        let from = h.from_node.get(&nodes[h.from_aggregate.index(count)]).clone();
+        let (to, to_identity) = h.to_aggregate.get(&roots).clone();
+        let shape = RawShape {
+            cardinality: Cardinality::One,
+            max: None,
+            growth: None,
+            updates_per_second: None,
+            property: None,
+        };
+        let mut rel = relationship(&from, &to, &shape);
+        name_property(&mut rel, &shape, &mut taken, &forbidden);
+        relationships.push(rel);
+        hot_reads.push((from, to_identity, h.per_second));
+    }
+    // Which properties a pattern starting at each element may filter and sort on.
+    let root_identity_of = |name: &str| -> String {
+        let a = all.iter().find(|n| n.name == name).map(|n| n.aggregate).unwrap_or(0);
+        roots[a].1.clone()
+    };
+    let mut queryable: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for node in &all {
+        let mut set = taken.get(&node.name).cloned().unwrap_or_default();
+        // `taken` also holds relationship properties, which are not queryable: rebuild.
+        set.retain(|p| identities.get(&node.name) == Some(p) || is_attribute(&builder, &node.name, p));
+        set.insert(root_identity_of(&node.name));
+        queryable.insert(node.name.clone(), set);
+    }
+    for rel in &relationships {
+        let to_root = root_identity_of(&rel.to);
+        let from_root = root_identity_of(&rel.from);
+        queryable.entry(rel.from.clone()).or_default().insert(to_root);
+        queryable.entry(rel.to.clone()).or_default().insert(from_root);
+    }
+    for rel in relationships {
+        builder = builder.relationship(rel);
+    }
+    let names: Vec<String> = all.iter().map(|n| n.name.clone()).collect();
+    let mut pattern_names = BTreeSet::new();
+    let mut unique_pattern = |name: String| {
+        let mut candidate = name.clone();
+        let mut n = 1;
+        while !pattern_names.insert(candidate.clone()) {
+            n += 1;
+            candidate = format!("{name} #{n}");
+        }
+        candidate
+    };
+    for p in &raw.patterns {
+        let start = p.start.get(&names).clone();
+        let valid: Vec<String> = queryable[&start].iter().cloned().collect();
+        let pick = |list: &[Index]| -> Vec<String> {
+            let mut out: Vec<String> = Vec::new();
+            for i in list {
+                let name = i.get(&valid).clone();
+                if !out.contains(&name) {
+                    out.push(name);
+                }
+            }
+            out
+        };
+        let name = unique_pattern(PATTERN_NAMES[p.name % PATTERN_NAMES.len()].replace("{}", &start));
+        let mut pattern = AccessPattern::new(name, p.kind, &start, p.per_second);
+        pattern.filter = pick(&p.filter);
+        pattern.sort = pick(&p.sort);
+        for r in &p.returns {
+            let name = r.get(&names).clone();
+            if !pattern.returns.contains(&name) {
+                pattern.returns.push(name);
+            }
+        }
+        if p.kind == AccessKind::Write {
+            pattern.write = p.write;
+        }
+        builder = builder.access_pattern(pattern);
+    }
+    for (from, to_identity, per_second) in hot_reads {
+        let name = unique_pattern(format!("{from} by {to_identity}"));
+        let pattern = AccessPattern::new(name, AccessKind::Read, &from, per_second).filter(to_identity);
+        builder = builder.access_pattern(pattern);
+    }
+    let spec = builder.spec().clone();
+    if let Err(e) = builder.build() {
+        panic!(
+            "the strategy built an invalid model: {e:?}\n{}",
+            serde_json::to_string_pretty(&spec).unwrap_or_default()
+        );
+    }
+    spec
+}
+
+fn is_attribute(builder: &ModelBuilder, element: &str, property: &str) -> bool {
+    let spec = builder.spec();
+    let attributes = spec
+        .entities
+        .iter()
+        .find(|e| e.name == element)
+        .map(|e| &e.attributes)
+        .or_else(|| {
+            spec.value_objects
+                .iter()
+                .find(|v| v.name == element)
+                .map(|v| &v.attributes)
+        });
+    attributes.is_some_and(|list| list.iter().any(|a| a.name == property))
+}
+
+/// `spec` with every list of declarations shuffled by `seed`: entities, value
+/// objects, aggregates and their members, relationships, access patterns.
+pub fn permute(spec: &ModelSpec, seed: u64) -> ModelSpec {
+    let mut rng = SplitMix(seed);
+    let mut spec = spec.clone();
+    rng.shuffle(&mut spec.entities);
+    rng.shuffle(&mut spec.value_objects);
+    rng.shuffle(&mut spec.aggregates);
+    for aggregate in &mut spec.aggregates {
+        rng.shuffle(&mut aggregate.members);
+    }
+    rng.shuffle(&mut spec.relationships);
+    rng.shuffle(&mut spec.access_patterns);
+    spec
+}
+
+/// SplitMix64: a tiny deterministic generator for shuffles.
+struct SplitMix(u64);
+
+impl SplitMix {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Fisher–Yates.
+    fn shuffle<T>(&mut self, items: &mut [T]) {
+        for i in (1..items.len()).rev() {
+            let j = (self.next() % (i as u64 + 1)) as usize;
+            items.swap(i, j);
+        }
+    }
+}
