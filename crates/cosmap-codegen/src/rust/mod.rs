@@ -15,8 +15,8 @@ use crate::templates::Templates;
 /// The template that renders the Rust types.
 const TEMPLATE: &str = "cosmap.rs.hbs";
 
-/// Renders `cosmap.rs` for `model`: parsed and pretty-printed, so it is valid and
-/// formatted without rustfmt.
+/// Renders `cosmap.rs` for `model` (the Rust document types alone): parsed and
+/// pretty-printed, so it is valid and formatted without rustfmt.
 pub fn render(model: &LogicalModel, mapping: &TypeMapping, templates: &Templates) -> Result<String, CodegenError> {
     let view = view::build(model, mapping).map_err(CodegenError::Model)?;
     let text = templates.render(TEMPLATE, &view)?;
