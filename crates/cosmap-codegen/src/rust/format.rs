@@ -12,8 +12,9 @@ use std::ops::Range;
 
 /// Below this many bytes a file is parsed in one piece: threads do not pay.
 const MIN_CHUNK_BYTES: usize = 256 * 1024;
-/// Chunks per thread: smaller chunks keep fewer syntax trees in memory at once.
-const CHUNKS_PER_WORKER: usize = 4;
+/// Chunks stay about this small, however large the file: a syntax tree takes many
+/// times the bytes of its text, and each thread holds one chunk's tree at a time.
+const MAX_CHUNK_BYTES: usize = 1024 * 1024;
 
 /// Where and why the rendered Rust does not parse (1-based line and column).
 #[derive(Debug)]
@@ -26,7 +27,7 @@ pub(crate) struct ParseError {
 /// `text` parsed and pretty-printed, or the parse error of the whole text.
 pub(crate) fn parse_and_print(text: &str) -> Result<String, ParseError> {
     let workers = std::thread::available_parallelism().map_or(1, usize::from);
-    let chunks = chunks(text, workers * CHUNKS_PER_WORKER);
+    let chunks = chunks(text, workers);
     let workers = workers.min(chunks.len());
     let mut printed: Vec<Option<String>> = vec![None; chunks.len()];
     std::thread::scope(|scope| {
@@ -73,11 +74,11 @@ fn print_chunk(text: &str) -> Option<String> {
     printed
 }
 
-/// Splits `text` into at most `parts` contiguous ranges of similar size, each
-/// ending at a top-level item boundary (see [`boundaries`]), none smaller than
-/// [`MIN_CHUNK_BYTES`] but the last.
-fn chunks(text: &str, parts: usize) -> Vec<Range<usize>> {
-    let target = (text.len() / parts.max(1)).max(MIN_CHUNK_BYTES);
+/// Splits `text` into contiguous ranges, each ending at a top-level item boundary
+/// (see [`boundaries`]): about a `workers`-th of the text each, kept between
+/// [`MIN_CHUNK_BYTES`] (but the last) and [`MAX_CHUNK_BYTES`] (unless one item is larger).
+fn chunks(text: &str, workers: usize) -> Vec<Range<usize>> {
+    let target = (text.len() / workers.max(1)).clamp(MIN_CHUNK_BYTES, MAX_CHUNK_BYTES);
     let mut ranges = Vec::new();
     let mut start = 0;
     for end in boundaries(text) {
@@ -248,7 +249,7 @@ mod tests {
     fn chunked_printing_matches_printing_the_whole_file() {
         let item = "/// Doc.\n#[derive(Debug)]\npub struct S { pub a: u8, pub b: ::std::string::String }\nimpl S { pub fn f(&self) -> u8 { match self.a { 0 => 1, _ => 2 } } }\npub mod m { pub const X: &str = \"}\"; }\n";
         let text = format!("//! Inner doc.\n{}", item.repeat(MIN_CHUNK_BYTES / item.len() * 3));
-        assert!(chunks(&text, 4).len() > 1, "the test text must split");
+        assert!(chunks(&text, 2).len() > 1, "the test text must split");
         assert_eq!(parse_and_print(&text).expect("parses"), whole(&text));
     }
 
