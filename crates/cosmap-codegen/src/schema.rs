@@ -19,7 +19,7 @@ pub fn document(c: &Container, d: &DocumentType) -> Value {
     );
     properties.insert(
         "type".into(),
-        json!({"const": d.discriminator, "description": "Document type discriminator."}),
+        json!({"type": "string", "const": d.discriminator, "description": "Document type discriminator."}),
     );
     if c.kind == ContainerKind::Aggregate {
         properties.insert(
