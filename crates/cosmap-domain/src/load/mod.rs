@@ -52,6 +52,9 @@ pub fn load_file(path: &Path) -> Result<DomainModel, ModelError> {
 
 /// Parses and validates a model from bytes; `origin` names the file in messages.
 pub fn from_slice(bytes: &[u8], origin: Option<&Path>) -> Result<DomainModel, ModelError> {
+    if let Some(model) = valid_directly(bytes) {
+        return Ok(model);
+    }
     let (spec, text) = parse(bytes, origin)?;
     DomainModel::new(spec).map_err(|mut diagnostics| {
         add_positions(text, &mut diagnostics);
@@ -62,6 +65,25 @@ pub fn from_slice(bytes: &[u8], origin: Option<&Path>) -> Result<DomainModel, Mo
 /// Parses a model's shape without validating its meaning.
 pub fn parse_slice(bytes: &[u8], origin: Option<&Path>) -> Result<ModelSpec, ModelError> {
     parse(bytes, origin).map(|(spec, _)| spec)
+}
+
+/// The fast path for a valid model: straight from the text into a [`ModelSpec`] and
+/// through validation. It accepts exactly what the located path below accepts (the
+/// model types deny unknown fields, and serde refuses a field written twice), and on
+/// any problem gives way to that path, which finds every problem and where it is.
+fn valid_directly(bytes: &[u8]) -> Option<DomainModel> {
+    if bytes.len() as u64 > MAX_MODEL_BYTES {
+        return None;
+    }
+    let text = std::str::from_utf8(bytes).ok()?;
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let spec: ModelSpec = serde_json::from_str(text).ok()?;
+    // A value object's `identity` is free JSON, where a repeated key goes unnoticed by
+    // serde; any identity makes the model invalid anyway, so the located path reports it.
+    if spec.value_objects.iter().any(|v| v.identity.is_some()) {
+        return None;
+    }
+    DomainModel::new(spec).ok()
 }
 
 fn invalid(origin: Option<&Path>, diagnostics: Vec<Diagnostic>) -> ModelError {
@@ -276,4 +298,46 @@ fn kind_of(value: &Value) -> &'static str {
 
 pub(crate) fn list(names: &[&str]) -> String {
     names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn examples() -> Vec<(std::path::PathBuf, Vec<u8>)> {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples");
+        let mut found = Vec::new();
+        for entry in std::fs::read_dir(&dir).expect("the examples directory") {
+            let path = entry.expect("an entry").path().join("model.json");
+            if let Ok(bytes) = std::fs::read(&path) {
+                found.push((path, bytes));
+            }
+        }
+        assert!(found.len() >= 3, "examples found: {found:?}");
+        found
+    }
+
+    #[test]
+    fn the_fast_path_gives_the_model_the_located_path_gives() {
+        for (path, bytes) in examples() {
+            let fast = valid_directly(&bytes).unwrap_or_else(|| panic!("{} takes the fast path", path.display()));
+            let (spec, _) = parse(&bytes, None).expect("parses");
+            assert_eq!(fast.spec(), &spec, "{}", path.display());
+        }
+    }
+
+    #[test]
+    fn the_fast_path_gives_way_on_anything_the_located_path_reports() {
+        let (_, bytes) = &examples()[0];
+        let text = String::from_utf8(bytes.clone()).expect("UTF-8");
+        let repeated = text.replacen("\"name\":", "\"name\": \"First\", \"name\":", 1);
+        let unknown = text.replacen("\"name\":", "\"nmae\": 1, \"name\":", 1);
+        for bad in [repeated, unknown] {
+            assert!(valid_directly(bad.as_bytes()).is_none());
+            assert!(matches!(
+                from_slice(bad.as_bytes(), None),
+                Err(ModelError::Invalid { .. })
+            ));
+        }
+    }
 }
