@@ -36,8 +36,8 @@ struct Node {
     references: Vec<Reference>,
     bytes: Option<f64>,
     /// Names a document uses besides the lists above (`id`, `type` and the other
-    /// reserved properties, the partition key, the parent's identity), so a
-    /// reference stored back does not take one; empty for embedded objects.
+    /// reserved properties, the partition key, the parent's identity), so no
+    /// reference (forward or stored back) takes one; empty for embedded objects.
     reserved: Vec<String>,
 }
 
@@ -210,12 +210,18 @@ impl<'m, 't> Assembler<'m, 't> {
     ) {
         let model = self.model;
         let relationships = self.outgoing.get(element).cloned().unwrap_or_default();
+        // The element's own relationship properties (unique among its properties,
+        // validation says), so a renamed reference does not take a later one's name.
+        let own: Vec<String> = relationships.iter().map(|r| r.property_name()).collect();
         for rel in relationships {
-            let site = format!("{subject}.{}", rel.property_name());
+            let property = rel.property_name();
+            let site = format!("{subject}.{property}");
             if mr6_references::is_reference(model, rel) {
                 if !mr6_references::is_reversed(rel) {
-                    node.references
-                        .extend(mr6_references::forward(model, &self.locations, rel, &site, self.trace));
+                    let taken =
+                        |name: &str| node.has_property(name) || (name != property && own.iter().any(|p| p == name));
+                    let reference = mr6_references::forward(model, &self.locations, rel, &taken, &site, self.trace);
+                    node.references.extend(reference);
                 }
                 continue;
             }

@@ -9,10 +9,8 @@
 //! - the logical model is byte-identical under any permutation of the
 //!   declarations, and the same from the model file as from the builder.
 //!
-//! Below the properties: the minimal cases of the bugs they found, as plain tests
-//! (fixed), and of the gaps they found that are not fixed yet (`#[ignore]`d, named
-//! `known_gap_*`: the strategy avoids their shapes, see `strategy::build`, except
-//! the copy through reference data, which `copy_via_snapshot` lets through).
+//! Below the properties: the minimal cases of the bugs and gaps they found, as
+//! plain tests (fixed: by the mapper, or by validation now rejecting the model).
 
 #[path = "properties/strategy.rs"]
 mod strategy;
@@ -24,7 +22,8 @@ use cosmap_domain::{
     Growth, ModelBuilder, ModelSpec, Relationship, ValueObject,
 };
 use cosmap_mapper::{
-    map, ContainerKind, DocumentType, Embedded, EmbeddedKind, LogicalModel, Options, PartitionKeyValue, Reference, Role,
+    map, ContainerKind, DocumentType, Embedded, EmbeddedKind, LogicalModel, Options, PartitionKeyValue, Reference,
+    Role, Rule,
 };
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
@@ -197,13 +196,22 @@ fn check_partition_keys(m: &LogicalModel) -> Result<(), TestCaseError> {
     Ok(())
 }
 
-/// True when copy `d` takes its partition key from `via`, a reference that the
-/// reference data optimisation has since replaced with an embedded snapshot
-/// (which has no `id`): a known mapper bug, tested on its own below.
-fn copy_via_snapshot(d: &DocumentType, via: &str) -> bool {
-    d.embedded
-        .iter()
-        .any(|e| e.name == via && e.kind == EmbeddedKind::ReferenceData)
+/// True when `d` holds the property path a copy takes its partition key from: a
+/// reference's `id` (`account.id`), or the identity a reference data snapshot
+/// holds in its place (`country.countryId`).
+fn holds_partition_key_source(d: &DocumentType, from: &str) -> bool {
+    let Some((via, field)) = from.split_once('.') else {
+        return false;
+    };
+    if field == "id" {
+        return d.references.iter().any(|r| r.name == via && !r.many);
+    }
+    d.embedded.iter().any(|e| {
+        e.name == via
+            && e.kind == EmbeddedKind::ReferenceData
+            && !e.many
+            && e.attributes.first().is_some_and(|a| a.name == field)
+    })
 }
 
 /// (c) Every reference, copy, parent link and request resolves.
@@ -248,17 +256,17 @@ fn check_references(m: &LogicalModel) -> Result<(), TestCaseError> {
                     of.container,
                     of.document_type
                 );
-                let via = of.partition_key_from.strip_suffix(".id").unwrap_or_default();
-                if copy_via_snapshot(d, via) {
-                    continue; // a known gap: see `known_gap_copy_through_never_changing_reference_data`
+                // The generated `From` reads the path from the source; the copy keeps it too.
+                for (what, holder) in [("copy", Some(d)), ("its source", source)] {
+                    prop_assert!(
+                        holder.is_some_and(|h| holds_partition_key_source(h, &of.partition_key_from)),
+                        "copy `{}.{}` takes its partition key from `{}`, which {} does not hold (a reference's `id` or a snapshot's identity)",
+                        c.name,
+                        d.name,
+                        of.partition_key_from,
+                        what
+                    );
                 }
-                prop_assert!(
-                    d.references.iter().any(|r| r.name == via && !r.many),
-                    "copy `{}.{}` takes its partition key from `{}`, not a reference it holds",
-                    c.name,
-                    d.name,
-                    of.partition_key_from
-                );
             }
             if let Some(parent) = &d.parent {
                 prop_assert!(
@@ -413,6 +421,26 @@ fn the_strategy_reaches_every_shape() {
             "reference stored back",
             m.decisions.iter().any(|d| d.outcome.starts_with("each `")),
         );
+        count(
+            "reference renamed off a taken name",
+            m.decisions
+                .iter()
+                .any(|d| d.rule == Rule::Mr6 && d.reason.contains("because the document already has a property")),
+        );
+        count(
+            "copy refused for its target's partition key",
+            m.decisions
+                .iter()
+                .any(|d| d.rule == Rule::Copy && d.reason.contains("would store that container's partition key")),
+        );
+        count(
+            "copy through a reference data snapshot",
+            docs.iter().any(|d| {
+                d.copy_of
+                    .as_ref()
+                    .is_some_and(|of| !of.partition_key_from.ends_with(".id"))
+            }),
+        );
         let kinds: Vec<OperationKind> = m.operations.iter().map(|o| o.kind).collect();
         count("point read", kinds.contains(&OperationKind::PointRead));
         count(
@@ -526,29 +554,51 @@ fn storage_does_not_depend_on_member_order() {
     assert_eq!(model(["Page", "Note"]), model(["Note", "Page"]));
 }
 
+/// The message validation gives for `builder`'s model, which it must reject with
+/// exactly one problem.
+fn rejected(builder: ModelBuilder) -> (String, String, String) {
+    let err = builder.build().expect_err("validation rejects the model");
+    let [d] = err.diagnostics() else {
+        panic!("expected one problem, got {:?}", err.diagnostics());
+    };
+    (
+        d.path.to_string(),
+        d.message.clone(),
+        d.help.clone().unwrap_or_default(),
+    )
+}
+
 /// A value object that MR4 separates becomes a document that stores the
 /// partition key beside its attributes; an attribute of that name (here the
-/// variant's own `sku` against the product's `sku`) is accepted by validation and
-/// then stored twice. The strategy gives no attribute a root identity's name.
+/// variant's own `sku` against the product's `sku`) was accepted by validation and
+/// then stored twice. Validation now rejects it, whether the value object would
+/// be separated or embedded.
 #[test]
-#[ignore = "known gap: validation accepts it, the mapper stores two `sku` properties"]
-fn known_gap_separated_value_object_attribute_named_like_the_partition_key() {
-    let m = mapped(
+fn a_member_value_object_attribute_named_like_the_partition_key_is_rejected() {
+    let (path, message, help) = rejected(
         ModelBuilder::new("Catalogue")
             .entity(Entity::new("Product", "sku"))
             .value_object(ValueObject::new("Variant").attribute(Attribute::new("sku", AttributeType::String)))
             .aggregate(Aggregate::new("Product").member("Variant"))
             .relationship(Relationship::new("Product", "Variant", Cardinality::Squillions)),
     );
-    check_partition_keys(&m).unwrap();
+    assert_eq!(path, "$.valueObjects[0].attributes[0].name");
+    assert_eq!(
+        message,
+        "`sku` is the partition key every document of aggregate `Product` carries"
+    );
+    assert_eq!(
+        help,
+        "rename this attribute, for example `variantSku`: when `Variant` is stored as a document of its own (MR4), that document stores `sku` already (MR2)"
+    );
 }
 
 /// The same for the parent link of a value object separated from a member
-/// entity whose identity has the partition key's name.
+/// entity whose identity has the partition key's name: validation now rejects
+/// the member entity's identity.
 #[test]
-#[ignore = "known gap: validation accepts it, the mapper stores two `orderId` properties"]
-fn known_gap_member_entity_identity_named_like_the_partition_key() {
-    let m = mapped(
+fn a_member_entity_identity_named_like_the_partition_key_is_rejected() {
+    let (path, message, help) = rejected(
         ModelBuilder::new("Shop")
             .entity(Entity::new("Order", "orderId"))
             .entity(Entity::new("Shipment", "orderId"))
@@ -556,32 +606,75 @@ fn known_gap_member_entity_identity_named_like_the_partition_key() {
             .aggregate(Aggregate::new("Order").member("Shipment").member("Scan"))
             .relationship(Relationship::new("Shipment", "Scan", Cardinality::Squillions)),
     );
-    check_partition_keys(&m).unwrap();
+    assert_eq!(path, "$.entities[1].identity");
+    assert_eq!(
+        message,
+        "`orderId` is the partition key every document of aggregate `Order` carries"
+    );
+    assert_eq!(
+        help,
+        "rename this identity, for example `shipmentId`: `Shipment` documents store `orderId` already, as the identity of their `Order` (MR2)"
+    );
 }
 
-/// A member entity's reference to its own root is stored under the root's name
+/// A member entity's reference to its own root was stored under the root's name
 /// (`team`), which is also the partition key here (the root's identity is `team`).
+/// It is now renamed like a reference stored back, `teamRef`; a later
+/// relationship property that already has that name pushes it to `teamRefRef`.
 #[test]
-#[ignore = "known gap: validation accepts it, the mapper stores two `team` properties"]
-fn known_gap_member_reference_named_like_the_partition_key() {
-    let m = mapped(
-        ModelBuilder::new("League")
+fn a_member_reference_named_like_the_partition_key_is_renamed() {
+    let league = |extra: bool| {
+        let mut builder = ModelBuilder::new("League")
             .entity(Entity::new("Team", "team"))
             .entity(Entity::new("Player", "playerId"))
             .aggregate(Aggregate::new("Team").member("Player"))
-            .relationship(Relationship::new("Player", "Team", Cardinality::One)),
+            .relationship(Relationship::new("Player", "Team", Cardinality::One));
+        if extra {
+            builder = builder
+                .entity(Entity::new("Club", "clubId"))
+                .aggregate(Aggregate::new("Club"))
+                .relationship(Relationship::new("Player", "Club", Cardinality::One).property("teamRef"));
+        }
+        mapped(builder)
+    };
+    let m = league(false);
+    let player = document(&m, "Team", "Player");
+    assert_eq!(player.partition_key_property, "team");
+    let names: Vec<(&str, &str)> = player
+        .references
+        .iter()
+        .map(|r| (r.name.as_str(), r.target.as_str()))
+        .collect();
+    assert_eq!(names, [("teamRef", "Team")]);
+    check_partition_keys(&m).unwrap();
+    check_references(&m).unwrap();
+    let decision = m
+        .decisions
+        .iter()
+        .find(|d| d.subject == "Player.team")
+        .expect("a decision for the reference");
+    assert!(
+        decision.outcome.contains("in `teamRef`") && decision.reason.contains("stored as `teamRef`"),
+        "{decision:?}"
     );
+
+    let m = league(true);
+    let mut names: Vec<(&str, &str)> = document(&m, "Team", "Player")
+        .references
+        .iter()
+        .map(|r| (r.name.as_str(), r.target.as_str()))
+        .collect();
+    names.sort_unstable();
+    assert_eq!(names, [("teamRef", "Club"), ("teamRefRef", "Team")]);
     check_partition_keys(&m).unwrap();
 }
 
 /// A copy stores the target container's partition key beside the source's
 /// properties; a source with a property of that name (an `Order` with an
-/// `accountId` attribute as well as a reference to its `Account`; or a `Match`
-/// with a reference stored back to itself, `match`, copied into a container
-/// partitioned by `match`) gets it twice.
+/// `accountId` attribute as well as a reference to its `Account`) would get it
+/// twice. The copy optimisation now refuses, and says why.
 #[test]
-#[ignore = "known gap: validation accepts it, the copy stores two `accountId` properties"]
-fn known_gap_copy_of_an_attribute_named_like_the_target_partition_key() {
+fn no_copy_of_an_attribute_named_like_the_target_partition_key() {
     let m = mapped(
         ModelBuilder::new("Shop")
             .entity(Entity::new("Account", "accountId").volume(1e7, 1000.0))
@@ -597,18 +690,69 @@ fn known_gap_copy_of_an_attribute_named_like_the_target_partition_key() {
                 AccessPattern::new("orders of an account", AccessKind::Read, "Order", 100.0).filter("accountId"),
             ),
     );
-    assert!(document(&m, "Account", "Order").copy_of.is_some(), "no copy made");
+    assert!(
+        m.container("Account").and_then(|c| c.document_type("Order")).is_none(),
+        "a copy was made"
+    );
     check_partition_keys(&m).unwrap();
+    let refusal = m
+        .decisions
+        .iter()
+        .find(|d| d.rule == Rule::Copy && d.subject == "orders of an account")
+        .expect("the copy decision");
+    assert_eq!(refusal.outcome, "no copy");
+    assert_eq!(
+        refusal.reason,
+        "a copy of `Order` in `Account` would store that container's partition key `accountId` beside `Order`'s own property `accountId` (an attribute): rename that property to allow the copy"
+    );
+}
+
+/// The other shape of the same: a `Game` holds a reference stored back to its
+/// `Match` (named `match`) and is read by `match`, the identity of the
+/// `Fixture` it refers to; a copy into `Fixture` (partitioned by `match`) would
+/// hold `match` twice.
+#[test]
+fn no_copy_of_a_reference_named_like_the_target_partition_key() {
+    let m = mapped(
+        ModelBuilder::new("Sport")
+            .entity(Entity::new("Fixture", "match").volume(1e7, 1000.0))
+            .entity(Entity::new("Match", "matchId"))
+            .entity(Entity::new("Game", "gameId").volume(1e9, 2000.0))
+            .aggregate(Aggregate::new("Fixture"))
+            .aggregate(Aggregate::new("Match"))
+            .aggregate(Aggregate::new("Game"))
+            .relationship(Relationship::new("Game", "Fixture", Cardinality::One))
+            .relationship(Relationship::new("Match", "Game", Cardinality::Squillions))
+            .access_pattern(AccessPattern::new("games of a fixture", AccessKind::Read, "Game", 100.0).filter("match")),
+    );
+    let game = document(&m, "Game", "Game");
+    assert!(game.references.iter().any(|r| r.name == "match" && r.target == "Match"));
+    assert!(
+        m.container("Fixture").and_then(|c| c.document_type("Game")).is_none(),
+        "a copy was made"
+    );
+    check_partition_keys(&m).unwrap();
+    let refusal = m
+        .decisions
+        .iter()
+        .find(|d| d.rule == Rule::Copy && d.subject == "games of a fixture")
+        .expect("the copy decision");
+    assert!(
+        refusal.outcome == "no copy"
+            && refusal
+                .reason
+                .contains("partition key `match` beside `Game`'s own property `match` (a reference)"),
+        "{refusal:?}"
+    );
 }
 
 /// A copy takes its partition key from a reference of its source (`country.id`);
 /// when that reference is to never-changing reference data, the reference data
 /// optimisation then replaces it with a snapshot, which has no `id` (the
-/// generated `From` for the copy does not compile). The property check skips
-/// this shape (`copy_via_snapshot`).
+/// generated `From` for the copy did not compile). The copy now takes it from the
+/// snapshot's identity, `country.countryId`, and says so in its sync text.
 #[test]
-#[ignore = "known gap: the copy's partitionKeyFrom names a reference that became a snapshot"]
-fn known_gap_copy_through_never_changing_reference_data() {
+fn a_copy_through_never_changing_reference_data_reads_the_snapshot_identity() {
     let m = mapped(
         ModelBuilder::new("Registry")
             .entity(
@@ -629,9 +773,21 @@ fn known_gap_copy_through_never_changing_reference_data() {
             ),
     );
     let copy = document(&m, "Country", "Person");
-    let from = &copy.copy_of.as_ref().expect("a copy").partition_key_from;
+    let of = copy.copy_of.as_ref().expect("a copy");
+    assert_eq!(of.partition_key_from, "country.countryId");
     assert!(
-        copy.references.iter().any(|r| format!("{}.id", r.name) == *from),
-        "the copy's partition key comes from `{from}`, which it does not hold"
+        of.sync.contains("with `countryId` = `country.countryId`"),
+        "{}",
+        of.sync
     );
+    for d in [copy, document(&m, "Person", "Person")] {
+        let snapshot = d.embedded.iter().find(|e| e.name == "country").expect("a snapshot");
+        assert_eq!(snapshot.kind, EmbeddedKind::ReferenceData);
+        assert_eq!(snapshot.attributes[0].name, "countryId");
+        assert!(d.references.is_empty());
+    }
+    check_references(&m).unwrap();
+    check_partition_keys(&m).unwrap();
+    assert!(m.decisions.iter().any(|d| d.subject == "Country.Person"
+        && d.outcome == "the copy takes its partition key `countryId` from `country.countryId`"));
 }

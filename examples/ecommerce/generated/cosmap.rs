@@ -366,6 +366,7 @@ pub mod account {
     pub const PARTITION_KEY_PATH: &str = "/accountId";
     /// The `type` discriminators: each serialises as its document type's `type`
     /// value and accepts no other.
+    #[allow(clippy::module_inception)]
     pub mod kind {
         /// `type` of `Account`: `"account"`.
         #[derive(
@@ -487,6 +488,7 @@ pub mod account {
         /// The `type` value of this document type.
         pub const TYPE: &'static str = "account";
         /// The partition key value, for point reads and writes.
+        #[allow(clippy::misnamed_getters)]
         pub fn partition_key(&self) -> &str {
             &self.account_id
         }
@@ -518,6 +520,7 @@ pub mod account {
         /// The `type` value of this document type.
         pub const TYPE: &'static str = "bankAccount";
         /// The partition key value, for point reads and writes.
+        #[allow(clippy::misnamed_getters)]
         pub fn partition_key(&self) -> &str {
             &self.account_id
         }
@@ -553,6 +556,7 @@ pub mod account {
         /// The `type` value of this document type.
         pub const TYPE: &'static str = "contact";
         /// The partition key value, for point reads and writes.
+        #[allow(clippy::misnamed_getters)]
         pub fn partition_key(&self) -> &str {
             &self.account_id
         }
@@ -586,6 +590,7 @@ pub mod account {
         /// The `type` value of this document type.
         pub const TYPE: &'static str = "creditCard";
         /// The partition key value, for point reads and writes.
+        #[allow(clippy::misnamed_getters)]
         pub fn partition_key(&self) -> &str {
             &self.account_id
         }
@@ -629,6 +634,7 @@ pub mod account {
         /// The `type` value of this document type.
         pub const TYPE: &'static str = "order";
         /// The partition key value, for point reads and writes.
+        #[allow(clippy::misnamed_getters)]
         pub fn partition_key(&self) -> &str {
             &self.account_id
         }
@@ -803,6 +809,7 @@ pub mod dictionary {
     pub const PARTITION_KEY_PATH: &str = "/type";
     /// The `type` discriminators: each serialises as its document type's `type`
     /// value and accepts no other.
+    #[allow(clippy::module_inception)]
     pub mod kind {
         /// `type` of `Country`: `"country"`.
         #[derive(
@@ -881,6 +888,7 @@ pub mod dictionary {
         /// The `type` value of this document type.
         pub const TYPE: &'static str = "country";
         /// The partition key value, for point reads and writes.
+        #[allow(clippy::misnamed_getters)]
         pub fn partition_key(&self) -> &str {
             "country"
         }
@@ -910,6 +918,7 @@ pub mod dictionary {
         /// The `type` value of this document type.
         pub const TYPE: &'static str = "deliveryMethod";
         /// The partition key value, for point reads and writes.
+        #[allow(clippy::misnamed_getters)]
         pub fn partition_key(&self) -> &str {
             "deliveryMethod"
         }
@@ -939,6 +948,7 @@ pub mod dictionary {
         /// The `type` value of this document type.
         pub const TYPE: &'static str = "warehouse";
         /// The partition key value, for point reads and writes.
+        #[allow(clippy::misnamed_getters)]
         pub fn partition_key(&self) -> &str {
             "warehouse"
         }
@@ -1060,6 +1070,7 @@ pub mod item {
     pub const PARTITION_KEY_PATH: &str = "/itemId";
     /// The `type` discriminators: each serialises as its document type's `type`
     /// value and accepts no other.
+    #[allow(clippy::module_inception)]
     pub mod kind {
         /// `type` of `Item`: `"item"`.
         #[derive(
@@ -1123,6 +1134,7 @@ pub mod item {
         /// The `type` value of this document type.
         pub const TYPE: &'static str = "item";
         /// The partition key value, for point reads and writes.
+        #[allow(clippy::misnamed_getters)]
         pub fn partition_key(&self) -> &str {
             &self.item_id
         }
@@ -1154,6 +1166,7 @@ pub mod item {
         /// The `type` value of this document type.
         pub const TYPE: &'static str = "productAvailability";
         /// The partition key value, for point reads and writes.
+        #[allow(clippy::misnamed_getters)]
         pub fn partition_key(&self) -> &str {
             &self.item_id
         }
@@ -1258,6 +1271,7 @@ pub mod order {
     pub const PARTITION_KEY_PATH: &str = "/orderId";
     /// The `type` discriminators: each serialises as its document type's `type`
     /// value and accepts no other.
+    #[allow(clippy::module_inception)]
     pub mod kind {
         /// `type` of `Order`: `"order"`.
         #[derive(
@@ -1370,6 +1384,7 @@ pub mod order {
         /// The `type` value of this document type.
         pub const TYPE: &'static str = "order";
         /// The partition key value, for point reads and writes.
+        #[allow(clippy::misnamed_getters)]
         pub fn partition_key(&self) -> &str {
             &self.order_id
         }
@@ -1405,6 +1420,7 @@ pub mod order {
         /// The `type` value of this document type.
         pub const TYPE: &'static str = "orderStatusHistory";
         /// The partition key value, for point reads and writes.
+        #[allow(clippy::misnamed_getters)]
         pub fn partition_key(&self) -> &str {
             &self.order_id
         }
@@ -1441,6 +1457,7 @@ pub mod order {
         /// The `type` value of this document type.
         pub const TYPE: &'static str = "package";
         /// The partition key value, for point reads and writes.
+        #[allow(clippy::misnamed_getters)]
         pub fn partition_key(&self) -> &str {
             &self.order_id
         }
@@ -1475,6 +1492,7 @@ pub mod order {
         /// The `type` value of this document type.
         pub const TYPE: &'static str = "payment";
         /// The partition key value, for point reads and writes.
+        #[allow(clippy::misnamed_getters)]
         pub fn partition_key(&self) -> &str {
             &self.order_id
         }
@@ -1613,6 +1631,7 @@ pub mod presented_product {
     pub const PARTITION_KEY_PATH: &str = "/productId";
     /// The `type` discriminators: each serialises as its document type's `type`
     /// value and accepts no other.
+    #[allow(clippy::module_inception)]
     pub mod kind {
         /// `type` of `PresentedProduct`: `"presentedProduct"`.
         #[derive(
@@ -1675,6 +1694,7 @@ pub mod presented_product {
         /// The `type` value of this document type.
         pub const TYPE: &'static str = "presentedProduct";
         /// The partition key value, for point reads and writes.
+        #[allow(clippy::misnamed_getters)]
         pub fn partition_key(&self) -> &str {
             &self.product_id
         }

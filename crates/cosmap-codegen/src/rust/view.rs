@@ -97,7 +97,12 @@ pub struct DocView {
 #[derive(Debug, Serialize)]
 pub struct CopyView {
     pub source: String,
+    /// The source's field the partition key value is read from: a reference, or
+    /// a reference data snapshot that replaced one.
     pub via: String,
+    /// The field of `via` that holds the value: `id` for a reference, the
+    /// identity field for a snapshot (e.g. `country_id`).
+    pub via_field: String,
     pub fields: Vec<String>,
 }
 
@@ -221,8 +226,10 @@ impl Shared<'_> {
             ));
         }
         fields.extend(d.attributes.iter().map(|p| self.attribute(p)));
+        let mut embedded_types = BTreeMap::new();
         for e in &d.embedded {
             let ty = self.embedded(e)?;
+            embedded_types.insert(e.name.as_str(), ty.clone());
             fields.push(container_field(
                 &e.name,
                 &format!("{prefix}{ty}"),
@@ -251,13 +258,34 @@ impl Shared<'_> {
         dedupe(&mut fields, reserved, &format!("{container}::{}", d.name))?;
         let copy = match &d.copy_of {
             Some(of) => {
-                let via = of
-                    .partition_key_from
-                    .strip_suffix(".id")
-                    .unwrap_or(&of.partition_key_from);
+                // `account.id` (a reference) or `country.countryId` (a snapshot's identity).
+                let missing = || {
+                    format!(
+                        "copy `{container}::{}` takes its partition key from `{}`, which is neither a reference's `id` nor a field of a snapshot it holds",
+                        d.name, of.partition_key_from
+                    )
+                };
+                let (via, inner) = of.partition_key_from.split_once('.').ok_or_else(missing)?;
+                let via_ident = fields
+                    .iter()
+                    .find(|f| f.json_name == via)
+                    .map(|f| f.ident.clone())
+                    .ok_or_else(missing)?;
+                let via_field = if d.references.iter().any(|r| r.name == via && !r.many) && inner == "id" {
+                    "id".to_string()
+                } else {
+                    embedded_types
+                        .get(via)
+                        .and_then(|ty| self.structs.get(ty))
+                        .and_then(|s| s.fields.iter().find(|f| f.json_name == inner))
+                        .filter(|_| d.embedded.iter().any(|e| e.name == via && !e.many))
+                        .map(|f| f.ident.clone())
+                        .ok_or_else(missing)?
+                };
                 Some(CopyView {
                     source: format!("super::{}::{}", self.module(&of.container), of.document_type),
-                    via: names::field(via),
+                    via: via_ident,
+                    via_field,
                     fields: fields.iter().map(|f| f.ident.clone()).collect(),
                 })
             }

@@ -5,11 +5,12 @@ use std::collections::BTreeMap;
 
 use super::{Checker, ElementId};
 use crate::diagnostic::{Diagnostic, JsonPath};
+use crate::naming::{lower_camel, upper_camel};
 
 /// Cosmos DB's largest time-to-live: a 32-bit signed number of seconds.
 const MAX_TTL_SECONDS: i64 = i32::MAX as i64;
 
-impl Checker<'_> {
+impl<'a> Checker<'a> {
     pub(super) fn check_aggregates(&mut self) {
         let spec = self.spec;
         let mut first_seen: BTreeMap<&str, JsonPath> = BTreeMap::new();
@@ -110,22 +111,33 @@ impl Checker<'_> {
         }
     }
 
-    /// A member entity is its own document carrying the root's identity as the
-    /// partition key (MR2, MR3), so it cannot also have an attribute of that name.
+    /// Every document of an aggregate carries the root's identity as its partition
+    /// key (MR2), and a member's documents (a member entity's, MR3, or a separated
+    /// value object's, MR4) store the member's own properties beside it: no member
+    /// may have an attribute, nor a member entity an identity, of that name.
     fn check_partition_key_clashes(&mut self) {
         let spec = self.spec;
         for (i, entity) in spec.entities.iter().enumerate() {
-            let Some(root) = self.root_of(&entity.name) else {
+            let Some((root, key)) = self.member_partition_key(&entity.name) else {
                 continue;
             };
-            if root == entity.name {
-                continue;
+            let path = Self::entity_path(i);
+            if entity.identity == key {
+                let taken: Vec<&str> = entity.attributes.iter().map(|a| a.name.as_str()).collect();
+                let suggestion = unused(format!("{}Id", lower_camel(&entity.name)), key, &taken);
+                self.report(
+                    Diagnostic::new(
+                        path.key("identity"),
+                        format!("`{key}` is the partition key every document of aggregate `{root}` carries"),
+                    )
+                    .help(format!(
+                        "rename this identity, for example `{suggestion}`: `{}` documents store `{key}` already, as the identity of their `{root}` (MR2)",
+                        entity.name
+                    )),
+                );
             }
-            let Some(key) = self.identity_of(root) else {
-                continue;
-            };
             if let Some(j) = entity.attributes.iter().position(|a| a.name == key) {
-                let path = Self::entity_path(i).key("attributes").index(j).key("name");
+                let path = path.key("attributes").index(j).key("name");
                 self.report(
                     Diagnostic::new(
                         path,
@@ -138,5 +150,49 @@ impl Checker<'_> {
                 );
             }
         }
+        for (i, vo) in spec.value_objects.iter().enumerate() {
+            let Some((root, key)) = self.member_partition_key(&vo.name) else {
+                continue;
+            };
+            let Some(j) = vo.attributes.iter().position(|a| a.name == key) else {
+                continue;
+            };
+            let taken: Vec<&str> = vo.attributes.iter().map(|a| a.name.as_str()).collect();
+            let suggestion = unused(format!("{}{}", lower_camel(&vo.name), upper_camel(key)), key, &taken);
+            let path = Self::value_object_path(i).key("attributes").index(j).key("name");
+            self.report(
+                Diagnostic::new(
+                    path,
+                    format!("`{key}` is the partition key every document of aggregate `{root}` carries"),
+                )
+                .help(format!(
+                    "rename this attribute, for example `{suggestion}`: when `{}` is stored as a document of its own (MR4), that document stores `{key}` already (MR2)",
+                    vo.name
+                )),
+            );
+        }
     }
+
+    /// For a member (not the root) of an aggregate: the root and its identity,
+    /// which every document of the aggregate carries as its partition key.
+    fn member_partition_key(&self, name: &str) -> Option<(&'a str, &'a str)> {
+        let root = self.root_of(name)?;
+        if root == name {
+            return None;
+        }
+        Some((root, self.identity_of(root)?))
+    }
+}
+
+/// `wanted`, or `wanted` with a number appended, whichever first is neither
+/// `key` nor in `taken`.
+fn unused(wanted: String, key: &str, taken: &[&str]) -> String {
+    let free = |name: &str| name != key && !taken.contains(&name);
+    let mut name = wanted.clone();
+    let mut n = 1;
+    while !free(&name) {
+        n += 1;
+        name = format!("{wanted}{n}");
+    }
+    name
 }

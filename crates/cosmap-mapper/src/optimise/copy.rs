@@ -109,6 +109,25 @@ fn consider(
             .with("containerBytes", bytes);
         return;
     };
+    // A copy stores the target's partition key beside the source's own properties:
+    // a property of that name would be there twice.
+    let pk = &containers[tj].partition_key_property;
+    let clash = doc
+        .attributes
+        .iter()
+        .map(|a| (a.name.as_str(), "an attribute"))
+        .chain(doc.embedded.iter().map(|e| (e.name.as_str(), "an embedded object")))
+        .chain(doc.references.iter().map(|r| (r.name.as_str(), "a reference")))
+        .find(|(name, _)| name == pk);
+    if let Some((name, what)) = clash {
+        refuse(trace, pattern, format!(
+                    "a copy of `{}` in `{}` would store that container's partition key `{pk}` beside `{}`'s own property `{name}` ({what}): rename that property to allow the copy",
+                    doc.name, containers[tj].name, doc.name
+                ))
+            .with("targetContainer", containers[tj].name.as_str())
+            .with("property", name);
+        return;
+    }
     // The cost model decides: a copy pays when the fan-out it saves on reads
     // exceeds the writes it adds (each write of the source is written again).
     let partitions = units::physical_partitions(bytes, 0.0);
@@ -144,15 +163,18 @@ fn consider(
         return;
     }
     let pk = target.partition_key_property.clone();
-    let sync = format!(
-        "change feed of container `{source_name}`: for each changed `{}` document, upsert the copy into `{}` with `{pk}` = `{via}.id`; delete a source document by setting its `ttl` (the container has TTL on) and delete the copy when the feed shows it",
-        copy.discriminator, target.name
-    );
+    let partition_key_from = format!("{via}.id");
     copy.copy_of = Some(CopyOf {
         container: source_name.clone(),
         document_type: copy.name.clone(),
-        partition_key_from: format!("{via}.id"),
-        sync,
+        sync: sync(
+            &source_name,
+            &copy.discriminator,
+            &target.name,
+            &pk,
+            &partition_key_from,
+        ),
+        partition_key_from,
         serves: pattern.name.clone(),
     });
     while target.document_types.iter().any(|d| d.name == copy.name) {
@@ -197,6 +219,14 @@ fn consider(
     if !source.rules.iter().any(|r| r == "copySource") {
         source.rules.push("copySource".to_string());
     }
+}
+
+/// How a copy of `discriminator` documents from container `source` into `target`
+/// is kept in sync, its partition key `pk` taken from the source's `from`.
+pub(crate) fn sync(source: &str, discriminator: &str, target: &str, pk: &str, from: &str) -> String {
+    format!(
+        "change feed of container `{source}`: for each changed `{discriminator}` document, upsert the copy into `{target}` with `{pk}` = `{from}`; delete a source document by setting its `ttl` (the container has TTL on) and delete the copy when the feed shows it"
+    )
 }
 
 /// Records that `pattern` gets no copy, and why.

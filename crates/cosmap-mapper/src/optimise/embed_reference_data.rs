@@ -5,7 +5,8 @@
 use cosmap_domain::{AttributeType, ChangeRate, DomainModel};
 
 use crate::decision::{Rule, Trace};
-use crate::logical_model::{Container, Embedded, EmbeddedKind, Property, Reference, Role};
+use crate::logical_model::{Container, DocumentType, Embedded, EmbeddedKind, Property, Reference, Role};
+use crate::optimise::copy;
 
 /// Replaces references to never-changing reference data with embedded snapshots.
 pub(crate) fn apply(model: &DomainModel, containers: &mut [Container], trace: &mut Trace) {
@@ -17,8 +18,48 @@ pub(crate) fn apply(model: &DomainModel, containers: &mut [Container], trace: &m
                 doc.name.clone()
             };
             rewrite(model, &subject, &mut doc.references, &mut doc.embedded, trace);
+            follow_snapshot(model, &container.name, doc, trace);
         }
     }
+}
+
+/// A copy takes its partition key from a reference of its source (`country.id`);
+/// when that reference has become a snapshot, which holds the referenced root's
+/// identity under its own name instead of an `id`, the copy takes it from there
+/// (`country.countryId`). The source document has the same snapshot: the
+/// optimisation rewrites every document alike.
+fn follow_snapshot(model: &DomainModel, container: &str, doc: &mut DocumentType, trace: &mut Trace) {
+    let Some(of) = &mut doc.copy_of else {
+        return;
+    };
+    let Some(via) = of.partition_key_from.strip_suffix(".id") else {
+        return;
+    };
+    let snapshot = doc
+        .embedded
+        .iter()
+        .find(|e| e.name == via && e.kind == EmbeddedKind::ReferenceData && !e.many);
+    let Some(identity) = snapshot.and_then(|e| model.entity(&e.source)).map(|e| &e.identity) else {
+        return;
+    };
+    let from = format!("{via}.{identity}");
+    of.sync = copy::sync(
+        &of.container,
+        &doc.discriminator,
+        container,
+        &doc.partition_key_property,
+        &from,
+    );
+    trace.record(
+        Rule::EmbedReferenceData,
+        format!("{container}.{}", doc.name),
+        format!("the copy takes its partition key `{}` from `{from}`", doc.partition_key_property),
+        format!(
+            "`{via}` is now a snapshot, which holds the identity of the referenced `{}` as `{identity}` instead of an `id`",
+            snapshot.map(|e| e.source.as_str()).unwrap_or_default()
+        ),
+    );
+    of.partition_key_from = from;
 }
 
 fn rewrite(

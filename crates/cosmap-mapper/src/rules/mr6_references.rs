@@ -49,20 +49,39 @@ pub(crate) fn reversed(model: &DomainModel) -> BTreeMap<&str, Vec<&Relationship>
     map
 }
 
-/// The reference `rel.from` stores to `rel.to`'s root.
+/// The reference `rel.from` stores to `rel.to`'s root, under its property name,
+/// or with `Ref` appended (as often as needed) while `taken` says that name is a
+/// property the document already has (a reserved one, the partition key, the
+/// parent link) or will have.
 pub(crate) fn forward(
     model: &DomainModel,
     locations: &BTreeMap<String, Location>,
     rel: &Relationship,
+    taken: &dyn Fn(&str) -> bool,
     site: &str,
     trace: &mut Trace,
 ) -> Option<Reference> {
-    let reference = make(model, locations, &rel.to, rel.property_name(), rel.is_many())?;
+    let property = rel.property_name();
+    let mut name = property.clone();
+    while taken(&name) {
+        name.push_str("Ref");
+    }
+    let reference = make(model, locations, &rel.to, name, rel.is_many())?;
     let shape = if reference.many {
         "a list of references"
     } else {
         "a reference"
     };
+    let mut reason = format!(
+        "`{}` relates to the root of another aggregate: its id and partition key value allow a point read in container `{}`",
+        rel.from, reference.target_container
+    );
+    if reference.name != property {
+        reason.push_str(&format!(
+            "; stored as `{}` because the document already has a property `{property}`",
+            reference.name
+        ));
+    }
     trace
         .record(
             Rule::Mr6,
@@ -71,10 +90,7 @@ pub(crate) fn forward(
                 "stores {shape} (id, partitionKey) to `{}` in `{}`",
                 reference.target, reference.name
             ),
-            format!(
-                "`{}` relates to the root of another aggregate: its id and partition key value allow a point read in container `{}`",
-                rel.from, reference.target_container
-            ),
+            reason,
         )
         .with("cardinality", rel.cardinality.as_str())
         .with("targetContainer", reference.target_container.as_str());

@@ -21,7 +21,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use cosmap_domain::naming::{lower_camel, RESERVED_PROPERTIES};
+use cosmap_domain::naming::{lower_camel, NON_RAW_KEYWORDS, RESERVED_PROPERTIES};
 use cosmap_domain::{
     AccessKind, AccessPattern, Aggregate, Attribute, AttributeType, Cardinality, ChangeRate, Entity, Growth,
     ModelBuilder, ModelSpec, Relationship, ThresholdOverrides, ValueObject, Volume, WriteOperation,
@@ -184,10 +184,8 @@ pub const ATTRIBUTE_NAMES: &[&str] = &[
     "from",
 ];
 
-/// Identity names other than the usual `<entity>Id`. None is the lowerCamel form of
-/// a type name: the mapper names a reference stored back after the referring root
-/// (`Match` → `match`), and a copy of that document into a container partitioned
-/// by `match` would hold the name twice (the copy gap in `properties.rs`).
+/// Identity names other than the usual `<entity>Id` and the entity's own name
+/// (see [`RawEntity::identity`]).
 pub const IDENTITY_NAMES: &[&str] = &["code", "key", "sku", "slug", "handle", "loop", "ref", "number"];
 
 /// Explicit relationship property names.
@@ -252,7 +250,11 @@ pub struct RawAggregate {
 #[derive(Debug, Clone)]
 pub struct RawEntity {
     pub name: usize,
-    /// `None`: `<entity>Id`; otherwise an index into [`IDENTITY_NAMES`].
+    /// `None`: `<entity>Id`; `Some(IDENTITY_NAMES.len())`: the entity's name in
+    /// lowerCamelCase (`Match` → `match`), so a reference to it (named so by
+    /// default) has the name of the partition key its identity gives (the mapper
+    /// renames it `…Ref` in a member of its aggregate, and makes no copy that would
+    /// hold it twice); otherwise an index into [`IDENTITY_NAMES`].
     pub identity: Option<usize>,
     pub attributes: Vec<RawAttribute>,
     pub volume: Option<(f64, f64)>,
@@ -384,7 +386,11 @@ fn vo_volume() -> impl Strategy<Value = Option<(Option<f64>, f64)>> {
 fn raw_entity() -> impl Strategy<Value = RawEntity> {
     (
         0..TYPE_NAMES.len(),
-        prop::option::weighted(0.2, 0..IDENTITY_NAMES.len()),
+        prop_oneof![
+            7 => Just(None),
+            2 => (0..IDENTITY_NAMES.len()).prop_map(Some),
+            1 => Just(Some(IDENTITY_NAMES.len())),
+        ],
         attributes(),
         entity_volume(),
     )
@@ -601,9 +607,19 @@ fn attribute_list(raw: &[RawAttribute], forbidden: &[&str]) -> Vec<Attribute> {
 }
 
 fn identity(raw: &RawEntity, name: &str) -> String {
+    let own = format!("{}Id", lower_camel(name));
     match raw.identity {
+        Some(i) if i == IDENTITY_NAMES.len() => {
+            let named = lower_camel(name);
+            // `Type` → `type`, `Super` → `super`: not a name an identity can have.
+            if RESERVED_PROPERTIES.contains(&named.as_str()) || NON_RAW_KEYWORDS.contains(&named.as_str()) {
+                own
+            } else {
+                named
+            }
+        }
         Some(i) => IDENTITY_NAMES[i % IDENTITY_NAMES.len()].to_string(),
-        None => format!("{}Id", lower_camel(name)),
+        None => own,
     }
 }
 
@@ -699,12 +715,18 @@ pub fn build(raw: &Raw) -> ModelSpec {
         .zip(&root_names)
         .map(|(a, name)| identity(&a.root, name))
         .collect();
-    // Known gaps (see the `known_gap_*` tests in `properties.rs`): a document the
-    // mapper makes (a member entity, a separated value object, a copy) stores a
-    // partition key and a parent link beside the element's attributes and
-    // relationship properties, and validation lets those take either name. So no
-    // attribute or relationship property is named like a root's identity, nor a
-    // value object's attribute like its parent entity's identity.
+    // A document the mapper makes for a member (a member entity, a separated value
+    // object) stores the partition key, and a separated value object a parent
+    // link, beside the element's attributes and relationship properties.
+    // Validation rejects a member's attribute or identity named like its root's
+    // identity, so the strategy gives none; the mapper renames a reference that
+    // would take the partition key's or parent link's name, and the copy
+    // optimisation refuses a copy that would hold its target's partition key twice,
+    // so attributes elsewhere and references may take any root identity's name.
+    // Still avoided, as validation lets them through and the mapper does not
+    // rename them: an embedded value object's property named like a root's
+    // identity (it may become the partition key beside it), and a value object's
+    // attribute named like its parent entity's identity (the parent link).
     let forbidden: Vec<&str> = root_identities.iter().map(String::as_str).collect();
     let count = raw.aggregates.len();
     let hot_sources: BTreeSet<usize> = raw.hot.iter().map(|h| h.from_aggregate.index(count)).collect();
@@ -713,7 +735,7 @@ pub fn build(raw: &Raw) -> ModelSpec {
         let root_name = root_names[a].clone();
         let root_identity = root_identities[a].clone();
         let mut root = Entity::new(&root_name, &root_identity);
-        root.attributes = attribute_list(&raw_aggregate.root.attributes, &forbidden);
+        root.attributes = attribute_list(&raw_aggregate.root.attributes, &[root_identity.as_str()]);
         root.volume = volume(raw_aggregate.root.volume);
         let bytes = raw_aggregate.root.volume.map_or(0.0, |(count, size)| count * size);
         if hot_sources.contains(&a) && bytes < 1e12 {
@@ -745,14 +767,14 @@ pub fn build(raw: &Raw) -> ModelSpec {
                     let name = unique_type_name(entity.name, &mut used);
                     let mut own_identity = identity(entity, &name);
                     if own_identity == root_identity {
-                        // The same gap: its separated value objects would store its
-                        // identity (their parent link) beside the partition key.
+                        // Rejected by validation: its documents carry the root's
+                        // identity (MR2), and so would its separated value objects'
+                        // parent links.
                         own_identity = format!("{}Id", lower_camel(&name));
                     }
                     let mut e = Entity::new(&name, &own_identity);
                     // A member entity's documents carry the root's identity (MR2).
-                    let mut not = forbidden.clone();
-                    not.push(&own_identity);
+                    let not = [root_identity.as_str(), own_identity.as_str()];
                     e.attributes = attribute_list(&entity.attributes, &not);
                     e.volume = volume(entity.volume);
                     taken.insert(
@@ -784,8 +806,7 @@ pub fn build(raw: &Raw) -> ModelSpec {
                     let from = parent.get(&here).clone();
                     let mut vo = ValueObject::new(&name);
                     let parent_identity = identities.get(&from).cloned().unwrap_or_default();
-                    let mut not = forbidden.clone();
-                    not.push(&parent_identity);
+                    let not = [root_identity.as_str(), parent_identity.as_str()];
                     vo.attributes = attribute_list(attributes, &not);
                     vo.volume = volume.map(|(count, size)| Volume {
                         count,
@@ -822,7 +843,7 @@ pub fn build(raw: &Raw) -> ModelSpec {
         let from = r.from_node.get(&nodes[a]).clone();
         let (to, _) = r.to_aggregate.get(&roots);
         let mut rel = relationship(&from, to, &r.shape);
-        name_property(&mut rel, &r.shape, &mut taken, &forbidden);
+        name_property(&mut rel, &r.shape, &mut taken, &[]);
         relationships.push(rel);
     }
     let mut hot_reads: Vec<(String, String, f64)> = Vec::new();
@@ -837,7 +858,7 @@ pub fn build(raw: &Raw) -> ModelSpec {
             property: None,
         };
         let mut rel = relationship(&from, &to, &shape);
-        name_property(&mut rel, &shape, &mut taken, &forbidden);
+        name_property(&mut rel, &shape, &mut taken, &[]);
         relationships.push(rel);
         hot_reads.push((from, to_identity, h.per_second));
     }
