@@ -31,6 +31,15 @@ use proptest::test_runner::TestCaseError;
 /// Cases per property: each maps a model of up to 8 aggregates twice or more.
 const CASES: u32 = 256;
 
+/// [`CASES`], or `PROPTEST_CASES` when set (a longer run: an explicit `cases`
+/// in the config would otherwise ignore it).
+fn cases() -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(CASES)
+}
+
 fn options(optimise: bool) -> Options {
     Options {
         optimise,
@@ -321,7 +330,7 @@ fn json(m: &LogicalModel) -> String {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: CASES, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases(), ..ProptestConfig::default() })]
 
     #[test]
     fn every_element_has_exactly_one_home(spec in strategy::model_spec()) {
@@ -439,6 +448,49 @@ fn the_strategy_reaches_every_shape() {
                 d.copy_of
                     .as_ref()
                     .is_some_and(|of| !of.partition_key_from.ends_with(".id"))
+            }),
+        );
+        // Names validation lets a value object take beside a partition key or a
+        // parent link, because no document holds them twice.
+        let roots: BTreeMap<&str, &str> = spec
+            .aggregates
+            .iter()
+            .filter_map(|a| spec.entities.iter().find(|e| e.name == a.root))
+            .map(|e| (e.name.as_str(), e.identity.as_str()))
+            .collect();
+        let aggregate_root = |name: &str| {
+            spec.aggregates
+                .iter()
+                .find(|a| a.root == name || a.members.iter().any(|m| m == name))
+                .map(|a| a.root.as_str())
+        };
+        let value_object = |name: &str| spec.value_objects.iter().find(|v| v.name == name);
+        count(
+            "embedded object named like a root identity",
+            docs.iter().any(|d| {
+                d.embedded
+                    .iter()
+                    .any(|e| e.kind == EmbeddedKind::ValueObject && roots.values().any(|i| *i == e.name))
+            }),
+        );
+        count(
+            "member's value object always separated, named like the partition key",
+            spec.relationships.iter().any(|r| {
+                value_object(&r.to).is_some()
+                    && !roots.contains_key(r.from.as_str())
+                    && aggregate_root(&r.from).and_then(|root| roots.get(root)) == Some(&r.property_name().as_str())
+            }),
+        );
+        count(
+            "value object always embedded, with an attribute named like its parent's identity",
+            spec.relationships.iter().any(|r| {
+                let parent = spec
+                    .entities
+                    .iter()
+                    .find(|e| e.name == r.from && !roots.contains_key(r.from.as_str()));
+                parent
+                    .zip(value_object(&r.to))
+                    .is_some_and(|(e, v)| v.attributes.iter().any(|a| a.name == e.identity))
             }),
         );
         let kinds: Vec<OperationKind> = m.operations.iter().map(|o| o.kind).collect();
@@ -615,6 +667,78 @@ fn a_member_entity_identity_named_like_the_partition_key_is_rejected() {
         help,
         "rename this identity, for example `shipmentId`: `Shipment` documents store `orderId` already, as the identity of their `Order` (MR2)"
     );
+}
+
+/// A value object embedded in a member entity's document is a property of that
+/// document, beside the partition key: a relationship property named like it (a
+/// player's `team` kit, in a team whose identity is `team`) was accepted by
+/// validation and then stored twice. Validation now rejects it, unless the value
+/// object is always separated (no useful bound), which leaves no property behind.
+#[test]
+fn an_embedded_value_object_named_like_the_partition_key_is_rejected() {
+    let league = |kit: Relationship| {
+        ModelBuilder::new("League")
+            .entity(Entity::new("Team", "team"))
+            .entity(Entity::new("Player", "playerId"))
+            .value_object(ValueObject::new("Kit").attribute(Attribute::new("colour", AttributeType::String)))
+            .aggregate(Aggregate::new("Team").member("Player").member("Kit"))
+            .relationship(kit.property("team"))
+    };
+    let (path, message, help) = rejected(league(Relationship::new("Player", "Kit", Cardinality::One)));
+    assert_eq!(path, "$.relationships[0].property");
+    assert_eq!(
+        message,
+        "`team` is the partition key every document of aggregate `Team` carries"
+    );
+    assert_eq!(
+        help,
+        "rename this property, for example `kitTeam`: every `Player` document stores `team` already (MR2), and `Kit`, when embedded in it, would take the same name"
+    );
+    let m = mapped(league(Relationship::new("Player", "Kit", Cardinality::Squillions)));
+    assert!(document(&m, "Team", "Player").embedded.is_empty());
+    assert_eq!(document(&m, "Team", "Kit").role, Role::ValueObject);
+    check_partition_keys(&m).unwrap();
+}
+
+/// A value object separated from a member entity is a document that stores the
+/// entity's identity as its parent link: an attribute of that name (a shipment's
+/// scan with its own `shipmentId`) was accepted by validation and then stored
+/// twice. Validation now rejects it, unless the value object is always embedded
+/// (one per parent, never updated by itself, of no declared size), which never
+/// makes a document with a parent link.
+#[test]
+fn a_value_object_attribute_named_like_its_parent_link_is_rejected() {
+    let shop = |cardinality: Cardinality| {
+        ModelBuilder::new("Shop")
+            .entity(Entity::new("Order", "orderId"))
+            .entity(Entity::new("Shipment", "shipmentId"))
+            .value_object(
+                ValueObject::new("Scan")
+                    .attribute(Attribute::new("place", AttributeType::String))
+                    .attribute(Attribute::new("shipmentId", AttributeType::String)),
+            )
+            .aggregate(Aggregate::new("Order").member("Shipment").member("Scan"))
+            .relationship(Relationship::new("Shipment", "Scan", cardinality))
+    };
+    let (path, message, help) = rejected(shop(Cardinality::Squillions));
+    assert_eq!(path, "$.valueObjects[0].attributes[1].name");
+    assert_eq!(
+        message,
+        "`shipmentId` is the parent link a document of `Scan` carries: the identity of its `Shipment`"
+    );
+    assert_eq!(
+        help,
+        "rename this attribute, for example `scanShipmentId`: when `Scan` is stored as a document of its own (MR4), that document stores `shipmentId` already, as the identity of its `Shipment`"
+    );
+    let m = mapped(shop(Cardinality::One));
+    let shipment = document(&m, "Order", "Shipment");
+    let scan = shipment
+        .embedded
+        .iter()
+        .find(|e| e.source == "Scan")
+        .expect("`Scan` embedded");
+    assert!(scan.attributes.iter().any(|a| a.name == "shipmentId"));
+    check_partition_keys(&m).unwrap();
 }
 
 /// A member entity's reference to its own root was stored under the root's name

@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 
 use super::{Checker, ElementId};
 use crate::diagnostic::{Diagnostic, JsonPath};
+use crate::model::{Cardinality, Growth, Relationship};
 use crate::naming::{lower_camel, upper_camel};
 
 /// Cosmos DB's largest time-to-live: a 32-bit signed number of seconds.
@@ -67,6 +68,7 @@ impl<'a> Checker<'a> {
             }
         }
         self.check_partition_key_clashes();
+        self.check_separated_document_clashes();
         let unplaced: Vec<(String, ElementId)> = self
             .index
             .elements
@@ -173,6 +175,189 @@ impl<'a> Checker<'a> {
         }
     }
 
+    /// A value object that MR4 separates from a member entity is a document that
+    /// stores the entity's identity as its parent link (beside the partition key,
+    /// see [`Self::check_partition_key_clashes`]), so none of its attributes may
+    /// have that name; and a value object embedded at the top of a member's
+    /// document (a member entity's, or a separated value object's) is a property
+    /// of that document, so its relationship's property may be neither the
+    /// partition key nor the parent link.
+    ///
+    /// Like the partition key rule, these reject a model whatever MR4 decides
+    /// where the thresholds decide (they can be set by the model and by the
+    /// caller), but not where the model alone settles it: a value object that is
+    /// always embedded ([`Mr4::AlwaysEmbedded`]) is never a document with a parent
+    /// link, and one that is always separated ([`Mr4::AlwaysSeparated`]) is no
+    /// property of its parent's document.
+    fn check_separated_document_clashes(&mut self) {
+        let spec = self.spec;
+        // Containment inside one aggregate, to a value object, both ends known.
+        let contains: Vec<(usize, &'a Relationship, Mr4)> = spec
+            .relationships
+            .iter()
+            .enumerate()
+            .filter(|(_, rel)| {
+                let aggregate = self.index.aggregate_of.get(&rel.from);
+                matches!(self.index.elements.get(&rel.to), Some(ElementId::ValueObject(_)))
+                    && aggregate.is_some()
+                    && aggregate == self.index.aggregate_of.get(&rel.to)
+            })
+            .map(|(i, rel)| (i, rel, self.mr4(rel)))
+            .collect();
+        // Value objects MR4 may separate, with the parent links their documents
+        // may carry: (parent entity, its identity), one per member entity parent.
+        let mut separable: BTreeMap<&str, Vec<(&'a str, &'a str)>> = BTreeMap::new();
+        for &(_, rel, mr4) in &contains {
+            if mr4 == Mr4::AlwaysEmbedded {
+                continue;
+            }
+            let links = separable.entry(rel.to.as_str()).or_default();
+            let member = self.member_partition_key(&rel.from).is_some();
+            if let (true, Some(identity)) = (member, self.identity_of(&rel.from)) {
+                if !links.iter().any(|(_, l)| *l == identity) {
+                    links.push((rel.from.as_str(), identity));
+                }
+            }
+        }
+        for (i, vo) in spec.value_objects.iter().enumerate() {
+            let Some((_, key)) = self.member_partition_key(&vo.name) else {
+                continue;
+            };
+            let Some(links) = separable.get(vo.name.as_str()) else {
+                continue;
+            };
+            for &(parent, link) in links {
+                // A parent identity named like the partition key is reported there.
+                if link == key {
+                    continue;
+                }
+                let Some(j) = vo.attributes.iter().position(|a| a.name == link) else {
+                    continue;
+                };
+                let mut taken: Vec<&str> = vo.attributes.iter().map(|a| a.name.as_str()).collect();
+                taken.push(key);
+                let suggestion = unused(format!("{}{}", lower_camel(&vo.name), upper_camel(link)), link, &taken);
+                let path = Self::value_object_path(i).key("attributes").index(j).key("name");
+                self.report(
+                    Diagnostic::new(path, parent_link_message(link, &vo.name, parent)).help(format!(
+                        "rename this attribute, for example `{suggestion}`: when `{}` is stored as a document of its own (MR4), that document stores `{link}` already, as the identity of its `{parent}`",
+                        vo.name
+                    )),
+                );
+            }
+        }
+        for &(i, rel, mr4) in &contains {
+            if mr4 == Mr4::AlwaysSeparated {
+                continue;
+            }
+            let Some((root, key)) = self.member_partition_key(&rel.from) else {
+                continue; // the root: its identity is the partition key, and a property of that name clashes with it
+            };
+            let property = rel.property_name();
+            let own = self.own_properties(&rel.from);
+            if own.contains(&property.as_str()) {
+                continue; // reported as a property clash (relationships)
+            }
+            let from_entity = self.is_entity(&rel.from);
+            let links: &[(&str, &str)] = match separable.get(rel.from.as_str()) {
+                Some(links) => links,
+                None if from_entity => &[],
+                None => continue, // a value object always embedded: no document of its own
+            };
+            let (message, document) = if property == key {
+                let document = if from_entity {
+                    format!("every `{}` document stores `{key}` already (MR2)", rel.from)
+                } else {
+                    format!(
+                        "when `{}` is stored as a document of its own (MR4), that document stores `{key}` already (MR2)",
+                        rel.from
+                    )
+                };
+                (
+                    format!("`{key}` is the partition key every document of aggregate `{root}` carries"),
+                    document,
+                )
+            } else if let Some(&(parent, link)) = links.iter().find(|(_, link)| *link == property) {
+                (
+                    parent_link_message(link, &rel.from, parent),
+                    format!(
+                        "when `{}` is stored as a document of its own (MR4), that document stores `{link}` already",
+                        rel.from
+                    ),
+                )
+            } else {
+                continue;
+            };
+            let siblings: Vec<String> = spec
+                .relationships
+                .iter()
+                .filter(|r| r.from == rel.from)
+                .map(Relationship::property_name)
+                .collect();
+            let mut taken = own;
+            taken.extend(siblings.iter().map(String::as_str));
+            taken.push(key);
+            taken.extend(links.iter().map(|(_, link)| *link));
+            let suggestion = unused(
+                format!("{}{}", lower_camel(&rel.to), upper_camel(&property)),
+                &property,
+                &taken,
+            );
+            let embedded = format!("`{}`, when embedded in it, would take the same name", rel.to);
+            let path = JsonPath::root().key("relationships").index(i);
+            let diagnostic = match rel.property {
+                Some(_) => Diagnostic::new(path.key("property"), message).help(format!(
+                    "rename this property, for example `{suggestion}`: {document}, and {embedded}"
+                )),
+                None => Diagnostic::new(path, message).help(format!(
+                    "set this relationship's `property`, for example to `{suggestion}`: {document}, and {embedded}"
+                )),
+            };
+            self.report(diagnostic);
+        }
+    }
+
+    /// The identity and attribute names of entity or value object `name`.
+    fn own_properties(&self, name: &str) -> Vec<&'a str> {
+        let spec = self.spec;
+        match self.index.elements.get(name) {
+            Some(ElementId::Entity(i)) => {
+                let entity = &spec.entities[*i];
+                std::iter::once(entity.identity.as_str())
+                    .chain(entity.attributes.iter().map(|a| a.name.as_str()))
+                    .collect()
+            }
+            Some(ElementId::ValueObject(i)) => spec.value_objects[*i]
+                .attributes
+                .iter()
+                .map(|a| a.name.as_str())
+                .collect(),
+            None => Vec::new(),
+        }
+    }
+
+    /// What MR4 can decide for the value object `rel.to`, judged from the model
+    /// alone. This mirrors the parts of `cosmap_mapper`'s MR4 that no threshold
+    /// moves (the property tests map models of every shape, and would see the
+    /// two drift apart).
+    fn mr4(&self, rel: &Relationship) -> Mr4 {
+        let unbounded = rel.growth == Some(Growth::Unbounded);
+        let bounded = rel.cardinality == Cardinality::One || rel.max.is_some();
+        if rel.cardinality == Cardinality::Squillions || unbounded || !bounded {
+            return Mr4::AlwaysSeparated;
+        }
+        let size = match self.index.elements.get(&rel.to) {
+            Some(ElementId::ValueObject(i)) => self.spec.value_objects[*i].volume.and_then(|v| v.avg_size_bytes),
+            _ => None,
+        };
+        let updated = rel.updates_per_second.is_some_and(|rate| rate > 0.0);
+        if rel.cardinality == Cardinality::One && !updated && size.is_none() {
+            Mr4::AlwaysEmbedded
+        } else {
+            Mr4::Either
+        }
+    }
+
     /// For a member (not the root) of an aggregate: the root and its identity,
     /// which every document of the aggregate carries as its partition key.
     fn member_partition_key(&self, name: &str) -> Option<(&'a str, &'a str)> {
@@ -182,6 +367,25 @@ impl<'a> Checker<'a> {
         }
         Some((root, self.identity_of(root)?))
     }
+}
+
+/// What MR4 (embed a value object, or make it a document of its own) decides
+/// for a containment relationship whatever the thresholds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mr4 {
+    /// One per parent, never updated by itself and of no declared size: no
+    /// threshold separates it (`fewMaxItems` is at least 1).
+    AlwaysEmbedded,
+    /// No useful bound (`squillions`, `growth: unbounded`, a list without `max`):
+    /// no threshold embeds it.
+    AlwaysSeparated,
+    /// The thresholds and the statistics decide.
+    Either,
+}
+
+/// The message for a name that is the parent link of a separated `vo`.
+fn parent_link_message(link: &str, vo: &str, parent: &str) -> String {
+    format!("`{link}` is the parent link a document of `{vo}` carries: the identity of its `{parent}`")
 }
 
 /// `wanted`, or `wanted` with a number appended, whichever first is neither
@@ -195,4 +399,233 @@ fn unused(wanted: String, key: &str, taken: &[&str]) -> String {
         name = format!("{wanted}{n}");
     }
     name
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{
+        Aggregate, Attribute, AttributeType, Cardinality, Entity, Growth, ModelBuilder, Relationship, ValueObject,
+    };
+
+    /// (path, message, help) of each problem validation finds in `builder`'s model.
+    fn problems(builder: ModelBuilder) -> Vec<(String, String, String)> {
+        match builder.build() {
+            Ok(_) => Vec::new(),
+            Err(e) => e
+                .diagnostics()
+                .iter()
+                .map(|d| {
+                    (
+                        d.path.to_string(),
+                        d.message.clone(),
+                        d.help.clone().unwrap_or_default(),
+                    )
+                })
+                .collect(),
+        }
+    }
+
+    fn text(attribute: &str) -> Attribute {
+        Attribute::new(attribute, AttributeType::String)
+    }
+
+    /// A team (`team` is its identity, so the partition key) whose players hold a
+    /// kit through `kit`.
+    fn league(kit: Relationship) -> ModelBuilder {
+        ModelBuilder::new("League")
+            .entity(Entity::new("Team", "team"))
+            .entity(Entity::new("Player", "playerId").attribute(text("name")))
+            .value_object(ValueObject::new("Kit").attribute(text("colour")))
+            .aggregate(Aggregate::new("Team").member("Player").member("Kit"))
+            .relationship(kit)
+    }
+
+    /// An order whose shipments hold `scan` value objects through `scans`.
+    fn shop(scan: ValueObject, scans: Relationship) -> ModelBuilder {
+        ModelBuilder::new("Shop")
+            .entity(Entity::new("Order", "orderId"))
+            .entity(Entity::new("Shipment", "shipmentId"))
+            .value_object(scan)
+            .aggregate(Aggregate::new("Order").member("Shipment").member("Scan"))
+            .relationship(scans)
+    }
+
+    #[test]
+    fn an_embedded_value_object_named_like_the_partition_key_is_rejected() {
+        let found = problems(league(
+            Relationship::new("Player", "Kit", Cardinality::One).property("team"),
+        ));
+        assert_eq!(
+            found,
+            [(
+                "$.relationships[0].property".to_string(),
+                "`team` is the partition key every document of aggregate `Team` carries".to_string(),
+                "rename this property, for example `kitTeam`: every `Player` document stores `team` already (MR2), and `Kit`, when embedded in it, would take the same name".to_string(),
+            )]
+        );
+    }
+
+    #[test]
+    fn a_default_property_named_like_the_partition_key_is_rejected_at_the_relationship() {
+        let found = problems(
+            ModelBuilder::new("League")
+                .entity(Entity::new("Team", "kit"))
+                .entity(Entity::new("Player", "playerId"))
+                .value_object(ValueObject::new("Kit").attribute(text("colour")))
+                .aggregate(Aggregate::new("Team").member("Player").member("Kit"))
+                .relationship(Relationship::new("Player", "Kit", Cardinality::One)),
+        );
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].0, "$.relationships[0]");
+        assert_eq!(
+            found[0].1,
+            "`kit` is the partition key every document of aggregate `Team` carries"
+        );
+        assert!(
+            found[0]
+                .2
+                .starts_with("set this relationship's `property`, for example to `kitKit`:"),
+            "{}",
+            found[0].2
+        );
+    }
+
+    #[test]
+    fn a_value_object_that_is_always_separated_may_take_the_partition_key_s_name() {
+        for kit in [
+            Relationship::new("Player", "Kit", Cardinality::Squillions),
+            Relationship::new("Player", "Kit", Cardinality::Many),
+            Relationship::new("Player", "Kit", Cardinality::One).growth(Growth::Unbounded),
+        ] {
+            let kit = kit.property("team");
+            assert_eq!(problems(league(kit.clone())), [], "{kit:?}");
+        }
+        // Bounded: the thresholds decide, so it is rejected.
+        let kit = Relationship::new("Player", "Kit", Cardinality::Many)
+            .max(5)
+            .property("team");
+        assert_eq!(problems(league(kit)).len(), 1);
+    }
+
+    #[test]
+    fn a_value_object_embedded_in_a_separable_one_is_checked_against_its_document() {
+        let builder = |kit: Relationship| {
+            ModelBuilder::new("League")
+                .entity(Entity::new("Team", "team"))
+                .entity(Entity::new("Player", "playerId"))
+                .value_object(ValueObject::new("Kit").attribute(text("colour")))
+                .value_object(ValueObject::new("Badge").attribute(text("motto")))
+                .aggregate(Aggregate::new("Team").member("Player").member("Kit").member("Badge"))
+                .relationship(kit)
+                .relationship(Relationship::new("Kit", "Badge", Cardinality::One).property("team"))
+        };
+        let found = problems(builder(Relationship::new("Player", "Kit", Cardinality::Squillions)));
+        assert_eq!(
+            found,
+            [(
+                "$.relationships[1].property".to_string(),
+                "`team` is the partition key every document of aggregate `Team` carries".to_string(),
+                "rename this property, for example `badgeTeam`: when `Kit` is stored as a document of its own (MR4), that document stores `team` already (MR2), and `Badge`, when embedded in it, would take the same name".to_string(),
+            )]
+        );
+        // `Kit` always embedded: `team` is a property of the embedded `kit` object only.
+        assert_eq!(
+            problems(builder(Relationship::new("Player", "Kit", Cardinality::One))),
+            []
+        );
+    }
+
+    #[test]
+    fn an_embedded_value_object_named_like_the_parent_link_is_rejected() {
+        let found = problems(
+            ModelBuilder::new("Shop")
+                .entity(Entity::new("Order", "orderId"))
+                .entity(Entity::new("Shipment", "shipmentId"))
+                .value_object(ValueObject::new("Scan").attribute(text("place")))
+                .value_object(ValueObject::new("Tag").attribute(text("label")))
+                .aggregate(Aggregate::new("Order").member("Shipment").member("Scan").member("Tag"))
+                .relationship(Relationship::new("Shipment", "Scan", Cardinality::Squillions))
+                .relationship(Relationship::new("Scan", "Tag", Cardinality::One).property("shipmentId")),
+        );
+        assert_eq!(
+            found,
+            [(
+                "$.relationships[1].property".to_string(),
+                "`shipmentId` is the parent link a document of `Scan` carries: the identity of its `Shipment`".to_string(),
+                "rename this property, for example `tagShipmentId`: when `Scan` is stored as a document of its own (MR4), that document stores `shipmentId` already, and `Tag`, when embedded in it, would take the same name".to_string(),
+            )]
+        );
+    }
+
+    #[test]
+    fn a_value_object_attribute_named_like_the_parent_link_is_rejected() {
+        let scan = ValueObject::new("Scan")
+            .attribute(text("place"))
+            .attribute(text("shipmentId"));
+        let found = problems(shop(
+            scan.clone(),
+            Relationship::new("Shipment", "Scan", Cardinality::Squillions),
+        ));
+        assert_eq!(
+            found,
+            [(
+                "$.valueObjects[0].attributes[1].name".to_string(),
+                "`shipmentId` is the parent link a document of `Scan` carries: the identity of its `Shipment`".to_string(),
+                "rename this attribute, for example `scanShipmentId`: when `Scan` is stored as a document of its own (MR4), that document stores `shipmentId` already, as the identity of its `Shipment`".to_string(),
+            )]
+        );
+        // The thresholds decide: rejected.
+        for scans in [
+            Relationship::new("Shipment", "Scan", Cardinality::Few).max(3),
+            Relationship::new("Shipment", "Scan", Cardinality::One).updates_per_second(50.0),
+        ] {
+            assert_eq!(problems(shop(scan.clone(), scans.clone())).len(), 1, "{scans:?}");
+        }
+        assert_eq!(
+            problems(shop(
+                scan.clone().avg_size_bytes(100.0),
+                Relationship::new("Shipment", "Scan", Cardinality::One)
+            ))
+            .len(),
+            1
+        );
+        // Always embedded: a `shipmentId` inside the embedded `scan` object is fine.
+        assert_eq!(
+            problems(shop(scan, Relationship::new("Shipment", "Scan", Cardinality::One))),
+            []
+        );
+    }
+
+    #[test]
+    fn no_parent_link_without_a_member_entity_parent() {
+        // Separated from the root: no parent link (the root's identity is the
+        // partition key, a rule of its own); nor from a value object.
+        let found = problems(
+            ModelBuilder::new("Shop")
+                .entity(Entity::new("Order", "orderId"))
+                .value_object(ValueObject::new("Line").attribute(text("sku")))
+                .value_object(ValueObject::new("Note").attribute(text("sku")))
+                .aggregate(Aggregate::new("Order").member("Line").member("Note"))
+                .relationship(Relationship::new("Order", "Line", Cardinality::Squillions))
+                .relationship(Relationship::new("Line", "Note", Cardinality::Squillions)),
+        );
+        assert_eq!(found, []);
+    }
+
+    #[test]
+    fn a_clash_with_the_element_s_own_property_is_reported_once() {
+        let found = problems(
+            ModelBuilder::new("League")
+                .entity(Entity::new("Team", "team"))
+                .entity(Entity::new("Player", "playerId").attribute(text("kit")))
+                .value_object(ValueObject::new("Kit").attribute(text("colour")))
+                .aggregate(Aggregate::new("Team").member("Player").member("Kit"))
+                .relationship(Relationship::new("Player", "Kit", Cardinality::One)),
+        );
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(
+            found[0].1,
+            "property `kit` of `Player` would hold both an attribute and `Kit`"
+        );
+    }
 }

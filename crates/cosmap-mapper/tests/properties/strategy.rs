@@ -188,9 +188,11 @@ pub const ATTRIBUTE_NAMES: &[&str] = &[
 /// (see [`RawEntity::identity`]).
 pub const IDENTITY_NAMES: &[&str] = &["code", "key", "sku", "slug", "handle", "loop", "ref", "number"];
 
-/// Explicit relationship property names.
+/// Explicit relationship property names; some are also [`IDENTITY_NAMES`], so a
+/// property may take the name of a partition key or a parent link where the
+/// mapper makes no document that holds it twice.
 pub const PROPERTY_NAMES: &[&str] = &[
-    "primary", "main", "extra", "owner", "impl", "fn", "where", "items", "parent",
+    "primary", "main", "extra", "owner", "impl", "fn", "where", "items", "parent", "code", "key",
 ];
 
 /// Model names (free text, shown in generated headers).
@@ -283,6 +285,9 @@ pub enum RawMember {
         /// The node (root or an earlier member) that holds it.
         parent: Index,
         shape: RawShape,
+        /// Also an attribute named like the parent entity's identity (kept where
+        /// validation allows it: see [`build`]).
+        parent_identity: bool,
     },
 }
 
@@ -292,7 +297,10 @@ pub struct RawShape {
     pub max: Option<u64>,
     pub growth: Option<Growth>,
     pub updates_per_second: Option<f64>,
-    /// Give the relationship an explicit property (index into [`PROPERTY_NAMES`]).
+    /// Give the relationship an explicit property: an index into
+    /// [`PROPERTY_NAMES`]; `PROPERTY_NAMES.len()` for the name of the partition
+    /// key of the `from` element's aggregate (its root's identity); above, the
+    /// name of another (or the same) root's identity, by position.
     pub property: Option<usize>,
 }
 
@@ -414,7 +422,12 @@ fn shape() -> impl Strategy<Value = RawShape> {
         prop::option::weighted(0.6, select(vec![1u64, 2, 3, 5, 10, 20, 100, 101, 500, 100_000])),
         prop::option::weighted(0.3, select(vec![Growth::Bounded, Growth::Unbounded])),
         prop::option::weighted(0.3, select(vec![0.0, 0.5, 1.0, 20.0, 500.0, 10_000.0])),
-        prop::option::weighted(0.15, 0..PROPERTY_NAMES.len()),
+        prop_oneof![
+            80 => Just(None),
+            12 => (0..PROPERTY_NAMES.len()).prop_map(Some),
+            5 => Just(Some(PROPERTY_NAMES.len())),
+            3 => (PROPERTY_NAMES.len() + 1..PROPERTY_NAMES.len() + 9).prop_map(Some),
+        ],
     )
         .prop_map(|(cardinality, max, growth, updates_per_second, property)| RawShape {
             cardinality,
@@ -429,15 +442,22 @@ fn member() -> impl Strategy<Value = RawMember> {
     prop_oneof![
         1 => (raw_entity(), prop::option::weighted(0.7, (any::<Index>(), shape())))
             .prop_map(|(entity, parent)| RawMember::Entity { entity, parent }),
-        2 => (0..TYPE_NAMES.len(), attributes(), vo_volume(), any::<Index>(), shape()).prop_map(
-            |(name, attributes, volume, parent, shape)| RawMember::ValueObject {
+        2 => (
+            0..TYPE_NAMES.len(),
+            attributes(),
+            vo_volume(),
+            any::<Index>(),
+            shape(),
+            prop::bool::weighted(0.5),
+        )
+            .prop_map(|(name, attributes, volume, parent, shape, parent_identity)| RawMember::ValueObject {
                 name,
                 attributes,
                 volume,
                 parent,
                 shape,
-            }
-        ),
+                parent_identity,
+            }),
     ]
 }
 
@@ -623,6 +643,29 @@ fn identity(raw: &RawEntity, name: &str) -> String {
     }
 }
 
+/// What MR4 decides for a value object held through `rel` (of `size` bytes when
+/// declared) whatever the thresholds, as validation judges it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mr4 {
+    /// One per parent, never updated by itself, of no declared size.
+    AlwaysEmbedded,
+    /// No useful bound: `squillions`, unbounded growth, a list without `max`.
+    AlwaysSeparated,
+    /// The thresholds and the statistics decide.
+    Either,
+}
+
+fn mr4(rel: &Relationship, size: Option<f64>) -> Mr4 {
+    let bounded = rel.cardinality == Cardinality::One || rel.max.is_some();
+    if rel.cardinality == Cardinality::Squillions || rel.growth == Some(Growth::Unbounded) || !bounded {
+        Mr4::AlwaysSeparated
+    } else if rel.cardinality == Cardinality::One && rel.updates_per_second.unwrap_or(0.0) <= 0.0 && size.is_none() {
+        Mr4::AlwaysEmbedded
+    } else {
+        Mr4::Either
+    }
+}
+
 fn volume(raw: Option<(f64, f64)>) -> Option<Volume> {
     raw.map(|(count, size)| Volume {
         count: Some(count),
@@ -646,17 +689,21 @@ fn relationship(from: &str, to: &str, shape: &RawShape) -> Relationship {
     rel
 }
 
-/// Gives `rel` an explicit property when asked to, or when its default one is
-/// reserved, `forbidden` or already taken on `rel.from`; records the property as taken.
+/// Gives `rel` an explicit property when asked to (`keys`: the partition key of
+/// `rel.from`'s aggregate, then every root's identity), or when its default one
+/// is reserved, `forbidden` or already taken on `rel.from`; records the property
+/// as taken.
 fn name_property(
     rel: &mut Relationship,
     shape: &RawShape,
+    keys: &[String],
     taken: &mut BTreeMap<String, BTreeSet<String>>,
     forbidden: &[&str],
 ) {
     let props = taken.entry(rel.from.clone()).or_default();
     let wanted = match shape.property {
-        Some(i) => PROPERTY_NAMES[i % PROPERTY_NAMES.len()].to_string(),
+        Some(i) if i < PROPERTY_NAMES.len() => PROPERTY_NAMES[i].to_string(),
+        Some(i) => keys[(i - PROPERTY_NAMES.len()) % keys.len()].clone(),
         None => rel.property_name(),
     };
     let free = |p: &str| !props.contains(p) && !RESERVED_PROPERTIES.contains(&p) && !forbidden.contains(&p);
@@ -703,6 +750,8 @@ pub fn build(raw: &Raw) -> ModelSpec {
     let mut identities: BTreeMap<String, String> = BTreeMap::new();
     let mut aggregate_names = BTreeSet::new();
     let mut relationships: Vec<Relationship> = Vec::new();
+    // Value objects MR4 may separate, with the parent link their document carries.
+    let mut separable: BTreeMap<String, Option<String>> = BTreeMap::new();
     let mut aggregates = Vec::new();
     let root_names: Vec<String> = raw
         .aggregates
@@ -716,18 +765,24 @@ pub fn build(raw: &Raw) -> ModelSpec {
         .map(|(a, name)| identity(&a.root, name))
         .collect();
     // A document the mapper makes for a member (a member entity, a separated value
-    // object) stores the partition key, and a separated value object a parent
-    // link, beside the element's attributes and relationship properties.
-    // Validation rejects a member's attribute or identity named like its root's
-    // identity, so the strategy gives none; the mapper renames a reference that
-    // would take the partition key's or parent link's name, and the copy
-    // optimisation refuses a copy that would hold its target's partition key twice,
-    // so attributes elsewhere and references may take any root identity's name.
-    // Still avoided, as validation lets them through and the mapper does not
-    // rename them: an embedded value object's property named like a root's
-    // identity (it may become the partition key beside it), and a value object's
-    // attribute named like its parent entity's identity (the parent link).
-    let forbidden: Vec<&str> = root_identities.iter().map(String::as_str).collect();
+    // object) stores the partition key, and a value object separated from a
+    // member entity a parent link, beside the element's attributes and
+    // relationship properties. Validation rejects a member's attribute or identity
+    // named like its root's identity, a value object's attribute named like the
+    // parent link it may carry, and a value object's relationship property named
+    // like either in a document it may be embedded at the top of (see [`mr4`] for
+    // "may"), so the strategy gives none of these. The mapper renames a reference
+    // that would take the partition key's or parent link's name, and the copy
+    // optimisation refuses a copy that would hold its target's partition key
+    // twice, so everything else may take any root identity's name.
+
+    // The names an explicit property may take from the root identities (see
+    // [`RawShape::property`]): the `from` element's partition key first.
+    let keys = |own: &str| -> Vec<String> {
+        std::iter::once(own.to_string())
+            .chain(root_identities.iter().cloned())
+            .collect()
+    };
     let count = raw.aggregates.len();
     let hot_sources: BTreeSet<usize> = raw.hot.iter().map(|h| h.from_aggregate.index(count)).collect();
     let hot_targets: BTreeSet<usize> = raw.hot.iter().map(|h| h.to_aggregate.index(count)).collect();
@@ -787,8 +842,9 @@ pub fn build(raw: &Raw) -> ModelSpec {
                     builder = builder.entity(e);
                     if let Some((p, shape)) = parent {
                         let from = p.get(&here).clone();
+                        // A member entity is its own document (MR3), not a property.
                         let mut rel = relationship(&from, &name, shape);
-                        name_property(&mut rel, shape, &mut taken, &forbidden);
+                        name_property(&mut rel, shape, &keys(&root_identity), &mut taken, &[]);
                         relationships.push(rel);
                     }
                     aggregate = aggregate.member(&name);
@@ -801,21 +857,52 @@ pub fn build(raw: &Raw) -> ModelSpec {
                     volume,
                     parent,
                     shape,
+                    parent_identity,
                 } => {
                     let name = unique_type_name(*name, &mut used);
                     let from = parent.get(&here).clone();
+                    let mut rel = relationship(&from, &name, shape);
+                    let placement = mr4(&rel, volume.map(|(_, size)| size));
+                    let from_member_entity = from != root_name && identities.contains_key(&from);
+                    // Where MR4 may separate it: the parent link its document
+                    // would carry (`None` for none: separated from the root or a
+                    // value object).
+                    if placement != Mr4::AlwaysEmbedded {
+                        let link = identities.get(&from).filter(|_| from_member_entity).cloned();
+                        separable.insert(name.clone(), link);
+                    }
                     let mut vo = ValueObject::new(&name);
-                    let parent_identity = identities.get(&from).cloned().unwrap_or_default();
-                    let not = [root_identity.as_str(), parent_identity.as_str()];
+                    let mut not = vec![root_identity.as_str()];
+                    if let Some(Some(link)) = separable.get(&name) {
+                        not.push(link);
+                    }
                     vo.attributes = attribute_list(attributes, &not);
+                    // The parent entity's identity as an attribute, where validation allows it.
+                    let allowed = |identity: &&String| {
+                        !not.contains(&identity.as_str()) && !vo.attributes.iter().any(|a| &a.name == *identity)
+                    };
+                    if let Some(identity) = identities.get(&from).filter(|_| *parent_identity).filter(allowed) {
+                        vo.attributes.push(Attribute::new(identity, AttributeType::String));
+                    }
                     vo.volume = volume.map(|(count, size)| Volume {
                         count,
                         avg_size_bytes: Some(size),
                     });
                     taken.insert(name.clone(), vo.attributes.iter().map(|a| a.name.clone()).collect());
                     builder = builder.value_object(vo);
-                    let mut rel = relationship(&from, &name, shape);
-                    name_property(&mut rel, shape, &mut taken, &forbidden);
+                    // The top-level names of the document `from` it may be
+                    // embedded in: a member entity's, or a separable value
+                    // object's.
+                    let mut top: Vec<&str> = Vec::new();
+                    if placement != Mr4::AlwaysSeparated {
+                        if from_member_entity {
+                            top.push(&root_identity);
+                        } else if let Some(link) = separable.get(&from) {
+                            top.push(&root_identity);
+                            top.extend(link.as_deref());
+                        }
+                    }
+                    name_property(&mut rel, shape, &keys(&root_identity), &mut taken, &top);
                     relationships.push(rel);
                     aggregate = aggregate.member(&name);
                     here.push(name.clone());
@@ -843,7 +930,7 @@ pub fn build(raw: &Raw) -> ModelSpec {
         let from = r.from_node.get(&nodes[a]).clone();
         let (to, _) = r.to_aggregate.get(&roots);
         let mut rel = relationship(&from, to, &r.shape);
-        name_property(&mut rel, &r.shape, &mut taken, &[]);
+        name_property(&mut rel, &r.shape, &keys(&roots[a].1), &mut taken, &[]);
         relationships.push(rel);
     }
     let mut hot_reads: Vec<(String, String, f64)> = Vec::new();
@@ -858,7 +945,13 @@ pub fn build(raw: &Raw) -> ModelSpec {
             property: None,
         };
         let mut rel = relationship(&from, &to, &shape);
-        name_property(&mut rel, &shape, &mut taken, &[]);
+        name_property(
+            &mut rel,
+            &shape,
+            &keys(&roots[h.from_aggregate.index(count)].1),
+            &mut taken,
+            &[],
+        );
         relationships.push(rel);
         hot_reads.push((from, to_identity, h.per_second));
     }
