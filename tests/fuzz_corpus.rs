@@ -13,7 +13,7 @@ use std::sync::{Arc, Mutex};
 mod pipeline;
 
 /// The corpus must not vanish or shrink by accident.
-const MIN_FILES: usize = 600;
+const MIN_FILES: usize = 1000;
 
 fn corpus_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
