@@ -8,7 +8,7 @@
 # dumps instead: callgrind writes a part when each timed function starts and ends, and the
 # part that ends with "--dump-after=<function>" holds every thread's cost during that call.
 #
-#   /tmp/cg.cosmap.out.2   cosmap_rust (generate, other templates empty)
+#   /tmp/cg.cosmap.out.2   cosmap_rust (cosmap_codegen::render_rust)
 #   /tmp/cg.typify.out.2   typify_tokens (parse + TypeSpace + to_stream)
 #   /tmp/cg.typify.out.3   pretty (syn::parse2 + prettyplease::unparse; it starts right after
 #                          typify_tokens ends, so no dump is needed before it)
