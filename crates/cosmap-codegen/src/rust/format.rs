@@ -16,6 +16,9 @@ const MIN_CHUNK_BYTES: usize = 256 * 1024;
 /// times the bytes of its text, and each thread holds one chunk's tree at a time.
 const MAX_CHUNK_BYTES: usize = 1024 * 1024;
 
+/// Stack of each worker thread: what a main thread gets on Linux.
+const WORKER_STACK_BYTES: usize = 8 * 1024 * 1024;
+
 /// Where and why the rendered Rust does not parse (1-based line and column).
 #[derive(Debug)]
 pub(crate) struct ParseError {
@@ -34,14 +37,20 @@ pub(crate) fn parse_and_print(text: &str) -> Result<String, ParseError> {
         let handles: Vec<_> = (0..workers)
             .map(|w| {
                 let chunks = &chunks;
-                scope.spawn(move || {
-                    let mine = (w..chunks.len()).step_by(workers);
-                    mine.map(|i| (i, print_chunk(&text[chunks[i].clone()])))
-                        .collect::<Vec<_>>()
-                })
+                // The main thread's stack size, for syn's recursive descent. A thread
+                // that cannot start leaves its chunks unprinted: the whole text is then
+                // parsed on this thread.
+                std::thread::Builder::new()
+                    .stack_size(WORKER_STACK_BYTES)
+                    .spawn_scoped(scope, move || {
+                        let mine = (w..chunks.len()).step_by(workers);
+                        mine.map(|i| (i, print_chunk(&text[chunks[i].clone()])))
+                            .collect::<Vec<_>>()
+                    })
+                    .ok()
             })
             .collect();
-        for handle in handles {
+        for handle in handles.into_iter().flatten() {
             for (i, chunk) in handle.join().unwrap_or_default() {
                 printed[i] = chunk;
             }
