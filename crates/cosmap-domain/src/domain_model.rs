@@ -15,7 +15,7 @@ pub struct DomainModel {
     spec: ModelSpec,
     index: Index,
     /// Element name → the first declared relationship (index) that leads to it
-    /// from inside its own aggregate: its parent in the aggregate's tree.
+    /// from inside its own aggregate: its parent in the aggregate's tree (roots have none).
     parents: BTreeMap<String, usize>,
 }
 
@@ -66,8 +66,12 @@ impl DomainModel {
         let index = validate::validate(&spec)?;
         let mut parents = BTreeMap::new();
         for (i, r) in spec.relationships.iter().enumerate() {
-            let inside = matches!((index.aggregate_of.get(&r.from), index.aggregate_of.get(&r.to)), (Some(x), Some(y)) if x == y);
-            if inside && !parents.contains_key(&r.to) {
+            let aggregate = match (index.aggregate_of.get(&r.from), index.aggregate_of.get(&r.to)) {
+                (Some(x), Some(y)) if x == y => &spec.aggregates[*x],
+                _ => continue,
+            };
+            // A root has no parent: a member's relationship to it is a reference back.
+            if aggregate.root != r.to && !parents.contains_key(&r.to) {
                 parents.insert(r.to.clone(), i);
             }
         }
@@ -75,7 +79,8 @@ impl DomainModel {
     }
 
     /// The relationship that leads to `name` from inside its own aggregate (the
-    /// first declared, when several do): how `name` hangs from its parent.
+    /// first declared, when several do): how `name` hangs from its parent. `None`
+    /// for a root, even when a member refers back to it.
     pub fn parent_relationship(&self, name: &str) -> Option<&Relationship> {
         self.parents.get(name).map(|&i| &self.spec.relationships[i])
     }

@@ -196,3 +196,30 @@ fn a_multi_property_order_by_gets_a_composite_index() {
         .unwrap()
         .ends_with("ORDER BY c.orderedAt, c.total"));
 }
+
+/// Found by fuzzing valid models: a member that refers back to its root, in an
+/// aggregate whose root declares no count, sent the count estimate round that
+/// loop until the stack overflowed.
+#[test]
+fn a_reference_back_to_the_root_does_not_loop_the_count_estimate() {
+    use cosmap_domain::{AccessKind, AccessPattern, Aggregate, Cardinality, Entity, ModelBuilder, Relationship};
+    let model = ModelBuilder::new("League")
+        .entity(Entity::new("Team", "teamId"))
+        .entity(Entity::new("Player", "playerId"))
+        .aggregate(Aggregate::new("Team").member("Player"))
+        .relationship(Relationship::new("Team", "Player", Cardinality::Few).max(30))
+        .relationship(Relationship::new("Player", "Team", Cardinality::One))
+        .access_pattern(AccessPattern::new("players of a team", AccessKind::Read, "Player", 5.0).filter("teamId"))
+        .build()
+        .expect("a valid model");
+    let report = cost(&model, &Options::default(), Consistency::Session);
+    let players = report
+        .patterns
+        .iter()
+        .find(|p| p.name == "players of a team")
+        .expect("costed");
+    assert!(
+        players.optimised.ru.is_finite() && players.optimised.ru > 0.0,
+        "{players:?}"
+    );
+}

@@ -1,7 +1,7 @@
 //! The sizes and counts the estimate needs, for one design: documents per type,
 //! item sizes, indexed paths, storage and partition key values per container.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use cosmap_domain::{DomainModel, Element};
 
@@ -29,17 +29,26 @@ pub(crate) struct ContainerFacts {
 /// Figures of every container of a design, by name.
 pub(crate) type Facts = BTreeMap<String, ContainerFacts>;
 
-/// The instance count of `element`: its declared count, or (for a value object)
-/// its parent's count times the relationship's bound.
+/// The instance count of `element`: its declared count, or (for a member without
+/// one) its parent's count times the relationship's bound, up the aggregate's tree.
+/// A relationship back up the tree (a member referring to its root) is no parent:
+/// the walk stops where it would go round.
 pub(crate) fn count_of(model: &DomainModel, element: &str) -> f64 {
-    let declared = model.element(element).and_then(|e| e.volume()).and_then(|v| v.count);
-    if let Some(count) = declared {
-        return count;
+    let mut factor = 1.0;
+    let mut current = element;
+    let mut seen: BTreeSet<&str> = BTreeSet::new();
+    loop {
+        let declared = model.element(current).and_then(|e| e.volume()).and_then(|v| v.count);
+        if let Some(count) = declared {
+            return factor * count;
+        }
+        let parent = model.parent_relationship(current).filter(|_| seen.insert(current));
+        let Some(r) = parent else {
+            return factor;
+        };
+        factor *= r.max.unwrap_or(1) as f64;
+        current = &r.from;
     }
-    model
-        .parent_relationship(element)
-        .map(|r| count_of(model, &r.from) * r.max.unwrap_or(1) as f64)
-        .unwrap_or(1.0)
 }
 
 fn bytes_of(model: &DomainModel, element: &str) -> f64 {
