@@ -33,9 +33,8 @@ pub enum Command {
         /// Apply rules MR1-MR6 only, without the optimisations (copies, embedded reference data).
         #[arg(long)]
         no_optimise: bool,
-        /// Keep Cosmos DB's default indexing policy (index every path).
-        #[arg(long)]
-        index_all: bool,
+        #[command(flatten)]
+        mapping: MappingArgs,
     },
     /// Generate container definitions, Bicep, Rust document types, JSON Schemas and a diagram.
     Generate {
@@ -50,9 +49,8 @@ pub enum Command {
         /// Write nothing; exit 1 if any file in `--out` is missing or stale (for CI).
         #[arg(long)]
         check: bool,
-        /// Keep Cosmos DB's default indexing policy (index every path).
-        #[arg(long)]
-        index_all: bool,
+        #[command(flatten)]
+        mapping: MappingArgs,
     },
     /// Estimate request units per access pattern: naive port, MR1-MR6, and MR1-MR6 with optimisations.
     Cost {
@@ -64,9 +62,8 @@ pub enum Command {
         /// Read consistency of the account (strong and bounded staleness double read costs).
         #[arg(long, value_enum, default_value_t = ConsistencyArg::Session)]
         consistency: ConsistencyArg,
-        /// Keep Cosmos DB's default indexing policy (index every path).
-        #[arg(long)]
-        index_all: bool,
+        #[command(flatten)]
+        mapping: MappingArgs,
     },
     /// Print the JSON Schema of the model file format.
     Schema,
@@ -119,6 +116,8 @@ pub struct VerifyArgs {
     /// Output format of the report.
     #[arg(long, value_enum, default_value_t = VerifyFormat::Text)]
     pub format: VerifyFormat,
+    #[command(flatten)]
+    pub mapping: MappingArgs,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -163,6 +162,8 @@ pub struct ProvisionArgs {
     /// Trace each request on stderr (never the key).
     #[arg(long, short)]
     pub verbose: bool,
+    #[command(flatten)]
+    pub mapping: MappingArgs,
 }
 
 /// Takes any value without checking it here: a clap error would echo it.
@@ -196,11 +197,45 @@ pub enum CostFormat {
     Json,
 }
 
+/// How the model is mapped: the same flags, meaning the same, on every command that
+/// maps it (`model`, `generate`, `cost`, `provision`, `verify`).
+#[derive(Debug, Clone, Args)]
+pub struct MappingArgs {
+    /// Keep Cosmos DB's default indexing policy (index every path) instead of indexing
+    /// only what the access patterns filter and sort on.
+    #[arg(long)]
+    pub index_all: bool,
+}
+
+impl MappingArgs {
+    /// The mapper's options these flags ask for: the one place the CLI builds them.
+    pub fn options(&self) -> cosmap_mapper::Options {
+        cosmap_mapper::Options::default().index_all(self.index_all)
+    }
+}
+
+/// `--consistency`: the account's read consistency (names as in Cosmos DB's API;
+/// the kebab-case forms are accepted too).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ConsistencyArg {
     Strong,
+    #[value(name = "boundedStaleness", alias = "bounded-staleness")]
     BoundedStaleness,
     Session,
+    #[value(name = "consistentPrefix", alias = "consistent-prefix")]
     ConsistentPrefix,
     Eventual,
+}
+
+impl From<ConsistencyArg> for cosmap_mapper::cost::Consistency {
+    fn from(arg: ConsistencyArg) -> Self {
+        use cosmap_mapper::cost::Consistency;
+        match arg {
+            ConsistencyArg::Strong => Consistency::Strong,
+            ConsistencyArg::BoundedStaleness => Consistency::BoundedStaleness,
+            ConsistencyArg::Session => Consistency::Session,
+            ConsistencyArg::ConsistentPrefix => Consistency::ConsistentPrefix,
+            ConsistencyArg::Eventual => Consistency::Eventual,
+        }
+    }
 }

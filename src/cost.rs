@@ -5,27 +5,16 @@ use std::fmt::Write as _;
 use cosmap_domain::DomainModel;
 use cosmap_mapper::cost::{cost, Consistency, CostReport, DesignCost};
 
-use crate::cli::{ConsistencyArg, CostFormat};
+use crate::cli::CostFormat;
 
 /// Prints the cost report of `model`.
 pub fn run(
     model: &DomainModel,
     format: CostFormat,
-    consistency: ConsistencyArg,
-    index_all: bool,
+    consistency: Consistency,
+    options: &cosmap_mapper::Options,
 ) -> anyhow::Result<()> {
-    let consistency = match consistency {
-        ConsistencyArg::Strong => Consistency::Strong,
-        ConsistencyArg::BoundedStaleness => Consistency::BoundedStaleness,
-        ConsistencyArg::Session => Consistency::Session,
-        ConsistencyArg::ConsistentPrefix => Consistency::ConsistentPrefix,
-        ConsistencyArg::Eventual => Consistency::Eventual,
-    };
-    let options = cosmap_mapper::Options {
-        index_all,
-        ..Default::default()
-    };
-    let report = cost(model, &options, consistency);
+    let report = cost(model, options, consistency);
     let out = match format {
         CostFormat::Text => render(&report),
         CostFormat::Json => serde_json::to_string_pretty(&report)? + "\n",
@@ -39,7 +28,7 @@ fn render(r: &CostReport) -> String {
         out,
         "{}: request units per access pattern ({} consistency)\n",
         r.model,
-        format!("{:?}", r.consistency).to_lowercase()
+        r.consistency.as_str()
     );
     let _ = writeln!(
         out,

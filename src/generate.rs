@@ -12,13 +12,9 @@ pub fn run(
     out: &Path,
     templates: Option<&Path>,
     check: bool,
-    index_all: bool,
+    options: &cosmap_mapper::Options,
 ) -> anyhow::Result<()> {
-    let options = cosmap_mapper::Options {
-        index_all,
-        ..Default::default()
-    };
-    let logical = cosmap_mapper::map(model, &options);
+    let logical = cosmap_mapper::map(model, options);
     let templates = Templates::load(templates)?;
     let artefacts = cosmap_codegen::generate(&logical, &TypeMapping::default(), &templates)?;
     let report = if check {

@@ -64,14 +64,10 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             model,
             format,
             no_optimise,
-            index_all,
+            mapping,
         } => {
             let loaded = load(&model)?;
-            let options = cosmap_mapper::Options {
-                optimise: !no_optimise,
-                index_all,
-                ..Default::default()
-            };
+            let options = mapping.options().optimise(!no_optimise);
             let logical = cosmap_mapper::map(&loaded, &options);
             let out = match format {
                 ModelFormat::Text => text::render(&logical),
@@ -88,16 +84,16 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             out,
             templates,
             check,
-            index_all,
-        } => generate::run(&load(&model)?, &out, templates.as_deref(), check, index_all),
+            mapping,
+        } => generate::run(&load(&model)?, &out, templates.as_deref(), check, &mapping.options()),
         Command::Provision(args) => provision::run(args),
         Command::Verify(args) => verify::run(args),
         Command::Cost {
             model,
             format,
             consistency,
-            index_all,
-        } => cost::run(&load(&model)?, format, consistency, index_all),
+            mapping,
+        } => cost::run(&load(&model)?, format, consistency.into(), &mapping.options()),
         Command::Schema => {
             let schema = cosmap_domain::ModelSpec::json_schema();
             print(&(serde_json::to_string_pretty(&schema)? + "\n"))

@@ -50,7 +50,7 @@ impl From<ProvisionError> for Failure {
 
 pub fn run(args: ProvisionArgs) -> anyhow::Result<()> {
     let model = cosmap_domain::load_file(&args.model)?;
-    let definitions = cosmap_mapper::map(&model, &cosmap_mapper::Options::default()).container_definitions();
+    let definitions = cosmap_mapper::map(&model, &args.mapping.options()).container_definitions();
     let database = args.database.clone().unwrap_or_else(|| model.name().to_string());
     let throughput = match (args.throughput, args.autoscale) {
         (Some(ru), _) => Throughput::manual(ru).map_err(ProvisionError::from),

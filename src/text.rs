@@ -5,7 +5,8 @@ use std::fmt::Write;
 
 use cosmap_mapper::operations::{Operation, OperationKind};
 use cosmap_mapper::{
-    Container, ContainerKind, DocumentType, Embedded, EmbeddedKind, IdSource, LogicalModel, Property, Reference, Role,
+    ChangeKind, Container, ContainerKind, DocumentType, Embedded, EmbeddedKind, IdSource, LogicalModel, Property,
+    Reference, Role, SyncOperation, SyncPlan, SyncTrigger,
 };
 
 const WIDTH: usize = 80;
@@ -45,17 +46,16 @@ fn render_operation(out: &mut String, op: &Operation) {
     let head = format!("{} ({}/s): {}", op.pattern, op.per_second, op.kind.as_str());
     wrap_into(out, "  ", &head, 6);
     for r in &op.requests {
-        let what = match (r.kind, r.write) {
-            (OperationKind::Write, Some(w)) => format!("{} ", format!("{w:?}").to_lowercase()),
+        let what = match (r.kind(), r.write()) {
+            (OperationKind::Write, Some(w)) => format!("{} ", w.as_str()),
             (kind, _) if kind == op.kind => String::new(),
             (kind, _) => format!("{} ", kind.as_str()),
         };
         let key = r
-            .partition_key
-            .as_deref()
+            .partition_key()
             .map(|k| format!(", partition key {k}"))
             .unwrap_or_default();
-        let id = r.id.as_deref().map(|i| format!(", id {i}")).unwrap_or_default();
+        let id = r.id().map(|i| format!(", id {i}")).unwrap_or_default();
         let line = format!(
             "{what}{} in `{}`{key}{id}: {}",
             r.document_types.join(", "),
@@ -63,7 +63,7 @@ fn render_operation(out: &mut String, op: &Operation) {
             r.purpose
         );
         wrap_into(out, "    ", &line, 6);
-        if let Some(sql) = &r.sql {
+        if let Some(sql) = r.sql() {
             wrap_into(out, "      ", sql, 8);
         }
     }
@@ -71,7 +71,8 @@ fn render_operation(out: &mut String, op: &Operation) {
 
 fn render_container(out: &mut String, c: &Container) {
     let key = c.partition_key.paths.join(", ");
-    let mut head = format!("{} · partition key {key} · {}", c.name, c.rules.join(" "));
+    let rules: Vec<&str> = c.rules.iter().map(|r| r.as_str()).collect();
+    let mut head = format!("{} · partition key {key} · {}", c.name, rules.join(" "));
     if c.kind == ContainerKind::Dictionary {
         head.push_str(&format!(" · shared by {}", c.aggregates.join(", ")));
     }
@@ -105,7 +106,11 @@ fn render_document(out: &mut String, d: &DocumentType) {
             "    ",
             &format!(
                 "copy of {} in `{}`, {} = {}; sync: {}",
-                copy.document_type, copy.container, d.partition_key_property, copy.partition_key_from, copy.sync
+                copy.document_type,
+                copy.container,
+                d.partition_key_property,
+                copy.partition_key_from,
+                sync_text(&copy.sync)
             ),
             6,
         );
@@ -122,6 +127,47 @@ fn render_document(out: &mut String, d: &DocumentType) {
     for r in &d.references {
         render_reference(out, r, 4);
     }
+}
+
+/// A sync plan as one sentence: `change feed of `Order` (`order`): upsert `Order` into
+/// `Account` with id = id, accountId = account.id; on expiry, delete it`.
+fn sync_text(plan: &SyncPlan) -> String {
+    let SyncTrigger::ChangeFeed {
+        container,
+        discriminator,
+        ..
+    } = &plan.trigger;
+    let mut previous: Option<(&str, &str)> = None;
+    let actions: Vec<String> = plan
+        .actions
+        .iter()
+        .map(|a| {
+            let same = previous.replace((&a.container, &a.document_type)) == Some((&a.container, &a.document_type));
+            let keys: Vec<String> = a.keys.iter().map(|k| format!("{} = {}", k.property, k.from)).collect();
+            let when = match a.on {
+                ChangeKind::Upserted => "on each change",
+                ChangeKind::Expiring => "when its `ttl` is set",
+            };
+            let what = match a.operation {
+                SyncOperation::Upsert => "upsert",
+                SyncOperation::Delete => "delete",
+            };
+            if same {
+                format!("{when}, {what} it")
+            } else {
+                format!(
+                    "{when}, {what} `{}` in `{}` ({})",
+                    a.document_type,
+                    a.container,
+                    keys.join(", ")
+                )
+            }
+        })
+        .collect();
+    format!(
+        "change feed of `{container}` (`{discriminator}` documents): {}",
+        actions.join("; ")
+    )
 }
 
 fn render_embedded(out: &mut String, e: &Embedded, indent: usize) {

@@ -11,7 +11,7 @@ use crate::provision::Failure;
 
 pub fn run(args: VerifyArgs) -> anyhow::Result<()> {
     let model = cosmap_domain::load_file(&args.model)?;
-    let logical = cosmap_mapper::map(&model, &cosmap_mapper::Options::default());
+    let logical = cosmap_mapper::map(&model, &args.mapping.options());
     let engine = match &args.endpoint {
         None => Engine::InMemory,
         Some(endpoint) => {

@@ -263,6 +263,17 @@ fn cost_compares_three_designs() {
     let strong: serde_json::Value = serde_json::from_slice(&strong.stdout).unwrap();
     assert_eq!(strong["consistency"], "strong");
     assert!(strong["totals"]["optimised"].as_f64() > report["totals"]["optimised"].as_f64());
+    // Consistency levels by the names Cosmos DB gives them, never a Debug name.
+    for (flag, shown) in [
+        ("boundedStaleness", "boundedStaleness"),
+        ("bounded-staleness", "boundedStaleness"),
+        ("consistentPrefix", "consistentPrefix"),
+    ] {
+        let out = cosmap(&["cost", "examples/ecommerce/model.json", "--consistency", flag]);
+        assert_eq!(out.status.code(), Some(0), "{flag}");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.contains(&format!("({shown} consistency)")), "{flag}: {text}");
+    }
 }
 
 #[test]

@@ -135,6 +135,62 @@ fn provisions_the_five_containers_and_a_second_run_changes_nothing() {
     assert_eq!(server.get("/dbs/Dry").0, 404);
 }
 
+/// `--index-all` means the same on `provision` as on `generate`: the containers
+/// provisioned carry the indexing policy `generate --index-all` writes.
+#[test]
+fn index_all_provisions_what_generate_index_all_writes() {
+    let out_dir = scratch_file("index-all-placeholder", "").with_file_name("index-all-generated");
+    let generated = cosmap(&[
+        "generate",
+        MODEL,
+        "--out",
+        &out_dir.display().to_string(),
+        "--index-all",
+    ]);
+    assert_eq!(code(&generated), Some(0), "{}", stderr(&generated));
+    let definitions: Value =
+        serde_json::from_str(&std::fs::read_to_string(out_dir.join("containers.json")).expect("containers.json"))
+            .expect("JSON");
+    let definitions = definitions.as_array().expect("a list of containers");
+
+    let server = CosmosServer::start();
+    let endpoint = server.endpoint();
+    let out = cosmap(&[
+        "provision",
+        MODEL,
+        "--endpoint",
+        &endpoint,
+        "--database",
+        "All",
+        "--index-all",
+    ]);
+    assert_eq!(code(&out), Some(0), "{}{}", stdout(&out), stderr(&out));
+    assert_eq!(definitions.len(), CONTAINERS.len());
+    for definition in definitions {
+        let id = definition["id"].as_str().expect("id");
+        let (status, container) = server.get(&format!("/dbs/All/colls/{id}"));
+        assert_eq!(status, 200, "{id}: {container}");
+        assert_eq!(container["indexingPolicy"], definition["indexingPolicy"], "{id}");
+        assert_eq!(
+            definition["indexingPolicy"]["includedPaths"],
+            json!([{"path": "/*"}]),
+            "{id}"
+        );
+    }
+    // Without the flag the model's narrowed policies differ: that is a difference to report.
+    let narrowed = cosmap(&[
+        "provision",
+        MODEL,
+        "--endpoint",
+        &endpoint,
+        "--database",
+        "All",
+        "--dry-run",
+    ]);
+    assert_eq!(code(&narrowed), Some(0), "{}", stderr(&narrowed));
+    assert!(stdout(&narrowed).contains("differs"), "{}", stdout(&narrowed));
+}
+
 #[test]
 fn a_changed_partition_key_is_drift_and_changes_nothing() {
     let server = CosmosServer::start();

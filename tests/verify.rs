@@ -6,7 +6,7 @@ mod support;
 
 use std::process::Output;
 
-use cosmap_mapper::operations::OperationKind;
+use cosmap_mapper::operations::Action;
 use cosmap_verify::{verify, Engine, Report, RequestOutcome, Verdict};
 use serde_json::Value;
 use support::{repo, CosmosServer};
@@ -205,8 +205,9 @@ fn orders_of_an_account_with(replacement: &str) -> (cosmap_domain::DomainModel, 
         .iter_mut()
         .find(|o| o.pattern == "orders of an account")
         .expect("operation");
-    assert_eq!(orders.requests[0].kind, OperationKind::SinglePartitionQuery);
-    let sql = orders.requests[0].sql.as_mut().expect("sql");
+    let Action::SinglePartitionQuery { sql, .. } = &mut orders.requests[0].action else {
+        panic!("a single-partition query");
+    };
     assert!(sql.contains("c.accountId = @accountId AND "), "{sql}");
     *sql = sql.replace("c.accountId = @accountId AND ", replacement);
     (model, logical)

@@ -41,13 +41,7 @@ pub fn run(bytes: &[u8]) {
     };
     let defaults = Options::default();
     let logical = cosmap_mapper::map(&model, &defaults);
-    let rules_only = cosmap_mapper::map(
-        &model,
-        &Options {
-            optimise: false,
-            ..Options::default()
-        },
-    );
+    let rules_only = cosmap_mapper::map(&model, &Options::default().optimise(false));
     // `cost` would map both ways again: price the two mappings above instead.
     let report = estimate(&model, &rules_only, &logical, Consistency::Session);
     // `cosmap model --format json` and `cosmap cost --format json`.

@@ -27,10 +27,7 @@ fn templates() -> &'static Templates {
 
 fn artefacts(spec: &ModelSpec, optimise: bool) -> Result<Vec<Artefact>, TestCaseError> {
     let model = DomainModel::new(spec.clone()).expect("the strategy makes valid models");
-    let options = Options {
-        optimise,
-        ..Options::default()
-    };
+    let options = Options::default().optimise(optimise);
     generate(&map(&model, &options), &TypeMapping::default(), templates())
         .map_err(|e| TestCaseError::fail(format!("generation failed (optimise {optimise}): {e}")))
 }

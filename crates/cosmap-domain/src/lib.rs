@@ -12,6 +12,8 @@
 mod builder;
 mod diagnostic;
 mod domain_model;
+pub mod embedding;
+pub mod limits;
 mod load;
 pub mod model;
 pub mod naming;

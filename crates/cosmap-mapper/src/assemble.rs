@@ -153,7 +153,7 @@ impl<'m, 't> Assembler<'m, 't> {
             default_ttl: plan.aggregates.iter().find_map(|a| a.default_ttl_seconds),
             indexing_policy: crate::physical::IndexingPolicy::default(),
             unique_keys: Vec::new(),
-            rules: plan.rules.iter().map(|r| r.to_string()).collect(),
+            rules: plan.rules.clone(),
             document_types: documents,
         }
     }

@@ -30,6 +30,9 @@ pub enum Rule {
     /// Optimisation: copy documents into the container a hot query filters by.
     #[serde(rename = "copy")]
     Copy,
+    /// Optimisation, source side of a copy: TTL on, so deletions reach the change feed.
+    #[serde(rename = "copySource")]
+    CopySource,
     /// Optimisation: embed never-changing reference data instead of referencing it.
     #[serde(rename = "embedReferenceData")]
     EmbedReferenceData,
@@ -42,7 +45,7 @@ pub enum Rule {
 }
 
 impl Rule {
-    /// The rule's name as printed: `MR1` … `MR6`, `copy`, `embedReferenceData`.
+    /// The rule's name as printed (and in JSON): `MR1` … `MR6`, `copy`, `embedReferenceData`, …
     pub fn as_str(self) -> &'static str {
         match self {
             Rule::Mr1 => "MR1",
@@ -52,6 +55,7 @@ impl Rule {
             Rule::Mr5 => "MR5",
             Rule::Mr6 => "MR6",
             Rule::Copy => "copy",
+            Rule::CopySource => "copySource",
             Rule::EmbedReferenceData => "embedReferenceData",
             Rule::UniqueKey => "uniqueKey",
             Rule::Indexing => "indexing",
@@ -112,5 +116,11 @@ impl Decision {
     pub fn with(&mut self, name: &str, value: impl Into<Value>) -> &mut Self {
         self.evidence.insert(name.to_string(), value.into());
         self
+    }
+}
+
+impl std::fmt::Display for Rule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
     }
 }

@@ -21,6 +21,7 @@ mod options;
 mod physical;
 mod rules;
 mod statistics;
+mod sync_plan;
 
 pub use decision::{Decision, Rule};
 pub use logical_model::{
@@ -33,6 +34,7 @@ pub use options::{
 };
 pub use physical::{CompositePath, ContainerDefinition, IndexPath, IndexingPolicy, UniqueKey, UniqueKeyPolicy};
 pub use statistics::{human_bytes, human_rate};
+pub use sync_plan::{ChangeKind, KeyMapping, SyncAction, SyncOperation, SyncPlan, SyncTrigger};
 
 use cosmap_domain::DomainModel;
 
@@ -56,16 +58,16 @@ pub fn map(model: &DomainModel, options: &Options) -> LogicalModel {
     let mut assembler = assemble::Assembler::new(model, &thresholds, &stats, &plans, &mut trace);
     let mut containers: Vec<Container> = plans.iter().map(|plan| assembler.container(plan)).collect();
     if options.optimise {
-        optimise::copy::apply(model, &thresholds, &stats, &mut containers, &mut trace);
+        // The optimisations weigh the design MR1–MR6 make (the cost table's rules
+        // design): finished the same way, its figures priced by the cost model.
+        let (rules_containers, rules_operations) =
+            finish(model, options, containers.clone(), &mut decision::Trace::default());
+        let facts = cost::facts::of_containers(model, &rules_containers);
+        let design = cost::design::Design::new(model, facts, &rules_operations, cost::Consistency::default());
+        optimise::copy::apply(model, &thresholds, &stats, &design, &mut containers, &mut trace);
         optimise::embed_reference_data::apply(model, &mut containers, &mut trace);
     }
-    for container in &mut containers {
-        rules::unique_keys::apply(container, &mut trace);
-    }
-    let operations = operations::resolve(model, &containers);
-    if !options.index_all {
-        rules::indexing::apply(&mut containers, &operations, &mut trace);
-    }
+    let (containers, operations) = finish(model, options, containers, &mut trace);
     LogicalModel {
         format_version: FORMAT_VERSION,
         model: model.name().to_string(),
@@ -79,4 +81,22 @@ pub fn map(model: &DomainModel, options: &Options) -> LogicalModel {
 /// The `type` discriminator value of a document type: its name in lowerCamelCase.
 pub fn discriminator(name: &str) -> String {
     cosmap_domain::naming::lower_camel(name)
+}
+
+/// The physical steps after the containers' contents are decided: sound unique
+/// keys, each access pattern as operations, and indexing narrowed to what they use.
+fn finish(
+    model: &DomainModel,
+    options: &Options,
+    mut containers: Vec<Container>,
+    trace: &mut decision::Trace,
+) -> (Vec<Container>, Vec<operations::Operation>) {
+    for container in &mut containers {
+        rules::unique_keys::apply(container, trace);
+    }
+    let operations = operations::resolve(model, &containers);
+    if !options.index_all {
+        rules::indexing::apply(&mut containers, &operations, trace);
+    }
+    (containers, operations)
 }

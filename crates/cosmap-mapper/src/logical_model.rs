@@ -5,12 +5,14 @@
 use cosmap_domain::AttributeType;
 use serde::Serialize;
 
-use crate::decision::Decision;
+use crate::decision::{Decision, Rule};
+use crate::operations::PropertyPath;
 use crate::options::Thresholds;
 use crate::physical::{IndexingPolicy, UniqueKey};
+use crate::sync_plan::SyncPlan;
 
 /// Version of the JSON contract; bumped on incompatible changes.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 
 /// A Cosmos DB data model derived from a domain model.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -61,8 +63,9 @@ pub struct Container {
     pub indexing_policy: IndexingPolicy,
     /// Unique keys that are sound for this container (see the `uniqueKey` decisions).
     pub unique_keys: Vec<UniqueKey>,
-    /// The rules that shaped this container.
-    pub rules: Vec<String>,
+    /// The rules that shaped this container (`copy`: it holds copies; `copySource`: its
+    /// documents are copied elsewhere, so TTL is on).
+    pub rules: Vec<Rule>,
     /// Document types: the root first, then entities, separated value objects, copies.
     pub document_types: Vec<DocumentType>,
 }
@@ -240,10 +243,11 @@ pub struct CopyOf {
     pub container: String,
     /// The source document type.
     pub document_type: String,
-    /// The property of the source that gives the copy's partition key value.
-    pub partition_key_from: String,
+    /// The property path of the source document that gives the copy's partition
+    /// key value (`account.id`: the `id` of its `account` reference).
+    pub partition_key_from: PropertyPath,
     /// How the copy is kept in sync with its source.
-    pub sync: String,
+    pub sync: SyncPlan,
     /// The access pattern the copy serves.
     pub serves: String,
 }

@@ -28,15 +28,9 @@ pub struct Thresholds {
     pub dictionary_max_operations_per_second: f64,
 }
 
-/// Cosmos DB's item size limit, 2 MB.
-pub const MAX_ITEM_BYTES: f64 = 2.0 * 1024.0 * 1024.0;
-/// Storage one physical partition holds, 50 GB: a container above it fans queries out.
-pub const PHYSICAL_PARTITION_BYTES: f64 = 50.0 * GB;
-/// Storage limit of one logical partition, 20 GB.
-pub const LOGICAL_PARTITION_BYTES: f64 = 20.0 * GB;
-/// Throughput limit of one logical partition, 10,000 RU/s.
-pub const LOGICAL_PARTITION_RU_PER_SECOND: f64 = 10_000.0;
-const GB: f64 = 1024.0 * 1024.0 * 1024.0;
+pub use cosmap_domain::limits::{
+    LOGICAL_PARTITION_BYTES, LOGICAL_PARTITION_RU_PER_SECOND, MAX_ITEM_BYTES, PHYSICAL_PARTITION_BYTES,
+};
 
 impl Default for Thresholds {
     fn default() -> Self {
@@ -85,7 +79,11 @@ impl Thresholds {
 }
 
 /// How to map: threshold overrides that win over the model file's, and names.
+///
+/// Built from [`Options::default`] and the setters (`Options::default().index_all(true)`),
+/// so a new option is not a breaking change.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Options {
     /// Overrides applied after the model file's own `thresholds`.
     pub thresholds: ThresholdOverrides,
@@ -106,5 +104,31 @@ impl Default for Options {
             optimise: true,
             index_all: false,
         }
+    }
+}
+
+impl Options {
+    /// Threshold overrides that win over the model file's.
+    pub fn thresholds(mut self, overrides: ThresholdOverrides) -> Self {
+        self.thresholds = overrides;
+        self
+    }
+
+    /// The name of the shared dictionary container (MR5); `Dictionary` by default.
+    pub fn dictionary_container(mut self, name: impl Into<String>) -> Self {
+        self.dictionary_container = name.into();
+        self
+    }
+
+    /// Apply the physical optimisations (on by default).
+    pub fn optimise(mut self, on: bool) -> Self {
+        self.optimise = on;
+        self
+    }
+
+    /// Keep Cosmos DB's default indexing policy (off by default).
+    pub fn index_all(mut self, on: bool) -> Self {
+        self.index_all = on;
+        self
     }
 }

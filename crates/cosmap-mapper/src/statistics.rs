@@ -1,16 +1,16 @@
 //! Figures the rules weigh, derived from the model's volumes and access patterns:
-//! write rates per element, access rates and storage per aggregate.
+//! write rates per element and access rates per aggregate (sizes come from the
+//! cost model's one estimate, `cost::facts`).
 
 use std::collections::BTreeMap;
 
-use cosmap_domain::{AccessKind, DomainModel, Element};
+use cosmap_domain::{AccessKind, DomainModel};
 
 /// Rates and sizes by element and aggregate name.
 #[derive(Debug, Default)]
 pub(crate) struct Statistics {
     writes_per_second: BTreeMap<String, f64>,
     operations_per_second: BTreeMap<String, f64>,
-    storage_bytes: BTreeMap<String, Option<f64>>,
 }
 
 impl Statistics {
@@ -40,27 +40,6 @@ impl Statistics {
                 *stats.operations_per_second.entry(root.to_string()).or_default() += pattern.per_second;
             }
         }
-        for aggregate in model.aggregates() {
-            // Summed in name order too: float sums depend on their order.
-            let mut members: Vec<&String> = aggregate.members.iter().collect();
-            members.sort_unstable();
-            let members = std::iter::once(&aggregate.root).chain(members);
-            let mut total = Some(0.0);
-            for name in members {
-                let element = model.element(name);
-                let volume = element.and_then(|e| e.volume());
-                let bytes = volume.and_then(|v| Some(v.count? * v.avg_size_bytes?));
-                total = match (total, bytes) {
-                    (Some(t), Some(b)) => Some(t + b),
-                    // The root must have a volume; members without one are assumed small.
-                    (Some(t), None) if !matches!(element, Some(Element::Entity(e)) if e.name == aggregate.root) => {
-                        Some(t)
-                    }
-                    _ => None,
-                };
-            }
-            stats.storage_bytes.insert(aggregate.root.clone(), total);
-        }
         stats
     }
 
@@ -72,11 +51,6 @@ impl Statistics {
     /// Reads and writes per second touching the aggregate rooted at `root`.
     pub fn operations_per_second(&self, root: &str) -> f64 {
         self.operations_per_second.get(root).copied().unwrap_or(0.0)
-    }
-
-    /// Estimated storage of the aggregate rooted at `root`, when its root's volume is known.
-    pub fn storage_bytes(&self, root: &str) -> Option<f64> {
-        self.storage_bytes.get(root).copied().flatten()
     }
 }
 

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use cosmap_domain::DomainModel;
 use cosmap_mapper::cost::{cost, Consistency, CostReport};
-use cosmap_mapper::operations::OperationKind;
+use cosmap_mapper::operations::{OperationKind, PropertyPath, Purpose, ValueSource};
 use cosmap_mapper::{map, Options, Rule};
 
 fn model() -> DomainModel {
@@ -42,18 +42,12 @@ fn operations_carry_container_partition_key_and_sql() {
         .unwrap();
     let r = &op.requests[0];
     assert_eq!(r.container, "Account");
-    assert_eq!(r.partition_key.as_deref(), Some("@accountId"));
+    assert_eq!(r.partition_key(), Some(&ValueSource::Parameter("accountId".into())));
     assert_eq!(
-        r.sql.as_deref(),
+        r.sql(),
         Some("SELECT * FROM c WHERE c.accountId = @accountId AND c.type = 'order' ORDER BY c.orderedAt")
     );
-    let rules = map(
-        &model(),
-        &Options {
-            optimise: false,
-            ..Options::default()
-        },
-    );
+    let rules = map(&model(), &Options::default().optimise(false));
     let op = rules
         .operations
         .iter()
@@ -61,11 +55,7 @@ fn operations_carry_container_partition_key_and_sql() {
         .unwrap();
     assert_eq!(op.kind, OperationKind::CrossPartitionQuery);
     assert_eq!(op.requests[0].container, "Order");
-    assert!(op.requests[0]
-        .sql
-        .as_deref()
-        .unwrap()
-        .contains("c.account.id = @accountId"));
+    assert!(op.requests[0].sql().unwrap().contains("c.account.id = @accountId"));
     // A write to an order also writes its copy.
     let save = m
         .operations
@@ -74,7 +64,17 @@ fn operations_carry_container_partition_key_and_sql() {
         .unwrap();
     let containers: Vec<&str> = save.requests.iter().map(|r| r.container.as_str()).collect();
     assert_eq!(containers, ["Order", "Account"]);
-    assert!(save.requests[1].purpose.contains("change feed"));
+    assert_eq!(
+        save.requests[1].purpose,
+        Purpose::SyncCopy {
+            document: "Order".into(),
+            container: "Account".into()
+        }
+    );
+    assert_eq!(
+        save.requests[1].partition_key(),
+        Some(&ValueSource::Property(PropertyPath::new(["account", "id"])))
+    );
     // By id within the partition: a point read.
     let point = m
         .operations
@@ -100,27 +100,14 @@ fn indexing_follows_the_access_patterns_unless_index_all() {
         .decisions
         .iter()
         .any(|d| d.rule == Rule::Indexing && d.subject == "Account"));
-    let all = map(
-        &model(),
-        &Options {
-            index_all: true,
-            ..Options::default()
-        },
-    );
+    let all = map(&model(), &Options::default().index_all(true));
     assert_eq!(
         all.container("Account").unwrap().indexing_policy.included_paths[0].path,
         "/*"
     );
     // Narrow indexing makes writes cheaper.
     let narrow = ecommerce(Consistency::Session);
-    let wide = cost(
-        &model(),
-        &Options {
-            index_all: true,
-            ..Options::default()
-        },
-        Consistency::Session,
-    );
+    let wide = cost(&model(), &Options::default().index_all(true), Consistency::Session);
     let ru = |r: &CostReport| {
         r.patterns
             .iter()
@@ -190,11 +177,7 @@ fn a_multi_property_order_by_gets_a_composite_index() {
         .iter()
         .find(|o| o.pattern == "orders of an account")
         .unwrap();
-    assert!(op.requests[0]
-        .sql
-        .as_deref()
-        .unwrap()
-        .ends_with("ORDER BY c.orderedAt, c.total"));
+    assert!(op.requests[0].sql().unwrap().ends_with("ORDER BY c.orderedAt, c.total"));
 }
 
 /// Found by fuzzing valid models: a member that refers back to its root, in an
@@ -222,4 +205,31 @@ fn a_reference_back_to_the_root_does_not_loop_the_count_estimate() {
         players.optimised.ru.is_finite() && players.optimised.ru > 0.0,
         "{players:?}"
     );
+}
+
+/// One estimate of a container: the copy decision quotes the physical partitions the
+/// cost table's rules design (the design the copy is weighed on) sizes the source with.
+#[test]
+fn the_copy_decision_and_the_cost_table_quote_the_same_partition_count() {
+    let model = model();
+    let report = cost(&model, &Options::default(), Consistency::Session);
+    let m = map(&model, &Options::default());
+    let decision = m
+        .decisions
+        .iter()
+        .find(|d| d.rule == Rule::Copy && d.subject == "orders of an account")
+        .expect("the copy decision");
+    let quoted = decision.evidence["physicalPartitions"]
+        .as_f64()
+        .expect("a partition count");
+    let order = report
+        .containers
+        .rules
+        .iter()
+        .find(|c| c.name == "Order")
+        .expect("Order in the rules design");
+    assert_eq!(quoted, order.physical_partitions);
+    assert!(quoted > 1.0, "the source fans out: {quoted}");
+    // And the storage it calls large is the table's.
+    assert_eq!(decision.evidence["containerBytes"].as_f64(), Some(order.storage_bytes));
 }

@@ -2,7 +2,10 @@
 
 use std::path::PathBuf;
 
-use cosmap_mapper::{map, Container, DocumentType, EmbeddedKind, LogicalModel, Options, Role, Rule};
+use cosmap_mapper::operations::PropertyPath;
+use cosmap_mapper::{
+    map, Container, DocumentType, EmbeddedKind, LogicalModel, Options, Role, Rule, SyncOperation, SyncTrigger,
+};
 
 fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -249,9 +252,19 @@ fn orders_are_copied_into_the_account_container() {
     let copy = document(container(&m, "Account"), "Order");
     let of = copy.copy_of.as_ref().expect("a copy");
     assert_eq!((of.container.as_str(), of.document_type.as_str()), ("Order", "Order"));
-    assert_eq!(of.partition_key_from, "account.id");
+    assert_eq!(of.partition_key_from, PropertyPath::new(["account", "id"]));
     assert_eq!(of.serves, "orders of an account");
-    assert!(of.sync.contains("change feed"));
+    assert_eq!(
+        of.sync.trigger,
+        SyncTrigger::ChangeFeed {
+            container: "Order".into(),
+            document_type: "Order".into(),
+            discriminator: "order".into()
+        }
+    );
+    assert_eq!(of.sync.key("accountId"), Some(&of.partition_key_from));
+    let operations: Vec<SyncOperation> = of.sync.actions.iter().map(|a| a.operation).collect();
+    assert_eq!(operations, [SyncOperation::Upsert, SyncOperation::Delete]);
     assert_eq!(copy.discriminator, "order");
     let decision = m
         .decisions
@@ -271,13 +284,7 @@ fn orders_are_copied_into_the_account_container() {
 #[test]
 fn without_optimisations_there_is_no_copy_and_country_is_referenced() {
     let model = cosmap_domain::load_file(&repo().join("examples/ecommerce/model.json")).unwrap();
-    let m = map(
-        &model,
-        &Options {
-            optimise: false,
-            ..Options::default()
-        },
-    );
+    let m = map(&model, &Options::default().optimise(false));
     assert!(container(&m, "Account").document_type("Order").is_none());
     let product = document(container(&m, "PresentedProduct"), "PresentedProduct");
     assert!(product.references.iter().any(|r| r.target == "Country"));

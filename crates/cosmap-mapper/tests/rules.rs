@@ -104,13 +104,10 @@ fn mr4_separates_more_than_a_few_unless_the_threshold_is_raised() {
     assert_eq!(m.thresholds.few_max_items, 500);
     // The caller's options win over the model file.
     let model = basket(rel, 10.0).thresholds(raised).build().unwrap();
-    let options = Options {
-        thresholds: ThresholdOverrides {
-            few_max_items: Some(50),
-            ..Default::default()
-        },
-        ..Options::default()
-    };
+    let options = Options::default().thresholds(ThresholdOverrides {
+        few_max_items: Some(50),
+        ..Default::default()
+    });
     assert!(is_separate(&map(&model, &options), "Basket", "Line"));
 }
 

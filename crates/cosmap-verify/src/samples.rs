@@ -21,8 +21,9 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use cosmap_mapper::operations::PropertyPath;
 use cosmap_mapper::{
-    Container, DocumentType, Embedded, EmbeddedKind, LogicalModel, PartitionKeyValue, Reference, Role,
+    Container, ContainerKind, DocumentType, Embedded, EmbeddedKind, LogicalModel, PartitionKeyValue, Reference, Role,
 };
 use serde_json::{json, Map, Value};
 
@@ -231,7 +232,7 @@ impl<'a> Generator<'a> {
         let mut body = Map::new();
         body.insert("id".into(), json!(instance.id));
         body.insert("type".into(), json!(d.discriminator));
-        if c.partition_key_property != "type" {
+        if c.kind != ContainerKind::Dictionary {
             body.insert(c.partition_key_property.clone(), json!(instance.partition_key));
         }
         if let (Some(link), Some(parent)) = (&d.parent, &instance.parent) {
@@ -419,7 +420,7 @@ impl<'a> Generator<'a> {
         let mut body = Map::new();
         body.insert("id".into(), json!(source.id));
         body.insert("type".into(), json!(d.discriminator));
-        if c.partition_key_property != "type" {
+        if c.kind != ContainerKind::Dictionary {
             body.insert(c.partition_key_property.clone(), json!(partition_key));
         }
         let names = d
@@ -463,7 +464,7 @@ fn key(container: &str, document_type: &str) -> Key {
 
 fn root_instance(c: &Container, d: &DocumentType, i: usize) -> Instance {
     let id = format!("{}-{}", d.discriminator, i + 1);
-    let partition_key = if c.partition_key_property == "type" {
+    let partition_key = if c.kind == ContainerKind::Dictionary {
         d.discriminator.clone()
     } else {
         id.clone()
@@ -512,9 +513,9 @@ fn parent_type(c: &Container, d: &DocumentType) -> Result<String, VerifyError> {
     }
 }
 
-/// The value at a dotted path (`account.id`), through the first element of arrays.
-pub(crate) fn lookup<'v>(value: &'v Value, path: &str) -> Option<&'v Value> {
-    path.split('.').try_fold(value, |v, name| {
+/// The value at a property path (`account.id`), through the first element of arrays.
+pub(crate) fn lookup<'v>(value: &'v Value, path: &PropertyPath) -> Option<&'v Value> {
+    path.names().iter().try_fold(value, |v, name| {
         let v = match v {
             Value::Array(items) => items.first()?,
             other => other,

@@ -4,7 +4,7 @@
 
 mod common;
 
-use cosmap_mapper::operations::{Operation, OperationKind, WriteKind};
+use cosmap_mapper::operations::{Action, Operation, OperationKind, ValueSource, WriteKind};
 use cosmap_mapper::LogicalModel;
 use cosmap_verify::Verdict;
 
@@ -19,7 +19,10 @@ fn operation<'a>(logical: &'a mut LogicalModel, pattern: &str) -> &'a mut Operat
 /// Replaces `from` with `to` in the main request's SQL (which must contain it).
 fn edit_sql(logical: &mut LogicalModel, pattern: &str, from: &str, to: &str) {
     let request = &mut operation(logical, pattern).requests[0];
-    let sql = request.sql.as_mut().expect("a query");
+    let sql = match &mut request.action {
+        Action::SinglePartitionQuery { sql, .. } | Action::CrossPartitionQuery { sql, .. } => sql,
+        other => panic!("not a query: {other:?}"),
+    };
     assert!(sql.contains(from), "{sql}");
     *sql = sql.replace(from, to);
 }
@@ -29,8 +32,10 @@ async fn a_query_that_lost_its_partition_key_condition_fails() {
     let (model, mut logical) = common::example("ecommerce");
     let orders = operation(&mut logical, "orders of an account");
     orders.kind = OperationKind::CrossPartitionQuery;
-    orders.requests[0].kind = OperationKind::CrossPartitionQuery;
-    orders.requests[0].partition_key = None;
+    let Action::SinglePartitionQuery { sql, parameters, .. } = orders.requests[0].action.clone() else {
+        panic!("a single-partition query");
+    };
+    orders.requests[0].action = Action::CrossPartitionQuery { sql, parameters };
     edit_sql(
         &mut logical,
         "orders of an account",
@@ -105,8 +110,10 @@ async fn a_write_that_no_longer_keeps_its_copy_in_sync_fails() {
 async fn a_point_read_with_the_wrong_partition_key_finds_nothing() {
     let (model, mut logical) = common::example("publishing");
     let article = operation(&mut logical, "article by id");
-    assert_eq!(article.requests[0].kind, OperationKind::PointRead);
-    article.requests[0].partition_key = Some("\"article\"".into());
+    let Action::PointRead { partition_key, .. } = &mut article.requests[0].action else {
+        panic!("a point read");
+    };
+    *partition_key = ValueSource::Constant("article".into());
     let report = common::in_memory(&model, &logical).await;
     let read = &report.pattern("article by id").expect("pattern").requests[0];
     assert_eq!(read.verdict, Verdict::Fail, "{}", report.to_text());
@@ -120,7 +127,9 @@ async fn creates_and_deletes_keep_the_copy_in_step() {
         let (model, mut logical) = common::example("ecommerce");
         let save = operation(&mut logical, "save an order with its items");
         for r in &mut save.requests {
-            r.write = Some(kind);
+            if let Action::Write { write, .. } = &mut r.action {
+                *write = kind;
+            }
         }
         let report = common::in_memory(&model, &logical).await;
         let p = report.pattern("save an order with its items").expect("pattern");

@@ -25,13 +25,7 @@ pub fn run(text: &[u8], templates: &Templates) -> Output {
     lap("load+validate");
     let options = Options::default();
     let logical = cosmap_mapper::map(&model, &options);
-    let rules_only = cosmap_mapper::map(
-        &model,
-        &Options {
-            optimise: false,
-            ..options
-        },
-    );
+    let rules_only = cosmap_mapper::map(&model, &options.clone().optimise(false));
     lap("map");
     let report = estimate(&model, &rules_only, &logical, Consistency::Session);
     lap("cost");

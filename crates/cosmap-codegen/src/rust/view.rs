@@ -265,7 +265,10 @@ impl Shared<'_> {
                         d.name, of.partition_key_from
                     )
                 };
-                let (via, inner) = of.partition_key_from.split_once('.').ok_or_else(missing)?;
+                let [via, inner] = of.partition_key_from.names() else {
+                    return Err(missing());
+                };
+                let (via, inner) = (via.as_str(), inner.as_str());
                 let via_ident = fields
                     .iter()
                     .find(|f| f.json_name == via)

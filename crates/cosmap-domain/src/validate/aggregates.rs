@@ -5,7 +5,8 @@ use std::collections::BTreeMap;
 
 use super::{Checker, ElementId};
 use crate::diagnostic::{Diagnostic, JsonPath};
-use crate::model::{Cardinality, Growth, Relationship};
+use crate::embedding::{fixed_placement, FixedPlacement};
+use crate::model::Relationship;
 use crate::naming::{lower_camel, upper_camel};
 
 /// Cosmos DB's largest time-to-live: a 32-bit signed number of seconds.
@@ -186,13 +187,13 @@ impl<'a> Checker<'a> {
     /// Like the partition key rule, these reject a model whatever MR4 decides
     /// where the thresholds decide (they can be set by the model and by the
     /// caller), but not where the model alone settles it: a value object that is
-    /// always embedded ([`Mr4::AlwaysEmbedded`]) is never a document with a parent
-    /// link, and one that is always separated ([`Mr4::AlwaysSeparated`]) is no
+    /// always embedded ([`FixedPlacement::AlwaysEmbedded`]) is never a document with a parent
+    /// link, and one that is always separated ([`FixedPlacement::AlwaysSeparated`]) is no
     /// property of its parent's document.
     fn check_separated_document_clashes(&mut self) {
         let spec = self.spec;
         // Containment inside one aggregate, to a value object, both ends known.
-        let contains: Vec<(usize, &'a Relationship, Mr4)> = spec
+        let contains: Vec<(usize, &'a Relationship, FixedPlacement)> = spec
             .relationships
             .iter()
             .enumerate()
@@ -208,7 +209,7 @@ impl<'a> Checker<'a> {
         // may carry: (parent entity, its identity), one per member entity parent.
         let mut separable: BTreeMap<&str, Vec<(&'a str, &'a str)>> = BTreeMap::new();
         for &(_, rel, mr4) in &contains {
-            if mr4 == Mr4::AlwaysEmbedded {
+            if mr4 == FixedPlacement::AlwaysEmbedded {
                 continue;
             }
             let links = separable.entry(rel.to.as_str()).or_default();
@@ -247,7 +248,7 @@ impl<'a> Checker<'a> {
             }
         }
         for &(i, rel, mr4) in &contains {
-            if mr4 == Mr4::AlwaysSeparated {
+            if matches!(mr4, FixedPlacement::AlwaysSeparated(_)) {
                 continue;
             }
             let Some((root, key)) = self.member_partition_key(&rel.from) else {
@@ -337,25 +338,13 @@ impl<'a> Checker<'a> {
     }
 
     /// What MR4 can decide for the value object `rel.to`, judged from the model
-    /// alone. This mirrors the parts of `cosmap_mapper`'s MR4 that no threshold
-    /// moves (the property tests map models of every shape, and would see the
-    /// two drift apart).
-    fn mr4(&self, rel: &Relationship) -> Mr4 {
-        let unbounded = rel.growth == Some(Growth::Unbounded);
-        let bounded = rel.cardinality == Cardinality::One || rel.max.is_some();
-        if rel.cardinality == Cardinality::Squillions || unbounded || !bounded {
-            return Mr4::AlwaysSeparated;
-        }
+    /// alone: [`crate::embedding::fixed_placement`], which the mapper's MR4 uses too.
+    fn mr4(&self, rel: &Relationship) -> FixedPlacement {
         let size = match self.index.elements.get(&rel.to) {
             Some(ElementId::ValueObject(i)) => self.spec.value_objects[*i].volume.and_then(|v| v.avg_size_bytes),
             _ => None,
         };
-        let updated = rel.updates_per_second.is_some_and(|rate| rate > 0.0);
-        if rel.cardinality == Cardinality::One && !updated && size.is_none() {
-            Mr4::AlwaysEmbedded
-        } else {
-            Mr4::Either
-        }
+        fixed_placement(rel, size)
     }
 
     /// For a member (not the root) of an aggregate: the root and its identity,
@@ -367,20 +356,6 @@ impl<'a> Checker<'a> {
         }
         Some((root, self.identity_of(root)?))
     }
-}
-
-/// What MR4 (embed a value object, or make it a document of its own) decides
-/// for a containment relationship whatever the thresholds.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Mr4 {
-    /// One per parent, never updated by itself and of no declared size: no
-    /// threshold separates it (`fewMaxItems` is at least 1).
-    AlwaysEmbedded,
-    /// No useful bound (`squillions`, `growth: unbounded`, a list without `max`):
-    /// no threshold embeds it.
-    AlwaysSeparated,
-    /// The thresholds and the statistics decide.
-    Either,
 }
 
 /// The message for a name that is the parent link of a separated `vo`.

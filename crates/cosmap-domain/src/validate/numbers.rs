@@ -4,8 +4,7 @@ use super::Checker;
 use crate::diagnostic::{Diagnostic, JsonPath};
 use crate::model::Volume;
 
-/// Cosmos DB's item size limit: 2 MB.
-pub const MAX_ITEM_BYTES: f64 = 2.0 * 1024.0 * 1024.0;
+use crate::limits::MAX_ITEM_BYTES;
 /// Largest plausible instance count (a thousand trillion).
 pub const MAX_COUNT: f64 = 1e15;
 /// Largest plausible rate: a billion operations per second.

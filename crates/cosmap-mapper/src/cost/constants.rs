@@ -26,16 +26,12 @@ pub const DELETE_FACTOR: f64 = 1.0;
 /// A query costs about 2.5 RU for each physical partition whose index it checks,
 /// plus the cost of what it returns. [OPT] queries.
 pub const QUERY_RU_PER_PARTITION: f64 = 2.5;
-/// One physical partition holds up to 50 GB. [PART]
-pub const PHYSICAL_PARTITION_BYTES: f64 = 50.0 * GB;
-/// One physical partition serves up to 10,000 RU/s. [PART]
-pub const PHYSICAL_PARTITION_RU_PER_SECOND: f64 = 10_000.0;
-/// One logical partition holds up to 20 GB. [PART], [LIM]
-pub const LOGICAL_PARTITION_BYTES: f64 = 20.0 * GB;
-/// One logical partition serves up to 10,000 RU/s. [PART], [LIM]
-pub const LOGICAL_PARTITION_RU_PER_SECOND: f64 = 10_000.0;
-/// Items are limited to 2 MB. [LIM]
-pub const MAX_ITEM_BYTES: f64 = 2.0 * 1024.0 * 1024.0;
+/// Cosmos DB's limits (item size, logical and physical partitions): [PART], [LIM],
+/// defined once in `cosmap_domain::limits`.
+pub use cosmap_domain::limits::{
+    LOGICAL_PARTITION_BYTES, LOGICAL_PARTITION_RU_PER_SECOND, MAX_ITEM_BYTES, PHYSICAL_PARTITION_BYTES,
+    PHYSICAL_PARTITION_RU_PER_SECOND,
+};
 /// Strong and bounded-staleness reads cost twice as much. [OPT] role of the consistency level, [RU].
 pub const STRONG_READ_FACTOR: f64 = 2.0;
 /// ASSUMPTION: an item whose size the model does not give is 1 KB.
@@ -46,8 +42,6 @@ pub const QUERY_PAGE_ITEMS: f64 = 100.0;
 /// ASSUMPTION: an equality filter on an attribute that is neither an identity nor a
 /// reference matches one item.
 pub const SELECTIVE_FILTER_ITEMS: f64 = 1.0;
-
-const GB: f64 = 1024.0 * 1024.0 * 1024.0;
 
 /// The assumptions above, as printed under the cost table.
 pub const ASSUMPTIONS: &[&str] = &[

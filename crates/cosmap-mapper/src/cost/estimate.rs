@@ -4,16 +4,16 @@
 
 use std::collections::BTreeMap;
 
-use cosmap_domain::{AccessPattern, DomainModel, Element, Relationship};
+use cosmap_domain::DomainModel;
 use serde::Serialize;
 
 use super::constants::*;
-use super::facts::{self, Facts};
+use super::design::{ContainerFigures, Design};
+use super::facts;
 use super::units;
 use crate::logical_model::LogicalModel;
-use crate::operations::{naive_operations, Operation, OperationKind, Request, WriteKind};
-use crate::options::{Options, Thresholds};
-use crate::statistics::{human_bytes, human_rate};
+use crate::operations::{naive_operations, Operation, OperationKind};
+use crate::options::Options;
 
 /// Read consistency; strong and bounded staleness double read costs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
@@ -33,7 +33,28 @@ pub enum Consistency {
 }
 
 impl Consistency {
-    fn read_factor(self) -> f64 {
+    /// Every level, strongest first.
+    pub const ALL: [Consistency; 5] = [
+        Consistency::Strong,
+        Consistency::BoundedStaleness,
+        Consistency::Session,
+        Consistency::ConsistentPrefix,
+        Consistency::Eventual,
+    ];
+
+    /// The user-facing name, as in JSON and on the command line: `boundedStaleness`, …
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Consistency::Strong => "strong",
+            Consistency::BoundedStaleness => "boundedStaleness",
+            Consistency::Session => "session",
+            Consistency::ConsistentPrefix => "consistentPrefix",
+            Consistency::Eventual => "eventual",
+        }
+    }
+
+    /// What reads cost at this level relative to session.
+    pub(crate) fn read_factor(self) -> f64 {
         match self {
             Consistency::Strong | Consistency::BoundedStaleness => STRONG_READ_FACTOR,
             _ => 1.0,
@@ -53,6 +74,8 @@ pub struct CostReport {
     pub patterns: Vec<PatternCost>,
     /// Workload totals in RU/s.
     pub totals: Totals,
+    /// Each container's figures (items, storage, partitions, RU/s) in each design.
+    pub containers: DesignContainers,
     /// Risks found in the optimised design.
     pub warnings: Vec<String>,
     /// The figures the documentation does not give, as assumed.
@@ -73,6 +96,18 @@ pub struct PatternCost {
     pub rules: DesignCost,
     /// MR1–MR6 with optimisations.
     pub optimised: DesignCost,
+}
+
+/// Each design's containers and their figures.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DesignContainers {
+    /// The naive design.
+    pub naive: Vec<ContainerFigures>,
+    /// MR1–MR6.
+    pub rules: Vec<ContainerFigures>,
+    /// MR1–MR6 with optimisations.
+    pub optimised: Vec<ContainerFigures>,
 }
 
 /// A pattern's cost in one design.
@@ -103,13 +138,7 @@ pub struct Totals {
 
 /// Estimates the cost of `model`'s access patterns in the three designs.
 pub fn cost(model: &DomainModel, options: &Options, consistency: Consistency) -> CostReport {
-    let rules_model = crate::map(
-        model,
-        &Options {
-            optimise: false,
-            ..options.clone()
-        },
-    );
+    let rules_model = crate::map(model, &options.clone().optimise(false));
     let optimised_model = crate::map(model, options);
     estimate(model, &rules_model, &optimised_model, consistency)
 }
@@ -126,13 +155,13 @@ pub fn estimate(
     let naive = Design::new(model, facts::of_naive(model), &naive_ops, consistency);
     let rules = Design::new(
         model,
-        facts::of_logical(model, rules_model),
+        facts::of_containers(model, &rules_model.containers),
         &rules_model.operations,
         consistency,
     );
     let optimised = Design::new(
         model,
-        facts::of_logical(model, optimised_model),
+        facts::of_containers(model, &optimised_model.containers),
         &optimised_model.operations,
         consistency,
     );
@@ -174,6 +203,11 @@ pub fn estimate(
         consistency,
         patterns,
         totals,
+        containers: DesignContainers {
+            naive: naive.containers(),
+            rules: rules.containers(),
+            optimised: optimised.containers(),
+        },
         warnings,
         assumptions: ASSUMPTIONS.iter().map(|a| a.to_string()).collect(),
     }
@@ -186,243 +220,4 @@ fn by_pattern(ops: &[Operation]) -> BTreeMap<&str, &Operation> {
         found.entry(o.pattern.as_str()).or_insert(o);
     }
     found
-}
-
-/// One design's figures, with partitions sized for its own workload.
-struct Design<'m> {
-    model: &'m DomainModel,
-    /// Access patterns by name, and relationships by the elements at either end.
-    patterns: BTreeMap<&'m str, &'m AccessPattern>,
-    touching: BTreeMap<&'m str, Vec<&'m Relationship>>,
-    facts: Facts,
-    partitions: BTreeMap<String, f64>,
-    ru_per_second: BTreeMap<String, f64>,
-    consistency: Consistency,
-}
-
-impl<'m> Design<'m> {
-    fn new(model: &'m DomainModel, facts: Facts, operations: &[Operation], consistency: Consistency) -> Self {
-        let mut touching: BTreeMap<&str, Vec<&Relationship>> = BTreeMap::new();
-        for rel in model.relationships() {
-            touching.entry(rel.from.as_str()).or_default().push(rel);
-            if rel.to != rel.from {
-                touching.entry(rel.to.as_str()).or_default().push(rel);
-            }
-        }
-        let mut design = Design {
-            model,
-            patterns: model.access_patterns().iter().map(|p| (p.name.as_str(), p)).collect(),
-            touching,
-            partitions: BTreeMap::new(),
-            facts,
-            ru_per_second: BTreeMap::new(),
-            consistency,
-        };
-        // Load on a container = fixed + per_partition × partitions (the fan-out of its
-        // cross-partition queries), and partitions = max(by storage, load / 10,000):
-        // solved for the smallest partition count that carries its own load.
-        let mut fixed: BTreeMap<&str, f64> = BTreeMap::new();
-        let mut fan_out: BTreeMap<&str, f64> = BTreeMap::new();
-        for op in operations {
-            for r in &op.requests {
-                let (f, per_partition) = design.request_parts(op, r);
-                *fixed.entry(r.container.as_str()).or_default() += f * op.per_second;
-                *fan_out.entry(r.container.as_str()).or_default() += per_partition * op.per_second;
-            }
-        }
-        for (name, f) in &design.facts {
-            let a = fixed.get(name.as_str()).copied().unwrap_or(0.0);
-            let b = fan_out.get(name.as_str()).copied().unwrap_or(0.0);
-            let by_storage = units::physical_partitions(f.storage_bytes, 0.0);
-            let carried = |p: f64| units::physical_partitions(0.0, a + b * p) <= p;
-            let partitions = if carried(by_storage) {
-                by_storage
-            } else if b < PHYSICAL_PARTITION_RU_PER_SECOND {
-                (a / (PHYSICAL_PARTITION_RU_PER_SECOND - b)).ceil().max(by_storage)
-            } else {
-                f64::INFINITY
-            };
-            design.partitions.insert(name.clone(), partitions);
-            design.ru_per_second.insert(name.clone(), a + b * partitions);
-        }
-        design
-    }
-
-    fn operation_cost(&self, op: &Operation) -> DesignCost {
-        let ru: f64 = op.requests.iter().map(|r| self.request_ru(op, r)).sum();
-        DesignCost {
-            operation: op.kind,
-            ru: units::round(ru),
-            ru_per_second: units::round(ru * op.per_second),
-            requests: op.requests.len(),
-        }
-    }
-
-    /// Request units of one execution of `r`.
-    fn request_ru(&self, op: &Operation, r: &Request) -> f64 {
-        let (fixed, per_partition) = self.request_parts(op, r);
-        let partitions = if per_partition > 0.0 {
-            self.partitions.get(&r.container).copied().unwrap_or(1.0)
-        } else {
-            0.0
-        };
-        fixed + per_partition * partitions
-    }
-
-    /// Request units of `r` as (fixed, per physical partition checked).
-    fn request_parts(&self, op: &Operation, r: &Request) -> (f64, f64) {
-        let Some(container) = self.facts.get(&r.container) else {
-            return (0.0, 0.0);
-        };
-        let doc = |name: &str| container.documents.get(name);
-        let bytes = |name: &str| doc(name).map_or(DEFAULT_ITEM_BYTES, |d| d.bytes);
-        let read = self.consistency.read_factor();
-        match r.kind {
-            OperationKind::PointRead => (read * units::point_read(bytes(&r.document_types[0])), 0.0),
-            OperationKind::Write => {
-                let d = doc(&r.document_types[0]);
-                let (b, paths) = d.map_or((DEFAULT_ITEM_BYTES, 0), |d| (d.bytes, d.indexed_paths));
-                let ru = match r.write.unwrap_or(WriteKind::Replace) {
-                    WriteKind::Create => units::insert(b, paths),
-                    WriteKind::Replace => units::replace(b, paths),
-                    WriteKind::Delete => units::delete(b, paths),
-                };
-                (ru, 0.0)
-            }
-            OperationKind::SinglePartitionQuery | OperationKind::CrossPartitionQuery => {
-                let main = op.requests.first().is_some_and(|first| std::ptr::eq(first, r));
-                let returned: f64 = r
-                    .document_types
-                    .iter()
-                    .enumerate()
-                    .map(|(i, name)| {
-                        let items = self.items(op, r, main && i == 0, name, container).min(QUERY_PAGE_ITEMS);
-                        items * units::point_read(bytes(name))
-                    })
-                    .sum();
-                if r.kind == OperationKind::SinglePartitionQuery {
-                    (read * (QUERY_RU_PER_PARTITION + returned), 0.0)
-                } else {
-                    (read * returned, read * QUERY_RU_PER_PARTITION)
-                }
-            }
-        }
-    }
-
-    /// Items of document type `name` a query returns: each equality filter
-    /// narrows them (see `ASSUMPTIONS`); the fewest wins.
-    fn items(&self, op: &Operation, r: &Request, main: bool, name: &str, c: &facts::ContainerFacts) -> f64 {
-        let count = c.documents.get(name).map_or(1.0, |d| d.count);
-        let per_partition = count / c.partition_key_values.max(1.0);
-        let unfiltered = if r.partition_key.is_some() {
-            per_partition
-        } else {
-            count
-        };
-        let Some(pattern) = self.patterns.get(op.pattern.as_str()) else {
-            return unfiltered;
-        };
-        if !main {
-            // Read alongside the main item: its children per parent.
-            let parents = facts::count_of(self.model, &pattern.start).max(1.0);
-            return (count / parents).min(unfiltered).max(count.min(1.0));
-        }
-        if pattern.filter.is_empty() {
-            return unfiltered;
-        }
-        let identity = match self.model.element(&pattern.start) {
-            Some(Element::Entity(e)) => Some(e.identity.as_str()),
-            _ => None,
-        };
-        let root = self.model.root_of(&pattern.start);
-        pattern
-            .filter
-            .iter()
-            .map(|f| {
-                if Some(f.as_str()) == identity {
-                    1.0
-                } else if r.partition_key.as_deref() == Some(&format!("@{f}")) {
-                    per_partition
-                } else if let Some(root) = root.filter(|root| root.identity == *f) {
-                    count / facts::count_of(self.model, &root.name).max(1.0)
-                } else if let Some(targets) = self.referenced_count(&pattern.start, f) {
-                    count / targets.max(1.0)
-                } else {
-                    SELECTIVE_FILTER_ITEMS
-                }
-            })
-            .fold(unfiltered, f64::min)
-            .max(count.min(1.0))
-    }
-
-    /// The count of the root whose identity is `f`, when `element` refers to it.
-    fn referenced_count(&self, element: &str, f: &str) -> Option<f64> {
-        self.touching.get(element)?.iter().find_map(|rel| {
-            let other = if rel.from == element {
-                &rel.to
-            } else if rel.to == element {
-                &rel.from
-            } else {
-                return None;
-            };
-            let root = self.model.root_of(other)?;
-            (root.identity == f).then(|| facts::count_of(self.model, &root.name))
-        })
-    }
-
-    fn warnings(&self, operations: &[Operation], t: &Thresholds) -> Vec<String> {
-        let mut out = Vec::new();
-        for (name, f) in &self.facts {
-            let rus = self.ru_per_second.get(name).copied().unwrap_or(0.0);
-            if f.dictionary {
-                for (doc, d) in &f.documents {
-                    let bytes = d.count * d.bytes;
-                    if bytes > LOGICAL_PARTITION_BYTES {
-                        out.push(format!("`{name}`: the `{doc}` dictionary (one logical partition) holds about {}, over the 20 GB a logical partition can hold", human_bytes(bytes)));
-                    }
-                }
-                if rus > LOGICAL_PARTITION_RU_PER_SECOND && rus.is_finite() {
-                    out.push(format!("`{name}`: about {} RU/s go to its dictionaries' logical partitions, over the 10,000 RU/s one can serve", rus.round()));
-                }
-                continue;
-            }
-            let per_partition = f.storage_bytes / f.partition_key_values.max(1.0);
-            if per_partition > LOGICAL_PARTITION_BYTES {
-                out.push(format!(
-                    "`{name}`: a logical partition holds about {}, over the 20 GB limit",
-                    human_bytes(per_partition)
-                ));
-            }
-            if !rus.is_finite() {
-                out.push(format!("`{name}`: its cross-partition queries fan out faster than partitions add throughput; the container cannot carry this workload"));
-                continue;
-            }
-            let hot = rus / f.partition_key_values.max(1.0);
-            if hot > LOGICAL_PARTITION_RU_PER_SECOND {
-                out.push(format!(
-                    "`{name}`: about {} RU/s per logical partition, over the 10,000 RU/s one can serve",
-                    hot.round()
-                ));
-            }
-            for (doc, d) in &f.documents {
-                if d.bytes > MAX_ITEM_BYTES / 2.0 {
-                    out.push(format!(
-                        "`{name}`/`{doc}`: items of about {} are near the 2 MB item limit",
-                        human_bytes(d.bytes)
-                    ));
-                }
-            }
-        }
-        for op in operations {
-            if op.kind == OperationKind::CrossPartitionQuery && op.per_second >= t.frequent_per_second {
-                out.push(format!(
-                    "`{}` runs {} as a cross-partition query on `{}`",
-                    op.pattern,
-                    human_rate(op.per_second),
-                    op.requests[0].container
-                ));
-            }
-        }
-        out
-    }
 }

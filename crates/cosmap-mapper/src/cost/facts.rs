@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use cosmap_domain::{DomainModel, Element};
 
 use super::constants::DEFAULT_ITEM_BYTES;
-use crate::logical_model::{ContainerKind, DocumentType, Embedded, LogicalModel, Role};
+use crate::logical_model::{Container, ContainerKind, DocumentType, Embedded, Role};
 
 /// One document type's figures.
 #[derive(Debug, Clone)]
@@ -51,7 +51,15 @@ pub(crate) fn count_of(model: &DomainModel, element: &str) -> f64 {
     }
 }
 
-fn bytes_of(model: &DomainModel, element: &str) -> f64 {
+/// Storage of the documents of `element` when each is `doc_bytes` (its declared
+/// size when `None`, 1 KB when it has none): the figure the cost table sums per
+/// container, and MR5 weighs for an orphan aggregate before its container exists.
+pub(crate) fn element_storage(model: &DomainModel, element: &str, doc_bytes: Option<f64>) -> f64 {
+    count_of(model, element) * doc_bytes.unwrap_or_else(|| bytes_of(model, element))
+}
+
+/// The declared size of one `element`, or 1 KB.
+pub(crate) fn bytes_of(model: &DomainModel, element: &str) -> f64 {
     model
         .element(element)
         .and_then(|e| e.volume())
@@ -59,10 +67,10 @@ fn bytes_of(model: &DomainModel, element: &str) -> f64 {
         .unwrap_or(DEFAULT_ITEM_BYTES)
 }
 
-/// Facts of a logical model (the MR-only or the optimised design).
-pub(crate) fn of_logical(model: &DomainModel, logical: &LogicalModel) -> Facts {
+/// Facts of a design's containers (the MR-only or the optimised design).
+pub(crate) fn of_containers(model: &DomainModel, containers: &[Container]) -> Facts {
     let mut facts = Facts::new();
-    for c in &logical.containers {
+    for c in containers {
         let index_all = c.indexing_policy.included_paths.iter().any(|p| p.path == "/*");
         let mut f = ContainerFacts {
             dictionary: c.kind == ContainerKind::Dictionary,
@@ -76,7 +84,7 @@ pub(crate) fn of_logical(model: &DomainModel, logical: &LogicalModel) -> Facts {
             } else {
                 c.indexing_policy.included_paths.len()
             };
-            f.storage_bytes += count * bytes;
+            f.storage_bytes += element_storage(model, &d.source, Some(bytes));
             f.documents.insert(
                 d.name.clone(),
                 DocFacts {

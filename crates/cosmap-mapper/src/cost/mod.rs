@@ -3,8 +3,10 @@
 //! estimate of a whole workload under three designs (`estimate`).
 
 pub mod constants;
+pub(crate) mod design;
 mod estimate;
 pub(crate) mod facts;
 pub mod units;
 
-pub use estimate::{cost, estimate, Consistency, CostReport, DesignCost, PatternCost, Totals};
+pub use design::ContainerFigures;
+pub use estimate::{cost, estimate, Consistency, CostReport, DesignContainers, DesignCost, PatternCost, Totals};

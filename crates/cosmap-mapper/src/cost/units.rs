@@ -1,6 +1,9 @@
-//! Request units per operation, from the figures in `constants`.
+//! Request units per operation, from the figures in `constants`: the one home of
+//! every RU formula. The cost table, the copy decision and every other price in the
+//! mapper go through these functions.
 
 use super::constants::*;
+use crate::operations::WriteKind;
 
 const KB: f64 = 1024.0;
 
@@ -30,10 +33,76 @@ pub fn delete(bytes: f64, indexed_paths: usize) -> f64 {
     DELETE_FACTOR * insert(bytes, indexed_paths)
 }
 
-/// A query that checks `partitions` physical partitions' indexes and returns
-/// `items` items of `bytes` each.
-pub fn query(partitions: f64, items: f64, bytes: f64) -> f64 {
-    QUERY_RU_PER_PARTITION * partitions.max(1.0) + items.max(0.0) * point_read(bytes)
+/// A write of `kind` of an item of `bytes` with `indexed_paths` indexed paths.
+pub fn write(kind: WriteKind, bytes: f64, indexed_paths: usize) -> f64 {
+    match kind {
+        WriteKind::Create => insert(bytes, indexed_paths),
+        WriteKind::Replace => replace(bytes, indexed_paths),
+        WriteKind::Delete => delete(bytes, indexed_paths),
+    }
+}
+
+/// A request's charge: what it pays once, and what it pays for each physical
+/// partition whose index it checks (zero unless it fans out).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Charge {
+    /// Paid once per execution.
+    pub fixed: f64,
+    /// Paid per physical partition checked.
+    pub per_partition: f64,
+}
+
+impl Charge {
+    /// A charge paid once.
+    pub fn once(ru: f64) -> Self {
+        Charge {
+            fixed: ru,
+            per_partition: 0.0,
+        }
+    }
+
+    /// The request units of one execution that checks `partitions` physical partitions.
+    pub fn at(self, partitions: f64) -> f64 {
+        if self.per_partition == 0.0 {
+            self.fixed
+        } else {
+            self.fixed + self.per_partition * partitions.max(1.0)
+        }
+    }
+
+    /// This charge with every figure multiplied by `factor` (for example strong reads).
+    pub fn scaled(self, factor: f64) -> Self {
+        Charge {
+            fixed: self.fixed * factor,
+            per_partition: self.per_partition * factor,
+        }
+    }
+}
+
+/// A query that returns `returned` groups of (items, bytes of each item). Within one
+/// logical partition it checks one partition's index; across partitions, every
+/// physical partition's ([`Charge::at`] the container's partition count).
+pub fn query(cross_partition: bool, returned: &[(f64, f64)]) -> Charge {
+    let items: f64 = returned
+        .iter()
+        .map(|(items, bytes)| items.max(0.0) * point_read(*bytes))
+        .sum();
+    if cross_partition {
+        Charge {
+            fixed: items,
+            per_partition: QUERY_RU_PER_PARTITION,
+        }
+    } else {
+        Charge::once(QUERY_RU_PER_PARTITION + items)
+    }
+}
+
+/// What a query over `partitions` physical partitions saves when it runs in one
+/// logical partition instead (the fan-out a copy or a partition key removes).
+pub fn fan_out_saved(partitions: f64) -> f64 {
+    let cross = query(true, &[]).at(partitions);
+    let single = query(false, &[]).at(1.0);
+    (cross - single).max(0.0)
 }
 
 /// Request units rounded to 0.01, as reports print them.
@@ -75,8 +144,14 @@ mod tests {
 
     #[test]
     fn queries_pay_per_partition_checked() {
-        assert!(close(query(1.0, 0.0, 1024.0), 2.5));
-        assert!(close(query(10.0, 1.0, 1024.0), 26.0));
+        assert!(close(query(false, &[]).at(1.0), 2.5));
+        assert!(
+            close(query(false, &[(1.0, 1024.0)]).at(7.0), 3.5),
+            "one partition, whatever the count"
+        );
+        assert!(close(query(true, &[(1.0, 1024.0)]).at(10.0), 26.0));
+        assert!(close(fan_out_saved(10.0), 22.5));
+        assert!(close(fan_out_saved(1.0), 0.0));
     }
 
     #[test]

@@ -4,7 +4,7 @@
 
 use cosmap_domain::{AccessKind, DomainModel, Element};
 
-use super::{Operation, OperationKind, Request, WriteKind};
+use super::{Action, Operation, Purpose, Request, ValueSource, WriteKind};
 
 /// The operations of every access pattern in the naive design, by pattern name.
 pub fn naive_operations(model: &DomainModel) -> Vec<Operation> {
@@ -12,7 +12,7 @@ pub fn naive_operations(model: &DomainModel) -> Vec<Operation> {
     patterns.sort_by(|a, b| a.name.cmp(&b.name));
     patterns
         .into_iter()
-        .map(|p| {
+        .filter_map(|p| {
             let mut elements = vec![p.start.as_str()];
             elements.extend(p.returns.iter().map(String::as_str).filter(|r| *r != p.start));
             let identity = |name: &str| match model.element(name) {
@@ -25,52 +25,52 @@ pub fn naive_operations(model: &DomainModel) -> Vec<Operation> {
                 .map(|(i, element)| {
                     let by_identity =
                         i == 0 && p.filter.len() == 1 && identity(element).as_deref() == Some(&p.filter[0]);
-                    let (kind, write) = match p.kind {
-                        AccessKind::Write => (
-                            OperationKind::Write,
-                            Some(match p.write {
+                    let action = match p.kind {
+                        AccessKind::Write => Action::Write {
+                            write: match p.write {
                                 Some(cosmap_domain::WriteOperation::Create) => WriteKind::Create,
                                 Some(cosmap_domain::WriteOperation::Delete) => WriteKind::Delete,
                                 _ => WriteKind::Replace,
-                            }),
-                        ),
-                        AccessKind::Read if by_identity => (OperationKind::PointRead, None),
-                        AccessKind::Read => (OperationKind::CrossPartitionQuery, None),
-                    };
-                    Request {
-                        kind,
-                        container: element.to_string(),
-                        document_types: vec![element.to_string()],
-                        partition_key: (kind != OperationKind::CrossPartitionQuery).then(|| "@id".to_string()),
-                        id: (kind != OperationKind::CrossPartitionQuery).then(|| "@id".to_string()),
-                        sql: (kind == OperationKind::CrossPartitionQuery).then(|| {
-                            let filters: Vec<String> = if i == 0 {
-                                p.filter.iter().map(|f| format!("c.{f} = @{f}")).collect()
+                            },
+                            partition_key: ValueSource::Parameter("id".to_string()),
+                            id: ValueSource::Parameter("id".to_string()),
+                        },
+                        AccessKind::Read if by_identity => Action::PointRead {
+                            partition_key: ValueSource::Parameter("id".to_string()),
+                            id: ValueSource::Parameter("id".to_string()),
+                        },
+                        AccessKind::Read => {
+                            let filters: Vec<&str> = if i == 0 {
+                                p.filter.iter().map(String::as_str).collect()
                             } else {
-                                vec!["c.parentId = @parentId".to_string()]
+                                vec!["parentId"]
                             };
-                            if filters.is_empty() {
+                            let conditions: Vec<String> = filters.iter().map(|f| format!("c.{f} = @{f}")).collect();
+                            let sql = if conditions.is_empty() {
                                 "SELECT * FROM c".to_string()
                             } else {
-                                format!("SELECT * FROM c WHERE {}", filters.join(" AND "))
+                                format!("SELECT * FROM c WHERE {}", conditions.join(" AND "))
+                            };
+                            Action::CrossPartitionQuery {
+                                sql,
+                                parameters: filters.iter().map(|f| f.to_string()).collect(),
                             }
-                        }),
-                        write,
-                        purpose: format!(
-                            "{} `{element}` in its own container",
-                            if write.is_some() { "writes" } else { "reads" }
-                        ),
+                        }
+                    };
+                    Request {
+                        action,
+                        container: element.to_string(),
+                        document_types: vec![element.to_string()],
+                        purpose: Purpose::OwnContainer {
+                            element: element.to_string(),
+                            write: p.kind == AccessKind::Write,
+                        },
                         index_paths: Vec::new(),
                         order_by: Vec::new(),
                     }
                 })
                 .collect();
-            Operation {
-                pattern: p.name.clone(),
-                kind: requests[0].kind,
-                per_second: p.per_second,
-                requests,
-            }
+            Operation::new(p.name.clone(), p.per_second, requests)
         })
         .collect()
 }

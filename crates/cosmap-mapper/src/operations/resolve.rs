@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use super::locate::{index, Location, Node, Step};
 use super::sql::{self, Condition};
-use super::{Operation, OperationKind, Request, WriteKind};
+use super::{Action, Operation, PropertyPath, Purpose, Request, ValueSource, WriteKind};
 use crate::logical_model::{Container, ContainerKind, EmbeddedKind, Role};
 
 /// The operations of every access pattern of `model` on `containers`, by pattern name.
@@ -50,26 +50,20 @@ fn read(all: &Places<'_>, p: &AccessPattern) -> Option<Operation> {
         let requests = read_at(all, p, location);
         let better = match &best {
             None => true,
-            Some(current) => requests[0].kind < current[0].kind,
+            Some(current) => requests[0].kind() < current[0].kind(),
         };
         if better {
             best = Some(requests);
         }
     }
-    let requests = best?;
-    Some(Operation {
-        pattern: p.name.clone(),
-        kind: requests[0].kind,
-        per_second: p.per_second,
-        requests,
-    })
+    Operation::new(p.name.clone(), p.per_second, best?)
 }
 
 fn read_at(all: &Places<'_>, p: &AccessPattern, at: &Location<'_>) -> Vec<Request> {
     let c = at.container;
     let d = at.document;
     let mut partition_key = match c.kind {
-        ContainerKind::Dictionary => Some(format!("\"{}\"", d.discriminator)),
+        ContainerKind::Dictionary => Some(ValueSource::Constant(d.discriminator.clone())),
         ContainerKind::Aggregate => None,
     };
     let mut id = None;
@@ -77,13 +71,13 @@ fn read_at(all: &Places<'_>, p: &AccessPattern, at: &Location<'_>) -> Vec<Reques
     for f in &p.filter {
         match filter(at, f) {
             Match::PartitionKey => {
-                partition_key = Some(format!("@{f}"));
+                partition_key = Some(ValueSource::Parameter(f.clone()));
                 // A root's id is its identity, which is also the partition key.
                 if d.role != Role::Copy && identity_of(d) == Some(f.as_str()) {
-                    id = Some(format!("@{f}"));
+                    id = Some(f.clone());
                 }
             }
-            Match::Id => id = Some(format!("@{f}")),
+            Match::Id => id = Some(f.clone()),
             Match::Condition(condition) => conditions.push(condition),
         }
     }
@@ -108,76 +102,80 @@ fn read_at(all: &Places<'_>, p: &AccessPattern, at: &Location<'_>) -> Vec<Reques
         extra.push(follow(at, home));
     }
     let orders: Vec<Vec<String>> = p.sort.iter().filter_map(|s| sort_path(at, s)).collect();
-    // With the id and partition key known, one point read fetches the document; any
-    // other filter (say, on an embedded object) is then matched in the application.
-    let kind = if id.is_some() && partition_key.is_some() && orders.is_empty() && names.len() == 1 {
-        OperationKind::PointRead
-    } else if partition_key.is_some() {
-        OperationKind::SinglePartitionQuery
-    } else {
-        OperationKind::CrossPartitionQuery
-    };
     let mut index_paths = vec![format!("/{}/?", c.partition_key_property), "/type/?".to_string()];
     index_paths.extend(conditions.iter().map(index_path));
     index_paths.extend(orders.iter().map(|o| format!("/{}/?", o.join("/"))));
-    let sql = (kind != OperationKind::PointRead).then(|| {
-        let mut clauses = Vec::new();
-        if let (Some(pk), ContainerKind::Aggregate) = (&partition_key, c.kind) {
-            clauses.push(format!("{} = {pk}", sql::property("c", &c.partition_key_property)));
+    // With the id and partition key known, one point read fetches the document; any
+    // other filter (say, on an embedded object) is then matched in the application.
+    let point_read = orders.is_empty() && names.len() == 1;
+    let (action, purpose) = match (partition_key, id) {
+        (Some(partition_key), Some(id)) if point_read => {
+            let purpose = if conditions.is_empty() {
+                read_purpose(p, d)
+            } else {
+                Purpose::ReadMatchedInApplication {
+                    document: d.name.clone(),
+                    element: p.start.clone(),
+                    filters: conditions.iter().map(|c| c.param.clone()).collect(),
+                }
+            };
+            let action = Action::PointRead {
+                partition_key,
+                id: ValueSource::Parameter(id),
+            };
+            (action, purpose)
         }
-        if let Some(id) = &id {
-            if partition_key.as_deref() != Some(id.as_str()) || c.kind == ContainerKind::Dictionary {
-                clauses.push(format!("c.id = {id}"));
+        (partition_key, id) => {
+            let mut clauses = Vec::new();
+            let mut parameters: Vec<String> = Vec::new();
+            if let (Some(ValueSource::Parameter(pk)), ContainerKind::Aggregate) = (&partition_key, c.kind) {
+                clauses.push(format!("{} = @{pk}", sql::property("c", &c.partition_key_property)));
+                parameters.push(pk.clone());
             }
+            if let Some(id) = &id {
+                let is_key = matches!(&partition_key, Some(ValueSource::Parameter(pk)) if pk == id);
+                if !is_key || c.kind == ContainerKind::Dictionary {
+                    clauses.push(format!("c.id = @{id}"));
+                    parameters.push(id.clone());
+                }
+            }
+            clauses.extend(sql::conjunction("c", &conditions, 0));
+            for condition in &conditions {
+                if !parameters.contains(&condition.param) {
+                    parameters.push(condition.param.clone());
+                }
+            }
+            let mut sorted = types.clone();
+            sorted.sort();
+            clauses.push(if sorted.len() == 1 {
+                format!("c.type = {}", sql::literal(&sorted[0]))
+            } else {
+                let list: Vec<String> = sorted.iter().map(|t| sql::literal(t)).collect();
+                format!("c.type IN ({})", list.join(", "))
+            });
+            let mut sql = format!("SELECT * FROM c WHERE {}", clauses.join(" AND "));
+            if !orders.is_empty() {
+                let by: Vec<String> = orders.iter().map(|o| sql::path("c", o)).collect();
+                sql.push_str(&format!(" ORDER BY {}", by.join(", ")));
+            }
+            let action = match partition_key {
+                Some(partition_key) => Action::SinglePartitionQuery {
+                    partition_key,
+                    sql,
+                    parameters,
+                },
+                None => Action::CrossPartitionQuery { sql, parameters },
+            };
+            (action, read_purpose(p, d))
         }
-        clauses.extend(sql::conjunction("c", &conditions, 0));
-        let mut sorted = types.clone();
-        sorted.sort();
-        clauses.push(if sorted.len() == 1 {
-            format!("c.type = {}", sql::literal(&sorted[0]))
-        } else {
-            let list: Vec<String> = sorted.iter().map(|t| sql::literal(t)).collect();
-            format!("c.type IN ({})", list.join(", "))
-        });
-        let mut text = format!("SELECT * FROM c WHERE {}", clauses.join(" AND "));
-        if !orders.is_empty() {
-            let by: Vec<String> = orders.iter().map(|o| sql::path("c", o)).collect();
-            text.push_str(&format!(" ORDER BY {}", by.join(", ")));
-        }
-        text
-    });
+    };
+    let point = matches!(action, Action::PointRead { .. });
     let mut requests = vec![Request {
-        kind,
+        action,
         container: c.name.clone(),
         document_types: names,
-        partition_key: if kind == OperationKind::CrossPartitionQuery {
-            None
-        } else {
-            partition_key
-        },
-        id: if kind == OperationKind::PointRead { id } else { None },
-        sql,
-        write: None,
-        purpose: if kind == OperationKind::PointRead && !conditions.is_empty() {
-            let matched: Vec<String> = conditions.iter().map(|c| format!("`{}`", c.param)).collect();
-            format!(
-                "reads `{}` by id; the application matches `{}` on {}",
-                d.name,
-                p.start,
-                matched.join(", ")
-            )
-        } else {
-            format!(
-                "reads `{}`{}",
-                p.start,
-                if d.role == Role::Copy { " from its copy" } else { "" }
-            )
-        },
-        index_paths: if kind == OperationKind::PointRead {
-            Vec::new()
-        } else {
-            index_paths
-        },
+        purpose,
+        index_paths: if point { Vec::new() } else { index_paths },
         order_by: if orders.len() > 1 {
             orders.iter().map(|o| format!("/{}", o.join("/"))).collect()
         } else {
@@ -188,6 +186,13 @@ fn read_at(all: &Places<'_>, p: &AccessPattern, at: &Location<'_>) -> Vec<Reques
     requests
 }
 
+fn read_purpose(p: &AccessPattern, d: &crate::logical_model::DocumentType) -> Purpose {
+    Purpose::Read {
+        element: p.start.clone(),
+        from_copy: d.role == Role::Copy,
+    }
+}
+
 /// A returned element in another container: a point read through the reference
 /// the document holds, or else a cross-partition query.
 fn follow(from: &Location<'_>, home: &Location<'_>) -> Request {
@@ -195,29 +200,30 @@ fn follow(from: &Location<'_>, home: &Location<'_>) -> Request {
     let reference = from.document.references.iter().find(|r| &r.target == target && !r.many);
     match reference {
         Some(r) => Request {
-            kind: OperationKind::PointRead,
+            action: Action::PointRead {
+                partition_key: ValueSource::Property(PropertyPath::new([r.name.as_str(), "partitionKey"])),
+                id: ValueSource::Property(PropertyPath::new([r.name.as_str(), "id"])),
+            },
             container: home.container.name.clone(),
             document_types: vec![home.document.name.clone()],
-            partition_key: Some(format!("{}.partitionKey", r.name)),
-            id: Some(format!("{}.id", r.name)),
-            sql: None,
-            write: None,
-            purpose: format!("reads the referenced `{target}`"),
+            purpose: Purpose::FollowReference { target: target.clone() },
             index_paths: Vec::new(),
             order_by: Vec::new(),
         },
         None => Request {
-            kind: OperationKind::CrossPartitionQuery,
+            action: Action::CrossPartitionQuery {
+                sql: format!(
+                    "SELECT * FROM c WHERE c.type = {}",
+                    sql::literal(&home.document.discriminator)
+                ),
+                parameters: Vec::new(),
+            },
             container: home.container.name.clone(),
             document_types: vec![home.document.name.clone()],
-            partition_key: None,
-            id: None,
-            sql: Some(format!(
-                "SELECT * FROM c WHERE c.type = {}",
-                sql::literal(&home.document.discriminator)
-            )),
-            write: None,
-            purpose: format!("reads `{target}`, which nothing in `{}` refers to", from.document.name),
+            purpose: Purpose::ScanUnreferenced {
+                target: target.clone(),
+                from: from.document.name.clone(),
+            },
             index_paths: vec!["/type/?".to_string()],
             order_by: Vec::new(),
         },
@@ -247,58 +253,55 @@ fn write(all: &Places<'_>, p: &AccessPattern) -> Option<Operation> {
         // Writing an embedded object rewrites the document that holds it.
         let this = if home.path.is_empty() { kind } else { WriteKind::Replace };
         let partition_key = match c.kind {
-            ContainerKind::Dictionary => format!("\"{}\"", d.discriminator),
-            ContainerKind::Aggregate => format!("@{}", c.partition_key_property),
+            ContainerKind::Dictionary => ValueSource::Constant(d.discriminator.clone()),
+            ContainerKind::Aggregate => ValueSource::Parameter(c.partition_key_property.clone()),
         };
         let id = identity_of(d).unwrap_or("id");
         requests.push(Request {
-            kind: OperationKind::Write,
+            action: Action::Write {
+                write: this,
+                partition_key,
+                id: ValueSource::Parameter(id.to_string()),
+            },
             container: c.name.clone(),
             document_types: vec![d.name.clone()],
-            partition_key: Some(partition_key),
-            id: Some(format!("@{id}")),
-            sql: None,
-            write: Some(this),
             purpose: if home.path.is_empty() {
-                format!("writes `{element}`")
+                Purpose::Write {
+                    element: element.to_string(),
+                }
             } else {
-                format!("rewrites `{}`, which embeds `{element}`", d.name)
+                Purpose::RewriteEmbedding {
+                    document: d.name.clone(),
+                    element: element.to_string(),
+                }
             },
             index_paths: Vec::new(),
             order_by: Vec::new(),
         });
-        let copies = places(all, &d.source, true).filter(|l| {
-            l.path.is_empty()
-                && l.document
-                    .copy_of
-                    .as_ref()
-                    .is_some_and(|of| of.container == c.name && of.document_type == d.name)
+        let copies = places(all, &d.source, true).filter_map(|l| {
+            let of = l.document.copy_of.as_ref()?;
+            (l.path.is_empty() && of.container == c.name && of.document_type == d.name).then_some((l, of))
         });
-        for copy in copies {
+        for (copy, of) in copies {
             let target = copy.container;
             requests.push(Request {
-                kind: OperationKind::Write,
+                action: Action::Write {
+                    write: this,
+                    partition_key: ValueSource::Property(of.partition_key_from.clone()),
+                    id: ValueSource::Parameter(id.to_string()),
+                },
                 container: target.name.clone(),
                 document_types: vec![copy.document.name.clone()],
-                partition_key: Some(format!("@{}", target.partition_key_property)),
-                id: Some(format!("@{id}")),
-                sql: None,
-                write: Some(this),
-                purpose: format!(
-                    "keeps the copy of `{}` in `{}` in sync (change feed)",
-                    d.name, target.name
-                ),
+                purpose: Purpose::SyncCopy {
+                    document: d.name.clone(),
+                    container: target.name.clone(),
+                },
                 index_paths: Vec::new(),
                 order_by: Vec::new(),
             });
         }
     }
-    (!requests.is_empty()).then(|| Operation {
-        pattern: p.name.clone(),
-        kind: OperationKind::Write,
-        per_second: p.per_second,
-        requests,
-    })
+    Operation::new(p.name.clone(), p.per_second, requests)
 }
 
 fn identity_of(d: &crate::logical_model::DocumentType) -> Option<&str> {

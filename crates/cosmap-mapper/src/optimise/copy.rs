@@ -8,19 +8,26 @@ use std::collections::BTreeMap;
 
 use cosmap_domain::{AccessKind, AccessPattern, DomainModel};
 
-use crate::cost::constants::{DEFAULT_ITEM_BYTES, QUERY_RU_PER_PARTITION};
+use crate::cost::constants::DEFAULT_ITEM_BYTES;
+use crate::cost::design::Design;
 use crate::cost::facts::document_paths;
 use crate::cost::units;
 use crate::decision::{Rule, Trace};
 use crate::logical_model::{Container, ContainerKind, CopyOf, Embedded, Role};
+use crate::operations::PropertyPath;
 use crate::options::Thresholds;
 use crate::statistics::{human_bytes, human_rate, Statistics};
+use crate::sync_plan::SyncPlan;
 
 /// Adds copy document types to `containers` where a frequent access pattern needs them.
+///
+/// `design` holds the figures of `containers` as MR1–MR6 left them (the cost table's
+/// rules design): their storage and physical partitions decide.
 pub(crate) fn apply(
     model: &DomainModel,
     t: &Thresholds,
     stats: &Statistics,
+    design: &Design<'_>,
     containers: &mut [Container],
     trace: &mut Trace,
 ) {
@@ -39,14 +46,17 @@ pub(crate) fn apply(
         .map(|(i, c)| (c.name.clone(), i))
         .collect();
     for pattern in patterns {
-        consider(pattern, t, stats, &holders, &by_name, containers, trace);
+        consider(model, pattern, t, stats, design, &holders, &by_name, containers, trace);
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn consider(
+    model: &DomainModel,
     pattern: &AccessPattern,
     t: &Thresholds,
     stats: &Statistics,
+    design: &Design<'_>,
     holders: &Holders,
     by_name: &BTreeMap<String, usize>,
     containers: &mut [Container],
@@ -62,8 +72,15 @@ fn consider(
     let doc = &source.document_types[di];
     let subject = pattern.name.as_str();
     let filter = pattern.filter.join(", ");
-    let roots = source.document_types.iter().filter(|d| d.role == Role::Root);
-    let storage: Option<f64> = roots.map(|d| stats.storage_bytes(&d.source)).sum();
+    // The size is known when every root stored here declares its count.
+    let known = source.document_types.iter().filter(|d| d.role == Role::Root).all(|d| {
+        model
+            .element(&d.source)
+            .and_then(|e| e.volume())
+            .and_then(|v| v.count)
+            .is_some()
+    });
+    let storage = known.then(|| design.storage_bytes(&source.name));
     let Some(bytes) = storage else {
         refuse(trace, pattern, format!(
                     "a frequent cross-partition read of `{}`, but its size is unknown: give its entities a `volume` (count and avgSizeBytes)",
@@ -130,8 +147,8 @@ fn consider(
     }
     // The cost model decides: a copy pays when the fan-out it saves on reads
     // exceeds the writes it adds (each write of the source is written again).
-    let partitions = units::physical_partitions(bytes, 0.0);
-    let saved = QUERY_RU_PER_PARTITION * (partitions - 1.0) * pattern.per_second;
+    let partitions = design.partitions(&source.name);
+    let saved = units::fan_out_saved(partitions) * pattern.per_second;
     let writes = stats.writes_per_second(&doc.source);
     let size = doc.estimated_size_bytes.unwrap_or(DEFAULT_ITEM_BYTES);
     let added = writes * units::replace(size, document_paths(doc));
@@ -142,6 +159,7 @@ fn consider(
             doc.name
         );
         refuse(trace, pattern, reason)
+            .with("physicalPartitions", partitions)
             .with("readRuSaved", units::round(saved))
             .with("writeRuAdded", units::round(added));
         return;
@@ -163,23 +181,26 @@ fn consider(
         return;
     }
     let pk = target.partition_key_property.clone();
-    let partition_key_from = format!("{via}.id");
-    copy.copy_of = Some(CopyOf {
-        container: source_name.clone(),
-        document_type: copy.name.clone(),
-        sync: sync(
-            &source_name,
-            &copy.discriminator,
-            &target.name,
-            &pk,
-            &partition_key_from,
-        ),
-        partition_key_from,
-        serves: pattern.name.clone(),
-    });
+    let partition_key_from = PropertyPath::new([via.as_str(), "id"]);
+    let source_type = copy.name.clone();
     while target.document_types.iter().any(|d| d.name == copy.name) {
         copy.name.push_str("Copy");
     }
+    copy.copy_of = Some(CopyOf {
+        container: source_name.clone(),
+        sync: SyncPlan::copy(
+            &source_name,
+            &source_type,
+            &copy.discriminator,
+            &target.name,
+            &copy.name,
+            &pk,
+            &partition_key_from,
+        ),
+        document_type: source_type,
+        partition_key_from,
+        serves: pattern.name.clone(),
+    });
     copy.role = Role::Copy;
     copy.partition_key_property = pk.clone();
     copy.parent = None;
@@ -204,29 +225,30 @@ fn consider(
         )
         .with("perSecond", pattern.per_second)
         .with("containerBytes", bytes)
+        .with("physicalPartitions", partitions)
         .with("filter", pattern.filter.clone())
         .with("readRuSaved", units::round(saved))
         .with("writeRuAdded", units::round(added))
         .with("targetContainer", target.name.as_str());
     target.document_types.push(copy);
-    if !target.rules.iter().any(|r| r == "copy") {
-        target.rules.push("copy".to_string());
+    if !target.rules.contains(&Rule::Copy) {
+        target.rules.push(Rule::Copy);
     }
     // The change feed does not show deletions: sources are deleted by TTL, which
     // Cosmos DB only honours when the container has a default TTL (-1: on, no expiry).
     let source = &mut containers[ci];
-    source.default_ttl.get_or_insert(-1);
-    if !source.rules.iter().any(|r| r == "copySource") {
-        source.rules.push("copySource".to_string());
+    if !source.rules.contains(&Rule::CopySource) {
+        source.rules.push(Rule::CopySource);
+        let ttl = *source.default_ttl.get_or_insert(-1);
+        trace
+            .record(
+                Rule::CopySource,
+                source.name.as_str(),
+                format!("TTL on (defaultTtl {ttl})"),
+                "its documents are copied elsewhere: the change feed shows no deletion, so a document is deleted by setting its `ttl`, which Cosmos DB honours only when the container has a default TTL (-1: on, nothing expires unless it says so)",
+            )
+            .with("defaultTtl", ttl);
     }
-}
-
-/// How a copy of `discriminator` documents from container `source` into `target`
-/// is kept in sync, its partition key `pk` taken from the source's `from`.
-pub(crate) fn sync(source: &str, discriminator: &str, target: &str, pk: &str, from: &str) -> String {
-    format!(
-        "change feed of container `{source}`: for each changed `{discriminator}` document, upsert the copy into `{target}` with `{pk}` = `{from}`; delete a source document by setting its `ttl` (the container has TTL on) and delete the copy when the feed shows it"
-    )
 }
 
 /// Records that `pattern` gets no copy, and why.

@@ -6,7 +6,8 @@ use cosmap_domain::{AttributeType, ChangeRate, DomainModel};
 
 use crate::decision::{Rule, Trace};
 use crate::logical_model::{Container, DocumentType, Embedded, EmbeddedKind, Property, Reference, Role};
-use crate::optimise::copy;
+use crate::operations::PropertyPath;
+use crate::sync_plan::SyncPlan;
 
 /// Replaces references to never-changing reference data with embedded snapshots.
 pub(crate) fn apply(model: &DomainModel, containers: &mut [Container], trace: &mut Trace) {
@@ -32,9 +33,13 @@ fn follow_snapshot(model: &DomainModel, container: &str, doc: &mut DocumentType,
     let Some(of) = &mut doc.copy_of else {
         return;
     };
-    let Some(via) = of.partition_key_from.strip_suffix(".id") else {
+    let [via, id] = of.partition_key_from.names() else {
         return;
     };
+    if id != "id" {
+        return;
+    }
+    let via = via.clone();
     let snapshot = doc
         .embedded
         .iter()
@@ -42,11 +47,13 @@ fn follow_snapshot(model: &DomainModel, container: &str, doc: &mut DocumentType,
     let Some(identity) = snapshot.and_then(|e| model.entity(&e.source)).map(|e| &e.identity) else {
         return;
     };
-    let from = format!("{via}.{identity}");
-    of.sync = copy::sync(
+    let from = PropertyPath::new([via.as_str(), identity.as_str()]);
+    of.sync = SyncPlan::copy(
         &of.container,
+        &of.document_type,
         &doc.discriminator,
         container,
+        &doc.name,
         &doc.partition_key_property,
         &from,
     );

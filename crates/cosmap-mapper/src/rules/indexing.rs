@@ -14,7 +14,7 @@ use crate::physical::{CompositePath, IndexPath};
 pub(crate) fn apply(containers: &mut [Container], operations: &[Operation], trace: &mut Trace) {
     let mut reads: BTreeMap<&str, Vec<(&str, &Request)>> = BTreeMap::new();
     for op in operations {
-        for r in op.requests.iter().filter(|r| r.kind != OperationKind::Write) {
+        for r in op.requests.iter().filter(|r| r.kind() != OperationKind::Write) {
             reads
                 .entry(r.container.as_str())
                 .or_default()

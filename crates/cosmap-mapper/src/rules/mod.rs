@@ -12,6 +12,7 @@ pub(crate) mod unique_keys;
 
 use cosmap_domain::Aggregate;
 
+use crate::decision::Rule;
 use crate::logical_model::ContainerKind;
 
 /// A container being planned: what it holds and what it is partitioned by.
@@ -21,5 +22,5 @@ pub(crate) struct ContainerPlan<'m> {
     pub kind: ContainerKind,
     pub aggregates: Vec<&'m Aggregate>,
     pub partition_key_property: String,
-    pub rules: Vec<&'static str>,
+    pub rules: Vec<Rule>,
 }

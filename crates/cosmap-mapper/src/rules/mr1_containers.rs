@@ -30,7 +30,7 @@ pub(crate) fn containers<'m>(model: &'m DomainModel, trace: &mut Trace) -> Vec<C
                 kind: ContainerKind::Aggregate,
                 aggregates: vec![aggregate],
                 partition_key_property: String::new(),
-                rules: vec!["MR1"],
+                rules: vec![Rule::Mr1],
             }
         })
         .collect()

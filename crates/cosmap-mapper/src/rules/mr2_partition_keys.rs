@@ -24,6 +24,6 @@ pub(crate) fn partition(model: &DomainModel, plans: &mut [ContainerPlan<'_>], tr
             )
             .with("identity", identity.as_str());
         plan.partition_key_property = identity;
-        plan.rules.push("MR2");
+        plan.rules.push(Rule::Mr2);
     }
 }

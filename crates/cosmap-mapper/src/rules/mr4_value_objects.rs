@@ -3,7 +3,8 @@
 //! often relative to its parent, or would push the parent towards the 2 MB limit;
 //! then it becomes a separate document type in the same container.
 
-use cosmap_domain::{Cardinality, Growth, Relationship};
+use cosmap_domain::embedding::Bound;
+use cosmap_domain::{Cardinality, Relationship};
 
 use crate::decision::{Rule, Trace};
 use crate::options::Thresholds;
@@ -32,23 +33,20 @@ pub(crate) fn decide(
     trace: &mut Trace,
 ) -> Placement {
     let mut against: Vec<String> = Vec::new();
+    // The part no threshold moves (shared with validation), then the bound against `fewMaxItems`.
+    match cosmap_domain::embedding::bound(rel) {
+        Bound::Unbounded(why) => against.push(why.to_string()),
+        Bound::AtMost(max) if max > t.few_max_items => against.push(format!(
+            "its bound of {max} is more than a few (fewMaxItems {})",
+            t.few_max_items
+        )),
+        Bound::AtMost(_) => {}
+    }
+    // Sizes use the declared bound even where it is no useful one (`squillions` with `max`).
     let bound = match rel.cardinality {
         Cardinality::One => Some(1),
         _ => rel.max,
     };
-    match (rel.cardinality, bound) {
-        (Cardinality::Squillions, _) => against.push("it has no useful bound (one-to-squillions)".into()),
-        _ if rel.growth == Some(Growth::Unbounded) => against.push("it grows without a useful bound".into()),
-        (_, None) => against.push(format!(
-            "a `{}` without `max` has no known bound",
-            rel.cardinality.as_str()
-        )),
-        (_, Some(max)) if max > t.few_max_items => against.push(format!(
-            "its bound of {max} is more than a few (fewMaxItems {})",
-            t.few_max_items
-        )),
-        _ => {}
-    }
     let child_rate = rel.updates_per_second;
     let parent_rate = stats.writes_per_second(&rel.from);
     if let Some(rate) = child_rate {

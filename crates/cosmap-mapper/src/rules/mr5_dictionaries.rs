@@ -36,7 +36,10 @@ pub(crate) fn share<'m>(
             continue;
         }
         let root = aggregate.root.as_str();
-        let bytes = stats.storage_bytes(root);
+        // Known when the root declares its count (the one estimate of storage,
+        // as the cost table makes it).
+        let declared = model.entity(root).and_then(|e| e.volume).and_then(|v| v.count);
+        let bytes = declared.map(|_| crate::cost::facts::element_storage(model, root, None));
         let ops = stats.operations_per_second(root);
         let reference = model.entity(root).and_then(|e| e.reference_data);
         let too_large = bytes.filter(|b| *b > thresholds.dictionary_max_bytes);
@@ -92,7 +95,7 @@ pub(crate) fn share<'m>(
             kind: ContainerKind::Dictionary,
             aggregates: shared,
             partition_key_property: DICTIONARY_PARTITION_KEY.to_string(),
-            rules: vec!["MR5"],
+            rules: vec![Rule::Mr5],
         });
     }
     kept.sort_by(|a, b| a.name.cmp(&b.name));

@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 use azure_data_cosmos::clients::ContainerClient;
 use azure_data_cosmos::{FeedScope, Query};
 use cosmap_domain::{AccessKind, AccessPattern, DomainModel};
-use cosmap_mapper::operations::{Operation, OperationKind, Request};
+use cosmap_mapper::operations::{Operation, OperationKind, Request, ValueSource};
 use cosmap_mapper::{LogicalModel, Role};
 use cosmap_provision::in_memory::InMemoryAccount;
 use cosmap_provision::{
@@ -280,8 +280,8 @@ impl<'a> Run<'a> {
             .and_then(|c| c.document_type(r.document_types.first()?))
             .is_some_and(|d| d.role == Role::Copy);
         RequestOutcome {
-            sql: r.sql.clone(),
-            ..RequestOutcome::pending(r.kind, r.write, &r.container, r.document_types.clone(), copy)
+            sql: r.sql().map(str::to_string),
+            ..RequestOutcome::pending(r.kind(), r.write(), &r.container, r.document_types.clone(), copy)
         }
     }
 }
@@ -330,24 +330,23 @@ fn id_of(document: &Value) -> String {
         .to_string()
 }
 
-/// `"country"` → `country`.
-fn constant(spec: &str) -> Option<String> {
-    spec.starts_with('"').then(|| serde_json::from_str(spec).ok()).flatten()
-}
-
-/// A request's partition key or id: a literal (`"country"`) or a parameter (`@accountId`).
-pub(super) enum Spec<'a> {
-    Literal(String),
-    Parameter(&'a str),
-}
-
-/// Parses the partition key or id `spec` of a request (`what` names it in errors).
-pub(super) fn spec<'a>(spec: Option<&'a str>, what: &str) -> Result<Spec<'a>, String> {
-    let spec = spec.ok_or_else(|| format!("the request has no {what}"))?;
-    if let Some(literal) = constant(spec) {
-        return Ok(Spec::Literal(literal));
+/// A partition key or id a read binds from the pattern's filters: a parameter
+/// from `binding`, a constant as is; a property path is not bound from filters.
+pub(super) fn bind(
+    source: Option<&ValueSource>,
+    binding: &crate::expected::Binding,
+    what: &str,
+) -> Result<String, String> {
+    match source {
+        None => Err(format!("the request has no {what}")),
+        Some(ValueSource::Constant(value)) => Ok(value.clone()),
+        Some(ValueSource::Parameter(name)) => match binding.get(name) {
+            Some(Value::String(value)) => Ok(value.clone()),
+            Some(other) => Err(format!("the {what} `@{name}` would be {other}, not a string")),
+            None => Err(format!("the {what} `@{name}` is not one of the pattern's filters")),
+        },
+        Some(ValueSource::Property(path)) => Err(format!(
+            "the {what} comes from `{path}` of a document, not from the pattern's filters"
+        )),
     }
-    spec.strip_prefix('@')
-        .map(Spec::Parameter)
-        .ok_or_else(|| format!("cannot bind the {what} `{spec}`"))
 }

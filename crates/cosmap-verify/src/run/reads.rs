@@ -2,15 +2,14 @@
 //! [`crate::expected`]; the requests after it (point reads through a reference,
 //! queries for returned elements stored elsewhere).
 
-use super::Spec;
 use std::collections::{BTreeMap, BTreeSet};
 
 use cosmap_domain::AccessPattern;
-use cosmap_mapper::operations::{Operation, OperationKind, Request};
+use cosmap_mapper::operations::{Operation, OperationKind, Request, ValueSource};
 use cosmap_mapper::Role;
 use serde_json::Value;
 
-use super::{error, fail, id_of, pattern_outcome, Run};
+use super::{bind, error, fail, id_of, pattern_outcome, Run};
 use crate::expected::{Binding, ReadSpec};
 use crate::report::{PatternOutcome, RequestOutcome, Verdict};
 use crate::samples::{lookup, Sample};
@@ -67,11 +66,11 @@ impl Run<'_> {
         }
         // The binding whose answer is the largest that still leaves documents out.
         let total = spec.total(&self.samples);
-        let scoped = matches!(r.kind, OperationKind::PointRead | OperationKind::SinglePartitionQuery);
+        let scoped = matches!(r.kind(), OperationKind::PointRead | OperationKind::SinglePartitionQuery);
         let mut best: Option<((bool, usize), Binding, Option<String>)> = None;
         for binding in bindings {
             let partition = if scoped {
-                match bind(r.partition_key.as_deref(), &binding, "partition key") {
+                match bind(r.partition_key(), &binding, "partition key") {
                     Ok(p) => Some(p),
                     Err(reason) => return (fail(outcome, reason), None),
                 }
@@ -92,9 +91,9 @@ impl Run<'_> {
         outcome.expected = expected.iter().map(|s| s.id.clone()).collect();
         outcome.ordered = ordered;
         outcome.partition_key = partition.clone();
-        let answer = match r.kind {
+        let answer = match r.kind() {
             OperationKind::PointRead => {
-                let id = match bind(r.id.as_deref(), &binding, "id") {
+                let id = match bind(r.id(), &binding, "id") {
                     Ok(id) => id,
                     Err(reason) => return (fail(outcome, reason), None),
                 };
@@ -108,7 +107,7 @@ impl Run<'_> {
                 match self.parameters(r, &binding) {
                     Ok(parameters) => {
                         outcome.parameters = parameters;
-                        let sql = r.sql.clone().unwrap_or_default();
+                        let sql = r.sql().unwrap_or_default().to_string();
                         self.query(&r.container, &sql, &outcome.parameters, partition.as_deref())
                             .await
                     }
@@ -153,10 +152,15 @@ impl Run<'_> {
             );
         }
         let of_types = |s: &&Sample| s.container == r.container && types.contains(&s.document_type.as_str());
-        let through_reference = |spec: Option<&str>| spec.is_some_and(|s| !s.starts_with('@') && !s.starts_with('"'));
-        let answer = if r.kind == OperationKind::PointRead && through_reference(r.partition_key.as_deref()) {
-            let (Some(pk_path), Some(id_path)) = (r.partition_key.as_deref(), r.id.as_deref()) else {
-                return fail(outcome, "a point read needs an id and a partition key".into());
+        let through_reference = matches!(r.partition_key(), Some(ValueSource::Property(_)));
+        let answer = if r.kind() == OperationKind::PointRead && through_reference {
+            let (Some(ValueSource::Property(pk_path)), Some(ValueSource::Property(id_path))) =
+                (r.partition_key(), r.id())
+            else {
+                return fail(
+                    outcome,
+                    "a point read through a reference needs its id and partition key from the document read".into(),
+                );
             };
             let held = main.expected.iter().find_map(|s| {
                 let pk = lookup(&s.body, pk_path)?.as_str()?;
@@ -181,9 +185,9 @@ impl Run<'_> {
             self.point_read(&r.container, &pk, &id)
                 .await
                 .map(|doc| doc.into_iter().collect())
-        } else if let (Some(sql), true) = (&r.sql, r.kind != OperationKind::PointRead) {
-            let partition = if r.kind == OperationKind::SinglePartitionQuery {
-                match bind(r.partition_key.as_deref(), &main.binding, "partition key") {
+        } else if let (Some(sql), true) = (r.sql(), r.kind() != OperationKind::PointRead) {
+            let partition = if r.kind() == OperationKind::SinglePartitionQuery {
+                match bind(r.partition_key(), &main.binding, "partition key") {
                     Ok(p) => Some(p),
                     Err(reason) => return fail(outcome, reason),
                 }
@@ -215,15 +219,15 @@ impl Run<'_> {
         }
     }
 
-    /// The SQL's parameters, each bound to the filter of the same name.
+    /// The query's parameters, each bound to the filter of the same name.
     fn parameters(&self, r: &Request, binding: &Binding) -> Result<BTreeMap<String, Value>, String> {
-        let Some(sql) = &r.sql else {
-            return Err("the query has no SQL".into());
+        let Some((_, names)) = r.query() else {
+            return Err("the request is not a query".into());
         };
         let mut out = BTreeMap::new();
-        for name in sql_parameters(sql) {
+        for name in names {
             let value = binding
-                .get(&name)
+                .get(name)
                 .ok_or_else(|| format!("the SQL's parameter `@{name}` is not one of the pattern's filters"))?;
             out.insert(format!("@{name}"), value.clone());
         }
@@ -281,52 +285,6 @@ fn judge(mut outcome: RequestOutcome, returned: &[Value], in_order: impl Fn(&[&V
     }
 }
 
-/// Binds a partition key or id spec: `@name` from the binding, `"literal"` as is.
-fn bind(spec: Option<&str>, binding: &Binding, what: &str) -> Result<String, String> {
-    let name = match super::spec(spec, what)? {
-        Spec::Literal(literal) => return Ok(literal),
-        Spec::Parameter(name) => name,
-    };
-    match binding.get(name) {
-        Some(Value::String(value)) => Ok(value.clone()),
-        Some(other) => Err(format!("the {what} `@{name}` would be {other}, not a string")),
-        None => Err(format!("the {what} `@{name}` is not one of the pattern's filters")),
-    }
-}
-
-/// The `@parameters` of a SQL text, outside string literals, in order of appearance.
-pub(crate) fn sql_parameters(sql: &str) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    let mut chars = sql.chars().peekable();
-    let mut quote: Option<char> = None;
-    while let Some(ch) = chars.next() {
-        match (quote, ch) {
-            (Some(q), '\\') if q == '\'' || q == '"' => {
-                chars.next();
-            }
-            (Some(q), c) if c == q => quote = None,
-            (Some(_), _) => {}
-            (None, '\'' | '"') => quote = Some(ch),
-            (None, '@') => {
-                let mut name = String::new();
-                while let Some(&c) = chars.peek() {
-                    if c.is_alphanumeric() || c == '_' {
-                        name.push(c);
-                        chars.next();
-                    } else {
-                        break;
-                    }
-                }
-                if !name.is_empty() && !out.contains(&name) {
-                    out.push(name);
-                }
-            }
-            (None, _) => {}
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use serde_json::json;
@@ -334,23 +292,18 @@ mod tests {
     use super::*;
 
     #[test]
-    fn parameters_outside_literals() {
-        assert_eq!(
-            sql_parameters("SELECT * FROM c WHERE c.a = @a AND c.t = '@not' AND EXISTS(SELECT VALUE x FROM x IN c.l WHERE x.b = @b_1) AND c.a2 = @a"),
-            ["a", "b_1"]
-        );
-        assert_eq!(
-            sql_parameters(r"SELECT * FROM c WHERE c.t = 'it\'s @x' AND c.y = @y"),
-            ["y"]
-        );
-    }
-
-    #[test]
     fn binds_parameters_and_constants() {
         let binding: Binding = [("accountId".to_string(), json!("account-1"))].into();
-        assert_eq!(bind(Some("@accountId"), &binding, "pk"), Ok("account-1".into()));
-        assert_eq!(bind(Some("\"country\""), &binding, "pk"), Ok("country".into()));
-        assert!(bind(Some("@orderId"), &binding, "pk").is_err());
+        let parameter = |name: &str| ValueSource::Parameter(name.to_string());
+        assert_eq!(
+            bind(Some(&parameter("accountId")), &binding, "pk"),
+            Ok("account-1".into())
+        );
+        assert_eq!(
+            bind(Some(&ValueSource::Constant("country".into())), &binding, "pk"),
+            Ok("country".into())
+        );
+        assert!(bind(Some(&parameter("orderId")), &binding, "pk").is_err());
         assert!(bind(None, &binding, "pk").is_err());
     }
 }

@@ -2,16 +2,15 @@
 //! deleted; copies built from their new source), then a point read of what it wrote,
 //! and of every copy the operation did not write itself.
 
-use super::Spec;
 use std::collections::BTreeMap;
 
-use cosmap_mapper::operations::{Operation, OperationKind, Request, WriteKind};
+use cosmap_mapper::operations::{Operation, OperationKind, Request, ValueSource, WriteKind};
 use cosmap_mapper::{Container, DocumentType, Role};
 use serde_json::Value;
 
 use super::{error, fail, id_of, pattern_outcome, Run};
 use crate::report::{PatternOutcome, RequestOutcome, Verdict};
-use crate::samples::Sample;
+use crate::samples::{lookup, Sample};
 
 /// A document an operation wrote.
 struct Written {
@@ -112,7 +111,7 @@ impl Run<'_> {
 
     async fn write_request(&self, r: &Request, state: &mut WriteState, written: &mut Vec<Written>) -> RequestOutcome {
         let mut outcome = self.outcome(r);
-        let Some(kind) = r.write else {
+        let Some(kind) = r.write() else {
             return fail(
                 outcome,
                 "the write request does not say whether it creates, replaces or deletes".into(),
@@ -134,6 +133,7 @@ impl Run<'_> {
         };
         // The document written: a copy follows its source; others are a new sample,
         // a revision of a live one, or a live one to delete.
+        let mut source_body: Option<Value> = None;
         let document = if d.role == Role::Copy {
             let Some(of) = &d.copy_of else {
                 return fail(outcome, format!("the copy `{}` does not say what it copies", d.name));
@@ -149,6 +149,7 @@ impl Run<'_> {
                         .iter()
                         .find(|s| s.container == of.container && s.document_type == of.document_type)
                 });
+            source_body = source.map(|s| s.body.clone());
             match source.map(|s| self.generator.copy_of(&c.name, &d.name, s)) {
                 Some(Ok(copy)) => copy,
                 Some(Err(e)) => return fail(outcome, e.to_string()),
@@ -192,22 +193,31 @@ impl Run<'_> {
 
         // The request's own partition key and id, bound from the document.
         let identity = d.id.attribute();
-        let from_document = |spec: Option<&str>, what: &str| -> Result<String, String> {
-            let name = match super::spec(spec, what)? {
-                Spec::Literal(literal) => return Ok(literal),
-                Spec::Parameter(name) => name,
-            };
-            if name == "id" || Some(name) == identity {
-                return Ok(document.id.clone());
-            }
-            match document.body.get(name) {
-                Some(Value::String(value)) => Ok(value.clone()),
-                _ => Err(format!("the {what} `@{name}` is not a property of `{}`", d.name)),
+        let from_document = |source: Option<&ValueSource>, what: &str| -> Result<String, String> {
+            match source {
+                None => Err(format!("the request has no {what}")),
+                Some(ValueSource::Constant(value)) => Ok(value.clone()),
+                Some(ValueSource::Parameter(name)) => {
+                    if name == "id" || Some(name.as_str()) == identity {
+                        return Ok(document.id.clone());
+                    }
+                    match document.body.get(name) {
+                        Some(Value::String(value)) => Ok(value.clone()),
+                        _ => Err(format!("the {what} `@{name}` is not a property of `{}`", d.name)),
+                    }
+                }
+                // A copy's keys come from its source document.
+                Some(ValueSource::Property(path)) => match source_body.as_ref().and_then(|b| lookup(b, path)) {
+                    Some(Value::String(value)) => Ok(value.clone()),
+                    _ => Err(format!(
+                        "the {what} comes from `{path}` of the source document, which holds no string there"
+                    )),
+                },
             }
         };
         let (pk, id) = match (
-            from_document(r.partition_key.as_deref(), "partition key"),
-            from_document(r.id.as_deref(), "id"),
+            from_document(r.partition_key(), "partition key"),
+            from_document(r.id(), "id"),
         ) {
             (Ok(pk), Ok(id)) => (pk, id),
             (Err(reason), _) | (_, Err(reason)) => return fail(outcome, reason),

@@ -1,0 +1,20 @@
+//! Azure Cosmos DB's service limits, in one place: validation and the mapper
+//! (its rules and its cost model) read them from here.
+//!
+//! Sources (learn.microsoft.com/azure/cosmos-db): "Service quotas"
+//! (`concepts-limits`) and "Partitioning and horizontal scaling" (`partitioning-overview`).
+
+const GB: f64 = 1024.0 * 1024.0 * 1024.0;
+
+/// An item is at most 2 MB.
+pub const MAX_ITEM_BYTES: f64 = 2.0 * 1024.0 * 1024.0;
+/// One logical partition holds at most 20 GB.
+pub const LOGICAL_PARTITION_BYTES: f64 = 20.0 * GB;
+/// One logical partition serves at most 10,000 RU/s.
+pub const LOGICAL_PARTITION_RU_PER_SECOND: f64 = 10_000.0;
+/// One physical partition holds up to 50 GB.
+pub const PHYSICAL_PARTITION_BYTES: f64 = 50.0 * GB;
+/// One physical partition serves up to 10,000 RU/s.
+pub const PHYSICAL_PARTITION_RU_PER_SECOND: f64 = 10_000.0;
+/// A transactional batch holds at most 100 operations, in one logical partition.
+pub const MAX_BATCH_OPERATIONS: usize = 100;

@@ -1,0 +1,293 @@
+//! One design's figures: its containers' sizes ([`facts`](super::facts)), each
+//! request's charge ([`units`]), and the physical partitions each container needs
+//! for its storage and for its own workload (the fan-out of its cross-partition
+//! queries included). The cost table and the mapper's decisions read the same
+//! figures from here.
+
+use std::collections::BTreeMap;
+
+use cosmap_domain::{AccessPattern, DomainModel, Element, Relationship};
+
+use super::constants::*;
+use super::estimate::{Consistency, DesignCost};
+use super::facts::{self, Facts};
+use super::units::{self, Charge};
+use crate::operations::{Operation, OperationKind, Request};
+use crate::options::Thresholds;
+use crate::statistics::{human_bytes, human_rate};
+
+/// One design's figures, with partitions sized for its own workload.
+pub(crate) struct Design<'m> {
+    model: &'m DomainModel,
+    /// Access patterns by name, and relationships by the elements at either end.
+    patterns: BTreeMap<&'m str, &'m AccessPattern>,
+    touching: BTreeMap<&'m str, Vec<&'m Relationship>>,
+    facts: Facts,
+    partitions: BTreeMap<String, f64>,
+    ru_per_second: BTreeMap<String, f64>,
+    consistency: Consistency,
+}
+
+impl<'m> Design<'m> {
+    /// The figures of a design made of `facts` and running `operations`.
+    pub(crate) fn new(
+        model: &'m DomainModel,
+        facts: Facts,
+        operations: &[Operation],
+        consistency: Consistency,
+    ) -> Self {
+        let mut touching: BTreeMap<&str, Vec<&Relationship>> = BTreeMap::new();
+        for rel in model.relationships() {
+            touching.entry(rel.from.as_str()).or_default().push(rel);
+            if rel.to != rel.from {
+                touching.entry(rel.to.as_str()).or_default().push(rel);
+            }
+        }
+        let mut design = Design {
+            model,
+            patterns: model.access_patterns().iter().map(|p| (p.name.as_str(), p)).collect(),
+            touching,
+            partitions: BTreeMap::new(),
+            facts,
+            ru_per_second: BTreeMap::new(),
+            consistency,
+        };
+        // Load on a container = fixed + per_partition × partitions (the fan-out of its
+        // cross-partition queries), and partitions = max(by storage, load / 10,000):
+        // solved for the smallest partition count that carries its own load.
+        let mut fixed: BTreeMap<&str, f64> = BTreeMap::new();
+        let mut fan_out: BTreeMap<&str, f64> = BTreeMap::new();
+        for op in operations {
+            for r in &op.requests {
+                let charge = design.charge(op, r);
+                *fixed.entry(r.container.as_str()).or_default() += charge.fixed * op.per_second;
+                *fan_out.entry(r.container.as_str()).or_default() += charge.per_partition * op.per_second;
+            }
+        }
+        for (name, f) in &design.facts {
+            let a = fixed.get(name.as_str()).copied().unwrap_or(0.0);
+            let b = fan_out.get(name.as_str()).copied().unwrap_or(0.0);
+            let by_storage = units::physical_partitions(f.storage_bytes, 0.0);
+            let carried = |p: f64| units::physical_partitions(0.0, a + b * p) <= p;
+            let partitions = if carried(by_storage) {
+                by_storage
+            } else if b < PHYSICAL_PARTITION_RU_PER_SECOND {
+                (a / (PHYSICAL_PARTITION_RU_PER_SECOND - b)).ceil().max(by_storage)
+            } else {
+                f64::INFINITY
+            };
+            design.partitions.insert(name.clone(), partitions);
+            design.ru_per_second.insert(name.clone(), a + b * partitions);
+        }
+        design
+    }
+
+    /// The cost of one execution of `op` and at its rate.
+    pub(crate) fn operation_cost(&self, op: &Operation) -> DesignCost {
+        let ru: f64 = op.requests.iter().map(|r| self.request_ru(op, r)).sum();
+        DesignCost {
+            operation: op.kind,
+            ru: units::round(ru),
+            ru_per_second: units::round(ru * op.per_second),
+            requests: op.requests.len(),
+        }
+    }
+
+    /// Request units of one execution of `r`, at its container's partition count.
+    pub(crate) fn request_ru(&self, op: &Operation, r: &Request) -> f64 {
+        self.charge(op, r).at(self.partitions(&r.container))
+    }
+
+    /// Physical partitions of `container` in this design (1 when unknown).
+    pub(crate) fn partitions(&self, container: &str) -> f64 {
+        self.partitions.get(container).copied().unwrap_or(1.0)
+    }
+
+    /// Estimated storage of `container` in bytes (0 when unknown).
+    pub(crate) fn storage_bytes(&self, container: &str) -> f64 {
+        self.facts.get(container).map_or(0.0, |f| f.storage_bytes)
+    }
+
+    /// Each container's figures, in name order.
+    pub(crate) fn containers(&self) -> Vec<ContainerFigures> {
+        self.facts
+            .iter()
+            .map(|(name, f)| ContainerFigures {
+                name: name.clone(),
+                items: f.documents.values().map(|d| d.count).sum(),
+                storage_bytes: f.storage_bytes,
+                logical_partitions: f.partition_key_values,
+                physical_partitions: self.partitions(name),
+                ru_per_second: self.ru_per_second.get(name).copied().unwrap_or(0.0),
+            })
+            .collect()
+    }
+
+    /// The charge of `r` (part of `op`), every price from [`units`].
+    pub(crate) fn charge(&self, op: &Operation, r: &Request) -> Charge {
+        let Some(container) = self.facts.get(&r.container) else {
+            return Charge::default();
+        };
+        let doc = |name: &str| container.documents.get(name);
+        let bytes = |name: &str| doc(name).map_or(DEFAULT_ITEM_BYTES, |d| d.bytes);
+        let read = self.consistency.read_factor();
+        match r.kind() {
+            OperationKind::PointRead => Charge::once(units::point_read(bytes(&r.document_types[0]))).scaled(read),
+            OperationKind::Write => {
+                let d = doc(&r.document_types[0]);
+                let (b, paths) = d.map_or((DEFAULT_ITEM_BYTES, 0), |d| (d.bytes, d.indexed_paths));
+                Charge::once(r.write().map_or(0.0, |kind| units::write(kind, b, paths)))
+            }
+            kind @ (OperationKind::SinglePartitionQuery | OperationKind::CrossPartitionQuery) => {
+                let main = op.requests.first().is_some_and(|first| std::ptr::eq(first, r));
+                let returned: Vec<(f64, f64)> = r
+                    .document_types
+                    .iter()
+                    .enumerate()
+                    .map(|(i, name)| {
+                        let items = self.items(op, r, main && i == 0, name, container).min(QUERY_PAGE_ITEMS);
+                        (items, bytes(name))
+                    })
+                    .collect();
+                units::query(kind == OperationKind::CrossPartitionQuery, &returned).scaled(read)
+            }
+        }
+    }
+
+    /// Items of document type `name` a query returns: each equality filter
+    /// narrows them (see `ASSUMPTIONS`); the fewest wins.
+    fn items(&self, op: &Operation, r: &Request, main: bool, name: &str, c: &facts::ContainerFacts) -> f64 {
+        let count = c.documents.get(name).map_or(1.0, |d| d.count);
+        let per_partition = count / c.partition_key_values.max(1.0);
+        let unfiltered = if r.partition_key().is_some() {
+            per_partition
+        } else {
+            count
+        };
+        let Some(pattern) = self.patterns.get(op.pattern.as_str()) else {
+            return unfiltered;
+        };
+        if !main {
+            // Read alongside the main item: its children per parent.
+            let parents = facts::count_of(self.model, &pattern.start).max(1.0);
+            return (count / parents).min(unfiltered).max(count.min(1.0));
+        }
+        if pattern.filter.is_empty() {
+            return unfiltered;
+        }
+        let identity = match self.model.element(&pattern.start) {
+            Some(Element::Entity(e)) => Some(e.identity.as_str()),
+            _ => None,
+        };
+        let root = self.model.root_of(&pattern.start);
+        pattern
+            .filter
+            .iter()
+            .map(|f| {
+                if Some(f.as_str()) == identity {
+                    1.0
+                } else if matches!(r.partition_key(), Some(crate::operations::ValueSource::Parameter(p)) if p == f) {
+                    per_partition
+                } else if let Some(root) = root.filter(|root| root.identity == *f) {
+                    count / facts::count_of(self.model, &root.name).max(1.0)
+                } else if let Some(targets) = self.referenced_count(&pattern.start, f) {
+                    count / targets.max(1.0)
+                } else {
+                    SELECTIVE_FILTER_ITEMS
+                }
+            })
+            .fold(unfiltered, f64::min)
+            .max(count.min(1.0))
+    }
+
+    /// The count of the root whose identity is `f`, when `element` refers to it.
+    fn referenced_count(&self, element: &str, f: &str) -> Option<f64> {
+        self.touching.get(element)?.iter().find_map(|rel| {
+            let other = if rel.from == element {
+                &rel.to
+            } else if rel.to == element {
+                &rel.from
+            } else {
+                return None;
+            };
+            let root = self.model.root_of(other)?;
+            (root.identity == f).then(|| facts::count_of(self.model, &root.name))
+        })
+    }
+
+    /// Risks of this design: logical partitions over their limits, items near 2 MB,
+    /// frequent cross-partition queries.
+    pub(crate) fn warnings(&self, operations: &[Operation], t: &Thresholds) -> Vec<String> {
+        let mut out = Vec::new();
+        for (name, f) in &self.facts {
+            let rus = self.ru_per_second.get(name).copied().unwrap_or(0.0);
+            if f.dictionary {
+                for (doc, d) in &f.documents {
+                    let bytes = d.count * d.bytes;
+                    if bytes > LOGICAL_PARTITION_BYTES {
+                        out.push(format!("`{name}`: the `{doc}` dictionary (one logical partition) holds about {}, over the 20 GB a logical partition can hold", human_bytes(bytes)));
+                    }
+                }
+                if rus > LOGICAL_PARTITION_RU_PER_SECOND && rus.is_finite() {
+                    out.push(format!("`{name}`: about {} RU/s go to its dictionaries' logical partitions, over the 10,000 RU/s one can serve", rus.round()));
+                }
+                continue;
+            }
+            let per_partition = f.storage_bytes / f.partition_key_values.max(1.0);
+            if per_partition > LOGICAL_PARTITION_BYTES {
+                out.push(format!(
+                    "`{name}`: a logical partition holds about {}, over the 20 GB limit",
+                    human_bytes(per_partition)
+                ));
+            }
+            if !rus.is_finite() {
+                out.push(format!("`{name}`: its cross-partition queries fan out faster than partitions add throughput; the container cannot carry this workload"));
+                continue;
+            }
+            let hot = rus / f.partition_key_values.max(1.0);
+            if hot > LOGICAL_PARTITION_RU_PER_SECOND {
+                out.push(format!(
+                    "`{name}`: about {} RU/s per logical partition, over the 10,000 RU/s one can serve",
+                    hot.round()
+                ));
+            }
+            for (doc, d) in &f.documents {
+                if d.bytes > MAX_ITEM_BYTES / 2.0 {
+                    out.push(format!(
+                        "`{name}`/`{doc}`: items of about {} are near the 2 MB item limit",
+                        human_bytes(d.bytes)
+                    ));
+                }
+            }
+        }
+        for op in operations {
+            if op.kind == OperationKind::CrossPartitionQuery && op.per_second >= t.frequent_per_second {
+                out.push(format!(
+                    "`{}` runs {} as a cross-partition query on `{}`",
+                    op.pattern,
+                    human_rate(op.per_second),
+                    op.requests.first().map_or("?", |r| r.container.as_str())
+                ));
+            }
+        }
+        out
+    }
+}
+
+/// One container's figures in a design, as the cost report shows them.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ContainerFigures {
+    /// The container.
+    pub name: String,
+    /// Estimated items (documents) it holds.
+    pub items: f64,
+    /// Estimated storage in bytes.
+    pub storage_bytes: f64,
+    /// Distinct partition key values.
+    pub logical_partitions: f64,
+    /// Physical partitions its storage and its own workload need.
+    pub physical_partitions: f64,
+    /// Request units per second its share of the workload takes.
+    pub ru_per_second: f64,
+}

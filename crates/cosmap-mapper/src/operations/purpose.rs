@@ -1,0 +1,104 @@
+//! Why a request is sent, as data; `Display` makes the sentence `cosmap model` prints.
+
+use std::fmt;
+
+/// Why a request is sent.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Purpose {
+    /// Reads the pattern's start element (from its home document, or from a copy).
+    Read {
+        /// The element read.
+        element: String,
+        /// Read from an optimisation copy.
+        from_copy: bool,
+    },
+    /// A point read of `document` by id; the application matches the remaining
+    /// filters on `element` (an object embedded in it).
+    ReadMatchedInApplication {
+        /// The document type read.
+        document: String,
+        /// The element matched.
+        element: String,
+        /// The filters the application matches.
+        filters: Vec<String>,
+    },
+    /// Follows a reference to `target`, one point read.
+    FollowReference {
+        /// The referenced root.
+        target: String,
+    },
+    /// Reads `target`, which nothing in `from` refers to: a scan of its documents.
+    ScanUnreferenced {
+        /// The element read.
+        target: String,
+        /// The document type read first.
+        from: String,
+    },
+    /// Writes `element`'s own document.
+    Write {
+        /// The element written.
+        element: String,
+    },
+    /// Rewrites `document`, which embeds the written `element`.
+    RewriteEmbedding {
+        /// The document type rewritten.
+        document: String,
+        /// The embedded element written.
+        element: String,
+    },
+    /// Keeps the copy of `document` in `container` in sync (from the change feed).
+    SyncCopy {
+        /// The source document type.
+        document: String,
+        /// The container holding the copy.
+        container: String,
+    },
+    /// The naive design: reads or writes `element` in its own container.
+    OwnContainer {
+        /// The element.
+        element: String,
+        /// A write rather than a read.
+        write: bool,
+    },
+}
+
+impl fmt::Display for Purpose {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Purpose::Read { element, from_copy } => {
+                write!(f, "reads `{element}`{}", if *from_copy { " from its copy" } else { "" })
+            }
+            Purpose::ReadMatchedInApplication {
+                document,
+                element,
+                filters,
+            } => {
+                let matched: Vec<String> = filters.iter().map(|c| format!("`{c}`")).collect();
+                write!(
+                    f,
+                    "reads `{document}` by id; the application matches `{element}` on {}",
+                    matched.join(", ")
+                )
+            }
+            Purpose::FollowReference { target } => write!(f, "reads the referenced `{target}`"),
+            Purpose::ScanUnreferenced { target, from } => {
+                write!(f, "reads `{target}`, which nothing in `{from}` refers to")
+            }
+            Purpose::Write { element } => write!(f, "writes `{element}`"),
+            Purpose::RewriteEmbedding { document, element } => {
+                write!(f, "rewrites `{document}`, which embeds `{element}`")
+            }
+            Purpose::SyncCopy { document, container } => {
+                write!(
+                    f,
+                    "keeps the copy of `{document}` in `{container}` in sync (change feed)"
+                )
+            }
+            Purpose::OwnContainer { element, write } => write!(
+                f,
+                "{} `{element}` in its own container",
+                if *write { "writes" } else { "reads" }
+            ),
+        }
+    }
+}

@@ -1,0 +1,261 @@
+//! The typed plan of one access pattern: an [`Operation`] is the [`Request`]s it
+//! sends; each request's [`Action`] says how it runs and where its partition key,
+//! id and parameters come from ([`ValueSource`]).
+
+use serde::{Serialize, Serializer};
+
+use super::purpose::Purpose;
+
+/// How a request runs (the kind of an [`Action`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum OperationKind {
+    /// Read one item by id and partition key value.
+    PointRead,
+    /// A query within one logical partition.
+    SinglePartitionQuery,
+    /// A query that fans out over every physical partition.
+    CrossPartitionQuery,
+    /// A create, replace or delete of one item.
+    Write,
+}
+
+impl OperationKind {
+    /// The name used in output: `pointRead`, `singlePartitionQuery`, …
+    pub fn as_str(self) -> &'static str {
+        match self {
+            OperationKind::PointRead => "pointRead",
+            OperationKind::SinglePartitionQuery => "singlePartitionQuery",
+            OperationKind::CrossPartitionQuery => "crossPartitionQuery",
+            OperationKind::Write => "write",
+        }
+    }
+}
+
+/// What a write does to an item.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum WriteKind {
+    /// A new item.
+    Create,
+    /// Replaces (or upserts) an existing item.
+    Replace,
+    /// Removes an item.
+    Delete,
+}
+
+impl WriteKind {
+    /// The name used in output: `create`, `replace`, `delete`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            WriteKind::Create => "create",
+            WriteKind::Replace => "replace",
+            WriteKind::Delete => "delete",
+        }
+    }
+}
+
+/// A path of JSON property names inside a document, for example `account.id`
+/// (serialised as `["account", "id"]`).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct PropertyPath(Vec<String>);
+
+impl PropertyPath {
+    /// The path through `names`, outermost first.
+    pub fn new<S: Into<String>>(names: impl IntoIterator<Item = S>) -> Self {
+        PropertyPath(names.into_iter().map(Into::into).collect())
+    }
+
+    /// The property names, outermost first.
+    pub fn names(&self) -> &[String] {
+        &self.0
+    }
+
+    /// The first property (the one the document itself holds).
+    pub fn first(&self) -> Option<&str> {
+        self.0.first().map(String::as_str)
+    }
+}
+
+impl std::fmt::Display for PropertyPath {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0.join("."))
+    }
+}
+
+impl Serialize for PropertyPath {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(serializer)
+    }
+}
+
+/// Where a value a request needs (a partition key value, an id) comes from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum ValueSource {
+    /// Supplied by the caller: for a read, the access pattern's filter of this
+    /// name; for a write, the written document's property (or identity) of this name.
+    Parameter(String),
+    /// A constant, for example the `type` value that partitions a dictionary.
+    Constant(String),
+    /// Taken from this property path of a document: for a read, of each document
+    /// the pattern's first request returned (a reference's `id` or `partitionKey`);
+    /// for a write that keeps a copy in sync, of the source document written.
+    Property(PropertyPath),
+}
+
+impl std::fmt::Display for ValueSource {
+    /// `@accountId`, `"country"` or `account.id`, as `cosmap model` prints them.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ValueSource::Parameter(name) => write!(f, "@{name}"),
+            ValueSource::Constant(value) => write!(f, "{value:?}"),
+            ValueSource::Property(path) => write!(f, "{path}"),
+        }
+    }
+}
+
+/// How one request runs, with what it needs.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "camelCase", rename_all_fields = "camelCase")]
+pub enum Action {
+    /// Read one item by id and partition key value.
+    PointRead {
+        /// The partition key value.
+        partition_key: ValueSource,
+        /// The item id.
+        id: ValueSource,
+    },
+    /// A query within one logical partition.
+    SinglePartitionQuery {
+        /// The partition key value that scopes it.
+        partition_key: ValueSource,
+        /// The parameterised SQL.
+        sql: String,
+        /// The SQL's parameters (without `@`), each bound to the access pattern's
+        /// filter of the same name.
+        parameters: Vec<String>,
+    },
+    /// A query over every physical partition.
+    CrossPartitionQuery {
+        /// The parameterised SQL.
+        sql: String,
+        /// The SQL's parameters (without `@`), as for a single-partition query.
+        parameters: Vec<String>,
+    },
+    /// A create, replace or delete of one item.
+    Write {
+        /// What the write does.
+        write: WriteKind,
+        /// The partition key value of the item written.
+        partition_key: ValueSource,
+        /// The id of the item written.
+        id: ValueSource,
+    },
+}
+
+/// One request to Cosmos DB.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Request {
+    /// How it runs, with its partition key, id, SQL and parameters.
+    #[serde(flatten)]
+    pub action: Action,
+    /// The container.
+    pub container: String,
+    /// The document types it reads or writes.
+    pub document_types: Vec<String>,
+    /// Why the request is sent (prose is made from it by [`Purpose`]'s `Display`).
+    #[serde(serialize_with = "purpose_text")]
+    pub purpose: Purpose,
+    /// Index paths the query's filters and sorts use (for the indexing policy).
+    #[serde(skip)]
+    pub index_paths: Vec<String>,
+    /// Properties of a multi-property ORDER BY, in order (for composite indexes).
+    #[serde(skip)]
+    pub order_by: Vec<String>,
+}
+
+fn purpose_text<S: Serializer>(purpose: &Purpose, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.collect_str(purpose)
+}
+
+impl Request {
+    /// How the request runs.
+    pub fn kind(&self) -> OperationKind {
+        match self.action {
+            Action::PointRead { .. } => OperationKind::PointRead,
+            Action::SinglePartitionQuery { .. } => OperationKind::SinglePartitionQuery,
+            Action::CrossPartitionQuery { .. } => OperationKind::CrossPartitionQuery,
+            Action::Write { .. } => OperationKind::Write,
+        }
+    }
+
+    /// The partition key value it needs; none for a cross-partition query.
+    pub fn partition_key(&self) -> Option<&ValueSource> {
+        match &self.action {
+            Action::PointRead { partition_key, .. }
+            | Action::SinglePartitionQuery { partition_key, .. }
+            | Action::Write { partition_key, .. } => Some(partition_key),
+            Action::CrossPartitionQuery { .. } => None,
+        }
+    }
+
+    /// The item id, for point reads and writes.
+    pub fn id(&self) -> Option<&ValueSource> {
+        match &self.action {
+            Action::PointRead { id, .. } | Action::Write { id, .. } => Some(id),
+            _ => None,
+        }
+    }
+
+    /// The SQL and its parameters, for queries.
+    pub fn query(&self) -> Option<(&str, &[String])> {
+        match &self.action {
+            Action::SinglePartitionQuery { sql, parameters, .. } | Action::CrossPartitionQuery { sql, parameters } => {
+                Some((sql, parameters))
+            }
+            _ => None,
+        }
+    }
+
+    /// The SQL, for queries.
+    pub fn sql(&self) -> Option<&str> {
+        self.query().map(|(sql, _)| sql)
+    }
+
+    /// What a write does, for writes.
+    pub fn write(&self) -> Option<WriteKind> {
+        match self.action {
+            Action::Write { write, .. } => Some(write),
+            _ => None,
+        }
+    }
+}
+
+/// One access pattern as the requests it sends.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Operation {
+    /// The access pattern's name.
+    pub pattern: String,
+    /// The kind of its main (first) request.
+    pub kind: OperationKind,
+    /// Executions per second.
+    pub per_second: f64,
+    /// The requests, the main one first.
+    pub requests: Vec<Request>,
+}
+
+impl Operation {
+    /// The operation of `pattern` sending `requests` (at least one), its kind that of the first.
+    pub fn new(pattern: impl Into<String>, per_second: f64, requests: Vec<Request>) -> Option<Self> {
+        let kind = requests.first()?.kind();
+        Some(Operation {
+            pattern: pattern.into(),
+            kind,
+            per_second,
+            requests,
+        })
+    }
+}

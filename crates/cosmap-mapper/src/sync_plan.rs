@@ -1,0 +1,135 @@
+//! How derived data (optimisation copies now; extended references, counts and
+//! feeds as they come) is kept current: a [`SyncPlan`] says what triggers it and
+//! which upserts and deletes it makes, with typed key mappings. Generated sync
+//! workers, verify and the text printer read it; none of them parses prose.
+
+use serde::Serialize;
+
+use crate::operations::PropertyPath;
+
+/// What keeps one kind of derived document current.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SyncPlan {
+    /// What starts it.
+    pub trigger: SyncTrigger,
+    /// What it does for each change, in order.
+    pub actions: Vec<SyncAction>,
+}
+
+/// What starts a sync.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "camelCase", rename_all_fields = "camelCase")]
+pub enum SyncTrigger {
+    /// Each change of `document_type` documents in `container`'s change feed.
+    ChangeFeed {
+        /// The container whose change feed is read.
+        container: String,
+        /// The document type whose changes count (by its `type` value, `discriminator`).
+        document_type: String,
+        /// The `type` value of those documents.
+        discriminator: String,
+    },
+}
+
+/// Which changes an action answers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum ChangeKind {
+    /// A document created or replaced (its `ttl` not set).
+    Upserted,
+    /// A document deleted by setting its `ttl` (the change feed shows no hard delete;
+    /// the source container has TTL on for this).
+    Expiring,
+}
+
+/// What an action does to the target document.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum SyncOperation {
+    /// Creates or replaces it (idempotent: a replayed change writes the same document).
+    Upsert,
+    /// Deletes it (a missing document is not an error: a replayed change is harmless).
+    Delete,
+}
+
+/// One step of a sync: on `on` changes, `operation` the `document_type` document in
+/// `container`, found by `keys`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SyncAction {
+    /// The changes it answers.
+    pub on: ChangeKind,
+    /// What it does.
+    pub operation: SyncOperation,
+    /// The target container.
+    pub container: String,
+    /// The target document type.
+    pub document_type: String,
+    /// How the target's `id` and partition key are taken from the changed document.
+    pub keys: Vec<KeyMapping>,
+}
+
+/// A target property and the path in the changed (source) document its value comes from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct KeyMapping {
+    /// The target document's property, for example `accountId`.
+    pub property: String,
+    /// Where its value is in the source document, for example `account.id`.
+    pub from: PropertyPath,
+}
+
+impl SyncPlan {
+    /// The plan that keeps a copy current: from the change feed of `source`'s
+    /// `document_type` documents, upsert the copy into `target` (its `id` the source's,
+    /// its partition key `target_key` from `key_from`); delete it when the source expires.
+    pub fn copy(
+        source: &str,
+        document_type: &str,
+        discriminator: &str,
+        target: &str,
+        copy_type: &str,
+        target_key: &str,
+        key_from: &PropertyPath,
+    ) -> Self {
+        let keys = vec![
+            KeyMapping {
+                property: "id".to_string(),
+                from: PropertyPath::new(["id"]),
+            },
+            KeyMapping {
+                property: target_key.to_string(),
+                from: key_from.clone(),
+            },
+        ];
+        let action = |on, operation| SyncAction {
+            on,
+            operation,
+            container: target.to_string(),
+            document_type: copy_type.to_string(),
+            keys: keys.clone(),
+        };
+        SyncPlan {
+            trigger: SyncTrigger::ChangeFeed {
+                container: source.to_string(),
+                document_type: document_type.to_string(),
+                discriminator: discriminator.to_string(),
+            },
+            actions: vec![
+                action(ChangeKind::Upserted, SyncOperation::Upsert),
+                action(ChangeKind::Expiring, SyncOperation::Delete),
+            ],
+        }
+    }
+
+    /// The target's partition key mapping of the first action: the property and its source path.
+    pub fn key(&self, property: &str) -> Option<&PropertyPath> {
+        self.actions
+            .first()?
+            .keys
+            .iter()
+            .find(|k| k.property == property)
+            .map(|k| &k.from)
+    }
+}
