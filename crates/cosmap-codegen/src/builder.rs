@@ -4,7 +4,7 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use cosmap_domain::ModelError;
+use cosmap_domain::{DomainModel, ModelError};
 
 use crate::artefacts::{Artefact, RUST_FILE};
 use crate::error::CodegenError;
@@ -27,6 +27,7 @@ pub struct Builder {
     out_dir: Option<PathBuf>,
     file_name: Option<String>,
     mapping: TypeMapping,
+    options: cosmap_mapper::Options,
 }
 
 /// Why build-time generation failed; its `Debug` is its `Display`, so a build
@@ -104,6 +105,34 @@ impl Builder {
     /// content changed, and tells cargo to rerun when the model or templates change.
     pub fn compile(self) -> Result<(), BuildError> {
         let model_path = self.model_path()?;
+        let model = cosmap_domain::load_file(model_path).map_err(|e| BuildError(BuildErrorKind::Model(e)))?;
+        println!("cargo:rerun-if-changed={}", model_path.display());
+        self.write(&model)
+    }
+
+    /// Generates `cosmap.rs` from a model built in Rust (with
+    /// [`cosmap_domain::ModelBuilder`]) instead of a file, like prost-build's
+    /// `compile_fds`: written only when its content changed; cargo is told to rerun
+    /// when the templates change (the build script itself reruns when it changes).
+    pub fn compile_model(self, model: &DomainModel) -> Result<(), BuildError> {
+        self.write(model)
+    }
+
+    /// The Rust [`compile_model`](Self::compile_model) would write, without writing it.
+    pub fn render_model(&self, model: &DomainModel) -> Result<String, BuildError> {
+        let logical = cosmap_mapper::map(model, &self.options);
+        let codegen = |e| BuildError(BuildErrorKind::Codegen(e));
+        let templates = Templates::load(self.templates.as_deref()).map_err(codegen)?;
+        crate::rust::render(&logical, &self.mapping, &templates).map_err(codegen)
+    }
+
+    /// The mapper's options (thresholds, index-all, …); `Options::default()` otherwise.
+    pub fn mapper_options(mut self, options: cosmap_mapper::Options) -> Self {
+        self.options = options;
+        self
+    }
+
+    fn write(&self, model: &DomainModel) -> Result<(), BuildError> {
         let out_dir = match self
             .out_dir
             .clone()
@@ -116,13 +145,12 @@ impl Builder {
                 )))
             }
         };
-        println!("cargo:rerun-if-changed={}", model_path.display());
         if let Some(dir) = &self.templates {
             println!("cargo:rerun-if-changed={}", dir.display());
         }
         let artefact = Artefact {
             path: PathBuf::from(self.file_name.as_deref().unwrap_or(RUST_FILE)),
-            contents: self.render_model(model_path)?,
+            contents: self.render_model(model)?,
         };
         crate::write::write_all(&out_dir, &[artefact]).map_err(|e| BuildError(BuildErrorKind::Codegen(e)))?;
         Ok(())
@@ -132,7 +160,8 @@ impl Builder {
     /// printing cargo directives: for tests of generated code, and for measuring
     /// the build step (`cargo bench -p cosmap-codegen --bench build_step`).
     pub fn render(&self) -> Result<String, BuildError> {
-        self.render_model(self.model_path()?)
+        let model = cosmap_domain::load_file(self.model_path()?).map_err(|e| BuildError(BuildErrorKind::Model(e)))?;
+        self.render_model(&model)
     }
 
     fn model_path(&self) -> Result<&Path, BuildError> {
@@ -141,14 +170,6 @@ impl Builder {
                 "no model file: call `.model(\"model.json\")`".into(),
             ))
         })
-    }
-
-    fn render_model(&self, model_path: &Path) -> Result<String, BuildError> {
-        let model = cosmap_domain::load_file(model_path).map_err(|e| BuildError(BuildErrorKind::Model(e)))?;
-        let logical = cosmap_mapper::map(&model, &cosmap_mapper::Options::default());
-        let codegen = |e| BuildError(BuildErrorKind::Codegen(e));
-        let templates = Templates::load(self.templates.as_deref()).map_err(codegen)?;
-        crate::rust::render(&logical, &self.mapping, &templates).map_err(codegen)
     }
 }
 

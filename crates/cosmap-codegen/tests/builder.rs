@@ -70,3 +70,37 @@ fn a_missing_model_or_out_dir_is_a_clear_error() {
         "{err}"
     );
 }
+
+/// A model built in Rust compiles like a file (prost-build's `compile_fds`): the same
+/// `cosmap.rs` for the same model, and mapper options are honoured.
+#[test]
+fn compiles_a_model_built_in_rust() {
+    use cosmap_domain::{
+        AccessKind, AccessPattern, Aggregate, Attribute, AttributeType, Cardinality, Entity, ModelBuilder,
+        Relationship, ValueObject,
+    };
+    let model = ModelBuilder::new("Shop")
+        .entity(
+            Entity::new("Customer", "customerId")
+                .attribute(Attribute::new("email", AttributeType::String))
+                .volume(1000.0, 500.0),
+        )
+        .value_object(ValueObject::new("Address").attribute(Attribute::new("city", AttributeType::String)))
+        .aggregate(Aggregate::new("Customer").member("Address"))
+        .relationship(Relationship::new("Customer", "Address", Cardinality::Few).max(5))
+        .access_pattern(AccessPattern::new("customer by email", AccessKind::Read, "Customer", 3.0).filter("email"))
+        .build()
+        .expect("a valid model");
+    let out = tempdir("in-memory");
+    Builder::new().out_dir(&out).compile_model(&model).expect("compiles");
+    let written = std::fs::read_to_string(out.join("cosmap.rs")).unwrap();
+    assert!(written.contains("pub struct Customer"), "{written}");
+    assert!(written.contains("pub addresses:"), "{written}");
+    assert_eq!(written, Builder::new().render_model(&model).expect("renders"));
+
+    // The same model from its file gives the same code.
+    let file = repo().join("examples/ecommerce/model.json");
+    let loaded = cosmap_domain::load_file(&file).expect("loads");
+    let from_file = Builder::new().model(&file).render().expect("renders");
+    assert_eq!(Builder::new().render_model(&loaded).expect("renders"), from_file);
+}

@@ -30,7 +30,7 @@ pub(crate) struct Assembler<'m, 't> {
 }
 
 /// The contents of a document or embedded object while it is being built.
-struct Node {
+struct ObjectDraft {
     attributes: Vec<Property>,
     embedded: Vec<Embedded>,
     references: Vec<Reference>,
@@ -41,9 +41,9 @@ struct Node {
     reserved: Vec<String>,
 }
 
-impl Node {
+impl ObjectDraft {
     fn new(attributes: &[Attribute], bytes: Option<f64>) -> Self {
-        Node {
+        ObjectDraft {
             attributes: attributes.iter().map(property).collect(),
             embedded: Vec::new(),
             references: Vec::new(),
@@ -169,7 +169,7 @@ impl<'m, 't> Assembler<'m, 't> {
         let found = self.model.element(element);
         let attributes = found.map(|e| e.attributes()).unwrap_or_default();
         let bytes = found.and_then(|e| e.volume()).and_then(|v| v.avg_size_bytes);
-        let mut node = Node::new(attributes, bytes);
+        let mut node = ObjectDraft::new(attributes, bytes);
         node.reserved = cosmap_domain::naming::RESERVED_PROPERTIES
             .iter()
             .map(|r| r.to_string())
@@ -205,7 +205,7 @@ impl<'m, 't> Assembler<'m, 't> {
         plan: &ContainerPlan<'m>,
         element: &str,
         subject: &str,
-        node: &mut Node,
+        node: &mut ObjectDraft,
         separated: &mut Vec<DocumentType>,
     ) {
         let model = self.model;
@@ -240,7 +240,7 @@ impl<'m, 't> Assembler<'m, 't> {
             );
             match placement {
                 Placement::Embed => {
-                    let mut child = Node::new(&vo.attributes, child_bytes);
+                    let mut child = ObjectDraft::new(&vo.attributes, child_bytes);
                     self.fill(plan, &vo.name, &site, &mut child, separated);
                     let count = if rel.is_many() {
                         rel.max.unwrap_or(1) as f64

@@ -285,3 +285,39 @@ impl Container {
         self.document_types.iter().find(|d| d.name == name)
     }
 }
+
+/// The object that holds an element's own properties: a document, or an object
+/// embedded in one. Readers walk either the same way.
+#[derive(Debug, Clone, Copy)]
+pub enum PropertyHolder<'a> {
+    /// A document type.
+    Document(&'a DocumentType),
+    /// An embedded object.
+    Embedded(&'a Embedded),
+}
+
+impl<'a> PropertyHolder<'a> {
+    /// Its stored attributes.
+    pub fn attributes(self) -> &'a [Property] {
+        match self {
+            PropertyHolder::Document(d) => &d.attributes,
+            PropertyHolder::Embedded(e) => &e.attributes,
+        }
+    }
+
+    /// The objects embedded in it.
+    pub fn embedded(self) -> &'a [Embedded] {
+        match self {
+            PropertyHolder::Document(d) => &d.embedded,
+            PropertyHolder::Embedded(e) => &e.embedded,
+        }
+    }
+
+    /// The references it holds.
+    pub fn references(self) -> &'a [Reference] {
+        match self {
+            PropertyHolder::Document(d) => &d.references,
+            PropertyHolder::Embedded(e) => &e.references,
+        }
+    }
+}

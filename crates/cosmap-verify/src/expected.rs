@@ -23,7 +23,7 @@ use std::cmp::Ordering;
 use std::collections::BTreeMap;
 
 use cosmap_domain::AccessPattern;
-use cosmap_mapper::{Container, ContainerKind, DocumentType, Embedded, EmbeddedKind, Property, Reference, Role};
+use cosmap_mapper::{Container, ContainerKind, DocumentType, Embedded, EmbeddedKind, PropertyHolder, Role};
 use serde_json::Value;
 
 use crate::samples::Sample;
@@ -35,41 +35,11 @@ struct Step {
     many: bool,
 }
 
-/// The object that holds an element's own fields.
-#[derive(Debug, Clone, Copy)]
-enum Node<'a> {
-    Document(&'a DocumentType),
-    Embedded(&'a Embedded),
-}
-
-impl<'a> Node<'a> {
-    fn attributes(self) -> &'a [Property] {
-        match self {
-            Node::Document(d) => &d.attributes,
-            Node::Embedded(e) => &e.attributes,
-        }
-    }
-
-    fn embedded(self) -> &'a [Embedded] {
-        match self {
-            Node::Document(d) => &d.embedded,
-            Node::Embedded(e) => &e.embedded,
-        }
-    }
-
-    fn references(self) -> &'a [Reference] {
-        match self {
-            Node::Document(d) => &d.references,
-            Node::Embedded(e) => &e.references,
-        }
-    }
-}
-
 /// Where instances of the start element sit in a document type.
 #[derive(Debug, Clone)]
 struct Site<'a> {
     path: Vec<Step>,
-    node: Node<'a>,
+    node: PropertyHolder<'a>,
 }
 
 /// Where a filter or sort attribute is found.
@@ -312,7 +282,7 @@ fn sites<'a>(d: &'a DocumentType, start: &str) -> Vec<Site<'a>> {
     if d.source == start {
         out.push(Site {
             path: Vec::new(),
-            node: Node::Document(d),
+            node: PropertyHolder::Document(d),
         });
     }
     walk(&d.embedded, start, &mut Vec::new(), &mut out);
@@ -328,7 +298,7 @@ fn walk<'a>(embedded: &'a [Embedded], start: &str, path: &mut Vec<Step>, out: &m
         if e.source == start {
             out.push(Site {
                 path: path.clone(),
-                node: Node::Embedded(e),
+                node: PropertyHolder::Embedded(e),
             });
         }
         walk(&e.embedded, start, path, out);

@@ -3,43 +3,13 @@
 
 use std::collections::BTreeMap;
 
-use crate::logical_model::{Container, DocumentType, Embedded, EmbeddedKind, Property, Reference, Role};
+use crate::logical_model::{Container, DocumentType, Embedded, EmbeddedKind, PropertyHolder, Role};
 
 /// One step into a document: a property, and whether it holds an array.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) struct Step {
     pub name: String,
     pub many: bool,
-}
-
-/// The object that holds an element's own properties.
-#[derive(Debug, Clone, Copy)]
-pub(crate) enum Node<'a> {
-    Document(&'a DocumentType),
-    Embedded(&'a Embedded),
-}
-
-impl<'a> Node<'a> {
-    pub fn attributes(&self) -> &'a [Property] {
-        match self {
-            Node::Document(d) => &d.attributes,
-            Node::Embedded(e) => &e.attributes,
-        }
-    }
-
-    pub fn embedded(&self) -> &'a [Embedded] {
-        match self {
-            Node::Document(d) => &d.embedded,
-            Node::Embedded(e) => &e.embedded,
-        }
-    }
-
-    pub fn references(&self) -> &'a [Reference] {
-        match self {
-            Node::Document(d) => &d.references,
-            Node::Embedded(e) => &e.references,
-        }
-    }
 }
 
 /// Where an element lives.
@@ -49,7 +19,7 @@ pub(crate) struct Location<'a> {
     pub document: &'a DocumentType,
     /// From the document to the element's object; empty when the element is the document.
     pub path: Vec<Step>,
-    pub node: Node<'a>,
+    pub node: PropertyHolder<'a>,
 }
 
 /// Every place each element lives, by element name: its home document first (in
@@ -68,7 +38,7 @@ pub(crate) fn index(containers: &[Container]) -> BTreeMap<&str, Vec<Location<'_>
                 container,
                 document,
                 path: Vec::new(),
-                node: Node::Document(document),
+                node: PropertyHolder::Document(document),
             });
             let mut found = Vec::new();
             walk(&document.embedded, &mut Vec::new(), &mut found);
@@ -77,7 +47,7 @@ pub(crate) fn index(containers: &[Container]) -> BTreeMap<&str, Vec<Location<'_>
                     container,
                     document,
                     path,
-                    node: Node::Embedded(e),
+                    node: PropertyHolder::Embedded(e),
                 });
             }
         }

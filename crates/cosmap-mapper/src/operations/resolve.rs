@@ -6,10 +6,10 @@ use cosmap_domain::{AccessKind, AccessPattern, DomainModel, WriteOperation};
 
 use std::collections::BTreeMap;
 
-use super::locate::{index, Location, Node, Step};
+use super::locate::{index, Location, Step};
 use super::sql::{self, Condition};
 use super::{Action, Operation, PropertyPath, Purpose, Request, ValueSource, WriteKind};
-use crate::logical_model::{Container, ContainerKind, EmbeddedKind, Role};
+use crate::logical_model::{Container, ContainerKind, EmbeddedKind, PropertyHolder, Role};
 
 /// The operations of every access pattern of `model` on `containers`, by pattern name.
 pub(crate) fn resolve(model: &DomainModel, containers: &[Container]) -> Vec<Operation> {
@@ -327,7 +327,7 @@ fn filter(at: &Location<'_>, f: &str) -> Match {
 /// Where property `f` sits in the element's object: an attribute, a reference's
 /// id, or an embedded reference data snapshot's identity.
 fn find_property(at: &Location<'_>, f: &str) -> Option<Condition> {
-    let node: Node<'_> = at.node;
+    let node: PropertyHolder<'_> = at.node;
     if node.attributes().iter().any(|a| a.name == f) {
         return Some(condition(&at.path, &[f], f));
     }
