@@ -106,6 +106,17 @@ impl Relationship {
         self
     }
 
+    /// True when a list of references along this relationship would grow without a
+    /// useful bound, so (MR6) the `to` side stores the reference to its one `from`
+    /// instead of `from` holding the list. Validation and the mapper both ask this.
+    pub fn is_stored_reversed(&self) -> bool {
+        match self.cardinality {
+            Cardinality::Squillions => true,
+            Cardinality::Many | Cardinality::ManyToMany => self.max.is_none() || self.growth == Some(Growth::Unbounded),
+            Cardinality::One | Cardinality::Few => self.growth == Some(Growth::Unbounded),
+        }
+    }
+
     /// True when each `from` may hold more than one `to`.
     pub fn is_many(&self) -> bool {
         self.cardinality != Cardinality::One

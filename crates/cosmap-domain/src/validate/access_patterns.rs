@@ -41,9 +41,32 @@ impl<'a> Checker<'a> {
                         continue;
                     }
                     let all = valid.iter().map(|v| format!("`{v}`")).collect::<Vec<_>>().join(", ");
-                    let help = match closest(name, valid.iter().copied()) {
-                        Some(near) => format!("did you mean `{near}`? ({} can {list} on {all})", pattern.start),
-                        None => format!("`{}` can {list} on {all}", pattern.start),
+                    // A root that refers to the start holds the reference; the start stores nothing of it.
+                    let holder = touching.get(pattern.start.as_str()).into_iter().flatten().find(|rel| {
+                        rel.to == pattern.start
+                            && rel.from != pattern.start
+                            && self.root_of(&rel.from).and_then(|root| self.identity_of(root)) == Some(name.as_str())
+                    });
+                    // A list of references stored the other way round (MR6): its targets hold them.
+                    let reversed = touching.get(pattern.start.as_str()).into_iter().flatten().find(|rel| {
+                        rel.from == pattern.start
+                            && rel.is_stored_reversed()
+                            && self.root_of(&rel.to) == Some(rel.to.as_str())
+                            && self.identity_of(&rel.to) == Some(name.as_str())
+                    });
+                    let help = match (holder, reversed, closest(name, valid.iter().copied())) {
+                        (Some(rel), _, _) => format!(
+                            "`{}` holds the reference to `{}`, so `{}` documents do not store `{name}`: start the pattern at `{}` and return `{}`, or {list} on {all}",
+                            rel.from, pattern.start, pattern.start, rel.from, pattern.start
+                        ),
+                        (None, Some(rel), _) => format!(
+                            "a `{}` list without a useful bound is stored the other way round: each `{}` refers to its `{}`, so `{}` documents do not store `{name}`; start the pattern at `{}` and return `{}`, or {list} on {all}",
+                            rel.cardinality.as_str(), rel.to, pattern.start, pattern.start, rel.to, pattern.start
+                        ),
+                        (None, None, Some(near)) => {
+                            format!("did you mean `{near}`? (`{}` can {list} on {all})", pattern.start)
+                        }
+                        (None, None, None) => format!("`{}` can {list} on {all}", pattern.start),
                     };
                     let msg = format!("`{name}` is not a property of `{}`", pattern.start);
                     self.report(Diagnostic::new(path.key(list).index(f), msg).help(help));
@@ -54,7 +77,10 @@ impl<'a> Checker<'a> {
 
     /// The properties a document of `element` carries and a query can use: its
     /// attributes and identity, its aggregate root's identity (the partition key,
-    /// MR2), and the identities of the roots it refers to or is referred from (MR6).
+    /// MR2), and the identities of the roots whose references it stores (MR6): the
+    /// roots it refers to, unless that list is stored the other way round, and the
+    /// roots that refer to it with a list stored the other way round. A root that
+    /// refers to it with a bounded list is not among them: it holds the list, not this.
     fn queryable_properties(&self, element: &str, touching: Option<&Vec<&'a Relationship>>) -> BTreeSet<&'a str> {
         let spec = self.spec;
         let mut valid: BTreeSet<&str> = BTreeSet::new();
@@ -71,10 +97,13 @@ impl<'a> Checker<'a> {
         }
         let root_identity = |name: &str| self.root_of(name).and_then(|root| self.identity_of(root));
         valid.extend(root_identity(element));
+        let is_root = |name: &str| self.root_of(name) == Some(name);
         for rel in touching.into_iter().flatten() {
-            if rel.from == element {
+            // Containment inside one aggregate adds only the root's identity, added above.
+            let reference = is_root(&rel.to) && self.root_of(&rel.from) != Some(rel.to.as_str());
+            if rel.from == element && !(reference && rel.is_stored_reversed()) {
                 valid.extend(root_identity(&rel.to));
-            } else if rel.to == element {
+            } else if rel.to == element && reference && rel.is_stored_reversed() {
                 valid.extend(root_identity(&rel.from));
             }
         }

@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use cosmap_domain::{Cardinality, DomainModel, Growth, Relationship};
+use cosmap_domain::{DomainModel, Relationship};
 
 use crate::decision::{Rule, Trace};
 use crate::logical_model::{PartitionKeyValue, Reference};
@@ -26,11 +26,7 @@ pub(crate) fn is_reference(model: &DomainModel, rel: &Relationship) -> bool {
 /// True when a reference list would grow without bound, so the `to` side stores
 /// the reference instead.
 pub(crate) fn is_reversed(rel: &Relationship) -> bool {
-    match rel.cardinality {
-        Cardinality::Squillions => true,
-        Cardinality::Many | Cardinality::ManyToMany => rel.max.is_none() || rel.growth == Some(Growth::Unbounded),
-        Cardinality::One | Cardinality::Few => rel.growth == Some(Growth::Unbounded),
-    }
+    rel.is_stored_reversed()
 }
 
 /// Reversed reference relationships, by the element that stores them (`to`).

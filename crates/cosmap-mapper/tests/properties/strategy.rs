@@ -968,11 +968,18 @@ pub fn build(raw: &Raw) -> ModelSpec {
         set.insert(root_identity_of(&node.name));
         queryable.insert(node.name.clone(), set);
     }
+    // A document stores the identity of the roots it refers to, unless the list is
+    // stored the other way round (MR6); then the other side stores it.
+    let aggregate_of = |name: &str| all.iter().find(|n| n.name == name).map(|n| n.aggregate);
     for rel in &relationships {
         let to_root = root_identity_of(&rel.to);
         let from_root = root_identity_of(&rel.from);
-        queryable.entry(rel.from.clone()).or_default().insert(to_root);
-        queryable.entry(rel.to.clone()).or_default().insert(from_root);
+        let reference = roots.iter().any(|(r, _)| *r == rel.to) && aggregate_of(&rel.from) != aggregate_of(&rel.to);
+        if reference && rel.is_stored_reversed() {
+            queryable.entry(rel.to.clone()).or_default().insert(from_root);
+        } else {
+            queryable.entry(rel.from.clone()).or_default().insert(to_root);
+        }
     }
     for rel in relationships {
         builder = builder.relationship(rel);
