@@ -92,3 +92,41 @@ async fn the_report_is_deterministic() {
     let second = common::in_memory(&model, &logical).await;
     assert_eq!(first.to_json(), second.to_json());
 }
+
+/// A filter on a list attribute matches documents whose list holds the value
+/// (`ARRAY_CONTAINS`, indexed as `/tags/[]/?`), never the whole list by equality,
+/// which would silently return nothing.
+#[tokio::test]
+async fn a_filter_on_a_list_attribute_finds_the_documents_holding_the_value() {
+    let model = cosmap_domain::from_slice(
+        br#"{
+          "name": "Blog",
+          "entities": [
+            {"name": "Post", "identity": "postId", "volume": {"count": 1000, "avgSizeBytes": 2000},
+             "attributes": [{"name": "title", "type": "string"}, {"name": "tags", "type": "string", "many": true}]}
+          ],
+          "aggregates": [{"root": "Post"}],
+          "accessPatterns": [
+            {"name": "posts with a tag", "kind": "read", "start": "Post", "filter": ["tags"], "perSecond": 5}
+          ]
+        }"#,
+        None,
+    )
+    .expect("a valid model");
+    let logical = cosmap_mapper::map(&model, &cosmap_mapper::Options::default());
+    let op = &logical.operations[0];
+    let sql = op.requests[0].sql().expect("a query");
+    assert!(sql.contains("ARRAY_CONTAINS(c.tags, @tags)"), "{sql}");
+    let container = &logical.containers[0];
+    let paths: Vec<&str> = container
+        .indexing_policy
+        .included_paths
+        .iter()
+        .map(|p| p.path.as_str())
+        .collect();
+    assert!(paths.contains(&"/tags/[]/?"), "{paths:?}");
+    let report = common::in_memory(&model, &logical).await;
+    let p = report.pattern("posts with a tag").expect("pattern");
+    assert!(p.passed, "{}", report.to_text());
+    assert!(!p.requests[0].expected.is_empty(), "{}", report.to_text());
+}

@@ -328,8 +328,12 @@ fn filter(at: &Location<'_>, f: &str) -> Match {
 /// id, or an embedded reference data snapshot's identity.
 fn find_property(at: &Location<'_>, f: &str) -> Option<Condition> {
     let node: PropertyHolder<'_> = at.node;
-    if node.attributes().iter().any(|a| a.name == f) {
-        return Some(condition(&at.path, &[f], f));
+    if let Some(attribute) = node.attributes().iter().find(|a| a.name == f) {
+        // A list attribute matches when it holds the value (`ARRAY_CONTAINS`).
+        return Some(Condition {
+            contains: attribute.many,
+            ..condition(&at.path, &[f], f)
+        });
     }
     if let Some(r) = node.references().iter().find(|r| r.target_identity == f) {
         let mut steps = at.path.clone();
@@ -362,6 +366,7 @@ fn condition(steps: &[Step], leaf: &[&str], param: &str) -> Condition {
         steps: steps.to_vec(),
         leaf: leaf.iter().map(|s| s.to_string()).collect(),
         param: param.to_string(),
+        contains: false,
     }
 }
 
@@ -370,7 +375,7 @@ fn sort_path(at: &Location<'_>, s: &str) -> Option<Vec<String>> {
     match filter(at, s) {
         Match::PartitionKey => Some(vec![at.container.partition_key_property.clone()]),
         Match::Id => Some(vec!["id".to_string()]),
-        Match::Condition(c) if c.steps.iter().all(|st| !st.many) => {
+        Match::Condition(c) if !c.contains && c.steps.iter().all(|st| !st.many) => {
             Some(c.steps.iter().map(|st| st.name.clone()).chain(c.leaf).collect())
         }
         Match::Condition(_) => None,
@@ -387,5 +392,8 @@ fn index_path(c: &Condition) -> String {
         }
     }
     parts.extend(c.leaf.iter().cloned());
+    if c.contains {
+        parts.push("[]".to_string());
+    }
     format!("/{}/?", parts.join("/"))
 }

@@ -72,13 +72,15 @@ pub(crate) fn path(alias: &str, names: &[String]) -> String {
     names.iter().fold(alias.to_string(), |acc, n| property(&acc, n))
 }
 
-/// One equality condition: the object path to the property's owner, the
-/// property path within it, and the parameter.
+/// One condition: the object path to the property's owner, the property path
+/// within it, and the parameter; equality, or (`contains`, a list attribute)
+/// `ARRAY_CONTAINS`.
 #[derive(Debug, Clone)]
 pub(crate) struct Condition {
     pub steps: Vec<Step>,
     pub leaf: Vec<String>,
     pub param: String,
+    pub contains: bool,
 }
 
 /// The conditions as one conjunction; conditions inside the same embedded array
@@ -95,14 +97,17 @@ pub(crate) fn conjunction(alias: &str, conditions: &[Condition], depth: usize) -
                     .map(|s| s.name.clone())
                     .chain(c.leaf.iter().cloned())
                     .collect();
-                out.push(format!("{} = @{}", path(alias, &names), c.param));
+                out.push(if c.contains {
+                    format!("ARRAY_CONTAINS({}, @{})", path(alias, &names), c.param)
+                } else {
+                    format!("{} = @{}", path(alias, &names), c.param)
+                });
             }
             Some(k) => {
                 let prefix = c.steps[..=k].to_vec();
                 let rest = Condition {
                     steps: c.steps[k + 1..].to_vec(),
-                    leaf: c.leaf.clone(),
-                    param: c.param.clone(),
+                    ..c.clone()
                 };
                 match groups.iter_mut().find(|(p, _)| *p == prefix) {
                     Some((_, list)) => list.push(rest),
@@ -149,23 +154,26 @@ mod tests {
                 steps: vec![],
                 leaf: vec!["accountId".into()],
                 param: "accountId".into(),
+                contains: false,
             },
             Condition {
                 steps: array.clone(),
                 leaf: vec!["addressType".into()],
                 param: "addressType".into(),
+                contains: false,
             },
             Condition {
                 steps: array,
                 leaf: vec!["city".into()],
                 param: "city".into(),
+                contains: true,
             },
         ];
         assert_eq!(
             conjunction("c", &conditions, 0),
             [
                 "c.accountId = @accountId",
-                "EXISTS(SELECT VALUE x0 FROM x0 IN c.deliveryAddresses WHERE x0.addressType = @addressType AND x0.city = @city)"
+                "EXISTS(SELECT VALUE x0 FROM x0 IN c.deliveryAddresses WHERE x0.addressType = @addressType AND ARRAY_CONTAINS(x0.city, @city))"
             ]
         );
     }
