@@ -27,5 +27,5 @@ pub use domain_model::{DomainModel, Element};
 pub use load::{from_slice, load_file, parse_slice, MAX_MODEL_BYTES};
 pub use model::{
     AccessKind, AccessPattern, Aggregate, Attribute, AttributeType, Cardinality, ChangeRate, Entity, Growth, ModelSpec,
-    Relationship, ThresholdOverrides, ValueObject, Volume, WriteOperation,
+    Relationship, SortKey, ThresholdOverrides, ValueObject, Volume, WriteOperation,
 };

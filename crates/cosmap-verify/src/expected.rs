@@ -153,9 +153,30 @@ impl<'a> ReadSpec<'a> {
             .filter(|s| self.matches(s, binding))
             .collect();
         if self.sort_keys(found.first().copied()).is_some() {
-            found.sort_by(|a, b| compare_keys(&self.sort_keys(Some(a)), &self.sort_keys(Some(b))));
+            found.sort_by(|a, b| self.compare(&self.sort_keys(Some(a)), &self.sort_keys(Some(b))));
         }
         found
+    }
+
+    /// The pattern's `limit`: how many of the expected documents one execution returns.
+    pub fn limit(&self) -> Option<usize> {
+        self.pattern.limit.map(|n| usize::try_from(n).unwrap_or(usize::MAX))
+    }
+
+    /// Two sort keys in the pattern's order: each attribute ascending, or descending
+    /// when its `sort` entry starts with `-`.
+    fn compare(&self, a: &Option<Vec<Option<Value>>>, b: &Option<Vec<Option<Value>>>) -> Ordering {
+        let (Some(a), Some(b)) = (a, b) else {
+            return compare_keys(a, b);
+        };
+        for ((x, y), key) in a.iter().zip(b).zip(self.pattern.sort_keys()) {
+            let ordering = compare_keys(&Some(vec![x.clone()]), &Some(vec![y.clone()]));
+            let ordering = if key.descending { ordering.reverse() } else { ordering };
+            if ordering != Ordering::Equal {
+                return ordering;
+            }
+        }
+        Ordering::Equal
     }
 
     /// Whether the pattern sorts and every expected document has a sort key (not
@@ -177,7 +198,7 @@ impl<'a> ReadSpec<'a> {
             })
             .collect();
         keys.windows(2)
-            .all(|pair| compare_keys(&pair[0], &pair[1]) != Ordering::Greater)
+            .all(|pair| self.compare(&pair[0], &pair[1]) != Ordering::Greater)
     }
 
     /// How many samples of the expected types there are in the whole container.
@@ -259,8 +280,8 @@ impl<'a> ReadSpec<'a> {
             return None;
         }
         let mut keys = Vec::new();
-        for s in &self.pattern.sort {
-            let value = match place(self.container, d, start, site, s) {
+        for key in self.pattern.sort_keys() {
+            let value = match place(self.container, d, start, site, key.attribute) {
                 Place::Document(name) => sample.body.get(&name).cloned(),
                 Place::Instance { many: true, .. } => return None,
                 Place::Instance { path, .. } => {

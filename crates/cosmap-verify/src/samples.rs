@@ -54,7 +54,7 @@ pub(crate) fn sorted_attributes(domain: &cosmap_domain::DomainModel) -> BTreeSet
     domain
         .access_patterns()
         .iter()
-        .flat_map(|p| p.sort.iter().cloned())
+        .flat_map(|p| p.sort_keys().into_iter().map(|k| k.attribute.to_string()))
         .collect()
 }
 

@@ -130,3 +130,57 @@ async fn a_filter_on_a_list_attribute_finds_the_documents_holding_the_value() {
     assert!(p.passed, "{}", report.to_text());
     assert!(!p.requests[0].expected.is_empty(), "{}", report.to_text());
 }
+
+/// `"sort": ["-postedAt"]` and `"limit"`: the newest N, `TOP n … ORDER BY … DESC`,
+/// checked against the samples in that order; the same query ascending fails.
+#[tokio::test]
+async fn newest_first_with_a_limit_returns_the_newest_n_in_order() {
+    let model = cosmap_domain::from_slice(
+        br#"{
+          "name": "Forum",
+          "entities": [
+            {"name": "Topic", "identity": "topicId", "volume": {"count": 1000, "avgSizeBytes": 500},
+             "attributes": [{"name": "title", "type": "string"}]},
+            {"name": "Reply", "identity": "replyId",
+             "attributes": [{"name": "postedAt", "type": "dateTime"}, {"name": "text", "type": "string"}]}
+          ],
+          "aggregates": [{"root": "Topic", "members": ["Reply"]}],
+          "relationships": [{"from": "Topic", "to": "Reply", "cardinality": "many"}],
+          "accessPatterns": [
+            {"name": "newest replies of a topic", "kind": "read", "start": "Reply", "filter": ["topicId"],
+             "sort": ["-postedAt"], "limit": 2, "perSecond": 50},
+            {"name": "some replies of a topic", "kind": "read", "start": "Reply", "filter": ["topicId"],
+             "limit": 1, "perSecond": 5}
+          ]
+        }"#,
+        None,
+    )
+    .expect("a valid model");
+    let mut logical = cosmap_mapper::map(&model, &cosmap_mapper::Options::default());
+    let newest = logical
+        .operations
+        .iter()
+        .find(|o| o.pattern == "newest replies of a topic")
+        .expect("operation");
+    let sql = newest.requests[0].sql().expect("a query").to_string();
+    assert!(sql.starts_with("SELECT TOP 2 * FROM c WHERE"), "{sql}");
+    assert!(sql.ends_with("ORDER BY c.postedAt DESC"), "{sql}");
+    let report = common::in_memory(&model, &logical).await;
+    for p in &report.patterns {
+        assert!(p.passed, "{}: {}", p.pattern, report.to_text());
+    }
+    let p = report.pattern("newest replies of a topic").expect("pattern");
+    assert_eq!(p.requests[0].expected.len(), 2, "{}", report.to_text());
+
+    // Ascending instead: the oldest two come back, which verify must refuse.
+    for op in &mut logical.operations {
+        for r in &mut op.requests {
+            if let cosmap_mapper::operations::Action::SinglePartitionQuery { sql, .. } = &mut r.action {
+                *sql = sql.replace(" DESC", "");
+            }
+        }
+    }
+    let report = common::in_memory(&model, &logical).await;
+    let p = report.pattern("newest replies of a topic").expect("pattern");
+    assert!(!p.passed, "{}", report.to_text());
+}

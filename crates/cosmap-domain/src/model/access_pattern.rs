@@ -14,9 +14,14 @@ pub struct AccessPattern {
     /// Attributes the operation filters on (equality), for example `accountId`.
     #[serde(default)]
     pub filter: Vec<String>,
-    /// Attributes the operation sorts on.
+    /// Attributes the operation sorts on, in order; a leading `-` sorts that one
+    /// descending (`"-createdAt"`: newest first). See [`AccessPattern::sort_keys`].
     #[serde(default)]
     pub sort: Vec<String>,
+    /// The most items one execution returns (`TOP n`), for reads: "the ten newest".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(range(min = 1)))]
+    pub limit: Option<u64>,
     /// The entities and value objects it returns or writes; defaults to `start`.
     #[serde(default)]
     pub returns: Vec<String>,
@@ -60,6 +65,7 @@ impl AccessPattern {
             start: start.into(),
             filter: Vec::new(),
             sort: Vec::new(),
+            limit: None,
             returns: Vec::new(),
             per_second,
             write: None,
@@ -72,10 +78,28 @@ impl AccessPattern {
         self
     }
 
-    /// Adds a sort attribute.
+    /// Adds a sort attribute (ascending; prefix it with `-`, or use
+    /// [`sort_descending`](Self::sort_descending), for descending).
     pub fn sort(mut self, attribute: impl Into<String>) -> Self {
         self.sort.push(attribute.into());
         self
+    }
+
+    /// Adds a descending sort attribute (`"-attribute"` in the file).
+    pub fn sort_descending(mut self, attribute: impl AsRef<str>) -> Self {
+        self.sort.push(format!("-{}", attribute.as_ref()));
+        self
+    }
+
+    /// Returns at most `n` items per execution.
+    pub fn limit(mut self, n: u64) -> Self {
+        self.limit = Some(n);
+        self
+    }
+
+    /// The sort entries as attributes and directions, in order.
+    pub fn sort_keys(&self) -> Vec<SortKey<'_>> {
+        self.sort.iter().map(|s| SortKey::parse(s)).collect()
     }
 
     /// Says what a write does (create, replace or delete).
@@ -88,5 +112,30 @@ impl AccessPattern {
     pub fn returns(mut self, name: impl Into<String>) -> Self {
         self.returns.push(name.into());
         self
+    }
+}
+
+/// One entry of an access pattern's `sort`: the attribute and its direction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SortKey<'a> {
+    /// The attribute sorted on.
+    pub attribute: &'a str,
+    /// Largest (newest) first.
+    pub descending: bool,
+}
+
+impl<'a> SortKey<'a> {
+    /// `"-createdAt"` → descending `createdAt`; `"createdAt"` → ascending.
+    pub fn parse(entry: &'a str) -> Self {
+        match entry.strip_prefix('-') {
+            Some(attribute) => SortKey {
+                attribute,
+                descending: true,
+            },
+            None => SortKey {
+                attribute: entry,
+                descending: false,
+            },
+        }
     }
 }

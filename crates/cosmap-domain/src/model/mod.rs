@@ -11,7 +11,7 @@ mod relationship;
 mod thresholds;
 mod value_object;
 
-pub use access_pattern::{AccessKind, AccessPattern, WriteOperation};
+pub use access_pattern::{AccessKind, AccessPattern, SortKey, WriteOperation};
 pub use aggregate::Aggregate;
 pub use attribute::{Attribute, AttributeType};
 pub use entity::{ChangeRate, Entity, Volume};

@@ -33,11 +33,24 @@ impl<'a> Checker<'a> {
             if !self.require_element(&pattern.start, path.key("start"), "start") {
                 continue;
             }
+            match pattern.limit {
+                Some(0) => self.report(
+                    Diagnostic::new(path.key("limit"), "`limit` is 0: the read would return nothing")
+                        .help("give the most items one execution returns, 1 or more, or remove `limit`"),
+                ),
+                Some(_) if pattern.kind == crate::model::AccessKind::Write => self.report(
+                    Diagnostic::new(path.key("limit"), "`limit` is set on a write access pattern")
+                        .help("remove `limit`: it bounds what a read returns"),
+                ),
+                _ => {}
+            }
             let valid = self.queryable_properties(&pattern.start, touching.get(pattern.start.as_str()));
-            let lists = [("filter", &pattern.filter), ("sort", &pattern.sort)];
+            let sorted: Vec<&str> = pattern.sort_keys().iter().map(|k| k.attribute).collect();
+            let filtered: Vec<&str> = pattern.filter.iter().map(String::as_str).collect();
+            let lists = [("filter", &filtered), ("sort", &sorted)];
             for (list, names) in lists {
-                for (f, name) in names.iter().enumerate() {
-                    if valid.contains(name.as_str()) {
+                for (f, &name) in names.iter().enumerate() {
+                    if valid.contains(name) {
                         continue;
                     }
                     let all = valid.iter().map(|v| format!("`{v}`")).collect::<Vec<_>>().join(", ");
@@ -45,14 +58,14 @@ impl<'a> Checker<'a> {
                     let holder = touching.get(pattern.start.as_str()).into_iter().flatten().find(|rel| {
                         rel.to == pattern.start
                             && rel.from != pattern.start
-                            && self.root_of(&rel.from).and_then(|root| self.identity_of(root)) == Some(name.as_str())
+                            && self.root_of(&rel.from).and_then(|root| self.identity_of(root)) == Some(name)
                     });
                     // A list of references stored the other way round (MR6): its targets hold them.
                     let reversed = touching.get(pattern.start.as_str()).into_iter().flatten().find(|rel| {
                         rel.from == pattern.start
                             && rel.is_stored_reversed()
                             && self.root_of(&rel.to) == Some(rel.to.as_str())
-                            && self.identity_of(&rel.to) == Some(name.as_str())
+                            && self.identity_of(&rel.to) == Some(name)
                     });
                     let help = match (holder, reversed, closest(name, valid.iter().copied())) {
                         (Some(rel), _, _) => format!(

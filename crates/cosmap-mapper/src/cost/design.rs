@@ -140,12 +140,19 @@ impl<'m> Design<'m> {
             }
             kind @ (OperationKind::SinglePartitionQuery | OperationKind::CrossPartitionQuery) => {
                 let main = op.requests.first().is_some_and(|first| std::ptr::eq(first, r));
+                // One page, and no more than the pattern's `limit` for its main query.
+                let page = self
+                    .patterns
+                    .get(op.pattern.as_str())
+                    .and_then(|p| p.limit)
+                    .filter(|_| main)
+                    .map_or(QUERY_PAGE_ITEMS, |n| QUERY_PAGE_ITEMS.min(n as f64));
                 let returned: Vec<(f64, f64)> = r
                     .document_types
                     .iter()
                     .enumerate()
                     .map(|(i, name)| {
-                        let items = self.items(op, r, main && i == 0, name, container).min(QUERY_PAGE_ITEMS);
+                        let items = self.items(op, r, main && i == 0, name, container).min(page);
                         (items, bytes(name))
                     })
                     .collect();

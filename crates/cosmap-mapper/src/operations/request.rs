@@ -171,9 +171,10 @@ pub struct Request {
     /// Index paths the query's filters and sorts use (for the indexing policy).
     #[serde(skip)]
     pub index_paths: Vec<String>,
-    /// Properties of a multi-property ORDER BY, in order (for composite indexes).
+    /// Paths of a multi-property ORDER BY, in order, each with `true` for descending
+    /// (for composite indexes).
     #[serde(skip)]
-    pub order_by: Vec<String>,
+    pub order_by: Vec<(String, bool)>,
 }
 
 fn purpose_text<S: Serializer>(purpose: &Purpose, serializer: S) -> Result<S::Ok, S::Error> {

@@ -101,10 +101,14 @@ fn read_at(all: &Places<'_>, p: &AccessPattern, at: &Location<'_>) -> Vec<Reques
         }
         extra.push(follow(at, home));
     }
-    let orders: Vec<Vec<String>> = p.sort.iter().filter_map(|s| sort_path(at, s)).collect();
+    let orders: Vec<(Vec<String>, bool)> = p
+        .sort_keys()
+        .iter()
+        .filter_map(|k| Some((sort_path(at, k.attribute)?, k.descending)))
+        .collect();
     let mut index_paths = vec![format!("/{}/?", c.partition_key_property), "/type/?".to_string()];
     index_paths.extend(conditions.iter().map(index_path));
-    index_paths.extend(orders.iter().map(|o| format!("/{}/?", o.join("/"))));
+    index_paths.extend(orders.iter().map(|(o, _)| format!("/{}/?", o.join("/"))));
     // With the id and partition key known, one point read fetches the document; any
     // other filter (say, on an embedded object) is then matched in the application.
     let point_read = orders.is_empty() && names.len() == 1;
@@ -153,9 +157,20 @@ fn read_at(all: &Places<'_>, p: &AccessPattern, at: &Location<'_>) -> Vec<Reques
                 let list: Vec<String> = sorted.iter().map(|t| sql::literal(t)).collect();
                 format!("c.type IN ({})", list.join(", "))
             });
-            let mut sql = format!("SELECT * FROM c WHERE {}", clauses.join(" AND "));
+            let top = p.limit.map(|n| format!("TOP {n} ")).unwrap_or_default();
+            let mut sql = format!("SELECT {top}* FROM c WHERE {}", clauses.join(" AND "));
             if !orders.is_empty() {
-                let by: Vec<String> = orders.iter().map(|o| sql::path("c", o)).collect();
+                let by: Vec<String> = orders
+                    .iter()
+                    .map(|(o, descending)| {
+                        let path = sql::path("c", o);
+                        if *descending {
+                            format!("{path} DESC")
+                        } else {
+                            path
+                        }
+                    })
+                    .collect();
                 sql.push_str(&format!(" ORDER BY {}", by.join(", ")));
             }
             let action = match partition_key {
@@ -177,7 +192,10 @@ fn read_at(all: &Places<'_>, p: &AccessPattern, at: &Location<'_>) -> Vec<Reques
         purpose,
         index_paths: if point { Vec::new() } else { index_paths },
         order_by: if orders.len() > 1 {
-            orders.iter().map(|o| format!("/{}", o.join("/"))).collect()
+            orders
+                .iter()
+                .map(|(o, descending)| (format!("/{}", o.join("/")), *descending))
+                .collect()
         } else {
             Vec::new()
         },

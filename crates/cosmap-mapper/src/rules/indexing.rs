@@ -25,7 +25,7 @@ pub(crate) fn apply(containers: &mut [Container], operations: &[Operation], trac
         let mut paths: BTreeSet<String> = BTreeSet::new();
         paths.insert(format!("/{}/?", c.partition_key_property));
         paths.insert("/type/?".to_string());
-        let mut composites: BTreeSet<Vec<String>> = BTreeSet::new();
+        let mut composites: BTreeSet<Vec<(String, bool)>> = BTreeSet::new();
         let mut users: BTreeSet<&str> = BTreeSet::new();
         for &(pattern, r) in reads.get(c.name.as_str()).map(Vec::as_slice).unwrap_or_default() {
             paths.extend(r.index_paths.iter().cloned());
@@ -49,9 +49,9 @@ pub(crate) fn apply(containers: &mut [Container], operations: &[Operation], trac
             .map(|paths| {
                 paths
                     .iter()
-                    .map(|p| CompositePath {
-                        path: p.clone(),
-                        order: "ascending".to_string(),
+                    .map(|(path, descending)| CompositePath {
+                        path: path.clone(),
+                        order: if *descending { "descending" } else { "ascending" }.to_string(),
                     })
                     .collect()
             })

@@ -86,8 +86,17 @@ impl Run<'_> {
         let Some((_, binding, partition)) = best else {
             return (fail(outcome, "no binding".into()), None);
         };
-        let expected = spec.expected(&self.samples, &binding);
+        let mut expected = spec.expected(&self.samples, &binding);
         let ordered = spec.ordered(&expected);
+        // `limit`: the first N in the pattern's order; without an order, any N of them.
+        let unordered_limit = match spec.limit() {
+            Some(n) if ordered => {
+                expected.truncate(n);
+                None
+            }
+            Some(n) if n < expected.len() => Some(n),
+            _ => None,
+        };
         outcome.expected = expected.iter().map(|s| s.id.clone()).collect();
         outcome.ordered = ordered;
         outcome.partition_key = partition.clone();
@@ -117,7 +126,10 @@ impl Run<'_> {
             OperationKind::Write => Err("a read pattern's operation cannot be a write".to_string()),
         };
         let outcome = match answer {
-            Ok(returned) => judge(outcome, &returned, |docs| spec.in_order(docs, &self.samples)),
+            Ok(returned) => match unordered_limit {
+                Some(n) => judge_some(outcome, &returned, n),
+                None => judge(outcome, &returned, |docs| spec.in_order(docs, &self.samples)),
+            },
             Err(cause) => error(outcome, cause),
         };
         (outcome, Some(MainRead { binding, expected }))
@@ -232,6 +244,38 @@ impl Run<'_> {
             out.insert(format!("@{name}"), value.clone());
         }
         Ok(out)
+    }
+}
+
+/// For a `limit` without an order: `n` distinct documents, each one of `outcome.expected`.
+fn judge_some(mut outcome: RequestOutcome, returned: &[Value], n: usize) -> RequestOutcome {
+    let ids: Vec<String> = returned.iter().map(id_of).collect();
+    outcome.returned = Some(ids.clone());
+    let distinct: BTreeSet<&str> = ids.iter().map(String::as_str).collect();
+    let unexpected: Vec<&str> = ids
+        .iter()
+        .map(String::as_str)
+        .filter(|id| !outcome.expected.iter().any(|e| e == id))
+        .collect();
+    let mut problems = Vec::new();
+    if !unexpected.is_empty() {
+        problems.push(format!("not expected {}", unexpected.join(", ")));
+    }
+    if distinct.len() != ids.len() {
+        problems.push("a document returned more than once".to_string());
+    }
+    if ids.len() != n {
+        problems.push(format!(
+            "{} documents, where the limit asks for {n} of the {} that match",
+            ids.len(),
+            outcome.expected.len()
+        ));
+    }
+    if problems.is_empty() {
+        outcome.verdict = Verdict::Pass;
+        outcome
+    } else {
+        fail(outcome, problems.join("; "))
     }
 }
 
