@@ -36,11 +36,27 @@ fn main() -> ExitCode {
             };
             match err.downcast_ref::<ModelError>() {
                 Some(ModelError::Invalid { .. }) => eprintln!("{err}"),
-                _ => eprintln!("error: {err:#}"),
+                _ => eprintln!("error: {}", chain(&err)),
             }
             ExitCode::from(code)
         }
     }
+}
+
+/// The error and its causes, `: `-separated, leaving out a cause whose text the
+/// message already holds (library errors often name their cause themselves).
+fn chain(err: &anyhow::Error) -> String {
+    let mut out = String::new();
+    for cause in err.chain() {
+        let text = cause.to_string();
+        if out.is_empty() {
+            out = text;
+        } else if !out.contains(&text) {
+            out.push_str(": ");
+            out.push_str(&text);
+        }
+    }
+    out
 }
 
 fn run(cli: Cli) -> anyhow::Result<()> {

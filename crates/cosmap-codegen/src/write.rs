@@ -26,7 +26,7 @@ pub fn write_all(out_dir: &Path, artefacts: &[Artefact]) -> Result<Vec<(PathBuf,
     let mut report = Vec::new();
     for a in artefacts {
         let path = out_dir.join(&a.path);
-        let status = if std::fs::read(&path).is_ok_and(|old| old == a.contents.as_bytes()) {
+        let status = if same_contents(&path, &a.contents) {
             FileStatus::Unchanged
         } else {
             if let Some(dir) = path.parent() {
@@ -52,7 +52,7 @@ pub fn check_all(out_dir: &Path, artefacts: &[Artefact]) -> Vec<(PathBuf, FileSt
     let mut report: Vec<(PathBuf, FileStatus)> = artefacts
         .iter()
         .map(|a| {
-            let status = match std::fs::read(out_dir.join(&a.path)) {
+            let status = match read_at_most(&out_dir.join(&a.path), a.contents.len() as u64) {
                 Ok(old) if old == a.contents.as_bytes() => FileStatus::Unchanged,
                 Ok(_) => FileStatus::Stale,
                 Err(_) => FileStatus::Missing,
@@ -62,6 +62,17 @@ pub fn check_all(out_dir: &Path, artefacts: &[Artefact]) -> Vec<(PathBuf, FileSt
         .collect();
     report.extend(orphans(out_dir, artefacts));
     report
+}
+
+/// Whether the file at `path` holds exactly `contents`.
+fn same_contents(path: &Path, contents: &str) -> bool {
+    read_at_most(path, contents.len() as u64).is_ok_and(|old| old == contents.as_bytes())
+}
+
+/// At most one byte more than `limit` of the file: enough to tell whether it equals
+/// content of that length, without reading a huge or endless file to its end.
+fn read_at_most(path: &Path, limit: u64) -> std::io::Result<Vec<u8>> {
+    cosmap_domain::read_at_most(path, limit)
 }
 
 /// `.schema.json` files under `out_dir/schemas` that no artefact produces.

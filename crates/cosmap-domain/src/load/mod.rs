@@ -44,10 +44,26 @@ pub fn load_file(path: &Path) -> Result<DomainModel, ModelError> {
         )));
     }
     if meta.len() > MAX_MODEL_BYTES {
-        return Err(too_large(meta.len(), Some(path)));
+        return Err(too_large(Some(meta.len()), Some(path)));
     }
-    let bytes = std::fs::read(path).map_err(io)?;
+    // The size on disk is only a hint (a device or a pipe says 0, a file may grow):
+    // the read itself stops one byte past the limit.
+    let bytes = read_at_most(path, MAX_MODEL_BYTES).map_err(io)?;
+    if bytes.len() as u64 > MAX_MODEL_BYTES {
+        return Err(too_large(None, Some(path)));
+    }
     from_slice(&bytes, Some(path))
+}
+
+/// Reads at most `limit + 1` bytes of the file at `path`: a result longer than `limit`
+/// means the file is larger than the limit, found without reading it to the end (so
+/// `/dev/zero` or a growing file cannot exhaust memory).
+pub fn read_at_most(path: &Path, limit: u64) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let file = std::fs::File::open(path)?;
+    let mut bytes = Vec::new();
+    file.take(limit.saturating_add(1)).read_to_end(&mut bytes)?;
+    Ok(bytes)
 }
 
 /// Parses and validates a model from bytes; `origin` names the file in messages.
@@ -93,14 +109,19 @@ fn invalid(origin: Option<&Path>, diagnostics: Vec<Diagnostic>) -> ModelError {
     }
 }
 
-fn too_large(len: u64, origin: Option<&Path>) -> ModelError {
+/// A model over [`MAX_MODEL_BYTES`]; `len` is its size when known (a device or a
+/// pipe is only known to be longer than the limit).
+fn too_large(len: Option<u64>, origin: Option<&Path>) -> ModelError {
+    let size = match len {
+        Some(len) => format!("{:.1} MiB", len as f64 / 1048576.0),
+        None => format!("more than {} MiB", MAX_MODEL_BYTES / 1048576),
+    };
     invalid(
         origin,
         vec![Diagnostic::new(
             JsonPath::root(),
             format!(
-                "the file is {:.1} MiB; cosmap reads model files of at most {} MiB",
-                len as f64 / 1048576.0,
+                "the file is {size}; cosmap reads model files of at most {} MiB",
                 MAX_MODEL_BYTES / 1048576
             ),
         )
@@ -110,7 +131,7 @@ fn too_large(len: u64, origin: Option<&Path>) -> ModelError {
 
 fn parse<'a>(bytes: &'a [u8], origin: Option<&Path>) -> Result<(ModelSpec, &'a str), ModelError> {
     if bytes.len() as u64 > MAX_MODEL_BYTES {
-        return Err(too_large(bytes.len() as u64, origin));
+        return Err(too_large(Some(bytes.len() as u64), origin));
     }
     let text = std::str::from_utf8(bytes).map_err(|e| {
         let valid = &bytes[..e.valid_up_to()];

@@ -1,0 +1,69 @@
+//! Adversarial inputs to the `cosmap` command: endless files, hostile names, partial
+//! failures. Each test is a finding of issue 11 that must not come back.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn cosmap(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_cosmap"))
+        .args(args)
+        .current_dir(repo())
+        .output()
+        .expect("cosmap runs")
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+fn tempdir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("cosmap-hardening-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[cfg(unix)]
+#[test]
+fn an_endless_file_is_refused_at_once() {
+    let start = Instant::now();
+    let out = cosmap(&["check", "/dev/zero"]);
+    let took = start.elapsed();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("more than 32 MiB"), "{}", stderr(&out));
+    assert!(took < Duration::from_secs(5), "took {took:?}");
+}
+
+#[cfg(unix)]
+#[test]
+fn an_endless_template_is_refused_at_once() {
+    let dir = tempdir("endless-template");
+    std::os::unix::fs::symlink("/dev/zero", dir.join("cosmap.rs.hbs")).unwrap();
+    let out_dir = tempdir("endless-template-out");
+    let start = Instant::now();
+    let out = cosmap(&[
+        "generate",
+        "examples/ecommerce/model.json",
+        "--out",
+        out_dir.to_str().unwrap(),
+        "--templates",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(stderr(&out).contains("larger than 1 MiB"), "{}", stderr(&out));
+    assert!(start.elapsed() < Duration::from_secs(5));
+}
+
+#[test]
+fn an_os_error_shows_its_cause_once() {
+    let out = cosmap(&["check", "no-such-model.json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    let cause = "No such file or directory";
+    assert_eq!(err.matches(cause).count(), 1, "{err}");
+}
