@@ -45,10 +45,18 @@ fn main() -> ExitCode {
 
 /// The error and its causes, `: `-separated, leaving out a cause whose text the
 /// message already holds (library errors often name their cause themselves).
+/// Hidden characters are escaped line by line.
 fn chain(err: &anyhow::Error) -> String {
     let mut out = String::new();
     for cause in err.chain() {
-        let text = cause.to_string();
+        // A server's message or a name may hold ESC, OSC or bidi characters: shown escaped.
+        let cause = cause
+            .to_string()
+            .split('\n')
+            .map(cosmap_domain::naming::escape_hidden)
+            .collect::<Vec<_>>()
+            .join("\n");
+        let text = cause;
         if out.is_empty() {
             out = text;
         } else if !out.contains(&text) {

@@ -67,3 +67,39 @@ fn an_os_error_shows_its_cause_once() {
     let cause = "No such file or directory";
     assert_eq!(err.matches(cause).count(), 1, "{err}");
 }
+
+#[test]
+fn diagnostics_escape_terminal_and_text_direction_characters() {
+    let dir = tempdir("escape");
+    let model = dir.join("model.json");
+    std::fs::write(
+        &model,
+        r#"{"name": "Shop", "entities": [{"name": "Or\u001b]0;owned\u0007der\u202e", "identity": "orderId"}], "aggregates": [{"root": "Order"}]}"#,
+    )
+    .unwrap();
+    let out = cosmap(&["check", model.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    for raw in ['\u{1b}', '\u{7}', '\u{202e}'] {
+        assert!(!err.contains(raw), "raw {raw:?} echoed: {err:?}");
+    }
+    assert!(err.contains(r"Or\u{001B}]0;owned\u{0007}der\u{202E}"), "{err}");
+}
+
+#[test]
+fn database_names_a_url_would_lose_are_refused_before_any_request() {
+    // Port 9 (discard) is never contacted: the name is refused first.
+    for database in [".", "..", "a\u{202e}b"] {
+        let out = cosmap(&[
+            "provision",
+            "examples/ecommerce/model.json",
+            "--endpoint",
+            "http://127.0.0.1:9",
+            "--database",
+            database,
+        ]);
+        assert_eq!(out.status.code(), Some(2), "{database:?}: {}", stderr(&out));
+        assert!(stderr(&out).contains("is not valid"), "{}", stderr(&out));
+        assert!(!stderr(&out).contains('\u{202e}'), "{}", stderr(&out));
+    }
+}

@@ -25,15 +25,27 @@ pub struct BicepContainer {
 
 /// The view for `model`.
 pub fn view(model: &LogicalModel) -> BicepView {
+    // Bicep symbols are case-insensitive and snake_case folds case: two container ids
+    // may meet on one symbol, so a taken symbol gets the next free numeric suffix.
+    let mut taken = std::collections::BTreeSet::new();
     BicepView {
         model: model.model.clone(),
         containers: model
             .container_definitions()
             .into_iter()
-            .map(|d| BicepContainer {
-                symbol: format!("container_{}", cosmap_domain::naming::snake_case(&d.id)),
-                id: d.id.clone(),
-                resource: serde_json::to_value(&d).unwrap_or(Value::Null),
+            .map(|d| {
+                let base = format!("container_{}", cosmap_domain::naming::snake_case(&d.id));
+                let mut symbol = base.clone();
+                let mut n = 2;
+                while !taken.insert(symbol.to_ascii_lowercase()) {
+                    symbol = format!("{base}_{n}");
+                    n += 1;
+                }
+                BicepContainer {
+                    symbol,
+                    id: d.id.clone(),
+                    resource: serde_json::to_value(&d).unwrap_or(Value::Null),
+                }
             })
             .collect(),
     }

@@ -267,21 +267,80 @@ fn list_of<T: DeserializeOwned>(
     }
 }
 
-fn one<T: DeserializeOwned>(value: Value, at: &JsonPath, what: &str, diagnostics: &mut Vec<Diagnostic>) -> Option<T> {
-    match serde_path_to_error::deserialize::<_, T>(value) {
-        Ok(v) => Some(v),
-        Err(e) => {
-            let mut path = at.clone();
-            for segment in e.path().iter() {
-                path = match segment {
-                    serde_path_to_error::Segment::Seq { index } => path.index(*index),
-                    serde_path_to_error::Segment::Map { key } => path.key(key.clone()),
-                    serde_path_to_error::Segment::Enum { .. } | serde_path_to_error::Segment::Unknown => path,
-                };
-            }
-            diagnostics.push(serde_messages::explain(path, &e.into_inner().to_string(), what));
-            None
+/// Most unknown fields reported per element; past that the element is clearly not
+/// a model element at all, and retrying would only cost time.
+const MAX_UNKNOWN_FIELDS: usize = 64;
+
+/// Deserializes one element; on failure reports why. Unknown fields are all reported,
+/// not just the first serde meets: each is removed and the element tried again.
+fn one<T: DeserializeOwned>(
+    mut value: Value,
+    at: &JsonPath,
+    what: &str,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<T> {
+    let mut reported = 0;
+    loop {
+        let e = match serde_path_to_error::deserialize::<_, T>(&value) {
+            Ok(v) if reported == 0 => return Some(v),
+            Ok(_) => return None,
+            Err(e) => e,
+        };
+        let segments: Vec<serde_path_to_error::Segment> = e.path().iter().cloned().collect();
+        let mut path = at.clone();
+        for segment in &segments {
+            path = match segment {
+                serde_path_to_error::Segment::Seq { index } => path.index(*index),
+                serde_path_to_error::Segment::Map { key } => path.key(key.clone()),
+                serde_path_to_error::Segment::Enum { .. } | serde_path_to_error::Segment::Unknown => path,
+            };
         }
+        let message = e.into_inner().to_string();
+        // Once an unknown field is reported, only more unknown fields are: a field
+        // "missing" after the removal is most often the misspelled one itself.
+        if reported > 0 && !message.starts_with("unknown field ") {
+            return None;
+        }
+        diagnostics.push(serde_messages::explain(path, &message, what));
+        reported += 1;
+        if reported >= MAX_UNKNOWN_FIELDS || !remove_unknown(&mut value, &segments, &message) {
+            return None;
+        }
+    }
+}
+
+/// Removes the field serde's `message` calls unknown from the object at `segments`
+/// (serde's path ends at that object or at the field itself). False when there was
+/// nothing to remove, so the caller stops.
+fn remove_unknown(value: &mut Value, segments: &[serde_path_to_error::Segment], message: &str) -> bool {
+    let Some(rest) = message.strip_prefix("unknown field `") else {
+        return false;
+    };
+    let Some(field) = rest.split('`').next() else {
+        return false;
+    };
+    let object_segments = match segments.split_last() {
+        Some((serde_path_to_error::Segment::Map { key }, parent)) if key == field => parent,
+        _ => segments,
+    };
+    let mut current = value;
+    for segment in object_segments {
+        current = match (segment, current) {
+            (serde_path_to_error::Segment::Seq { index }, Value::Array(items)) => match items.get_mut(*index) {
+                Some(item) => item,
+                None => return false,
+            },
+            (serde_path_to_error::Segment::Map { key }, Value::Object(map)) => match map.get_mut(key) {
+                Some(item) => item,
+                None => return false,
+            },
+            (serde_path_to_error::Segment::Enum { .. } | serde_path_to_error::Segment::Unknown, other) => other,
+            _ => return false,
+        };
+    }
+    match current {
+        Value::Object(map) => map.remove(field).is_some(),
+        _ => false,
     }
 }
 
