@@ -82,6 +82,15 @@ pub enum ProvisionError {
     /// The indexing policy cannot be replaced without losing settings cosmap does not know.
     #[error("container `{container}`: its indexing policy was not replaced, because replacing it would reset settings cosmap does not carry over ({})", .fields.join(", "))]
     UnsafeReplace { container: String, fields: Vec<String> },
+    /// A failure after some changes were already made: they stay made, and running
+    /// provisioning again converges (every step is idempotent).
+    #[error("{}", partial_message(.made, .cause))]
+    Partial {
+        /// The changes made before the failure, in order.
+        made: Vec<crate::apply::Applied>,
+        /// What stopped provisioning.
+        cause: Box<ProvisionError>,
+    },
     /// A container created by someone else between planning and applying, differently.
     #[error("container `{container}` was created by someone else while provisioning, with a different definition: {}", describe(.differences))]
     ChangedMeanwhile {
@@ -95,7 +104,8 @@ pub enum ProvisionError {
 pub enum ErrorClass {
     /// Invalid input: nothing was contacted.
     Usage,
-    /// Drift: refused, nothing changed.
+    /// Drift: refused before anything was sent, or found midway (then
+    /// [`ProvisionError::made`] lists what was already changed).
     Drift,
     /// Anything else (unreachable, rejected key, server failure).
     Failure,
@@ -107,13 +117,32 @@ impl ProvisionError {
         match self {
             ProvisionError::Target(_) | ProvisionError::Throughput(_) => ErrorClass::Usage,
             ProvisionError::Drift(_) | ProvisionError::ChangedMeanwhile { .. } => ErrorClass::Drift,
+            ProvisionError::Partial { cause, .. } => cause.class(),
             _ => ErrorClass::Failure,
+        }
+    }
+
+    /// The changes made before this error (empty unless it is [`ProvisionError::Partial`]).
+    pub fn made(&self) -> &[crate::apply::Applied] {
+        match self {
+            ProvisionError::Partial { made, .. } => made,
+            _ => &[],
         }
     }
 
     /// What the user can do about it, when there is something to say.
     pub fn hint(&self) -> Option<String> {
         let hint = match self {
+            ProvisionError::Partial { cause, .. } if cause.class() == ErrorClass::Drift => {
+                let hint = cause.hint().unwrap_or_default();
+                return Some(format!("{hint}. The changes already made stay; once the drift is resolved, running provisioning again creates only what is still missing"));
+            }
+            ProvisionError::Partial { cause, .. } => {
+                return Some(match cause.hint() {
+                    Some(hint) => format!("{hint}; the changes already made stay, and running provisioning again converges (it creates only what is still missing)"),
+                    None => "the changes already made stay; running provisioning again converges (it creates only what is still missing)".to_string(),
+                })
+            }
             ProvisionError::Unreachable { loopback: true, cause, .. } if cause.contains("certificate") => {
                 "the SDK relaxes certificate checks for the emulator only on localhost, 127.0.0.1 and [::1]"
             }
@@ -351,6 +380,25 @@ pub(crate) fn describe(differences: &[Difference]) -> String {
         })
         .collect::<Vec<_>>()
         .join("; ")
+}
+
+/// `cause`, then the changes made before it, so nobody reads "nothing was changed".
+fn partial_message(made: &[crate::apply::Applied], cause: &ProvisionError) -> String {
+    let changes: Vec<String> = made.iter().map(crate::apply::Applied::describe).collect();
+    let mut out = cause.to_string();
+    if matches!(cause, ProvisionError::ChangedMeanwhile { .. }) {
+        out += " (the containers before it were provisioned; this one was left as it is)";
+    }
+    out += &format!(
+        "\n  {} already made before this: {}",
+        if made.len() == 1 {
+            "1 change was".to_string()
+        } else {
+            format!("{} changes were", made.len())
+        },
+        changes.join("; ")
+    );
+    out
 }
 
 #[cfg(test)]
