@@ -127,3 +127,21 @@ fn differences_left_alone_are_not_nothing_to_do() {
         "{out}"
     );
 }
+
+#[test]
+fn a_200_with_an_unparsable_body_is_a_bad_answer_sent_once() {
+    // Every request answered 200 with a body that is no Cosmos DB resource: the SDK
+    // calls that its own 500/20020; it is reported as the bad answer it is, at once.
+    let server = CosmosServer::answering(200);
+    let endpoint = server.endpoint();
+    let started = std::time::Instant::now();
+    let out = cosmap(&["provision", MODEL, "--endpoint", &endpoint, "--key", KEY, "--verbose"]);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains(&format!("error: could not read the account: the answer from {endpoint} is not a Cosmos DB resource (its body cannot be read")),
+        "{err}"
+    );
+    assert!(!err.contains("on each of") && !err.contains("retrying"), "{err}");
+    assert!(started.elapsed().as_secs() < 3, "no retries: {:?}", started.elapsed());
+}

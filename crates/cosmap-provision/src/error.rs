@@ -41,12 +41,14 @@ pub enum ProvisionError {
         status: String,
     },
     /// Throttled or failing transiently on every attempt.
-    #[error("could not {operation}: {endpoint} answered {status} on each of {attempts} attempts")]
+    #[error("could not {operation}: {endpoint} answered {status} on each of {attempts} attempts{}", http_requests_note(*.attempts, *.requests))]
     RetriesExhausted {
         endpoint: String,
         operation: String,
         status: String,
         attempts: u32,
+        /// HTTP requests sent in all: the SDK retries some answers itself within one attempt.
+        requests: usize,
     },
     /// No answer within the request timeout.
     #[error("could not {operation}: no answer from {endpoint} within {} s", .timeout.as_secs_f32())]
@@ -170,12 +172,15 @@ impl ProvisionError {
     }
 
     /// Turns a failed SDK call into a message about `operation` on `endpoint`.
+    ///
+    /// `earlier_requests` counts the HTTP requests of the attempts before the last.
     pub(crate) fn from_failure(
         failure: Failure<CosmosError>,
         operation: &str,
         endpoint: &str,
         loopback: bool,
         timeout: Duration,
+        earlier_requests: usize,
     ) -> ProvisionError {
         let (error, attempts, exhausted) = match failure {
             Failure::TimedOut => {
@@ -194,12 +199,21 @@ impl ProvisionError {
         let status = error.status();
         let code = u16::from(status);
         let status_text = status_text(&error);
+        if is_unreadable_body(&error) {
+            // The SDK's own 500/20020: the server answered, but not with a body it can read.
+            return ProvisionError::BadAnswer {
+                endpoint: endpoint.to_string(),
+                operation: operation.to_string(),
+                message: format!("its body cannot be read: {}", one_line(&error.to_string())),
+            };
+        }
         if exhausted {
             return ProvisionError::RetriesExhausted {
                 endpoint: endpoint.to_string(),
                 operation: operation.to_string(),
                 status: status_text,
                 attempts,
+                requests: earlier_requests + http_requests(&error),
             };
         }
         if code == 401 || (code == 403 && !status.is_write_forbidden() && !status.is_database_account_not_found()) {
@@ -228,6 +242,26 @@ impl ProvisionError {
                 message: one_line(&error.to_string()),
             },
         }
+    }
+}
+
+/// Whether `error` is the SDK's "response body invalid" (500/20020): made up by the
+/// client when an answer (often a 200) does not parse, not sent by the server.
+pub(crate) fn is_unreadable_body(error: &CosmosError) -> bool {
+    u16::from(error.status()) == 500 && error.status().sub_status().is_some_and(|sub| sub.value() == 20020)
+}
+
+/// HTTP requests behind one SDK call (its diagnostics count the SDK's own retries).
+pub(crate) fn http_requests(error: &CosmosError) -> usize {
+    error.diagnostics().map_or(1, |d| d.request_count().max(1))
+}
+
+/// ` (12 HTTP requests in all)` when the SDK sent more requests than cosmap attempts.
+fn http_requests_note(attempts: u32, requests: usize) -> String {
+    if requests > attempts as usize {
+        format!(" ({requests} HTTP requests in all: the SDK retries some answers itself within one attempt)")
+    } else {
+        String::new()
     }
 }
 
@@ -472,6 +506,15 @@ mod tests {
     }
 
     #[test]
+    fn http_requests_are_counted_when_the_sdk_sent_more() {
+        assert_eq!(http_requests_note(5, 5), "");
+        assert_eq!(
+            http_requests_note(5, 20),
+            " (20 HTTP requests in all: the SDK retries some answers itself within one attempt)"
+        );
+    }
+
+    #[test]
     fn sdk_errors_become_clear_messages() {
         use azure_core::http::StatusCode;
         use azure_data_cosmos::CosmosStatus;
@@ -490,6 +533,7 @@ mod tests {
             "https://acct.documents.azure.com/",
             false,
             Duration::from_secs(30),
+            0,
         );
         assert_eq!(
             err.to_string(),
@@ -516,6 +560,7 @@ mod tests {
             "https://127.0.0.1:1/",
             true,
             Duration::from_secs(30),
+            0,
         );
         assert_eq!(err.to_string(), "cannot reach https://127.0.0.1:1/: connection refused");
         assert!(err.hint().is_some_and(|h| h.contains("emulator")));
@@ -533,6 +578,7 @@ mod tests {
             "https://acct.documents.azure.com/",
             false,
             Duration::from_secs(30),
+            0,
         );
         assert_eq!(
             err.to_string(),
@@ -545,6 +591,7 @@ mod tests {
             "https://127.0.0.1:1/",
             true,
             Duration::from_millis(1500),
+            0,
         );
         assert_eq!(
             err.to_string(),
