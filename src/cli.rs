@@ -94,7 +94,7 @@ Provisions the containers, writes deterministic sample documents for every docum
 (copies included), runs each access pattern's operation (point reads, queries with their
 SQL, writes and copy-sync writes) and checks each answer against the samples. Without
 --endpoint it runs on the SDK's in-memory Cosmos DB engine inside this process; with it, in
-a new database named <model>-verify-<unix seconds>, which is left in place for you to drop.
+a new database named <model>-verify-<unix seconds>-<random>, which is left in place for you to drop.
 
 Exit codes:
   0  every access pattern passed

@@ -35,12 +35,26 @@ impl std::error::Error for Failure {}
 
 impl From<ProvisionError> for Failure {
     fn from(error: ProvisionError) -> Self {
+        let hint = error.hint();
+        Failure::with_hint(error, hint)
+    }
+}
+
+impl Failure {
+    /// For `cosmap verify`, which reads its endpoint from `--endpoint` only: the
+    /// hint does not point to `COSMOS_ENDPOINT`.
+    pub fn for_verify(error: ProvisionError) -> Failure {
+        let hint = error.hint_without_endpoint_variable();
+        Failure::with_hint(error, hint)
+    }
+
+    fn with_hint(error: ProvisionError, hint: Option<String>) -> Failure {
         let code = match error.class() {
             ErrorClass::Usage => EXIT_USAGE,
             ErrorClass::Drift => EXIT_DRIFT,
             ErrorClass::Failure => EXIT_FAILURE,
         };
-        let message = match error.hint() {
+        let message = match hint {
             Some(hint) => format!("{error}\n  hint: {hint}"),
             None => error.to_string(),
         };

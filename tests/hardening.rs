@@ -103,3 +103,38 @@ fn database_names_a_url_would_lose_are_refused_before_any_request() {
         assert!(!stderr(&out).contains('\u{202e}'), "{}", stderr(&out));
     }
 }
+
+/// The database name `verify --endpoint` announces on stderr.
+fn verify_database(err: &str) -> String {
+    let start = err.find("the new database `").expect("the database is named") + "the new database `".len();
+    err[start..].split('`').next().unwrap().to_string()
+}
+
+#[test]
+fn two_verify_runs_started_together_use_two_databases() {
+    let spawn = || {
+        Command::new(env!("CARGO_BIN_EXE_cosmap"))
+            .args([
+                "verify",
+                "examples/ecommerce/model.json",
+                "--endpoint",
+                "https://127.0.0.1:1/",
+            ])
+            .current_dir(repo())
+            .env_remove("COSMOS_ENDPOINT")
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("cosmap starts")
+    };
+    let (a, b) = (spawn(), spawn());
+    let (a, b) = (a.wait_with_output().unwrap(), b.wait_with_output().unwrap());
+    let (ea, eb) = (stderr(&a), stderr(&b));
+    let (da, db) = (verify_database(&ea), verify_database(&eb));
+    assert!(da.starts_with("Ecommerce-verify-"), "{da}");
+    assert_ne!(da, db, "two runs share a database");
+    // Nothing answers there; the hint names the flag verify reads, not COSMOS_ENDPOINT.
+    assert_eq!(a.status.code(), Some(1), "{ea}");
+    assert!(ea.contains("hint: is the Cosmos DB emulator"), "{ea}");
+    assert!(ea.contains("--endpoint") && !ea.contains("COSMOS_ENDPOINT"), "{ea}");
+}

@@ -134,25 +134,40 @@ impl ProvisionError {
 
     /// What the user can do about it, when there is something to say.
     pub fn hint(&self) -> Option<String> {
+        self.hint_naming(true)
+    }
+
+    /// [`ProvisionError::hint`] for a caller that takes the endpoint from `--endpoint`
+    /// only (such as `cosmap verify`): it does not point to `COSMOS_ENDPOINT`.
+    pub fn hint_without_endpoint_variable(&self) -> Option<String> {
+        self.hint_naming(false)
+    }
+
+    fn hint_naming(&self, endpoint_variable: bool) -> Option<String> {
+        let endpoint_flag = if endpoint_variable {
+            "--endpoint or COSMOS_ENDPOINT"
+        } else {
+            "--endpoint"
+        };
         let hint = match self {
+            ProvisionError::Unreachable { loopback: true, cause, .. } if !cause.contains("certificate") => {
+                return Some(format!("is the Cosmos DB emulator (or another local server) running and listening there? Point elsewhere with {endpoint_flag}"));
+            }
+            ProvisionError::Unreachable { loopback: false, .. } => {
+                return Some(format!("check the endpoint ({endpoint_flag}: the account's URI from the portal) and the network"));
+            }
             ProvisionError::Partial { cause, .. } if cause.class() == ErrorClass::Drift => {
-                let hint = cause.hint().unwrap_or_default();
+                let hint = cause.hint_naming(endpoint_variable).unwrap_or_default();
                 return Some(format!("{hint}. The changes already made stay; once the drift is resolved, running provisioning again creates only what is still missing"));
             }
             ProvisionError::Partial { cause, .. } => {
-                return Some(match cause.hint() {
+                return Some(match cause.hint_naming(endpoint_variable) {
                     Some(hint) => format!("{hint}; the changes already made stay, and running provisioning again converges (it creates only what is still missing)"),
                     None => "the changes already made stay; running provisioning again converges (it creates only what is still missing)".to_string(),
                 })
             }
-            ProvisionError::Unreachable { loopback: true, cause, .. } if cause.contains("certificate") => {
+            ProvisionError::Unreachable { .. } => {
                 "the SDK relaxes certificate checks for the emulator only on localhost, 127.0.0.1 and [::1]"
-            }
-            ProvisionError::Unreachable { loopback: true, .. } => {
-                "is the Cosmos DB emulator (or another local server) running and listening there? Point elsewhere with --endpoint or COSMOS_ENDPOINT"
-            }
-            ProvisionError::Unreachable { loopback: false, .. } => {
-                "check the endpoint (--endpoint or COSMOS_ENDPOINT: the account's URI from the portal) and the network"
             }
             ProvisionError::KeyRejected { .. } => {
                 "check COSMOS_KEY (or --key): use the account's primary or secondary key, not a read-only key"
