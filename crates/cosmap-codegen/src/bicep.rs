@@ -113,6 +113,37 @@ fn string(s: &str) -> String {
 mod tests {
     use super::*;
 
+    /// A root entity `DICTIONARY` beside the shared `Dictionary` container: two
+    /// container ids (Cosmos DB ids are case-sensitive) that meet on one snake_case
+    /// symbol; Bicep symbols must differ (BCP028), so the second is numbered.
+    #[test]
+    fn container_symbols_are_unique_after_conversion() {
+        let model = br#"{
+          "name": "Shop",
+          "entities": [
+            {"name": "DICTIONARY", "identity": "dictionaryId", "attributes": []},
+            {"name": "Entry", "identity": "entryId", "attributes": []},
+            {"name": "Country", "identity": "countryId", "attributes": [], "referenceData": "rarely"}
+          ],
+          "aggregates": [{"root": "DICTIONARY", "members": ["Entry"]}, {"root": "Country"}],
+          "relationships": [{"from": "DICTIONARY", "to": "Entry", "cardinality": "many"}]
+        }"#;
+        let model = cosmap_domain::from_slice(model, None).expect("valid");
+        let view = view(&cosmap_mapper::map(&model, &cosmap_mapper::Options::default()));
+        let pairs: Vec<(&str, &str)> = view
+            .containers
+            .iter()
+            .map(|c| (c.id.as_str(), c.symbol.as_str()))
+            .collect();
+        assert_eq!(
+            pairs,
+            [
+                ("DICTIONARY", "container_dictionary"),
+                ("Dictionary", "container_dictionary_2")
+            ]
+        );
+    }
+
     #[test]
     fn prints_bicep_literals() {
         let v = serde_json::json!({"id": "A", "paths": ["/a"], "excludedPaths": [{"path": "/\"_etag\"/?"}], "n": 2, "it's": "${x}"});
