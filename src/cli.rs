@@ -87,7 +87,7 @@ Exit codes:
   0  done, or nothing to do (everything unchanged)
   1  failure: endpoint unreachable, key rejected (401/403), throttled or failing after retries
   2  invalid model or usage (bad endpoint, missing key, invalid throughput)
-  3  drift refused: nothing was changed";
+  3  drift refused before any change, or found midway (the error lists the changes made)";
 
 const VERIFY_HELP: &str = "\
 Provisions the containers, writes deterministic sample documents for every document type
