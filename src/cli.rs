@@ -84,14 +84,14 @@ Exit codes:
   0  done, or nothing to do (everything unchanged)
   1  failure: endpoint unreachable, key rejected (401/403), throttled or failing after retries
   2  invalid model or usage (bad endpoint, missing key, invalid throughput)
-  3  drift refused: nothing was changed";
+  3  drift refused before any change, or found midway (the error lists the changes made)";
 
 const VERIFY_HELP: &str = "\
 Provisions the containers, writes deterministic sample documents for every document type
 (copies included), runs each access pattern's operation (point reads, queries with their
 SQL, writes and copy-sync writes) and checks each answer against the samples. Without
 --endpoint it runs on the SDK's in-memory Cosmos DB engine inside this process; with it, in
-a new database named <model>-verify-<unix seconds>, which is left in place for you to drop.
+a new database named <model>-verify-<unix seconds>-<random>, which is left in place for you to drop.
 
 Exit codes:
   0  every access pattern passed

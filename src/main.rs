@@ -36,11 +36,35 @@ fn main() -> ExitCode {
             };
             match err.downcast_ref::<ModelError>() {
                 Some(ModelError::Invalid { .. }) => eprintln!("{err}"),
-                _ => eprintln!("error: {err:#}"),
+                _ => eprintln!("error: {}", chain(&err)),
             }
             ExitCode::from(code)
         }
     }
+}
+
+/// The error and its causes, `: `-separated, leaving out a cause whose text the
+/// message already holds (library errors often name their cause themselves).
+/// Hidden characters are escaped line by line.
+fn chain(err: &anyhow::Error) -> String {
+    let mut out = String::new();
+    for cause in err.chain() {
+        // A server's message or a name may hold ESC, OSC or bidi characters: shown escaped.
+        let cause = cause
+            .to_string()
+            .split('\n')
+            .map(cosmap_domain::naming::escape_hidden)
+            .collect::<Vec<_>>()
+            .join("\n");
+        let text = cause;
+        if out.is_empty() {
+            out = text;
+        } else if !out.contains(&text) {
+            out.push_str(": ");
+            out.push_str(&text);
+        }
+    }
+    out
 }
 
 fn run(cli: Cli) -> anyhow::Result<()> {

@@ -4,7 +4,7 @@
 use std::fmt;
 
 use cosmap_provision::{
-    apply, plan, Applied, AppliedAction, ApplyOptions, Connection, ContainerAction, ContainerPlan, DatabaseAction,
+    apply_reporting, plan, Applied, ApplyOptions, Connection, ContainerAction, ContainerPlan, DatabaseAction,
     ErrorClass, Plan, Property, ProvisionError, Settings, Target, Throughput, Trace,
 };
 use serde_json::json;
@@ -35,12 +35,26 @@ impl std::error::Error for Failure {}
 
 impl From<ProvisionError> for Failure {
     fn from(error: ProvisionError) -> Self {
+        let hint = error.hint();
+        Failure::with_hint(error, hint)
+    }
+}
+
+impl Failure {
+    /// For `cosmap verify`, which reads its endpoint from `--endpoint` only: the
+    /// hint does not point to `COSMOS_ENDPOINT`.
+    pub fn for_verify(error: ProvisionError) -> Failure {
+        let hint = error.hint_without_endpoint_variable();
+        Failure::with_hint(error, hint)
+    }
+
+    fn with_hint(error: ProvisionError, hint: Option<String>) -> Failure {
         let code = match error.class() {
             ErrorClass::Usage => EXIT_USAGE,
             ErrorClass::Drift => EXIT_DRIFT,
             ErrorClass::Failure => EXIT_FAILURE,
         };
-        let message = match error.hint() {
+        let message = match hint {
             Some(hint) => format!("{error}\n  hint: {hint}"),
             None => error.to_string(),
         };
@@ -82,31 +96,65 @@ pub fn run(args: ProvisionArgs) -> anyhow::Result<()> {
         let plan = plan(&connection, &definitions, throughput)
             .await
             .map_err(Failure::from)?;
-        if args.format == PlanFormat::Text {
+        let text = args.format == PlanFormat::Text;
+        if text {
             crate::print(&render_plan(&plan, &options))?;
         }
-        if plan.has_drift() {
-            if args.format == PlanFormat::Json {
-                crate::print(&report(&plan, args.dry_run, &[])?)?;
+        if args.dry_run {
+            if !text {
+                crate::print(&report(&plan, true, &[], None)?)?;
             }
-            let drift = plan.drift().into_iter().cloned().collect();
-            return Err(Failure::from(ProvisionError::Drift(drift)).into());
+            // Drift is decided by the library, for a dry run as for a real one.
+            plan.refuse_drift().map_err(Failure::from)?;
+            if text {
+                crate::print(&format!(
+                    "\nDry run: nothing was changed ({} would be sent).\n",
+                    writes(plan.writes(&options))
+                ))?;
+            }
+            return Ok(());
         }
-        let applied = if args.dry_run {
-            vec![]
-        } else {
-            apply(&connection, &plan, &options).await.map_err(Failure::from)?
-        };
-        match args.format {
-            PlanFormat::Text => crate::print(&render_outcome(&plan, &options, args.dry_run, &applied)),
-            PlanFormat::Json => crate::print(&report(&plan, args.dry_run, &applied)?),
+        // Each change is printed the moment it is made, so a failure further on
+        // cannot hide what was already done.
+        let mut first = true;
+        let result = apply_reporting(&connection, &plan, &options, &mut |change| {
+            if text {
+                let gap = if std::mem::take(&mut first) { "\n" } else { "" };
+                let _ = crate::print(&format!("{gap}{}\n", change.describe()));
+            }
+        })
+        .await;
+        match result {
+            Ok(applied) => crate::print(&if text {
+                render_outcome(&plan, &applied)
+            } else {
+                report(&plan, false, &applied, None)?
+            }),
+            Err(error) => {
+                if !text {
+                    crate::print(&report(&plan, false, error.made(), Some(&error))?)?;
+                }
+                Err(Failure::from(error).into())
+            }
         }
     })
 }
 
-/// `{"plan": …, "dryRun": …, "applied": […]}` (docs/provisioning.md).
-fn report(plan: &Plan, dry_run: bool, applied: &[Applied]) -> anyhow::Result<String> {
-    let report = json!({ "plan": plan, "dryRun": dry_run, "applied": applied });
+/// `{"plan": …, "dryRun": …, "applied": […], "error": …}` (docs/provisioning.md):
+/// `applied` holds the changes made, also when `error` says what stopped the rest.
+fn report(plan: &Plan, dry_run: bool, applied: &[Applied], error: Option<&ProvisionError>) -> anyhow::Result<String> {
+    let mut report = json!({ "plan": plan, "dryRun": dry_run, "applied": applied });
+    if let Some(error) = error {
+        report["error"] = json!({
+            "class": match error.class() {
+                ErrorClass::Usage => "usage",
+                ErrorClass::Drift => "drift",
+                ErrorClass::Failure => "failure",
+            },
+            "message": error.to_string(),
+            "hint": error.hint(),
+        });
+    }
     Ok(serde_json::to_string_pretty(&report)? + "\n")
 }
 
@@ -226,34 +274,16 @@ fn ids(plans: &[&ContainerPlan]) -> String {
         .join(", ")
 }
 
-fn render_outcome(plan: &Plan, options: &ApplyOptions, dry_run: bool, applied: &[Applied]) -> String {
-    if dry_run {
-        return format!(
-            "\nDry run: nothing was changed ({} would be sent).\n",
-            writes(plan.writes(options))
-        );
+/// After a successful apply, whose changes were printed as they were made.
+fn render_outcome(plan: &Plan, applied: &[Applied]) -> String {
+    if !applied.is_empty() {
+        return format!("Done: {}.\n", writes(applied.len()));
     }
-    if applied.is_empty() {
-        return "\nNothing to do: everything is as the model says.\n".to_string();
+    if plan.differs() {
+        "\nNothing was changed: the differences listed above are left as they are.\n".to_string()
+    } else {
+        "\nNothing to do: everything is as the model says.\n".to_string()
     }
-    let mut out = String::from("\n");
-    for change in applied {
-        let line = match change.action {
-            AppliedAction::CreatedDatabase => format!("created database `{}`", change.id),
-            AppliedAction::CreatedContainer => format!("created container `{}`", change.id),
-            AppliedAction::ReplacedIndexingPolicy => {
-                format!(
-                    "replaced the indexing policy of `{}` (Cosmos DB re-indexes in the background)",
-                    change.id
-                )
-            }
-            AppliedAction::FoundCreated => format!("`{}` was created meanwhile, as the model says", change.id),
-        };
-        out += &line;
-        out += "\n";
-    }
-    out += &format!("Done: {}.\n", writes(applied.len()));
-    out
 }
 
 fn writes(count: usize) -> String {

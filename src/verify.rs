@@ -15,10 +15,14 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<()> {
     let engine = match &args.endpoint {
         None => Engine::InMemory,
         Some(endpoint) => {
-            let now = SystemTime::now().duration_since(UNIX_EPOCH)?.as_secs();
-            let database = fresh_database_name(model.name(), now);
+            let now = SystemTime::now().duration_since(UNIX_EPOCH)?;
+            let database = format!(
+                "{}-{}",
+                fresh_database_name(model.name(), now.as_secs()),
+                run_suffix(now.subsec_nanos())
+            );
             let target =
-                Target::new(endpoint, args.key, &database).map_err(|e| Failure::from(ProvisionError::from(e)))?;
+                Target::new(endpoint, args.key, &database).map_err(|e| Failure::for_verify(ProvisionError::from(e)))?;
             eprintln!(
                 "verify: using the new database `{database}` at {}; it is left in place: drop it when done",
                 target.endpoint()
@@ -30,7 +34,7 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<()> {
     let report = runtime
         .block_on(verify(&model, &logical, engine, Settings::default()))
         .map_err(|e| match e {
-            VerifyError::Provision(e) => anyhow::Error::from(Failure::from(e)),
+            VerifyError::Provision(e) => anyhow::Error::from(Failure::for_verify(e)),
             other => match other.hint() {
                 Some(hint) => anyhow!("{other}\n  hint: {hint}"),
                 None => anyhow!("{other}"),
@@ -49,4 +53,14 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<()> {
             report.summary.patterns
         ))
     }
+}
+
+/// Eight hex digits that tell this run's database from any other's, also from a run
+/// started in the same second: the standard library's per-process random hash keys
+/// over the process id and the clock's nanoseconds. (Verify still refuses a database
+/// that exists: it writes only into one it creates.)
+fn run_suffix(nanos: u32) -> String {
+    use std::hash::BuildHasher;
+    let random = std::collections::hash_map::RandomState::new().hash_one((std::process::id(), nanos));
+    format!("{:08x}", random as u32)
 }

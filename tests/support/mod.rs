@@ -88,6 +88,24 @@ impl CosmosServer {
         }
     }
 
+    /// Starts `tests/support/interrupting.js`: a real server that stops answering
+    /// (dropping every connection, keeping its state) after creating `containers`
+    /// containers, until the file `revive` exists.
+    pub fn interrupting(containers: u32, revive: &Path) -> CosmosServer {
+        let script = repo().join("tests/support/interrupting.js");
+        let server = Self::spawn(&script, &[&containers.to_string(), &revive.display().to_string()]);
+        let deadline = Instant::now() + START_TIMEOUT;
+        loop {
+            match server.request("GET", "/", None) {
+                Ok((200, _)) => return server,
+                other if Instant::now() > deadline => {
+                    panic!("the server on port {} does not answer: {other:?}", server.port)
+                }
+                _ => std::thread::sleep(Duration::from_millis(100)),
+            }
+        }
+    }
+
     /// Runs `node script args…`; the script prints `Ready … :PORT` once listening
     /// (port 0: it picks a free port).
     fn spawn(script: &Path, args: &[&str]) -> CosmosServer {

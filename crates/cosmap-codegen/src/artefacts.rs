@@ -1,6 +1,6 @@
 //! Every artefact of a logical model, as (relative path, contents) pairs in path order.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use cosmap_mapper::LogicalModel;
 use serde_json::json;
@@ -39,7 +39,38 @@ pub fn generate(
     artefacts.push(Ok(artefact(RUST_FILE, rust)));
     let mut artefacts: Vec<Artefact> = artefacts.into_iter().collect::<Result<_, _>>()?;
     artefacts.sort_by(|a, b| a.path.cmp(&b.path));
+    check_paths(&artefacts)?;
     Ok(artefacts)
+}
+
+/// Longest file or directory name written (`NAME_MAX` on Linux and macOS, and the
+/// limit of NTFS), in bytes.
+pub const MAX_FILE_NAME_BYTES: usize = 255;
+
+/// Refuses artefact paths that would overwrite each other on a case-insensitive file
+/// system (Windows, macOS) or that a file system cannot hold (a name over
+/// [`MAX_FILE_NAME_BYTES`]); validation keeps models from getting here, this
+/// keeps a logical model built another way from writing half its files.
+fn check_paths(artefacts: &[Artefact]) -> Result<(), CodegenError> {
+    let mut folded: std::collections::BTreeMap<String, &Path> = std::collections::BTreeMap::new();
+    for a in artefacts {
+        if let Some(long) = a.path.iter().find(|n| n.len() > MAX_FILE_NAME_BYTES) {
+            return Err(CodegenError::FileNames(format!(
+                "the file name `{}` is {} bytes long; file systems allow at most {MAX_FILE_NAME_BYTES}: shorten the names in the model",
+                long.to_string_lossy(),
+                long.len()
+            )));
+        }
+        let key = a.path.to_string_lossy().to_lowercase();
+        if let Some(other) = folded.insert(key, &a.path) {
+            return Err(CodegenError::FileNames(format!(
+                "the files `{}` and `{}` differ only by case and would overwrite each other on a case-insensitive file system: rename one of the elements",
+                other.display(),
+                a.path.display()
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// Every artefact but the Rust file.
@@ -84,5 +115,32 @@ fn artefact(path: &str, contents: String) -> Artefact {
     Artefact {
         path: PathBuf::from(path),
         contents,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn file(path: &str) -> Artefact {
+        artefact(path, String::new())
+    }
+
+    #[test]
+    fn paths_that_meet_on_a_case_insensitive_file_system_are_refused() {
+        let files = [
+            file("schemas/Order/OrderID.schema.json"),
+            file("schemas/Order/OrderId.schema.json"),
+        ];
+        let err = check_paths(&files).unwrap_err().to_string();
+        assert!(err.contains("differ only by case"), "{err}");
+        assert!(check_paths(&files[..1]).is_ok());
+    }
+
+    #[test]
+    fn a_file_name_over_name_max_is_refused() {
+        let long = format!("schemas/Order/{}.schema.json", "X".repeat(250));
+        let err = check_paths(&[file(&long)]).unwrap_err().to_string();
+        assert!(err.contains("262 bytes long"), "{err}");
     }
 }

@@ -25,15 +25,27 @@ pub struct BicepContainer {
 
 /// The view for `model`.
 pub fn view(model: &LogicalModel) -> BicepView {
+    // Bicep symbols are case-insensitive and snake_case folds case: two container ids
+    // may meet on one symbol, so a taken symbol gets the next free numeric suffix.
+    let mut taken = std::collections::BTreeSet::new();
     BicepView {
         model: model.model.clone(),
         containers: model
             .container_definitions()
             .into_iter()
-            .map(|d| BicepContainer {
-                symbol: format!("container_{}", cosmap_domain::naming::snake_case(&d.id)),
-                id: d.id.clone(),
-                resource: serde_json::to_value(&d).unwrap_or(Value::Null),
+            .map(|d| {
+                let base = format!("container_{}", cosmap_domain::naming::snake_case(&d.id));
+                let mut symbol = base.clone();
+                let mut n = 2;
+                while !taken.insert(symbol.to_ascii_lowercase()) {
+                    symbol = format!("{base}_{n}");
+                    n += 1;
+                }
+                BicepContainer {
+                    symbol,
+                    id: d.id.clone(),
+                    resource: serde_json::to_value(&d).unwrap_or(Value::Null),
+                }
             })
             .collect(),
     }
@@ -100,6 +112,37 @@ fn string(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A root entity `DICTIONARY` beside the shared `Dictionary` container: two
+    /// container ids (Cosmos DB ids are case-sensitive) that meet on one snake_case
+    /// symbol; Bicep symbols must differ (BCP028), so the second is numbered.
+    #[test]
+    fn container_symbols_are_unique_after_conversion() {
+        let model = br#"{
+          "name": "Shop",
+          "entities": [
+            {"name": "DICTIONARY", "identity": "dictionaryId", "attributes": []},
+            {"name": "Entry", "identity": "entryId", "attributes": []},
+            {"name": "Country", "identity": "countryId", "attributes": [], "referenceData": "rarely"}
+          ],
+          "aggregates": [{"root": "DICTIONARY", "members": ["Entry"]}, {"root": "Country"}],
+          "relationships": [{"from": "DICTIONARY", "to": "Entry", "cardinality": "many"}]
+        }"#;
+        let model = cosmap_domain::from_slice(model, None).expect("valid");
+        let view = view(&cosmap_mapper::map(&model, &cosmap_mapper::Options::default()));
+        let pairs: Vec<(&str, &str)> = view
+            .containers
+            .iter()
+            .map(|c| (c.id.as_str(), c.symbol.as_str()))
+            .collect();
+        assert_eq!(
+            pairs,
+            [
+                ("DICTIONARY", "container_dictionary"),
+                ("Dictionary", "container_dictionary_2")
+            ]
+        );
+    }
 
     #[test]
     fn prints_bicep_literals() {

@@ -47,4 +47,7 @@ pub enum CodegenError {
     /// The logical model cannot be expressed as Rust types.
     #[error("cannot generate Rust types: {0}")]
     Model(String),
+    /// The generated files' names cannot all be written side by side.
+    #[error("cannot write the generated files: {0}")]
+    FileNames(String),
 }

@@ -69,10 +69,7 @@ impl Templates {
                 .find(|p| p.file_name().and_then(|n| n.to_str()) == Some(name));
             let (text, origin) = match path {
                 Some(path) => {
-                    let text = std::fs::read_to_string(path).map_err(|source| CodegenError::Io {
-                        path: path.clone(),
-                        source,
-                    })?;
+                    let text = read_template(path)?;
                     (text, path.display().to_string())
                 }
                 None => (text.to_string(), format!("templates/{name}")),
@@ -113,4 +110,32 @@ fn json_helper(h: &Helper, _: &Handlebars, _: &Context, _: &mut RenderContext, o
     let text = serde_json::to_string_pretty(value).map_err(|e| RenderErrorReason::Other(e.to_string()))?;
     out.write(&text)?;
     Ok(())
+}
+
+/// Largest template override cosmap reads (1 MiB); the embedded ones are a few KiB.
+pub const MAX_TEMPLATE_BYTES: u64 = 1024 * 1024;
+
+/// Reads an override, stopping one byte past [`MAX_TEMPLATE_BYTES`] (a device or a
+/// runaway file is refused, not read to its end).
+fn read_template(path: &Path) -> Result<String, CodegenError> {
+    let io = |source| CodegenError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let bytes = cosmap_domain::read_at_most(path, MAX_TEMPLATE_BYTES).map_err(io)?;
+    if bytes.len() as u64 > MAX_TEMPLATE_BYTES {
+        return Err(CodegenError::Template {
+            template: path.display().to_string(),
+            message: format!(
+                "the file is larger than {} MiB; a template is a few KiB",
+                MAX_TEMPLATE_BYTES / 1048576
+            ),
+        });
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        io(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("not valid UTF-8 (byte {} is not)", e.utf8_error().valid_up_to()),
+        ))
+    })
 }

@@ -3,6 +3,8 @@
 use std::fmt;
 use std::path::PathBuf;
 
+use crate::naming::escape_hidden;
+
 /// One step of a [`JsonPath`].
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum PathSegment {
@@ -116,17 +118,20 @@ impl ModelError {
     }
 }
 
+/// Every problem, cargo-style. Text from the model (names, keys, values quoted in a
+/// message) is echoed with control, bidi and other hidden characters escaped.
 fn render(origin: Option<&PathBuf>, diagnostics: &[Diagnostic]) -> String {
-    let file = origin.map_or_else(|| "<model>".to_string(), |p| p.display().to_string());
+    let file = escape_hidden(&origin.map_or_else(|| "<model>".to_string(), |p| p.display().to_string()));
     let mut out = String::new();
     for d in diagnostics {
-        out.push_str(&format!("error: {}\n", d.message));
+        let path = escape_hidden(&d.path.to_string());
+        out.push_str(&format!("error: {}\n", escape_hidden(&d.message)));
         match d.position {
-            Some((line, col)) => out.push_str(&format!("  --> {file}:{line}:{col} (at {})\n", d.path)),
-            None => out.push_str(&format!("  --> {file} (at {})\n", d.path)),
+            Some((line, col)) => out.push_str(&format!("  --> {file}:{line}:{col} (at {path})\n")),
+            None => out.push_str(&format!("  --> {file} (at {path})\n")),
         }
         if let Some(help) = &d.help {
-            out.push_str(&format!("  = help: {help}\n"));
+            out.push_str(&format!("  = help: {}\n", escape_hidden(help)));
         }
         out.push('\n');
     }

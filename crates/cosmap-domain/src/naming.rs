@@ -18,6 +18,62 @@ pub const RESERVED_PROPERTIES: &[&str] = &[
     "_lsn",
 ];
 
+/// Longest name of an entity, value object or aggregate (characters, all ASCII).
+/// A root entity's name is a Cosmos DB container id (at most 255 characters) and
+/// every element's name a file name `<name>.schema.json` (at most 255 bytes on most
+/// file systems), also with `Copy` appended when an optimisation copy takes it.
+pub const MAX_TYPE_NAME_CHARS: usize = 200;
+
+/// True for characters that must never reach generated code, comments or a
+/// terminal unescaped: control characters (C0, DEL, C1: ESC, OSC, NUL, …), the line
+/// and paragraph separators, and Unicode format characters (general category Cf),
+/// among them the text-direction controls (U+202A–U+202E, U+2066–U+2069,
+/// U+200E/U+200F) that can make source text read differently from what it is.
+pub fn is_hidden_char(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{00AD}'
+                | '\u{0600}'..='\u{0605}'
+                | '\u{061C}'
+                | '\u{06DD}'
+                | '\u{070F}'
+                | '\u{0890}'..='\u{0891}'
+                | '\u{08E2}'
+                | '\u{180E}'
+                | '\u{200B}'..='\u{200F}'
+                | '\u{2028}'..='\u{202E}'
+                | '\u{2060}'..='\u{2064}'
+                | '\u{2066}'..='\u{206F}'
+                | '\u{FEFF}'
+                | '\u{FFF9}'..='\u{FFFB}'
+                | '\u{110BD}'
+                | '\u{110CD}'
+                | '\u{13430}'..='\u{1343F}'
+                | '\u{1BCA0}'..='\u{1BCA3}'
+                | '\u{1D173}'..='\u{1D17A}'
+                | '\u{E0001}'
+                | '\u{E0020}'..='\u{E007F}'
+        )
+}
+
+/// `text` with every [`is_hidden_char`] written as a visible `\u{…}` escape, so
+/// text taken from a model cannot drive a terminal or a CI log, or hide itself.
+pub fn escape_hidden(text: &str) -> String {
+    if !text.chars().any(is_hidden_char) {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if is_hidden_char(c) {
+            out.push_str(&format!("\\u{{{:04X}}}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// True for `UpperCamelCase` ASCII names: a capital letter, then letters and digits.
 pub fn is_upper_camel(name: &str) -> bool {
     let mut chars = name.chars();

@@ -32,6 +32,21 @@ pub struct Applied {
     pub id: String,
 }
 
+impl Applied {
+    /// The change in words: `created container `Order``.
+    pub fn describe(&self) -> String {
+        match self.action {
+            AppliedAction::CreatedDatabase => format!("created database `{}`", self.id),
+            AppliedAction::CreatedContainer => format!("created container `{}`", self.id),
+            AppliedAction::ReplacedIndexingPolicy => format!(
+                "replaced the indexing policy of `{}` (Cosmos DB re-indexes in the background)",
+                self.id
+            ),
+            AppliedAction::FoundCreated => format!("`{}` was created meanwhile, as the model says", self.id),
+        }
+    }
+}
+
 /// What was done.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -63,18 +78,51 @@ const CARRIED_OVER: [&str; 10] = [
 
 /// Applies `plan` through `connection` (the connection it was planned with).
 ///
-/// Refuses a plan with drift before sending anything. Creates the database and the
-/// containers marked `create` (with the plan's throughput); with
-/// `update_indexing`, replaces the indexing policy of containers marked `differs`.
-/// Returns what it did, in order; a plan with nothing to do sends nothing.
+/// Refuses a plan with drift before sending anything ([`Plan::refuse_drift`]).
+/// Creates the database and the containers marked `create` (with the plan's
+/// throughput); with `update_indexing`, replaces the indexing policy of containers
+/// marked `differs`. Returns what it did, in order; a plan with nothing to do sends
+/// nothing. A failure after some changes were made is a [`ProvisionError::Partial`]
+/// that lists them.
 pub async fn apply(
     connection: &Connection,
     plan: &Plan,
     options: &ApplyOptions,
 ) -> Result<Vec<Applied>, ProvisionError> {
-    if plan.has_drift() {
-        return Err(ProvisionError::Drift(plan.drift().into_iter().cloned().collect()));
+    apply_reporting(connection, plan, options, &mut |_| {}).await
+}
+
+/// [`apply`], calling `on_change` with each change as soon as it is made (so a
+/// caller can show progress that survives a failure further on).
+pub async fn apply_reporting(
+    connection: &Connection,
+    plan: &Plan,
+    options: &ApplyOptions,
+    on_change: &mut (dyn FnMut(&Applied) + Send),
+) -> Result<Vec<Applied>, ProvisionError> {
+    let mut applied = vec![];
+    match apply_steps(connection, plan, options, &mut |change| {
+        on_change(&change);
+        applied.push(change);
+    })
+    .await
+    {
+        Ok(()) => Ok(applied),
+        Err(cause) if applied.is_empty() => Err(cause),
+        Err(cause) => Err(ProvisionError::Partial {
+            made: applied,
+            cause: Box::new(cause),
+        }),
     }
+}
+
+async fn apply_steps(
+    connection: &Connection,
+    plan: &Plan,
+    options: &ApplyOptions,
+    done: &mut (dyn FnMut(Applied) + Send),
+) -> Result<(), ProvisionError> {
+    plan.refuse_drift()?;
     if plan.endpoint != connection.endpoint() || plan.database.id != connection.database() {
         return Err(ProvisionError::Client {
             operation: "apply the plan".to_string(),
@@ -87,7 +135,6 @@ pub async fn apply(
             ),
         });
     }
-    let mut applied = vec![];
     if plan.database.action == DatabaseAction::Create {
         let client = connection.cosmos_client();
         let id = plan.database.id.as_str();
@@ -99,7 +146,7 @@ pub async fn apply(
                 || async move { client.create_database(id, None).await },
             )
             .await?;
-        applied.push(Applied {
+        done(Applied {
             action: match reply {
                 Reply::Done(_) => AppliedAction::CreatedDatabase,
                 Reply::Status => AppliedAction::FoundCreated,
@@ -109,14 +156,14 @@ pub async fn apply(
     }
     for container in &plan.containers {
         match container.action {
-            ContainerAction::Create => applied.push(create(connection, plan, container).await?),
+            ContainerAction::Create => done(create(connection, plan, container).await?),
             ContainerAction::Differs if options.update_indexing && container.replaces_indexing_policy() => {
-                applied.push(replace_indexing_policy(connection, container).await?);
+                done(replace_indexing_policy(connection, container).await?);
             }
             _ => {}
         }
     }
-    Ok(applied)
+    Ok(())
 }
 
 async fn create(connection: &Connection, plan: &Plan, container: &ContainerPlan) -> Result<Applied, ProvisionError> {

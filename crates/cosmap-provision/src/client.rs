@@ -32,7 +32,7 @@ use azure_data_cosmos::{
 };
 use serde_json::Value;
 
-use crate::error::{status_text, ProvisionError};
+use crate::error::{http_requests, status_text, ProvisionError};
 use crate::retry::{self, Failure, RetryPolicy};
 use crate::target::{KeySource, Target};
 use crate::trace::Trace;
@@ -146,6 +146,7 @@ impl Connection {
             .build()
             .map_err(|e| client_error("configure partition routing", &e))?;
         let started = Instant::now();
+        let earlier_requests = std::cell::Cell::new(0);
         let client = retry::run(
             &settings.retry,
             || {
@@ -161,6 +162,7 @@ impl Connection {
             },
             retry::verdict,
             |attempt, error, wait| {
+                earlier_requests.set(earlier_requests.get() + http_requests(error));
                 settings.trace.line(format_args!(
                     "request: read account: {} (attempt {attempt}), retrying in {} ms",
                     status_text(error),
@@ -178,6 +180,7 @@ impl Connection {
                     endpoint,
                     loopback,
                     settings.retry.request_timeout,
+                    earlier_requests.get(),
                 );
                 settings.trace.line(format_args!(
                     "request: read account: failed ({} ms)",
@@ -233,7 +236,9 @@ impl Connection {
     {
         let trace = &self.settings.trace;
         let started = Instant::now();
+        let earlier_requests = std::cell::Cell::new(0);
         let result = retry::run(&self.settings.retry, attempt, retry::verdict, |attempt, error, wait| {
+            earlier_requests.set(earlier_requests.get() + http_requests(error));
             trace.line(format_args!(
                 "request: {operation}: {} (attempt {attempt}), retrying in {} ms",
                 status_text(error),
@@ -261,6 +266,7 @@ impl Connection {
                     &self.endpoint,
                     self.loopback,
                     self.settings.retry.request_timeout,
+                    earlier_requests.get(),
                 );
                 trace.line(format_args!("request: {operation}: failed ({elapsed} ms)"));
                 Err(error)

@@ -41,12 +41,14 @@ pub enum ProvisionError {
         status: String,
     },
     /// Throttled or failing transiently on every attempt.
-    #[error("could not {operation}: {endpoint} answered {status} on each of {attempts} attempts")]
+    #[error("could not {operation}: {endpoint} answered {status} on each of {attempts} attempts{}", http_requests_note(*.attempts, *.requests))]
     RetriesExhausted {
         endpoint: String,
         operation: String,
         status: String,
         attempts: u32,
+        /// HTTP requests sent in all: the SDK retries some answers itself within one attempt.
+        requests: usize,
     },
     /// No answer within the request timeout.
     #[error("could not {operation}: no answer from {endpoint} within {} s", .timeout.as_secs_f32())]
@@ -82,6 +84,15 @@ pub enum ProvisionError {
     /// The indexing policy cannot be replaced without losing settings cosmap does not know.
     #[error("container `{container}`: its indexing policy was not replaced, because replacing it would reset settings cosmap does not carry over ({})", .fields.join(", "))]
     UnsafeReplace { container: String, fields: Vec<String> },
+    /// A failure after some changes were already made: they stay made, and running
+    /// provisioning again converges (every step is idempotent).
+    #[error("{}", partial_message(.made, .cause))]
+    Partial {
+        /// The changes made before the failure, in order.
+        made: Vec<crate::apply::Applied>,
+        /// What stopped provisioning.
+        cause: Box<ProvisionError>,
+    },
     /// A container created by someone else between planning and applying, differently.
     #[error("container `{container}` was created by someone else while provisioning, with a different definition: {}", describe(.differences))]
     ChangedMeanwhile {
@@ -95,7 +106,8 @@ pub enum ProvisionError {
 pub enum ErrorClass {
     /// Invalid input: nothing was contacted.
     Usage,
-    /// Drift: refused, nothing changed.
+    /// Drift: refused before anything was sent, or found midway (then
+    /// [`ProvisionError::made`] lists what was already changed).
     Drift,
     /// Anything else (unreachable, rejected key, server failure).
     Failure,
@@ -107,21 +119,55 @@ impl ProvisionError {
         match self {
             ProvisionError::Target(_) | ProvisionError::Throughput(_) => ErrorClass::Usage,
             ProvisionError::Drift(_) | ProvisionError::ChangedMeanwhile { .. } => ErrorClass::Drift,
+            ProvisionError::Partial { cause, .. } => cause.class(),
             _ => ErrorClass::Failure,
+        }
+    }
+
+    /// The changes made before this error (empty unless it is [`ProvisionError::Partial`]).
+    pub fn made(&self) -> &[crate::apply::Applied] {
+        match self {
+            ProvisionError::Partial { made, .. } => made,
+            _ => &[],
         }
     }
 
     /// What the user can do about it, when there is something to say.
     pub fn hint(&self) -> Option<String> {
+        self.hint_naming(true)
+    }
+
+    /// [`ProvisionError::hint`] for a caller that takes the endpoint from `--endpoint`
+    /// only (such as `cosmap verify`): it does not point to `COSMOS_ENDPOINT`.
+    pub fn hint_without_endpoint_variable(&self) -> Option<String> {
+        self.hint_naming(false)
+    }
+
+    fn hint_naming(&self, endpoint_variable: bool) -> Option<String> {
+        let endpoint_flag = if endpoint_variable {
+            "--endpoint or COSMOS_ENDPOINT"
+        } else {
+            "--endpoint"
+        };
         let hint = match self {
-            ProvisionError::Unreachable { loopback: true, cause, .. } if cause.contains("certificate") => {
-                "the SDK relaxes certificate checks for the emulator only on localhost, 127.0.0.1 and [::1]"
-            }
-            ProvisionError::Unreachable { loopback: true, .. } => {
-                "is the Cosmos DB emulator (or another local server) running and listening there? Point elsewhere with --endpoint or COSMOS_ENDPOINT"
+            ProvisionError::Unreachable { loopback: true, cause, .. } if !cause.contains("certificate") => {
+                return Some(format!("is the Cosmos DB emulator (or another local server) running and listening there? Point elsewhere with {endpoint_flag}"));
             }
             ProvisionError::Unreachable { loopback: false, .. } => {
-                "check the endpoint (--endpoint or COSMOS_ENDPOINT: the account's URI from the portal) and the network"
+                return Some(format!("check the endpoint ({endpoint_flag}: the account's URI from the portal) and the network"));
+            }
+            ProvisionError::Partial { cause, .. } if cause.class() == ErrorClass::Drift => {
+                let hint = cause.hint_naming(endpoint_variable).unwrap_or_default();
+                return Some(format!("{hint}. The changes already made stay; once the drift is resolved, running provisioning again creates only what is still missing"));
+            }
+            ProvisionError::Partial { cause, .. } => {
+                return Some(match cause.hint_naming(endpoint_variable) {
+                    Some(hint) => format!("{hint}; the changes already made stay, and running provisioning again converges (it creates only what is still missing)"),
+                    None => "the changes already made stay; running provisioning again converges (it creates only what is still missing)".to_string(),
+                })
+            }
+            ProvisionError::Unreachable { .. } => {
+                "the SDK relaxes certificate checks for the emulator only on localhost, 127.0.0.1 and [::1]"
             }
             ProvisionError::KeyRejected { .. } => {
                 "check COSMOS_KEY (or --key): use the account's primary or secondary key, not a read-only key"
@@ -141,12 +187,15 @@ impl ProvisionError {
     }
 
     /// Turns a failed SDK call into a message about `operation` on `endpoint`.
+    ///
+    /// `earlier_requests` counts the HTTP requests of the attempts before the last.
     pub(crate) fn from_failure(
         failure: Failure<CosmosError>,
         operation: &str,
         endpoint: &str,
         loopback: bool,
         timeout: Duration,
+        earlier_requests: usize,
     ) -> ProvisionError {
         let (error, attempts, exhausted) = match failure {
             Failure::TimedOut => {
@@ -165,12 +214,21 @@ impl ProvisionError {
         let status = error.status();
         let code = u16::from(status);
         let status_text = status_text(&error);
+        if is_unreadable_body(&error) {
+            // The SDK's own 500/20020: the server answered, but not with a body it can read.
+            return ProvisionError::BadAnswer {
+                endpoint: endpoint.to_string(),
+                operation: operation.to_string(),
+                message: format!("its body cannot be read: {}", one_line(&error.to_string())),
+            };
+        }
         if exhausted {
             return ProvisionError::RetriesExhausted {
                 endpoint: endpoint.to_string(),
                 operation: operation.to_string(),
                 status: status_text,
                 attempts,
+                requests: earlier_requests + http_requests(&error),
             };
         }
         if code == 401 || (code == 403 && !status.is_write_forbidden() && !status.is_database_account_not_found()) {
@@ -199,6 +257,26 @@ impl ProvisionError {
                 message: one_line(&error.to_string()),
             },
         }
+    }
+}
+
+/// Whether `error` is the SDK's "response body invalid" (500/20020): made up by the
+/// client when an answer (often a 200) does not parse, not sent by the server.
+pub(crate) fn is_unreadable_body(error: &CosmosError) -> bool {
+    u16::from(error.status()) == 500 && error.status().sub_status().is_some_and(|sub| sub.value() == 20020)
+}
+
+/// HTTP requests behind one SDK call (its diagnostics count the SDK's own retries).
+pub(crate) fn http_requests(error: &CosmosError) -> usize {
+    error.diagnostics().map_or(1, |d| d.request_count().max(1))
+}
+
+/// ` (12 HTTP requests in all)` when the SDK sent more requests than cosmap attempts.
+fn http_requests_note(attempts: u32, requests: usize) -> String {
+    if requests > attempts as usize {
+        format!(" ({requests} HTTP requests in all: the SDK retries some answers itself within one attempt)")
+    } else {
+        String::new()
     }
 }
 
@@ -353,6 +431,25 @@ pub(crate) fn describe(differences: &[Difference]) -> String {
         .join("; ")
 }
 
+/// `cause`, then the changes made before it, so nobody reads "nothing was changed".
+fn partial_message(made: &[crate::apply::Applied], cause: &ProvisionError) -> String {
+    let changes: Vec<String> = made.iter().map(crate::apply::Applied::describe).collect();
+    let mut out = cause.to_string();
+    if matches!(cause, ProvisionError::ChangedMeanwhile { .. }) {
+        out += " (the containers before it were provisioned; this one was left as it is)";
+    }
+    out += &format!(
+        "\n  {} already made before this: {}",
+        if made.len() == 1 {
+            "1 change was".to_string()
+        } else {
+            format!("{} changes were", made.len())
+        },
+        changes.join("; ")
+    );
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use std::fmt;
@@ -424,6 +521,15 @@ mod tests {
     }
 
     #[test]
+    fn http_requests_are_counted_when_the_sdk_sent_more() {
+        assert_eq!(http_requests_note(5, 5), "");
+        assert_eq!(
+            http_requests_note(5, 20),
+            " (20 HTTP requests in all: the SDK retries some answers itself within one attempt)"
+        );
+    }
+
+    #[test]
     fn sdk_errors_become_clear_messages() {
         use azure_core::http::StatusCode;
         use azure_data_cosmos::CosmosStatus;
@@ -442,6 +548,7 @@ mod tests {
             "https://acct.documents.azure.com/",
             false,
             Duration::from_secs(30),
+            0,
         );
         assert_eq!(
             err.to_string(),
@@ -468,6 +575,7 @@ mod tests {
             "https://127.0.0.1:1/",
             true,
             Duration::from_secs(30),
+            0,
         );
         assert_eq!(err.to_string(), "cannot reach https://127.0.0.1:1/: connection refused");
         assert!(err.hint().is_some_and(|h| h.contains("emulator")));
@@ -485,6 +593,7 @@ mod tests {
             "https://acct.documents.azure.com/",
             false,
             Duration::from_secs(30),
+            0,
         );
         assert_eq!(
             err.to_string(),
@@ -497,6 +606,7 @@ mod tests {
             "https://127.0.0.1:1/",
             true,
             Duration::from_millis(1500),
+            0,
         );
         assert_eq!(
             err.to_string(),

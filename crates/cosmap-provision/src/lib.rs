@@ -51,7 +51,7 @@ pub mod target;
 pub mod throughput;
 mod trace;
 
-pub use apply::{apply, Applied, AppliedAction, ApplyOptions};
+pub use apply::{apply, apply_reporting, Applied, AppliedAction, ApplyOptions};
 pub use client::{Connection, Settings};
 pub use error::{ErrorClass, ProvisionError};
 pub use key::AccountKey;

@@ -154,6 +154,26 @@ impl Plan {
         self.with(ContainerAction::Drift).collect()
     }
 
+    /// The one place drift is decided: `Err` ([`ProvisionError::Drift`], nothing
+    /// sent) when any container is in drift. [`crate::apply`] calls it first; a
+    /// dry run calls it to give the same answer without applying.
+    pub fn refuse_drift(&self) -> Result<(), crate::error::ProvisionError> {
+        if self.has_drift() {
+            return Err(crate::error::ProvisionError::Drift(
+                self.drift().into_iter().cloned().collect(),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Whether the model and the server differ in anything, including differences
+    /// provisioning leaves alone (a default TTL, an indexing policy without
+    /// `--update-indexing`): false only when everything is as the model says.
+    pub fn differs(&self) -> bool {
+        self.database.action == DatabaseAction::Create
+            || self.containers.iter().any(|c| c.action != ContainerAction::Unchanged)
+    }
+
     /// Whether any container is in drift (then [`crate::apply`] refuses).
     pub fn has_drift(&self) -> bool {
         self.with(ContainerAction::Drift).next().is_some()

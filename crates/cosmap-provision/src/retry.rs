@@ -69,6 +69,10 @@ pub(crate) enum Failure<E> {
 /// Whether the SDK error is worth another attempt.
 pub(crate) fn verdict(error: &CosmosError) -> Verdict {
     let code = u16::from(error.status());
+    // An answer whose body does not parse (the SDK's 500/20020) will not parse next time.
+    if crate::error::is_unreadable_body(error) {
+        return Verdict::GiveUp;
+    }
     if error.is_from_wire() && matches!(code, 408 | 429 | 449 | 500 | 502 | 503 | 504) {
         let after = error
             .response()

@@ -163,8 +163,8 @@ fn is_loopback(url: &Url) -> bool {
     url.host_str().is_some_and(|host| LOOPBACK_HOSTS.contains(&host))
 }
 
-/// Cosmos DB resource ids: 1–255 characters, none of `/ \ ? #`, no control
-/// characters, no trailing space.
+/// Cosmos DB resource ids: 1–255 characters, none of `/ \ ? #`, no control or
+/// invisible characters, no trailing space, not `.` or `..` (a URL would lose them).
 fn check_database(name: &str) -> Result<(), TargetError> {
     let reason = if name.is_empty() {
         Some("it is empty")
@@ -172,10 +172,12 @@ fn check_database(name: &str) -> Result<(), TargetError> {
         Some("it is longer than 255 characters")
     } else if name.contains(['/', '\\', '?', '#']) {
         Some("it contains one of / \\ ? #")
-    } else if name.chars().any(char::is_control) {
-        Some("it contains a control character")
+    } else if name.chars().any(cosmap_domain::naming::is_hidden_char) {
+        Some("it contains a control, text-direction or other invisible character")
     } else if name.ends_with(' ') {
         Some("it ends with a space")
+    } else if name == "." || name == ".." {
+        Some("`.` and `..` are path steps in a URL, not names")
     } else {
         None
     };
@@ -288,7 +290,19 @@ mod tests {
         for ok in ["Ecommerce", "shop-1", "a b"] {
             assert!(Target::new(EMULATOR_ENDPOINT, None, ok).is_ok(), "{ok}");
         }
-        for bad in ["", "a/b", "a#b", "a?b", "a\\b", "tab\t", "trailing ", &"x".repeat(256)] {
+        for bad in [
+            "",
+            "a/b",
+            "a#b",
+            "a?b",
+            "a\\b",
+            "tab\t",
+            "trailing ",
+            &"x".repeat(256),
+            ".",
+            "..",
+            "a\u{202E}b",
+        ] {
             assert!(
                 matches!(
                     Target::new(EMULATOR_ENDPOINT, None, bad),

@@ -41,9 +41,9 @@ impl VerifyError {
     pub fn hint(&self) -> Option<String> {
         match self {
             VerifyError::Provision(e) => e.hint(),
-            VerifyError::DatabaseExists { .. } => {
-                Some("run verify again: it names a new database after the current time".to_string())
-            }
+            VerifyError::DatabaseExists { .. } => Some(
+                "run verify again: it names a new database after the current time, with a random suffix".to_string(),
+            ),
             VerifyError::Samples(_) | VerifyError::WriteSample { .. } => None,
         }
     }

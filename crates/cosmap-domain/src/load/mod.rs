@@ -44,10 +44,26 @@ pub fn load_file(path: &Path) -> Result<DomainModel, ModelError> {
         )));
     }
     if meta.len() > MAX_MODEL_BYTES {
-        return Err(too_large(meta.len(), Some(path)));
+        return Err(too_large(Some(meta.len()), Some(path)));
     }
-    let bytes = std::fs::read(path).map_err(io)?;
+    // The size on disk is only a hint (a device or a pipe says 0, a file may grow):
+    // the read itself stops one byte past the limit.
+    let bytes = read_at_most(path, MAX_MODEL_BYTES).map_err(io)?;
+    if bytes.len() as u64 > MAX_MODEL_BYTES {
+        return Err(too_large(None, Some(path)));
+    }
     from_slice(&bytes, Some(path))
+}
+
+/// Reads at most `limit + 1` bytes of the file at `path`: a result longer than `limit`
+/// means the file is larger than the limit, found without reading it to the end (so
+/// `/dev/zero` or a growing file cannot exhaust memory).
+pub fn read_at_most(path: &Path, limit: u64) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let file = std::fs::File::open(path)?;
+    let mut bytes = Vec::new();
+    file.take(limit.saturating_add(1)).read_to_end(&mut bytes)?;
+    Ok(bytes)
 }
 
 /// Parses and validates a model from bytes; `origin` names the file in messages.
@@ -93,14 +109,19 @@ fn invalid(origin: Option<&Path>, diagnostics: Vec<Diagnostic>) -> ModelError {
     }
 }
 
-fn too_large(len: u64, origin: Option<&Path>) -> ModelError {
+/// A model over [`MAX_MODEL_BYTES`]; `len` is its size when known (a device or a
+/// pipe is only known to be longer than the limit).
+fn too_large(len: Option<u64>, origin: Option<&Path>) -> ModelError {
+    let size = match len {
+        Some(len) => format!("{:.1} MiB", len as f64 / 1048576.0),
+        None => format!("more than {} MiB", MAX_MODEL_BYTES / 1048576),
+    };
     invalid(
         origin,
         vec![Diagnostic::new(
             JsonPath::root(),
             format!(
-                "the file is {:.1} MiB; cosmap reads model files of at most {} MiB",
-                len as f64 / 1048576.0,
+                "the file is {size}; cosmap reads model files of at most {} MiB",
                 MAX_MODEL_BYTES / 1048576
             ),
         )
@@ -110,7 +131,7 @@ fn too_large(len: u64, origin: Option<&Path>) -> ModelError {
 
 fn parse<'a>(bytes: &'a [u8], origin: Option<&Path>) -> Result<(ModelSpec, &'a str), ModelError> {
     if bytes.len() as u64 > MAX_MODEL_BYTES {
-        return Err(too_large(bytes.len() as u64, origin));
+        return Err(too_large(Some(bytes.len() as u64), origin));
     }
     let text = std::str::from_utf8(bytes).map_err(|e| {
         let valid = &bytes[..e.valid_up_to()];
@@ -246,21 +267,80 @@ fn list_of<T: DeserializeOwned>(
     }
 }
 
-fn one<T: DeserializeOwned>(value: Value, at: &JsonPath, what: &str, diagnostics: &mut Vec<Diagnostic>) -> Option<T> {
-    match serde_path_to_error::deserialize::<_, T>(value) {
-        Ok(v) => Some(v),
-        Err(e) => {
-            let mut path = at.clone();
-            for segment in e.path().iter() {
-                path = match segment {
-                    serde_path_to_error::Segment::Seq { index } => path.index(*index),
-                    serde_path_to_error::Segment::Map { key } => path.key(key.clone()),
-                    serde_path_to_error::Segment::Enum { .. } | serde_path_to_error::Segment::Unknown => path,
-                };
-            }
-            diagnostics.push(serde_messages::explain(path, &e.into_inner().to_string(), what));
-            None
+/// Most unknown fields reported per element; past that the element is clearly not
+/// a model element at all, and retrying would only cost time.
+const MAX_UNKNOWN_FIELDS: usize = 64;
+
+/// Deserializes one element; on failure reports why. Unknown fields are all reported,
+/// not just the first serde meets: each is removed and the element tried again.
+fn one<T: DeserializeOwned>(
+    mut value: Value,
+    at: &JsonPath,
+    what: &str,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<T> {
+    let mut reported = 0;
+    loop {
+        let e = match serde_path_to_error::deserialize::<_, T>(&value) {
+            Ok(v) if reported == 0 => return Some(v),
+            Ok(_) => return None,
+            Err(e) => e,
+        };
+        let segments: Vec<serde_path_to_error::Segment> = e.path().iter().cloned().collect();
+        let mut path = at.clone();
+        for segment in &segments {
+            path = match segment {
+                serde_path_to_error::Segment::Seq { index } => path.index(*index),
+                serde_path_to_error::Segment::Map { key } => path.key(key.clone()),
+                serde_path_to_error::Segment::Enum { .. } | serde_path_to_error::Segment::Unknown => path,
+            };
         }
+        let message = e.into_inner().to_string();
+        // Once an unknown field is reported, only more unknown fields are: a field
+        // "missing" after the removal is most often the misspelled one itself.
+        if reported > 0 && !message.starts_with("unknown field ") {
+            return None;
+        }
+        diagnostics.push(serde_messages::explain(path, &message, what));
+        reported += 1;
+        if reported >= MAX_UNKNOWN_FIELDS || !remove_unknown(&mut value, &segments, &message) {
+            return None;
+        }
+    }
+}
+
+/// Removes the field serde's `message` calls unknown from the object at `segments`
+/// (serde's path ends at that object or at the field itself). False when there was
+/// nothing to remove, so the caller stops.
+fn remove_unknown(value: &mut Value, segments: &[serde_path_to_error::Segment], message: &str) -> bool {
+    let Some(rest) = message.strip_prefix("unknown field `") else {
+        return false;
+    };
+    let Some(field) = rest.split('`').next() else {
+        return false;
+    };
+    let object_segments = match segments.split_last() {
+        Some((serde_path_to_error::Segment::Map { key }, parent)) if key == field => parent,
+        _ => segments,
+    };
+    let mut current = value;
+    for segment in object_segments {
+        current = match (segment, current) {
+            (serde_path_to_error::Segment::Seq { index }, Value::Array(items)) => match items.get_mut(*index) {
+                Some(item) => item,
+                None => return false,
+            },
+            (serde_path_to_error::Segment::Map { key }, Value::Object(map)) => match map.get_mut(key) {
+                Some(item) => item,
+                None => return false,
+            },
+            (serde_path_to_error::Segment::Enum { .. } | serde_path_to_error::Segment::Unknown, other) => other,
+            _ => return false,
+        };
+    }
+    match current {
+        Value::Object(map) => map.remove(field).is_some(),
+        _ => false,
     }
 }
 

@@ -51,6 +51,12 @@ impl<'a> Checker<'a> {
             for (list, names) in lists {
                 for (f, &name) in names.iter().enumerate() {
                     if valid.contains(name) {
+                        if list == "sort" && self.is_list_attribute(&pattern.start, name) {
+                            let msg = format!("`{name}` is a list (`\"many\": true`) and cannot be sorted on");
+                            self.report(Diagnostic::new(path.key(list).index(f), msg).help(
+                                "Cosmos DB orders only by single values (a list gives 400 across partitions): sort on another attribute, or drop the sort",
+                            ));
+                        }
                         continue;
                     }
                     let all = valid.iter().map(|v| format!("`{v}`")).collect::<Vec<_>>().join(", ");
@@ -86,6 +92,17 @@ impl<'a> Checker<'a> {
                 }
             }
         }
+    }
+
+    /// Whether `attribute` of `element` holds a list of values (`many`).
+    fn is_list_attribute(&self, element: &str, attribute: &str) -> bool {
+        let spec = self.spec;
+        let attributes = match self.index.elements.get(element) {
+            Some(ElementId::Entity(i)) => &spec.entities[*i].attributes,
+            Some(ElementId::ValueObject(i)) => &spec.value_objects[*i].attributes,
+            None => return false,
+        };
+        attributes.iter().any(|a| a.name == attribute && a.many)
     }
 
     /// The properties a document of `element` carries and a query can use: its

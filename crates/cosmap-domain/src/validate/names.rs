@@ -5,7 +5,10 @@ use std::collections::BTreeMap;
 use super::{Checker, ElementId};
 use crate::diagnostic::{Diagnostic, JsonPath};
 use crate::model::Attribute;
-use crate::naming::{is_lower_camel, is_upper_camel, lower_camel, upper_camel, NON_RAW_KEYWORDS, RESERVED_PROPERTIES};
+use crate::naming::{
+    is_hidden_char, is_lower_camel, is_upper_camel, lower_camel, snake_case, upper_camel, MAX_TYPE_NAME_CHARS,
+    NON_RAW_KEYWORDS, RESERVED_PROPERTIES,
+};
 
 impl Checker<'_> {
     pub(super) fn check_names(&mut self) {
@@ -15,16 +18,25 @@ impl Checker<'_> {
                 Diagnostic::new(JsonPath::root().key("name"), "the model's `name` is empty")
                     .help("give the model a name, for example `\"name\": \"Ecommerce\"`"),
             );
-        } else if spec.name.chars().any(char::is_control) || spec.name.chars().count() > 200 {
+        } else if spec.name.chars().any(is_hidden_char) || spec.name.chars().count() > 200 {
             self.report(
                 Diagnostic::new(
                     JsonPath::root().key("name"),
-                    "the model's `name` has control characters or is over 200 characters",
+                    "the model's `name` has control, text-direction or other invisible characters, or is over 200 characters",
                 )
-                .help("it appears in generated file headers: use one short line of text, for example `\"Ecommerce\"`"),
+                .help("it appears in generated file headers and comments: use one short line of visible text, for example `\"Ecommerce\"`"),
+            );
+        }
+        if let Some(description) = &spec.description {
+            self.check_visible_text(
+                description,
+                JsonPath::root().key("description"),
+                "the model's `description`",
             );
         }
         let mut declared: BTreeMap<&str, JsonPath> = BTreeMap::new();
+        // Names folded to lower case: a second name with the same folding differs only by case.
+        let mut folded: BTreeMap<String, (&str, JsonPath)> = BTreeMap::new();
         let elements = spec
             .entities
             .iter()
@@ -48,6 +60,15 @@ impl Checker<'_> {
                 let msg = format!("`{name}` is declared twice (first at {first})");
                 self.report(Diagnostic::new(path.key("name"), msg).help("rename one of them or remove the copy"));
             } else {
+                if let Some((other, first)) = folded.get(&name.to_ascii_lowercase()) {
+                    let msg = format!("`{name}` and `{other}` (at {first}) differ only by case");
+                    self.report(Diagnostic::new(path.key("name"), msg).help(format!(
+                        "rename one: both would give the snake_case name `{}` (Rust modules, Bicep symbols) and the same file names on case-insensitive file systems (Windows, macOS)",
+                        snake_case(name)
+                    )));
+                } else {
+                    folded.insert(name.to_ascii_lowercase(), (name, path.key("name")));
+                }
                 declared.insert(name, path);
                 self.index.elements.insert(name.to_string(), id);
             }
@@ -106,6 +127,8 @@ impl Checker<'_> {
                     Diagnostic::new(path, "the access pattern's name is empty")
                         .help("name it after what it does, for example `orders of an account`"),
                 );
+            } else if pattern.name.chars().any(is_hidden_char) {
+                self.check_visible_text(&pattern.name, path, "the access pattern's name");
             } else if let Some(first) = patterns.insert(pattern.name.as_str(), i) {
                 let msg = format!(
                     "access pattern `{}` is declared twice (first at $.accessPatterns[{first}])",
@@ -137,12 +160,39 @@ impl Checker<'_> {
         }
     }
 
+    /// Reports free text (`what`) that holds control, text-direction or other
+    /// invisible characters: it is printed and copied into generated files, where such
+    /// a character can drive a terminal or make code read differently from what it is.
+    fn check_visible_text(&mut self, text: &str, path: JsonPath, what: &str) {
+        if let Some(c) = text.chars().find(|&c| is_hidden_char(c)) {
+            self.report(
+                Diagnostic::new(
+                    path,
+                    format!("{what} holds the invisible or control character U+{:04X}", c as u32),
+                )
+                .help("remove it: write plain visible text (control and text-direction characters are refused)"),
+            );
+        }
+    }
+
     /// Checks the name of an entity, value object or aggregate (`what`).
     fn check_type_name(&mut self, name: &str, path: JsonPath, what: &str) {
         if name.is_empty() {
             self.report(
                 Diagnostic::new(path, format!("the {what}'s name is empty"))
                     .help("give it an UpperCamelCase name, for example `OrderItem`"),
+            );
+        } else if name.chars().count() > MAX_TYPE_NAME_CHARS {
+            let shown: String = name.chars().take(40).collect();
+            self.report(
+                Diagnostic::new(
+                    path,
+                    format!(
+                        "the {what}'s name `{shown}…` is {} characters long; cosmap allows at most {MAX_TYPE_NAME_CHARS}",
+                        name.chars().count()
+                    ),
+                )
+                .help("shorten it: it becomes a Cosmos DB container id (at most 255 characters) and a file name (at most 255 bytes)"),
             );
         } else if NON_RAW_KEYWORDS.contains(&name) {
             self.report(

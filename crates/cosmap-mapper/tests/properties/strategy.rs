@@ -596,15 +596,17 @@ const PATTERN_NAMES: &[&str] = &[
 ];
 
 /// A unique element name from the pool: `Order`, then `Order2`, `Order3`, ….
+/// Unique ignoring case too (validation refuses `Type` beside `TYPE`: one file name on
+/// a case-insensitive file system), so `TYPE` after `Type` becomes `TYPE2`.
 fn unique_type_name(pool_index: usize, used: &mut BTreeSet<String>) -> String {
     let base = TYPE_NAMES[pool_index % TYPE_NAMES.len()];
     let mut name = base.to_string();
     let mut n = 1;
-    while used.contains(&name) {
+    while used.contains(&name.to_ascii_lowercase()) {
         n += 1;
         name = format!("{base}{n}");
     }
-    used.insert(name.clone());
+    used.insert(name.to_ascii_lowercase());
     name
 }
 
@@ -912,7 +914,7 @@ pub fn build(raw: &Raw) -> ModelSpec {
         }
         if raw_aggregate.explicit_name {
             let name = format!("{root_name}Aggregate");
-            if !used.contains(&name) && !aggregate_names.contains(&name) {
+            if !used.contains(&name.to_ascii_lowercase()) && !aggregate_names.contains(&name) {
                 aggregate.name = Some(name);
             }
         }
@@ -1011,7 +1013,11 @@ pub fn build(raw: &Raw) -> ModelSpec {
         let name = unique_pattern(PATTERN_NAMES[p.name % PATTERN_NAMES.len()].replace("{}", &start));
         let mut pattern = AccessPattern::new(name, p.kind, &start, p.per_second);
         pattern.filter = pick(&p.filter);
-        pattern.sort = pick(&p.sort);
+        // A list attribute cannot be sorted on (validation refuses it).
+        pattern.sort = pick(&p.sort)
+            .into_iter()
+            .filter(|property| !is_list_attribute(&builder, &start, property))
+            .collect();
         for r in &p.returns {
             let name = r.get(&names).clone();
             if !pattern.returns.contains(&name) {
@@ -1036,6 +1042,22 @@ pub fn build(raw: &Raw) -> ModelSpec {
         );
     }
     spec
+}
+
+/// Whether `property` is a list (`many`) attribute of `element`.
+fn is_list_attribute(builder: &ModelBuilder, element: &str, property: &str) -> bool {
+    let spec = builder.spec();
+    spec.entities
+        .iter()
+        .filter(|e| e.name == element)
+        .flat_map(|e| &e.attributes)
+        .chain(
+            spec.value_objects
+                .iter()
+                .filter(|v| v.name == element)
+                .flat_map(|v| &v.attributes),
+        )
+        .any(|a| a.name == property && a.many)
 }
 
 fn is_attribute(builder: &ModelBuilder, element: &str, property: &str) -> bool {
