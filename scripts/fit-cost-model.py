@@ -23,6 +23,7 @@ asks for ratios (within 2x), not absolute RU: least squares on the rows not excl
 
 import csv
 import os
+import re
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -135,6 +136,19 @@ def model(c, r):
             + c["QUERY_RU_PER_ITEM"] * r["items"] + c["QUERY_RU_PER_KB"] * r["kb"])
 
 
+def check_constants(rounded):
+    """Compare the rounded fit with cosmap's constants.rs; return the names that differ."""
+    path = os.path.join(ROOT, "crates", "cosmap-mapper", "src", "cost", "constants.rs")
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    differ = []
+    for name, value in sorted(rounded.items()):
+        m = re.search(r"pub const " + name + r": f64 = ([0-9.]+);", text)
+        if not m or abs(float(m.group(1)) - value) > 1e-9:
+            differ.append(f"{name}: constants.rs has {m.group(1) if m else 'nothing'}, the fit {value}")
+    return differ
+
+
 def factor(pred, ru):
     return max(pred / ru, ru / pred)
 
@@ -172,6 +186,8 @@ def main(argv):
             print(f"  {op:<12} {len(fs):>3} rows, median factor {fs[len(fs) // 2]:.2f}, worst {fs[-1]:.2f}")
     print(f"within 2x: {within}/{len(used)} = {100.0 * within / len(used):.1f}%")
     print(f"worst: row {worst[1]['row']} ({worst[1]['op']}), off by {worst[0]:.2f}x")
+    differ = check_constants(rounded)
+    print("constants.rs: " + ("matches the fit" if not differ else "DIFFERS: " + "; ".join(differ)))
     print("\nrows fitted poorly (off by more than 1.5x):")
     for f, r in sorted(factors, key=lambda t: (-t[0], t[1]["row"])):
         if f > 1.5:
