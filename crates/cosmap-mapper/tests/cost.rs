@@ -124,8 +124,16 @@ fn strong_consistency_doubles_reads_not_writes() {
     let session = ecommerce(Consistency::Session);
     let strong = ecommerce(Consistency::Strong);
     let get = |r: &CostReport, name: &str| r.patterns.iter().find(|p| p.name == name).unwrap().optimised.ru;
+    // A point read doubles; a query doubles its fixed part, not its per-item part.
+    let point = session
+        .patterns
+        .iter()
+        .find(|p| p.optimised.operation == OperationKind::PointRead && p.optimised.requests == 1)
+        .expect("a point read");
+    assert!((get(&strong, &point.name) - 2.0 * point.optimised.ru).abs() < 0.02);
     let read = "bank accounts of an account";
-    assert!((get(&strong, read) - 2.0 * get(&session, read)).abs() < 0.02);
+    assert!(get(&strong, read) > get(&session, read) * 1.5);
+    assert!(get(&strong, read) <= get(&session, read) * 2.0);
     let write = "update product availability";
     assert_eq!(get(&strong, write), get(&session, write));
 }

@@ -156,7 +156,7 @@ impl<'m> Design<'m> {
                         (items, bytes(name))
                     })
                     .collect();
-                units::query(kind == OperationKind::CrossPartitionQuery, &returned).scaled(read)
+                units::query_under(read, kind == OperationKind::CrossPartitionQuery, &returned)
             }
         }
     }

@@ -5,22 +5,20 @@
 use super::constants::*;
 use crate::operations::WriteKind;
 
-const KB: f64 = 1024.0;
+/// A kilobyte as the measurements count it (docs/cost.md): 1,000 bytes.
+const KB: f64 = 1000.0;
 
-/// Interpolates between the documented 1 KB and 100 KB figures; linear, never below the 1 KB figure.
-fn scaled(bytes: f64, at_1kb: f64, at_100kb: f64) -> f64 {
-    let kb = (bytes / KB).max(1.0);
-    at_1kb + (kb - 1.0) * (at_100kb - at_1kb) / 99.0
-}
-
-/// A point read of an item of `bytes`.
+/// A point read of an item of `bytes`: the documented 1 RU at 1 KB and 10 RU at 100 KB,
+/// linear between and beyond, never below 1 RU.
 pub fn point_read(bytes: f64) -> f64 {
-    scaled(bytes, POINT_READ_1KB_RU, POINT_READ_100KB_RU)
+    let kb = (bytes / KB).max(1.0);
+    POINT_READ_1KB_RU + (kb - 1.0) * (POINT_READ_100KB_RU - POINT_READ_1KB_RU) / 99.0
 }
 
-/// An insert of an item of `bytes` with `indexed_paths` indexed paths.
+/// An insert of an item of `bytes` with `indexed_paths` indexed paths:
+/// fixed + per KB + per indexed path (fitted, see `constants`).
 pub fn insert(bytes: f64, indexed_paths: usize) -> f64 {
-    scaled(bytes, INSERT_1KB_RU, INSERT_100KB_RU) + RU_PER_INDEXED_PATH * indexed_paths as f64
+    INSERT_BASE_RU + INSERT_RU_PER_KB * bytes.max(0.0) / KB + RU_PER_INDEXED_PATH * indexed_paths as f64
 }
 
 /// A replace (or upsert of an existing item).
@@ -79,21 +77,36 @@ impl Charge {
     }
 }
 
-/// A query that returns `returned` groups of (items, bytes of each item). Within one
-/// logical partition it checks one partition's index; across partitions, every
-/// physical partition's ([`Charge::at`] the container's partition count).
+/// A query that returns `returned` groups of (items, bytes of each item), under session
+/// or weaker consistency: [`query_under`] with a read factor of 1.
 pub fn query(cross_partition: bool, returned: &[(f64, f64)]) -> Charge {
+    query_under(1.0, cross_partition, returned)
+}
+
+/// A query that returns `returned` groups of (items, bytes of each item) when reads cost
+/// `read_factor` times the session figure (2 under strong consistency): a fixed part
+/// (`QUERY_BASE_RU`, times the factor) plus, for each item, `QUERY_RU_PER_ITEM` and
+/// `QUERY_RU_PER_KB` per KB it loads (not multiplied: measured). N items are not N
+/// point reads. Within one logical partition it checks one partition's index; across
+/// partitions it pays `QUERY_RU_PER_PARTITION` (times the factor) for each further
+/// physical partition ([`Charge::at`] the container's partition count).
+pub fn query_under(read_factor: f64, cross_partition: bool, returned: &[(f64, f64)]) -> Charge {
     let items: f64 = returned
         .iter()
-        .map(|(items, bytes)| items.max(0.0) * point_read(*bytes))
+        .map(|(items, bytes)| {
+            let items = items.max(0.0);
+            items * (QUERY_RU_PER_ITEM + QUERY_RU_PER_KB * bytes.max(0.0) / KB)
+        })
         .sum();
+    let base = QUERY_BASE_RU * read_factor;
     if cross_partition {
+        let per_partition = QUERY_RU_PER_PARTITION * read_factor;
         Charge {
-            fixed: items,
-            per_partition: QUERY_RU_PER_PARTITION,
+            fixed: base - per_partition + items,
+            per_partition,
         }
     } else {
-        Charge::once(QUERY_RU_PER_PARTITION + items)
+        Charge::once(base + items)
     }
 }
 
@@ -127,31 +140,55 @@ mod tests {
 
     #[test]
     fn reads_match_the_documented_figures() {
-        assert!(close(point_read(1024.0), 1.0));
-        assert!(close(point_read(100.0 * 1024.0), 10.0));
+        assert!(close(point_read(1000.0), 1.0));
+        assert!(close(point_read(100_000.0), 10.0));
         assert!(close(point_read(200.0), 1.0), "small items cost the 1 KB figure");
-        assert!(point_read(50.0 * 1024.0) > 5.0 && point_read(50.0 * 1024.0) < 6.0);
+        assert!(point_read(50_000.0) > 5.0 && point_read(50_000.0) < 6.0);
     }
 
     #[test]
-    fn writes_match_the_documented_figures() {
-        assert!(close(insert(1024.0, 0), 5.5));
-        assert!(close(insert(100.0 * 1024.0, 0), 50.0));
-        assert!(close(insert(1024.0, 10), 6.5), "0.1 RU per indexed path");
-        assert!(close(replace(1024.0, 0), 11.0), "a replace is about twice an insert");
-        assert!(close(delete(1024.0, 0), 5.5));
+    fn writes_follow_the_fitted_formula() {
+        assert!(close(insert(1000.0, 0), 5.59), "about the documented 5.5 RU");
+        assert!(close(insert(100_000.0, 0), 48.16));
+        assert!(close(insert(1000.0, 10), 8.99), "0.34 RU per indexed path");
+        assert!(close(replace(1000.0, 0), 11.18), "a replace is twice an insert");
+        assert!(close(delete(1000.0, 0), 1.07 * 5.59));
+    }
+
+    #[test]
+    fn a_query_pays_per_item_far_less_than_a_point_read() {
+        let one = query(false, &[(1.0, 500.0)]).at(1.0);
+        assert!((2.7..3.0).contains(&one), "{one}");
+        let fifty = query(false, &[(50.0, 500.0)]).at(1.0);
+        assert!(fifty < 4.0, "50 small items: {fifty}, not 50 point reads");
+        assert!(fifty > one);
+        let big = query(false, &[(1.0, 400_000.0)]).at(1.0);
+        assert!(close(big, 2.75 + 0.0043 + 0.027 * 400.0));
     }
 
     #[test]
     fn queries_pay_per_partition_checked() {
-        assert!(close(query(false, &[]).at(1.0), 2.5));
+        assert!(close(query(false, &[]).at(1.0), 2.75));
         assert!(
-            close(query(false, &[(1.0, 1024.0)]).at(7.0), 3.5),
+            close(query(false, &[(1.0, 1000.0)]).at(7.0), 2.75 + 0.0043 + 0.027),
             "one partition, whatever the count"
         );
-        assert!(close(query(true, &[(1.0, 1024.0)]).at(10.0), 26.0));
+        assert!(close(query(true, &[]).at(1.0), 2.75), "one partition: no fan-out");
+        assert!(close(
+            query(true, &[(1.0, 1000.0)]).at(10.0),
+            2.75 + 9.0 * 2.5 + 0.0043 + 0.027
+        ));
         assert!(close(fan_out_saved(10.0), 22.5));
         assert!(close(fan_out_saved(1.0), 0.0));
+    }
+
+    #[test]
+    fn strong_reads_double_the_fixed_part_only() {
+        let session = query(false, &[(1.0, 400_000.0)]).at(1.0);
+        let strong = query_under(2.0, false, &[(1.0, 400_000.0)]).at(1.0);
+        assert!(close(strong - session, 2.75));
+        let cross = query_under(2.0, true, &[]);
+        assert!(close(cross.at(3.0), 2.0 * (2.75 + 2.0 * 2.5)));
     }
 
     #[test]
