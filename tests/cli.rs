@@ -206,7 +206,7 @@ fn model_mermaid_is_the_generated_diagram() {
     let expected = std::fs::read_to_string(repo().join("examples/ecommerce/generated/model.mmd")).unwrap();
     assert_eq!(stdout(&out), expected);
     assert!(expected.contains("flowchart LR"));
-    assert!(expected.contains("==>|copy, change feed|"));
+    assert!(expected.contains("==>|\"copy by account.id, change feed\"|"));
 }
 
 #[test]
