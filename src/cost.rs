@@ -14,13 +14,7 @@ pub fn run(
     consistency: ConsistencyArg,
     index_all: bool,
 ) -> anyhow::Result<()> {
-    let consistency = match consistency {
-        ConsistencyArg::Strong => Consistency::Strong,
-        ConsistencyArg::BoundedStaleness => Consistency::BoundedStaleness,
-        ConsistencyArg::Session => Consistency::Session,
-        ConsistencyArg::ConsistentPrefix => Consistency::ConsistentPrefix,
-        ConsistencyArg::Eventual => Consistency::Eventual,
-    };
+    let consistency = level(consistency);
     let options = cosmap_mapper::Options {
         index_all,
         ..Default::default()
@@ -31,6 +25,17 @@ pub fn run(
         CostFormat::Json => serde_json::to_string_pretty(&report)? + "\n",
     };
     crate::print(&out)
+}
+
+/// The mapper's consistency level for the command-line flag.
+pub(crate) fn level(consistency: ConsistencyArg) -> Consistency {
+    match consistency {
+        ConsistencyArg::Strong => Consistency::Strong,
+        ConsistencyArg::BoundedStaleness => Consistency::BoundedStaleness,
+        ConsistencyArg::Session => Consistency::Session,
+        ConsistencyArg::ConsistentPrefix => Consistency::ConsistentPrefix,
+        ConsistencyArg::Eventual => Consistency::Eventual,
+    }
 }
 
 fn render(r: &CostReport) -> String {

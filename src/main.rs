@@ -5,6 +5,7 @@ mod cli;
 mod cost;
 mod generate;
 mod provision;
+mod report;
 mod text;
 mod verify;
 
@@ -98,6 +99,12 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             consistency,
             index_all,
         } => cost::run(&load(&model)?, format, consistency, index_all),
+        Command::Report {
+            model,
+            out,
+            consistency,
+            index_all,
+        } => report::run(&load(&model)?, &out, consistency, index_all),
         Command::Schema => {
             let schema = cosmap_domain::ModelSpec::json_schema();
             print(&(serde_json::to_string_pretty(&schema)? + "\n"))

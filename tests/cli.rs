@@ -285,3 +285,28 @@ fn index_all_keeps_the_default_indexing_policy() {
         "/*"
     );
 }
+
+#[test]
+fn report_writes_one_html_file_and_reports_an_unwritable_path() {
+    let dir = std::env::temp_dir().join(format!("cosmap-report-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("report.html");
+    let out = cosmap(&[
+        "report",
+        "examples/ecommerce/model.json",
+        "--out",
+        file.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let html = std::fs::read_to_string(&file).unwrap();
+    assert!(html.starts_with("<!DOCTYPE html>") && html.contains("id=\"diagram\""));
+    let out = cosmap(&[
+        "report",
+        "examples/ecommerce/model.json",
+        "--out",
+        dir.join("no/such/dir/r.html").to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot write"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
