@@ -4,6 +4,7 @@
 mod cli;
 mod cost;
 mod generate;
+mod overview;
 mod provision;
 mod report;
 mod text;

@@ -310,3 +310,30 @@ fn report_writes_one_html_file_and_reports_an_unwritable_path() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot write"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn model_text_starts_with_an_overview_and_marks_overridden_decisions() {
+    let out = cosmap(&["model", "examples/ecommerce/model.json"]);
+    assert!(out.status.success());
+    let text = stdout(&out);
+    let overview = text.find("\nOverview\n").expect("an overview");
+    let first_container = text.find("\nAccount · partition key").expect("the Account block");
+    assert!(overview < first_container, "the overview comes first");
+    assert!(
+        text.contains("  Dictionary        /type       Country, DeliveryMethod, Warehouse\n"),
+        "{text}"
+    );
+    assert!(text.contains("10 decisions overridden by a later rule"), "{text}");
+    assert!(
+        text.contains("MR1  Country: container `Country` [overridden by MR5]"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("MR1  Account: container `Account` [overridden"),
+        "{text}"
+    );
+    assert!(
+        text.lines().all(|l| l.chars().count() <= 80 || !l.contains(' ')),
+        "fits 80 columns"
+    );
+}
