@@ -20,11 +20,15 @@ fn declared(text: &str) -> (usize, usize, usize) {
     let subgraphs = lines.iter().filter(|l| l.starts_with("subgraph ")).count();
     let edges = lines
         .iter()
-        .filter(|l| ["-->|", "---|", "-.->|", "==>|"].iter().any(|arrow| l.contains(arrow)))
+        .filter(|l| {
+            ["-->|", "---|", "-.->|", "==>|", "--o|"]
+                .iter()
+                .any(|arrow| l.contains(arrow))
+        })
         .count();
     let nodes = lines
         .iter()
-        .filter(|l| !l.starts_with("subgraph ") && (l.ends_with("\"]") || l.ends_with("\")")))
+        .filter(|l| !l.starts_with("subgraph ") && (l.ends_with("\"]") || l.ends_with("\")") || l.ends_with("\"])")))
         .count();
     (subgraphs, nodes, edges)
 }
@@ -84,7 +88,7 @@ fn every_example_diagram_renders_in_mermaid() {
 }
 
 #[test]
-fn the_diagram_shows_bounds_and_same_partition_documents() {
+fn the_diagram_shows_bounds_same_partition_documents_and_patterns() {
     let text = std::fs::read_to_string(repo().join("examples/ecommerce/generated/model.mmd")).unwrap();
     assert!(text.contains("-->|\"items[] ≤ 100\"|"), "{text}");
     assert!(
@@ -93,4 +97,6 @@ fn the_diagram_shows_bounds_and_same_partition_documents() {
     );
     assert!(text.contains("---|\"documents · same /orderId\"|"), "{text}");
     assert!(!text.contains("|items[]|"), "unquoted label: {text}");
+    assert!(text.contains("p10([\"orders of an account · 500/s\"])"), "{text}");
+    assert!(text.contains("--o|\"crossPartitionQuery\"|"), "{text}");
 }

@@ -1,7 +1,8 @@
 //! `model.mmd`: a Mermaid flowchart of the logical model — containers with their
 //! partition keys, document types, embedded objects (with their bounds), the
 //! documents an aggregate keeps beside its root in the same partition,
-//! references and copies.
+//! references, copies, and the access patterns with the document types each
+//! reads or writes.
 //!
 //! Every label is quoted (`["…"]`, `|"…"|`) with `"` written as `#quot;`, so no
 //! name or bound (`items[] ≤ 100`) can break Mermaid's parser.
@@ -14,6 +15,8 @@ use serde::Serialize;
 pub struct MermaidView {
     pub model: String,
     pub containers: Vec<Subgraph>,
+    /// The access patterns, one node each (empty when the model declares none).
+    pub patterns: Vec<Node>,
     pub edges: Vec<Edge>,
 }
 
@@ -34,7 +37,8 @@ pub struct Node {
 }
 
 /// An arrow: `kind` is `embeds`, `contains` (a separate document type of the same
-/// aggregate, in the same partition), `references` or `copy`.
+/// aggregate, in the same partition), `references`, `copy` or `pattern` (an access
+/// pattern to a document type its requests read or write).
 #[derive(Debug, Serialize)]
 pub struct Edge {
     pub from: String,
@@ -109,11 +113,51 @@ pub fn view(model: &LogicalModel) -> MermaidView {
             });
         }
     }
+    let patterns = patterns(model, &mut edges);
     MermaidView {
         model: model.model.clone(),
         containers,
+        patterns,
         edges,
     }
+}
+
+/// A node per access pattern, and an edge from it to each document type its
+/// requests touch, labelled with how (`pointRead`, `crossPartitionQuery`, `write`).
+fn patterns(model: &LogicalModel, edges: &mut Vec<Edge>) -> Vec<Node> {
+    let mut nodes = Vec::new();
+    for (pi, op) in model.operations.iter().enumerate() {
+        let id = format!("p{pi}");
+        nodes.push(Node {
+            id: id.clone(),
+            label: quote(&format!("{} · {}/s", op.pattern, op.per_second)),
+            document: false,
+        });
+        let mut seen: Vec<(String, &str)> = Vec::new();
+        for r in &op.requests {
+            let Some(ci) = model.containers.iter().position(|c| c.name == r.container) else {
+                continue;
+            };
+            for name in &r.document_types {
+                let Some(di) = model.containers[ci].document_types.iter().position(|d| d.name == *name) else {
+                    continue;
+                };
+                let to = format!("c{ci}d{di}");
+                let how = r.kind.as_str();
+                if seen.iter().any(|(t, h)| *t == to && *h == how) {
+                    continue;
+                }
+                seen.push((to.clone(), how));
+                edges.push(Edge {
+                    from: id.clone(),
+                    to,
+                    label: quote(how),
+                    kind: "pattern",
+                });
+            }
+        }
+    }
+    nodes
 }
 
 fn embedded<'m>(
