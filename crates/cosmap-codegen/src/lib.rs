@@ -7,7 +7,8 @@
 //! model: `containers.json` (container definitions as Cosmos DB takes them),
 //! `containers.bicep`, `cosmap.rs` (typed Rust document types, checked with `syn`
 //! and formatted with `prettyplease`), a JSON Schema per document type and a
-//! Mermaid diagram. [`Builder`] does the Rust part from a `build.rs`, like
+//! Mermaid diagram; and the HTML design report of `cosmap report` ([`render_report`]:
+//! SVG diagram and bar charts drawn in Rust). [`Builder`] does the Rust part from a `build.rs`, like
 //! `prost-build`. It is a build-dependency, so it stays lean: no Azure SDK, no
 //! async runtime, no HTTP client.
 
