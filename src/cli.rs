@@ -65,6 +65,19 @@ pub enum Command {
         #[command(flatten)]
         mapping: MappingArgs,
     },
+    /// Write a self-contained HTML design report: overview, diagram, cost charts, requests, decisions.
+    Report {
+        /// The model file (JSON).
+        model: PathBuf,
+        /// The HTML file to write.
+        #[arg(long, default_value = "report.html")]
+        out: PathBuf,
+        /// Read consistency the cost figures assume.
+        #[arg(long, value_enum, default_value_t = ConsistencyArg::Session)]
+        consistency: ConsistencyArg,
+        #[command(flatten)]
+        mapping: MappingArgs,
+    },
     /// Print the JSON Schema of the model file format.
     Schema,
     /// Create the model's database and containers on a Cosmos DB account or emulator.

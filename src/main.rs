@@ -4,7 +4,9 @@
 mod cli;
 mod cost;
 mod generate;
+mod overview;
 mod provision;
+mod report;
 mod text;
 mod verify;
 
@@ -118,6 +120,12 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             consistency,
             mapping,
         } => cost::run(&load(&model)?, format, consistency.into(), &mapping.options()),
+        Command::Report {
+            model,
+            out,
+            consistency,
+            mapping,
+        } => report::run(&load(&model)?, &out, consistency.into(), &mapping.options()),
         Command::Schema => {
             let schema = cosmap_domain::ModelSpec::json_schema();
             print(&(serde_json::to_string_pretty(&schema)? + "\n"))

@@ -1,5 +1,6 @@
-//! The human-readable form of a logical model: one block per container, then the
-//! decisions, wrapped to fit an 80-column terminal.
+//! The human-readable form of a logical model: an overview (`overview.rs`), one
+//! block per container, then the decisions (those a later rule overrode marked
+//! so), wrapped to fit an 80-column terminal.
 
 use std::fmt::Write;
 
@@ -23,6 +24,7 @@ pub fn render(model: &LogicalModel) -> String {
         documents,
         model.decisions.len()
     );
+    crate::overview::render(&mut out, model);
     for container in &model.containers {
         out.push('\n');
         render_container(&mut out, container);
@@ -34,8 +36,12 @@ pub fn render(model: &LogicalModel) -> String {
         }
     }
     out.push_str("\nDecisions\n");
-    for d in &model.decisions {
-        let head = format!("{}: {}", d.subject, d.outcome);
+    let overridden = cosmap_mapper::overridden_by(model);
+    for (d, by) in model.decisions.iter().zip(&overridden) {
+        let mut head = format!("{}: {}", d.subject, d.outcome);
+        if let Some(later) = by.and_then(|i| model.decisions.get(i)) {
+            head.push_str(&format!(" [overridden by {}]", later.rule.as_str()));
+        }
         wrap_into(&mut out, &format!("{:<4} ", d.rule.as_str()), &head, 4);
         wrap_into(&mut out, "    ", &d.reason, 4);
     }
@@ -217,7 +223,7 @@ fn attributes(list: &[Property]) -> String {
 
 /// Appends `prefix` and then `text` word-wrapped at [`WIDTH`], continuation
 /// lines indented by `rest` spaces.
-fn wrap_into(out: &mut String, prefix: &str, text: &str, rest: usize) {
+pub(crate) fn wrap_into(out: &mut String, prefix: &str, text: &str, rest: usize) {
     let mut line = prefix.to_string();
     let mut empty = true;
     for word in text.split_whitespace() {

@@ -206,7 +206,7 @@ fn model_mermaid_is_the_generated_diagram() {
     let expected = std::fs::read_to_string(repo().join("examples/ecommerce/generated/model.mmd")).unwrap();
     assert_eq!(stdout(&out), expected);
     assert!(expected.contains("flowchart LR"));
-    assert!(expected.contains("==>|copy, change feed|"));
+    assert!(expected.contains("==>|\"copy by account.id, change feed\"|"));
 }
 
 #[test]
@@ -294,5 +294,57 @@ fn index_all_keeps_the_default_indexing_policy() {
     assert_eq!(
         narrow["containers"][0]["indexingPolicy"]["excludedPaths"][0]["path"],
         "/*"
+    );
+}
+
+#[test]
+fn report_writes_one_html_file_and_reports_an_unwritable_path() {
+    let dir = std::env::temp_dir().join(format!("cosmap-report-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("report.html");
+    let out = cosmap(&[
+        "report",
+        "examples/ecommerce/model.json",
+        "--out",
+        file.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let html = std::fs::read_to_string(&file).unwrap();
+    assert!(html.starts_with("<!DOCTYPE html>") && html.contains("id=\"diagram\""));
+    let out = cosmap(&[
+        "report",
+        "examples/ecommerce/model.json",
+        "--out",
+        dir.join("no/such/dir/r.html").to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot write"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn model_text_starts_with_an_overview_and_marks_overridden_decisions() {
+    let out = cosmap(&["model", "examples/ecommerce/model.json"]);
+    assert!(out.status.success());
+    let text = stdout(&out);
+    let overview = text.find("\nOverview\n").expect("an overview");
+    let first_container = text.find("\nAccount · partition key").expect("the Account block");
+    assert!(overview < first_container, "the overview comes first");
+    assert!(
+        text.contains("  Dictionary        /type       Country, DeliveryMethod, Warehouse\n"),
+        "{text}"
+    );
+    assert!(text.contains("10 decisions overridden by a later rule"), "{text}");
+    assert!(
+        text.contains("MR1  Country: container `Country` [overridden by MR5]"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("MR1  Account: container `Account` [overridden"),
+        "{text}"
+    );
+    assert!(
+        text.lines().all(|l| l.chars().count() <= 80 || !l.contains(' ')),
+        "fits 80 columns"
     );
 }

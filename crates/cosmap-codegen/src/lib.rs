@@ -7,7 +7,8 @@
 //! model: `containers.json` (container definitions as Cosmos DB takes them),
 //! `containers.bicep`, `cosmap.rs` (typed Rust document types, checked with `syn`
 //! and formatted with `prettyplease`), a JSON Schema per document type and a
-//! Mermaid diagram. [`Builder`] does the Rust part from a `build.rs`, like
+//! Mermaid diagram; and the HTML design report of `cosmap report` ([`render_report`]:
+//! SVG diagram and bar charts drawn in Rust). [`Builder`] does the Rust part from a `build.rs`, like
 //! `prost-build`. It is a build-dependency, so it stays lean: no Azure SDK, no
 //! async runtime, no HTTP client.
 
@@ -17,6 +18,7 @@ mod builder;
 mod error;
 mod mermaid;
 mod options;
+mod report;
 mod rust;
 mod schema;
 mod templates;
@@ -26,6 +28,7 @@ pub use artefacts::{generate, mermaid, Artefact, RUST_FILE};
 pub use builder::{BuildError, Builder};
 pub use error::CodegenError;
 pub use options::TypeMapping;
+pub use report::render as render_report;
 pub use rust::render as render_rust;
 pub use templates::{Templates, TEMPLATES};
 pub use write::{check_all, write_all, FileStatus};

@@ -1,7 +1,13 @@
 //! `model.mmd`: a Mermaid flowchart of the logical model — containers with their
-//! partition keys, document types, embedded objects, references and copies.
+//! partition keys, document types, embedded objects (with their bounds), the
+//! documents an aggregate keeps beside its root in the same partition,
+//! references, copies, and the access patterns with the document types each
+//! reads or writes.
+//!
+//! Every label is quoted (`["…"]`, `|"…"|`) with `"` written as `#quot;`, so no
+//! name or bound (`items[] ≤ 100`) can break Mermaid's parser.
 
-use cosmap_mapper::{Embedded, EmbeddedKind, LogicalModel, Reference, Role};
+use cosmap_mapper::{Decision, DocumentType, Embedded, EmbeddedKind, LogicalModel, Reference, Role, Rule};
 use serde::Serialize;
 
 /// What `model.mmd.hbs` renders.
@@ -9,6 +15,8 @@ use serde::Serialize;
 pub struct MermaidView {
     pub model: String,
     pub containers: Vec<Subgraph>,
+    /// The access patterns, one node each (empty when the model declares none).
+    pub patterns: Vec<Node>,
     pub edges: Vec<Edge>,
 }
 
@@ -28,7 +36,9 @@ pub struct Node {
     pub document: bool,
 }
 
-/// An arrow: `kind` is `embeds`, `references` or `copy`.
+/// An arrow: `kind` is `embeds`, `contains` (a separate document type of the same
+/// aggregate, in the same partition), `references`, `copy` or `pattern` (an access
+/// pattern to a document type its requests read or write).
 #[derive(Debug, Serialize)]
 pub struct Edge {
     pub from: String,
@@ -41,7 +51,7 @@ pub struct Edge {
 pub fn view(model: &LogicalModel) -> MermaidView {
     let mut edges = Vec::new();
     let mut containers = Vec::new();
-    let mut pending: Vec<(String, &Reference)> = Vec::new();
+    let mut pending: Vec<(String, String, &Reference)> = Vec::new();
     for (ci, c) in model.containers.iter().enumerate() {
         let mut nodes = Vec::new();
         for (di, d) in c.document_types.iter().enumerate() {
@@ -54,7 +64,7 @@ pub fn view(model: &LogicalModel) -> MermaidView {
             };
             nodes.push(Node {
                 id: id.clone(),
-                label: format!("{} · {role}", d.name),
+                label: quote(&format!("{} · {role}", d.name)),
                 document: true,
             });
             if let Some(of) = &d.copy_of {
@@ -62,48 +72,101 @@ pub fn view(model: &LogicalModel) -> MermaidView {
                     edges.push(Edge {
                         from: source,
                         to: id.clone(),
-                        label: "copy, change feed".into(),
+                        label: quote(&format!("copy by {}, change feed", of.partition_key_from)),
                         kind: "copy",
                     });
                 }
             }
-            embedded(&id, &d.embedded, &mut nodes, &mut edges, &mut pending);
-            pending.extend(d.references.iter().map(|r| (id.clone(), r)));
+            if let Some((parent, label)) = holder(model, ci, d, &c.partition_key_property) {
+                edges.push(Edge {
+                    from: parent,
+                    to: id.clone(),
+                    label: quote(&label),
+                    kind: "contains",
+                });
+            }
+            embedded(&id, &d.name, &d.embedded, &mut nodes, &mut edges, &mut pending);
+            pending.extend(d.references.iter().map(|r| (id.clone(), d.name.clone(), r)));
         }
         containers.push(Subgraph {
             id: format!("c{ci}"),
-            label: format!("{} · {}", c.name, c.partition_key.paths.join(", ")),
+            label: quote(&format!("{} · {}", c.name, c.partition_key.paths.join(", "))),
             nodes,
         });
     }
-    for (from, r) in pending {
+    for (from, path, r) in pending {
         if let Some(to) = locate(model, &r.target_container, &r.target) {
-            let label = if r.many {
+            let name = if r.many {
                 format!("{}[]", r.name)
             } else {
                 r.name.clone()
             };
+            let label = match cardinality(&model.decisions, Rule::Mr6, &format!("{path}.{}", r.name)) {
+                Some(card) if card != "one" => format!("{name} · {card}"),
+                _ => name,
+            };
             edges.push(Edge {
                 from,
                 to,
-                label,
+                label: quote(&label),
                 kind: "references",
             });
         }
     }
+    let patterns = patterns(model, &mut edges);
     MermaidView {
         model: model.model.clone(),
         containers,
+        patterns,
         edges,
     }
 }
 
+/// A node per access pattern, and an edge from it to each document type its
+/// requests touch, labelled with how (`pointRead`, `crossPartitionQuery`, `write`).
+fn patterns(model: &LogicalModel, edges: &mut Vec<Edge>) -> Vec<Node> {
+    let mut nodes = Vec::new();
+    for (pi, op) in model.operations.iter().enumerate() {
+        let id = format!("p{pi}");
+        nodes.push(Node {
+            id: id.clone(),
+            label: quote(&format!("{} · {}/s", op.pattern, op.per_second)),
+            document: false,
+        });
+        let mut seen: Vec<(String, &str)> = Vec::new();
+        for r in &op.requests {
+            let Some(ci) = model.containers.iter().position(|c| c.name == r.container) else {
+                continue;
+            };
+            for name in &r.document_types {
+                let Some(di) = model.containers[ci].document_types.iter().position(|d| d.name == *name) else {
+                    continue;
+                };
+                let to = format!("c{ci}d{di}");
+                let how = r.kind().as_str();
+                if seen.iter().any(|(t, h)| *t == to && *h == how) {
+                    continue;
+                }
+                seen.push((to.clone(), how));
+                edges.push(Edge {
+                    from: id.clone(),
+                    to,
+                    label: quote(how),
+                    kind: "pattern",
+                });
+            }
+        }
+    }
+    nodes
+}
+
 fn embedded<'m>(
     parent: &str,
+    path: &str,
     list: &'m [Embedded],
     nodes: &mut Vec<Node>,
     edges: &mut Vec<Edge>,
-    pending: &mut Vec<(String, &'m Reference)>,
+    pending: &mut Vec<(String, String, &'m Reference)>,
 ) {
     for (k, e) in list.iter().enumerate() {
         let id = format!("{parent}e{k}");
@@ -113,22 +176,79 @@ fn embedded<'m>(
         };
         nodes.push(Node {
             id: id.clone(),
-            label: what,
+            label: quote(&what),
             document: false,
         });
+        let label = match (e.many, e.max) {
+            (true, Some(max)) => format!("{}[] ≤ {max}", e.name),
+            (true, None) => format!("{}[]", e.name),
+            (false, _) => e.name.clone(),
+        };
         edges.push(Edge {
             from: parent.to_string(),
             to: id.clone(),
-            label: if e.many {
-                format!("{}[]", e.name)
-            } else {
-                e.name.clone()
-            },
+            label: quote(&label),
             kind: "embeds",
         });
-        embedded(&id, &e.embedded, nodes, edges, pending);
-        pending.extend(e.references.iter().map(|r| (id.clone(), r)));
+        let inner = format!("{path}.{}", e.name);
+        embedded(&id, &inner, &e.embedded, nodes, edges, pending);
+        pending.extend(e.references.iter().map(|r| (id.clone(), inner.clone(), r)));
     }
+}
+
+/// For a non-root entity or a separated value object: the node of the document
+/// type that holds it (the root of its container, or the entity named by its
+/// parent link) and the edge's label (the property and bound from the MR4
+/// decision when there is one, and the partition key both share).
+fn holder(model: &LogicalModel, ci: usize, d: &DocumentType, key: &str) -> Option<(String, String)> {
+    if !matches!(d.role, Role::Entity | Role::ValueObject) {
+        return None;
+    }
+    let container = &model.containers[ci];
+    let parent = match &d.parent {
+        Some(link) => &link.entity,
+        None => &container.document_types.iter().find(|p| p.role == Role::Root)?.name,
+    };
+    let node = locate(model, &container.name, parent)?;
+    let separated = model.decisions.iter().find(|x| {
+        x.rule == Rule::Mr4
+            && x.subject.starts_with(&format!("{parent}."))
+            && x.outcome.starts_with(&format!("`{}`", d.source))
+    });
+    let label = match separated {
+        Some(x) => {
+            let property = x.subject[parent.len() + 1..].to_string();
+            match bound(x) {
+                Some(card) => format!("{property} · {card} · same /{key}"),
+                None => format!("{property} · same /{key}"),
+            }
+        }
+        None => format!("documents · same /{key}"),
+    };
+    Some((node, label))
+}
+
+/// The cardinality a decision of `rule` about `subject` recorded, as a label.
+fn cardinality(decisions: &[Decision], rule: Rule, subject: &str) -> Option<String> {
+    decisions
+        .iter()
+        .find(|x| x.rule == rule && x.subject == subject)
+        .and_then(bound)
+}
+
+/// A decision's `cardinality` (and `max`) evidence as a label: `≤ 5`, `squillions`.
+fn bound(decision: &Decision) -> Option<String> {
+    let card = decision.evidence.get("cardinality")?.as_str()?;
+    match decision.evidence.get("max").and_then(|m| m.as_u64()) {
+        Some(max) => Some(format!("≤ {max}")),
+        None => Some(card.to_string()),
+    }
+}
+
+/// A label as Mermaid reads it between quotes: `"` becomes `#quot;`, and line
+/// breaks become spaces.
+fn quote(label: &str) -> String {
+    label.replace('"', "#quot;").replace(['\n', '\r'], " ")
 }
 
 /// The node id of the (non-copy) document type `document` in container `container`.
@@ -139,4 +259,14 @@ fn locate(model: &LogicalModel, container: &str, document: &str) -> Option<Strin
         .iter()
         .position(|d| d.name == document && d.role != Role::Copy)?;
     Some(format!("c{ci}d{di}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::quote;
+
+    #[test]
+    fn quotes_cannot_end_a_label() {
+        assert_eq!(quote("a \"b\"\nc"), "a #quot;b#quot; c");
+    }
 }

@@ -18,6 +18,7 @@ mod logical_model;
 pub mod operations;
 mod optimise;
 mod options;
+mod overrides;
 mod physical;
 mod rules;
 mod statistics;
@@ -32,6 +33,7 @@ pub use options::{
     Options, Thresholds, LOGICAL_PARTITION_BYTES, LOGICAL_PARTITION_RU_PER_SECOND, MAX_ITEM_BYTES,
     PHYSICAL_PARTITION_BYTES,
 };
+pub use overrides::overridden_by;
 pub use physical::{CompositePath, ContainerDefinition, IndexPath, IndexingPolicy, UniqueKey, UniqueKeyPolicy};
 pub use statistics::{human_bytes, human_rate};
 pub use sync_plan::{ChangeKind, KeyMapping, SyncAction, SyncOperation, SyncPlan, SyncTrigger};

@@ -1,0 +1,220 @@
+//! The report's sections, each a `<section>` of HTML.
+
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+
+use cosmap_mapper::cost::CostReport;
+use cosmap_mapper::operations::Operation;
+use cosmap_mapper::LogicalModel;
+
+use super::chart::{bars, Group};
+use super::html::{esc, ru};
+
+/// Title, counts, the containers table, the workload's RU/s and the warnings.
+pub fn overview(model: &LogicalModel, cost: &CostReport) -> String {
+    let documents: usize = model.containers.iter().map(|c| c.document_types.len()).sum();
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "<header><h1>{}</h1><p class=\"muted\">cosmap design report · {} containers · {} document types · {} access patterns · {} decisions · {} consistency</p></header>",
+        esc(&model.model),
+        model.containers.len(),
+        documents,
+        model.operations.len(),
+        model.decisions.len(),
+        esc(&format!("{:?}", cost.consistency).to_lowercase())
+    );
+    out.push_str("<section id=\"overview\"><h2>Overview</h2>\n<table class=\"containers\"><thead><tr><th>container</th><th>partition key</th><th>document types</th><th>rules</th></tr></thead><tbody>\n");
+    for c in &model.containers {
+        let types: Vec<String> = c
+            .document_types
+            .iter()
+            .map(|d| format!("{} <span class=\"tag\">{}</span>", esc(&d.name), role(d.role)))
+            .collect();
+        let _ = writeln!(
+            out,
+            "<tr><td>{}</td><td><code>{}</code></td><td>{}</td><td>{}</td></tr>",
+            esc(&c.name),
+            esc(&c.partition_key.paths.join(", ")),
+            types.join(", "),
+            esc(&c.rules.iter().map(|r| r.as_str()).collect::<Vec<_>>().join(" "))
+        );
+    }
+    out.push_str("</tbody></table>\n<h3>Workload (RU/s)</h3>\n<table class=\"totals\"><thead><tr><th>design</th><th class=\"num\">RU/s</th></tr></thead><tbody>\n");
+    for (design, total) in [
+        ("naive (one container per entity, /id)", cost.totals.naive),
+        ("rules (MR1–MR6)", cost.totals.rules),
+        (
+            "optimised (MR1–MR6, copies, embedded reference data)",
+            cost.totals.optimised,
+        ),
+    ] {
+        let _ = writeln!(out, "<tr><td>{design}</td><td class=\"num\">{}</td></tr>", ru(total));
+    }
+    out.push_str("</tbody></table>\n<div class=\"figure\">");
+    out.push_str(&bars(
+        "totals-chart",
+        &[Group {
+            label: "whole workload",
+            values: [cost.totals.naive, cost.totals.rules, cost.totals.optimised],
+        }],
+    ));
+    out.push_str("</div>\n<h3>Warnings</h3>\n");
+    if cost.warnings.is_empty() {
+        out.push_str("<p class=\"muted\">none</p>\n");
+    } else {
+        out.push_str("<ul class=\"warnings\">\n");
+        for w in &cost.warnings {
+            let _ = writeln!(out, "<li class=\"warning\">{}</li>", esc(w));
+        }
+        out.push_str("</ul>\n");
+    }
+    out.push_str("</section>\n");
+    out
+}
+
+/// The SVG diagram of the containers.
+pub fn diagram(model: &LogicalModel) -> String {
+    format!(
+        "<section id=\"diagram-section\"><h2>Diagram</h2>\n<p class=\"muted\">Each box is a container with its partition key; each shaded row a document type, with the objects embedded in it beneath (arrays with their bound). Dashed arrows are references (id and partition key); thick orange arrows are copies kept in sync from the change feed.</p>\n<div class=\"figure\">{}</div>\n</section>\n",
+        super::diagram::svg(model)
+    )
+}
+
+/// One bar chart of every access pattern under the three designs.
+pub fn costs(cost: &CostReport) -> String {
+    let labels: Vec<String> = cost
+        .patterns
+        .iter()
+        .map(|p| format!("{} ({}/s)", p.name, p.per_second))
+        .collect();
+    let groups: Vec<Group> = cost
+        .patterns
+        .iter()
+        .zip(&labels)
+        .map(|(p, label)| Group {
+            label,
+            values: [p.naive.ru_per_second, p.rules.ru_per_second, p.optimised.ru_per_second],
+        })
+        .collect();
+    let mut out = String::from("<section id=\"costs\"><h2>Cost per access pattern</h2>\n<p class=\"muted\">RU/s of each access pattern at its rate, under the naive port, the rules MR1–MR6 and the optimised design; the bars of each pattern are scaled to its largest figure.</p>\n");
+    if groups.is_empty() {
+        out.push_str("<p class=\"muted\">The model declares no access pattern.</p>\n");
+    } else {
+        let _ = writeln!(out, "<div class=\"figure\">{}</div>", bars("cost-chart", &groups));
+    }
+    if !cost.assumptions.is_empty() {
+        out.push_str("<details><summary>Assumptions</summary><ul>\n");
+        for a in &cost.assumptions {
+            let _ = writeln!(out, "<li>{}</li>", esc(a));
+        }
+        out.push_str("</ul></details>\n");
+    }
+    out.push_str("</section>\n");
+    out
+}
+
+/// Each access pattern's requests and SQL.
+pub fn patterns(model: &LogicalModel) -> String {
+    let mut out = String::from("<section id=\"patterns\"><h2>Access patterns</h2>\n");
+    if model.operations.is_empty() {
+        out.push_str("<p class=\"muted\">The model declares no access pattern.</p>\n");
+    }
+    for op in &model.operations {
+        out.push_str(&pattern(op));
+    }
+    out.push_str("</section>\n");
+    out
+}
+
+fn pattern(op: &Operation) -> String {
+    let mut out = String::new();
+    let _ = write!(
+        out,
+        "<div class=\"pattern\"><h3>{} <span class=\"tag\">{}</span> <span class=\"muted\">{}/s</span></h3>\n<ol>\n",
+        esc(&op.pattern),
+        op.kind.as_str(),
+        op.per_second
+    );
+    for r in &op.requests {
+        let mut what = format!("<b>{}</b>", r.kind().as_str());
+        if let Some(w) = r.write() {
+            let _ = write!(what, " ({})", w.as_str());
+        }
+        let _ = write!(
+            what,
+            " of {} in <code>{}</code>",
+            esc(&r.document_types.join(", ")),
+            esc(&r.container)
+        );
+        if let Some(key) = r.partition_key() {
+            let _ = write!(what, ", partition key <code>{}</code>", esc(&key.to_string()));
+        }
+        if let Some(id) = r.id() {
+            let _ = write!(what, ", id <code>{}</code>", esc(&id.to_string()));
+        }
+        let _ = write!(out, "<li>{what}: {}", esc(&r.purpose.to_string()));
+        if let Some(sql) = r.sql() {
+            let _ = write!(out, "<pre class=\"sql\">{}</pre>", esc(sql));
+        }
+        out.push_str("</li>\n");
+    }
+    out.push_str("</ol></div>\n");
+    out
+}
+
+/// Every decision with its evidence, a button per rule to filter them, and the
+/// decisions a later rule overrode marked so.
+pub fn decisions(model: &LogicalModel) -> String {
+    let overridden = cosmap_mapper::overridden_by(model);
+    let rules: BTreeSet<&str> = model.decisions.iter().map(|d| d.rule.as_str()).collect();
+    let mut out = String::from("<section id=\"decisions-section\"><h2>Decisions</h2>\n<div class=\"filter\">");
+    out.push_str("<button type=\"button\" data-rule=\"*\">all</button>");
+    for rule in &rules {
+        let _ = write!(out, "<button type=\"button\" data-rule=\"{0}\">{0}</button>", esc(rule));
+    }
+    let _ = write!(
+        out,
+        "</div>\n<p class=\"muted\"><span id=\"decision-count\">{}</span> decisions shown</p>\n<table id=\"decisions\"><thead><tr><th>rule</th><th>subject</th><th>outcome</th><th>reason</th><th>evidence</th></tr></thead><tbody>\n",
+        model.decisions.len()
+    );
+    for (d, by) in model.decisions.iter().zip(&overridden) {
+        let evidence: Vec<String> = d
+            .evidence
+            .iter()
+            .map(|(k, v)| format!("{}&nbsp;=&nbsp;{}", esc(k), esc(&v.to_string())))
+            .collect();
+        let (class, note) = match by.and_then(|i| model.decisions.get(i)) {
+            Some(later) => (
+                " class=\"overridden\"",
+                format!(
+                    " <span class=\"tag\">overridden by {}: {}</span>",
+                    esc(later.rule.as_str()),
+                    esc(&later.outcome)
+                ),
+            ),
+            None => ("", String::new()),
+        };
+        let _ = writeln!(
+            out,
+            "<tr data-rule=\"{}\"{class}><td>{}</td><td>{}</td><td class=\"outcome\">{}</td><td>{}{note}</td><td>{}</td></tr>",
+            esc(d.rule.as_str()),
+            esc(d.rule.as_str()),
+            esc(&d.subject),
+            esc(&d.outcome),
+            esc(&d.reason),
+            evidence.join("<br>")
+        );
+    }
+    out.push_str("</tbody></table>\n</section>\n");
+    out
+}
+
+fn role(role: cosmap_mapper::Role) -> &'static str {
+    match role {
+        cosmap_mapper::Role::Root => "root",
+        cosmap_mapper::Role::Entity => "entity",
+        cosmap_mapper::Role::ValueObject => "value object",
+        cosmap_mapper::Role::Copy => "copy",
+    }
+}
