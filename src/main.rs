@@ -89,7 +89,8 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             templates,
             check,
             index_all,
-        } => generate::run(&load(&model)?, &out, templates.as_deref(), check, index_all),
+            types,
+        } => generate::run(&load(&model)?, &out, templates.as_deref(), check, index_all, &types),
         Command::Provision(args) => provision::run(args),
         Command::Verify(args) => verify::run(args),
         Command::Cost {

@@ -8,7 +8,7 @@ use cosmap_domain::ModelError;
 
 use crate::artefacts::{Artefact, RUST_FILE};
 use crate::error::CodegenError;
-use crate::options::TypeMapping;
+use crate::options::{TypeMapping, TypeMappingError};
 use crate::templates::Templates;
 
 /// Generates Rust document types for a model from a build script.
@@ -27,6 +27,8 @@ pub struct Builder {
     out_dir: Option<PathBuf>,
     file_name: Option<String>,
     mapping: TypeMapping,
+    /// The first mapping [`Builder::map_type`] refused, reported by `compile`.
+    mapping_error: Option<TypeMappingError>,
 }
 
 /// Why build-time generation failed; its `Debug` is its `Display`, so a build
@@ -94,6 +96,20 @@ impl Builder {
         self
     }
 
+    /// Maps attribute type `kind` (`dateTime`, `date`, `decimal`, `uuid`) to the type
+    /// of crate `krate`, as `cosmap generate --type KIND=CRATE` does: `dateTime` to
+    /// `chrono` or `time`, `date` to `chrono` or `time`, `uuid` to `uuid`, `decimal`
+    /// to `rust_decimal` (`string` for the default). The generated code writes each
+    /// in one canonical text form (date-times `YYYY-MM-DDThh:mm:ss.fffffffZ`), so
+    /// strings sort as the values do; the crate must depend on the mapped crate.
+    /// An unknown mapping fails [`compile`](Self::compile).
+    pub fn map_type(mut self, kind: &str, krate: &str) -> Self {
+        if let Err(e) = self.mapping.map(kind, krate) {
+            self.mapping_error.get_or_insert(e);
+        }
+        self
+    }
+
     /// Also derive `schemars::JsonSchema` on the generated types.
     pub fn json_schema(mut self, on: bool) -> Self {
         self.mapping.json_schema = on;
@@ -144,6 +160,9 @@ impl Builder {
     }
 
     fn render_model(&self, model_path: &Path) -> Result<String, BuildError> {
+        if let Some(e) = &self.mapping_error {
+            return Err(BuildError(BuildErrorKind::Setup(e.to_string())));
+        }
         let model = cosmap_domain::load_file(model_path).map_err(|e| BuildError(BuildErrorKind::Model(e)))?;
         let logical = cosmap_mapper::map(&model, &cosmap_mapper::Options::default());
         let codegen = |e| BuildError(BuildErrorKind::Codegen(e));

@@ -25,7 +25,7 @@ mod write;
 pub use artefacts::{generate, mermaid, Artefact, RUST_FILE};
 pub use builder::{BuildError, Builder};
 pub use error::CodegenError;
-pub use options::TypeMapping;
+pub use options::{Codec, TypeMapping, TypeMappingError};
 pub use rust::render as render_rust;
 pub use templates::{Templates, TEMPLATES};
 pub use write::{check_all, write_all, FileStatus};

@@ -2,6 +2,7 @@
 //! rendering through the `cosmap.rs.hbs` template, checked by `syn` and
 //! formatted by `prettyplease` (`format`, in parallel chunks).
 
+mod codecs;
 mod format;
 mod names;
 mod view;

@@ -9,8 +9,9 @@ use cosmap_mapper::{
 };
 use serde::Serialize;
 
+use super::codecs::{self, CodecView};
 use super::names;
-use crate::options::TypeMapping;
+use crate::options::{Codec, TypeMapping};
 
 /// Everything `cosmap.rs.hbs` needs.
 #[derive(Debug, Serialize)]
@@ -18,6 +19,8 @@ pub struct RustView {
     pub model: String,
     pub derives: String,
     pub types_module: String,
+    /// The built-in codecs the type mapping uses (`types::codec`).
+    pub codecs: Vec<CodecView>,
     pub shared: Vec<StructView>,
     pub references: Vec<RefView>,
     pub containers: Vec<ContainerView>,
@@ -55,6 +58,10 @@ pub struct FieldView {
     pub ty: String,
     pub optional: bool,
     pub doc: String,
+    /// `#[serde(with = …)]`: the codec helper of a mapped type.
+    pub serde_with: Option<String>,
+    /// `#[schemars(with = …)]`: the text type a mapped type is written as.
+    pub schema_with: Option<String>,
 }
 
 /// A typed reference to an aggregate root: id and partition key value.
@@ -127,6 +134,7 @@ pub fn build(model: &LogicalModel, mapping: &TypeMapping) -> Result<RustView, St
     let mut shared = Shared {
         model,
         mapping,
+        types: types_module.clone(),
         modules: &modules,
         structs: BTreeMap::new(),
         order: Vec::new(),
@@ -167,6 +175,7 @@ pub fn build(model: &LogicalModel, mapping: &TypeMapping) -> Result<RustView, St
     Ok(RustView {
         model: model.model.clone(),
         derives: derives.join(", "),
+        codecs: mapping.codecs().into_iter().map(codecs::view).collect(),
         types_module,
         shared: structs,
         references: shared.refs.into_values().collect(),
@@ -177,6 +186,8 @@ pub fn build(model: &LogicalModel, mapping: &TypeMapping) -> Result<RustView, St
 struct Shared<'a> {
     model: &'a LogicalModel,
     mapping: &'a TypeMapping,
+    /// The types module's name.
+    types: String,
     /// Container name → module name.
     modules: &'a BTreeMap<String, String>,
     structs: BTreeMap<String, StructView>,
@@ -312,27 +323,45 @@ impl Shared<'_> {
     }
 
     fn attribute(&self, p: &Property) -> FieldView {
-        let base = match p.ty {
-            AttributeType::String => "::std::string::String",
-            AttributeType::Integer => "i64",
-            AttributeType::Number => "f64",
-            AttributeType::Boolean => "bool",
-            AttributeType::Decimal => self.mapping.decimal.as_str(),
-            AttributeType::DateTime => self.mapping.date_time.as_str(),
-            AttributeType::Date => self.mapping.date.as_str(),
-            AttributeType::Uuid => self.mapping.uuid.as_str(),
+        let (base, codec): (&str, Option<Codec>) = match p.ty {
+            AttributeType::String => ("::std::string::String", None),
+            AttributeType::Integer => ("i64", None),
+            AttributeType::Number => ("f64", None),
+            AttributeType::Boolean => ("bool", None),
+            AttributeType::Decimal => (&self.mapping.decimal, self.mapping.decimal_codec),
+            AttributeType::DateTime => (&self.mapping.date_time, self.mapping.date_time_codec),
+            AttributeType::Date => (&self.mapping.date, self.mapping.date_codec),
+            AttributeType::Uuid => (&self.mapping.uuid, self.mapping.uuid_codec),
         };
-        let ty = if p.many {
-            format!("::std::vec::Vec<{base}>")
-        } else {
-            base.to_string()
+        let wrap = |base: &str| {
+            let ty = if p.many {
+                format!("::std::vec::Vec<{base}>")
+            } else {
+                base.to_string()
+            };
+            if p.optional {
+                format!("::core::option::Option<{ty}>")
+            } else {
+                ty
+            }
         };
-        let ty = if p.optional {
-            format!("::core::option::Option<{ty}>")
-        } else {
-            ty
-        };
-        plain_field(&p.name, &ty, p.optional, &format!("`{}` ({}).", p.name, p.ty.as_str()))
+        let mut field = plain_field(
+            &p.name,
+            &wrap(base),
+            p.optional,
+            &format!("`{}` ({}).", p.name, p.ty.as_str()),
+        );
+        if codec.is_some() {
+            let helper = match (p.optional, p.many) {
+                (false, false) => "one",
+                (true, false) => "option",
+                (false, true) => "many",
+                (true, true) => "option_many",
+            };
+            field.serde_with = Some(format!("super::{}::codec::{helper}", self.types));
+            field.schema_with = self.mapping.json_schema.then(|| wrap("::std::string::String"));
+        }
+        field
     }
 
     /// The shared struct for embedded `e` (created once per shape); returns its name.
@@ -452,6 +481,8 @@ fn plain_field(json: &str, ty: &str, optional: bool, doc: &str) -> FieldView {
         ty: ty.to_string(),
         optional,
         doc: doc.to_string(),
+        serde_with: None,
+        schema_with: None,
     }
 }
 

@@ -1,0 +1,24 @@
+//! Generates the metering model's types three times, as a user's `build.rs` would:
+//! with the default mapping, with `chrono`, `uuid` and `rust_decimal`, and with `time`.
+
+fn main() -> Result<(), cosmap_codegen::BuildError> {
+    let model = "model.json";
+    cosmap_codegen::Builder::new()
+        .model(model)
+        .file_name("plain.rs")
+        .compile()?;
+    cosmap_codegen::Builder::new()
+        .model(model)
+        .file_name("chrono.rs")
+        .map_type("dateTime", "chrono")
+        .map_type("date", "chrono")
+        .map_type("uuid", "uuid")
+        .map_type("decimal", "rust_decimal")
+        .compile()?;
+    cosmap_codegen::Builder::new()
+        .model(model)
+        .file_name("time.rs")
+        .map_type("dateTime", "time")
+        .map_type("date", "time")
+        .compile()
+}

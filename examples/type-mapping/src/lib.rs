@@ -1,0 +1,20 @@
+//! The metering model (`model.json`, every mappable attribute type required,
+//! optional, as a list and as an optional list) generated three ways by
+//! `build.rs`. That all three compile (and pass `clippy -D warnings`) is the
+//! first test; `tests/` round-trips and sorts them.
+#![forbid(unsafe_code)]
+
+/// Default mapping: every attribute a `String`, no dependency.
+pub mod plain {
+    include!(concat!(env!("OUT_DIR"), "/plain.rs"));
+}
+
+/// `dateTime=chrono`, `date=chrono`, `uuid=uuid`, `decimal=rust_decimal`.
+pub mod with_chrono {
+    include!(concat!(env!("OUT_DIR"), "/chrono.rs"));
+}
+
+/// `dateTime=time`, `date=time` (decimals and uuids stay strings).
+pub mod with_time {
+    include!(concat!(env!("OUT_DIR"), "/time.rs"));
+}
