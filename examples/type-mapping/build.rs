@@ -1,5 +1,6 @@
 //! Generates the metering model's types three times, as a user's `build.rs` would:
-//! with the default mapping, with `chrono`, `uuid` and `rust_decimal`, and with `time`.
+//! with the default mapping, with `chrono`, `uuid` and `rust_decimal`, and with `time`;
+//! and `model-v2.json`, the model after a change that adds optional fields and lists.
 
 fn main() -> Result<(), cosmap_codegen::BuildError> {
     let model = "model.json";
@@ -20,5 +21,13 @@ fn main() -> Result<(), cosmap_codegen::BuildError> {
         .file_name("time.rs")
         .map_type("dateTime", "time")
         .map_type("date", "time")
+        .compile()?;
+    cosmap_codegen::Builder::new()
+        .model("model-v2.json")
+        .file_name("v2.rs")
+        .map_type("dateTime", "chrono")
+        .map_type("date", "chrono")
+        .map_type("uuid", "uuid")
+        .map_type("decimal", "rust_decimal")
         .compile()
 }

@@ -5,6 +5,7 @@
 // reference data snapshots and references live in `types`.
 
 /// Embedded value objects, reference data snapshots and references to aggregate roots.
+#[allow(clippy::all, clippy::pedantic, clippy::nursery)]
 pub mod types {
     /// Snapshot of never-changing reference data `Country`, embedded where it is referenced.
     #[derive(
@@ -358,7 +359,7 @@ pub mod types {
     }
 }
 /// Container `Account`, partitioned by `/accountId`.
-#[allow(clippy::large_enum_variant)]
+#[allow(clippy::all, clippy::pedantic, clippy::nursery)]
 pub mod account {
     /// The container's id.
     pub const CONTAINER: &str = "Account";
@@ -480,6 +481,7 @@ pub mod account {
         /// `createdAt` (dateTime).
         pub created_at: ::std::string::String,
         /// Embedded `DeliveryAddress` list (at most 10).
+        #[serde(default)]
         pub delivery_addresses: ::std::vec::Vec<super::types::DeliveryAddress>,
         /// Embedded `MainAddress`.
         pub main_address: super::types::MainAddress,
@@ -487,6 +489,27 @@ pub mod account {
     impl Account {
         /// The `type` value of this document type.
         pub const TYPE: &'static str = "account";
+        /// A `Account` with its required values (its partition key value is its `id`): optional values are `None` and lists empty.
+        pub fn new(
+            id: impl ::core::convert::Into<::std::string::String>,
+            email: impl ::core::convert::Into<::std::string::String>,
+            full_name: impl ::core::convert::Into<::std::string::String>,
+            created_at: impl ::core::convert::Into<::std::string::String>,
+            main_address: super::types::MainAddress,
+        ) -> Self {
+            let id: ::std::string::String = ::core::convert::Into::into(id);
+            Account {
+                account_id: ::core::clone::Clone::clone(&id),
+                id: id,
+                r#type: ::core::default::Default::default(),
+                email: ::core::convert::Into::into(email),
+                full_name: ::core::convert::Into::into(full_name),
+                phone: ::core::option::Option::None,
+                created_at: ::core::convert::Into::into(created_at),
+                delivery_addresses: ::std::vec::Vec::new(),
+                main_address: main_address,
+            }
+        }
         /// The partition key value, for point reads and writes.
         #[allow(clippy::misnamed_getters)]
         pub fn partition_key(&self) -> &str {
@@ -519,6 +542,24 @@ pub mod account {
     impl BankAccount {
         /// The `type` value of this document type.
         pub const TYPE: &'static str = "bankAccount";
+        /// A `BankAccount` with its required values: optional values are `None` and lists empty.
+        pub fn new(
+            id: impl ::core::convert::Into<::std::string::String>,
+            account_id: impl ::core::convert::Into<::std::string::String>,
+            holder_name: impl ::core::convert::Into<::std::string::String>,
+            iban: impl ::core::convert::Into<::std::string::String>,
+            bic: impl ::core::convert::Into<::std::string::String>,
+        ) -> Self {
+            let id: ::std::string::String = ::core::convert::Into::into(id);
+            BankAccount {
+                account_id: ::core::convert::Into::into(account_id),
+                id: id,
+                r#type: ::core::default::Default::default(),
+                holder_name: ::core::convert::Into::into(holder_name),
+                iban: ::core::convert::Into::into(iban),
+                bic: ::core::convert::Into::into(bic),
+            }
+        }
         /// The partition key value, for point reads and writes.
         #[allow(clippy::misnamed_getters)]
         pub fn partition_key(&self) -> &str {
@@ -555,6 +596,24 @@ pub mod account {
     impl Contact {
         /// The `type` value of this document type.
         pub const TYPE: &'static str = "contact";
+        /// A `Contact` with its required values: optional values are `None` and lists empty.
+        pub fn new(
+            id: impl ::core::convert::Into<::std::string::String>,
+            account_id: impl ::core::convert::Into<::std::string::String>,
+            full_name: impl ::core::convert::Into<::std::string::String>,
+            contact_type: super::types::ContactType,
+        ) -> Self {
+            let id: ::std::string::String = ::core::convert::Into::into(id);
+            Contact {
+                account_id: ::core::convert::Into::into(account_id),
+                id: id,
+                r#type: ::core::default::Default::default(),
+                full_name: ::core::convert::Into::into(full_name),
+                email: ::core::option::Option::None,
+                phone: ::core::option::Option::None,
+                contact_type: contact_type,
+            }
+        }
         /// The partition key value, for point reads and writes.
         #[allow(clippy::misnamed_getters)]
         pub fn partition_key(&self) -> &str {
@@ -589,6 +648,26 @@ pub mod account {
     impl CreditCard {
         /// The `type` value of this document type.
         pub const TYPE: &'static str = "creditCard";
+        /// A `CreditCard` with its required values: optional values are `None` and lists empty.
+        pub fn new(
+            id: impl ::core::convert::Into<::std::string::String>,
+            account_id: impl ::core::convert::Into<::std::string::String>,
+            holder_name: impl ::core::convert::Into<::std::string::String>,
+            masked_number: impl ::core::convert::Into<::std::string::String>,
+            expires_on: impl ::core::convert::Into<::std::string::String>,
+            card_type: super::types::CreditCardType,
+        ) -> Self {
+            let id: ::std::string::String = ::core::convert::Into::into(id);
+            CreditCard {
+                account_id: ::core::convert::Into::into(account_id),
+                id: id,
+                r#type: ::core::default::Default::default(),
+                holder_name: ::core::convert::Into::into(holder_name),
+                masked_number: ::core::convert::Into::into(masked_number),
+                expires_on: ::core::convert::Into::into(expires_on),
+                card_type: card_type,
+            }
+        }
         /// The partition key value, for point reads and writes.
         #[allow(clippy::misnamed_getters)]
         pub fn partition_key(&self) -> &str {
@@ -618,6 +697,7 @@ pub mod account {
         /// `currency` (string).
         pub currency: ::std::string::String,
         /// Embedded `OrderItem` list (at most 100).
+        #[serde(default)]
         pub items: ::std::vec::Vec<super::types::OrderItem>,
         /// Embedded `OrderType`.
         pub order_type: super::types::OrderType,
@@ -633,6 +713,35 @@ pub mod account {
     impl Order {
         /// The `type` value of this document type.
         pub const TYPE: &'static str = "order";
+        /// A `Order` with its required values: optional values are `None` and lists empty.
+        pub fn new(
+            id: impl ::core::convert::Into<::std::string::String>,
+            account_id: impl ::core::convert::Into<::std::string::String>,
+            ordered_at: impl ::core::convert::Into<::std::string::String>,
+            total: impl ::core::convert::Into<::std::string::String>,
+            currency: impl ::core::convert::Into<::std::string::String>,
+            order_type: super::types::OrderType,
+            status: super::types::OrderStatus,
+            account: super::types::AccountRef,
+            delivery_method: super::types::DeliveryMethodRef,
+            warehouse: super::types::WarehouseRef,
+        ) -> Self {
+            let id: ::std::string::String = ::core::convert::Into::into(id);
+            Order {
+                account_id: ::core::convert::Into::into(account_id),
+                id: id,
+                r#type: ::core::default::Default::default(),
+                ordered_at: ::core::convert::Into::into(ordered_at),
+                total: ::core::convert::Into::into(total),
+                currency: ::core::convert::Into::into(currency),
+                items: ::std::vec::Vec::new(),
+                order_type: order_type,
+                status: status,
+                account: account,
+                delivery_method: delivery_method,
+                warehouse: warehouse,
+            }
+        }
         /// The partition key value, for point reads and writes.
         #[allow(clippy::misnamed_getters)]
         pub fn partition_key(&self) -> &str {
@@ -801,7 +910,7 @@ pub mod account {
     }
 }
 /// Container `Dictionary`, partitioned by `/type`.
-#[allow(clippy::large_enum_variant)]
+#[allow(clippy::all, clippy::pedantic, clippy::nursery)]
 pub mod dictionary {
     /// The container's id.
     pub const CONTAINER: &str = "Dictionary";
@@ -887,6 +996,22 @@ pub mod dictionary {
     impl Country {
         /// The `type` value of this document type.
         pub const TYPE: &'static str = "country";
+        /// A `Country` with its required values: optional values are `None` and lists empty.
+        pub fn new(
+            id: impl ::core::convert::Into<::std::string::String>,
+            name: impl ::core::convert::Into<::std::string::String>,
+            iso_code: impl ::core::convert::Into<::std::string::String>,
+            currency: impl ::core::convert::Into<::std::string::String>,
+        ) -> Self {
+            let id: ::std::string::String = ::core::convert::Into::into(id);
+            Country {
+                id: id,
+                r#type: ::core::default::Default::default(),
+                name: ::core::convert::Into::into(name),
+                iso_code: ::core::convert::Into::into(iso_code),
+                currency: ::core::convert::Into::into(currency),
+            }
+        }
         /// The partition key value, for point reads and writes.
         #[allow(clippy::misnamed_getters)]
         pub fn partition_key(&self) -> &str {
@@ -917,6 +1042,22 @@ pub mod dictionary {
     impl DeliveryMethod {
         /// The `type` value of this document type.
         pub const TYPE: &'static str = "deliveryMethod";
+        /// A `DeliveryMethod` with its required values: optional values are `None` and lists empty.
+        pub fn new(
+            id: impl ::core::convert::Into<::std::string::String>,
+            name: impl ::core::convert::Into<::std::string::String>,
+            carrier: impl ::core::convert::Into<::std::string::String>,
+            price: impl ::core::convert::Into<::std::string::String>,
+        ) -> Self {
+            let id: ::std::string::String = ::core::convert::Into::into(id);
+            DeliveryMethod {
+                id: id,
+                r#type: ::core::default::Default::default(),
+                name: ::core::convert::Into::into(name),
+                carrier: ::core::convert::Into::into(carrier),
+                price: ::core::convert::Into::into(price),
+            }
+        }
         /// The partition key value, for point reads and writes.
         #[allow(clippy::misnamed_getters)]
         pub fn partition_key(&self) -> &str {
@@ -947,6 +1088,22 @@ pub mod dictionary {
     impl Warehouse {
         /// The `type` value of this document type.
         pub const TYPE: &'static str = "warehouse";
+        /// A `Warehouse` with its required values: optional values are `None` and lists empty.
+        pub fn new(
+            id: impl ::core::convert::Into<::std::string::String>,
+            name: impl ::core::convert::Into<::std::string::String>,
+            city: impl ::core::convert::Into<::std::string::String>,
+            country: super::types::CountrySnapshot,
+        ) -> Self {
+            let id: ::std::string::String = ::core::convert::Into::into(id);
+            Warehouse {
+                id: id,
+                r#type: ::core::default::Default::default(),
+                name: ::core::convert::Into::into(name),
+                city: ::core::convert::Into::into(city),
+                country: country,
+            }
+        }
         /// The partition key value, for point reads and writes.
         #[allow(clippy::misnamed_getters)]
         pub fn partition_key(&self) -> &str {
@@ -1062,7 +1219,7 @@ pub mod dictionary {
     }
 }
 /// Container `Item`, partitioned by `/itemId`.
-#[allow(clippy::large_enum_variant)]
+#[allow(clippy::all, clippy::pedantic, clippy::nursery)]
 pub mod item {
     /// The container's id.
     pub const CONTAINER: &str = "Item";
@@ -1133,6 +1290,23 @@ pub mod item {
     impl Item {
         /// The `type` value of this document type.
         pub const TYPE: &'static str = "item";
+        /// A `Item` with its required values (its partition key value is its `id`): optional values are `None` and lists empty.
+        pub fn new(
+            id: impl ::core::convert::Into<::std::string::String>,
+            sku: impl ::core::convert::Into<::std::string::String>,
+            name: impl ::core::convert::Into<::std::string::String>,
+            weight_grams: i64,
+        ) -> Self {
+            let id: ::std::string::String = ::core::convert::Into::into(id);
+            Item {
+                item_id: ::core::clone::Clone::clone(&id),
+                id: id,
+                r#type: ::core::default::Default::default(),
+                sku: ::core::convert::Into::into(sku),
+                name: ::core::convert::Into::into(name),
+                weight_grams: weight_grams,
+            }
+        }
         /// The partition key value, for point reads and writes.
         #[allow(clippy::misnamed_getters)]
         pub fn partition_key(&self) -> &str {
@@ -1165,6 +1339,24 @@ pub mod item {
     impl ProductAvailability {
         /// The `type` value of this document type.
         pub const TYPE: &'static str = "productAvailability";
+        /// A `ProductAvailability` with its required values: optional values are `None` and lists empty.
+        pub fn new(
+            id: impl ::core::convert::Into<::std::string::String>,
+            item_id: impl ::core::convert::Into<::std::string::String>,
+            quantity: i64,
+            updated_at: impl ::core::convert::Into<::std::string::String>,
+            warehouse: super::types::WarehouseRef,
+        ) -> Self {
+            let id: ::std::string::String = ::core::convert::Into::into(id);
+            ProductAvailability {
+                item_id: ::core::convert::Into::into(item_id),
+                id: id,
+                r#type: ::core::default::Default::default(),
+                quantity: quantity,
+                updated_at: ::core::convert::Into::into(updated_at),
+                warehouse: warehouse,
+            }
+        }
         /// The partition key value, for point reads and writes.
         #[allow(clippy::misnamed_getters)]
         pub fn partition_key(&self) -> &str {
@@ -1263,7 +1455,7 @@ pub mod item {
     }
 }
 /// Container `Order`, partitioned by `/orderId`.
-#[allow(clippy::large_enum_variant)]
+#[allow(clippy::all, clippy::pedantic, clippy::nursery)]
 pub mod order {
     /// The container's id.
     pub const CONTAINER: &str = "Order";
@@ -1368,6 +1560,7 @@ pub mod order {
         /// `currency` (string).
         pub currency: ::std::string::String,
         /// Embedded `OrderItem` list (at most 100).
+        #[serde(default)]
         pub items: ::std::vec::Vec<super::types::OrderItem>,
         /// Embedded `OrderType`.
         pub order_type: super::types::OrderType,
@@ -1383,6 +1576,35 @@ pub mod order {
     impl Order {
         /// The `type` value of this document type.
         pub const TYPE: &'static str = "order";
+        /// A `Order` with its required values (its partition key value is its `id`): optional values are `None` and lists empty.
+        pub fn new(
+            id: impl ::core::convert::Into<::std::string::String>,
+            ordered_at: impl ::core::convert::Into<::std::string::String>,
+            total: impl ::core::convert::Into<::std::string::String>,
+            currency: impl ::core::convert::Into<::std::string::String>,
+            order_type: super::types::OrderType,
+            status: super::types::OrderStatus,
+            account: super::types::AccountRef,
+            delivery_method: super::types::DeliveryMethodRef,
+            warehouse: super::types::WarehouseRef,
+        ) -> Self {
+            let id: ::std::string::String = ::core::convert::Into::into(id);
+            Order {
+                order_id: ::core::clone::Clone::clone(&id),
+                id: id,
+                r#type: ::core::default::Default::default(),
+                ttl: ::core::option::Option::None,
+                ordered_at: ::core::convert::Into::into(ordered_at),
+                total: ::core::convert::Into::into(total),
+                currency: ::core::convert::Into::into(currency),
+                items: ::std::vec::Vec::new(),
+                order_type: order_type,
+                status: status,
+                account: account,
+                delivery_method: delivery_method,
+                warehouse: warehouse,
+            }
+        }
         /// The partition key value, for point reads and writes.
         #[allow(clippy::misnamed_getters)]
         pub fn partition_key(&self) -> &str {
@@ -1419,6 +1641,24 @@ pub mod order {
     impl OrderStatusHistory {
         /// The `type` value of this document type.
         pub const TYPE: &'static str = "orderStatusHistory";
+        /// A `OrderStatusHistory` with its required values: optional values are `None` and lists empty.
+        pub fn new(
+            id: impl ::core::convert::Into<::std::string::String>,
+            order_id: impl ::core::convert::Into<::std::string::String>,
+            changed_at: impl ::core::convert::Into<::std::string::String>,
+            status: super::types::OrderStatus,
+        ) -> Self {
+            let id: ::std::string::String = ::core::convert::Into::into(id);
+            OrderStatusHistory {
+                order_id: ::core::convert::Into::into(order_id),
+                id: id,
+                r#type: ::core::default::Default::default(),
+                ttl: ::core::option::Option::None,
+                changed_at: ::core::convert::Into::into(changed_at),
+                note: ::core::option::Option::None,
+                status: status,
+            }
+        }
         /// The partition key value, for point reads and writes.
         #[allow(clippy::misnamed_getters)]
         pub fn partition_key(&self) -> &str {
@@ -1456,6 +1696,23 @@ pub mod order {
     impl Package {
         /// The `type` value of this document type.
         pub const TYPE: &'static str = "package";
+        /// A `Package` with its required values: optional values are `None` and lists empty.
+        pub fn new(
+            id: impl ::core::convert::Into<::std::string::String>,
+            order_id: impl ::core::convert::Into<::std::string::String>,
+            tracking_number: impl ::core::convert::Into<::std::string::String>,
+        ) -> Self {
+            let id: ::std::string::String = ::core::convert::Into::into(id);
+            Package {
+                order_id: ::core::convert::Into::into(order_id),
+                id: id,
+                r#type: ::core::default::Default::default(),
+                ttl: ::core::option::Option::None,
+                tracking_number: ::core::convert::Into::into(tracking_number),
+                shipped_at: ::core::option::Option::None,
+                delivered_at: ::core::option::Option::None,
+            }
+        }
         /// The partition key value, for point reads and writes.
         #[allow(clippy::misnamed_getters)]
         pub fn partition_key(&self) -> &str {
@@ -1491,6 +1748,25 @@ pub mod order {
     impl Payment {
         /// The `type` value of this document type.
         pub const TYPE: &'static str = "payment";
+        /// A `Payment` with its required values: optional values are `None` and lists empty.
+        pub fn new(
+            id: impl ::core::convert::Into<::std::string::String>,
+            order_id: impl ::core::convert::Into<::std::string::String>,
+            amount: impl ::core::convert::Into<::std::string::String>,
+            paid_at: impl ::core::convert::Into<::std::string::String>,
+            method: super::types::PaymentMethod,
+        ) -> Self {
+            let id: ::std::string::String = ::core::convert::Into::into(id);
+            Payment {
+                order_id: ::core::convert::Into::into(order_id),
+                id: id,
+                r#type: ::core::default::Default::default(),
+                ttl: ::core::option::Option::None,
+                amount: ::core::convert::Into::into(amount),
+                paid_at: ::core::convert::Into::into(paid_at),
+                method: method,
+            }
+        }
         /// The partition key value, for point reads and writes.
         #[allow(clippy::misnamed_getters)]
         pub fn partition_key(&self) -> &str {
@@ -1623,7 +1899,7 @@ pub mod order {
     }
 }
 /// Container `PresentedProduct`, partitioned by `/productId`.
-#[allow(clippy::large_enum_variant)]
+#[allow(clippy::all, clippy::pedantic, clippy::nursery)]
 pub mod presented_product {
     /// The container's id.
     pub const CONTAINER: &str = "PresentedProduct";
@@ -1678,21 +1954,54 @@ pub mod presented_product {
         /// `currency` (string).
         pub currency: ::std::string::String,
         /// `tags` (string).
+        #[serde(default)]
         pub tags: ::std::vec::Vec<::std::string::String>,
         /// Embedded `Option` list (at most 20).
+        #[serde(default)]
         pub options: ::std::vec::Vec<super::types::Option>,
         /// Embedded `Size` list (at most 20).
+        #[serde(default)]
         pub sizes: ::std::vec::Vec<super::types::Size>,
         /// Embedded `Variant` list (at most 30).
+        #[serde(default)]
         pub variants: ::std::vec::Vec<super::types::Variant>,
         /// Embedded snapshot of `Country`.
         pub country: super::types::CountrySnapshot,
         /// References to `Item` in container `Item`.
+        #[serde(default)]
         pub items: ::std::vec::Vec<super::types::ItemRef>,
     }
     impl PresentedProduct {
         /// The `type` value of this document type.
         pub const TYPE: &'static str = "presentedProduct";
+        /// A `PresentedProduct` with its required values (its partition key value is its `id`): optional values are `None` and lists empty.
+        pub fn new(
+            id: impl ::core::convert::Into<::std::string::String>,
+            sku: impl ::core::convert::Into<::std::string::String>,
+            title: impl ::core::convert::Into<::std::string::String>,
+            description: impl ::core::convert::Into<::std::string::String>,
+            price: impl ::core::convert::Into<::std::string::String>,
+            currency: impl ::core::convert::Into<::std::string::String>,
+            country: super::types::CountrySnapshot,
+        ) -> Self {
+            let id: ::std::string::String = ::core::convert::Into::into(id);
+            PresentedProduct {
+                product_id: ::core::clone::Clone::clone(&id),
+                id: id,
+                r#type: ::core::default::Default::default(),
+                sku: ::core::convert::Into::into(sku),
+                title: ::core::convert::Into::into(title),
+                description: ::core::convert::Into::into(description),
+                price: ::core::convert::Into::into(price),
+                currency: ::core::convert::Into::into(currency),
+                tags: ::std::vec::Vec::new(),
+                options: ::std::vec::Vec::new(),
+                sizes: ::std::vec::Vec::new(),
+                variants: ::std::vec::Vec::new(),
+                country: country,
+                items: ::std::vec::Vec::new(),
+            }
+        }
         /// The partition key value, for point reads and writes.
         #[allow(clippy::misnamed_getters)]
         pub fn partition_key(&self) -> &str {

@@ -18,3 +18,10 @@ pub mod with_chrono {
 pub mod with_time {
     include!(concat!(env!("OUT_DIR"), "/time.rs"));
 }
+
+/// `model-v2.json` (the model after a change adding optional values and lists)
+/// with the mapping of [`with_chrono`]: `tests/evolution.rs` builds documents of
+/// both with the same code.
+pub mod with_chrono_v2 {
+    include!(concat!(env!("OUT_DIR"), "/v2.rs"));
+}

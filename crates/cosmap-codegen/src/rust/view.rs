@@ -5,7 +5,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use cosmap_domain::AttributeType;
 use cosmap_mapper::{
-    ContainerKind, DocumentType, Embedded, EmbeddedKind, LogicalModel, PartitionKeyValue, Property, Reference, Role,
+    ContainerKind, DocumentType, Embedded, EmbeddedKind, IdSource, LogicalModel, PartitionKeyValue, Property,
+    Reference, Role,
 };
 use serde::Serialize;
 
@@ -57,6 +58,8 @@ pub struct FieldView {
     pub rename: bool,
     pub ty: String,
     pub optional: bool,
+    /// A required list: `#[serde(default)]`, so a document without it reads as empty.
+    pub list: bool,
     pub doc: String,
     /// `#[serde(with = …)]`: the codec helper of a mapped type.
     pub serde_with: Option<String>,
@@ -98,6 +101,26 @@ pub struct DocView {
     pub partition_key_constant: Option<String>,
     pub fields: Vec<FieldView>,
     pub copy: Option<CopyView>,
+    /// The partition key value is the id: `new` fills it from `id`.
+    pub pk_from_id: bool,
+    /// `new`: the required values as parameters, in field order.
+    pub params: Vec<ParamView>,
+    /// `new`: every field's value, in the order they are evaluated.
+    pub inits: Vec<InitView>,
+}
+
+/// A parameter of a document type's constructor.
+#[derive(Debug, Serialize)]
+pub struct ParamView {
+    pub ident: String,
+    pub ty: String,
+}
+
+/// A field's value in a document type's constructor.
+#[derive(Debug, Serialize)]
+pub struct InitView {
+    pub ident: String,
+    pub value: String,
 }
 
 /// How a copy is built from its source.
@@ -308,7 +331,12 @@ impl Shared<'_> {
             Role::ValueObject => "separated value object",
             Role::Copy => "copy",
         };
+        let pk_is_id = matches!(&d.id, IdSource::Identity { attribute } if *attribute == d.partition_key_property);
+        let (params, inits) = constructor(partition_key_field.as_ref(), pk_is_id, &fields);
         Ok(DocView {
+            pk_from_id: pk_is_id && partition_key_field.is_some(),
+            params,
+            inits,
             name: d.name.clone(),
             discriminator: d.discriminator.clone(),
             doc: format!(
@@ -455,6 +483,61 @@ impl Shared<'_> {
     }
 }
 
+const STRING: &str = "::std::string::String";
+const INTO_STRING: &str = "impl ::core::convert::Into<::std::string::String>";
+const INTO: &str = "::core::convert::Into::into";
+
+/// The parameters and field values of a document type's `new`: `id`, the
+/// partition key value unless it is the id (then it is filled from it: one source
+/// of truth) or a constant, and every required field; optional fields are `None`
+/// and lists empty, so adding either to the model keeps calls to `new` compiling.
+fn constructor(
+    partition_key: Option<&FieldView>,
+    pk_is_id: bool,
+    fields: &[FieldView],
+) -> (Vec<ParamView>, Vec<InitView>) {
+    let param = |ident: &str, ty: &str| ParamView {
+        ident: ident.to_string(),
+        ty: if ty == STRING {
+            INTO_STRING.to_string()
+        } else {
+            ty.to_string()
+        },
+    };
+    let init = |ident: &str, value: String| InitView {
+        ident: ident.to_string(),
+        value,
+    };
+    let mut params = vec![param("id", STRING)];
+    let mut inits = Vec::new();
+    match partition_key {
+        Some(pk) if pk_is_id => inits.push(init(&pk.ident, "::core::clone::Clone::clone(&id)".into())),
+        Some(pk) => {
+            params.push(param(&pk.ident, STRING));
+            inits.push(init(&pk.ident, format!("{INTO}({})", pk.ident)));
+        }
+        None => {}
+    }
+    inits.push(init("id", "id".into()));
+    inits.push(init("r#type", "::core::default::Default::default()".into()));
+    for f in fields {
+        let value = if f.optional {
+            "::core::option::Option::None".to_string()
+        } else if f.list {
+            "::std::vec::Vec::new()".to_string()
+        } else {
+            params.push(param(&f.ident, &f.ty));
+            if f.ty == STRING {
+                format!("{INTO}({})", f.ident)
+            } else {
+                f.ident.clone()
+            }
+        };
+        inits.push(init(&f.ident, value));
+    }
+    (params, inits)
+}
+
 fn reference_doc(r: &Reference) -> String {
     let what = if r.many { "References" } else { "Reference" };
     format!("{what} to `{}` in container `{}`.", r.target, r.target_container)
@@ -480,6 +563,7 @@ fn plain_field(json: &str, ty: &str, optional: bool, doc: &str) -> FieldView {
         json_name: json.to_string(),
         ty: ty.to_string(),
         optional,
+        list: !optional && ty.starts_with("::std::vec::Vec<"),
         doc: doc.to_string(),
         serde_with: None,
         schema_with: None,
