@@ -327,7 +327,7 @@ async fn every_generated_document_type_is_written_and_read_back() {
     round_trip(&accounts, "acc-1", "card-1", &credit_card).await;
     let source = source_order("order-1");
     let order_copy = account::Order::from(&source);
-    round_trip(&accounts, order_copy.partition_key(), "order-1", &order_copy).await;
+    round_trip(&accounts, &order_copy.partition_key(), "order-1", &order_copy).await;
 
     // The whole Account partition, each item in its own variant.
     let partition: Vec<account::AccountDocument> = accounts
@@ -359,7 +359,7 @@ async fn every_generated_document_type_is_written_and_read_back() {
         iso_code: "DE".into(),
         currency: "EUR".into(),
     };
-    round_trip(&dictionary_container, country_doc.partition_key(), "de", &country_doc).await;
+    round_trip(&dictionary_container, &country_doc.partition_key(), "de", &country_doc).await;
     let delivery_method = dictionary::DeliveryMethod {
         id: "dhl".into(),
         r#type: Default::default(),
@@ -369,7 +369,7 @@ async fn every_generated_document_type_is_written_and_read_back() {
     };
     round_trip(
         &dictionary_container,
-        delivery_method.partition_key(),
+        &delivery_method.partition_key(),
         "dhl",
         &delivery_method,
     )
@@ -381,7 +381,7 @@ async fn every_generated_document_type_is_written_and_read_back() {
         city: "Berlin".into(),
         country: country(),
     };
-    round_trip(&dictionary_container, warehouse.partition_key(), "wh-1", &warehouse).await;
+    round_trip(&dictionary_container, &warehouse.partition_key(), "wh-1", &warehouse).await;
 
     // Item container: the item and its separately stored availability.
     let items = container(&database, item::CONTAINER).await;

@@ -822,14 +822,14 @@ fn references_carry_what_a_point_read_needs() {
     let doc = warehouse_doc();
     let reference = types::WarehouseRef::new(doc.id.clone());
     assert_eq!(
-        (reference.id.as_str(), reference.partition_key.as_str()),
-        (doc.id.as_str(), doc.partition_key())
+        (reference.id, reference.partition_key),
+        (doc.id.clone(), doc.partition_key())
     );
     let doc = account_doc();
     let reference = types::AccountRef::new(doc.id.clone());
     assert_eq!(
-        (reference.id.as_str(), reference.partition_key.as_str()),
-        (doc.id.as_str(), doc.partition_key())
+        (reference.id, reference.partition_key),
+        (doc.id.clone(), doc.partition_key())
     );
 }
 

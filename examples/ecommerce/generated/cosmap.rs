@@ -250,7 +250,7 @@ pub mod types {
         fn from(document: &super::account::Account) -> Self {
             AccountRef {
                 id: ::core::clone::Clone::clone(&document.id),
-                partition_key: ::std::string::String::from(document.partition_key()),
+                partition_key: document.partition_key(),
             }
         }
     }
@@ -285,7 +285,7 @@ pub mod types {
         fn from(document: &super::dictionary::DeliveryMethod) -> Self {
             DeliveryMethodRef {
                 id: ::core::clone::Clone::clone(&document.id),
-                partition_key: ::std::string::String::from(document.partition_key()),
+                partition_key: document.partition_key(),
             }
         }
     }
@@ -319,7 +319,7 @@ pub mod types {
         fn from(document: &super::item::Item) -> Self {
             ItemRef {
                 id: ::core::clone::Clone::clone(&document.id),
-                partition_key: ::std::string::String::from(document.partition_key()),
+                partition_key: document.partition_key(),
             }
         }
     }
@@ -353,7 +353,7 @@ pub mod types {
         fn from(document: &super::dictionary::Warehouse) -> Self {
             WarehouseRef {
                 id: ::core::clone::Clone::clone(&document.id),
-                partition_key: ::std::string::String::from(document.partition_key()),
+                partition_key: document.partition_key(),
             }
         }
     }
@@ -489,7 +489,7 @@ pub mod account {
     impl Account {
         /// The `type` value of this document type.
         pub const TYPE: &'static str = "account";
-        /// A `Account` with its required values (its partition key value is its `id`): optional values are `None` and lists empty.
+        /// Builds a `Account` from its required values (its partition key value is its `id`): optional values are `None` and lists empty.
         pub fn new(
             id: impl ::core::convert::Into<::std::string::String>,
             email: impl ::core::convert::Into<::std::string::String>,
@@ -510,10 +510,11 @@ pub mod account {
                 main_address: main_address,
             }
         }
-        /// The partition key value, for point reads and writes.
+        /// The partition key value, for point reads and writes: an owned `String`, which
+        /// the Azure SDK takes as a partition key (`impl Into<PartitionKey>`) as it is.
         #[allow(clippy::misnamed_getters)]
-        pub fn partition_key(&self) -> &str {
-            &self.account_id
+        pub fn partition_key(&self) -> ::std::string::String {
+            ::core::clone::Clone::clone(&self.account_id)
         }
     }
     /// Document type `BankAccount` (entity) of container `Account`; its `type` is `"bankAccount"`.
@@ -542,7 +543,7 @@ pub mod account {
     impl BankAccount {
         /// The `type` value of this document type.
         pub const TYPE: &'static str = "bankAccount";
-        /// A `BankAccount` with its required values: optional values are `None` and lists empty.
+        /// Builds a `BankAccount` from its required values: optional values are `None` and lists empty.
         pub fn new(
             id: impl ::core::convert::Into<::std::string::String>,
             account_id: impl ::core::convert::Into<::std::string::String>,
@@ -560,10 +561,11 @@ pub mod account {
                 bic: ::core::convert::Into::into(bic),
             }
         }
-        /// The partition key value, for point reads and writes.
+        /// The partition key value, for point reads and writes: an owned `String`, which
+        /// the Azure SDK takes as a partition key (`impl Into<PartitionKey>`) as it is.
         #[allow(clippy::misnamed_getters)]
-        pub fn partition_key(&self) -> &str {
-            &self.account_id
+        pub fn partition_key(&self) -> ::std::string::String {
+            ::core::clone::Clone::clone(&self.account_id)
         }
     }
     /// Document type `Contact` (entity) of container `Account`; its `type` is `"contact"`.
@@ -596,7 +598,7 @@ pub mod account {
     impl Contact {
         /// The `type` value of this document type.
         pub const TYPE: &'static str = "contact";
-        /// A `Contact` with its required values: optional values are `None` and lists empty.
+        /// Builds a `Contact` from its required values: optional values are `None` and lists empty.
         pub fn new(
             id: impl ::core::convert::Into<::std::string::String>,
             account_id: impl ::core::convert::Into<::std::string::String>,
@@ -614,10 +616,11 @@ pub mod account {
                 contact_type: contact_type,
             }
         }
-        /// The partition key value, for point reads and writes.
+        /// The partition key value, for point reads and writes: an owned `String`, which
+        /// the Azure SDK takes as a partition key (`impl Into<PartitionKey>`) as it is.
         #[allow(clippy::misnamed_getters)]
-        pub fn partition_key(&self) -> &str {
-            &self.account_id
+        pub fn partition_key(&self) -> ::std::string::String {
+            ::core::clone::Clone::clone(&self.account_id)
         }
     }
     /// Document type `CreditCard` (entity) of container `Account`; its `type` is `"creditCard"`.
@@ -648,7 +651,7 @@ pub mod account {
     impl CreditCard {
         /// The `type` value of this document type.
         pub const TYPE: &'static str = "creditCard";
-        /// A `CreditCard` with its required values: optional values are `None` and lists empty.
+        /// Builds a `CreditCard` from its required values: optional values are `None` and lists empty.
         pub fn new(
             id: impl ::core::convert::Into<::std::string::String>,
             account_id: impl ::core::convert::Into<::std::string::String>,
@@ -668,10 +671,11 @@ pub mod account {
                 card_type: card_type,
             }
         }
-        /// The partition key value, for point reads and writes.
+        /// The partition key value, for point reads and writes: an owned `String`, which
+        /// the Azure SDK takes as a partition key (`impl Into<PartitionKey>`) as it is.
         #[allow(clippy::misnamed_getters)]
-        pub fn partition_key(&self) -> &str {
-            &self.account_id
+        pub fn partition_key(&self) -> ::std::string::String {
+            ::core::clone::Clone::clone(&self.account_id)
         }
     }
     /// Document type `Order` (copy) of container `Account`; its `type` is `"order"`.
@@ -713,7 +717,7 @@ pub mod account {
     impl Order {
         /// The `type` value of this document type.
         pub const TYPE: &'static str = "order";
-        /// A `Order` with its required values: optional values are `None` and lists empty.
+        /// Builds a `Order` from its required values: optional values are `None` and lists empty.
         pub fn new(
             id: impl ::core::convert::Into<::std::string::String>,
             account_id: impl ::core::convert::Into<::std::string::String>,
@@ -742,10 +746,11 @@ pub mod account {
                 warehouse: warehouse,
             }
         }
-        /// The partition key value, for point reads and writes.
+        /// The partition key value, for point reads and writes: an owned `String`, which
+        /// the Azure SDK takes as a partition key (`impl Into<PartitionKey>`) as it is.
         #[allow(clippy::misnamed_getters)]
-        pub fn partition_key(&self) -> &str {
-            &self.account_id
+        pub fn partition_key(&self) -> ::std::string::String {
+            ::core::clone::Clone::clone(&self.account_id)
         }
     }
     impl ::core::convert::From<&super::order::Order> for Order {
@@ -783,8 +788,8 @@ pub mod account {
         Order(Order),
     }
     impl AccountDocument {
-        /// The document's partition key value.
-        pub fn partition_key(&self) -> &str {
+        /// The document's partition key value, as the Azure SDK takes it.
+        pub fn partition_key(&self) -> ::std::string::String {
             match self {
                 AccountDocument::Account(document) => document.partition_key(),
                 AccountDocument::BankAccount(document) => document.partition_key(),
@@ -996,7 +1001,7 @@ pub mod dictionary {
     impl Country {
         /// The `type` value of this document type.
         pub const TYPE: &'static str = "country";
-        /// A `Country` with its required values: optional values are `None` and lists empty.
+        /// Builds a `Country` from its required values: optional values are `None` and lists empty.
         pub fn new(
             id: impl ::core::convert::Into<::std::string::String>,
             name: impl ::core::convert::Into<::std::string::String>,
@@ -1012,10 +1017,11 @@ pub mod dictionary {
                 currency: ::core::convert::Into::into(currency),
             }
         }
-        /// The partition key value, for point reads and writes.
+        /// The partition key value, for point reads and writes: an owned `String`, which
+        /// the Azure SDK takes as a partition key (`impl Into<PartitionKey>`) as it is.
         #[allow(clippy::misnamed_getters)]
-        pub fn partition_key(&self) -> &str {
-            "country"
+        pub fn partition_key(&self) -> ::std::string::String {
+            ::std::string::String::from("country")
         }
     }
     /// Document type `DeliveryMethod` (aggregate root) of container `Dictionary`; its `type` is `"deliveryMethod"`.
@@ -1042,7 +1048,7 @@ pub mod dictionary {
     impl DeliveryMethod {
         /// The `type` value of this document type.
         pub const TYPE: &'static str = "deliveryMethod";
-        /// A `DeliveryMethod` with its required values: optional values are `None` and lists empty.
+        /// Builds a `DeliveryMethod` from its required values: optional values are `None` and lists empty.
         pub fn new(
             id: impl ::core::convert::Into<::std::string::String>,
             name: impl ::core::convert::Into<::std::string::String>,
@@ -1058,10 +1064,11 @@ pub mod dictionary {
                 price: ::core::convert::Into::into(price),
             }
         }
-        /// The partition key value, for point reads and writes.
+        /// The partition key value, for point reads and writes: an owned `String`, which
+        /// the Azure SDK takes as a partition key (`impl Into<PartitionKey>`) as it is.
         #[allow(clippy::misnamed_getters)]
-        pub fn partition_key(&self) -> &str {
-            "deliveryMethod"
+        pub fn partition_key(&self) -> ::std::string::String {
+            ::std::string::String::from("deliveryMethod")
         }
     }
     /// Document type `Warehouse` (aggregate root) of container `Dictionary`; its `type` is `"warehouse"`.
@@ -1088,7 +1095,7 @@ pub mod dictionary {
     impl Warehouse {
         /// The `type` value of this document type.
         pub const TYPE: &'static str = "warehouse";
-        /// A `Warehouse` with its required values: optional values are `None` and lists empty.
+        /// Builds a `Warehouse` from its required values: optional values are `None` and lists empty.
         pub fn new(
             id: impl ::core::convert::Into<::std::string::String>,
             name: impl ::core::convert::Into<::std::string::String>,
@@ -1104,10 +1111,11 @@ pub mod dictionary {
                 country: country,
             }
         }
-        /// The partition key value, for point reads and writes.
+        /// The partition key value, for point reads and writes: an owned `String`, which
+        /// the Azure SDK takes as a partition key (`impl Into<PartitionKey>`) as it is.
         #[allow(clippy::misnamed_getters)]
-        pub fn partition_key(&self) -> &str {
-            "warehouse"
+        pub fn partition_key(&self) -> ::std::string::String {
+            ::std::string::String::from("warehouse")
         }
     }
     /// Any document of container `Dictionary`, told apart by its `type`; a query over
@@ -1122,8 +1130,8 @@ pub mod dictionary {
         Warehouse(Warehouse),
     }
     impl DictionaryDocument {
-        /// The document's partition key value.
-        pub fn partition_key(&self) -> &str {
+        /// The document's partition key value, as the Azure SDK takes it.
+        pub fn partition_key(&self) -> ::std::string::String {
             match self {
                 DictionaryDocument::Country(document) => document.partition_key(),
                 DictionaryDocument::DeliveryMethod(document) => document.partition_key(),
@@ -1290,7 +1298,7 @@ pub mod item {
     impl Item {
         /// The `type` value of this document type.
         pub const TYPE: &'static str = "item";
-        /// A `Item` with its required values (its partition key value is its `id`): optional values are `None` and lists empty.
+        /// Builds a `Item` from its required values (its partition key value is its `id`): optional values are `None` and lists empty.
         pub fn new(
             id: impl ::core::convert::Into<::std::string::String>,
             sku: impl ::core::convert::Into<::std::string::String>,
@@ -1307,10 +1315,11 @@ pub mod item {
                 weight_grams: weight_grams,
             }
         }
-        /// The partition key value, for point reads and writes.
+        /// The partition key value, for point reads and writes: an owned `String`, which
+        /// the Azure SDK takes as a partition key (`impl Into<PartitionKey>`) as it is.
         #[allow(clippy::misnamed_getters)]
-        pub fn partition_key(&self) -> &str {
-            &self.item_id
+        pub fn partition_key(&self) -> ::std::string::String {
+            ::core::clone::Clone::clone(&self.item_id)
         }
     }
     /// Document type `ProductAvailability` (separated value object) of container `Item`; its `type` is `"productAvailability"`.
@@ -1339,7 +1348,7 @@ pub mod item {
     impl ProductAvailability {
         /// The `type` value of this document type.
         pub const TYPE: &'static str = "productAvailability";
-        /// A `ProductAvailability` with its required values: optional values are `None` and lists empty.
+        /// Builds a `ProductAvailability` from its required values: optional values are `None` and lists empty.
         pub fn new(
             id: impl ::core::convert::Into<::std::string::String>,
             item_id: impl ::core::convert::Into<::std::string::String>,
@@ -1357,10 +1366,11 @@ pub mod item {
                 warehouse: warehouse,
             }
         }
-        /// The partition key value, for point reads and writes.
+        /// The partition key value, for point reads and writes: an owned `String`, which
+        /// the Azure SDK takes as a partition key (`impl Into<PartitionKey>`) as it is.
         #[allow(clippy::misnamed_getters)]
-        pub fn partition_key(&self) -> &str {
-            &self.item_id
+        pub fn partition_key(&self) -> ::std::string::String {
+            ::core::clone::Clone::clone(&self.item_id)
         }
     }
     /// Any document of container `Item`, told apart by its `type`; a query over
@@ -1373,8 +1383,8 @@ pub mod item {
         ProductAvailability(ProductAvailability),
     }
     impl ItemDocument {
-        /// The document's partition key value.
-        pub fn partition_key(&self) -> &str {
+        /// The document's partition key value, as the Azure SDK takes it.
+        pub fn partition_key(&self) -> ::std::string::String {
             match self {
                 ItemDocument::Item(document) => document.partition_key(),
                 ItemDocument::ProductAvailability(document) => document.partition_key(),
@@ -1576,7 +1586,7 @@ pub mod order {
     impl Order {
         /// The `type` value of this document type.
         pub const TYPE: &'static str = "order";
-        /// A `Order` with its required values (its partition key value is its `id`): optional values are `None` and lists empty.
+        /// Builds a `Order` from its required values (its partition key value is its `id`): optional values are `None` and lists empty.
         pub fn new(
             id: impl ::core::convert::Into<::std::string::String>,
             ordered_at: impl ::core::convert::Into<::std::string::String>,
@@ -1605,10 +1615,11 @@ pub mod order {
                 warehouse: warehouse,
             }
         }
-        /// The partition key value, for point reads and writes.
+        /// The partition key value, for point reads and writes: an owned `String`, which
+        /// the Azure SDK takes as a partition key (`impl Into<PartitionKey>`) as it is.
         #[allow(clippy::misnamed_getters)]
-        pub fn partition_key(&self) -> &str {
-            &self.order_id
+        pub fn partition_key(&self) -> ::std::string::String {
+            ::core::clone::Clone::clone(&self.order_id)
         }
     }
     /// Document type `OrderStatusHistory` (entity) of container `Order`; its `type` is `"orderStatusHistory"`.
@@ -1641,7 +1652,7 @@ pub mod order {
     impl OrderStatusHistory {
         /// The `type` value of this document type.
         pub const TYPE: &'static str = "orderStatusHistory";
-        /// A `OrderStatusHistory` with its required values: optional values are `None` and lists empty.
+        /// Builds a `OrderStatusHistory` from its required values: optional values are `None` and lists empty.
         pub fn new(
             id: impl ::core::convert::Into<::std::string::String>,
             order_id: impl ::core::convert::Into<::std::string::String>,
@@ -1659,10 +1670,11 @@ pub mod order {
                 status: status,
             }
         }
-        /// The partition key value, for point reads and writes.
+        /// The partition key value, for point reads and writes: an owned `String`, which
+        /// the Azure SDK takes as a partition key (`impl Into<PartitionKey>`) as it is.
         #[allow(clippy::misnamed_getters)]
-        pub fn partition_key(&self) -> &str {
-            &self.order_id
+        pub fn partition_key(&self) -> ::std::string::String {
+            ::core::clone::Clone::clone(&self.order_id)
         }
     }
     /// Document type `Package` (entity) of container `Order`; its `type` is `"package"`.
@@ -1696,7 +1708,7 @@ pub mod order {
     impl Package {
         /// The `type` value of this document type.
         pub const TYPE: &'static str = "package";
-        /// A `Package` with its required values: optional values are `None` and lists empty.
+        /// Builds a `Package` from its required values: optional values are `None` and lists empty.
         pub fn new(
             id: impl ::core::convert::Into<::std::string::String>,
             order_id: impl ::core::convert::Into<::std::string::String>,
@@ -1713,10 +1725,11 @@ pub mod order {
                 delivered_at: ::core::option::Option::None,
             }
         }
-        /// The partition key value, for point reads and writes.
+        /// The partition key value, for point reads and writes: an owned `String`, which
+        /// the Azure SDK takes as a partition key (`impl Into<PartitionKey>`) as it is.
         #[allow(clippy::misnamed_getters)]
-        pub fn partition_key(&self) -> &str {
-            &self.order_id
+        pub fn partition_key(&self) -> ::std::string::String {
+            ::core::clone::Clone::clone(&self.order_id)
         }
     }
     /// Document type `Payment` (entity) of container `Order`; its `type` is `"payment"`.
@@ -1748,7 +1761,7 @@ pub mod order {
     impl Payment {
         /// The `type` value of this document type.
         pub const TYPE: &'static str = "payment";
-        /// A `Payment` with its required values: optional values are `None` and lists empty.
+        /// Builds a `Payment` from its required values: optional values are `None` and lists empty.
         pub fn new(
             id: impl ::core::convert::Into<::std::string::String>,
             order_id: impl ::core::convert::Into<::std::string::String>,
@@ -1767,10 +1780,11 @@ pub mod order {
                 method: method,
             }
         }
-        /// The partition key value, for point reads and writes.
+        /// The partition key value, for point reads and writes: an owned `String`, which
+        /// the Azure SDK takes as a partition key (`impl Into<PartitionKey>`) as it is.
         #[allow(clippy::misnamed_getters)]
-        pub fn partition_key(&self) -> &str {
-            &self.order_id
+        pub fn partition_key(&self) -> ::std::string::String {
+            ::core::clone::Clone::clone(&self.order_id)
         }
     }
     /// Any document of container `Order`, told apart by its `type`; a query over
@@ -1787,8 +1801,8 @@ pub mod order {
         Payment(Payment),
     }
     impl OrderDocument {
-        /// The document's partition key value.
-        pub fn partition_key(&self) -> &str {
+        /// The document's partition key value, as the Azure SDK takes it.
+        pub fn partition_key(&self) -> ::std::string::String {
             match self {
                 OrderDocument::Order(document) => document.partition_key(),
                 OrderDocument::OrderStatusHistory(document) => document.partition_key(),
@@ -1974,7 +1988,7 @@ pub mod presented_product {
     impl PresentedProduct {
         /// The `type` value of this document type.
         pub const TYPE: &'static str = "presentedProduct";
-        /// A `PresentedProduct` with its required values (its partition key value is its `id`): optional values are `None` and lists empty.
+        /// Builds a `PresentedProduct` from its required values (its partition key value is its `id`): optional values are `None` and lists empty.
         pub fn new(
             id: impl ::core::convert::Into<::std::string::String>,
             sku: impl ::core::convert::Into<::std::string::String>,
@@ -2002,10 +2016,11 @@ pub mod presented_product {
                 items: ::std::vec::Vec::new(),
             }
         }
-        /// The partition key value, for point reads and writes.
+        /// The partition key value, for point reads and writes: an owned `String`, which
+        /// the Azure SDK takes as a partition key (`impl Into<PartitionKey>`) as it is.
         #[allow(clippy::misnamed_getters)]
-        pub fn partition_key(&self) -> &str {
-            &self.product_id
+        pub fn partition_key(&self) -> ::std::string::String {
+            ::core::clone::Clone::clone(&self.product_id)
         }
     }
     /// Any document of container `PresentedProduct`, told apart by its `type`; a query over
@@ -2016,8 +2031,8 @@ pub mod presented_product {
         PresentedProduct(PresentedProduct),
     }
     impl PresentedProductDocument {
-        /// The document's partition key value.
-        pub fn partition_key(&self) -> &str {
+        /// The document's partition key value, as the Azure SDK takes it.
+        pub fn partition_key(&self) -> ::std::string::String {
             match self {
                 PresentedProductDocument::PresentedProduct(document) => {
                     document.partition_key()
