@@ -15,6 +15,10 @@ fn main() -> Result<(), cosmap_codegen::BuildError> {
         .map_type("date", "chrono")
         .map_type("uuid", "uuid")
         .map_type("decimal", "rust_decimal")
+        // The user's own attributes: every mapped type here is `Eq`, so the documents can be.
+        .type_attribute("Meter.Meter", "#[derive(Eq)]")
+        .type_attribute("Reading", "#[derive(Eq)]")
+        .field_attribute("Meter.tariff", "#[doc = \"Price of a kilowatt-hour.\"]")
         .compile()?;
     cosmap_codegen::Builder::new()
         .model(model)

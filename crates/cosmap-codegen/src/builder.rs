@@ -110,6 +110,32 @@ impl Builder {
         self
     }
 
+    /// Puts `attribute` (a line of Rust, e.g. `#[derive(Hash, Eq)]`) on the generated
+    /// structs `matcher` selects: `.` every struct, `Name` the document types and shared
+    /// structs (value objects, snapshots) of that Rust name, `Container.DocumentType`
+    /// one document type. Like prost-build's `type_attribute`.
+    pub fn type_attribute(mut self, matcher: impl Into<String>, attribute: impl Into<String>) -> Self {
+        self.mapping.type_attributes.push((matcher.into(), attribute.into()));
+        self
+    }
+
+    /// Puts `attribute` on the generated fields `matcher` selects: `.` every field,
+    /// `Type.jsonName` a field of a struct or document type, `Container.DocumentType.jsonName`
+    /// a field of one document type. Like prost-build's `field_attribute`.
+    pub fn field_attribute(mut self, matcher: impl Into<String>, attribute: impl Into<String>) -> Self {
+        self.mapping.field_attributes.push((matcher.into(), attribute.into()));
+        self
+    }
+
+    /// Uses the crate's own type `rust_path` (e.g. `crate::money::Money`) wherever the
+    /// generated shared struct `name` (a value object or snapshot, e.g. `Money`) would
+    /// be used, and does not generate that struct. The type must serialise as the
+    /// struct would. Like prost-build's `extern_path`.
+    pub fn extern_path(mut self, name: impl Into<String>, rust_path: impl Into<String>) -> Self {
+        self.mapping.extern_paths.push((name.into(), rust_path.into()));
+        self
+    }
+
     /// Also derive `schemars::JsonSchema` on the generated types.
     pub fn json_schema(mut self, on: bool) -> Self {
         self.mapping.json_schema = on;

@@ -29,6 +29,17 @@ pub struct TypeMapping {
     pub uuid_codec: Option<Codec>,
     /// Also derive `schemars::JsonSchema` on every generated struct.
     pub json_schema: bool,
+    /// (matcher, attribute): a line of Rust such as `#[derive(Hash)]` put on the
+    /// generated structs the matcher selects: `.` every struct, `Name` a document
+    /// type or shared struct of that Rust name, `Container.DocumentType` one document type.
+    pub type_attributes: Vec<(String, String)>,
+    /// (matcher, attribute): a line of Rust put on the fields selected: `.` every
+    /// field, `Type.jsonName` or `Container.DocumentType.jsonName` one field.
+    pub field_attributes: Vec<(String, String)>,
+    /// (shared struct name, Rust path): fields use the user's own type, e.g.
+    /// `("Money", "crate::money::Money")`, and the struct is not generated. The type
+    /// must serialise as the struct would have.
+    pub extern_paths: Vec<(String, String)>,
 }
 
 impl Default for TypeMapping {
@@ -44,6 +55,9 @@ impl Default for TypeMapping {
             decimal_codec: None,
             uuid_codec: None,
             json_schema: false,
+            type_attributes: Vec::new(),
+            field_attributes: Vec::new(),
+            extern_paths: Vec::new(),
         }
     }
 }

@@ -55,3 +55,15 @@ fn lists_and_options_missing_from_a_stored_document_read_as_empty() {
     assert_eq!(meter.outages_at, None);
     assert_eq!(meter.ttl, None);
 }
+
+#[test]
+fn the_builder_hooks_put_the_users_attributes_on_types_and_fields() {
+    fn is_eq<T: Eq>() {}
+    is_eq::<with_chrono::meter::Meter>();
+    is_eq::<with_chrono::meter::Reading>();
+    let source = include_str!(concat!(env!("OUT_DIR"), "/chrono.rs"));
+    assert!(
+        source.contains("///Price of a kilowatt-hour.\n        pub tariff"),
+        "the field attribute is on `tariff`"
+    );
+}

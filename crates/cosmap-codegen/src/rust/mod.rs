@@ -4,6 +4,7 @@
 
 mod codecs;
 mod format;
+mod hooks;
 mod names;
 mod view;
 

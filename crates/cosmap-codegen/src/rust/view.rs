@@ -11,6 +11,7 @@ use cosmap_mapper::{
 use serde::Serialize;
 
 use super::codecs::{self, CodecView};
+use super::hooks;
 use super::names;
 use crate::options::{Codec, TypeMapping};
 
@@ -33,6 +34,8 @@ pub struct StructView {
     pub name: String,
     pub doc: String,
     pub fields: Vec<FieldView>,
+    /// Attributes from [`TypeMapping::type_attributes`], each a line of Rust.
+    pub attributes: Vec<String>,
     /// For a reference data snapshot: the document it is taken from.
     pub snapshot_of: Option<SnapshotView>,
 }
@@ -65,6 +68,8 @@ pub struct FieldView {
     pub serde_with: Option<String>,
     /// `#[schemars(with = …)]`: the text type a mapped type is written as.
     pub schema_with: Option<String>,
+    /// Attributes from [`TypeMapping::field_attributes`], each a line of Rust.
+    pub attributes: Vec<String>,
 }
 
 /// A typed reference to an aggregate root: id and partition key value.
@@ -100,6 +105,8 @@ pub struct DocView {
     /// The partition key value when it is the `type` constant.
     pub partition_key_constant: Option<String>,
     pub fields: Vec<FieldView>,
+    /// Attributes from [`TypeMapping::type_attributes`], each a line of Rust.
+    pub attributes: Vec<String>,
     pub copy: Option<CopyView>,
     /// The partition key value is the id: `new` fills it from `id`.
     pub pk_from_id: bool,
@@ -194,7 +201,13 @@ pub fn build(model: &LogicalModel, mapping: &TypeMapping) -> Result<RustView, St
     if mapping.json_schema {
         derives.push("::schemars::JsonSchema");
     }
-    let structs = shared.order.iter().map(|n| shared.structs[n].clone()).collect();
+    let mut structs: Vec<StructView> = shared
+        .order
+        .iter()
+        .filter(|n| !mapping.extern_paths.iter().any(|(name, _)| name == *n))
+        .map(|n| shared.structs[n].clone())
+        .collect();
+    hooks::apply(mapping, &mut structs, &mut containers);
     Ok(RustView {
         model: model.model.clone(),
         derives: derives.join(", "),
@@ -266,7 +279,7 @@ impl Shared<'_> {
             embedded_types.insert(e.name.as_str(), ty.clone());
             fields.push(container_field(
                 &e.name,
-                &format!("{prefix}{ty}"),
+                &self.shared_type(&ty, &prefix),
                 e.many,
                 &embedded_doc(e),
             ));
@@ -334,6 +347,7 @@ impl Shared<'_> {
         let pk_is_id = matches!(&d.id, IdSource::Identity { attribute } if *attribute == d.partition_key_property);
         let (params, inits) = constructor(partition_key_field.as_ref(), pk_is_id, &fields);
         Ok(DocView {
+            attributes: Vec::new(),
             pk_from_id: pk_is_id && partition_key_field.is_some(),
             params,
             inits,
@@ -392,11 +406,21 @@ impl Shared<'_> {
         field
     }
 
+    /// How a field spells shared struct `name` from a module where the types module
+    /// is `prefix`: the user's own type if [`TypeMapping::extern_paths`] names one.
+    fn shared_type(&self, name: &str, prefix: &str) -> String {
+        match self.mapping.extern_paths.iter().find(|(n, _)| n == name) {
+            Some((_, path)) => path.clone(),
+            None => format!("{prefix}{name}"),
+        }
+    }
+
     /// The shared struct for embedded `e` (created once per shape); returns its name.
     fn embedded(&mut self, e: &Embedded) -> Result<String, String> {
         let mut fields: Vec<FieldView> = e.attributes.iter().map(|p| self.attribute(p)).collect();
         for inner in &e.embedded {
             let ty = self.embedded(inner)?;
+            let ty = self.shared_type(&ty, "");
             fields.push(container_field(&inner.name, &ty, inner.many, &embedded_doc(inner)));
         }
         for r in &e.references {
@@ -446,6 +470,7 @@ impl Shared<'_> {
                 name: name.clone(),
                 doc,
                 fields,
+                attributes: Vec::new(),
                 snapshot_of,
             },
         );
@@ -567,6 +592,7 @@ fn plain_field(json: &str, ty: &str, optional: bool, doc: &str) -> FieldView {
         doc: doc.to_string(),
         serde_with: None,
         schema_with: None,
+        attributes: Vec::new(),
     }
 }
 
