@@ -485,6 +485,22 @@ pub mod account {
         pub delivery_addresses: ::std::vec::Vec<super::types::DeliveryAddress>,
         /// Embedded `MainAddress`.
         pub main_address: super::types::MainAddress,
+        /// The version Cosmos DB gave the document (`_etag`), for optimistic concurrency:
+        /// kept when read, not written when `None`.
+        #[serde(
+            rename = "_etag",
+            default,
+            skip_serializing_if = "::core::option::Option::is_none"
+        )]
+        pub etag: ::core::option::Option<::std::string::String>,
+        /// When Cosmos DB last wrote the document (`_ts`, seconds since the Unix epoch):
+        /// kept when read, not written when `None`.
+        #[serde(
+            rename = "_ts",
+            default,
+            skip_serializing_if = "::core::option::Option::is_none"
+        )]
+        pub ts: ::core::option::Option<i64>,
     }
     impl Account {
         /// The `type` value of this document type.
@@ -502,6 +518,8 @@ pub mod account {
                 account_id: ::core::clone::Clone::clone(&id),
                 id: id,
                 r#type: ::core::default::Default::default(),
+                etag: ::core::option::Option::None,
+                ts: ::core::option::Option::None,
                 email: ::core::convert::Into::into(email),
                 full_name: ::core::convert::Into::into(full_name),
                 phone: ::core::option::Option::None,
@@ -539,6 +557,22 @@ pub mod account {
         pub iban: ::std::string::String,
         /// `bic` (string).
         pub bic: ::std::string::String,
+        /// The version Cosmos DB gave the document (`_etag`), for optimistic concurrency:
+        /// kept when read, not written when `None`.
+        #[serde(
+            rename = "_etag",
+            default,
+            skip_serializing_if = "::core::option::Option::is_none"
+        )]
+        pub etag: ::core::option::Option<::std::string::String>,
+        /// When Cosmos DB last wrote the document (`_ts`, seconds since the Unix epoch):
+        /// kept when read, not written when `None`.
+        #[serde(
+            rename = "_ts",
+            default,
+            skip_serializing_if = "::core::option::Option::is_none"
+        )]
+        pub ts: ::core::option::Option<i64>,
     }
     impl BankAccount {
         /// The `type` value of this document type.
@@ -556,6 +590,8 @@ pub mod account {
                 account_id: ::core::convert::Into::into(account_id),
                 id: id,
                 r#type: ::core::default::Default::default(),
+                etag: ::core::option::Option::None,
+                ts: ::core::option::Option::None,
                 holder_name: ::core::convert::Into::into(holder_name),
                 iban: ::core::convert::Into::into(iban),
                 bic: ::core::convert::Into::into(bic),
@@ -594,6 +630,22 @@ pub mod account {
         pub phone: ::core::option::Option<::std::string::String>,
         /// Embedded `ContactType`.
         pub contact_type: super::types::ContactType,
+        /// The version Cosmos DB gave the document (`_etag`), for optimistic concurrency:
+        /// kept when read, not written when `None`.
+        #[serde(
+            rename = "_etag",
+            default,
+            skip_serializing_if = "::core::option::Option::is_none"
+        )]
+        pub etag: ::core::option::Option<::std::string::String>,
+        /// When Cosmos DB last wrote the document (`_ts`, seconds since the Unix epoch):
+        /// kept when read, not written when `None`.
+        #[serde(
+            rename = "_ts",
+            default,
+            skip_serializing_if = "::core::option::Option::is_none"
+        )]
+        pub ts: ::core::option::Option<i64>,
     }
     impl Contact {
         /// The `type` value of this document type.
@@ -610,6 +662,8 @@ pub mod account {
                 account_id: ::core::convert::Into::into(account_id),
                 id: id,
                 r#type: ::core::default::Default::default(),
+                etag: ::core::option::Option::None,
+                ts: ::core::option::Option::None,
                 full_name: ::core::convert::Into::into(full_name),
                 email: ::core::option::Option::None,
                 phone: ::core::option::Option::None,
@@ -647,6 +701,22 @@ pub mod account {
         pub expires_on: ::std::string::String,
         /// Embedded `CreditCardType`.
         pub card_type: super::types::CreditCardType,
+        /// The version Cosmos DB gave the document (`_etag`), for optimistic concurrency:
+        /// kept when read, not written when `None`.
+        #[serde(
+            rename = "_etag",
+            default,
+            skip_serializing_if = "::core::option::Option::is_none"
+        )]
+        pub etag: ::core::option::Option<::std::string::String>,
+        /// When Cosmos DB last wrote the document (`_ts`, seconds since the Unix epoch):
+        /// kept when read, not written when `None`.
+        #[serde(
+            rename = "_ts",
+            default,
+            skip_serializing_if = "::core::option::Option::is_none"
+        )]
+        pub ts: ::core::option::Option<i64>,
     }
     impl CreditCard {
         /// The `type` value of this document type.
@@ -665,6 +735,8 @@ pub mod account {
                 account_id: ::core::convert::Into::into(account_id),
                 id: id,
                 r#type: ::core::default::Default::default(),
+                etag: ::core::option::Option::None,
+                ts: ::core::option::Option::None,
                 holder_name: ::core::convert::Into::into(holder_name),
                 masked_number: ::core::convert::Into::into(masked_number),
                 expires_on: ::core::convert::Into::into(expires_on),
@@ -713,6 +785,22 @@ pub mod account {
         pub delivery_method: super::types::DeliveryMethodRef,
         /// Reference to `Warehouse` in container `Dictionary`.
         pub warehouse: super::types::WarehouseRef,
+        /// The version Cosmos DB gave the document (`_etag`), for optimistic concurrency:
+        /// kept when read, not written when `None`.
+        #[serde(
+            rename = "_etag",
+            default,
+            skip_serializing_if = "::core::option::Option::is_none"
+        )]
+        pub etag: ::core::option::Option<::std::string::String>,
+        /// When Cosmos DB last wrote the document (`_ts`, seconds since the Unix epoch):
+        /// kept when read, not written when `None`.
+        #[serde(
+            rename = "_ts",
+            default,
+            skip_serializing_if = "::core::option::Option::is_none"
+        )]
+        pub ts: ::core::option::Option<i64>,
     }
     impl Order {
         /// The `type` value of this document type.
@@ -735,6 +823,8 @@ pub mod account {
                 account_id: ::core::convert::Into::into(account_id),
                 id: id,
                 r#type: ::core::default::Default::default(),
+                etag: ::core::option::Option::None,
+                ts: ::core::option::Option::None,
                 ordered_at: ::core::convert::Into::into(ordered_at),
                 total: ::core::convert::Into::into(total),
                 currency: ::core::convert::Into::into(currency),
@@ -759,6 +849,8 @@ pub mod account {
             Order {
                 id: ::core::clone::Clone::clone(&source.id),
                 r#type: ::core::default::Default::default(),
+                etag: ::core::option::Option::None,
+                ts: ::core::option::Option::None,
                 account_id: ::core::clone::Clone::clone(&source.account.id),
                 ordered_at: ::core::clone::Clone::clone(&source.ordered_at),
                 total: ::core::clone::Clone::clone(&source.total),
@@ -997,6 +1089,22 @@ pub mod dictionary {
         pub iso_code: ::std::string::String,
         /// `currency` (string).
         pub currency: ::std::string::String,
+        /// The version Cosmos DB gave the document (`_etag`), for optimistic concurrency:
+        /// kept when read, not written when `None`.
+        #[serde(
+            rename = "_etag",
+            default,
+            skip_serializing_if = "::core::option::Option::is_none"
+        )]
+        pub etag: ::core::option::Option<::std::string::String>,
+        /// When Cosmos DB last wrote the document (`_ts`, seconds since the Unix epoch):
+        /// kept when read, not written when `None`.
+        #[serde(
+            rename = "_ts",
+            default,
+            skip_serializing_if = "::core::option::Option::is_none"
+        )]
+        pub ts: ::core::option::Option<i64>,
     }
     impl Country {
         /// The `type` value of this document type.
@@ -1012,6 +1120,8 @@ pub mod dictionary {
             Country {
                 id: id,
                 r#type: ::core::default::Default::default(),
+                etag: ::core::option::Option::None,
+                ts: ::core::option::Option::None,
                 name: ::core::convert::Into::into(name),
                 iso_code: ::core::convert::Into::into(iso_code),
                 currency: ::core::convert::Into::into(currency),
@@ -1044,6 +1154,22 @@ pub mod dictionary {
         pub carrier: ::std::string::String,
         /// `price` (decimal).
         pub price: ::std::string::String,
+        /// The version Cosmos DB gave the document (`_etag`), for optimistic concurrency:
+        /// kept when read, not written when `None`.
+        #[serde(
+            rename = "_etag",
+            default,
+            skip_serializing_if = "::core::option::Option::is_none"
+        )]
+        pub etag: ::core::option::Option<::std::string::String>,
+        /// When Cosmos DB last wrote the document (`_ts`, seconds since the Unix epoch):
+        /// kept when read, not written when `None`.
+        #[serde(
+            rename = "_ts",
+            default,
+            skip_serializing_if = "::core::option::Option::is_none"
+        )]
+        pub ts: ::core::option::Option<i64>,
     }
     impl DeliveryMethod {
         /// The `type` value of this document type.
@@ -1059,6 +1185,8 @@ pub mod dictionary {
             DeliveryMethod {
                 id: id,
                 r#type: ::core::default::Default::default(),
+                etag: ::core::option::Option::None,
+                ts: ::core::option::Option::None,
                 name: ::core::convert::Into::into(name),
                 carrier: ::core::convert::Into::into(carrier),
                 price: ::core::convert::Into::into(price),
@@ -1091,6 +1219,22 @@ pub mod dictionary {
         pub city: ::std::string::String,
         /// Embedded snapshot of `Country`.
         pub country: super::types::CountrySnapshot,
+        /// The version Cosmos DB gave the document (`_etag`), for optimistic concurrency:
+        /// kept when read, not written when `None`.
+        #[serde(
+            rename = "_etag",
+            default,
+            skip_serializing_if = "::core::option::Option::is_none"
+        )]
+        pub etag: ::core::option::Option<::std::string::String>,
+        /// When Cosmos DB last wrote the document (`_ts`, seconds since the Unix epoch):
+        /// kept when read, not written when `None`.
+        #[serde(
+            rename = "_ts",
+            default,
+            skip_serializing_if = "::core::option::Option::is_none"
+        )]
+        pub ts: ::core::option::Option<i64>,
     }
     impl Warehouse {
         /// The `type` value of this document type.
@@ -1106,6 +1250,8 @@ pub mod dictionary {
             Warehouse {
                 id: id,
                 r#type: ::core::default::Default::default(),
+                etag: ::core::option::Option::None,
+                ts: ::core::option::Option::None,
                 name: ::core::convert::Into::into(name),
                 city: ::core::convert::Into::into(city),
                 country: country,
@@ -1294,6 +1440,22 @@ pub mod item {
         pub name: ::std::string::String,
         /// `weightGrams` (integer).
         pub weight_grams: i64,
+        /// The version Cosmos DB gave the document (`_etag`), for optimistic concurrency:
+        /// kept when read, not written when `None`.
+        #[serde(
+            rename = "_etag",
+            default,
+            skip_serializing_if = "::core::option::Option::is_none"
+        )]
+        pub etag: ::core::option::Option<::std::string::String>,
+        /// When Cosmos DB last wrote the document (`_ts`, seconds since the Unix epoch):
+        /// kept when read, not written when `None`.
+        #[serde(
+            rename = "_ts",
+            default,
+            skip_serializing_if = "::core::option::Option::is_none"
+        )]
+        pub ts: ::core::option::Option<i64>,
     }
     impl Item {
         /// The `type` value of this document type.
@@ -1310,6 +1472,8 @@ pub mod item {
                 item_id: ::core::clone::Clone::clone(&id),
                 id: id,
                 r#type: ::core::default::Default::default(),
+                etag: ::core::option::Option::None,
+                ts: ::core::option::Option::None,
                 sku: ::core::convert::Into::into(sku),
                 name: ::core::convert::Into::into(name),
                 weight_grams: weight_grams,
@@ -1344,6 +1508,22 @@ pub mod item {
         pub updated_at: ::std::string::String,
         /// Reference to `Warehouse` in container `Dictionary`.
         pub warehouse: super::types::WarehouseRef,
+        /// The version Cosmos DB gave the document (`_etag`), for optimistic concurrency:
+        /// kept when read, not written when `None`.
+        #[serde(
+            rename = "_etag",
+            default,
+            skip_serializing_if = "::core::option::Option::is_none"
+        )]
+        pub etag: ::core::option::Option<::std::string::String>,
+        /// When Cosmos DB last wrote the document (`_ts`, seconds since the Unix epoch):
+        /// kept when read, not written when `None`.
+        #[serde(
+            rename = "_ts",
+            default,
+            skip_serializing_if = "::core::option::Option::is_none"
+        )]
+        pub ts: ::core::option::Option<i64>,
     }
     impl ProductAvailability {
         /// The `type` value of this document type.
@@ -1361,6 +1541,8 @@ pub mod item {
                 item_id: ::core::convert::Into::into(item_id),
                 id: id,
                 r#type: ::core::default::Default::default(),
+                etag: ::core::option::Option::None,
+                ts: ::core::option::Option::None,
                 quantity: quantity,
                 updated_at: ::core::convert::Into::into(updated_at),
                 warehouse: warehouse,
@@ -1582,6 +1764,22 @@ pub mod order {
         pub delivery_method: super::types::DeliveryMethodRef,
         /// Reference to `Warehouse` in container `Dictionary`.
         pub warehouse: super::types::WarehouseRef,
+        /// The version Cosmos DB gave the document (`_etag`), for optimistic concurrency:
+        /// kept when read, not written when `None`.
+        #[serde(
+            rename = "_etag",
+            default,
+            skip_serializing_if = "::core::option::Option::is_none"
+        )]
+        pub etag: ::core::option::Option<::std::string::String>,
+        /// When Cosmos DB last wrote the document (`_ts`, seconds since the Unix epoch):
+        /// kept when read, not written when `None`.
+        #[serde(
+            rename = "_ts",
+            default,
+            skip_serializing_if = "::core::option::Option::is_none"
+        )]
+        pub ts: ::core::option::Option<i64>,
     }
     impl Order {
         /// The `type` value of this document type.
@@ -1603,6 +1801,8 @@ pub mod order {
                 order_id: ::core::clone::Clone::clone(&id),
                 id: id,
                 r#type: ::core::default::Default::default(),
+                etag: ::core::option::Option::None,
+                ts: ::core::option::Option::None,
                 ttl: ::core::option::Option::None,
                 ordered_at: ::core::convert::Into::into(ordered_at),
                 total: ::core::convert::Into::into(total),
@@ -1648,6 +1848,22 @@ pub mod order {
         pub note: ::core::option::Option<::std::string::String>,
         /// Embedded `OrderStatus`.
         pub status: super::types::OrderStatus,
+        /// The version Cosmos DB gave the document (`_etag`), for optimistic concurrency:
+        /// kept when read, not written when `None`.
+        #[serde(
+            rename = "_etag",
+            default,
+            skip_serializing_if = "::core::option::Option::is_none"
+        )]
+        pub etag: ::core::option::Option<::std::string::String>,
+        /// When Cosmos DB last wrote the document (`_ts`, seconds since the Unix epoch):
+        /// kept when read, not written when `None`.
+        #[serde(
+            rename = "_ts",
+            default,
+            skip_serializing_if = "::core::option::Option::is_none"
+        )]
+        pub ts: ::core::option::Option<i64>,
     }
     impl OrderStatusHistory {
         /// The `type` value of this document type.
@@ -1664,6 +1880,8 @@ pub mod order {
                 order_id: ::core::convert::Into::into(order_id),
                 id: id,
                 r#type: ::core::default::Default::default(),
+                etag: ::core::option::Option::None,
+                ts: ::core::option::Option::None,
                 ttl: ::core::option::Option::None,
                 changed_at: ::core::convert::Into::into(changed_at),
                 note: ::core::option::Option::None,
@@ -1704,6 +1922,22 @@ pub mod order {
         /// `deliveredAt` (dateTime).
         #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
         pub delivered_at: ::core::option::Option<::std::string::String>,
+        /// The version Cosmos DB gave the document (`_etag`), for optimistic concurrency:
+        /// kept when read, not written when `None`.
+        #[serde(
+            rename = "_etag",
+            default,
+            skip_serializing_if = "::core::option::Option::is_none"
+        )]
+        pub etag: ::core::option::Option<::std::string::String>,
+        /// When Cosmos DB last wrote the document (`_ts`, seconds since the Unix epoch):
+        /// kept when read, not written when `None`.
+        #[serde(
+            rename = "_ts",
+            default,
+            skip_serializing_if = "::core::option::Option::is_none"
+        )]
+        pub ts: ::core::option::Option<i64>,
     }
     impl Package {
         /// The `type` value of this document type.
@@ -1719,6 +1953,8 @@ pub mod order {
                 order_id: ::core::convert::Into::into(order_id),
                 id: id,
                 r#type: ::core::default::Default::default(),
+                etag: ::core::option::Option::None,
+                ts: ::core::option::Option::None,
                 ttl: ::core::option::Option::None,
                 tracking_number: ::core::convert::Into::into(tracking_number),
                 shipped_at: ::core::option::Option::None,
@@ -1757,6 +1993,22 @@ pub mod order {
         pub paid_at: ::std::string::String,
         /// Embedded `PaymentMethod`.
         pub method: super::types::PaymentMethod,
+        /// The version Cosmos DB gave the document (`_etag`), for optimistic concurrency:
+        /// kept when read, not written when `None`.
+        #[serde(
+            rename = "_etag",
+            default,
+            skip_serializing_if = "::core::option::Option::is_none"
+        )]
+        pub etag: ::core::option::Option<::std::string::String>,
+        /// When Cosmos DB last wrote the document (`_ts`, seconds since the Unix epoch):
+        /// kept when read, not written when `None`.
+        #[serde(
+            rename = "_ts",
+            default,
+            skip_serializing_if = "::core::option::Option::is_none"
+        )]
+        pub ts: ::core::option::Option<i64>,
     }
     impl Payment {
         /// The `type` value of this document type.
@@ -1774,6 +2026,8 @@ pub mod order {
                 order_id: ::core::convert::Into::into(order_id),
                 id: id,
                 r#type: ::core::default::Default::default(),
+                etag: ::core::option::Option::None,
+                ts: ::core::option::Option::None,
                 ttl: ::core::option::Option::None,
                 amount: ::core::convert::Into::into(amount),
                 paid_at: ::core::convert::Into::into(paid_at),
@@ -1984,6 +2238,22 @@ pub mod presented_product {
         /// References to `Item` in container `Item`.
         #[serde(default)]
         pub items: ::std::vec::Vec<super::types::ItemRef>,
+        /// The version Cosmos DB gave the document (`_etag`), for optimistic concurrency:
+        /// kept when read, not written when `None`.
+        #[serde(
+            rename = "_etag",
+            default,
+            skip_serializing_if = "::core::option::Option::is_none"
+        )]
+        pub etag: ::core::option::Option<::std::string::String>,
+        /// When Cosmos DB last wrote the document (`_ts`, seconds since the Unix epoch):
+        /// kept when read, not written when `None`.
+        #[serde(
+            rename = "_ts",
+            default,
+            skip_serializing_if = "::core::option::Option::is_none"
+        )]
+        pub ts: ::core::option::Option<i64>,
     }
     impl PresentedProduct {
         /// The `type` value of this document type.
@@ -2003,6 +2273,8 @@ pub mod presented_product {
                 product_id: ::core::clone::Clone::clone(&id),
                 id: id,
                 r#type: ::core::default::Default::default(),
+                etag: ::core::option::Option::None,
+                ts: ::core::option::Option::None,
                 sku: ::core::convert::Into::into(sku),
                 title: ::core::convert::Into::into(title),
                 description: ::core::convert::Into::into(description),

@@ -296,6 +296,8 @@ impl Shared<'_> {
         let mut reserved = vec![
             ("id".to_string(), "id".to_string()),
             ("type".to_string(), "r#type".to_string()),
+            ("_etag".to_string(), "etag".to_string()),
+            ("_ts".to_string(), "ts".to_string()),
         ];
         reserved.extend(
             partition_key_field
@@ -545,6 +547,8 @@ fn constructor(
     }
     inits.push(init("id", "id".into()));
     inits.push(init("r#type", "::core::default::Default::default()".into()));
+    inits.push(init("etag", "::core::option::Option::None".into()));
+    inits.push(init("ts", "::core::option::Option::None".into()));
     for f in fields {
         let value = if f.optional {
             "::core::option::Option::None".to_string()
