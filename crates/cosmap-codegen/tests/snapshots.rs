@@ -186,3 +186,21 @@ fn an_extern_path_replaces_a_shared_struct_and_attributes_go_where_matched() {
     assert_eq!(rust.matches("#[non_exhaustive]").count(), 1);
     assert!(rust.matches("#[doc(alias = \"x\")]").count() > 50, "every field");
 }
+
+#[test]
+fn a_mapped_type_is_described_to_schemars_as_its_text() {
+    let templates = Templates::load(None).unwrap();
+    let mut mapping = TypeMapping {
+        json_schema: true,
+        ..TypeMapping::default()
+    };
+    mapping.apply("dateTime=chrono").unwrap();
+    let rust = cosmap_codegen::render_rust(&map(&ecommerce(), &Options::default()), &mapping, &templates).unwrap();
+    assert!(
+        rust.contains(
+            "#[serde(with = \"super::types::codec::one\")]\n        #[schemars(with = \"::std::string::String\")]\n        pub created_at: ::chrono::DateTime<::chrono::Utc>,"
+        ),
+        "{rust}"
+    );
+    assert!(rust.contains("#[schemars(with = \"::core::option::Option<::std::string::String>\")]"));
+}
