@@ -51,6 +51,11 @@ pub enum Command {
         check: bool,
         #[command(flatten)]
         mapping: MappingArgs,
+        /// Map an attribute type to a crate's Rust type in `cosmap.rs` (repeatable):
+        /// dateTime=chrono|time, date=chrono|time, uuid=uuid, decimal=rust_decimal
+        /// (or =string, the default). Values are written in one canonical, sortable text form.
+        #[arg(long = "type", value_name = "KIND=CRATE")]
+        types: Vec<String>,
     },
     /// Estimate request units per access pattern: naive port, MR1-MR6, and MR1-MR6 with optimisations.
     Cost {

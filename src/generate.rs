@@ -6,17 +6,23 @@ use anyhow::bail;
 use cosmap_codegen::{FileStatus, Templates, TypeMapping};
 use cosmap_domain::DomainModel;
 
-/// Writes (or with `check`, compares) every artefact of `model` under `out`.
+/// Writes (or with `check`, compares) every artefact of `model` under `out`, the
+/// Rust types with the `KIND=CRATE` type mappings `types`.
 pub fn run(
     model: &DomainModel,
     out: &Path,
     templates: Option<&Path>,
     check: bool,
     options: &cosmap_mapper::Options,
+    types: &[String],
 ) -> anyhow::Result<()> {
+    let mut mapping = TypeMapping::default();
+    for spec in types {
+        mapping.apply(spec)?;
+    }
     let logical = cosmap_mapper::map(model, options);
     let templates = Templates::load(templates)?;
-    let artefacts = cosmap_codegen::generate(&logical, &TypeMapping::default(), &templates)?;
+    let artefacts = cosmap_codegen::generate(&logical, &mapping, &templates)?;
     let report = if check {
         cosmap_codegen::check_all(out, &artefacts)
     } else {

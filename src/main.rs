@@ -111,7 +111,15 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             templates,
             check,
             mapping,
-        } => generate::run(&load(&model)?, &out, templates.as_deref(), check, &mapping.options()),
+            types,
+        } => generate::run(
+            &load(&model)?,
+            &out,
+            templates.as_deref(),
+            check,
+            &mapping.options(),
+            &types,
+        ),
         Command::Provision(args) => provision::run(args),
         Command::Verify(args) => verify::run(args),
         Command::Cost {

@@ -348,3 +348,28 @@ fn model_text_starts_with_an_overview_and_marks_overridden_decisions() {
         "fits 80 columns"
     );
 }
+
+#[test]
+fn generate_maps_attribute_types_and_refuses_unknown_mappings() {
+    let dir = tempdir("type-mapping");
+    let out_dir = dir.to_str().unwrap();
+    let args = ["generate", "examples/type-mapping/model.json", "--out", out_dir];
+    let mapped = cosmap(&[&args[..], &["--type", "dateTime=time", "--type", "uuid=uuid"]].concat());
+    assert!(mapped.status.success(), "{}", String::from_utf8_lossy(&mapped.stderr));
+    let rust = std::fs::read_to_string(dir.join("cosmap.rs")).unwrap();
+    assert!(rust.contains("pub taken_at: ::time::OffsetDateTime"), "{rust}");
+    assert!(rust.contains("pub serial: ::uuid::Uuid"));
+    assert!(rust.contains("impl Canonical for ::time::OffsetDateTime"));
+    assert!(
+        rust.contains("pub tariff: ::std::string::String"),
+        "decimal keeps the default"
+    );
+
+    let refused = cosmap(&[&args[..], &["--type", "dateTime=jiff"]].concat());
+    assert!(!refused.status.success());
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        err.contains("`dateTime` cannot be mapped to `jiff`: use one of chrono, time"),
+        "{err}"
+    );
+}

@@ -8,7 +8,7 @@ use cosmap_domain::{DomainModel, ModelError};
 
 use crate::artefacts::{Artefact, RUST_FILE};
 use crate::error::CodegenError;
-use crate::options::TypeMapping;
+use crate::options::{TypeMapping, TypeMappingError};
 use crate::templates::Templates;
 
 /// Generates Rust document types for a model from a build script.
@@ -28,6 +28,8 @@ pub struct Builder {
     file_name: Option<String>,
     mapping: TypeMapping,
     options: cosmap_mapper::Options,
+    /// The first mapping [`Builder::map_type`] refused, reported by `compile`.
+    mapping_error: Option<TypeMappingError>,
 }
 
 /// Why build-time generation failed; its `Debug` is its `Display`, so a build
@@ -92,6 +94,46 @@ impl Builder {
     /// Rust type for `uuid` attributes, e.g. `::uuid::Uuid`.
     pub fn uuid_type(mut self, ty: impl Into<String>) -> Self {
         self.mapping.uuid = ty.into();
+        self
+    }
+
+    /// Maps attribute type `kind` (`dateTime`, `date`, `decimal`, `uuid`) to the type
+    /// of crate `krate`, as `cosmap generate --type KIND=CRATE` does: `dateTime` to
+    /// `chrono` or `time`, `date` to `chrono` or `time`, `uuid` to `uuid`, `decimal`
+    /// to `rust_decimal` (`string` for the default). The generated code writes each
+    /// in one canonical text form (date-times `YYYY-MM-DDThh:mm:ss.fffffffZ`), so
+    /// strings sort as the values do; the crate must depend on the mapped crate.
+    /// An unknown mapping fails [`compile`](Self::compile).
+    pub fn map_type(mut self, kind: &str, krate: &str) -> Self {
+        if let Err(e) = self.mapping.map(kind, krate) {
+            self.mapping_error.get_or_insert(e);
+        }
+        self
+    }
+
+    /// Puts `attribute` (a line of Rust, e.g. `#[derive(Hash, Eq)]`) on the generated
+    /// structs `matcher` selects: `.` every struct, `Name` the document types and shared
+    /// structs (value objects, snapshots) of that Rust name, `Container.DocumentType`
+    /// one document type. Like prost-build's `type_attribute`.
+    pub fn type_attribute(mut self, matcher: impl Into<String>, attribute: impl Into<String>) -> Self {
+        self.mapping.type_attributes.push((matcher.into(), attribute.into()));
+        self
+    }
+
+    /// Puts `attribute` on the generated fields `matcher` selects: `.` every field,
+    /// `Type.jsonName` a field of a struct or document type, `Container.DocumentType.jsonName`
+    /// a field of one document type. Like prost-build's `field_attribute`.
+    pub fn field_attribute(mut self, matcher: impl Into<String>, attribute: impl Into<String>) -> Self {
+        self.mapping.field_attributes.push((matcher.into(), attribute.into()));
+        self
+    }
+
+    /// Uses the crate's own type `rust_path` (e.g. `crate::money::Money`) wherever the
+    /// generated shared struct `name` (a value object or snapshot, e.g. `Money`) would
+    /// be used, and does not generate that struct. The type must serialise as the
+    /// struct would. Like prost-build's `extern_path`.
+    pub fn extern_path(mut self, name: impl Into<String>, rust_path: impl Into<String>) -> Self {
+        self.mapping.extern_paths.push((name.into(), rust_path.into()));
         self
     }
 

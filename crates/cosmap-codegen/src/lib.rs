@@ -27,7 +27,7 @@ mod write;
 pub use artefacts::{generate, mermaid, Artefact, RUST_FILE};
 pub use builder::{BuildError, Builder};
 pub use error::CodegenError;
-pub use options::TypeMapping;
+pub use options::{Codec, TypeMapping, TypeMappingError};
 pub use report::render as render_report;
 pub use rust::render as render_rust;
 pub use templates::{Templates, TEMPLATES};

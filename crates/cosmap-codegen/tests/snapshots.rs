@@ -162,3 +162,45 @@ fn tempdir(name: &str) -> PathBuf {
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
+
+#[test]
+fn an_extern_path_replaces_a_shared_struct_and_attributes_go_where_matched() {
+    let templates = Templates::load(None).unwrap();
+    let mapping = TypeMapping {
+        extern_paths: vec![("MainAddress".into(), "crate::addresses::Address".into())],
+        type_attributes: vec![
+            ("Account.Order".into(), "#[derive(Default)]".into()),
+            ("CountrySnapshot".into(), "#[non_exhaustive]".into()),
+        ],
+        field_attributes: vec![(".".into(), "#[doc(alias = \"x\")]".into())],
+        ..TypeMapping::default()
+    };
+    let rust = cosmap_codegen::render_rust(&map(&ecommerce(), &Options::default()), &mapping, &templates).unwrap();
+    assert!(!rust.contains("pub struct MainAddress"), "the struct is not generated");
+    assert!(
+        rust.contains("pub main_address: crate::addresses::Address,"),
+        "the field uses the path"
+    );
+    // One `Order` document type of two (`Account.Order`, the copy, and `Order.Order`).
+    assert_eq!(rust.matches("#[derive(Default)]").count(), 1, "{rust}");
+    assert_eq!(rust.matches("#[non_exhaustive]").count(), 1);
+    assert!(rust.matches("#[doc(alias = \"x\")]").count() > 50, "every field");
+}
+
+#[test]
+fn a_mapped_type_is_described_to_schemars_as_its_text() {
+    let templates = Templates::load(None).unwrap();
+    let mut mapping = TypeMapping {
+        json_schema: true,
+        ..TypeMapping::default()
+    };
+    mapping.apply("dateTime=chrono").unwrap();
+    let rust = cosmap_codegen::render_rust(&map(&ecommerce(), &Options::default()), &mapping, &templates).unwrap();
+    assert!(
+        rust.contains(
+            "#[serde(with = \"super::types::codec::one\")]\n        #[schemars(with = \"::std::string::String\")]\n        pub created_at: ::chrono::DateTime<::chrono::Utc>,"
+        ),
+        "{rust}"
+    );
+    assert!(rust.contains("#[schemars(with = \"::core::option::Option<::std::string::String>\")]"));
+}

@@ -25,6 +25,8 @@ fn account_doc() -> account::Account {
     account::Account {
         id: "acc-1001".into(),
         r#type: account::kind::Account::Account,
+        etag: None,
+        ts: None,
         account_id: "acc-1001".into(),
         email: "jana.novak@example.com".into(),
         full_name: "Jana Novak".into(),
@@ -50,6 +52,8 @@ fn bank_account_doc() -> account::BankAccount {
     account::BankAccount {
         id: "ba-2001".into(),
         r#type: account::kind::BankAccount::BankAccount,
+        etag: None,
+        ts: None,
         account_id: "acc-1001".into(),
         holder_name: "Jana Novak".into(),
         iban: "DE89370400440532013000".into(),
@@ -61,6 +65,8 @@ fn contact_doc() -> account::Contact {
     account::Contact {
         id: "ct-3001".into(),
         r#type: account::kind::Contact::Contact,
+        etag: None,
+        ts: None,
         account_id: "acc-1001".into(),
         full_name: "Petr Novak".into(),
         email: Some("petr.novak@example.com".into()),
@@ -76,6 +82,8 @@ fn credit_card_doc() -> account::CreditCard {
     account::CreditCard {
         id: "cc-4001".into(),
         r#type: account::kind::CreditCard::CreditCard,
+        etag: None,
+        ts: None,
         account_id: "acc-1001".into(),
         holder_name: "JANA NOVAK".into(),
         masked_number: "**** **** **** 4242".into(),
@@ -91,6 +99,8 @@ fn order_doc() -> order::Order {
     order::Order {
         id: "ord-5001".into(),
         r#type: order::kind::Order::Order,
+        etag: None,
+        ts: None,
         ttl: None,
         order_id: "ord-5001".into(),
         ordered_at: "2024-05-17T14:02:11Z".into(),
@@ -126,6 +136,8 @@ fn order_status_history_doc() -> order::OrderStatusHistory {
     order::OrderStatusHistory {
         id: "osh-6001".into(),
         r#type: order::kind::OrderStatusHistory::OrderStatusHistory,
+        etag: None,
+        ts: None,
         ttl: None,
         order_id: "ord-5001".into(),
         changed_at: "2024-05-17T14:05:00Z".into(),
@@ -141,6 +153,8 @@ fn package_doc() -> order::Package {
     order::Package {
         id: "pkg-6101".into(),
         r#type: order::kind::Package::Package,
+        etag: None,
+        ts: None,
         ttl: None,
         order_id: "ord-5001".into(),
         tracking_number: "00340434161094042557".into(),
@@ -153,6 +167,8 @@ fn payment_doc() -> order::Payment {
     order::Payment {
         id: "pay-6201".into(),
         r#type: order::kind::Payment::Payment,
+        etag: None,
+        ts: None,
         ttl: None,
         order_id: "ord-5001".into(),
         amount: "139.97".into(),
@@ -168,6 +184,8 @@ fn country_doc() -> dictionary::Country {
     dictionary::Country {
         id: "DE".into(),
         r#type: dictionary::kind::Country::Country,
+        etag: None,
+        ts: None,
         name: "Germany".into(),
         iso_code: "DEU".into(),
         currency: "EUR".into(),
@@ -178,6 +196,8 @@ fn delivery_method_doc() -> dictionary::DeliveryMethod {
     dictionary::DeliveryMethod {
         id: "dm-express".into(),
         r#type: dictionary::kind::DeliveryMethod::DeliveryMethod,
+        etag: None,
+        ts: None,
         name: "Express".into(),
         carrier: "DHL".into(),
         price: "9.90".into(),
@@ -188,6 +208,8 @@ fn warehouse_doc() -> dictionary::Warehouse {
     dictionary::Warehouse {
         id: "wh-berlin".into(),
         r#type: dictionary::kind::Warehouse::Warehouse,
+        etag: None,
+        ts: None,
         name: "Berlin Süd".into(),
         city: "Berlin".into(),
         country: germany(),
@@ -198,6 +220,8 @@ fn item_doc() -> item::Item {
     item::Item {
         id: "itm-7001".into(),
         r#type: item::kind::Item::Item,
+        etag: None,
+        ts: None,
         item_id: "itm-7001".into(),
         sku: "TSHIRT-NAVY-M".into(),
         name: "Organic cotton T-shirt, navy".into(),
@@ -209,6 +233,8 @@ fn product_availability_doc() -> item::ProductAvailability {
     item::ProductAvailability {
         id: "pa-itm-7001-wh-berlin".into(),
         r#type: item::kind::ProductAvailability::ProductAvailability,
+        etag: None,
+        ts: None,
         item_id: "itm-7001".into(),
         quantity: 42,
         updated_at: "2024-05-17T06:00:00Z".into(),
@@ -220,6 +246,8 @@ fn presented_product_doc() -> presented_product::PresentedProduct {
     presented_product::PresentedProduct {
         id: "prod-8001".into(),
         r#type: presented_product::kind::PresentedProduct::PresentedProduct,
+        etag: None,
+        ts: None,
         product_id: "prod-8001".into(),
         sku: "TSHIRT-NAVY".into(),
         title: "Organic cotton T-shirt".into(),
@@ -564,39 +592,54 @@ const ACCOUNT_PARTITION: &str = r#"[
   }
 ]"#;
 
+/// `read` (a document read back) is `expected` with the `_etag` and `_ts` Cosmos DB gave it.
+macro_rules! assert_read {
+    ($read:expr, $expected:expr) => {{
+        let mut read = $read.clone();
+        assert!(read.etag.is_some() && read.ts.is_some(), "kept on read: {read:?}");
+        read.etag = None;
+        read.ts = None;
+        assert_eq!(read, $expected)
+    }};
+}
+
 #[test]
 fn a_mixed_account_partition_deserialises_into_the_right_variants() {
     let documents: Vec<account::AccountDocument> =
         serde_json::from_str(ACCOUNT_PARTITION).expect("the partition deserialises");
     assert_eq!(documents.len(), 5);
     match &documents[0] {
-        account::AccountDocument::Account(a) => assert_eq!(*a, account_doc()),
+        account::AccountDocument::Account(a) => assert_read!(a, account_doc()),
         other => panic!("expected an account, got {other:?}"),
     }
     match &documents[1] {
-        account::AccountDocument::CreditCard(c) => assert_eq!(*c, credit_card_doc()),
+        account::AccountDocument::CreditCard(c) => assert_read!(c, credit_card_doc()),
         other => panic!("expected a credit card, got {other:?}"),
     }
     match &documents[2] {
-        account::AccountDocument::BankAccount(b) => assert_eq!(*b, bank_account_doc()),
+        account::AccountDocument::BankAccount(b) => assert_read!(b, bank_account_doc()),
         other => panic!("expected a bank account, got {other:?}"),
     }
     match &documents[3] {
-        account::AccountDocument::Contact(c) => assert_eq!(*c, contact_doc()),
+        account::AccountDocument::Contact(c) => assert_read!(c, contact_doc()),
         other => panic!("expected a contact, got {other:?}"),
     }
     match &documents[4] {
-        account::AccountDocument::Order(o) => assert_eq!(*o, account::Order::from(&order_doc())),
+        account::AccountDocument::Order(o) => assert_read!(o, account::Order::from(&order_doc())),
         other => panic!("expected an order copy, got {other:?}"),
     }
     let ids: Vec<&str> = documents.iter().map(account::AccountDocument::id).collect();
     assert_eq!(ids, ["acc-1001", "cc-4001", "ba-2001", "ct-3001", "ord-5001"]);
     assert!(documents.iter().all(|d| d.partition_key() == "acc-1001"));
 
-    // Written back, a document keeps its own shape (and drops the system properties).
-    let written = to_json(&documents[1]);
+    // Written back, a document keeps its own shape, its `_etag` and `_ts` (for a
+    // conditional replace) and drops the other system properties.
+    let mut written = to_json(&documents[1]);
+    assert_eq!(written["_etag"], "\"0000da86-0000-0d00-0000-6647a1b30000\"");
+    let object = written.as_object_mut().unwrap();
+    assert!(object.remove("_ts").is_some() && object.remove("_etag").is_some());
     assert_eq!(written, to_json(&credit_card_doc()));
-    assert!(written.get("_etag").is_none());
+    assert!(written.get("_rid").is_none());
 }
 
 #[test]
@@ -822,14 +865,14 @@ fn references_carry_what_a_point_read_needs() {
     let doc = warehouse_doc();
     let reference = types::WarehouseRef::new(doc.id.clone());
     assert_eq!(
-        (reference.id.as_str(), reference.partition_key.as_str()),
-        (doc.id.as_str(), doc.partition_key())
+        (reference.id, reference.partition_key),
+        (doc.id.clone(), doc.partition_key())
     );
     let doc = account_doc();
     let reference = types::AccountRef::new(doc.id.clone());
     assert_eq!(
-        (reference.id.as_str(), reference.partition_key.as_str()),
-        (doc.id.as_str(), doc.partition_key())
+        (reference.id, reference.partition_key),
+        (doc.id.clone(), doc.partition_key())
     );
 }
 

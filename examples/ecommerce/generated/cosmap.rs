@@ -5,6 +5,7 @@
 // reference data snapshots and references live in `types`.
 
 /// Embedded value objects, reference data snapshots and references to aggregate roots.
+#[allow(clippy::all, clippy::pedantic, clippy::nursery)]
 pub mod types {
     /// Snapshot of never-changing reference data `Country`, embedded where it is referenced.
     #[derive(
@@ -249,7 +250,7 @@ pub mod types {
         fn from(document: &super::account::Account) -> Self {
             AccountRef {
                 id: ::core::clone::Clone::clone(&document.id),
-                partition_key: ::std::string::String::from(document.partition_key()),
+                partition_key: document.partition_key(),
             }
         }
     }
@@ -284,7 +285,7 @@ pub mod types {
         fn from(document: &super::dictionary::DeliveryMethod) -> Self {
             DeliveryMethodRef {
                 id: ::core::clone::Clone::clone(&document.id),
-                partition_key: ::std::string::String::from(document.partition_key()),
+                partition_key: document.partition_key(),
             }
         }
     }
@@ -318,7 +319,7 @@ pub mod types {
         fn from(document: &super::item::Item) -> Self {
             ItemRef {
                 id: ::core::clone::Clone::clone(&document.id),
-                partition_key: ::std::string::String::from(document.partition_key()),
+                partition_key: document.partition_key(),
             }
         }
     }
@@ -352,13 +353,13 @@ pub mod types {
         fn from(document: &super::dictionary::Warehouse) -> Self {
             WarehouseRef {
                 id: ::core::clone::Clone::clone(&document.id),
-                partition_key: ::std::string::String::from(document.partition_key()),
+                partition_key: document.partition_key(),
             }
         }
     }
 }
 /// Container `Account`, partitioned by `/accountId`.
-#[allow(clippy::large_enum_variant)]
+#[allow(clippy::all, clippy::pedantic, clippy::nursery)]
 pub mod account {
     /// The container's id.
     pub const CONTAINER: &str = "Account";
@@ -480,17 +481,58 @@ pub mod account {
         /// `createdAt` (dateTime).
         pub created_at: ::std::string::String,
         /// Embedded `DeliveryAddress` list (at most 10).
+        #[serde(default)]
         pub delivery_addresses: ::std::vec::Vec<super::types::DeliveryAddress>,
         /// Embedded `MainAddress`.
         pub main_address: super::types::MainAddress,
+        /// The version Cosmos DB gave the document (`_etag`), for optimistic concurrency:
+        /// kept when read, not written when `None`.
+        #[serde(
+            rename = "_etag",
+            default,
+            skip_serializing_if = "::core::option::Option::is_none"
+        )]
+        pub etag: ::core::option::Option<::std::string::String>,
+        /// When Cosmos DB last wrote the document (`_ts`, seconds since the Unix epoch):
+        /// kept when read, not written when `None`.
+        #[serde(
+            rename = "_ts",
+            default,
+            skip_serializing_if = "::core::option::Option::is_none"
+        )]
+        pub ts: ::core::option::Option<i64>,
     }
     impl Account {
         /// The `type` value of this document type.
         pub const TYPE: &'static str = "account";
-        /// The partition key value, for point reads and writes.
+        /// Builds a `Account` from its required values (its partition key value is its `id`): optional values are `None` and lists empty.
+        pub fn new(
+            id: impl ::core::convert::Into<::std::string::String>,
+            email: impl ::core::convert::Into<::std::string::String>,
+            full_name: impl ::core::convert::Into<::std::string::String>,
+            created_at: impl ::core::convert::Into<::std::string::String>,
+            main_address: super::types::MainAddress,
+        ) -> Self {
+            let id: ::std::string::String = ::core::convert::Into::into(id);
+            Account {
+                account_id: ::core::clone::Clone::clone(&id),
+                id: id,
+                r#type: ::core::default::Default::default(),
+                etag: ::core::option::Option::None,
+                ts: ::core::option::Option::None,
+                email: ::core::convert::Into::into(email),
+                full_name: ::core::convert::Into::into(full_name),
+                phone: ::core::option::Option::None,
+                created_at: ::core::convert::Into::into(created_at),
+                delivery_addresses: ::std::vec::Vec::new(),
+                main_address: main_address,
+            }
+        }
+        /// The partition key value, for point reads and writes: an owned `String`, which
+        /// the Azure SDK takes as a partition key (`impl Into<PartitionKey>`) as it is.
         #[allow(clippy::misnamed_getters)]
-        pub fn partition_key(&self) -> &str {
-            &self.account_id
+        pub fn partition_key(&self) -> ::std::string::String {
+            ::core::clone::Clone::clone(&self.account_id)
         }
     }
     /// Document type `BankAccount` (entity) of container `Account`; its `type` is `"bankAccount"`.
@@ -515,14 +557,51 @@ pub mod account {
         pub iban: ::std::string::String,
         /// `bic` (string).
         pub bic: ::std::string::String,
+        /// The version Cosmos DB gave the document (`_etag`), for optimistic concurrency:
+        /// kept when read, not written when `None`.
+        #[serde(
+            rename = "_etag",
+            default,
+            skip_serializing_if = "::core::option::Option::is_none"
+        )]
+        pub etag: ::core::option::Option<::std::string::String>,
+        /// When Cosmos DB last wrote the document (`_ts`, seconds since the Unix epoch):
+        /// kept when read, not written when `None`.
+        #[serde(
+            rename = "_ts",
+            default,
+            skip_serializing_if = "::core::option::Option::is_none"
+        )]
+        pub ts: ::core::option::Option<i64>,
     }
     impl BankAccount {
         /// The `type` value of this document type.
         pub const TYPE: &'static str = "bankAccount";
-        /// The partition key value, for point reads and writes.
+        /// Builds a `BankAccount` from its required values: optional values are `None` and lists empty.
+        pub fn new(
+            id: impl ::core::convert::Into<::std::string::String>,
+            account_id: impl ::core::convert::Into<::std::string::String>,
+            holder_name: impl ::core::convert::Into<::std::string::String>,
+            iban: impl ::core::convert::Into<::std::string::String>,
+            bic: impl ::core::convert::Into<::std::string::String>,
+        ) -> Self {
+            let id: ::std::string::String = ::core::convert::Into::into(id);
+            BankAccount {
+                account_id: ::core::convert::Into::into(account_id),
+                id: id,
+                r#type: ::core::default::Default::default(),
+                etag: ::core::option::Option::None,
+                ts: ::core::option::Option::None,
+                holder_name: ::core::convert::Into::into(holder_name),
+                iban: ::core::convert::Into::into(iban),
+                bic: ::core::convert::Into::into(bic),
+            }
+        }
+        /// The partition key value, for point reads and writes: an owned `String`, which
+        /// the Azure SDK takes as a partition key (`impl Into<PartitionKey>`) as it is.
         #[allow(clippy::misnamed_getters)]
-        pub fn partition_key(&self) -> &str {
-            &self.account_id
+        pub fn partition_key(&self) -> ::std::string::String {
+            ::core::clone::Clone::clone(&self.account_id)
         }
     }
     /// Document type `Contact` (entity) of container `Account`; its `type` is `"contact"`.
@@ -551,14 +630,51 @@ pub mod account {
         pub phone: ::core::option::Option<::std::string::String>,
         /// Embedded `ContactType`.
         pub contact_type: super::types::ContactType,
+        /// The version Cosmos DB gave the document (`_etag`), for optimistic concurrency:
+        /// kept when read, not written when `None`.
+        #[serde(
+            rename = "_etag",
+            default,
+            skip_serializing_if = "::core::option::Option::is_none"
+        )]
+        pub etag: ::core::option::Option<::std::string::String>,
+        /// When Cosmos DB last wrote the document (`_ts`, seconds since the Unix epoch):
+        /// kept when read, not written when `None`.
+        #[serde(
+            rename = "_ts",
+            default,
+            skip_serializing_if = "::core::option::Option::is_none"
+        )]
+        pub ts: ::core::option::Option<i64>,
     }
     impl Contact {
         /// The `type` value of this document type.
         pub const TYPE: &'static str = "contact";
-        /// The partition key value, for point reads and writes.
+        /// Builds a `Contact` from its required values: optional values are `None` and lists empty.
+        pub fn new(
+            id: impl ::core::convert::Into<::std::string::String>,
+            account_id: impl ::core::convert::Into<::std::string::String>,
+            full_name: impl ::core::convert::Into<::std::string::String>,
+            contact_type: super::types::ContactType,
+        ) -> Self {
+            let id: ::std::string::String = ::core::convert::Into::into(id);
+            Contact {
+                account_id: ::core::convert::Into::into(account_id),
+                id: id,
+                r#type: ::core::default::Default::default(),
+                etag: ::core::option::Option::None,
+                ts: ::core::option::Option::None,
+                full_name: ::core::convert::Into::into(full_name),
+                email: ::core::option::Option::None,
+                phone: ::core::option::Option::None,
+                contact_type: contact_type,
+            }
+        }
+        /// The partition key value, for point reads and writes: an owned `String`, which
+        /// the Azure SDK takes as a partition key (`impl Into<PartitionKey>`) as it is.
         #[allow(clippy::misnamed_getters)]
-        pub fn partition_key(&self) -> &str {
-            &self.account_id
+        pub fn partition_key(&self) -> ::std::string::String {
+            ::core::clone::Clone::clone(&self.account_id)
         }
     }
     /// Document type `CreditCard` (entity) of container `Account`; its `type` is `"creditCard"`.
@@ -585,14 +701,53 @@ pub mod account {
         pub expires_on: ::std::string::String,
         /// Embedded `CreditCardType`.
         pub card_type: super::types::CreditCardType,
+        /// The version Cosmos DB gave the document (`_etag`), for optimistic concurrency:
+        /// kept when read, not written when `None`.
+        #[serde(
+            rename = "_etag",
+            default,
+            skip_serializing_if = "::core::option::Option::is_none"
+        )]
+        pub etag: ::core::option::Option<::std::string::String>,
+        /// When Cosmos DB last wrote the document (`_ts`, seconds since the Unix epoch):
+        /// kept when read, not written when `None`.
+        #[serde(
+            rename = "_ts",
+            default,
+            skip_serializing_if = "::core::option::Option::is_none"
+        )]
+        pub ts: ::core::option::Option<i64>,
     }
     impl CreditCard {
         /// The `type` value of this document type.
         pub const TYPE: &'static str = "creditCard";
-        /// The partition key value, for point reads and writes.
+        /// Builds a `CreditCard` from its required values: optional values are `None` and lists empty.
+        pub fn new(
+            id: impl ::core::convert::Into<::std::string::String>,
+            account_id: impl ::core::convert::Into<::std::string::String>,
+            holder_name: impl ::core::convert::Into<::std::string::String>,
+            masked_number: impl ::core::convert::Into<::std::string::String>,
+            expires_on: impl ::core::convert::Into<::std::string::String>,
+            card_type: super::types::CreditCardType,
+        ) -> Self {
+            let id: ::std::string::String = ::core::convert::Into::into(id);
+            CreditCard {
+                account_id: ::core::convert::Into::into(account_id),
+                id: id,
+                r#type: ::core::default::Default::default(),
+                etag: ::core::option::Option::None,
+                ts: ::core::option::Option::None,
+                holder_name: ::core::convert::Into::into(holder_name),
+                masked_number: ::core::convert::Into::into(masked_number),
+                expires_on: ::core::convert::Into::into(expires_on),
+                card_type: card_type,
+            }
+        }
+        /// The partition key value, for point reads and writes: an owned `String`, which
+        /// the Azure SDK takes as a partition key (`impl Into<PartitionKey>`) as it is.
         #[allow(clippy::misnamed_getters)]
-        pub fn partition_key(&self) -> &str {
-            &self.account_id
+        pub fn partition_key(&self) -> ::std::string::String {
+            ::core::clone::Clone::clone(&self.account_id)
         }
     }
     /// Document type `Order` (copy) of container `Account`; its `type` is `"order"`.
@@ -618,6 +773,7 @@ pub mod account {
         /// `currency` (string).
         pub currency: ::std::string::String,
         /// Embedded `OrderItem` list (at most 100).
+        #[serde(default)]
         pub items: ::std::vec::Vec<super::types::OrderItem>,
         /// Embedded `OrderType`.
         pub order_type: super::types::OrderType,
@@ -629,14 +785,62 @@ pub mod account {
         pub delivery_method: super::types::DeliveryMethodRef,
         /// Reference to `Warehouse` in container `Dictionary`.
         pub warehouse: super::types::WarehouseRef,
+        /// The version Cosmos DB gave the document (`_etag`), for optimistic concurrency:
+        /// kept when read, not written when `None`.
+        #[serde(
+            rename = "_etag",
+            default,
+            skip_serializing_if = "::core::option::Option::is_none"
+        )]
+        pub etag: ::core::option::Option<::std::string::String>,
+        /// When Cosmos DB last wrote the document (`_ts`, seconds since the Unix epoch):
+        /// kept when read, not written when `None`.
+        #[serde(
+            rename = "_ts",
+            default,
+            skip_serializing_if = "::core::option::Option::is_none"
+        )]
+        pub ts: ::core::option::Option<i64>,
     }
     impl Order {
         /// The `type` value of this document type.
         pub const TYPE: &'static str = "order";
-        /// The partition key value, for point reads and writes.
+        /// Builds a `Order` from its required values: optional values are `None` and lists empty.
+        pub fn new(
+            id: impl ::core::convert::Into<::std::string::String>,
+            account_id: impl ::core::convert::Into<::std::string::String>,
+            ordered_at: impl ::core::convert::Into<::std::string::String>,
+            total: impl ::core::convert::Into<::std::string::String>,
+            currency: impl ::core::convert::Into<::std::string::String>,
+            order_type: super::types::OrderType,
+            status: super::types::OrderStatus,
+            account: super::types::AccountRef,
+            delivery_method: super::types::DeliveryMethodRef,
+            warehouse: super::types::WarehouseRef,
+        ) -> Self {
+            let id: ::std::string::String = ::core::convert::Into::into(id);
+            Order {
+                account_id: ::core::convert::Into::into(account_id),
+                id: id,
+                r#type: ::core::default::Default::default(),
+                etag: ::core::option::Option::None,
+                ts: ::core::option::Option::None,
+                ordered_at: ::core::convert::Into::into(ordered_at),
+                total: ::core::convert::Into::into(total),
+                currency: ::core::convert::Into::into(currency),
+                items: ::std::vec::Vec::new(),
+                order_type: order_type,
+                status: status,
+                account: account,
+                delivery_method: delivery_method,
+                warehouse: warehouse,
+            }
+        }
+        /// The partition key value, for point reads and writes: an owned `String`, which
+        /// the Azure SDK takes as a partition key (`impl Into<PartitionKey>`) as it is.
         #[allow(clippy::misnamed_getters)]
-        pub fn partition_key(&self) -> &str {
-            &self.account_id
+        pub fn partition_key(&self) -> ::std::string::String {
+            ::core::clone::Clone::clone(&self.account_id)
         }
     }
     impl ::core::convert::From<&super::order::Order> for Order {
@@ -645,6 +849,8 @@ pub mod account {
             Order {
                 id: ::core::clone::Clone::clone(&source.id),
                 r#type: ::core::default::Default::default(),
+                etag: ::core::option::Option::None,
+                ts: ::core::option::Option::None,
                 account_id: ::core::clone::Clone::clone(&source.account.id),
                 ordered_at: ::core::clone::Clone::clone(&source.ordered_at),
                 total: ::core::clone::Clone::clone(&source.total),
@@ -674,8 +880,8 @@ pub mod account {
         Order(Order),
     }
     impl AccountDocument {
-        /// The document's partition key value.
-        pub fn partition_key(&self) -> &str {
+        /// The document's partition key value, as the Azure SDK takes it.
+        pub fn partition_key(&self) -> ::std::string::String {
             match self {
                 AccountDocument::Account(document) => document.partition_key(),
                 AccountDocument::BankAccount(document) => document.partition_key(),
@@ -801,7 +1007,7 @@ pub mod account {
     }
 }
 /// Container `Dictionary`, partitioned by `/type`.
-#[allow(clippy::large_enum_variant)]
+#[allow(clippy::all, clippy::pedantic, clippy::nursery)]
 pub mod dictionary {
     /// The container's id.
     pub const CONTAINER: &str = "Dictionary";
@@ -883,14 +1089,49 @@ pub mod dictionary {
         pub iso_code: ::std::string::String,
         /// `currency` (string).
         pub currency: ::std::string::String,
+        /// The version Cosmos DB gave the document (`_etag`), for optimistic concurrency:
+        /// kept when read, not written when `None`.
+        #[serde(
+            rename = "_etag",
+            default,
+            skip_serializing_if = "::core::option::Option::is_none"
+        )]
+        pub etag: ::core::option::Option<::std::string::String>,
+        /// When Cosmos DB last wrote the document (`_ts`, seconds since the Unix epoch):
+        /// kept when read, not written when `None`.
+        #[serde(
+            rename = "_ts",
+            default,
+            skip_serializing_if = "::core::option::Option::is_none"
+        )]
+        pub ts: ::core::option::Option<i64>,
     }
     impl Country {
         /// The `type` value of this document type.
         pub const TYPE: &'static str = "country";
-        /// The partition key value, for point reads and writes.
+        /// Builds a `Country` from its required values: optional values are `None` and lists empty.
+        pub fn new(
+            id: impl ::core::convert::Into<::std::string::String>,
+            name: impl ::core::convert::Into<::std::string::String>,
+            iso_code: impl ::core::convert::Into<::std::string::String>,
+            currency: impl ::core::convert::Into<::std::string::String>,
+        ) -> Self {
+            let id: ::std::string::String = ::core::convert::Into::into(id);
+            Country {
+                id: id,
+                r#type: ::core::default::Default::default(),
+                etag: ::core::option::Option::None,
+                ts: ::core::option::Option::None,
+                name: ::core::convert::Into::into(name),
+                iso_code: ::core::convert::Into::into(iso_code),
+                currency: ::core::convert::Into::into(currency),
+            }
+        }
+        /// The partition key value, for point reads and writes: an owned `String`, which
+        /// the Azure SDK takes as a partition key (`impl Into<PartitionKey>`) as it is.
         #[allow(clippy::misnamed_getters)]
-        pub fn partition_key(&self) -> &str {
-            "country"
+        pub fn partition_key(&self) -> ::std::string::String {
+            ::std::string::String::from("country")
         }
     }
     /// Document type `DeliveryMethod` (aggregate root) of container `Dictionary`; its `type` is `"deliveryMethod"`.
@@ -913,14 +1154,49 @@ pub mod dictionary {
         pub carrier: ::std::string::String,
         /// `price` (decimal).
         pub price: ::std::string::String,
+        /// The version Cosmos DB gave the document (`_etag`), for optimistic concurrency:
+        /// kept when read, not written when `None`.
+        #[serde(
+            rename = "_etag",
+            default,
+            skip_serializing_if = "::core::option::Option::is_none"
+        )]
+        pub etag: ::core::option::Option<::std::string::String>,
+        /// When Cosmos DB last wrote the document (`_ts`, seconds since the Unix epoch):
+        /// kept when read, not written when `None`.
+        #[serde(
+            rename = "_ts",
+            default,
+            skip_serializing_if = "::core::option::Option::is_none"
+        )]
+        pub ts: ::core::option::Option<i64>,
     }
     impl DeliveryMethod {
         /// The `type` value of this document type.
         pub const TYPE: &'static str = "deliveryMethod";
-        /// The partition key value, for point reads and writes.
+        /// Builds a `DeliveryMethod` from its required values: optional values are `None` and lists empty.
+        pub fn new(
+            id: impl ::core::convert::Into<::std::string::String>,
+            name: impl ::core::convert::Into<::std::string::String>,
+            carrier: impl ::core::convert::Into<::std::string::String>,
+            price: impl ::core::convert::Into<::std::string::String>,
+        ) -> Self {
+            let id: ::std::string::String = ::core::convert::Into::into(id);
+            DeliveryMethod {
+                id: id,
+                r#type: ::core::default::Default::default(),
+                etag: ::core::option::Option::None,
+                ts: ::core::option::Option::None,
+                name: ::core::convert::Into::into(name),
+                carrier: ::core::convert::Into::into(carrier),
+                price: ::core::convert::Into::into(price),
+            }
+        }
+        /// The partition key value, for point reads and writes: an owned `String`, which
+        /// the Azure SDK takes as a partition key (`impl Into<PartitionKey>`) as it is.
         #[allow(clippy::misnamed_getters)]
-        pub fn partition_key(&self) -> &str {
-            "deliveryMethod"
+        pub fn partition_key(&self) -> ::std::string::String {
+            ::std::string::String::from("deliveryMethod")
         }
     }
     /// Document type `Warehouse` (aggregate root) of container `Dictionary`; its `type` is `"warehouse"`.
@@ -943,14 +1219,49 @@ pub mod dictionary {
         pub city: ::std::string::String,
         /// Embedded snapshot of `Country`.
         pub country: super::types::CountrySnapshot,
+        /// The version Cosmos DB gave the document (`_etag`), for optimistic concurrency:
+        /// kept when read, not written when `None`.
+        #[serde(
+            rename = "_etag",
+            default,
+            skip_serializing_if = "::core::option::Option::is_none"
+        )]
+        pub etag: ::core::option::Option<::std::string::String>,
+        /// When Cosmos DB last wrote the document (`_ts`, seconds since the Unix epoch):
+        /// kept when read, not written when `None`.
+        #[serde(
+            rename = "_ts",
+            default,
+            skip_serializing_if = "::core::option::Option::is_none"
+        )]
+        pub ts: ::core::option::Option<i64>,
     }
     impl Warehouse {
         /// The `type` value of this document type.
         pub const TYPE: &'static str = "warehouse";
-        /// The partition key value, for point reads and writes.
+        /// Builds a `Warehouse` from its required values: optional values are `None` and lists empty.
+        pub fn new(
+            id: impl ::core::convert::Into<::std::string::String>,
+            name: impl ::core::convert::Into<::std::string::String>,
+            city: impl ::core::convert::Into<::std::string::String>,
+            country: super::types::CountrySnapshot,
+        ) -> Self {
+            let id: ::std::string::String = ::core::convert::Into::into(id);
+            Warehouse {
+                id: id,
+                r#type: ::core::default::Default::default(),
+                etag: ::core::option::Option::None,
+                ts: ::core::option::Option::None,
+                name: ::core::convert::Into::into(name),
+                city: ::core::convert::Into::into(city),
+                country: country,
+            }
+        }
+        /// The partition key value, for point reads and writes: an owned `String`, which
+        /// the Azure SDK takes as a partition key (`impl Into<PartitionKey>`) as it is.
         #[allow(clippy::misnamed_getters)]
-        pub fn partition_key(&self) -> &str {
-            "warehouse"
+        pub fn partition_key(&self) -> ::std::string::String {
+            ::std::string::String::from("warehouse")
         }
     }
     /// Any document of container `Dictionary`, told apart by its `type`; a query over
@@ -965,8 +1276,8 @@ pub mod dictionary {
         Warehouse(Warehouse),
     }
     impl DictionaryDocument {
-        /// The document's partition key value.
-        pub fn partition_key(&self) -> &str {
+        /// The document's partition key value, as the Azure SDK takes it.
+        pub fn partition_key(&self) -> ::std::string::String {
             match self {
                 DictionaryDocument::Country(document) => document.partition_key(),
                 DictionaryDocument::DeliveryMethod(document) => document.partition_key(),
@@ -1062,7 +1373,7 @@ pub mod dictionary {
     }
 }
 /// Container `Item`, partitioned by `/itemId`.
-#[allow(clippy::large_enum_variant)]
+#[allow(clippy::all, clippy::pedantic, clippy::nursery)]
 pub mod item {
     /// The container's id.
     pub const CONTAINER: &str = "Item";
@@ -1129,14 +1440,50 @@ pub mod item {
         pub name: ::std::string::String,
         /// `weightGrams` (integer).
         pub weight_grams: i64,
+        /// The version Cosmos DB gave the document (`_etag`), for optimistic concurrency:
+        /// kept when read, not written when `None`.
+        #[serde(
+            rename = "_etag",
+            default,
+            skip_serializing_if = "::core::option::Option::is_none"
+        )]
+        pub etag: ::core::option::Option<::std::string::String>,
+        /// When Cosmos DB last wrote the document (`_ts`, seconds since the Unix epoch):
+        /// kept when read, not written when `None`.
+        #[serde(
+            rename = "_ts",
+            default,
+            skip_serializing_if = "::core::option::Option::is_none"
+        )]
+        pub ts: ::core::option::Option<i64>,
     }
     impl Item {
         /// The `type` value of this document type.
         pub const TYPE: &'static str = "item";
-        /// The partition key value, for point reads and writes.
+        /// Builds a `Item` from its required values (its partition key value is its `id`): optional values are `None` and lists empty.
+        pub fn new(
+            id: impl ::core::convert::Into<::std::string::String>,
+            sku: impl ::core::convert::Into<::std::string::String>,
+            name: impl ::core::convert::Into<::std::string::String>,
+            weight_grams: i64,
+        ) -> Self {
+            let id: ::std::string::String = ::core::convert::Into::into(id);
+            Item {
+                item_id: ::core::clone::Clone::clone(&id),
+                id: id,
+                r#type: ::core::default::Default::default(),
+                etag: ::core::option::Option::None,
+                ts: ::core::option::Option::None,
+                sku: ::core::convert::Into::into(sku),
+                name: ::core::convert::Into::into(name),
+                weight_grams: weight_grams,
+            }
+        }
+        /// The partition key value, for point reads and writes: an owned `String`, which
+        /// the Azure SDK takes as a partition key (`impl Into<PartitionKey>`) as it is.
         #[allow(clippy::misnamed_getters)]
-        pub fn partition_key(&self) -> &str {
-            &self.item_id
+        pub fn partition_key(&self) -> ::std::string::String {
+            ::core::clone::Clone::clone(&self.item_id)
         }
     }
     /// Document type `ProductAvailability` (separated value object) of container `Item`; its `type` is `"productAvailability"`.
@@ -1161,14 +1508,51 @@ pub mod item {
         pub updated_at: ::std::string::String,
         /// Reference to `Warehouse` in container `Dictionary`.
         pub warehouse: super::types::WarehouseRef,
+        /// The version Cosmos DB gave the document (`_etag`), for optimistic concurrency:
+        /// kept when read, not written when `None`.
+        #[serde(
+            rename = "_etag",
+            default,
+            skip_serializing_if = "::core::option::Option::is_none"
+        )]
+        pub etag: ::core::option::Option<::std::string::String>,
+        /// When Cosmos DB last wrote the document (`_ts`, seconds since the Unix epoch):
+        /// kept when read, not written when `None`.
+        #[serde(
+            rename = "_ts",
+            default,
+            skip_serializing_if = "::core::option::Option::is_none"
+        )]
+        pub ts: ::core::option::Option<i64>,
     }
     impl ProductAvailability {
         /// The `type` value of this document type.
         pub const TYPE: &'static str = "productAvailability";
-        /// The partition key value, for point reads and writes.
+        /// Builds a `ProductAvailability` from its required values: optional values are `None` and lists empty.
+        pub fn new(
+            id: impl ::core::convert::Into<::std::string::String>,
+            item_id: impl ::core::convert::Into<::std::string::String>,
+            quantity: i64,
+            updated_at: impl ::core::convert::Into<::std::string::String>,
+            warehouse: super::types::WarehouseRef,
+        ) -> Self {
+            let id: ::std::string::String = ::core::convert::Into::into(id);
+            ProductAvailability {
+                item_id: ::core::convert::Into::into(item_id),
+                id: id,
+                r#type: ::core::default::Default::default(),
+                etag: ::core::option::Option::None,
+                ts: ::core::option::Option::None,
+                quantity: quantity,
+                updated_at: ::core::convert::Into::into(updated_at),
+                warehouse: warehouse,
+            }
+        }
+        /// The partition key value, for point reads and writes: an owned `String`, which
+        /// the Azure SDK takes as a partition key (`impl Into<PartitionKey>`) as it is.
         #[allow(clippy::misnamed_getters)]
-        pub fn partition_key(&self) -> &str {
-            &self.item_id
+        pub fn partition_key(&self) -> ::std::string::String {
+            ::core::clone::Clone::clone(&self.item_id)
         }
     }
     /// Any document of container `Item`, told apart by its `type`; a query over
@@ -1181,8 +1565,8 @@ pub mod item {
         ProductAvailability(ProductAvailability),
     }
     impl ItemDocument {
-        /// The document's partition key value.
-        pub fn partition_key(&self) -> &str {
+        /// The document's partition key value, as the Azure SDK takes it.
+        pub fn partition_key(&self) -> ::std::string::String {
             match self {
                 ItemDocument::Item(document) => document.partition_key(),
                 ItemDocument::ProductAvailability(document) => document.partition_key(),
@@ -1263,7 +1647,7 @@ pub mod item {
     }
 }
 /// Container `Order`, partitioned by `/orderId`.
-#[allow(clippy::large_enum_variant)]
+#[allow(clippy::all, clippy::pedantic, clippy::nursery)]
 pub mod order {
     /// The container's id.
     pub const CONTAINER: &str = "Order";
@@ -1368,6 +1752,7 @@ pub mod order {
         /// `currency` (string).
         pub currency: ::std::string::String,
         /// Embedded `OrderItem` list (at most 100).
+        #[serde(default)]
         pub items: ::std::vec::Vec<super::types::OrderItem>,
         /// Embedded `OrderType`.
         pub order_type: super::types::OrderType,
@@ -1379,14 +1764,62 @@ pub mod order {
         pub delivery_method: super::types::DeliveryMethodRef,
         /// Reference to `Warehouse` in container `Dictionary`.
         pub warehouse: super::types::WarehouseRef,
+        /// The version Cosmos DB gave the document (`_etag`), for optimistic concurrency:
+        /// kept when read, not written when `None`.
+        #[serde(
+            rename = "_etag",
+            default,
+            skip_serializing_if = "::core::option::Option::is_none"
+        )]
+        pub etag: ::core::option::Option<::std::string::String>,
+        /// When Cosmos DB last wrote the document (`_ts`, seconds since the Unix epoch):
+        /// kept when read, not written when `None`.
+        #[serde(
+            rename = "_ts",
+            default,
+            skip_serializing_if = "::core::option::Option::is_none"
+        )]
+        pub ts: ::core::option::Option<i64>,
     }
     impl Order {
         /// The `type` value of this document type.
         pub const TYPE: &'static str = "order";
-        /// The partition key value, for point reads and writes.
+        /// Builds a `Order` from its required values (its partition key value is its `id`): optional values are `None` and lists empty.
+        pub fn new(
+            id: impl ::core::convert::Into<::std::string::String>,
+            ordered_at: impl ::core::convert::Into<::std::string::String>,
+            total: impl ::core::convert::Into<::std::string::String>,
+            currency: impl ::core::convert::Into<::std::string::String>,
+            order_type: super::types::OrderType,
+            status: super::types::OrderStatus,
+            account: super::types::AccountRef,
+            delivery_method: super::types::DeliveryMethodRef,
+            warehouse: super::types::WarehouseRef,
+        ) -> Self {
+            let id: ::std::string::String = ::core::convert::Into::into(id);
+            Order {
+                order_id: ::core::clone::Clone::clone(&id),
+                id: id,
+                r#type: ::core::default::Default::default(),
+                etag: ::core::option::Option::None,
+                ts: ::core::option::Option::None,
+                ttl: ::core::option::Option::None,
+                ordered_at: ::core::convert::Into::into(ordered_at),
+                total: ::core::convert::Into::into(total),
+                currency: ::core::convert::Into::into(currency),
+                items: ::std::vec::Vec::new(),
+                order_type: order_type,
+                status: status,
+                account: account,
+                delivery_method: delivery_method,
+                warehouse: warehouse,
+            }
+        }
+        /// The partition key value, for point reads and writes: an owned `String`, which
+        /// the Azure SDK takes as a partition key (`impl Into<PartitionKey>`) as it is.
         #[allow(clippy::misnamed_getters)]
-        pub fn partition_key(&self) -> &str {
-            &self.order_id
+        pub fn partition_key(&self) -> ::std::string::String {
+            ::core::clone::Clone::clone(&self.order_id)
         }
     }
     /// Document type `OrderStatusHistory` (entity) of container `Order`; its `type` is `"orderStatusHistory"`.
@@ -1415,14 +1848,51 @@ pub mod order {
         pub note: ::core::option::Option<::std::string::String>,
         /// Embedded `OrderStatus`.
         pub status: super::types::OrderStatus,
+        /// The version Cosmos DB gave the document (`_etag`), for optimistic concurrency:
+        /// kept when read, not written when `None`.
+        #[serde(
+            rename = "_etag",
+            default,
+            skip_serializing_if = "::core::option::Option::is_none"
+        )]
+        pub etag: ::core::option::Option<::std::string::String>,
+        /// When Cosmos DB last wrote the document (`_ts`, seconds since the Unix epoch):
+        /// kept when read, not written when `None`.
+        #[serde(
+            rename = "_ts",
+            default,
+            skip_serializing_if = "::core::option::Option::is_none"
+        )]
+        pub ts: ::core::option::Option<i64>,
     }
     impl OrderStatusHistory {
         /// The `type` value of this document type.
         pub const TYPE: &'static str = "orderStatusHistory";
-        /// The partition key value, for point reads and writes.
+        /// Builds a `OrderStatusHistory` from its required values: optional values are `None` and lists empty.
+        pub fn new(
+            id: impl ::core::convert::Into<::std::string::String>,
+            order_id: impl ::core::convert::Into<::std::string::String>,
+            changed_at: impl ::core::convert::Into<::std::string::String>,
+            status: super::types::OrderStatus,
+        ) -> Self {
+            let id: ::std::string::String = ::core::convert::Into::into(id);
+            OrderStatusHistory {
+                order_id: ::core::convert::Into::into(order_id),
+                id: id,
+                r#type: ::core::default::Default::default(),
+                etag: ::core::option::Option::None,
+                ts: ::core::option::Option::None,
+                ttl: ::core::option::Option::None,
+                changed_at: ::core::convert::Into::into(changed_at),
+                note: ::core::option::Option::None,
+                status: status,
+            }
+        }
+        /// The partition key value, for point reads and writes: an owned `String`, which
+        /// the Azure SDK takes as a partition key (`impl Into<PartitionKey>`) as it is.
         #[allow(clippy::misnamed_getters)]
-        pub fn partition_key(&self) -> &str {
-            &self.order_id
+        pub fn partition_key(&self) -> ::std::string::String {
+            ::core::clone::Clone::clone(&self.order_id)
         }
     }
     /// Document type `Package` (entity) of container `Order`; its `type` is `"package"`.
@@ -1452,14 +1922,50 @@ pub mod order {
         /// `deliveredAt` (dateTime).
         #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
         pub delivered_at: ::core::option::Option<::std::string::String>,
+        /// The version Cosmos DB gave the document (`_etag`), for optimistic concurrency:
+        /// kept when read, not written when `None`.
+        #[serde(
+            rename = "_etag",
+            default,
+            skip_serializing_if = "::core::option::Option::is_none"
+        )]
+        pub etag: ::core::option::Option<::std::string::String>,
+        /// When Cosmos DB last wrote the document (`_ts`, seconds since the Unix epoch):
+        /// kept when read, not written when `None`.
+        #[serde(
+            rename = "_ts",
+            default,
+            skip_serializing_if = "::core::option::Option::is_none"
+        )]
+        pub ts: ::core::option::Option<i64>,
     }
     impl Package {
         /// The `type` value of this document type.
         pub const TYPE: &'static str = "package";
-        /// The partition key value, for point reads and writes.
+        /// Builds a `Package` from its required values: optional values are `None` and lists empty.
+        pub fn new(
+            id: impl ::core::convert::Into<::std::string::String>,
+            order_id: impl ::core::convert::Into<::std::string::String>,
+            tracking_number: impl ::core::convert::Into<::std::string::String>,
+        ) -> Self {
+            let id: ::std::string::String = ::core::convert::Into::into(id);
+            Package {
+                order_id: ::core::convert::Into::into(order_id),
+                id: id,
+                r#type: ::core::default::Default::default(),
+                etag: ::core::option::Option::None,
+                ts: ::core::option::Option::None,
+                ttl: ::core::option::Option::None,
+                tracking_number: ::core::convert::Into::into(tracking_number),
+                shipped_at: ::core::option::Option::None,
+                delivered_at: ::core::option::Option::None,
+            }
+        }
+        /// The partition key value, for point reads and writes: an owned `String`, which
+        /// the Azure SDK takes as a partition key (`impl Into<PartitionKey>`) as it is.
         #[allow(clippy::misnamed_getters)]
-        pub fn partition_key(&self) -> &str {
-            &self.order_id
+        pub fn partition_key(&self) -> ::std::string::String {
+            ::core::clone::Clone::clone(&self.order_id)
         }
     }
     /// Document type `Payment` (entity) of container `Order`; its `type` is `"payment"`.
@@ -1487,14 +1993,52 @@ pub mod order {
         pub paid_at: ::std::string::String,
         /// Embedded `PaymentMethod`.
         pub method: super::types::PaymentMethod,
+        /// The version Cosmos DB gave the document (`_etag`), for optimistic concurrency:
+        /// kept when read, not written when `None`.
+        #[serde(
+            rename = "_etag",
+            default,
+            skip_serializing_if = "::core::option::Option::is_none"
+        )]
+        pub etag: ::core::option::Option<::std::string::String>,
+        /// When Cosmos DB last wrote the document (`_ts`, seconds since the Unix epoch):
+        /// kept when read, not written when `None`.
+        #[serde(
+            rename = "_ts",
+            default,
+            skip_serializing_if = "::core::option::Option::is_none"
+        )]
+        pub ts: ::core::option::Option<i64>,
     }
     impl Payment {
         /// The `type` value of this document type.
         pub const TYPE: &'static str = "payment";
-        /// The partition key value, for point reads and writes.
+        /// Builds a `Payment` from its required values: optional values are `None` and lists empty.
+        pub fn new(
+            id: impl ::core::convert::Into<::std::string::String>,
+            order_id: impl ::core::convert::Into<::std::string::String>,
+            amount: impl ::core::convert::Into<::std::string::String>,
+            paid_at: impl ::core::convert::Into<::std::string::String>,
+            method: super::types::PaymentMethod,
+        ) -> Self {
+            let id: ::std::string::String = ::core::convert::Into::into(id);
+            Payment {
+                order_id: ::core::convert::Into::into(order_id),
+                id: id,
+                r#type: ::core::default::Default::default(),
+                etag: ::core::option::Option::None,
+                ts: ::core::option::Option::None,
+                ttl: ::core::option::Option::None,
+                amount: ::core::convert::Into::into(amount),
+                paid_at: ::core::convert::Into::into(paid_at),
+                method: method,
+            }
+        }
+        /// The partition key value, for point reads and writes: an owned `String`, which
+        /// the Azure SDK takes as a partition key (`impl Into<PartitionKey>`) as it is.
         #[allow(clippy::misnamed_getters)]
-        pub fn partition_key(&self) -> &str {
-            &self.order_id
+        pub fn partition_key(&self) -> ::std::string::String {
+            ::core::clone::Clone::clone(&self.order_id)
         }
     }
     /// Any document of container `Order`, told apart by its `type`; a query over
@@ -1511,8 +2055,8 @@ pub mod order {
         Payment(Payment),
     }
     impl OrderDocument {
-        /// The document's partition key value.
-        pub fn partition_key(&self) -> &str {
+        /// The document's partition key value, as the Azure SDK takes it.
+        pub fn partition_key(&self) -> ::std::string::String {
             match self {
                 OrderDocument::Order(document) => document.partition_key(),
                 OrderDocument::OrderStatusHistory(document) => document.partition_key(),
@@ -1623,7 +2167,7 @@ pub mod order {
     }
 }
 /// Container `PresentedProduct`, partitioned by `/productId`.
-#[allow(clippy::large_enum_variant)]
+#[allow(clippy::all, clippy::pedantic, clippy::nursery)]
 pub mod presented_product {
     /// The container's id.
     pub const CONTAINER: &str = "PresentedProduct";
@@ -1678,25 +2222,77 @@ pub mod presented_product {
         /// `currency` (string).
         pub currency: ::std::string::String,
         /// `tags` (string).
+        #[serde(default)]
         pub tags: ::std::vec::Vec<::std::string::String>,
         /// Embedded `Option` list (at most 20).
+        #[serde(default)]
         pub options: ::std::vec::Vec<super::types::Option>,
         /// Embedded `Size` list (at most 20).
+        #[serde(default)]
         pub sizes: ::std::vec::Vec<super::types::Size>,
         /// Embedded `Variant` list (at most 30).
+        #[serde(default)]
         pub variants: ::std::vec::Vec<super::types::Variant>,
         /// Embedded snapshot of `Country`.
         pub country: super::types::CountrySnapshot,
         /// References to `Item` in container `Item`.
+        #[serde(default)]
         pub items: ::std::vec::Vec<super::types::ItemRef>,
+        /// The version Cosmos DB gave the document (`_etag`), for optimistic concurrency:
+        /// kept when read, not written when `None`.
+        #[serde(
+            rename = "_etag",
+            default,
+            skip_serializing_if = "::core::option::Option::is_none"
+        )]
+        pub etag: ::core::option::Option<::std::string::String>,
+        /// When Cosmos DB last wrote the document (`_ts`, seconds since the Unix epoch):
+        /// kept when read, not written when `None`.
+        #[serde(
+            rename = "_ts",
+            default,
+            skip_serializing_if = "::core::option::Option::is_none"
+        )]
+        pub ts: ::core::option::Option<i64>,
     }
     impl PresentedProduct {
         /// The `type` value of this document type.
         pub const TYPE: &'static str = "presentedProduct";
-        /// The partition key value, for point reads and writes.
+        /// Builds a `PresentedProduct` from its required values (its partition key value is its `id`): optional values are `None` and lists empty.
+        pub fn new(
+            id: impl ::core::convert::Into<::std::string::String>,
+            sku: impl ::core::convert::Into<::std::string::String>,
+            title: impl ::core::convert::Into<::std::string::String>,
+            description: impl ::core::convert::Into<::std::string::String>,
+            price: impl ::core::convert::Into<::std::string::String>,
+            currency: impl ::core::convert::Into<::std::string::String>,
+            country: super::types::CountrySnapshot,
+        ) -> Self {
+            let id: ::std::string::String = ::core::convert::Into::into(id);
+            PresentedProduct {
+                product_id: ::core::clone::Clone::clone(&id),
+                id: id,
+                r#type: ::core::default::Default::default(),
+                etag: ::core::option::Option::None,
+                ts: ::core::option::Option::None,
+                sku: ::core::convert::Into::into(sku),
+                title: ::core::convert::Into::into(title),
+                description: ::core::convert::Into::into(description),
+                price: ::core::convert::Into::into(price),
+                currency: ::core::convert::Into::into(currency),
+                tags: ::std::vec::Vec::new(),
+                options: ::std::vec::Vec::new(),
+                sizes: ::std::vec::Vec::new(),
+                variants: ::std::vec::Vec::new(),
+                country: country,
+                items: ::std::vec::Vec::new(),
+            }
+        }
+        /// The partition key value, for point reads and writes: an owned `String`, which
+        /// the Azure SDK takes as a partition key (`impl Into<PartitionKey>`) as it is.
         #[allow(clippy::misnamed_getters)]
-        pub fn partition_key(&self) -> &str {
-            &self.product_id
+        pub fn partition_key(&self) -> ::std::string::String {
+            ::core::clone::Clone::clone(&self.product_id)
         }
     }
     /// Any document of container `PresentedProduct`, told apart by its `type`; a query over
@@ -1707,8 +2303,8 @@ pub mod presented_product {
         PresentedProduct(PresentedProduct),
     }
     impl PresentedProductDocument {
-        /// The document's partition key value.
-        pub fn partition_key(&self) -> &str {
+        /// The document's partition key value, as the Azure SDK takes it.
+        pub fn partition_key(&self) -> ::std::string::String {
             match self {
                 PresentedProductDocument::PresentedProduct(document) => {
                     document.partition_key()

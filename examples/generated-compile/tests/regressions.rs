@@ -7,6 +7,8 @@ fn person() -> person::Person {
     person::Person {
         id: "p1".into(),
         r#type: Default::default(),
+        etag: None,
+        ts: None,
         person_id: "p1".into(),
         ttl: None,
         name: "Ada".into(),
@@ -40,6 +42,8 @@ fn a_partition_key_attribute_is_not_the_partition_key() {
     let doc = kind::Kind {
         id: "k1".into(),
         r#type: kind::kind::Kind::Kind,
+        etag: None,
+        ts: None,
         kind_id: "k1".into(),
         partition_key: "an attribute".into(),
         tags: vec![types::Tag { label: "t".into() }],
@@ -57,6 +61,8 @@ fn a_member_reference_is_renamed_off_the_partition_key() {
     let player = team::Player {
         id: "p1".into(),
         r#type: Default::default(),
+        etag: None,
+        ts: None,
         team: "t1".into(),
         position: "keeper".into(),
         team_ref: types::TeamRef::new("t1"),

@@ -8,6 +8,8 @@ fn option_doc() -> option::Option {
     option::Option {
         id: "o1".into(),
         r#type: Default::default(),
+        etag: None,
+        ts: None,
         option_id: "o1".into(),
         r#match: "m".into(),
         r#loop: Some(3),
@@ -46,6 +48,8 @@ fn an_entity_named_like_the_container_enum_gets_its_own_variant() {
     let doc = option::OptionDocument {
         id: "d1".into(),
         r#type: Default::default(),
+        etag: None,
+        ts: None,
         option_id: "o1".into(),
     };
     let value = serde_json::to_value(&doc).unwrap();
@@ -60,6 +64,8 @@ fn prelude_named_types_convert_and_refer() {
     let default = dictionary::Default {
         id: "d1".into(),
         r#type: Default::default(),
+        etag: None,
+        ts: None,
         from: "somewhere".into(),
     };
     let snapshot = types::DefaultSnapshot::from(&default);
@@ -68,6 +74,8 @@ fn prelude_named_types_convert_and_refer() {
     let clone = clone::Clone {
         id: "c1".into(),
         r#type: Default::default(),
+        etag: None,
+        ts: None,
         clone_id: "c1".into(),
         into: "i".into(),
         default: snapshot,

@@ -2,7 +2,10 @@
 //! rendering through the `cosmap.rs.hbs` template, checked by `syn` and
 //! formatted by `prettyplease` (`format`, in parallel chunks).
 
+mod codecs;
+#[cfg(feature = "format")]
 mod format;
+mod hooks;
 mod names;
 mod view;
 
@@ -20,7 +23,24 @@ const TEMPLATE: &str = "cosmap.rs.hbs";
 pub fn render(model: &LogicalModel, mapping: &TypeMapping, templates: &Templates) -> Result<String, CodegenError> {
     let view = view::build(model, mapping).map_err(CodegenError::Model)?;
     let text = templates.render(TEMPLATE, &view)?;
-    let printed = format::parse_and_print(&text).map_err(|e| CodegenError::InvalidRust {
+    print(&text, templates)
+}
+
+/// The rendered text as it is, without the lines the template left blank.
+#[cfg(not(feature = "format"))]
+fn print(text: &str, _: &Templates) -> Result<String, CodegenError> {
+    let mut out = String::with_capacity(text.len());
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        out.push_str(line);
+        out.push('\n');
+    }
+    Ok(out)
+}
+
+/// The rendered text checked by `syn` and printed by `prettyplease`.
+#[cfg(feature = "format")]
+fn print(text: &str, templates: &Templates) -> Result<String, CodegenError> {
+    let printed = format::parse_and_print(text).map_err(|e| CodegenError::InvalidRust {
         template: templates.origin(TEMPLATE),
         line: e.line,
         column: e.column,

@@ -5,12 +5,15 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use cosmap_domain::AttributeType;
 use cosmap_mapper::{
-    ContainerKind, DocumentType, Embedded, EmbeddedKind, LogicalModel, PartitionKeyValue, Property, Reference, Role,
+    ContainerKind, DocumentType, Embedded, EmbeddedKind, IdSource, LogicalModel, PartitionKeyValue, Property,
+    Reference, Role,
 };
 use serde::Serialize;
 
+use super::codecs::{self, CodecView};
+use super::hooks;
 use super::names;
-use crate::options::TypeMapping;
+use crate::options::{Codec, TypeMapping};
 
 /// Everything `cosmap.rs.hbs` needs.
 #[derive(Debug, Serialize)]
@@ -18,6 +21,8 @@ pub struct RustView {
     pub model: String,
     pub derives: String,
     pub types_module: String,
+    /// The built-in codecs the type mapping uses (`types::codec`).
+    pub codecs: Vec<CodecView>,
     pub shared: Vec<StructView>,
     pub references: Vec<RefView>,
     pub containers: Vec<ContainerView>,
@@ -29,6 +34,8 @@ pub struct StructView {
     pub name: String,
     pub doc: String,
     pub fields: Vec<FieldView>,
+    /// Attributes from [`TypeMapping::type_attributes`], each a line of Rust.
+    pub attributes: Vec<String>,
     /// For a reference data snapshot: the document it is taken from.
     pub snapshot_of: Option<SnapshotView>,
 }
@@ -54,7 +61,15 @@ pub struct FieldView {
     pub rename: bool,
     pub ty: String,
     pub optional: bool,
+    /// A required list: `#[serde(default)]`, so a document without it reads as empty.
+    pub list: bool,
     pub doc: String,
+    /// `#[serde(with = …)]`: the codec helper of a mapped type.
+    pub serde_with: Option<String>,
+    /// `#[schemars(with = …)]`: the text type a mapped type is written as.
+    pub schema_with: Option<String>,
+    /// Attributes from [`TypeMapping::field_attributes`], each a line of Rust.
+    pub attributes: Vec<String>,
 }
 
 /// A typed reference to an aggregate root: id and partition key value.
@@ -90,7 +105,29 @@ pub struct DocView {
     /// The partition key value when it is the `type` constant.
     pub partition_key_constant: Option<String>,
     pub fields: Vec<FieldView>,
+    /// Attributes from [`TypeMapping::type_attributes`], each a line of Rust.
+    pub attributes: Vec<String>,
     pub copy: Option<CopyView>,
+    /// The partition key value is the id: `new` fills it from `id`.
+    pub pk_from_id: bool,
+    /// `new`: the required values as parameters, in field order.
+    pub params: Vec<ParamView>,
+    /// `new`: every field's value, in the order they are evaluated.
+    pub inits: Vec<InitView>,
+}
+
+/// A parameter of a document type's constructor.
+#[derive(Debug, Serialize)]
+pub struct ParamView {
+    pub ident: String,
+    pub ty: String,
+}
+
+/// A field's value in a document type's constructor.
+#[derive(Debug, Serialize)]
+pub struct InitView {
+    pub ident: String,
+    pub value: String,
 }
 
 /// How a copy is built from its source.
@@ -127,6 +164,7 @@ pub fn build(model: &LogicalModel, mapping: &TypeMapping) -> Result<RustView, St
     let mut shared = Shared {
         model,
         mapping,
+        types: types_module.clone(),
         modules: &modules,
         structs: BTreeMap::new(),
         order: Vec::new(),
@@ -163,10 +201,17 @@ pub fn build(model: &LogicalModel, mapping: &TypeMapping) -> Result<RustView, St
     if mapping.json_schema {
         derives.push("::schemars::JsonSchema");
     }
-    let structs = shared.order.iter().map(|n| shared.structs[n].clone()).collect();
+    let mut structs: Vec<StructView> = shared
+        .order
+        .iter()
+        .filter(|n| !mapping.extern_paths.iter().any(|(name, _)| name == *n))
+        .map(|n| shared.structs[n].clone())
+        .collect();
+    hooks::apply(mapping, &mut structs, &mut containers);
     Ok(RustView {
         model: model.model.clone(),
         derives: derives.join(", "),
+        codecs: mapping.codecs().into_iter().map(codecs::view).collect(),
         types_module,
         shared: structs,
         references: shared.refs.into_values().collect(),
@@ -177,6 +222,8 @@ pub fn build(model: &LogicalModel, mapping: &TypeMapping) -> Result<RustView, St
 struct Shared<'a> {
     model: &'a LogicalModel,
     mapping: &'a TypeMapping,
+    /// The types module's name.
+    types: String,
     /// Container name → module name.
     modules: &'a BTreeMap<String, String>,
     structs: BTreeMap<String, StructView>,
@@ -232,7 +279,7 @@ impl Shared<'_> {
             embedded_types.insert(e.name.as_str(), ty.clone());
             fields.push(container_field(
                 &e.name,
-                &format!("{prefix}{ty}"),
+                &self.shared_type(&ty, &prefix),
                 e.many,
                 &embedded_doc(e),
             ));
@@ -249,6 +296,8 @@ impl Shared<'_> {
         let mut reserved = vec![
             ("id".to_string(), "id".to_string()),
             ("type".to_string(), "r#type".to_string()),
+            ("_etag".to_string(), "etag".to_string()),
+            ("_ts".to_string(), "ts".to_string()),
         ];
         reserved.extend(
             partition_key_field
@@ -300,7 +349,13 @@ impl Shared<'_> {
             Role::ValueObject => "separated value object",
             Role::Copy => "copy",
         };
+        let pk_is_id = matches!(&d.id, IdSource::Identity { attribute } if *attribute == d.partition_key_property);
+        let (params, inits) = constructor(partition_key_field.as_ref(), pk_is_id, &fields);
         Ok(DocView {
+            attributes: Vec::new(),
+            pk_from_id: pk_is_id && partition_key_field.is_some(),
+            params,
+            inits,
             name: d.name.clone(),
             discriminator: d.discriminator.clone(),
             doc: format!(
@@ -315,27 +370,54 @@ impl Shared<'_> {
     }
 
     fn attribute(&self, p: &Property) -> FieldView {
-        let base = match p.ty {
-            AttributeType::String => "::std::string::String",
-            AttributeType::Integer => "i64",
-            AttributeType::Number => "f64",
-            AttributeType::Boolean => "bool",
-            AttributeType::Decimal => self.mapping.decimal.as_str(),
-            AttributeType::DateTime => self.mapping.date_time.as_str(),
-            AttributeType::Date => self.mapping.date.as_str(),
-            AttributeType::Uuid => self.mapping.uuid.as_str(),
+        let (base, codec): (&str, Option<Codec>) = match p.ty {
+            AttributeType::String => ("::std::string::String", None),
+            AttributeType::Integer => ("i64", None),
+            AttributeType::Number => ("f64", None),
+            AttributeType::Boolean => ("bool", None),
+            AttributeType::Decimal => (&self.mapping.decimal, self.mapping.decimal_codec),
+            AttributeType::DateTime => (&self.mapping.date_time, self.mapping.date_time_codec),
+            AttributeType::Date => (&self.mapping.date, self.mapping.date_codec),
+            AttributeType::Uuid => (&self.mapping.uuid, self.mapping.uuid_codec),
         };
-        let ty = if p.many {
-            format!("::std::vec::Vec<{base}>")
-        } else {
-            base.to_string()
+        let wrap = |base: &str| {
+            let ty = if p.many {
+                format!("::std::vec::Vec<{base}>")
+            } else {
+                base.to_string()
+            };
+            if p.optional {
+                format!("::core::option::Option<{ty}>")
+            } else {
+                ty
+            }
         };
-        let ty = if p.optional {
-            format!("::core::option::Option<{ty}>")
-        } else {
-            ty
-        };
-        plain_field(&p.name, &ty, p.optional, &format!("`{}` ({}).", p.name, p.ty.as_str()))
+        let mut field = plain_field(
+            &p.name,
+            &wrap(base),
+            p.optional,
+            &format!("`{}` ({}).", p.name, p.ty.as_str()),
+        );
+        if codec.is_some() {
+            let helper = match (p.optional, p.many) {
+                (false, false) => "one",
+                (true, false) => "option",
+                (false, true) => "many",
+                (true, true) => "option_many",
+            };
+            field.serde_with = Some(format!("super::{}::codec::{helper}", self.types));
+            field.schema_with = self.mapping.json_schema.then(|| wrap("::std::string::String"));
+        }
+        field
+    }
+
+    /// How a field spells shared struct `name` from a module where the types module
+    /// is `prefix`: the user's own type if [`TypeMapping::extern_paths`] names one.
+    fn shared_type(&self, name: &str, prefix: &str) -> String {
+        match self.mapping.extern_paths.iter().find(|(n, _)| n == name) {
+            Some((_, path)) => path.clone(),
+            None => format!("{prefix}{name}"),
+        }
     }
 
     /// The shared struct for embedded `e` (created once per shape); returns its name.
@@ -343,6 +425,7 @@ impl Shared<'_> {
         let mut fields: Vec<FieldView> = e.attributes.iter().map(|p| self.attribute(p)).collect();
         for inner in &e.embedded {
             let ty = self.embedded(inner)?;
+            let ty = self.shared_type(&ty, "");
             fields.push(container_field(&inner.name, &ty, inner.many, &embedded_doc(inner)));
         }
         for r in &e.references {
@@ -392,6 +475,7 @@ impl Shared<'_> {
                 name: name.clone(),
                 doc,
                 fields,
+                attributes: Vec::new(),
                 snapshot_of,
             },
         );
@@ -429,6 +513,63 @@ impl Shared<'_> {
     }
 }
 
+const STRING: &str = "::std::string::String";
+const INTO_STRING: &str = "impl ::core::convert::Into<::std::string::String>";
+const INTO: &str = "::core::convert::Into::into";
+
+/// The parameters and field values of a document type's `new`: `id`, the
+/// partition key value unless it is the id (then it is filled from it: one source
+/// of truth) or a constant, and every required field; optional fields are `None`
+/// and lists empty, so adding either to the model keeps calls to `new` compiling.
+fn constructor(
+    partition_key: Option<&FieldView>,
+    pk_is_id: bool,
+    fields: &[FieldView],
+) -> (Vec<ParamView>, Vec<InitView>) {
+    let param = |ident: &str, ty: &str| ParamView {
+        ident: ident.to_string(),
+        ty: if ty == STRING {
+            INTO_STRING.to_string()
+        } else {
+            ty.to_string()
+        },
+    };
+    let init = |ident: &str, value: String| InitView {
+        ident: ident.to_string(),
+        value,
+    };
+    let mut params = vec![param("id", STRING)];
+    let mut inits = Vec::new();
+    match partition_key {
+        Some(pk) if pk_is_id => inits.push(init(&pk.ident, "::core::clone::Clone::clone(&id)".into())),
+        Some(pk) => {
+            params.push(param(&pk.ident, STRING));
+            inits.push(init(&pk.ident, format!("{INTO}({})", pk.ident)));
+        }
+        None => {}
+    }
+    inits.push(init("id", "id".into()));
+    inits.push(init("r#type", "::core::default::Default::default()".into()));
+    inits.push(init("etag", "::core::option::Option::None".into()));
+    inits.push(init("ts", "::core::option::Option::None".into()));
+    for f in fields {
+        let value = if f.optional {
+            "::core::option::Option::None".to_string()
+        } else if f.list {
+            "::std::vec::Vec::new()".to_string()
+        } else {
+            params.push(param(&f.ident, &f.ty));
+            if f.ty == STRING {
+                format!("{INTO}({})", f.ident)
+            } else {
+                f.ident.clone()
+            }
+        };
+        inits.push(init(&f.ident, value));
+    }
+    (params, inits)
+}
+
 fn reference_doc(r: &Reference) -> String {
     let what = if r.many { "References" } else { "Reference" };
     format!("{what} to `{}` in container `{}`.", r.target, r.target_container)
@@ -454,7 +595,11 @@ fn plain_field(json: &str, ty: &str, optional: bool, doc: &str) -> FieldView {
         json_name: json.to_string(),
         ty: ty.to_string(),
         optional,
+        list: !optional && ty.starts_with("::std::vec::Vec<"),
         doc: doc.to_string(),
+        serde_with: None,
+        schema_with: None,
+        attributes: Vec::new(),
     }
 }
 
