@@ -79,20 +79,12 @@ pub fn run(args: ProvisionArgs) -> anyhow::Result<()> {
     } else {
         Trace::off()
     };
-    let options = ApplyOptions {
-        update_indexing: args.update_indexing,
-    };
+    let options = ApplyOptions::default().update_indexing(args.update_indexing);
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
     runtime.block_on(async {
-        let connection = Connection::open(
-            &target,
-            Settings {
-                trace,
-                ..Settings::default()
-            },
-        )
-        .await
-        .map_err(Failure::from)?;
+        let connection = Connection::open(&target, Settings::default().trace(trace))
+            .await
+            .map_err(Failure::from)?;
         let plan = plan(&connection, &definitions, throughput)
             .await
             .map_err(Failure::from)?;

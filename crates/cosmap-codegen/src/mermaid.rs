@@ -16,7 +16,7 @@ pub struct MermaidView {
     pub model: String,
     pub containers: Vec<Subgraph>,
     /// The access patterns, one node each (empty when the model declares none).
-    pub patterns: Vec<Node>,
+    pub patterns: Vec<DiagramBox>,
     pub edges: Vec<Edge>,
 }
 
@@ -25,12 +25,12 @@ pub struct MermaidView {
 pub struct Subgraph {
     pub id: String,
     pub label: String,
-    pub nodes: Vec<Node>,
+    pub nodes: Vec<DiagramBox>,
 }
 
-/// A document type (`document: true`) or an embedded object.
+/// One box of the diagram: a document type (`document: true`), an embedded object, or an access pattern.
 #[derive(Debug, Serialize)]
-pub struct Node {
+pub struct DiagramBox {
     pub id: String,
     pub label: String,
     pub document: bool,
@@ -62,7 +62,7 @@ pub fn view(model: &LogicalModel) -> MermaidView {
                 Role::ValueObject => "value object",
                 Role::Copy => "copy",
             };
-            nodes.push(Node {
+            nodes.push(DiagramBox {
                 id: id.clone(),
                 label: quote(&format!("{} · {role}", d.name)),
                 document: true,
@@ -124,11 +124,11 @@ pub fn view(model: &LogicalModel) -> MermaidView {
 
 /// A node per access pattern, and an edge from it to each document type its
 /// requests touch, labelled with how (`pointRead`, `crossPartitionQuery`, `write`).
-fn patterns(model: &LogicalModel, edges: &mut Vec<Edge>) -> Vec<Node> {
+fn patterns(model: &LogicalModel, edges: &mut Vec<Edge>) -> Vec<DiagramBox> {
     let mut nodes = Vec::new();
     for (pi, op) in model.operations.iter().enumerate() {
         let id = format!("p{pi}");
-        nodes.push(Node {
+        nodes.push(DiagramBox {
             id: id.clone(),
             label: quote(&format!("{} · {}/s", op.pattern, op.per_second)),
             document: false,
@@ -164,7 +164,7 @@ fn embedded<'m>(
     parent: &str,
     path: &str,
     list: &'m [Embedded],
-    nodes: &mut Vec<Node>,
+    nodes: &mut Vec<DiagramBox>,
     edges: &mut Vec<Edge>,
     pending: &mut Vec<(String, String, &'m Reference)>,
 ) {
@@ -174,7 +174,7 @@ fn embedded<'m>(
             EmbeddedKind::ValueObject => e.source.clone(),
             EmbeddedKind::ReferenceData => format!("{} snapshot", e.source),
         };
-        nodes.push(Node {
+        nodes.push(DiagramBox {
             id: id.clone(),
             label: quote(&what),
             document: false,

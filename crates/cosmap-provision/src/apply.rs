@@ -15,11 +15,21 @@ use crate::diff;
 use crate::error::ProvisionError;
 use crate::plan::{ContainerAction, ContainerPlan, DatabaseAction, Plan};
 
-/// What [`apply`] may do beyond creating what is missing.
+/// What [`apply`] may do beyond creating what is missing: `ApplyOptions::default()`
+/// and the setters, so a new option is not a breaking change.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ApplyOptions {
     /// Replace the indexing policy of containers whose policy differs from the model.
     pub update_indexing: bool,
+}
+
+impl ApplyOptions {
+    /// Also replace indexing policies that differ from the model.
+    pub fn update_indexing(mut self, on: bool) -> Self {
+        self.update_indexing = on;
+        self
+    }
 }
 
 /// One change made.

@@ -38,12 +38,28 @@ use crate::target::{KeySource, Target};
 use crate::trace::Trace;
 
 /// How requests are sent: retries and timeout, and where trace lines go.
+/// `Settings::default()` and the setters, so a new setting is not a breaking change.
 #[derive(Debug, Clone, Default)]
+#[non_exhaustive]
 pub struct Settings {
     /// Retries and the per-request timeout.
     pub retry: RetryPolicy,
     /// `--verbose` lines.
     pub trace: Trace,
+}
+
+impl Settings {
+    /// Retries and the per-request timeout.
+    pub fn retry(mut self, policy: RetryPolicy) -> Self {
+        self.retry = policy;
+        self
+    }
+
+    /// Where `--verbose` lines go.
+    pub fn trace(mut self, trace: Trace) -> Self {
+        self.trace = trace;
+        self
+    }
 }
 
 /// A client for one account and database.

@@ -67,13 +67,10 @@ async fn a_server_that_never_answers_times_out() {
             std::thread::sleep(Duration::from_millis(10));
         }
     });
-    let settings = Settings {
-        retry: RetryPolicy {
-            request_timeout: Duration::from_millis(500),
-            ..RetryPolicy::default()
-        },
-        ..Settings::default()
-    };
+    let settings = Settings::default().retry(RetryPolicy {
+        request_timeout: Duration::from_millis(500),
+        ..RetryPolicy::default()
+    });
     let started = Instant::now();
     let error = match Connection::open(&target(port), settings).await {
         Ok(_) => panic!("the server never answers"),

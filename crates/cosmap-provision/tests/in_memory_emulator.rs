@@ -142,8 +142,8 @@ async fn provisions_the_five_containers_and_a_second_run_sends_no_write() {
         .expect("plans again");
     assert_eq!(second.database.action, DatabaseAction::Present);
     assert_eq!(second.count(ContainerAction::Unchanged), 5, "{second:#?}");
-    assert_eq!(second.writes(&ApplyOptions { update_indexing: true }), 0);
-    let applied = apply(&connection, &second, &ApplyOptions { update_indexing: true })
+    assert_eq!(second.writes(&ApplyOptions::default().update_indexing(true)), 0);
+    let applied = apply(&connection, &second, &ApplyOptions::default().update_indexing(true))
         .await
         .expect("applies");
     assert!(applied.is_empty());
