@@ -265,3 +265,55 @@ fn the_local_server_ignores_the_partition_a_query_is_sent_with() {
         local.reason
     );
 }
+
+/// Two verifications started together on the same new database: whichever loses the
+/// race (at planning, or by a 409 when creating the database) refuses to write into the
+/// other's database; exactly one of them runs.
+#[test]
+fn two_verifications_never_share_a_database() {
+    use std::future::Future;
+    use std::task::Poll;
+
+    let server = CosmosServer::start();
+    let model = cosmap_domain::load_file(&repo().join(MODEL)).expect("model");
+    let logical = cosmap_mapper::map(&model, &cosmap_mapper::Options::default());
+    let target = || cosmap_provision::Target::new(&server.endpoint(), None, "Ecommerce-verify-race").expect("target");
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    let (first, second) = runtime.block_on(async {
+        let mut a = std::pin::pin!(verify(&model, &logical, Engine::Endpoint(target()), Default::default()));
+        let mut b = std::pin::pin!(verify(&model, &logical, Engine::Endpoint(target()), Default::default()));
+        let (mut ra, mut rb) = (None, None);
+        std::future::poll_fn(|cx| {
+            if ra.is_none() {
+                if let Poll::Ready(r) = a.as_mut().poll(cx) {
+                    ra = Some(r);
+                }
+            }
+            if rb.is_none() {
+                if let Poll::Ready(r) = b.as_mut().poll(cx) {
+                    rb = Some(r);
+                }
+            }
+            if ra.is_some() && rb.is_some() {
+                Poll::Ready(())
+            } else {
+                Poll::Pending
+            }
+        })
+        .await;
+        (ra.expect("first"), rb.expect("second"))
+    });
+    let refused = |r: &Result<Report, cosmap_verify::VerifyError>| {
+        matches!(r, Err(cosmap_verify::VerifyError::DatabaseExists { .. }))
+    };
+    assert!(
+        refused(&first) != refused(&second),
+        "exactly one must refuse: {:?} / {:?}",
+        first.as_ref().err(),
+        second.as_ref().err()
+    );
+    assert!(first.is_ok() || second.is_ok());
+}

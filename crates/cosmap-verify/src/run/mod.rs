@@ -16,7 +16,7 @@ use cosmap_mapper::operations::{Operation, OperationKind, Request, ValueSource};
 use cosmap_mapper::{LogicalModel, Role};
 use cosmap_provision::in_memory::InMemoryAccount;
 use cosmap_provision::{
-    apply, plan, ApplyOptions, Connection, DatabaseAction, ProvisionError, Settings, Target, Throughput,
+    apply, plan, AppliedAction, ApplyOptions, Connection, DatabaseAction, ProvisionError, Settings, Target, Throughput,
 };
 use futures::TryStreamExt;
 use serde_json::Value;
@@ -93,7 +93,17 @@ pub async fn verify(
             database: connection.database().to_string(),
         });
     }
-    apply(&connection, &plan, &ApplyOptions::default()).await?;
+    let applied = apply(&connection, &plan, &ApplyOptions::default()).await?;
+    // Created by someone else between the plan and the creation (a 409): not ours to write into.
+    if applied
+        .iter()
+        .any(|a| a.action == AppliedAction::FoundCreated && a.id == connection.database())
+    {
+        return Err(VerifyError::DatabaseExists {
+            endpoint: connection.endpoint().to_string(),
+            database: connection.database().to_string(),
+        });
+    }
 
     let generator = Generator::new(logical, sorted_attributes(domain))?;
     let samples = generator.samples()?;
