@@ -95,7 +95,7 @@ fn the_diagram_shows_bounds_same_partition_documents_and_patterns() {
         text.contains("---|\"productAvailabilities · many · same /itemId\"|"),
         "{text}"
     );
-    assert!(text.contains("---|\"documents · same /orderId\"|"), "{text}");
+    assert!(text.contains("---|\"payments · ≤ 10 · same /orderId\"|"), "{text}");
     assert!(!text.contains("|items[]|"), "unquoted label: {text}");
     assert!(text.contains("p10([\"orders of an account · 500/s\"])"), "{text}");
     assert!(text.contains("--o|\"crossPartitionQuery\"|"), "{text}");

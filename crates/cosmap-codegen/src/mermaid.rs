@@ -198,8 +198,8 @@ fn embedded<'m>(
 
 /// For a non-root entity or a separated value object: the node of the document
 /// type that holds it (the root of its container, or the entity named by its
-/// parent link) and the edge's label (the property and bound from the MR4
-/// decision when there is one, and the partition key both share).
+/// parent link) and the edge's label (the containment's property and bound, and
+/// the partition key both share).
 fn holder(model: &LogicalModel, ci: usize, d: &DocumentType, key: &str) -> Option<(String, String)> {
     if !matches!(d.role, Role::Entity | Role::ValueObject) {
         return None;
@@ -210,18 +210,13 @@ fn holder(model: &LogicalModel, ci: usize, d: &DocumentType, key: &str) -> Optio
         None => &container.document_types.iter().find(|p| p.role == Role::Root)?.name,
     };
     let node = locate(model, &container.name, parent)?;
-    let separated = model.decisions.iter().find(|x| {
-        x.rule == Rule::Mr4
-            && x.subject.starts_with(&format!("{parent}."))
-            && x.outcome.starts_with(&format!("`{}`", d.source))
-    });
-    let label = match separated {
-        Some(x) => {
-            let property = x.subject[parent.len() + 1..].to_string();
-            match bound(x) {
-                Some(card) => format!("{property} · {card} · same /{key}"),
-                None => format!("{property} · same /{key}"),
-            }
+    let label = match &d.containment {
+        Some(c) => {
+            let card = match c.max {
+                Some(max) => format!("≤ {max}"),
+                None => c.cardinality.as_str().to_string(),
+            };
+            format!("{} · {card} · same /{key}", c.property)
         }
         None => format!("documents · same /{key}"),
     };

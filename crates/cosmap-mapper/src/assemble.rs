@@ -8,8 +8,8 @@ use cosmap_domain::{Attribute, DomainModel, Element, Relationship};
 
 use crate::decision::Trace;
 use crate::logical_model::{
-    Container, ContainerKind, DocumentType, Embedded, EmbeddedKind, IdSource, ParentLink, PartitionKeyValue, Property,
-    Reference, Role,
+    Container, ContainerKind, Containment, DocumentType, Embedded, EmbeddedKind, IdSource, ParentLink,
+    PartitionKeyValue, Property, Reference, Role,
 };
 use crate::options::Thresholds;
 use crate::rules::mr4_value_objects::{self, Placement};
@@ -139,7 +139,9 @@ impl<'m, 't> Assembler<'m, 't> {
                     .map(|e| e.identity.as_str())
                     .unwrap_or_default();
                 mr3_entities::record(entity, identity, &aggregate.root, &plan.name, root_identity, self.trace);
-                documents.push(self.document(plan, entity, Role::Entity, None, &mut separated));
+                let mut document = self.document(plan, entity, Role::Entity, None, &mut separated);
+                document.containment = self.model.parent_relationship(entity).map(Containment::of);
+                documents.push(document);
             }
             separated.sort_by(|a, b| a.name.cmp(&b.name));
             documents.extend(separated);
@@ -191,6 +193,7 @@ impl<'m, 't> Assembler<'m, 't> {
             id,
             partition_key_property: plan.partition_key_property.clone(),
             parent,
+            containment: None,
             attributes: node.attributes,
             embedded: node.embedded,
             references: node.references,
@@ -270,7 +273,8 @@ impl<'m, 't> Assembler<'m, 't> {
                             }),
                             _ => None,
                         };
-                        let document = self.document(plan, &vo.name, Role::ValueObject, parent, separated);
+                        let mut document = self.document(plan, &vo.name, Role::ValueObject, parent, separated);
+                        document.containment = Some(Containment::of(rel));
                         separated.push(document);
                     }
                 }

@@ -26,8 +26,8 @@ mod sync_plan;
 
 pub use decision::{Decision, Rule};
 pub use logical_model::{
-    Container, ContainerKind, CopyOf, DocumentType, Embedded, EmbeddedKind, IdSource, LogicalModel, ParentLink,
-    PartitionKey, PartitionKeyValue, Property, PropertyHolder, Reference, Role, FORMAT_VERSION,
+    Container, ContainerKind, Containment, CopyOf, DocumentType, Embedded, EmbeddedKind, IdSource, LogicalModel,
+    ParentLink, PartitionKey, PartitionKeyValue, Property, PropertyHolder, Reference, Role, FORMAT_VERSION,
 };
 pub use options::{
     Options, Thresholds, LOGICAL_PARTITION_BYTES, LOGICAL_PARTITION_RU_PER_SECOND, MAX_ITEM_BYTES,

@@ -2,7 +2,7 @@
 //! the decisions that produced them. Serialised, this is the documented JSON
 //! contract of `cosmap model --format json` (see `docs/logical-model.md`).
 
-use cosmap_domain::AttributeType;
+use cosmap_domain::{AttributeType, Cardinality};
 use serde::Serialize;
 
 use crate::decision::{Decision, Rule};
@@ -145,6 +145,10 @@ pub struct DocumentType {
     pub embedded: Vec<Embedded>,
     /// References to other aggregates' roots.
     pub references: Vec<Reference>,
+    /// For a non-root entity (MR3) or a separated value object (MR4): the
+    /// containment relationship that makes it part of its aggregate.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub containment: Option<Containment>,
     /// For copies: what is copied and how it is kept in sync.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub copy_of: Option<CopyOf>,
@@ -250,6 +254,33 @@ pub struct CopyOf {
     pub sync: SyncPlan,
     /// The access pattern the copy serves.
     pub serves: String,
+}
+
+/// The containment relationship of a document type that is not its aggregate's root.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Containment {
+    /// The element that holds it (the root, or a member entity).
+    pub holder: String,
+    /// The relationship's property name in the holder.
+    pub property: String,
+    /// How many per holder.
+    pub cardinality: Cardinality,
+    /// The declared upper bound, when there is one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max: Option<u64>,
+}
+
+impl Containment {
+    /// The containment `rel` describes.
+    pub fn of(rel: &cosmap_domain::Relationship) -> Self {
+        Containment {
+            holder: rel.from.clone(),
+            property: rel.property_name(),
+            cardinality: rel.cardinality,
+            max: rel.max,
+        }
+    }
 }
 
 /// A separated value object's link to the non-root entity that holds it.

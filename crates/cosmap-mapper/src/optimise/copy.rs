@@ -204,6 +204,7 @@ fn consider(
     copy.role = Role::Copy;
     copy.partition_key_property = pk.clone();
     copy.parent = None;
+    copy.containment = None;
     trace
         .record(
             Rule::Copy,
