@@ -71,3 +71,42 @@ fn the_builder_reports_problems_like_a_file() {
     );
     assert_eq!(err.diagnostics()[0].help.as_deref(), Some("did you mean `Customer`?"));
 }
+
+/// `sort_descending` and `limit` build what `"sort": ["-at"]` and `"limit"` say.
+#[test]
+fn descending_sort_and_limit_from_the_builder_and_the_file() {
+    let file = cosmap_domain::from_slice(
+        br#"{"name": "Forum",
+             "entities": [{"name": "Topic", "identity": "topicId", "attributes": [{"name": "at", "type": "dateTime"}]}],
+             "aggregates": [{"root": "Topic"}],
+             "accessPatterns": [{"name": "newest", "kind": "read", "start": "Topic", "sort": ["-at", "topicId"], "limit": 10, "perSecond": 1}]}"#,
+        None,
+    )
+    .expect("valid");
+    let built = ModelBuilder::new("Forum")
+        .entity(Entity::new("Topic", "topicId").attribute(Attribute::new("at", AttributeType::DateTime)))
+        .aggregate(Aggregate::new("Topic"))
+        .access_pattern(
+            AccessPattern::new("newest", AccessKind::Read, "Topic", 1.0)
+                .sort_descending("at")
+                .sort("topicId")
+                .limit(10),
+        )
+        .build()
+        .expect("valid");
+    assert_eq!(built.spec(), file.spec());
+    let keys = built.access_patterns()[0].sort_keys();
+    assert_eq!(
+        keys,
+        [
+            cosmap_domain::SortKey {
+                attribute: "at",
+                descending: true
+            },
+            cosmap_domain::SortKey {
+                attribute: "topicId",
+                descending: false
+            }
+        ]
+    );
+}
