@@ -33,15 +33,6 @@ pub enum Consistency {
 }
 
 impl Consistency {
-    /// Every level, strongest first.
-    pub const ALL: [Consistency; 5] = [
-        Consistency::Strong,
-        Consistency::BoundedStaleness,
-        Consistency::Session,
-        Consistency::ConsistentPrefix,
-        Consistency::Eventual,
-    ];
-
     /// The user-facing name, as in JSON and on the command line: `boundedStaleness`, …
     pub fn as_str(self) -> &'static str {
         match self {

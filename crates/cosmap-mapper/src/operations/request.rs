@@ -70,11 +70,6 @@ impl PropertyPath {
     pub fn names(&self) -> &[String] {
         &self.0
     }
-
-    /// The first property (the one the document itself holds).
-    pub fn first(&self) -> Option<&str> {
-        self.0.first().map(String::as_str)
-    }
 }
 
 impl std::fmt::Display for PropertyPath {
