@@ -19,6 +19,12 @@ pub struct Attribute {
     /// Values are unique within a partition (becomes a Cosmos DB unique key).
     #[serde(default, skip_serializing_if = "is_false")]
     pub unique: bool,
+    /// How many different values occur across all instances; an equality filter on
+    /// the attribute then matches count / distinctValues items (default: one item for
+    /// identities and unique attributes, otherwise see the cost model's docs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(range(min = 1)))]
+    pub distinct_values: Option<u64>,
 }
 
 pub(crate) fn is_false(b: &bool) -> bool {
@@ -34,6 +40,7 @@ impl Attribute {
             optional: false,
             many: false,
             unique: false,
+            distinct_values: None,
         }
     }
 
@@ -46,6 +53,12 @@ impl Attribute {
     /// Marks the attribute as a list of values.
     pub fn many(mut self) -> Self {
         self.many = true;
+        self
+    }
+
+    /// Declares how many different values the attribute takes.
+    pub fn distinct_values(mut self, n: u64) -> Self {
+        self.distinct_values = Some(n);
         self
     }
 

@@ -15,6 +15,12 @@ pub struct Relationship {
     /// Upper bound on the number of `to` per `from`; required for `few`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max: Option<u64>,
+    /// The typical number of `to` per `from` (`few`, `many`, `manyToMany`): costs use
+    /// it, while `max` stays the bound for sizes and the 2 MB check. Without it, costs
+    /// assume half of `max` (the mean of counts spread evenly up to the bound), or
+    /// `max` itself when that is 1 (see [`Relationship::typical`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub avg: Option<f64>,
     /// JSON property that holds the embedded object or reference; defaults to
     /// the `to` name in lowerCamelCase (plural for lists).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -76,6 +82,7 @@ impl Relationship {
             to: to.into(),
             cardinality,
             max: None,
+            avg: None,
             property: None,
             growth: None,
             updates_per_second: None,
@@ -86,6 +93,21 @@ impl Relationship {
     pub fn max(mut self, max: u64) -> Self {
         self.max = Some(max);
         self
+    }
+
+    /// Sets the typical number of `to` per `from` (what costs use).
+    pub fn avg(mut self, avg: f64) -> Self {
+        self.avg = Some(avg);
+        self
+    }
+
+    /// The number of `to` per `from` that costs use: `avg` when given, `1` for
+    /// `one`, otherwise half of `max` (at least 1). `None` when neither is known.
+    pub fn typical(&self) -> Option<f64> {
+        if self.cardinality == Cardinality::One {
+            return Some(1.0);
+        }
+        self.avg.or_else(|| self.max.map(|m| (m as f64 / 2.0).max(1.0)))
     }
 
     /// Sets the JSON property name.
