@@ -241,3 +241,35 @@ fn the_copy_decision_and_the_cost_table_quote_the_same_partition_count() {
     // And the storage it calls large is the table's.
     assert_eq!(decision.evidence["containerBytes"].as_f64(), Some(order.storage_bytes));
 }
+
+#[test]
+fn a_relationship_avg_sets_the_counts_costs_use_while_max_stays_the_bound() {
+    let before = ecommerce(Consistency::Session);
+    let mut spec = model().spec().clone();
+    let rel = spec
+        .relationships
+        .iter_mut()
+        .find(|r| r.from == "Order" && r.to == "OrderItem")
+        .expect("Order has items");
+    let max = rel.max.expect("bounded") as f64;
+    rel.avg = Some(max / 10.0);
+    let after = cost(
+        &DomainModel::new(spec).unwrap(),
+        &Options::default(),
+        Consistency::Session,
+    );
+    let items = |r: &CostReport| {
+        r.containers
+            .naive
+            .iter()
+            .find(|c| c.name == "OrderItem")
+            .map(|c| c.items)
+            .unwrap()
+    };
+    let ratio = items(&before) / items(&after);
+    assert!(
+        (ratio - 10.0).abs() < 1e-9,
+        "OrderItem documents scale with avg: ×{ratio}"
+    );
+    assert!(after.totals.naive < before.totals.naive);
+}

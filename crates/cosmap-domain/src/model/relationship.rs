@@ -17,8 +17,7 @@ pub struct Relationship {
     pub max: Option<u64>,
     /// The typical number of `to` per `from` (`few`, `many`, `manyToMany`): costs use
     /// it, while `max` stays the bound for sizes and the 2 MB check. Without it, costs
-    /// assume half of `max` (the mean of counts spread evenly up to the bound), or
-    /// `max` itself when that is 1 (see [`Relationship::typical`]).
+    /// use `max` (the dearer case), or 1 when there is no `max` either.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub avg: Option<f64>,
     /// JSON property that holds the embedded object or reference; defaults to
@@ -102,12 +101,12 @@ impl Relationship {
     }
 
     /// The number of `to` per `from` that costs use: `avg` when given, `1` for
-    /// `one`, otherwise half of `max` (at least 1). `None` when neither is known.
+    /// `one`, otherwise `max`; `None` when neither is known.
     pub fn typical(&self) -> Option<f64> {
         if self.cardinality == Cardinality::One {
             return Some(1.0);
         }
-        self.avg.or_else(|| self.max.map(|m| (m as f64 / 2.0).max(1.0)))
+        self.avg.or(self.max.map(|m| m as f64))
     }
 
     /// Sets the JSON property name.

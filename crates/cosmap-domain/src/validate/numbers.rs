@@ -2,7 +2,7 @@
 
 use super::Checker;
 use crate::diagnostic::{Diagnostic, JsonPath};
-use crate::model::Volume;
+use crate::model::{Attribute, Volume};
 
 use crate::limits::MAX_ITEM_BYTES;
 /// Largest plausible instance count (a thousand trillion).
@@ -14,11 +14,13 @@ impl Checker<'_> {
     pub(super) fn check_numbers(&mut self) {
         let spec = self.spec;
         for (i, entity) in spec.entities.iter().enumerate() {
+            self.check_distinct_values(&entity.attributes, Self::entity_path(i));
             if let Some(volume) = &entity.volume {
                 self.check_volume(volume, Self::entity_path(i).key("volume"));
             }
         }
         for (i, vo) in spec.value_objects.iter().enumerate() {
+            self.check_distinct_values(&vo.attributes, Self::value_object_path(i));
             if let Some(volume) = &vo.volume {
                 self.check_volume(volume, Self::value_object_path(i).key("volume"));
             }
@@ -28,6 +30,11 @@ impl Checker<'_> {
             if let Some(rate) = rel.updates_per_second {
                 let what = "number of updates per second";
                 self.check_range(rate, path.key("updatesPerSecond"), 0.0, MAX_PER_SECOND, what);
+            }
+            if let Some(avg) = rel.avg {
+                let bound = rel.max.map_or(MAX_COUNT, |m| m as f64);
+                let what = "typical number of targets per source (`avg`)";
+                self.check_range(avg, path.key("avg"), 0.0, bound, what);
             }
             if let Some(max) = rel.max.filter(|&max| max as f64 > MAX_COUNT) {
                 self.report(
@@ -91,6 +98,19 @@ impl Checker<'_> {
                     0.0,
                     MAX_ITEM_BYTES,
                     "average size in bytes",
+                );
+            }
+        }
+    }
+
+    /// `distinctValues`, when given, is at least 1.
+    fn check_distinct_values(&mut self, attributes: &[Attribute], element: JsonPath) {
+        for (a, attribute) in attributes.iter().enumerate() {
+            if attribute.distinct_values == Some(0) {
+                let path = element.key("attributes").index(a).key("distinctValues");
+                self.report(
+                    Diagnostic::new(path, "`distinctValues` is 0: every instance holds some value")
+                        .help("give how many different values occur, 1 or more, or remove `distinctValues`"),
                 );
             }
         }

@@ -199,12 +199,25 @@ impl<'m> Design<'m> {
                     count / facts::count_of(self.model, &root.name).max(1.0)
                 } else if let Some(targets) = self.referenced_count(&pattern.start, f) {
                     count / targets.max(1.0)
+                } else if let Some(distinct) = self.distinct_values(&pattern.start, f) {
+                    unfiltered / distinct as f64
                 } else {
                     SELECTIVE_FILTER_ITEMS
                 }
             })
             .fold(unfiltered, f64::min)
             .max(count.min(1.0))
+    }
+
+    /// The declared number of different values of attribute `f` of `element`: an
+    /// equality filter on it matches that share of the items.
+    fn distinct_values(&self, element: &str, f: &str) -> Option<u64> {
+        let attributes = self.model.element(element)?.attributes();
+        attributes
+            .iter()
+            .find(|a| a.name == f)?
+            .distinct_values
+            .filter(|&d| d > 0)
     }
 
     /// The count of the root whose identity is `f`, when `element` refers to it.

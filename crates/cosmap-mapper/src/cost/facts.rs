@@ -30,7 +30,8 @@ pub(crate) struct ContainerFacts {
 pub(crate) type Facts = BTreeMap<String, ContainerFacts>;
 
 /// The instance count of `element`: its declared count, or (for a member without
-/// one) its parent's count times the relationship's bound, up the aggregate's tree.
+/// one) its parent's count times the relationship's typical count (`avg`, else its
+/// bound), up the aggregate's tree.
 /// A relationship back up the tree (a member referring to its root) is no parent:
 /// the walk stops where it would go round.
 pub(crate) fn count_of(model: &DomainModel, element: &str) -> f64 {
@@ -46,7 +47,7 @@ pub(crate) fn count_of(model: &DomainModel, element: &str) -> f64 {
         let Some(r) = parent else {
             return factor;
         };
-        factor *= r.max.unwrap_or(1) as f64;
+        factor *= r.typical().unwrap_or(1.0);
         current = &r.from;
     }
 }
