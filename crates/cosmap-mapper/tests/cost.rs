@@ -253,11 +253,15 @@ fn a_relationship_avg_sets_the_counts_costs_use_while_max_stays_the_bound() {
         .expect("Order has items");
     let max = rel.max.expect("bounded") as f64;
     rel.avg = Some(max / 10.0);
-    let after = cost(
-        &DomainModel::new(spec).unwrap(),
-        &Options::default(),
-        Consistency::Session,
-    );
+    let changed = DomainModel::new(spec).unwrap();
+    // Sizes keep the bound: the Order document embedding its items is as large as before.
+    let order_bytes = |m: &DomainModel| {
+        let logical = map(m, &Options::default());
+        let order = logical.container("Order").unwrap().document_type("Order").unwrap();
+        order.estimated_size_bytes.unwrap()
+    };
+    assert_eq!(order_bytes(&model()), order_bytes(&changed));
+    let after = cost(&changed, &Options::default(), Consistency::Session);
     let items = |r: &CostReport| {
         r.containers
             .naive

@@ -21,7 +21,7 @@ pub struct Attribute {
     pub unique: bool,
     /// How many different values occur across all instances; an equality filter on
     /// the attribute then matches count / distinctValues items (default: one item for
-    /// identities and unique attributes, otherwise see the cost model's docs).
+    /// other attributes without it, as the cost table's assumptions say).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(range(min = 1)))]
     pub distinct_values: Option<u64>,

@@ -60,13 +60,13 @@ pub const DEFAULT_ITEM_BYTES: f64 = 1024.0;
 /// (applications page through larger results).
 pub const QUERY_PAGE_ITEMS: f64 = 100.0;
 /// ASSUMPTION: an equality filter on an attribute that is neither an identity nor a
-/// reference matches one item.
+/// reference, and declares no `distinctValues`, matches one item.
 pub const SELECTIVE_FILTER_ITEMS: f64 = 1.0;
 
 /// The assumptions above, as printed under the cost table.
 pub const ASSUMPTIONS: &[&str] = &[
     "an item without a declared size is 1 KB",
-    "an equality filter on an ordinary attribute matches one item; on a reference, count(source) / count(target)",
+    "an equality filter on an ordinary attribute matches one item, or items / distinctValues when the model gives it; on a reference, count(source) / count(target)",
     "requests spread evenly over partition key values",
     "one execution of a query reads one page of at most 100 items",
 ];
