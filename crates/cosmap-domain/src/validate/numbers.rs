@@ -2,7 +2,7 @@
 
 use super::Checker;
 use crate::diagnostic::{Diagnostic, JsonPath};
-use crate::model::{Attribute, Volume};
+use crate::model::{Attribute, AttributeType, Volume};
 
 use crate::limits::MAX_ITEM_BYTES;
 /// Largest plausible instance count (a thousand trillion).
@@ -14,13 +14,13 @@ impl Checker<'_> {
     pub(super) fn check_numbers(&mut self) {
         let spec = self.spec;
         for (i, entity) in spec.entities.iter().enumerate() {
-            self.check_distinct_values(&entity.attributes, Self::entity_path(i));
+            self.check_attribute_values(&entity.attributes, Self::entity_path(i));
             if let Some(volume) = &entity.volume {
                 self.check_volume(volume, Self::entity_path(i).key("volume"));
             }
         }
         for (i, vo) in spec.value_objects.iter().enumerate() {
-            self.check_distinct_values(&vo.attributes, Self::value_object_path(i));
+            self.check_attribute_values(&vo.attributes, Self::value_object_path(i));
             if let Some(volume) = &vo.volume {
                 self.check_volume(volume, Self::value_object_path(i).key("volume"));
             }
@@ -104,13 +104,24 @@ impl Checker<'_> {
     }
 
     /// `distinctValues`, when given, is at least 1.
-    fn check_distinct_values(&mut self, attributes: &[Attribute], element: JsonPath) {
+    /// Per attribute: `distinctValues` of at least 1, and no `unique` boolean.
+    fn check_attribute_values(&mut self, attributes: &[Attribute], element: JsonPath) {
         for (a, attribute) in attributes.iter().enumerate() {
             if attribute.distinct_values == Some(0) {
                 let path = element.key("attributes").index(a).key("distinctValues");
                 self.report(
                     Diagnostic::new(path, "`distinctValues` is 0: every instance holds some value")
                         .help("give how many different values occur, 1 or more, or remove `distinctValues`"),
+                );
+            }
+            if attribute.unique && attribute.ty == AttributeType::Boolean {
+                let path = element.key("attributes").index(a).key("unique");
+                self.report(
+                    Diagnostic::new(
+                        path,
+                        format!("`{}` is a unique boolean: at most two instances could exist", attribute.name),
+                    )
+                    .help("remove `unique`, or make the attribute a string or an integer if its values really are unique"),
                 );
             }
         }

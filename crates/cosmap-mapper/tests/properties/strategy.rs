@@ -350,7 +350,8 @@ fn raw_attribute() -> impl Strategy<Value = RawAttribute> {
             ty,
             optional,
             many,
-            unique,
+            // A unique boolean is refused (at most two instances could exist).
+            unique: unique && ty != AttributeType::Boolean,
         })
 }
 
