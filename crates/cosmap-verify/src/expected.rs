@@ -15,7 +15,8 @@
 //! A document matches when its document-level filters hold and one instance satisfies
 //! all the instance-level filters together ("any element" semantics through arrays).
 //! The documents expected are those of the start's document type (and, in an aggregate
-//! container, of the returned elements stored there as their own documents) that match
+//! container, of the document types that store a returned element, as their own
+//! documents or embedded) that match
 //! (whatever partition the request itself names). A pattern's `sort` gives the
 //! expected order, compared with Cosmos DB's ordering of JSON values.
 
@@ -84,7 +85,11 @@ impl<'a> ReadSpec<'a> {
         let mut types = vec![holder];
         if container.kind == ContainerKind::Aggregate {
             for d in &container.document_types {
-                let returned = pattern.returns.iter().any(|r| *r == d.source && *r != pattern.start);
+                // A returned element stored as its own documents, or embedded in another document type.
+                let returned = pattern
+                    .returns
+                    .iter()
+                    .any(|r| *r != pattern.start && (*r == d.source || !sites(d, r).is_empty()));
                 if returned && d.role != Role::Copy && !types.iter().any(|t| t.name == d.name) {
                     types.push(d);
                 }

@@ -28,7 +28,7 @@ use cosmap_mapper::{
 use serde_json::{json, Map, Value};
 
 use crate::error::VerifyError;
-use crate::values::{self, Seed};
+use crate::values::{self, Seed, Spread};
 
 /// Documents per root document type.
 pub const ROOTS: usize = 3;
@@ -45,17 +45,45 @@ pub fn sample_documents(
     domain: &cosmap_domain::DomainModel,
     logical: &LogicalModel,
 ) -> Result<Vec<Sample>, VerifyError> {
-    Generator::new(logical, sorted_attributes(domain))?.samples()
+    Generator::new(logical, attribute_spreads(domain))?.samples()
 }
 
-/// The attribute names some access pattern of `domain` sorts on (their sample
-/// values are all different and out of write order).
-pub(crate) fn sorted_attributes(domain: &cosmap_domain::DomainModel) -> BTreeSet<String> {
-    domain
-        .access_patterns()
+/// How each attribute's sample values spread (see [`crate::values`]): the attributes
+/// some access pattern sorts on are all different; those a pattern filters on take
+/// one binary digit each, different digits for the filters of one pattern; the rest
+/// are plain.
+pub(crate) fn attribute_spreads(domain: &cosmap_domain::DomainModel) -> BTreeMap<String, Spread> {
+    let attributes: BTreeSet<&str> = domain
+        .entities()
         .iter()
-        .flat_map(|p| p.sort_keys().into_iter().map(|k| k.attribute.to_string()))
-        .collect()
+        .flat_map(|e| &e.attributes)
+        .chain(domain.value_objects().iter().flat_map(|v| &v.attributes))
+        .map(|a| a.name.as_str())
+        .collect();
+    let mut spreads = BTreeMap::new();
+    for p in domain.access_patterns() {
+        for k in p.sort_keys() {
+            spreads.insert(k.attribute.to_string(), Spread::Sorted);
+        }
+    }
+    for p in domain.access_patterns() {
+        let mut used: BTreeSet<u32> = p
+            .filter
+            .iter()
+            .filter_map(|f| match spreads.get(f) {
+                Some(Spread::Filtered(d)) => Some(*d),
+                _ => None,
+            })
+            .collect();
+        for f in p.filter.iter().filter(|f| attributes.contains(f.as_str())) {
+            if !spreads.contains_key(f) {
+                let digit = (0..).find(|d| !used.contains(d)).unwrap_or(0);
+                used.insert(digit);
+                spreads.insert(f.clone(), Spread::Filtered(digit));
+            }
+        }
+    }
+    spreads
 }
 
 /// One sample document and where it goes.
@@ -91,14 +119,14 @@ type Key = (String, String);
 #[derive(Debug)]
 pub(crate) struct Generator<'a> {
     model: &'a LogicalModel,
-    /// Attribute names some access pattern sorts on.
-    sorted: BTreeSet<String>,
+    /// How attribute values spread, by attribute name (absent: plain).
+    spreads: BTreeMap<String, Spread>,
     instances: BTreeMap<Key, Vec<Instance>>,
 }
 
 impl<'a> Generator<'a> {
     /// Decides every instance (ids, partition keys, parents) of `model`'s document types.
-    pub fn new(model: &'a LogicalModel, sorted: BTreeSet<String>) -> Result<Self, VerifyError> {
+    pub fn new(model: &'a LogicalModel, spreads: BTreeMap<String, Spread>) -> Result<Self, VerifyError> {
         let mut instances: BTreeMap<Key, Vec<Instance>> = BTreeMap::new();
         for c in &model.containers {
             let mut types: Vec<&DocumentType> = c.document_types.iter().filter(|d| d.role != Role::Copy).collect();
@@ -128,7 +156,7 @@ impl<'a> Generator<'a> {
         }
         Ok(Generator {
             model,
-            sorted,
+            spreads,
             instances,
         })
     }
@@ -238,12 +266,7 @@ impl<'a> Generator<'a> {
         if let (Some(link), Some(parent)) = (&d.parent, &instance.parent) {
             body.insert(link.property.clone(), json!(parent));
         }
-        let seed = Seed {
-            group: instance.ordinal / 2,
-            ordinal: instance.ordinal,
-            tag: &instance.id,
-            revision,
-        };
+        let seed = seed_of(instance, revision);
         let fields = Fields {
             attributes: &d.attributes,
             embedded: &d.embedded,
@@ -268,8 +291,8 @@ impl<'a> Generator<'a> {
         depth: usize,
     ) -> Result<(), VerifyError> {
         for a in fields.attributes {
-            let sorted = self.sorted.contains(&a.name);
-            object.insert(a.name.clone(), values::attribute(a, seed, sorted));
+            let spread = self.spreads.get(&a.name).copied().unwrap_or(Spread::Plain);
+            object.insert(a.name.clone(), values::attribute(a, seed, spread));
         }
         for e in fields.embedded {
             let value = match (e.kind, e.many) {
@@ -355,7 +378,9 @@ impl<'a> Generator<'a> {
         Ok(&list[index % list.len()])
     }
 
-    /// A reference data snapshot: the target sample's identity and values.
+    /// A reference data snapshot: the target sample's identity and the values its
+    /// document holds for the snapshot's other fields. Only those fields are built, so
+    /// reference data that refers to itself (a category's parent category) is no cycle.
     fn snapshot(&self, e: &Embedded, index: usize, depth: usize) -> Result<Value, VerifyError> {
         if depth >= MAX_DEPTH {
             return Err(VerifyError::Samples(format!(
@@ -364,20 +389,40 @@ impl<'a> Generator<'a> {
             )));
         }
         let (c, d) = self.root_of(&e.source, None)?;
-        let target = self.sample(c, d, self.target(c, d, index)?, 0, depth + 1)?;
+        let target = self.target(c, d, index)?;
         let mut object = Map::new();
         let mut names = e.attributes.iter().map(|a| a.name.as_str());
         if let Some(identity) = names.next() {
             object.insert(identity.to_string(), json!(target.id));
         }
-        let rest = names
+        let held: BTreeSet<&str> = names
             .chain(e.embedded.iter().map(|x| x.name.as_str()))
-            .chain(e.references.iter().map(|r| r.name.as_str()));
-        for name in rest {
-            if let Some(value) = target.body.get(name) {
-                object.insert(name.to_string(), value.clone());
-            }
-        }
+            .chain(e.references.iter().map(|r| r.name.as_str()))
+            .collect();
+        let attributes: Vec<_> = d
+            .attributes
+            .iter()
+            .filter(|a| held.contains(a.name.as_str()))
+            .cloned()
+            .collect();
+        let embedded: Vec<_> = d
+            .embedded
+            .iter()
+            .filter(|x| held.contains(x.name.as_str()))
+            .cloned()
+            .collect();
+        let references: Vec<_> = d
+            .references
+            .iter()
+            .filter(|r| held.contains(r.name.as_str()))
+            .cloned()
+            .collect();
+        let fields = Fields {
+            attributes: &attributes,
+            embedded: &embedded,
+            references: &references,
+        };
+        self.fill(&mut object, fields, seed_of(target, 0), depth + 1)?;
         Ok(Value::Object(object))
     }
 
@@ -456,6 +501,16 @@ struct Fields<'a> {
     attributes: &'a [cosmap_mapper::Property],
     embedded: &'a [Embedded],
     references: &'a [Reference],
+}
+
+/// The seed of a document's own values: documents in pairs share a group.
+fn seed_of(instance: &Instance, revision: u32) -> Seed<'_> {
+    Seed {
+        group: instance.ordinal / 2,
+        ordinal: instance.ordinal,
+        tag: &instance.id,
+        revision,
+    }
 }
 
 fn key(container: &str, document_type: &str) -> Key {

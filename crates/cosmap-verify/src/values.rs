@@ -1,15 +1,24 @@
 //! Deterministic attribute values, by type.
 //!
 //! Each object of the sample set (a document, or an object embedded in one) has a
-//! *group* `k` and an *ordinal*:
+//! *group* `k` and an *ordinal*; how an attribute's values spread over the objects
+//! is its [`Spread`]:
 //!
 //! - plain values come from the group, which neighbouring objects share (documents
 //!   in pairs; the two elements of an embedded array overlap with the next owner's),
 //!   so that an equality filter matches some samples and not others;
+//! - values some access pattern filters on take one binary digit of the ordinal, a
+//!   different digit for each filter of a pattern: the filters of one pattern vary
+//!   independently, so that for some binding each filter is the only one that leaves
+//!   a sample out (a query that lost a clause returns more);
 //! - values that an access pattern sorts on come from the ordinal, scrambled so that
 //!   they are all different and not in the order the samples were written (a query
 //!   missing its `ORDER BY` returns them in another order than the expected one);
-//! - `unique` values carry the object's own tag;
+//! - `unique` values come from the ordinal (strings: the object's own tag), so no two
+//!   objects of a kind share one, whatever the type;
+//! - every non-string value carries an offset drawn from the attribute's name, so two
+//!   attributes of one type never share values (a filter moved to another attribute
+//!   finds nothing);
 //! - a *revision* (for replaced documents) changes every value.
 
 use cosmap_domain::AttributeType;
@@ -29,22 +38,42 @@ pub(crate) struct Seed<'a> {
     pub revision: u32,
 }
 
-/// The value of attribute `property`; `sorted` when an access pattern sorts on it.
-pub(crate) fn attribute(property: &Property, seed: Seed<'_>, sorted: bool) -> Value {
+/// How an attribute's values spread over the objects (see the module docs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Spread {
+    /// From the group: shared by neighbours.
+    Plain,
+    /// Filtered on: binary digit `d` of the ordinal plus one.
+    Filtered(u32),
+    /// Sorted on: all different, out of write order.
+    Sorted,
+}
+
+/// The value of attribute `property` spread as `spread`.
+pub(crate) fn attribute(property: &Property, seed: Seed<'_>, spread: Spread) -> Value {
     if property.many {
         let next = Seed {
             group: seed.group + 1,
             ordinal: seed.ordinal + 1,
             ..seed
         };
-        return json!([scalar(property, seed, sorted), scalar(property, next, sorted)]);
+        return json!([scalar(property, seed, spread), scalar(property, next, spread)]);
     }
-    scalar(property, seed, sorted)
+    scalar(property, seed, spread)
 }
 
-fn scalar(property: &Property, seed: Seed<'_>, sorted: bool) -> Value {
+/// A small number drawn from an attribute's name (FNV-1a), the same on every run.
+fn name_offset(name: &str) -> usize {
+    let hash = name.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    });
+    (hash % 97) as usize
+}
+
+fn scalar(property: &Property, seed: Seed<'_>, spread: Spread) -> Value {
     let name = &property.name;
     let revision = seed.revision;
+    let rev = revision as usize;
     let suffix = if revision == 0 {
         String::new()
     } else {
@@ -52,36 +81,45 @@ fn scalar(property: &Property, seed: Seed<'_>, sorted: bool) -> Value {
     };
     // Sorted values: all different (up to 1,000 objects of a kind), out of write order.
     let scrambled = (997 + 1000 - (seed.ordinal * 389) % 1000) % 1000;
-    let n = if sorted { scrambled } else { seed.group };
+    let n = match spread {
+        _ if property.unique => seed.ordinal % 1000,
+        Spread::Sorted => scrambled,
+        Spread::Filtered(digit) => ((seed.ordinal + 1) >> digit.min(16)) & 1,
+        Spread::Plain => seed.group % 1000,
+    };
+    let sortable = property.unique || spread == Spread::Sorted;
+    let offset = name_offset(name);
     match property.ty {
         AttributeType::String if property.unique => json!(format!("{name}-{}{suffix}", seed.tag)),
-        AttributeType::String if sorted => json!(format!("{name}-{n:03}{suffix}")),
+        AttributeType::String if sortable => json!(format!("{name}-{n:03}{suffix}")),
         AttributeType::String => json!(format!("{name}-{n}{suffix}")),
-        AttributeType::Integer => {
-            json!(if property.unique { seed.ordinal } else { n } as i64 * 10 + i64::from(revision) * 100_000 + 10)
-        }
-        AttributeType::Number => json!(n as f64 * 1.5 + f64::from(revision) * 10_000.0 + 0.25),
-        AttributeType::Decimal => json!(format!("{}.{:02}", 10 + n + revision as usize * 1000, (n * 7) % 100)),
-        AttributeType::Boolean => json!((n + revision as usize).is_multiple_of(2)),
+        AttributeType::Integer => json!((n + offset * 1000 + rev * 1_000_000) as i64 * 10 + 10),
+        AttributeType::Number => json!(n as f64 * 1.5 + (offset * 10_000 + rev * 1_000_000) as f64 + 0.25),
+        AttributeType::Decimal => json!(format!(
+            "{}.{:02}",
+            10 + n + offset * 1000 + rev * 1_000_000,
+            (n * 7) % 100
+        )),
+        AttributeType::Boolean => json!((n + rev).is_multiple_of(2)),
         AttributeType::DateTime => {
-            let minutes = if sorted { n } else { n * 97 % 1000 };
+            // One day per name, one minute per value: all in one year per revision.
+            let minutes = if sortable { n } else { n * 97 % 1000 };
             json!(format!(
-                "{}-03-01T{:02}:{:02}:00Z",
+                "{}-{:02}-{:02}T{:02}:{:02}:00Z",
                 2025 + revision,
+                offset % 12 + 1,
+                offset / 12 + 1,
                 minutes / 60,
                 minutes % 60
             ))
         }
         AttributeType::Date => json!(format!(
             "{}-{:02}-{:02}",
-            2000 + n / 336 + revision as usize * 100,
+            1000 + offset * 4 + n / 336 + rev * 500,
             n % 12 + 1,
             (n / 12) % 28 + 1
         )),
-        AttributeType::Uuid => {
-            let n = if property.unique { seed.ordinal } else { n };
-            json!(format!("00000000-0000-4000-8{revision:03x}-{n:012x}"))
-        }
+        AttributeType::Uuid => json!(format!("00000000-0000-4{offset:03x}-8{revision:03x}-{n:012x}")),
     }
 }
 
@@ -117,7 +155,7 @@ mod tests {
             AttributeType::Date,
         ] {
             let values: Vec<String> = (0..200)
-                .map(|o| attribute(&property(ty), seed(o), true).to_string())
+                .map(|o| attribute(&property(ty), seed(o), Spread::Sorted).to_string())
                 .collect();
             let mut distinct = values.clone();
             distinct.sort();
@@ -131,11 +169,91 @@ mod tests {
     #[test]
     fn plain_values_are_shared_by_a_group_and_revisions_change_them() {
         let p = property(AttributeType::String);
-        assert_eq!(attribute(&p, seed(0), false), attribute(&p, seed(1), false));
-        assert_ne!(attribute(&p, seed(1), false), attribute(&p, seed(2), false));
+        assert_eq!(
+            attribute(&p, seed(0), Spread::Plain),
+            attribute(&p, seed(1), Spread::Plain)
+        );
+        assert_ne!(
+            attribute(&p, seed(1), Spread::Plain),
+            attribute(&p, seed(2), Spread::Plain)
+        );
         let revised = Seed { revision: 1, ..seed(0) };
-        assert_ne!(attribute(&p, seed(0), false), attribute(&p, revised, false));
+        assert_ne!(
+            attribute(&p, seed(0), Spread::Plain),
+            attribute(&p, revised, Spread::Plain)
+        );
         let unique = Property { unique: true, ..p };
-        assert_eq!(attribute(&unique, seed(0), false), json!("at-doc-1"));
+        assert_eq!(attribute(&unique, seed(0), Spread::Plain), json!("at-doc-1"));
+    }
+
+    #[test]
+    fn unique_values_differ_for_every_type() {
+        for ty in [
+            AttributeType::String,
+            AttributeType::Integer,
+            AttributeType::Number,
+            AttributeType::Decimal,
+            AttributeType::DateTime,
+            AttributeType::Date,
+            AttributeType::Uuid,
+        ] {
+            let p = Property {
+                unique: true,
+                ..property(ty)
+            };
+            let values: Vec<String> = (0..300)
+                .map(|o| {
+                    let tag = format!("doc-{o}");
+                    let s = Seed { tag: &tag, ..seed(o) };
+                    attribute(&p, s, Spread::Plain).to_string()
+                })
+                .collect();
+            let mut distinct = values.clone();
+            distinct.sort();
+            distinct.dedup();
+            assert_eq!(distinct.len(), values.len(), "{ty:?}");
+        }
+    }
+
+    #[test]
+    fn two_attributes_of_one_type_never_share_a_value() {
+        for ty in [
+            AttributeType::Integer,
+            AttributeType::Number,
+            AttributeType::Decimal,
+            AttributeType::DateTime,
+            AttributeType::Date,
+            AttributeType::Uuid,
+        ] {
+            let a = Property {
+                name: "quantity".into(),
+                ..property(ty)
+            };
+            let b = Property {
+                name: "weight".into(),
+                ..property(ty)
+            };
+            for o in 0..20 {
+                for p in 0..20 {
+                    assert_ne!(
+                        attribute(&a, seed(o), Spread::Plain),
+                        attribute(&b, seed(p), Spread::Plain),
+                        "{ty:?}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn filtered_attributes_vary_independently() {
+        let p = property(AttributeType::Integer);
+        let digit = |d: u32| -> Vec<Value> { (0..4).map(|o| attribute(&p, seed(o), Spread::Filtered(d))).collect() };
+        let (first, second) = (digit(0), digit(1));
+        // Objects 0–3 hold every combination of the two digits.
+        let mut pairs: Vec<String> = first.iter().zip(&second).map(|(a, b)| format!("{a}/{b}")).collect();
+        pairs.sort();
+        pairs.dedup();
+        assert_eq!(pairs.len(), 4, "{first:?} {second:?}");
     }
 }

@@ -119,9 +119,14 @@ impl Checker<'_> {
                 self.report(
                     Diagnostic::new(
                         path,
-                        format!("`{}` is a unique boolean: at most two instances could exist", attribute.name),
+                        format!(
+                            "`{}` is a unique boolean: at most two instances could exist",
+                            attribute.name
+                        ),
                     )
-                    .help("remove `unique`, or make the attribute a string or an integer if its values really are unique"),
+                    .help(
+                        "remove `unique`, or make the attribute a string or an integer if its values really are unique",
+                    ),
                 );
             }
         }

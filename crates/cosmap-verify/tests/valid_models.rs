@@ -1,0 +1,46 @@
+//! Valid models that once failed verification although their design answers every
+//! pattern (`tests/models/`): verify must pass them.
+
+mod common;
+
+use std::path::Path;
+
+async fn verify(name: &str) -> cosmap_verify::Report {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/models/{name}.json"));
+    let model = cosmap_domain::load_file(&path).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let logical = cosmap_mapper::map(&model, &cosmap_mapper::Options::default());
+    common::in_memory(&model, &logical).await
+}
+
+/// Unique integers, numbers, decimals, dates, date-times and uuids of a dictionary
+/// type share one logical partition: every sample value differs, so no write is a 409.
+#[tokio::test]
+async fn unique_values_of_every_type_in_a_dictionary() {
+    let report = verify("unique-values-in-a-dictionary").await;
+    assert!(report.passed(), "{}", report.to_text());
+    assert_eq!(report.summary.passed, 2);
+}
+
+/// A category embeds a snapshot of its parent category: the snapshot is built from
+/// the target's values, not from a whole target document, so there is no cycle.
+#[tokio::test]
+async fn reference_data_that_refers_to_itself() {
+    let report = verify("reference-data-referring-to-itself").await;
+    assert!(report.passed(), "{}", report.to_text());
+}
+
+/// `returns: ["Discount"]` from an order: discounts are embedded in the item
+/// documents, so the items are expected too.
+#[tokio::test]
+async fn a_returned_value_object_embedded_in_another_document_type() {
+    let report = verify("returns-embedded-in-another-document").await;
+    assert!(report.passed(), "{}", report.to_text());
+    let p = report.pattern("discounts of an order").expect("pattern");
+    // The order with the most items (order-3) and its three items.
+    assert_eq!(
+        p.requests[0].expected,
+        ["order-3", "item-4", "item-5", "item-6"],
+        "{}",
+        report.to_text()
+    );
+}
