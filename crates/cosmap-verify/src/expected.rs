@@ -153,9 +153,28 @@ impl<'a> ReadSpec<'a> {
     /// else in sample order. The partition comes from the filters (the partition key
     /// property is one of them, when the pattern filters on it), never from the request.
     pub fn expected<'s>(&self, samples: &'s [Sample], binding: &Binding) -> Vec<&'s Sample> {
+        let filters: Vec<&str> = self.pattern.filter.iter().map(String::as_str).collect();
+        self.expected_with(samples, binding, &filters)
+    }
+
+    /// How many of the pattern's filters `binding` needs: for how many filters the
+    /// answer without that one filter holds more documents. A binding where every
+    /// filter counts tells a query that lost a clause from the right one.
+    pub fn needed_filters(&self, samples: &[Sample], binding: &Binding) -> usize {
+        let all: Vec<&str> = self.pattern.filter.iter().map(String::as_str).collect();
+        let answer = self.expected_with(samples, binding, &all).len();
+        all.iter()
+            .filter(|dropped| {
+                let rest: Vec<&str> = all.iter().copied().filter(|f| f != *dropped).collect();
+                self.expected_with(samples, binding, &rest).len() > answer
+            })
+            .count()
+    }
+
+    fn expected_with<'s>(&self, samples: &'s [Sample], binding: &Binding, filters: &[&str]) -> Vec<&'s Sample> {
         let mut found: Vec<&Sample> = self
             .samples_of(samples, &self.types)
-            .filter(|s| self.matches(s, binding))
+            .filter(|s| self.matches(s, binding, filters))
             .collect();
         if self.sort_keys(found.first().copied()).is_some() {
             found.sort_by(|a, b| self.compare(&self.sort_keys(Some(a)), &self.sort_keys(Some(b))));
@@ -228,40 +247,31 @@ impl<'a> ReadSpec<'a> {
         self.types.iter().copied().find(|d| d.name == sample.document_type)
     }
 
-    fn matches(&self, sample: &Sample, binding: &Binding) -> bool {
+    fn matches(&self, sample: &Sample, binding: &Binding, filters: &[&str]) -> bool {
         let Some(d) = self.document_type(sample) else {
             return false;
         };
         let start = &self.pattern.start;
         let sites = sites(d, start);
-        let on_document = |f: &String, site: Option<&Site<'_>>| match place(self.container, d, start, site, f) {
+        let on_document = |f: &str, site: Option<&Site<'_>>| match place(self.container, d, start, site, f) {
             Place::Document(name) => Some(sample.body.get(&name) == binding.get(f)),
             _ => None,
         };
         if sites.is_empty() {
             // A returned document that does not hold the start: the filters apply to its own properties.
-            return self
-                .pattern
-                .filter
-                .iter()
-                .all(|f| on_document(f, None).unwrap_or(false));
+            return filters.iter().all(|f| on_document(f, None).unwrap_or(false));
         }
         sites.iter().any(|site| {
-            let documents_ok = self
-                .pattern
-                .filter
-                .iter()
-                .all(|f| on_document(f, Some(site)).unwrap_or(true));
+            let documents_ok = filters.iter().all(|f| on_document(f, Some(site)).unwrap_or(true));
             documents_ok
                 && instances(&sample.body, &site.path).into_iter().any(|instance| {
-                    self.pattern
-                        .filter
+                    filters
                         .iter()
                         .all(|f| match place(self.container, d, start, Some(site), f) {
                             Place::Document(_) => true,
                             Place::Instance { path, .. } => values_at(instance, &path)
                                 .into_iter()
-                                .any(|v| Some(v) == binding.get(f)),
+                                .any(|v| Some(v) == binding.get(*f)),
                             Place::Missing => false,
                         })
                 })

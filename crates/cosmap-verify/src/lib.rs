@@ -10,7 +10,8 @@
 //!
 //! - [`samples`]: the sample documents (3 per root, 2/1/3 children per parent,
 //!   embedded arrays of 2, references to existing samples, snapshots and copies built
-//!   as the generated conversions build them); values from `values`;
+//!   as the generated conversions build them); values from `values` (independent
+//!   per filter, all different where sorted or unique, offset by attribute name);
 //! - `expected`: what a read should return (filters with "any element"
 //!   semantics through arrays, type, partition, sort order);
 //! - `run`: provisioning, writing the samples, sending each request and judging the

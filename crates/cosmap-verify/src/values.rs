@@ -57,7 +57,13 @@ pub(crate) fn attribute(property: &Property, seed: Seed<'_>, spread: Spread) -> 
             ordinal: seed.ordinal + 1,
             ..seed
         };
-        return json!([scalar(property, seed, spread), scalar(property, next, spread)]);
+        // A filtered list's second element is its own (all different), so that
+        // `ARRAY_CONTAINS` on the first tells the lists apart.
+        let second = match spread {
+            Spread::Filtered(_) => Spread::Sorted,
+            other => other,
+        };
+        return json!([scalar(property, seed, spread), scalar(property, next, second)]);
     }
     scalar(property, seed, spread)
 }

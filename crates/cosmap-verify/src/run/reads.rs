@@ -39,7 +39,7 @@ impl Run<'_> {
     }
 
     async fn main_read(&self, r: &Request, pattern: &AccessPattern) -> (RequestOutcome, Option<MainRead<'_>>) {
-        let mut outcome = self.outcome(r);
+        let outcome = self.outcome(r);
         let Some(container) = self.logical.container(&r.container) else {
             return (fail(outcome, format!("there is no container `{}`", r.container)), None);
         };
@@ -64,29 +64,72 @@ impl Run<'_> {
             };
             return (fail(outcome, reason), None);
         }
-        // The binding whose answer is the largest that still leaves documents out.
+        // The binding reported is the one that tells most wrong queries from the
+        // right one: every filter needed (a query that lost a clause returns more),
+        // more answers than the limit (a query that lost its limit returns more),
+        // then the largest answer that still leaves documents out. Every other
+        // binding the samples offer is run too, and must be answered as well.
         let total = spec.total(&self.samples);
-        let scoped = matches!(r.kind(), OperationKind::PointRead | OperationKind::SinglePartitionQuery);
-        let mut best: Option<((bool, usize), Binding, Option<String>)> = None;
-        for binding in bindings {
-            let partition = if scoped {
-                match bind(r.partition_key(), &binding, "partition key") {
-                    Ok(p) => Some(p),
-                    Err(reason) => return (fail(outcome, reason), None),
-                }
-            } else {
-                None
-            };
-            let count = spec.expected(&self.samples, &binding).len();
-            let score = (count < total, count);
-            if best.as_ref().is_none_or(|(s, ..)| score > *s) {
-                best = Some((score, binding, partition));
-            }
-        }
-        let Some((_, binding, partition)) = best else {
+        let limit = spec.limit();
+        let mut scored: Vec<((usize, bool, bool, usize), Binding)> = bindings
+            .into_iter()
+            .map(|binding| {
+                let count = spec.expected(&self.samples, &binding).len();
+                let needed = spec.needed_filters(&self.samples, &binding);
+                (
+                    (needed, limit.is_some_and(|n| count > n), count < total, count),
+                    binding,
+                )
+            })
+            .collect();
+        // Best first; equal scores keep the samples' order.
+        scored.sort_by(|a, b| b.0.cmp(&a.0));
+        let mut bindings = scored.into_iter().map(|(_, binding)| binding);
+        let Some(binding) = bindings.next() else {
             return (fail(outcome, "no binding".into()), None);
         };
-        let mut expected = spec.expected(&self.samples, &binding);
+        let (outcome, expected) = self.read_with(r, &spec, &binding, outcome).await;
+        if outcome.verdict != Verdict::Pass {
+            return (outcome, Some(MainRead { binding, expected }));
+        }
+        for other in bindings {
+            let (checked, _) = self.read_with(r, &spec, &other, self.outcome(r)).await;
+            if checked.verdict != Verdict::Pass {
+                let values: Vec<String> = other.iter().map(|(name, value)| format!("{name} = {value}")).collect();
+                let reason = format!(
+                    "with {}: {}",
+                    values.join(", "),
+                    checked.reason.unwrap_or_else(|| "a wrong answer".into())
+                );
+                let outcome = match checked.verdict {
+                    Verdict::Error => error(outcome, reason),
+                    _ => fail(outcome, reason),
+                };
+                return (outcome, Some(MainRead { binding, expected }));
+            }
+        }
+        (outcome, Some(MainRead { binding, expected }))
+    }
+
+    /// Runs the main request `r` with `binding` and judges the answer; also gives the
+    /// documents it should have returned.
+    async fn read_with<'s>(
+        &'s self,
+        r: &Request,
+        spec: &ReadSpec<'_>,
+        binding: &Binding,
+        mut outcome: RequestOutcome,
+    ) -> (RequestOutcome, Vec<&'s Sample>) {
+        let scoped = matches!(r.kind(), OperationKind::PointRead | OperationKind::SinglePartitionQuery);
+        let partition = if scoped {
+            match bind(r.partition_key(), binding, "partition key") {
+                Ok(p) => Some(p),
+                Err(reason) => return (fail(outcome, reason), Vec::new()),
+            }
+        } else {
+            None
+        };
+        let mut expected = spec.expected(&self.samples, binding);
         let ordered = spec.ordered(&expected);
         // `limit`: the first N in the pattern's order; without an order, any N of them.
         let unordered_limit = match spec.limit() {
@@ -102,9 +145,9 @@ impl Run<'_> {
         outcome.partition_key = partition.clone();
         let answer = match r.kind() {
             OperationKind::PointRead => {
-                let id = match bind(r.id(), &binding, "id") {
+                let id = match bind(r.id(), binding, "id") {
                     Ok(id) => id,
-                    Err(reason) => return (fail(outcome, reason), None),
+                    Err(reason) => return (fail(outcome, reason), expected),
                 };
                 outcome.id = Some(id.clone());
                 let pk = partition.clone().unwrap_or_default();
@@ -113,14 +156,14 @@ impl Run<'_> {
                     .map(|doc| doc.into_iter().collect())
             }
             OperationKind::SinglePartitionQuery | OperationKind::CrossPartitionQuery => {
-                match self.parameters(r, &binding) {
+                match self.parameters(r, binding) {
                     Ok(parameters) => {
                         outcome.parameters = parameters;
                         let sql = r.sql().unwrap_or_default().to_string();
                         self.query(&r.container, &sql, &outcome.parameters, partition.as_deref())
                             .await
                     }
-                    Err(reason) => return (fail(outcome, reason), None),
+                    Err(reason) => return (fail(outcome, reason), expected),
                 }
             }
             OperationKind::Write => Err("a read pattern's operation cannot be a write".to_string()),
@@ -132,7 +175,7 @@ impl Run<'_> {
             },
             Err(cause) => error(outcome, cause),
         };
-        (outcome, Some(MainRead { binding, expected }))
+        (outcome, expected)
     }
 
     /// A request after the main one: a point read through a reference the documents

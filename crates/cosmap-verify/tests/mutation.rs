@@ -1,0 +1,391 @@
+//! Mutation test of the oracle: every query the mapper generates for the bundled
+//! examples (and the models in `tests/models/`) is mutated — a clause dropped, the
+//! attribute a condition reads swapped for another, a sort direction reversed, the
+//! `TOP` removed — and verify must fail the pattern for at least 95% of the mutants.
+//!
+//! A mutant that cannot change any answer on documents the model allows is
+//! *equivalent* and not counted (it is listed): dropping the partition key condition
+//! of a single-partition query (the request's partition key still scopes it), and
+//! dropping the type condition when no other document type of the container stores
+//! what the remaining conditions read. Every surviving mutant is listed in the
+//! test's output (`cargo test -p cosmap-verify --test mutation -- --nocapture`).
+
+mod common;
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use cosmap_domain::DomainModel;
+use cosmap_mapper::operations::{Action, OperationKind, Request, ValueSource};
+use cosmap_mapper::{Container, DocumentType, LogicalModel, Property};
+
+/// The smallest share of (non-equivalent) mutants verify must kill.
+const MIN_KILLED: f64 = 0.95;
+
+/// A query's parts, as `operations::resolve` writes them:
+/// `SELECT [TOP n ]* FROM c[ WHERE a AND b][ ORDER BY k [DESC], …]`.
+#[derive(Debug, Clone)]
+struct Query {
+    top: Option<String>,
+    clauses: Vec<String>,
+    order: Vec<String>,
+}
+
+impl Query {
+    fn parse(sql: &str) -> Option<Query> {
+        let rest = sql.strip_prefix("SELECT ")?;
+        let (top, rest) = match rest.strip_prefix("TOP ") {
+            Some(r) => {
+                let (n, r) = r.split_once(' ')?;
+                (Some(n.to_string()), r)
+            }
+            None => (None, rest),
+        };
+        let rest = rest.strip_prefix("* FROM c")?;
+        let (rest, order) = match rest.split_once(" ORDER BY ") {
+            Some((r, o)) => (r, o.split(", ").map(str::to_string).collect()),
+            None => (rest, Vec::new()),
+        };
+        let clauses = match rest.strip_prefix(" WHERE ") {
+            Some(w) => split_and(w),
+            None if rest.is_empty() => Vec::new(),
+            None => return None,
+        };
+        Some(Query { top, clauses, order })
+    }
+
+    fn sql(&self) -> String {
+        let mut sql = String::from("SELECT ");
+        if let Some(n) = &self.top {
+            let _ = write!(sql, "TOP {n} ");
+        }
+        sql.push_str("* FROM c");
+        if !self.clauses.is_empty() {
+            let _ = write!(sql, " WHERE {}", self.clauses.join(" AND "));
+        }
+        if !self.order.is_empty() {
+            let _ = write!(sql, " ORDER BY {}", self.order.join(", "));
+        }
+        sql
+    }
+}
+
+/// `a AND b AND EXISTS(… AND …)` split at the top level.
+fn split_and(conjunction: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let (mut depth, mut start) = (0i32, 0usize);
+    let bytes = conjunction.as_bytes();
+    let mut quoted = false;
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\'' => quoted = !quoted,
+            b'(' if !quoted => depth += 1,
+            b')' if !quoted => depth -= 1,
+            b' ' if !quoted && depth == 0 && conjunction[i..].starts_with(" AND ") => {
+                out.push(conjunction[start..i].to_string());
+                start = i + 5;
+                i += 4;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    out.push(conjunction[start..].to_string());
+    out
+}
+
+/// One mutant: which request of which pattern, the new SQL, what was changed.
+#[derive(Debug, Clone)]
+struct Mutant {
+    pattern: String,
+    request: usize,
+    sql: String,
+    change: String,
+    equivalent: bool,
+}
+
+/// The property a condition reads and its parameter: `c.a.b = @p` → (`b`, `p`);
+/// `ARRAY_CONTAINS(c.tags, @tag)` → (`tags`, `tag`); inside `EXISTS` the inner one.
+fn condition_property(clause: &str) -> Option<(String, String)> {
+    let (left, param) = if let Some(inner) = clause.strip_prefix("ARRAY_CONTAINS(") {
+        let (path, param) = inner.trim_end_matches(')').rsplit_once(", @")?;
+        (path.to_string(), param.to_string())
+    } else if clause.starts_with("EXISTS(") {
+        let body = clause.rsplit_once(" WHERE ")?.1.trim_end_matches(')');
+        return condition_property(split_and(body).first()?);
+    } else {
+        let (left, param) = clause.split_once(" = @")?;
+        (left.to_string(), param.to_string())
+    };
+    let name = left.rsplit(['.', '[']).next()?.trim_matches(|c| c == '"' || c == ']');
+    Some((name.to_string(), param))
+}
+
+/// The mutants of request `index` of `pattern`.
+fn mutants_of(logical: &LogicalModel, pattern: &str, index: usize, request: &Request) -> Vec<Mutant> {
+    let Some(sql) = request.sql() else {
+        return Vec::new();
+    };
+    let query = Query::parse(sql).unwrap_or_else(|| panic!("cannot parse the generated SQL `{sql}`"));
+    let container = logical.container(&request.container).expect("the request's container");
+    let holder = request
+        .document_types
+        .first()
+        .and_then(|d| container.document_type(d))
+        .expect("the request's first document type");
+    let mut out = Vec::new();
+    let mut push = |q: Query, change: String, equivalent: bool| {
+        out.push(Mutant {
+            pattern: pattern.to_string(),
+            request: index,
+            sql: q.sql(),
+            change,
+            equivalent,
+        });
+    };
+    for (i, clause) in query.clauses.iter().enumerate() {
+        // A clause dropped.
+        let mut q = query.clone();
+        q.clauses.remove(i);
+        let equivalent = scoped_by_partition_key(container, request, clause)
+            || (is_type_condition(clause) && no_other_type_matches(container, clause, &q.clauses));
+        push(q, format!("dropped `{clause}`"), equivalent);
+
+        // The attribute a condition reads swapped for another of the holder's.
+        if let Some((name, _)) = condition_property(clause) {
+            let original = holder.attributes.iter().find(|a| a.name == name);
+            let candidates: Vec<&Property> = holder.attributes.iter().filter(|a| a.name != name).collect();
+            let other = candidates
+                .iter()
+                .find(|a| original.is_some_and(|o| o.ty == a.ty))
+                .or_else(|| candidates.first());
+            if let Some(other) = other {
+                let mut q = query.clone();
+                q.clauses[i] = swap_last(clause, &name, &other.name);
+                push(q, format!("`{name}` read as `{}`", other.name), false);
+            }
+        } else if let Some(literal) = clause.strip_prefix("c.type = ") {
+            // The type condition pointed at another document type of the container.
+            let other = container
+                .document_types
+                .iter()
+                .map(|d| format!("'{}'", d.discriminator))
+                .find(|d| d != literal);
+            if let Some(other) = other {
+                let mut q = query.clone();
+                q.clauses[i] = format!("c.type = {other}");
+                push(q, format!("type {literal} read as {other}"), false);
+            }
+        }
+    }
+    // A sort direction reversed.
+    for (i, key) in query.order.iter().enumerate() {
+        let mut q = query.clone();
+        q.order[i] = match key.strip_suffix(" DESC") {
+            Some(ascending) => ascending.to_string(),
+            None => format!("{key} DESC"),
+        };
+        push(q, format!("`{key}` reversed"), false);
+    }
+    // The limit removed.
+    if let Some(n) = &query.top {
+        let mut q = query.clone();
+        q.top = None;
+        push(q, format!("`TOP {n}` removed"), false);
+    }
+    out
+}
+
+/// Whether `clause` is the partition key condition of a single-partition query whose
+/// partition key is the same value (`c.accountId = @accountId` with partition key
+/// `@accountId`; in a dictionary, `c.type = 'language'` with partition key `language`).
+fn scoped_by_partition_key(container: &Container, request: &Request, clause: &str) -> bool {
+    if request.kind() != OperationKind::SinglePartitionQuery {
+        return false;
+    }
+    let key = &container.partition_key_property;
+    if let Some(literal) = clause.strip_prefix(&format!("c.{key} = '")) {
+        let literal = literal.trim_end_matches('\'');
+        return request.partition_key() == Some(&ValueSource::Constant(literal.to_string()));
+    }
+    condition_property(clause)
+        .is_some_and(|(name, param)| name == *key && request.partition_key() == Some(&ValueSource::Parameter(param)))
+}
+
+fn is_type_condition(clause: &str) -> bool {
+    clause.starts_with("c.type = '") || clause.starts_with("c.type IN (")
+}
+
+/// Whether no document type of `container` other than those the type condition
+/// names stores the first property of every remaining condition: then no document
+/// the model allows could tell the condition's absence.
+fn no_other_type_matches(container: &Container, type_clause: &str, rest: &[String]) -> bool {
+    container
+        .document_types
+        .iter()
+        .filter(|d| !type_clause.contains(&format!("'{}'", d.discriminator)))
+        .all(|d| {
+            !rest
+                .iter()
+                .all(|clause| first_property(clause).is_some_and(|p| stores(container, d, &p)))
+        })
+}
+
+/// The top-level property a condition reads: `c.warehouse.id` → `warehouse`.
+fn first_property(clause: &str) -> Option<String> {
+    let path = if let Some(inner) = clause.strip_prefix("ARRAY_CONTAINS(") {
+        inner
+    } else if clause.starts_with("EXISTS(") {
+        clause.split_once(" IN ")?.1
+    } else {
+        clause
+    };
+    let rest = path.strip_prefix("c")?;
+    let name = match rest.strip_prefix("[\"") {
+        Some(r) => r.split('"').next()?,
+        None => rest
+            .strip_prefix('.')?
+            .split(|c: char| !c.is_alphanumeric() && c != '_')
+            .next()?,
+    };
+    Some(name.to_string())
+}
+
+/// Whether documents of type `d` store top-level property `name`.
+fn stores(container: &Container, d: &DocumentType, name: &str) -> bool {
+    name == container.partition_key_property
+        || name == "id"
+        || name == "type"
+        || d.parent.as_ref().is_some_and(|p| p.property == name)
+        || d.attributes.iter().any(|a| a.name == name)
+        || d.embedded.iter().any(|e| e.name == name)
+        || d.references.iter().any(|r| r.name == name)
+}
+
+/// `clause` with the last occurrence of property `from` (before the parameter) renamed.
+fn swap_last(clause: &str, from: &str, to: &str) -> String {
+    for (before, after) in [
+        (format!(".{from} = @"), format!(".{to} = @")),
+        (format!(".{from}, @"), format!(".{to}, @")),
+    ] {
+        if let Some(at) = clause.rfind(&before) {
+            return format!("{}{after}{}", &clause[..at], &clause[at + before.len()..]);
+        }
+    }
+    let quoted = format!("[\"{from}\"]");
+    match clause.rfind(&quoted) {
+        Some(at) => format!("{}.{to}{}", &clause[..at], &clause[at + quoted.len()..]),
+        None => clause.to_string(),
+    }
+}
+
+fn with_sql(logical: &LogicalModel, mutant: &Mutant) -> LogicalModel {
+    let mut logical = logical.clone();
+    let op = logical
+        .operations
+        .iter_mut()
+        .find(|o| o.pattern == mutant.pattern)
+        .expect("the mutant's operation");
+    match &mut op.requests[mutant.request].action {
+        Action::SinglePartitionQuery { sql, .. } | Action::CrossPartitionQuery { sql, .. } => {
+            *sql = mutant.sql.clone();
+        }
+        other => panic!("not a query: {other:?}"),
+    }
+    logical
+}
+
+fn models() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut paths = Vec::new();
+    for dir in [root.join("../../examples"), root.join("tests/models")] {
+        for entry in std::fs::read_dir(&dir).expect("the models' folder") {
+            let path = entry.expect("an entry").path();
+            let model = if path.is_dir() { path.join("model.json") } else { path };
+            if model.extension().is_some_and(|e| e == "json") && model.is_file() {
+                paths.push(model);
+            }
+        }
+    }
+    paths.sort();
+    paths
+}
+
+#[tokio::test]
+async fn verify_kills_the_mutants_of_every_generated_query() {
+    let (mut total, mut killed, mut equivalent) = (0usize, 0usize, 0usize);
+    let mut lines = Vec::new();
+    let mut survivors = Vec::new();
+    for path in models() {
+        let model: DomainModel = cosmap_domain::load_file(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let logical = cosmap_mapper::map(&model, &cosmap_mapper::Options::default());
+        let baseline = common::in_memory(&model, &logical).await;
+        assert!(baseline.passed(), "{}: {}", path.display(), baseline.to_text());
+        for op in &logical.operations {
+            for (i, request) in op.requests.iter().enumerate() {
+                for mutant in mutants_of(&logical, &op.pattern, i, request) {
+                    if mutant.equivalent {
+                        equivalent += 1;
+                        lines.push(format!(
+                            "  equivalent  {} — {}: {}",
+                            model.name(),
+                            mutant.pattern,
+                            mutant.change
+                        ));
+                        continue;
+                    }
+                    total += 1;
+                    let report = common::in_memory(&model, &with_sql(&logical, &mutant)).await;
+                    let caught = report.pattern(&mutant.pattern).is_some_and(|p| !p.passed);
+                    if caught {
+                        killed += 1;
+                    } else {
+                        survivors.push(format!(
+                            "  SURVIVED    {} — {}: {}\n              {}",
+                            model.name(),
+                            mutant.pattern,
+                            mutant.change,
+                            mutant.sql
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    let share = killed as f64 / total.max(1) as f64;
+    println!(
+        "mutants: {total} ({equivalent} more equivalent, not counted); killed {killed} ({:.1}%)",
+        share * 100.0
+    );
+    for line in lines.iter().chain(&survivors) {
+        println!("{line}");
+    }
+    assert!(total >= 20, "too few mutants to judge: {total}");
+    assert!(
+        share >= MIN_KILLED,
+        "verify killed {killed} of {total} mutants ({:.1}%), under {:.0}%; survivors:\n{}",
+        share * 100.0,
+        MIN_KILLED * 100.0,
+        survivors.join("\n")
+    );
+}
+
+#[test]
+fn queries_split_and_rebuild() {
+    let sql = "SELECT TOP 10 * FROM c WHERE c.a = @a AND EXISTS(SELECT VALUE x0 FROM x0 IN c.l WHERE x0.b = @b AND x0.c = @c) AND c.type IN ('x', 'y') ORDER BY c.t DESC, c.u";
+    let q = Query::parse(sql).expect("parses");
+    assert_eq!(q.top.as_deref(), Some("10"));
+    assert_eq!(q.clauses.len(), 3);
+    assert_eq!(q.order, ["c.t DESC", "c.u"]);
+    assert_eq!(q.sql(), sql);
+    assert_eq!(condition_property(&q.clauses[1]), Some(("b".into(), "b".into())));
+    assert_eq!(
+        swap_last("c.warehouse.id = @warehouseId", "id", "sku"),
+        "c.warehouse.sku = @warehouseId"
+    );
+    assert_eq!(
+        swap_last("ARRAY_CONTAINS(c.tags, @tag)", "tags", "labels"),
+        "ARRAY_CONTAINS(c.labels, @tag)"
+    );
+}
