@@ -4,9 +4,10 @@
 //! Sources (learn.microsoft.com/azure/cosmos-db): "Service quotas"
 //! (`concepts-limits`) and "Partitioning and horizontal scaling" (`partitioning-overview`).
 
-const GB: f64 = 1024.0 * 1024.0 * 1024.0;
+/// Decimal gigabytes, as the service quotas state partition sizes.
+const GB: f64 = 1e9;
 
-/// An item is at most 2 MB.
+/// An item is at most 2 MB (enforced as 2 MiB, 2,097,152 bytes).
 pub const MAX_ITEM_BYTES: f64 = 2.0 * 1024.0 * 1024.0;
 /// One logical partition holds at most 20 GB.
 pub const LOGICAL_PARTITION_BYTES: f64 = 20.0 * GB;

@@ -34,7 +34,11 @@ struct ObjectDraft {
     attributes: Vec<Property>,
     embedded: Vec<Embedded>,
     references: Vec<Reference>,
+    /// The largest size: embedded lists at their bound (`max`), for MR4's 2 MB check.
     bytes: Option<f64>,
+    /// The typical size: embedded lists at their typical length (`avg`, else `max`),
+    /// for costs and storage.
+    typical_bytes: Option<f64>,
     /// Names a document uses besides the lists above (`id`, `type` and the other
     /// reserved properties, the partition key, the parent's identity), so no
     /// reference (forward or stored back) takes one; empty for embedded objects.
@@ -48,6 +52,7 @@ impl ObjectDraft {
             embedded: Vec::new(),
             references: Vec::new(),
             bytes,
+            typical_bytes: bytes,
             reserved: Vec::new(),
         }
     }
@@ -198,7 +203,7 @@ impl<'m, 't> Assembler<'m, 't> {
             embedded: node.embedded,
             references: node.references,
             copy_of: None,
-            estimated_size_bytes: node.bytes,
+            estimated_size_bytes: node.typical_bytes,
         }
     }
 
@@ -252,6 +257,10 @@ impl<'m, 't> Assembler<'m, 't> {
                     };
                     if let Some(b) = child.bytes {
                         node.bytes = Some(node.bytes.unwrap_or(0.0) + b * count);
+                    }
+                    if let Some(b) = child.typical_bytes {
+                        let typical = rel.typical().unwrap_or(count);
+                        node.typical_bytes = Some(node.typical_bytes.unwrap_or(0.0) + b * typical);
                     }
                     node.embedded.push(Embedded {
                         name: rel.property_name(),

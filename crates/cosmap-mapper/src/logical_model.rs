@@ -152,7 +152,9 @@ pub struct DocumentType {
     /// For copies: what is copied and how it is kept in sync.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub copy_of: Option<CopyOf>,
-    /// Estimated average size in bytes, when the model gives sizes.
+    /// Estimated typical size in bytes, when the model gives sizes: the declared
+    /// `avgSizeBytes` plus embedded value objects, lists at their typical length
+    /// (`avg`, else `max`). Costs and storage use it; MR4's size check uses the bound.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub estimated_size_bytes: Option<f64>,
 }

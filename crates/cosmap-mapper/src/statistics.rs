@@ -54,13 +54,14 @@ impl Statistics {
     }
 }
 
-/// `1536` → `1.5 KiB`, for reasons and output.
+/// `1500` → `1.5 kB`, for reasons and output: decimal units, as Cosmos DB's
+/// service quotas state sizes (a physical partition holds 50 GB).
 pub fn human_bytes(bytes: f64) -> String {
-    const UNITS: [&str; 6] = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"];
+    const UNITS: [&str; 6] = ["B", "kB", "MB", "GB", "TB", "PB"];
     let mut value = bytes;
     let mut unit = 0;
-    while value >= 1024.0 && unit < UNITS.len() - 1 {
-        value /= 1024.0;
+    while value >= 1000.0 && unit < UNITS.len() - 1 {
+        value /= 1000.0;
         unit += 1;
     }
     if unit == 0 {
@@ -70,6 +71,34 @@ pub fn human_bytes(bytes: f64) -> String {
     } else {
         format!("{value:.1} {}", UNITS[unit])
     }
+}
+
+/// `bytes` as [`human_bytes`] shows it, with more digits when that would read the
+/// same as `threshold` (so "49.99 GB, under 50.0 GB", never "50.0 GB, under 50.0 GB").
+pub fn human_bytes_against(bytes: f64, threshold: f64) -> String {
+    let shown = human_bytes(bytes);
+    if shown != human_bytes(threshold) || bytes == threshold {
+        return shown;
+    }
+    let unit = shown.split_once(' ').map_or("", |(_, unit)| unit);
+    let scale = match unit {
+        "kB" => 1e3,
+        "MB" => 1e6,
+        "GB" => 1e9,
+        "TB" => 1e12,
+        "PB" => 1e15,
+        _ => return format!("{bytes:.0} B"),
+    };
+    let exact = bytes / scale;
+    // Truncated, not rounded: a figure under the threshold never reads as equal to it.
+    let digits = (2..=9)
+        .map(|d| {
+            let f = 10f64.powi(d);
+            ((exact * f).floor() / f, d as usize)
+        })
+        .find(|(v, _)| *v < threshold / scale)
+        .unwrap_or((exact, 9));
+    format!("{:.*} {unit}", digits.1, digits.0)
 }
 
 /// A rate without noise digits: `500/s`, `0.5/s`.
@@ -86,8 +115,11 @@ mod tests {
     #[test]
     fn formats_figures() {
         assert_eq!(human_bytes(512.0), "512 B");
-        assert_eq!(human_bytes(1536.0), "1.5 KiB");
-        assert_eq!(human_bytes(50.0 * 1024.0 * 1024.0 * 1024.0), "50.0 GiB");
+        assert_eq!(human_bytes(1500.0), "1.5 kB");
+        assert_eq!(human_bytes(50e9), "50.0 GB");
+        assert_eq!(human_bytes_against(49.99e9, 50e9), "49.99 GB");
+        assert_eq!(human_bytes_against(49.99999e9, 50e9), "49.99 GB");
+        assert_eq!(human_bytes_against(20e9, 50e9), "20.0 GB");
         assert_eq!(human_rate(500.0), "500/s");
         assert_eq!(human_rate(0.25), "0.25/s");
     }

@@ -266,7 +266,7 @@ fn publishing_keeps_large_and_hot_orphans_out_of_the_dictionary() {
     let m = example("publishing");
     let names: Vec<&str> = m.containers.iter().map(|c| c.name.as_str()).collect();
     assert_eq!(names, ["Article", "Author", "Dictionary", "ExchangeRate"]);
-    assert!(decision(&m, Rule::Mr5, "Article").reason.contains("2.0 GiB"));
+    assert!(decision(&m, Rule::Mr5, "Article").reason.contains("2.0 GB"));
     assert!(decision(&m, Rule::Mr5, "ExchangeRate").reason.contains("1000/s"));
     let dictionary = m.container("Dictionary").unwrap();
     assert_eq!(dictionary.aggregates, ["Language", "Tag"]);

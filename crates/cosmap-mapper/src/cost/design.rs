@@ -124,7 +124,42 @@ impl<'m> Design<'m> {
     }
 
     /// The charge of `r` (part of `op`), every price from [`units`].
+    /// One execution's charge of request `r` of `op`. A read request after the first
+    /// follows the first one's results: a point read (a reference each item holds)
+    /// runs once per item the first returns; a query (their children stored
+    /// elsewhere) runs once, for all of them, and returns their children.
     pub(crate) fn charge(&self, op: &Operation, r: &Request) -> Charge {
+        let follows = op.requests.first().filter(|first| !std::ptr::eq(*first, r));
+        match (follows, r.kind()) {
+            (Some(first), OperationKind::PointRead) => self.charge_once(op, r, 1.0).scaled(self.first_items(op, first)),
+            (Some(first), OperationKind::SinglePartitionQuery | OperationKind::CrossPartitionQuery) => {
+                self.charge_once(op, r, self.first_items(op, first))
+            }
+            _ => self.charge_once(op, r, 1.0),
+        }
+    }
+
+    /// How many items the first request of `op` returns (1 for a point read).
+    fn first_items(&self, op: &Operation, first: &Request) -> f64 {
+        let (Some(container), Some(name)) = (self.facts.get(&first.container), first.document_types.first()) else {
+            return 1.0;
+        };
+        match first.kind() {
+            OperationKind::SinglePartitionQuery | OperationKind::CrossPartitionQuery => {
+                let page = self
+                    .patterns
+                    .get(op.pattern.as_str())
+                    .and_then(|p| p.limit)
+                    .map_or(QUERY_PAGE_ITEMS, |n| QUERY_PAGE_ITEMS.min(n as f64));
+                self.items(op, first, true, name, container).min(page).max(1.0)
+            }
+            _ => 1.0,
+        }
+    }
+
+    /// The charge of one execution of `r`; a query after the first returns the
+    /// children of `parents` items.
+    fn charge_once(&self, op: &Operation, r: &Request, parents: f64) -> Charge {
         let Some(container) = self.facts.get(&r.container) else {
             return Charge::default();
         };
@@ -152,7 +187,8 @@ impl<'m> Design<'m> {
                     .iter()
                     .enumerate()
                     .map(|(i, name)| {
-                        let items = self.items(op, r, main && i == 0, name, container).min(page);
+                        let items = self.items(op, r, main && i == 0, name, container);
+                        let items = if main { items } else { items * parents }.min(page);
                         (items, bytes(name))
                     })
                     .collect();

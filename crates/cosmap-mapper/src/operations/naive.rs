@@ -1,6 +1,13 @@
 //! The naive port a relational schema would get: one container per entity and
-//! value object, partitioned by `/id`, references only, nothing embedded. Used as
-//! the baseline of `cosmap cost`.
+//! value object (a table each), partitioned by `/id`, references only, nothing
+//! embedded. Used as the baseline of `cosmap cost`.
+//!
+//! A read pays what such a port pays: the start element by its filters, then each
+//! other returned element and each value object those elements own — a single one
+//! read by its owner's id once per item returned (the cost model runs a point read
+//! after the first request once per item the first returns), a list by one query on
+//! the owners' ids (`ARRAY_CONTAINS(@parentIds, c.parentId)`), as a port with batch
+//! fetching does.
 
 use cosmap_domain::{AccessKind, DomainModel, Element};
 
@@ -19,6 +26,25 @@ pub fn naive_operations(model: &DomainModel) -> Vec<Operation> {
                 Some(Element::Entity(e)) => Some(e.identity.clone()),
                 _ => None,
             };
+            if p.kind == AccessKind::Read {
+                // The value objects of every element read: their own containers, read per item.
+                let mut i = 0;
+                while i < elements.len() {
+                    let owner = elements[i];
+                    for rel in model.relationships().iter().filter(|r| r.from == owner) {
+                        let is_value_object = matches!(model.element(&rel.to), Some(Element::ValueObject(_)));
+                        if is_value_object && !elements.contains(&rel.to.as_str()) {
+                            elements.push(rel.to.as_str());
+                        }
+                    }
+                    i += 1;
+                }
+            }
+            let one_per_owner = |element: &str| {
+                model
+                    .parent_relationship(element)
+                    .is_some_and(|r| !r.is_many() && matches!(model.element(element), Some(Element::ValueObject(_))))
+            };
             let requests: Vec<Request> = elements
                 .iter()
                 .enumerate()
@@ -35,7 +61,7 @@ pub fn naive_operations(model: &DomainModel) -> Vec<Operation> {
                             partition_key: ValueSource::Parameter("id".to_string()),
                             id: ValueSource::Parameter("id".to_string()),
                         },
-                        AccessKind::Read if by_identity => Action::PointRead {
+                        AccessKind::Read if by_identity || (i > 0 && one_per_owner(element)) => Action::PointRead {
                             partition_key: ValueSource::Parameter("id".to_string()),
                             id: ValueSource::Parameter("id".to_string()),
                         },
@@ -43,9 +69,13 @@ pub fn naive_operations(model: &DomainModel) -> Vec<Operation> {
                             let filters: Vec<&str> = if i == 0 {
                                 p.filter.iter().map(String::as_str).collect()
                             } else {
-                                vec!["parentId"]
+                                vec!["parentIds"]
                             };
-                            let conditions: Vec<String> = filters.iter().map(|f| format!("c.{f} = @{f}")).collect();
+                            let conditions: Vec<String> = if i == 0 {
+                                filters.iter().map(|f| format!("c.{f} = @{f}")).collect()
+                            } else {
+                                vec!["ARRAY_CONTAINS(@parentIds, c.parentId)".to_string()]
+                            };
                             let sql = if conditions.is_empty() {
                                 "SELECT * FROM c".to_string()
                             } else {

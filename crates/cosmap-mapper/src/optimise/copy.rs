@@ -16,7 +16,7 @@ use crate::decision::{Rule, Trace};
 use crate::logical_model::{Container, ContainerKind, CopyOf, Embedded, Role};
 use crate::operations::PropertyPath;
 use crate::options::Thresholds;
-use crate::statistics::{human_bytes, human_rate, Statistics};
+use crate::statistics::{human_bytes, human_bytes_against, human_rate, Statistics};
 use crate::sync_plan::SyncPlan;
 
 /// Adds copy document types to `containers` where a frequent access pattern needs them.
@@ -95,7 +95,7 @@ fn consider(
             format!(
                 "`{}` is small (about {}, under {}): a cross-partition query there checks few physical partitions",
                 source.name,
-                human_bytes(bytes),
+                human_bytes_against(bytes, t.large_container_bytes),
                 human_bytes(t.large_container_bytes)
             ),
         )
