@@ -49,6 +49,32 @@ fn render(r: &CostReport) -> String {
     ] {
         let _ = writeln!(out, "  {label:<11}{:>14}", thousands(total));
     }
+    if !r.optimisations.is_empty() {
+        let _ = writeln!(out, "\nOptimisations (RU/s against MR1–MR6 alone)");
+        for o in &r.optimisations {
+            let _ = writeln!(
+                out,
+                "  {} {}: saves {}, adds {}",
+                o.rule.as_str(),
+                o.subject,
+                thousands(o.saves_ru_per_second),
+                thousands(o.adds_ru_per_second)
+            );
+            wrap(&mut out, &format!("through {}", o.patterns.join("; ")));
+        }
+        if r.other_effects_ru_per_second.abs() >= 0.5 {
+            let (label, figure) = if r.other_effects_ru_per_second >= 0.0 {
+                ("save", r.other_effects_ru_per_second)
+            } else {
+                ("add", -r.other_effects_ru_per_second)
+            };
+            let _ = writeln!(
+                out,
+                "  other patterns {label} {} (their containers grew or shrank)",
+                thousands(figure)
+            );
+        }
+    }
     if !r.warnings.is_empty() {
         let _ = writeln!(out, "\nWarnings");
         for w in &r.warnings {

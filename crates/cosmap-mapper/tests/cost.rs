@@ -326,3 +326,30 @@ fn optimised_costs_no_more_than_rules_and_rules_no_more_than_naive() {
     }
     assert!(checked >= 4, "{checked} examples");
 }
+
+/// `cosmap cost` credits each optimisation with what it saves and adds; with what no
+/// single one explains, they add up to the difference between the two designs.
+#[test]
+fn each_optimisation_shows_what_it_saves_and_adds() {
+    let report = ecommerce(Consistency::Session);
+    let copy = report
+        .optimisations
+        .iter()
+        .find(|o| o.rule == Rule::Copy)
+        .expect("the copy of Order");
+    assert_eq!(copy.subject, "`Order` copied into `Account`");
+    assert!(copy.saves_ru_per_second > copy.adds_ru_per_second, "{copy:?}");
+    assert!(
+        copy.adds_ru_per_second > 0.0,
+        "the copy's writes cost something: {copy:?}"
+    );
+    assert_eq!(copy.patterns, ["orders of an account", "save an order with its items"]);
+    let net: f64 = report
+        .optimisations
+        .iter()
+        .map(|o| o.saves_ru_per_second - o.adds_ru_per_second)
+        .sum::<f64>()
+        + report.other_effects_ru_per_second;
+    let difference = report.totals.rules - report.totals.optimised;
+    assert!((net - difference).abs() < 1.0, "{net} against {difference}");
+}

@@ -10,6 +10,7 @@ use serde::Serialize;
 use super::constants::*;
 use super::design::{ContainerFigures, Design};
 use super::facts;
+use super::optimisations::{effects, OptimisationEffect};
 use super::units;
 use crate::logical_model::LogicalModel;
 use crate::operations::{naive_operations, Operation, OperationKind};
@@ -67,6 +68,11 @@ pub struct CostReport {
     pub totals: Totals,
     /// Each container's figures (items, storage, partitions, RU/s) in each design.
     pub containers: DesignContainers,
+    /// What each optimisation saves and adds (MR1–MR6 against optimised).
+    pub optimisations: Vec<OptimisationEffect>,
+    /// RU/s the optimised design saves over MR1–MR6 on patterns no optimisation
+    /// changed (negative when it adds: a container grown by copies fans out wider).
+    pub other_effects_ru_per_second: f64,
     /// Risks found in the optimised design.
     pub warnings: Vec<String>,
     /// The figures the documentation does not give, as assumed.
@@ -189,6 +195,7 @@ pub fn estimate(
         optimised: total(|p| &p.optimised),
     };
     let warnings = optimised.warnings(&optimised_model.operations, &optimised_model.thresholds);
+    let (optimisations, other_effects_ru_per_second) = effects(optimised_model, rules_model, &patterns);
     CostReport {
         model: model.name().to_string(),
         consistency,
@@ -199,6 +206,8 @@ pub fn estimate(
             rules: rules.containers(),
             optimised: optimised.containers(),
         },
+        optimisations,
+        other_effects_ru_per_second,
         warnings,
         assumptions: ASSUMPTIONS.iter().map(|a| a.to_string()).collect(),
     }

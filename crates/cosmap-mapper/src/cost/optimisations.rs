@@ -1,0 +1,164 @@
+//! What each optimisation of the optimised design saves and adds, in RU/s, by the
+//! same figures as the cost table: the difference, pattern by pattern, between the
+//! MR1–MR6 design and the optimised one, credited to the optimisation that changed
+//! the pattern's requests. What no single optimisation explains (a container grown by
+//! copies, so that its other queries fan out wider) is reported apart.
+
+use std::collections::BTreeSet;
+
+use serde::Serialize;
+
+use super::estimate::PatternCost;
+use super::units;
+use crate::decision::Rule;
+use crate::logical_model::{Embedded, EmbeddedKind, LogicalModel, Role};
+use crate::operations::{Operation, OperationKind};
+
+/// One optimisation's effect on the workload.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OptimisationEffect {
+    /// The decision's rule: `copy` or `embedReferenceData`.
+    pub rule: Rule,
+    /// What it made: `Order` copied into `Account`, `Country` embedded.
+    pub subject: String,
+    /// RU/s the patterns it serves no longer spend.
+    pub saves_ru_per_second: f64,
+    /// RU/s the writes that keep it current (or that carry it) spend on top.
+    pub adds_ru_per_second: f64,
+    /// The patterns whose cost it changes, by name.
+    pub patterns: Vec<String>,
+}
+
+/// Every optimisation of `optimised` with its effect, and the RU/s the optimised
+/// design saves that none of them accounts for alone (negative when it adds).
+pub(crate) fn effects(
+    optimised: &LogicalModel,
+    rules: &LogicalModel,
+    patterns: &[PatternCost],
+) -> (Vec<OptimisationEffect>, f64) {
+    let mut out = Vec::new();
+    // Copies: the patterns that read or write a copy document type.
+    for c in &optimised.containers {
+        for d in c.document_types.iter().filter(|d| d.role == Role::Copy) {
+            let touches = |op: &Operation| {
+                op.requests
+                    .iter()
+                    .any(|r| r.container == c.name && r.document_types.contains(&d.name))
+            };
+            let source = d
+                .copy_of
+                .as_ref()
+                .map_or(d.source.as_str(), |o| o.document_type.as_str());
+            out.push(effect(
+                Rule::Copy,
+                format!("`{source}` copied into `{}`", c.name),
+                optimised.operations.iter().filter(|op| touches(op)),
+                patterns,
+            ));
+        }
+    }
+    // Embedded reference data: the patterns whose MR1–MR6 operation reads the
+    // element's documents, or whose optimised operation writes a document carrying it.
+    let mut embedded: BTreeSet<&str> = BTreeSet::new();
+    for c in &optimised.containers {
+        for d in &c.document_types {
+            snapshots(&d.embedded, &mut embedded);
+        }
+    }
+    for element in embedded {
+        let reads_it = |op: &Operation| {
+            op.requests.iter().any(|r| {
+                r.kind() != OperationKind::Write
+                    && rules.container(&r.container).is_some_and(|c| {
+                        c.document_types
+                            .iter()
+                            .any(|d| d.source == element && r.document_types.contains(&d.name))
+                    })
+            })
+        };
+        let carries_it = |op: &Operation| {
+            op.requests.iter().any(|r| {
+                r.kind() == OperationKind::Write
+                    && optimised.container(&r.container).is_some_and(|c| {
+                        c.document_types.iter().any(|d| {
+                            r.document_types.contains(&d.name) && {
+                                let mut found = BTreeSet::new();
+                                snapshots(&d.embedded, &mut found);
+                                found.contains(element)
+                            }
+                        })
+                    })
+            })
+        };
+        let names: BTreeSet<&str> = rules
+            .operations
+            .iter()
+            .filter(|op| reads_it(op))
+            .chain(optimised.operations.iter().filter(|op| carries_it(op)))
+            .map(|op| op.pattern.as_str())
+            .collect();
+        out.push(effect(
+            Rule::EmbedReferenceData,
+            format!("`{element}` embedded where referenced"),
+            optimised
+                .operations
+                .iter()
+                .filter(|op| names.contains(op.pattern.as_str())),
+            patterns,
+        ));
+    }
+    let total_saved: f64 = patterns
+        .iter()
+        .map(|p| p.rules.ru_per_second - p.optimised.ru_per_second)
+        .filter(|d| d.is_finite())
+        .sum();
+    let credited: BTreeSet<&str> = out.iter().flat_map(|e| e.patterns.iter().map(String::as_str)).collect();
+    let explained: f64 = patterns
+        .iter()
+        .filter(|p| credited.contains(p.name.as_str()))
+        .map(|p| p.rules.ru_per_second - p.optimised.ru_per_second)
+        .filter(|d| d.is_finite())
+        .sum();
+    (out, units::round(total_saved - explained))
+}
+
+/// The reference data elements embedded (as snapshots) anywhere in `list`.
+fn snapshots<'a>(list: &'a [Embedded], out: &mut BTreeSet<&'a str>) {
+    for e in list {
+        if e.kind == EmbeddedKind::ReferenceData {
+            out.insert(e.source.as_str());
+        }
+        snapshots(&e.embedded, out);
+    }
+}
+
+/// The effect on `ops`' patterns: each one's saving (MR1–MR6 minus optimised) counted
+/// as saved when positive, as added when negative.
+fn effect<'a>(
+    rule: Rule,
+    subject: String,
+    ops: impl Iterator<Item = &'a Operation>,
+    patterns: &[PatternCost],
+) -> OptimisationEffect {
+    let names: BTreeSet<&str> = ops.map(|op| op.pattern.as_str()).collect();
+    let (mut saves, mut adds) = (0.0, 0.0);
+    for p in patterns.iter().filter(|p| names.contains(p.name.as_str())) {
+        let delta = p.rules.ru_per_second - p.optimised.ru_per_second;
+        if !delta.is_finite() {
+            continue;
+        }
+        if delta >= 0.0 {
+            saves += delta;
+        } else {
+            adds -= delta;
+        }
+    }
+    OptimisationEffect {
+        rule,
+        subject,
+        saves_ru_per_second: units::round(saves),
+        adds_ru_per_second: units::round(adds),
+        patterns: names.into_iter().map(str::to_string).collect(),
+    }
+}
