@@ -83,7 +83,7 @@ impl Run<'_> {
             })
             .collect();
         // Best first; equal scores keep the samples' order.
-        scored.sort_by(|a, b| b.0.cmp(&a.0));
+        scored.sort_by_key(|scored| std::cmp::Reverse(scored.0));
         let mut bindings = scored.into_iter().map(|(_, binding)| binding);
         let Some(binding) = bindings.next() else {
             return (fail(outcome, "no binding".into()), None);
