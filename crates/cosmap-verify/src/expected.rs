@@ -2,7 +2,7 @@
 //! never by trusting the operation's SQL.
 //!
 //! An access pattern starts from an element (`start`) and filters on attributes by
-//! equality. On a document of the container the operation reads, each filter
+//! equality, by range (`<`, `<=`, `>`, `>=`, `between`) or by membership (`in`). On a document of the container the operation reads, each filter
 //! attribute is found where the logical model says the document keeps it:
 //!
 //! - the container's partition key property, the document's `id` (the start's own
@@ -23,7 +23,7 @@
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
 
-use cosmap_domain::AccessPattern;
+use cosmap_domain::{AccessPattern, Filter, FilterOp};
 use cosmap_mapper::{Container, ContainerKind, DocumentType, Embedded, EmbeddedKind, PropertyHolder, Role};
 use serde_json::Value;
 
@@ -104,28 +104,73 @@ impl<'a> ReadSpec<'a> {
     }
 
     /// Every binding the samples offer: for each instance of the start element in a
-    /// sample of the holder type, the value of each filter attribute there. Bindings
-    /// where some filter attribute is not stored are left out.
+    /// sample of the holder type, the value of each filter attribute there, as the
+    /// filter's parameters: the value itself (equality, and a range's one bound), the
+    /// value and the next larger one any sample holds (`between`'s two bounds, `in`'s
+    /// array). Bindings where some filter attribute is not stored are left out.
     pub fn bindings(&self, samples: &[Sample]) -> Vec<Binding> {
-        let mut out: Vec<Binding> = Vec::new();
+        let filters: Vec<Filter<'_>> = self.pattern.filters().into_iter().flatten().collect();
+        let wanted: usize = filters.iter().map(|f| f.parameters().len()).sum();
+        // Each filter attribute's values over the holder's samples, in Cosmos DB's order.
+        let mut known: BTreeMap<&str, Vec<Value>> = BTreeMap::new();
+        let mut found: Vec<Vec<(Filter<'_>, Value)>> = Vec::new();
         for sample in self.samples_of(samples, &[self.holder]) {
             for site in sites(self.holder, &self.pattern.start) {
                 for instance in instances(&sample.body, &site.path) {
-                    let mut binding = Binding::new();
-                    for f in &self.pattern.filter {
-                        let value = match place(self.container, self.holder, &self.pattern.start, Some(&site), f) {
+                    let mut values = Vec::new();
+                    for f in &filters {
+                        let value = match place(
+                            self.container,
+                            self.holder,
+                            &self.pattern.start,
+                            Some(&site),
+                            f.attribute,
+                        ) {
                             Place::Document(name) => sample.body.get(&name),
                             Place::Instance { path, .. } => values_at(instance, &path).into_iter().next(),
                             Place::Missing => None,
                         };
                         if let Some(value) = value {
-                            binding.insert(f.clone(), value.clone());
+                            let list = known.entry(f.attribute).or_default();
+                            if !list.contains(value) {
+                                list.push(value.clone());
+                            }
+                            values.push((*f, value.clone()));
                         }
                     }
-                    if binding.len() == self.pattern.filter.len() && !out.contains(&binding) {
-                        out.push(binding);
+                    found.push(values);
+                }
+            }
+        }
+        for list in known.values_mut() {
+            list.sort_by(|x, y| cosmos_order(Some(x), Some(y)));
+        }
+        let next = |attribute: &str, value: &Value| -> Value {
+            let list = known.get(attribute).map_or(&[][..], Vec::as_slice);
+            let at = list.iter().position(|v| v == value).unwrap_or(0);
+            list.get(at + 1).unwrap_or(value).clone()
+        };
+        let mut out: Vec<Binding> = Vec::new();
+        for values in found {
+            let mut binding = Binding::new();
+            for (f, value) in values {
+                let names = f.parameters();
+                match f.op {
+                    FilterOp::Between => {
+                        binding.insert(names[0].clone(), value.clone());
+                        binding.insert(names[1].clone(), next(f.attribute, &value));
+                    }
+                    FilterOp::In => {
+                        let other = next(f.attribute, &value);
+                        binding.insert(names[0].clone(), Value::Array(vec![value, other]));
+                    }
+                    _ => {
+                        binding.insert(names[0].clone(), value);
                     }
                 }
+            }
+            if binding.len() == wanted && !out.contains(&binding) {
+                out.push(binding);
             }
         }
         out
@@ -135,8 +180,8 @@ impl<'a> ReadSpec<'a> {
     pub fn missing_filters(&self) -> Vec<String> {
         let sites = sites(self.holder, &self.pattern.start);
         self.pattern
-            .filter
-            .iter()
+            .filter_attributes()
+            .into_iter()
             .filter(|f| {
                 sites.iter().all(|s| {
                     matches!(
@@ -145,7 +190,7 @@ impl<'a> ReadSpec<'a> {
                     )
                 })
             })
-            .cloned()
+            .map(str::to_string)
             .collect()
     }
 
@@ -253,10 +298,12 @@ impl<'a> ReadSpec<'a> {
         };
         let start = &self.pattern.start;
         let sites = sites(d, start);
-        let on_document = |f: &str, site: Option<&Site<'_>>| match place(self.container, d, start, site, f) {
-            Place::Document(name) => Some(sample.body.get(&name) == binding.get(f)),
-            _ => None,
-        };
+        let filters: Vec<Filter<'_>> = filters.iter().filter_map(|f| Filter::parse(f)).collect();
+        let on_document =
+            |f: &Filter<'_>, site: Option<&Site<'_>>| match place(self.container, d, start, site, f.attribute) {
+                Place::Document(name) => Some(sample.body.get(&name).is_some_and(|v| satisfies(f, v, binding))),
+                _ => None,
+            };
         if sites.is_empty() {
             // A returned document that does not hold the start: the filters apply to its own properties.
             return filters.iter().all(|f| on_document(f, None).unwrap_or(false));
@@ -267,11 +314,11 @@ impl<'a> ReadSpec<'a> {
                 && instances(&sample.body, &site.path).into_iter().any(|instance| {
                     filters
                         .iter()
-                        .all(|f| match place(self.container, d, start, Some(site), f) {
+                        .all(|f| match place(self.container, d, start, Some(site), f.attribute) {
                             Place::Document(_) => true,
-                            Place::Instance { path, .. } => values_at(instance, &path)
-                                .into_iter()
-                                .any(|v| Some(v) == binding.get(*f)),
+                            Place::Instance { path, .. } => {
+                                values_at(instance, &path).into_iter().any(|v| satisfies(f, v, binding))
+                            }
                             Place::Missing => false,
                         })
                 })
@@ -309,6 +356,37 @@ impl<'a> ReadSpec<'a> {
             keys.push(value);
         }
         Some(keys)
+    }
+}
+
+/// Whether `value` meets filter `f` with the parameters of `binding`. A range
+/// compares values of one kind only (numbers with numbers, strings with strings), as
+/// Cosmos DB does: a value of another kind matches no range.
+fn satisfies(f: &Filter<'_>, value: &Value, binding: &Binding) -> bool {
+    let names = f.parameters();
+    let bound = |i: usize| names.get(i).and_then(|n| binding.get(n));
+    let same_kind = |a: &Value, b: &Value| {
+        matches!(
+            (a, b),
+            (Value::Number(_), Value::Number(_))
+                | (Value::String(_), Value::String(_))
+                | (Value::Bool(_), Value::Bool(_))
+        )
+    };
+    let compare = |b: &Value| same_kind(value, b).then(|| cosmos_order(Some(value), Some(b)));
+    match f.op {
+        FilterOp::Equal => bound(0) == Some(value),
+        FilterOp::Less => bound(0).and_then(compare) == Some(Ordering::Less),
+        FilterOp::LessOrEqual => bound(0).and_then(compare).is_some_and(|o| o != Ordering::Greater),
+        FilterOp::Greater => bound(0).and_then(compare) == Some(Ordering::Greater),
+        FilterOp::GreaterOrEqual => bound(0).and_then(compare).is_some_and(|o| o != Ordering::Less),
+        FilterOp::Between => {
+            bound(0).and_then(compare).is_some_and(|o| o != Ordering::Less)
+                && bound(1).and_then(compare).is_some_and(|o| o != Ordering::Greater)
+        }
+        FilterOp::In => bound(0)
+            .and_then(Value::as_array)
+            .is_some_and(|list| list.contains(value)),
     }
 }
 

@@ -36,6 +36,10 @@ pub const ROOTS: usize = 3;
 pub const CHILDREN: [usize; 3] = [2, 1, 3];
 /// Elements of an embedded array (and references of a list of references).
 pub const ARRAY_LEN: usize = 2;
+/// The most documents of one type (or children of one parent) a `limit` asks for:
+/// one more than the largest limit up to 100, so that a query without its `TOP`
+/// returns too many.
+pub const MAX_LIMITED: usize = 101;
 /// How deep reference data snapshots may nest (a deeper chain is a cycle).
 const MAX_DEPTH: usize = 16;
 
@@ -45,11 +49,11 @@ pub fn sample_documents(
     domain: &cosmap_domain::DomainModel,
     logical: &LogicalModel,
 ) -> Result<Vec<Sample>, VerifyError> {
-    Generator::new(logical, attribute_spreads(domain))?.samples()
+    Generator::new(logical, attribute_spreads(domain), limited_counts(domain))?.samples()
 }
 
 /// How each attribute's sample values spread (see [`crate::values`]): the attributes
-/// some access pattern sorts on are all different; those a pattern filters on take
+/// some access pattern sorts on or compares by range are all different; those a pattern filters on take
 /// one binary digit each, different digits for the filters of one pattern; the rest
 /// are plain.
 pub(crate) fn attribute_spreads(domain: &cosmap_domain::DomainModel) -> BTreeMap<String, Spread> {
@@ -62,28 +66,52 @@ pub(crate) fn attribute_spreads(domain: &cosmap_domain::DomainModel) -> BTreeMap
         .collect();
     let mut spreads = BTreeMap::new();
     for p in domain.access_patterns() {
-        for k in p.sort_keys() {
-            spreads.insert(k.attribute.to_string(), Spread::Sorted);
+        // Sorted, or compared by range: all different, so every bound leaves some out.
+        let ranged = p
+            .filters()
+            .into_iter()
+            .flatten()
+            .filter(|f| f.is_range())
+            .map(|f| f.attribute);
+        for attribute in p.sort_keys().iter().map(|k| k.attribute).chain(ranged) {
+            spreads.insert(attribute.to_string(), Spread::Sorted);
         }
     }
     for p in domain.access_patterns() {
-        let mut used: BTreeSet<u32> = p
-            .filter
+        let filtered = p.filter_attributes();
+        let mut used: BTreeSet<u32> = filtered
             .iter()
-            .filter_map(|f| match spreads.get(f) {
+            .filter_map(|f| match spreads.get(*f) {
                 Some(Spread::Filtered(d)) => Some(*d),
                 _ => None,
             })
             .collect();
-        for f in p.filter.iter().filter(|f| attributes.contains(f.as_str())) {
+        for f in filtered.into_iter().filter(|f| attributes.contains(f)) {
             if !spreads.contains_key(f) {
                 let digit = (0..).find(|d| !used.contains(d)).unwrap_or(0);
                 used.insert(digit);
-                spreads.insert(f.clone(), Spread::Filtered(digit));
+                spreads.insert(f.to_string(), Spread::Filtered(digit));
             }
         }
     }
     spreads
+}
+
+/// How many documents of an element the patterns' `limit`s ask for (one more than
+/// the largest limit on a read starting there, at most [`MAX_LIMITED`]).
+pub(crate) fn limited_counts(domain: &cosmap_domain::DomainModel) -> BTreeMap<String, usize> {
+    let mut out: BTreeMap<String, usize> = BTreeMap::new();
+    for p in domain.access_patterns() {
+        if let Some(limit) = p.limit {
+            let wanted = usize::try_from(limit)
+                .unwrap_or(usize::MAX)
+                .saturating_add(1)
+                .min(MAX_LIMITED);
+            let entry = out.entry(p.start.clone()).or_default();
+            *entry = (*entry).max(wanted);
+        }
+    }
+    out
 }
 
 /// One sample document and where it goes.
@@ -110,6 +138,10 @@ pub(crate) struct Instance {
     /// The parent entity's identity, for a value object under a non-root entity.
     parent: Option<String>,
     ordinal: usize,
+    /// Shared with neighbours: documents in pairs; roots beyond [`ROOTS`] (made for
+    /// a `limit`) all join the first pair, so one target has more referrers than
+    /// the limit.
+    group: usize,
 }
 
 /// (container, document type)
@@ -126,14 +158,21 @@ pub(crate) struct Generator<'a> {
 
 impl<'a> Generator<'a> {
     /// Decides every instance (ids, partition keys, parents) of `model`'s document types.
-    pub fn new(model: &'a LogicalModel, spreads: BTreeMap<String, Spread>) -> Result<Self, VerifyError> {
+    pub fn new(
+        model: &'a LogicalModel,
+        spreads: BTreeMap<String, Spread>,
+        limited: BTreeMap<String, usize>,
+    ) -> Result<Self, VerifyError> {
         let mut instances: BTreeMap<Key, Vec<Instance>> = BTreeMap::new();
         for c in &model.containers {
             let mut types: Vec<&DocumentType> = c.document_types.iter().filter(|d| d.role != Role::Copy).collect();
             types.sort_by_key(|d| d.role);
             for d in types {
                 let list = match d.role {
-                    Role::Root => (0..ROOTS).map(|i| root_instance(c, d, i)).collect(),
+                    Role::Root => {
+                        let n = limited.get(&d.source).copied().unwrap_or(0).max(ROOTS);
+                        (0..n).map(|i| root_instance(c, d, i)).collect()
+                    }
                     _ => {
                         let parent_type = parent_type(c, d)?;
                         let parents = instances.get(&key(&c.name, &parent_type)).ok_or_else(|| {
@@ -144,7 +183,11 @@ impl<'a> Generator<'a> {
                         })?;
                         let mut children = Vec::new();
                         for (p, parent) in parents.iter().enumerate() {
-                            for _ in 0..CHILDREN[p % CHILDREN.len()] {
+                            let mut count = CHILDREN[p % CHILDREN.len()];
+                            if p == 0 {
+                                count = count.max(limited.get(&d.source).copied().unwrap_or(0));
+                            }
+                            for _ in 0..count {
                                 children.push(child_instance(d, parent, children.len()));
                             }
                         }
@@ -205,7 +248,10 @@ impl<'a> Generator<'a> {
     pub fn new_sample(&self, container: &str, document_type: &str, serial: usize) -> Result<Sample, VerifyError> {
         let (c, d) = self.find(container, document_type)?;
         let instance = match d.role {
-            Role::Root => root_instance(c, d, ROOTS + serial),
+            Role::Root => {
+                let count = self.instances.get(&key(&c.name, &d.name)).map_or(ROOTS, Vec::len);
+                root_instance(c, d, count + serial)
+            }
             Role::Copy => {
                 return Err(VerifyError::Samples(format!(
                     "`{}` in `{}` is a copy: it is built from its source",
@@ -490,6 +536,7 @@ impl<'a> Generator<'a> {
                 partition_key,
                 parent: None,
                 ordinal: source.instance.ordinal,
+                group: source.instance.group,
             },
         })
     }
@@ -506,7 +553,7 @@ struct Fields<'a> {
 /// The seed of a document's own values: documents in pairs share a group.
 fn seed_of(instance: &Instance, revision: u32) -> Seed<'_> {
     Seed {
-        group: instance.ordinal / 2,
+        group: instance.group,
         ordinal: instance.ordinal,
         tag: &instance.id,
         revision,
@@ -529,6 +576,7 @@ fn root_instance(c: &Container, d: &DocumentType, i: usize) -> Instance {
         partition_key,
         parent: None,
         ordinal: i,
+        group: if i < ROOTS { i / 2 } else { 0 },
     }
 }
 
@@ -538,6 +586,7 @@ fn child_instance(d: &DocumentType, parent: &Instance, ordinal: usize) -> Instan
         partition_key: parent.partition_key.clone(),
         parent: d.parent.as_ref().map(|_| parent.id.clone()),
         ordinal,
+        group: ordinal / 2,
     }
 }
 

@@ -85,8 +85,11 @@ fn scalar(property: &Property, seed: Seed<'_>, spread: Spread) -> Value {
     } else {
         format!("-r{revision}")
     };
-    // Sorted values: all different (up to 1,000 objects of a kind), out of write order.
-    let scrambled = (997 + 1000 - (seed.ordinal * 389) % 1000) % 1000;
+    // Sorted values: all different (up to 1,000 objects of a kind), out of write order,
+    // and in another order for each attribute (multipliers prime to 1,000).
+    const MULTIPLIERS: [usize; 8] = [389, 613, 777, 131, 457, 919, 263, 853];
+    let multiplier = MULTIPLIERS[name_offset(&property.name) % MULTIPLIERS.len()];
+    let scrambled = (997 + 1000 - (seed.ordinal * multiplier) % 1000) % 1000;
     let n = match spread {
         _ if property.unique => seed.ordinal % 1000,
         Spread::Sorted => scrambled,

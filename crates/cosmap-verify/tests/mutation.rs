@@ -1,7 +1,8 @@
 //! Mutation test of the oracle: every query the mapper generates for the bundled
 //! examples (and the models in `tests/models/`) is mutated — a clause dropped, the
-//! attribute a condition reads swapped for another, a sort direction reversed, the
-//! `TOP` removed — and verify must fail the pattern for at least 95% of the mutants.
+//! attribute a condition reads swapped for another, a range turned around, a sort
+//! direction reversed, the `TOP` removed — and verify must fail the pattern for at
+//! least 95% of the mutants.
 //!
 //! A mutant that cannot change any answer on documents the model allows is
 //! *equivalent* and not counted (it is listed): dropping the partition key condition
@@ -105,21 +106,46 @@ struct Mutant {
     equivalent: bool,
 }
 
-/// The property a condition reads and its parameter: `c.a.b = @p` → (`b`, `p`);
-/// `ARRAY_CONTAINS(c.tags, @tag)` → (`tags`, `tag`); inside `EXISTS` the inner one.
+/// The property a condition reads and its (first) parameter: `c.a.b = @p` → (`b`,
+/// `p`); `c.dueOn < @dueOnMax` → (`dueOn`, `dueOnMax`); `ARRAY_CONTAINS(c.tags, @tag)`
+/// → (`tags`, `tag`); `ARRAY_CONTAINS(@statusList, c.status)` → (`status`,
+/// `statusList`); `(c.x BETWEEN @xMin AND @xMax)` → (`x`, `xMin`); inside `EXISTS`
+/// the inner one.
 fn condition_property(clause: &str) -> Option<(String, String)> {
-    let (left, param) = if let Some(inner) = clause.strip_prefix("ARRAY_CONTAINS(") {
+    let (left, param) = if let Some(inner) = clause.strip_prefix("ARRAY_CONTAINS(@") {
+        let (param, path) = inner.trim_end_matches(')').split_once(", ")?;
+        (path.to_string(), param.to_string())
+    } else if let Some(inner) = clause.strip_prefix("ARRAY_CONTAINS(") {
         let (path, param) = inner.trim_end_matches(')').rsplit_once(", @")?;
         (path.to_string(), param.to_string())
     } else if clause.starts_with("EXISTS(") {
         let body = clause.rsplit_once(" WHERE ")?.1.trim_end_matches(')');
         return condition_property(split_and(body).first()?);
+    } else if let Some(inner) = clause.strip_prefix('(') {
+        let (path, rest) = inner.split_once(" BETWEEN @")?;
+        (path.to_string(), rest.split(' ').next()?.to_string())
     } else {
-        let (left, param) = clause.split_once(" = @")?;
-        (left.to_string(), param.to_string())
+        let (left, param) = clause.split_once(" @")?;
+        let path = left.rsplit_once(' ')?.0;
+        (path.to_string(), param.to_string())
     };
     let name = left.rsplit(['.', '[']).next()?.trim_matches(|c| c == '"' || c == ']');
     Some((name.to_string(), param))
+}
+
+/// A one-sided range condition turned around: `<` ↔ `>=`, `<=` ↔ `>`.
+fn reversed_range(clause: &str) -> Option<String> {
+    for (from, to) in [
+        (" < @", " >= @"),
+        (" <= @", " > @"),
+        (" > @", " <= @"),
+        (" >= @", " < @"),
+    ] {
+        if let Some(at) = clause.find(from) {
+            return Some(format!("{}{to}{}", &clause[..at], &clause[at + from.len()..]));
+        }
+    }
+    None
 }
 
 /// The mutants of request `index` of `pattern`.
@@ -177,6 +203,14 @@ fn mutants_of(logical: &LogicalModel, pattern: &str, index: usize, request: &Req
                 q.clauses[i] = format!("c.type = {other}");
                 push(q, format!("type {literal} read as {other}"), false);
             }
+        }
+    }
+    // A range turned around.
+    for (i, clause) in query.clauses.iter().enumerate() {
+        if let Some(turned) = reversed_range(clause) {
+            let mut q = query.clone();
+            q.clauses[i] = turned;
+            push(q, format!("`{clause}` turned around"), false);
         }
     }
     // A sort direction reversed.
@@ -265,10 +299,8 @@ fn stores(container: &Container, d: &DocumentType, name: &str) -> bool {
 
 /// `clause` with the last occurrence of property `from` (before the parameter) renamed.
 fn swap_last(clause: &str, from: &str, to: &str) -> String {
-    for (before, after) in [
-        (format!(".{from} = @"), format!(".{to} = @")),
-        (format!(".{from}, @"), format!(".{to}, @")),
-    ] {
+    for end in [" ", ",", ")"] {
+        let (before, after) = (format!(".{from}{end}"), format!(".{to}{end}"));
         if let Some(at) = clause.rfind(&before) {
             return format!("{}{after}{}", &clause[..at], &clause[at + before.len()..]);
         }
@@ -387,5 +419,25 @@ fn queries_split_and_rebuild() {
     assert_eq!(
         swap_last("ARRAY_CONTAINS(c.tags, @tag)", "tags", "labels"),
         "ARRAY_CONTAINS(c.labels, @tag)"
+    );
+    assert_eq!(
+        swap_last("ARRAY_CONTAINS(@sList, c.status)", "status", "kind"),
+        "ARRAY_CONTAINS(@sList, c.kind)"
+    );
+    assert_eq!(
+        condition_property("c.dueOn < @dueOnMax"),
+        Some(("dueOn".into(), "dueOnMax".into()))
+    );
+    assert_eq!(
+        condition_property("(c.x BETWEEN @xMin AND @xMax)"),
+        Some(("x".into(), "xMin".into()))
+    );
+    assert_eq!(
+        condition_property("ARRAY_CONTAINS(@sList, c.status)"),
+        Some(("status".into(), "sList".into()))
+    );
+    assert_eq!(
+        reversed_range("c.dueOn < @dueOnMax").as_deref(),
+        Some("c.dueOn >= @dueOnMax")
     );
 }

@@ -11,7 +11,12 @@ pub struct AccessPattern {
     pub kind: AccessKind,
     /// The entity or value object the operation starts from.
     pub start: String,
-    /// Attributes the operation filters on (equality), for example `accountId`.
+    /// What the operation filters on: an attribute name for equality (`accountId`;
+    /// on a list attribute, "holds the value"), or the name, a space and an operator:
+    /// `"dueOn <"`, `"<="`, `">"`, `">="` (one bound, parameter `@dueOnMax` or
+    /// `@dueOnMin`), `"dueOn between"` (`@dueOnMin` to `@dueOnMax`, both included),
+    /// `"status in"` (one of the values in the array `@statusList`). See
+    /// [`AccessPattern::filters`].
     #[serde(default)]
     pub filter: Vec<String>,
     /// Attributes the operation sorts on, in order; a leading `-` sorts that one
@@ -72,7 +77,8 @@ impl AccessPattern {
         }
     }
 
-    /// Adds a filter attribute.
+    /// Adds a filter entry, as in the file: `"accountId"` (equality) or an attribute,
+    /// a space and an operator (`"dueOn <"`, `"total between"`, `"status in"`).
     pub fn filter(mut self, attribute: impl Into<String>) -> Self {
         self.filter.push(attribute.into());
         self
@@ -95,6 +101,28 @@ impl AccessPattern {
     pub fn limit(mut self, n: u64) -> Self {
         self.limit = Some(n);
         self
+    }
+
+    /// The filter entries as attributes, operators and parameters, in order; an entry
+    /// whose operator is unknown gives `None` (validation reports it).
+    pub fn filters(&self) -> Vec<Option<Filter<'_>>> {
+        self.filter.iter().map(|f| Filter::parse(f)).collect()
+    }
+
+    /// The attribute each filter entry names (`"dueOn <"` → `dueOn`).
+    pub fn filter_attributes(&self) -> Vec<&str> {
+        self.filter.iter().map(|f| Filter::attribute_of(f)).collect()
+    }
+
+    /// The attributes of the equality filters (the ones that can select a partition
+    /// or an id).
+    pub fn equality_filters(&self) -> Vec<&str> {
+        self.filters()
+            .into_iter()
+            .flatten()
+            .filter(|f| f.op == FilterOp::Equal)
+            .map(|f| f.attribute)
+            .collect()
     }
 
     /// The sort entries as attributes and directions, in order.
@@ -137,5 +165,110 @@ impl<'a> SortKey<'a> {
                 descending: false,
             },
         }
+    }
+}
+
+/// One entry of an access pattern's `filter`: the attribute and how it is compared.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Filter<'a> {
+    /// The attribute filtered on.
+    pub attribute: &'a str,
+    /// How the attribute is compared with the parameter(s).
+    pub op: FilterOp,
+}
+
+/// How a filter compares an attribute with its parameter(s).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum FilterOp {
+    /// `=` (the default): equal to `@x`; on a list attribute, holds `@x`.
+    Equal,
+    /// `<`: below `@xMax`.
+    Less,
+    /// `<=`: at most `@xMax`.
+    LessOrEqual,
+    /// `>`: above `@xMin`.
+    Greater,
+    /// `>=`: at least `@xMin`.
+    GreaterOrEqual,
+    /// `between`: from `@xMin` to `@xMax`, both included.
+    Between,
+    /// `in`: one of the values of the array `@xList`.
+    In,
+}
+
+/// The operators a filter entry may name after the attribute, as written.
+pub const FILTER_OPERATORS: [&str; 7] = ["=", "<", "<=", ">", ">=", "between", "in"];
+
+impl<'a> Filter<'a> {
+    /// `"dueOn <"` → `dueOn` below `@dueOnMax`; `"accountId"` → equality. `None`
+    /// when the word after the space is no operator.
+    pub fn parse(entry: &'a str) -> Option<Self> {
+        let Some((attribute, op)) = entry.trim_end().rsplit_once(' ') else {
+            return Some(Filter {
+                attribute: entry,
+                op: FilterOp::Equal,
+            });
+        };
+        let op = match op {
+            "=" | "==" => FilterOp::Equal,
+            "<" => FilterOp::Less,
+            "<=" => FilterOp::LessOrEqual,
+            ">" => FilterOp::Greater,
+            ">=" => FilterOp::GreaterOrEqual,
+            "between" => FilterOp::Between,
+            "in" => FilterOp::In,
+            _ => return None,
+        };
+        Some(Filter {
+            attribute: attribute.trim_end(),
+            op,
+        })
+    }
+
+    /// The attribute an entry names, whatever its operator.
+    pub fn attribute_of(entry: &str) -> &str {
+        entry.trim_end().split(' ').next().unwrap_or(entry)
+    }
+
+    /// The query parameters this filter binds, by name: `dueOn`, `dueOnMax`,
+    /// `dueOnMin` and `dueOnMax`, or `statusList`.
+    pub fn parameters(&self) -> Vec<String> {
+        let a = self.attribute;
+        match self.op {
+            FilterOp::Equal => vec![a.to_string()],
+            FilterOp::Less | FilterOp::LessOrEqual => vec![format!("{a}Max")],
+            FilterOp::Greater | FilterOp::GreaterOrEqual => vec![format!("{a}Min")],
+            FilterOp::Between => vec![format!("{a}Min"), format!("{a}Max")],
+            FilterOp::In => vec![format!("{a}List")],
+        }
+    }
+
+    /// Whether the filter compares by order (needs an ordered, single-valued attribute).
+    pub fn is_range(&self) -> bool {
+        matches!(
+            self.op,
+            FilterOp::Less | FilterOp::LessOrEqual | FilterOp::Greater | FilterOp::GreaterOrEqual | FilterOp::Between
+        )
+    }
+}
+
+#[cfg(test)]
+mod filter_tests {
+    use super::*;
+
+    #[test]
+    fn filter_entries_parse() {
+        let eq = Filter::parse("accountId").unwrap();
+        assert_eq!((eq.attribute, eq.op), ("accountId", FilterOp::Equal));
+        assert_eq!(eq.parameters(), ["accountId"]);
+        let lt = Filter::parse("dueOn <").unwrap();
+        assert_eq!((lt.attribute, lt.op), ("dueOn", FilterOp::Less));
+        assert_eq!(lt.parameters(), ["dueOnMax"]);
+        let between = Filter::parse("total between").unwrap();
+        assert_eq!(between.parameters(), ["totalMin", "totalMax"]);
+        assert!(between.is_range());
+        assert_eq!(Filter::parse("status in").unwrap().parameters(), ["statusList"]);
+        assert_eq!(Filter::parse("dueOn ~"), None);
+        assert_eq!(Filter::attribute_of("dueOn ~"), "dueOn");
     }
 }

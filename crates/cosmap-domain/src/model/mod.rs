@@ -11,7 +11,7 @@ mod relationship;
 mod thresholds;
 mod value_object;
 
-pub use access_pattern::{AccessKind, AccessPattern, SortKey, WriteOperation};
+pub use access_pattern::{AccessKind, AccessPattern, Filter, FilterOp, SortKey, WriteOperation, FILTER_OPERATORS};
 pub use aggregate::Aggregate;
 pub use attribute::{Attribute, AttributeType};
 pub use entity::{ChangeRate, Entity, Volume};

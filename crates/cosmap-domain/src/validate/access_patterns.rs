@@ -46,7 +46,8 @@ impl<'a> Checker<'a> {
             }
             let valid = self.queryable_properties(&pattern.start, touching.get(pattern.start.as_str()));
             let sorted: Vec<&str> = pattern.sort_keys().iter().map(|k| k.attribute).collect();
-            let filtered: Vec<&str> = pattern.filter.iter().map(String::as_str).collect();
+            let filtered: Vec<&str> = pattern.filter_attributes();
+            self.check_filter_operators(pattern, &path, &valid);
             let lists = [("filter", &filtered), ("sort", &sorted)];
             for (list, names) in lists {
                 for (f, &name) in names.iter().enumerate() {
@@ -92,6 +93,86 @@ impl<'a> Checker<'a> {
                 }
             }
         }
+    }
+
+    /// Each filter entry's operator: known, on an attribute it can compare (ranges need
+    /// one ordered, single value), and no two entries binding the same parameter.
+    fn check_filter_operators(
+        &mut self,
+        pattern: &crate::model::AccessPattern,
+        path: &JsonPath,
+        valid: &BTreeSet<&str>,
+    ) {
+        use crate::model::{AttributeType, Filter, FilterOp, FILTER_OPERATORS};
+        let mut bound: BTreeMap<String, &str> = BTreeMap::new();
+        for (f, entry) in pattern.filter.iter().enumerate() {
+            let at = path.key("filter").index(f);
+            let Some(filter) = Filter::parse(entry) else {
+                let word = entry.trim_end().rsplit(' ').next().unwrap_or_default();
+                let ops = FILTER_OPERATORS
+                    .iter()
+                    .map(|o| format!("`{o}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                self.report(
+                    Diagnostic::new(at, format!("`{word}` is not a filter operator"))
+                        .help(format!("write the attribute alone for equality, or follow it with a space and one of {ops} (`\"dueOn <\"`)")),
+                );
+                continue;
+            };
+            if !valid.contains(filter.attribute) {
+                continue; // reported with the other unknown names
+            }
+            let ty = self.attribute_type(&pattern.start, filter.attribute);
+            if filter.op != FilterOp::Equal && self.is_list_attribute(&pattern.start, filter.attribute) {
+                self.report(
+                    Diagnostic::new(
+                        at.clone(),
+                        format!(
+                            "`{}` is a list (`\"many\": true`): it cannot be compared with `{}`",
+                            filter.attribute,
+                            entry.trim_end().rsplit(' ').next().unwrap_or_default()
+                        ),
+                    )
+                    .help(format!(
+                        "filter on `{}` alone: on a list it matches the items that hold the value",
+                        filter.attribute
+                    )),
+                );
+            } else if filter.is_range() && ty == Some(AttributeType::Boolean) {
+                self.report(
+                    Diagnostic::new(
+                        at.clone(),
+                        format!("`{}` is a boolean: it has no range to compare", filter.attribute),
+                    )
+                    .help(format!("filter on `{}` alone (equality)", filter.attribute)),
+                );
+            }
+            for parameter in filter.parameters() {
+                if let Some(other) = bound.insert(parameter.clone(), entry.as_str()) {
+                    self.report(
+                        Diagnostic::new(
+                            at.clone(),
+                            format!("`{entry}` and `{other}` both bind the parameter `@{parameter}`"),
+                        )
+                        .help(
+                            "keep one of them: `<` and `<=` are both an upper bound, `between` already has both bounds",
+                        ),
+                    );
+                }
+            }
+        }
+    }
+
+    /// The declared type of `attribute` of `element`, when it is one of its attributes.
+    fn attribute_type(&self, element: &str, attribute: &str) -> Option<crate::model::AttributeType> {
+        let spec = self.spec;
+        let attributes = match self.index.elements.get(element) {
+            Some(ElementId::Entity(i)) => &spec.entities[*i].attributes,
+            Some(ElementId::ValueObject(i)) => &spec.value_objects[*i].attributes,
+            None => return None,
+        };
+        attributes.iter().find(|a| a.name == attribute).map(|a| a.ty)
     }
 
     /// Whether `attribute` of `element` holds a list of values (`many`).

@@ -62,11 +62,20 @@ pub const QUERY_PAGE_ITEMS: f64 = 100.0;
 /// ASSUMPTION: an equality filter on an attribute that is neither an identity nor a
 /// reference, and declares no `distinctValues`, matches one item.
 pub const SELECTIVE_FILTER_ITEMS: f64 = 1.0;
+/// ASSUMPTION: a one-sided range filter (`<`, `<=`, `>`, `>=`) keeps a third of the
+/// items in scope (the textbook default selectivity of an open range).
+pub const RANGE_FILTER_SHARE: f64 = 1.0 / 3.0;
+/// ASSUMPTION: a `between` filter keeps a tenth of the items in scope.
+pub const BETWEEN_FILTER_SHARE: f64 = 0.1;
+/// ASSUMPTION: an `in` filter's array holds this many values, each matching as an
+/// equality filter on the attribute would.
+pub const IN_FILTER_VALUES: f64 = 3.0;
 
 /// The assumptions above, as printed under the cost table.
 pub const ASSUMPTIONS: &[&str] = &[
     "an item without a declared size is 1 KB",
     "an equality filter on an ordinary attribute matches one item, or items / distinctValues when the model gives it; on a reference, count(source) / count(target)",
+    "a range filter keeps a third of the items in scope (`between`: a tenth); an `in` filter matches as 3 equality filters would",
     "requests spread evenly over partition key values",
     "one execution of a query reads one page of at most 100 items",
 ];

@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 
-use cosmap_domain::{AccessPattern, DomainModel, Element, Relationship};
+use cosmap_domain::{AccessPattern, DomainModel, Element, FilterOp, Relationship};
 
 use super::constants::*;
 use super::estimate::{Consistency, DesignCost};
@@ -223,26 +223,38 @@ impl<'m> Design<'m> {
             _ => None,
         };
         let root = self.model.root_of(&pattern.start);
-        pattern
-            .filter
-            .iter()
-            .map(|f| {
-                if Some(f.as_str()) == identity {
-                    1.0
-                } else if matches!(r.partition_key(), Some(crate::operations::ValueSource::Parameter(p)) if p == f) {
-                    per_partition
-                } else if let Some(root) = root.filter(|root| root.identity == *f) {
-                    count / facts::count_of(self.model, &root.name).max(1.0)
-                } else if let Some(targets) = self.referenced_count(&pattern.start, f) {
-                    count / targets.max(1.0)
-                } else if let Some(distinct) = self.distinct_values(&pattern.start, f) {
-                    unfiltered / distinct as f64
-                } else {
-                    SELECTIVE_FILTER_ITEMS
+        // Equality filters: the most selective one bounds the answer; ranges keep a share of it.
+        let (mut items, mut share) = (unfiltered, 1.0);
+        for filter in pattern.filters().into_iter().flatten() {
+            let f = filter.attribute;
+            let values = match filter.op {
+                FilterOp::Less | FilterOp::LessOrEqual | FilterOp::Greater | FilterOp::GreaterOrEqual => {
+                    share *= RANGE_FILTER_SHARE;
+                    continue;
                 }
-            })
-            .fold(unfiltered, f64::min)
-            .max(count.min(1.0))
+                FilterOp::Between => {
+                    share *= BETWEEN_FILTER_SHARE;
+                    continue;
+                }
+                FilterOp::In => IN_FILTER_VALUES,
+                FilterOp::Equal => 1.0,
+            };
+            let matched = if Some(f) == identity {
+                1.0
+            } else if matches!(r.partition_key(), Some(crate::operations::ValueSource::Parameter(p)) if p == f) {
+                per_partition
+            } else if let Some(root) = root.filter(|root| root.identity == *f) {
+                count / facts::count_of(self.model, &root.name).max(1.0)
+            } else if let Some(targets) = self.referenced_count(&pattern.start, f) {
+                count / targets.max(1.0)
+            } else if let Some(distinct) = self.distinct_values(&pattern.start, f) {
+                unfiltered / distinct as f64
+            } else {
+                SELECTIVE_FILTER_ITEMS
+            };
+            items = items.min(values * matched);
+        }
+        (items * share).max(count.min(1.0))
     }
 
     /// The declared number of different values of attribute `f` of `element`: an

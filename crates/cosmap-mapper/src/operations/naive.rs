@@ -11,6 +11,7 @@
 
 use cosmap_domain::{AccessKind, DomainModel, Element};
 
+use super::sql::{self, Condition};
 use super::{Action, Operation, Purpose, Request, ValueSource, WriteKind};
 
 /// The operations of every access pattern in the naive design, by pattern name.
@@ -49,8 +50,11 @@ pub fn naive_operations(model: &DomainModel) -> Vec<Operation> {
                 .iter()
                 .enumerate()
                 .map(|(i, element)| {
-                    let by_identity =
-                        i == 0 && p.filter.len() == 1 && identity(element).as_deref() == Some(&p.filter[0]);
+                    let equality = p.equality_filters();
+                    let by_identity = i == 0
+                        && p.filter.len() == 1
+                        && equality.len() == 1
+                        && identity(element).as_deref() == Some(equality[0]);
                     let action = match p.kind {
                         AccessKind::Write => Action::Write {
                             write: match p.write {
@@ -66,25 +70,33 @@ pub fn naive_operations(model: &DomainModel) -> Vec<Operation> {
                             id: ValueSource::Parameter("id".to_string()),
                         },
                         AccessKind::Read => {
-                            let filters: Vec<&str> = if i == 0 {
-                                p.filter.iter().map(String::as_str).collect()
+                            let (conditions, parameters): (Vec<String>, Vec<String>) = if i == 0 {
+                                let conditions: Vec<Condition> = p
+                                    .filters()
+                                    .into_iter()
+                                    .flatten()
+                                    .map(|f| Condition {
+                                        steps: Vec::new(),
+                                        leaf: vec![f.attribute.to_string()],
+                                        param: f.attribute.to_string(),
+                                        contains: false,
+                                        op: f.op,
+                                    })
+                                    .collect();
+                                let parameters = conditions.iter().flat_map(Condition::parameters).collect();
+                                (sql::conjunction("c", &conditions, 0), parameters)
                             } else {
-                                vec!["parentIds"]
-                            };
-                            let conditions: Vec<String> = if i == 0 {
-                                filters.iter().map(|f| format!("c.{f} = @{f}")).collect()
-                            } else {
-                                vec!["ARRAY_CONTAINS(@parentIds, c.parentId)".to_string()]
+                                (
+                                    vec!["ARRAY_CONTAINS(@parentIds, c.parentId)".to_string()],
+                                    vec!["parentIds".to_string()],
+                                )
                             };
                             let sql = if conditions.is_empty() {
                                 "SELECT * FROM c".to_string()
                             } else {
                                 format!("SELECT * FROM c WHERE {}", conditions.join(" AND "))
                             };
-                            Action::CrossPartitionQuery {
-                                sql,
-                                parameters: filters.iter().map(|f| f.to_string()).collect(),
-                            }
+                            Action::CrossPartitionQuery { sql, parameters }
                         }
                     };
                     Request {

@@ -2,7 +2,7 @@
 //! lives (home documents and copies), picks the cheapest way to run it, and
 //! writes the SQL.
 
-use cosmap_domain::{AccessKind, AccessPattern, DomainModel, WriteOperation};
+use cosmap_domain::{AccessKind, AccessPattern, DomainModel, FilterOp, WriteOperation};
 
 use std::collections::BTreeMap;
 
@@ -68,7 +68,18 @@ fn read_at(all: &Places<'_>, p: &AccessPattern, at: &Location<'_>) -> Vec<Reques
     };
     let mut id = None;
     let mut conditions = Vec::new();
-    for f in &p.filter {
+    for entry in p.filters().into_iter().flatten() {
+        let f = &entry.attribute.to_string();
+        if entry.op != FilterOp::Equal {
+            // A range or membership: always a condition, never the partition or the id.
+            let found = find_property(at, f).unwrap_or_else(|| condition(&[], &[f], f));
+            conditions.push(Condition {
+                op: entry.op,
+                contains: false,
+                ..found
+            });
+            continue;
+        }
         match filter(at, f) {
             Match::PartitionKey => {
                 partition_key = Some(ValueSource::Parameter(f.clone()));
@@ -144,9 +155,9 @@ fn read_at(all: &Places<'_>, p: &AccessPattern, at: &Location<'_>) -> Vec<Reques
                 }
             }
             clauses.extend(sql::conjunction("c", &conditions, 0));
-            for condition in &conditions {
-                if !parameters.contains(&condition.param) {
-                    parameters.push(condition.param.clone());
+            for parameter in conditions.iter().flat_map(Condition::parameters) {
+                if !parameters.contains(&parameter) {
+                    parameters.push(parameter);
                 }
             }
             let mut sorted = types.clone();
@@ -385,6 +396,7 @@ fn condition(steps: &[Step], leaf: &[&str], param: &str) -> Condition {
         leaf: leaf.iter().map(|s| s.to_string()).collect(),
         param: param.to_string(),
         contains: false,
+        op: FilterOp::Equal,
     }
 }
 

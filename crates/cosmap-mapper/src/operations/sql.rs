@@ -1,6 +1,8 @@
 //! Cosmos DB SQL text: property access (bracketed where a name is a keyword),
 //! equality conditions through embedded arrays (`EXISTS` subqueries), `ORDER BY`.
 
+use cosmap_domain::{Filter, FilterOp};
+
 use super::locate::Step;
 
 /// Words of Cosmos DB's SQL that cannot follow a dot.
@@ -73,14 +75,46 @@ pub(crate) fn path(alias: &str, names: &[String]) -> String {
 }
 
 /// One condition: the object path to the property's owner, the property path
-/// within it, and the parameter; equality, or (`contains`, a list attribute)
-/// `ARRAY_CONTAINS`.
+/// within it, the attribute filtered on (`param`, which names the parameters) and how
+/// it compares: equality, or (`contains`, a list attribute) `ARRAY_CONTAINS`; a range
+/// (`<`, `<=`, `>`, `>=`, `BETWEEN`); or membership in an array parameter.
 #[derive(Debug, Clone)]
 pub(crate) struct Condition {
     pub steps: Vec<Step>,
     pub leaf: Vec<String>,
     pub param: String,
     pub contains: bool,
+    pub op: FilterOp,
+}
+
+impl Condition {
+    /// The parameters the condition binds (`dueOnMax`, or `totalMin` and `totalMax`).
+    pub fn parameters(&self) -> Vec<String> {
+        Filter {
+            attribute: &self.param,
+            op: self.op,
+        }
+        .parameters()
+    }
+
+    /// The condition on `property` (a SQL property path).
+    fn sql(&self, property: &str) -> String {
+        let params = self.parameters();
+        let first = params.first().map(String::as_str).unwrap_or_default();
+        match self.op {
+            FilterOp::Equal if self.contains => format!("ARRAY_CONTAINS({property}, @{first})"),
+            FilterOp::Equal => format!("{property} = @{first}"),
+            FilterOp::Less => format!("{property} < @{first}"),
+            FilterOp::LessOrEqual => format!("{property} <= @{first}"),
+            FilterOp::Greater => format!("{property} > @{first}"),
+            FilterOp::GreaterOrEqual => format!("{property} >= @{first}"),
+            FilterOp::Between => {
+                let last = params.last().map(String::as_str).unwrap_or_default();
+                format!("({property} BETWEEN @{first} AND @{last})")
+            }
+            FilterOp::In => format!("ARRAY_CONTAINS(@{first}, {property})"),
+        }
+    }
 }
 
 /// The conditions as one conjunction; conditions inside the same embedded array
@@ -97,11 +131,7 @@ pub(crate) fn conjunction(alias: &str, conditions: &[Condition], depth: usize) -
                     .map(|s| s.name.clone())
                     .chain(c.leaf.iter().cloned())
                     .collect();
-                out.push(if c.contains {
-                    format!("ARRAY_CONTAINS({}, @{})", path(alias, &names), c.param)
-                } else {
-                    format!("{} = @{}", path(alias, &names), c.param)
-                });
+                out.push(c.sql(&path(alias, &names)));
             }
             Some(k) => {
                 let prefix = c.steps[..=k].to_vec();
@@ -155,18 +185,21 @@ mod tests {
                 leaf: vec!["accountId".into()],
                 param: "accountId".into(),
                 contains: false,
+                op: FilterOp::Equal,
             },
             Condition {
                 steps: array.clone(),
                 leaf: vec!["addressType".into()],
                 param: "addressType".into(),
                 contains: false,
+                op: FilterOp::Equal,
             },
             Condition {
                 steps: array,
                 leaf: vec!["city".into()],
                 param: "city".into(),
                 contains: true,
+                op: FilterOp::Equal,
             },
         ];
         assert_eq!(

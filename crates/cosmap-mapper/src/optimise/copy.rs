@@ -66,7 +66,10 @@ fn consider(
         return;
     };
     let source = &containers[ci];
-    if pattern.filter.contains(&source.partition_key_property) {
+    if pattern
+        .equality_filters()
+        .contains(&source.partition_key_property.as_str())
+    {
         return; // already a single-partition read
     }
     let doc = &source.document_types[di];
@@ -112,7 +115,7 @@ fn consider(
         let c = &containers[j];
         let fits = j != ci
             && c.kind == ContainerKind::Aggregate
-            && pattern.filter.contains(&c.partition_key_property)
+            && pattern.equality_filters().contains(&c.partition_key_property.as_str())
             && r.target_identity == c.partition_key_property;
         if fits && target.as_ref().is_none_or(|(best, _)| j < *best) {
             target = Some((j, r.name.clone()));

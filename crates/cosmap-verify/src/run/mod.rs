@@ -26,7 +26,7 @@ use crate::report::{
     EngineInfo, EngineKind, PatternOutcome, Report, RequestOutcome, SampleSummary, Summary, Verdict,
     REPORT_FORMAT_VERSION,
 };
-use crate::samples::{attribute_spreads, Generator, Sample};
+use crate::samples::{attribute_spreads, limited_counts, Generator, Sample};
 
 mod reads;
 mod writes;
@@ -105,7 +105,7 @@ pub async fn verify(
         });
     }
 
-    let generator = Generator::new(logical, attribute_spreads(domain))?;
+    let generator = Generator::new(logical, attribute_spreads(domain), limited_counts(domain))?;
     let samples = generator.samples()?;
 
     let database = connection.cosmos_client().database_client(connection.database());
