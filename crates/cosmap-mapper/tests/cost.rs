@@ -45,7 +45,7 @@ fn operations_carry_container_partition_key_and_sql() {
     assert_eq!(r.partition_key(), Some(&ValueSource::Parameter("accountId".into())));
     assert_eq!(
         r.sql(),
-        Some("SELECT * FROM c WHERE c.accountId = @accountId AND c.type = 'order' ORDER BY c.orderedAt")
+        Some("SELECT TOP 10 c.id, c.type, c.accountId, c.orderedAt, c.total, c.currency, c.status FROM c WHERE c.accountId = @accountId AND c.type = 'order' ORDER BY c.orderedAt DESC")
     );
     let rules = map(&model(), &Options::default().optimise(false));
     let op = rules

@@ -227,6 +227,21 @@ impl<'a> ReadSpec<'a> {
         found
     }
 
+    /// The properties a short form (`project`) returns, as the pattern names them.
+    pub fn projected(&self) -> Vec<String> {
+        self.pattern.project.clone()
+    }
+
+    /// Where the holder's documents keep a projected property: `id` for the start's
+    /// identity, else the name itself.
+    pub fn stored_name(&self, name: &str) -> String {
+        if self.holder.source == self.pattern.start && self.holder.id.attribute() == Some(name) {
+            "id".to_string()
+        } else {
+            name.to_string()
+        }
+    }
+
     /// The pattern's `limit`: how many of the expected documents one execution returns.
     pub fn limit(&self) -> Option<usize> {
         self.pattern.limit.map(|n| usize::try_from(n).unwrap_or(usize::MAX))

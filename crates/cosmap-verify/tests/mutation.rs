@@ -1,8 +1,8 @@
 //! Mutation test of the oracle: every query the mapper generates for the bundled
 //! examples (and the models in `tests/models/`) is mutated — a clause dropped, the
 //! attribute a condition reads swapped for another, a range turned around, a sort
-//! direction reversed, the `TOP` removed — and verify must fail the pattern for at
-//! least 95% of the mutants.
+//! direction reversed, the `TOP` removed, a property of a short form left out — and
+//! verify must fail the pattern for at least 95% of the mutants.
 //!
 //! A mutant that cannot change any answer on documents the model allows is
 //! *equivalent* and not counted (it is listed): dropping the partition key condition
@@ -24,10 +24,11 @@ use cosmap_mapper::{Container, DocumentType, LogicalModel, Property};
 const MIN_KILLED: f64 = 0.95;
 
 /// A query's parts, as `operations::resolve` writes them:
-/// `SELECT [TOP n ]* FROM c[ WHERE a AND b][ ORDER BY k [DESC], …]`.
+/// `SELECT [TOP n ]{*|c.id, c.type, c.pk, …} FROM c[ WHERE a AND b][ ORDER BY k [DESC], …]`.
 #[derive(Debug, Clone)]
 struct Query {
     top: Option<String>,
+    select: Vec<String>,
     clauses: Vec<String>,
     order: Vec<String>,
 }
@@ -42,7 +43,8 @@ impl Query {
             }
             None => (None, rest),
         };
-        let rest = rest.strip_prefix("* FROM c")?;
+        let (select, rest) = rest.split_once(" FROM c")?;
+        let select = select.split(", ").map(str::to_string).collect();
         let (rest, order) = match rest.split_once(" ORDER BY ") {
             Some((r, o)) => (r, o.split(", ").map(str::to_string).collect()),
             None => (rest, Vec::new()),
@@ -52,7 +54,12 @@ impl Query {
             None if rest.is_empty() => Vec::new(),
             None => return None,
         };
-        Some(Query { top, clauses, order })
+        Some(Query {
+            top,
+            select,
+            clauses,
+            order,
+        })
     }
 
     fn sql(&self) -> String {
@@ -60,7 +67,7 @@ impl Query {
         if let Some(n) = &self.top {
             let _ = write!(sql, "TOP {n} ");
         }
-        sql.push_str("* FROM c");
+        let _ = write!(sql, "{} FROM c", self.select.join(", "));
         if !self.clauses.is_empty() {
             let _ = write!(sql, " WHERE {}", self.clauses.join(" AND "));
         }
@@ -221,6 +228,12 @@ fn mutants_of(logical: &LogicalModel, pattern: &str, index: usize, request: &Req
             None => format!("{key} DESC"),
         };
         push(q, format!("`{key}` reversed"), false);
+    }
+    // A property of a short form left out.
+    for (i, item) in query.select.iter().enumerate().skip(3) {
+        let mut q = query.clone();
+        q.select.remove(i);
+        push(q, format!("`{item}` left out of the short form"), false);
     }
     // The limit removed.
     if let Some(n) = &query.top {

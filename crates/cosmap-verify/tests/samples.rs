@@ -63,10 +63,15 @@ fn counts_per_document_type() {
     let children: usize = CHILDREN.iter().sum();
     assert_eq!(count("Account", "Account"), ROOTS);
     assert_eq!(count("Account", "BankAccount"), children);
-    assert_eq!(count("Account", "Order"), ROOTS, "a copy of each order");
+    // "orders of an account" reads at most 10: 10 + ROOTS orders, so that one
+    // account has more than 10.
+    let orders = 10 + ROOTS;
+    assert_eq!(count("Order", "Order"), orders);
+    assert_eq!(count("Account", "Order"), orders, "a copy of each order");
     assert_eq!(count("Dictionary", "Country"), ROOTS);
     assert_eq!(count("Item", "ProductAvailability"), children);
-    assert_eq!(count("Order", "Payment"), children);
+    let per_orders: usize = (0..orders).map(|p| CHILDREN[p % CHILDREN.len()]).sum();
+    assert_eq!(count("Order", "Payment"), per_orders);
     // Parents hold different numbers of children.
     let per_account: Vec<usize> = (1..=ROOTS)
         .map(|a| {
@@ -91,7 +96,7 @@ fn copies_and_snapshots_are_what_the_generated_conversions_build() {
         .iter()
         .filter(|s| s.container == "Account" && s.document_type == "Order")
         .collect();
-    assert_eq!(copies.len(), ROOTS);
+    assert_eq!(copies.len(), 10 + ROOTS);
     for copy in copies {
         let source: order::Order =
             serde_json::from_value(find(&samples, "Order", &copy.id).body.clone()).expect("an order");
@@ -99,13 +104,15 @@ fn copies_and_snapshots_are_what_the_generated_conversions_build() {
         assert_eq!(serde_json::to_value(&built).expect("serialises"), copy.body);
         assert_eq!(copy.partition_key, source.account.id);
     }
-    // Orders in pairs on one account: account-1 has two, account-2 one, account-3 none.
+    // Orders in pairs on one account: account-1 has two, account-2 one, account-3
+    // none; the orders made for the limit join account-1.
     let accounts: Vec<String> = samples
         .iter()
         .filter(|s| s.container == "Order" && s.document_type == "Order")
         .map(|s| s.body["account"]["id"].as_str().unwrap_or("").to_string())
         .collect();
-    assert_eq!(accounts, ["account-1", "account-1", "account-2"]);
+    assert_eq!(accounts[..3], ["account-1", "account-1", "account-2"]);
+    assert!(accounts[3..].iter().all(|a| a == "account-1"), "{accounts:?}");
 
     for s in samples.iter().filter(|s| s.container == "PresentedProduct") {
         let product: presented_product::PresentedProduct = serde_json::from_value(s.body.clone()).expect("a product");

@@ -107,6 +107,21 @@ pub mod types {
         /// `label` (string).
         pub label: ::std::string::String,
     }
+    /// Value object `OrderStatus`, embedded in its parent's document.
+    #[derive(
+        ::serde::Serialize,
+        ::serde::Deserialize,
+        ::core::fmt::Debug,
+        ::core::clone::Clone,
+        ::core::cmp::PartialEq
+    )]
+    #[serde(rename_all = "camelCase")]
+    pub struct OrderStatus {
+        /// `code` (string).
+        pub code: ::std::string::String,
+        /// `label` (string).
+        pub label: ::std::string::String,
+    }
     /// Value object `OrderItem`, embedded in its parent's document.
     #[derive(
         ::serde::Serialize,
@@ -134,21 +149,6 @@ pub mod types {
     )]
     #[serde(rename_all = "camelCase")]
     pub struct OrderType {
-        /// `code` (string).
-        pub code: ::std::string::String,
-        /// `label` (string).
-        pub label: ::std::string::String,
-    }
-    /// Value object `OrderStatus`, embedded in its parent's document.
-    #[derive(
-        ::serde::Serialize,
-        ::serde::Deserialize,
-        ::core::fmt::Debug,
-        ::core::clone::Clone,
-        ::core::cmp::PartialEq
-    )]
-    #[serde(rename_all = "camelCase")]
-    pub struct OrderStatus {
         /// `code` (string).
         pub code: ::std::string::String,
         /// `label` (string).
@@ -772,19 +772,10 @@ pub mod account {
         pub total: ::std::string::String,
         /// `currency` (string).
         pub currency: ::std::string::String,
-        /// Embedded `OrderItem` list (at most 100).
-        #[serde(default)]
-        pub items: ::std::vec::Vec<super::types::OrderItem>,
-        /// Embedded `OrderType`.
-        pub order_type: super::types::OrderType,
         /// Embedded `OrderStatus`.
         pub status: super::types::OrderStatus,
         /// Reference to `Account` in container `Account`.
         pub account: super::types::AccountRef,
-        /// Reference to `DeliveryMethod` in container `Dictionary`.
-        pub delivery_method: super::types::DeliveryMethodRef,
-        /// Reference to `Warehouse` in container `Dictionary`.
-        pub warehouse: super::types::WarehouseRef,
         /// The version Cosmos DB gave the document (`_etag`), for optimistic concurrency:
         /// kept when read, not written when `None`.
         #[serde(
@@ -812,11 +803,8 @@ pub mod account {
             ordered_at: impl ::core::convert::Into<::std::string::String>,
             total: impl ::core::convert::Into<::std::string::String>,
             currency: impl ::core::convert::Into<::std::string::String>,
-            order_type: super::types::OrderType,
             status: super::types::OrderStatus,
             account: super::types::AccountRef,
-            delivery_method: super::types::DeliveryMethodRef,
-            warehouse: super::types::WarehouseRef,
         ) -> Self {
             let id: ::std::string::String = ::core::convert::Into::into(id);
             Order {
@@ -828,12 +816,8 @@ pub mod account {
                 ordered_at: ::core::convert::Into::into(ordered_at),
                 total: ::core::convert::Into::into(total),
                 currency: ::core::convert::Into::into(currency),
-                items: ::std::vec::Vec::new(),
-                order_type: order_type,
                 status: status,
                 account: account,
-                delivery_method: delivery_method,
-                warehouse: warehouse,
             }
         }
         /// The partition key value, for point reads and writes: an owned `String`, which
@@ -855,12 +839,8 @@ pub mod account {
                 ordered_at: ::core::clone::Clone::clone(&source.ordered_at),
                 total: ::core::clone::Clone::clone(&source.total),
                 currency: ::core::clone::Clone::clone(&source.currency),
-                items: ::core::clone::Clone::clone(&source.items),
-                order_type: ::core::clone::Clone::clone(&source.order_type),
                 status: ::core::clone::Clone::clone(&source.status),
                 account: ::core::clone::Clone::clone(&source.account),
-                delivery_method: ::core::clone::Clone::clone(&source.delivery_method),
-                warehouse: ::core::clone::Clone::clone(&source.warehouse),
             }
         }
     }

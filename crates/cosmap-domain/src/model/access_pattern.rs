@@ -27,6 +27,12 @@ pub struct AccessPattern {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(range(min = 1)))]
     pub limit: Option<u64>,
+    /// For reads: the attributes of the start element the read needs (a short form,
+    /// `["title", "publishedAt"]`); the query returns only those (with `id`, `type`
+    /// and the partition key), and a copy made for it stores only what it reads.
+    /// Empty: the whole element.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub project: Vec<String>,
     /// The entities and value objects it returns or writes; defaults to `start`.
     #[serde(default)]
     pub returns: Vec<String>,
@@ -71,6 +77,7 @@ impl AccessPattern {
             filter: Vec::new(),
             sort: Vec::new(),
             limit: None,
+            project: Vec::new(),
             returns: Vec::new(),
             per_second,
             write: None,
@@ -128,6 +135,12 @@ impl AccessPattern {
     /// The sort entries as attributes and directions, in order.
     pub fn sort_keys(&self) -> Vec<SortKey<'_>> {
         self.sort.iter().map(|s| SortKey::parse(s)).collect()
+    }
+
+    /// Adds an attribute to the short form the read returns (`project`).
+    pub fn project(mut self, attribute: impl Into<String>) -> Self {
+        self.project.push(attribute.into());
+        self
     }
 
     /// Says what a write does (create, replace or delete).

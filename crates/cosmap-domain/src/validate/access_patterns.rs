@@ -45,6 +45,7 @@ impl<'a> Checker<'a> {
                 _ => {}
             }
             let valid = self.queryable_properties(&pattern.start, touching.get(pattern.start.as_str()));
+            self.check_projection(pattern, &path);
             let sorted: Vec<&str> = pattern.sort_keys().iter().map(|k| k.attribute).collect();
             let filtered: Vec<&str> = pattern.filter_attributes();
             self.check_filter_operators(pattern, &path, &valid);
@@ -161,6 +162,61 @@ impl<'a> Checker<'a> {
                     );
                 }
             }
+        }
+    }
+
+    /// `project`: on reads only, each name an attribute (or the identity) of the start
+    /// element, or a property it holds (an embedded value object, a reference), once.
+    fn check_projection(&mut self, pattern: &crate::model::AccessPattern, path: &JsonPath) {
+        if pattern.project.is_empty() {
+            return;
+        }
+        if pattern.kind == crate::model::AccessKind::Write {
+            self.report(
+                Diagnostic::new(path.key("project"), "`project` is set on a write access pattern")
+                    .help("remove `project`: it names what a read returns"),
+            );
+            return;
+        }
+        let spec = self.spec;
+        let mut names: BTreeSet<&str> = BTreeSet::new();
+        match self.index.elements.get(pattern.start.as_str()) {
+            Some(ElementId::Entity(i)) => {
+                let e = &spec.entities[*i];
+                names.insert(&e.identity);
+                names.extend(e.attributes.iter().map(|a| a.name.as_str()));
+            }
+            Some(ElementId::ValueObject(i)) => {
+                names.extend(spec.value_objects[*i].attributes.iter().map(|a| a.name.as_str()));
+            }
+            None => return,
+        }
+        let properties: Vec<String> = spec
+            .relationships
+            .iter()
+            .filter(|r| r.from == pattern.start)
+            .map(|r| r.property_name())
+            .collect();
+        names.extend(properties.iter().map(String::as_str));
+        let mut seen = BTreeSet::new();
+        for (i, name) in pattern.project.iter().enumerate() {
+            let at = path.key("project").index(i);
+            if !seen.insert(name.as_str()) {
+                self.report(
+                    Diagnostic::new(at, format!("`{name}` is listed twice in `project`"))
+                        .help("list each attribute once"),
+                );
+                continue;
+            }
+            if names.contains(name.as_str()) {
+                continue;
+            }
+            let all = names.iter().map(|v| format!("`{v}`")).collect::<Vec<_>>().join(", ");
+            let help = match closest(name, names.iter().copied()) {
+                Some(near) => format!("did you mean `{near}`? (`{}` holds {all})", pattern.start),
+                None => format!("`{}` holds {all}", pattern.start),
+            };
+            self.report(Diagnostic::new(at, format!("`{name}` is not a property of `{}`", pattern.start)).help(help));
         }
     }
 

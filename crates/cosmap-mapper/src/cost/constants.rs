@@ -76,6 +76,7 @@ pub const ASSUMPTIONS: &[&str] = &[
     "an item without a declared size is 1 KB",
     "an equality filter on an ordinary attribute matches one item, or items / distinctValues when the model gives it; on a reference, count(source) / count(target)",
     "a range filter keeps a third of the items in scope (`between`: a tenth); an `in` filter matches as 3 equality filters would",
+    "a short form (`project`) returns a share of each document's bytes: (projected properties + 3) / (properties + 3)",
     "requests spread evenly over partition key values",
     "one execution of a query reads one page of at most 100 items",
 ];

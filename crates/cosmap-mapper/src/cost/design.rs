@@ -182,6 +182,16 @@ impl<'m> Design<'m> {
                     .and_then(|p| p.limit)
                     .filter(|_| main)
                     .map_or(QUERY_PAGE_ITEMS, |n| QUERY_PAGE_ITEMS.min(n as f64));
+                // A short form (`project`) returns a share of each document, by its properties.
+                let projected = self
+                    .patterns
+                    .get(op.pattern.as_str())
+                    .map(|p| p.project.len())
+                    .filter(|&n| main && n > 0 && r.sql().is_some_and(|sql| !sql.contains("* FROM")));
+                let bytes = |name: &str| match (projected, doc(name)) {
+                    (Some(n), Some(d)) => d.bytes * ((n + 3) as f64 / (d.properties + 3) as f64).min(1.0),
+                    _ => bytes(name),
+                };
                 let returned: Vec<(f64, f64)> = r
                     .document_types
                     .iter()

@@ -14,6 +14,9 @@ pub(crate) struct DocFacts {
     pub count: f64,
     pub bytes: f64,
     pub indexed_paths: usize,
+    /// Top-level properties besides `id`, `type` and the partition key (a short
+    /// form returns a share of the bytes by their number).
+    pub properties: usize,
 }
 
 /// One container's figures.
@@ -92,6 +95,7 @@ pub(crate) fn of_containers(model: &DomainModel, containers: &[Container]) -> Fa
                     count,
                     bytes,
                     indexed_paths,
+                    properties: d.attributes.len() + d.embedded.len() + d.references.len(),
                 },
             );
         }
@@ -134,6 +138,7 @@ pub(crate) fn of_naive(model: &DomainModel) -> Facts {
                 count,
                 bytes,
                 indexed_paths: attributes + extra + 2,
+                properties: attributes,
             },
         );
         facts.insert(name.to_string(), f);

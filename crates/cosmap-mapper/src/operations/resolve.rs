@@ -169,7 +169,8 @@ fn read_at(all: &Places<'_>, p: &AccessPattern, at: &Location<'_>) -> Vec<Reques
                 format!("c.type IN ({})", list.join(", "))
             });
             let top = p.limit.map(|n| format!("TOP {n} ")).unwrap_or_default();
-            let mut sql = format!("SELECT {top}* FROM c WHERE {}", clauses.join(" AND "));
+            let select = projection(p, at).unwrap_or_else(|| "*".to_string());
+            let mut sql = format!("SELECT {top}{select} FROM c WHERE {}", clauses.join(" AND "));
             if !orders.is_empty() {
                 let by: Vec<String> = orders
                     .iter()
@@ -213,6 +214,42 @@ fn read_at(all: &Places<'_>, p: &AccessPattern, at: &Location<'_>) -> Vec<Reques
     }];
     requests.extend(extra);
     requests
+}
+
+/// The select list of a short form (`project`): `id`, `type`, the partition key and
+/// the projected properties, when the start element is the document read and it
+/// stores every one of them; `None` (the whole document) otherwise.
+fn projection(p: &AccessPattern, at: &Location<'_>) -> Option<String> {
+    if p.project.is_empty() || !at.path.is_empty() {
+        return None;
+    }
+    let d = at.document;
+    let mut names: Vec<&str> = vec!["id", "type"];
+    if !names.contains(&at.container.partition_key_property.as_str()) {
+        names.push(&at.container.partition_key_property);
+    }
+    for name in &p.project {
+        let stored = d.attributes.iter().any(|a| a.name == *name)
+            || d.embedded.iter().any(|e| e.name == *name)
+            || d.references.iter().any(|r| r.name == *name)
+            || d.parent.as_ref().is_some_and(|l| l.property == *name);
+        if identity_of(d) == Some(name.as_str()) {
+            continue; // the id
+        }
+        if !stored {
+            return None;
+        }
+        if !names.contains(&name.as_str()) {
+            names.push(name);
+        }
+    }
+    Some(
+        names
+            .iter()
+            .map(|n| sql::property("c", n))
+            .collect::<Vec<_>>()
+            .join(", "),
+    )
 }
 
 fn read_purpose(p: &AccessPattern, d: &crate::logical_model::DocumentType) -> Purpose {

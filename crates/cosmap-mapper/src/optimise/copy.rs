@@ -4,7 +4,7 @@
 //! a single-partition query there. The copy is kept in sync from the source
 //! container's change feed.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use cosmap_domain::{AccessKind, AccessPattern, DomainModel};
 
@@ -13,7 +13,7 @@ use crate::cost::design::Design;
 use crate::cost::facts::document_paths;
 use crate::cost::units;
 use crate::decision::{Rule, Trace};
-use crate::logical_model::{Container, ContainerKind, CopyOf, Embedded, Role};
+use crate::logical_model::{Container, ContainerKind, CopyOf, DocumentType, Embedded, EmbeddedKind, Role};
 use crate::operations::PropertyPath;
 use crate::options::Thresholds;
 use crate::statistics::{human_bytes, human_bytes_against, human_rate, Statistics};
@@ -148,13 +148,15 @@ fn consider(
             .with("property", name);
         return;
     }
+    // A short form (`project`) is copied as such: only what the pattern reads.
+    let mut copy = projected(doc, pattern, &via);
     // The cost model decides: a copy pays when the fan-out it saves on reads
     // exceeds the writes it adds (each write of the source is written again).
     let partitions = design.partitions(&source.name);
     let saved = units::fan_out_saved(partitions) * pattern.per_second;
     let writes = stats.writes_per_second(&doc.source);
-    let size = doc.estimated_size_bytes.unwrap_or(DEFAULT_ITEM_BYTES);
-    let added = writes * units::replace(size, document_paths(doc));
+    let size = copy.estimated_size_bytes.unwrap_or(DEFAULT_ITEM_BYTES);
+    let added = writes * units::replace(size, document_paths(&copy));
     if saved <= added {
         let reason = format!(
             "a copy would save about {saved:.0} RU/s of cross-partition fan-out over {partitions} partitions but add about {added:.0} RU/s of writes ({} of `{}`)",
@@ -168,18 +170,24 @@ fn consider(
         return;
     }
     let source_name = source.name.clone();
-    let mut copy = doc.clone();
     let target = &mut containers[tj];
-    if target.document_types.iter().any(|d| {
+    let existing = target.document_types.iter_mut().find(|d| {
         d.copy_of
             .as_ref()
             .is_some_and(|c| c.container == source_name && c.document_type == copy.name)
-    }) {
+    });
+    if let Some(existing) = existing {
+        // The copy keeps what every pattern it serves reads.
+        let widened = widen(existing, &copy);
         trace.record(
             Rule::Copy,
             subject,
             format!("served by the existing copy of `{}` in `{}`", copy.name, target.name),
-            "an earlier access pattern already keeps this copy",
+            if widened {
+                "an earlier access pattern already keeps this copy; it now also stores what this one reads"
+            } else {
+                "an earlier access pattern already keeps this copy"
+            },
         );
         return;
     }
@@ -253,6 +261,63 @@ fn consider(
             )
             .with("defaultTtl", ttl);
     }
+}
+
+/// The copy of `doc` a read needs: for a short form (`project`) of the document's
+/// own element, only the projected properties, what the pattern filters and sorts on,
+/// and the reference `via` the copy's partition key comes from; otherwise all of it.
+fn projected(doc: &DocumentType, pattern: &AccessPattern, via: &str) -> DocumentType {
+    let mut copy = doc.clone();
+    if pattern.project.is_empty() || doc.source != pattern.start {
+        return copy;
+    }
+    let mut read: BTreeSet<&str> = pattern.project.iter().map(String::as_str).collect();
+    read.extend(pattern.filter_attributes());
+    read.extend(pattern.sort_keys().iter().map(|k| k.attribute));
+    let before = doc.attributes.len() + doc.embedded.len() + doc.references.len();
+    copy.attributes.retain(|a| read.contains(a.name.as_str()));
+    copy.embedded.retain(|e| {
+        read.contains(e.name.as_str())
+            || (e.kind == EmbeddedKind::ReferenceData
+                && e.attributes.first().is_some_and(|a| read.contains(a.name.as_str())))
+    });
+    copy.references
+        .retain(|r| r.name == via || read.contains(r.name.as_str()) || read.contains(r.target_identity.as_str()));
+    let after = copy.attributes.len() + copy.embedded.len() + copy.references.len();
+    copy.estimated_size_bytes = doc
+        .estimated_size_bytes
+        .map(|b| b * (after + 3) as f64 / (before + 3) as f64);
+    copy
+}
+
+/// Adds to `existing` the properties of `wanted` it lacks; whether it added any.
+fn widen(existing: &mut DocumentType, wanted: &DocumentType) -> bool {
+    let mut widened = false;
+    for a in &wanted.attributes {
+        if !existing.attributes.iter().any(|x| x.name == a.name) {
+            existing.attributes.push(a.clone());
+            widened = true;
+        }
+    }
+    for e in &wanted.embedded {
+        if !existing.embedded.iter().any(|x| x.name == e.name) {
+            existing.embedded.push(e.clone());
+            widened = true;
+        }
+    }
+    for r in &wanted.references {
+        if !existing.references.iter().any(|x| x.name == r.name) {
+            existing.references.push(r.clone());
+            widened = true;
+        }
+    }
+    if widened {
+        existing.estimated_size_bytes = match (existing.estimated_size_bytes, wanted.estimated_size_bytes) {
+            (Some(a), Some(b)) => Some(a.max(b)),
+            (a, b) => a.or(b),
+        };
+    }
+    widened
 }
 
 /// Records that `pattern` gets no copy, and why.

@@ -14,6 +14,9 @@ use crate::expected::{Binding, ReadSpec};
 use crate::report::{PatternOutcome, RequestOutcome, Verdict};
 use crate::samples::{lookup, Sample};
 
+/// How many bindings besides the reported one a read runs (spread over all of them).
+const MAX_OTHER_BINDINGS: usize = 24;
+
 /// What the main request of a read leaves for the others: its binding and the
 /// documents it should have returned.
 struct MainRead<'s> {
@@ -84,7 +87,13 @@ impl Run<'_> {
             .collect();
         // Best first; equal scores keep the samples' order.
         scored.sort_by_key(|scored| std::cmp::Reverse(scored.0));
-        let mut bindings = scored.into_iter().map(|(_, binding)| binding);
+        // The others, at most MAX_OTHER_BINDINGS of them, spread evenly.
+        let step = scored.len().div_ceil(MAX_OTHER_BINDINGS + 1).max(1);
+        let mut bindings = scored
+            .into_iter()
+            .enumerate()
+            .filter(|(i, _)| *i == 0 || i % step == 0)
+            .map(|(_, (_, binding))| binding);
         let Some(binding) = bindings.next() else {
             return (fail(outcome, "no binding".into()), None);
         };
@@ -169,13 +178,43 @@ impl Run<'_> {
             OperationKind::Write => Err("a read pattern's operation cannot be a write".to_string()),
         };
         let outcome = match answer {
-            Ok(returned) => match unordered_limit {
-                Some(n) => judge_some(outcome, &returned, n),
-                None => judge(outcome, &returned, |docs| spec.in_order(docs, &self.samples)),
-            },
+            Ok(returned) => {
+                let outcome = match unordered_limit {
+                    Some(n) => judge_some(outcome, &returned, n),
+                    None => judge(outcome, &returned, |docs| spec.in_order(docs, &self.samples)),
+                };
+                match (outcome.verdict, self.short_form_differs(r, spec, &returned)) {
+                    (Verdict::Pass, Some(reason)) => fail(outcome, reason),
+                    _ => outcome,
+                }
+            }
             Err(cause) => error(outcome, cause),
         };
         (outcome, expected)
+    }
+
+    /// For a short form (`project`): the first returned document whose projected
+    /// properties are not those of its sample.
+    fn short_form_differs(&self, r: &Request, spec: &ReadSpec<'_>, returned: &[Value]) -> Option<String> {
+        let projected = spec.projected();
+        if projected.is_empty() || r.sql().is_none_or(|sql| sql.contains("* FROM")) {
+            return None;
+        }
+        for doc in returned {
+            let id = doc.get("id").and_then(Value::as_str)?;
+            let sample = self.samples.iter().find(|s| s.container == r.container && s.id == id)?;
+            for name in &projected {
+                let name = spec.stored_name(name);
+                if doc.get(&name) != sample.body.get(&name) {
+                    return Some(format!(
+                        "the short form of `{id}` holds {} for `{name}`, not {}",
+                        doc.get(&name).map_or("nothing".to_string(), Value::to_string),
+                        sample.body.get(&name).map_or("nothing".to_string(), Value::to_string)
+                    ));
+                }
+            }
+        }
+        None
     }
 
     /// A request after the main one: a point read through a reference the documents
