@@ -145,10 +145,15 @@ impl<'a> ReadSpec<'a> {
         for list in known.values_mut() {
             list.sort_by(|x, y| cosmos_order(Some(x), Some(y)));
         }
-        let next = |attribute: &str, value: &Value| -> Value {
+        // `between` reaches past the limit when the samples allow, so that a query
+        // without its `TOP` returns too many.
+        let span = self.limit().unwrap_or(1).max(1);
+        let next = |attribute: &str, value: &Value, step: usize| -> Value {
             let list = known.get(attribute).map_or(&[][..], Vec::as_slice);
             let at = list.iter().position(|v| v == value).unwrap_or(0);
-            list.get(at + 1).unwrap_or(value).clone()
+            list.get((at + step).min(list.len().saturating_sub(1)))
+                .unwrap_or(value)
+                .clone()
         };
         let mut out: Vec<Binding> = Vec::new();
         for values in found {
@@ -158,10 +163,13 @@ impl<'a> ReadSpec<'a> {
                 match f.op {
                     FilterOp::Between => {
                         binding.insert(names[0].clone(), value.clone());
-                        binding.insert(names[1].clone(), next(f.attribute, &value));
+                        binding.insert(names[1].clone(), next(f.attribute, &value, span));
                     }
                     FilterOp::In => {
-                        let other = next(f.attribute, &value);
+                        // The value and another one (the next, or else the first).
+                        let list = known.get(f.attribute).map_or(&[][..], Vec::as_slice);
+                        let at = list.iter().position(|v| *v == value).unwrap_or(0);
+                        let other = list.get((at + 1) % list.len().max(1)).unwrap_or(&value).clone();
                         binding.insert(names[0].clone(), Value::Array(vec![value, other]));
                     }
                     _ => {
@@ -169,7 +177,21 @@ impl<'a> ReadSpec<'a> {
                     }
                 }
             }
-            if binding.len() == wanted && !out.contains(&binding) {
+            if binding.len() != wanted {
+                continue;
+            }
+            // With a limit, also every value in each `in` list: the widest answer.
+            if self.limit().is_some() {
+                let mut wide = binding.clone();
+                for f in filters.iter().filter(|f| f.op == FilterOp::In) {
+                    let all = known.get(f.attribute).cloned().unwrap_or_default();
+                    wide.insert(f.parameters()[0].clone(), Value::Array(all));
+                }
+                if wide != binding && !out.contains(&wide) {
+                    out.push(wide);
+                }
+            }
+            if !out.contains(&binding) {
                 out.push(binding);
             }
         }

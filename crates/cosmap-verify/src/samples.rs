@@ -21,6 +21,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use cosmap_domain::FilterOp;
 use cosmap_mapper::operations::PropertyPath;
 use cosmap_mapper::{
     Container, ContainerKind, DocumentType, Embedded, EmbeddedKind, LogicalModel, PartitionKeyValue, Reference, Role,
@@ -75,6 +76,11 @@ pub(crate) fn attribute_spreads(domain: &cosmap_domain::DomainModel) -> BTreeMap
             .map(|f| f.attribute);
         for attribute in p.sort_keys().iter().map(|k| k.attribute).chain(ranged) {
             spreads.insert(attribute.to_string(), Spread::Sorted);
+        }
+    }
+    for p in domain.access_patterns() {
+        for f in p.filters().into_iter().flatten().filter(|f| f.op == FilterOp::In) {
+            spreads.entry(f.attribute.to_string()).or_insert(Spread::ThreeWay);
         }
     }
     for p in domain.access_patterns() {

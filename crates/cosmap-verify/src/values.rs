@@ -11,6 +11,7 @@
 //!   different digit for each filter of a pattern: the filters of one pattern vary
 //!   independently, so that for some binding each filter is the only one that leaves
 //!   a sample out (a query that lost a clause returns more);
+//! - values a pattern filters by membership (`in`) take three values in turn;
 //! - values that an access pattern sorts on come from the ordinal, scrambled so that
 //!   they are all different and not in the order the samples were written (a query
 //!   missing its `ORDER BY` returns them in another order than the expected one);
@@ -47,6 +48,9 @@ pub(crate) enum Spread {
     Filtered(u32),
     /// Sorted on: all different, out of write order.
     Sorted,
+    /// Filtered by membership (`in`): three values in turn, so that a list of two
+    /// of them leaves some objects out.
+    ThreeWay,
 }
 
 /// The value of attribute `property` spread as `spread`.
@@ -94,6 +98,7 @@ fn scalar(property: &Property, seed: Seed<'_>, spread: Spread) -> Value {
         _ if property.unique => seed.ordinal % 1000,
         Spread::Sorted => scrambled,
         Spread::Filtered(digit) => ((seed.ordinal + 1) >> digit.min(16)) & 1,
+        Spread::ThreeWay => seed.ordinal % 3,
         Spread::Plain => seed.group % 1000,
     };
     let sortable = property.unique || spread == Spread::Sorted;

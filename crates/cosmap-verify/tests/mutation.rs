@@ -15,6 +15,7 @@ mod common;
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use cosmap_domain::DomainModel;
 use cosmap_mapper::operations::{Action, OperationKind, Request, ValueSource};
@@ -357,16 +358,26 @@ fn models() -> Vec<PathBuf> {
     paths
 }
 
-#[tokio::test]
-async fn verify_kills_the_mutants_of_every_generated_query() {
-    let (mut total, mut killed, mut equivalent) = (0usize, 0usize, 0usize);
+/// Runs `future` on a runtime of this thread (verify's futures stay on one thread).
+fn block_on<F: std::future::Future>(future: F) -> F::Output {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime")
+        .block_on(future)
+}
+
+#[test]
+fn verify_kills_the_mutants_of_every_generated_query() {
+    let (mut total, mut equivalent) = (0usize, 0usize);
     let mut lines = Vec::new();
-    let mut survivors = Vec::new();
+    let mut jobs: Vec<(Arc<DomainModel>, LogicalModel, Mutant)> = Vec::new();
     for path in models() {
         let model: DomainModel = cosmap_domain::load_file(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let logical = cosmap_mapper::map(&model, &cosmap_mapper::Options::default());
-        let baseline = common::in_memory(&model, &logical).await;
+        let baseline = block_on(common::in_memory(&model, &logical));
         assert!(baseline.passed(), "{}: {}", path.display(), baseline.to_text());
+        let model = Arc::new(model);
         for op in &logical.operations {
             for (i, request) in op.requests.iter().enumerate() {
                 for mutant in mutants_of(&logical, &op.pattern, i, request) {
@@ -381,23 +392,52 @@ async fn verify_kills_the_mutants_of_every_generated_query() {
                         continue;
                     }
                     total += 1;
-                    let report = common::in_memory(&model, &with_sql(&logical, &mutant)).await;
-                    let caught = report.pattern(&mutant.pattern).is_some_and(|p| !p.passed);
-                    if caught {
-                        killed += 1;
-                    } else {
-                        survivors.push(format!(
-                            "  SURVIVED    {} — {}: {}\n              {}",
-                            model.name(),
-                            mutant.pattern,
-                            mutant.change,
-                            mutant.sql
-                        ));
-                    }
+                    jobs.push((Arc::clone(&model), with_sql(&logical, &mutant), mutant));
                 }
             }
         }
     }
+    // Each mutant on its own in-memory engine; the jobs shared among a thread per core.
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get()).max(1);
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let outcomes: Vec<(usize, bool)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut done = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                        let Some((model, mutated, mutant)) = jobs.get(i) else {
+                            break;
+                        };
+                        let report = block_on(common::in_memory(model, mutated));
+                        done.push((i, report.pattern(&mutant.pattern).is_some_and(|p| !p.passed)));
+                    }
+                    done
+                })
+            })
+            .collect();
+        workers.into_iter().flat_map(|w| w.join().expect("a worker")).collect()
+    });
+    let mut caught = vec![false; jobs.len()];
+    for (i, killed) in outcomes {
+        caught[i] = killed;
+    }
+    let killed = caught.iter().filter(|c| **c).count();
+    let survivors: Vec<String> = jobs
+        .iter()
+        .zip(&caught)
+        .filter(|(_, c)| !**c)
+        .map(|((model, _, mutant), _)| {
+            format!(
+                "  SURVIVED    {} — {}: {}\n              {}",
+                model.name(),
+                mutant.pattern,
+                mutant.change,
+                mutant.sql
+            )
+        })
+        .collect();
     let share = killed as f64 / total.max(1) as f64;
     println!(
         "mutants: {total} ({equivalent} more equivalent, not counted); killed {killed} ({:.1}%)",

@@ -87,12 +87,14 @@ impl Run<'_> {
             .collect();
         // Best first; equal scores keep the samples' order.
         scored.sort_by_key(|scored| std::cmp::Reverse(scored.0));
-        // The others, at most MAX_OTHER_BINDINGS of them, spread evenly.
+        // The others: at most MAX_OTHER_BINDINGS of them, spread evenly, and the best
+        // one whose answer exceeds the limit.
         let step = scored.len().div_ceil(MAX_OTHER_BINDINGS + 1).max(1);
+        let over_limit = scored.iter().position(|(score, _)| score.1);
         let mut bindings = scored
             .into_iter()
             .enumerate()
-            .filter(|(i, _)| *i == 0 || i % step == 0)
+            .filter(|(i, _)| *i == 0 || i % step == 0 || Some(*i) == over_limit)
             .map(|(_, (_, binding))| binding);
         let Some(binding) = bindings.next() else {
             return (fail(outcome, "no binding".into()), None);
