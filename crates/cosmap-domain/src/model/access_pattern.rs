@@ -33,6 +33,12 @@ pub struct AccessPattern {
     /// Empty: the whole element.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub project: Vec<String>,
+    /// For reads: elements whose number the read shows with each result
+    /// (`["Comment"]`: how many comments each post has) — the start's own children,
+    /// or the elements that refer to it. Where the number is not stored, it costs a
+    /// count query per result.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub counts: Vec<String>,
     /// The entities and value objects it returns or writes; defaults to `start`.
     #[serde(default)]
     pub returns: Vec<String>,
@@ -78,6 +84,7 @@ impl AccessPattern {
             sort: Vec::new(),
             limit: None,
             project: Vec::new(),
+            counts: Vec::new(),
             returns: Vec::new(),
             per_second,
             write: None,
@@ -140,6 +147,12 @@ impl AccessPattern {
     /// Adds an attribute to the short form the read returns (`project`).
     pub fn project(mut self, attribute: impl Into<String>) -> Self {
         self.project.push(attribute.into());
+        self
+    }
+
+    /// Adds an element whose number the read shows with each result (`counts`).
+    pub fn counts(mut self, element: impl Into<String>) -> Self {
+        self.counts.push(element.into());
         self
     }
 

@@ -46,6 +46,7 @@ impl<'a> Checker<'a> {
             }
             let valid = self.queryable_properties(&pattern.start, touching.get(pattern.start.as_str()));
             self.check_projection(pattern, &path);
+            self.check_counts(pattern, &path, touching.get(pattern.start.as_str()));
             let sorted: Vec<&str> = pattern.sort_keys().iter().map(|k| k.attribute).collect();
             let filtered: Vec<&str> = pattern.filter_attributes();
             self.check_filter_operators(pattern, &path, &valid);
@@ -217,6 +218,71 @@ impl<'a> Checker<'a> {
                 None => format!("`{}` holds {all}", pattern.start),
             };
             self.report(Diagnostic::new(at, format!("`{name}` is not a property of `{}`", pattern.start)).help(help));
+        }
+    }
+
+    /// `counts`: on reads only, each an element related to the start — its child (the
+    /// start relates to it) or an element that refers to it — once.
+    fn check_counts(
+        &mut self,
+        pattern: &crate::model::AccessPattern,
+        path: &JsonPath,
+        touching: Option<&Vec<&'a Relationship>>,
+    ) {
+        if pattern.counts.is_empty() {
+            return;
+        }
+        if pattern.kind == crate::model::AccessKind::Write {
+            self.report(
+                Diagnostic::new(path.key("counts"), "`counts` is set on a write access pattern")
+                    .help("remove `counts`: it names what a read shows with each result"),
+            );
+            return;
+        }
+        let related: BTreeSet<&str> = touching
+            .into_iter()
+            .flatten()
+            .filter_map(|rel| {
+                if rel.from == pattern.start && rel.to != pattern.start {
+                    Some(rel.to.as_str())
+                } else if rel.to == pattern.start && rel.from != pattern.start {
+                    Some(rel.from.as_str())
+                } else {
+                    None
+                }
+            })
+            .collect();
+        let mut seen = BTreeSet::new();
+        for (i, name) in pattern.counts.iter().enumerate() {
+            let at = path.key("counts").index(i);
+            if !seen.insert(name.as_str()) {
+                self.report(
+                    Diagnostic::new(at, format!("`{name}` is listed twice in `counts`")).help("list each element once"),
+                );
+                continue;
+            }
+            if related.contains(name.as_str()) {
+                continue;
+            }
+            let all = related.iter().map(|v| format!("`{v}`")).collect::<Vec<_>>().join(", ");
+            let help = match (closest(name, related.iter().copied()), related.is_empty()) {
+                (_, true) => format!(
+                    "no relationship joins `{}` to another element: add one, or remove `counts`",
+                    pattern.start
+                ),
+                (Some(near), _) => format!("did you mean `{near}`? (`{}` can count {all})", pattern.start),
+                (None, _) => format!("`{}` can count {all}", pattern.start),
+            };
+            self.report(
+                Diagnostic::new(
+                    at,
+                    format!(
+                        "`{name}` is not related to `{}`: there is nothing of it to count",
+                        pattern.start
+                    ),
+                )
+                .help(help),
+            );
         }
     }
 

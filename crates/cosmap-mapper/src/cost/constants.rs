@@ -62,6 +62,8 @@ pub const QUERY_PAGE_ITEMS: f64 = 100.0;
 /// ASSUMPTION: an equality filter on an attribute that is neither an identity nor a
 /// reference, and declares no `distinctValues`, matches one item.
 pub const SELECTIVE_FILTER_ITEMS: f64 = 1.0;
+/// The bytes a `SELECT VALUE COUNT(1)` query returns: one small number.
+pub const COUNT_RESULT_BYTES: f64 = 16.0;
 /// ASSUMPTION: a one-sided range filter (`<`, `<=`, `>`, `>=`) keeps a third of the
 /// items in scope (the textbook default selectivity of an open range).
 pub const RANGE_FILTER_SHARE: f64 = 1.0 / 3.0;

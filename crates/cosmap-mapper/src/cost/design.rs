@@ -12,7 +12,7 @@ use super::constants::*;
 use super::estimate::{Consistency, DesignCost};
 use super::facts::{self, Facts};
 use super::units::{self, Charge};
-use crate::operations::{Operation, OperationKind, Request};
+use crate::operations::{Operation, OperationKind, Purpose, Request};
 use crate::options::Thresholds;
 use crate::statistics::{human_bytes, human_rate};
 
@@ -130,8 +130,11 @@ impl<'m> Design<'m> {
     /// elsewhere) runs once, for all of them, and returns their children.
     pub(crate) fn charge(&self, op: &Operation, r: &Request) -> Charge {
         let follows = op.requests.first().filter(|first| !std::ptr::eq(*first, r));
+        let per_result = matches!(r.purpose, Purpose::Count { .. });
         match (follows, r.kind()) {
             (Some(first), OperationKind::PointRead) => self.charge_once(op, r, 1.0).scaled(self.first_items(op, first)),
+            // A count per result: one small answer each time.
+            (Some(first), _) if per_result => self.charge_once(op, r, 0.0).scaled(self.first_items(op, first)),
             (Some(first), OperationKind::SinglePartitionQuery | OperationKind::CrossPartitionQuery) => {
                 self.charge_once(op, r, self.first_items(op, first))
             }
@@ -199,6 +202,15 @@ impl<'m> Design<'m> {
                     .map(|(i, name)| {
                         let items = self.items(op, r, main && i == 0, name, container);
                         let items = if main { items } else { items * parents }.min(page);
+                        // A count returns one number (across partitions, a `1` per match).
+                        if matches!(r.purpose, Purpose::Count { .. }) {
+                            let n = if kind == OperationKind::CrossPartitionQuery {
+                                items.max(1.0)
+                            } else {
+                                1.0
+                            };
+                            return (n, COUNT_RESULT_BYTES);
+                        }
                         (items, bytes(name))
                     })
                     .collect();

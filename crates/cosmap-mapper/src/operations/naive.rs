@@ -7,7 +7,7 @@
 //! read by its owner's id once per item returned (the cost model runs a point read
 //! after the first request once per item the first returns), a list by one query on
 //! the owners' ids (`ARRAY_CONTAINS(@parentIds, c.parentId)`), as a port with batch
-//! fetching does.
+//! fetching does. A count (`counts`) is a `COUNT` query per result.
 
 use cosmap_domain::{AccessKind, DomainModel, Element};
 
@@ -112,6 +112,27 @@ pub fn naive_operations(model: &DomainModel) -> Vec<Operation> {
                     }
                 })
                 .collect();
+            let mut requests = requests;
+            if p.kind == AccessKind::Read {
+                // Counts by query, per result: each counted row holds the start's id.
+                let key = identity(&p.start).unwrap_or_else(|| "parentId".to_string());
+                for element in &p.counts {
+                    requests.push(Request {
+                        action: Action::CrossPartitionQuery {
+                            sql: format!("SELECT VALUE 1 FROM c WHERE c.{key} = @{key}"),
+                            parameters: vec![key.clone()],
+                        },
+                        container: element.clone(),
+                        document_types: vec![element.clone()],
+                        purpose: Purpose::Count {
+                            element: element.clone(),
+                            per: p.start.clone(),
+                        },
+                        index_paths: Vec::new(),
+                        order_by: Vec::new(),
+                    });
+                }
+            }
             Operation::new(p.name.clone(), p.per_second, requests)
         })
         .collect()

@@ -34,6 +34,13 @@ pub enum Purpose {
         /// The document type read first.
         from: String,
     },
+    /// Counts the `element`s of each result of the read (a `COUNT` query per result).
+    Count {
+        /// The element counted.
+        element: String,
+        /// The element whose results it counts them for.
+        per: String,
+    },
     /// Writes `element`'s own document.
     Write {
         /// The element written.
@@ -84,6 +91,7 @@ impl fmt::Display for Purpose {
             Purpose::ScanUnreferenced { target, from } => {
                 write!(f, "reads `{target}`, which nothing in `{from}` refers to")
             }
+            Purpose::Count { element, per } => write!(f, "counts the `{element}`s of each `{per}` returned"),
             Purpose::Write { element } => write!(f, "writes `{element}`"),
             Purpose::RewriteEmbedding { document, element } => {
                 write!(f, "rewrites `{document}`, which embeds `{element}`")

@@ -213,7 +213,76 @@ fn read_at(all: &Places<'_>, p: &AccessPattern, at: &Location<'_>) -> Vec<Reques
         },
     }];
     requests.extend(extra);
+    requests.extend(p.counts.iter().filter_map(|element| count(all, p, at, element)));
     requests
+}
+
+/// The query that counts `element`s for each result read at `at`, unless each
+/// result stores them (an embedded list, a list of references: the application
+/// counts it): one `SELECT VALUE COUNT(1)` in one partition (the result's own, or a
+/// dictionary's), or across partitions over the documents that refer to it
+/// `SELECT VALUE 1`, whose answers the application counts (the SDK runs no
+/// aggregate across partitions).
+fn count(all: &Places<'_>, p: &AccessPattern, at: &Location<'_>, element: &str) -> Option<Request> {
+    let node = at.node;
+    let stored =
+        node.embedded().iter().any(|e| e.source == element) || node.references().iter().any(|r| r.target == element);
+    if stored || !at.path.is_empty() {
+        return None;
+    }
+    let home = places(all, element, false).next()?;
+    let identity = identity_of(at.document)?.to_string();
+    let (c, d) = (at.container, at.document);
+    let mut clauses = Vec::new();
+    let mut parameters = Vec::new();
+    let partition_key = if home.container.name == c.name && c.kind == ContainerKind::Aggregate && d.role != Role::Copy {
+        // The result's aggregate: its partition, and below a non-root entity its own children.
+        if let Some(link) = home.document.parent.as_ref().filter(|l| l.entity == p.start) {
+            clauses.push(format!("{} = @{}", sql::property("c", &link.property), link.property));
+            parameters.push(link.property.clone());
+        }
+        Some(ValueSource::Property(PropertyPath::new([c
+            .partition_key_property
+            .as_str()])))
+    } else {
+        let r = home
+            .document
+            .references
+            .iter()
+            .find(|r| r.target == p.start && !r.many)?;
+        clauses.push(format!(
+            "{} = @{identity}",
+            sql::path("c", &[r.name.clone(), "id".to_string()])
+        ));
+        parameters.push(identity);
+        match home.container.kind {
+            ContainerKind::Dictionary => Some(ValueSource::Constant(home.document.discriminator.clone())),
+            ContainerKind::Aggregate => None,
+        }
+    };
+    clauses.push(format!("c.type = {}", sql::literal(&home.document.discriminator)));
+    // Across partitions the SDK runs no aggregate: one `1` per match, counted by the application.
+    let value = if partition_key.is_some() { "COUNT(1)" } else { "1" };
+    let sql = format!("SELECT VALUE {value} FROM c WHERE {}", clauses.join(" AND "));
+    let action = match partition_key {
+        Some(partition_key) => Action::SinglePartitionQuery {
+            partition_key,
+            sql,
+            parameters,
+        },
+        None => Action::CrossPartitionQuery { sql, parameters },
+    };
+    Some(Request {
+        action,
+        container: home.container.name.clone(),
+        document_types: vec![home.document.name.clone()],
+        purpose: Purpose::Count {
+            element: element.to_string(),
+            per: p.start.clone(),
+        },
+        index_paths: Vec::new(),
+        order_by: Vec::new(),
+    })
 }
 
 /// The select list of a short form (`project`): `id`, `type`, the partition key and
@@ -227,6 +296,19 @@ fn projection(p: &AccessPattern, at: &Location<'_>) -> Option<String> {
     let mut names: Vec<&str> = vec!["id", "type"];
     if !names.contains(&at.container.partition_key_property.as_str()) {
         names.push(&at.container.partition_key_property);
+    }
+    // What a counted element's number is read from: its list in the document.
+    for element in &p.counts {
+        let held = d
+            .embedded
+            .iter()
+            .map(|e| (&e.source, &e.name))
+            .chain(d.references.iter().map(|r| (&r.target, &r.name)));
+        for (source, name) in held {
+            if source == element && !names.contains(&name.as_str()) {
+                names.push(name);
+            }
+        }
     }
     for name in &p.project {
         let stored = d.attributes.iter().any(|a| a.name == *name)

@@ -5,7 +5,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use cosmap_domain::AccessPattern;
-use cosmap_mapper::operations::{Operation, OperationKind, Request, ValueSource};
+use cosmap_mapper::operations::{Operation, OperationKind, Purpose, Request, ValueSource};
 use cosmap_mapper::Role;
 use serde_json::Value;
 
@@ -231,6 +231,9 @@ impl Run<'_> {
         let Some(main) = main else {
             return fail(outcome, "not run: the main request could not be run".into());
         };
+        if let Purpose::Count { element, per } = &r.purpose {
+            return self.count_read(r, element, per, main, outcome).await;
+        }
         let Some(container) = self.logical.container(&r.container) else {
             return fail(outcome, format!("there is no container `{}`", r.container));
         };
@@ -311,6 +314,107 @@ impl Run<'_> {
         };
         match answer {
             Ok(returned) => judge(outcome, &returned, |_| true),
+            Err(cause) => error(outcome, cause),
+        }
+    }
+
+    /// A count per result (`counts`): for the first result the main read should
+    /// return, the number of `element` samples that belong to it or refer to it,
+    /// worked out from the logical model (its parent link, its reference, or else its
+    /// partition), never from the SQL.
+    async fn count_read(
+        &self,
+        r: &Request,
+        element: &str,
+        per: &str,
+        main: &MainRead<'_>,
+        mut outcome: RequestOutcome,
+    ) -> RequestOutcome {
+        let source_of = |s: &Sample| {
+            self.logical
+                .container(&s.container)
+                .and_then(|c| c.document_type(&s.document_type))
+                .map(|d| d.source.as_str())
+        };
+        let Some(result) = main.expected.iter().find(|s| source_of(s) == Some(per)) else {
+            return fail(
+                outcome,
+                format!("the main read should return no `{per}` to count `{element}`s for"),
+            );
+        };
+        let Some(counted) = self
+            .logical
+            .container(&r.container)
+            .and_then(|c| c.document_type(r.document_types.first().map_or("", String::as_str)))
+        else {
+            return fail(outcome, format!("`{}` holds no `{element}` documents", r.container));
+        };
+        let belongs = |s: &&Sample| {
+            if s.container != r.container || s.document_type != counted.name {
+                return false;
+            }
+            if let Some(link) = counted.parent.as_ref().filter(|l| l.entity == per) {
+                return s.body.get(&link.property).and_then(Value::as_str) == Some(result.id.as_str());
+            }
+            if let Some(reference) = counted.references.iter().find(|x| x.target == per && !x.many) {
+                return s
+                    .body
+                    .get(&reference.name)
+                    .and_then(|v| v.get("id"))
+                    .and_then(Value::as_str)
+                    == Some(result.id.as_str());
+            }
+            s.partition_key == result.partition_key
+        };
+        let expected = self.samples.iter().filter(belongs).count();
+        outcome.expected = vec![expected.to_string()];
+        let partition = match r.partition_key() {
+            Some(ValueSource::Property(path)) => match lookup(&result.body, path).and_then(Value::as_str) {
+                Some(pk) => Some(pk.to_string()),
+                None => return fail(outcome, format!("`{}` holds no `{path}` to scope the count", result.id)),
+            },
+            Some(ValueSource::Constant(pk)) => Some(pk.clone()),
+            Some(ValueSource::Parameter(name)) => {
+                return fail(
+                    outcome,
+                    format!("a count's partition comes from each result, not from `@{name}`"),
+                )
+            }
+            None => None,
+        };
+        outcome.partition_key = partition.clone();
+        let Some((sql, names)) = r.query() else {
+            return fail(outcome, "a count is a query".into());
+        };
+        // Every parameter of a count names the result's identity (or its parent link).
+        outcome.parameters = names
+            .iter()
+            .map(|n| (format!("@{n}"), Value::String(result.id.clone())))
+            .collect();
+        match self
+            .query(&r.container, sql, &outcome.parameters, partition.as_deref())
+            .await
+        {
+            Ok(returned) => {
+                // `SELECT VALUE 1` (across partitions): the application counts the answers.
+                let values: Vec<String> = if sql.starts_with("SELECT VALUE 1 ") {
+                    vec![returned.len().to_string()]
+                } else {
+                    returned.iter().map(Value::to_string).collect()
+                };
+                outcome.returned = Some(values.clone());
+                if values == outcome.expected {
+                    outcome.verdict = Verdict::Pass;
+                    outcome
+                } else {
+                    let reason = format!(
+                        "counted {} `{element}`s for `{}`, expected {expected}",
+                        values.join(", "),
+                        result.id
+                    );
+                    fail(outcome, reason)
+                }
+            }
             Err(cause) => error(outcome, cause),
         }
     }
