@@ -249,9 +249,30 @@ impl<'a> ReadSpec<'a> {
         found
     }
 
-    /// The properties a short form (`project`) returns, as the pattern names them.
+    /// The properties a short form (`project`) returns, as the pattern names them,
+    /// and the lists the holder stores of the elements the pattern counts.
     pub fn projected(&self) -> Vec<String> {
-        self.pattern.project.clone()
+        let mut names = self.pattern.project.clone();
+        let counted = |source: &String| self.pattern.counts.contains(source);
+        let lists = self
+            .holder
+            .embedded
+            .iter()
+            .filter(|e| counted(&e.source))
+            .map(|e| e.name.clone())
+            .chain(
+                self.holder
+                    .references
+                    .iter()
+                    .filter(|r| counted(&r.target))
+                    .map(|r| r.name.clone()),
+            );
+        for name in lists {
+            if !names.contains(&name) {
+                names.push(name);
+            }
+        }
+        names
     }
 
     /// Where the holder's documents keep a projected property: `id` for the start's

@@ -37,9 +37,8 @@ pub const ROOTS: usize = 3;
 pub const CHILDREN: [usize; 3] = [2, 1, 3];
 /// Elements of an embedded array (and references of a list of references).
 pub const ARRAY_LEN: usize = 2;
-/// The most documents of one type (or children of one parent) a `limit` asks for:
-/// the largest limit (up to 100) plus [`ROOTS`], so that a query without its `TOP`
-/// returns too many.
+/// The most documents of one type (or children of one parent) a `limit` asks for
+/// (see [`limited_counts`]), so that a query without its `TOP` returns too many.
 pub const MAX_LIMITED: usize = 100 + ROOTS;
 /// How deep reference data snapshots may nest (a deeper chain is a cycle).
 const MAX_DEPTH: usize = 16;
@@ -103,15 +102,18 @@ pub(crate) fn attribute_spreads(domain: &cosmap_domain::DomainModel) -> BTreeMap
     spreads
 }
 
-/// How many documents of an element the patterns' `limit`s ask for (the largest
-/// limit on a read starting there plus [`ROOTS`], at most [`MAX_LIMITED`]).
+/// How many documents of an element the patterns' `limit`s ask for (twice the
+/// largest limit on a read starting there plus [`ROOTS`], at most [`MAX_LIMITED`]).
 pub(crate) fn limited_counts(domain: &cosmap_domain::DomainModel) -> BTreeMap<String, usize> {
     let mut out: BTreeMap<String, usize> = BTreeMap::new();
     for p in domain.access_patterns() {
         if let Some(limit) = p.limit {
-            // Roots beyond the first pair join it, so the pair's target has limit + 1 referrers.
+            // Roots beyond the first pair join it, so the pair's target has limit + 1
+            // referrers; twice the limit, so that an equality filter (which keeps
+            // about half) still leaves more than the limit.
             let wanted = usize::try_from(limit)
                 .unwrap_or(usize::MAX)
+                .saturating_mul(2)
                 .saturating_add(ROOTS)
                 .min(MAX_LIMITED);
             let entry = out.entry(p.start.clone()).or_default();
