@@ -326,3 +326,35 @@ fn unique_keys_only_where_every_document_stores_the_path() {
     let d = decision(&m, Rule::UniqueKey, "Device.serialNumber");
     assert!(d.reason.contains("`Alert`, `SensorReading`"), "{}", d.reason);
 }
+
+/// A filter path names which reference it follows: `voters.userId` reads the
+/// `voters` list (one element must hold the id), `author.userId` the author, and
+/// `place.city` the embedded place — never the first reference that happens to
+/// hold a `userId`.
+#[test]
+fn filter_paths_follow_the_named_reference() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/filter-paths.json");
+    let m = cosmap_domain::load_file(&path).expect("the model loads");
+    let logical = map(&m, &Options::default());
+    let sql = |pattern: &str| {
+        logical
+            .operations
+            .iter()
+            .find(|o| o.pattern == pattern)
+            .and_then(|o| o.requests[0].sql())
+            .unwrap_or_else(|| panic!("no query for `{pattern}`"))
+            .to_string()
+    };
+    assert_eq!(
+        sql("reviews a user voted on"),
+        "SELECT * FROM c WHERE EXISTS(SELECT VALUE x0 FROM x0 IN c.voters WHERE x0.id = @votersUserId) AND c.type = 'review'"
+    );
+    assert_eq!(
+        sql("reviews by an author"),
+        "SELECT * FROM c WHERE c.author.id = @authorUserId AND c.type = 'review' ORDER BY c.postedAt DESC"
+    );
+    assert_eq!(
+        sql("reviews in a city"),
+        "SELECT * FROM c WHERE c.place.city = @placeCity AND c.type = 'review'"
+    );
+}

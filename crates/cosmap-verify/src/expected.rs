@@ -480,6 +480,33 @@ fn walk<'a>(embedded: &'a [Embedded], start: &str, path: &mut Vec<Step>, out: &m
 
 /// Where attribute `f` is found on a document of type `d` (see the module docs).
 fn place(c: &Container, d: &DocumentType, start: &str, site: Option<&Site<'_>>, f: &str) -> Place {
+    // A path: through a reference to its target's identity, or into an embedded object.
+    if let Some((first, rest)) = f.split_once('.') {
+        let Some(node) = site.map(|s| s.node) else {
+            return Place::Missing;
+        };
+        if let Some(r) = node
+            .references()
+            .iter()
+            .find(|r| r.name == first && r.target_identity == rest)
+        {
+            return Place::Instance {
+                path: vec![r.name.clone(), "id".to_string()],
+                many: r.many,
+            };
+        }
+        let embedded = node
+            .embedded()
+            .iter()
+            .find(|e| e.name == first && e.attributes.iter().any(|a| a.name == rest));
+        return match embedded {
+            Some(e) => Place::Instance {
+                path: vec![e.name.clone(), rest.to_string()],
+                many: e.many,
+            },
+            None => Place::Missing,
+        };
+    }
     if f == c.partition_key_property {
         return Place::Document(f.to_string());
     }

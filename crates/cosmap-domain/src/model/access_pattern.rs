@@ -15,8 +15,9 @@ pub struct AccessPattern {
     /// on a list attribute, "holds the value"), or the name, a space and an operator:
     /// `"dueOn <"`, `"<="`, `">"`, `">="` (one bound, parameter `@dueOnMax` or
     /// `@dueOnMin`), `"dueOn between"` (`@dueOnMin` to `@dueOnMax`, both included),
-    /// `"status in"` (one of the values in the array `@statusList`). See
-    /// [`AccessPattern::filters`].
+    /// `"status in"` (one of the values in the array `@statusList`). The name may
+    /// be a path through a reference (`"author.userId"`, parameter `@authorUserId`)
+    /// or an embedded value object (`"place.city"`). See [`AccessPattern::filters`].
     #[serde(default)]
     pub filter: Vec<String>,
     /// Attributes the operation sorts on, in order; a leading `-` sorts that one
@@ -259,7 +260,18 @@ impl<'a> Filter<'a> {
     /// The query parameters this filter binds, by name: `dueOn`, `dueOnMax`,
     /// `dueOnMin` and `dueOnMax`, or `statusList`.
     pub fn parameters(&self) -> Vec<String> {
-        let a = self.attribute;
+        // A path names its parameter in one word: `voters.userId` → `votersUserId`.
+        let mut a = String::new();
+        for (i, part) in self.attribute.split('.').enumerate() {
+            let mut chars = part.chars();
+            match chars.next() {
+                Some(first) if i > 0 => {
+                    a.extend(first.to_uppercase());
+                    a.push_str(chars.as_str());
+                }
+                _ => a.push_str(part),
+            }
+        }
         match self.op {
             FilterOp::Equal => vec![a.to_string()],
             FilterOp::Less | FilterOp::LessOrEqual => vec![format!("{a}Max")],
@@ -294,6 +306,7 @@ mod filter_tests {
         assert_eq!(between.parameters(), ["totalMin", "totalMax"]);
         assert!(between.is_range());
         assert_eq!(Filter::parse("status in").unwrap().parameters(), ["statusList"]);
+        assert_eq!(Filter::parse("voters.userId").unwrap().parameters(), ["votersUserId"]);
         assert_eq!(Filter::parse("dueOn ~"), None);
         assert_eq!(Filter::attribute_of("dueOn ~"), "dueOn");
     }

@@ -53,6 +53,13 @@ impl<'a> Checker<'a> {
             let lists = [("filter", &filtered), ("sort", &sorted)];
             for (list, names) in lists {
                 for (f, &name) in names.iter().enumerate() {
+                    if list == "filter" && name.contains('.') {
+                        self.check_filter_path(&pattern.start, name, path.key(list).index(f));
+                        continue;
+                    }
+                    if list == "filter" && self.ambiguous(&pattern.start, name, path.key(list).index(f)) {
+                        continue;
+                    }
                     if valid.contains(name) {
                         if list == "sort" && self.is_list_attribute(&pattern.start, name) {
                             let msg = format!("`{name}` is a list (`\"many\": true`) and cannot be sorted on");
@@ -164,6 +171,84 @@ impl<'a> Checker<'a> {
                 }
             }
         }
+    }
+
+    /// The references `element` stores forward (MR6) to roots other than its own,
+    /// as (property, target root).
+    fn forward_references(&self, element: &str) -> Vec<(String, &'a str)> {
+        let spec = self.spec;
+        spec.relationships
+            .iter()
+            .filter(|rel| {
+                rel.from == element
+                    && !rel.is_stored_reversed()
+                    && self.root_of(&rel.to) == Some(rel.to.as_str())
+                    && self.root_of(element) != Some(rel.to.as_str())
+            })
+            .map(|rel| (rel.property_name(), rel.to.as_str()))
+            .collect()
+    }
+
+    /// A bare filter name that names the identity of more than one root `start`
+    /// refers to (and nothing of its own): reported with the paths to choose from.
+    fn ambiguous(&mut self, start: &str, name: &str, at: JsonPath) -> bool {
+        let own = self.attribute_type(start, name).is_some() || self.identity_of(start) == Some(name);
+        let paths: Vec<String> = self
+            .forward_references(start)
+            .into_iter()
+            .filter(|(_, target)| self.identity_of(target) == Some(name))
+            .map(|(property, _)| format!("`{property}.{name}`"))
+            .collect();
+        if own || paths.len() < 2 {
+            return false;
+        }
+        self.report(
+            Diagnostic::new(
+                at,
+                format!(
+                    "`{name}` is reachable by more than one path from `{start}`: {}",
+                    paths.join(", ")
+                ),
+            )
+            .help("name the path the filter follows, for example the first of them"),
+        );
+        true
+    }
+
+    /// A dotted filter path from `start`: a reference's property and the referenced
+    /// root's identity (`author.userId`), or an embedded value object's property and
+    /// one of its attributes (`address.city`).
+    fn check_filter_path(&mut self, start: &str, name: &str, at: JsonPath) {
+        let spec = self.spec;
+        let (first, rest) = name.split_once('.').unwrap_or((name, ""));
+        let mut choices: Vec<String> = Vec::new();
+        for (property, target) in self.forward_references(start) {
+            if let Some(identity) = self.identity_of(target) {
+                if property == first && rest == identity {
+                    return;
+                }
+                choices.push(format!("{property}.{identity}"));
+            }
+        }
+        for rel in spec.relationships.iter().filter(|r| r.from == start) {
+            let Some(ElementId::ValueObject(i)) = self.index.elements.get(rel.to.as_str()) else {
+                continue;
+            };
+            let property = rel.property_name();
+            for a in &spec.value_objects[*i].attributes {
+                if property == first && a.name == rest {
+                    return;
+                }
+                choices.push(format!("{property}.{}", a.name));
+            }
+        }
+        let all = choices.iter().map(|c| format!("`{c}`")).collect::<Vec<_>>().join(", ");
+        let help = match closest(name, choices.iter().map(String::as_str)) {
+            Some(near) => format!("did you mean `{near}`? (paths from `{start}`: {all})"),
+            None if choices.is_empty() => format!("`{start}` holds no reference or value object to follow"),
+            None => format!("paths from `{start}`: {all}"),
+        };
+        self.report(Diagnostic::new(at, format!("`{name}` is not a path from `{start}`")).help(help));
     }
 
     /// `project`: on reads only, each name an attribute (or the identity) of the start

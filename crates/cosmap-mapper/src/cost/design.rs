@@ -248,7 +248,8 @@ impl<'m> Design<'m> {
         // Equality filters: the most selective one bounds the answer; ranges keep a share of it.
         let (mut items, mut share) = (unfiltered, 1.0);
         for filter in pattern.filters().into_iter().flatten() {
-            let f = filter.attribute;
+            // A path (`author.userId`) is priced as the name it ends in.
+            let f = filter.attribute.rsplit('.').next().unwrap_or(filter.attribute);
             let values = match filter.op {
                 FilterOp::Less | FilterOp::LessOrEqual | FilterOp::Greater | FilterOp::GreaterOrEqual => {
                     share *= RANGE_FILTER_SHARE;

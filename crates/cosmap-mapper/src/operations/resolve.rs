@@ -72,7 +72,7 @@ fn read_at(all: &Places<'_>, p: &AccessPattern, at: &Location<'_>) -> Vec<Reques
         let f = &entry.attribute.to_string();
         if entry.op != FilterOp::Equal {
             // A range or membership: always a condition, never the partition or the id.
-            let found = find_property(at, f).unwrap_or_else(|| condition(&[], &[f], f));
+            let found = find_property(at, f).unwrap_or_else(|| unfound(f));
             conditions.push(Condition {
                 op: entry.op,
                 contains: false,
@@ -469,13 +469,50 @@ fn filter(at: &Location<'_>, f: &str) -> Match {
             return Match::Condition(condition(&[], &[f], f));
         }
     }
-    Match::Condition(find_property(at, f).unwrap_or_else(|| condition(&[], &[f], f)))
+    Match::Condition(find_property(at, f).unwrap_or_else(|| unfound(f)))
+}
+
+/// A filter the document does not store where it was looked for: a path it does
+/// not hold matches nothing (`c.x.y = @p` on a missing path is false), as verify
+/// reports; a bare name is looked for on the document itself.
+fn unfound(f: &str) -> Condition {
+    let leaf: Vec<&str> = f.split('.').collect();
+    condition(&[], &leaf, f)
 }
 
 /// Where property `f` sits in the element's object: an attribute, a reference's
 /// id, or an embedded reference data snapshot's identity.
 fn find_property(at: &Location<'_>, f: &str) -> Option<Condition> {
     let node: PropertyHolder<'_> = at.node;
+    // A path: a reference and the referenced root's identity, or an embedded
+    // object and one of its attributes.
+    if let Some((first, rest)) = f.split_once('.') {
+        let mut steps = at.path.clone();
+        if let Some(r) = node
+            .references()
+            .iter()
+            .find(|r| r.name == first && r.target_identity == rest)
+        {
+            if r.many {
+                steps.push(Step {
+                    name: r.name.clone(),
+                    many: true,
+                });
+                return Some(condition(&steps, &["id"], f));
+            }
+            return Some(condition(&steps, &[&r.name, "id"], f));
+        }
+        let e = node.embedded().iter().find(|e| e.name == first)?;
+        let attribute = e.attributes.iter().find(|a| a.name == rest)?;
+        steps.push(Step {
+            name: e.name.clone(),
+            many: e.many,
+        });
+        return Some(Condition {
+            contains: attribute.many,
+            ..condition(&steps, &[rest], f)
+        });
+    }
     if let Some(attribute) = node.attributes().iter().find(|a| a.name == f) {
         // A list attribute matches when it holds the value (`ARRAY_CONTAINS`).
         return Some(Condition {

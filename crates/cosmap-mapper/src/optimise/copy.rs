@@ -273,6 +273,13 @@ fn projected(doc: &DocumentType, pattern: &AccessPattern, via: &str) -> Document
     }
     let mut read: BTreeSet<&str> = pattern.project.iter().map(String::as_str).collect();
     read.extend(pattern.filter_attributes());
+    // A path filter (`voters.userId`) reads the property it starts from.
+    read.extend(
+        pattern
+            .filter_attributes()
+            .into_iter()
+            .filter_map(|f| f.split_once('.').map(|(first, _)| first)),
+    );
     read.extend(pattern.sort_keys().iter().map(|k| k.attribute));
     let before = doc.attributes.len() + doc.embedded.len() + doc.references.len();
     copy.attributes.retain(|a| read.contains(a.name.as_str()));

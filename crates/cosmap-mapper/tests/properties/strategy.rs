@@ -936,7 +936,7 @@ pub fn build(raw: &Raw) -> ModelSpec {
         name_property(&mut rel, &r.shape, &keys(&roots[a].1), &mut taken, &[]);
         relationships.push(rel);
     }
-    let mut hot_reads: Vec<(String, String, f64)> = Vec::new();
+    let mut hot_reads: Vec<(String, String, String, f64)> = Vec::new();
     for h in &raw.hot {
         let from = h.from_node.get(&nodes[h.from_aggregate.index(count)]).clone();
         let (to, to_identity) = h.to_aggregate.get(&roots).clone();
@@ -955,8 +955,9 @@ pub fn build(raw: &Raw) -> ModelSpec {
             &mut taken,
             &[],
         );
+        let property = rel.property_name();
         relationships.push(rel);
-        hot_reads.push((from, to_identity, h.per_second));
+        hot_reads.push((from, to_identity, property, h.per_second));
     }
     // Which properties a pattern starting at each element may filter and sort on.
     let root_identity_of = |name: &str| -> String {
@@ -974,6 +975,9 @@ pub fn build(raw: &Raw) -> ModelSpec {
     // A document stores the identity of the roots it refers to, unless the list is
     // stored the other way round (MR6); then the other side stores it.
     let aggregate_of = |name: &str| all.iter().find(|n| n.name == name).map(|n| n.aggregate);
+    // Forward references to roots, by (element, identity): with two or more, a bare
+    // identity is ambiguous (validation refuses it): filters name the path instead.
+    let mut forward: BTreeMap<(String, String), Vec<String>> = BTreeMap::new();
     for rel in &relationships {
         let to_root = root_identity_of(&rel.to);
         let from_root = root_identity_of(&rel.from);
@@ -981,7 +985,21 @@ pub fn build(raw: &Raw) -> ModelSpec {
         if reference && rel.is_stored_reversed() {
             queryable.entry(rel.to.clone()).or_default().insert(from_root);
         } else {
+            if reference {
+                forward
+                    .entry((rel.from.clone(), to_root.clone()))
+                    .or_default()
+                    .push(rel.property_name());
+            }
             queryable.entry(rel.from.clone()).or_default().insert(to_root);
+        }
+    }
+    for ((element, identity), properties) in forward {
+        let own = identities.get(&element) == Some(&identity) || is_attribute(&builder, &element, &identity);
+        if properties.len() > 1 && !own {
+            let set = queryable.entry(element).or_default();
+            set.remove(&identity);
+            set.extend(properties.iter().map(|p| format!("{p}.{identity}")));
         }
     }
     for rel in relationships {
@@ -1014,10 +1032,10 @@ pub fn build(raw: &Raw) -> ModelSpec {
         let name = unique_pattern(PATTERN_NAMES[p.name % PATTERN_NAMES.len()].replace("{}", &start));
         let mut pattern = AccessPattern::new(name, p.kind, &start, p.per_second);
         pattern.filter = pick(&p.filter);
-        // A list attribute cannot be sorted on (validation refuses it).
+        // A list attribute cannot be sorted on, nor a path (validation refuses both).
         pattern.sort = pick(&p.sort)
             .into_iter()
-            .filter(|property| !is_list_attribute(&builder, &start, property))
+            .filter(|property| !is_list_attribute(&builder, &start, property) && !property.contains('.'))
             .collect();
         for r in &p.returns {
             let name = r.get(&names).clone();
@@ -1030,9 +1048,15 @@ pub fn build(raw: &Raw) -> ModelSpec {
         }
         builder = builder.access_pattern(pattern);
     }
-    for (from, to_identity, per_second) in hot_reads {
+    for (from, to_identity, property, per_second) in hot_reads {
         let name = unique_pattern(format!("{from} by {to_identity}"));
-        let pattern = AccessPattern::new(name, AccessKind::Read, &from, per_second).filter(to_identity);
+        // Through the hot reference itself when the bare identity is ambiguous.
+        let filter = if queryable.get(&from).is_some_and(|set| set.contains(&to_identity)) {
+            to_identity
+        } else {
+            format!("{property}.{to_identity}")
+        };
+        let pattern = AccessPattern::new(name, AccessKind::Read, &from, per_second).filter(filter);
         builder = builder.access_pattern(pattern);
     }
     let spec = builder.spec().clone();
