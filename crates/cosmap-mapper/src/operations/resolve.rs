@@ -487,21 +487,14 @@ fn find_property(at: &Location<'_>, f: &str) -> Option<Condition> {
     // A path: a reference and the referenced root's identity, or an embedded
     // object and one of its attributes.
     if let Some((first, rest)) = f.split_once('.') {
-        let mut steps = at.path.clone();
         if let Some(r) = node
             .references()
             .iter()
             .find(|r| r.name == first && r.target_identity == rest)
         {
-            if r.many {
-                steps.push(Step {
-                    name: r.name.clone(),
-                    many: true,
-                });
-                return Some(condition(&steps, &["id"], f));
-            }
-            return Some(condition(&steps, &[&r.name, "id"], f));
+            return Some(reference_condition(at, r, f));
         }
+        let mut steps = at.path.clone();
         let e = node.embedded().iter().find(|e| e.name == first)?;
         let attribute = e.attributes.iter().find(|a| a.name == rest)?;
         steps.push(Step {
@@ -521,15 +514,7 @@ fn find_property(at: &Location<'_>, f: &str) -> Option<Condition> {
         });
     }
     if let Some(r) = node.references().iter().find(|r| r.target_identity == f) {
-        let mut steps = at.path.clone();
-        if r.many {
-            steps.push(Step {
-                name: r.name.clone(),
-                many: true,
-            });
-            return Some(condition(&steps, &["id"], f));
-        }
-        return Some(condition(&steps, &[&r.name, "id"], f));
+        return Some(reference_condition(at, r, f));
     }
     let snapshot = node
         .embedded()
@@ -544,6 +529,20 @@ fn find_property(at: &Location<'_>, f: &str) -> Option<Condition> {
         return Some(condition(&steps, &[f], f));
     }
     None
+}
+
+/// The condition on the id a reference `r` holds: `c.author.id`, or for a list of
+/// references its elements' `id` (one must match).
+fn reference_condition(at: &Location<'_>, r: &crate::logical_model::Reference, f: &str) -> Condition {
+    let mut steps = at.path.clone();
+    if r.many {
+        steps.push(Step {
+            name: r.name.clone(),
+            many: true,
+        });
+        return condition(&steps, &["id"], f);
+    }
+    condition(&steps, &[&r.name, "id"], f)
 }
 
 fn condition(steps: &[Step], leaf: &[&str], param: &str) -> Condition {
