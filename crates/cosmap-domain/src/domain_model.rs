@@ -120,6 +120,34 @@ impl DomainModel {
         &self.spec.access_patterns
     }
 
+    /// The elements a pattern's `returns` names: an element itself, or for a
+    /// property of the start (`"categories"`) or a path (`"author.username"`), the
+    /// element the relationship of that property leads to.
+    pub fn returned_elements<'p>(&'p self, pattern: &'p AccessPattern) -> Vec<&'p str> {
+        let mut out: Vec<&str> = Vec::new();
+        for entry in &pattern.returns {
+            let element = if self.element(entry).is_some() {
+                Some(entry.as_str())
+            } else {
+                let first = entry.split('.').next().unwrap_or(entry);
+                self.relationship_by_property(&pattern.start, first)
+                    .map(|r| r.to.as_str())
+            };
+            if let Some(element) = element.filter(|e| !out.contains(e)) {
+                out.push(element);
+            }
+        }
+        out
+    }
+
+    /// The relationship from `element` stored under `property`.
+    pub fn relationship_by_property(&self, element: &str, property: &str) -> Option<&Relationship> {
+        self.spec
+            .relationships
+            .iter()
+            .find(|r| r.from == element && r.property_name() == property)
+    }
+
     /// The model's threshold overrides (all unset when the model has none).
     pub fn thresholds(&self) -> ThresholdOverrides {
         self.spec.thresholds.unwrap_or_default()

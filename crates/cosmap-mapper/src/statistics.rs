@@ -21,7 +21,7 @@ impl Statistics {
         patterns.sort_by(|a, b| a.name.cmp(&b.name));
         for pattern in patterns {
             let mut touched: Vec<&str> = std::iter::once(pattern.start.as_str())
-                .chain(pattern.returns.iter().map(String::as_str))
+                .chain(model.returned_elements(pattern))
                 .collect();
             touched.sort_unstable();
             touched.dedup();

@@ -41,6 +41,9 @@ pub struct AccessPattern {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub counts: Vec<String>,
     /// The entities and value objects it returns or writes; defaults to `start`.
+    /// A read may also name a property of the start, whose references it follows
+    /// (`"categories"`), or a path (`"author.username"`: that attribute of what the
+    /// reference leads to, with each result).
     #[serde(default)]
     pub returns: Vec<String>,
     /// How often it runs, per second.

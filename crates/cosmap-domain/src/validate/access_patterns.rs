@@ -22,7 +22,37 @@ impl<'a> Checker<'a> {
         for (i, pattern) in spec.access_patterns.iter().enumerate() {
             let path = JsonPath::root().key("accessPatterns").index(i);
             for (r, name) in pattern.returns.iter().enumerate() {
-                self.require_element(name, path.key("returns").index(r), "returned element");
+                let at = path.key("returns").index(r);
+                if self.index.elements.contains_key(name.as_str()) {
+                    continue;
+                }
+                if self.index.elements.contains_key(pattern.start.as_str())
+                    && self.returns_property(pattern, name, at.clone())
+                {
+                    continue;
+                }
+                // Close to a property of the start rather than to an element: say so.
+                let properties: Vec<String> = spec
+                    .relationships
+                    .iter()
+                    .filter(|rel| rel.from == pattern.start)
+                    .map(|rel| rel.property_name())
+                    .collect();
+                let first = name.split('.').next().unwrap_or(name);
+                let near_element = closest(name, self.index.elements.keys().map(String::as_str)).is_some();
+                if let (false, Some(near)) = (near_element, closest(first, properties.iter().map(String::as_str))) {
+                    self.report(
+                        Diagnostic::new(
+                            at,
+                            format!("`{name}` is neither an element nor a property of `{}`", pattern.start),
+                        )
+                        .help(format!(
+                            "did you mean the property `{near}`? (or name an entity or value object)"
+                        )),
+                    );
+                    continue;
+                }
+                self.require_element(name, at, "returned element");
             }
             if pattern.write.is_some() && pattern.kind == crate::model::AccessKind::Read {
                 self.report(
@@ -249,6 +279,59 @@ impl<'a> Checker<'a> {
             None => format!("paths from `{start}`: {all}"),
         };
         self.report(Diagnostic::new(at, format!("`{name}` is not a path from `{start}`")).help(help));
+    }
+
+    /// A `returns` entry that names a property of the start (`"categories"`: follow
+    /// the references and return the targets) or a path (`"author.username"`: with
+    /// each result, that attribute of what the reference leads to). `false` when the
+    /// entry is neither (the caller reports it as an unknown element); `true` when it
+    /// is one, reported here if it is wrong.
+    fn returns_property(&mut self, pattern: &crate::model::AccessPattern, entry: &str, at: JsonPath) -> bool {
+        let spec = self.spec;
+        let (first, rest) = match entry.split_once('.') {
+            Some((first, rest)) => (first, Some(rest)),
+            None => (entry, None),
+        };
+        let Some(rel) = spec
+            .relationships
+            .iter()
+            .find(|r| r.from == pattern.start && r.property_name() == first)
+        else {
+            return false;
+        };
+        if pattern.kind == crate::model::AccessKind::Write {
+            self.report(
+                Diagnostic::new(
+                    at,
+                    format!("`{entry}` follows a property: a write returns elements, not properties"),
+                )
+                .help(format!("name the element `{}`", rel.to)),
+            );
+            return true;
+        }
+        let Some(rest) = rest else {
+            return true;
+        };
+        let mut names: Vec<&str> = Vec::new();
+        match self.index.elements.get(rel.to.as_str()) {
+            Some(ElementId::Entity(i)) => {
+                names.push(&spec.entities[*i].identity);
+                names.extend(spec.entities[*i].attributes.iter().map(|a| a.name.as_str()));
+            }
+            Some(ElementId::ValueObject(i)) => {
+                names.extend(spec.value_objects[*i].attributes.iter().map(|a| a.name.as_str()))
+            }
+            None => return true,
+        }
+        if !names.contains(&rest) {
+            let all = names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ");
+            let help = match closest(rest, names.iter().copied()) {
+                Some(near) => format!("did you mean `{first}.{near}`? (`{}` holds {all})", rel.to),
+                None => format!("`{}` holds {all}", rel.to),
+            };
+            self.report(Diagnostic::new(at, format!("`{rest}` is not an attribute of `{}`", rel.to)).help(help));
+        }
+        true
     }
 
     /// `project`: on reads only, each name an attribute (or the identity) of the start

@@ -132,7 +132,9 @@ impl<'m> Design<'m> {
         let follows = op.requests.first().filter(|first| !std::ptr::eq(*first, r));
         let per_result = matches!(r.purpose, Purpose::Count { .. });
         match (follows, r.kind()) {
-            (Some(first), OperationKind::PointRead) => self.charge_once(op, r, 1.0).scaled(self.first_items(op, first)),
+            (Some(first), OperationKind::PointRead) => self
+                .charge_once(op, r, 1.0)
+                .scaled(self.first_items(op, first) * self.references_per_item(op, r)),
             // A count per result: one small answer each time.
             (Some(first), _) if per_result => self.charge_once(op, r, 0.0).scaled(self.first_items(op, first)),
             (Some(first), OperationKind::SinglePartitionQuery | OperationKind::CrossPartitionQuery) => {
@@ -140,6 +142,24 @@ impl<'m> Design<'m> {
             }
             _ => self.charge_once(op, r, 1.0),
         }
+    }
+
+    /// How many references each result holds for point read `r` to follow: a list's
+    /// typical length (`avg`, else `max`), else one.
+    fn references_per_item(&self, op: &Operation, r: &Request) -> f64 {
+        let (Some(pattern), Some(crate::operations::ValueSource::Property(path))) =
+            (self.patterns.get(op.pattern.as_str()), r.id())
+        else {
+            return 1.0;
+        };
+        let Some(property) = path.names().first() else {
+            return 1.0;
+        };
+        self.model
+            .relationship_by_property(&pattern.start, property)
+            .filter(|rel| rel.is_many())
+            .and_then(|rel| rel.typical())
+            .unwrap_or(1.0)
     }
 
     /// How many items the first request of `op` returns (1 for a point read).

@@ -22,7 +22,7 @@ pub fn naive_operations(model: &DomainModel) -> Vec<Operation> {
         .into_iter()
         .filter_map(|p| {
             let mut elements = vec![p.start.as_str()];
-            elements.extend(p.returns.iter().map(String::as_str).filter(|r| *r != p.start));
+            elements.extend(model.returned_elements(p).into_iter().filter(|r| *r != p.start));
             let identity = |name: &str| match model.element(name) {
                 Some(Element::Entity(e)) => Some(e.identity.clone()),
                 _ => None,

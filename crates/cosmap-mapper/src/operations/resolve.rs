@@ -98,6 +98,18 @@ fn read_at(all: &Places<'_>, p: &AccessPattern, at: &Location<'_>) -> Vec<Reques
     let mut extra = Vec::new();
     for r in p.returns.iter().filter(|r| **r != p.start) {
         let Some(home) = places(all, r, false).next() else {
+            // A property of the start (`categories`) or a path (`author.username`):
+            // the reference of that name is followed (the application takes the
+            // attribute); an embedded value object comes with the document.
+            let first = r.split('.').next().unwrap_or(r);
+            let reference = at.node.references().iter().find(|x| x.name == first);
+            let target = reference.and_then(|x| places(all, &x.target, false).next());
+            if let (Some(reference), Some(target)) = (reference, target) {
+                let request = follow_reference(target, reference);
+                if !extra.contains(&request) {
+                    extra.push(request);
+                }
+            }
             continue;
         };
         if home.document.name == d.name && home.container.name == c.name {
@@ -347,17 +359,7 @@ fn follow(from: &Location<'_>, home: &Location<'_>) -> Request {
     let target = &home.document.source;
     let reference = from.document.references.iter().find(|r| &r.target == target && !r.many);
     match reference {
-        Some(r) => Request {
-            action: Action::PointRead {
-                partition_key: ValueSource::Property(PropertyPath::new([r.name.as_str(), "partitionKey"])),
-                id: ValueSource::Property(PropertyPath::new([r.name.as_str(), "id"])),
-            },
-            container: home.container.name.clone(),
-            document_types: vec![home.document.name.clone()],
-            purpose: Purpose::FollowReference { target: target.clone() },
-            index_paths: Vec::new(),
-            order_by: Vec::new(),
-        },
+        Some(r) => follow_reference(home, r),
         None => Request {
             action: Action::CrossPartitionQuery {
                 sql: format!(
@@ -375,6 +377,24 @@ fn follow(from: &Location<'_>, home: &Location<'_>) -> Request {
             index_paths: vec!["/type/?".to_string()],
             order_by: Vec::new(),
         },
+    }
+}
+
+/// A point read of what reference `r` leads to, in `home`: for a list of
+/// references, of each element (the id and partition key of each).
+fn follow_reference(home: &Location<'_>, r: &crate::logical_model::Reference) -> Request {
+    Request {
+        action: Action::PointRead {
+            partition_key: ValueSource::Property(PropertyPath::new([r.name.as_str(), "partitionKey"])),
+            id: ValueSource::Property(PropertyPath::new([r.name.as_str(), "id"])),
+        },
+        container: home.container.name.clone(),
+        document_types: vec![home.document.name.clone()],
+        purpose: Purpose::FollowReference {
+            target: home.document.source.clone(),
+        },
+        index_paths: Vec::new(),
+        order_by: Vec::new(),
     }
 }
 

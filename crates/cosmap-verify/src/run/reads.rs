@@ -241,7 +241,7 @@ impl Run<'_> {
         let types: Vec<&str> = container
             .document_types
             .iter()
-            .filter(|d| d.role != Role::Copy && pattern.returns.contains(&d.source))
+            .filter(|d| d.role != Role::Copy && self.returned_elements(pattern).contains(&d.source.as_str()))
             .map(|d| d.name.as_str())
             .collect();
         if types.is_empty() {
@@ -417,6 +417,35 @@ impl Run<'_> {
             }
             Err(cause) => error(outcome, cause),
         }
+    }
+
+    /// The elements a pattern's `returns` names: an element, or for a property of the
+    /// start or a path (`categories`, `author.username`), what the start's reference
+    /// of that name leads to.
+    fn returned_elements<'p>(&'p self, pattern: &'p AccessPattern) -> Vec<&'p str> {
+        pattern
+            .returns
+            .iter()
+            .filter_map(|entry| {
+                let is_element = self
+                    .logical
+                    .containers
+                    .iter()
+                    .any(|c| c.document_types.iter().any(|d| d.source == *entry));
+                if is_element {
+                    return Some(entry.as_str());
+                }
+                let first = entry.split('.').next().unwrap_or(entry);
+                self.logical
+                    .containers
+                    .iter()
+                    .flat_map(|c| &c.document_types)
+                    .filter(|d| d.source == pattern.start)
+                    .flat_map(|d| &d.references)
+                    .find(|r| r.name == first)
+                    .map(|r| r.target.as_str())
+            })
+            .collect()
     }
 
     /// The query's parameters, each bound to the filter of the same name.
