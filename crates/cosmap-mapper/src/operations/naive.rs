@@ -41,10 +41,19 @@ pub fn naive_operations(model: &DomainModel) -> Vec<Operation> {
                     i += 1;
                 }
             }
+            // One per item returned: a single value object of its owner, or what a
+            // single reference of an element read before leads to (read by that id).
+            let earlier = elements.clone();
             let one_per_owner = |element: &str| {
-                model
+                let single_value_object = model
                     .parent_relationship(element)
-                    .is_some_and(|r| !r.is_many() && matches!(model.element(element), Some(Element::ValueObject(_))))
+                    .is_some_and(|r| !r.is_many() && matches!(model.element(element), Some(Element::ValueObject(_))));
+                let single_reference = model.relationships().iter().any(|r| {
+                    r.to == element
+                        && !r.is_many()
+                        && earlier.iter().take_while(|e| **e != element).any(|e| *e == r.from)
+                });
+                single_value_object || single_reference
             };
             let requests: Vec<Request> = elements
                 .iter()
