@@ -149,6 +149,20 @@ pub enum Action {
     },
 }
 
+impl Action {
+    /// A query: within the partition `partition_key` names, or across partitions.
+    pub fn query(partition_key: Option<ValueSource>, sql: String, parameters: Vec<String>) -> Self {
+        match partition_key {
+            Some(partition_key) => Action::SinglePartitionQuery {
+                partition_key,
+                sql,
+                parameters,
+            },
+            None => Action::CrossPartitionQuery { sql, parameters },
+        }
+    }
+}
+
 /// One request to Cosmos DB.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]

@@ -197,15 +197,7 @@ fn read_at(all: &Places<'_>, p: &AccessPattern, at: &Location<'_>) -> Vec<Reques
                     .collect();
                 sql.push_str(&format!(" ORDER BY {}", by.join(", ")));
             }
-            let action = match partition_key {
-                Some(partition_key) => Action::SinglePartitionQuery {
-                    partition_key,
-                    sql,
-                    parameters,
-                },
-                None => Action::CrossPartitionQuery { sql, parameters },
-            };
-            (action, read_purpose(p, d))
+            (Action::query(partition_key, sql, parameters), read_purpose(p, d))
         }
     };
     let point = matches!(action, Action::PointRead { .. });
@@ -276,16 +268,8 @@ fn count(all: &Places<'_>, p: &AccessPattern, at: &Location<'_>, element: &str) 
     // Across partitions the SDK runs no aggregate: one `1` per match, counted by the application.
     let value = if partition_key.is_some() { "COUNT(1)" } else { "1" };
     let sql = format!("SELECT VALUE {value} FROM c WHERE {}", clauses.join(" AND "));
-    let action = match partition_key {
-        Some(partition_key) => Action::SinglePartitionQuery {
-            partition_key,
-            sql,
-            parameters,
-        },
-        None => Action::CrossPartitionQuery { sql, parameters },
-    };
     Some(Request {
-        action,
+        action: Action::query(partition_key, sql, parameters),
         container: home.container.name.clone(),
         document_types: vec![home.document.name.clone()],
         purpose: Purpose::Count {
