@@ -8,7 +8,8 @@
 //! copy-sync writes), and checks each answer against what the samples say it should
 //! be — worked out in Rust, not by trusting the SQL.
 //!
-//! - [`samples`]: the sample documents (3 per root, 2/1/3 children per parent,
+//! - [`samples`]: the sample documents (3 per root, more where a `limit` needs them,
+//!   2/1/3 children per parent,
 //!   embedded arrays of 2, references to existing samples, snapshots and copies built
 //!   as the generated conversions build them); values from `values` (independent
 //!   per filter, all different where sorted or unique, offset by attribute name);

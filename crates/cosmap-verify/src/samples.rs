@@ -1,11 +1,14 @@
 //! Deterministic sample documents for every document type of a logical model.
 //!
 //! - each root document type gets [`ROOTS`] documents (`account-1` …), partitioned
-//!   by their own id (or, in a dictionary container, by their `type`);
+//!   by their own id (or, in a dictionary container, by their `type`); a read with a
+//!   `limit` on it asks for more (`limited_counts`: twice the limit plus [`ROOTS`],
+//!   the extra ones joining the first pair);
 //! - each entity and separated value object gets [`CHILDREN`] documents per parent
 //!   (2, 1, 3, 2, …: parents hold different numbers, so a query that strays outside
-//!   its partition returns too many), with the parent's partition key and, under a
-//!   non-root entity, the parent's identity;
+//!   its partition returns too many; the first parent as many as a limit asks for),
+//!   with the parent's partition key and, under a non-root entity, the parent's
+//!   identity;
 //! - embedded value objects are an object, or an array of [`ARRAY_LEN`];
 //! - references point at existing samples (`id` and `partitionKey` as the target's
 //!   partition key value kind says), documents in pairs on the same target so that
