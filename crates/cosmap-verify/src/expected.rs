@@ -490,10 +490,7 @@ fn place(c: &Container, d: &DocumentType, start: &str, site: Option<&Site<'_>>, 
             .iter()
             .find(|r| r.name == first && r.target_identity == rest)
         {
-            return Place::Instance {
-                path: vec![r.name.clone(), "id".to_string()],
-                many: r.many,
-            };
+            return reference_place(r);
         }
         let embedded = node
             .embedded()
@@ -528,10 +525,7 @@ fn place(c: &Container, d: &DocumentType, start: &str, site: Option<&Site<'_>>, 
         };
     }
     if let Some(r) = node.references().iter().find(|r| r.target_identity == f) {
-        return Place::Instance {
-            path: vec![r.name.clone(), "id".to_string()],
-            many: r.many,
-        };
+        return reference_place(r);
     }
     let snapshot = node
         .embedded()
@@ -544,6 +538,14 @@ fn place(c: &Container, d: &DocumentType, start: &str, site: Option<&Site<'_>>, 
         };
     }
     Place::Missing
+}
+
+/// The `id` a reference holds, on the start's instance (through the list, for many).
+fn reference_place(r: &cosmap_mapper::Reference) -> Place {
+    Place::Instance {
+        path: vec![r.name.clone(), "id".to_string()],
+        many: r.many,
+    }
 }
 
 /// The objects at `path` in `document`, through arrays.

@@ -457,24 +457,12 @@ impl<'a> Generator<'a> {
             .chain(e.embedded.iter().map(|x| x.name.as_str()))
             .chain(e.references.iter().map(|r| r.name.as_str()))
             .collect();
-        let attributes: Vec<_> = d
-            .attributes
-            .iter()
-            .filter(|a| held.contains(a.name.as_str()))
-            .cloned()
-            .collect();
-        let embedded: Vec<_> = d
-            .embedded
-            .iter()
-            .filter(|x| held.contains(x.name.as_str()))
-            .cloned()
-            .collect();
-        let references: Vec<_> = d
-            .references
-            .iter()
-            .filter(|r| held.contains(r.name.as_str()))
-            .cloned()
-            .collect();
+        fn kept<T: Clone>(list: &[T], name: impl Fn(&T) -> &str, held: &BTreeSet<&str>) -> Vec<T> {
+            list.iter().filter(|x| held.contains(name(x))).cloned().collect()
+        }
+        let attributes = kept(&d.attributes, |a| &a.name, &held);
+        let embedded = kept(&d.embedded, |e| &e.name, &held);
+        let references = kept(&d.references, |r| &r.name, &held);
         let fields = Fields {
             attributes: &attributes,
             embedded: &embedded,

@@ -312,17 +312,9 @@ impl<'a> Checker<'a> {
         let Some(rest) = rest else {
             return true;
         };
-        let mut names: Vec<&str> = Vec::new();
-        match self.index.elements.get(rel.to.as_str()) {
-            Some(ElementId::Entity(i)) => {
-                names.push(&spec.entities[*i].identity);
-                names.extend(spec.entities[*i].attributes.iter().map(|a| a.name.as_str()));
-            }
-            Some(ElementId::ValueObject(i)) => {
-                names.extend(spec.value_objects[*i].attributes.iter().map(|a| a.name.as_str()))
-            }
-            None => return true,
-        }
+        let Some(names) = self.own_names(&rel.to) else {
+            return true;
+        };
         if !names.contains(&rest) {
             let all = names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ");
             let help = match closest(rest, names.iter().copied()) {
@@ -348,18 +340,10 @@ impl<'a> Checker<'a> {
             return;
         }
         let spec = self.spec;
-        let mut names: BTreeSet<&str> = BTreeSet::new();
-        match self.index.elements.get(pattern.start.as_str()) {
-            Some(ElementId::Entity(i)) => {
-                let e = &spec.entities[*i];
-                names.insert(&e.identity);
-                names.extend(e.attributes.iter().map(|a| a.name.as_str()));
-            }
-            Some(ElementId::ValueObject(i)) => {
-                names.extend(spec.value_objects[*i].attributes.iter().map(|a| a.name.as_str()));
-            }
-            None => return,
-        }
+        let Some(own) = self.own_names(&pattern.start) else {
+            return;
+        };
+        let mut names: BTreeSet<&str> = own.into_iter().collect();
         let properties: Vec<String> = spec
             .relationships
             .iter()
@@ -456,24 +440,17 @@ impl<'a> Checker<'a> {
 
     /// The declared type of `attribute` of `element`, when it is one of its attributes.
     fn attribute_type(&self, element: &str, attribute: &str) -> Option<crate::model::AttributeType> {
-        let spec = self.spec;
-        let attributes = match self.index.elements.get(element) {
-            Some(ElementId::Entity(i)) => &spec.entities[*i].attributes,
-            Some(ElementId::ValueObject(i)) => &spec.value_objects[*i].attributes,
-            None => return None,
-        };
-        attributes.iter().find(|a| a.name == attribute).map(|a| a.ty)
+        self.attributes_of(element)
+            .iter()
+            .find(|a| a.name == attribute)
+            .map(|a| a.ty)
     }
 
     /// Whether `attribute` of `element` holds a list of values (`many`).
     fn is_list_attribute(&self, element: &str, attribute: &str) -> bool {
-        let spec = self.spec;
-        let attributes = match self.index.elements.get(element) {
-            Some(ElementId::Entity(i)) => &spec.entities[*i].attributes,
-            Some(ElementId::ValueObject(i)) => &spec.value_objects[*i].attributes,
-            None => return false,
-        };
-        attributes.iter().any(|a| a.name == attribute && a.many)
+        self.attributes_of(element)
+            .iter()
+            .any(|a| a.name == attribute && a.many)
     }
 
     /// The properties a document of `element` carries and a query can use: its
@@ -483,19 +460,7 @@ impl<'a> Checker<'a> {
     /// roots that refer to it with a list stored the other way round. A root that
     /// refers to it with a bounded list is not among them: it holds the list, not this.
     fn queryable_properties(&self, element: &str, touching: Option<&Vec<&'a Relationship>>) -> BTreeSet<&'a str> {
-        let spec = self.spec;
-        let mut valid: BTreeSet<&str> = BTreeSet::new();
-        match self.index.elements.get(element) {
-            Some(ElementId::Entity(i)) => {
-                let e = &spec.entities[*i];
-                valid.insert(&e.identity);
-                valid.extend(e.attributes.iter().map(|a| a.name.as_str()));
-            }
-            Some(ElementId::ValueObject(i)) => {
-                valid.extend(spec.value_objects[*i].attributes.iter().map(|a| a.name.as_str()));
-            }
-            None => {}
-        }
+        let mut valid: BTreeSet<&str> = self.own_names(element).unwrap_or_default().into_iter().collect();
         let root_identity = |name: &str| self.root_of(name).and_then(|root| self.identity_of(root));
         valid.extend(root_identity(element));
         let is_root = |name: &str| self.root_of(name) == Some(name);

@@ -95,6 +95,23 @@ impl<'a> Checker<'a> {
         }
     }
 
+    /// The declared attributes of element `name` (none for an unknown name).
+    fn attributes_of(&self, name: &str) -> &'a [crate::model::Attribute] {
+        match self.index.elements.get(name) {
+            Some(ElementId::Entity(i)) => &self.spec.entities[*i].attributes,
+            Some(ElementId::ValueObject(i)) => &self.spec.value_objects[*i].attributes,
+            None => &[],
+        }
+    }
+
+    /// What element `name` itself holds: its identity (an entity's) and its
+    /// attributes; `None` for an unknown name.
+    fn own_names(&self, name: &str) -> Option<Vec<&'a str>> {
+        self.index.elements.get(name)?;
+        let attributes = self.attributes_of(name).iter().map(|a| a.name.as_str());
+        Some(self.identity_of(name).into_iter().chain(attributes).collect())
+    }
+
     /// Reports `name` at `path` as unknown unless it is a declared element.
     fn require_element(&mut self, name: &str, path: JsonPath, role: &str) -> bool {
         if self.index.elements.contains_key(name) {

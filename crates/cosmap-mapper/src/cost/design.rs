@@ -162,20 +162,25 @@ impl<'m> Design<'m> {
             .unwrap_or(1.0)
     }
 
+    /// The most items `op`'s main query returns in one execution: one page, and no
+    /// more than the pattern's `limit`.
+    fn main_page(&self, op: &Operation) -> f64 {
+        self.patterns
+            .get(op.pattern.as_str())
+            .and_then(|p| p.limit)
+            .map_or(QUERY_PAGE_ITEMS, |n| QUERY_PAGE_ITEMS.min(n as f64))
+    }
+
     /// How many items the first request of `op` returns (1 for a point read).
     fn first_items(&self, op: &Operation, first: &Request) -> f64 {
         let (Some(container), Some(name)) = (self.facts.get(&first.container), first.document_types.first()) else {
             return 1.0;
         };
         match first.kind() {
-            OperationKind::SinglePartitionQuery | OperationKind::CrossPartitionQuery => {
-                let page = self
-                    .patterns
-                    .get(op.pattern.as_str())
-                    .and_then(|p| p.limit)
-                    .map_or(QUERY_PAGE_ITEMS, |n| QUERY_PAGE_ITEMS.min(n as f64));
-                self.items(op, first, true, name, container).min(page).max(1.0)
-            }
+            OperationKind::SinglePartitionQuery | OperationKind::CrossPartitionQuery => self
+                .items(op, first, true, name, container)
+                .min(self.main_page(op))
+                .max(1.0),
             _ => 1.0,
         }
     }
@@ -199,18 +204,13 @@ impl<'m> Design<'m> {
             kind @ (OperationKind::SinglePartitionQuery | OperationKind::CrossPartitionQuery) => {
                 let main = op.requests.first().is_some_and(|first| std::ptr::eq(first, r));
                 // One page, and no more than the pattern's `limit` for its main query.
-                let page = self
-                    .patterns
-                    .get(op.pattern.as_str())
-                    .and_then(|p| p.limit)
-                    .filter(|_| main)
-                    .map_or(QUERY_PAGE_ITEMS, |n| QUERY_PAGE_ITEMS.min(n as f64));
+                let page = if main { self.main_page(op) } else { QUERY_PAGE_ITEMS };
                 // A short form (`project`) returns a share of each document, by its properties.
                 let projected = self
                     .patterns
                     .get(op.pattern.as_str())
                     .map(|p| p.project.len())
-                    .filter(|&n| main && n > 0 && r.sql().is_some_and(|sql| !sql.contains("* FROM")));
+                    .filter(|&n| main && n > 0 && r.selects_short_form());
                 let bytes = |name: &str| match (projected, doc(name)) {
                     (Some(n), Some(d)) => d.bytes * ((n + 3) as f64 / (d.properties + 3) as f64).min(1.0),
                     _ => bytes(name),

@@ -234,6 +234,21 @@ impl Request {
         self.query().map(|(sql, _)| sql)
     }
 
+    /// Whether the query selects named properties (a short form, `project`), not
+    /// whole documents.
+    pub fn selects_short_form(&self) -> bool {
+        self.sql().is_some_and(|sql| {
+            let select = sql.split(" FROM ").next().unwrap_or_default();
+            !select.ends_with('*') && !select.contains("SELECT VALUE")
+        })
+    }
+
+    /// Whether the query answers a count with a `1` per match, for the application
+    /// to count (`SELECT VALUE 1`: the SDK runs no aggregate across partitions).
+    pub fn counts_matches(&self) -> bool {
+        self.sql().is_some_and(|sql| sql.starts_with("SELECT VALUE 1 "))
+    }
+
     /// What a write does, for writes.
     pub fn write(&self) -> Option<WriteKind> {
         match self.action {

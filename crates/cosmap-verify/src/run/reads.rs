@@ -199,7 +199,7 @@ impl Run<'_> {
     /// properties are not those of its sample.
     fn short_form_differs(&self, r: &Request, spec: &ReadSpec<'_>, returned: &[Value]) -> Option<String> {
         let projected = spec.projected();
-        if projected.is_empty() || r.sql().is_none_or(|sql| sql.contains("* FROM")) {
+        if projected.is_empty() || !r.selects_short_form() {
             return None;
         }
         for doc in returned {
@@ -397,7 +397,7 @@ impl Run<'_> {
         {
             Ok(returned) => {
                 // `SELECT VALUE 1` (across partitions): the application counts the answers.
-                let values: Vec<String> = if sql.starts_with("SELECT VALUE 1 ") {
+                let values: Vec<String> = if r.counts_matches() {
                     vec![returned.len().to_string()]
                 } else {
                     returned.iter().map(Value::to_string).collect()
