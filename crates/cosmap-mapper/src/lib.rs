@@ -67,7 +67,11 @@ pub fn map(model: &DomainModel, options: &Options) -> LogicalModel {
         let facts = cost::facts::of_containers(model, &rules_containers);
         let design = cost::design::Design::new(model, facts, &rules_operations, cost::Consistency::default());
         optimise::copy::apply(model, &thresholds, &stats, &design, &mut containers, &mut trace);
-        optimise::embed_reference_data::apply(model, &mut containers, &mut trace);
+        let price = |candidate: Vec<Container>| {
+            let (containers, operations) = finish(model, options, candidate, &mut decision::Trace::default());
+            optimise::Priced::new(model, containers, operations)
+        };
+        optimise::embed_reference_data::apply(model, &mut containers, &mut trace, &price);
     }
     let (containers, operations) = finish(model, options, containers, &mut trace);
     LogicalModel {

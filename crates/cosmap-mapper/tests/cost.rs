@@ -353,3 +353,49 @@ fn each_optimisation_shows_what_it_saves_and_adds() {
     let difference = report.totals.rules - report.totals.optimised;
     assert!((net - difference).abs() < 1.0, "{net} against {difference}");
 }
+
+#[test]
+fn reference_data_is_embedded_only_where_a_read_saves_more_than_the_writes_add() {
+    // The example shows each address's country name: the snapshot saves that read.
+    let m = map(&model(), &Options::default());
+    let kept = m
+        .decisions
+        .iter()
+        .find(|d| d.rule == Rule::EmbedReferenceData && d.subject == "Country")
+        .unwrap();
+    assert_eq!(kept.outcome, "embeds `Country` where it is referenced");
+    let (saves, adds) = (
+        kept.evidence["savesRuPerSecond"].as_f64().unwrap(),
+        kept.evidence["addsRuPerSecond"].as_f64().unwrap(),
+    );
+    assert!(saves > adds, "{saves} > {adds}");
+    // No read goes through a country any more: the same never-changing data stays a
+    // reference, and the decision says why.
+    let without_the_read = DomainModel::new(without_country_read()).unwrap();
+    let m = map(&without_the_read, &Options::default());
+    let refused = m
+        .decisions
+        .iter()
+        .find(|d| d.rule == Rule::EmbedReferenceData && d.subject == "Country")
+        .unwrap();
+    assert_eq!(refused.outcome, "keeps references to `Country`");
+    assert!(refused.reason.contains("would not drop"), "{}", refused.reason);
+    assert!(m
+        .decisions
+        .iter()
+        .all(|d| d.rule != Rule::EmbedReferenceData || d.subject == "Country"));
+    let account = m.container("Account").unwrap().document_type("Account").unwrap();
+    let main_address = account.embedded.iter().find(|e| e.name == "mainAddress").unwrap();
+    assert!(main_address.references.iter().any(|r| r.target == "Country"));
+    let report = cost(&without_the_read, &Options::default(), Consistency::Session);
+    assert!(report.optimisations.iter().all(|o| o.rule != Rule::EmbedReferenceData));
+}
+
+/// The e-commerce model without the read that shows an address's country name.
+fn without_country_read() -> cosmap_domain::ModelSpec {
+    let mut spec = model().spec().clone();
+    for p in &mut spec.access_patterns {
+        p.returns.retain(|r| r != "country.name");
+    }
+    spec
+}

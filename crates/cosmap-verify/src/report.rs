@@ -257,8 +257,11 @@ impl Report {
         }
         let _ = writeln!(
             out,
-            "\n{} access patterns: {} passed, {} failed.",
-            self.summary.patterns, self.summary.passed, self.summary.failed
+            "\n{} access pattern{}: {} passed, {} failed.",
+            self.summary.patterns,
+            if self.summary.patterns == 1 { "" } else { "s" },
+            self.summary.passed,
+            self.summary.failed
         );
         let errored = self
             .patterns

@@ -7,7 +7,7 @@ pub mod constants;
 pub(crate) mod design;
 mod estimate;
 pub(crate) mod facts;
-mod optimisations;
+pub(crate) mod optimisations;
 pub mod units;
 
 pub use design::ContainerFigures;

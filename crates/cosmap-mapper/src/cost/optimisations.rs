@@ -11,7 +11,7 @@ use serde::Serialize;
 use super::estimate::PatternCost;
 use super::units;
 use crate::decision::Rule;
-use crate::logical_model::{Embedded, EmbeddedKind, LogicalModel, Role};
+use crate::logical_model::{Container, DocumentType, Embedded, EmbeddedKind, LogicalModel, Role};
 use crate::operations::{Operation, OperationKind};
 
 /// One optimisation's effect on the workload.
@@ -67,37 +67,11 @@ pub(crate) fn effects(
         }
     }
     for element in embedded {
-        let reads_it = |op: &Operation| {
-            op.requests.iter().any(|r| {
-                r.kind() != OperationKind::Write
-                    && rules.container(&r.container).is_some_and(|c| {
-                        c.document_types
-                            .iter()
-                            .any(|d| d.source == element && r.document_types.contains(&d.name))
-                    })
-            })
-        };
-        let carries_it = |op: &Operation| {
-            op.requests.iter().any(|r| {
-                r.kind() == OperationKind::Write
-                    && optimised.container(&r.container).is_some_and(|c| {
-                        c.document_types.iter().any(|d| {
-                            r.document_types.contains(&d.name) && {
-                                let mut found = BTreeSet::new();
-                                snapshots(&d.embedded, &mut found);
-                                found.contains(element)
-                            }
-                        })
-                    })
-            })
-        };
-        let names: BTreeSet<&str> = rules
-            .operations
-            .iter()
-            .filter(|op| reads_it(op))
-            .chain(optimised.operations.iter().filter(|op| carries_it(op)))
-            .map(|op| op.pattern.as_str())
-            .collect();
+        let names = snapshot_patterns(
+            element,
+            (&rules.containers, &rules.operations),
+            (&optimised.containers, &optimised.operations),
+        );
         out.push(effect(
             Rule::EmbedReferenceData,
             format!("`{element}` embedded where referenced"),
@@ -123,8 +97,52 @@ pub(crate) fn effects(
     (out, units::round(total_saved - explained))
 }
 
+/// The patterns a snapshot of `element` changes: those whose operation in the design
+/// `without` it reads the element's documents (the snapshot saves that read), and
+/// those whose operation in the design `with` it writes a document carrying it (the
+/// snapshot makes that write larger).
+pub(crate) fn snapshot_patterns<'a>(
+    element: &str,
+    without: (&[Container], &'a [Operation]),
+    with: (&[Container], &'a [Operation]),
+) -> BTreeSet<&'a str> {
+    let holds = |containers: &[Container], container: &str, holds: &dyn Fn(&DocumentType) -> bool| {
+        containers
+            .iter()
+            .find(|c| c.name == container)
+            .is_some_and(|c| c.document_types.iter().any(holds))
+    };
+    let reads_it = |op: &Operation| {
+        op.requests.iter().any(|r| {
+            r.kind() != OperationKind::Write
+                && holds(without.0, &r.container, &|d| {
+                    d.source == element && r.document_types.contains(&d.name)
+                })
+        })
+    };
+    let carries_it = |op: &Operation| {
+        op.requests.iter().any(|r| {
+            r.kind() == OperationKind::Write
+                && holds(with.0, &r.container, &|d| {
+                    r.document_types.contains(&d.name) && {
+                        let mut found = BTreeSet::new();
+                        snapshots(&d.embedded, &mut found);
+                        found.contains(element)
+                    }
+                })
+        })
+    };
+    without
+        .1
+        .iter()
+        .filter(|op| reads_it(op))
+        .chain(with.1.iter().filter(|op| carries_it(op)))
+        .map(|op| op.pattern.as_str())
+        .collect()
+}
+
 /// The reference data elements embedded (as snapshots) anywhere in `list`.
-fn snapshots<'a>(list: &'a [Embedded], out: &mut BTreeSet<&'a str>) {
+pub(crate) fn snapshots<'a>(list: &'a [Embedded], out: &mut BTreeSet<&'a str>) {
     for e in list {
         if e.kind == EmbeddedKind::ReferenceData {
             out.insert(e.source.as_str());

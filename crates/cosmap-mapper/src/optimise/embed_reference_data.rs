@@ -1,16 +1,147 @@
 //! Embed reference data: when a referenced dictionary never changes, the
-//! referencing documents embed its attributes instead of a reference, so reads
-//! need no second request and no copy ever goes stale.
+//! referencing documents may embed its attributes instead of a reference, so reads
+//! need no second request and no copy ever goes stale. A snapshot also makes every
+//! document that carries it larger, so it is kept only where the whole workload's
+//! RU/s drops, by the cost table's own figures.
+
+use std::collections::BTreeSet;
 
 use cosmap_domain::{AttributeType, ChangeRate, DomainModel};
 
+use super::Priced;
+use crate::cost::optimisations::snapshot_patterns;
+use crate::cost::units;
 use crate::decision::{Rule, Trace};
 use crate::logical_model::{Container, DocumentType, Embedded, EmbeddedKind, Property, Reference, Role};
 use crate::operations::PropertyPath;
 use crate::sync_plan::SyncPlan;
 
-/// Replaces references to never-changing reference data with embedded snapshots.
-pub(crate) fn apply(model: &DomainModel, containers: &mut [Container], trace: &mut Trace) {
+/// Replaces references to never-changing reference data with embedded snapshots,
+/// element by element, where that lowers the workload's RU/s.
+///
+/// `price` finishes and prices a candidate design. Each element's snapshots are
+/// weighed by the patterns they change (the reads they save, the writes they make
+/// larger) between the design without any snapshot and the design with all of
+/// them; the elements that save more than they add are kept together, and only if
+/// the workload priced with exactly those snapshots costs less than without.
+pub(crate) fn apply(
+    model: &DomainModel,
+    containers: &mut Vec<Container>,
+    trace: &mut Trace,
+    price: &dyn Fn(Vec<Container>) -> Priced,
+) {
+    let candidates = candidates(model, containers);
+    if candidates.is_empty() {
+        return;
+    }
+    let without = price(containers.clone());
+    let with_all = price(embedded(model, containers, &candidates, &mut Trace::default()));
+    let mut kept = BTreeSet::new();
+    let mut weighed = Vec::new();
+    for element in &candidates {
+        let patterns = snapshot_patterns(
+            element,
+            (&without.containers, &without.operations),
+            (&with_all.containers, &with_all.operations),
+        );
+        let (mut saves, mut adds) = (0.0, 0.0);
+        for name in &patterns {
+            let before = without.by_pattern.get(*name).copied().unwrap_or(0.0);
+            let after = with_all.by_pattern.get(*name).copied().unwrap_or(0.0);
+            let delta = before - after;
+            if !delta.is_finite() {
+                continue;
+            }
+            if delta > 0.0 {
+                saves += delta;
+            } else {
+                adds -= delta;
+            }
+        }
+        if saves > adds {
+            kept.insert(element.clone());
+        }
+        weighed.push((element.clone(), saves, adds));
+    }
+    let total = if kept == candidates {
+        with_all.total
+    } else if kept.is_empty() {
+        without.total
+    } else {
+        price(embedded(model, containers, &kept, &mut Trace::default())).total
+    };
+    let together_worse = !kept.is_empty() && !(total < without.total);
+    for (element, saves, adds) in weighed {
+        if kept.contains(&element) && !together_worse {
+            trace
+                .record(
+                    Rule::EmbedReferenceData,
+                    element.clone(),
+                    format!("embeds `{element}` where it is referenced"),
+                    format!("its snapshots save about {saves:.1} RU/s of reads and add about {adds:.1} RU/s of writes"),
+                )
+                .with("referenceData", "never")
+                .with("savesRuPerSecond", units::round(saves))
+                .with("addsRuPerSecond", units::round(adds));
+            continue;
+        }
+        let reason = if kept.contains(&element) {
+            format!(
+                "alone its snapshots save about {saves:.1} RU/s and add about {adds:.1} RU/s, but with the other snapshots kept the workload would cost {total:.1} RU/s instead of {:.1} RU/s",
+                without.total
+            )
+        } else {
+            format!(
+                "its snapshots would save about {saves:.1} RU/s of reads and add about {adds:.1} RU/s of writes: the workload's RU/s would not drop"
+            )
+        };
+        trace
+            .record(
+                Rule::EmbedReferenceData,
+                element.clone(),
+                format!("keeps references to `{element}`"),
+                reason,
+            )
+            .with("referenceData", "never")
+            .with("savesRuPerSecond", units::round(saves))
+            .with("addsRuPerSecond", units::round(adds));
+    }
+    if together_worse {
+        return;
+    }
+    *containers = embedded(model, containers, &kept, trace);
+}
+
+/// The never-changing reference data elements some document refers to, by name.
+fn candidates(model: &DomainModel, containers: &[Container]) -> BTreeSet<String> {
+    fn walk(model: &DomainModel, references: &[Reference], embedded: &[Embedded], out: &mut BTreeSet<String>) {
+        for r in references {
+            if model
+                .entity(&r.target)
+                .is_some_and(|e| e.reference_data == Some(ChangeRate::Never))
+            {
+                out.insert(r.target.clone());
+            }
+        }
+        for e in embedded {
+            walk(model, &e.references, &e.embedded, out);
+        }
+    }
+    let mut out = BTreeSet::new();
+    for d in containers.iter().flat_map(|c| &c.document_types) {
+        walk(model, &d.references, &d.embedded, &mut out);
+    }
+    out
+}
+
+/// `containers` with every reference to an element of `elements` replaced by a snapshot.
+fn embedded(
+    model: &DomainModel,
+    containers: &[Container],
+    elements: &BTreeSet<String>,
+    trace: &mut Trace,
+) -> Vec<Container> {
+    let mut containers = containers.to_vec();
     for container in containers.iter_mut() {
         for doc in &mut container.document_types {
             let subject = if doc.role == Role::Copy {
@@ -18,10 +149,11 @@ pub(crate) fn apply(model: &DomainModel, containers: &mut [Container], trace: &m
             } else {
                 doc.name.clone()
             };
-            rewrite(model, &subject, &mut doc.references, &mut doc.embedded, trace);
+            rewrite(model, elements, &subject, &mut doc.references, &mut doc.embedded, trace);
             follow_snapshot(model, &container.name, doc, trace);
         }
     }
+    containers
 }
 
 /// A copy takes its partition key from a reference of its source (`country.id`);
@@ -71,6 +203,7 @@ fn follow_snapshot(model: &DomainModel, container: &str, doc: &mut DocumentType,
 
 fn rewrite(
     model: &DomainModel,
+    elements: &BTreeSet<String>,
     subject: &str,
     references: &mut Vec<Reference>,
     embedded: &mut Vec<Embedded>,
@@ -78,13 +211,11 @@ fn rewrite(
 ) {
     for e in embedded.iter_mut() {
         let site = format!("{subject}.{}", e.name);
-        rewrite(model, &site, &mut e.references, &mut e.embedded, trace);
+        rewrite(model, elements, &site, &mut e.references, &mut e.embedded, trace);
     }
-    let (snapshots, kept): (Vec<Reference>, Vec<Reference>) = std::mem::take(references).into_iter().partition(|r| {
-        model
-            .entity(&r.target)
-            .is_some_and(|e| e.reference_data == Some(ChangeRate::Never))
-    });
+    let (snapshots, kept): (Vec<Reference>, Vec<Reference>) = std::mem::take(references)
+        .into_iter()
+        .partition(|r| elements.contains(&r.target));
     *references = kept;
     for reference in snapshots {
         let Some(target) = model.entity(&reference.target) else {
