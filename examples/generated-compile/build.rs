@@ -7,7 +7,9 @@
 //!   document type through the container's document enum and serde_json.
 //!
 //! It does the same for `regressions.json`, a fixed model of the shapes the
-//! property tests found wrong in generated code (`regressions.rs`).
+//! property tests found wrong in generated code (`regressions.rs`), and for the
+//! `cosmic-works` example (`cosmic_works.rs`), whose containers are partitioned by
+//! a reference of their root.
 
 use std::error::Error;
 use std::path::{Path, PathBuf};
@@ -61,17 +63,22 @@ fn main() -> Result<(), Box<dyn Error>> {
         tests.push_str(&round_trip_test(&format!("model_{n}"), &logical));
         n += 1;
     }
-    println!("cargo:rerun-if-changed=regressions.json");
-    let model = cosmap_domain::load_file(Path::new("regressions.json")).map_err(|e| e.to_string())?;
-    cosmap_codegen::Builder::new()
-        .model("regressions.json")
-        .out_dir(&out)
-        .file_name("regressions.rs")
-        .compile()?;
-    tests.push_str(&round_trip_test(
-        "regressions",
-        &cosmap_mapper::map(&model, &Options::default()),
-    ));
+    // Fixed models: the regressions, and an example whose containers the
+    // `partitionKey` optimisation partitions by a reference (its references carry
+    // the target's partition key value, not its id).
+    for (name, file) in [
+        ("regressions", "regressions.json"),
+        ("cosmic_works", "../cosmic-works/model.json"),
+    ] {
+        println!("cargo:rerun-if-changed={file}");
+        let model = cosmap_domain::load_file(Path::new(file)).map_err(|e| e.to_string())?;
+        cosmap_codegen::Builder::new()
+            .model(file)
+            .out_dir(&out)
+            .file_name(format!("{name}.rs"))
+            .compile()?;
+        tests.push_str(&round_trip_test(name, &cosmap_mapper::map(&model, &Options::default())));
+    }
     write_if_changed(&out.join("round_trip.rs"), &tests)?;
     Ok(())
 }

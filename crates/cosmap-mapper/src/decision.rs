@@ -27,6 +27,10 @@ pub enum Rule {
     /// References to other aggregates' roots store id and partition key value.
     #[serde(rename = "MR6")]
     Mr6,
+    /// Optimisation: partition an aggregate by what its heaviest reads filter on
+    /// (an attribute or a reference of its root) instead of its identity.
+    #[serde(rename = "partitionKey")]
+    PartitionKey,
     /// Optimisation: copy documents into the container a hot query filters by.
     #[serde(rename = "copy")]
     Copy,
@@ -54,6 +58,7 @@ impl Rule {
             Rule::Mr4 => "MR4",
             Rule::Mr5 => "MR5",
             Rule::Mr6 => "MR6",
+            Rule::PartitionKey => "partitionKey",
             Rule::Copy => "copy",
             Rule::CopySource => "copySource",
             Rule::EmbedReferenceData => "embedReferenceData",

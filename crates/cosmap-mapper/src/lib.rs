@@ -35,7 +35,7 @@ pub use options::{
 };
 pub use overrides::overridden_by;
 pub use physical::{CompositePath, ContainerDefinition, IndexPath, IndexingPolicy, UniqueKey, UniqueKeyPolicy};
-pub use statistics::{human_bytes, human_rate};
+pub use statistics::{human_bytes, human_count, human_rate, human_ru_per_second, human_share};
 pub use sync_plan::{ChangeKind, KeyMapping, SyncAction, SyncOperation, SyncPlan, SyncTrigger};
 
 use cosmap_domain::DomainModel;
@@ -60,17 +60,27 @@ pub fn map(model: &DomainModel, options: &Options) -> LogicalModel {
     let mut assembler = assemble::Assembler::new(model, &thresholds, &stats, &plans, &mut trace);
     let mut containers: Vec<Container> = plans.iter().map(|plan| assembler.container(plan)).collect();
     if options.optimise {
-        // The optimisations weigh the design MR1–MR6 make (the cost table's rules
-        // design): finished the same way, its figures priced by the cost model.
-        let (rules_containers, rules_operations) =
-            finish(model, options, containers.clone(), &mut decision::Trace::default());
-        let facts = cost::facts::of_containers(model, &rules_containers);
-        let design = cost::design::Design::new(model, facts, &rules_operations, cost::Consistency::default());
-        optimise::copy::apply(model, &thresholds, &stats, &design, &mut containers, &mut trace);
+        // Each optimisation is weighed on the design as the ones before left it,
+        // finished and priced the way the cost table prices it.
         let price = |candidate: Vec<Container>| {
             let (containers, operations) = finish(model, options, candidate, &mut decision::Trace::default());
             optimise::Priced::new(model, containers, operations)
         };
+        // A partition key is weighed with the copies each design would then get, so
+        // it never displaces a copy that serves the same reads for less.
+        let with_copies = |mut candidate: Vec<Container>| {
+            copies(
+                model,
+                options,
+                &thresholds,
+                &stats,
+                &mut candidate,
+                &mut decision::Trace::default(),
+            );
+            price(candidate)
+        };
+        optimise::partition_key::apply(model, &thresholds, &mut containers, &mut trace, &with_copies);
+        copies(model, options, &thresholds, &stats, &mut containers, &mut trace);
         optimise::embed_reference_data::apply(model, &mut containers, &mut trace, &price);
     }
     let (containers, operations) = finish(model, options, containers, &mut trace);
@@ -87,6 +97,22 @@ pub fn map(model: &DomainModel, options: &Options) -> LogicalModel {
 /// The `type` discriminator value of a document type: its name in lowerCamelCase.
 pub fn discriminator(name: &str) -> String {
     cosmap_domain::naming::lower_camel(name)
+}
+
+/// Adds the copies a frequent cross-partition read needs, weighed on `containers`'
+/// own figures (finished and priced as the cost table prices them).
+fn copies(
+    model: &DomainModel,
+    options: &Options,
+    thresholds: &Thresholds,
+    stats: &statistics::Statistics,
+    containers: &mut [Container],
+    trace: &mut decision::Trace,
+) {
+    let (finished, operations) = finish(model, options, containers.to_vec(), &mut decision::Trace::default());
+    let facts = cost::facts::of_containers(model, &finished);
+    let design = cost::design::Design::new(model, facts, &operations, cost::Consistency::default());
+    optimise::copy::apply(model, thresholds, stats, &design, containers, trace);
 }
 
 /// The physical steps after the containers' contents are decided: sound unique

@@ -220,6 +220,12 @@ pub enum PartitionKeyValue {
         /// The value.
         value: String,
     },
+    /// The target's own value of `property`: its container is partitioned by an
+    /// attribute or a reference of its root (the `partitionKey` optimisation).
+    Property {
+        /// The target's top-level property (its container's partition key property).
+        property: String,
+    },
 }
 
 /// A reference to another aggregate's root (MR6): `{ "id": …, "partitionKey": … }`,

@@ -26,6 +26,13 @@ pub struct Thresholds {
     pub dictionary_max_bytes: f64,
     /// Largest access rate, in operations per second, of an orphan aggregate in the dictionary container (MR5).
     pub dictionary_max_operations_per_second: f64,
+    /// Largest estimated logical partition, in bytes after `growth_years`, that a
+    /// partition key other than the root's identity may make (partitionKey).
+    pub logical_partition_max_bytes: f64,
+    /// Largest RU/s one logical partition may be estimated to serve under such a key (partitionKey).
+    pub logical_partition_max_ru_per_second: f64,
+    /// Years of growth a logical partition must still hold (partitionKey).
+    pub growth_years: f64,
 }
 
 pub use cosmap_domain::limits::{
@@ -54,6 +61,15 @@ impl Default for Thresholds {
             dictionary_max_bytes: LOGICAL_PARTITION_BYTES / 10.0,
             // ... and a tenth of a logical partition's 10,000 RU/s, at >= 1 RU per operation.
             dictionary_max_operations_per_second: LOGICAL_PARTITION_RU_PER_SECOND / 10.0,
+            // Half of a logical partition's 20 GB: the estimate is rough, and a full
+            // logical partition refuses every write.
+            logical_partition_max_bytes: LOGICAL_PARTITION_BYTES / 2.0,
+            // Half of a logical partition's 10,000 RU/s: bursts and skew beyond the
+            // estimate are throttled, not spread.
+            logical_partition_max_ru_per_second: LOGICAL_PARTITION_RU_PER_SECOND / 2.0,
+            // A partition key cannot be changed without moving every document:
+            // choose one that lasts.
+            growth_years: 5.0,
         }
     }
 }
@@ -74,6 +90,13 @@ impl Thresholds {
         self.dictionary_max_operations_per_second = o
             .dictionary_max_operations_per_second
             .unwrap_or(self.dictionary_max_operations_per_second);
+        self.logical_partition_max_bytes = o
+            .logical_partition_max_bytes
+            .unwrap_or(self.logical_partition_max_bytes);
+        self.logical_partition_max_ru_per_second = o
+            .logical_partition_max_ru_per_second
+            .unwrap_or(self.logical_partition_max_ru_per_second);
+        self.growth_years = o.growth_years.unwrap_or(self.growth_years);
         self
     }
 }

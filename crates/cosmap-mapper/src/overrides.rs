@@ -1,7 +1,8 @@
 //! Which decisions a later rule overrode: MR1 gives an orphan aggregate its own
 //! container and MR2 its partition key, then MR5 moves it into the shared
 //! dictionary container (partitioned by `/type`); MR6 stores a reference that
-//! `embedReferenceData` then replaces with an embedded snapshot. The trace keeps
+//! `embedReferenceData` then replaces with an embedded snapshot; `partitionKey`
+//! replaces MR2's partition key with what the heaviest reads filter on. The trace keeps
 //! both decisions; this says which one no longer holds.
 
 use crate::{ContainerKind, LogicalModel, Rule};
@@ -24,8 +25,14 @@ pub fn overridden_by(model: &LogicalModel) -> Vec<Option<usize>> {
                     .containers
                     .iter()
                     .any(|c| c.kind == ContainerKind::Dictionary && c.aggregates.contains(&d.subject));
+                let repartitioned = d.rule == Rule::Mr2
+                    && model
+                        .container(&d.subject)
+                        .is_some_and(|c| c.rules.contains(&Rule::PartitionKey));
                 if shared {
                     later(Rule::Mr5, &d.subject)
+                } else if repartitioned {
+                    later(Rule::PartitionKey, &d.subject)
                 } else {
                     None
                 }

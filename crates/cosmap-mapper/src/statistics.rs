@@ -101,6 +101,48 @@ pub fn human_bytes_against(bytes: f64, threshold: f64) -> String {
     format!("{:.*} {unit}", digits.1, digits.0)
 }
 
+/// Request units per second as a person reads them: `14,935 RU/s`, `4.2 RU/s`,
+/// `under 0.1 RU/s`, and `unbounded RU/s` where no number of partitions carries the
+/// workload.
+pub fn human_ru_per_second(ru: f64) -> String {
+    if !ru.is_finite() {
+        return "unbounded RU/s".to_string();
+    }
+    if ru > 0.0 && ru < 0.05 {
+        return "under 0.1 RU/s".to_string();
+    }
+    if ru.abs() < 10.0 {
+        return format!("{ru:.1} RU/s");
+    }
+    format!("{} RU/s", human_count(ru))
+}
+
+/// A whole number with thousands separators: `80,894,000`.
+pub fn human_count(n: f64) -> String {
+    if !n.is_finite() {
+        return "unbounded".to_string();
+    }
+    let digits = format!("{:.0}", n.abs());
+    let mut grouped = String::new();
+    for (i, ch) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            grouped.push(',');
+        }
+        grouped.push(ch);
+    }
+    let sign = if n < 0.0 && digits != "0" { "-" } else { "" };
+    format!("{sign}{grouped}")
+}
+
+/// A share as a person reads it: `5.0%`, or `1 in 250,000` when under a tenth of a percent.
+pub fn human_share(share: f64) -> String {
+    if share >= 0.001 || share <= 0.0 {
+        format!("{:.1}%", share * 100.0)
+    } else {
+        format!("1 in {}", human_count(1.0 / share))
+    }
+}
+
 /// A rate without noise digits: `500/s`, `0.5/s`.
 pub fn human_rate(per_second: f64) -> String {
     let text = format!("{per_second:.3}");
@@ -114,6 +156,16 @@ mod tests {
 
     #[test]
     fn formats_figures() {
+        assert_eq!(human_ru_per_second(14_935.2), "14,935 RU/s");
+        assert_eq!(human_ru_per_second(1_234_567.0), "1,234,567 RU/s");
+        assert_eq!(human_ru_per_second(999.6), "1,000 RU/s");
+        assert_eq!(human_ru_per_second(4.24), "4.2 RU/s");
+        assert_eq!(human_ru_per_second(f64::INFINITY), "unbounded RU/s");
+        assert_eq!(human_ru_per_second(0.001), "under 0.1 RU/s");
+        assert_eq!(human_count(80_894_000.0), "80,894,000");
+        assert_eq!(human_count(-1234.0), "-1,234");
+        assert_eq!(human_share(0.05), "5.0%");
+        assert_eq!(human_share(0.000_001), "1 in 1,000,000");
         assert_eq!(human_bytes(512.0), "512 B");
         assert_eq!(human_bytes(1500.0), "1.5 kB");
         assert_eq!(human_bytes(50e9), "50.0 GB");

@@ -176,37 +176,61 @@ impl<'a> Generator<'a> {
         limited: BTreeMap<String, usize>,
     ) -> Result<Self, VerifyError> {
         let mut instances: BTreeMap<Key, Vec<Instance>> = BTreeMap::new();
+        // Roots first, everywhere: a root partitioned by a reference takes the
+        // referenced root's id as its partition key value, and its children take it
+        // from the root.
         for c in &model.containers {
-            let mut types: Vec<&DocumentType> = c.document_types.iter().filter(|d| d.role != Role::Copy).collect();
+            for d in c.document_types.iter().filter(|d| d.role == Role::Root) {
+                let n = limited.get(&d.source).copied().unwrap_or(0).max(ROOTS);
+                instances.insert(key(&c.name, &d.name), (0..n).map(|i| root_instance(c, d, i)).collect());
+            }
+        }
+        for c in &model.containers {
+            for d in c.document_types.iter().filter(|d| d.role == Role::Root) {
+                let Some(r) = partitioned_by(c, d) else {
+                    continue;
+                };
+                let targets: Vec<String> = instances
+                    .get(&key(&r.target_container, &r.target))
+                    .map(|list| list.iter().map(|t| t.id.clone()).collect())
+                    .unwrap_or_default();
+                if targets.is_empty() {
+                    return Err(VerifyError::Samples(format!(
+                        "`{}` in `{}` is partitioned by its `{}`, whose `{}` has no documents",
+                        d.name, c.name, r.name, r.target
+                    )));
+                }
+                for instance in instances.get_mut(&key(&c.name, &d.name)).into_iter().flatten() {
+                    instance.partition_key = targets[instance.group % targets.len()].clone();
+                }
+            }
+        }
+        for c in &model.containers {
+            let mut types: Vec<&DocumentType> = c
+                .document_types
+                .iter()
+                .filter(|d| d.role != Role::Copy && d.role != Role::Root)
+                .collect();
             types.sort_by_key(|d| d.role);
             for d in types {
-                let list = match d.role {
-                    Role::Root => {
-                        let n = limited.get(&d.source).copied().unwrap_or(0).max(ROOTS);
-                        (0..n).map(|i| root_instance(c, d, i)).collect()
+                let parent_type = parent_type(c, d)?;
+                let parents = instances.get(&key(&c.name, &parent_type)).ok_or_else(|| {
+                    VerifyError::Samples(format!(
+                        "`{}` in `{}` belongs to `{parent_type}`, which has no documents there",
+                        d.name, c.name
+                    ))
+                })?;
+                let mut children = Vec::new();
+                for (p, parent) in parents.iter().enumerate() {
+                    let mut count = CHILDREN[p % CHILDREN.len()];
+                    if p == 0 {
+                        count = count.max(limited.get(&d.source).copied().unwrap_or(0));
                     }
-                    _ => {
-                        let parent_type = parent_type(c, d)?;
-                        let parents = instances.get(&key(&c.name, &parent_type)).ok_or_else(|| {
-                            VerifyError::Samples(format!(
-                                "`{}` in `{}` belongs to `{parent_type}`, which has no documents there",
-                                d.name, c.name
-                            ))
-                        })?;
-                        let mut children = Vec::new();
-                        for (p, parent) in parents.iter().enumerate() {
-                            let mut count = CHILDREN[p % CHILDREN.len()];
-                            if p == 0 {
-                                count = count.max(limited.get(&d.source).copied().unwrap_or(0));
-                            }
-                            for _ in 0..count {
-                                children.push(child_instance(d, parent, children.len()));
-                            }
-                        }
-                        children
+                    for _ in 0..count {
+                        children.push(child_instance(d, parent, children.len()));
                     }
-                };
-                instances.insert(key(&c.name, &d.name), list);
+                }
+                instances.insert(key(&c.name, &d.name), children);
             }
         }
         Ok(Generator {
@@ -262,7 +286,12 @@ impl<'a> Generator<'a> {
         let instance = match d.role {
             Role::Root => {
                 let count = self.instances.get(&key(&c.name, &d.name)).map_or(ROOTS, Vec::len);
-                root_instance(c, d, count + serial)
+                let mut instance = root_instance(c, d, count + serial);
+                if let Some(r) = partitioned_by(c, d) {
+                    let (tc, td) = self.root_of(&r.target, Some(&r.target_container))?;
+                    instance.partition_key = self.target(tc, td, instance.group)?.id.clone();
+                }
+                instance
             }
             Role::Copy => {
                 return Err(VerifyError::Samples(format!(
@@ -479,6 +508,7 @@ impl<'a> Generator<'a> {
         let partition_key = match &r.partition_key_value {
             PartitionKeyValue::SameAsId => target.id.clone(),
             PartitionKeyValue::Constant { value } => value.clone(),
+            PartitionKeyValue::Property { .. } => target.partition_key.clone(),
         };
         Ok(json!({ "id": target.id, "partitionKey": partition_key }))
     }
@@ -566,18 +596,32 @@ fn key(container: &str, document_type: &str) -> Key {
 
 fn root_instance(c: &Container, d: &DocumentType, i: usize) -> Instance {
     let id = format!("{}-{}", d.discriminator, i + 1);
-    let partition_key = if c.kind == ContainerKind::Dictionary {
-        d.discriminator.clone()
-    } else {
-        id.clone()
+    let group = if i < ROOTS { i / 2 } else { 0 };
+    let partition_key = match c.kind {
+        ContainerKind::Dictionary => d.discriminator.clone(),
+        ContainerKind::Aggregate if d.id.attribute() == Some(c.partition_key_property.as_str()) => id.clone(),
+        // Partitioned by an attribute of the root (`partitionKey`): neighbours share a
+        // value. (By a reference: replaced by the referenced root's id, see `Generator::new`.)
+        ContainerKind::Aggregate => format!("{}-{}", c.partition_key_property, group + 1),
     };
     Instance {
         id,
         partition_key,
         parent: None,
         ordinal: i,
-        group: if i < ROOTS { i / 2 } else { 0 },
+        group,
     }
+}
+
+/// The reference of root `d` whose target's id is `c`'s partition key value, when
+/// the `partitionKey` optimisation partitioned `c` by it.
+fn partitioned_by<'c>(c: &'c Container, d: &'c DocumentType) -> Option<&'c Reference> {
+    if c.kind != ContainerKind::Aggregate || d.id.attribute() == Some(c.partition_key_property.as_str()) {
+        return None;
+    }
+    d.references
+        .iter()
+        .find(|r| !r.many && r.target_identity == c.partition_key_property)
 }
 
 fn child_instance(d: &DocumentType, parent: &Instance, ordinal: usize) -> Instance {

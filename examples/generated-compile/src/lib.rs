@@ -35,3 +35,10 @@ pub mod model_3 {
 pub mod regressions {
     include!(concat!(env!("OUT_DIR"), "/regressions.rs"));
 }
+
+/// The types of the `cosmic-works` example: products partitioned by their
+/// category, sales orders by their customer (the `partitionKey` optimisation), so a
+/// reference to a product carries its category's id as the partition key value.
+pub mod cosmic_works {
+    include!(concat!(env!("OUT_DIR"), "/cosmic_works.rs"));
+}

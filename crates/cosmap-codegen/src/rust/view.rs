@@ -80,6 +80,9 @@ pub struct RefView {
     pub container: String,
     /// The constant partition key value (dictionary container), if not the id.
     pub constant: Option<String>,
+    /// The target's partition key is one of its own properties (the `partitionKey`
+    /// optimisation), so a reference is built from an id and that value.
+    pub by_property: Option<String>,
     /// Path of the target's document struct, e.g. `super::account::Account`.
     pub document: String,
 }
@@ -350,7 +353,20 @@ impl Shared<'_> {
             Role::Copy => "copy",
         };
         let pk_is_id = matches!(&d.id, IdSource::Identity { attribute } if *attribute == d.partition_key_property);
-        let (params, inits) = constructor(partition_key_field.as_ref(), pk_is_id, &fields);
+        // Partitioned by a reference of the root (`partitionKey`): the key is the
+        // referenced root's id, taken from the reference so the two never differ.
+        let pk_from_reference = d
+            .references
+            .iter()
+            .find(|r| !pk_is_id && d.role == Role::Root && !r.many && r.target_identity == d.partition_key_property)
+            .and_then(|r| fields.iter().find(|f| f.json_name == r.name))
+            .map(|f| f.ident.clone());
+        let pk_source = match (pk_is_id, pk_from_reference) {
+            (true, _) => PartitionKeySource::Id,
+            (false, Some(field)) => PartitionKeySource::ReferenceId(field),
+            (false, None) => PartitionKeySource::Parameter,
+        };
+        let (params, inits) = constructor(partition_key_field.as_ref(), &pk_source, &fields);
         Ok(DocView {
             attributes: Vec::new(),
             pk_from_id: pk_is_id && partition_key_field.is_some(),
@@ -487,9 +503,10 @@ impl Shared<'_> {
         while self.structs.contains_key(&name) {
             name.push('_');
         }
-        let constant = match &r.partition_key_value {
-            PartitionKeyValue::SameAsId => None,
-            PartitionKeyValue::Constant { value } => Some(value.clone()),
+        let (constant, by_property) = match &r.partition_key_value {
+            PartitionKeyValue::SameAsId => (None, None),
+            PartitionKeyValue::Constant { value } => (Some(value.clone()), None),
+            PartitionKeyValue::Property { property } => (None, Some(property.clone())),
         };
         let document = format!("super::{}::{}", self.module(&r.target_container), r.target);
         self.refs.entry(name.clone()).or_insert_with(|| RefView {
@@ -497,6 +514,7 @@ impl Shared<'_> {
             target: r.target.clone(),
             container: r.target_container.clone(),
             constant,
+            by_property,
             document,
         });
         name
@@ -521,9 +539,19 @@ const INTO: &str = "::core::convert::Into::into";
 /// partition key value unless it is the id (then it is filled from it: one source
 /// of truth) or a constant, and every required field; optional fields are `None`
 /// and lists empty, so adding either to the model keeps calls to `new` compiling.
+/// Where a constructor takes the partition key value from.
+enum PartitionKeySource {
+    /// The document's `id` (partitioned by its own identity).
+    Id,
+    /// The `id` of the reference held in this field (partitioned by a reference).
+    ReferenceId(String),
+    /// A parameter of its own.
+    Parameter,
+}
+
 fn constructor(
     partition_key: Option<&FieldView>,
-    pk_is_id: bool,
+    pk_source: &PartitionKeySource,
     fields: &[FieldView],
 ) -> (Vec<ParamView>, Vec<InitView>) {
     let param = |ident: &str, ty: &str| ParamView {
@@ -540,13 +568,17 @@ fn constructor(
     };
     let mut params = vec![param("id", STRING)];
     let mut inits = Vec::new();
-    match partition_key {
-        Some(pk) if pk_is_id => inits.push(init(&pk.ident, "::core::clone::Clone::clone(&id)".into())),
-        Some(pk) => {
+    match (partition_key, pk_source) {
+        (Some(pk), PartitionKeySource::Id) => inits.push(init(&pk.ident, "::core::clone::Clone::clone(&id)".into())),
+        // Initialised before the reference field is moved in.
+        (Some(pk), PartitionKeySource::ReferenceId(field)) => {
+            inits.push(init(&pk.ident, format!("::core::clone::Clone::clone(&{field}.id)")))
+        }
+        (Some(pk), PartitionKeySource::Parameter) => {
             params.push(param(&pk.ident, STRING));
             inits.push(init(&pk.ident, format!("{INTO}({})", pk.ident)));
         }
-        None => {}
+        (None, _) => {}
     }
     inits.push(init("id", "id".into()));
     inits.push(init("r#type", "::core::default::Default::default()".into()));

@@ -25,6 +25,13 @@ pub struct Attribute {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(range(min = 1)))]
     pub distinct_values: Option<u64>,
+    /// The share (above 0, at most 1) of instances holding the most common value:
+    /// how skewed the values are. A partition key chosen on the attribute puts that
+    /// share of the data and traffic in one logical partition (default: ten times
+    /// an even share, `10 / distinctValues`, at most 1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(range(min = 0, max = 1)))]
+    pub largest_value_share: Option<f64>,
 }
 
 pub(crate) fn is_false(b: &bool) -> bool {
@@ -41,6 +48,7 @@ impl Attribute {
             many: false,
             unique: false,
             distinct_values: None,
+            largest_value_share: None,
         }
     }
 
@@ -59,6 +67,12 @@ impl Attribute {
     /// Declares how many different values the attribute takes.
     pub fn distinct_values(mut self, n: u64) -> Self {
         self.distinct_values = Some(n);
+        self
+    }
+
+    /// Declares the share of instances that hold the most common value.
+    pub fn largest_value_share(mut self, share: f64) -> Self {
+        self.largest_value_share = Some(share);
         self
     }
 

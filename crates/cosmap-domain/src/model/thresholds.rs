@@ -31,4 +31,15 @@ pub struct ThresholdOverrides {
     /// Largest access rate (operations per second) of an orphan aggregate kept in the dictionary container.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dictionary_max_operations_per_second: Option<f64>,
+    /// Largest estimated logical partition (bytes, after `growthYears`) a partition key
+    /// other than the root's identity may make.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub logical_partition_max_bytes: Option<f64>,
+    /// Largest RU/s one logical partition may be estimated to serve under such a key.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub logical_partition_max_ru_per_second: Option<f64>,
+    /// How many years of growth (creates minus deletes, at the write patterns' rates)
+    /// a logical partition must still hold.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub growth_years: Option<f64>,
 }

@@ -4,7 +4,7 @@ use super::Checker;
 use crate::diagnostic::{Diagnostic, JsonPath};
 use crate::model::{Attribute, AttributeType, Volume};
 
-use crate::limits::MAX_ITEM_BYTES;
+use crate::limits::{LOGICAL_PARTITION_BYTES, LOGICAL_PARTITION_RU_PER_SECOND, MAX_ITEM_BYTES};
 /// Largest plausible instance count (a thousand trillion).
 pub const MAX_COUNT: f64 = 1e15;
 /// Largest plausible rate: a billion operations per second.
@@ -72,6 +72,17 @@ impl Checker<'_> {
                     t.dictionary_max_operations_per_second,
                     MAX_PER_SECOND,
                 ),
+                (
+                    "logicalPartitionMaxBytes",
+                    t.logical_partition_max_bytes,
+                    LOGICAL_PARTITION_BYTES,
+                ),
+                (
+                    "logicalPartitionMaxRuPerSecond",
+                    t.logical_partition_max_ru_per_second,
+                    LOGICAL_PARTITION_RU_PER_SECOND,
+                ),
+                ("growthYears", t.growth_years, 100.0),
             ];
             for (name, value, max) in fields {
                 if let Some(value) = value {
@@ -103,8 +114,8 @@ impl Checker<'_> {
         }
     }
 
-    /// `distinctValues`, when given, is at least 1.
-    /// Per attribute: `distinctValues` of at least 1, and no `unique` boolean.
+    /// Per attribute: `distinctValues` of at least 1, a `largestValueShare` above 0 and
+    /// at most 1 (and at least the even share `1 / distinctValues`), and no `unique` boolean.
     fn check_attribute_values(&mut self, attributes: &[Attribute], element: JsonPath) {
         for (a, attribute) in attributes.iter().enumerate() {
             if attribute.distinct_values == Some(0) {
@@ -113,6 +124,29 @@ impl Checker<'_> {
                     Diagnostic::new(path, "`distinctValues` is 0: every instance holds some value")
                         .help("give how many different values occur, 1 or more, or remove `distinctValues`"),
                 );
+            }
+            if let Some(share) = attribute.largest_value_share {
+                let path = element.key("attributes").index(a).key("largestValueShare");
+                let even = attribute.distinct_values.filter(|&d| d > 0).map(|d| 1.0 / d as f64);
+                if !share.is_finite() || share <= 0.0 || share > 1.0 {
+                    self.report(
+                        Diagnostic::new(path, format!("`largestValueShare` is {}: it is a share of the instances", show(share)))
+                            .help("give a number above 0 and at most 1, for example 0.05 when the most common value is held by one instance in twenty"),
+                    );
+                } else if let Some(even) = even.filter(|&even| share < even * (1.0 - 1e-9)) {
+                    self.report(
+                        Diagnostic::new(
+                            path,
+                            format!(
+                                "`largestValueShare` is {}, less than the even share 1 / {} = {}: the most common value is held by at least that share",
+                                show(share),
+                                attribute.distinct_values.unwrap_or(1),
+                                show(even)
+                            ),
+                        )
+                        .help("raise `largestValueShare` to at least 1 / distinctValues, or correct `distinctValues`"),
+                    );
+                }
             }
             if attribute.unique && attribute.ty == AttributeType::Boolean {
                 let path = element.key("attributes").index(a).key("unique");

@@ -344,21 +344,21 @@ impl<'m> Design<'m> {
                 }
                 continue;
             }
-            let per_partition = f.storage_bytes / f.partition_key_values.max(1.0);
-            if per_partition > LOGICAL_PARTITION_BYTES {
+            let largest = f.storage_bytes * f.largest_partition_share;
+            if largest > LOGICAL_PARTITION_BYTES {
                 out.push(format!(
-                    "`{name}`: a logical partition holds about {}, over the 20 GB limit",
-                    human_bytes(per_partition)
+                    "`{name}`: its largest logical partition holds about {}, over the 20 GB limit",
+                    human_bytes(largest)
                 ));
             }
             if !rus.is_finite() {
                 out.push(format!("`{name}`: its cross-partition queries fan out faster than partitions add throughput; the container cannot carry this workload"));
                 continue;
             }
-            let hot = rus / f.partition_key_values.max(1.0);
+            let hot = rus * f.largest_partition_share;
             if hot > LOGICAL_PARTITION_RU_PER_SECOND {
                 out.push(format!(
-                    "`{name}`: about {} RU/s per logical partition, over the 10,000 RU/s one can serve",
+                    "`{name}`: about {} RU/s go to its busiest logical partition, over the 10,000 RU/s one can serve",
                     hot.round()
                 ));
             }

@@ -7,6 +7,7 @@ use cosmap_domain::{DomainModel, Element};
 
 use super::constants::DEFAULT_ITEM_BYTES;
 use crate::logical_model::{Container, ContainerKind, DocumentType, Embedded, Role};
+use crate::optimise::partition_key::DEFAULT_SKEW;
 
 /// One document type's figures.
 #[derive(Debug, Clone)]
@@ -26,6 +27,9 @@ pub(crate) struct ContainerFacts {
     pub storage_bytes: f64,
     /// Distinct partition key values (logical partitions).
     pub partition_key_values: f64,
+    /// The share of the container's data (and traffic) in its largest logical
+    /// partition: an even share under the root's identity, the key's skew otherwise.
+    pub largest_partition_share: f64,
     pub dictionary: bool,
 }
 
@@ -99,19 +103,47 @@ pub(crate) fn of_containers(model: &DomainModel, containers: &[Container]) -> Fa
                 },
             );
         }
-        f.partition_key_values = match c.kind {
-            ContainerKind::Dictionary => c.document_types.len() as f64,
-            ContainerKind::Aggregate => c
-                .document_types
-                .iter()
-                .filter(|d| d.role == Role::Root)
-                .map(|d| count_of(model, &d.source))
-                .sum::<f64>()
-                .max(1.0),
-        };
+        (f.partition_key_values, f.largest_partition_share) = partition_key_values(model, c);
         facts.insert(c.name.clone(), f);
     }
     facts
+}
+
+/// The number of partition key values of `c` and the share of its data under the
+/// most common one: in a dictionary one per document type (the largest takes all
+/// of its type); under the root's identity one per aggregate; under an attribute of
+/// the root its `distinctValues` and `largestValueShare`; under a reference of the
+/// root the referenced root's count. Without a declared share the most common
+/// value holds `DEFAULT_SKEW` times its even share.
+fn partition_key_values(model: &DomainModel, c: &Container) -> (f64, f64) {
+    if c.kind == ContainerKind::Dictionary {
+        let types = (c.document_types.len() as f64).max(1.0);
+        return (types, 1.0 / types);
+    }
+    let roots: Vec<&DocumentType> = c.document_types.iter().filter(|d| d.role == Role::Root).collect();
+    let aggregates = roots.iter().map(|d| count_of(model, &d.source)).sum::<f64>().max(1.0);
+    let skewed = |distinct: f64, declared: Option<f64>| {
+        let distinct = distinct.max(1.0);
+        (distinct, declared.unwrap_or((DEFAULT_SKEW / distinct).min(1.0)))
+    };
+    if let [root] = roots.as_slice() {
+        if let Some(entity) = model.entity(&root.source) {
+            if entity.identity != c.partition_key_property {
+                if let Some(a) = entity.attributes.iter().find(|a| a.name == c.partition_key_property) {
+                    let distinct = a.distinct_values.map_or(aggregates, |d| d as f64);
+                    return skewed(distinct, a.largest_value_share);
+                }
+                if let Some(r) = root
+                    .references
+                    .iter()
+                    .find(|r| r.target_identity == c.partition_key_property)
+                {
+                    return skewed(count_of(model, &r.target), None);
+                }
+            }
+        }
+    }
+    (aggregates, 1.0 / aggregates)
 }
 
 /// Facts of the naive design: a container per entity and value object, by `/id`.
@@ -130,6 +162,7 @@ pub(crate) fn of_naive(model: &DomainModel) -> Facts {
         let mut f = ContainerFacts {
             storage_bytes: count * bytes,
             partition_key_values: count.max(1.0),
+            largest_partition_share: 1.0 / count.max(1.0),
             ..ContainerFacts::default()
         };
         f.documents.insert(

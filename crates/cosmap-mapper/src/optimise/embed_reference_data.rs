@@ -14,6 +14,7 @@ use crate::cost::units;
 use crate::decision::{Rule, Trace};
 use crate::logical_model::{Container, DocumentType, Embedded, EmbeddedKind, Property, Reference, Role};
 use crate::operations::PropertyPath;
+use crate::statistics::human_ru_per_second;
 use crate::sync_plan::SyncPlan;
 
 /// Replaces references to never-changing reference data with embedded snapshots,
@@ -87,12 +88,17 @@ pub(crate) fn apply(
         }
         let reason = if kept.contains(&element) {
             format!(
-                "alone its snapshots save about {saves:.1} RU/s and add about {adds:.1} RU/s, but with the other snapshots kept the workload would cost {total:.1} RU/s instead of {:.1} RU/s",
-                without.total
+                "alone its snapshots save about {} and add about {}, but with the other snapshots kept the workload would cost {} instead of {}",
+                human_ru_per_second(saves),
+                human_ru_per_second(adds),
+                human_ru_per_second(total),
+                human_ru_per_second(without.total)
             )
         } else {
             format!(
-                "its snapshots would save about {saves:.1} RU/s of reads and add about {adds:.1} RU/s of writes: the workload's RU/s would not drop"
+                "its snapshots would save about {} of reads and add about {} of writes: the workload's RU/s would not drop",
+                human_ru_per_second(saves),
+                human_ru_per_second(adds)
             )
         };
         trace

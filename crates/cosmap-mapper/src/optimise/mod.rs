@@ -12,6 +12,7 @@ use crate::operations::Operation;
 
 pub(crate) mod copy;
 pub(crate) mod embed_reference_data;
+pub(crate) mod partition_key;
 
 /// A candidate design, finished (unique keys, operations, indexing) and priced by
 /// the cost table's own figures: what an optimisation is weighed on.
@@ -22,6 +23,22 @@ pub(crate) struct Priced {
     pub(crate) by_pattern: BTreeMap<String, f64>,
     /// RU/s of the whole workload (infinite when a container cannot carry it).
     pub(crate) total: f64,
+    /// RU/s each container serves, by name.
+    pub(crate) by_container: BTreeMap<String, f64>,
+}
+
+impl Priced {
+    /// Whether this design costs less than `other`: fewer access patterns that no
+    /// container can carry (infinite RU/s), then fewer RU/s for the others.
+    pub(crate) fn cheaper_than(&self, other: &Priced) -> bool {
+        let key = |p: &Priced| {
+            let unbounded = p.by_pattern.values().filter(|v| !v.is_finite()).count();
+            let finite: f64 = p.by_pattern.values().filter(|v| v.is_finite()).sum();
+            (unbounded, finite)
+        };
+        let (a, b) = (key(self), key(other));
+        a.0 < b.0 || (a.0 == b.0 && a.1 < b.1)
+    }
 }
 
 impl Priced {
@@ -38,11 +55,17 @@ impl Priced {
             *by_pattern.entry(op.pattern.clone()).or_default() += design.operation_cost(op).ru_per_second;
         }
         let total = by_pattern.values().sum();
+        let by_container = design
+            .containers()
+            .into_iter()
+            .map(|c| (c.name, c.ru_per_second))
+            .collect();
         Priced {
             containers,
             operations,
             by_pattern,
             total,
+            by_container,
         }
     }
 }

@@ -1,11 +1,13 @@
 //! Unique keys: an attribute declared `unique` becomes a Cosmos DB unique key
-//! only where that is sound. Cosmos DB enforces unique keys per logical partition
-//! and treats a missing path as `null`, which takes part in the constraint; so a
-//! path is usable only when every document type in the container stores it,
-//! always.
+//! only where that is sound and constrains something. Cosmos DB enforces unique
+//! keys per logical partition and treats a missing path as `null`, which takes part
+//! in the constraint; so a path is usable only when every document type in the
+//! container stores it, always. And a root partitioned by its own identity is
+//! alone in its logical partition: a unique key there constrains nothing, so none
+//! is made and the decision says so.
 
 use crate::decision::{Rule, Trace};
-use crate::logical_model::Container;
+use crate::logical_model::{Container, ContainerKind, Role};
 use crate::physical::UniqueKey;
 
 /// Sets `unique_keys` of `container` and records why each unique attribute is or is not one.
@@ -24,6 +26,25 @@ pub(crate) fn apply(container: &mut Container, trace: &mut Trace) {
     wanted.dedup_by(|a, b| a.1 == b.1);
     let mut keys = Vec::new();
     for (document, attribute) in wanted {
+        let alone = container.kind == ContainerKind::Aggregate
+            && container.document_types.iter().any(|d| {
+                d.name == document
+                    && d.role == Role::Root
+                    && d.id.attribute() == Some(container.partition_key_property.as_str())
+            });
+        if alone {
+            trace.record(
+                Rule::UniqueKey,
+                format!("{document}.{attribute}"),
+                "not a Cosmos DB unique key: it would constrain nothing; enforce it in the application",
+                format!(
+                    "Cosmos DB enforces a unique key within each logical partition, and each `{document}` is alone in its own (`{}` is partitioned by `{}`): no two `{document}`s would ever be compared",
+                    container.name,
+                    container.partition_key.paths.join(", ")
+                ),
+            );
+            continue;
+        }
         let missing: Vec<&str> = container
             .document_types
             .iter()
