@@ -26,6 +26,10 @@ pub struct Thresholds {
     pub dictionary_max_bytes: f64,
     /// Largest access rate, in operations per second, of an orphan aggregate in the dictionary container (MR5).
     pub dictionary_max_operations_per_second: f64,
+    /// Most instances, after `growth_years`, of an orphan aggregate in the dictionary container (MR5).
+    pub dictionary_max_items: f64,
+    /// Most writes per second of an orphan aggregate in the dictionary container (MR5).
+    pub dictionary_max_writes_per_second: f64,
     /// Largest estimated logical partition, in bytes after `growth_years`, that a
     /// partition key other than the root's identity may make (partitionKey).
     pub logical_partition_max_bytes: f64,
@@ -61,6 +65,13 @@ impl Default for Thresholds {
             dictionary_max_bytes: LOGICAL_PARTITION_BYTES / 10.0,
             // ... and a tenth of a logical partition's 10,000 RU/s, at >= 1 RU per operation.
             dictionary_max_operations_per_second: LOGICAL_PARTITION_RU_PER_SECOND / 10.0,
+            // A dictionary is read whole by one query: ten thousand items is a hundred
+            // pages already, and more is a catalogue, not a dictionary.
+            dictionary_max_items: 10_000.0,
+            // Reference data changes rarely: an aggregate written more than once a
+            // second has a life of its own, and its writes would share one logical
+            // partition with every read of it.
+            dictionary_max_writes_per_second: 1.0,
             // Half of a logical partition's 20 GB: the estimate is rough, and a full
             // logical partition refuses every write.
             logical_partition_max_bytes: LOGICAL_PARTITION_BYTES / 2.0,
@@ -90,6 +101,10 @@ impl Thresholds {
         self.dictionary_max_operations_per_second = o
             .dictionary_max_operations_per_second
             .unwrap_or(self.dictionary_max_operations_per_second);
+        self.dictionary_max_items = o.dictionary_max_items.unwrap_or(self.dictionary_max_items);
+        self.dictionary_max_writes_per_second = o
+            .dictionary_max_writes_per_second
+            .unwrap_or(self.dictionary_max_writes_per_second);
         self.logical_partition_max_bytes = o
             .logical_partition_max_bytes
             .unwrap_or(self.logical_partition_max_bytes);

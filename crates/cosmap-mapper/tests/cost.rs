@@ -146,7 +146,19 @@ fn a_copy_is_refused_when_its_writes_cost_more_than_the_reads_it_saves() {
             p.per_second = 50_000.0;
         }
     }
-    let m = map(&DomainModel::new(spec).unwrap(), &Options::default());
+    let hot_writes = DomainModel::new(spec).unwrap();
+    let m = map(&hot_writes, &Options::default());
+    // Orders partitioned by their account serve the read without any copy to write.
+    assert!(m.container("Account").unwrap().document_type("Order").is_none());
+    assert_eq!(m.container("Order").unwrap().partition_key.paths, ["/accountId"]);
+    // With that key ruled out (no logical partition may hold a byte), the copy is
+    // weighed, and refused.
+    let no_repartitioning = cosmap_domain::ThresholdOverrides {
+        logical_partition_max_bytes: Some(0.0),
+        ..Default::default()
+    };
+    let m = map(&hot_writes, &Options::default().thresholds(no_repartitioning));
+    assert_eq!(m.container("Order").unwrap().partition_key.paths, ["/orderId"]);
     assert!(m.container("Account").unwrap().document_type("Order").is_none());
     let d = m
         .decisions

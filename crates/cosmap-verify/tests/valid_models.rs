@@ -44,3 +44,22 @@ async fn a_returned_value_object_embedded_in_another_document_type() {
         report.to_text()
     );
 }
+
+/// Shelves partitioned by their branch (an attribute) and loans by their member (a
+/// reference, filtered by its path): the samples keep each document's partition
+/// key equal to what it is partitioned by, a reference to a shelf carries the
+/// shelf's branch, and the point read that follows it finds the shelf.
+#[tokio::test]
+async fn containers_partitioned_by_an_attribute_and_by_a_reference() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/models/partitioned-by-attribute-and-reference.json");
+    let model = cosmap_domain::load_file(&path).expect("valid model");
+    let logical = cosmap_mapper::map(&model, &cosmap_mapper::Options::default());
+    let key = |c: &str| logical.container(c).expect("container").partition_key.paths.clone();
+    assert_eq!(key("Shelf"), ["/branch"]);
+    assert_eq!(key("Loan"), ["/memberId"]);
+    let report = verify("partitioned-by-attribute-and-reference").await;
+    assert!(report.passed(), "{}", report.to_text());
+    assert_eq!(report.summary.passed, 4);
+    let loans = report.pattern("recent loans of a member").expect("pattern");
+    assert_eq!(loans.requests.len(), 2, "the loans, then the point read of a shelf");
+}

@@ -31,6 +31,12 @@ pub struct ThresholdOverrides {
     /// Largest access rate (operations per second) of an orphan aggregate kept in the dictionary container.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dictionary_max_operations_per_second: Option<f64>,
+    /// Most instances (after `growthYears`) of an orphan aggregate kept in the dictionary container.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dictionary_max_items: Option<f64>,
+    /// Most writes per second of an orphan aggregate kept in the dictionary container.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dictionary_max_writes_per_second: Option<f64>,
     /// Largest estimated logical partition (bytes, after `growthYears`) a partition key
     /// other than the root's identity may make.
     #[serde(default, skip_serializing_if = "Option::is_none")]

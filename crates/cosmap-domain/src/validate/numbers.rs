@@ -72,6 +72,12 @@ impl Checker<'_> {
                     t.dictionary_max_operations_per_second,
                     MAX_PER_SECOND,
                 ),
+                ("dictionaryMaxItems", t.dictionary_max_items, MAX_COUNT),
+                (
+                    "dictionaryMaxWritesPerSecond",
+                    t.dictionary_max_writes_per_second,
+                    MAX_PER_SECOND,
+                ),
                 (
                     "logicalPartitionMaxBytes",
                     t.logical_partition_max_bytes,

@@ -12,6 +12,7 @@ use super::constants::*;
 use super::estimate::{Consistency, DesignCost};
 use super::facts::{self, Facts};
 use super::units::{self, Charge};
+use crate::logical_model::Container;
 use crate::operations::{Operation, OperationKind, Purpose, Request};
 use crate::options::Thresholds;
 use crate::statistics::{human_bytes, human_rate};
@@ -328,15 +329,21 @@ impl<'m> Design<'m> {
 
     /// Risks of this design: logical partitions over their limits, items near 2 MB,
     /// frequent cross-partition queries.
-    pub(crate) fn warnings(&self, operations: &[Operation], t: &Thresholds) -> Vec<String> {
+    pub(crate) fn warnings(&self, containers: &[Container], operations: &[Operation], t: &Thresholds) -> Vec<String> {
         let mut out = Vec::new();
+        let years = t.growth_years;
         for (name, f) in &self.facts {
             let rus = self.ru_per_second.get(name).copied().unwrap_or(0.0);
+            let container = containers.iter().find(|c| &c.name == name);
             if f.dictionary {
                 for (doc, d) in &f.documents {
-                    let bytes = d.count * d.bytes;
+                    let source = container
+                        .and_then(|c| c.document_type(doc))
+                        .map_or(doc.as_str(), |d| d.source.as_str());
+                    let ttl = container.and_then(|c| c.default_ttl);
+                    let bytes = facts::count_after(self.model, source, ttl, years) * d.bytes;
                     if bytes > LOGICAL_PARTITION_BYTES {
-                        out.push(format!("`{name}`: the `{doc}` dictionary (one logical partition) holds about {}, over the 20 GB a logical partition can hold", human_bytes(bytes)));
+                        out.push(format!("`{name}`: the `{doc}` dictionary (one logical partition) would hold about {} after {years} years, over the 20 GB a logical partition can hold", human_bytes(bytes)));
                     }
                 }
                 if rus > LOGICAL_PARTITION_RU_PER_SECOND && rus.is_finite() {
@@ -344,10 +351,12 @@ impl<'m> Design<'m> {
                 }
                 continue;
             }
-            let largest = f.storage_bytes * f.largest_partition_share;
+            let largest = container.map_or(f.storage_bytes * f.largest_partition_share, |c| {
+                facts::largest_partition_after(self.model, c, f, years)
+            });
             if largest > LOGICAL_PARTITION_BYTES {
                 out.push(format!(
-                    "`{name}`: its largest logical partition holds about {}, over the 20 GB limit",
+                    "`{name}`: its largest logical partition would hold about {} after {years} years, over the 20 GB limit",
                     human_bytes(largest)
                 ));
             }

@@ -194,7 +194,11 @@ pub fn estimate(
         rules: total(|p| &p.rules),
         optimised: total(|p| &p.optimised),
     };
-    let warnings = optimised.warnings(&optimised_model.operations, &optimised_model.thresholds);
+    let warnings = optimised.warnings(
+        &optimised_model.containers,
+        &optimised_model.operations,
+        &optimised_model.thresholds,
+    );
     let (optimisations, other_effects_ru_per_second) = effects(optimised_model, rules_model, &patterns);
     CostReport {
         model: model.name().to_string(),

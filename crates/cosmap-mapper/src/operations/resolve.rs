@@ -82,7 +82,9 @@ fn read_at(all: &Places<'_>, p: &AccessPattern, at: &Location<'_>) -> Vec<Reques
         }
         match filter(at, f) {
             Match::PartitionKey => {
-                partition_key = Some(ValueSource::Parameter(f.clone()));
+                // A path (`member.memberId`) binds its one-word parameter (`memberMemberId`).
+                let parameter = entry.parameters().into_iter().next().unwrap_or_else(|| f.clone());
+                partition_key = Some(ValueSource::Parameter(parameter));
                 // A root's id is its identity, which is also the partition key.
                 if d.role != Role::Copy && identity_of(d) == Some(f.as_str()) {
                     id = Some(f.clone());
@@ -464,6 +466,21 @@ fn identity_of(d: &crate::logical_model::DocumentType) -> Option<&str> {
 fn filter(at: &Location<'_>, f: &str) -> Match {
     if f == at.container.partition_key_property {
         return Match::PartitionKey;
+    }
+    // A root partitioned by a reference (`partitionKey`): the path to the referenced
+    // id (`member.memberId`) is the partition key too.
+    if let Some((first, rest)) = f.split_once('.') {
+        let keyed = at.path.is_empty()
+            && at.document.role != Role::Copy
+            && rest == at.container.partition_key_property
+            && at
+                .node
+                .references()
+                .iter()
+                .any(|r| r.name == first && !r.many && r.target_identity == rest);
+        if keyed {
+            return Match::PartitionKey;
+        }
     }
     if at.path.is_empty() && identity_of(at.document) == Some(f) {
         return Match::Id;

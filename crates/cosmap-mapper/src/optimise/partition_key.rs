@@ -11,7 +11,7 @@
 
 use std::collections::BTreeMap;
 
-use cosmap_domain::{AccessKind, AttributeType, DomainModel, FilterOp, WriteOperation};
+use cosmap_domain::{AccessKind, AttributeType, DomainModel, FilterOp};
 
 use super::Priced;
 use crate::cost::facts;
@@ -19,9 +19,6 @@ use crate::decision::{Rule, Trace};
 use crate::logical_model::{Container, ContainerKind, Embedded, PartitionKey, PartitionKeyValue, Reference, Role};
 use crate::options::Thresholds;
 use crate::statistics::{human_bytes, human_count, human_ru_per_second, human_share};
-
-/// Seconds in a year of 365.25 days.
-const SECONDS_PER_YEAR: f64 = 365.25 * 24.0 * 3600.0;
 
 /// Without a declared `largestValueShare`, the most common value is assumed to hold
 /// this many times its even share (at most all of them).
@@ -100,12 +97,10 @@ pub(crate) fn apply(
             .find(|d| d.role == Role::Root)
             .map(|d| d.source.clone())
             .unwrap_or_default();
-        let one = facts::of_containers(model, std::slice::from_ref(&containers[index]));
-        let storage = one.get(&name).map_or(0.0, |f| f.storage_bytes);
-        let roots = facts::count_of(model, &root_name).max(1.0);
-        let per_aggregate = storage / roots;
-        let future = future_roots(model, &root_name, containers[index].default_ttl, roots, t.growth_years);
-        let largest_bytes = candidate.largest_share * future * per_aggregate;
+        let storage = facts::storage_after(model, &containers[index], t.growth_years);
+        let future = facts::count_after(model, &root_name, containers[index].default_ttl, t.growth_years);
+        let per_aggregate = storage / future.max(1.0);
+        let largest_bytes = candidate.largest_share * storage;
         if largest_bytes > t.logical_partition_max_bytes {
             let why = format!(
                 "its largest logical partition would hold about {} after {} years ({} of about {} aggregates of {} each; {}), over `logicalPartitionMaxBytes` ({})",
@@ -254,41 +249,38 @@ fn refuse<'t>(
         .with("largestValueShare", candidate.largest_share)
 }
 
-/// The root's aggregates after `years`: creates minus deletes of the root at the
-/// write patterns' rates, or with a TTL the steady state of creates times the TTL.
-fn future_roots(model: &DomainModel, root: &str, ttl: Option<i64>, now: f64, years: f64) -> f64 {
-    let (mut creates, mut deletes) = (0.0, 0.0);
-    for p in model.access_patterns() {
-        if p.kind != AccessKind::Write || p.start != root {
-            continue;
-        }
-        match p.write {
-            Some(WriteOperation::Create) => creates += p.per_second,
-            Some(WriteOperation::Delete) => deletes += p.per_second,
-            _ => {}
-        }
-    }
-    match ttl.filter(|&ttl| ttl > 0) {
-        Some(ttl) => now.max(creates * ttl as f64),
-        None => now + (creates - deletes).max(0.0) * years * SECONDS_PER_YEAR,
-    }
-}
-
 /// The heaviest attribute or reference the root's reads filter on by equality, when
 /// it can be a partition key and its number of values is known.
 fn best_candidate(model: &DomainModel, c: &Container, root: &str, base: &Priced) -> Option<Candidate> {
     let entity = model.entity(root)?;
     let doc = c.document_types.iter().find(|d| d.role == Role::Root)?;
     let mut found: BTreeMap<String, Candidate> = BTreeMap::new();
-    for p in model.access_patterns() {
+    // In name order, so the decision reads the same whatever the declaration order.
+    let mut patterns: Vec<_> = model.access_patterns().iter().collect();
+    patterns.sort_by(|a, b| a.name.cmp(&b.name));
+    for p in patterns {
         if p.kind != AccessKind::Read || p.start != root {
             continue;
         }
         for filter in p.filters().into_iter().flatten() {
-            if filter.op != FilterOp::Equal || filter.attribute.contains('.') || filter.attribute == entity.identity {
+            if filter.op != FilterOp::Equal || filter.attribute == entity.identity {
                 continue;
             }
-            let f = filter.attribute;
+            // A path to a referenced root's id (`member.memberId`) names the same key
+            // as the bare id (`memberId`).
+            let f = match filter.attribute.split_once('.') {
+                None => filter.attribute,
+                Some((first, rest)) => {
+                    let single = doc
+                        .references
+                        .iter()
+                        .any(|r| r.name == first && !r.many && r.target_identity == rest);
+                    if !single {
+                        continue;
+                    }
+                    rest
+                }
+            };
             let candidate = if let Some(a) = entity.attributes.iter().find(|a| a.name == f) {
                 if a.ty != AttributeType::String || a.optional || a.many {
                     continue;

@@ -1,6 +1,10 @@
 //! MR5 — orphan aggregates (a root and no other members: dictionaries, reference
-//! data) share one dictionary container, partitioned by `type`, unless one is too
-//! large or too hot for a single logical partition.
+//! data) share one dictionary container, partitioned by `type`, only while each
+//! fits its one logical partition for years: at most `dictionaryMaxItems` instances
+//! and `dictionaryMaxBytes` after `growthYears` of creates, at most
+//! `dictionaryMaxWritesPerSecond` writes and `dictionaryMaxOperationsPerSecond`
+//! reads and writes. Otherwise it keeps its own container, and the decision says
+//! which figure decided.
 
 use cosmap_domain::DomainModel;
 
@@ -8,7 +12,7 @@ use super::ContainerPlan;
 use crate::decision::{Rule, Trace};
 use crate::logical_model::ContainerKind;
 use crate::options::Thresholds;
-use crate::statistics::{human_bytes, human_rate, Statistics};
+use crate::statistics::{human_bytes, human_count, human_rate, Statistics};
 
 /// The partition key property of the dictionary container.
 pub(crate) const DICTIONARY_PARTITION_KEY: &str = "type";
@@ -36,55 +40,85 @@ pub(crate) fn share<'m>(
             continue;
         }
         let root = aggregate.root.as_str();
-        // Known when the root declares its count (the one estimate of storage,
-        // as the cost table makes it).
-        let declared = model.entity(root).and_then(|e| e.volume).and_then(|v| v.count);
-        let bytes = declared.map(|_| crate::cost::facts::element_storage(model, root, None));
+        // What it will be in `growth_years`: the dictionary cannot be split later
+        // without moving every document, so it must still fit then.
+        let years = thresholds.growth_years;
+        let items = crate::cost::facts::count_after(model, root, aggregate.default_ttl_seconds, years);
+        let bytes = items * crate::cost::facts::bytes_of(model, root);
+        let declared = model
+            .entity(root)
+            .and_then(|e| e.volume)
+            .and_then(|v| v.count)
+            .is_some();
         let ops = stats.operations_per_second(root);
+        let writes = stats.writes_per_second(root);
         let reference = model.entity(root).and_then(|e| e.reference_data);
-        let too_large = bytes.filter(|b| *b > thresholds.dictionary_max_bytes);
-        let too_hot = ops > thresholds.dictionary_max_operations_per_second;
-        let decision = if let Some(b) = too_large {
+        // The figure that decides, first the one furthest over its threshold's kind.
+        let over = if items > thresholds.dictionary_max_items {
+            Some(format!(
+                "about {} instances after {years} years is over the {} a dictionary may hold (`dictionaryMaxItems`)",
+                human_count(items),
+                human_count(thresholds.dictionary_max_items)
+            ))
+        } else if bytes > thresholds.dictionary_max_bytes {
+            Some(format!(
+                "about {} after {years} years is over the {} a dictionary may hold in its one logical partition (`dictionaryMaxBytes`)",
+                human_bytes(bytes),
+                human_bytes(thresholds.dictionary_max_bytes)
+            ))
+        } else if writes > thresholds.dictionary_max_writes_per_second {
+            Some(format!(
+                "{} of writes is over the {} of a dictionary (`dictionaryMaxWritesPerSecond`): it is not reference data that changes rarely",
+                human_rate(writes),
+                human_rate(thresholds.dictionary_max_writes_per_second)
+            ))
+        } else if ops > thresholds.dictionary_max_operations_per_second {
+            Some(format!(
+                "{} of reads and writes is over the {} a dictionary may take in its one logical partition (`dictionaryMaxOperationsPerSecond`)",
+                human_rate(ops),
+                human_rate(thresholds.dictionary_max_operations_per_second)
+            ))
+        } else {
+            None
+        };
+        let decision = if let Some(why) = over {
             kept.push(plan);
             trace.record(
                 Rule::Mr5,
                 aggregate.display_name(),
                 format!("keeps its own container `{root}`"),
-                format!(
-                    "an orphan aggregate, but about {} is over the {} a dictionary may hold in its one logical partition",
-                    human_bytes(b),
-                    human_bytes(thresholds.dictionary_max_bytes)
-                ),
-            )
-        } else if too_hot {
-            kept.push(plan);
-            trace.record(
-                Rule::Mr5,
-                aggregate.display_name(),
-                format!("keeps its own container `{root}`"),
-                format!(
-                    "an orphan aggregate, but {} of reads and writes is over the {} a dictionary may take in its one logical partition",
-                    human_rate(ops),
-                    human_rate(thresholds.dictionary_max_operations_per_second)
-                ),
+                format!("an orphan aggregate, but {why}"),
             )
         } else {
             shared.push(aggregate);
-            let size = bytes.map_or_else(|| "size unknown".to_string(), |b| format!("about {}", human_bytes(b)));
+            let size = if declared {
+                format!(
+                    "about {} instances and {} after {years} years",
+                    human_count(items),
+                    human_bytes(bytes)
+                )
+            } else {
+                "count unknown".to_string()
+            };
             trace.record(
                 Rule::Mr5,
                 aggregate.display_name(),
                 format!("shares container `{name}`, partitioned by `/{DICTIONARY_PARTITION_KEY}`"),
                 format!(
-                    "an orphan aggregate (a root with no other members), small ({size}) and not hot ({} of reads and writes): one logical partition per dictionary, listed by a single-partition query",
+                    "an orphan aggregate (a root with no other members), small ({size}), rarely written ({}) and not hot ({} of reads and writes): one logical partition per dictionary, listed by a single-partition query",
+                    human_rate(writes),
                     human_rate(ops)
                 ),
             )
         };
-        decision.with("members", 0).with("operationsPerSecond", ops);
-        if let Some(b) = bytes {
-            decision.with("storageBytes", b);
+        decision
+            .with("itemsAfterGrowth", items.round())
+            .with("growthYears", years)
+            .with("writesPerSecond", writes);
+        if declared {
+            decision.with("storageBytes", bytes);
         }
+        decision.with("members", 0).with("operationsPerSecond", ops);
         if let Some(rate) = reference {
             decision.with("referenceData", serde_json::to_value(rate).unwrap_or_default());
         }

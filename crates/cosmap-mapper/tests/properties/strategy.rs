@@ -1056,7 +1056,10 @@ pub fn build(raw: &Raw) -> ModelSpec {
         } else {
             format!("{property}.{to_identity}")
         };
-        let pattern = AccessPattern::new(name, AccessKind::Read, &from, per_second).filter(filter);
+        // Each result shows what it refers to (the reference followed): a snapshot of
+        // never-changing reference data saves those reads.
+        let mut pattern = AccessPattern::new(name, AccessKind::Read, &from, per_second).filter(filter);
+        pattern.returns.push(property);
         builder = builder.access_pattern(pattern);
     }
     let spec = builder.spec().clone();

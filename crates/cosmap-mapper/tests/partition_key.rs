@@ -1,0 +1,142 @@
+//! The `partitionKey` optimisation: an aggregate partitioned by what its heaviest
+//! reads filter on, only where the workload costs less and the largest logical
+//! partition fits, on the bundled examples.
+
+use std::path::PathBuf;
+
+use cosmap_domain::DomainModel;
+use cosmap_mapper::cost::{cost, Consistency};
+use cosmap_mapper::operations::{OperationKind, ValueSource};
+use cosmap_mapper::{map, LogicalModel, Options, PartitionKeyValue, Rule};
+
+fn load(path: &str) -> DomainModel {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..").join(path);
+    cosmap_domain::load_file(&path).expect("valid model")
+}
+
+fn decision<'m>(m: &'m LogicalModel, subject: &str) -> &'m cosmap_mapper::Decision {
+    m.decisions
+        .iter()
+        .find(|d| d.rule == Rule::PartitionKey && d.subject == subject)
+        .unwrap_or_else(|| panic!("no partitionKey decision about `{subject}`"))
+}
+
+#[test]
+fn cosmic_works_partitions_products_by_category_with_the_figures() {
+    let model = load("examples/cosmic-works/model.json");
+    let m = map(&model, &Options::default());
+    let products = m.container("Product").unwrap();
+    assert_eq!(products.partition_key.paths, ["/categoryId"]);
+    assert!(products.rules.contains(&Rule::PartitionKey));
+    assert_eq!(m.container("SalesOrder").unwrap().partition_key.paths, ["/customerId"]);
+    let d = decision(&m, "Product");
+    assert_eq!(d.outcome, "partition key `/categoryId` instead of `/productId`");
+    let before = d.evidence["workloadRuPerSecond"].as_f64().unwrap();
+    let after = d.evidence["workloadRuPerSecondWith"].as_f64().unwrap();
+    assert!(after < before, "{after} < {before}");
+    assert!(d.evidence["largestPartitionBytes"].as_f64().unwrap() <= 10e9);
+    assert!(d.evidence["largestPartitionRuPerSecond"].as_f64().unwrap() <= 5_000.0);
+    assert_eq!(d.evidence["distinctValues"].as_f64(), Some(40.0));
+    // The hot read is one logical partition's query, keyed by the category.
+    let op = m
+        .operations
+        .iter()
+        .find(|o| o.pattern == "products in a category")
+        .unwrap();
+    assert_eq!(op.kind, OperationKind::SinglePartitionQuery);
+    assert_eq!(
+        op.requests[0].partition_key(),
+        Some(&ValueSource::Parameter("categoryId".into()))
+    );
+    // An order line's reference to its product carries the product's category.
+    let order = m.container("SalesOrder").unwrap().document_type("SalesOrder").unwrap();
+    let detail = order.embedded.iter().find(|e| e.name == "details").unwrap();
+    let product = detail.references.iter().find(|r| r.target == "Product").unwrap();
+    assert_eq!(
+        product.partition_key_value,
+        PartitionKeyValue::Property {
+            property: "categoryId".into()
+        }
+    );
+    // MR2's decision is marked overridden.
+    let overridden = cosmap_mapper::overridden_by(&m);
+    let mr2 = m
+        .decisions
+        .iter()
+        .position(|d| d.rule == Rule::Mr2 && d.subject == "Product")
+        .unwrap();
+    assert_eq!(overridden[mr2].map(|i| m.decisions[i].rule), Some(Rule::PartitionKey));
+}
+
+#[test]
+fn publishing_converts_prices_in_one_partition_instead_of_an_unbounded_fan_out() {
+    let model = load("examples/publishing/model.json");
+    let report = cost(&model, &Options::default(), Consistency::Session);
+    assert!(
+        report.totals.rules.is_infinite(),
+        "MR1–MR6 cannot carry 5,000 fan-outs a second"
+    );
+    assert!(report.totals.optimised.is_finite(), "{}", report.totals.optimised);
+    let m = map(&model, &Options::default());
+    assert_eq!(m.container("ExchangeRate").unwrap().partition_key.paths, ["/currency"]);
+    let rate = m
+        .container("ExchangeRate")
+        .unwrap()
+        .document_type("ExchangeRate")
+        .unwrap();
+    assert!(
+        rate.attributes.iter().all(|a| a.name != "currency"),
+        "the key is the partition key property, not also an attribute"
+    );
+}
+
+#[test]
+fn a_key_whose_largest_partition_would_overflow_is_refused_with_the_figure() {
+    let model = load("examples/library/model.json");
+    let m = map(&model, &Options::default());
+    assert_eq!(m.container("Book").unwrap().partition_key.paths, ["/bookId"]);
+    let d = decision(&m, "Book");
+    assert_eq!(d.outcome, "keeps `/bookId`, not `/genre`");
+    assert!(d.reason.contains("logicalPartitionMaxBytes"), "{}", d.reason);
+    assert!(d.evidence["largestPartitionBytes"].as_f64().unwrap() > 10e9);
+}
+
+#[test]
+fn a_skewed_key_is_refused_for_its_busiest_partition_unless_its_skew_is_declared() {
+    let path = "crates/cosmap-verify/tests/models/partitioned-by-attribute-and-reference.json";
+    let declared = load(path);
+    assert_eq!(
+        map(&declared, &Options::default())
+            .container("Shelf")
+            .unwrap()
+            .partition_key
+            .paths,
+        ["/branch"]
+    );
+    // Without `largestValueShare`, the busiest of 20 branches is assumed to take
+    // half the traffic (ten times its even share): over 5,000 RU/s.
+    let mut spec = declared.spec().clone();
+    for e in &mut spec.entities {
+        for a in &mut e.attributes {
+            a.largest_value_share = None;
+        }
+    }
+    let m = map(&DomainModel::new(spec).unwrap(), &Options::default());
+    assert_eq!(m.container("Shelf").unwrap().partition_key.paths, ["/shelfId"]);
+    let d = decision(&m, "Shelf");
+    assert!(d.reason.contains("logicalPartitionMaxRuPerSecond"), "{}", d.reason);
+    assert!(d.reason.contains("declare `largestValueShare`"), "{}", d.reason);
+}
+
+#[test]
+fn a_key_that_does_not_lower_the_workload_is_refused() {
+    // Loans are read by id 100 times a second: as queries across partitions those
+    // cost more than partitioning by member saves.
+    let model = load("examples/library/model.json");
+    let m = map(&model, &Options::default());
+    assert_eq!(m.container("Loan").unwrap().partition_key.paths, ["/loanId"]);
+    let d = decision(&m, "Loan");
+    let before = d.evidence["workloadRuPerSecond"].as_f64().unwrap();
+    let after = d.evidence["workloadRuPerSecondWith"].as_f64().unwrap();
+    assert!(after >= before, "{after} >= {before}");
+}
