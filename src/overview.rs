@@ -29,8 +29,7 @@ pub fn render(out: &mut String, model: &LogicalModel) {
             .document_types
             .iter()
             .map(|d| match d.role {
-                Role::Copy => format!("{} (copy)", d.name),
-                Role::ValueObject => format!("{} (value object)", d.name),
+                Role::Copy | Role::ValueObject | Role::Claim => format!("{} ({})", d.name, d.role.as_str()),
                 Role::Root | Role::Entity => d.name.clone(),
             })
             .collect();

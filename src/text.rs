@@ -7,7 +7,7 @@ use std::fmt::Write;
 use cosmap_mapper::operations::{Operation, OperationKind};
 use cosmap_mapper::{
     ChangeKind, Container, ContainerKind, DocumentType, Embedded, EmbeddedKind, IdSource, LogicalModel, Property,
-    Reference, Role, SyncOperation, SyncPlan, SyncTrigger,
+    Reference, SyncOperation, SyncPlan, SyncTrigger,
 };
 
 const WIDTH: usize = 80;
@@ -94,12 +94,7 @@ fn render_container(out: &mut String, c: &Container) {
 }
 
 fn render_document(out: &mut String, d: &DocumentType) {
-    let role = match d.role {
-        Role::Root => "root",
-        Role::Entity => "entity",
-        Role::ValueObject => "value object",
-        Role::Copy => "copy",
-    };
+    let role = d.role.as_str();
     let id = match &d.id {
         IdSource::Identity { attribute } => format!("id = {attribute}"),
         IdSource::Assigned => "id assigned".to_string(),

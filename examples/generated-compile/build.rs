@@ -9,7 +9,8 @@
 //! It does the same for `regressions.json`, a fixed model of the shapes the
 //! property tests found wrong in generated code (`regressions.rs`), and for the
 //! `cosmic-works` example (`cosmic_works.rs`), whose containers are partitioned by
-//! a reference of their root.
+//! a reference of their root, and for `unique-claims.json` (`unique_claims.rs`),
+//! whose unique values are claimed in a claims container.
 
 use std::error::Error;
 use std::path::{Path, PathBuf};
@@ -69,6 +70,10 @@ fn main() -> Result<(), Box<dyn Error>> {
     for (name, file) in [
         ("regressions", "regressions.json"),
         ("cosmic_works", "../cosmic-works/model.json"),
+        (
+            "unique_claims",
+            "../../crates/cosmap-verify/tests/models/unique-claims.json",
+        ),
     ] {
         println!("cargo:rerun-if-changed={file}");
         let model = cosmap_domain::load_file(Path::new(file)).map_err(|e| e.to_string())?;

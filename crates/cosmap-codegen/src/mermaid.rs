@@ -56,12 +56,7 @@ pub fn view(model: &LogicalModel) -> MermaidView {
         let mut nodes = Vec::new();
         for (di, d) in c.document_types.iter().enumerate() {
             let id = format!("c{ci}d{di}");
-            let role = match d.role {
-                Role::Root => "root",
-                Role::Entity => "entity",
-                Role::ValueObject => "value object",
-                Role::Copy => "copy",
-            };
+            let role = d.role.as_str();
             nodes.push(DiagramBox {
                 id: id.clone(),
                 label: quote(&format!("{} · {role}", d.name)),

@@ -90,7 +90,7 @@ impl<'m, 't> Assembler<'m, 't> {
                     ContainerKind::Dictionary => PartitionKeyValue::Constant {
                         value: crate::discriminator(&aggregate.root),
                     },
-                    ContainerKind::Aggregate => PartitionKeyValue::SameAsId,
+                    ContainerKind::Aggregate | ContainerKind::Claims => PartitionKeyValue::SameAsId,
                 };
                 locations.insert(
                     aggregate.root.clone(),
@@ -203,6 +203,7 @@ impl<'m, 't> Assembler<'m, 't> {
             embedded: node.embedded,
             references: node.references,
             copy_of: None,
+            claim_of: None,
             estimated_size_bytes: node.typical_bytes,
         }
     }

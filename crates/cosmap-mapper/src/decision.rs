@@ -43,6 +43,9 @@ pub enum Rule {
     /// Physical: which `unique` attributes become Cosmos DB unique keys.
     #[serde(rename = "uniqueKey")]
     UniqueKey,
+    /// Physical: uniqueness no unique key can enforce, by claim documents.
+    #[serde(rename = "uniqueClaim")]
+    UniqueClaim,
     /// Physical: which paths each container indexes, from the access patterns.
     #[serde(rename = "indexing")]
     Indexing,
@@ -63,6 +66,7 @@ impl Rule {
             Rule::CopySource => "copySource",
             Rule::EmbedReferenceData => "embedReferenceData",
             Rule::UniqueKey => "uniqueKey",
+            Rule::UniqueClaim => "uniqueClaim",
             Rule::Indexing => "indexing",
         }
     }

@@ -26,8 +26,9 @@ mod sync_plan;
 
 pub use decision::{Decision, Rule};
 pub use logical_model::{
-    Container, ContainerKind, Containment, CopyOf, DocumentType, Embedded, EmbeddedKind, IdSource, LogicalModel,
-    ParentLink, PartitionKey, PartitionKeyValue, Property, PropertyHolder, Reference, Role, FORMAT_VERSION,
+    ClaimOf, Container, ContainerKind, Containment, CopyOf, DocumentType, Embedded, EmbeddedKind, IdSource,
+    LogicalModel, ParentLink, PartitionKey, PartitionKeyValue, Property, PropertyHolder, Reference, Role,
+    FORMAT_VERSION,
 };
 pub use options::{
     Options, Thresholds, LOGICAL_PARTITION_BYTES, LOGICAL_PARTITION_RU_PER_SECOND, MAX_ITEM_BYTES,
@@ -126,6 +127,7 @@ fn finish(
     for container in &mut containers {
         rules::unique_keys::apply(container, trace);
     }
+    rules::unique_claims::apply(&mut containers, &options.claims_container, trace);
     let operations = operations::resolve(model, &containers);
     if !options.index_all {
         rules::indexing::apply(&mut containers, &operations, trace);

@@ -40,6 +40,9 @@ pub enum ContainerKind {
     Aggregate,
     /// Small orphan aggregates sharing one container (MR5).
     Dictionary,
+    /// Uniqueness claims (uniqueClaim): one document per claimed value, partitioned
+    /// by the value, so Cosmos DB refuses a second claim of it.
+    Claims,
 }
 
 /// A container: its partition key and the document types stored in it.
@@ -105,6 +108,21 @@ pub enum Role {
     ValueObject,
     /// An optimisation copy of another container's documents.
     Copy,
+    /// A uniqueness claim on one attribute value of another container's documents.
+    Claim,
+}
+
+impl Role {
+    /// The role as people read it: `root`, `entity`, `value object`, `copy`, `claim`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::Root => "root",
+            Role::Entity => "entity",
+            Role::ValueObject => "value object",
+            Role::Copy => "copy",
+            Role::Claim => "claim",
+        }
+    }
 }
 
 /// Where a document's `id` value comes from.
@@ -152,6 +170,9 @@ pub struct DocumentType {
     /// For copies: what is copied and how it is kept in sync.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub copy_of: Option<CopyOf>,
+    /// For uniqueness claims: whose attribute value the document claims.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub claim_of: Option<ClaimOf>,
     /// Estimated typical size in bytes, when the model gives sizes: the declared
     /// `avgSizeBytes` plus embedded value objects, lists at their typical length
     /// (`avg`, else `max`). Costs and storage use it; MR4's size check uses the bound.
@@ -262,6 +283,21 @@ pub struct CopyOf {
     pub sync: SyncPlan,
     /// The access pattern the copy serves.
     pub serves: String,
+}
+
+/// What a uniqueness claim claims: a `unique` attribute of a document type whose
+/// container cannot enforce it with a unique key. The claim document's `id` is its
+/// `type`, its partition key (`claim`) the claimed value, so a second claim of the
+/// value is a conflict (409); `ownerId` and `ownerPartitionKey` locate the owner.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ClaimOf {
+    /// The owner's container.
+    pub container: String,
+    /// The owner's document type.
+    pub document_type: String,
+    /// The claimed attribute (top-level in the owner's documents).
+    pub attribute: String,
 }
 
 /// The containment relationship of a document type that is not its aggregate's root.

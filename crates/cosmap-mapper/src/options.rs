@@ -127,6 +127,8 @@ pub struct Options {
     pub thresholds: ThresholdOverrides,
     /// Name of the container that holds small orphan aggregates (MR5).
     pub dictionary_container: String,
+    /// Name of the container that holds uniqueness claims (uniqueClaim).
+    pub claims_container: String,
     /// Apply the physical optimisations (copies, embedded reference data).
     pub optimise: bool,
     /// Keep Cosmos DB's default indexing policy (index every path) instead of
@@ -139,6 +141,7 @@ impl Default for Options {
         Options {
             thresholds: ThresholdOverrides::default(),
             dictionary_container: "Dictionary".to_string(),
+            claims_container: "UniqueClaims".to_string(),
             optimise: true,
             index_all: false,
         }
@@ -155,6 +158,12 @@ impl Options {
     /// The name of the shared dictionary container (MR5); `Dictionary` by default.
     pub fn dictionary_container(mut self, name: impl Into<String>) -> Self {
         self.dictionary_container = name.into();
+        self
+    }
+
+    /// The name of the uniqueness claims container (uniqueClaim); `UniqueClaims` by default.
+    pub fn claims_container(mut self, name: impl Into<String>) -> Self {
+        self.claims_container = name.into();
         self
     }
 

@@ -119,8 +119,9 @@ pub struct RequestOutcome {
     pub document_types: Vec<String>,
     /// Whether it reads or writes an optimisation copy.
     pub copy: bool,
-    /// Not a request of the operation: a point read verify adds after a write to check
-    /// a copy the operation does not write itself.
+    /// Not a request of the operation: a check verify adds after a write — a point read
+    /// of a copy the operation does not write itself, or a second claim of a unique value
+    /// another document holds, which must be refused.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub added: bool,
     /// The SQL sent, for queries.
@@ -322,7 +323,12 @@ impl RequestOutcome {
     /// `singlePartitionQuery`, `create`, `replace copy`, …
     fn label(&self, secondary: bool) -> String {
         if self.added {
-            return "+ copy in sync?".to_string();
+            // A second claim of a taken value, or a point read of a copy.
+            return if self.write == Some(WriteKind::Create) {
+                "+ duplicate refused?".to_string()
+            } else {
+                "+ copy in sync?".to_string()
+            };
         }
         let base = match self.write {
             Some(WriteKind::Create) => "create".to_string(),

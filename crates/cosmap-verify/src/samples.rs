@@ -209,7 +209,7 @@ impl<'a> Generator<'a> {
             let mut types: Vec<&DocumentType> = c
                 .document_types
                 .iter()
-                .filter(|d| d.role != Role::Copy && d.role != Role::Root)
+                .filter(|d| !matches!(d.role, Role::Copy | Role::Claim | Role::Root))
                 .collect();
             types.sort_by_key(|d| d.role);
             for d in types {
@@ -244,7 +244,11 @@ impl<'a> Generator<'a> {
     pub fn samples(&self) -> Result<Vec<Sample>, VerifyError> {
         let mut out = Vec::new();
         for c in &self.model.containers {
-            for d in c.document_types.iter().filter(|d| d.role != Role::Copy) {
+            for d in c
+                .document_types
+                .iter()
+                .filter(|d| !matches!(d.role, Role::Copy | Role::Claim))
+            {
                 for instance in self.instances.get(&key(&c.name, &d.name)).into_iter().flatten() {
                     out.push(self.sample(c, d, instance, 0, 0)?);
                 }
@@ -267,9 +271,21 @@ impl<'a> Generator<'a> {
                 }
             }
         }
+        // A claim on each owner's unique value (uniqueClaim).
+        for c in &self.model.containers {
+            for d in c.document_types.iter().filter(|d| d.role == Role::Claim) {
+                let Some(of) = &d.claim_of else { continue };
+                for owner in sources
+                    .iter()
+                    .filter(|s| s.container == of.container && s.document_type == of.document_type)
+                {
+                    out.push(self.claim(c, d, owner)?);
+                }
+            }
+        }
         let mut seen = BTreeSet::new();
         for s in &out {
-            if !seen.insert((&s.container, &s.id)) {
+            if !seen.insert((&s.container, &s.partition_key, &s.id)) {
                 return Err(VerifyError::Samples(format!(
                     "two sample documents in `{}` would have the id `{}`",
                     s.container, s.id
@@ -293,10 +309,12 @@ impl<'a> Generator<'a> {
                 }
                 instance
             }
-            Role::Copy => {
+            Role::Copy | Role::Claim => {
                 return Err(VerifyError::Samples(format!(
-                    "`{}` in `{}` is a copy: it is built from its source",
-                    d.name, c.name
+                    "`{}` in `{}` is a {}: it is built from its source",
+                    d.name,
+                    c.name,
+                    d.role.as_str()
                 )))
             }
             _ => {
@@ -323,6 +341,60 @@ impl<'a> Generator<'a> {
     pub fn copy_of(&self, container: &str, document_type: &str, source: &Sample) -> Result<Sample, VerifyError> {
         let (c, d) = self.find(container, document_type)?;
         self.copy(c, d, source)
+    }
+
+    /// The claim, in claim document type `document_type` of `container`, on the
+    /// unique value of `owner` (uniqueClaim).
+    pub fn claim_of(&self, container: &str, document_type: &str, owner: &Sample) -> Result<Sample, VerifyError> {
+        let (c, d) = self.find(container, document_type)?;
+        self.claim(c, d, owner)
+    }
+
+    /// A claim document as the application writes it: its `id` is its `type`, its
+    /// partition key the owner's value.
+    fn claim(&self, c: &Container, d: &DocumentType, owner: &Sample) -> Result<Sample, VerifyError> {
+        let Some(of) = &d.claim_of else {
+            return Err(VerifyError::Samples(format!(
+                "`{}` in `{}` is not a claim",
+                d.name, c.name
+            )));
+        };
+        let value = match owner.body.get(&of.attribute) {
+            Some(Value::String(value)) => value.clone(),
+            other => {
+                return Err(VerifyError::Samples(format!(
+                    "the claim `{}` claims `{}` of `{}`, which is {} in the sample `{}`",
+                    d.name,
+                    of.attribute,
+                    of.document_type,
+                    match other {
+                        None => "missing".to_string(),
+                        Some(value) => format!("not a string ({value})"),
+                    },
+                    owner.id
+                )))
+            }
+        };
+        let mut body = Map::new();
+        body.insert("id".into(), json!(d.discriminator));
+        body.insert("type".into(), json!(d.discriminator));
+        body.insert(c.partition_key_property.clone(), json!(value));
+        body.insert("ownerId".into(), json!(owner.id));
+        body.insert("ownerPartitionKey".into(), json!(owner.partition_key));
+        Ok(Sample {
+            container: c.name.clone(),
+            document_type: d.name.clone(),
+            id: d.discriminator.clone(),
+            partition_key: value.clone(),
+            body: Value::Object(body),
+            instance: Instance {
+                id: d.discriminator.clone(),
+                partition_key: value,
+                parent: None,
+                ordinal: owner.instance.ordinal,
+                group: owner.instance.group,
+            },
+        })
     }
 
     fn find(&self, container: &str, document_type: &str) -> Result<(&'a Container, &'a DocumentType), VerifyError> {
@@ -602,7 +674,7 @@ fn root_instance(c: &Container, d: &DocumentType, i: usize) -> Instance {
         ContainerKind::Aggregate if d.id.attribute() == Some(c.partition_key_property.as_str()) => id.clone(),
         // Partitioned by an attribute of the root (`partitionKey`): neighbours share a
         // value. (By a reference: replaced by the referenced root's id, see `Generator::new`.)
-        ContainerKind::Aggregate => format!("{}-{}", c.partition_key_property, group + 1),
+        ContainerKind::Aggregate | ContainerKind::Claims => format!("{}-{}", c.partition_key_property, group + 1),
     };
     Instance {
         id,

@@ -207,3 +207,40 @@ async fn a_filter_the_documents_do_not_store_cannot_pass() {
         p.requests[0].reason
     );
 }
+
+/// A claim keyed by its owner's id instead of one id per claimed attribute lets two
+/// owners claim the same value: verify claims a taken value again through the same
+/// request and reports that it was accepted.
+#[tokio::test]
+async fn a_claim_that_does_not_collide_lets_a_duplicate_through() {
+    let (model, logical) = common::example("cosmic-works");
+    let report = common::in_memory(&model, &logical).await;
+    let p = report.pattern("register a customer").expect("pattern");
+    assert!(p.passed, "{}", report.to_text());
+    let check = p.requests.iter().find(|r| r.added).expect("the duplicate check");
+    assert_eq!(
+        (check.container.as_str(), check.verdict),
+        ("UniqueClaims", Verdict::Pass)
+    );
+
+    let mut logical = logical;
+    let register = operation(&mut logical, "register a customer");
+    assert_eq!(register.requests[0].container, "UniqueClaims", "the claim comes first");
+    let Action::Write { id, .. } = &mut register.requests[0].action else {
+        panic!("a write");
+    };
+    *id = ValueSource::Parameter("customerId".into());
+    let report = common::in_memory(&model, &logical).await;
+    let p = report.pattern("register a customer").expect("pattern");
+    assert!(!p.passed, "{}", report.to_text());
+    let check = p.requests.iter().find(|r| r.added).expect("the duplicate check");
+    assert_eq!(check.verdict, Verdict::Fail);
+    assert!(
+        check
+            .reason
+            .as_deref()
+            .is_some_and(|r| r.contains("the value is not unique")),
+        "{:?}",
+        check.reason
+    );
+}

@@ -63,3 +63,27 @@ async fn containers_partitioned_by_an_attribute_and_by_a_reference() {
     let loans = report.pattern("recent loans of a member").expect("pattern");
     assert_eq!(loans.requests.len(), 2, "the loans, then the point read of a shelf");
 }
+
+/// Unique values no unique key can enforce are claimed before their account is
+/// created (a second claim of a taken value is refused) and released after it is
+/// deleted; an integer has no claim (its text form is not fixed).
+#[tokio::test]
+async fn unique_values_are_claimed_and_released() {
+    let report = verify("unique-claims").await;
+    assert!(report.passed(), "{}", report.to_text());
+    let open = report.pattern("open an account").expect("pattern");
+    let containers: Vec<(&str, bool)> = open.requests.iter().map(|r| (r.container.as_str(), r.added)).collect();
+    assert_eq!(
+        containers,
+        [
+            ("UniqueClaims", false),
+            ("UniqueClaims", false),
+            ("Account", false),
+            ("UniqueClaims", true),
+            ("UniqueClaims", true)
+        ]
+    );
+    let close = report.pattern("close an account").expect("pattern");
+    let containers: Vec<&str> = close.requests.iter().map(|r| r.container.as_str()).collect();
+    assert_eq!(containers, ["Account", "UniqueClaims", "UniqueClaims"]);
+}

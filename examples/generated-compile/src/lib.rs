@@ -42,3 +42,9 @@ pub mod regressions {
 pub mod cosmic_works {
     include!(concat!(env!("OUT_DIR"), "/cosmic_works.rs"));
 }
+
+/// The types of `crates/cosmap-verify/tests/models/unique-claims.json`: accounts
+/// whose unique `email` and `handle` are claimed by documents in `UniqueClaims`.
+pub mod unique_claims {
+    include!(concat!(env!("OUT_DIR"), "/unique_claims.rs"));
+}

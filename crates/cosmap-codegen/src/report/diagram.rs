@@ -51,12 +51,7 @@ pub fn svg(model: &LogicalModel) -> String {
         let mut docs = Vec::new();
         for d in &c.document_types {
             docs.push(own.len());
-            let role = match d.role {
-                Role::Root => "root",
-                Role::Entity => "entity",
-                Role::ValueObject => "value object",
-                Role::Copy => "copy",
-            };
+            let role = d.role.as_str();
             let class = match d.role {
                 Role::Copy => "doc copy",
                 _ => "doc",

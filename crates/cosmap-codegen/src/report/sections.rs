@@ -211,10 +211,5 @@ pub fn decisions(model: &LogicalModel) -> String {
 }
 
 fn role(role: cosmap_mapper::Role) -> &'static str {
-    match role {
-        cosmap_mapper::Role::Root => "root",
-        cosmap_mapper::Role::Entity => "entity",
-        cosmap_mapper::Role::ValueObject => "value object",
-        cosmap_mapper::Role::Copy => "copy",
-    }
+    role.as_str()
 }

@@ -101,6 +101,8 @@ pub struct ContainerView {
 #[derive(Debug, Serialize)]
 pub struct DocView {
     pub name: String,
+    /// The `id` is the `type` (a uniqueness claim): `new` takes no id.
+    pub id_is_type: bool,
     pub discriminator: String,
     pub doc: String,
     /// The partition key field, or `None` when the partition key is `type`.
@@ -252,7 +254,7 @@ impl Shared<'_> {
         let mut fields = Vec::new();
         let partition_key_field = match kind {
             ContainerKind::Dictionary => None,
-            ContainerKind::Aggregate => Some(plain_field(
+            ContainerKind::Aggregate | ContainerKind::Claims => Some(plain_field(
                 &d.partition_key_property,
                 "::std::string::String",
                 false,
@@ -351,6 +353,7 @@ impl Shared<'_> {
             Role::Entity => "entity",
             Role::ValueObject => "separated value object",
             Role::Copy => "copy",
+            Role::Claim => "uniqueness claim",
         };
         let pk_is_id = matches!(&d.id, IdSource::Identity { attribute } if *attribute == d.partition_key_property);
         // Partitioned by a reference of the root (`partitionKey`): the key is the
@@ -366,8 +369,11 @@ impl Shared<'_> {
             (false, Some(field)) => PartitionKeySource::ReferenceId(field),
             (false, None) => PartitionKeySource::Parameter,
         };
-        let (params, inits) = constructor(partition_key_field.as_ref(), &pk_source, &fields);
+        // A uniqueness claim's id is its type: one claim per value in each partition.
+        let id_is_type = d.role == Role::Claim;
+        let (params, inits) = constructor(partition_key_field.as_ref(), &pk_source, &fields, !id_is_type);
         Ok(DocView {
+            id_is_type,
             attributes: Vec::new(),
             pk_from_id: pk_is_id && partition_key_field.is_some(),
             params,
@@ -553,6 +559,7 @@ fn constructor(
     partition_key: Option<&FieldView>,
     pk_source: &PartitionKeySource,
     fields: &[FieldView],
+    id_param: bool,
 ) -> (Vec<ParamView>, Vec<InitView>) {
     let param = |ident: &str, ty: &str| ParamView {
         ident: ident.to_string(),
@@ -566,7 +573,11 @@ fn constructor(
         ident: ident.to_string(),
         value,
     };
-    let mut params = vec![param("id", STRING)];
+    let mut params = if id_param {
+        vec![param("id", STRING)]
+    } else {
+        Vec::new()
+    };
     let mut inits = Vec::new();
     match (partition_key, pk_source) {
         (Some(pk), PartitionKeySource::Id) => inits.push(init(&pk.ident, "::core::clone::Clone::clone(&id)".into())),

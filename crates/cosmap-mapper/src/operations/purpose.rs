@@ -60,6 +60,21 @@ pub enum Purpose {
         /// The container holding the copy.
         container: String,
     },
+    /// Claims `element`'s `attribute` value before writing it (uniqueClaim): a
+    /// conflict (409) means the value is taken and nothing else is written.
+    Claim {
+        /// The element whose value is claimed.
+        element: String,
+        /// The unique attribute.
+        attribute: String,
+    },
+    /// Releases the claim on `element`'s `attribute` value after deleting it.
+    ReleaseClaim {
+        /// The element whose value was claimed.
+        element: String,
+        /// The unique attribute.
+        attribute: String,
+    },
     /// The naive design: reads or writes `element` in its own container.
     OwnContainer {
         /// The element.
@@ -101,6 +116,13 @@ impl fmt::Display for Purpose {
                     f,
                     "keeps the copy of `{document}` in `{container}` in sync (change feed)"
                 )
+            }
+            Purpose::Claim { element, attribute } => write!(
+                f,
+                "claims the `{attribute}` of `{element}` first; a conflict (409) means it is taken: write nothing"
+            ),
+            Purpose::ReleaseClaim { element, attribute } => {
+                write!(f, "releases the claim on the `{attribute}` of the deleted `{element}`")
             }
             Purpose::OwnContainer { element, write } => write!(
                 f,

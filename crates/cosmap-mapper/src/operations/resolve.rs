@@ -20,7 +20,7 @@ pub(crate) fn resolve(model: &DomainModel, containers: &[Container]) -> Vec<Oper
         .into_iter()
         .filter_map(|p| match p.kind {
             AccessKind::Read => read(&places, p),
-            AccessKind::Write => write(&places, p),
+            AccessKind::Write => write(&places, containers, p),
         })
         .collect()
 }
@@ -34,7 +34,7 @@ fn places<'p, 'a>(places: &'p Places<'a>, element: &str, copies: bool) -> impl I
         .get(element)
         .into_iter()
         .flatten()
-        .filter(move |l| copies || l.document.role != Role::Copy)
+        .filter(move |l| l.document.role != Role::Claim && (copies || l.document.role != Role::Copy))
 }
 
 /// How one filter attribute is met in a document.
@@ -64,7 +64,7 @@ fn read_at(all: &Places<'_>, p: &AccessPattern, at: &Location<'_>) -> Vec<Reques
     let d = at.document;
     let mut partition_key = match c.kind {
         ContainerKind::Dictionary => Some(ValueSource::Constant(d.discriminator.clone())),
-        ContainerKind::Aggregate => None,
+        ContainerKind::Aggregate | ContainerKind::Claims => None,
     };
     let mut id = None;
     let mut conditions = Vec::new();
@@ -263,7 +263,7 @@ fn count(all: &Places<'_>, p: &AccessPattern, at: &Location<'_>, element: &str) 
         parameters.push(identity);
         match home.container.kind {
             ContainerKind::Dictionary => Some(ValueSource::Constant(home.document.discriminator.clone())),
-            ContainerKind::Aggregate => None,
+            ContainerKind::Aggregate | ContainerKind::Claims => None,
         }
     };
     clauses.push(format!("c.type = {}", sql::literal(&home.document.discriminator)));
@@ -384,7 +384,7 @@ fn follow_reference(home: &Location<'_>, r: &crate::logical_model::Reference) ->
     }
 }
 
-fn write(all: &Places<'_>, p: &AccessPattern) -> Option<Operation> {
+fn write(all: &Places<'_>, containers: &[Container], p: &AccessPattern) -> Option<Operation> {
     let kind = match p.write.unwrap_or(WriteOperation::Replace) {
         WriteOperation::Create => WriteKind::Create,
         WriteOperation::Replace => WriteKind::Replace,
@@ -408,7 +408,9 @@ fn write(all: &Places<'_>, p: &AccessPattern) -> Option<Operation> {
         let this = if home.path.is_empty() { kind } else { WriteKind::Replace };
         let partition_key = match c.kind {
             ContainerKind::Dictionary => ValueSource::Constant(d.discriminator.clone()),
-            ContainerKind::Aggregate => ValueSource::Parameter(c.partition_key_property.clone()),
+            ContainerKind::Aggregate | ContainerKind::Claims => {
+                ValueSource::Parameter(c.partition_key_property.clone())
+            }
         };
         let id = identity_of(d).unwrap_or("id");
         requests.push(Request {
@@ -432,6 +434,40 @@ fn write(all: &Places<'_>, p: &AccessPattern) -> Option<Operation> {
             index_paths: Vec::new(),
             order_by: Vec::new(),
         });
+        // A unique value no unique key enforces is claimed before its owner is
+        // created, and released after it is deleted (uniqueClaim).
+        if home.path.is_empty() && matches!(this, WriteKind::Create | WriteKind::Delete) {
+            let own = requests.len() - 1;
+            for (k, (claims, claim, of)) in claims_of(containers, &c.name, &d.name).enumerate() {
+                let request = Request {
+                    action: Action::Write {
+                        write: this,
+                        partition_key: ValueSource::Parameter(of.attribute.clone()),
+                        id: ValueSource::Constant(claim.discriminator.clone()),
+                    },
+                    container: claims.name.clone(),
+                    document_types: vec![claim.name.clone()],
+                    purpose: if this == WriteKind::Create {
+                        Purpose::Claim {
+                            element: element.to_string(),
+                            attribute: of.attribute.clone(),
+                        }
+                    } else {
+                        Purpose::ReleaseClaim {
+                            element: element.to_string(),
+                            attribute: of.attribute.clone(),
+                        }
+                    },
+                    index_paths: Vec::new(),
+                    order_by: Vec::new(),
+                };
+                if this == WriteKind::Create {
+                    requests.insert(own + k, request);
+                } else {
+                    requests.push(request);
+                }
+            }
+        }
         let copies = places(all, &d.source, true).filter_map(|l| {
             let of = l.document.copy_of.as_ref()?;
             (l.path.is_empty() && of.container == c.name && of.document_type == d.name).then_some((l, of))
@@ -456,6 +492,28 @@ fn write(all: &Places<'_>, p: &AccessPattern) -> Option<Operation> {
         }
     }
     Operation::new(p.name.clone(), p.per_second, requests)
+}
+
+/// The claim document types (with their container) on `document_type` of `container`.
+fn claims_of<'c>(
+    containers: &'c [Container],
+    container: &'c str,
+    document_type: &'c str,
+) -> impl Iterator<
+    Item = (
+        &'c Container,
+        &'c crate::logical_model::DocumentType,
+        &'c crate::logical_model::ClaimOf,
+    ),
+> {
+    containers
+        .iter()
+        .filter(|k| k.kind == ContainerKind::Claims)
+        .flat_map(|k| k.document_types.iter().map(move |d| (k, d)))
+        .filter_map(move |(k, d)| {
+            let of = d.claim_of.as_ref()?;
+            (of.container == container && of.document_type == document_type).then_some((k, d, of))
+        })
 }
 
 fn identity_of(d: &crate::logical_model::DocumentType) -> Option<&str> {

@@ -8,6 +8,7 @@ pub(crate) mod mr3_entities;
 pub(crate) mod mr4_value_objects;
 pub(crate) mod mr5_dictionaries;
 pub(crate) mod mr6_references;
+pub(crate) mod unique_claims;
 pub(crate) mod unique_keys;
 
 use cosmap_domain::Aggregate;

@@ -36,7 +36,7 @@ pub(crate) fn apply(container: &mut Container, trace: &mut Trace) {
             trace.record(
                 Rule::UniqueKey,
                 format!("{document}.{attribute}"),
-                "not a Cosmos DB unique key: it would constrain nothing; enforce it in the application",
+                "not a Cosmos DB unique key: it would constrain nothing (see uniqueClaim)",
                 format!(
                     "Cosmos DB enforces a unique key within each logical partition, and each `{document}` is alone in its own (`{}` is partitioned by `{}`): no two `{document}`s would ever be compared",
                     container.name,
@@ -77,7 +77,7 @@ pub(crate) fn apply(container: &mut Container, trace: &mut Trace) {
                 .record(
                     Rule::UniqueKey,
                     subject,
-                    "not a Cosmos DB unique key: enforce it in the application",
+                    "not a Cosmos DB unique key (see uniqueClaim)",
                     format!(
                         "{} in `{}` may lack `{attribute}`, and Cosmos DB counts a missing value as a null that may occur only once per logical partition",
                         missing.iter().map(|m| format!("`{m}`")).collect::<Vec<_>>().join(", "),

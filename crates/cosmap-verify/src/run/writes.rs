@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use cosmap_mapper::operations::{Operation, OperationKind, Request, ValueSource, WriteKind};
+use cosmap_mapper::operations::{Operation, OperationKind, Purpose, Request, ValueSource, WriteKind};
 use cosmap_mapper::{Container, DocumentType, Role};
 use serde_json::Value;
 
@@ -47,6 +47,7 @@ impl Run<'_> {
             requests.push(self.write_request(r, state, &mut written).await);
         }
         requests.extend(self.copies_in_sync(&written).await);
+        requests.extend(self.duplicates_refused(op, state).await);
         pattern_outcome(op, requests)
     }
 
@@ -109,6 +110,169 @@ impl Run<'_> {
         }
     }
 
+    /// The claim a claim request writes: on the owner this operation creates next
+    /// (the claim comes first), or on the owner it deleted (the claim comes after).
+    fn claimed(
+        &self,
+        d: &DocumentType,
+        kind: WriteKind,
+        state: &WriteState,
+        written: &[Written],
+    ) -> Result<Sample, String> {
+        let of = d
+            .claim_of
+            .as_ref()
+            .ok_or_else(|| format!("the claim `{}` does not say what it claims", d.name))?;
+        let owner = match kind {
+            WriteKind::Create => {
+                let serial = state
+                    .created
+                    .get(&(of.container.clone(), of.document_type.clone()))
+                    .copied()
+                    .unwrap_or(0);
+                self.generator
+                    .new_sample(&of.container, &of.document_type, serial)
+                    .map_err(|e| e.to_string())?
+            }
+            WriteKind::Delete | WriteKind::Replace => written
+                .iter()
+                .rev()
+                .map(|w| &w.sample)
+                .find(|s| s.container == of.container && s.document_type == of.document_type)
+                .cloned()
+                .ok_or_else(|| format!("no `{}` written before its claim", of.document_type))?,
+        };
+        let claim_container = self
+            .logical
+            .containers
+            .iter()
+            .find(|c| {
+                c.document_types
+                    .iter()
+                    .any(|x| x.name == d.name && x.role == Role::Claim)
+            })
+            .map(|c| c.name.clone())
+            .unwrap_or_default();
+        self.generator
+            .claim_of(&claim_container, &d.name, &owner)
+            .map_err(|e| e.to_string())
+    }
+
+    /// After a claim request: a new owner holding the value another live owner holds
+    /// is claimed through the same request (its id and partition key bound as the
+    /// operation binds them), and the server must refuse it (409), or the design does
+    /// not enforce uniqueness.
+    async fn duplicates_refused(&self, op: &Operation, state: &WriteState) -> Vec<RequestOutcome> {
+        let mut checks = Vec::new();
+        for r in op
+            .requests
+            .iter()
+            .filter(|r| matches!(r.purpose, Purpose::Claim { .. }))
+        {
+            let Some((c, d)) = self.logical.container(&r.container).and_then(|c| {
+                let d = c.document_type(r.document_types.first()?)?;
+                (d.role == Role::Claim).then_some((c, d))
+            }) else {
+                continue;
+            };
+            let Some(of) = &d.claim_of else { continue };
+            let mut outcome = RequestOutcome {
+                added: true,
+                ..RequestOutcome::pending(
+                    OperationKind::Write,
+                    Some(WriteKind::Create),
+                    &c.name,
+                    vec![d.name.clone()],
+                    false,
+                )
+            };
+            match self.duplicate_claim(r, c, d, of, state) {
+                Err(reason) => checks.push(fail(outcome, reason)),
+                Ok((pk, id, body, value)) => {
+                    outcome.partition_key = Some(pk.clone());
+                    outcome.id = Some(id.clone());
+                    let Ok(client) = self.client(&c.name) else {
+                        checks.push(fail(outcome, format!("there is no container `{}`", c.name)));
+                        continue;
+                    };
+                    let operation = format!("claim `{value}` again in `{}`", c.name);
+                    let sent = self
+                        .connection
+                        .request(&operation, &[409], || client.create_item(pk.clone(), &id, &body, None))
+                        .await;
+                    outcome.returned = Some(Vec::new());
+                    checks.push(match sent {
+                        Ok(None) => {
+                            outcome.verdict = Verdict::Pass;
+                            outcome
+                        }
+                        Ok(Some(_)) => fail(
+                            outcome,
+                            format!(
+                                "a second `{}` with the `{}` `{value}` was claimed: the value is not unique",
+                                of.document_type, of.attribute
+                            ),
+                        ),
+                        Err(e) => error(outcome, e.to_string()),
+                    });
+                }
+            }
+        }
+        checks
+    }
+
+    /// The claim request `r` would send for a new `of.document_type` that holds the
+    /// value of a live one: (partition key, id, body, value).
+    fn duplicate_claim(
+        &self,
+        r: &Request,
+        c: &Container,
+        d: &DocumentType,
+        of: &cosmap_mapper::ClaimOf,
+        state: &WriteState,
+    ) -> Result<(String, String, Value, String), String> {
+        let holder = state
+            .live
+            .iter()
+            .find(|s| s.container == of.container && s.document_type == of.document_type)
+            .ok_or_else(|| format!("no `{}` holds a value to claim again", of.document_type))?;
+        let value = holder
+            .body
+            .get(&of.attribute)
+            .cloned()
+            .ok_or_else(|| format!("the `{}` `{}` has no `{}`", of.document_type, holder.id, of.attribute))?;
+        let serial = state
+            .created
+            .get(&(of.container.clone(), of.document_type.clone()))
+            .copied()
+            .unwrap_or(0);
+        let mut owner = self
+            .generator
+            .new_sample(&of.container, &of.document_type, serial + 1000)
+            .map_err(|e| e.to_string())?;
+        if let Value::Object(body) = &mut owner.body {
+            body.insert(of.attribute.clone(), value);
+        }
+        let claim = self
+            .generator
+            .claim_of(&c.name, &d.name, &owner)
+            .map_err(|e| e.to_string())?;
+        let id = match r.id() {
+            Some(ValueSource::Constant(id)) => id.clone(),
+            Some(ValueSource::Parameter(name)) if name == "id" || owner.body.get(name).is_none() => owner.id.clone(),
+            Some(ValueSource::Parameter(name)) => match owner.body.get(name) {
+                Some(Value::String(v)) => v.clone(),
+                _ => owner.id.clone(),
+            },
+            _ => return Err("the claim request has no id".into()),
+        };
+        let mut body = claim.body.clone();
+        if let Value::Object(map) = &mut body {
+            map.insert("id".into(), Value::String(id.clone()));
+        }
+        Ok((claim.partition_key.clone(), id, body, claim.partition_key))
+    }
+
     async fn write_request(&self, r: &Request, state: &mut WriteState, written: &mut Vec<Written>) -> RequestOutcome {
         let mut outcome = self.outcome(r);
         let Some(kind) = r.write() else {
@@ -134,7 +298,12 @@ impl Run<'_> {
         // The document written: a copy follows its source; others are a new sample,
         // a revision of a live one, or a live one to delete.
         let mut source_body: Option<Value> = None;
-        let document = if d.role == Role::Copy {
+        let document = if d.role == Role::Claim {
+            match self.claimed(d, kind, state, written) {
+                Ok(claim) => claim,
+                Err(reason) => return fail(outcome, reason),
+            }
+        } else if d.role == Role::Copy {
             let Some(of) = &d.copy_of else {
                 return fail(outcome, format!("the copy `{}` does not say what it copies", d.name));
             };
@@ -197,6 +366,10 @@ impl Run<'_> {
             match source {
                 None => Err(format!("the request has no {what}")),
                 Some(ValueSource::Constant(value)) => Ok(value.clone()),
+                // A claim's partition key is the claimed value, bound from the owner.
+                Some(ValueSource::Parameter(_)) if d.role == Role::Claim && what == "partition key" => {
+                    Ok(document.partition_key.clone())
+                }
                 Some(ValueSource::Parameter(name)) => {
                     if name == "id" || Some(name.as_str()) == identity {
                         return Ok(document.id.clone());
@@ -262,17 +435,11 @@ impl Run<'_> {
         match kind {
             WriteKind::Create => state.live.push(document.clone()),
             WriteKind::Replace => {
-                if let Some(slot) = state
-                    .live
-                    .iter_mut()
-                    .find(|s| s.container == document.container && s.id == document.id)
-                {
+                if let Some(slot) = state.live.iter_mut().find(|s| same_item(s, &document)) {
                     *slot = document.clone();
                 }
             }
-            WriteKind::Delete => state
-                .live
-                .retain(|s| !(s.container == document.container && s.id == document.id)),
+            WriteKind::Delete => state.live.retain(|s| !same_item(s, &document)),
         }
 
         // What a point read shows now, where the document belongs.
@@ -307,6 +474,12 @@ impl Run<'_> {
             Some(reason) => fail(outcome, reason),
         }
     }
+}
+
+/// The same item: container, partition key and id (claims share their id, the
+/// claimed value tells them apart).
+fn same_item(a: &Sample, b: &Sample) -> bool {
+    a.container == b.container && a.partition_key == b.partition_key && a.id == b.id
 }
 
 /// The fields of `written` that `read` does not hold alike (system properties such as

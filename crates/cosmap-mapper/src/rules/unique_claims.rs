@@ -1,0 +1,131 @@
+//! Unique claims: a `unique` attribute that no unique key can enforce (its owners
+//! do not share a logical partition, or other documents there lack it) gets claim
+//! documents in a container of their own, partitioned by the claimed value. A claim's
+//! `id` is its `type`, so a second claim of the same value is a conflict (409):
+//! creating the owner first creates its claim, and a duplicate is refused before the
+//! owner is written; deleting the owner deletes its claim.
+
+use cosmap_domain::naming::upper_camel;
+use cosmap_domain::AttributeType;
+
+use crate::decision::{Rule, Trace};
+use crate::logical_model::{ClaimOf, Container, ContainerKind, DocumentType, IdSource, PartitionKey, Property, Role};
+use crate::physical::IndexingPolicy;
+
+/// The partition key property of the claims container: the claimed value.
+pub(crate) const CLAIM_PROPERTY: &str = "claim";
+
+/// A claim document's size: `id`, `type`, the value and the owner's id and key.
+const CLAIM_BYTES: f64 = 250.0;
+
+/// Adds a claims container named `name` (made unique) holding a claim document type
+/// for every unique attribute of `containers` that no unique key enforces.
+pub(crate) fn apply(containers: &mut Vec<Container>, name: &str, trace: &mut Trace) {
+    let mut claims: Vec<DocumentType> = Vec::new();
+    for c in containers.iter() {
+        for d in &c.document_types {
+            if !matches!(d.role, Role::Root | Role::Entity) {
+                continue;
+            }
+            for a in d.attributes.iter().filter(|a| a.unique && !a.many) {
+                let key = format!("/{}", a.name);
+                if c.unique_keys.iter().any(|k| k.paths == [key.as_str()]) {
+                    continue;
+                }
+                if !is_text(a.ty) {
+                    trace.record(
+                        Rule::UniqueClaim,
+                        format!("{}.{}", d.name, a.name),
+                        "no claim: enforce it in the application",
+                        format!(
+                            "a claim's partition key is the value as text, and `{}` values have no one text form that every writer uses",
+                            a.ty.as_str()
+                        ),
+                    );
+                    continue;
+                }
+                claims.push(claim(c, d, a));
+            }
+        }
+    }
+    if claims.is_empty() {
+        return;
+    }
+    let mut name = name.to_string();
+    while containers.iter().any(|c| c.name == name) {
+        name.push_str("Container");
+    }
+    claims.sort_by(|a, b| a.name.cmp(&b.name));
+    for d in &claims {
+        let Some(of) = &d.claim_of else { continue };
+        let owner = &containers.iter().find(|c| c.name == of.container);
+        let key = owner.map(|c| c.partition_key.paths.join(", ")).unwrap_or_default();
+        trace
+            .record(
+                Rule::UniqueClaim,
+                format!("{}.{}", of.document_type, of.attribute),
+                format!("claim documents `{}` in `{name}`, partitioned by the value", d.name),
+                format!(
+                    "no unique key in `{}` (partitioned by `{key}`) can compare two `{}`s' `{}`; a claim `{{\"id\": \"{}\", \"{CLAIM_PROPERTY}\": <value>}}` is created before the `{}` and Cosmos DB refuses a second one of the same value (409), so a duplicate is refused before anything else is written; deleting the `{}` deletes its claim; changing the value claims the new one first, then releases the old",
+                    of.container, of.document_type, of.attribute, d.discriminator, of.document_type, of.document_type
+                ),
+            )
+            .with("container", name.as_str())
+            .with("attribute", of.attribute.as_str());
+    }
+    containers.push(Container {
+        name: name.clone(),
+        kind: ContainerKind::Claims,
+        aggregates: Vec::new(),
+        partition_key: PartitionKey::on(CLAIM_PROPERTY),
+        partition_key_property: CLAIM_PROPERTY.to_string(),
+        default_ttl: None,
+        indexing_policy: IndexingPolicy::default(),
+        unique_keys: Vec::new(),
+        rules: vec![Rule::UniqueClaim],
+        document_types: claims,
+    });
+}
+
+/// Types whose JSON value is a string: the value is the claim's partition key as it is.
+fn is_text(ty: AttributeType) -> bool {
+    matches!(
+        ty,
+        AttributeType::String
+            | AttributeType::Uuid
+            | AttributeType::Date
+            | AttributeType::DateTime
+            | AttributeType::Decimal
+    )
+}
+
+fn claim(c: &Container, d: &DocumentType, a: &Property) -> DocumentType {
+    let name = format!("{}{}Claim", d.name, upper_camel(&a.name));
+    let text = |name: &str| Property {
+        name: name.to_string(),
+        ty: AttributeType::String,
+        optional: false,
+        many: false,
+        unique: false,
+    };
+    DocumentType {
+        discriminator: crate::discriminator(&name),
+        name,
+        source: d.source.clone(),
+        role: Role::Claim,
+        id: IdSource::Assigned,
+        partition_key_property: CLAIM_PROPERTY.to_string(),
+        parent: None,
+        attributes: vec![text("ownerId"), text("ownerPartitionKey")],
+        embedded: Vec::new(),
+        references: Vec::new(),
+        containment: None,
+        copy_of: None,
+        claim_of: Some(ClaimOf {
+            container: c.name.clone(),
+            document_type: d.name.clone(),
+            attribute: a.name.clone(),
+        }),
+        estimated_size_bytes: Some(CLAIM_BYTES),
+    }
+}
