@@ -253,6 +253,12 @@ fn check_references(m: &LogicalModel) -> Result<(), TestCaseError> {
                         }
                     }
                     ContainerKind::Aggregate => PartitionKeyValue::SameAsId,
+                    ContainerKind::Claims => {
+                        return Err(TestCaseError::fail(format!(
+                            "`{}.{}.{}` refers into the claims container `{}`",
+                            c.name, d.name, r.name, r.target_container
+                        )))
+                    }
                     ContainerKind::Dictionary => PartitionKeyValue::Constant {
                         value: root.discriminator.clone(),
                     },

@@ -221,3 +221,40 @@ resource container_presented_product 'Microsoft.DocumentDB/databaseAccounts/sqlD
     }
   }
 }
+
+resource container_unique_claims 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containers@2024-11-15' = {
+  parent: database
+  name: 'UniqueClaims'
+  properties: {
+    resource: {
+      id: 'UniqueClaims'
+      partitionKey: {
+        paths: [
+          '/claim'
+        ]
+        kind: 'Hash'
+        version: 2
+      }
+      indexingPolicy: {
+        indexingMode: 'consistent'
+        automatic: true
+        includedPaths: [
+          {
+            path: '/claim/?'
+          }
+          {
+            path: '/type/?'
+          }
+        ]
+        excludedPaths: [
+          {
+            path: '/*'
+          }
+          {
+            path: '/"_etag"/?'
+          }
+        ]
+      }
+    }
+  }
+}

@@ -2351,3 +2351,270 @@ pub mod presented_product {
         }
     }
 }
+/// Container `UniqueClaims`, partitioned by `/claim`.
+#[allow(clippy::all, clippy::pedantic, clippy::nursery)]
+pub mod unique_claims {
+    /// The container's id.
+    pub const CONTAINER: &str = "UniqueClaims";
+    /// The container's partition key path.
+    pub const PARTITION_KEY_PATH: &str = "/claim";
+    /// The `type` discriminators: each serialises as its document type's `type`
+    /// value and accepts no other.
+    #[allow(clippy::module_inception)]
+    pub mod kind {
+        /// `type` of `AccountEmailClaim`: `"accountEmailClaim"`.
+        #[derive(
+            ::serde::Serialize,
+            ::serde::Deserialize,
+            ::core::fmt::Debug,
+            ::core::clone::Clone,
+            ::core::cmp::PartialEq,
+            ::core::marker::Copy,
+            ::core::cmp::Eq,
+            ::core::default::Default
+        )]
+        pub enum AccountEmailClaim {
+            /// `"accountEmailClaim"`
+            #[default]
+            #[serde(rename = "accountEmailClaim")]
+            AccountEmailClaim,
+        }
+        /// `type` of `ItemSkuClaim`: `"itemSkuClaim"`.
+        #[derive(
+            ::serde::Serialize,
+            ::serde::Deserialize,
+            ::core::fmt::Debug,
+            ::core::clone::Clone,
+            ::core::cmp::PartialEq,
+            ::core::marker::Copy,
+            ::core::cmp::Eq,
+            ::core::default::Default
+        )]
+        pub enum ItemSkuClaim {
+            /// `"itemSkuClaim"`
+            #[default]
+            #[serde(rename = "itemSkuClaim")]
+            ItemSkuClaim,
+        }
+    }
+    /// Document type `AccountEmailClaim` (uniqueness claim) of container `UniqueClaims`; its `type` is `"accountEmailClaim"`.
+    #[derive(
+        ::serde::Serialize,
+        ::serde::Deserialize,
+        ::core::fmt::Debug,
+        ::core::clone::Clone,
+        ::core::cmp::PartialEq
+    )]
+    #[serde(rename_all = "camelCase")]
+    pub struct AccountEmailClaim {
+        /// Document id, unique within the partition.
+        pub id: ::std::string::String,
+        /// Document type discriminator, `"accountEmailClaim"`.
+        pub r#type: kind::AccountEmailClaim,
+        /// Partition key value.
+        pub claim: ::std::string::String,
+        /// `ownerId` (string).
+        pub owner_id: ::std::string::String,
+        /// `ownerPartitionKey` (string).
+        pub owner_partition_key: ::std::string::String,
+        /// The version Cosmos DB gave the document (`_etag`), for optimistic concurrency:
+        /// kept when read, not written when `None`.
+        #[serde(
+            rename = "_etag",
+            default,
+            skip_serializing_if = "::core::option::Option::is_none"
+        )]
+        pub etag: ::core::option::Option<::std::string::String>,
+        /// When Cosmos DB last wrote the document (`_ts`, seconds since the Unix epoch):
+        /// kept when read, not written when `None`.
+        #[serde(
+            rename = "_ts",
+            default,
+            skip_serializing_if = "::core::option::Option::is_none"
+        )]
+        pub ts: ::core::option::Option<i64>,
+    }
+    impl AccountEmailClaim {
+        /// The `type` value of this document type.
+        pub const TYPE: &'static str = "accountEmailClaim";
+        /// Builds a `AccountEmailClaim` from its required values (its `id` is its `type`: one claim of a value per partition): optional values are `None` and lists empty.
+        pub fn new(
+            claim: impl ::core::convert::Into<::std::string::String>,
+            owner_id: impl ::core::convert::Into<::std::string::String>,
+            owner_partition_key: impl ::core::convert::Into<::std::string::String>,
+        ) -> Self {
+            let id = ::std::string::String::from(Self::TYPE);
+            AccountEmailClaim {
+                claim: ::core::convert::Into::into(claim),
+                id: id,
+                r#type: ::core::default::Default::default(),
+                etag: ::core::option::Option::None,
+                ts: ::core::option::Option::None,
+                owner_id: ::core::convert::Into::into(owner_id),
+                owner_partition_key: ::core::convert::Into::into(owner_partition_key),
+            }
+        }
+        /// The partition key value, for point reads and writes: an owned `String`, which
+        /// the Azure SDK takes as a partition key (`impl Into<PartitionKey>`) as it is.
+        #[allow(clippy::misnamed_getters)]
+        pub fn partition_key(&self) -> ::std::string::String {
+            ::core::clone::Clone::clone(&self.claim)
+        }
+    }
+    /// Document type `ItemSkuClaim` (uniqueness claim) of container `UniqueClaims`; its `type` is `"itemSkuClaim"`.
+    #[derive(
+        ::serde::Serialize,
+        ::serde::Deserialize,
+        ::core::fmt::Debug,
+        ::core::clone::Clone,
+        ::core::cmp::PartialEq
+    )]
+    #[serde(rename_all = "camelCase")]
+    pub struct ItemSkuClaim {
+        /// Document id, unique within the partition.
+        pub id: ::std::string::String,
+        /// Document type discriminator, `"itemSkuClaim"`.
+        pub r#type: kind::ItemSkuClaim,
+        /// Partition key value.
+        pub claim: ::std::string::String,
+        /// `ownerId` (string).
+        pub owner_id: ::std::string::String,
+        /// `ownerPartitionKey` (string).
+        pub owner_partition_key: ::std::string::String,
+        /// The version Cosmos DB gave the document (`_etag`), for optimistic concurrency:
+        /// kept when read, not written when `None`.
+        #[serde(
+            rename = "_etag",
+            default,
+            skip_serializing_if = "::core::option::Option::is_none"
+        )]
+        pub etag: ::core::option::Option<::std::string::String>,
+        /// When Cosmos DB last wrote the document (`_ts`, seconds since the Unix epoch):
+        /// kept when read, not written when `None`.
+        #[serde(
+            rename = "_ts",
+            default,
+            skip_serializing_if = "::core::option::Option::is_none"
+        )]
+        pub ts: ::core::option::Option<i64>,
+    }
+    impl ItemSkuClaim {
+        /// The `type` value of this document type.
+        pub const TYPE: &'static str = "itemSkuClaim";
+        /// Builds a `ItemSkuClaim` from its required values (its `id` is its `type`: one claim of a value per partition): optional values are `None` and lists empty.
+        pub fn new(
+            claim: impl ::core::convert::Into<::std::string::String>,
+            owner_id: impl ::core::convert::Into<::std::string::String>,
+            owner_partition_key: impl ::core::convert::Into<::std::string::String>,
+        ) -> Self {
+            let id = ::std::string::String::from(Self::TYPE);
+            ItemSkuClaim {
+                claim: ::core::convert::Into::into(claim),
+                id: id,
+                r#type: ::core::default::Default::default(),
+                etag: ::core::option::Option::None,
+                ts: ::core::option::Option::None,
+                owner_id: ::core::convert::Into::into(owner_id),
+                owner_partition_key: ::core::convert::Into::into(owner_partition_key),
+            }
+        }
+        /// The partition key value, for point reads and writes: an owned `String`, which
+        /// the Azure SDK takes as a partition key (`impl Into<PartitionKey>`) as it is.
+        #[allow(clippy::misnamed_getters)]
+        pub fn partition_key(&self) -> ::std::string::String {
+            ::core::clone::Clone::clone(&self.claim)
+        }
+    }
+    /// Any document of container `UniqueClaims`, told apart by its `type`; a query over
+    /// a mixed partition deserialises each item into the right variant.
+    #[derive(::core::fmt::Debug, ::core::clone::Clone, ::core::cmp::PartialEq)]
+    pub enum UniqueClaimsDocument {
+        /// A document of type `AccountEmailClaim` (`type` `"accountEmailClaim"`).
+        AccountEmailClaim(AccountEmailClaim),
+        /// A document of type `ItemSkuClaim` (`type` `"itemSkuClaim"`).
+        ItemSkuClaim(ItemSkuClaim),
+    }
+    impl UniqueClaimsDocument {
+        /// The document's partition key value, as the Azure SDK takes it.
+        pub fn partition_key(&self) -> ::std::string::String {
+            match self {
+                UniqueClaimsDocument::AccountEmailClaim(document) => {
+                    document.partition_key()
+                }
+                UniqueClaimsDocument::ItemSkuClaim(document) => document.partition_key(),
+            }
+        }
+        /// The document's id.
+        pub fn id(&self) -> &str {
+            match self {
+                UniqueClaimsDocument::AccountEmailClaim(document) => &document.id,
+                UniqueClaimsDocument::ItemSkuClaim(document) => &document.id,
+            }
+        }
+    }
+    impl ::core::convert::From<AccountEmailClaim> for UniqueClaimsDocument {
+        fn from(document: AccountEmailClaim) -> Self {
+            UniqueClaimsDocument::AccountEmailClaim(document)
+        }
+    }
+    impl ::core::convert::From<ItemSkuClaim> for UniqueClaimsDocument {
+        fn from(document: ItemSkuClaim) -> Self {
+            UniqueClaimsDocument::ItemSkuClaim(document)
+        }
+    }
+    impl ::serde::Serialize for UniqueClaimsDocument {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            match self {
+                UniqueClaimsDocument::AccountEmailClaim(document) => {
+                    ::serde::Serialize::serialize(document, serializer)
+                }
+                UniqueClaimsDocument::ItemSkuClaim(document) => {
+                    ::serde::Serialize::serialize(document, serializer)
+                }
+            }
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for UniqueClaimsDocument {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            use ::serde::de::Error as _;
+            let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
+                deserializer,
+            )?;
+            let discriminator = value
+                .get("type")
+                .and_then(::serde_json::Value::as_str)
+                .map(::std::string::String::from);
+            match discriminator.as_deref() {
+                ::core::option::Option::Some("accountEmailClaim") => {
+                    ::serde_json::from_value(value)
+                        .map(UniqueClaimsDocument::AccountEmailClaim)
+                        .map_err(D::Error::custom)
+                }
+                ::core::option::Option::Some("itemSkuClaim") => {
+                    ::serde_json::from_value(value)
+                        .map(UniqueClaimsDocument::ItemSkuClaim)
+                        .map_err(D::Error::custom)
+                }
+                ::core::option::Option::Some(other) => {
+                    ::core::result::Result::Err(
+                        D::Error::custom(
+                            ::std::format!(
+                                "unknown document type `{other}` in container `UniqueClaims`"
+                            ),
+                        ),
+                    )
+                }
+                ::core::option::Option::None => {
+                    ::core::result::Result::Err(
+                        D::Error::custom("the document has no string `type` property"),
+                    )
+                }
+            }
+        }
+    }
+}

@@ -64,14 +64,14 @@ pub(crate) fn apply(
         }
         weighed.push((element.clone(), saves, adds));
     }
-    let total = if kept == candidates {
-        with_all.total
-    } else if kept.is_empty() {
-        without.total
+    // The design with exactly the kept snapshots, which must cost less than none.
+    let together_worse = if kept.is_empty() {
+        false
+    } else if kept == candidates {
+        !with_all.cheaper_than(&without)
     } else {
-        price(embedded(model, containers, &kept, &mut Trace::default())).total
+        !price(embedded(model, containers, &kept, &mut Trace::default())).cheaper_than(&without)
     };
-    let together_worse = !kept.is_empty() && !(total < without.total);
     for (element, saves, adds) in weighed {
         if kept.contains(&element) && !together_worse {
             trace
@@ -88,10 +88,9 @@ pub(crate) fn apply(
         }
         let reason = if kept.contains(&element) {
             format!(
-                "alone its snapshots save about {} and add about {}, but with the other snapshots kept the workload would cost {} instead of {}",
+                "alone its snapshots save about {} and add about {}, but with the other snapshots kept the workload would cost no less than the {} it costs without them",
                 human_ru_per_second(saves),
                 human_ru_per_second(adds),
-                human_ru_per_second(total),
                 human_ru_per_second(without.total)
             )
         } else {

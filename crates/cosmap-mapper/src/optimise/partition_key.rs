@@ -61,7 +61,7 @@ pub(crate) fn apply(
     price: &dyn Fn(Vec<Container>) -> Priced,
 ) {
     let eligible = |c: &Container| c.kind == ContainerKind::Aggregate && c.aggregates.len() == 1;
-    if !containers.iter().any(|c| eligible(c)) {
+    if !containers.iter().any(eligible) {
         return;
     }
     let mut current = price(containers.clone());
