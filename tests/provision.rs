@@ -74,7 +74,7 @@ fn wanted(id: &str) -> (Value, Value, Value) {
 }
 
 #[test]
-fn provisions_the_five_containers_and_a_second_run_changes_nothing() {
+fn provisions_the_six_containers_and_a_second_run_changes_nothing() {
     let server = CosmosServer::start();
     let endpoint = server.endpoint();
 
@@ -280,7 +280,7 @@ fn update_indexing_replaces_only_the_indexing_policy() {
         kept["indexingPolicy"], account["indexingPolicy"],
         "changed without --update-indexing"
     );
-    assert_eq!(server.container_ids("Idx").len(), 5);
+    assert_eq!(server.container_ids("Idx").len(), 6);
 
     let out = cosmap(&[
         "provision",
@@ -324,7 +324,7 @@ fn throughput_flags_are_sent_with_the_creations() {
         args.extend(flags);
         let out = cosmap(&args);
         assert_eq!(code(&out), Some(0), "{}", stderr(&out));
-        assert_eq!(server.container_ids(database).len(), 5);
+        assert_eq!(server.container_ids(database).len(), 6);
     }
 }
 
@@ -456,6 +456,6 @@ fn the_key_never_appears_and_is_required_off_loopback() {
     assert_eq!(code(&out), Some(0), "{}", stderr(&out));
     assert!(stderr(&out).contains("trace: key: given (COSMOS_KEY or --key; not shown)"));
     let report: Value = serde_json::from_slice(&out.stdout).expect("JSON report");
-    assert_eq!(report["applied"].as_array().map(Vec::len), Some(6));
+    assert_eq!(report["applied"].as_array().map(Vec::len), Some(7));
     assert_eq!(report["plan"]["endpoint"], json!(endpoint));
 }

@@ -11,7 +11,14 @@ use support::{scratch_file, CosmosServer};
 
 const MODEL: &str = "examples/ecommerce/model.json";
 const KEY: &str = "Q09TTUFQLVRFU1QtS0VZLTdmM2Etc2hvdWxkLW5ldmVyLWJlLXByaW50ZWQ=";
-const CONTAINERS: [&str; 5] = ["Account", "Dictionary", "Item", "Order", "PresentedProduct"];
+const CONTAINERS: [&str; 6] = [
+    "Account",
+    "Dictionary",
+    "Item",
+    "Order",
+    "PresentedProduct",
+    "UniqueClaims",
+];
 
 fn cosmap(args: &[&str]) -> Output {
     support::cosmap_without_leaking(args, &[], KEY)

@@ -177,7 +177,14 @@ fn on_the_local_server_cross_partition_queries_are_reported_as_errors() {
     assert_eq!(status, 200, "{db}");
     assert_eq!(
         server.container_ids(&database),
-        ["Account", "Dictionary", "Item", "Order", "PresentedProduct"]
+        [
+            "Account",
+            "Dictionary",
+            "Item",
+            "Order",
+            "PresentedProduct",
+            "UniqueClaims"
+        ]
     );
     let (status, docs) = server.get(&format!("/dbs/{database}/colls/Account/docs"));
     assert_eq!(status, 200, "{docs}");

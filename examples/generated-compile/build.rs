@@ -146,7 +146,7 @@ fn document(c: &Container, d: &DocumentType) -> Value {
     let mut object = Map::new();
     object.insert("id".into(), json!("doc-1"));
     object.insert("type".into(), json!(d.discriminator));
-    if c.kind == ContainerKind::Aggregate {
+    if c.kind != ContainerKind::Dictionary {
         object.insert(c.partition_key_property.clone(), json!("partition-1"));
     }
     if let Some(parent) = &d.parent {

@@ -41,7 +41,7 @@ fn the_report_has_every_section_and_one_bar_per_design_and_pattern() {
         3 * patterns + 3,
         "three bars per pattern and three for the workload"
     );
-    assert_eq!(html.matches("<g class=\"container\">").count(), 5);
+    assert_eq!(html.matches("<g class=\"container\">").count(), 6);
     let queries = map(&model, &Options::default())
         .operations
         .iter()

@@ -30,7 +30,7 @@ fn names(c: &Container) -> Vec<(&str, Role)> {
 }
 
 #[test]
-fn five_containers_with_the_expected_partition_keys() {
+fn six_containers_with_the_expected_partition_keys() {
     let m = ecommerce();
     let keys: Vec<(&str, &str)> = m
         .containers
@@ -45,6 +45,7 @@ fn five_containers_with_the_expected_partition_keys() {
             ("Item", "/itemId"),
             ("Order", "/orderId"),
             ("PresentedProduct", "/productId"),
+            ("UniqueClaims", "/claim"),
         ]
     );
     assert!(m

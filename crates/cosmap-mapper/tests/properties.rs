@@ -117,8 +117,8 @@ fn check_placement(spec: &ModelSpec, m: &LogicalModel) -> Result<(), TestCaseErr
                     s.source
                 );
             }
-            if d.role == Role::Copy {
-                continue; // extra, checked to point at its source in `check_references`
+            if matches!(d.role, Role::Copy | Role::Claim) {
+                continue; // extra: a copy is checked to point at its source in `check_references`
             }
             homes
                 .entry(d.source.as_str())

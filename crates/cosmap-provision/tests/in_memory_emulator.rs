@@ -84,7 +84,7 @@ async fn container(database: &DatabaseClient, id: &str) -> ContainerClient {
 }
 
 #[tokio::test]
-async fn provisions_the_five_containers_and_a_second_run_sends_no_write() {
+async fn provisions_the_six_containers_and_a_second_run_sends_no_write() {
     let requests = Arc::new(Requests::default());
     let account = InMemoryAccount::observed(requests.clone()).expect("engine starts");
     let connection = account
@@ -92,13 +92,13 @@ async fn provisions_the_five_containers_and_a_second_run_sends_no_write() {
         .await
         .expect("connects");
     let definitions = ecommerce_definitions();
-    assert_eq!(definitions.len(), 5);
+    assert_eq!(definitions.len(), 6);
 
     let first = plan(&connection, &definitions, Throughput::manual(400).expect("valid"))
         .await
         .expect("plans");
     assert_eq!(first.database.action, DatabaseAction::Create);
-    assert_eq!(first.count(ContainerAction::Create), 5);
+    assert_eq!(first.count(ContainerAction::Create), 6);
     assert_eq!(first.writes(&ApplyOptions::default()), 6);
     assert!(
         requests.writes().is_empty(),

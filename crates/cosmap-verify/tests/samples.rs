@@ -15,7 +15,7 @@ mod generated {
     include!("../../../examples/ecommerce/generated/cosmap.rs");
 }
 
-use generated::{account, dictionary, item, order, presented_product, types};
+use generated::{account, dictionary, item, order, presented_product, types, unique_claims};
 
 fn ecommerce_samples() -> Vec<Sample> {
     let (model, logical) = common::example("ecommerce");
@@ -45,6 +45,7 @@ fn every_sample_is_exactly_a_generated_document_of_its_container() {
             "Item" => round_trip::<item::ItemDocument>(&s.body),
             "Order" => round_trip::<order::OrderDocument>(&s.body),
             "PresentedProduct" => round_trip::<presented_product::PresentedProductDocument>(&s.body),
+            "UniqueClaims" => round_trip::<unique_claims::UniqueClaimsDocument>(&s.body),
             other => panic!("unexpected container {other}"),
         };
         assert_eq!(back, s.body, "{} in {}", s.id, s.container);
