@@ -14,12 +14,13 @@ const KEY: &str = "Q09TTUFQLVRFU1QtS0VZLTdmM2Etc2hvdWxkLW5ldmVyLWJlLXByaW50ZWQ="
 const MODEL: &str = "examples/ecommerce/model.json";
 
 /// The e-commerce containers and their partition keys (DESIGN.md's acceptance).
-const CONTAINERS: [(&str, &str); 5] = [
+const CONTAINERS: [(&str, &str); 6] = [
     ("Account", "/accountId"),
     ("Dictionary", "/type"),
     ("Item", "/itemId"),
     ("Order", "/orderId"),
     ("PresentedProduct", "/productId"),
+    ("UniqueClaims", "/claim"),
 ];
 
 /// Runs `cosmap` with `args` and `env`; the key must not appear in its output.
@@ -106,7 +107,7 @@ fn provisions_the_six_containers_and_a_second_run_changes_nothing() {
     let second = cosmap(&["provision", MODEL, "--endpoint", &endpoint, "--key", KEY, "--verbose"]);
     assert_eq!(code(&second), Some(0), "{}{}", stdout(&second), stderr(&second));
     let text = stdout(&second);
-    assert_eq!(text.matches(" unchanged ").count(), 5, "{text}");
+    assert_eq!(text.matches(" unchanged ").count(), 6, "{text}");
     assert!(text.contains("Nothing to do"), "{text}");
     let trace = stderr(&second);
     assert!(trace.contains("trace: request: read container `Order`: ok"), "{trace}");
@@ -131,7 +132,7 @@ fn provisions_the_six_containers_and_a_second_run_changes_nothing() {
         "--dry-run",
     ]);
     assert_eq!(code(&dry), Some(0), "{}", stderr(&dry));
-    assert!(stdout(&dry).contains("Dry run: nothing was changed (6 changes would be sent)"));
+    assert!(stdout(&dry).contains("Dry run: nothing was changed (7 changes would be sent)"));
     assert_eq!(server.get("/dbs/Dry").0, 404);
 }
 
@@ -247,6 +248,7 @@ fn a_changed_partition_key_is_drift_and_changes_nothing() {
             ("Item", "create"),
             ("Order", "drift"),
             ("PresentedProduct", "create"),
+            ("UniqueClaims", "create"),
         ]
     );
     assert_eq!(report["applied"], json!([]));

@@ -99,7 +99,7 @@ async fn provisions_the_six_containers_and_a_second_run_sends_no_write() {
         .expect("plans");
     assert_eq!(first.database.action, DatabaseAction::Create);
     assert_eq!(first.count(ContainerAction::Create), 6);
-    assert_eq!(first.writes(&ApplyOptions::default()), 6);
+    assert_eq!(first.writes(&ApplyOptions::default()), 7);
     assert!(
         requests.writes().is_empty(),
         "planning only reads: {:?}",

@@ -18,7 +18,7 @@ use crate::operations::{Operation, OperationKind};
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct OptimisationEffect {
-    /// The decision's rule: `copy` or `embedReferenceData`.
+    /// The decision's rule: `partitionKey`, `copy` or `embedReferenceData`.
     pub rule: Rule,
     /// What it made: `Order` copied into `Account`, `Country` embedded.
     pub subject: String,
@@ -38,6 +38,21 @@ pub(crate) fn effects(
     patterns: &[PatternCost],
 ) -> (Vec<OptimisationEffect>, f64) {
     let mut out = Vec::new();
+    // Partition keys other than the root's identity: the patterns that read or write
+    // the repartitioned container.
+    for c in optimised
+        .containers
+        .iter()
+        .filter(|c| c.rules.contains(&Rule::PartitionKey))
+    {
+        let touches = |op: &Operation| op.requests.iter().any(|r| r.container == c.name);
+        out.push(effect(
+            Rule::PartitionKey,
+            format!("`{}` partitioned by `{}`", c.name, c.partition_key.paths.join(", ")),
+            optimised.operations.iter().filter(|op| touches(op)),
+            patterns,
+        ));
+    }
     // Copies: the patterns that read or write a copy document type.
     for c in &optimised.containers {
         for d in c.document_types.iter().filter(|d| d.role == Role::Copy) {
