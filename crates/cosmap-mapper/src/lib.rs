@@ -80,9 +80,12 @@ pub fn map(model: &DomainModel, options: &Options) -> LogicalModel {
             );
             price(candidate)
         };
-        optimise::partition_key::apply(model, &thresholds, &mut containers, &mut trace, &with_copies);
+        let priced =
+            optimise::partition_key::apply(model, &thresholds, &stats, &mut containers, &mut trace, &with_copies);
         copies(model, options, &thresholds, &stats, &mut containers, &mut trace);
-        optimise::embed_reference_data::apply(model, &mut containers, &mut trace, &price);
+        // The design the partition keys left, priced with its copies, is the one
+        // the snapshots are weighed against.
+        optimise::embed_reference_data::apply(model, &mut containers, &mut trace, &price, priced);
     }
     let (containers, operations) = finish(model, options, containers, &mut trace);
     LogicalModel {

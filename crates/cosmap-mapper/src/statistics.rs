@@ -4,13 +4,17 @@
 
 use std::collections::BTreeMap;
 
-use cosmap_domain::{AccessKind, DomainModel};
+use cosmap_domain::{AccessKind, DomainModel, WriteOperation};
 
 /// Rates and sizes by element and aggregate name.
 #[derive(Debug, Default)]
 pub(crate) struct Statistics {
     writes_per_second: BTreeMap<String, f64>,
     operations_per_second: BTreeMap<String, f64>,
+    /// Creates and deletes per second of each element (write patterns that start at
+    /// or return it, by their `write`): how its count grows.
+    creates_per_second: BTreeMap<String, f64>,
+    deletes_per_second: BTreeMap<String, f64>,
 }
 
 impl Statistics {
@@ -29,6 +33,21 @@ impl Statistics {
                 for name in &touched {
                     *stats.writes_per_second.entry(name.to_string()).or_default() += pattern.per_second;
                 }
+                let growth = match pattern.write {
+                    Some(WriteOperation::Create) => Some(&mut stats.creates_per_second),
+                    Some(WriteOperation::Delete) => Some(&mut stats.deletes_per_second),
+                    _ => None,
+                };
+                if let Some(rates) = growth {
+                    let mut named: Vec<&str> = std::iter::once(pattern.start.as_str())
+                        .chain(pattern.returns.iter().map(String::as_str))
+                        .collect();
+                    named.sort_unstable();
+                    named.dedup();
+                    for name in named {
+                        *rates.entry(name.to_string()).or_default() += pattern.per_second;
+                    }
+                }
             }
             let mut aggregates: Vec<&str> = touched
                 .iter()
@@ -46,6 +65,16 @@ impl Statistics {
     /// Writes per second that touch `element` (write patterns starting at or returning it).
     pub fn writes_per_second(&self, element: &str) -> f64 {
         self.writes_per_second.get(element).copied().unwrap_or(0.0)
+    }
+
+    /// Creates per second of `element` (write patterns with `write: create` that start at or return it).
+    pub fn creates_per_second(&self, element: &str) -> f64 {
+        self.creates_per_second.get(element).copied().unwrap_or(0.0)
+    }
+
+    /// Deletes per second of `element`.
+    pub fn deletes_per_second(&self, element: &str) -> f64 {
+        self.deletes_per_second.get(element).copied().unwrap_or(0.0)
     }
 
     /// Reads and writes per second touching the aggregate rooted at `root`.

@@ -15,7 +15,7 @@ use super::units::{self, Charge};
 use crate::logical_model::Container;
 use crate::operations::{Operation, OperationKind, Purpose, Request};
 use crate::options::Thresholds;
-use crate::statistics::{human_bytes, human_rate};
+use crate::statistics::{human_bytes, human_rate, Statistics};
 
 /// One design's figures, with partitions sized for its own workload.
 pub(crate) struct Design<'m> {
@@ -332,6 +332,7 @@ impl<'m> Design<'m> {
     pub(crate) fn warnings(&self, containers: &[Container], operations: &[Operation], t: &Thresholds) -> Vec<String> {
         let mut out = Vec::new();
         let years = t.growth_years;
+        let stats = Statistics::new(self.model);
         for (name, f) in &self.facts {
             let rus = self.ru_per_second.get(name).copied().unwrap_or(0.0);
             let container = containers.iter().find(|c| &c.name == name);
@@ -341,7 +342,7 @@ impl<'m> Design<'m> {
                         .and_then(|c| c.document_type(doc))
                         .map_or(doc.as_str(), |d| d.source.as_str());
                     let ttl = container.and_then(|c| c.default_ttl);
-                    let bytes = facts::count_after(self.model, source, ttl, years) * d.bytes;
+                    let bytes = facts::count_after(self.model, &stats, source, ttl, years) * d.bytes;
                     if bytes > LOGICAL_PARTITION_BYTES {
                         out.push(format!("`{name}`: the `{doc}` dictionary (one logical partition) would hold about {} after {years} years, over the 20 GB a logical partition can hold", human_bytes(bytes)));
                     }
@@ -352,7 +353,7 @@ impl<'m> Design<'m> {
                 continue;
             }
             let largest = container.map_or(f.storage_bytes * f.largest_partition_share, |c| {
-                facts::largest_partition_after(self.model, c, f, years)
+                facts::largest_partition_after(self.model, &stats, c, f, years)
             });
             if largest > LOGICAL_PARTITION_BYTES {
                 out.push(format!(

@@ -3,11 +3,12 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use cosmap_domain::{AccessKind, DomainModel, Element, WriteOperation};
+use cosmap_domain::{DomainModel, Element};
 
 use super::constants::DEFAULT_ITEM_BYTES;
 use crate::logical_model::{Container, ContainerKind, DocumentType, Embedded, Role};
 use crate::optimise::partition_key::DEFAULT_SKEW;
+use crate::statistics::Statistics;
 
 /// One document type's figures.
 #[derive(Debug, Clone)]
@@ -65,20 +66,9 @@ pub(crate) const SECONDS_PER_YEAR: f64 = 365.25 * 24.0 * 3600.0;
 /// The instance count of `element` after `years`: its count now plus the creates
 /// minus the deletes of the write patterns that start at or return it; with a TTL
 /// (seconds), the steady state of creates times the TTL. Never fewer than now.
-pub(crate) fn count_after(model: &DomainModel, element: &str, ttl: Option<i64>, years: f64) -> f64 {
+pub(crate) fn count_after(model: &DomainModel, stats: &Statistics, element: &str, ttl: Option<i64>, years: f64) -> f64 {
     let now = count_of(model, element);
-    let (mut creates, mut deletes) = (0.0, 0.0);
-    for p in model.access_patterns() {
-        let touches = p.start == element || p.returns.iter().any(|r| r == element);
-        if p.kind != AccessKind::Write || !touches {
-            continue;
-        }
-        match p.write {
-            Some(WriteOperation::Create) => creates += p.per_second,
-            Some(WriteOperation::Delete) => deletes += p.per_second,
-            _ => {}
-        }
-    }
+    let (creates, deletes) = (stats.creates_per_second(element), stats.deletes_per_second(element));
     match ttl.filter(|&ttl| ttl > 0) {
         Some(ttl) => now.max(creates * ttl as f64),
         None => now + (creates - deletes).max(0.0) * years * SECONDS_PER_YEAR,
@@ -86,11 +76,12 @@ pub(crate) fn count_after(model: &DomainModel, element: &str, ttl: Option<i64>, 
 }
 
 /// Storage of `c` after `years` of growth ([`count_after`] for each document type).
-pub(crate) fn storage_after(model: &DomainModel, c: &Container, years: f64) -> f64 {
+pub(crate) fn storage_after(model: &DomainModel, stats: &Statistics, c: &Container, years: f64) -> f64 {
     c.document_types
         .iter()
         .map(|d| {
-            count_after(model, &d.source, c.default_ttl, years) * d.estimated_size_bytes.unwrap_or(DEFAULT_ITEM_BYTES)
+            count_after(model, stats, &d.source, c.default_ttl, years)
+                * d.estimated_size_bytes.unwrap_or(DEFAULT_ITEM_BYTES)
         })
         .sum()
 }
@@ -98,8 +89,14 @@ pub(crate) fn storage_after(model: &DomainModel, c: &Container, years: f64) -> f
 /// The bytes of `c`'s largest logical partition after `years`: one aggregate's
 /// share of the grown storage under the root's identity (aggregates and their
 /// members grow alike), the key's largest share of it otherwise.
-pub(crate) fn largest_partition_after(model: &DomainModel, c: &Container, f: &ContainerFacts, years: f64) -> f64 {
-    let storage = storage_after(model, c, years);
+pub(crate) fn largest_partition_after(
+    model: &DomainModel,
+    stats: &Statistics,
+    c: &Container,
+    f: &ContainerFacts,
+    years: f64,
+) -> f64 {
+    let storage = storage_after(model, stats, c, years);
     let by_identity = c
         .document_types
         .iter()
@@ -110,7 +107,7 @@ pub(crate) fn largest_partition_after(model: &DomainModel, c: &Container, f: &Co
             .document_types
             .iter()
             .filter(|d| d.role == Role::Root)
-            .map(|d| count_after(model, &d.source, c.default_ttl, years))
+            .map(|d| count_after(model, stats, &d.source, c.default_ttl, years))
             .sum();
         storage / roots.max(1.0)
     } else {

@@ -4,7 +4,7 @@
 //! the pattern's requests. What no single optimisation explains (a container grown by
 //! copies, so that its other queries fan out wider) is reported apart.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 
@@ -118,19 +118,20 @@ pub(crate) fn effects(
 /// snapshot makes that write larger).
 pub(crate) fn snapshot_patterns<'a>(
     element: &str,
-    without: (&[Container], &'a [Operation]),
-    with: (&[Container], &'a [Operation]),
+    without: (&'a [Container], &'a [Operation]),
+    with: (&'a [Container], &'a [Operation]),
 ) -> BTreeSet<&'a str> {
-    let holds = |containers: &[Container], container: &str, holds: &dyn Fn(&DocumentType) -> bool| {
-        containers
-            .iter()
-            .find(|c| c.name == container)
-            .is_some_and(|c| c.document_types.iter().any(holds))
+    let by_name = |containers: &'a [Container]| -> BTreeMap<&'a str, &'a Container> {
+        containers.iter().map(|c| (c.name.as_str(), c)).collect()
+    };
+    let (before, after) = (by_name(without.0), by_name(with.0));
+    let holds = |index: &BTreeMap<&str, &Container>, container: &str, holds: &dyn Fn(&DocumentType) -> bool| {
+        index.get(container).is_some_and(|c| c.document_types.iter().any(holds))
     };
     let reads_it = |op: &Operation| {
         op.requests.iter().any(|r| {
             r.kind() != OperationKind::Write
-                && holds(without.0, &r.container, &|d| {
+                && holds(&before, &r.container, &|d| {
                     d.source == element && r.document_types.contains(&d.name)
                 })
         })
@@ -138,7 +139,7 @@ pub(crate) fn snapshot_patterns<'a>(
     let carries_it = |op: &Operation| {
         op.requests.iter().any(|r| {
             r.kind() == OperationKind::Write
-                && holds(with.0, &r.container, &|d| {
+                && holds(&after, &r.container, &|d| {
                     r.document_types.contains(&d.name) && {
                         let mut found = BTreeSet::new();
                         snapshots(&d.embedded, &mut found);

@@ -9,7 +9,9 @@
 //! the owners' ids (`ARRAY_CONTAINS(@parentIds, c.parentId)`), as a port with batch
 //! fetching does. A count (`counts`) is a `COUNT` query per result.
 
-use cosmap_domain::{AccessKind, DomainModel, Element};
+use std::collections::BTreeMap;
+
+use cosmap_domain::{AccessKind, DomainModel, Element, Relationship};
 
 use super::sql::{self, Condition};
 use super::{Action, Operation, Purpose, Request, ValueSource, WriteKind};
@@ -18,6 +20,13 @@ use super::{Action, Operation, Purpose, Request, ValueSource, WriteKind};
 pub fn naive_operations(model: &DomainModel) -> Vec<Operation> {
     let mut patterns: Vec<_> = model.access_patterns().iter().collect();
     patterns.sort_by(|a, b| a.name.cmp(&b.name));
+    // Relationships by the element at either end, looked up per pattern.
+    let mut outgoing: BTreeMap<&str, Vec<&Relationship>> = BTreeMap::new();
+    let mut incoming: BTreeMap<&str, Vec<&Relationship>> = BTreeMap::new();
+    for rel in model.relationships() {
+        outgoing.entry(rel.from.as_str()).or_default().push(rel);
+        incoming.entry(rel.to.as_str()).or_default().push(rel);
+    }
     patterns
         .into_iter()
         .filter_map(|p| {
@@ -32,7 +41,7 @@ pub fn naive_operations(model: &DomainModel) -> Vec<Operation> {
                 let mut i = 0;
                 while i < elements.len() {
                     let owner = elements[i];
-                    for rel in model.relationships().iter().filter(|r| r.from == owner) {
+                    for rel in outgoing.get(owner).into_iter().flatten() {
                         let is_value_object = matches!(model.element(&rel.to), Some(Element::ValueObject(_)));
                         if is_value_object && !elements.contains(&rel.to.as_str()) {
                             elements.push(rel.to.as_str());
@@ -48,11 +57,11 @@ pub fn naive_operations(model: &DomainModel) -> Vec<Operation> {
                 let single_value_object = model
                     .parent_relationship(element)
                     .is_some_and(|r| !r.is_many() && matches!(model.element(element), Some(Element::ValueObject(_))));
-                let single_reference = model.relationships().iter().any(|r| {
-                    r.to == element
-                        && !r.is_many()
-                        && earlier.iter().take_while(|e| **e != element).any(|e| *e == r.from)
-                });
+                let single_reference = incoming
+                    .get(element)
+                    .into_iter()
+                    .flatten()
+                    .any(|r| !r.is_many() && earlier.iter().take_while(|e| **e != element).any(|e| *e == r.from));
                 single_value_object || single_reference
             };
             let requests: Vec<Request> = elements

@@ -20,7 +20,8 @@ use crate::sync_plan::SyncPlan;
 /// Replaces references to never-changing reference data with embedded snapshots,
 /// element by element, where that lowers the workload's RU/s.
 ///
-/// `price` finishes and prices a candidate design. Each element's snapshots are
+/// `price` finishes and prices a candidate design; `priced` is `containers` priced
+/// already, when the caller has it. Each element's snapshots are
 /// weighed by the patterns they change (the reads they save, the writes they make
 /// larger) between the design without any snapshot and the design with all of
 /// them; the elements that save more than they add are kept together, and only if
@@ -30,12 +31,13 @@ pub(crate) fn apply(
     containers: &mut Vec<Container>,
     trace: &mut Trace,
     price: &dyn Fn(Vec<Container>) -> Priced,
+    priced: Option<Priced>,
 ) {
     let candidates = candidates(model, containers);
     if candidates.is_empty() {
         return;
     }
-    let without = price(containers.clone());
+    let without = priced.unwrap_or_else(|| price(containers.clone()));
     let with_all = price(embedded(model, containers, &candidates, &mut Trace::default()));
     let mut kept = BTreeSet::new();
     let mut weighed = Vec::new();

@@ -1,7 +1,7 @@
 //! Physical optimisations, applied after MR1–MR6 and driven by access-pattern
 //! statistics: copies and embedded reference data.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use cosmap_domain::DomainModel;
 
@@ -25,6 +25,8 @@ pub(crate) struct Priced {
     pub(crate) total: f64,
     /// RU/s each container serves, by name.
     pub(crate) by_container: BTreeMap<String, f64>,
+    /// The access patterns that send a request to each container, by its name.
+    pub(crate) patterns_by_container: BTreeMap<String, BTreeSet<String>>,
 }
 
 impl Priced {
@@ -55,6 +57,15 @@ impl Priced {
             *by_pattern.entry(op.pattern.clone()).or_default() += design.operation_cost(op).ru_per_second;
         }
         let total = by_pattern.values().sum();
+        let mut patterns_by_container: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        for op in &operations {
+            for r in &op.requests {
+                patterns_by_container
+                    .entry(r.container.clone())
+                    .or_default()
+                    .insert(op.pattern.clone());
+            }
+        }
         let by_container = design
             .containers()
             .into_iter()
@@ -66,6 +77,7 @@ impl Priced {
             by_pattern,
             total,
             by_container,
+            patterns_by_container,
         }
     }
 }

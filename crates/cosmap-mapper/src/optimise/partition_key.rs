@@ -9,7 +9,7 @@
 //! `logicalPartitionMaxBytes` after `growthYears` of growth and within
 //! `logicalPartitionMaxRuPerSecond`.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use cosmap_domain::{AccessKind, AttributeType, DomainModel, FilterOp};
 
@@ -18,6 +18,7 @@ use crate::cost::facts;
 use crate::decision::{Rule, Trace};
 use crate::logical_model::{Container, ContainerKind, Embedded, PartitionKey, PartitionKeyValue, Reference, Role};
 use crate::options::Thresholds;
+use crate::statistics::Statistics;
 use crate::statistics::{human_bytes, human_count, human_ru_per_second, human_share};
 
 /// Without a declared `largestValueShare`, the most common value is assumed to hold
@@ -48,58 +49,56 @@ struct Candidate {
     reads_ru_per_second: f64,
     /// Those reads, by name.
     patterns: Vec<String>,
+    /// Bytes of the largest logical partition after `growthYears`.
+    largest_bytes: f64,
+}
+
+impl Candidate {
+    fn with_largest_bytes(mut self, bytes: f64) -> Self {
+        self.largest_bytes = bytes;
+        self
+    }
 }
 
 /// Repartitions each aggregate container whose heaviest reads filter on an attribute
 /// or reference of the root, where that lowers the workload's RU/s within the limits.
-/// `price` finishes and prices a candidate design.
+///
+/// `price` finishes and prices a candidate design. Every candidate that fits its
+/// limits is weighed at once: the design with all of them against the design without,
+/// each candidate by the patterns that read or write its container in either design
+/// (a repartition changes little beyond its own container). The candidates that save
+/// are kept together, and only if the design with exactly those costs less than none.
+/// Returns the priced design it leaves (when it priced one).
 pub(crate) fn apply(
     model: &DomainModel,
     t: &Thresholds,
+    stats: &Statistics,
     containers: &mut Vec<Container>,
     trace: &mut Trace,
     price: &dyn Fn(Vec<Container>) -> Priced,
-) {
+) -> Option<Priced> {
     let eligible = |c: &Container| c.kind == ContainerKind::Aggregate && c.aggregates.len() == 1;
     if !containers.iter().any(eligible) {
-        return;
+        return None;
     }
-    let mut current = price(containers.clone());
-    // Every container's heaviest candidate, weighed on the design MR1–MR6 made,
-    // then tried heaviest first: a key that makes an unbounded read bounded is
-    // tried before one that only trims a bounded one.
-    let mut candidates: Vec<(String, Candidate)> = containers
-        .iter()
-        .filter(|c| eligible(c))
-        .filter_map(|c| {
-            let root = c.document_types.iter().find(|d| d.role == Role::Root)?;
-            Some((c.name.clone(), best_candidate(model, c, &root.source, &current)?))
-        })
-        .collect();
-    candidates.sort_by(|a, b| {
-        b.1.reads_ru_per_second
-            .total_cmp(&a.1.reads_ru_per_second)
-            .then_with(|| a.0.cmp(&b.0))
-    });
-    for (name, candidate) in candidates {
-        let Some(index) = containers.iter().position(|c| c.name == name) else {
+    let without = price(containers.clone());
+    // Each container's heaviest candidate, weighed on the design as it stands.
+    let mut candidates: Vec<(String, Candidate)> = Vec::new();
+    for c in containers.iter().filter(|c| eligible(c)) {
+        let Some(root) = c.document_types.iter().find(|d| d.role == Role::Root) else {
             continue;
         };
-        let identity = containers[index].partition_key_property.clone();
-        if let Some(clash) = clash(&containers[index], &candidate) {
-            refuse(trace, &name, &identity, &candidate, clash);
+        let Some(candidate) = best_candidate(model, c, &root.source, &without) else {
+            continue;
+        };
+        let identity = c.partition_key_property.clone();
+        if let Some(clash) = clash(c, &candidate) {
+            refuse(trace, &c.name, &identity, &candidate, clash);
             continue;
         }
-        // The largest logical partition, now and after `growth_years`.
-        let root_name = containers[index]
-            .document_types
-            .iter()
-            .find(|d| d.role == Role::Root)
-            .map(|d| d.source.clone())
-            .unwrap_or_default();
-        let storage = facts::storage_after(model, &containers[index], t.growth_years);
-        let future = facts::count_after(model, &root_name, containers[index].default_ttl, t.growth_years);
-        let per_aggregate = storage / future.max(1.0);
+        // The largest logical partition after `growth_years`.
+        let storage = facts::storage_after(model, stats, c, t.growth_years);
+        let future = facts::count_after(model, stats, &root.source, c.default_ttl, t.growth_years);
         let largest_bytes = candidate.largest_share * storage;
         if largest_bytes > t.logical_partition_max_bytes {
             let why = format!(
@@ -108,73 +107,183 @@ pub(crate) fn apply(
                 t.growth_years,
                 human_share(candidate.largest_share),
                 human_count(future),
-                human_bytes(per_aggregate),
+                human_bytes(storage / future.max(1.0)),
                 share_origin(&candidate),
                 human_bytes(t.logical_partition_max_bytes)
             );
-            refuse(trace, &name, &identity, &candidate, why).with("largestPartitionBytes", largest_bytes.round());
+            refuse(trace, &c.name, &identity, &candidate, why).with("largestPartitionBytes", largest_bytes.round());
             continue;
         }
-        let candidate_containers = repartition(containers, index, &candidate);
-        let priced = price(candidate_containers.clone());
-        let container_ru = priced.by_container.get(&name).copied().unwrap_or(0.0);
-        let largest_ru = candidate.largest_share * container_ru;
-        if largest_ru > t.logical_partition_max_ru_per_second {
-            let why = format!(
+        candidates.push((c.name.clone(), candidate.with_largest_bytes(largest_bytes)));
+    }
+    if candidates.is_empty() {
+        return Some(without);
+    }
+    let all = repartitioned(containers, &candidates);
+    let with_all = price(all.clone());
+    let mut kept: Vec<(String, Candidate)> = Vec::new();
+    let mut weighed: Vec<(String, Candidate, Figures)> = Vec::new();
+    for (name, candidate) in candidates {
+        let figures = Figures::of(&name, &candidate, &without, &with_all);
+        weighed.push((name.clone(), candidate.clone(), figures));
+        if figures.saves() && figures.largest_ru <= t.logical_partition_max_ru_per_second {
+            kept.push((name, candidate));
+        }
+    }
+    // The design with exactly the kept keys must cost less than none.
+    let chosen: Option<(Vec<Container>, Priced)> = if kept.is_empty() {
+        None
+    } else if kept.len() == weighed.len() {
+        Some((all, with_all))
+    } else {
+        let chosen = repartitioned(containers, &kept);
+        let priced = price(chosen.clone());
+        Some((chosen, priced))
+    };
+    let together = chosen.as_ref().is_none_or(|(_, priced)| priced.cheaper_than(&without));
+    let chosen_workload = chosen.as_ref().map(|(_, priced)| workload(priced)).unwrap_or_default();
+    for (name, candidate, figures) in weighed {
+        let identity = containers
+            .iter()
+            .find(|c| c.name == name)
+            .map(|c| c.partition_key_property.clone())
+            .unwrap_or_default();
+        let is_kept = kept.iter().any(|(k, _)| *k == name);
+        if is_kept && together {
+            record_kept(trace, t, &name, &identity, &candidate, &figures);
+            continue;
+        }
+        let why = if figures.largest_ru > t.logical_partition_max_ru_per_second {
+            format!(
                 "its busiest logical partition would serve {} ({} of the container's {}; {}), over `logicalPartitionMaxRuPerSecond` ({})",
-                about(human_ru_per_second(largest_ru)),
+                about(human_ru_per_second(figures.largest_ru)),
                 human_share(candidate.largest_share),
-                human_ru_per_second(container_ru),
+                human_ru_per_second(figures.container_ru),
                 share_origin(&candidate),
                 human_ru_per_second(t.logical_partition_max_ru_per_second)
-            );
-            refuse(trace, &name, &identity, &candidate, why).with("largestPartitionRuPerSecond", largest_ru.round());
-            continue;
-        }
-        let (before, after) = (workload(&current), workload(&priced));
-        if !priced.cheaper_than(&current) {
-            let why = format!(
-                "the workload, with the copies each design would get, would cost {after} against {before} now: what the reads that filter on it save does not make up for the reads by id alone that become queries across partitions, or a copy serves them for less"
-            );
-            refuse(trace, &name, &identity, &candidate, why)
-                .with("workloadRuPerSecond", rounded(current.total))
-                .with("workloadRuPerSecondWith", rounded(priced.total));
-            continue;
-        }
-        let source = match &candidate.source {
-            Source::Attribute => format!("the root's attribute `{}`", candidate.property),
-            Source::Reference { name, target } => {
-                format!("the id of the `{target}` the root refers to through `{name}`")
-            }
-        };
-        trace
-            .record(
-                Rule::PartitionKey,
-                name.as_str(),
-                format!("partition key `/{}` instead of `/{identity}`", candidate.property),
-                format!(
-                    "{} on {source}: as single-partition queries the workload costs {after} instead of {before} (with the copies each design would get); the largest logical partition holds about {} after {} years and serves {} ({} of the data; {}), within {} and {}; writes and point reads take the `{}` value, and a change of it moves the aggregate (delete, then create)",
-                    list(&candidate.patterns),
-                    human_bytes(largest_bytes),
-                    t.growth_years,
-                    about(human_ru_per_second(largest_ru)),
-                    human_share(candidate.largest_share),
-                    share_origin(&candidate),
-                    human_bytes(t.logical_partition_max_bytes),
-                    human_ru_per_second(t.logical_partition_max_ru_per_second),
-                    candidate.property,
-                ),
             )
-            .with("property", candidate.property.as_str())
-            .with("distinctValues", candidate.distinct)
-            .with("largestValueShare", candidate.largest_share)
-            .with("largestPartitionBytes", largest_bytes.round())
-            .with("largestPartitionRuPerSecond", largest_ru.round())
-            .with("workloadRuPerSecond", rounded(current.total))
-            .with("workloadRuPerSecondWith", rounded(priced.total));
-        *containers = candidate_containers;
-        current = priced;
+        } else if is_kept {
+            format!(
+                "alone it would lower the RU/s of the patterns on `{name}`, but the workload with the other keys kept would cost {chosen_workload} against {} now",
+                workload(&without)
+            )
+        } else {
+            format!(
+                "the patterns that read or write `{name}` would cost {} against {} now (with the copies each design would get): what the reads that filter on it save does not make up for the reads by id alone that become queries across partitions, or a copy serves them for less",
+                about(human_ru_per_second(figures.after)),
+                about(human_ru_per_second(figures.before))
+            )
+        };
+        refuse(trace, &name, &identity, &candidate, why)
+            .with("largestPartitionRuPerSecond", figures.largest_ru.round())
+            .with("affectedRuPerSecond", rounded(figures.before))
+            .with("affectedRuPerSecondWith", rounded(figures.after));
     }
+    match (together, chosen) {
+        (true, Some((chosen, priced))) => {
+            *containers = chosen;
+            Some(priced)
+        }
+        _ => Some(without),
+    }
+}
+
+/// What a candidate changes, between the design without any new key and the design
+/// with all of them: the RU/s of the patterns that touch its container in either.
+#[derive(Debug, Clone, Copy)]
+struct Figures {
+    before: f64,
+    after: f64,
+    container_ru: f64,
+    largest_ru: f64,
+}
+
+impl Figures {
+    fn of(name: &str, candidate: &Candidate, without: &Priced, with: &Priced) -> Self {
+        let mut patterns: BTreeSet<&str> = BTreeSet::new();
+        for p in [without, with] {
+            if let Some(touching) = p.patterns_by_container.get(name) {
+                patterns.extend(touching.iter().map(String::as_str));
+            }
+        }
+        let (mut before, mut after) = (0.0, 0.0);
+        for pattern in patterns {
+            before += without.by_pattern.get(pattern).copied().unwrap_or(0.0);
+            after += with.by_pattern.get(pattern).copied().unwrap_or(0.0);
+        }
+        let container_ru = with.by_container.get(name).copied().unwrap_or(0.0);
+        Figures {
+            before,
+            after,
+            container_ru,
+            largest_ru: candidate.largest_share * container_ru,
+        }
+    }
+
+    /// Whether the patterns it changes cost less (an unbounded cost made bounded counts).
+    fn saves(&self) -> bool {
+        if self.before.is_infinite() {
+            return self.after.is_finite();
+        }
+        self.after < self.before
+    }
+}
+
+fn record_kept(trace: &mut Trace, t: &Thresholds, name: &str, identity: &str, candidate: &Candidate, f: &Figures) {
+    let source = match &candidate.source {
+        Source::Attribute => format!("the root's attribute `{}`", candidate.property),
+        Source::Reference { name, target } => {
+            format!("the id of the `{target}` the root refers to through `{name}`")
+        }
+    };
+    trace
+        .record(
+            Rule::PartitionKey,
+            name,
+            format!("partition key `/{}` instead of `/{identity}`", candidate.property),
+            format!(
+                "{} on {source}: as single-partition queries the patterns that read or write `{name}` cost {} instead of {} (with the copies each design would get); the largest logical partition holds about {} after {} years and serves {} ({} of the data; {}), within {} and {}; writes and point reads take the `{}` value, and a change of it moves the aggregate (delete, then create)",
+                list(&candidate.patterns),
+                about(human_ru_per_second(f.after)),
+                about(human_ru_per_second(f.before)),
+                human_bytes(candidate.largest_bytes),
+                t.growth_years,
+                about(human_ru_per_second(f.largest_ru)),
+                human_share(candidate.largest_share),
+                share_origin(candidate),
+                human_bytes(t.logical_partition_max_bytes),
+                human_ru_per_second(t.logical_partition_max_ru_per_second),
+                candidate.property,
+            ),
+        )
+        .with("property", candidate.property.as_str())
+        .with("distinctValues", candidate.distinct)
+        .with("largestValueShare", candidate.largest_share)
+        .with("largestPartitionBytes", candidate.largest_bytes.round())
+        .with("largestPartitionRuPerSecond", f.largest_ru.round())
+        .with("affectedRuPerSecond", rounded(f.before))
+        .with("affectedRuPerSecondWith", rounded(f.after));
+}
+
+/// `containers` with each of `keys`' containers repartitioned, and every reference to
+/// a repartitioned root taking its partition key value from the new key.
+fn repartitioned(containers: &[Container], keys: &[(String, Candidate)]) -> Vec<Container> {
+    let mut out = containers.to_vec();
+    let index: BTreeMap<String, usize> = out.iter().enumerate().map(|(i, c)| (c.name.clone(), i)).collect();
+    let mut values: BTreeMap<String, PartitionKeyValue> = BTreeMap::new();
+    for (name, candidate) in keys {
+        if let Some(&i) = index.get(name) {
+            let root = repartition(&mut out[i], candidate);
+            let value = PartitionKeyValue::Property {
+                property: candidate.property.clone(),
+            };
+            values.insert(root, value);
+        }
+    }
+    for d in out.iter_mut().flat_map(|c| c.document_types.iter_mut()) {
+        point_at(&mut d.references, &mut d.embedded, &values);
+    }
+    out
 }
 
 /// A design's workload as the decision quotes it: its RU/s, and the patterns no
@@ -297,6 +406,7 @@ fn best_candidate(model: &DomainModel, c: &Container, root: &str, base: &Priced)
                     declared_share: a.largest_value_share.is_some(),
                     reads_ru_per_second: 0.0,
                     patterns: Vec::new(),
+                    largest_bytes: 0.0,
                 }
             } else if let Some(r) = doc.references.iter().find(|r| !r.many && r.target_identity == f) {
                 let distinct = facts::count_of(model, &r.target);
@@ -314,6 +424,7 @@ fn best_candidate(model: &DomainModel, c: &Container, root: &str, base: &Priced)
                     declared_share: false,
                     reads_ru_per_second: 0.0,
                     patterns: Vec::new(),
+                    largest_bytes: 0.0,
                 }
             } else {
                 continue;
@@ -354,12 +465,9 @@ fn clash(c: &Container, candidate: &Candidate) -> Option<String> {
     None
 }
 
-/// `containers` with container `index` partitioned by `candidate`: every document
-/// there carries the property, the root no longer stores it as an attribute, and
-/// every reference to the root takes its partition key value from it.
-fn repartition(containers: &[Container], index: usize, candidate: &Candidate) -> Vec<Container> {
-    let mut out = containers.to_vec();
-    let c = &mut out[index];
+/// Partitions `c` by `candidate`: every document there carries the property and the
+/// root no longer stores it as an attribute. Returns the root's name.
+fn repartition(c: &mut Container, candidate: &Candidate) -> String {
     let root = c
         .document_types
         .iter()
@@ -377,20 +485,17 @@ fn repartition(containers: &[Container], index: usize, candidate: &Candidate) ->
             d.attributes.retain(|a| a.name != candidate.property);
         }
     }
-    let value = PartitionKeyValue::Property {
-        property: candidate.property.clone(),
-    };
-    for d in out.iter_mut().flat_map(|c| c.document_types.iter_mut()) {
-        point_at(&mut d.references, &mut d.embedded, &root, &value);
-    }
-    out
+    root
 }
 
-fn point_at(references: &mut [Reference], embedded: &mut [Embedded], root: &str, value: &PartitionKeyValue) {
-    for r in references.iter_mut().filter(|r| r.target == root) {
-        r.partition_key_value = value.clone();
+/// Points every reference to a root of `values` at that root's new partition key.
+fn point_at(references: &mut [Reference], embedded: &mut [Embedded], values: &BTreeMap<String, PartitionKeyValue>) {
+    for r in references.iter_mut() {
+        if let Some(value) = values.get(&r.target) {
+            r.partition_key_value = value.clone();
+        }
     }
     for e in embedded {
-        point_at(&mut e.references, &mut e.embedded, root, value);
+        point_at(&mut e.references, &mut e.embedded, values);
     }
 }

@@ -43,7 +43,7 @@ pub(crate) fn share<'m>(
         // What it will be in `growth_years`: the dictionary cannot be split later
         // without moving every document, so it must still fit then.
         let years = thresholds.growth_years;
-        let items = crate::cost::facts::count_after(model, root, aggregate.default_ttl_seconds, years);
+        let items = crate::cost::facts::count_after(model, stats, root, aggregate.default_ttl_seconds, years);
         let bytes = items * crate::cost::facts::bytes_of(model, root);
         let declared = model
             .entity(root)
