@@ -116,21 +116,7 @@ fn wrap(out: &mut String, text: &str) {
     let _ = writeln!(out, "{line}");
 }
 
-/// `1234567.8` → `1,234,568`.
+/// `1234567.8` → `1,234,568`, and `unbounded` when no design carries it.
 fn thousands(x: f64) -> String {
-    if !x.is_finite() {
-        return "unbounded".to_string();
-    }
-    let digits = format!("{:.0}", x.abs());
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    if x < 0.0 {
-        out.insert(0, '-');
-    }
-    out
+    cosmap_mapper::human_count(x)
 }

@@ -31,8 +31,8 @@ fn cosmic_works_partitions_products_by_category_with_the_figures() {
     assert_eq!(m.container("SalesOrder").unwrap().partition_key.paths, ["/customerId"]);
     let d = decision(&m, "Product");
     assert_eq!(d.outcome, "partition key `/categoryId` instead of `/productId`");
-    let before = d.evidence["workloadRuPerSecond"].as_f64().unwrap();
-    let after = d.evidence["workloadRuPerSecondWith"].as_f64().unwrap();
+    let before = d.evidence["affectedRuPerSecond"].as_f64().unwrap();
+    let after = d.evidence["affectedRuPerSecondWith"].as_f64().unwrap();
     assert!(after < before, "{after} < {before}");
     assert!(d.evidence["largestPartitionBytes"].as_f64().unwrap() <= 10e9);
     assert!(d.evidence["largestPartitionRuPerSecond"].as_f64().unwrap() <= 5_000.0);
@@ -136,7 +136,7 @@ fn a_key_that_does_not_lower_the_workload_is_refused() {
     let m = map(&model, &Options::default());
     assert_eq!(m.container("Loan").unwrap().partition_key.paths, ["/loanId"]);
     let d = decision(&m, "Loan");
-    let before = d.evidence["workloadRuPerSecond"].as_f64().unwrap();
-    let after = d.evidence["workloadRuPerSecondWith"].as_f64().unwrap();
+    let before = d.evidence["affectedRuPerSecond"].as_f64().unwrap();
+    let after = d.evidence["affectedRuPerSecondWith"].as_f64().unwrap();
     assert!(after >= before, "{after} >= {before}");
 }

@@ -118,10 +118,11 @@ async fn provisions_the_six_containers_and_a_second_run_sends_no_write() {
             (AppliedAction::CreatedContainer, "Item"),
             (AppliedAction::CreatedContainer, "Order"),
             (AppliedAction::CreatedContainer, "PresentedProduct"),
+            (AppliedAction::CreatedContainer, "UniqueClaims"),
         ]
     );
     let writes_after_first = requests.writes();
-    assert_eq!(writes_after_first.len(), 6, "{writes_after_first:?}");
+    assert_eq!(writes_after_first.len(), 7, "{writes_after_first:?}");
 
     // What the engine holds, read through the SDK rather than through the plan.
     let database = connection.cosmos_client().database_client("Ecommerce");

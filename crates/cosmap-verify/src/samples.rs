@@ -367,10 +367,7 @@ impl<'a> Generator<'a> {
                     d.name,
                     of.attribute,
                     of.document_type,
-                    match other {
-                        None => "missing".to_string(),
-                        Some(value) => format!("not a string ({value})"),
-                    },
+                    what_is(other),
                     owner.id
                 )))
             }
@@ -602,10 +599,7 @@ impl<'a> Generator<'a> {
                     c.name,
                     of.partition_key_from,
                     of.document_type,
-                    match other {
-                        None => "missing".to_string(),
-                        Some(value) => format!("not a string ({value})"),
-                    },
+                    what_is(other),
                     source.id
                 )))
             }
@@ -659,6 +653,14 @@ fn seed_of(instance: &Instance, revision: u32) -> Seed<'_> {
         ordinal: instance.ordinal,
         tag: &instance.id,
         revision,
+    }
+}
+
+/// How a value that should be a string is not: `missing`, or `not a string (…)`.
+fn what_is(value: Option<&Value>) -> String {
+    match value {
+        None => "missing".to_string(),
+        Some(value) => format!("not a string ({value})"),
     }
 }
 

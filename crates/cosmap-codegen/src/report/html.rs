@@ -25,18 +25,7 @@ pub fn ru(value: f64) -> String {
     if value.abs() < 100.0 {
         return format!("{value:.2}");
     }
-    let whole = format!("{:.0}", value.abs());
-    let mut out = String::new();
-    for (i, c) in whole.chars().enumerate() {
-        if i > 0 && (whole.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    if value < 0.0 {
-        out.insert(0, '-');
-    }
-    out
+    cosmap_mapper::human_count(value)
 }
 
 /// A coordinate or length in SVG, one decimal, never `NaN`.
