@@ -142,7 +142,7 @@ async fn provisions_the_six_containers_and_a_second_run_sends_no_write() {
         .await
         .expect("plans again");
     assert_eq!(second.database.action, DatabaseAction::Present);
-    assert_eq!(second.count(ContainerAction::Unchanged), 5, "{second:#?}");
+    assert_eq!(second.count(ContainerAction::Unchanged), 6, "{second:#?}");
     assert_eq!(second.writes(&ApplyOptions::default().update_indexing(true)), 0);
     let applied = apply(&connection, &second, &ApplyOptions::default().update_indexing(true))
         .await
