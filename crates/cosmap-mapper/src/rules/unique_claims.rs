@@ -56,6 +56,19 @@ pub(crate) fn apply(containers: &mut Vec<Container>, name: &str, trace: &mut Tra
         name.push_str("Container");
     }
     claims.sort_by(|a, b| a.name.cmp(&b.name));
+    // Two owners can make the same name (`AB`.`cX` and `ABC`.`x`): a claim's type is
+    // its id, so each must differ, or two attributes' values would collide.
+    let mut taken: Vec<String> = Vec::new();
+    for d in &mut claims {
+        let base = d.name.clone();
+        let mut n = 1;
+        while taken.contains(&d.name) {
+            n += 1;
+            d.name = format!("{base}{n}");
+        }
+        d.discriminator = crate::discriminator(&d.name);
+        taken.push(d.name.clone());
+    }
     for d in &claims {
         let Some(of) = &d.claim_of else { continue };
         let owner = &containers.iter().find(|c| c.name == of.container);
@@ -127,5 +140,36 @@ fn claim(c: &Container, d: &DocumentType, a: &Property) -> DocumentType {
             attribute: a.name.clone(),
         }),
         estimated_size_bytes: Some(CLAIM_BYTES),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use cosmap_domain::{AccessKind, AccessPattern, Aggregate, Attribute, AttributeType, Entity, ModelBuilder};
+
+    use crate::{map, ContainerKind, Options};
+
+    /// `AB.cX` and `ABC.x` both make `ABCXClaim`: the second is renamed, so the two
+    /// attributes' claims never share an id.
+    #[test]
+    fn claims_whose_names_coincide_get_distinct_types() {
+        let model = ModelBuilder::new("Names")
+            .entity(Entity::new("AB", "abId").attribute(Attribute::new("cX", AttributeType::String).unique()))
+            .entity(Entity::new("ABC", "abcId").attribute(Attribute::new("x", AttributeType::String).unique()))
+            .aggregate(Aggregate::new("AB"))
+            .aggregate(Aggregate::new("ABC"))
+            .access_pattern(AccessPattern::new("ab", AccessKind::Read, "AB", 5000.0).filter("abId"))
+            .access_pattern(AccessPattern::new("abc", AccessKind::Read, "ABC", 5000.0).filter("abcId"))
+            .build()
+            .expect("valid model");
+        let m = map(&model, &Options::default());
+        let claims = m
+            .containers
+            .iter()
+            .find(|c| c.kind == ContainerKind::Claims)
+            .expect("a claims container");
+        let types: Vec<&str> = claims.document_types.iter().map(|d| d.discriminator.as_str()).collect();
+        assert_eq!(types.len(), 2);
+        assert_ne!(types[0], types[1], "{types:?}");
     }
 }
