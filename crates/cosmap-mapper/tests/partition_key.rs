@@ -140,3 +140,37 @@ fn a_key_that_does_not_lower_the_workload_is_refused() {
     let after = d.evidence["affectedRuPerSecondWith"].as_f64().unwrap();
     assert!(after >= before, "{after} >= {before}");
 }
+
+#[test]
+fn when_the_heaviest_key_would_overflow_the_next_one_is_weighed() {
+    use cosmap_domain::{AccessKind, AccessPattern, Aggregate, Attribute, AttributeType, Entity, ModelBuilder};
+    // 100 GB of shelves: a region (4 values) would hold all of them in one logical
+    // partition; a branch (100,000 values) holds a ten-thousandth.
+    let model = ModelBuilder::new("Shelves")
+        .entity(
+            Entity::new("Shelf", "shelfId")
+                .attribute(Attribute::new("region", AttributeType::String).distinct_values(4))
+                .attribute(Attribute::new("branch", AttributeType::String).distinct_values(100_000))
+                .volume(1e8, 1000.0),
+        )
+        .aggregate(Aggregate::new("Shelf"))
+        .access_pattern(AccessPattern::new("shelves of a region", AccessKind::Read, "Shelf", 30.0).filter("region"))
+        .access_pattern(AccessPattern::new("shelves of a branch", AccessKind::Read, "Shelf", 10.0).filter("branch"))
+        .build()
+        .expect("valid model");
+    let m = map(&model, &Options::default());
+    let refusals: Vec<&str> = m
+        .decisions
+        .iter()
+        .filter(|d| d.rule == Rule::PartitionKey && d.subject == "Shelf")
+        .map(|d| d.outcome.as_str())
+        .collect();
+    assert_eq!(
+        refusals,
+        [
+            "keeps `/shelfId`, not `/region`",
+            "partition key `/branch` instead of `/shelfId`"
+        ]
+    );
+    assert_eq!(m.container("Shelf").unwrap().partition_key.paths, ["/branch"]);
+}

@@ -82,39 +82,40 @@ pub(crate) fn apply(
         return None;
     }
     let without = price(containers.clone());
-    // Each container's heaviest candidate, weighed on the design as it stands.
+    // Each container's heaviest candidate that can be its key, weighed on the design as
+    // it stands: one that would clash or overflow is refused and the next one tried.
     let mut candidates: Vec<(String, Candidate)> = Vec::new();
     for c in containers.iter().filter(|c| eligible(c)) {
         let Some(root) = c.document_types.iter().find(|d| d.role == Role::Root) else {
             continue;
         };
-        let Some(candidate) = best_candidate(model, c, &root.source, &without) else {
-            continue;
-        };
         let identity = c.partition_key_property.clone();
-        if let Some(clash) = clash(c, &candidate) {
-            refuse(trace, &c.name, &identity, &candidate, clash);
-            continue;
+        for candidate in candidates_of(model, c, &root.source, &without) {
+            if let Some(clash) = clash(c, &candidate) {
+                refuse(trace, &c.name, &identity, &candidate, clash);
+                continue;
+            }
+            // The largest logical partition after `growth_years`.
+            let storage = facts::storage_after(model, stats, c, t.growth_years);
+            let future = facts::count_after(model, stats, &root.source, c.default_ttl, t.growth_years);
+            let largest_bytes = candidate.largest_share * storage;
+            if largest_bytes > t.logical_partition_max_bytes {
+                let why = format!(
+                    "its largest logical partition would hold about {} after {} years ({} of about {} aggregates of {} each; {}), over `logicalPartitionMaxBytes` ({})",
+                    human_bytes(largest_bytes),
+                    t.growth_years,
+                    human_share(candidate.largest_share),
+                    human_count(future),
+                    human_bytes(storage / future.max(1.0)),
+                    share_origin(&candidate),
+                    human_bytes(t.logical_partition_max_bytes)
+                );
+                refuse(trace, &c.name, &identity, &candidate, why).with("largestPartitionBytes", largest_bytes.round());
+                continue;
+            }
+            candidates.push((c.name.clone(), candidate.with_largest_bytes(largest_bytes)));
+            break;
         }
-        // The largest logical partition after `growth_years`.
-        let storage = facts::storage_after(model, stats, c, t.growth_years);
-        let future = facts::count_after(model, stats, &root.source, c.default_ttl, t.growth_years);
-        let largest_bytes = candidate.largest_share * storage;
-        if largest_bytes > t.logical_partition_max_bytes {
-            let why = format!(
-                "its largest logical partition would hold about {} after {} years ({} of about {} aggregates of {} each; {}), over `logicalPartitionMaxBytes` ({})",
-                human_bytes(largest_bytes),
-                t.growth_years,
-                human_share(candidate.largest_share),
-                human_count(future),
-                human_bytes(storage / future.max(1.0)),
-                share_origin(&candidate),
-                human_bytes(t.logical_partition_max_bytes)
-            );
-            refuse(trace, &c.name, &identity, &candidate, why).with("largestPartitionBytes", largest_bytes.round());
-            continue;
-        }
-        candidates.push((c.name.clone(), candidate.with_largest_bytes(largest_bytes)));
     }
     if candidates.is_empty() {
         return Some(without);
@@ -358,11 +359,16 @@ fn refuse<'t>(
         .with("largestValueShare", candidate.largest_share)
 }
 
-/// The heaviest attribute or reference the root's reads filter on by equality, when
-/// it can be a partition key and its number of values is known.
-fn best_candidate(model: &DomainModel, c: &Container, root: &str, base: &Priced) -> Option<Candidate> {
-    let entity = model.entity(root)?;
-    let doc = c.document_types.iter().find(|d| d.role == Role::Root)?;
+/// The attributes and references the root's reads filter on by equality that can be
+/// a partition key and whose number of values is known, heaviest first (on a tie, by
+/// name).
+fn candidates_of(model: &DomainModel, c: &Container, root: &str, base: &Priced) -> Vec<Candidate> {
+    let Some(entity) = model.entity(root) else {
+        return Vec::new();
+    };
+    let Some(doc) = c.document_types.iter().find(|d| d.role == Role::Root) else {
+        return Vec::new();
+    };
     let mut found: BTreeMap<String, Candidate> = BTreeMap::new();
     // In name order, so the decision reads the same whatever the declaration order.
     let mut patterns: Vec<_> = model.access_patterns().iter().collect();
@@ -436,14 +442,10 @@ fn best_candidate(model: &DomainModel, c: &Container, root: &str, base: &Priced)
             }
         }
     }
-    // The heaviest; on a tie the first by name (the map's order).
-    found
-        .into_values()
-        .fold(None, |best: Option<Candidate>, c| match best {
-            Some(b) if b.reads_ru_per_second >= c.reads_ru_per_second => Some(b),
-            _ => Some(c),
-        })
-        .filter(|c| c.reads_ru_per_second > 0.0)
+    // The map is in name order, and the sort is stable.
+    let mut list: Vec<Candidate> = found.into_values().filter(|c| c.reads_ru_per_second > 0.0).collect();
+    list.sort_by(|a, b| b.reads_ru_per_second.total_cmp(&a.reads_ru_per_second));
+    list
 }
 
 /// Why `candidate` cannot become a top-level property of every document in `c`:
