@@ -53,7 +53,7 @@ pub(crate) fn share<'m>(
         let ops = stats.operations_per_second(root);
         let writes = stats.writes_per_second(root);
         let reference = model.entity(root).and_then(|e| e.reference_data);
-        // The figure that decides, first the one furthest over its threshold's kind.
+        // The first figure over its threshold decides: items, bytes, writes, then all operations.
         let over = if items > thresholds.dictionary_max_items {
             Some(format!(
                 "about {} instances after {years} years is over the {} a dictionary may hold (`dictionaryMaxItems`)",
