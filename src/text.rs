@@ -106,7 +106,11 @@ fn render_document(out: &mut String, d: &DocumentType) {
             out,
             "    ",
             &format!(
-                "copy of {} in `{}`, {} = {}; sync: {}",
+                "{} of {} in `{}`, {} = {}; sync: {}",
+                match copy.newest {
+                    Some(n) => format!("feed of the newest {n} (for `{}`)", copy.serves),
+                    None => "copy".to_string(),
+                },
                 copy.document_type,
                 copy.container,
                 d.partition_key_property,
@@ -152,7 +156,11 @@ fn sync_text(plan: &SyncPlan) -> String {
             let what = match a.operation {
                 SyncOperation::Upsert => "upsert",
                 SyncOperation::Delete => "delete",
+                SyncOperation::Trim => "trim",
             };
+            if a.operation == SyncOperation::Trim {
+                return "then trim its partition to the newest it keeps".to_string();
+            }
             if same {
                 format!("{when}, {what} it")
             } else {

@@ -76,6 +76,19 @@ fn iot_fleet_and_publishing_verify_in_memory() {
 }
 
 #[test]
+fn the_new_examples_verify_in_memory() {
+    for (name, patterns) in [("cosmic-works", 12), ("newsfeed", 5), ("library", 11)] {
+        let out = cosmap(&["verify", &format!("examples/{name}/model.json")]);
+        let text = stdout(&out);
+        assert_eq!(out.status.code(), Some(0), "{name}: {text}{}", stderr(&out));
+        assert!(
+            text.contains(&format!("{patterns} access patterns: {patterns} passed, 0 failed.")),
+            "{text}"
+        );
+    }
+}
+
+#[test]
 fn the_json_report_is_the_documented_shape() {
     let out = cosmap(&["verify", "examples/publishing/model.json", "--format", "json"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
@@ -397,6 +410,25 @@ fn on_the_local_server_claims_refuse_duplicates_and_repartitioned_containers_ser
             .map(|p| p["passed"] == true)
     };
     assert_eq!(passed("products in a category"), Some(true));
+    // The feed of the newest posts is one partition's query there too.
+    let out = cosmap_with_key(
+        &[
+            "verify",
+            "examples/newsfeed/model.json",
+            "--endpoint",
+            &endpoint,
+            "--format",
+            "json",
+        ],
+        Some(KEY),
+    );
+    let feed: Value = serde_json::from_slice(&out.stdout).expect("JSON report");
+    let newest = feed["patterns"]
+        .as_array()
+        .and_then(|list| list.iter().find(|p| p["pattern"] == "the newest posts"))
+        .expect("the newest posts");
+    assert_eq!(newest["passed"], true, "{newest}");
+    assert_eq!(newest["requests"][0]["container"], "Feeds");
     assert_eq!(passed("orders of a customer"), Some(true));
     assert_eq!(passed("register a customer"), Some(true));
 }

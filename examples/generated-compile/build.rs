@@ -10,7 +10,8 @@
 //! property tests found wrong in generated code (`regressions.rs`), and for the
 //! `cosmic-works` example (`cosmic_works.rs`), whose containers are partitioned by
 //! a reference of their root, and for `unique-claims.json` (`unique_claims.rs`),
-//! whose unique values are claimed in a claims container.
+//! whose unique values are claimed in a claims container, and for the `newsfeed`
+//! example (`newsfeed.rs`), whose newest posts are kept in a feed.
 
 use std::error::Error;
 use std::path::{Path, PathBuf};
@@ -74,6 +75,7 @@ fn main() -> Result<(), Box<dyn Error>> {
             "unique_claims",
             "../../crates/cosmap-verify/tests/models/unique-claims.json",
         ),
+        ("newsfeed", "../newsfeed/model.json"),
     ] {
         println!("cargo:rerun-if-changed={file}");
         let model = cosmap_domain::load_file(Path::new(file)).map_err(|e| e.to_string())?;

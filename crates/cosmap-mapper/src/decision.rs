@@ -31,6 +31,10 @@ pub enum Rule {
     /// (an attribute or a reference of its root) instead of its identity.
     #[serde(rename = "partitionKey")]
     PartitionKey,
+    /// Optimisation: a frequent read of the newest N across all aggregates reads a
+    /// feed of their short forms, kept from the change feed, instead of fanning out.
+    #[serde(rename = "feed")]
+    Feed,
     /// Optimisation: copy documents into the container a hot query filters by.
     #[serde(rename = "copy")]
     Copy,
@@ -62,6 +66,7 @@ impl Rule {
             Rule::Mr5 => "MR5",
             Rule::Mr6 => "MR6",
             Rule::PartitionKey => "partitionKey",
+            Rule::Feed => "feed",
             Rule::Copy => "copy",
             Rule::CopySource => "copySource",
             Rule::EmbedReferenceData => "embedReferenceData",

@@ -283,6 +283,11 @@ pub struct CopyOf {
     pub sync: SyncPlan,
     /// The access pattern the copy serves.
     pub serves: String,
+    /// For a feed (`feed`): the copy keeps only the newest this many of its source's
+    /// documents by the served pattern's sort (the sync trims the rest), so only that
+    /// pattern may read it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub newest: Option<u64>,
 }
 
 /// What a uniqueness claim claims: a `unique` attribute of a document type whose

@@ -51,6 +51,9 @@ pub enum SyncOperation {
     Upsert,
     /// Deletes it (a missing document is not an error: a replayed change is harmless).
     Delete,
+    /// Deletes the documents of its partition beyond the newest the feed keeps, by the
+    /// served pattern's sort (a feed: `copyOf.newest`); idempotent.
+    Trim,
 }
 
 /// One step of a sync: on `on` changes, `operation` the `document_type` document in
@@ -121,6 +124,34 @@ impl SyncPlan {
                 action(ChangeKind::Expiring, SyncOperation::Delete),
             ],
         }
+    }
+
+    /// The plan that keeps a feed current: a copy's plan, and after each upsert a trim of
+    /// the feed's partition to the newest it keeps.
+    pub fn feed(
+        source: &str,
+        document_type: &str,
+        discriminator: &str,
+        target: &str,
+        feed_type: &str,
+        target_key: &str,
+        key_from: &PropertyPath,
+    ) -> Self {
+        let mut plan = SyncPlan::copy(
+            source,
+            document_type,
+            discriminator,
+            target,
+            feed_type,
+            target_key,
+            key_from,
+        );
+        let trim = SyncAction {
+            operation: SyncOperation::Trim,
+            ..plan.actions[0].clone()
+        };
+        plan.actions.insert(1, trim);
+        plan
     }
 
     /// The target's partition key mapping of the first action: the property and its source path.

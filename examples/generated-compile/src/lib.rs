@@ -48,3 +48,9 @@ pub mod cosmic_works {
 pub mod unique_claims {
     include!(concat!(env!("OUT_DIR"), "/unique_claims.rs"));
 }
+
+/// The types of the `newsfeed` example: the newest posts' short forms are kept in a
+/// feed (`Feeds`, partitioned by the source's `type`).
+pub mod newsfeed {
+    include!(concat!(env!("OUT_DIR"), "/newsfeed.rs"));
+}

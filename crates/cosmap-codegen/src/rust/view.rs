@@ -145,6 +145,8 @@ pub struct CopyView {
     /// The field of `via` that holds the value: `id` for a reference, the
     /// identity field for a snapshot (e.g. `country_id`).
     pub via_field: String,
+    /// The expression the copy's partition key field is built from.
+    pub pk_init: String,
     pub fields: Vec<String>,
 }
 
@@ -311,6 +313,17 @@ impl Shared<'_> {
         );
         dedupe(&mut fields, reserved, &format!("{container}::{}", d.name))?;
         let copy = match &d.copy_of {
+            // A feed's partition is its source's `type`.
+            Some(of) if of.partition_key_from.names() == ["type"] => {
+                let source = format!("super::{}::{}", self.module(&of.container), of.document_type);
+                Some(CopyView {
+                    pk_init: format!("::std::string::String::from({source}::TYPE)"),
+                    source,
+                    via: String::new(),
+                    via_field: String::new(),
+                    fields: fields.iter().map(|f| f.ident.clone()).collect(),
+                })
+            }
             Some(of) => {
                 // `account.id` (a reference) or `country.countryId` (a snapshot's identity).
                 let missing = || {
@@ -341,6 +354,7 @@ impl Shared<'_> {
                 };
                 Some(CopyView {
                     source: format!("super::{}::{}", self.module(&of.container), of.document_type),
+                    pk_init: format!("::core::clone::Clone::clone(&source.{via_ident}.{via_field})"),
                     via: via_ident,
                     via_field,
                     fields: fields.iter().map(|f| f.ident.clone()).collect(),

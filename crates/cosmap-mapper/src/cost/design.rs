@@ -13,7 +13,7 @@ use super::estimate::{Consistency, DesignCost};
 use super::facts::{self, Facts};
 use super::units::{self, Charge};
 use crate::logical_model::Container;
-use crate::operations::{Operation, OperationKind, Purpose, Request};
+use crate::operations::{Operation, OperationKind, Purpose, Request, WriteKind};
 use crate::options::Thresholds;
 use crate::statistics::{human_bytes, human_rate, Statistics};
 
@@ -200,7 +200,15 @@ impl<'m> Design<'m> {
             OperationKind::Write => {
                 let d = doc(&r.document_types[0]);
                 let (b, paths) = d.map_or((DEFAULT_ITEM_BYTES, 0), |d| (d.bytes, d.indexed_paths));
-                Charge::once(r.write().map_or(0.0, |kind| units::write(kind, b, paths)))
+                let write = r.write().map_or(0.0, |kind| units::write(kind, b, paths));
+                // A create in a feed pushes its oldest item out: a delete as well.
+                let trims = matches!(r.purpose, Purpose::SyncFeed { .. }) && r.write() == Some(WriteKind::Create);
+                let trim = if trims {
+                    units::write(WriteKind::Delete, b, paths)
+                } else {
+                    0.0
+                };
+                Charge::once(write + trim)
             }
             kind @ (OperationKind::SinglePartitionQuery | OperationKind::CrossPartitionQuery) => {
                 let main = op.requests.first().is_some_and(|first| std::ptr::eq(first, r));

@@ -75,13 +75,22 @@ pub(crate) fn count_after(model: &DomainModel, stats: &Statistics, element: &str
     }
 }
 
+/// How many documents of type `d` there are when its element has `count` instances:
+/// all of them, but for a feed only the newest it keeps.
+fn documents_of(d: &DocumentType, count: f64) -> f64 {
+    match d.copy_of.as_ref().and_then(|of| of.newest) {
+        Some(newest) => count.min(newest as f64),
+        None => count,
+    }
+}
+
 /// Storage of `c` after `years` of growth ([`count_after`] for each document type).
 pub(crate) fn storage_after(model: &DomainModel, stats: &Statistics, c: &Container, years: f64) -> f64 {
     c.document_types
         .iter()
         .map(|d| {
-            count_after(model, stats, &d.source, c.default_ttl, years)
-                * d.estimated_size_bytes.unwrap_or(DEFAULT_ITEM_BYTES)
+            let count = documents_of(d, count_after(model, stats, &d.source, c.default_ttl, years));
+            count * d.estimated_size_bytes.unwrap_or(DEFAULT_ITEM_BYTES)
         })
         .sum()
 }
@@ -115,13 +124,6 @@ pub(crate) fn largest_partition_after(
     }
 }
 
-/// Storage of the documents of `element` when each is `doc_bytes` (its declared
-/// size when `None`, 1 KB when it has none): the figure the cost table sums per
-/// container, and MR5 weighs for an orphan aggregate before its container exists.
-pub(crate) fn element_storage(model: &DomainModel, element: &str, doc_bytes: Option<f64>) -> f64 {
-    count_of(model, element) * doc_bytes.unwrap_or_else(|| bytes_of(model, element))
-}
-
 /// The declared size of one `element`, or 1 KB.
 pub(crate) fn bytes_of(model: &DomainModel, element: &str) -> f64 {
     model
@@ -141,14 +143,14 @@ pub(crate) fn of_containers(model: &DomainModel, containers: &[Container]) -> Fa
             ..ContainerFacts::default()
         };
         for d in &c.document_types {
-            let count = count_of(model, &d.source);
+            let count = documents_of(d, count_of(model, &d.source));
             let bytes = d.estimated_size_bytes.unwrap_or(DEFAULT_ITEM_BYTES);
             let indexed_paths = if index_all {
                 document_paths(d)
             } else {
                 c.indexing_policy.included_paths.len()
             };
-            f.storage_bytes += element_storage(model, &d.source, Some(bytes));
+            f.storage_bytes += count * bytes;
             f.documents.insert(
                 d.name.clone(),
                 DocFacts {

@@ -65,9 +65,16 @@ pub(crate) fn effects(
                 .copy_of
                 .as_ref()
                 .map_or(d.source.as_str(), |o| o.document_type.as_str());
+            let (rule, subject) = match d.copy_of.as_ref().and_then(|o| o.newest) {
+                Some(n) => (
+                    Rule::Feed,
+                    format!("a feed of the newest {n} `{source}` in `{}`", c.name),
+                ),
+                None => (Rule::Copy, format!("`{source}` copied into `{}`", c.name)),
+            };
             out.push(effect(
-                Rule::Copy,
-                format!("`{source}` copied into `{}`", c.name),
+                rule,
+                subject,
                 optimised.operations.iter().filter(|op| touches(op)),
                 patterns,
             ));

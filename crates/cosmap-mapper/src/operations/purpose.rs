@@ -60,6 +60,14 @@ pub enum Purpose {
         /// The container holding the copy.
         container: String,
     },
+    /// Keeps the feed of `document` in `container` current (change feed): upserts the
+    /// written document's short form, and on a create deletes the one it pushes out.
+    SyncFeed {
+        /// The source document type.
+        document: String,
+        /// The container holding the feed.
+        container: String,
+    },
     /// Claims `element`'s `attribute` value before writing it (uniqueClaim): a
     /// conflict (409) means the value is taken and nothing else is written.
     Claim {
@@ -117,6 +125,10 @@ impl fmt::Display for Purpose {
                     "keeps the copy of `{document}` in `{container}` in sync (change feed)"
                 )
             }
+            Purpose::SyncFeed { document, container } => write!(
+                f,
+                "keeps the feed of `{document}` in `{container}` current (change feed; a create also trims the oldest)"
+            ),
             Purpose::Claim { element, attribute } => write!(
                 f,
                 "claims the `{attribute}` of `{element}` first; a conflict (409) means it is taken: write nothing"

@@ -47,6 +47,15 @@ enum Match {
 fn read(all: &Places<'_>, p: &AccessPattern) -> Option<Operation> {
     let mut best: Option<Vec<Request>> = None;
     for location in places(all, &p.start, true) {
+        // A feed holds only the newest few: only the pattern it serves may read it.
+        let feed_of_another = location
+            .document
+            .copy_of
+            .as_ref()
+            .is_some_and(|of| of.newest.is_some() && of.serves != p.name);
+        if feed_of_another {
+            continue;
+        }
         let requests = read_at(all, p, location);
         let better = match &best {
             None => true,
@@ -64,6 +73,11 @@ fn read_at(all: &Places<'_>, p: &AccessPattern, at: &Location<'_>) -> Vec<Reques
     let d = at.document;
     let mut partition_key = match c.kind {
         ContainerKind::Dictionary => Some(ValueSource::Constant(d.discriminator.clone())),
+        // A feed is one logical partition: its source's `type`.
+        ContainerKind::Aggregate if d.copy_of.as_ref().is_some_and(|of| of.newest.is_some()) => d
+            .copy_of
+            .as_ref()
+            .map(|of| ValueSource::Constant(crate::discriminator(&of.document_type))),
         ContainerKind::Aggregate | ContainerKind::Claims => None,
     };
     let mut id = None;
@@ -157,9 +171,21 @@ fn read_at(all: &Places<'_>, p: &AccessPattern, at: &Location<'_>) -> Vec<Reques
         (partition_key, id) => {
             let mut clauses = Vec::new();
             let mut parameters: Vec<String> = Vec::new();
-            if let (Some(ValueSource::Parameter(pk)), ContainerKind::Aggregate) = (&partition_key, c.kind) {
-                clauses.push(format!("{} = @{pk}", sql::property("c", &c.partition_key_property)));
-                parameters.push(pk.clone());
+            match (&partition_key, c.kind) {
+                (Some(ValueSource::Parameter(pk)), ContainerKind::Aggregate) => {
+                    clauses.push(format!("{} = @{pk}", sql::property("c", &c.partition_key_property)));
+                    parameters.push(pk.clone());
+                }
+                // A feed's one partition, named in the SQL too (a server that ignores
+                // the request's partition key still stays in it).
+                (Some(ValueSource::Constant(value)), ContainerKind::Aggregate) => {
+                    clauses.push(format!(
+                        "{} = {}",
+                        sql::property("c", &c.partition_key_property),
+                        sql::literal(value)
+                    ));
+                }
+                _ => {}
             }
             if let Some(id) = &id {
                 let is_key = matches!(&partition_key, Some(ValueSource::Parameter(pk)) if pk == id);
@@ -482,9 +508,16 @@ fn write(all: &Places<'_>, containers: &[Container], p: &AccessPattern) -> Optio
                 },
                 container: target.name.clone(),
                 document_types: vec![copy.document.name.clone()],
-                purpose: Purpose::SyncCopy {
-                    document: d.name.clone(),
-                    container: target.name.clone(),
+                purpose: if of.newest.is_some() {
+                    Purpose::SyncFeed {
+                        document: d.name.clone(),
+                        container: target.name.clone(),
+                    }
+                } else {
+                    Purpose::SyncCopy {
+                        document: d.name.clone(),
+                        container: target.name.clone(),
+                    }
                 },
                 index_paths: Vec::new(),
                 order_by: Vec::new(),

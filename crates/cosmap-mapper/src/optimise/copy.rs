@@ -74,6 +74,17 @@ fn consider(
     }
     let doc = &source.document_types[di];
     let subject = pattern.name.as_str();
+    if pattern.filter.is_empty() {
+        refuse(
+            trace,
+            pattern,
+            format!(
+                "a frequent read of `{}` that filters on nothing: no container partitioned by a filter can serve it (a feed may, see `feed`)",
+                source.name
+            ),
+        );
+        return;
+    }
     let filter = pattern.filter.join(", ");
     // The size is known when every root stored here declares its count.
     let known = source.document_types.iter().filter(|d| d.role == Role::Root).all(|d| {
@@ -211,6 +222,7 @@ fn consider(
         document_type: source_type,
         partition_key_from,
         serves: pattern.name.clone(),
+        newest: None,
     });
     copy.role = Role::Copy;
     copy.partition_key_property = pk.clone();
@@ -246,9 +258,13 @@ fn consider(
     if !target.rules.contains(&Rule::Copy) {
         target.rules.push(Rule::Copy);
     }
-    // The change feed does not show deletions: sources are deleted by TTL, which
-    // Cosmos DB only honours when the container has a default TTL (-1: on, no expiry).
-    let source = &mut containers[ci];
+    mark_copy_source(&mut containers[ci], trace);
+}
+
+/// Turns TTL on in `source`, whose documents are copied elsewhere: the change feed
+/// does not show deletions, so sources are deleted by TTL, which Cosmos DB only
+/// honours when the container has a default TTL (-1: on, no expiry).
+pub(crate) fn mark_copy_source(source: &mut Container, trace: &mut Trace) {
     if !source.rules.contains(&Rule::CopySource) {
         source.rules.push(Rule::CopySource);
         let ttl = *source.default_ttl.get_or_insert(-1);
@@ -266,7 +282,7 @@ fn consider(
 /// The copy of `doc` a read needs: for a short form (`project`) of the document's
 /// own element, only the projected properties, what the pattern filters and sorts on,
 /// and the reference `via` the copy's partition key comes from; otherwise all of it.
-fn projected(doc: &DocumentType, pattern: &AccessPattern, via: &str) -> DocumentType {
+pub(crate) fn projected(doc: &DocumentType, pattern: &AccessPattern, via: &str) -> DocumentType {
     let mut copy = doc.clone();
     if pattern.project.is_empty() || doc.source != pattern.start {
         return copy;

@@ -12,6 +12,7 @@ use crate::operations::Operation;
 
 pub(crate) mod copy;
 pub(crate) mod embed_reference_data;
+pub(crate) mod feed;
 pub(crate) mod partition_key;
 
 /// A candidate design, finished (unique keys, operations, indexing) and priced by

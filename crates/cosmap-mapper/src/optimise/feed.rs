@@ -1,0 +1,241 @@
+//! feed: a frequent read of the newest N across all aggregates (a `sort` and a
+//! `limit`, no filter) can only fan out over every partition; instead it reads a feed
+//! — the short forms of the newest N, in one logical partition of a feeds container
+//! (partitioned by `/feed`, the source's `type`) — kept current from the change feed
+//! of the source container and trimmed to N. Kept only when the workload priced with
+//! the feed costs less than without: the writes that keep it cost against the fan-out
+//! it replaces.
+
+use cosmap_domain::{AccessKind, AccessPattern, DomainModel};
+
+use super::copy::{mark_copy_source, projected};
+use super::Priced;
+use crate::decision::{Rule, Trace};
+use crate::logical_model::{Container, ContainerKind, CopyOf, DocumentType, PartitionKey, Role};
+use crate::operations::{OperationKind, PropertyPath};
+use crate::options::Thresholds;
+use crate::physical::IndexingPolicy;
+use crate::statistics::{human_rate, human_ru_per_second};
+use crate::sync_plan::SyncPlan;
+
+/// The partition key property of the feeds container: the source's `type`.
+pub(crate) const FEED_PROPERTY: &str = "feed";
+
+/// Adds a feed for each frequent read of the newest N across all aggregates where the
+/// workload then costs less. `priced` is `containers` priced already; returns the
+/// design it leaves, priced.
+pub(crate) fn apply(
+    model: &DomainModel,
+    t: &Thresholds,
+    name: &str,
+    containers: &mut Vec<Container>,
+    trace: &mut Trace,
+    price: &dyn Fn(Vec<Container>) -> Priced,
+    priced: Option<Priced>,
+) -> Option<Priced> {
+    let mut patterns: Vec<&AccessPattern> = model
+        .access_patterns()
+        .iter()
+        .filter(|p| {
+            p.kind == AccessKind::Read
+                && p.per_second >= t.frequent_per_second
+                && p.limit.is_some()
+                && !p.sort.is_empty()
+                && p.filter.is_empty()
+        })
+        .collect();
+    if patterns.is_empty() {
+        return priced;
+    }
+    patterns.sort_by(|a, b| a.name.cmp(&b.name));
+    let mut current = priced.unwrap_or_else(|| price(containers.clone()));
+    for pattern in patterns {
+        let fans_out = current
+            .operations
+            .iter()
+            .find(|op| op.pattern == pattern.name)
+            .is_some_and(|op| op.kind == OperationKind::CrossPartitionQuery);
+        if !fans_out {
+            continue;
+        }
+        let Some((candidate, feed_name)) = with_feed(containers, pattern, name) else {
+            continue;
+        };
+        let with = price(candidate.clone());
+        let (before, after) = (
+            current.by_pattern.values().sum::<f64>(),
+            with.by_pattern.values().sum::<f64>(),
+        );
+        // The feed is one logical partition: its reads and the writes that keep it.
+        let feed_ru = feed_load(&with, &feed_name);
+        if feed_ru > t.logical_partition_max_ru_per_second {
+            trace
+                .record(
+                    Rule::Feed,
+                    pattern.name.as_str(),
+                    "no feed",
+                    format!(
+                        "`{}` runs {} across every partition, but a feed of its newest {} is one logical partition, which would serve about {}, over `logicalPartitionMaxRuPerSecond` ({}); a feed replicated over several partitions is not built",
+                        pattern.name,
+                        human_rate(pattern.per_second),
+                        pattern.limit.unwrap_or_default(),
+                        human_ru_per_second(feed_ru),
+                        human_ru_per_second(t.logical_partition_max_ru_per_second)
+                    ),
+                )
+                .with("feedRuPerSecond", feed_ru.round());
+            continue;
+        }
+        if !with.cheaper_than(&current) {
+            trace
+                .record(
+                    Rule::Feed,
+                    pattern.name.as_str(),
+                    "no feed",
+                    format!(
+                        "`{}` runs {} across every partition, but a feed of its newest {} would make the workload cost {} against {}: the writes that keep the feed cost more than the fan-out it saves",
+                        pattern.name,
+                        human_rate(pattern.per_second),
+                        pattern.limit.unwrap_or_default(),
+                        human_ru_per_second(after),
+                        human_ru_per_second(before)
+                    ),
+                )
+                .with("workloadRuPerSecond", before)
+                .with("workloadRuPerSecondWith", after);
+            continue;
+        }
+        trace
+            .record(
+                Rule::Feed,
+                pattern.name.as_str(),
+                format!("a feed `{feed_name}` of the newest {} in `{}`", pattern.limit.unwrap_or_default(), container_name(&candidate)),
+                format!(
+                    "`{}` runs {} across every partition for the newest {} by {}; a feed of their short forms in one logical partition, upserted from the change feed and trimmed to {} on each create, makes it a single-partition query: the workload costs {} instead of {}; only this pattern reads the feed",
+                    pattern.name,
+                    human_rate(pattern.per_second),
+                    pattern.limit.unwrap_or_default(),
+                    pattern.sort.join(", "),
+                    pattern.limit.unwrap_or_default(),
+                    human_ru_per_second(after),
+                    human_ru_per_second(before)
+                ),
+            )
+            .with("limit", pattern.limit.unwrap_or_default())
+            .with("workloadRuPerSecond", before)
+            .with("workloadRuPerSecondWith", after);
+        *containers = candidate;
+        if let Some(of) = containers
+            .iter()
+            .flat_map(|c| &c.document_types)
+            .find(|d| d.name == feed_name && d.copy_of.as_ref().is_some_and(|of| of.serves == pattern.name))
+            .and_then(|d| d.copy_of.clone())
+        {
+            if let Some(source) = containers.iter_mut().find(|c| c.name == of.container) {
+                mark_copy_source(source, trace);
+            }
+        }
+        current = price(containers.clone());
+    }
+    Some(current)
+}
+
+/// RU/s the feed document type `feed` serves in the design `p`: the reads of it and
+/// the writes that keep it.
+fn feed_load(p: &Priced, feed: &str) -> f64 {
+    p.operations
+        .iter()
+        .filter(|op| op.requests.iter().any(|r| r.document_types.iter().any(|d| d == feed)))
+        .map(|op| p.by_pattern.get(&op.pattern).copied().unwrap_or(0.0))
+        .sum()
+}
+
+/// The feeds container of `containers` (the one holding feeds, by its rule).
+fn container_name(containers: &[Container]) -> String {
+    containers
+        .iter()
+        .find(|c| c.rules.contains(&Rule::Feed))
+        .map(|c| c.name.clone())
+        .unwrap_or_default()
+}
+
+/// `containers` with a feed for `pattern` (the feeds container made when missing),
+/// and the feed's document type name; `None` when the pattern's start is not a
+/// document of an aggregate container, or stores a property named `feed`.
+fn with_feed(containers: &[Container], pattern: &AccessPattern, name: &str) -> Option<(Vec<Container>, String)> {
+    let (source, doc) = containers.iter().find_map(|c| {
+        let d = c
+            .document_types
+            .iter()
+            .find(|d| d.source == pattern.start && matches!(d.role, Role::Root | Role::Entity))?;
+        (c.kind == ContainerKind::Aggregate).then_some((c, d))
+    })?;
+    let taken = doc.attributes.iter().any(|a| a.name == FEED_PROPERTY)
+        || doc.embedded.iter().any(|e| e.name == FEED_PROPERTY)
+        || doc.references.iter().any(|r| r.name == FEED_PROPERTY)
+        || doc.parent.as_ref().is_some_and(|p| p.property == FEED_PROPERTY);
+    if taken {
+        return None;
+    }
+    let mut out = containers.to_vec();
+    let feeds = match out.iter().position(|c| c.rules.contains(&Rule::Feed)) {
+        Some(i) => i,
+        None => {
+            let mut unique = name.to_string();
+            while out.iter().any(|c| c.name == unique) {
+                unique.push_str("Container");
+            }
+            out.push(Container {
+                name: unique,
+                kind: ContainerKind::Aggregate,
+                aggregates: Vec::new(),
+                partition_key: PartitionKey::on(FEED_PROPERTY),
+                partition_key_property: FEED_PROPERTY.to_string(),
+                default_ttl: None,
+                indexing_policy: IndexingPolicy::default(),
+                unique_keys: Vec::new(),
+                rules: vec![Rule::Feed],
+                document_types: Vec::new(),
+            });
+            out.len() - 1
+        }
+    };
+    let feed = feed_of(source, doc, pattern, &out[feeds]);
+    let feed_name = feed.name.clone();
+    out[feeds].document_types.push(feed);
+    Some((out, feed_name))
+}
+
+/// The feed document type: the short form the pattern reads, its partition key the
+/// source's `type`, its id the source's.
+fn feed_of(source: &Container, doc: &DocumentType, pattern: &AccessPattern, feeds: &Container) -> DocumentType {
+    let mut feed = projected(doc, pattern, "");
+    feed.name = format!("{}Feed", doc.name);
+    while feeds.document_types.iter().any(|d| d.name == feed.name) {
+        feed.name.push_str("Feed");
+    }
+    feed.discriminator = crate::discriminator(&feed.name);
+    feed.role = Role::Copy;
+    feed.partition_key_property = FEED_PROPERTY.to_string();
+    feed.parent = None;
+    feed.containment = None;
+    feed.claim_of = None;
+    let key_from = PropertyPath::new(["type"]);
+    feed.copy_of = Some(CopyOf {
+        container: source.name.clone(),
+        document_type: doc.name.clone(),
+        sync: SyncPlan::feed(
+            &source.name,
+            &doc.name,
+            &doc.discriminator,
+            &feeds.name,
+            &feed.name,
+            FEED_PROPERTY,
+            &key_from,
+        ),
+        partition_key_from: key_from,
+        serves: pattern.name.clone(),
+        newest: pattern.limit,
+    });
+    feed
+}

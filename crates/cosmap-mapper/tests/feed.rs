@@ -1,0 +1,89 @@
+//! The `feed` optimisation: a frequent read of the newest N across all aggregates
+//! reads a feed of their short forms in one logical partition, where that lowers the
+//! workload and the partition can serve it.
+
+use std::path::PathBuf;
+
+use cosmap_domain::DomainModel;
+use cosmap_mapper::operations::{OperationKind, Purpose, ValueSource};
+use cosmap_mapper::{map, LogicalModel, Options, Role, Rule, SyncOperation};
+
+fn newsfeed() -> DomainModel {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/newsfeed/model.json");
+    cosmap_domain::load_file(&path).expect("valid example")
+}
+
+fn with(model: &DomainModel, edit: impl Fn(&mut cosmap_domain::ModelSpec)) -> LogicalModel {
+    let mut spec = model.spec().clone();
+    edit(&mut spec);
+    map(&DomainModel::new(spec).expect("still valid"), &Options::default())
+}
+
+#[test]
+fn the_newest_posts_read_a_feed_kept_from_the_change_feed() {
+    let m = map(&newsfeed(), &Options::default());
+    let feeds = m.container("Feeds").expect("a feeds container");
+    assert_eq!(feeds.partition_key.paths, ["/feed"]);
+    let feed = feeds.document_type("PostFeed").expect("the feed");
+    assert_eq!(feed.role, Role::Copy);
+    let of = feed.copy_of.as_ref().expect("a feed is a copy");
+    assert_eq!((of.newest, of.serves.as_str()), (Some(50), "the newest posts"));
+    let operations: Vec<SyncOperation> = of.sync.actions.iter().map(|a| a.operation).collect();
+    assert_eq!(
+        operations,
+        [SyncOperation::Upsert, SyncOperation::Trim, SyncOperation::Delete]
+    );
+    // Only what the read needs: the short form and the sort key.
+    let names: Vec<&str> = feed.attributes.iter().map(|a| a.name.as_str()).collect();
+    assert_eq!(names, ["title", "postedAt"]);
+    let read = m.operations.iter().find(|o| o.pattern == "the newest posts").unwrap();
+    assert_eq!(read.kind, OperationKind::SinglePartitionQuery);
+    assert_eq!(read.requests[0].container, "Feeds");
+    assert_eq!(
+        read.requests[0].partition_key(),
+        Some(&ValueSource::Constant("post".into()))
+    );
+    assert!(read.requests[0].sql().unwrap().contains("c.feed = 'post'"));
+    // A new post is upserted into the feed, which trims it.
+    let publish = m.operations.iter().find(|o| o.pattern == "publish a post").unwrap();
+    assert!(publish
+        .requests
+        .iter()
+        .any(|r| r.container == "Feeds" && matches!(r.purpose, Purpose::SyncFeed { .. })));
+    let d = m.decisions.iter().find(|d| d.rule == Rule::Feed).unwrap();
+    assert!(d.evidence["workloadRuPerSecondWith"].as_f64() < d.evidence["workloadRuPerSecond"].as_f64());
+}
+
+#[test]
+fn another_read_of_posts_never_reads_the_feed() {
+    // Posts of one member, newest first: the feed holds only the newest 50 of all,
+    // so reading it would miss that member's older posts.
+    let m = with(&newsfeed(), |spec| {
+        let mut p = spec.access_patterns[0].clone();
+        p.name = "posts of a member".into();
+        p.filter = vec!["memberId".into()];
+        spec.access_patterns.push(p);
+    });
+    let read = m.operations.iter().find(|o| o.pattern == "posts of a member").unwrap();
+    assert!(read.requests.iter().all(|r| r.container != "Feeds"), "{read:?}");
+}
+
+#[test]
+fn a_feed_is_refused_when_its_one_partition_would_be_too_hot_or_it_does_not_pay() {
+    let hot = with(&newsfeed(), |spec| spec.access_patterns[0].per_second = 5000.0);
+    assert!(hot.container("Feeds").is_none());
+    let d = hot.decisions.iter().find(|d| d.rule == Rule::Feed).unwrap();
+    assert_eq!(d.outcome, "no feed");
+    assert!(d.reason.contains("logicalPartitionMaxRuPerSecond"), "{}", d.reason);
+    // A small container: a query across its few partitions costs what the feed's does.
+    let small = with(&newsfeed(), |spec| {
+        for e in &mut spec.entities {
+            if let Some(v) = &mut e.volume {
+                v.count = Some(10_000.0);
+            }
+        }
+    });
+    assert!(small.container("Feeds").is_none());
+    let d = small.decisions.iter().find(|d| d.rule == Rule::Feed).unwrap();
+    assert!(d.reason.contains("cost more than the fan-out it saves"), "{}", d.reason);
+}
