@@ -87,3 +87,21 @@ fn a_feed_is_refused_when_its_one_partition_would_be_too_hot_or_it_does_not_pay(
     let d = small.decisions.iter().find(|d| d.rule == Rule::Feed).unwrap();
     assert!(d.reason.contains("cost more than the fan-out it saves"), "{}", d.reason);
 }
+
+#[test]
+fn a_feed_keeps_the_reference_its_read_follows() {
+    // The short form leaves `author` out, but each post shows its author's name:
+    // the feed keeps the reference, and the read follows it from there.
+    let m = with(&newsfeed(), |spec| {
+        let p = &mut spec.access_patterns[0];
+        p.project = vec!["title".into(), "postedAt".into()];
+        p.returns = vec!["author.displayName".into()];
+    });
+    let feed = m.container("Feeds").unwrap().document_type("PostFeed").unwrap();
+    assert!(feed.references.iter().any(|r| r.name == "author"), "{feed:?}");
+    let read = m.operations.iter().find(|o| o.pattern == "the newest posts").unwrap();
+    assert!(read
+        .requests
+        .iter()
+        .any(|r| r.container == "Member" && r.kind() == OperationKind::PointRead));
+}

@@ -297,6 +297,8 @@ pub(crate) fn projected(doc: &DocumentType, pattern: &AccessPattern, via: &str) 
             .filter_map(|f| f.split_once('.').map(|(first, _)| first)),
     );
     read.extend(pattern.sort_keys().iter().map(|k| k.attribute));
+    // A property the read follows or returns (`author.username`, `categories`).
+    read.extend(pattern.returns.iter().filter_map(|r| r.split('.').next()));
     let before = doc.attributes.len() + doc.embedded.len() + doc.references.len();
     copy.attributes.retain(|a| read.contains(a.name.as_str()));
     copy.embedded.retain(|e| {

@@ -143,10 +143,10 @@ pub(crate) fn apply(
 /// RU/s the feed document type `feed` serves in the design `p`: the reads of it and
 /// the writes that keep it.
 fn feed_load(p: &Priced, feed: &str) -> f64 {
-    p.operations
+    p.by_document_type
         .iter()
-        .filter(|op| op.requests.iter().any(|r| r.document_types.iter().any(|d| d == feed)))
-        .map(|op| p.by_pattern.get(&op.pattern).copied().unwrap_or(0.0))
+        .filter(|((_, d), _)| d == feed)
+        .map(|(_, ru)| ru)
         .sum()
 }
 

@@ -26,6 +26,9 @@ pub(crate) struct Priced {
     pub(crate) total: f64,
     /// RU/s each container serves, by name.
     pub(crate) by_container: BTreeMap<String, f64>,
+    /// RU/s of the requests that read or write each document type, by container and
+    /// document type name.
+    pub(crate) by_document_type: BTreeMap<(String, String), f64>,
     /// The access patterns that send a request to each container, by its name.
     pub(crate) patterns_by_container: BTreeMap<String, BTreeSet<String>>,
 }
@@ -59,8 +62,13 @@ impl Priced {
         }
         let total = by_pattern.values().sum();
         let mut patterns_by_container: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        let mut by_document_type: BTreeMap<(String, String), f64> = BTreeMap::new();
         for op in &operations {
             for r in &op.requests {
+                let ru = design.request_ru(op, r) * op.per_second;
+                for d in &r.document_types {
+                    *by_document_type.entry((r.container.clone(), d.clone())).or_default() += ru;
+                }
                 patterns_by_container
                     .entry(r.container.clone())
                     .or_default()
@@ -78,6 +86,7 @@ impl Priced {
             by_pattern,
             total,
             by_container,
+            by_document_type,
             patterns_by_container,
         }
     }
