@@ -79,6 +79,7 @@ pub const ASSUMPTIONS: &[&str] = &[
     "an equality filter on an ordinary attribute matches one item, or items / distinctValues when the model gives it; on a reference, count(source) / count(target)",
     "a range filter keeps a third of the items in scope (`between`: a tenth); an `in` filter matches as 3 equality filters would",
     "a short form (`project`) returns a share of each document's bytes: (projected properties + 3) / (properties + 3)",
-    "requests spread evenly over partition key values",
+    "requests spread over partition key values as the data does: evenly, but under a key other than the root's identity its most common value takes `largestValueShare` of both (ten times the even share when not declared)",
     "one execution of a query reads one page of at most 100 items",
+    "a create in a feed also deletes the oldest item it pushes out",
 ];
