@@ -69,40 +69,30 @@ pub(crate) fn apply(
         // The feed is one logical partition: its reads and the writes that keep it.
         let feed_ru = feed_load(&with, &feed_name);
         if feed_ru > t.logical_partition_max_ru_per_second {
-            trace
-                .record(
-                    Rule::Feed,
-                    pattern.name.as_str(),
-                    "no feed",
-                    format!(
-                        "`{}` runs {} across every partition, but a feed of its newest {} is one logical partition, which would serve about {}, over `logicalPartitionMaxRuPerSecond` ({}); a feed replicated over several partitions is not built",
-                        pattern.name,
-                        human_rate(pattern.per_second),
-                        pattern.limit.unwrap_or_default(),
-                        human_ru_per_second(feed_ru),
-                        human_ru_per_second(t.logical_partition_max_ru_per_second)
-                    ),
-                )
-                .with("feedRuPerSecond", feed_ru.round());
+            no_feed(
+                trace,
+                pattern,
+                format!(
+                    "is one logical partition, which would serve about {}, over `logicalPartitionMaxRuPerSecond` ({}); a feed replicated over several partitions is not built",
+                    human_ru_per_second(feed_ru),
+                    human_ru_per_second(t.logical_partition_max_ru_per_second)
+                ),
+            )
+            .with("feedRuPerSecond", feed_ru.round());
             continue;
         }
         if !with.cheaper_than(&current) {
-            trace
-                .record(
-                    Rule::Feed,
-                    pattern.name.as_str(),
-                    "no feed",
-                    format!(
-                        "`{}` runs {} across every partition, but a feed of its newest {} would make the workload cost {} against {}: the writes that keep the feed cost more than the fan-out it saves",
-                        pattern.name,
-                        human_rate(pattern.per_second),
-                        pattern.limit.unwrap_or_default(),
-                        human_ru_per_second(after),
-                        human_ru_per_second(before)
-                    ),
-                )
-                .with("workloadRuPerSecond", before)
-                .with("workloadRuPerSecondWith", after);
+            no_feed(
+                trace,
+                pattern,
+                format!(
+                    "would make the workload cost {} against {}: the writes that keep the feed cost more than the fan-out it saves",
+                    human_ru_per_second(after),
+                    human_ru_per_second(before)
+                ),
+            )
+            .with("workloadRuPerSecond", before)
+            .with("workloadRuPerSecondWith", after);
             continue;
         }
         trace
@@ -138,6 +128,21 @@ pub(crate) fn apply(
         current = price(containers.clone());
     }
     Some(current)
+}
+
+/// Records that `pattern` gets no feed, and `why` (after "a feed of its newest N").
+fn no_feed<'t>(trace: &'t mut Trace, pattern: &AccessPattern, why: String) -> &'t mut crate::decision::Decision {
+    trace.record(
+        Rule::Feed,
+        pattern.name.as_str(),
+        "no feed",
+        format!(
+            "`{}` runs {} across every partition, but a feed of its newest {} {why}",
+            pattern.name,
+            human_rate(pattern.per_second),
+            pattern.limit.unwrap_or_default(),
+        ),
+    )
 }
 
 /// RU/s the feed document type `feed` serves in the design `p`: the reads of it and
