@@ -397,7 +397,8 @@ fn candidates_of(model: &DomainModel, c: &Container, root: &str, base: &Priced) 
                 }
             };
             let candidate = if let Some(a) = entity.attributes.iter().find(|a| a.name == f) {
-                if a.ty != AttributeType::String || a.optional || a.many {
+                // A unique attribute keeps its claim (uniqueClaim), which needs it stored as an attribute.
+                if a.ty != AttributeType::String || a.optional || a.many || a.unique {
                     continue;
                 }
                 let Some(distinct) = a.distinct_values.filter(|&d| d > 1) else {
