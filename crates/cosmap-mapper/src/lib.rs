@@ -83,8 +83,16 @@ pub fn map(model: &DomainModel, options: &Options) -> LogicalModel {
         let priced =
             optimise::partition_key::apply(model, &thresholds, &stats, &mut containers, &mut trace, &with_copies);
         copies(model, options, &thresholds, &stats, &mut containers, &mut trace);
-        let priced = optimise::feed::apply(model, &thresholds, "Feeds", &mut containers, &mut trace, &price, priced);
-        // The design the partition keys left, priced with its copies, is the one
+        let priced = optimise::feed::apply(
+            model,
+            &thresholds,
+            &options.feeds_container,
+            &mut containers,
+            &mut trace,
+            &price,
+            priced,
+        );
+        // The design the partition keys, copies and feeds left, priced, is the one
         // the snapshots are weighed against.
         optimise::embed_reference_data::apply(model, &mut containers, &mut trace, &price, priced);
     }

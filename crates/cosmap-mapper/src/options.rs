@@ -129,6 +129,8 @@ pub struct Options {
     pub dictionary_container: String,
     /// Name of the container that holds uniqueness claims (uniqueClaim).
     pub claims_container: String,
+    /// Name of the container that holds feeds (feed).
+    pub feeds_container: String,
     /// Apply the physical optimisations (copies, embedded reference data).
     pub optimise: bool,
     /// Keep Cosmos DB's default indexing policy (index every path) instead of
@@ -142,6 +144,7 @@ impl Default for Options {
             thresholds: ThresholdOverrides::default(),
             dictionary_container: "Dictionary".to_string(),
             claims_container: "UniqueClaims".to_string(),
+            feeds_container: "Feeds".to_string(),
             optimise: true,
             index_all: false,
         }
@@ -164,6 +167,12 @@ impl Options {
     /// The name of the uniqueness claims container (uniqueClaim); `UniqueClaims` by default.
     pub fn claims_container(mut self, name: impl Into<String>) -> Self {
         self.claims_container = name.into();
+        self
+    }
+
+    /// The name of the feeds container (feed); `Feeds` by default.
+    pub fn feeds_container(mut self, name: impl Into<String>) -> Self {
+        self.feeds_container = name.into();
         self
     }
 

@@ -140,7 +140,9 @@ pub struct InitView {
 pub struct CopyView {
     pub source: String,
     /// The source's field the partition key value is read from: a reference, or
-    /// a reference data snapshot that replaced one.
+    /// a reference data snapshot that replaced one (empty for a feed, whose key is
+    /// its source's `type`; the built-in template uses `pk_init`, this stays for
+    /// templates written before it).
     pub via: String,
     /// The field of `via` that holds the value: `id` for a reference, the
     /// identity field for a snapshot (e.g. `country_id`).

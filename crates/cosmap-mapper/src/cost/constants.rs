@@ -56,6 +56,9 @@ pub use cosmap_domain::limits::{
 pub const STRONG_READ_FACTOR: f64 = 2.0;
 /// ASSUMPTION: an item whose size the model does not give is 1 KB.
 pub const DEFAULT_ITEM_BYTES: f64 = 1024.0;
+/// ASSUMED: without a declared `largestValueShare`, the most common of a key's values
+/// holds this many times its even share (at most all of them).
+pub const DEFAULT_SKEW: f64 = 10.0;
 /// ASSUMPTION: one execution of a query reads one page of at most this many items
 /// (applications page through larger results).
 pub const QUERY_PAGE_ITEMS: f64 = 100.0;

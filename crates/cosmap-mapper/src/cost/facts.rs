@@ -5,9 +5,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use cosmap_domain::{DomainModel, Element};
 
-use super::constants::DEFAULT_ITEM_BYTES;
+use super::constants::{DEFAULT_ITEM_BYTES, DEFAULT_SKEW};
 use crate::logical_model::{Container, ContainerKind, DocumentType, Embedded, Role};
-use crate::optimise::partition_key::DEFAULT_SKEW;
 use crate::statistics::Statistics;
 
 /// One document type's figures.
@@ -180,10 +179,7 @@ fn partition_key_values(model: &DomainModel, c: &Container) -> (f64, f64) {
     }
     let roots: Vec<&DocumentType> = c.document_types.iter().filter(|d| d.role == Role::Root).collect();
     let aggregates = roots.iter().map(|d| count_of(model, &d.source)).sum::<f64>().max(1.0);
-    let skewed = |distinct: f64, declared: Option<f64>| {
-        let distinct = distinct.max(1.0);
-        (distinct, declared.unwrap_or((DEFAULT_SKEW / distinct).min(1.0)))
-    };
+    let skewed = |distinct: f64, declared: Option<f64>| (distinct.max(1.0), largest_share(distinct, declared));
     if let [root] = roots.as_slice() {
         if let Some(entity) = model.entity(&root.source) {
             if entity.identity != c.partition_key_property {
@@ -202,6 +198,12 @@ fn partition_key_values(model: &DomainModel, c: &Container) -> (f64, f64) {
         }
     }
     (aggregates, 1.0 / aggregates)
+}
+
+/// The share of the data under the most common of `distinct` values: the declared
+/// `largestValueShare`, else `DEFAULT_SKEW` times the even share (at most all).
+pub(crate) fn largest_share(distinct: f64, declared: Option<f64>) -> f64 {
+    declared.unwrap_or((DEFAULT_SKEW / distinct.max(1.0)).min(1.0))
 }
 
 /// Facts of the naive design: a container per entity and value object, by `/id`.

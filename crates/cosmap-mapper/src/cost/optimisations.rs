@@ -119,6 +119,20 @@ pub(crate) fn effects(
     (out, units::round(total_saved - explained))
 }
 
+/// The RU/s saved (the positive differences, before minus after) and added (the
+/// negative ones) of patterns' `deltas`; an unbounded difference counts in neither.
+pub(crate) fn saves_and_adds(deltas: impl IntoIterator<Item = f64>) -> (f64, f64) {
+    let (mut saves, mut adds) = (0.0, 0.0);
+    for delta in deltas.into_iter().filter(|d| d.is_finite()) {
+        if delta >= 0.0 {
+            saves += delta;
+        } else {
+            adds -= delta;
+        }
+    }
+    (saves, adds)
+}
+
 /// The patterns a snapshot of `element` changes: those whose operation in the design
 /// `without` it reads the element's documents (the snapshot saves that read), and
 /// those whose operation in the design `with` it writes a document carrying it (the
@@ -183,18 +197,12 @@ fn effect<'a>(
     patterns: &[PatternCost],
 ) -> OptimisationEffect {
     let names: BTreeSet<&str> = ops.map(|op| op.pattern.as_str()).collect();
-    let (mut saves, mut adds) = (0.0, 0.0);
-    for p in patterns.iter().filter(|p| names.contains(p.name.as_str())) {
-        let delta = p.rules.ru_per_second - p.optimised.ru_per_second;
-        if !delta.is_finite() {
-            continue;
-        }
-        if delta >= 0.0 {
-            saves += delta;
-        } else {
-            adds -= delta;
-        }
-    }
+    let (saves, adds) = saves_and_adds(
+        patterns
+            .iter()
+            .filter(|p| names.contains(p.name.as_str()))
+            .map(|p| p.rules.ru_per_second - p.optimised.ru_per_second),
+    );
     OptimisationEffect {
         rule,
         subject,

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use super::locate::{index, Location, Step};
 use super::sql::{self, Condition};
 use super::{Action, Operation, PropertyPath, Purpose, Request, ValueSource, WriteKind};
-use crate::logical_model::{Container, ContainerKind, EmbeddedKind, PropertyHolder, Role};
+use crate::logical_model::{ClaimOf, Container, ContainerKind, DocumentType, EmbeddedKind, PropertyHolder, Role};
 
 /// The operations of every access pattern of `model` on `containers`, by pattern name.
 pub(crate) fn resolve(model: &DomainModel, containers: &[Container]) -> Vec<Operation> {
@@ -71,14 +71,12 @@ fn read(all: &Places<'_>, p: &AccessPattern) -> Option<Operation> {
 fn read_at(all: &Places<'_>, p: &AccessPattern, at: &Location<'_>) -> Vec<Request> {
     let c = at.container;
     let d = at.document;
-    let mut partition_key = match c.kind {
-        ContainerKind::Dictionary => Some(ValueSource::Constant(d.discriminator.clone())),
+    let feed = d.copy_of.as_ref().filter(|of| of.newest.is_some());
+    let mut partition_key = match (c.kind, feed) {
+        (ContainerKind::Dictionary, _) => Some(ValueSource::Constant(d.discriminator.clone())),
         // A feed is one logical partition: its source's `type`.
-        ContainerKind::Aggregate if d.copy_of.as_ref().is_some_and(|of| of.newest.is_some()) => d
-            .copy_of
-            .as_ref()
-            .map(|of| ValueSource::Constant(crate::discriminator(&of.document_type))),
-        ContainerKind::Aggregate | ContainerKind::Claims => None,
+        (ContainerKind::Aggregate, Some(of)) => Some(ValueSource::Constant(crate::discriminator(&of.document_type))),
+        (ContainerKind::Aggregate | ContainerKind::Claims, _) => None,
     };
     let mut id = None;
     let mut conditions = Vec::new();
@@ -358,7 +356,7 @@ fn projection(p: &AccessPattern, at: &Location<'_>) -> Option<String> {
     )
 }
 
-fn read_purpose(p: &AccessPattern, d: &crate::logical_model::DocumentType) -> Purpose {
+fn read_purpose(p: &AccessPattern, d: &DocumentType) -> Purpose {
     Purpose::Read {
         element: p.start.clone(),
         from_copy: d.role == Role::Copy,
@@ -532,13 +530,7 @@ fn claims_of<'c>(
     containers: &'c [Container],
     container: &'c str,
     document_type: &'c str,
-) -> impl Iterator<
-    Item = (
-        &'c Container,
-        &'c crate::logical_model::DocumentType,
-        &'c crate::logical_model::ClaimOf,
-    ),
-> {
+) -> impl Iterator<Item = (&'c Container, &'c DocumentType, &'c ClaimOf)> {
     containers
         .iter()
         .filter(|k| k.kind == ContainerKind::Claims)
@@ -549,7 +541,7 @@ fn claims_of<'c>(
         })
 }
 
-fn identity_of(d: &crate::logical_model::DocumentType) -> Option<&str> {
+fn identity_of(d: &DocumentType) -> Option<&str> {
     d.id.attribute()
 }
 

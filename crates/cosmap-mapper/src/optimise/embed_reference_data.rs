@@ -9,7 +9,7 @@ use std::collections::BTreeSet;
 use cosmap_domain::{AttributeType, ChangeRate, DomainModel};
 
 use super::Priced;
-use crate::cost::optimisations::snapshot_patterns;
+use crate::cost::optimisations::{saves_and_adds, snapshot_patterns};
 use crate::cost::units;
 use crate::decision::{Rule, Trace};
 use crate::logical_model::{Container, DocumentType, Embedded, EmbeddedKind, Property, Reference, Role};
@@ -47,20 +47,10 @@ pub(crate) fn apply(
             (&without.containers, &without.operations),
             (&with_all.containers, &with_all.operations),
         );
-        let (mut saves, mut adds) = (0.0, 0.0);
-        for name in &patterns {
-            let before = without.by_pattern.get(*name).copied().unwrap_or(0.0);
-            let after = with_all.by_pattern.get(*name).copied().unwrap_or(0.0);
-            let delta = before - after;
-            if !delta.is_finite() {
-                continue;
-            }
-            if delta > 0.0 {
-                saves += delta;
-            } else {
-                adds -= delta;
-            }
-        }
+        let (saves, adds) = saves_and_adds(patterns.iter().map(|name| {
+            let ru = |p: &Priced| p.by_pattern.get(*name).copied().unwrap_or(0.0);
+            ru(&without) - ru(&with_all)
+        }));
         if saves > adds {
             kept.insert(element.clone());
         }
@@ -81,7 +71,11 @@ pub(crate) fn apply(
                     Rule::EmbedReferenceData,
                     element.clone(),
                     format!("embeds `{element}` where it is referenced"),
-                    format!("its snapshots save about {saves:.1} RU/s of reads and add about {adds:.1} RU/s of writes"),
+                    format!(
+                        "its snapshots save about {} of reads and add about {} of writes",
+                        human_ru_per_second(saves),
+                        human_ru_per_second(adds)
+                    ),
                 )
                 .with("referenceData", "never")
                 .with("savesRuPerSecond", units::round(saves))
@@ -93,7 +87,7 @@ pub(crate) fn apply(
                 "alone its snapshots save about {} and add about {}, but with the other snapshots kept the workload would cost no less than the {} it costs without them",
                 human_ru_per_second(saves),
                 human_ru_per_second(adds),
-                human_ru_per_second(without.total)
+                human_ru_per_second(without.total())
             )
         } else {
             format!(

@@ -58,14 +58,11 @@ pub(crate) fn apply(
         if !fans_out {
             continue;
         }
-        let Some((candidate, feed_name)) = with_feed(containers, pattern, name) else {
+        let Some((candidate, feed_name, source)) = with_feed(containers, pattern, name) else {
             continue;
         };
         let with = price(candidate.clone());
-        let (before, after) = (
-            current.by_pattern.values().sum::<f64>(),
-            with.by_pattern.values().sum::<f64>(),
-        );
+        let (before, after) = (current.total(), with.total());
         // The feed is one logical partition: its reads and the writes that keep it.
         let feed_ru = feed_load(&with, &feed_name);
         if feed_ru > t.logical_partition_max_ru_per_second {
@@ -115,15 +112,8 @@ pub(crate) fn apply(
             .with("workloadRuPerSecond", before)
             .with("workloadRuPerSecondWith", after);
         *containers = candidate;
-        if let Some(of) = containers
-            .iter()
-            .flat_map(|c| &c.document_types)
-            .find(|d| d.name == feed_name && d.copy_of.as_ref().is_some_and(|of| of.serves == pattern.name))
-            .and_then(|d| d.copy_of.clone())
-        {
-            if let Some(source) = containers.iter_mut().find(|c| c.name == of.container) {
-                mark_copy_source(source, trace);
-            }
+        if let Some(source) = containers.iter_mut().find(|c| c.name == source) {
+            mark_copy_source(source, trace);
         }
         current = price(containers.clone());
     }
@@ -165,9 +155,14 @@ fn container_name(containers: &[Container]) -> String {
 }
 
 /// `containers` with a feed for `pattern` (the feeds container made when missing),
-/// and the feed's document type name; `None` when the pattern's start is not a
-/// document of an aggregate container, or stores a property named `feed`.
-fn with_feed(containers: &[Container], pattern: &AccessPattern, name: &str) -> Option<(Vec<Container>, String)> {
+/// the feed's document type name and its source's container; `None` when the
+/// pattern's start is not a document of an aggregate container, or stores a property
+/// named `feed`.
+fn with_feed(
+    containers: &[Container],
+    pattern: &AccessPattern,
+    name: &str,
+) -> Option<(Vec<Container>, String, String)> {
     let (source, doc) = containers.iter().find_map(|c| {
         let d = c
             .document_types
@@ -208,7 +203,7 @@ fn with_feed(containers: &[Container], pattern: &AccessPattern, name: &str) -> O
     let feed = feed_of(source, doc, pattern, &out[feeds]);
     let feed_name = feed.name.clone();
     out[feeds].document_types.push(feed);
-    Some((out, feed_name))
+    Some((out, feed_name, source.name.clone()))
 }
 
 /// The feed document type: the short form the pattern reads, its partition key the

@@ -1,5 +1,6 @@
 //! Physical optimisations, applied after MR1–MR6 and driven by access-pattern
-//! statistics: copies and embedded reference data.
+//! statistics: partition keys, copies, feeds and embedded reference data, each
+//! weighed on a [`Priced`] design.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -22,8 +23,6 @@ pub(crate) struct Priced {
     pub(crate) operations: Vec<Operation>,
     /// RU/s of each access pattern, by name.
     pub(crate) by_pattern: BTreeMap<String, f64>,
-    /// RU/s of the whole workload (infinite when a container cannot carry it).
-    pub(crate) total: f64,
     /// RU/s each container serves, by name.
     pub(crate) by_container: BTreeMap<String, f64>,
     /// RU/s of the requests that read or write each document type, by container and
@@ -45,9 +44,12 @@ impl Priced {
         let (a, b) = (key(self), key(other));
         a.0 < b.0 || (a.0 == b.0 && a.1 < b.1)
     }
-}
 
-impl Priced {
+    /// RU/s of the whole workload (infinite when a container cannot carry it).
+    pub(crate) fn total(&self) -> f64 {
+        self.by_pattern.values().sum()
+    }
+
     /// Prices `operations` on `containers` at the default consistency.
     pub(crate) fn new(model: &DomainModel, containers: Vec<Container>, operations: Vec<Operation>) -> Self {
         let design = Design::new(
@@ -60,7 +62,6 @@ impl Priced {
         for op in &operations {
             *by_pattern.entry(op.pattern.clone()).or_default() += design.operation_cost(op).ru_per_second;
         }
-        let total = by_pattern.values().sum();
         let mut patterns_by_container: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
         let mut by_document_type: BTreeMap<(String, String), f64> = BTreeMap::new();
         for op in &operations {
@@ -84,7 +85,6 @@ impl Priced {
             containers,
             operations,
             by_pattern,
-            total,
             by_container,
             by_document_type,
             patterns_by_container,

@@ -14,16 +14,13 @@ use std::collections::{BTreeMap, BTreeSet};
 use cosmap_domain::{AccessKind, AttributeType, DomainModel, FilterOp};
 
 use super::Priced;
-use crate::cost::facts;
+use crate::cost::constants::DEFAULT_SKEW;
+use crate::cost::facts::{self, largest_share};
 use crate::decision::{Rule, Trace};
 use crate::logical_model::{Container, ContainerKind, Embedded, PartitionKey, PartitionKeyValue, Reference, Role};
 use crate::options::Thresholds;
 use crate::statistics::Statistics;
 use crate::statistics::{human_bytes, human_count, human_ru_per_second, human_share};
-
-/// Without a declared `largestValueShare`, the most common value is assumed to hold
-/// this many times its even share (at most all of them).
-pub(crate) const DEFAULT_SKEW: f64 = 10.0;
 
 /// What a container could be partitioned by instead of its root's identity.
 #[derive(Debug, Clone, PartialEq)]
@@ -54,6 +51,20 @@ struct Candidate {
 }
 
 impl Candidate {
+    /// A key on `property` with `distinct` values, before its reads are counted.
+    fn new(property: &str, source: Source, distinct: f64, declared_share: Option<f64>) -> Self {
+        Candidate {
+            property: property.to_string(),
+            source,
+            distinct,
+            largest_share: largest_share(distinct, declared_share),
+            declared_share: declared_share.is_some(),
+            reads_ru_per_second: 0.0,
+            patterns: Vec::new(),
+            largest_bytes: 0.0,
+        }
+    }
+
     fn with_largest_bytes(mut self, bytes: f64) -> Self {
         self.largest_bytes = bytes;
         self
@@ -404,35 +415,17 @@ fn candidates_of(model: &DomainModel, c: &Container, root: &str, base: &Priced) 
                 let Some(distinct) = a.distinct_values.filter(|&d| d > 1) else {
                     continue;
                 };
-                let distinct = distinct as f64;
-                Candidate {
-                    property: f.to_string(),
-                    source: Source::Attribute,
-                    distinct,
-                    largest_share: a.largest_value_share.unwrap_or((DEFAULT_SKEW / distinct).min(1.0)),
-                    declared_share: a.largest_value_share.is_some(),
-                    reads_ru_per_second: 0.0,
-                    patterns: Vec::new(),
-                    largest_bytes: 0.0,
-                }
+                Candidate::new(f, Source::Attribute, distinct as f64, a.largest_value_share)
             } else if let Some(r) = doc.references.iter().find(|r| !r.many && r.target_identity == f) {
                 let distinct = facts::count_of(model, &r.target);
                 if distinct <= 1.0 {
                     continue;
                 }
-                Candidate {
-                    property: f.to_string(),
-                    source: Source::Reference {
-                        name: r.name.clone(),
-                        target: r.target.clone(),
-                    },
-                    distinct,
-                    largest_share: (DEFAULT_SKEW / distinct).min(1.0),
-                    declared_share: false,
-                    reads_ru_per_second: 0.0,
-                    patterns: Vec::new(),
-                    largest_bytes: 0.0,
-                }
+                let source = Source::Reference {
+                    name: r.name.clone(),
+                    target: r.target.clone(),
+                };
+                Candidate::new(f, source, distinct, None)
             } else {
                 continue;
             };

@@ -188,7 +188,8 @@ impl Run<'_> {
             };
             match self.duplicate_claim(r, c, d, of, state) {
                 Err(reason) => checks.push(fail(outcome, reason)),
-                Ok((pk, id, body, value)) => {
+                Ok((pk, id, body)) => {
+                    let value = pk.clone();
                     outcome.partition_key = Some(pk.clone());
                     outcome.id = Some(id.clone());
                     let Ok(client) = self.client(&c.name) else {
@@ -222,7 +223,7 @@ impl Run<'_> {
     }
 
     /// The claim request `r` would send for a new `of.document_type` that holds the
-    /// value of a live one: (partition key, id, body, value).
+    /// value of a live one: (partition key, which is the value; id; body).
     fn duplicate_claim(
         &self,
         r: &Request,
@@ -230,7 +231,7 @@ impl Run<'_> {
         d: &DocumentType,
         of: &cosmap_mapper::ClaimOf,
         state: &WriteState,
-    ) -> Result<(String, String, Value, String), String> {
+    ) -> Result<(String, String, Value), String> {
         let holder = state
             .live
             .iter()
@@ -246,9 +247,10 @@ impl Run<'_> {
             .get(&(of.container.clone(), of.document_type.clone()))
             .copied()
             .unwrap_or(0);
+        // An owner no sample is yet (the next one a create would make; never written).
         let mut owner = self
             .generator
-            .new_sample(&of.container, &of.document_type, serial + 1000)
+            .new_sample(&of.container, &of.document_type, serial)
             .map_err(|e| e.to_string())?;
         if let Value::Object(body) = &mut owner.body {
             body.insert(of.attribute.clone(), value);
@@ -257,20 +259,20 @@ impl Run<'_> {
             .generator
             .claim_of(&c.name, &d.name, &owner)
             .map_err(|e| e.to_string())?;
+        // The id as the request binds it: a constant, or a property of the owner.
         let id = match r.id() {
             Some(ValueSource::Constant(id)) => id.clone(),
-            Some(ValueSource::Parameter(name)) if name == "id" || owner.body.get(name).is_none() => owner.id.clone(),
             Some(ValueSource::Parameter(name)) => match owner.body.get(name) {
-                Some(Value::String(v)) => v.clone(),
+                Some(Value::String(v)) if name != "id" => v.clone(),
                 _ => owner.id.clone(),
             },
             _ => return Err("the claim request has no id".into()),
         };
-        let mut body = claim.body.clone();
+        let mut body = claim.body;
         if let Value::Object(map) = &mut body {
             map.insert("id".into(), Value::String(id.clone()));
         }
-        Ok((claim.partition_key.clone(), id, body, claim.partition_key))
+        Ok((claim.partition_key, id, body))
     }
 
     async fn write_request(&self, r: &Request, state: &mut WriteState, written: &mut Vec<Written>) -> RequestOutcome {
