@@ -72,7 +72,7 @@ pub fn view(model: &LogicalModel) -> MermaidView {
                     });
                 }
             }
-            if let Some((parent, label)) = holder(model, ci, d, &c.partition_key_property) {
+            if let Some((parent, label)) = holder(model, ci, d, &c.partition_key_properties().join(", /")) {
                 edges.push(Edge {
                     from: parent,
                     to: id.clone(),

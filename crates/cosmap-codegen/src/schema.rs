@@ -22,11 +22,13 @@ pub fn document(c: &Container, d: &DocumentType) -> Value {
         json!({"type": "string", "const": d.discriminator, "description": "Document type discriminator."}),
     );
     if c.kind == ContainerKind::Aggregate {
-        properties.insert(
-            d.partition_key_property.clone(),
-            json!({"type": "string", "description": "Partition key value."}),
-        );
-        required.push(d.partition_key_property.clone());
+        for level in d.partition_key_properties() {
+            properties.insert(
+                level.to_string(),
+                json!({"type": "string", "description": "Partition key value."}),
+            );
+            required.push(level.to_string());
+        }
     }
     if c.default_ttl.is_some() {
         properties.insert(
@@ -117,7 +119,7 @@ fn object_members(
             json!({
                 "type": "object",
                 "description": format!("Reference to `{}` in container `{}`.", r.target, r.target_container),
-                "properties": {"id": {"type": "string"}, "partitionKey": {"type": "string"}},
+                "properties": {"id": {"type": "string"}, "partitionKey": reference_key(r)},
                 "required": ["id", "partitionKey"],
                 "additionalProperties": false
             }),
@@ -148,5 +150,20 @@ fn attribute(p: &Property) -> Value {
         json!({"type": "array", "items": one})
     } else {
         one
+    }
+}
+
+/// The schema of a reference's `partitionKey`: a string, or for a target under a
+/// hierarchical key one string per level.
+fn reference_key(r: &Reference) -> Value {
+    match &r.partition_key_value {
+        cosmap_mapper::PartitionKeyValue::Levels { properties } => json!({
+            "type": "array",
+            "items": {"type": "string"},
+            "minItems": properties.len(),
+            "maxItems": properties.len(),
+            "description": format!("The target's {}, in that order (a hierarchical partition key).", properties.join(", "))
+        }),
+        _ => json!({"type": "string"}),
     }
 }

@@ -57,8 +57,13 @@ pub struct Container {
     pub aggregates: Vec<String>,
     /// Partition key definition, in Cosmos DB's own shape.
     pub partition_key: PartitionKey,
-    /// The top-level document property the partition key path points at.
+    /// The top-level document property the partition key path points at (for a
+    /// hierarchical key, its first level).
     pub partition_key_property: String,
+    /// A hierarchical (`MultiHash`) key's further levels, in order: each a top-level
+    /// property every document carries. Empty for a single-path key.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub sub_partition_key_properties: Vec<String>,
     /// Default time-to-live in seconds, when the aggregate declares one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub default_ttl: Option<i64>,
@@ -77,9 +82,10 @@ pub struct Container {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PartitionKey {
-    /// One path, for example `/accountId`.
+    /// One path, for example `/accountId`; for a hierarchical key up to three, first
+    /// level first (`/tenantId`, `/orderId`).
     pub paths: Vec<String>,
-    /// Always `Hash`.
+    /// `Hash` (one path) or `MultiHash` (a hierarchical key).
     pub kind: String,
     /// Always 2 (large partition keys).
     pub version: u32,
@@ -93,6 +99,24 @@ impl PartitionKey {
             kind: "Hash".to_string(),
             version: 2,
         }
+    }
+
+    /// A hierarchical (`MultiHash`) partition key on `properties`, first level first;
+    /// a single-path key when there is one.
+    pub fn hierarchical<S: AsRef<str>>(properties: &[S]) -> Self {
+        if let [one] = properties {
+            return PartitionKey::on(one.as_ref());
+        }
+        PartitionKey {
+            paths: properties.iter().map(|p| format!("/{}", p.as_ref())).collect(),
+            kind: "MultiHash".to_string(),
+            version: 2,
+        }
+    }
+
+    /// Whether it is hierarchical (more than one path).
+    pub fn is_hierarchical(&self) -> bool {
+        self.paths.len() > 1
     }
 }
 
@@ -152,8 +176,12 @@ pub struct DocumentType {
     pub role: Role,
     /// Where `id` comes from.
     pub id: IdSource,
-    /// The partition key property it carries (the container's).
+    /// The partition key property it carries (the container's; for a hierarchical
+    /// key, its first level).
     pub partition_key_property: String,
+    /// A hierarchical key's further levels (the container's), each carried too.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub sub_partition_key_properties: Vec<String>,
     /// For a separated value object under a non-root entity: the property holding that entity's identity.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub parent: Option<ParentLink>,
@@ -246,6 +274,12 @@ pub enum PartitionKeyValue {
     Property {
         /// The target's top-level property (its container's partition key property).
         property: String,
+    },
+    /// The target's own values of `properties`, stored as an array (`["t1", "o1"]`):
+    /// its container has a hierarchical key on them.
+    Levels {
+        /// The target's top-level properties, first level first.
+        properties: Vec<String>,
     },
 }
 
@@ -349,6 +383,17 @@ impl LogicalModel {
     }
 }
 
+impl DocumentType {
+    /// Every partition key property it carries, first level first.
+    pub fn partition_key_properties(&self) -> Vec<&str> {
+        key_levels(&self.partition_key_property, &self.sub_partition_key_properties)
+    }
+}
+
+fn key_levels<'a>(first: &'a str, rest: &'a [String]) -> Vec<&'a str> {
+    std::iter::once(first).chain(rest.iter().map(String::as_str)).collect()
+}
+
 impl IdSource {
     /// The identity attribute `id` holds, if any (none when the application assigns it).
     pub fn attribute(&self) -> Option<&str> {
@@ -360,6 +405,11 @@ impl IdSource {
 }
 
 impl Container {
+    /// Every property of its partition key, first level first (one unless hierarchical).
+    pub fn partition_key_properties(&self) -> Vec<&str> {
+        key_levels(&self.partition_key_property, &self.sub_partition_key_properties)
+    }
+
     /// The document type called `name`.
     pub fn document_type(&self, name: &str) -> Option<&DocumentType> {
         self.document_types.iter().find(|d| d.name == name)

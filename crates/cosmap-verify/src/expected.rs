@@ -504,7 +504,7 @@ fn place(c: &Container, d: &DocumentType, start: &str, site: Option<&Site<'_>>, 
             None => Place::Missing,
         };
     }
-    if f == c.partition_key_property {
+    if c.partition_key_properties().contains(&f) {
         return Place::Document(f.to_string());
     }
     let own_document = site.is_some_and(|s| s.path.is_empty()) && d.source == start;

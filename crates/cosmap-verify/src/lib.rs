@@ -49,6 +49,7 @@
 
 mod error;
 mod expected;
+mod key;
 pub mod report;
 mod run;
 pub mod samples;

@@ -32,6 +32,7 @@ use cosmap_mapper::{
 use serde_json::{json, Map, Value};
 
 use crate::error::VerifyError;
+pub use crate::key::Key;
 use crate::values::{self, Seed, Spread};
 
 /// Documents per root document type.
@@ -136,7 +137,7 @@ pub struct Sample {
     /// The document's `id`.
     pub id: String,
     /// Its partition key value.
-    pub partition_key: String,
+    pub partition_key: Key,
     /// The document.
     pub body: Value,
     pub(crate) instance: Instance,
@@ -146,7 +147,7 @@ pub struct Sample {
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Instance {
     id: String,
-    partition_key: String,
+    partition_key: Key,
     /// The parent entity's identity, for a value object under a non-root entity.
     parent: Option<String>,
     ordinal: usize,
@@ -157,7 +158,7 @@ pub(crate) struct Instance {
 }
 
 /// (container, document type)
-type Key = (String, String);
+type TypeKey = (String, String);
 
 /// Builds samples for one logical model.
 #[derive(Debug)]
@@ -165,7 +166,7 @@ pub(crate) struct Generator<'a> {
     model: &'a LogicalModel,
     /// How attribute values spread, by attribute name (absent: plain).
     spreads: BTreeMap<String, Spread>,
-    instances: BTreeMap<Key, Vec<Instance>>,
+    instances: BTreeMap<TypeKey, Vec<Instance>>,
 }
 
 impl<'a> Generator<'a> {
@@ -175,7 +176,7 @@ impl<'a> Generator<'a> {
         spreads: BTreeMap<String, Spread>,
         limited: BTreeMap<String, usize>,
     ) -> Result<Self, VerifyError> {
-        let mut instances: BTreeMap<Key, Vec<Instance>> = BTreeMap::new();
+        let mut instances: BTreeMap<TypeKey, Vec<Instance>> = BTreeMap::new();
         // Roots first, everywhere: a root partitioned by a reference takes the
         // referenced root's id as its partition key value, and its children take it
         // from the root.
@@ -201,7 +202,10 @@ impl<'a> Generator<'a> {
                     )));
                 }
                 for instance in instances.get_mut(&key(&c.name, &d.name)).into_iter().flatten() {
-                    instance.partition_key = targets[instance.group % targets.len()].clone();
+                    instance.partition_key = instance
+                        .partition_key
+                        .clone()
+                        .with_first(targets[instance.group % targets.len()].clone());
                 }
             }
         }
@@ -305,7 +309,8 @@ impl<'a> Generator<'a> {
                 let mut instance = root_instance(c, d, count + serial);
                 if let Some(r) = partitioned_by(c, d) {
                     let (tc, td) = self.root_of(&r.target, Some(&r.target_container))?;
-                    instance.partition_key = self.target(tc, td, instance.group)?.id.clone();
+                    let target = self.target(tc, td, instance.group)?.id.clone();
+                    instance.partition_key = instance.partition_key.with_first(target);
                 }
                 instance
             }
@@ -377,16 +382,16 @@ impl<'a> Generator<'a> {
         body.insert("type".into(), json!(d.discriminator));
         body.insert(c.partition_key_property.clone(), json!(value));
         body.insert("ownerId".into(), json!(owner.id));
-        body.insert("ownerPartitionKey".into(), json!(owner.partition_key));
+        body.insert("ownerPartitionKey".into(), owner.partition_key.to_json());
         Ok(Sample {
             container: c.name.clone(),
             document_type: d.name.clone(),
             id: d.discriminator.clone(),
-            partition_key: value.clone(),
+            partition_key: Key::one(value.clone()),
             body: Value::Object(body),
             instance: Instance {
                 id: d.discriminator.clone(),
-                partition_key: value,
+                partition_key: Key::one(value),
                 parent: None,
                 ordinal: owner.instance.ordinal,
                 group: owner.instance.group,
@@ -417,7 +422,9 @@ impl<'a> Generator<'a> {
         body.insert("id".into(), json!(instance.id));
         body.insert("type".into(), json!(d.discriminator));
         if c.kind != ContainerKind::Dictionary {
-            body.insert(c.partition_key_property.clone(), json!(instance.partition_key));
+            for (level, value) in c.partition_key_properties().into_iter().zip(instance.partition_key.values()) {
+                body.insert(level.to_string(), json!(value));
+            }
         }
         if let (Some(link), Some(parent)) = (&d.parent, &instance.parent) {
             body.insert(link.property.clone(), json!(parent));
@@ -575,9 +582,9 @@ impl<'a> Generator<'a> {
         let (c, d) = self.root_of(&r.target, Some(&r.target_container))?;
         let target = self.target(c, d, index)?;
         let partition_key = match &r.partition_key_value {
-            PartitionKeyValue::SameAsId => target.id.clone(),
-            PartitionKeyValue::Constant { value } => value.clone(),
-            PartitionKeyValue::Property { .. } => target.partition_key.clone(),
+            PartitionKeyValue::SameAsId => json!(target.id),
+            PartitionKeyValue::Constant { value } => json!(value),
+            PartitionKeyValue::Property { .. } | PartitionKeyValue::Levels { .. } => target.partition_key.to_json(),
         };
         Ok(json!({ "id": target.id, "partitionKey": partition_key }))
     }
@@ -625,11 +632,11 @@ impl<'a> Generator<'a> {
             container: c.name.clone(),
             document_type: d.name.clone(),
             id: source.id.clone(),
-            partition_key: partition_key.clone(),
+            partition_key: Key::one(partition_key.clone()),
             body: Value::Object(body),
             instance: Instance {
                 id: source.id.clone(),
-                partition_key,
+                partition_key: Key::one(partition_key),
                 parent: None,
                 ordinal: source.instance.ordinal,
                 group: source.instance.group,
@@ -664,19 +671,28 @@ fn what_is(value: Option<&Value>) -> String {
     }
 }
 
-fn key(container: &str, document_type: &str) -> Key {
+fn key(container: &str, document_type: &str) -> TypeKey {
     (container.to_string(), document_type.to_string())
 }
 
 fn root_instance(c: &Container, d: &DocumentType, i: usize) -> Instance {
     let id = format!("{}-{}", d.discriminator, i + 1);
     let group = if i < ROOTS { i / 2 } else { 0 };
+    // Each level: the root's id where it is the identity; else (partitioned by an
+    // attribute of the root, `partitionKey`) a value neighbours share. (By a reference:
+    // replaced by the referenced root's id, see `Generator::new`.)
+    let level = |property: &str| {
+        if d.id.attribute() == Some(property) {
+            id.clone()
+        } else {
+            format!("{property}-{}", group + 1)
+        }
+    };
     let partition_key = match c.kind {
-        ContainerKind::Dictionary => d.discriminator.clone(),
-        ContainerKind::Aggregate if d.id.attribute() == Some(c.partition_key_property.as_str()) => id.clone(),
-        // Partitioned by an attribute of the root (`partitionKey`): neighbours share a
-        // value. (By a reference: replaced by the referenced root's id, see `Generator::new`.)
-        ContainerKind::Aggregate | ContainerKind::Claims => format!("{}-{}", c.partition_key_property, group + 1),
+        ContainerKind::Dictionary => Key::one(d.discriminator.clone()),
+        ContainerKind::Aggregate | ContainerKind::Claims => {
+            Key::levels(c.partition_key_properties().into_iter().map(level).collect())
+        }
     };
     Instance {
         id,

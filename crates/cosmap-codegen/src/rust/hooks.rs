@@ -47,6 +47,7 @@ pub fn apply(mapping: &TypeMapping, structs: &mut [StructView], containers: &mut
             if let Some(pk) = &mut d.partition_key_field {
                 fields(mapping, &names, std::slice::from_mut(pk));
             }
+            fields(mapping, &names, &mut d.sub_key_fields);
         }
     }
 }

@@ -83,6 +83,11 @@ pub struct RefView {
     /// The target's partition key is one of its own properties (the `partitionKey`
     /// optimisation), so a reference is built from an id and that value.
     pub by_property: Option<String>,
+    /// The target's key is hierarchical: a reference is built from an id and a tuple
+    /// of the levels' values.
+    pub levels: bool,
+    /// The Rust type of its `partition_key`: `String`, or a tuple of one per level.
+    pub key_type: String,
     /// Path of the target's document struct, e.g. `super::account::Account`.
     pub document: String,
 }
@@ -94,6 +99,8 @@ pub struct ContainerView {
     pub name: String,
     pub partition_key_path: String,
     pub enum_name: String,
+    /// What `partition_key()` returns: `String`, or a tuple of one per level.
+    pub key_type: String,
     pub documents: Vec<DocView>,
 }
 
@@ -109,6 +116,11 @@ pub struct DocView {
     pub partition_key_field: Option<FieldView>,
     /// The partition key value when it is the `type` constant.
     pub partition_key_constant: Option<String>,
+    /// A hierarchical key's further levels, each a field after the first.
+    pub sub_key_fields: Vec<FieldView>,
+    /// What `partition_key()` returns, and the expression it returns.
+    pub key_type: String,
+    pub key_value: String,
     pub fields: Vec<FieldView>,
     /// Attributes from [`TypeMapping::type_attributes`], each a line of Rust.
     pub attributes: Vec<String>,
@@ -197,6 +209,7 @@ pub fn build(model: &LogicalModel, mapping: &TypeMapping) -> Result<RustView, St
             name: c.name.clone(),
             partition_key_path: c.partition_key.paths.join(","),
             enum_name,
+            key_type: key_type(c.partition_key.paths.len()),
             documents,
         });
     }
@@ -265,6 +278,16 @@ impl Shared<'_> {
                 "Partition key value.",
             )),
         };
+        let levels = d.sub_partition_key_properties.len() + 1;
+        let sub_key_fields: Vec<FieldView> = d
+            .sub_partition_key_properties
+            .iter()
+            .enumerate()
+            .map(|(i, level)| {
+                let doc = format!("Partition key value, level {} of {levels} of the hierarchical key.", i + 2);
+                plain_field(level, STRING, false, &doc)
+            })
+            .collect();
         if let Some(parent) = &d.parent {
             fields.push(plain_field(
                 &parent.property,
@@ -311,6 +334,7 @@ impl Shared<'_> {
         reserved.extend(
             partition_key_field
                 .iter()
+                .chain(&sub_key_fields)
                 .map(|f| (f.json_name.clone(), f.ident.clone())),
         );
         dedupe(&mut fields, reserved, &format!("{container}::{}", d.name))?;
@@ -379,7 +403,7 @@ impl Shared<'_> {
             .iter()
             .find(|r| !pk_is_id && d.role == Role::Root && !r.many && r.target_identity == d.partition_key_property)
             .and_then(|r| fields.iter().find(|f| f.json_name == r.name))
-            .map(|f| f.ident.clone());
+            .map(|f| f.ident.as_str());
         let pk_source = match (pk_is_id, pk_from_reference) {
             (true, _) => PartitionKeySource::Id,
             (false, Some(field)) => PartitionKeySource::ReferenceId(field),
@@ -387,8 +411,33 @@ impl Shared<'_> {
         };
         // A uniqueness claim's id is its type: one claim per value in each partition.
         let id_is_type = d.role == Role::Claim;
-        let (params, inits) = constructor(partition_key_field.as_ref(), &pk_source, &fields, !id_is_type);
+        // Each further level: the id where it is the identity, else a parameter.
+        let is_id = |level: &str| matches!(&d.id, IdSource::Identity { attribute } if attribute == level);
+        let mut keys: Vec<(&FieldView, PartitionKeySource)> = partition_key_field.iter().map(|f| (f, pk_source)).collect();
+        for f in &sub_key_fields {
+            let source = if is_id(&f.json_name) {
+                PartitionKeySource::Id
+            } else {
+                PartitionKeySource::Parameter
+            };
+            keys.push((f, source));
+        }
+        let (params, inits) = constructor(&keys, &fields, !id_is_type);
+        let key_value = match (&partition_key_field, sub_key_fields.is_empty()) {
+            (None, _) => format!("::std::string::String::from(\"{}\")", d.discriminator),
+            (Some(f), true) => format!("::core::clone::Clone::clone(&self.{})", f.ident),
+            (Some(f), false) => {
+                let values: Vec<String> = std::iter::once(f)
+                    .chain(&sub_key_fields)
+                    .map(|f| format!("::core::clone::Clone::clone(&self.{})", f.ident))
+                    .collect();
+                format!("({})", values.join(", "))
+            }
+        };
         Ok(DocView {
+            sub_key_fields,
+            key_type: key_type(levels),
+            key_value,
             id_is_type,
             attributes: Vec::new(),
             pk_from_id: pk_is_id && partition_key_field.is_some(),
@@ -525,10 +574,11 @@ impl Shared<'_> {
         while self.structs.contains_key(&name) {
             name.push('_');
         }
-        let (constant, by_property) = match &r.partition_key_value {
-            PartitionKeyValue::SameAsId => (None, None),
-            PartitionKeyValue::Constant { value } => (Some(value.clone()), None),
-            PartitionKeyValue::Property { property } => (None, Some(property.clone())),
+        let (constant, by_property, levels) = match &r.partition_key_value {
+            PartitionKeyValue::SameAsId => (None, None, 1),
+            PartitionKeyValue::Constant { value } => (Some(value.clone()), None, 1),
+            PartitionKeyValue::Property { property } => (None, Some(property.clone()), 1),
+            PartitionKeyValue::Levels { properties } => (None, None, properties.len()),
         };
         let document = format!("super::{}::{}", self.module(&r.target_container), r.target);
         self.refs.entry(name.clone()).or_insert_with(|| RefView {
@@ -537,6 +587,8 @@ impl Shared<'_> {
             container: r.target_container.clone(),
             constant,
             by_property,
+            levels: levels > 1,
+            key_type: key_type(levels),
             document,
         });
         name
@@ -561,22 +613,27 @@ const INTO: &str = "::core::convert::Into::into";
 /// partition key value unless it is the id (then it is filled from it: one source
 /// of truth) or a constant, and every required field; optional fields are `None`
 /// and lists empty, so adding either to the model keeps calls to `new` compiling.
-/// Where a constructor takes the partition key value from.
-enum PartitionKeySource {
+/// The Rust type of a partition key value of `levels` levels: a `String`, or a tuple
+/// of one per level (the Azure SDK takes either as a partition key).
+fn key_type(levels: usize) -> String {
+    if levels <= 1 {
+        return STRING.to_string();
+    }
+    format!("({})", vec![STRING; levels].join(", "))
+}
+
+/// Where a constructor takes (a level of) the partition key value from.
+#[derive(Clone, Copy)]
+enum PartitionKeySource<'f> {
     /// The document's `id` (partitioned by its own identity).
     Id,
     /// The `id` of the reference held in this field (partitioned by a reference).
-    ReferenceId(String),
+    ReferenceId(&'f str),
     /// A parameter of its own.
     Parameter,
 }
 
-fn constructor(
-    partition_key: Option<&FieldView>,
-    pk_source: &PartitionKeySource,
-    fields: &[FieldView],
-    id_param: bool,
-) -> (Vec<ParamView>, Vec<InitView>) {
+fn constructor(keys: &[(&FieldView, PartitionKeySource<'_>)], fields: &[FieldView], id_param: bool) -> (Vec<ParamView>, Vec<InitView>) {
     let param = |ident: &str, ty: &str| ParamView {
         ident: ident.to_string(),
         ty: if ty == STRING {
@@ -595,17 +652,18 @@ fn constructor(
         Vec::new()
     };
     let mut inits = Vec::new();
-    match (partition_key, pk_source) {
-        (Some(pk), PartitionKeySource::Id) => inits.push(init(&pk.ident, "::core::clone::Clone::clone(&id)".into())),
-        // Initialised before the reference field is moved in.
-        (Some(pk), PartitionKeySource::ReferenceId(field)) => {
-            inits.push(init(&pk.ident, format!("::core::clone::Clone::clone(&{field}.id)")))
+    for (pk, source) in keys {
+        match source {
+            PartitionKeySource::Id => inits.push(init(&pk.ident, "::core::clone::Clone::clone(&id)".into())),
+            // Initialised before the reference field is moved in.
+            PartitionKeySource::ReferenceId(field) => {
+                inits.push(init(&pk.ident, format!("::core::clone::Clone::clone(&{field}.id)")))
+            }
+            PartitionKeySource::Parameter => {
+                params.push(param(&pk.ident, STRING));
+                inits.push(init(&pk.ident, format!("{INTO}({})", pk.ident)));
+            }
         }
-        (Some(pk), PartitionKeySource::Parameter) => {
-            params.push(param(&pk.ident, STRING));
-            inits.push(init(&pk.ident, format!("{INTO}({})", pk.ident)));
-        }
-        (None, _) => {}
     }
     inits.push(init("id", "id".into()));
     inits.push(init("r#type", "::core::default::Default::default()".into()));

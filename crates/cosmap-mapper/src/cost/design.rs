@@ -243,16 +243,40 @@ impl<'m> Design<'m> {
                         (items, bytes(name))
                     })
                     .collect();
-                units::query_under(read, kind == OperationKind::CrossPartitionQuery, &returned)
+                let cross = kind == OperationKind::CrossPartitionQuery;
+                match self.prefix_span(r, container) {
+                    // A prefix of a hierarchical key: the physical partitions holding it, at most all.
+                    Some(span) if span > 1.0 => {
+                        let fanned = units::query_under(read, true, &returned);
+                        Charge::once(fanned.at(span.min(self.partitions(&r.container))))
+                    }
+                    _ => units::query_under(read, cross, &returned),
+                }
             }
         }
+    }
+
+    /// How many physical partitions a query given a prefix of a hierarchical key may
+    /// check: those its largest prefix value's data fills; `None` for any other request.
+    fn prefix_span(&self, r: &Request, c: &facts::ContainerFacts) -> Option<f64> {
+        let given = match r.partition_key()? {
+            crate::operations::ValueSource::Levels(given) if !c.prefixes.is_empty() => given.len(),
+            _ => return None,
+        };
+        let (_, share) = c.values_of_prefix(given);
+        Some(units::physical_partitions(c.storage_bytes * share, 0.0))
     }
 
     /// Items of document type `name` a query returns: each equality filter
     /// narrows them (see `ASSUMPTIONS`); the fewest wins.
     fn items(&self, op: &Operation, r: &Request, main: bool, name: &str, c: &facts::ContainerFacts) -> f64 {
         let count = c.documents.get(name).map_or(1.0, |d| d.count);
-        let per_partition = count / c.partition_key_values.max(1.0);
+        // The logical partitions the key given selects (a prefix selects several).
+        let given = match r.partition_key() {
+            Some(crate::operations::ValueSource::Levels(given)) => given.len(),
+            _ => usize::MAX,
+        };
+        let per_partition = count / c.values_of_prefix(given).0.max(1.0);
         let unfiltered = if r.partition_key().is_some() {
             per_partition
         } else {
@@ -293,7 +317,7 @@ impl<'m> Design<'m> {
             };
             let matched = if Some(f) == identity {
                 1.0
-            } else if matches!(r.partition_key(), Some(crate::operations::ValueSource::Parameter(p)) if p == f) {
+            } else if key_parameter(r.partition_key(), f) {
                 per_partition
             } else if let Some(root) = root.filter(|root| root.identity == *f) {
                 count / facts::count_of(self.model, &root.name).max(1.0)
@@ -419,4 +443,14 @@ pub struct ContainerFigures {
     pub physical_partitions: f64,
     /// Request units per second its share of the workload takes.
     pub ru_per_second: f64,
+}
+
+/// Whether the partition key `key` binds parameter `f` (itself or one of its levels).
+fn key_parameter(key: Option<&crate::operations::ValueSource>, f: &str) -> bool {
+    use crate::operations::ValueSource;
+    match key {
+        Some(ValueSource::Parameter(p)) => p == f,
+        Some(ValueSource::Levels(levels)) => levels.iter().any(|l| matches!(l, ValueSource::Parameter(p) if p == f)),
+        _ => false,
+    }
 }

@@ -30,7 +30,21 @@ pub(crate) struct ContainerFacts {
     /// The share of the container's data (and traffic) in its largest logical
     /// partition: an even share under the root's identity, the key's skew otherwise.
     pub largest_partition_share: f64,
+    /// Under a hierarchical key, for each proper prefix (its first level, then its
+    /// first two): the distinct prefix values and the share under the most common.
+    pub prefixes: Vec<(f64, f64)>,
     pub dictionary: bool,
+}
+
+impl ContainerFacts {
+    /// Logical partitions that share one value of the first `levels` levels of the key
+    /// (all of it, or a prefix of a hierarchical key): (distinct values, largest share).
+    pub(crate) fn values_of_prefix(&self, levels: usize) -> (f64, f64) {
+        match levels.checked_sub(1).and_then(|i| self.prefixes.get(i)) {
+            Some(&prefix) => prefix,
+            None => (self.partition_key_values, self.largest_partition_share),
+        }
+    }
 }
 
 /// Figures of every container of a design, by name.
@@ -105,11 +119,13 @@ pub(crate) fn largest_partition_after(
     years: f64,
 ) -> f64 {
     let storage = storage_after(model, stats, c, years);
+    // The key's last level: one aggregate per logical partition when it is the identity.
+    let last = c.partition_key_properties().last().copied().unwrap_or_default();
     let by_identity = c
         .document_types
         .iter()
         .filter(|d| d.role == Role::Root)
-        .all(|d| d.id.attribute() == Some(c.partition_key_property.as_str()));
+        .all(|d| d.id.attribute() == Some(last));
     if by_identity {
         let roots: f64 = c
             .document_types
@@ -160,44 +176,55 @@ pub(crate) fn of_containers(model: &DomainModel, containers: &[Container]) -> Fa
                 },
             );
         }
-        (f.partition_key_values, f.largest_partition_share) = partition_key_values(model, c);
+        let mut levels = partition_key_values(model, c);
+        (f.partition_key_values, f.largest_partition_share) = levels.pop().unwrap_or((1.0, 1.0));
+        f.prefixes = levels;
         facts.insert(c.name.clone(), f);
     }
     facts
 }
 
-/// The number of partition key values of `c` and the share of its data under the
-/// most common one: in a dictionary one per document type (the largest takes all
-/// of its type); under the root's identity one per aggregate; under an attribute of
-/// the root its `distinctValues` and `largestValueShare`; under a reference of the
-/// root the referenced root's count. Without a declared share the most common
-/// value holds `DEFAULT_SKEW` times its even share.
-fn partition_key_values(model: &DomainModel, c: &Container) -> (f64, f64) {
+/// For each prefix of `c`'s partition key (the first level, the first two, … the whole
+/// key), the number of its values and the share of the data under the most common:
+/// in a dictionary one per document type (the largest takes all of its type); under
+/// the root's identity one per aggregate; under an attribute of the root its
+/// `distinctValues` and `largestValueShare`; under a reference of the root the
+/// referenced root's count. Levels combine as if independent, never beyond one
+/// value per aggregate. Without a declared share the most common value holds
+/// `DEFAULT_SKEW` times its even share.
+fn partition_key_values(model: &DomainModel, c: &Container) -> Vec<(f64, f64)> {
     if c.kind == ContainerKind::Dictionary {
         let types = (c.document_types.len() as f64).max(1.0);
-        return (types, 1.0 / types);
+        return vec![(types, 1.0 / types)];
     }
     let roots: Vec<&DocumentType> = c.document_types.iter().filter(|d| d.role == Role::Root).collect();
     let aggregates = roots.iter().map(|d| count_of(model, &d.source)).sum::<f64>().max(1.0);
     let skewed = |distinct: f64, declared: Option<f64>| (distinct.max(1.0), largest_share(distinct, declared));
-    if let [root] = roots.as_slice() {
-        if let Some(entity) = model.entity(&root.source) {
-            if entity.identity != c.partition_key_property {
-                if let Some(a) = entity.attributes.iter().find(|a| a.name == c.partition_key_property) {
-                    let distinct = a.distinct_values.map_or(aggregates, |d| d as f64);
-                    return skewed(distinct, a.largest_value_share);
-                }
-                if let Some(r) = root
-                    .references
-                    .iter()
-                    .find(|r| r.target_identity == c.partition_key_property)
-                {
-                    return skewed(count_of(model, &r.target), None);
+    let level = |property: &str| -> (f64, f64) {
+        if let [root] = roots.as_slice() {
+            if let Some(entity) = model.entity(&root.source) {
+                if entity.identity != property {
+                    if let Some(a) = entity.attributes.iter().find(|a| a.name == property) {
+                        let distinct = a.distinct_values.map_or(aggregates, |d| d as f64);
+                        return skewed(distinct, a.largest_value_share);
+                    }
+                    if let Some(r) = root.references.iter().find(|r| r.target_identity == property) {
+                        return skewed(count_of(model, &r.target), None);
+                    }
                 }
             }
         }
+        (aggregates, 1.0 / aggregates)
+    };
+    let mut prefixes: Vec<(f64, f64)> = Vec::new();
+    let (mut values, mut share) = (1.0_f64, 1.0_f64);
+    for property in c.partition_key_properties() {
+        let (v, s) = level(property);
+        values = (values * v).min(aggregates);
+        share = (share * s).max(1.0 / aggregates);
+        prefixes.push((values, share));
     }
-    (aggregates, 1.0 / aggregates)
+    prefixes
 }
 
 /// The share of the data under the most common of `distinct` values: the declared

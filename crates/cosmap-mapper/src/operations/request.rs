@@ -95,17 +95,28 @@ pub enum ValueSource {
     Constant(String),
     /// Taken from this property path of a document: for a read, of each document
     /// the pattern's first request returned (a reference's `id` or `partitionKey`);
-    /// for a write that keeps a copy in sync, of the source document written.
+    /// for a write that keeps a copy in sync, of the source document written. A
+    /// reference's `partitionKey` to a root under a hierarchical key holds an array,
+    /// one value per level: the whole key.
     Property(PropertyPath),
+    /// A hierarchical (`MultiHash`) partition key: one source per level, first level
+    /// first. Fewer sources than the container has levels make a prefix, which scopes
+    /// a query to the logical partitions that share it.
+    Levels(Vec<ValueSource>),
 }
 
 impl std::fmt::Display for ValueSource {
-    /// `@accountId`, `"country"` or `account.id`, as `cosmap model` prints them.
+    /// `@accountId`, `"country"`, `account.id` or `[@tenantId, @orderId]`, as `cosmap
+    /// model` prints them.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             ValueSource::Parameter(name) => write!(f, "@{name}"),
             ValueSource::Constant(value) => write!(f, "{value:?}"),
             ValueSource::Property(path) => write!(f, "{path}"),
+            ValueSource::Levels(levels) => {
+                let levels: Vec<String> = levels.iter().map(ToString::to_string).collect();
+                write!(f, "[{}]", levels.join(", "))
+            }
         }
     }
 }

@@ -39,7 +39,8 @@ fn places<'p, 'a>(places: &'p Places<'a>, element: &str, copies: bool) -> impl I
 
 /// How one filter attribute is met in a document.
 enum Match {
-    PartitionKey,
+    /// A level of the partition key (0 unless it is hierarchical).
+    PartitionKey(usize),
     Id,
     Condition(Condition),
 }
@@ -80,6 +81,9 @@ fn read_at(all: &Places<'_>, p: &AccessPattern, at: &Location<'_>) -> Vec<Reques
     };
     let mut id = None;
     let mut conditions = Vec::new();
+    // The parameter bound to each level of the partition key, if any.
+    let levels = c.partition_key_properties();
+    let mut bound: Vec<Option<String>> = vec![None; levels.len()];
     for entry in p.filters().into_iter().flatten() {
         let f = &entry.attribute.to_string();
         if entry.op != FilterOp::Equal {
@@ -93,11 +97,11 @@ fn read_at(all: &Places<'_>, p: &AccessPattern, at: &Location<'_>) -> Vec<Reques
             continue;
         }
         match filter(at, f) {
-            Match::PartitionKey => {
+            Match::PartitionKey(level) => {
                 // A path (`member.memberId`) binds its one-word parameter (`memberMemberId`).
                 let parameter = entry.parameters().into_iter().next().unwrap_or_else(|| f.clone());
-                partition_key = Some(ValueSource::Parameter(parameter));
-                // A root's id is its identity, which is also the partition key.
+                bound[level] = Some(parameter);
+                // A root's id is its identity, which is also (a level of) the partition key.
                 if d.role != Role::Copy && identity_of(d) == Some(f.as_str()) {
                     id = Some(f.clone());
                 }
@@ -105,6 +109,18 @@ fn read_at(all: &Places<'_>, p: &AccessPattern, at: &Location<'_>) -> Vec<Reques
             Match::Id => id = Some(f.clone()),
             Match::Condition(condition) => conditions.push(condition),
         }
+    }
+    // The partition key: the levels bound from the first on (all of them: one logical
+    // partition; fewer: a prefix). A level bound after a gap is a plain condition.
+    let prefix: Vec<String> = bound.iter().map_while(Clone::clone).collect();
+    let whole_key = !prefix.is_empty() && prefix.len() == levels.len();
+    for (level, parameter) in bound.iter().enumerate().skip(prefix.len()) {
+        if let Some(parameter) = parameter.as_ref().filter(|p| id.as_ref() != Some(*p)) {
+            conditions.push(condition(&[], &[levels[level]], parameter));
+        }
+    }
+    if !prefix.is_empty() {
+        partition_key = Some(key_from(prefix.iter().cloned().map(ValueSource::Parameter).collect(), levels.len()));
     }
     // Returned elements: in this document, in other documents of the same container, or elsewhere.
     let mut types = vec![d.discriminator.clone()];
@@ -143,12 +159,13 @@ fn read_at(all: &Places<'_>, p: &AccessPattern, at: &Location<'_>) -> Vec<Reques
         .iter()
         .filter_map(|k| Some((sort_path(at, k.attribute)?, k.descending)))
         .collect();
-    let mut index_paths = vec![format!("/{}/?", c.partition_key_property), "/type/?".to_string()];
+    let mut index_paths: Vec<String> = levels.iter().map(|l| format!("/{l}/?")).collect();
+    index_paths.push("/type/?".to_string());
     index_paths.extend(conditions.iter().map(index_path));
     index_paths.extend(orders.iter().map(|(o, _)| format!("/{}/?", o.join("/"))));
     // With the id and partition key known, one point read fetches the document; any
     // other filter (say, on an embedded object) is then matched in the application.
-    let point_read = orders.is_empty() && names.len() == 1;
+    let point_read = orders.is_empty() && names.len() == 1 && (whole_key || bound.iter().all(Option::is_none));
     let (action, purpose) = match (partition_key, id) {
         (Some(partition_key), Some(id)) if point_read => {
             let purpose = if conditions.is_empty() {
@@ -174,6 +191,15 @@ fn read_at(all: &Places<'_>, p: &AccessPattern, at: &Location<'_>) -> Vec<Reques
                     clauses.push(format!("{} = @{pk}", sql::property("c", &c.partition_key_property)));
                     parameters.push(pk.clone());
                 }
+                // Each level given, in the SQL too.
+                (Some(ValueSource::Levels(given)), ContainerKind::Aggregate) => {
+                    for (level, source) in levels.iter().zip(given) {
+                        if let ValueSource::Parameter(pk) = source {
+                            clauses.push(format!("{} = @{pk}", sql::property("c", level)));
+                            parameters.push(pk.clone());
+                        }
+                    }
+                }
                 // A feed's one partition, named in the SQL too (a server that ignores
                 // the request's partition key still stays in it).
                 (Some(ValueSource::Constant(value)), ContainerKind::Aggregate) => {
@@ -186,7 +212,7 @@ fn read_at(all: &Places<'_>, p: &AccessPattern, at: &Location<'_>) -> Vec<Reques
                 _ => {}
             }
             if let Some(id) = &id {
-                let is_key = matches!(&partition_key, Some(ValueSource::Parameter(pk)) if pk == id);
+                let is_key = prefix.contains(id);
                 if !is_key || c.kind == ContainerKind::Dictionary {
                     clauses.push(format!("c.id = @{id}"));
                     parameters.push(id.clone());
@@ -271,9 +297,9 @@ fn count(all: &Places<'_>, p: &AccessPattern, at: &Location<'_>, element: &str) 
             clauses.push(format!("{} = @{}", sql::property("c", &link.property), link.property));
             parameters.push(link.property.clone());
         }
-        Some(ValueSource::Property(PropertyPath::new([c
-            .partition_key_property
-            .as_str()])))
+        let own = |level: &str| ValueSource::Property(PropertyPath::new([level]));
+        let levels = c.partition_key_properties();
+        Some(key_from(levels.iter().map(|l| own(l)).collect(), levels.len()))
     } else {
         let r = home
             .document
@@ -316,8 +342,10 @@ fn projection(p: &AccessPattern, at: &Location<'_>) -> Option<String> {
     }
     let d = at.document;
     let mut names: Vec<&str> = vec!["id", "type"];
-    if !names.contains(&at.container.partition_key_property.as_str()) {
-        names.push(&at.container.partition_key_property);
+    for level in at.container.partition_key_properties() {
+        if !names.contains(&level) {
+            names.push(level);
+        }
     }
     // What a counted element's number is read from: its list in the document.
     for element in &p.counts {
@@ -433,7 +461,8 @@ fn write(all: &Places<'_>, containers: &[Container], p: &AccessPattern) -> Optio
         let partition_key = match c.kind {
             ContainerKind::Dictionary => ValueSource::Constant(d.discriminator.clone()),
             ContainerKind::Aggregate | ContainerKind::Claims => {
-                ValueSource::Parameter(c.partition_key_property.clone())
+                let levels = c.partition_key_properties();
+                key_from(levels.iter().map(|l| ValueSource::Parameter(l.to_string())).collect(), levels.len())
             }
         };
         let id = identity_of(d).unwrap_or("id");
@@ -541,28 +570,39 @@ fn claims_of<'c>(
         })
 }
 
+/// The partition key value `given` makes on a key of `levels` levels: the one value of
+/// a single-path key, else the levels given (a prefix when fewer).
+fn key_from(mut given: Vec<ValueSource>, levels: usize) -> ValueSource {
+    if levels == 1 && given.len() == 1 {
+        return given.remove(0);
+    }
+    ValueSource::Levels(given)
+}
+
 fn identity_of(d: &DocumentType) -> Option<&str> {
     d.id.attribute()
 }
 
 /// How filter attribute `f` of element `element` is met at `at`.
 fn filter(at: &Location<'_>, f: &str) -> Match {
-    if f == at.container.partition_key_property {
-        return Match::PartitionKey;
+    let levels = at.container.partition_key_properties();
+    if let Some(level) = levels.iter().position(|l| *l == f) {
+        return Match::PartitionKey(level);
     }
     // A root partitioned by a reference (`partitionKey`): the path to the referenced
     // id (`member.memberId`) is the partition key too.
     if let Some((first, rest)) = f.split_once('.') {
+        let level = levels.iter().position(|l| *l == rest);
         let keyed = at.path.is_empty()
             && at.document.role != Role::Copy
-            && rest == at.container.partition_key_property
+            && level.is_some()
             && at
                 .node
                 .references()
                 .iter()
                 .any(|r| r.name == first && !r.many && r.target_identity == rest);
-        if keyed {
-            return Match::PartitionKey;
+        if let (true, Some(level)) = (keyed, level) {
+            return Match::PartitionKey(level);
         }
     }
     if at.path.is_empty() && identity_of(at.document) == Some(f) {
@@ -662,7 +702,11 @@ fn condition(steps: &[Step], leaf: &[&str], param: &str) -> Condition {
 /// The property path of sort attribute `s`, unless it sits inside an array (not sortable).
 fn sort_path(at: &Location<'_>, s: &str) -> Option<Vec<String>> {
     match filter(at, s) {
-        Match::PartitionKey => Some(vec![at.container.partition_key_property.clone()]),
+        Match::PartitionKey(level) => at
+            .container
+            .partition_key_properties()
+            .get(level)
+            .map(|l| vec![l.to_string()]),
         Match::Id => Some(vec!["id".to_string()]),
         Match::Condition(c) if !c.contains && c.steps.iter().all(|st| !st.many) => {
             Some(c.steps.iter().map(|st| st.name.clone()).chain(c.leaf).collect())

@@ -126,6 +126,7 @@ fn consider(
         let c = &containers[j];
         let fits = j != ci
             && c.kind == ContainerKind::Aggregate
+            && c.sub_partition_key_properties.is_empty()
             && pattern.equality_filters().contains(&c.partition_key_property.as_str())
             && r.target_identity == c.partition_key_property;
         if fits && target.as_ref().is_none_or(|(best, _)| j < *best) {
@@ -226,6 +227,7 @@ fn consider(
     });
     copy.role = Role::Copy;
     copy.partition_key_property = pk.clone();
+    copy.sub_partition_key_properties = Vec::new();
     copy.parent = None;
     copy.containment = None;
     trace

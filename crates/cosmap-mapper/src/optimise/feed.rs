@@ -191,6 +191,7 @@ fn with_feed(
                 aggregates: Vec::new(),
                 partition_key: PartitionKey::on(FEED_PROPERTY),
                 partition_key_property: FEED_PROPERTY.to_string(),
+                sub_partition_key_properties: Vec::new(),
                 default_ttl: None,
                 indexing_policy: IndexingPolicy::default(),
                 unique_keys: Vec::new(),
@@ -217,6 +218,7 @@ fn feed_of(source: &Container, doc: &DocumentType, pattern: &AccessPattern, feed
     feed.discriminator = crate::discriminator(&feed.name);
     feed.role = Role::Copy;
     feed.partition_key_property = FEED_PROPERTY.to_string();
+    feed.sub_partition_key_properties = Vec::new();
     feed.parent = None;
     feed.containment = None;
     feed.claim_of = None;

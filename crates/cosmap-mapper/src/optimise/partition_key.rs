@@ -7,7 +7,10 @@
 //! become queries across partitions, and are priced so) and the largest logical
 //! partition, estimated from the values' count and skew, stays within
 //! `logicalPartitionMaxBytes` after `growthYears` of growth and within
-//! `logicalPartitionMaxRuPerSecond`.
+//! `logicalPartitionMaxRuPerSecond`. Where the value alone would overflow either, the
+//! key becomes hierarchical (Cosmos DB's `MultiHash`): the value, then the root's
+//! identity, so each logical partition holds one aggregate while the reads that filter
+//! on the value become prefix queries, routed to the physical partitions holding it.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -48,26 +51,57 @@ struct Candidate {
     patterns: Vec<String>,
     /// Bytes of the largest logical partition after `growthYears`.
     largest_bytes: f64,
+    /// A hierarchical key's further levels (the root's identity), with why the value
+    /// alone cannot be the key; empty for a single-path key.
+    sub: Vec<String>,
+    split: Option<String>,
+    /// The share of the data and traffic in the largest logical partition under the
+    /// whole key: `largest_share`, or one aggregate's under a hierarchical key.
+    partition_share: f64,
 }
 
 impl Candidate {
     /// A key on `property` with `distinct` values, before its reads are counted.
     fn new(property: &str, source: Source, distinct: f64, declared_share: Option<f64>) -> Self {
+        let share = largest_share(distinct, declared_share);
         Candidate {
             property: property.to_string(),
             source,
             distinct,
-            largest_share: largest_share(distinct, declared_share),
+            largest_share: share,
             declared_share: declared_share.is_some(),
             reads_ru_per_second: 0.0,
             patterns: Vec::new(),
             largest_bytes: 0.0,
+            sub: Vec::new(),
+            split: None,
+            partition_share: share,
         }
     }
 
     fn with_largest_bytes(mut self, bytes: f64) -> Self {
         self.largest_bytes = bytes;
         self
+    }
+
+    /// The hierarchical key: this value, then `identity`, whose logical partitions
+    /// hold one of `aggregates` aggregates (of `aggregate_bytes` each) apiece;
+    /// `why` the value alone cannot be the key.
+    fn split(mut self, identity: &str, aggregates: f64, aggregate_bytes: f64, why: String) -> Self {
+        self.sub = vec![identity.to_string()];
+        self.split = Some(why);
+        self.partition_share = 1.0 / aggregates.max(1.0);
+        self.largest_bytes = aggregate_bytes;
+        self
+    }
+
+    /// The key's paths as the decision quotes them: `/tenantId` or `/tenantId`, `/orderId`.
+    fn paths(&self) -> String {
+        std::iter::once(&self.property)
+            .chain(&self.sub)
+            .map(|p| format!("`/{p}`"))
+            .collect::<Vec<_>>()
+            .join(", ")
     }
 }
 
@@ -110,6 +144,7 @@ pub(crate) fn apply(
             let storage = facts::storage_after(model, stats, c, t.growth_years);
             let future = facts::count_after(model, stats, &root.source, c.default_ttl, t.growth_years);
             let largest_bytes = candidate.largest_share * storage;
+            let aggregate_bytes = storage / future.max(1.0);
             if largest_bytes > t.logical_partition_max_bytes {
                 let why = format!(
                     "its largest logical partition would hold about {} after {} years ({} of about {} aggregates of {} each; {}), over `logicalPartitionMaxBytes` ({})",
@@ -117,12 +152,21 @@ pub(crate) fn apply(
                     t.growth_years,
                     human_share(candidate.largest_share),
                     human_count(future),
-                    human_bytes(storage / future.max(1.0)),
+                    human_bytes(aggregate_bytes),
                     share_origin(&candidate),
                     human_bytes(t.logical_partition_max_bytes)
                 );
-                refuse(trace, &c.name, &identity, &candidate, why).with("largestPartitionBytes", largest_bytes.round());
-                continue;
+                if aggregate_bytes > t.logical_partition_max_bytes {
+                    refuse(trace, &c.name, &identity, &candidate, why)
+                        .with("largestPartitionBytes", largest_bytes.round());
+                    continue;
+                }
+                // The value, then the identity: one aggregate per logical partition.
+                let split = candidate
+                    .with_largest_bytes(largest_bytes)
+                    .split(&identity, future, aggregate_bytes, why);
+                candidates.push((c.name.clone(), split));
+                break;
             }
             candidates.push((c.name.clone(), candidate.with_largest_bytes(largest_bytes)));
             break;
@@ -135,17 +179,33 @@ pub(crate) fn apply(
     let with_all = price(all.clone());
     let mut kept: Vec<(String, Candidate)> = Vec::new();
     let mut weighed: Vec<(String, Candidate, Figures)> = Vec::new();
+    let mut split_for_load = false;
     for (name, candidate) in candidates {
         let figures = Figures::of(&name, &candidate, &without, &with_all);
         weighed.push((name.clone(), candidate.clone(), figures));
-        if figures.saves() && figures.largest_ru <= t.logical_partition_max_ru_per_second {
+        if !figures.saves() {
+            continue;
+        }
+        if figures.largest_ru <= t.logical_partition_max_ru_per_second {
             kept.push((name, candidate));
+        } else if candidate.sub.is_empty() {
+            // Too busy alone: the value, then the identity, spreads its load.
+            let Some(c) = containers.iter().find(|c| c.name == name) else {
+                continue;
+            };
+            let future = facts::count_after(model, stats, &root_of(c), c.default_ttl, t.growth_years);
+            let storage = facts::storage_after(model, stats, c, t.growth_years);
+            let why = busiest_why(t, &candidate, &figures);
+            let identity = c.partition_key_property.clone();
+            let split = candidate.split(&identity, future, storage / future.max(1.0), why);
+            kept.push((name, split));
+            split_for_load = true;
         }
     }
     // The design with exactly the kept keys must cost less than none.
     let chosen: Option<(Vec<Container>, Priced)> = if kept.is_empty() {
         None
-    } else if kept.len() == weighed.len() {
+    } else if kept.len() == weighed.len() && !split_for_load {
         Some((all, with_all))
     } else {
         let chosen = repartitioned(containers, &kept);
@@ -160,20 +220,21 @@ pub(crate) fn apply(
             .find(|c| c.name == name)
             .map(|c| c.partition_key_property.clone())
             .unwrap_or_default();
-        let is_kept = kept.iter().any(|(k, _)| *k == name);
-        if is_kept && together {
-            record_kept(trace, t, &name, &identity, &candidate, &figures);
+        let kept_as = kept.iter().find(|(k, _)| *k == name).map(|(_, c)| c);
+        let is_kept = kept_as.is_some();
+        if let (Some(kept_as), true) = (kept_as, together) {
+            // A key split for its load is weighed again on the design that has it.
+            let figures = match &chosen {
+                Some((_, priced)) if kept_as.sub.len() != candidate.sub.len() => {
+                    Figures::of(&name, kept_as, &without, priced)
+                }
+                _ => figures,
+            };
+            record_kept(trace, t, &name, &identity, kept_as, &figures);
             continue;
         }
-        let why = if figures.largest_ru > t.logical_partition_max_ru_per_second {
-            format!(
-                "its busiest logical partition would serve {} ({} of the container's {}; {}), over `logicalPartitionMaxRuPerSecond` ({})",
-                about(human_ru_per_second(figures.largest_ru)),
-                human_share(candidate.largest_share),
-                human_ru_per_second(figures.container_ru),
-                share_origin(&candidate),
-                human_ru_per_second(t.logical_partition_max_ru_per_second)
-            )
+        let why = if figures.largest_ru > t.logical_partition_max_ru_per_second && !is_kept {
+            busiest_why(t, &candidate, &figures)
         } else if is_kept {
             format!(
                 "alone it would lower the RU/s of the patterns on `{name}`, but the workload with the other keys kept would cost {chosen_workload} against {} now",
@@ -198,6 +259,27 @@ pub(crate) fn apply(
         }
         _ => Some(without),
     }
+}
+
+/// Why `candidate` alone is too busy: its busiest logical partition's load.
+fn busiest_why(t: &Thresholds, candidate: &Candidate, figures: &Figures) -> String {
+    format!(
+        "its busiest logical partition would serve {} ({} of the container's {}; {}), over `logicalPartitionMaxRuPerSecond` ({})",
+        about(human_ru_per_second(figures.largest_ru)),
+        human_share(candidate.largest_share),
+        human_ru_per_second(figures.container_ru),
+        share_origin(candidate),
+        human_ru_per_second(t.logical_partition_max_ru_per_second)
+    )
+}
+
+/// The root element of aggregate container `c`.
+fn root_of(c: &Container) -> String {
+    c.document_types
+        .iter()
+        .find(|d| d.role == Role::Root)
+        .map(|d| d.source.clone())
+        .unwrap_or_default()
 }
 
 /// What a candidate changes, between the design without any new key and the design
@@ -228,7 +310,7 @@ impl Figures {
             before,
             after,
             container_ru,
-            largest_ru: candidate.largest_share * container_ru,
+            largest_ru: candidate.partition_share * container_ru,
         }
     }
 
@@ -248,26 +330,45 @@ fn record_kept(trace: &mut Trace, t: &Thresholds, name: &str, identity: &str, ca
             format!("the id of the `{target}` the root refers to through `{name}`")
         }
     };
-    trace
-        .record(
-            Rule::PartitionKey,
-            name,
+    let (outcome, how, share) = match &candidate.split {
+        None => (
             format!("partition key `/{}` instead of `/{identity}`", candidate.property),
+            "as single-partition queries".to_string(),
+            format!("{} of the data; {}", human_share(candidate.largest_share), share_origin(candidate)),
+        ),
+        Some(why) => (
+            format!("hierarchical partition key {} instead of `/{identity}`", candidate.paths()),
             format!(
-                "{} on {source}: as single-partition queries the patterns that read or write `{name}` cost {} instead of {} (with the copies each design would get); the largest logical partition holds about {} after {} years and serves {} ({} of the data; {}), within {} and {}; writes and point reads take the `{}` value, and a change of it moves the aggregate (delete, then create)",
-                list(&candidate.patterns),
-                about(human_ru_per_second(f.after)),
-                about(human_ru_per_second(f.before)),
-                human_bytes(candidate.largest_bytes),
-                t.growth_years,
-                about(human_ru_per_second(f.largest_ru)),
-                human_share(candidate.largest_share),
-                share_origin(candidate),
-                human_bytes(t.logical_partition_max_bytes),
-                human_ru_per_second(t.logical_partition_max_ru_per_second),
-                candidate.property,
+                "`/{}` alone would not do ({why}), so the key is `MultiHash`: as prefix queries, routed to the physical partitions that hold the value,",
+                candidate.property
             ),
-        )
+            "one aggregate".to_string(),
+        ),
+    };
+    let levels: Vec<&str> = std::iter::once(candidate.property.as_str())
+        .chain(candidate.sub.iter().map(String::as_str))
+        .collect();
+    let decision = trace.record(
+        Rule::PartitionKey,
+        name,
+        outcome,
+        format!(
+            "{} on {source}: {how} the patterns that read or write `{name}` cost {} instead of {} (with the copies each design would get); the largest logical partition holds about {} after {} years and serves {} ({share}), within {} and {}; writes and point reads take the `{}` value, and a change of it moves the aggregate (delete, then create)",
+            list(&candidate.patterns),
+            about(human_ru_per_second(f.after)),
+            about(human_ru_per_second(f.before)),
+            human_bytes(candidate.largest_bytes),
+            t.growth_years,
+            about(human_ru_per_second(f.largest_ru)),
+            human_bytes(t.logical_partition_max_bytes),
+            human_ru_per_second(t.logical_partition_max_ru_per_second),
+            levels.join("` and `"),
+        ),
+    );
+    if !candidate.sub.is_empty() {
+        decision.with("levels", levels.join(", ").as_str());
+    }
+    decision
         .with("property", candidate.property.as_str())
         .with("distinctValues", candidate.distinct)
         .with("largestValueShare", candidate.largest_share)
@@ -286,8 +387,14 @@ fn repartitioned(containers: &[Container], keys: &[(String, Candidate)]) -> Vec<
     for (name, candidate) in keys {
         if let Some(&i) = index.get(name) {
             let root = repartition(&mut out[i], candidate);
-            let value = PartitionKeyValue::Property {
-                property: candidate.property.clone(),
+            let value = if candidate.sub.is_empty() {
+                PartitionKeyValue::Property {
+                    property: candidate.property.clone(),
+                }
+            } else {
+                PartitionKeyValue::Levels {
+                    properties: std::iter::once(&candidate.property).chain(&candidate.sub).cloned().collect(),
+                }
             };
             values.insert(root, value);
         }
@@ -470,13 +577,16 @@ fn repartition(c: &mut Container, candidate: &Candidate) -> String {
         .find(|d| d.role == Role::Root)
         .map(|d| d.source.clone())
         .unwrap_or_default();
-    c.partition_key = PartitionKey::on(&candidate.property);
+    let levels: Vec<&String> = std::iter::once(&candidate.property).chain(&candidate.sub).collect();
+    c.partition_key = PartitionKey::hierarchical(&levels);
     c.partition_key_property = candidate.property.clone();
+    c.sub_partition_key_properties = candidate.sub.clone();
     if !c.rules.contains(&Rule::PartitionKey) {
         c.rules.push(Rule::PartitionKey);
     }
     for d in &mut c.document_types {
         d.partition_key_property = candidate.property.clone();
+        d.sub_partition_key_properties = candidate.sub.clone();
         if d.role == Role::Root && candidate.source == Source::Attribute {
             d.attributes.retain(|a| a.name != candidate.property);
         }

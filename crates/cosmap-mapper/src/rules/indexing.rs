@@ -23,7 +23,7 @@ pub(crate) fn apply(containers: &mut [Container], operations: &[Operation], trac
     }
     for c in containers.iter_mut() {
         let mut paths: BTreeSet<String> = BTreeSet::new();
-        paths.insert(format!("/{}/?", c.partition_key_property));
+        paths.extend(c.partition_key_properties().iter().map(|l| format!("/{l}/?")));
         paths.insert("/type/?".to_string());
         let mut composites: BTreeSet<Vec<(String, bool)>> = BTreeSet::new();
         let mut users: BTreeSet<&str> = BTreeSet::new();

@@ -92,6 +92,7 @@ pub(crate) fn apply(containers: &mut Vec<Container>, name: &str, trace: &mut Tra
         aggregates: Vec::new(),
         partition_key: PartitionKey::on(CLAIM_PROPERTY),
         partition_key_property: CLAIM_PROPERTY.to_string(),
+        sub_partition_key_properties: Vec::new(),
         default_ttl: None,
         indexing_policy: IndexingPolicy::default(),
         unique_keys: Vec::new(),
@@ -128,8 +129,16 @@ fn claim(c: &Container, d: &DocumentType, a: &Property) -> DocumentType {
         role: Role::Claim,
         id: IdSource::Assigned,
         partition_key_property: CLAIM_PROPERTY.to_string(),
+        sub_partition_key_properties: Vec::new(),
         parent: None,
-        attributes: vec![text("ownerId"), text("ownerPartitionKey")],
+        // An owner under a hierarchical key is located by its levels' values, an array.
+        attributes: vec![
+            text("ownerId"),
+            Property {
+                many: c.partition_key.is_hierarchical(),
+                ..text("ownerPartitionKey")
+            },
+        ],
         embedded: Vec::new(),
         references: Vec::new(),
         containment: None,

@@ -30,7 +30,7 @@ pub(crate) fn apply(container: &mut Container, trace: &mut Trace) {
             && container.document_types.iter().any(|d| {
                 d.name == document
                     && d.role == Role::Root
-                    && d.id.attribute() == Some(container.partition_key_property.as_str())
+                    && d.id.attribute() == container.partition_key_properties().last().copied()
             });
         if alone {
             trace.record(

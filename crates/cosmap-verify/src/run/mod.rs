@@ -26,7 +26,7 @@ use crate::report::{
     EngineInfo, EngineKind, PatternOutcome, Report, RequestOutcome, SampleSummary, Summary, Verdict,
     REPORT_FORMAT_VERSION,
 };
-use crate::samples::{attribute_spreads, limited_counts, Generator, Sample};
+use crate::samples::{attribute_spreads, limited_counts, Generator, Key, Sample};
 
 mod reads;
 mod writes;
@@ -168,7 +168,7 @@ impl<'a> Run<'a> {
             let operation = format!("create item `{}` in `{}`", s.id, s.container);
             self.connection
                 .request(&operation, &[], || {
-                    client.create_item(s.partition_key.clone(), &s.id, &s.body, None)
+                    client.create_item(s.partition_key.sdk(), &s.id, &s.body, None)
                 })
                 .await
                 .map_err(|cause| VerifyError::WriteSample {
@@ -235,7 +235,7 @@ impl<'a> Run<'a> {
         container: &str,
         sql: &str,
         parameters: &BTreeMap<String, Value>,
-        partition: Option<&str>,
+        partition: Option<&Key>,
     ) -> Result<Vec<Value>, String> {
         let client = self.client(container)?;
         let mut query = Query::from(sql);
@@ -250,7 +250,7 @@ impl<'a> Run<'a> {
             .request(&operation, &[], || {
                 let query = query.clone();
                 let scope = match partition {
-                    Some(pk) => FeedScope::partition(pk.to_string()),
+                    Some(pk) => FeedScope::partition(pk.sdk()),
                     None => FeedScope::full_container(),
                 };
                 async move {
@@ -266,12 +266,12 @@ impl<'a> Run<'a> {
             .map_err(|e| e.to_string())
     }
 
-    async fn point_read(&self, container: &str, pk: &str, id: &str) -> Result<Option<Value>, String> {
+    async fn point_read(&self, container: &str, pk: &Key, id: &str) -> Result<Option<Value>, String> {
         let client = self.client(container)?;
         let operation = format!("read item `{id}` in partition `{pk}` of `{container}`");
         let response = self
             .connection
-            .request(&operation, &[404], || client.read_item(pk.to_string(), id, None))
+            .request(&operation, &[404], || client.read_item(pk.sdk(), id, None))
             .await
             .map_err(|e| e.to_string())?;
         match response {
@@ -358,5 +358,40 @@ pub(super) fn bind(
         Some(ValueSource::Property(path)) => Err(format!(
             "the {what} comes from `{path}` of a document, not from the pattern's filters"
         )),
+        Some(ValueSource::Levels(_)) => Err(format!("the {what} has levels: it is a partition key")),
+    }
+}
+
+/// A partition key taken from document `body`: a property path's value (a string, or
+/// the array a reference to a root under a hierarchical key holds), a constant, or
+/// one of those per level. `None` when the document lacks it.
+pub(super) fn key_in(source: &ValueSource, body: &Value) -> Result<Option<Key>, String> {
+    match source {
+        ValueSource::Property(path) => Ok(crate::samples::lookup(body, path).and_then(Key::from_json)),
+        ValueSource::Constant(value) => Ok(Some(Key::one(value.clone()))),
+        ValueSource::Parameter(name) => Err(format!("`@{name}` is not a property of the document")),
+        ValueSource::Levels(levels) => {
+            let mut values = Vec::new();
+            for level in levels {
+                match key_in(level, body)? {
+                    Some(key) => values.extend(key.values().iter().cloned()),
+                    None => return Ok(None),
+                }
+            }
+            Ok(Some(Key::levels(values)))
+        }
+    }
+}
+
+/// A partition key a read binds from the pattern's filters: one value, or (under a
+/// hierarchical key) one per level given, each bound like [`bind`]'s.
+pub(super) fn bind_key(source: Option<&ValueSource>, binding: &crate::expected::Binding) -> Result<Key, String> {
+    match source {
+        Some(ValueSource::Levels(levels)) => levels
+            .iter()
+            .map(|level| bind(Some(level), binding, "partition key level"))
+            .collect::<Result<Vec<_>, _>>()
+            .map(Key::levels),
+        other => bind(other, binding, "partition key").map(Key::one),
     }
 }

@@ -9,10 +9,10 @@ use cosmap_mapper::operations::{Operation, OperationKind, Purpose, Request, Valu
 use cosmap_mapper::Role;
 use serde_json::Value;
 
-use super::{bind, error, fail, id_of, pattern_outcome, Run};
+use super::{bind, bind_key, error, fail, id_of, key_in, pattern_outcome, Run};
 use crate::expected::{Binding, ReadSpec};
 use crate::report::{PatternOutcome, RequestOutcome, Verdict};
-use crate::samples::{lookup, Sample};
+use crate::samples::{lookup, Key, Sample};
 
 /// How many bindings besides the reported one a read runs (spread over all of them).
 const MAX_OTHER_BINDINGS: usize = 24;
@@ -133,7 +133,7 @@ impl Run<'_> {
     ) -> (RequestOutcome, Vec<&'s Sample>) {
         let scoped = matches!(r.kind(), OperationKind::PointRead | OperationKind::SinglePartitionQuery);
         let partition = if scoped {
-            match bind(r.partition_key(), binding, "partition key") {
+            match bind_key(r.partition_key(), binding) {
                 Ok(p) => Some(p),
                 Err(reason) => return (fail(outcome, reason), Vec::new()),
             }
@@ -153,7 +153,7 @@ impl Run<'_> {
         };
         outcome.expected = expected.iter().map(|s| s.id.clone()).collect();
         outcome.ordered = ordered;
-        outcome.partition_key = partition.clone();
+        outcome.partition_key = partition.as_ref().map(Key::to_string);
         let answer = match r.kind() {
             OperationKind::PointRead => {
                 let id = match bind(r.id(), binding, "id") {
@@ -161,8 +161,10 @@ impl Run<'_> {
                     Err(reason) => return (fail(outcome, reason), expected),
                 };
                 outcome.id = Some(id.clone());
-                let pk = partition.clone().unwrap_or_default();
-                self.point_read(&r.container, &pk, &id)
+                let Some(pk) = partition.as_ref() else {
+                    return (fail(outcome, "a point read needs a partition key".into()), expected);
+                };
+                self.point_read(&r.container, pk, &id)
                     .await
                     .map(|doc| doc.into_iter().collect())
             }
@@ -171,7 +173,7 @@ impl Run<'_> {
                     Ok(parameters) => {
                         outcome.parameters = parameters;
                         let sql = r.sql().unwrap_or_default().to_string();
-                        self.query(&r.container, &sql, &outcome.parameters, partition.as_deref())
+                        self.query(&r.container, &sql, &outcome.parameters, partition.as_ref())
                             .await
                     }
                     Err(reason) => return (fail(outcome, reason), expected),
@@ -262,9 +264,9 @@ impl Run<'_> {
                 );
             };
             let held = main.expected.iter().find_map(|s| {
-                let pk = lookup(&s.body, pk_path)?.as_str()?;
+                let pk = Key::from_json(lookup(&s.body, pk_path)?)?;
                 let id = lookup(&s.body, id_path)?.as_str()?;
-                Some((pk.to_string(), id.to_string()))
+                Some((pk, id.to_string()))
             });
             let Some((pk, id)) = held else {
                 return fail(
@@ -272,7 +274,7 @@ impl Run<'_> {
                     format!("no document the main request should return holds `{pk_path}` and `{id_path}`"),
                 );
             };
-            outcome.partition_key = Some(pk.clone());
+            outcome.partition_key = Some(pk.to_string());
             outcome.id = Some(id.clone());
             outcome.expected = self
                 .samples
@@ -286,25 +288,25 @@ impl Run<'_> {
                 .map(|doc| doc.into_iter().collect())
         } else if let (Some(sql), true) = (r.sql(), r.kind() != OperationKind::PointRead) {
             let partition = if r.kind() == OperationKind::SinglePartitionQuery {
-                match bind(r.partition_key(), &main.binding, "partition key") {
+                match bind_key(r.partition_key(), &main.binding) {
                     Ok(p) => Some(p),
                     Err(reason) => return fail(outcome, reason),
                 }
             } else {
                 None
             };
-            outcome.partition_key = partition.clone();
+            outcome.partition_key = partition.as_ref().map(Key::to_string);
             outcome.expected = self
                 .samples
                 .iter()
                 .filter(of_types)
-                .filter(|s| partition.as_ref().is_none_or(|p| s.partition_key == *p))
+                .filter(|s| partition.as_ref().is_none_or(|p| s.partition_key.starts_with(p)))
                 .map(|s| s.id.clone())
                 .collect();
             match self.parameters(r, &main.binding) {
                 Ok(parameters) => {
                     outcome.parameters = parameters;
-                    self.query(&r.container, sql, &outcome.parameters, partition.as_deref())
+                    self.query(&r.container, sql, &outcome.parameters, partition.as_ref())
                         .await
                 }
                 Err(reason) => return fail(outcome, reason),
@@ -364,25 +366,19 @@ impl Run<'_> {
                     .and_then(Value::as_str)
                     == Some(result.id.as_str());
             }
-            s.partition_key == result.partition_key
+            s.partition_key.starts_with(&result.partition_key)
         };
         let expected = self.samples.iter().filter(belongs).count();
         outcome.expected = vec![expected.to_string()];
-        let partition = match r.partition_key() {
-            Some(ValueSource::Property(path)) => match lookup(&result.body, path).and_then(Value::as_str) {
-                Some(pk) => Some(pk.to_string()),
-                None => return fail(outcome, format!("`{}` holds no `{path}` to scope the count", result.id)),
-            },
-            Some(ValueSource::Constant(pk)) => Some(pk.clone()),
-            Some(ValueSource::Parameter(name)) => {
-                return fail(
-                    outcome,
-                    format!("a count's partition comes from each result, not from `@{name}`"),
-                )
+        let partition = match r.partition_key().map(|source| (source, key_in(source, &result.body))) {
+            Some((_, Ok(Some(pk)))) => Some(pk),
+            Some((source, Ok(None))) => {
+                return fail(outcome, format!("`{}` holds no `{source}` to scope the count", result.id))
             }
+            Some((_, Err(why))) => return fail(outcome, format!("a count's partition comes from each result: {why}")),
             None => None,
         };
-        outcome.partition_key = partition.clone();
+        outcome.partition_key = partition.as_ref().map(Key::to_string);
         let Some((sql, names)) = r.query() else {
             return fail(outcome, "a count is a query".into());
         };
@@ -392,7 +388,7 @@ impl Run<'_> {
             .map(|n| (format!("@{n}"), Value::String(result.id.clone())))
             .collect();
         match self
-            .query(&r.container, sql, &outcome.parameters, partition.as_deref())
+            .query(&r.container, sql, &outcome.parameters, partition.as_ref())
             .await
         {
             Ok(returned) => {

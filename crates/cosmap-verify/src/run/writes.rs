@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use super::{error, fail, id_of, pattern_outcome, Run};
 use crate::report::{PatternOutcome, RequestOutcome, Verdict};
-use crate::samples::{lookup, Sample};
+use crate::samples::{lookup, Key, Sample};
 
 /// A document an operation wrote.
 struct Written {
@@ -83,7 +83,7 @@ impl Run<'_> {
             Ok(copy) => copy,
             Err(e) => return fail(outcome, e.to_string()),
         };
-        outcome.partition_key = Some(copy.partition_key.clone());
+        outcome.partition_key = Some(copy.partition_key.to_string());
         outcome.id = Some(copy.id.clone());
         if w.kind != WriteKind::Delete {
             outcome.expected = vec![copy.id.clone()];
@@ -190,7 +190,7 @@ impl Run<'_> {
                 Err(reason) => checks.push(fail(outcome, reason)),
                 Ok((pk, id, body)) => {
                     let value = pk.clone();
-                    outcome.partition_key = Some(pk.clone());
+                    outcome.partition_key = Some(pk.to_string());
                     outcome.id = Some(id.clone());
                     let Ok(client) = self.client(&c.name) else {
                         checks.push(fail(outcome, format!("there is no container `{}`", c.name)));
@@ -199,7 +199,7 @@ impl Run<'_> {
                     let operation = format!("claim `{value}` again in `{}`", c.name);
                     let sent = self
                         .connection
-                        .request(&operation, &[409], || client.create_item(pk.clone(), &id, &body, None))
+                        .request(&operation, &[409], || client.create_item(pk.sdk(), &id, &body, None))
                         .await;
                     outcome.returned = Some(Vec::new());
                     checks.push(match sent {
@@ -231,7 +231,7 @@ impl Run<'_> {
         d: &DocumentType,
         of: &cosmap_mapper::ClaimOf,
         state: &WriteState,
-    ) -> Result<(String, String, Value), String> {
+    ) -> Result<(Key, String, Value), String> {
         let holder = state
             .live
             .iter()
@@ -370,7 +370,7 @@ impl Run<'_> {
                 Some(ValueSource::Constant(value)) => Ok(value.clone()),
                 // A claim's partition key is the claimed value, bound from the owner.
                 Some(ValueSource::Parameter(_)) if d.role == Role::Claim && what == "partition key" => {
-                    Ok(document.partition_key.clone())
+                    Ok(document.partition_key.to_string())
                 }
                 Some(ValueSource::Parameter(name)) => {
                     if name == "id" || Some(name.as_str()) == identity {
@@ -388,16 +388,23 @@ impl Run<'_> {
                         "the {what} comes from `{path}` of the source document, which holds no string there"
                     )),
                 },
+                Some(ValueSource::Levels(_)) => Err(format!("the {what} has levels: it is a partition key")),
             }
         };
-        let (pk, id) = match (
-            from_document(r.partition_key(), "partition key"),
-            from_document(r.id(), "id"),
-        ) {
+        // Under a hierarchical key, one value per level.
+        let key = match r.partition_key() {
+            Some(ValueSource::Levels(levels)) => levels
+                .iter()
+                .map(|level| from_document(Some(level), "partition key level"))
+                .collect::<Result<Vec<_>, _>>()
+                .map(Key::levels),
+            other => from_document(other, "partition key").map(Key::one),
+        };
+        let (pk, id) = match (key, from_document(r.id(), "id")) {
             (Ok(pk), Ok(id)) => (pk, id),
             (Err(reason), _) | (_, Err(reason)) => return fail(outcome, reason),
         };
-        outcome.partition_key = Some(pk.clone());
+        outcome.partition_key = Some(pk.to_string());
         outcome.id = Some(id.clone());
         outcome.expected = match kind {
             WriteKind::Delete => Vec::new(),
@@ -412,19 +419,19 @@ impl Run<'_> {
             WriteKind::Create => {
                 let operation = format!("create item `{id}` in `{}`", r.container);
                 self.connection
-                    .request(&operation, &[], || client.create_item(pk.clone(), &id, body, None))
+                    .request(&operation, &[], || client.create_item(pk.sdk(), &id, body, None))
                     .await
             }
             WriteKind::Replace => {
                 let operation = format!("replace item `{id}` in `{}`", r.container);
                 self.connection
-                    .request(&operation, &[], || client.replace_item(pk.clone(), &id, body, None))
+                    .request(&operation, &[], || client.replace_item(pk.sdk(), &id, body, None))
                     .await
             }
             WriteKind::Delete => {
                 let operation = format!("delete item `{id}` in `{}`", r.container);
                 self.connection
-                    .request(&operation, &[], || client.delete_item(pk.clone(), &id, None))
+                    .request(&operation, &[], || client.delete_item(pk.sdk(), &id, None))
                     .await
             }
         };
