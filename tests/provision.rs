@@ -461,3 +461,25 @@ fn the_key_never_appears_and_is_required_off_loopback() {
     assert_eq!(report["applied"].as_array().map(Vec::len), Some(7));
     assert_eq!(report["plan"]["endpoint"], json!(endpoint));
 }
+
+/// A hierarchical key (`help-desk`: tickets by tenant, then ticket) is created as
+/// Cosmos DB's `MultiHash` with both paths, and a second run finds no drift.
+#[test]
+fn a_hierarchical_key_is_provisioned_as_multi_hash_and_a_second_run_changes_nothing() {
+    let model = "examples/help-desk/model.json";
+    let server = CosmosServer::start();
+    let endpoint = server.endpoint();
+    let first = cosmap_with(&["provision", model, "--endpoint", &endpoint], &[("COSMOS_KEY", KEY)]);
+    assert_eq!(code(&first), Some(0), "{}{}", stdout(&first), stderr(&first));
+    let (status, container) = server.get("/dbs/HelpDesk/colls/Ticket");
+    assert_eq!(status, 200, "{container}");
+    assert_eq!(
+        container["partitionKey"],
+        json!({"paths": ["/tenantId", "/ticketId"], "kind": "MultiHash", "version": 2})
+    );
+    let before = server.fingerprint("HelpDesk");
+    let second = cosmap_with(&["provision", model, "--endpoint", &endpoint], &[("COSMOS_KEY", KEY)]);
+    assert_eq!(code(&second), Some(0), "{}{}", stdout(&second), stderr(&second));
+    assert!(stdout(&second).contains("Nothing to do"), "{}", stdout(&second));
+    assert_eq!(server.fingerprint("HelpDesk"), before);
+}

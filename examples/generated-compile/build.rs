@@ -11,7 +11,8 @@
 //! `cosmic-works` example (`cosmic_works.rs`), whose containers are partitioned by
 //! a reference of their root, and for `unique-claims.json` (`unique_claims.rs`),
 //! whose unique values are claimed in a claims container, and for the `newsfeed`
-//! example (`newsfeed.rs`), whose newest posts are kept in a feed.
+//! example (`newsfeed.rs`), whose newest posts are kept in a feed, and for the
+//! `help-desk` example (`help_desk.rs`), whose tickets have a hierarchical key.
 
 use std::error::Error;
 use std::path::{Path, PathBuf};
@@ -76,6 +77,7 @@ fn main() -> Result<(), Box<dyn Error>> {
             "../../crates/cosmap-verify/tests/models/unique-claims.json",
         ),
         ("newsfeed", "../newsfeed/model.json"),
+        ("help_desk", "../help-desk/model.json"),
     ] {
         println!("cargo:rerun-if-changed={file}");
         let model = cosmap_domain::load_file(Path::new(file)).map_err(|e| e.to_string())?;
@@ -149,7 +151,9 @@ fn document(c: &Container, d: &DocumentType) -> Value {
     object.insert("id".into(), json!("doc-1"));
     object.insert("type".into(), json!(d.discriminator));
     if c.kind != ContainerKind::Dictionary {
-        object.insert(c.partition_key_property.clone(), json!("partition-1"));
+        for level in c.partition_key_properties() {
+            object.insert(level.to_string(), json!("partition-1"));
+        }
     }
     if let Some(parent) = &d.parent {
         object.insert(parent.property.clone(), json!("parent-1"));
@@ -182,7 +186,12 @@ fn fill(object: &mut Map<String, Value>, attributes: &[Property], embedded: &[Em
         object.insert(e.name.clone(), if e.many { json!([one]) } else { one });
     }
     for r in references {
-        let one = json!({ "id": "ref-1", "partitionKey": "ref-1" });
+        // A target under a hierarchical key: one value per level.
+        let key = match &r.partition_key_value {
+            cosmap_mapper::PartitionKeyValue::Levels { properties } => json!(vec!["ref-1"; properties.len()]),
+            _ => json!("ref-1"),
+        };
+        let one = json!({ "id": "ref-1", "partitionKey": key });
         object.insert(r.name.clone(), if r.many { json!([one]) } else { one });
     }
 }

@@ -91,14 +91,114 @@ fn publishing_converts_prices_in_one_partition_instead_of_an_unbounded_fan_out()
 }
 
 #[test]
-fn a_key_whose_largest_partition_would_overflow_is_refused_with_the_figure() {
+fn a_key_whose_largest_partition_would_overflow_is_weighed_as_a_hierarchical_key_with_the_figure() {
+    // A genre would hold more than a logical partition can: as the first level of
+    // `/genre`, `/bookId` it fits, but the reads by id alone cost more than it saves.
     let model = load("examples/library/model.json");
     let m = map(&model, &Options::default());
     assert_eq!(m.container("Book").unwrap().partition_key.paths, ["/bookId"]);
     let d = decision(&m, "Book");
-    assert_eq!(d.outcome, "keeps `/bookId`, not `/genre`");
+    assert_eq!(
+        d.outcome,
+        "keeps `/bookId`, not the hierarchical key `/genre`, `/bookId`"
+    );
     assert!(d.reason.contains("logicalPartitionMaxBytes"), "{}", d.reason);
-    assert!(d.evidence["largestPartitionBytes"].as_f64().unwrap() > 10e9);
+    assert!(d.evidence["valueLargestPartitionBytes"].as_f64().unwrap() > 10e9);
+    assert!(d.evidence["largestPartitionBytes"].as_f64().unwrap() < 1e6);
+}
+
+#[test]
+fn help_desk_partitions_tickets_by_tenant_then_ticket_and_queries_a_tenant_by_prefix() {
+    let model = load("examples/help-desk/model.json");
+    let m = map(&model, &Options::default());
+    let tickets = m.container("Ticket").unwrap();
+    assert_eq!(tickets.partition_key.paths, ["/tenantId", "/ticketId"]);
+    assert_eq!(tickets.partition_key.kind, "MultiHash");
+    assert_eq!(tickets.partition_key_properties(), ["tenantId", "ticketId"]);
+    // Every document of the aggregate carries both levels.
+    for d in &tickets.document_types {
+        assert_eq!(d.partition_key_properties(), ["tenantId", "ticketId"], "{}", d.name);
+    }
+    let d = m
+        .decisions
+        .iter()
+        .find(|d| d.rule == Rule::PartitionKey && d.subject == "Ticket" && d.outcome.starts_with("hierarchical"))
+        .expect("the hierarchical key's decision");
+    assert_eq!(
+        d.outcome,
+        "hierarchical partition key `/tenantId`, `/ticketId` instead of `/ticketId`"
+    );
+    assert!(d.reason.contains("logicalPartitionMaxBytes"), "{}", d.reason);
+    assert!(d.evidence["valueLargestPartitionBytes"].as_f64().unwrap() > 10e9);
+    assert!(d.evidence["largestPartitionBytes"].as_f64().unwrap() <= 10e9);
+    let before = d.evidence["affectedRuPerSecond"].as_f64().unwrap();
+    let after = d.evidence["affectedRuPerSecondWith"].as_f64().unwrap();
+    assert!(after < before, "{after} < {before}");
+    let op = |name: &str| m.operations.iter().find(|o| o.pattern == name).unwrap();
+    let tenant =
+        |levels: &[&str]| ValueSource::Levels(levels.iter().map(|l| ValueSource::Parameter(l.to_string())).collect());
+    // One tenant's tickets: a query given the first level only (a prefix).
+    let newest = op("tickets of a tenant");
+    assert_eq!(newest.kind, OperationKind::SinglePartitionQuery);
+    assert_eq!(newest.requests[0].partition_key(), Some(&tenant(&["tenantId"])));
+    assert!(newest.requests[0].sql().unwrap().contains("c.tenantId = @tenantId"));
+    // Both levels: a point read, or one logical partition's query.
+    let one = op("a ticket of a tenant");
+    assert_eq!(one.kind, OperationKind::PointRead);
+    assert_eq!(
+        one.requests[0].partition_key(),
+        Some(&tenant(&["tenantId", "ticketId"]))
+    );
+    let with_comments = op("a ticket with its comments");
+    assert_eq!(with_comments.kind, OperationKind::SinglePartitionQuery);
+    let sql = with_comments.requests[0].sql().unwrap();
+    assert!(
+        sql.contains("c.tenantId = @tenantId AND c.ticketId = @ticketId"),
+        "{sql}"
+    );
+    // The id alone: across partitions.
+    assert_eq!(op("ticket by id").kind, OperationKind::CrossPartitionQuery);
+    // Writes take both levels.
+    let write = op("comment on a ticket");
+    assert_eq!(
+        write.requests[0].partition_key(),
+        Some(&tenant(&["tenantId", "ticketId"]))
+    );
+    // A survey's reference to its ticket stores both levels' values.
+    let survey = m.container("Survey").unwrap().document_type("Survey").unwrap();
+    assert_eq!(
+        survey.references[0].partition_key_value,
+        PartitionKeyValue::Levels {
+            properties: vec!["tenantId".into(), "ticketId".into()]
+        }
+    );
+    // Each ticket is alone in its logical partition: no unique key would constrain its
+    // number, so a claim does.
+    assert!(tickets.unique_keys.is_empty());
+    let claims = m.container("UniqueClaims").unwrap();
+    let claim = &claims.document_types[0];
+    let owner = claim.attributes.iter().find(|a| a.name == "ownerPartitionKey").unwrap();
+    assert!(owner.many, "the owner's key is one value per level");
+}
+
+#[test]
+fn a_prefix_query_costs_less_than_the_fan_out_it_replaces() {
+    let model = load("examples/help-desk/model.json");
+    let report = cost(&model, &Options::default(), Consistency::Session);
+    let row = report
+        .patterns
+        .iter()
+        .find(|p| p.name == "tickets of a tenant")
+        .unwrap();
+    assert_eq!(row.rules.operation, OperationKind::CrossPartitionQuery);
+    assert_eq!(row.optimised.operation, OperationKind::SinglePartitionQuery);
+    assert!(
+        row.optimised.ru < row.rules.ru,
+        "{} < {}",
+        row.optimised.ru,
+        row.rules.ru
+    );
+    assert!(report.totals.optimised < report.totals.rules);
 }
 
 #[test]
@@ -121,11 +221,21 @@ fn a_skewed_key_is_refused_for_its_busiest_partition_unless_its_skew_is_declared
             a.largest_value_share = None;
         }
     }
+    // Then the branch is the first level of a hierarchical key, the shelf the second:
+    // each logical partition serves one shelf's share.
     let m = map(&DomainModel::new(spec).unwrap(), &Options::default());
-    assert_eq!(m.container("Shelf").unwrap().partition_key.paths, ["/shelfId"]);
+    assert_eq!(
+        m.container("Shelf").unwrap().partition_key.paths,
+        ["/branch", "/shelfId"]
+    );
     let d = decision(&m, "Shelf");
+    assert_eq!(
+        d.outcome,
+        "hierarchical partition key `/branch`, `/shelfId` instead of `/shelfId`"
+    );
     assert!(d.reason.contains("logicalPartitionMaxRuPerSecond"), "{}", d.reason);
     assert!(d.reason.contains("declare `largestValueShare`"), "{}", d.reason);
+    assert!(d.evidence["largestPartitionRuPerSecond"].as_f64().unwrap() <= 5_000.0);
 }
 
 #[test]

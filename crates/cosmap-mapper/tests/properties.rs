@@ -164,21 +164,23 @@ fn check_placement(spec: &ModelSpec, m: &LogicalModel) -> Result<(), TestCaseErr
 /// every top-level property of a document has one meaning.
 fn check_partition_keys(m: &LogicalModel) -> Result<(), TestCaseError> {
     for c in &m.containers {
-        prop_assert_eq!(&c.partition_key.paths, &vec![format!("/{}", c.partition_key_property)]);
+        let levels: Vec<String> = c.partition_key_properties().iter().map(|l| format!("/{l}")).collect();
+        prop_assert_eq!(&c.partition_key.paths, &levels);
+        prop_assert!(levels.len() <= 3, "Cosmos DB takes at most three levels: {:?}", levels);
         if c.kind == ContainerKind::Dictionary {
             prop_assert_eq!(c.partition_key_property.as_str(), "type");
         }
         for d in &c.document_types {
             prop_assert_eq!(
-                &d.partition_key_property,
-                &c.partition_key_property,
+                d.partition_key_properties(),
+                c.partition_key_properties(),
                 "`{}.{}` does not carry the container's partition key",
                 c.name,
                 d.name
             );
             let mut properties: Vec<&str> = vec!["id", "type"];
             if c.kind == ContainerKind::Aggregate {
-                properties.push(&c.partition_key_property);
+                properties.extend(c.partition_key_properties());
             }
             properties.extend(d.parent.iter().map(|p| p.property.as_str()));
             if c.default_ttl.is_some() {

@@ -336,10 +336,25 @@ impl<'a> Generator<'a> {
         self.sample(c, d, &instance, 0, 0)
     }
 
-    /// `sample` rewritten with new values (same id, partition key, parent and references).
+    /// `sample` rewritten with new values (same id, partition key, parent and
+    /// references). A value a claim holds stays: a replace keeps its claim, and a
+    /// change of the value is a claim of the new one and a release of the old.
     pub fn revised(&self, sample: &Sample, revision: u32) -> Result<Sample, VerifyError> {
         let (c, d) = self.find(&sample.container, &sample.document_type)?;
-        self.sample(c, d, &sample.instance, revision, 0)
+        let mut revised = self.sample(c, d, &sample.instance, revision, 0)?;
+        let claimed = self
+            .model
+            .containers
+            .iter()
+            .flat_map(|k| &k.document_types)
+            .filter_map(|k| k.claim_of.as_ref())
+            .filter(|of| of.container == c.name && of.document_type == d.name);
+        for of in claimed {
+            if let (Value::Object(body), Some(value)) = (&mut revised.body, sample.body.get(&of.attribute)) {
+                body.insert(of.attribute.clone(), value.clone());
+            }
+        }
+        Ok(revised)
     }
 
     /// The copy of `source` kept in copy document type `document_type` of `container`.
@@ -422,7 +437,11 @@ impl<'a> Generator<'a> {
         body.insert("id".into(), json!(instance.id));
         body.insert("type".into(), json!(d.discriminator));
         if c.kind != ContainerKind::Dictionary {
-            for (level, value) in c.partition_key_properties().into_iter().zip(instance.partition_key.values()) {
+            for (level, value) in c
+                .partition_key_properties()
+                .into_iter()
+                .zip(instance.partition_key.values())
+            {
                 body.insert(level.to_string(), json!(value));
             }
         }

@@ -365,6 +365,9 @@ pub mod account {
     pub const CONTAINER: &str = "Account";
     /// The container's partition key path.
     pub const PARTITION_KEY_PATH: &str = "/accountId";
+    /// The container's partition key paths, first level first (more than one: a
+    /// hierarchical key).
+    pub const PARTITION_KEY_PATHS: &[&str] = &["/accountId"];
     /// The `type` discriminators: each serialises as its document type's `type`
     /// value and accepts no other.
     #[allow(clippy::module_inception)]
@@ -993,6 +996,9 @@ pub mod dictionary {
     pub const CONTAINER: &str = "Dictionary";
     /// The container's partition key path.
     pub const PARTITION_KEY_PATH: &str = "/type";
+    /// The container's partition key paths, first level first (more than one: a
+    /// hierarchical key).
+    pub const PARTITION_KEY_PATHS: &[&str] = &["/type"];
     /// The `type` discriminators: each serialises as its document type's `type`
     /// value and accepts no other.
     #[allow(clippy::module_inception)]
@@ -1359,6 +1365,9 @@ pub mod item {
     pub const CONTAINER: &str = "Item";
     /// The container's partition key path.
     pub const PARTITION_KEY_PATH: &str = "/itemId";
+    /// The container's partition key paths, first level first (more than one: a
+    /// hierarchical key).
+    pub const PARTITION_KEY_PATHS: &[&str] = &["/itemId"];
     /// The `type` discriminators: each serialises as its document type's `type`
     /// value and accepts no other.
     #[allow(clippy::module_inception)]
@@ -1633,6 +1642,9 @@ pub mod order {
     pub const CONTAINER: &str = "Order";
     /// The container's partition key path.
     pub const PARTITION_KEY_PATH: &str = "/orderId";
+    /// The container's partition key paths, first level first (more than one: a
+    /// hierarchical key).
+    pub const PARTITION_KEY_PATHS: &[&str] = &["/orderId"];
     /// The `type` discriminators: each serialises as its document type's `type`
     /// value and accepts no other.
     #[allow(clippy::module_inception)]
@@ -2153,6 +2165,9 @@ pub mod presented_product {
     pub const CONTAINER: &str = "PresentedProduct";
     /// The container's partition key path.
     pub const PARTITION_KEY_PATH: &str = "/productId";
+    /// The container's partition key paths, first level first (more than one: a
+    /// hierarchical key).
+    pub const PARTITION_KEY_PATHS: &[&str] = &["/productId"];
     /// The `type` discriminators: each serialises as its document type's `type`
     /// value and accepts no other.
     #[allow(clippy::module_inception)]
@@ -2358,6 +2373,9 @@ pub mod unique_claims {
     pub const CONTAINER: &str = "UniqueClaims";
     /// The container's partition key path.
     pub const PARTITION_KEY_PATH: &str = "/claim";
+    /// The container's partition key paths, first level first (more than one: a
+    /// hierarchical key).
+    pub const PARTITION_KEY_PATHS: &[&str] = &["/claim"];
     /// The `type` discriminators: each serialises as its document type's `type`
     /// value and accepts no other.
     #[allow(clippy::module_inception)]

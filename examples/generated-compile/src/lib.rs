@@ -54,3 +54,10 @@ pub mod unique_claims {
 pub mod newsfeed {
     include!(concat!(env!("OUT_DIR"), "/newsfeed.rs"));
 }
+
+/// The types of the `help-desk` example: tickets under a hierarchical partition key
+/// (tenant, then ticket), so their partition key value is a tuple and a reference to
+/// a ticket carries both levels.
+pub mod help_desk {
+    include!(concat!(env!("OUT_DIR"), "/help_desk.rs"));
+}

@@ -97,7 +97,10 @@ pub struct RefView {
 pub struct ContainerView {
     pub module: String,
     pub name: String,
+    /// The (first level's) path, and every level's.
     pub partition_key_path: String,
+    pub partition_key_paths: Vec<String>,
+    pub hierarchical: bool,
     pub enum_name: String,
     /// What `partition_key()` returns: `String`, or a tuple of one per level.
     pub key_type: String,
@@ -207,7 +210,9 @@ pub fn build(model: &LogicalModel, mapping: &TypeMapping) -> Result<RustView, St
         containers.push(ContainerView {
             module,
             name: c.name.clone(),
-            partition_key_path: c.partition_key.paths.join(","),
+            partition_key_path: c.partition_key.paths.first().cloned().unwrap_or_default(),
+            partition_key_paths: c.partition_key.paths.clone(),
+            hierarchical: c.partition_key.is_hierarchical(),
             enum_name,
             key_type: key_type(c.partition_key.paths.len()),
             documents,
@@ -284,7 +289,10 @@ impl Shared<'_> {
             .iter()
             .enumerate()
             .map(|(i, level)| {
-                let doc = format!("Partition key value, level {} of {levels} of the hierarchical key.", i + 2);
+                let doc = format!(
+                    "Partition key value, level {} of {levels} of the hierarchical key.",
+                    i + 2
+                );
                 plain_field(level, STRING, false, &doc)
             })
             .collect();
@@ -305,6 +313,13 @@ impl Shared<'_> {
             ));
         }
         fields.extend(d.attributes.iter().map(|p| self.attribute(p)));
+        // A claim's owner under a hierarchical key is its levels' values: required, as
+        // a claim that cannot find its owner would hold the value for nobody.
+        if d.role == Role::Claim {
+            for f in fields.iter_mut().filter(|f| f.json_name == "ownerPartitionKey") {
+                f.list = false;
+            }
+        }
         let mut embedded_types = BTreeMap::new();
         for e in &d.embedded {
             let ty = self.embedded(e)?;
@@ -413,7 +428,8 @@ impl Shared<'_> {
         let id_is_type = d.role == Role::Claim;
         // Each further level: the id where it is the identity, else a parameter.
         let is_id = |level: &str| matches!(&d.id, IdSource::Identity { attribute } if attribute == level);
-        let mut keys: Vec<(&FieldView, PartitionKeySource)> = partition_key_field.iter().map(|f| (f, pk_source)).collect();
+        let mut keys: Vec<(&FieldView, PartitionKeySource)> =
+            partition_key_field.iter().map(|f| (f, pk_source)).collect();
         for f in &sub_key_fields {
             let source = if is_id(&f.json_name) {
                 PartitionKeySource::Id
@@ -633,7 +649,11 @@ enum PartitionKeySource<'f> {
     Parameter,
 }
 
-fn constructor(keys: &[(&FieldView, PartitionKeySource<'_>)], fields: &[FieldView], id_param: bool) -> (Vec<ParamView>, Vec<InitView>) {
+fn constructor(
+    keys: &[(&FieldView, PartitionKeySource<'_>)],
+    fields: &[FieldView],
+    id_param: bool,
+) -> (Vec<ParamView>, Vec<InitView>) {
     let param = |ident: &str, ty: &str| ParamView {
         ident: ident.to_string(),
         ty: if ty == STRING {

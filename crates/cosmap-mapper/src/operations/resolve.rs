@@ -120,7 +120,10 @@ fn read_at(all: &Places<'_>, p: &AccessPattern, at: &Location<'_>) -> Vec<Reques
         }
     }
     if !prefix.is_empty() {
-        partition_key = Some(key_from(prefix.iter().cloned().map(ValueSource::Parameter).collect(), levels.len()));
+        partition_key = Some(key_from(
+            prefix.iter().cloned().map(ValueSource::Parameter).collect(),
+            levels.len(),
+        ));
     }
     // Returned elements: in this document, in other documents of the same container, or elsewhere.
     let mut types = vec![d.discriminator.clone()];
@@ -462,7 +465,10 @@ fn write(all: &Places<'_>, containers: &[Container], p: &AccessPattern) -> Optio
             ContainerKind::Dictionary => ValueSource::Constant(d.discriminator.clone()),
             ContainerKind::Aggregate | ContainerKind::Claims => {
                 let levels = c.partition_key_properties();
-                key_from(levels.iter().map(|l| ValueSource::Parameter(l.to_string())).collect(), levels.len())
+                key_from(
+                    levels.iter().map(|l| ValueSource::Parameter(l.to_string())).collect(),
+                    levels.len(),
+                )
             }
         };
         let id = identity_of(d).unwrap_or("id");

@@ -49,8 +49,11 @@ struct Candidate {
     reads_ru_per_second: f64,
     /// Those reads, by name.
     patterns: Vec<String>,
-    /// Bytes of the largest logical partition after `growthYears`.
+    /// Bytes under the most common value after `growthYears`.
     largest_bytes: f64,
+    /// Bytes of the largest logical partition under the whole key: `largest_bytes`,
+    /// or one aggregate's under a hierarchical key.
+    partition_bytes: f64,
     /// A hierarchical key's further levels (the root's identity), with why the value
     /// alone cannot be the key; empty for a single-path key.
     sub: Vec<String>,
@@ -73,6 +76,7 @@ impl Candidate {
             reads_ru_per_second: 0.0,
             patterns: Vec::new(),
             largest_bytes: 0.0,
+            partition_bytes: 0.0,
             sub: Vec::new(),
             split: None,
             partition_share: share,
@@ -81,6 +85,7 @@ impl Candidate {
 
     fn with_largest_bytes(mut self, bytes: f64) -> Self {
         self.largest_bytes = bytes;
+        self.partition_bytes = bytes;
         self
     }
 
@@ -91,7 +96,7 @@ impl Candidate {
         self.sub = vec![identity.to_string()];
         self.split = Some(why);
         self.partition_share = 1.0 / aggregates.max(1.0);
-        self.largest_bytes = aggregate_bytes;
+        self.partition_bytes = aggregate_bytes;
         self
     }
 
@@ -135,16 +140,19 @@ pub(crate) fn apply(
             continue;
         };
         let identity = c.partition_key_property.clone();
+        // Overflowing values, refused unless the first becomes a hierarchical key.
+        let mut overflowing: Vec<(Candidate, String)> = Vec::new();
+        let mut chosen = false;
+        let storage = facts::storage_after(model, stats, c, t.growth_years);
+        let future = facts::count_after(model, stats, &root.source, c.default_ttl, t.growth_years);
+        let aggregate_bytes = storage / future.max(1.0);
         for candidate in candidates_of(model, c, &root.source, &without) {
             if let Some(clash) = clash(c, &candidate) {
                 refuse(trace, &c.name, &identity, &candidate, clash);
                 continue;
             }
             // The largest logical partition after `growth_years`.
-            let storage = facts::storage_after(model, stats, c, t.growth_years);
-            let future = facts::count_after(model, stats, &root.source, c.default_ttl, t.growth_years);
             let largest_bytes = candidate.largest_share * storage;
-            let aggregate_bytes = storage / future.max(1.0);
             if largest_bytes > t.logical_partition_max_bytes {
                 let why = format!(
                     "its largest logical partition would hold about {} after {} years ({} of about {} aggregates of {} each; {}), over `logicalPartitionMaxBytes` ({})",
@@ -156,20 +164,25 @@ pub(crate) fn apply(
                     share_origin(&candidate),
                     human_bytes(t.logical_partition_max_bytes)
                 );
-                if aggregate_bytes > t.logical_partition_max_bytes {
-                    refuse(trace, &c.name, &identity, &candidate, why)
-                        .with("largestPartitionBytes", largest_bytes.round());
-                    continue;
-                }
-                // The value, then the identity: one aggregate per logical partition.
-                let split = candidate
-                    .with_largest_bytes(largest_bytes)
-                    .split(&identity, future, aggregate_bytes, why);
-                candidates.push((c.name.clone(), split));
-                break;
+                overflowing.push((candidate.with_largest_bytes(largest_bytes), why));
+                continue;
             }
             candidates.push((c.name.clone(), candidate.with_largest_bytes(largest_bytes)));
+            chosen = true;
             break;
+        }
+        // No value fits alone: the heaviest, then the identity (one aggregate per
+        // logical partition), when one aggregate fits.
+        let mut overflowing = overflowing.into_iter();
+        if !chosen && aggregate_bytes <= t.logical_partition_max_bytes {
+            if let Some((candidate, why)) = overflowing.next() {
+                let split = candidate.split(&identity, future, aggregate_bytes, why);
+                candidates.push((c.name.clone(), split));
+            }
+        }
+        for (candidate, why) in overflowing {
+            let bytes = candidate.largest_bytes.round();
+            refuse(trace, &c.name, &identity, &candidate, why).with("largestPartitionBytes", bytes);
         }
     }
     if candidates.is_empty() {
@@ -353,18 +366,22 @@ fn record_kept(trace: &mut Trace, t: &Thresholds, name: &str, identity: &str, ca
         name,
         outcome,
         format!(
-            "{} on {source}: {how} the patterns that read or write `{name}` cost {} instead of {} (with the copies each design would get); the largest logical partition holds about {} after {} years and serves {} ({share}), within {} and {}; writes and point reads take the `{}` value, and a change of it moves the aggregate (delete, then create)",
+            "{} on {source}: {how} the patterns that read or write `{name}` cost {} instead of {} (with the copies each design would get); the largest logical partition holds about {} after {} years and serves {} ({share}), within {} and {}; writes and point reads take the `{}` {}, and a change of it moves the aggregate (delete, then create)",
             list(&candidate.patterns),
             about(human_ru_per_second(f.after)),
             about(human_ru_per_second(f.before)),
-            human_bytes(candidate.largest_bytes),
+            human_bytes(candidate.partition_bytes),
             t.growth_years,
             about(human_ru_per_second(f.largest_ru)),
             human_bytes(t.logical_partition_max_bytes),
             human_ru_per_second(t.logical_partition_max_ru_per_second),
             levels.join("` and `"),
+            if levels.len() > 1 { "values" } else { "value" },
         ),
     );
+    if candidate.split.is_some() {
+        decision.with("valueLargestPartitionBytes", candidate.largest_bytes.round());
+    }
     if !candidate.sub.is_empty() {
         decision.with("levels", levels.join(", ").as_str());
     }
@@ -372,7 +389,7 @@ fn record_kept(trace: &mut Trace, t: &Thresholds, name: &str, identity: &str, ca
         .with("property", candidate.property.as_str())
         .with("distinctValues", candidate.distinct)
         .with("largestValueShare", candidate.largest_share)
-        .with("largestPartitionBytes", candidate.largest_bytes.round())
+        .with("largestPartitionBytes", candidate.partition_bytes.round())
         .with("largestPartitionRuPerSecond", f.largest_ru.round())
         .with("affectedRuPerSecond", rounded(f.before))
         .with("affectedRuPerSecondWith", rounded(f.after));
@@ -393,7 +410,10 @@ fn repartitioned(containers: &[Container], keys: &[(String, Candidate)]) -> Vec<
                 }
             } else {
                 PartitionKeyValue::Levels {
-                    properties: std::iter::once(&candidate.property).chain(&candidate.sub).cloned().collect(),
+                    properties: std::iter::once(&candidate.property)
+                        .chain(&candidate.sub)
+                        .cloned()
+                        .collect(),
                 }
             };
             values.insert(root, value);
@@ -465,13 +485,28 @@ fn refuse<'t>(
     candidate: &Candidate,
     why: String,
 ) -> &'t mut crate::decision::Decision {
-    trace
-        .record(
-            Rule::PartitionKey,
-            container,
-            format!("keeps `/{identity}`, not `/{}`", candidate.property),
-            format!("{} on `{}`, but {why}", list(&candidate.patterns), candidate.property),
-        )
+    let (outcome, why) = match &candidate.split {
+        None => (format!("keeps `/{identity}`, not `/{}`", candidate.property), why),
+        Some(alone) => (
+            format!("keeps `/{identity}`, not the hierarchical key {}", candidate.paths()),
+            format!(
+                "`/{}` alone would not do ({alone}), and as the first level of a hierarchical key {why}",
+                candidate.property
+            ),
+        ),
+    };
+    let decision = trace.record(
+        Rule::PartitionKey,
+        container,
+        outcome,
+        format!("{} on `{}`, but {why}", list(&candidate.patterns), candidate.property),
+    );
+    if candidate.split.is_some() {
+        decision
+            .with("valueLargestPartitionBytes", candidate.largest_bytes.round())
+            .with("largestPartitionBytes", candidate.partition_bytes.round());
+    }
+    decision
         .with("property", candidate.property.as_str())
         .with("distinctValues", candidate.distinct)
         .with("largestValueShare", candidate.largest_share)

@@ -79,7 +79,7 @@ pub(crate) fn apply(containers: &mut Vec<Container>, name: &str, trace: &mut Tra
                 format!("{}.{}", of.document_type, of.attribute),
                 format!("claim documents `{}` in `{name}`, partitioned by the value", d.name),
                 format!(
-                    "no unique key in `{}` (partitioned by `{key}`) can compare two `{}`s' `{}`; a claim `{{\"id\": \"{}\", \"{CLAIM_PROPERTY}\": <value>}}` is created before the `{}` and Cosmos DB refuses a second one of the same value (409), so a duplicate is refused before anything else is written; deleting the `{}` deletes its claim; changing the value claims the new one first, then releases the old",
+                    "no unique key in `{}` (partitioned by `{key}`) can compare two `{}`s' `{}`; a claim `{{\"id\": \"{}\", \"{CLAIM_PROPERTY}\": <value>}}` is created before the `{}` and Cosmos DB refuses a second one of the same value (409), so a duplicate is refused before anything else is written; deleting the `{}` deletes its claim; a replace keeps the value (to change it, claim the new one first, then release the old)",
                     of.container, of.document_type, of.attribute, d.discriminator, of.document_type, of.document_type
                 ),
             )

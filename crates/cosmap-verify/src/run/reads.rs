@@ -373,7 +373,10 @@ impl Run<'_> {
         let partition = match r.partition_key().map(|source| (source, key_in(source, &result.body))) {
             Some((_, Ok(Some(pk)))) => Some(pk),
             Some((source, Ok(None))) => {
-                return fail(outcome, format!("`{}` holds no `{source}` to scope the count", result.id))
+                return fail(
+                    outcome,
+                    format!("`{}` holds no `{source}` to scope the count", result.id),
+                )
             }
             Some((_, Err(why))) => return fail(outcome, format!("a count's partition comes from each result: {why}")),
             None => None,
