@@ -247,6 +247,10 @@ fn check_references(m: &LogicalModel) -> Result<(), TestCaseError> {
                 };
                 prop_assert_eq!(root.id.attribute(), Some(r.target_identity.as_str()));
                 let expected = match target.kind {
+                    // A hierarchical key: the reference carries the target's value of each level.
+                    ContainerKind::Aggregate if target.partition_key.is_hierarchical() => PartitionKeyValue::Levels {
+                        properties: target.partition_key_properties().iter().map(|l| l.to_string()).collect(),
+                    },
                     // Partitioned by what its heaviest reads filter on (`partitionKey`):
                     // the reference carries the target's own value of it.
                     ContainerKind::Aggregate if target.partition_key_property != r.target_identity => {

@@ -85,4 +85,5 @@ pub const ASSUMPTIONS: &[&str] = &[
     "requests spread over partition key values as the data does: evenly, but under a key other than the root's identity its most common value takes `largestValueShare` of both (ten times the even share when not declared)",
     "one execution of a query reads one page of at most 100 items",
     "a create in a feed also deletes the oldest item it pushes out",
+    "a query given a prefix of a hierarchical key selects count / (the prefix's values) items and checks the physical partitions its most common value's data fills (50 GB each), as a query across that many partitions; the levels combine as if independent",
 ];
