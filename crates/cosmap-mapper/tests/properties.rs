@@ -249,7 +249,11 @@ fn check_references(m: &LogicalModel) -> Result<(), TestCaseError> {
                 let expected = match target.kind {
                     // A hierarchical key: the reference carries the target's value of each level.
                     ContainerKind::Aggregate if target.partition_key.is_hierarchical() => PartitionKeyValue::Levels {
-                        properties: target.partition_key_properties().iter().map(|l| l.to_string()).collect(),
+                        properties: target
+                            .partition_key_properties()
+                            .iter()
+                            .map(|l| l.to_string())
+                            .collect(),
                     },
                     // Partitioned by what its heaviest reads filter on (`partitionKey`):
                     // the reference carries the target's own value of it.
