@@ -157,6 +157,7 @@ fn sync_text(plan: &SyncPlan) -> String {
                 SyncOperation::Upsert => "upsert",
                 SyncOperation::Delete => "delete",
                 SyncOperation::Trim => "trim",
+                SyncOperation::Refresh => "rewrite the copied attributes of every",
             };
             if a.operation == SyncOperation::Trim {
                 return "then trim its partition to the newest it keeps".to_string();
@@ -201,11 +202,28 @@ fn render_embedded(out: &mut String, e: &Embedded, indent: usize) {
 
 fn render_reference(out: &mut String, r: &Reference, indent: usize) {
     let many = if r.many { "[…] " } else { "" };
-    let line = format!(
-        "{}: {many}→ {} (reference: id + partition key, in `{}`)",
-        r.name, r.target, r.target_container
-    );
+    let line = match &r.extended {
+        None => format!(
+            "{}: {many}→ {} (reference: id + partition key, in `{}`)",
+            r.name, r.target, r.target_container
+        ),
+        Some(extended) => format!(
+            "{}: {many}→ {} (extended reference: id + partition key + {}, in `{}`)",
+            r.name,
+            r.target,
+            attributes(&extended.attributes),
+            r.target_container
+        ),
+    };
     wrap_into(out, &" ".repeat(indent), &line, indent + 2);
+    if let Some(plan) = r.extended.as_ref().and_then(|e| e.sync.as_ref()) {
+        wrap_into(
+            out,
+            &" ".repeat(indent + 2),
+            &format!("sync: {}", sync_text(plan)),
+            indent + 4,
+        );
+    }
 }
 
 fn attributes(list: &[Property]) -> String {

@@ -113,14 +113,33 @@ fn object_members(
         required.push(e.name.clone());
     }
     for r in references {
-        let name = format!("{}Ref", r.target);
+        let mut name = format!("{}Ref", r.target);
+        let mut properties = Map::new();
+        properties.insert("id".into(), json!({"type": "string"}));
+        properties.insert("partitionKey".into(), reference_key(r));
+        let mut required = vec!["id".to_string(), "partitionKey".to_string()];
+        // An extended reference: the target's attributes read through it, beside it.
+        if let Some(extended) = &r.extended {
+            let parts: Vec<String> = extended
+                .attributes
+                .iter()
+                .map(|a| cosmap_domain::naming::upper_camel(&a.name))
+                .collect();
+            name = format!("{name}With{}", parts.join("And"));
+            for a in &extended.attributes {
+                properties.insert(a.name.clone(), attribute(a));
+                if !a.optional {
+                    required.push(a.name.clone());
+                }
+            }
+        }
         defs.insert(
             name.clone(),
             json!({
                 "type": "object",
                 "description": format!("Reference to `{}` in container `{}`.", r.target, r.target_container),
-                "properties": {"id": {"type": "string"}, "partitionKey": reference_key(r)},
-                "required": ["id", "partitionKey"],
+                "properties": properties,
+                "required": required,
                 "additionalProperties": false
             }),
         );

@@ -72,6 +72,7 @@ fn property(attribute: &Attribute) -> Property {
         optional: attribute.optional,
         many: attribute.many,
         unique: attribute.unique,
+        sensitive: attribute.sensitive,
     }
 }
 

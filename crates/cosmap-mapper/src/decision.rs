@@ -44,6 +44,10 @@ pub enum Rule {
     /// Optimisation: embed never-changing reference data instead of referencing it.
     #[serde(rename = "embedReferenceData")]
     EmbedReferenceData,
+    /// Optimisation: store the attributes reads take through a reference beside it,
+    /// kept current from the referenced container's change feed.
+    #[serde(rename = "extendedReference")]
+    ExtendedReference,
     /// Physical: which `unique` attributes become Cosmos DB unique keys.
     #[serde(rename = "uniqueKey")]
     UniqueKey,
@@ -70,6 +74,7 @@ impl Rule {
             Rule::Copy => "copy",
             Rule::CopySource => "copySource",
             Rule::EmbedReferenceData => "embedReferenceData",
+            Rule::ExtendedReference => "extendedReference",
             Rule::UniqueKey => "uniqueKey",
             Rule::UniqueClaim => "uniqueClaim",
             Rule::Indexing => "indexing",

@@ -95,6 +95,8 @@ pub fn map(model: &DomainModel, options: &Options) -> LogicalModel {
         // The design the partition keys, copies and feeds left, priced, is the one
         // the snapshots are weighed against.
         optimise::embed_reference_data::apply(model, &mut containers, &mut trace, &price, priced);
+        // What reads still take through references, stored beside them where it pays.
+        optimise::extended_reference::apply(model, &mut containers, &mut trace, &price);
     }
     let (containers, operations) = finish(model, options, containers, &mut trace);
     LogicalModel {

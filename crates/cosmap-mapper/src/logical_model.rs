@@ -223,6 +223,9 @@ pub struct Property {
     pub many: bool,
     /// Unique within a logical partition (a unique key candidate).
     pub unique: bool,
+    /// Never leaves its own document: no copy, snapshot or extended reference holds it.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub sensitive: bool,
 }
 
 /// What an embedded object is.
@@ -300,6 +303,23 @@ pub struct Reference {
     pub many: bool,
     /// Where the partition key value for a point read comes from.
     pub partition_key_value: PartitionKeyValue,
+    /// The target's attributes stored beside `id` and `partitionKey`
+    /// (`extendedReference`): only those the access patterns read through it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub extended: Option<ExtendedReference>,
+}
+
+/// The attributes an extended reference copies from its target, and how they stay
+/// current (`extendedReference`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ExtendedReference {
+    /// The copied attributes, in the target's declaration order; never a sensitive one.
+    pub attributes: Vec<Property>,
+    /// How a change of the target reaches every document that refers to it (from the
+    /// target container's change feed); `None` for reference data that never changes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sync: Option<SyncPlan>,
 }
 
 /// What a copy copies and how it stays in sync.

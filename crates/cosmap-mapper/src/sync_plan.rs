@@ -54,6 +54,10 @@ pub enum SyncOperation {
     /// Deletes the documents of its partition beyond the newest the feed keeps, by the
     /// served pattern's sort (a feed: `copyOf.newest`); idempotent.
     Trim,
+    /// Rewrites the copied attributes of every target document whose `keys` match the
+    /// changed document (an extended reference to it): found by a query, each
+    /// replaced; idempotent (a replayed change writes the same values).
+    Refresh,
 }
 
 /// One step of a sync: on `on` changes, `operation` the `document_type` document in

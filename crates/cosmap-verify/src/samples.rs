@@ -605,7 +605,26 @@ impl<'a> Generator<'a> {
             PartitionKeyValue::Constant { value } => json!(value),
             PartitionKeyValue::Property { .. } | PartitionKeyValue::Levels { .. } => target.partition_key.to_json(),
         };
-        Ok(json!({ "id": target.id, "partitionKey": partition_key }))
+        let mut object = Map::new();
+        object.insert("id".into(), json!(target.id));
+        object.insert("partitionKey".into(), partition_key);
+        // An extended reference: the target's own values of the attributes it copies.
+        if let Some(extended) = &r.extended {
+            let copied: BTreeSet<&str> = extended.attributes.iter().map(|a| a.name.as_str()).collect();
+            let attributes: Vec<cosmap_mapper::Property> = d
+                .attributes
+                .iter()
+                .filter(|a| copied.contains(a.name.as_str()))
+                .cloned()
+                .collect();
+            let fields = Fields {
+                attributes: &attributes,
+                embedded: &[],
+                references: &[],
+            };
+            self.fill(&mut object, fields, seed_of(target, 0), 0)?;
+        }
+        Ok(Value::Object(object))
     }
 
     /// A copy built from `source` like the generated `From` conversion.

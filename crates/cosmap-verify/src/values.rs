@@ -148,6 +148,7 @@ mod tests {
             optional: false,
             many: false,
             unique: false,
+            sensitive: false,
         }
     }
 

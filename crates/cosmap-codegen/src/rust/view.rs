@@ -88,6 +88,8 @@ pub struct RefView {
     pub levels: bool,
     /// The Rust type of its `partition_key`: `String`, or a tuple of one per level.
     pub key_type: String,
+    /// An extended reference's copied attributes (empty for a plain reference).
+    pub fields: Vec<FieldView>,
     /// Path of the target's document struct, e.g. `super::account::Account`.
     pub document: String,
 }
@@ -586,10 +588,20 @@ impl Shared<'_> {
     }
 
     fn reference(&mut self, r: &Reference) -> String {
+        // An extended reference: one struct per set of copied attributes.
+        let extended: Vec<&Property> = r.extended.iter().flat_map(|e| &e.attributes).collect();
         let mut name = format!("{}Ref", r.target);
+        if !extended.is_empty() {
+            let parts: Vec<String> = extended
+                .iter()
+                .map(|a| cosmap_domain::naming::upper_camel(&a.name))
+                .collect();
+            name = format!("{name}With{}", parts.join("And"));
+        }
         while self.structs.contains_key(&name) {
             name.push('_');
         }
+        let fields: Vec<FieldView> = extended.iter().map(|a| self.attribute(a)).collect();
         let (constant, by_property, levels) = match &r.partition_key_value {
             PartitionKeyValue::SameAsId => (None, None, 1),
             PartitionKeyValue::Constant { value } => (Some(value.clone()), None, 1),
@@ -605,6 +617,7 @@ impl Shared<'_> {
             by_property,
             levels: levels > 1,
             key_type: key_type(levels),
+            fields,
             document,
         });
         name

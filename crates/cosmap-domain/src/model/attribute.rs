@@ -32,6 +32,11 @@ pub struct Attribute {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(range(min = 0, max = 1)))]
     pub largest_value_share: Option<f64>,
+    /// The value must never leave its own document (a password hash, a personal
+    /// identifier): no copy, snapshot, extended reference or feed stores it, and a
+    /// claim of a `unique` one is not made.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub sensitive: bool,
 }
 
 pub(crate) fn is_false(b: &bool) -> bool {
@@ -49,6 +54,7 @@ impl Attribute {
             unique: false,
             distinct_values: None,
             largest_value_share: None,
+            sensitive: false,
         }
     }
 
@@ -73,6 +79,12 @@ impl Attribute {
     /// Declares the share of instances that hold the most common value.
     pub fn largest_value_share(mut self, share: f64) -> Self {
         self.largest_value_share = Some(share);
+        self
+    }
+
+    /// Marks the value as one that never leaves its own document.
+    pub fn sensitive(mut self) -> Self {
+        self.sensitive = true;
         self
     }
 

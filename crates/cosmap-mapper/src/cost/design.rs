@@ -138,11 +138,29 @@ impl<'m> Design<'m> {
                 .scaled(self.first_items(op, first) * self.references_per_item(op, r)),
             // A count per result: one small answer each time.
             (Some(first), _) if per_result => self.charge_once(op, r, 0.0).scaled(self.first_items(op, first)),
+            // The rewrite of every document holding an extended reference to the target.
+            (Some(_), OperationKind::Write) if matches!(r.purpose, Purpose::SyncExtendedReference { .. }) => {
+                self.charge_once(op, r, 1.0).scaled(self.holders_per_target(r))
+            }
             (Some(first), OperationKind::SinglePartitionQuery | OperationKind::CrossPartitionQuery) => {
                 self.charge_once(op, r, self.first_items(op, first))
             }
             _ => self.charge_once(op, r, 1.0),
         }
+    }
+
+    /// How many documents of `r`'s type refer to one target of its extended reference:
+    /// their count over the target's.
+    fn holders_per_target(&self, r: &Request) -> f64 {
+        let Purpose::SyncExtendedReference { target, .. } = &r.purpose else {
+            return 1.0;
+        };
+        let holders = r
+            .document_types
+            .first()
+            .and_then(|d| self.facts.get(&r.container)?.documents.get(d))
+            .map_or(1.0, |d| d.count);
+        holders / facts::count_of(self.model, target).max(1.0)
     }
 
     /// How many references each result holds for point read `r` to follow: a list's

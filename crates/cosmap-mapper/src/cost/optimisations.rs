@@ -18,7 +18,8 @@ use crate::operations::{Operation, OperationKind};
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct OptimisationEffect {
-    /// The decision's rule: `partitionKey`, `copy` or `embedReferenceData`.
+    /// The decision's rule: `partitionKey`, `copy`, `feed`, `embedReferenceData` or
+    /// `extendedReference`.
     pub rule: Rule,
     /// What it made: `Order` copied into `Account`, `Country` embedded.
     pub subject: String,
@@ -103,6 +104,36 @@ pub(crate) fn effects(
                 .filter(|op| names.contains(op.pattern.as_str())),
             patterns,
         ));
+    }
+    // Extended references: the patterns that read `holder.reference.attribute` (no
+    // longer following it) and the writes that rewrite or create its holders.
+    for c in &optimised.containers {
+        for d in &c.document_types {
+            for r in d.references.iter().filter(|r| r.extended.is_some()) {
+                let reads_through = |op: &Operation| {
+                    rules.operations.iter().any(|before| {
+                        before.pattern == op.pattern
+                            && before.requests.iter().any(|x| {
+                                matches!(&x.purpose, crate::operations::Purpose::FollowReference { target } if *target == r.target)
+                            })
+                    }) && op.requests.first().is_some_and(|x| x.container == c.name && x.document_types.contains(&d.name))
+                };
+                let keeps_it = |op: &Operation| {
+                    op.requests.iter().any(|x| {
+                        matches!(&x.purpose, crate::operations::Purpose::SyncExtendedReference { document, reference, .. } if *document == d.name && *reference == r.name)
+                    })
+                };
+                out.push(effect(
+                    Rule::ExtendedReference,
+                    format!("`{}.{}` extended with its `{}`'s attributes", d.name, r.name, r.target),
+                    optimised
+                        .operations
+                        .iter()
+                        .filter(|op| reads_through(op) || keeps_it(op)),
+                    patterns,
+                ));
+            }
+        }
     }
     let total_saved: f64 = patterns
         .iter()

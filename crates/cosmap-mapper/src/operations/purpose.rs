@@ -68,6 +68,17 @@ pub enum Purpose {
         /// The container holding the feed.
         container: String,
     },
+    /// Finds the `document`s whose extended reference `reference` refers to the written
+    /// `target` (a query), and rewrites each with the target's new values
+    /// (`extendedReference`, from the change feed): once per such document.
+    SyncExtendedReference {
+        /// The document type holding the reference.
+        document: String,
+        /// The reference's property name.
+        reference: String,
+        /// The referenced root.
+        target: String,
+    },
     /// Claims `element`'s `attribute` value before writing it (uniqueClaim): a
     /// conflict (409) means the value is taken and nothing else is written.
     Claim {
@@ -128,6 +139,14 @@ impl fmt::Display for Purpose {
             Purpose::SyncFeed { document, container } => write!(
                 f,
                 "keeps the feed of `{document}` in `{container}` current (change feed; a create also trims the oldest)"
+            ),
+            Purpose::SyncExtendedReference {
+                document,
+                reference,
+                target,
+            } => write!(
+                f,
+                "rewrites each `{document}` whose `{reference}` refers to the written `{target}` with its new values (change feed)"
             ),
             Purpose::Claim { element, attribute } => write!(
                 f,

@@ -130,6 +130,18 @@ fn read_at(all: &Places<'_>, p: &AccessPattern, at: &Location<'_>) -> Vec<Reques
     let mut names = vec![d.name.clone()];
     let mut extra = Vec::new();
     for r in p.returns.iter().filter(|r| **r != p.start) {
+        // An attribute stored beside its reference (`extendedReference`) comes with the document.
+        if let Some((first, rest)) = r.split_once('.') {
+            let beside = at.node.references().iter().any(|x| {
+                x.name == first
+                    && x.extended
+                        .as_ref()
+                        .is_some_and(|e| e.attributes.iter().any(|a| a.name == rest))
+            });
+            if beside {
+                continue;
+            }
+        }
         let Some(home) = places(all, r, false).next() else {
             // A property of the start (`categories`) or a path (`author.username`):
             // the reference of that name is followed (the application takes the
@@ -493,6 +505,11 @@ fn write(all: &Places<'_>, containers: &[Container], p: &AccessPattern) -> Optio
             index_paths: Vec::new(),
             order_by: Vec::new(),
         });
+        // A root replaced: every document that stores its attributes beside a
+        // reference to it is found and rewritten (extendedReference).
+        if home.path.is_empty() && this == WriteKind::Replace && d.role == Role::Root {
+            requests.extend(refresh_extended(containers, d));
+        }
         // A unique value no unique key enforces is claimed before its owner is
         // created, and released after it is deleted (uniqueClaim).
         if home.path.is_empty() && matches!(this, WriteKind::Create | WriteKind::Delete) {
@@ -558,6 +575,67 @@ fn write(all: &Places<'_>, containers: &[Container], p: &AccessPattern) -> Optio
         }
     }
     Operation::new(p.name.clone(), p.per_second, requests)
+}
+
+/// The requests that keep extended references to root `target` current after it is
+/// replaced: for each document type that stores some of its attributes beside a
+/// reference to it (and is kept in sync), a query for those that refer to it, in
+/// one partition when the holders are partitioned by that reference, and a replace
+/// of each one found (its key and id from the document found).
+fn refresh_extended(containers: &[Container], target: &DocumentType) -> Vec<Request> {
+    let Some(identity) = identity_of(target) else {
+        return Vec::new();
+    };
+    let mut requests = Vec::new();
+    for c in containers.iter().filter(|c| c.kind == ContainerKind::Aggregate) {
+        for h in c
+            .document_types
+            .iter()
+            .filter(|h| matches!(h.role, Role::Root | Role::Entity))
+        {
+            let synced = |r: &&crate::logical_model::Reference| {
+                r.target == target.source && !r.many && r.extended.as_ref().is_some_and(|e| e.sync.is_some())
+            };
+            for r in h.references.iter().filter(synced) {
+                let purpose = Purpose::SyncExtendedReference {
+                    document: h.name.clone(),
+                    reference: r.name.clone(),
+                    target: target.source.clone(),
+                };
+                let by_reference =
+                    c.sub_partition_key_properties.is_empty() && c.partition_key_property == r.target_identity;
+                let sql = format!(
+                    "SELECT * FROM c WHERE {} = @{identity} AND c.type = {}",
+                    sql::path("c", &[r.name.clone(), "id".to_string()]),
+                    sql::literal(&h.discriminator)
+                );
+                let partition_key = by_reference.then(|| ValueSource::Parameter(identity.to_string()));
+                requests.push(Request {
+                    action: Action::query(partition_key, sql, vec![identity.to_string()]),
+                    container: c.name.clone(),
+                    document_types: vec![h.name.clone()],
+                    purpose: purpose.clone(),
+                    index_paths: vec![format!("/{}/id/?", r.name), "/type/?".to_string()],
+                    order_by: Vec::new(),
+                });
+                let levels = c.partition_key_properties();
+                let own = |level: &str| ValueSource::Property(PropertyPath::new([level]));
+                requests.push(Request {
+                    action: Action::Write {
+                        write: WriteKind::Replace,
+                        partition_key: key_from(levels.iter().map(|l| own(l)).collect(), levels.len()),
+                        id: ValueSource::Property(PropertyPath::new(["id"])),
+                    },
+                    container: c.name.clone(),
+                    document_types: vec![h.name.clone()],
+                    purpose,
+                    index_paths: Vec::new(),
+                    order_by: Vec::new(),
+                });
+            }
+        }
+    }
+    requests
 }
 
 /// The claim document types (with their container) on `document_type` of `container`.

@@ -13,7 +13,7 @@ use crate::cost::design::Design;
 use crate::cost::facts::document_paths;
 use crate::cost::units;
 use crate::decision::{Rule, Trace};
-use crate::logical_model::{Container, ContainerKind, CopyOf, DocumentType, Embedded, EmbeddedKind, Role};
+use crate::logical_model::{Container, ContainerKind, CopyOf, DocumentType, Embedded, EmbeddedKind, Property, Role};
 use crate::operations::PropertyPath;
 use crate::options::Thresholds;
 use crate::statistics::{human_bytes, human_bytes_against, human_rate, Statistics};
@@ -82,6 +82,14 @@ fn consider(
                 "a frequent read of `{}` that filters on nothing: no container partitioned by a filter can serve it (a feed may, see `feed`)",
                 source.name
             ),
+        );
+        return;
+    }
+    if let Some(sensitive) = reads_sensitive(doc, pattern) {
+        refuse(
+            trace,
+            pattern,
+            format!("it reads `{sensitive}`, which is `sensitive`: a copy would store it outside its own document"),
         );
         return;
     }
@@ -284,8 +292,43 @@ pub(crate) fn mark_copy_source(source: &mut Container, trace: &mut Trace) {
 /// The copy of `doc` a read needs: for a short form (`project`) of the document's
 /// own element, only the projected properties, what the pattern filters and sorts on,
 /// and the reference `via` the copy's partition key comes from; otherwise all of it.
+/// The attribute of `doc` marked `sensitive` that `pattern` names (projects, filters
+/// or sorts on), if any: no copy or feed can serve it.
+pub(crate) fn reads_sensitive<'d>(doc: &'d DocumentType, pattern: &AccessPattern) -> Option<&'d str> {
+    let mut named: BTreeSet<&str> = pattern.project.iter().map(String::as_str).collect();
+    named.extend(pattern.filter_attributes());
+    named.extend(pattern.sort_keys().iter().map(|k| k.attribute));
+    fn find<'d>(
+        attributes: &'d [Property],
+        embedded: &'d [Embedded],
+        named: &BTreeSet<&str>,
+        prefix: &str,
+    ) -> Option<&'d str> {
+        for a in attributes.iter().filter(|a| a.sensitive) {
+            if named.contains(a.name.as_str()) || named.contains(format!("{prefix}{}", a.name).as_str()) {
+                return Some(&a.name);
+            }
+        }
+        embedded
+            .iter()
+            .find_map(|e| find(&e.attributes, &e.embedded, named, &format!("{}.", e.name)))
+    }
+    find(&doc.attributes, &doc.embedded, &named, "")
+}
+
+/// `list` without the attributes marked `sensitive`, at every depth of `embedded`.
+fn strip_sensitive(attributes: &mut Vec<Property>, embedded: &mut [Embedded]) {
+    attributes.retain(|a| !a.sensitive);
+    for e in embedded {
+        strip_sensitive(&mut e.attributes, &mut e.embedded);
+    }
+}
+
+/// The document a copy or feed of `doc` stores for `pattern`: what the pattern reads
+/// when it reads a short form, else the whole document; never a `sensitive` value.
 pub(crate) fn projected(doc: &DocumentType, pattern: &AccessPattern, via: &str) -> DocumentType {
     let mut copy = doc.clone();
+    strip_sensitive(&mut copy.attributes, &mut copy.embedded);
     if pattern.project.is_empty() || doc.source != pattern.start {
         return copy;
     }

@@ -228,27 +228,41 @@ fn rewrite(
             optional: false,
             many: false,
             unique: false,
+            sensitive: false,
         }];
-        attributes.extend(target.attributes.iter().map(|a| Property {
+        // A sensitive value never leaves its own document.
+        let (sensitive, copied): (Vec<_>, Vec<_>) = target.attributes.iter().partition(|a| a.sensitive);
+        attributes.extend(copied.iter().map(|a| Property {
             name: a.name.clone(),
             ty: a.ty,
             optional: a.optional,
             many: a.many,
             unique: false,
+            sensitive: false,
         }));
         let names: Vec<String> = attributes.iter().map(|a| a.name.clone()).collect();
-        trace
+        let left_out: Vec<String> = sensitive.iter().map(|a| format!("`{}`", a.name)).collect();
+        let decision = trace
             .record(
                 Rule::EmbedReferenceData,
                 format!("{subject}.{}", reference.name),
                 format!("embeds `{}`'s attributes instead of referencing it", target.name),
                 format!(
-                    "`{}` is reference data that never changes: a snapshot never goes stale and saves a read of container `{}`",
-                    target.name, reference.target_container
+                    "`{}` is reference data that never changes: a snapshot never goes stale and saves a read of container `{}`{}",
+                    target.name,
+                    reference.target_container,
+                    if left_out.is_empty() {
+                        String::new()
+                    } else {
+                        format!("; it leaves out {}, which is `sensitive`", left_out.join(", "))
+                    }
                 ),
             )
             .with("referenceData", "never")
             .with("attributes", names);
+        if !left_out.is_empty() {
+            decision.with("sensitiveLeftOut", left_out.len());
+        }
         embedded.push(Embedded {
             name: reference.name,
             source: target.name.clone(),

@@ -58,6 +58,16 @@ pub(crate) fn apply(
         if !fans_out {
             continue;
         }
+        let sensitive = containers
+            .iter()
+            .flat_map(|c| &c.document_types)
+            .find(|d| d.source == pattern.start && matches!(d.role, Role::Root | Role::Entity))
+            .and_then(|d| super::copy::reads_sensitive(d, pattern));
+        if let Some(attribute) = sensitive {
+            let why = format!("would store `{attribute}`, which is `sensitive`, outside its own document");
+            no_feed(trace, pattern, why);
+            continue;
+        }
         let Some((candidate, feed_name, source)) = with_feed(containers, pattern, name) else {
             continue;
         };

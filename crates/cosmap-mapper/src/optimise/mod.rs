@@ -1,5 +1,6 @@
 //! Physical optimisations, applied after MR1–MR6 and driven by access-pattern
-//! statistics: partition keys, copies, feeds and embedded reference data, each
+//! statistics: partition keys, copies, feeds, embedded reference data and extended
+//! references, each
 //! weighed on a [`Priced`] design.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -13,6 +14,7 @@ use crate::operations::Operation;
 
 pub(crate) mod copy;
 pub(crate) mod embed_reference_data;
+pub(crate) mod extended_reference;
 pub(crate) mod feed;
 pub(crate) mod partition_key;
 

@@ -145,5 +145,6 @@ fn make(
         target_identity: root.identity.clone(),
         many,
         partition_key_value: location.partition_key_value.clone(),
+        extended: None,
     })
 }

@@ -32,6 +32,15 @@ pub(crate) fn apply(containers: &mut Vec<Container>, name: &str, trace: &mut Tra
                 if c.unique_keys.iter().any(|k| k.paths == [key.as_str()]) {
                     continue;
                 }
+                if a.sensitive {
+                    trace.record(
+                        Rule::UniqueClaim,
+                        format!("{}.{}", d.name, a.name),
+                        "no claim: enforce it in the application",
+                        "the value is `sensitive`, and a claim would store it as its partition key, outside its own document",
+                    );
+                    continue;
+                }
                 if !is_text(a.ty) {
                     trace.record(
                         Rule::UniqueClaim,
@@ -121,6 +130,7 @@ fn claim(c: &Container, d: &DocumentType, a: &Property) -> DocumentType {
         optional: false,
         many: false,
         unique: false,
+        sensitive: false,
     };
     DocumentType {
         discriminator: crate::discriminator(&name),

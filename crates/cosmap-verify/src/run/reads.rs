@@ -497,7 +497,11 @@ fn judge_some(mut outcome: RequestOutcome, returned: &[Value], n: usize) -> Requ
 
 /// Compares what came back with `outcome.expected`: the same ids, each once, and in
 /// the expected order when `outcome.ordered` (checked by `in_order`).
-fn judge(mut outcome: RequestOutcome, returned: &[Value], in_order: impl Fn(&[&Value]) -> bool) -> RequestOutcome {
+pub(super) fn judge(
+    mut outcome: RequestOutcome,
+    returned: &[Value],
+    in_order: impl Fn(&[&Value]) -> bool,
+) -> RequestOutcome {
     let ids: Vec<String> = returned.iter().map(id_of).collect();
     outcome.returned = Some(ids.clone());
     let mut seen = BTreeSet::new();

@@ -43,12 +43,152 @@ impl Run<'_> {
         let mut requests = Vec::new();
         // What this operation wrote (for the copies that follow their source).
         let mut written: Vec<Written> = Vec::new();
-        for r in &op.requests {
+        let mut list = op.requests.iter().peekable();
+        while let Some(r) = list.next() {
+            // An extended reference's sync: the query for the holders, then their rewrite.
+            if matches!(r.purpose, Purpose::SyncExtendedReference { .. }) && r.kind() != OperationKind::Write {
+                let rewrite = list.next_if(|n| n.kind() == OperationKind::Write && n.purpose == r.purpose);
+                requests.extend(self.refresh_holders(r, rewrite, &written, state).await);
+                continue;
+            }
             requests.push(self.write_request(r, state, &mut written).await);
         }
         requests.extend(self.copies_in_sync(&written).await);
         requests.extend(self.duplicates_refused(op, state).await);
         pattern_outcome(op, requests)
+    }
+
+    /// The sync of an extended reference after its target was written: `query` must
+    /// find every live holder that refers to it; each found is rewritten with the
+    /// target's new values (`rewrite`), and a point read of each must then show them
+    /// (a rename reaches every holder).
+    async fn refresh_holders(
+        &self,
+        query: &Request,
+        rewrite: Option<&Request>,
+        written: &[Written],
+        state: &mut WriteState,
+    ) -> Vec<RequestOutcome> {
+        let mut outcome = self.outcome(query);
+        let Purpose::SyncExtendedReference {
+            document,
+            reference,
+            target,
+        } = &query.purpose
+        else {
+            return vec![fail(outcome, "not an extended reference's sync".into())];
+        };
+        let Some(changed) = written
+            .iter()
+            .rev()
+            .find(|w| w.accepted && w.sample.document_type == *target)
+            .map(|w| w.sample.clone())
+        else {
+            return vec![fail(outcome, format!("the operation wrote no `{target}` to sync"))];
+        };
+        let Some(c) = self.logical.container(&query.container) else {
+            return vec![fail(outcome, format!("there is no container `{}`", query.container))];
+        };
+        let copied: Vec<String> = c
+            .document_type(document)
+            .and_then(|d| d.references.iter().find(|r| r.name == *reference))
+            .and_then(|r| r.extended.as_ref())
+            .map(|e| e.attributes.iter().map(|a| a.name.clone()).collect())
+            .unwrap_or_default();
+        let refers = |s: &Sample| {
+            s.container == c.name
+                && s.document_type == *document
+                && s.body.get(reference).and_then(|r| r.get("id")).and_then(Value::as_str) == Some(changed.id.as_str())
+        };
+        outcome.expected = state.live.iter().filter(|s| refers(s)).map(|s| s.id.clone()).collect();
+        // Every parameter names the changed document's identity.
+        outcome.parameters = query
+            .query()
+            .map(|(_, names)| {
+                names
+                    .iter()
+                    .map(|n| (format!("@{n}"), Value::String(changed.id.clone())))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let partition = (query.kind() == OperationKind::SinglePartitionQuery).then(|| Key::one(changed.id.clone()));
+        outcome.partition_key = partition.as_ref().map(Key::to_string);
+        let sql = query.sql().unwrap_or_default().to_string();
+        let found = match self.query(&c.name, &sql, &outcome.parameters, partition.as_ref()).await {
+            Ok(found) => found,
+            Err(cause) => return vec![error(outcome, cause)],
+        };
+        let mut checks = vec![super::reads::judge(outcome, &found, |_| true)];
+        let Some(rewrite) = rewrite else {
+            return checks;
+        };
+        let mut outcome = self.outcome(rewrite);
+        outcome.expected = found.iter().map(id_of).collect();
+        let mut shown = Vec::new();
+        let mut problems = Vec::new();
+        let levels = c.partition_key_properties();
+        for holder in &found {
+            let mut body = holder.clone();
+            if let Some(Value::Object(r)) = body.get_mut(reference) {
+                for a in &copied {
+                    match changed.body.get(a) {
+                        Some(v) => r.insert(a.clone(), v.clone()),
+                        None => r.remove(a),
+                    };
+                }
+            }
+            let key: Option<Vec<String>> = levels
+                .iter()
+                .map(|l| body.get(*l).and_then(Value::as_str).map(str::to_string))
+                .collect();
+            let (Some(key), id) = (key.map(Key::levels), id_of(&body)) else {
+                problems.push(format!("`{}` holds no partition key", id_of(holder)));
+                continue;
+            };
+            let Ok(client) = self.client(&c.name) else {
+                problems.push(format!("there is no container `{}`", c.name));
+                continue;
+            };
+            let operation = format!("replace item `{id}` in `{}`", c.name);
+            let sent = self
+                .connection
+                .request(&operation, &[], || client.replace_item(key.sdk(), &id, &body, None))
+                .await;
+            if let Err(e) = sent {
+                problems.push(format!("rewriting `{id}` failed: {e}"));
+                continue;
+            }
+            if let Some(live) = state
+                .live
+                .iter_mut()
+                .find(|s| s.container == c.name && s.id == id && s.partition_key == key)
+            {
+                live.body = body.clone();
+            }
+            match self.point_read(&c.name, &key, &id).await {
+                Ok(Some(read)) => {
+                    let stale: Vec<&String> = copied
+                        .iter()
+                        .filter(|a| read.get(reference).and_then(|r| r.get(a.as_str())) != changed.body.get(a.as_str()))
+                        .collect();
+                    if stale.is_empty() {
+                        shown.push(id);
+                    } else {
+                        problems.push(format!("`{id}` still shows the old `{reference}` values"));
+                    }
+                }
+                Ok(None) => problems.push(format!("`{id}` is gone after its rewrite")),
+                Err(cause) => problems.push(cause),
+            }
+        }
+        outcome.returned = Some(shown);
+        checks.push(if problems.is_empty() {
+            outcome.verdict = Verdict::Pass;
+            outcome
+        } else {
+            fail(outcome, problems.join("; "))
+        });
+        checks
     }
 
     /// For each document the operation wrote whose type has copies it did not write:

@@ -1,0 +1,360 @@
+//! extendedReference: the attributes reads take through a reference
+//! (`returns: ["author.username"]`) are stored beside it (`author: {id,
+//! partitionKey, username}`), so the read needs no point read per result. A change
+//! of the referenced root then rewrites every document that refers to it, from the
+//! referenced container's change feed (none for reference data that never
+//! changes). Only the attributes read are copied, never a `sensitive` one; a
+//! reference is extended only where the whole workload's RU/s drops, the rewrites
+//! priced at the rates of the writes that trigger them.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use cosmap_domain::{AccessKind, ChangeRate, DomainModel};
+
+use super::Priced;
+use crate::cost::facts;
+use crate::cost::optimisations::saves_and_adds;
+use crate::cost::units;
+use crate::decision::{Rule, Trace};
+use crate::logical_model::{Container, DocumentType, ExtendedReference, Property, Role};
+use crate::operations::PropertyPath;
+use crate::statistics::human_ru_per_second;
+use crate::sync_plan::{ChangeKind, KeyMapping, SyncAction, SyncOperation, SyncPlan, SyncTrigger};
+
+/// One reference that reads go through: the element holding it, its name, what it
+/// refers to, the attributes read and the patterns that read them.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+struct Candidate {
+    holder: String,
+    reference: String,
+    target: String,
+    attributes: BTreeSet<String>,
+    patterns: BTreeSet<String>,
+}
+
+impl Candidate {
+    fn subject(&self) -> String {
+        format!("{}.{}", self.holder, self.reference)
+    }
+}
+
+/// Extends the references reads go through, where that lowers the workload's RU/s.
+///
+/// Weighed like the snapshots: the design with every candidate extended against the
+/// design with none, each candidate by the patterns it changes (the reads that no
+/// longer follow it, the writes of its target that now rewrite the holders, the
+/// writes of the holder that grow); those that save more than they add are kept
+/// together, and only if the design with exactly those costs less than none.
+pub(crate) fn apply(
+    model: &DomainModel,
+    containers: &mut Vec<Container>,
+    trace: &mut Trace,
+    price: &dyn Fn(Vec<Container>) -> Priced,
+) {
+    let candidates = candidates(model, containers, trace);
+    if candidates.is_empty() {
+        return;
+    }
+    let without = price(containers.clone());
+    let with_all = price(extended(model, containers, &candidates));
+    let mut kept: Vec<Candidate> = Vec::new();
+    let mut weighed = Vec::new();
+    for c in &candidates {
+        let patterns = affected(model, c);
+        let (saves, adds) = saves_and_adds(patterns.iter().map(|name| {
+            let ru = |p: &Priced| p.by_pattern.get(name.as_str()).copied().unwrap_or(0.0);
+            ru(&without) - ru(&with_all)
+        }));
+        if saves > adds {
+            kept.push(c.clone());
+        }
+        weighed.push((c, saves, adds));
+    }
+    let chosen = if kept.is_empty() {
+        None
+    } else if kept.len() == candidates.len() {
+        Some((extended(model, containers, &kept), with_all))
+    } else {
+        let design = extended(model, containers, &kept);
+        let priced = price(design.clone());
+        Some((design, priced))
+    };
+    let together = chosen.as_ref().is_none_or(|(_, p)| p.cheaper_than(&without));
+    for (c, saves, adds) in weighed {
+        let is_kept = kept.contains(c);
+        let synced = changes(model, &c.target);
+        let attributes: Vec<String> = c.attributes.iter().map(|a| format!("`{a}`")).collect();
+        let reads: Vec<String> = c.patterns.iter().map(|p| format!("`{p}`")).collect();
+        let (outcome, reason) = if is_kept && together {
+            (
+                format!(
+                    "stores {} of `{}` beside the reference",
+                    attributes.join(", "),
+                    c.target
+                ),
+                format!(
+                    "{} read {} through `{}`: stored beside it, they save about {} of point reads{}",
+                    reads.join(", "),
+                    attributes.join(", "),
+                    c.reference,
+                    human_ru_per_second(saves),
+                    if synced {
+                        format!(
+                            "; a change of a `{}` rewrites every `{}` that refers to it (from the change feed of its container), about {}",
+                            c.target,
+                            c.holder,
+                            human_ru_per_second(adds)
+                        )
+                    } else {
+                        format!(
+                            ", and `{}` never changes, so nothing keeps them in sync (they add about {} to the writes)",
+                            c.target,
+                            human_ru_per_second(adds)
+                        )
+                    }
+                ),
+            )
+        } else if is_kept {
+            (
+                "keeps a plain reference".to_string(),
+                format!(
+                    "alone storing {} would save about {} and add about {}, but with the other extended references the workload would cost no less than the {} it costs without them",
+                    attributes.join(", "),
+                    human_ru_per_second(saves),
+                    human_ru_per_second(adds),
+                    human_ru_per_second(without.total())
+                ),
+            )
+        } else {
+            (
+                "keeps a plain reference".to_string(),
+                format!(
+                    "storing {} beside it would save about {} of point reads for {} but add about {} of writes (the rewrites of every `{}` when a `{}` changes, and larger documents): the workload's RU/s would not drop",
+                    attributes.join(", "),
+                    human_ru_per_second(saves),
+                    reads.join(", "),
+                    human_ru_per_second(adds),
+                    c.holder,
+                    c.target
+                ),
+            )
+        };
+        trace
+            .record(Rule::ExtendedReference, c.subject(), outcome, reason)
+            .with("attributes", c.attributes.iter().cloned().collect::<Vec<_>>())
+            .with("synced", synced)
+            .with("savesRuPerSecond", units::round(saves))
+            .with("addsRuPerSecond", units::round(adds));
+    }
+    if let (true, Some((design, _))) = (together, chosen) {
+        *containers = design;
+    }
+}
+
+/// Whether `target` can change: reference data that never changes needs no sync.
+fn changes(model: &DomainModel, target: &str) -> bool {
+    model.entity(target).and_then(|e| e.reference_data) != Some(ChangeRate::Never)
+}
+
+/// The references reads take attributes through, one candidate per holding element
+/// and reference, in name order. A `sensitive` attribute is never one of them (the
+/// refusal is recorded); a list of references, a reference inside an embedded
+/// object, or a holder whose documents are copied elsewhere is not extended.
+fn candidates(model: &DomainModel, containers: &[Container], trace: &mut Trace) -> Vec<Candidate> {
+    let mut found: BTreeMap<(String, String), Candidate> = BTreeMap::new();
+    let mut refused: BTreeSet<String> = BTreeSet::new();
+    let mut patterns: Vec<_> = model
+        .access_patterns()
+        .iter()
+        .filter(|p| p.kind == AccessKind::Read)
+        .collect();
+    patterns.sort_by(|a, b| a.name.cmp(&b.name));
+    for p in patterns {
+        for returned in &p.returns {
+            let Some((first, attribute)) = returned.split_once('.') else {
+                continue;
+            };
+            let Some((holder, reference)) = holding(containers, &p.start, first) else {
+                continue;
+            };
+            let Some(target) = model.entity(&reference.target) else {
+                continue;
+            };
+            let Some(a) = target.attributes.iter().find(|a| a.name == attribute) else {
+                continue;
+            };
+            let subject = format!("{}.{first}", p.start);
+            if a.sensitive {
+                if refused.insert(format!("{subject}.{attribute}")) {
+                    trace.record(
+                        Rule::ExtendedReference,
+                        subject,
+                        format!("does not store `{attribute}` beside the reference"),
+                        format!(
+                            "`{}` reads `{returned}`, but `{}.{attribute}` is `sensitive`: it never leaves its own document, so the read follows the reference",
+                            p.name, target.name
+                        ),
+                    );
+                }
+                continue;
+            }
+            if copied(containers, holder) {
+                if refused.insert(subject.clone()) {
+                    trace.record(
+                        Rule::ExtendedReference,
+                        subject,
+                        "keeps a plain reference",
+                        format!(
+                            "`{}` reads `{returned}`, but `{}` documents are copied elsewhere, and an extended reference there would go stale between the two syncs",
+                            p.name, holder.name
+                        ),
+                    );
+                }
+                continue;
+            }
+            let entry = found
+                .entry((p.start.clone(), first.to_string()))
+                .or_insert_with(|| Candidate {
+                    holder: p.start.clone(),
+                    reference: first.to_string(),
+                    target: reference.target.clone(),
+                    attributes: BTreeSet::new(),
+                    patterns: BTreeSet::new(),
+                });
+            entry.attributes.insert(attribute.to_string());
+            entry.patterns.insert(p.name.clone());
+        }
+    }
+    found.into_values().collect()
+}
+
+/// The home document of element `start` (its root or entity document, not a copy)
+/// and its single, top-level reference named `name`.
+fn holding<'c>(
+    containers: &'c [Container],
+    start: &str,
+    name: &str,
+) -> Option<(&'c DocumentType, &'c crate::logical_model::Reference)> {
+    containers
+        .iter()
+        .flat_map(|c| &c.document_types)
+        .filter(|d| d.source == start && matches!(d.role, Role::Root | Role::Entity))
+        .find_map(|d| {
+            let r = d.references.iter().find(|r| r.name == name && !r.many)?;
+            Some((d, r))
+        })
+}
+
+/// Whether some copy or feed copies `doc`'s documents.
+fn copied(containers: &[Container], doc: &DocumentType) -> bool {
+    containers.iter().flat_map(|c| &c.document_types).any(|d| {
+        d.copy_of
+            .as_ref()
+            .is_some_and(|of| of.document_type == doc.name && d.source == doc.source)
+    })
+}
+
+/// The patterns an extended reference changes: the reads that follow it, and the
+/// writes of its holder or its target.
+fn affected(model: &DomainModel, c: &Candidate) -> BTreeSet<String> {
+    model
+        .access_patterns()
+        .iter()
+        .filter(|p| {
+            let touches = |element: &str| p.start == element || p.returns.iter().any(|r| r == element);
+            match p.kind {
+                AccessKind::Read => c.patterns.contains(&p.name),
+                AccessKind::Write => touches(&c.holder) || touches(&c.target),
+            }
+        })
+        .map(|p| p.name.clone())
+        .collect()
+}
+
+/// `containers` with each candidate's reference extended in its holder's documents.
+fn extended(model: &DomainModel, containers: &[Container], candidates: &[Candidate]) -> Vec<Container> {
+    let mut out = containers.to_vec();
+    let homes: BTreeMap<String, (String, String)> = containers
+        .iter()
+        .flat_map(|c| {
+            c.document_types
+                .iter()
+                .filter(|d| d.role == Role::Root)
+                .map(move |d| (d.source.clone(), (c.name.clone(), d.discriminator.clone())))
+        })
+        .collect();
+    for c in candidates {
+        let Some(target) = model.entity(&c.target) else {
+            continue;
+        };
+        let attributes: Vec<Property> = target
+            .attributes
+            .iter()
+            .filter(|a| c.attributes.contains(&a.name) && !a.sensitive)
+            .map(|a| Property {
+                name: a.name.clone(),
+                ty: a.ty,
+                optional: a.optional,
+                many: a.many,
+                unique: false,
+                sensitive: false,
+            })
+            .collect();
+        // A share of the target's size, by the properties copied.
+        let extra = facts::bytes_of(model, &c.target) * attributes.len() as f64 / (target.attributes.len() + 3) as f64;
+        for container in out.iter_mut() {
+            let name = container.name.clone();
+            for d in container
+                .document_types
+                .iter_mut()
+                .filter(|d| d.source == c.holder && matches!(d.role, Role::Root | Role::Entity))
+            {
+                let Some(r) = d.references.iter_mut().find(|r| r.name == c.reference && !r.many) else {
+                    continue;
+                };
+                let sync = match (changes(model, &c.target), homes.get(&c.target)) {
+                    (true, Some((source, discriminator))) => {
+                        Some(refresh(source, &c.target, discriminator, &name, &d.name, &c.reference))
+                    }
+                    _ => None,
+                };
+                r.extended = Some(ExtendedReference {
+                    attributes: attributes.clone(),
+                    sync,
+                });
+                d.estimated_size_bytes = d.estimated_size_bytes.map(|b| b + extra);
+            }
+        }
+    }
+    out
+}
+
+/// The sync of an extended reference: each change of a `target` document in
+/// `source`'s change feed refreshes the copied attributes of every `holder` in
+/// `container` whose `reference.id` is the changed document's id.
+fn refresh(
+    source: &str,
+    target: &str,
+    discriminator: &str,
+    container: &str,
+    holder: &str,
+    reference: &str,
+) -> SyncPlan {
+    SyncPlan {
+        trigger: SyncTrigger::ChangeFeed {
+            container: source.to_string(),
+            document_type: target.to_string(),
+            discriminator: discriminator.to_string(),
+        },
+        actions: vec![SyncAction {
+            on: ChangeKind::Upserted,
+            operation: SyncOperation::Refresh,
+            container: container.to_string(),
+            document_type: holder.to_string(),
+            keys: vec![KeyMapping {
+                property: format!("{reference}.id"),
+                from: PropertyPath::new(["id"]),
+            }],
+        }],
+    }
+}
