@@ -12,7 +12,9 @@
 //! a reference of their root, and for `unique-claims.json` (`unique_claims.rs`),
 //! whose unique values are claimed in a claims container, and for the `newsfeed`
 //! example (`newsfeed.rs`), whose newest posts are kept in a feed, and for the
-//! `help-desk` example (`help_desk.rs`), whose tickets have a hierarchical key.
+//! `help-desk` example (`help_desk.rs`), whose tickets have a hierarchical key, and
+//! for `patterns/extended-reference` (`extended_reference.rs`), whose comments store
+//! their author's username beside the reference.
 
 use std::error::Error;
 use std::path::{Path, PathBuf};
@@ -78,6 +80,7 @@ fn main() -> Result<(), Box<dyn Error>> {
         ),
         ("newsfeed", "../newsfeed/model.json"),
         ("help_desk", "../help-desk/model.json"),
+        ("extended_reference", "../patterns/extended-reference/model.json"),
     ] {
         println!("cargo:rerun-if-changed={file}");
         let model = cosmap_domain::load_file(Path::new(file)).map_err(|e| e.to_string())?;
@@ -191,7 +194,11 @@ fn fill(object: &mut Map<String, Value>, attributes: &[Property], embedded: &[Em
             cosmap_mapper::PartitionKeyValue::Levels { properties } => json!(vec!["ref-1"; properties.len()]),
             _ => json!("ref-1"),
         };
-        let one = json!({ "id": "ref-1", "partitionKey": key });
+        let mut one = json!({ "id": "ref-1", "partitionKey": key });
+        // An extended reference: the attributes it copies, beside id and partition key.
+        if let (Some(extended), Value::Object(map)) = (&r.extended, &mut one) {
+            fill(map, &extended.attributes, &[], &[]);
+        }
         object.insert(r.name.clone(), if r.many { json!([one]) } else { one });
     }
 }

@@ -205,3 +205,12 @@ mod tests {
         assert_eq!(human_rate(0.25), "0.25/s");
     }
 }
+
+/// "about 5 RU/s", but "under 0.1 RU/s" and "unbounded" as they are.
+pub(crate) fn about(figure: String) -> String {
+    if figure.starts_with("under") || figure.starts_with("unbounded") {
+        figure
+    } else {
+        format!("about {figure}")
+    }
+}

@@ -61,3 +61,9 @@ pub mod newsfeed {
 pub mod help_desk {
     include!(concat!(env!("OUT_DIR"), "/help_desk.rs"));
 }
+
+/// The types of `patterns/extended-reference`: a comment's reference to its author
+/// carries the author's username (`UserRefWithUsername`), built from the user.
+pub mod extended_reference {
+    include!(concat!(env!("OUT_DIR"), "/extended_reference.rs"));
+}

@@ -18,7 +18,7 @@ use crate::cost::units;
 use crate::decision::{Rule, Trace};
 use crate::logical_model::{Container, DocumentType, ExtendedReference, Property, Role};
 use crate::operations::PropertyPath;
-use crate::statistics::human_ru_per_second;
+use crate::statistics::{about, human_ru_per_second};
 use crate::sync_plan::{ChangeKind, KeyMapping, SyncAction, SyncOperation, SyncPlan, SyncTrigger};
 
 /// One reference that reads go through: the element holding it, its name, what it
@@ -93,23 +93,23 @@ pub(crate) fn apply(
                     c.target
                 ),
                 format!(
-                    "{} read {} through `{}`: stored beside it, they save about {} of point reads{}",
+                    "{} read {} through `{}`: stored beside it, they save {} of point reads{}",
                     reads.join(", "),
                     attributes.join(", "),
                     c.reference,
-                    human_ru_per_second(saves),
+                    about(human_ru_per_second(saves)),
                     if synced {
                         format!(
-                            "; a change of a `{}` rewrites every `{}` that refers to it (from the change feed of its container), about {}",
+                            "; a change of a `{}` rewrites every `{}` that refers to it (from the change feed of its container), {}",
                             c.target,
                             c.holder,
-                            human_ru_per_second(adds)
+                            about(human_ru_per_second(adds))
                         )
                     } else {
                         format!(
-                            ", and `{}` never changes, so nothing keeps them in sync (they add about {} to the writes)",
+                            ", and `{}` never changes, so nothing keeps them in sync (they add {} to the writes)",
                             c.target,
-                            human_ru_per_second(adds)
+                            about(human_ru_per_second(adds))
                         )
                     }
                 ),
@@ -118,10 +118,10 @@ pub(crate) fn apply(
             (
                 "keeps a plain reference".to_string(),
                 format!(
-                    "alone storing {} would save about {} and add about {}, but with the other extended references the workload would cost no less than the {} it costs without them",
+                    "alone storing {} would save {} and add {}, but with the other extended references the workload would cost no less than the {} it costs without them",
                     attributes.join(", "),
-                    human_ru_per_second(saves),
-                    human_ru_per_second(adds),
+                    about(human_ru_per_second(saves)),
+                    about(human_ru_per_second(adds)),
                     human_ru_per_second(without.total())
                 ),
             )
@@ -129,11 +129,11 @@ pub(crate) fn apply(
             (
                 "keeps a plain reference".to_string(),
                 format!(
-                    "storing {} beside it would save about {} of point reads for {} but add about {} of writes (the rewrites of every `{}` when a `{}` changes, and larger documents): the workload's RU/s would not drop",
+                    "storing {} beside it would save {} of point reads for {} but add {} of writes (the rewrites of every `{}` when a `{}` changes, and larger documents): the workload's RU/s would not drop",
                     attributes.join(", "),
-                    human_ru_per_second(saves),
+                    about(human_ru_per_second(saves)),
                     reads.join(", "),
-                    human_ru_per_second(adds),
+                    about(human_ru_per_second(adds)),
                     c.holder,
                     c.target
                 ),

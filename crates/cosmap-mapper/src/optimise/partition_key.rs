@@ -23,7 +23,7 @@ use crate::decision::{Rule, Trace};
 use crate::logical_model::{Container, ContainerKind, Embedded, PartitionKey, PartitionKeyValue, Reference, Role};
 use crate::options::Thresholds;
 use crate::statistics::Statistics;
-use crate::statistics::{human_bytes, human_count, human_ru_per_second, human_share};
+use crate::statistics::{about, human_bytes, human_count, human_ru_per_second, human_share};
 
 /// What a container could be partitioned by instead of its root's identity.
 #[derive(Debug, Clone, PartialEq)]
@@ -443,15 +443,6 @@ fn workload(p: &Priced) -> String {
             about(human_ru_per_second(finite)),
             unbounded.join(", ")
         )
-    }
-}
-
-/// "about 5 RU/s", but "under 0.1 RU/s" as it is.
-fn about(figure: String) -> String {
-    if figure.starts_with("under") || figure.starts_with("unbounded") {
-        figure
-    } else {
-        format!("about {figure}")
     }
 }
 
