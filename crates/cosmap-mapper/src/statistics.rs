@@ -179,6 +179,15 @@ pub fn human_rate(per_second: f64) -> String {
     format!("{text}/s")
 }
 
+/// "about 5 RU/s", but "under 0.1 RU/s" and "unbounded" as they are.
+pub(crate) fn about(figure: String) -> String {
+    if figure.starts_with("under") || figure.starts_with("unbounded") {
+        figure
+    } else {
+        format!("about {figure}")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -203,14 +212,5 @@ mod tests {
         assert_eq!(human_bytes_against(20e9, 50e9), "20.0 GB");
         assert_eq!(human_rate(500.0), "500/s");
         assert_eq!(human_rate(0.25), "0.25/s");
-    }
-}
-
-/// "about 5 RU/s", but "under 0.1 RU/s" and "unbounded" as they are.
-pub(crate) fn about(figure: String) -> String {
-    if figure.starts_with("under") || figure.starts_with("unbounded") {
-        figure
-    } else {
-        format!("about {figure}")
     }
 }
