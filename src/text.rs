@@ -132,6 +132,14 @@ fn render_document(out: &mut String, d: &DocumentType) {
     for r in &d.references {
         render_reference(out, r, 4);
     }
+    for v in &d.computed {
+        let how = match &v.kept {
+            cosmap_mapper::Keeping::Batch => "kept in the same transactional batch".to_string(),
+            cosmap_mapper::Keeping::ChangeFeed { sync } => format!("kept from the {}", sync_text(sync)),
+        };
+        let line = format!("{}: number of `{}` ({how})", v.name, v.counts);
+        wrap_into(out, "    ", &line, 6);
+    }
 }
 
 /// A sync plan as one sentence: `change feed of `Order` (`order`): upsert `Order` into
@@ -158,6 +166,7 @@ fn sync_text(plan: &SyncPlan) -> String {
                 SyncOperation::Delete => "delete",
                 SyncOperation::Trim => "trim",
                 SyncOperation::Refresh => "rewrite the copied attributes of every",
+                SyncOperation::Recount => "recount and rewrite",
             };
             if a.operation == SyncOperation::Trim {
                 return "then trim its partition to the newest it keeps".to_string();

@@ -14,7 +14,8 @@
 //! example (`newsfeed.rs`), whose newest posts are kept in a feed, and for the
 //! `help-desk` example (`help_desk.rs`), whose tickets have a hierarchical key, and
 //! for `patterns/extended-reference` (`extended_reference.rs`), whose comments store
-//! their author's username beside the reference.
+//! their author's username beside the reference, and `patterns/computed-value`
+//! (`computed_value.rs`), whose posts and products keep a count of their children.
 
 use std::error::Error;
 use std::path::{Path, PathBuf};
@@ -81,6 +82,7 @@ fn main() -> Result<(), Box<dyn Error>> {
         ("newsfeed", "../newsfeed/model.json"),
         ("help_desk", "../help-desk/model.json"),
         ("extended_reference", "../patterns/extended-reference/model.json"),
+        ("computed_value", "../patterns/computed-value/model.json"),
     ] {
         println!("cargo:rerun-if-changed={file}");
         let model = cosmap_domain::load_file(Path::new(file)).map_err(|e| e.to_string())?;
@@ -165,6 +167,10 @@ fn document(c: &Container, d: &DocumentType) -> Value {
         object.insert("ttl".into(), json!(3600));
     }
     fill(&mut object, &d.attributes, &d.embedded, &d.references);
+    // Counts kept on the document (computedValue).
+    for v in &d.computed {
+        object.insert(v.name.clone(), json!(7));
+    }
     Value::Object(object)
 }
 

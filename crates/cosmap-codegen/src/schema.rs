@@ -51,6 +51,13 @@ pub fn document(c: &Container, d: &DocumentType) -> Value {
         &mut required,
         &mut defs,
     );
+    for v in &d.computed {
+        properties.insert(
+            v.name.clone(),
+            json!({"type": "integer", "minimum": 0, "description": format!("The number of `{}`s that belong to it (computedValue).", v.counts)}),
+        );
+        required.push(v.name.clone());
+    }
     let mut schema = json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": format!("{}/{}.schema.json", c.name, d.name),
@@ -114,10 +121,10 @@ fn object_members(
     }
     for r in references {
         let mut name = format!("{}Ref", r.target);
-        let mut properties = Map::new();
-        properties.insert("id".into(), json!({"type": "string"}));
-        properties.insert("partitionKey".into(), reference_key(r));
-        let mut required = vec!["id".to_string(), "partitionKey".to_string()];
+        let mut members = Map::new();
+        members.insert("id".into(), json!({"type": "string"}));
+        members.insert("partitionKey".into(), reference_key(r));
+        let mut members_required = vec!["id".to_string(), "partitionKey".to_string()];
         // An extended reference: the target's attributes read through it, beside it.
         if let Some(extended) = &r.extended {
             let parts: Vec<String> = extended
@@ -127,9 +134,9 @@ fn object_members(
                 .collect();
             name = format!("{name}With{}", parts.join("And"));
             for a in &extended.attributes {
-                properties.insert(a.name.clone(), attribute(a));
+                members.insert(a.name.clone(), attribute(a));
                 if !a.optional {
-                    required.push(a.name.clone());
+                    members_required.push(a.name.clone());
                 }
             }
         }
@@ -138,8 +145,8 @@ fn object_members(
             json!({
                 "type": "object",
                 "description": format!("Reference to `{}` in container `{}`.", r.target, r.target_container),
-                "properties": properties,
-                "required": required,
+                "properties": members,
+                "required": members_required,
                 "additionalProperties": false
             }),
         );

@@ -207,6 +207,7 @@ impl<'m, 't> Assembler<'m, 't> {
             references: node.references,
             copy_of: None,
             claim_of: None,
+            computed: Vec::new(),
             estimated_size_bytes: node.typical_bytes,
         }
     }

@@ -48,6 +48,10 @@ pub enum Rule {
     /// kept current from the referenced container's change feed.
     #[serde(rename = "extendedReference")]
     ExtendedReference,
+    /// Optimisation: keep a count of children on the parent instead of counting them
+    /// on every read.
+    #[serde(rename = "computedValue")]
+    ComputedValue,
     /// Physical: which `unique` attributes become Cosmos DB unique keys.
     #[serde(rename = "uniqueKey")]
     UniqueKey,
@@ -75,6 +79,7 @@ impl Rule {
             Rule::CopySource => "copySource",
             Rule::EmbedReferenceData => "embedReferenceData",
             Rule::ExtendedReference => "extendedReference",
+            Rule::ComputedValue => "computedValue",
             Rule::UniqueKey => "uniqueKey",
             Rule::UniqueClaim => "uniqueClaim",
             Rule::Indexing => "indexing",

@@ -26,9 +26,9 @@ mod sync_plan;
 
 pub use decision::{Decision, Rule};
 pub use logical_model::{
-    ClaimOf, Container, ContainerKind, Containment, CopyOf, DocumentType, Embedded, EmbeddedKind, IdSource,
-    LogicalModel, ParentLink, PartitionKey, PartitionKeyValue, Property, PropertyHolder, Reference, Role,
-    FORMAT_VERSION,
+    ClaimOf, ComputedValue, Container, ContainerKind, Containment, CopyOf, DocumentType, Embedded, EmbeddedKind,
+    ExtendedReference, IdSource, Keeping, LogicalModel, ParentLink, PartitionKey, PartitionKeyValue, Property,
+    PropertyHolder, Reference, Role, FORMAT_VERSION,
 };
 pub use options::{
     Options, Thresholds, LOGICAL_PARTITION_BYTES, LOGICAL_PARTITION_RU_PER_SECOND, MAX_ITEM_BYTES,
@@ -97,6 +97,8 @@ pub fn map(model: &DomainModel, options: &Options) -> LogicalModel {
         optimise::embed_reference_data::apply(model, &mut containers, &mut trace, &price, priced);
         // What reads still take through references, stored beside them where it pays.
         optimise::extended_reference::apply(model, &mut containers, &mut trace, &price);
+        // The counts reads ask for, kept on their parents where it pays.
+        optimise::computed_value::apply(model, &mut containers, &mut trace, &price);
     }
     let (containers, operations) = finish(model, options, containers, &mut trace);
     LogicalModel {

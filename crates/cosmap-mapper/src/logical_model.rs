@@ -201,6 +201,10 @@ pub struct DocumentType {
     /// For uniqueness claims: whose attribute value the document claims.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub claim_of: Option<ClaimOf>,
+    /// Values kept on the document from other documents (`computedValue`): the number
+    /// of its children of an element, so a read needs no count query.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub computed: Vec<ComputedValue>,
     /// Estimated typical size in bytes, when the model gives sizes: the declared
     /// `avgSizeBytes` plus embedded value objects, lists at their typical length
     /// (`avg`, else `max`). Costs and storage use it; MR4's size check uses the bound.
@@ -307,6 +311,38 @@ pub struct Reference {
     /// (`extendedReference`): only those the access patterns read through it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub extended: Option<ExtendedReference>,
+}
+
+/// A count kept on a document (`computedValue`): how many `counts` documents belong
+/// to it, kept current by the writes that create and delete them.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ComputedValue {
+    /// The integer property, e.g. `commentCount`.
+    pub name: String,
+    /// The element counted.
+    pub counts: String,
+    /// Where the counted documents live: their container and document type.
+    pub container: String,
+    /// The counted document type.
+    pub document_type: String,
+    /// How it is kept: in the same transactional batch as the child's write (same
+    /// logical partition), or from the children's change feed by a recount.
+    pub kept: Keeping,
+}
+
+/// How a computed value stays current.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase", tag = "kind")]
+pub enum Keeping {
+    /// The write that creates or deletes a child also rewrites the parent, in one
+    /// transactional batch (they share a logical partition).
+    Batch,
+    /// The children's change feed recounts them and rewrites the parent.
+    ChangeFeed {
+        /// The sync plan (operation `recount`).
+        sync: SyncPlan,
+    },
 }
 
 /// The attributes an extended reference copies from its target, and how they stay

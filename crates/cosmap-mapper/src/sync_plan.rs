@@ -58,6 +58,9 @@ pub enum SyncOperation {
     /// changed document (an extended reference to it): found by a query, each
     /// replaced; idempotent (a replayed change writes the same values).
     Refresh,
+    /// Counts the target's children again (a `COUNT` query) and writes the number into
+    /// the target found by `keys`; idempotent.
+    Recount,
 }
 
 /// One step of a sync: on `on` changes, `operation` the `document_type` document in

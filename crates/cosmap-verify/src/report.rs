@@ -124,6 +124,10 @@ pub struct RequestOutcome {
     /// another document holds, which must be refused.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub added: bool,
+    /// For an added check, the question it answers: `copy in sync?`, `duplicate
+    /// refused?`, `count kept?`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub check: Option<String>,
     /// The SQL sent, for queries.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sql: Option<String>,
@@ -308,6 +312,7 @@ impl RequestOutcome {
             document_types,
             copy,
             added: false,
+            check: None,
             sql: None,
             parameters: BTreeMap::new(),
             partition_key: None,
@@ -323,12 +328,7 @@ impl RequestOutcome {
     /// `singlePartitionQuery`, `create`, `replace copy`, …
     fn label(&self, secondary: bool) -> String {
         if self.added {
-            // A second claim of a taken value, or a point read of a copy.
-            return if self.write == Some(WriteKind::Create) {
-                "+ duplicate refused?".to_string()
-            } else {
-                "+ copy in sync?".to_string()
-            };
+            return format!("+ {}", self.check.as_deref().unwrap_or("check"));
         }
         let base = match self.write {
             Some(WriteKind::Create) => "create".to_string(),

@@ -258,6 +258,7 @@ impl<'a> Generator<'a> {
                 }
             }
         }
+        keep_counts(self.model, &mut out);
         let sources = out.clone();
         for c in &self.model.containers {
             for d in c.document_types.iter().filter(|d| d.role == Role::Copy) {
@@ -342,6 +343,12 @@ impl<'a> Generator<'a> {
     pub fn revised(&self, sample: &Sample, revision: u32) -> Result<Sample, VerifyError> {
         let (c, d) = self.find(&sample.container, &sample.document_type)?;
         let mut revised = self.sample(c, d, &sample.instance, revision, 0)?;
+        // A count kept on it stays what its children make it.
+        for v in &d.computed {
+            if let (Value::Object(body), Some(n)) = (&mut revised.body, sample.body.get(&v.name)) {
+                body.insert(v.name.clone(), n.clone());
+            }
+        }
         let claimed = self
             .model
             .containers
@@ -455,6 +462,10 @@ impl<'a> Generator<'a> {
             references: &d.references,
         };
         self.fill(&mut body, fields, seed, depth)?;
+        // A count kept on it (computedValue): none yet; see `keep_counts`.
+        for v in &d.computed {
+            body.insert(v.name.clone(), json!(0));
+        }
         Ok(Sample {
             container: c.name.clone(),
             document_type: d.name.clone(),
@@ -706,6 +717,59 @@ fn what_is(value: Option<&Value>) -> String {
     match value {
         None => "missing".to_string(),
         Some(value) => format!("not a string ({value})"),
+    }
+}
+
+/// Whether sample `s` is one of the `counted` documents (in `container`) that belong to
+/// `parent`, a sample of element `per`: by its parent link, its reference to it, or
+/// else its logical partition.
+pub(crate) fn belongs(counted: &DocumentType, container: &str, per: &str, parent: &Sample, s: &Sample) -> bool {
+    if s.container != container || s.document_type != counted.name {
+        return false;
+    }
+    if let Some(link) = counted.parent.as_ref().filter(|l| l.entity == per) {
+        return s.body.get(&link.property).and_then(Value::as_str) == Some(parent.id.as_str());
+    }
+    if let Some(reference) = counted.references.iter().find(|x| x.target == per && !x.many) {
+        return s
+            .body
+            .get(&reference.name)
+            .and_then(|v| v.get("id"))
+            .and_then(Value::as_str)
+            == Some(parent.id.as_str());
+    }
+    s.partition_key.starts_with(&parent.partition_key)
+}
+
+/// Sets every count kept on a sample (computedValue) to the number of its children
+/// among `samples`.
+pub(crate) fn keep_counts(model: &LogicalModel, samples: &mut [Sample]) {
+    let mut updates: Vec<(usize, String, usize)> = Vec::new();
+    for (i, parent) in samples.iter().enumerate() {
+        let Some(d) = model
+            .container(&parent.container)
+            .and_then(|c| c.document_type(&parent.document_type))
+        else {
+            continue;
+        };
+        for v in &d.computed {
+            let Some(counted) = model
+                .container(&v.container)
+                .and_then(|c| c.document_type(&v.document_type))
+            else {
+                continue;
+            };
+            let n = samples
+                .iter()
+                .filter(|s| belongs(counted, &v.container, &d.source, parent, s))
+                .count();
+            updates.push((i, v.name.clone(), n));
+        }
+    }
+    for (i, name, n) in updates {
+        if let Value::Object(body) = &mut samples[i].body {
+            body.insert(name, json!(n));
+        }
     }
 }
 

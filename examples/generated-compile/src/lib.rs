@@ -67,3 +67,9 @@ pub mod help_desk {
 pub mod extended_reference {
     include!(concat!(env!("OUT_DIR"), "/extended_reference.rs"));
 }
+
+/// The types of `patterns/computed-value`: a post keeps its number of comments, a
+/// product its number of reviews (`commentCount`, `reviewCount`).
+pub mod computed_value {
+    include!(concat!(env!("OUT_DIR"), "/computed_value.rs"));
+}

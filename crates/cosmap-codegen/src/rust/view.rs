@@ -70,6 +70,9 @@ pub struct FieldView {
     pub schema_with: Option<String>,
     /// Attributes from [`TypeMapping::field_attributes`], each a line of Rust.
     pub attributes: Vec<String>,
+    /// A count kept on the document (`computedValue`): `0` in `new`, and
+    /// `serde(default)` so a document written before it existed still reads.
+    pub computed: bool,
 }
 
 /// A typed reference to an aggregate root: id and partition key value.
@@ -315,6 +318,16 @@ impl Shared<'_> {
             ));
         }
         fields.extend(d.attributes.iter().map(|p| self.attribute(p)));
+        for v in &d.computed {
+            let doc = format!(
+                "The number of `{}`s that belong to it (`computedValue`), kept current by the writes that create and delete them.",
+                v.counts
+            );
+            fields.push(FieldView {
+                computed: true,
+                ..plain_field(&v.name, "i64", false, &doc)
+            });
+        }
         // A claim's owner under a hierarchical key is its levels' values: required, as
         // a claim that cannot find its owner would hold the value for nobody.
         if d.role == Role::Claim {
@@ -703,7 +716,9 @@ fn constructor(
     inits.push(init("etag", "::core::option::Option::None".into()));
     inits.push(init("ts", "::core::option::Option::None".into()));
     for f in fields {
-        let value = if f.optional {
+        let value = if f.computed {
+            "0".to_string()
+        } else if f.optional {
             "::core::option::Option::None".to_string()
         } else if f.list {
             "::std::vec::Vec::new()".to_string()
@@ -750,6 +765,7 @@ fn plain_field(json: &str, ty: &str, optional: bool, doc: &str) -> FieldView {
         serde_with: None,
         schema_with: None,
         attributes: Vec::new(),
+        computed: false,
     }
 }
 

@@ -250,7 +250,7 @@ impl<'m> Design<'m> {
                         let items = self.items(op, r, main && i == 0, name, container);
                         let items = if main { items } else { items * parents }.min(page);
                         // A count returns one number (across partitions, a `1` per match).
-                        if matches!(r.purpose, Purpose::Count { .. }) {
+                        if matches!(r.purpose, Purpose::Count { .. } | Purpose::UpdateCount { .. }) {
                             let n = if kind == OperationKind::CrossPartitionQuery {
                                 items.max(1.0)
                             } else {

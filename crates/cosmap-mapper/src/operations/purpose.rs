@@ -79,6 +79,16 @@ pub enum Purpose {
         /// The referenced root.
         target: String,
     },
+    /// Keeps `document`'s count `property` of `element`s current after one is created
+    /// or deleted (`computedValue`): a recount (a query), or the rewrite of the parent.
+    UpdateCount {
+        /// The parent document type.
+        document: String,
+        /// The count property.
+        property: String,
+        /// The counted element.
+        element: String,
+    },
     /// Claims `element`'s `attribute` value before writing it (uniqueClaim): a
     /// conflict (409) means the value is taken and nothing else is written.
     Claim {
@@ -147,6 +157,14 @@ impl fmt::Display for Purpose {
             } => write!(
                 f,
                 "rewrites each `{document}` whose `{reference}` refers to the written `{target}` with its new values (change feed)"
+            ),
+            Purpose::UpdateCount {
+                document,
+                property,
+                element,
+            } => write!(
+                f,
+                "keeps `{document}.{property}`, its number of `{element}`s, current"
             ),
             Purpose::Claim { element, attribute } => write!(
                 f,

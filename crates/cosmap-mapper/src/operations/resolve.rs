@@ -9,7 +9,9 @@ use std::collections::BTreeMap;
 use super::locate::{index, Location, Step};
 use super::sql::{self, Condition};
 use super::{Action, Operation, PropertyPath, Purpose, Request, ValueSource, WriteKind};
-use crate::logical_model::{ClaimOf, Container, ContainerKind, DocumentType, EmbeddedKind, PropertyHolder, Role};
+use crate::logical_model::{
+    ClaimOf, Container, ContainerKind, DocumentType, EmbeddedKind, Keeping, PropertyHolder, Role,
+};
 
 /// The operations of every access pattern of `model` on `containers`, by pattern name.
 pub(crate) fn resolve(model: &DomainModel, containers: &[Container]) -> Vec<Operation> {
@@ -296,8 +298,11 @@ fn read_at(all: &Places<'_>, p: &AccessPattern, at: &Location<'_>) -> Vec<Reques
 /// aggregate across partitions).
 fn count(all: &Places<'_>, p: &AccessPattern, at: &Location<'_>, element: &str) -> Option<Request> {
     let node = at.node;
-    let stored =
-        node.embedded().iter().any(|e| e.source == element) || node.references().iter().any(|r| r.target == element);
+    // Kept on the document (`computedValue`) when it is the document read.
+    let kept = at.path.is_empty() && at.document.computed.iter().any(|v| v.counts == element);
+    let stored = kept
+        || node.embedded().iter().any(|e| e.source == element)
+        || node.references().iter().any(|r| r.target == element);
     if stored || !at.path.is_empty() {
         return None;
     }
@@ -505,6 +510,13 @@ fn write(all: &Places<'_>, containers: &[Container], p: &AccessPattern) -> Optio
             index_paths: Vec::new(),
             order_by: Vec::new(),
         });
+        // A child created or deleted: the counts kept on its parent (computedValue).
+        if home.path.is_empty() && matches!(this, WriteKind::Create | WriteKind::Delete) {
+            if let Action::Write { partition_key, .. } = &requests[requests.len() - 1].action {
+                let own_key = partition_key.clone();
+                requests.extend(update_counts(containers, c, d, &own_key));
+            }
+        }
         // A root replaced: every document that stores its attributes beside a
         // reference to it is found and rewritten (extendedReference).
         if home.path.is_empty() && this == WriteKind::Replace && d.role == Role::Root {
@@ -632,6 +644,76 @@ fn refresh_extended(containers: &[Container], target: &DocumentType) -> Vec<Requ
                     index_paths: Vec::new(),
                     order_by: Vec::new(),
                 });
+            }
+        }
+    }
+    requests
+}
+
+/// The requests that keep the counts of `child` documents (in `c`, written with
+/// partition key `key`) on their parents: in the same batch, a rewrite of the parent
+/// in the child's logical partition (its id from the root's identity or the child's
+/// parent link); from the change feed, a recount of the children that refer to the
+/// parent, then its rewrite (its key and id from the child's reference).
+fn update_counts(containers: &[Container], c: &Container, child: &DocumentType, key: &ValueSource) -> Vec<Request> {
+    let mut requests = Vec::new();
+    for pc in containers {
+        for pd in &pc.document_types {
+            for v in pd
+                .computed
+                .iter()
+                .filter(|v| v.container == c.name && v.document_type == child.name)
+            {
+                let purpose = Purpose::UpdateCount {
+                    document: pd.name.clone(),
+                    property: v.name.clone(),
+                    element: v.counts.clone(),
+                };
+                let rewrite = |partition_key: ValueSource, id: ValueSource| Request {
+                    action: Action::Write {
+                        write: WriteKind::Replace,
+                        partition_key,
+                        id,
+                    },
+                    container: pc.name.clone(),
+                    document_types: vec![pd.name.clone()],
+                    purpose: purpose.clone(),
+                    index_paths: Vec::new(),
+                    order_by: Vec::new(),
+                };
+                match &v.kept {
+                    Keeping::Batch => {
+                        let id = match &child.parent {
+                            Some(link) if link.entity == pd.source => link.property.clone(),
+                            _ => identity_of(pd).unwrap_or("id").to_string(),
+                        };
+                        requests.push(rewrite(key.clone(), ValueSource::Parameter(id)));
+                    }
+                    Keeping::ChangeFeed { .. } => {
+                        let Some(r) = child.references.iter().find(|r| r.target == pd.source && !r.many) else {
+                            continue;
+                        };
+                        let identity = identity_of(pd).unwrap_or("id").to_string();
+                        let by_reference =
+                            c.sub_partition_key_properties.is_empty() && c.partition_key_property == r.target_identity;
+                        let sql = format!(
+                            "SELECT VALUE {} FROM c WHERE {} = @{identity} AND c.type = {}",
+                            if by_reference { "COUNT(1)" } else { "1" },
+                            sql::path("c", &[r.name.clone(), "id".to_string()]),
+                            sql::literal(&child.discriminator)
+                        );
+                        let from = |leaf: &str| ValueSource::Property(PropertyPath::new([r.name.as_str(), leaf]));
+                        requests.push(Request {
+                            action: Action::query(by_reference.then(|| from("id")), sql, vec![identity]),
+                            container: c.name.clone(),
+                            document_types: vec![child.name.clone()],
+                            purpose: purpose.clone(),
+                            index_paths: vec![format!("/{}/id/?", r.name), "/type/?".to_string()],
+                            order_by: Vec::new(),
+                        });
+                        requests.push(rewrite(from("partitionKey"), from("id")));
+                    }
+                }
             }
         }
     }

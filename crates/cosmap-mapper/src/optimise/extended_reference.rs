@@ -93,8 +93,9 @@ pub(crate) fn apply(
                     c.target
                 ),
                 format!(
-                    "{} read {} through `{}`: stored beside it, they save {} of point reads{}",
+                    "{} {} {} through `{}`: stored beside it, they save {} of point reads{}",
                     reads.join(", "),
+                    if reads.len() == 1 { "reads" } else { "read" },
                     attributes.join(", "),
                     c.reference,
                     about(human_ru_per_second(saves)),

@@ -12,6 +12,7 @@ use crate::cost::{facts, Consistency};
 use crate::logical_model::Container;
 use crate::operations::Operation;
 
+pub(crate) mod computed_value;
 pub(crate) mod copy;
 pub(crate) mod embed_reference_data;
 pub(crate) mod extended_reference;

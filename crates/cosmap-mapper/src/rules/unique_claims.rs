@@ -153,6 +153,7 @@ fn claim(c: &Container, d: &DocumentType, a: &Property) -> DocumentType {
         references: Vec::new(),
         containment: None,
         copy_of: None,
+        computed: Vec::new(),
         claim_of: Some(ClaimOf {
             container: c.name.clone(),
             document_type: d.name.clone(),

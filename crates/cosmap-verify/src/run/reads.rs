@@ -38,7 +38,89 @@ impl Run<'_> {
             };
             requests.push(outcome);
         }
+        if let (Some(main), Some(first)) = (main.as_ref(), op.requests.first()) {
+            requests.extend(self.kept_counts(first, pattern, main).await);
+        }
         pattern_outcome(op, requests)
+    }
+
+    /// For each element the pattern `counts` that the document read keeps a count of
+    /// (computedValue): a point read of the first result, whose count must equal the
+    /// number of its children among the samples (`+ count kept?`).
+    async fn kept_counts(&self, first: &Request, pattern: &AccessPattern, main: &MainRead<'_>) -> Vec<RequestOutcome> {
+        let Some(d) = self
+            .logical
+            .container(&first.container)
+            .and_then(|c| c.document_type(first.document_types.first()?))
+        else {
+            return Vec::new();
+        };
+        let mut checks = Vec::new();
+        for v in d.computed.iter().filter(|v| pattern.counts.contains(&v.counts)) {
+            let mut outcome = RequestOutcome {
+                added: true,
+                check: Some("count kept?".into()),
+                ..RequestOutcome::pending(
+                    OperationKind::PointRead,
+                    None,
+                    &first.container,
+                    vec![d.name.clone()],
+                    false,
+                )
+            };
+            let Some(result) = main
+                .expected
+                .iter()
+                .find(|s| s.container == first.container && s.document_type == d.name)
+            else {
+                checks.push(fail(outcome, format!("the main read should return no `{}`", d.name)));
+                continue;
+            };
+            let counted = self
+                .logical
+                .container(&v.container)
+                .and_then(|c| c.document_type(&v.document_type));
+            let Some(counted) = counted else {
+                checks.push(fail(
+                    outcome,
+                    format!("there is no `{}` in `{}`", v.document_type, v.container),
+                ));
+                continue;
+            };
+            let expected = self
+                .samples
+                .iter()
+                .filter(|s| crate::samples::belongs(counted, &v.container, &d.source, result, s))
+                .count();
+            outcome.partition_key = Some(result.partition_key.to_string());
+            outcome.id = Some(result.id.clone());
+            outcome.expected = vec![expected.to_string()];
+            match self
+                .point_read(&first.container, &result.partition_key, &result.id)
+                .await
+            {
+                Ok(Some(read)) => {
+                    let kept = read
+                        .get(&v.name)
+                        .map(Value::to_string)
+                        .unwrap_or_else(|| "nothing".into());
+                    outcome.returned = Some(vec![kept.clone()]);
+                    checks.push(if kept == expected.to_string() {
+                        outcome.verdict = Verdict::Pass;
+                        outcome
+                    } else {
+                        let why = format!(
+                            "`{}.{}` holds {kept}, but {expected} `{}`s belong to it",
+                            result.id, v.name, v.counts
+                        );
+                        fail(outcome, why)
+                    });
+                }
+                Ok(None) => checks.push(fail(outcome, format!("`{}` is not there", result.id))),
+                Err(cause) => checks.push(error(outcome, cause)),
+            }
+        }
+        checks
     }
 
     async fn main_read(&self, r: &Request, pattern: &AccessPattern) -> (RequestOutcome, Option<MainRead<'_>>) {
@@ -351,23 +433,7 @@ impl Run<'_> {
         else {
             return fail(outcome, format!("`{}` holds no `{element}` documents", r.container));
         };
-        let belongs = |s: &&Sample| {
-            if s.container != r.container || s.document_type != counted.name {
-                return false;
-            }
-            if let Some(link) = counted.parent.as_ref().filter(|l| l.entity == per) {
-                return s.body.get(&link.property).and_then(Value::as_str) == Some(result.id.as_str());
-            }
-            if let Some(reference) = counted.references.iter().find(|x| x.target == per && !x.many) {
-                return s
-                    .body
-                    .get(&reference.name)
-                    .and_then(|v| v.get("id"))
-                    .and_then(Value::as_str)
-                    == Some(result.id.as_str());
-            }
-            s.partition_key.starts_with(&result.partition_key)
-        };
+        let belongs = |s: &&Sample| crate::samples::belongs(counted, &r.container, per, result, s);
         let expected = self.samples.iter().filter(belongs).count();
         outcome.expected = vec![expected.to_string()];
         let partition = match r.partition_key().map(|source| (source, key_in(source, &result.body))) {

@@ -45,6 +45,17 @@ impl Run<'_> {
         let mut written: Vec<Written> = Vec::new();
         let mut list = op.requests.iter().peekable();
         while let Some(r) = list.next() {
+            // A count kept on a parent: a recount (from the change feed), then its rewrite.
+            if matches!(r.purpose, Purpose::UpdateCount { .. }) {
+                let rewrite = if r.kind() == OperationKind::Write {
+                    Some(r)
+                } else {
+                    list.next_if(|n| n.kind() == OperationKind::Write && n.purpose == r.purpose)
+                };
+                let recount = (r.kind() != OperationKind::Write).then_some(r);
+                requests.extend(self.update_count(recount, rewrite, &written, state).await);
+                continue;
+            }
             // An extended reference's sync: the query for the holders, then their rewrite.
             if matches!(r.purpose, Purpose::SyncExtendedReference { .. }) && r.kind() != OperationKind::Write {
                 let rewrite = list.next_if(|n| n.kind() == OperationKind::Write && n.purpose == r.purpose);
@@ -191,6 +202,171 @@ impl Run<'_> {
         checks
     }
 
+    /// A count kept on the parent of the child just written (computedValue): the
+    /// `recount` query (from the change feed) must find the live children; the
+    /// `rewrite` stores their number in the parent, and a point read must show it.
+    async fn update_count(
+        &self,
+        recount: Option<&Request>,
+        rewrite: Option<&Request>,
+        written: &[Written],
+        state: &mut WriteState,
+    ) -> Vec<RequestOutcome> {
+        let Some(first) = recount.or(rewrite) else {
+            return Vec::new();
+        };
+        let Purpose::UpdateCount { document, property, .. } = &first.purpose else {
+            return Vec::new();
+        };
+        let mut checks = Vec::new();
+        let outcome = self.outcome(first);
+        let Some((pc, pd)) = rewrite
+            .and_then(|w| self.logical.container(&w.container))
+            .and_then(|c| Some((c, c.document_type(document)?)))
+        else {
+            return vec![fail(outcome, format!("no `{document}` to keep the count on"))];
+        };
+        let Some(v) = pd.computed.iter().find(|v| v.name == *property) else {
+            return vec![fail(outcome, format!("`{document}` keeps no `{property}`"))];
+        };
+        let Some(counted) = self
+            .logical
+            .container(&v.container)
+            .and_then(|c| c.document_type(&v.document_type))
+        else {
+            return vec![fail(
+                outcome,
+                format!("there is no `{}` in `{}`", v.document_type, v.container),
+            )];
+        };
+        let Some(child) = written
+            .iter()
+            .rev()
+            .find(|w| w.accepted && w.sample.container == v.container && w.sample.document_type == v.document_type)
+            .map(|w| w.sample.clone())
+        else {
+            return vec![fail(outcome, format!("the operation wrote no `{}`", v.document_type))];
+        };
+        // The parent: the live sample of its type the child belongs to.
+        let Some(parent) = state
+            .live
+            .iter()
+            .find(|p| {
+                p.container == pc.name
+                    && p.document_type == pd.name
+                    && crate::samples::belongs(counted, &v.container, &pd.source, p, &child)
+            })
+            .cloned()
+        else {
+            return vec![fail(
+                outcome,
+                format!("no live `{}` that `{}` belongs to", pd.name, child.id),
+            )];
+        };
+        let expected = state
+            .live
+            .iter()
+            .filter(|s| crate::samples::belongs(counted, &v.container, &pd.source, &parent, s))
+            .count();
+        if let Some(q) = recount {
+            let mut outcome = self.outcome(q);
+            outcome.expected = vec![expected.to_string()];
+            outcome.parameters = q
+                .query()
+                .map(|(_, names)| {
+                    names
+                        .iter()
+                        .map(|n| (format!("@{n}"), Value::String(parent.id.clone())))
+                        .collect()
+                })
+                .unwrap_or_default();
+            let partition = (q.kind() == OperationKind::SinglePartitionQuery).then(|| Key::one(parent.id.clone()));
+            outcome.partition_key = partition.as_ref().map(Key::to_string);
+            let sql = q.sql().unwrap_or_default().to_string();
+            checks.push(
+                match self
+                    .query(&q.container, &sql, &outcome.parameters, partition.as_ref())
+                    .await
+                {
+                    Ok(found) => {
+                        // `SELECT VALUE COUNT(1)` in one partition; `SELECT VALUE 1` per match across.
+                        let n = if q.counts_matches() {
+                            found.len().to_string()
+                        } else {
+                            found.first().map(Value::to_string).unwrap_or_default()
+                        };
+                        outcome.returned = Some(vec![n.clone()]);
+                        if n == expected.to_string() {
+                            outcome.verdict = Verdict::Pass;
+                            outcome
+                        } else {
+                            fail(
+                                outcome,
+                                format!("counted {n} `{}`s of `{}`, expected {expected}", v.counts, parent.id),
+                            )
+                        }
+                    }
+                    Err(cause) => error(outcome, cause),
+                },
+            );
+        }
+        let Some(w) = rewrite else {
+            return checks;
+        };
+        let mut outcome = self.outcome(w);
+        outcome.partition_key = Some(parent.partition_key.to_string());
+        outcome.id = Some(parent.id.clone());
+        outcome.expected = vec![expected.to_string()];
+        let mut body = parent.body.clone();
+        if let Value::Object(map) = &mut body {
+            map.insert(v.name.clone(), Value::from(expected));
+        }
+        let Ok(client) = self.client(&pc.name) else {
+            checks.push(fail(outcome, format!("there is no container `{}`", pc.name)));
+            return checks;
+        };
+        let operation = format!("replace item `{}` in `{}`", parent.id, pc.name);
+        let sent = self
+            .connection
+            .request(&operation, &[], || {
+                client.replace_item(parent.partition_key.sdk(), &parent.id, &body, None)
+            })
+            .await;
+        if let Err(e) = sent {
+            checks.push(error(outcome, e.to_string()));
+            return checks;
+        }
+        if let Some(live) = state.live.iter_mut().find(|s| same_item(s, &parent)) {
+            live.body = body.clone();
+        }
+        checks.push(
+            match self.point_read(&pc.name, &parent.partition_key, &parent.id).await {
+                Ok(Some(read)) => {
+                    let kept = read
+                        .get(&v.name)
+                        .map(Value::to_string)
+                        .unwrap_or_else(|| "nothing".into());
+                    outcome.returned = Some(vec![kept.clone()]);
+                    if kept == expected.to_string() {
+                        outcome.verdict = Verdict::Pass;
+                        outcome
+                    } else {
+                        fail(
+                            outcome,
+                            format!(
+                                "`{}.{}` holds {kept} after the rewrite, expected {expected}",
+                                parent.id, v.name
+                            ),
+                        )
+                    }
+                }
+                Ok(None) => fail(outcome, format!("`{}` is gone after its rewrite", parent.id)),
+                Err(cause) => error(outcome, cause),
+            },
+        );
+        checks
+    }
+
     /// For each document the operation wrote whose type has copies it did not write:
     /// a point read of the copy, which must show the new source (or be gone).
     async fn copies_in_sync(&self, written: &[Written]) -> Vec<RequestOutcome> {
@@ -217,6 +393,7 @@ impl Run<'_> {
     async fn copy_check(&self, c: &Container, d: &DocumentType, w: &Written) -> RequestOutcome {
         let mut outcome = RequestOutcome {
             added: true,
+            check: Some("copy in sync?".into()),
             ..RequestOutcome::pending(OperationKind::PointRead, None, &c.name, vec![d.name.clone()], true)
         };
         let copy = match self.generator.copy_of(&c.name, &d.name, &w.sample) {
@@ -318,6 +495,7 @@ impl Run<'_> {
             let Some(of) = &d.claim_of else { continue };
             let mut outcome = RequestOutcome {
                 added: true,
+                check: Some("duplicate refused?".into()),
                 ..RequestOutcome::pending(
                     OperationKind::Write,
                     Some(WriteKind::Create),

@@ -1,0 +1,334 @@
+//! computedValue: a read that `counts` an element per result runs a `COUNT` query for
+//! every result; keeping the number on the parent (`commentCount`) answers it from
+//! the document. The writes that create and delete a child then rewrite the parent
+//! too: in the same transactional batch where parent and children share a logical
+//! partition, else from the children's change feed (a recount, so a replayed change
+//! is harmless). Kept only where the whole workload's RU/s drops.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use cosmap_domain::{AccessKind, DomainModel};
+
+use super::Priced;
+use crate::cost::optimisations::saves_and_adds;
+use crate::cost::units;
+use crate::decision::{Rule, Trace};
+use crate::logical_model::{ComputedValue, Container, DocumentType, Keeping, Role};
+use crate::operations::{PropertyPath, Purpose};
+use crate::statistics::{about, human_ru_per_second};
+use crate::sync_plan::{ChangeKind, KeyMapping, SyncAction, SyncOperation, SyncPlan, SyncTrigger};
+
+/// A count one read runs per result, and how it could be kept instead.
+#[derive(Debug, Clone, PartialEq)]
+struct Candidate {
+    /// The parent element and the counted one.
+    parent: String,
+    element: String,
+    /// The parent's and the children's container and document type.
+    parent_container: String,
+    parent_document: String,
+    child_container: String,
+    child_document: String,
+    /// The property it would be kept in.
+    name: String,
+    kept: Keeping,
+    /// The reads that count it.
+    patterns: BTreeSet<String>,
+}
+
+/// Keeps the counts reads ask for on their parents, where that lowers the workload's
+/// RU/s; weighed like the other derived data (all candidates against none, each by
+/// the patterns it changes, the kept ones together).
+pub(crate) fn apply(
+    model: &DomainModel,
+    containers: &mut Vec<Container>,
+    trace: &mut Trace,
+    price: &dyn Fn(Vec<Container>) -> Priced,
+) {
+    let without = price(containers.clone());
+    let candidates = candidates(containers, &without, trace);
+    if candidates.is_empty() {
+        return;
+    }
+    let with_all = price(computed(containers, &candidates));
+    let mut kept: Vec<Candidate> = Vec::new();
+    let mut weighed = Vec::new();
+    for c in &candidates {
+        let patterns = affected(model, c);
+        let (saves, adds) = saves_and_adds(patterns.iter().map(|name| {
+            let ru = |p: &Priced| p.by_pattern.get(name.as_str()).copied().unwrap_or(0.0);
+            ru(&without) - ru(&with_all)
+        }));
+        if saves > adds {
+            kept.push(c.clone());
+        }
+        weighed.push((c, saves, adds));
+    }
+    let chosen = if kept.is_empty() {
+        None
+    } else if kept.len() == candidates.len() {
+        Some((computed(containers, &kept), with_all))
+    } else {
+        let design = computed(containers, &kept);
+        let priced = price(design.clone());
+        Some((design, priced))
+    };
+    let together = chosen.as_ref().is_none_or(|(_, p)| p.cheaper_than(&without));
+    for (c, saves, adds) in weighed {
+        let reads: Vec<String> = c.patterns.iter().map(|p| format!("`{p}`")).collect();
+        let how = match &c.kept {
+            Keeping::Batch => format!(
+                "each create or delete of a `{}` rewrites the `{}` in the same transactional batch (one logical partition)",
+                c.element, c.parent
+            ),
+            Keeping::ChangeFeed { .. } => format!(
+                "each create or delete of a `{}` recounts them and rewrites the `{}`, from the change feed of `{}`",
+                c.element, c.parent, c.child_container
+            ),
+        };
+        let is_kept = kept.contains(c);
+        let (outcome, reason) = if is_kept && together {
+            (
+                format!("keeps `{}.{}`, its number of `{}`s", c.parent_document, c.name, c.element),
+                format!(
+                    "{} {} the `{}`s of each `{}` with a query per result; kept on the `{}` it saves {}, and {how}, adding {}",
+                    reads.join(", "),
+                    if reads.len() == 1 { "counts" } else { "count" },
+                    c.element,
+                    c.parent,
+                    c.parent,
+                    about(human_ru_per_second(saves)),
+                    about(human_ru_per_second(adds))
+                ),
+            )
+        } else if is_kept {
+            (
+                format!("counts `{}`s on each read", c.element),
+                format!(
+                    "alone keeping the count would save {} and add {}, but with the other counts kept the workload would cost no less than the {} it costs without them",
+                    about(human_ru_per_second(saves)),
+                    about(human_ru_per_second(adds)),
+                    human_ru_per_second(without.total())
+                ),
+            )
+        } else {
+            (
+                format!("counts `{}`s on each read", c.element),
+                format!(
+                    "keeping the count on the `{}` would save {} of count queries for {} but {how}, adding {}: the workload's RU/s would not drop",
+                    c.parent,
+                    about(human_ru_per_second(saves)),
+                    reads.join(", "),
+                    about(human_ru_per_second(adds))
+                ),
+            )
+        };
+        trace
+            .record(
+                Rule::ComputedValue,
+                format!("{}.{}", c.parent_document, c.name),
+                outcome,
+                reason,
+            )
+            .with("counts", c.element.as_str())
+            .with(
+                "kept",
+                if matches!(c.kept, Keeping::Batch) {
+                    "batch"
+                } else {
+                    "changeFeed"
+                },
+            )
+            .with("savesRuPerSecond", units::round(saves))
+            .with("addsRuPerSecond", units::round(adds));
+    }
+    if let (true, Some((design, _))) = (together, chosen) {
+        *containers = design;
+    }
+}
+
+/// The counts the design's reads run per result (`Purpose::Count`), one candidate per
+/// parent and counted element, where the count can be kept: the parent's own
+/// document (not a copy's, and not copied elsewhere, where the copy would be rewritten
+/// on every child) and children that either share its logical partition and name it
+/// (its root alone in the partition, or their parent link), or refer to it once.
+fn candidates(containers: &[Container], priced: &Priced, trace: &mut Trace) -> Vec<Candidate> {
+    let mut found: BTreeMap<(String, String), Candidate> = BTreeMap::new();
+    let mut refused: BTreeSet<(String, String)> = BTreeSet::new();
+    for op in &priced.operations {
+        for r in &op.requests {
+            let Purpose::Count { element, per } = &r.purpose else {
+                continue;
+            };
+            let key = (per.clone(), element.clone());
+            if let Some(c) = found.get_mut(&key) {
+                c.patterns.insert(op.pattern.clone());
+                continue;
+            }
+            if refused.contains(&key) {
+                continue;
+            }
+            let parent = home(containers, per);
+            let child = containers
+                .iter()
+                .find(|c| c.name == r.container)
+                .and_then(|c| Some((c, c.document_type(r.document_types.first()?)?)));
+            let (Some((pc, pd)), Some((cc, cd))) = (parent, child) else {
+                continue;
+            };
+            let kept = match keeping(containers, pc, pd, cc, cd) {
+                Ok(kept) => kept,
+                Err(why) => {
+                    trace.record(
+                        Rule::ComputedValue,
+                        format!("{}.{element}", pd.name),
+                        format!("counts `{element}`s on each read"),
+                        format!("`{}` counts the `{element}`s of each `{per}`, but {why}", op.pattern),
+                    );
+                    refused.insert(key);
+                    continue;
+                }
+            };
+            let mut name = format!("{}Count", cosmap_domain::naming::lower_camel(element));
+            while taken(pd, pc, &name) {
+                name.push_str("Value");
+            }
+            found.insert(
+                key,
+                Candidate {
+                    parent: per.clone(),
+                    element: element.clone(),
+                    parent_container: pc.name.clone(),
+                    parent_document: pd.name.clone(),
+                    child_container: cc.name.clone(),
+                    child_document: cd.name.clone(),
+                    name,
+                    kept,
+                    patterns: BTreeSet::from([op.pattern.clone()]),
+                },
+            );
+        }
+    }
+    found.into_values().collect()
+}
+
+/// How a count of `child` documents on `parent` can be kept, or why it cannot.
+fn keeping(
+    containers: &[Container],
+    pc: &Container,
+    pd: &DocumentType,
+    cc: &Container,
+    cd: &DocumentType,
+) -> Result<Keeping, String> {
+    let copied = containers.iter().flat_map(|c| &c.document_types).any(|d| {
+        d.copy_of
+            .as_ref()
+            .is_some_and(|of| of.document_type == pd.name && of.container == pc.name)
+    });
+    if copied {
+        return Err(format!(
+            "`{}` documents are copied elsewhere: every child written would rewrite the copies too",
+            pd.name
+        ));
+    }
+    if cc.name == pc.name {
+        let alone = pd.role == Role::Root && pd.id.attribute() == pc.partition_key_properties().last().copied();
+        let linked = cd.parent.as_ref().is_some_and(|l| l.entity == pd.source);
+        if alone || linked {
+            return Ok(Keeping::Batch);
+        }
+        return Err(format!(
+            "the `{}`s share their logical partition with other `{}`s and do not name theirs",
+            cd.name, pd.name
+        ));
+    }
+    let Some(r) = cd.references.iter().find(|r| r.target == pd.source && !r.many) else {
+        return Err(format!("the `{}`s do not refer to their `{}`", cd.name, pd.name));
+    };
+    let keys = vec![
+        KeyMapping {
+            property: "id".to_string(),
+            from: PropertyPath::new([r.name.as_str(), "id"]),
+        },
+        KeyMapping {
+            property: "partitionKey".to_string(),
+            from: PropertyPath::new([r.name.as_str(), "partitionKey"]),
+        },
+    ];
+    let action = |on| SyncAction {
+        on,
+        operation: SyncOperation::Recount,
+        container: pc.name.clone(),
+        document_type: pd.name.clone(),
+        keys: keys.clone(),
+    };
+    Ok(Keeping::ChangeFeed {
+        sync: SyncPlan {
+            trigger: SyncTrigger::ChangeFeed {
+                container: cc.name.clone(),
+                document_type: cd.name.clone(),
+                discriminator: cd.discriminator.clone(),
+            },
+            actions: vec![action(ChangeKind::Upserted), action(ChangeKind::Expiring)],
+        },
+    })
+}
+
+/// The home document of element `element`: its root or entity document, not a copy.
+fn home<'c>(containers: &'c [Container], element: &str) -> Option<(&'c Container, &'c DocumentType)> {
+    containers.iter().find_map(|c| {
+        let d = c
+            .document_types
+            .iter()
+            .find(|d| d.source == element && matches!(d.role, Role::Root | Role::Entity))?;
+        Some((c, d))
+    })
+}
+
+/// Whether `d` (in `c`) already has a top-level property called `name`.
+fn taken(d: &DocumentType, c: &Container, name: &str) -> bool {
+    c.partition_key_properties().contains(&name)
+        || d.attributes.iter().any(|a| a.name == name)
+        || d.embedded.iter().any(|e| e.name == name)
+        || d.references.iter().any(|r| r.name == name)
+        || d.parent.as_ref().is_some_and(|p| p.property == name)
+        || d.computed.iter().any(|v| v.name == name)
+        || ["id", "type", "ttl"].contains(&name)
+}
+
+/// The patterns a kept count changes: the reads that count, and the writes of the
+/// counted element.
+fn affected(model: &DomainModel, c: &Candidate) -> BTreeSet<String> {
+    model
+        .access_patterns()
+        .iter()
+        .filter(|p| match p.kind {
+            AccessKind::Read => c.patterns.contains(&p.name),
+            AccessKind::Write => p.start == c.element || p.returns.contains(&c.element),
+        })
+        .map(|p| p.name.clone())
+        .collect()
+}
+
+/// `containers` with each candidate's count on its parent's documents.
+fn computed(containers: &[Container], candidates: &[Candidate]) -> Vec<Container> {
+    let mut out = containers.to_vec();
+    for c in candidates {
+        let parent = out
+            .iter_mut()
+            .find(|k| k.name == c.parent_container)
+            .and_then(|k| k.document_types.iter_mut().find(|d| d.name == c.parent_document));
+        if let Some(d) = parent {
+            d.computed.push(ComputedValue {
+                name: c.name.clone(),
+                counts: c.element.clone(),
+                container: c.child_container.clone(),
+                document_type: c.child_document.clone(),
+                kept: c.kept.clone(),
+            });
+            // An integer property: a few bytes.
+            d.estimated_size_bytes = d.estimated_size_bytes.map(|b| b + 20.0);
+        }
+    }
+    out
+}

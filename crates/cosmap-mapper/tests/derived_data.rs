@@ -1,0 +1,131 @@
+//! Derived data the rule book keeps, each chosen by cost: extended references
+//! (`patterns/extended-reference`) and computed counts (`patterns/computed-value`).
+
+use std::path::PathBuf;
+
+use cosmap_domain::DomainModel;
+use cosmap_mapper::cost::{cost, Consistency};
+use cosmap_mapper::operations::{OperationKind, Purpose};
+use cosmap_mapper::{map, Keeping, LogicalModel, Options, Rule};
+use cosmap_mapper::{SyncOperation, SyncTrigger};
+
+fn load(path: &str) -> DomainModel {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..").join(path);
+    cosmap_domain::load_file(&path).expect("valid model")
+}
+
+fn op<'m>(m: &'m LogicalModel, pattern: &str) -> &'m cosmap_mapper::operations::Operation {
+    m.operations
+        .iter()
+        .find(|o| o.pattern == pattern)
+        .unwrap_or_else(|| panic!("no operation `{pattern}`"))
+}
+
+fn decision<'m>(m: &'m LogicalModel, rule: Rule, subject: &str) -> &'m cosmap_mapper::Decision {
+    m.decisions
+        .iter()
+        .find(|d| d.rule == rule && d.subject == subject)
+        .unwrap_or_else(|| panic!("no {} decision about `{subject}`", rule.as_str()))
+}
+
+#[test]
+fn a_username_read_through_a_reference_is_stored_beside_it_and_kept_in_sync() {
+    let model = load("examples/patterns/extended-reference/model.json");
+    let m = map(&model, &Options::default());
+    let comment = m.container("Post").unwrap().document_type("Comment").unwrap();
+    let author = &comment.references[0];
+    let extended = author.extended.as_ref().expect("an extended reference");
+    let names: Vec<&str> = extended.attributes.iter().map(|a| a.name.as_str()).collect();
+    assert_eq!(names, ["username"], "only what is read, never the sensitive email");
+    let sync = extended.sync.as_ref().expect("users change: a sync");
+    assert!(matches!(&sync.trigger, SyncTrigger::ChangeFeed { container, .. } if container == "User"));
+    assert_eq!(sync.actions[0].operation, SyncOperation::Refresh);
+    // The read no longer follows the reference.
+    assert_eq!(op(&m, "comments of a post").requests.len(), 1);
+    // A rename finds and rewrites the comments that refer to the user.
+    let rename = op(&m, "rename a user");
+    let kinds: Vec<OperationKind> = rename.requests.iter().map(|r| r.kind()).collect();
+    assert_eq!(
+        kinds,
+        [
+            OperationKind::Write,
+            OperationKind::CrossPartitionQuery,
+            OperationKind::Write
+        ]
+    );
+    assert!(rename.requests[1].sql().unwrap().contains("c.author.id = @userId"));
+    assert!(matches!(
+        rename.requests[2].purpose,
+        Purpose::SyncExtendedReference { .. }
+    ));
+    let d = decision(&m, Rule::ExtendedReference, "Comment.author");
+    let saves = d.evidence["savesRuPerSecond"].as_f64().unwrap();
+    let adds = d.evidence["addsRuPerSecond"].as_f64().unwrap();
+    assert!(saves > adds, "{saves} > {adds}");
+    // The post's author: its email is sensitive, so that read follows the reference
+    // and storing the username alone saves nothing.
+    let post = m.container("Post").unwrap().document_type("Post").unwrap();
+    assert!(post.references[0].extended.is_none());
+    let refused = m
+        .decisions
+        .iter()
+        .find(|d| d.rule == Rule::ExtendedReference && d.outcome.contains("`email`"))
+        .expect("the sensitive email is refused");
+    assert!(refused.reason.contains("sensitive"), "{}", refused.reason);
+    let report = cost(&model, &Options::default(), Consistency::Session);
+    assert!(report.totals.optimised < report.totals.rules);
+}
+
+#[test]
+fn counts_are_kept_in_the_batch_or_from_the_change_feed() {
+    let model = load("examples/patterns/computed-value/model.json");
+    let m = map(&model, &Options::default());
+    let post = m.container("Post").unwrap().document_type("Post").unwrap();
+    assert_eq!(post.computed[0].name, "commentCount");
+    assert_eq!(post.computed[0].kept, Keeping::Batch);
+    let product = m.container("Product").unwrap().document_type("Product").unwrap();
+    assert_eq!(product.computed[0].name, "reviewCount");
+    let Keeping::ChangeFeed { sync } = &product.computed[0].kept else {
+        panic!("reviews are another aggregate: the change feed keeps the count");
+    };
+    assert_eq!(sync.actions[0].operation, SyncOperation::Recount);
+    // The reads need no count query.
+    assert_eq!(op(&m, "a post with its comment count").requests.len(), 1);
+    assert_eq!(op(&m, "a product with its review count").requests.len(), 1);
+    // A comment rewrites its post in the same partition; a review recounts, then rewrites.
+    let comment = op(&m, "comment on a post");
+    assert_eq!(comment.requests.len(), 2);
+    assert_eq!(comment.requests[1].container, "Post");
+    assert_eq!(comment.requests[1].partition_key(), comment.requests[0].partition_key());
+    let review = op(&m, "review a product");
+    let purposes: Vec<bool> = review
+        .requests
+        .iter()
+        .map(|r| matches!(r.purpose, Purpose::UpdateCount { .. }))
+        .collect();
+    assert_eq!(purposes, [false, true, true]);
+    for subject in ["Post.commentCount", "Product.reviewCount"] {
+        let d = decision(&m, Rule::ComputedValue, subject);
+        assert!(d.outcome.starts_with("keeps"), "{}", d.outcome);
+    }
+    let report = cost(&model, &Options::default(), Consistency::Session);
+    assert!(report.totals.optimised < report.totals.rules);
+}
+
+#[test]
+fn a_count_that_costs_more_to_keep_than_to_query_is_not_kept() {
+    // Reviews written far more often than products are read: the recounts cost more.
+    let mut spec = load("examples/patterns/computed-value/model.json").spec().clone();
+    for p in &mut spec.access_patterns {
+        match p.name.as_str() {
+            "review a product" => p.per_second = 2_000.0,
+            "a product with its review count" => p.per_second = 1.0,
+            _ => {}
+        }
+    }
+    let m = map(&DomainModel::new(spec).unwrap(), &Options::default());
+    let product = m.container("Product").unwrap().document_type("Product").unwrap();
+    assert!(product.computed.is_empty());
+    let d = decision(&m, Rule::ComputedValue, "Product.reviewCount");
+    assert!(d.reason.contains("would not drop"), "{}", d.reason);
+}
