@@ -45,6 +45,13 @@ pub(crate) fn apply(
     trace: &mut Trace,
     price: &dyn Fn(Vec<Container>) -> Priced,
 ) {
+    let counting = model
+        .access_patterns()
+        .iter()
+        .any(|p| p.kind == AccessKind::Read && !p.counts.is_empty());
+    if !counting {
+        return;
+    }
     let without = price(containers.clone());
     let candidates = candidates(containers, &without, trace);
     if candidates.is_empty() {
