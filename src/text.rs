@@ -167,6 +167,7 @@ fn sync_text(plan: &SyncPlan) -> String {
                 SyncOperation::Trim => "trim",
                 SyncOperation::Refresh => "rewrite the copied attributes of every",
                 SyncOperation::Recount => "recount and rewrite",
+                SyncOperation::Resubset => "query the newest and rewrite",
             };
             if a.operation == SyncOperation::Trim {
                 return "then trim its partition to the newest it keeps".to_string();
@@ -198,9 +199,18 @@ fn render_embedded(out: &mut String, e: &Embedded, indent: usize) {
     let kind = match e.kind {
         EmbeddedKind::ValueObject => "embedded",
         EmbeddedKind::ReferenceData => "embedded reference data",
+        EmbeddedKind::Subset => "the newest, each also its own document",
     };
     let line = format!("{}: {shape} ({kind}; {})", e.name, attributes(&e.attributes));
     wrap_into(out, &" ".repeat(indent), &line, indent + 2);
+    if let Some(of) = &e.subset {
+        let how = match &of.kept {
+            cosmap_mapper::Keeping::Batch => "kept in the same transactional batch as each one written".to_string(),
+            cosmap_mapper::Keeping::ChangeFeed { sync } => format!("kept from the {}", sync_text(sync)),
+        };
+        let line = format!("by {}, for `{}`; {how}", of.sort.join(", "), of.serves);
+        wrap_into(out, &" ".repeat(indent + 2), &line, indent + 4);
+    }
     for inner in &e.embedded {
         render_embedded(out, inner, indent + 2);
     }

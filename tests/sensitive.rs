@@ -60,10 +60,11 @@ fn sensitive(model: &cosmap_domain::DomainModel) -> BTreeMap<String, BTreeSet<St
 /// Problems in `list`: a snapshot of an element that holds one of its sensitive attributes.
 fn snapshots(list: &[Embedded], secret: &BTreeMap<String, BTreeSet<String>>, at: &str, out: &mut Vec<String>) {
     for e in list {
-        if e.kind == EmbeddedKind::ReferenceData {
+        // A snapshot or a subset copies its source's values.
+        if matches!(e.kind, EmbeddedKind::ReferenceData | EmbeddedKind::Subset) {
             for a in &e.attributes {
-                if secret.get(&e.source).is_some_and(|s| s.contains(&a.name)) {
-                    out.push(format!("{at}.{}: the snapshot holds `{}`", e.name, a.name));
+                if a.sensitive || secret.get(&e.source).is_some_and(|s| s.contains(&a.name)) {
+                    out.push(format!("{at}.{}: the copy it embeds holds `{}`", e.name, a.name));
                 }
             }
         }

@@ -15,7 +15,8 @@
 //! `help-desk` example (`help_desk.rs`), whose tickets have a hierarchical key, and
 //! for `patterns/extended-reference` (`extended_reference.rs`), whose comments store
 //! their author's username beside the reference, and `patterns/computed-value`
-//! (`computed_value.rs`), whose posts and products keep a count of their children.
+//! (`computed_value.rs`), whose posts and products keep a count of their children,
+//! and `patterns/subset` (`subset.rs`), whose posts keep their newest comments.
 
 use std::error::Error;
 use std::path::{Path, PathBuf};
@@ -83,6 +84,7 @@ fn main() -> Result<(), Box<dyn Error>> {
         ("help_desk", "../help-desk/model.json"),
         ("extended_reference", "../patterns/extended-reference/model.json"),
         ("computed_value", "../patterns/computed-value/model.json"),
+        ("subset", "../patterns/subset/model.json"),
     ] {
         println!("cargo:rerun-if-changed={file}");
         let model = cosmap_domain::load_file(Path::new(file)).map_err(|e| e.to_string())?;

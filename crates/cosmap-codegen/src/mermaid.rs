@@ -168,6 +168,7 @@ fn embedded<'m>(
         let what = match e.kind {
             EmbeddedKind::ValueObject => e.source.clone(),
             EmbeddedKind::ReferenceData => format!("{} snapshot", e.source),
+            EmbeddedKind::Subset => format!("newest {} subset", e.source),
         };
         nodes.push(DiagramBox {
             id: id.clone(),

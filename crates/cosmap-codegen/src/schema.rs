@@ -91,6 +91,7 @@ fn object_members(
         let name = match e.kind {
             EmbeddedKind::ValueObject => e.source.clone(),
             EmbeddedKind::ReferenceData => format!("{}Snapshot", e.source),
+            EmbeddedKind::Subset => format!("{}Subset", e.source),
         };
         let mut inner_properties = Map::new();
         let mut inner_required = Vec::new();

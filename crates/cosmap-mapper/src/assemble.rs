@@ -268,6 +268,7 @@ impl<'m, 't> Assembler<'m, 't> {
                         node.typical_bytes = Some(node.typical_bytes.unwrap_or(0.0) + b * typical);
                     }
                     node.embedded.push(Embedded {
+                        subset: None,
                         name: rel.property_name(),
                         source: vo.name.clone(),
                         kind: EmbeddedKind::ValueObject,

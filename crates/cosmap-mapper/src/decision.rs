@@ -52,6 +52,10 @@ pub enum Rule {
     /// on every read.
     #[serde(rename = "computedValue")]
     ComputedValue,
+    /// Optimisation: keep the newest N children embedded in their parent, each still
+    /// its own document, so reading them is a point read.
+    #[serde(rename = "subset")]
+    Subset,
     /// Physical: which `unique` attributes become Cosmos DB unique keys.
     #[serde(rename = "uniqueKey")]
     UniqueKey,
@@ -80,6 +84,7 @@ impl Rule {
             Rule::EmbedReferenceData => "embedReferenceData",
             Rule::ExtendedReference => "extendedReference",
             Rule::ComputedValue => "computedValue",
+            Rule::Subset => "subset",
             Rule::UniqueKey => "uniqueKey",
             Rule::UniqueClaim => "uniqueClaim",
             Rule::Indexing => "indexing",

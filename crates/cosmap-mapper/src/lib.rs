@@ -99,6 +99,8 @@ pub fn map(model: &DomainModel, options: &Options) -> LogicalModel {
         optimise::extended_reference::apply(model, &mut containers, &mut trace, &price);
         // The counts reads ask for, kept on their parents where it pays.
         optimise::computed_value::apply(model, &mut containers, &mut trace, &price);
+        // The newest children reads take, kept in their parents where it pays.
+        optimise::subset::apply(model, &thresholds, &mut containers, &mut trace, &price);
     }
     let (containers, operations) = finish(model, options, containers, &mut trace);
     LogicalModel {

@@ -240,6 +240,8 @@ pub enum EmbeddedKind {
     ValueObject,
     /// A snapshot of never-changing reference data (optimisation).
     ReferenceData,
+    /// The newest N of a parent's children, each also its own document (`subset`).
+    Subset,
 }
 
 /// An object (or array of objects) stored inside a document.
@@ -263,9 +265,32 @@ pub struct Embedded {
     pub embedded: Vec<Embedded>,
     /// References held inside it.
     pub references: Vec<Reference>,
+    /// For a subset (`subset`): which documents it copies and how it stays current.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub subset: Option<SubsetOf>,
 }
 
-/// How a reference's partition key value is found.
+/// What a subset holds: the newest `newest` of a parent's children by `sort`, each
+/// child also its own document (`subset`), so the read of them is a point read of
+/// the parent.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SubsetOf {
+    /// The children's container and document type.
+    pub container: String,
+    /// The children's document type.
+    pub document_type: String,
+    /// How many it keeps.
+    pub newest: u64,
+    /// The order that makes them the newest: the served pattern's sort keys
+    /// (`-postedAt`: descending).
+    pub sort: Vec<String>,
+    /// The access pattern it serves (only that pattern reads it).
+    pub serves: String,
+    /// How it is kept: with each child's write in the same transactional batch, or
+    /// from the children's change feed (operation `resubset`).
+    pub kept: Keeping,
+}
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase", tag = "kind")]
 pub enum PartitionKeyValue {

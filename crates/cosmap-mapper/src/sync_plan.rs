@@ -61,6 +61,9 @@ pub enum SyncOperation {
     /// Counts the target's children again (a `COUNT` query) and writes the number into
     /// the target found by `keys`; idempotent.
     Recount,
+    /// Queries the target's newest children again and writes them into the target's
+    /// subset (`subset`); idempotent.
+    Resubset,
 }
 
 /// One step of a sync: on `on` changes, `operation` the `document_type` document in

@@ -129,3 +129,40 @@ fn a_count_that_costs_more_to_keep_than_to_query_is_not_kept() {
     let d = decision(&m, Rule::ComputedValue, "Product.reviewCount");
     assert!(d.reason.contains("would not drop"), "{}", d.reason);
 }
+
+#[test]
+fn the_newest_children_are_kept_in_their_parent_and_read_with_one_point_read() {
+    let model = load("examples/patterns/subset/model.json");
+    let m = map(&model, &Options::default());
+    let post = m.container("Post").unwrap().document_type("Post").unwrap();
+    let comments = post
+        .embedded
+        .iter()
+        .find(|e| e.name == "newestComments")
+        .expect("a subset");
+    let of = comments.subset.as_ref().unwrap();
+    assert_eq!((of.newest, of.kept.clone()), (10, Keeping::Batch));
+    assert_eq!(comments.max, Some(10));
+    let read = op(&m, "newest comments of a post");
+    assert_eq!(read.kind, OperationKind::PointRead);
+    assert!(matches!(read.requests[0].purpose, Purpose::ReadSubset { .. }));
+    // Every comment stays its own document, and its write rewrites the subset.
+    assert!(m.container("Post").unwrap().document_type("Comment").is_some());
+    let write = op(&m, "comment on a post");
+    assert!(matches!(write.requests[1].purpose, Purpose::UpdateSubset { .. }));
+    // Reviews are another aggregate: their change feed queries the newest again.
+    let product = m.container("Product").unwrap().document_type("Product").unwrap();
+    let reviews = product
+        .embedded
+        .iter()
+        .find(|e| e.name == "newestReviews")
+        .expect("a subset");
+    let Keeping::ChangeFeed { sync } = &reviews.subset.as_ref().unwrap().kept else {
+        panic!("from the change feed");
+    };
+    assert_eq!(sync.actions[0].operation, SyncOperation::Resubset);
+    // The reviewer's email is sensitive: not in the subset.
+    assert!(reviews.attributes.iter().all(|a| a.name != "reviewerEmail"));
+    let report = cost(&model, &Options::default(), Consistency::Session);
+    assert!(report.totals.optimised < report.totals.rules);
+}

@@ -64,7 +64,7 @@ fn embedded_value_objects<'a>(embedded: &'a [Embedded], path: &str, out: &mut Ve
                 out.push((e.source.as_str(), here.clone()));
                 embedded_value_objects(&e.embedded, &here, out);
             }
-            EmbeddedKind::ReferenceData => {}
+            EmbeddedKind::ReferenceData | EmbeddedKind::Subset => {}
         }
     }
 }

@@ -259,6 +259,7 @@ impl<'a> Generator<'a> {
             }
         }
         keep_counts(self.model, &mut out);
+        keep_subsets(self.model, &mut out);
         let sources = out.clone();
         for c in &self.model.containers {
             for d in c.document_types.iter().filter(|d| d.role == Role::Copy) {
@@ -343,10 +344,15 @@ impl<'a> Generator<'a> {
     pub fn revised(&self, sample: &Sample, revision: u32) -> Result<Sample, VerifyError> {
         let (c, d) = self.find(&sample.container, &sample.document_type)?;
         let mut revised = self.sample(c, d, &sample.instance, revision, 0)?;
-        // A count kept on it stays what its children make it.
-        for v in &d.computed {
-            if let (Value::Object(body), Some(n)) = (&mut revised.body, sample.body.get(&v.name)) {
-                body.insert(v.name.clone(), n.clone());
+        // A count or subset kept on it stays what its children make it.
+        let kept = d
+            .computed
+            .iter()
+            .map(|v| &v.name)
+            .chain(d.embedded.iter().filter(|e| e.subset.is_some()).map(|e| &e.name));
+        for name in kept {
+            if let (Value::Object(body), Some(value)) = (&mut revised.body, sample.body.get(name)) {
+                body.insert(name.clone(), value.clone());
             }
         }
         let claimed = self
@@ -507,6 +513,8 @@ impl<'a> Generator<'a> {
                     }
                     Value::Array(list)
                 }
+                // A subset holds its parent's newest children: see `keep_subsets`.
+                (EmbeddedKind::Subset, _) => Value::Array(Vec::new()),
                 (EmbeddedKind::ReferenceData, false) => self.snapshot(e, seed.group, depth)?,
                 (EmbeddedKind::ReferenceData, true) => Value::Array(
                     (0..ARRAY_LEN)
@@ -769,6 +777,86 @@ pub(crate) fn keep_counts(model: &LogicalModel, samples: &mut [Sample]) {
     for (i, name, n) in updates {
         if let Value::Object(body) = &mut samples[i].body {
             body.insert(name, json!(n));
+        }
+    }
+}
+
+/// The items subset `e` of `parent` (a sample of element `per`) holds: its newest
+/// children among `samples` by the subset's sort, at most its bound, each with the
+/// child's id under the identity's name and the properties the subset keeps.
+pub(crate) fn subset_items(
+    model: &LogicalModel,
+    e: &Embedded,
+    per: &str,
+    parent: &Sample,
+    samples: &[Sample],
+) -> Vec<Value> {
+    let Some(of) = &e.subset else {
+        return Vec::new();
+    };
+    let Some(counted) = model
+        .container(&of.container)
+        .and_then(|c| c.document_type(&of.document_type))
+    else {
+        return Vec::new();
+    };
+    let mut children: Vec<&Sample> = samples
+        .iter()
+        .filter(|s| belongs(counted, &of.container, per, parent, s))
+        .collect();
+    children.sort_by(|a, b| {
+        for key in &of.sort {
+            let (name, descending) = match key.strip_prefix('-') {
+                Some(name) => (name, true),
+                None => (key.as_str(), false),
+            };
+            let ordering = crate::expected::cosmos_order(a.body.get(name), b.body.get(name));
+            let ordering = if descending { ordering.reverse() } else { ordering };
+            if ordering != std::cmp::Ordering::Equal {
+                return ordering;
+            }
+        }
+        std::cmp::Ordering::Equal
+    });
+    children.truncate(usize::try_from(of.newest).unwrap_or(usize::MAX));
+    let mut names = e.attributes.iter().map(|a| a.name.as_str());
+    let identity = names.next().unwrap_or("id");
+    let kept: Vec<&str> = names
+        .chain(e.embedded.iter().map(|x| x.name.as_str()))
+        .chain(e.references.iter().map(|r| r.name.as_str()))
+        .collect();
+    children
+        .into_iter()
+        .map(|child| {
+            let mut item = Map::new();
+            item.insert(identity.to_string(), json!(child.id));
+            for name in &kept {
+                if let Some(value) = child.body.get(*name) {
+                    item.insert(name.to_string(), value.clone());
+                }
+            }
+            Value::Object(item)
+        })
+        .collect()
+}
+
+/// Sets every subset a sample keeps (`subset`) to its newest children among `samples`.
+pub(crate) fn keep_subsets(model: &LogicalModel, samples: &mut [Sample]) {
+    let mut updates: Vec<(usize, String, Vec<Value>)> = Vec::new();
+    for (i, parent) in samples.iter().enumerate() {
+        let Some(d) = model
+            .container(&parent.container)
+            .and_then(|c| c.document_type(&parent.document_type))
+        else {
+            continue;
+        };
+        for e in d.embedded.iter().filter(|e| e.subset.is_some()) {
+            updates.push((i, e.name.clone(), subset_items(model, e, &d.source, parent, samples)));
+        }
+    }
+    for (i, name, items) in updates {
+        if let Value::Object(body) = &mut samples[i].body {
+            body.insert(name, Value::Array(items));
         }
     }
 }

@@ -27,7 +27,7 @@ pub mod types {
         pub currency: ::std::string::String,
     }
     impl ::core::convert::From<&super::dictionary::Country> for CountrySnapshot {
-        /// Takes the snapshot from the reference data document.
+        /// Builds it from the document it copies (the reference data, or the child).
         fn from(source: &super::dictionary::Country) -> Self {
             CountrySnapshot {
                 country_id: ::core::clone::Clone::clone(&source.id),

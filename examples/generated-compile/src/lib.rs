@@ -73,3 +73,9 @@ pub mod extended_reference {
 pub mod computed_value {
     include!(concat!(env!("OUT_DIR"), "/computed_value.rs"));
 }
+
+/// The types of `patterns/subset`: a post keeps its ten newest comments
+/// (`newest_comments`), a product its five newest reviews.
+pub mod subset {
+    include!(concat!(env!("OUT_DIR"), "/subset.rs"));
+}

@@ -175,6 +175,7 @@ fn embedded<'m>(
         let what = match e.kind {
             EmbeddedKind::ValueObject => e.source.clone(),
             EmbeddedKind::ReferenceData => format!("{} snapshot", e.source),
+            EmbeddedKind::Subset => format!("newest {} subset", e.source),
         };
         let name = match (e.many, e.max) {
             (true, Some(max)) => format!("{}[] ≤ {max}", e.name),

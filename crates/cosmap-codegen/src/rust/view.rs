@@ -553,12 +553,17 @@ impl Shared<'_> {
         let base = match e.kind {
             EmbeddedKind::ValueObject => e.source.clone(),
             EmbeddedKind::ReferenceData => format!("{}Snapshot", e.source),
+            EmbeddedKind::Subset => format!("{}Subset", e.source),
         };
         dedupe(&mut fields, Vec::new(), &base)?;
         let doc = match e.kind {
             EmbeddedKind::ValueObject => format!("Value object `{}`, embedded in its parent's document.", e.source),
             EmbeddedKind::ReferenceData => format!(
                 "Snapshot of never-changing reference data `{}`, embedded where it is referenced.",
+                e.source
+            ),
+            EmbeddedKind::Subset => format!(
+                "One of the newest `{}`s, embedded in their parent (a subset: each is also its own document).",
                 e.source
             ),
         };
@@ -580,6 +585,12 @@ impl Shared<'_> {
         }
         let snapshot_of = match e.kind {
             EmbeddedKind::ValueObject => None,
+            // A subset item is built from the child's own document.
+            EmbeddedKind::Subset => e.subset.as_ref().map(|of| SnapshotView {
+                source: format!("super::{}::{}", self.module(&of.container), of.document_type),
+                identity: fields.first().map(|f| f.ident.clone()).unwrap_or_default(),
+                fields: fields.iter().skip(1).map(|f| f.ident.clone()).collect(),
+            }),
             EmbeddedKind::ReferenceData => self.root_document(&e.source).map(|source| SnapshotView {
                 source,
                 identity: fields.first().map(|f| f.ident.clone()).unwrap_or_default(),
@@ -749,6 +760,11 @@ fn embedded_doc(e: &Embedded) -> String {
         ),
         (EmbeddedKind::ValueObject, false) => format!("Embedded `{}`.", e.source),
         (EmbeddedKind::ReferenceData, _) => format!("Embedded snapshot of `{}`.", e.source),
+        (EmbeddedKind::Subset, _) => format!(
+            "The newest `{}`s (at most {}), kept from their own documents (`subset`).",
+            e.source,
+            e.max.unwrap_or_default()
+        ),
     }
 }
 

@@ -89,6 +89,26 @@ pub enum Purpose {
         /// The counted element.
         element: String,
     },
+    /// Reads the newest `element`s from `document`'s subset `property`, a point read
+    /// (`subset`).
+    ReadSubset {
+        /// The parent document type.
+        document: String,
+        /// The subset property.
+        property: String,
+        /// The element read.
+        element: String,
+    },
+    /// Keeps `document`'s subset `property` of the newest `element`s current after
+    /// one is written (`subset`): a query for the newest, or the rewrite of the parent.
+    UpdateSubset {
+        /// The parent document type.
+        document: String,
+        /// The subset property.
+        property: String,
+        /// The element kept.
+        element: String,
+    },
     /// Claims `element`'s `attribute` value before writing it (uniqueClaim): a
     /// conflict (409) means the value is taken and nothing else is written.
     Claim {
@@ -165,6 +185,19 @@ impl fmt::Display for Purpose {
             } => write!(
                 f,
                 "keeps `{document}.{property}`, its number of `{element}`s, current"
+            ),
+            Purpose::ReadSubset {
+                document,
+                property,
+                element,
+            } => write!(f, "reads the newest `{element}`s from `{document}.{property}`"),
+            Purpose::UpdateSubset {
+                document,
+                property,
+                element,
+            } => write!(
+                f,
+                "keeps `{document}.{property}`, its newest `{element}`s, current"
             ),
             Purpose::Claim { element, attribute } => write!(
                 f,

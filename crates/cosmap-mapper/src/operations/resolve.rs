@@ -48,6 +48,9 @@ enum Match {
 }
 
 fn read(all: &Places<'_>, p: &AccessPattern) -> Option<Operation> {
+    if let Some(requests) = read_subset(all, p) {
+        return Operation::new(p.name.clone(), p.per_second, requests);
+    }
     let mut best: Option<Vec<Request>> = None;
     for location in places(all, &p.start, true) {
         // A feed holds only the newest few: only the pattern it serves may read it.
@@ -69,6 +72,42 @@ fn read(all: &Places<'_>, p: &AccessPattern) -> Option<Operation> {
         }
     }
     Operation::new(p.name.clone(), p.per_second, best?)
+}
+
+/// A read a subset serves (`subset`): a point read of the parent that keeps the
+/// newest children, by the one filter's value (its identity and partition key).
+fn read_subset(all: &Places<'_>, p: &AccessPattern) -> Option<Vec<Request>> {
+    let (c, d, e) = all.values().flatten().find_map(|l| {
+        let e = l
+            .document
+            .embedded
+            .iter()
+            .find(|e| e.subset.as_ref().is_some_and(|s| s.serves == p.name))?;
+        Some((l.container, l.document, e))
+    })?;
+    let parameter = p
+        .filters()
+        .into_iter()
+        .flatten()
+        .next()?
+        .parameters()
+        .into_iter()
+        .next()?;
+    Some(vec![Request {
+        action: Action::PointRead {
+            partition_key: ValueSource::Parameter(parameter.clone()),
+            id: ValueSource::Parameter(parameter),
+        },
+        container: c.name.clone(),
+        document_types: vec![d.name.clone()],
+        purpose: Purpose::ReadSubset {
+            document: d.name.clone(),
+            property: e.name.clone(),
+            element: p.start.clone(),
+        },
+        index_paths: Vec::new(),
+        order_by: Vec::new(),
+    }])
 }
 
 fn read_at(all: &Places<'_>, p: &AccessPattern, at: &Location<'_>) -> Vec<Request> {
@@ -510,6 +549,13 @@ fn write(all: &Places<'_>, containers: &[Container], p: &AccessPattern) -> Optio
             index_paths: Vec::new(),
             order_by: Vec::new(),
         });
+        // A child written: the subsets of the newest kept in its parent (subset).
+        if home.path.is_empty() {
+            if let Action::Write { partition_key, .. } = &requests[requests.len() - 1].action {
+                let own_key = partition_key.clone();
+                requests.extend(update_subsets(containers, c, d, &own_key));
+            }
+        }
         // A child created or deleted: the counts kept on its parent (computedValue).
         if home.path.is_empty() && matches!(this, WriteKind::Create | WriteKind::Delete) {
             if let Action::Write { partition_key, .. } = &requests[requests.len() - 1].action {
@@ -710,6 +756,95 @@ fn update_counts(containers: &[Container], c: &Container, child: &DocumentType, 
                             purpose: purpose.clone(),
                             index_paths: vec![format!("/{}/id/?", r.name), "/type/?".to_string()],
                             order_by: Vec::new(),
+                        });
+                        requests.push(rewrite(from("partitionKey"), from("id")));
+                    }
+                }
+            }
+        }
+    }
+    requests
+}
+
+/// The requests that keep the subsets of `child` documents (in `c`, written with
+/// partition key `key`) in their parents: in the same batch, a rewrite of the root
+/// in the child's logical partition; from the change feed, a query for the newest
+/// children of the parent the child refers to, then the parent's rewrite.
+fn update_subsets(containers: &[Container], c: &Container, child: &DocumentType, key: &ValueSource) -> Vec<Request> {
+    let mut requests = Vec::new();
+    for pc in containers {
+        for pd in &pc.document_types {
+            for e in &pd.embedded {
+                let Some(of) = e
+                    .subset
+                    .as_ref()
+                    .filter(|of| of.container == c.name && of.document_type == child.name)
+                else {
+                    continue;
+                };
+                let purpose = Purpose::UpdateSubset {
+                    document: pd.name.clone(),
+                    property: e.name.clone(),
+                    element: e.source.clone(),
+                };
+                let rewrite = |partition_key: ValueSource, id: ValueSource| Request {
+                    action: Action::Write {
+                        write: WriteKind::Replace,
+                        partition_key,
+                        id,
+                    },
+                    container: pc.name.clone(),
+                    document_types: vec![pd.name.clone()],
+                    purpose: purpose.clone(),
+                    index_paths: Vec::new(),
+                    order_by: Vec::new(),
+                };
+                match &of.kept {
+                    Keeping::Batch => {
+                        let id = identity_of(pd).unwrap_or("id").to_string();
+                        requests.push(rewrite(key.clone(), ValueSource::Parameter(id)));
+                    }
+                    Keeping::ChangeFeed { .. } => {
+                        let Some(r) = child.references.iter().find(|r| r.target == pd.source && !r.many) else {
+                            continue;
+                        };
+                        let identity = identity_of(pd).unwrap_or("id").to_string();
+                        let by_reference =
+                            c.sub_partition_key_properties.is_empty() && c.partition_key_property == r.target_identity;
+                        let order: Vec<String> = of
+                            .sort
+                            .iter()
+                            .map(|s| match s.strip_prefix('-') {
+                                Some(a) => format!("{} DESC", sql::property("c", a)),
+                                None => sql::property("c", s),
+                            })
+                            .collect();
+                        let sql = format!(
+                            "SELECT TOP {} * FROM c WHERE {} = @{identity} AND c.type = {} ORDER BY {}",
+                            of.newest,
+                            sql::path("c", &[r.name.clone(), "id".to_string()]),
+                            sql::literal(&child.discriminator),
+                            order.join(", ")
+                        );
+                        let from = |leaf: &str| ValueSource::Property(PropertyPath::new([r.name.as_str(), leaf]));
+                        let mut index_paths = vec![format!("/{}/id/?", r.name), "/type/?".to_string()];
+                        index_paths.extend(of.sort.iter().map(|s| format!("/{}/?", s.trim_start_matches('-'))));
+                        // A multi-property ORDER BY needs its composite index.
+                        let order_by: Vec<(String, bool)> = if of.sort.len() > 1 {
+                            of.sort
+                                .iter()
+                                .map(|s| (format!("/{}", s.trim_start_matches('-')), s.starts_with('-')))
+                                .collect()
+                        } else {
+                            Vec::new()
+                        };
+                        requests.push(Request {
+                            action: Action::query(by_reference.then(|| from("id")), sql, vec![identity]),
+                            container: c.name.clone(),
+                            document_types: vec![child.name.clone()],
+                            purpose: purpose.clone(),
+                            index_paths,
+                            order_by,
                         });
                         requests.push(rewrite(from("partitionKey"), from("id")));
                     }

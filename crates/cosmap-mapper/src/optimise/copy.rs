@@ -317,7 +317,7 @@ pub(crate) fn reads_sensitive<'d>(doc: &'d DocumentType, pattern: &AccessPattern
 }
 
 /// `list` without the attributes marked `sensitive`, at every depth of `embedded`.
-fn strip_sensitive(attributes: &mut Vec<Property>, embedded: &mut [Embedded]) {
+pub(crate) fn strip_sensitive(attributes: &mut Vec<Property>, embedded: &mut [Embedded]) {
     attributes.retain(|a| !a.sensitive);
     for e in embedded {
         strip_sensitive(&mut e.attributes, &mut e.embedded);

@@ -264,6 +264,7 @@ fn rewrite(
             decision.with("sensitiveLeftOut", left_out.len());
         }
         embedded.push(Embedded {
+            subset: None,
             name: reference.name,
             source: target.name.clone(),
             kind: EmbeddedKind::ReferenceData,

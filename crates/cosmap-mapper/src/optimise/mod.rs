@@ -18,6 +18,7 @@ pub(crate) mod embed_reference_data;
 pub(crate) mod extended_reference;
 pub(crate) mod feed;
 pub(crate) mod partition_key;
+pub(crate) mod subset;
 
 /// A candidate design, finished (unique keys, operations, indexing) and priced by
 /// the cost table's own figures: what an optimisation is weighed on.

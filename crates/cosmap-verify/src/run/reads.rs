@@ -26,6 +26,14 @@ struct MainRead<'s> {
 
 impl Run<'_> {
     pub(super) async fn read(&self, op: &Operation, pattern: &AccessPattern) -> PatternOutcome {
+        if let Some(r) = op
+            .requests
+            .first()
+            .filter(|r| matches!(r.purpose, Purpose::ReadSubset { .. }))
+        {
+            let outcome = self.subset_read(r, pattern).await;
+            return pattern_outcome(op, vec![outcome]);
+        }
         let mut requests = Vec::new();
         let mut main = None;
         for (i, r) in op.requests.iter().enumerate() {
@@ -42,6 +50,75 @@ impl Run<'_> {
             requests.extend(self.kept_counts(first, pattern, main).await);
         }
         pattern_outcome(op, requests)
+    }
+
+    /// A read a subset serves (`subset`): what the pattern should return is worked out
+    /// on the children's own documents (the newest N of the parent the filter names,
+    /// in order); the point read of the parent must hold exactly those, in that order.
+    async fn subset_read(&self, r: &Request, pattern: &AccessPattern) -> RequestOutcome {
+        let mut outcome = self.outcome(r);
+        let Purpose::ReadSubset { property, .. } = &r.purpose else {
+            return fail(outcome, "not a subset read".into());
+        };
+        let subset = self
+            .logical
+            .container(&r.container)
+            .and_then(|c| c.document_type(r.document_types.first()?))
+            .and_then(|d| d.embedded.iter().find(|e| e.name == *property));
+        let Some((e, of)) = subset.and_then(|e| Some((e, e.subset.as_ref()?))) else {
+            return fail(outcome, format!("`{}` keeps no subset `{property}`", r.container));
+        };
+        let Some(children) = self.logical.container(&of.container) else {
+            return fail(outcome, format!("there is no container `{}`", of.container));
+        };
+        let spec = match ReadSpec::new(pattern, children, &of.document_type) {
+            Ok(spec) => spec,
+            Err(reason) => return fail(outcome, reason),
+        };
+        // The parent with the most children: the subset must leave some out.
+        let Some(binding) = spec
+            .bindings(&self.samples)
+            .into_iter()
+            .max_by_key(|b| spec.expected(&self.samples, b).len())
+        else {
+            return fail(
+                outcome,
+                format!("no sample `{}` offers a value for the filter", of.document_type),
+            );
+        };
+        let mut expected = spec.expected(&self.samples, &binding);
+        if let Some(n) = spec.limit() {
+            expected.truncate(n);
+        }
+        outcome.expected = expected.iter().map(|s| s.id.clone()).collect();
+        outcome.ordered = true;
+        let id = match bind(r.id(), &binding, "id") {
+            Ok(id) => id,
+            Err(reason) => return fail(outcome, reason),
+        };
+        let key = Key::one(id.clone());
+        outcome.partition_key = Some(key.to_string());
+        outcome.id = Some(id.clone());
+        let identity = e.attributes.first().map_or("id", |a| a.name.as_str());
+        match self.point_read(&r.container, &key, &id).await {
+            Ok(Some(parent)) => {
+                let items: Vec<Value> = parent
+                    .get(property)
+                    .and_then(Value::as_array)
+                    .map(|list| {
+                        list.iter()
+                            .map(|item| serde_json::json!({ "id": item.get(identity).cloned().unwrap_or(Value::Null) }))
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                let wanted = outcome.expected.clone();
+                judge(outcome, &items, move |docs| {
+                    docs.iter().map(|d| id_of(d)).collect::<Vec<_>>() == wanted
+                })
+            }
+            Ok(None) => fail(outcome, format!("the parent `{id}` is not there")),
+            Err(cause) => error(outcome, cause),
+        }
     }
 
     /// For each element the pattern `counts` that the document read keeps a count of

@@ -45,15 +45,20 @@ impl Run<'_> {
         let mut written: Vec<Written> = Vec::new();
         let mut list = op.requests.iter().peekable();
         while let Some(r) = list.next() {
-            // A count kept on a parent: a recount (from the change feed), then its rewrite.
-            if matches!(r.purpose, Purpose::UpdateCount { .. }) {
+            // A subset or count kept on a parent: a query (from the change feed), then its rewrite.
+            if matches!(r.purpose, Purpose::UpdateCount { .. } | Purpose::UpdateSubset { .. }) {
                 let rewrite = if r.kind() == OperationKind::Write {
                     Some(r)
                 } else {
                     list.next_if(|n| n.kind() == OperationKind::Write && n.purpose == r.purpose)
                 };
-                let recount = (r.kind() != OperationKind::Write).then_some(r);
-                requests.extend(self.update_count(recount, rewrite, &written, state).await);
+                let query = (r.kind() != OperationKind::Write).then_some(r);
+                let checks = if matches!(r.purpose, Purpose::UpdateSubset { .. }) {
+                    self.update_subset(query, rewrite, &written, state).await
+                } else {
+                    self.update_count(query, rewrite, &written, state).await
+                };
+                requests.extend(checks);
                 continue;
             }
             // An extended reference's sync: the query for the holders, then their rewrite.
@@ -357,6 +362,164 @@ impl Run<'_> {
                                 "`{}.{}` holds {kept} after the rewrite, expected {expected}",
                                 parent.id, v.name
                             ),
+                        )
+                    }
+                }
+                Ok(None) => fail(outcome, format!("`{}` is gone after its rewrite", parent.id)),
+                Err(cause) => error(outcome, cause),
+            },
+        );
+        checks
+    }
+
+    /// A subset kept on the parent of the child just written (`subset`): the `query`
+    /// (from the change feed) must return the parent's newest live children in order;
+    /// the `rewrite` stores them in the parent, and a point read must show them.
+    async fn update_subset(
+        &self,
+        query: Option<&Request>,
+        rewrite: Option<&Request>,
+        written: &[Written],
+        state: &mut WriteState,
+    ) -> Vec<RequestOutcome> {
+        let Some(first) = query.or(rewrite) else {
+            return Vec::new();
+        };
+        let Purpose::UpdateSubset { document, property, .. } = &first.purpose else {
+            return Vec::new();
+        };
+        let outcome = self.outcome(first);
+        let found = rewrite
+            .and_then(|w| self.logical.container(&w.container))
+            .and_then(|c| Some((c, c.document_type(document)?)))
+            .and_then(|(c, d)| {
+                let e = d.embedded.iter().find(|e| e.name == *property)?;
+                Some((c, d, e, e.subset.as_ref()?))
+            });
+        let Some((pc, pd, e, of)) = found else {
+            return vec![fail(outcome, format!("`{document}` keeps no subset `{property}`"))];
+        };
+        let Some(counted) = self
+            .logical
+            .container(&of.container)
+            .and_then(|c| c.document_type(&of.document_type))
+        else {
+            return vec![fail(
+                outcome,
+                format!("there is no `{}` in `{}`", of.document_type, of.container),
+            )];
+        };
+        let Some(child) = written
+            .iter()
+            .rev()
+            .find(|w| w.accepted && w.sample.container == of.container && w.sample.document_type == of.document_type)
+            .map(|w| w.sample.clone())
+        else {
+            return vec![fail(outcome, format!("the operation wrote no `{}`", of.document_type))];
+        };
+        let Some(parent) = state
+            .live
+            .iter()
+            .find(|p| {
+                p.container == pc.name
+                    && p.document_type == pd.name
+                    && crate::samples::belongs(counted, &of.container, &pd.source, p, &child)
+            })
+            .cloned()
+        else {
+            return vec![fail(
+                outcome,
+                format!("no live `{}` that `{}` belongs to", pd.name, child.id),
+            )];
+        };
+        let items = crate::samples::subset_items(self.logical, e, &pd.source, &parent, &state.live);
+        let identity = e.attributes.first().map_or("id", |a| a.name.as_str());
+        let ids: Vec<String> = items
+            .iter()
+            .map(|i| i.get(identity).and_then(Value::as_str).unwrap_or_default().to_string())
+            .collect();
+        let mut checks = Vec::new();
+        if let Some(q) = query {
+            let mut outcome = self.outcome(q);
+            outcome.expected = ids.clone();
+            outcome.ordered = true;
+            outcome.parameters = q
+                .query()
+                .map(|(_, names)| {
+                    names
+                        .iter()
+                        .map(|n| (format!("@{n}"), Value::String(parent.id.clone())))
+                        .collect()
+                })
+                .unwrap_or_default();
+            let partition = (q.kind() == OperationKind::SinglePartitionQuery).then(|| Key::one(parent.id.clone()));
+            outcome.partition_key = partition.as_ref().map(Key::to_string);
+            let sql = q.sql().unwrap_or_default().to_string();
+            checks.push(
+                match self
+                    .query(&q.container, &sql, &outcome.parameters, partition.as_ref())
+                    .await
+                {
+                    Ok(found) => {
+                        let wanted = ids.clone();
+                        super::reads::judge(outcome, &found, move |docs| {
+                            docs.iter().map(|d| id_of(d)).collect::<Vec<_>>() == wanted
+                        })
+                    }
+                    Err(cause) => error(outcome, cause),
+                },
+            );
+        }
+        let Some(w) = rewrite else {
+            return checks;
+        };
+        let mut outcome = self.outcome(w);
+        outcome.partition_key = Some(parent.partition_key.to_string());
+        outcome.id = Some(parent.id.clone());
+        outcome.expected = ids.clone();
+        outcome.ordered = true;
+        let mut body = parent.body.clone();
+        if let Value::Object(map) = &mut body {
+            map.insert(e.name.clone(), Value::Array(items));
+        }
+        let Ok(client) = self.client(&pc.name) else {
+            checks.push(fail(outcome, format!("there is no container `{}`", pc.name)));
+            return checks;
+        };
+        let operation = format!("replace item `{}` in `{}`", parent.id, pc.name);
+        let sent = self
+            .connection
+            .request(&operation, &[], || {
+                client.replace_item(parent.partition_key.sdk(), &parent.id, &body, None)
+            })
+            .await;
+        if let Err(e) = sent {
+            checks.push(error(outcome, e.to_string()));
+            return checks;
+        }
+        if let Some(live) = state.live.iter_mut().find(|s| same_item(s, &parent)) {
+            live.body = body.clone();
+        }
+        checks.push(
+            match self.point_read(&pc.name, &parent.partition_key, &parent.id).await {
+                Ok(Some(read)) => {
+                    let shown: Vec<String> = read
+                        .get(&e.name)
+                        .and_then(Value::as_array)
+                        .map(|list| {
+                            list.iter()
+                                .map(|i| i.get(identity).and_then(Value::as_str).unwrap_or_default().to_string())
+                                .collect()
+                        })
+                        .unwrap_or_default();
+                    outcome.returned = Some(shown.clone());
+                    if shown == ids {
+                        outcome.verdict = Verdict::Pass;
+                        outcome
+                    } else {
+                        fail(
+                            outcome,
+                            format!("`{}.{}` holds {shown:?} after the rewrite", parent.id, e.name),
                         )
                     }
                 }

@@ -1,0 +1,397 @@
+//! subset: a read of a parent's newest N children (`filter` on the parent, `sort`,
+//! `limit`) becomes a point read of the parent when it keeps those N embedded, while
+//! every child stays its own document. Each write of a child then rewrites the
+//! parent's subset: in the same transactional batch where they share its logical
+//! partition, else from the children's change feed (a query for the newest N, so a
+//! replayed change is harmless). Kept only where the whole workload's RU/s drops and
+//! the parent stays within `maxEmbeddedDocumentBytes`; never a `sensitive` value.
+
+use std::collections::BTreeSet;
+
+use cosmap_domain::{AccessKind, AccessPattern, DomainModel, FilterOp};
+
+use super::copy::strip_sensitive;
+use super::Priced;
+use crate::cost::constants::DEFAULT_ITEM_BYTES;
+use crate::cost::optimisations::saves_and_adds;
+use crate::cost::units;
+use crate::decision::{Rule, Trace};
+use crate::logical_model::{
+    Container, ContainerKind, DocumentType, Embedded, EmbeddedKind, Keeping, Property, Role, SubsetOf,
+};
+use crate::operations::PropertyPath;
+use crate::options::Thresholds;
+use crate::statistics::{about, human_bytes, human_ru_per_second};
+use crate::sync_plan::{ChangeKind, KeyMapping, SyncAction, SyncOperation, SyncPlan, SyncTrigger};
+
+/// A read of the newest children of one parent, and how their subset would be kept.
+#[derive(Debug, Clone, PartialEq)]
+struct Candidate {
+    pattern: String,
+    element: String,
+    parent_container: String,
+    parent_document: String,
+    embedded: Embedded,
+}
+
+/// Gives the parents of the newest-children reads a subset of them, where that
+/// lowers the workload's RU/s; weighed like the other derived data.
+pub(crate) fn apply(
+    model: &DomainModel,
+    t: &Thresholds,
+    containers: &mut Vec<Container>,
+    trace: &mut Trace,
+    price: &dyn Fn(Vec<Container>) -> Priced,
+) {
+    let candidates = candidates(model, t, containers, trace);
+    if candidates.is_empty() {
+        return;
+    }
+    let without = price(containers.clone());
+    let with_all = price(subsets(containers, &candidates));
+    let mut kept: Vec<Candidate> = Vec::new();
+    let mut weighed = Vec::new();
+    for c in &candidates {
+        let patterns = affected(model, c);
+        let (saves, adds) = saves_and_adds(patterns.iter().map(|name| {
+            let ru = |p: &Priced| p.by_pattern.get(name.as_str()).copied().unwrap_or(0.0);
+            ru(&without) - ru(&with_all)
+        }));
+        if saves > adds {
+            kept.push(c.clone());
+        }
+        weighed.push((c, saves, adds));
+    }
+    let chosen = if kept.is_empty() {
+        None
+    } else if kept.len() == candidates.len() {
+        Some((subsets(containers, &kept), with_all))
+    } else {
+        let design = subsets(containers, &kept);
+        let priced = price(design.clone());
+        Some((design, priced))
+    };
+    let together = chosen.as_ref().is_none_or(|(_, p)| p.cheaper_than(&without));
+    for (c, saves, adds) in weighed {
+        let Some(of) = &c.embedded.subset else { continue };
+        let how = match &of.kept {
+            Keeping::Batch => format!(
+                "each write of a `{}` rewrites the subset in the same transactional batch",
+                c.element
+            ),
+            Keeping::ChangeFeed { .. } => format!(
+                "each write of a `{}` queries the newest again and rewrites the subset, from the change feed of `{}`",
+                c.element, of.container
+            ),
+        };
+        let is_kept = kept.contains(c);
+        let (outcome, reason) = if is_kept && together {
+            (
+                format!(
+                    "keeps the newest {} `{}`s in `{}.{}`",
+                    of.newest, c.element, c.parent_document, c.embedded.name
+                ),
+                format!(
+                    "`{}` reads the newest {} `{}`s of one `{}`: as a point read of it they save {}, and {how}, adding {}; each `{}` stays its own document",
+                    c.pattern,
+                    of.newest,
+                    c.element,
+                    c.parent_document,
+                    about(human_ru_per_second(saves)),
+                    about(human_ru_per_second(adds)),
+                    c.element
+                ),
+            )
+        } else {
+            (
+                format!("queries the newest `{}`s", c.element),
+                format!(
+                    "a subset of the newest {} in `{}` would save {} for `{}` but {how}, adding {}: the workload's RU/s would not drop",
+                    of.newest,
+                    c.parent_document,
+                    about(human_ru_per_second(saves)),
+                    c.pattern,
+                    about(human_ru_per_second(adds))
+                ),
+            )
+        };
+        trace
+            .record(Rule::Subset, c.pattern.as_str(), outcome, reason)
+            .with("newest", of.newest)
+            .with(
+                "kept",
+                if matches!(of.kept, Keeping::Batch) {
+                    "batch"
+                } else {
+                    "changeFeed"
+                },
+            )
+            .with("savesRuPerSecond", units::round(saves))
+            .with("addsRuPerSecond", units::round(adds));
+    }
+    if let (true, Some((design, _))) = (together, chosen) {
+        *containers = design;
+    }
+}
+
+/// The reads of a parent's newest children that a subset can serve: one equality
+/// filter naming the parent (the root's identity, its partition key; or the id of a
+/// root the child refers to once, whose container is partitioned by its identity),
+/// a sort on the child's own attributes, a `limit`, nothing else returned or counted,
+/// a parent not copied elsewhere, and room for the subset in it.
+fn candidates(model: &DomainModel, t: &Thresholds, containers: &[Container], trace: &mut Trace) -> Vec<Candidate> {
+    let mut patterns: Vec<&AccessPattern> = model
+        .access_patterns()
+        .iter()
+        .filter(|p| p.kind == AccessKind::Read && p.limit.is_some() && !p.sort.is_empty())
+        .collect();
+    patterns.sort_by(|a, b| a.name.cmp(&b.name));
+    let mut out = Vec::new();
+    for p in patterns {
+        let [Some(filter)] = p.filters()[..] else {
+            continue;
+        };
+        let only_start = p.returns.iter().all(|r| *r == p.start) && p.counts.is_empty();
+        if filter.op != FilterOp::Equal || !only_start {
+            continue;
+        }
+        let Some((cc, cd)) = home(containers, &p.start) else {
+            continue;
+        };
+        let sortable = p.sort_keys().iter().all(|k| {
+            cd.attributes
+                .iter()
+                .any(|a| a.name == k.attribute && !a.many && !a.sensitive)
+        });
+        if !sortable {
+            continue;
+        }
+        let Some((pc, pd, kept)) = parent(containers, cc, cd, filter.attribute) else {
+            continue;
+        };
+        let newest = p.limit.unwrap_or_default();
+        let refuse = |trace: &mut Trace, why: String| {
+            trace.record(
+                Rule::Subset,
+                p.name.as_str(),
+                format!("queries the newest `{}`s", p.start),
+                why,
+            );
+        };
+        if copied(containers, pc, pd) {
+            refuse(
+                trace,
+                format!(
+                    "`{}` documents are copied elsewhere: every child written would rewrite the copies too",
+                    pd.name
+                ),
+            );
+            continue;
+        }
+        let child_bytes = cd.estimated_size_bytes.unwrap_or(DEFAULT_ITEM_BYTES);
+        let parent_bytes = pd.estimated_size_bytes.unwrap_or(DEFAULT_ITEM_BYTES);
+        let with = parent_bytes + newest as f64 * child_bytes;
+        if with > t.max_embedded_document_bytes {
+            refuse(
+                trace,
+                format!(
+                    "the newest {newest} `{}`s (about {} each) would make `{}` about {}, over `maxEmbeddedDocumentBytes` ({})",
+                    p.start,
+                    human_bytes(child_bytes),
+                    pd.name,
+                    human_bytes(with),
+                    human_bytes(t.max_embedded_document_bytes)
+                ),
+            );
+            continue;
+        }
+        let prefix = if p.sort.first().is_some_and(|s| s.starts_with('-')) {
+            "newest"
+        } else {
+            "first"
+        };
+        let mut name = format!("{prefix}{}s", p.start);
+        while taken(pc, pd, &name) {
+            name.push_str("Subset");
+        }
+        let identity = cd.id.attribute().unwrap_or("id").to_string();
+        let mut attributes = vec![Property {
+            name: identity,
+            ty: cosmap_domain::AttributeType::String,
+            optional: false,
+            many: false,
+            unique: false,
+            sensitive: false,
+        }];
+        attributes.extend(cd.attributes.iter().map(|a| Property {
+            unique: false,
+            ..a.clone()
+        }));
+        let mut embedded = cd.embedded.clone();
+        strip_sensitive(&mut attributes, &mut embedded);
+        out.push(Candidate {
+            pattern: p.name.clone(),
+            element: p.start.clone(),
+            parent_container: pc.name.clone(),
+            parent_document: pd.name.clone(),
+            embedded: Embedded {
+                name,
+                source: p.start.clone(),
+                kind: EmbeddedKind::Subset,
+                many: true,
+                max: Some(newest),
+                attributes,
+                embedded,
+                // Not the reference to the parent that holds them.
+                references: cd
+                    .references
+                    .iter()
+                    .filter(|r| r.target != pd.source)
+                    .cloned()
+                    .collect(),
+                subset: Some(SubsetOf {
+                    container: cc.name.clone(),
+                    document_type: cd.name.clone(),
+                    newest,
+                    sort: p.sort.clone(),
+                    serves: p.name.clone(),
+                    kept,
+                }),
+            },
+        });
+    }
+    out
+}
+
+/// The parent `filter` names for children `cd` in `cc`, and how a subset of them is
+/// kept: the root of their aggregate (the filter is its identity, their partition
+/// key) in the same batch, or a root they refer to once (the filter is its id, its
+/// container partitioned by it) from their change feed.
+fn parent<'c>(
+    containers: &'c [Container],
+    cc: &'c Container,
+    cd: &DocumentType,
+    filter: &str,
+) -> Option<(&'c Container, &'c DocumentType, Keeping)> {
+    let single = cc.sub_partition_key_properties.is_empty();
+    if cd.role == Role::Entity && single && filter == cc.partition_key_property {
+        let root = cc
+            .document_types
+            .iter()
+            .find(|d| d.role == Role::Root && d.id.attribute() == Some(filter))?;
+        return Some((cc, root, Keeping::Batch));
+    }
+    let r = cd
+        .references
+        .iter()
+        .find(|r| !r.many && (filter == r.target_identity || filter == format!("{}.{}", r.name, r.target_identity)))?;
+    let (pc, pd) = home(containers, &r.target)?;
+    let by_identity = pc.kind == ContainerKind::Aggregate
+        && pc.sub_partition_key_properties.is_empty()
+        && pc.partition_key_property == r.target_identity;
+    if !by_identity || pd.role != Role::Root {
+        return None;
+    }
+    let keys = vec![
+        KeyMapping {
+            property: "id".to_string(),
+            from: PropertyPath::new([r.name.as_str(), "id"]),
+        },
+        KeyMapping {
+            property: "partitionKey".to_string(),
+            from: PropertyPath::new([r.name.as_str(), "partitionKey"]),
+        },
+    ];
+    let action = |on| SyncAction {
+        on,
+        operation: SyncOperation::Resubset,
+        container: pc.name.clone(),
+        document_type: pd.name.clone(),
+        keys: keys.clone(),
+    };
+    let sync = SyncPlan {
+        trigger: SyncTrigger::ChangeFeed {
+            container: cc.name.clone(),
+            document_type: cd.name.clone(),
+            discriminator: cd.discriminator.clone(),
+        },
+        actions: vec![action(ChangeKind::Upserted), action(ChangeKind::Expiring)],
+    };
+    Some((pc, pd, Keeping::ChangeFeed { sync }))
+}
+
+/// The home document of `element`: its root or entity document, not a copy.
+fn home<'c>(containers: &'c [Container], element: &str) -> Option<(&'c Container, &'c DocumentType)> {
+    containers.iter().find_map(|c| {
+        let d = c
+            .document_types
+            .iter()
+            .find(|d| d.source == element && matches!(d.role, Role::Root | Role::Entity))?;
+        Some((c, d))
+    })
+}
+
+/// Whether some copy or feed copies `pd`'s documents.
+fn copied(containers: &[Container], pc: &Container, pd: &DocumentType) -> bool {
+    containers.iter().flat_map(|c| &c.document_types).any(|d| {
+        d.copy_of
+            .as_ref()
+            .is_some_and(|of| of.document_type == pd.name && of.container == pc.name)
+    })
+}
+
+/// Whether `d` (in `c`) already has a top-level property called `name`.
+fn taken(c: &Container, d: &DocumentType, name: &str) -> bool {
+    c.partition_key_properties().contains(&name)
+        || d.attributes.iter().any(|a| a.name == name)
+        || d.embedded.iter().any(|e| e.name == name)
+        || d.references.iter().any(|r| r.name == name)
+        || d.parent.as_ref().is_some_and(|p| p.property == name)
+        || d.computed.iter().any(|v| v.name == name)
+        || ["id", "type", "ttl"].contains(&name)
+}
+
+/// The patterns a subset changes: the read it serves, and the writes of the child or
+/// the parent.
+fn affected(model: &DomainModel, c: &Candidate) -> BTreeSet<String> {
+    let parent = c.parent_document.as_str();
+    model
+        .access_patterns()
+        .iter()
+        .filter(|p| match p.kind {
+            AccessKind::Read => p.name == c.pattern,
+            AccessKind::Write => [c.element.as_str(), parent]
+                .iter()
+                .any(|e| p.start == *e || p.returns.iter().any(|r| r == e)),
+        })
+        .map(|p| p.name.clone())
+        .collect()
+}
+
+/// `containers` with each candidate's subset embedded in its parent's documents.
+fn subsets(containers: &[Container], candidates: &[Candidate]) -> Vec<Container> {
+    let mut out = containers.to_vec();
+    for c in candidates {
+        let child_bytes = c
+            .embedded
+            .subset
+            .as_ref()
+            .and_then(|of| {
+                out.iter()
+                    .find(|k| k.name == of.container)?
+                    .document_type(&of.document_type)
+            })
+            .and_then(|d| d.estimated_size_bytes)
+            .unwrap_or(DEFAULT_ITEM_BYTES);
+        let parent = out
+            .iter_mut()
+            .find(|k| k.name == c.parent_container)
+            .and_then(|k| k.document_types.iter_mut().find(|d| d.name == c.parent_document));
+        if let Some(d) = parent {
+            let newest = c.embedded.max.unwrap_or_default() as f64;
+            d.estimated_size_bytes = d.estimated_size_bytes.map(|b| b + newest * child_bytes);
+            d.embedded.push(c.embedded.clone());
+        }
+    }
+    out
+}
