@@ -321,8 +321,12 @@ fn optimised_costs_no_more_than_rules_and_rules_no_more_than_naive() {
     assert!(orders.optimised.ru < orders.naive.ru, "{orders:?}");
     let examples = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples");
     let mut checked = 0;
-    for entry in std::fs::read_dir(&examples).unwrap() {
-        let path = entry.unwrap().path().join("model.json");
+    let mut dirs: Vec<PathBuf> = Vec::new();
+    for folder in [examples.clone(), examples.join("patterns")] {
+        dirs.extend(std::fs::read_dir(&folder).unwrap().map(|e| e.unwrap().path()));
+    }
+    for dir in dirs {
+        let path = dir.join("model.json");
         if !path.is_file() {
             continue;
         }
@@ -336,7 +340,7 @@ fn optimised_costs_no_more_than_rules_and_rules_no_more_than_naive() {
         );
         checked += 1;
     }
-    assert!(checked >= 4, "{checked} examples");
+    assert!(checked >= 12, "{checked} examples");
 }
 
 /// `cosmap cost` credits each optimisation with what it saves and adds; with what no

@@ -351,7 +351,7 @@ fn with_sql(logical: &LogicalModel, mutant: &Mutant) -> LogicalModel {
 fn models() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut paths = Vec::new();
-    for dir in [root.join("../../examples"), root.join("tests/models")] {
+    for dir in [root.join("../../examples"), root.join("../../examples/patterns"), root.join("tests/models")] {
         for entry in std::fs::read_dir(&dir).expect("the models' folder") {
             let path = entry.expect("an entry").path();
             let model = if path.is_dir() { path.join("model.json") } else { path };
