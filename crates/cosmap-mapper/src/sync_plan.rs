@@ -136,6 +136,44 @@ impl SyncPlan {
         }
     }
 
+    /// The plan that keeps a value derived from children on their parent: each change
+    /// (or expiry) of a `child_type` document in `children`'s change feed makes
+    /// `operation` on the `parent_type` document in `parent`, found through the
+    /// child's `reference` (its `id` and `partitionKey`).
+    pub fn parent_kept(
+        children: (&str, &str, &str),
+        reference: &str,
+        parent: (&str, &str),
+        operation: SyncOperation,
+    ) -> Self {
+        let (container, document_type, discriminator) = children;
+        let keys = vec![
+            KeyMapping {
+                property: "id".to_string(),
+                from: PropertyPath::new([reference, "id"]),
+            },
+            KeyMapping {
+                property: "partitionKey".to_string(),
+                from: PropertyPath::new([reference, "partitionKey"]),
+            },
+        ];
+        let action = |on| SyncAction {
+            on,
+            operation,
+            container: parent.0.to_string(),
+            document_type: parent.1.to_string(),
+            keys: keys.clone(),
+        };
+        SyncPlan {
+            trigger: SyncTrigger::ChangeFeed {
+                container: container.to_string(),
+                document_type: document_type.to_string(),
+                discriminator: discriminator.to_string(),
+            },
+            actions: vec![action(ChangeKind::Upserted), action(ChangeKind::Expiring)],
+        }
+    }
+
     /// The plan that keeps a feed current: a copy's plan, and after each upsert a trim of
     /// the feed's partition to the newest it keeps.
     pub fn feed(

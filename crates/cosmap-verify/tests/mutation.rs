@@ -231,11 +231,9 @@ fn mutants_of(logical: &LogicalModel, pattern: &str, index: usize, request: &Req
         push(q, format!("`{key}` reversed"), false);
     }
     // A property of a short form left out.
-    let fixed = [
-        "c.id".to_string(),
-        "c.type".to_string(),
-        format!("c.{}", container.partition_key_property),
-    ];
+    // The fixed part: `id`, `type` and every partition key level.
+    let mut fixed = vec!["c.id".to_string(), "c.type".to_string()];
+    fixed.extend(container.partition_key_properties().iter().map(|l| format!("c.{l}")));
     let kept = |item: &String| item == "*" || item.starts_with("VALUE ") || fixed.contains(item);
     for (i, item) in query.select.iter().enumerate().filter(|(_, item)| !kept(item)) {
         let mut q = query.clone();
@@ -263,8 +261,31 @@ fn scoped_by_partition_key(container: &Container, request: &Request, clause: &st
         let literal = literal.trim_end_matches('\'');
         return request.partition_key() == Some(&ValueSource::Constant(literal.to_string()));
     }
-    condition_property(clause)
-        .is_some_and(|(name, param)| name == *key && request.partition_key() == Some(&ValueSource::Parameter(param)))
+    // Each level the key gives (a hierarchical key, or its prefix), by its parameter.
+    let given: Vec<(&str, ValueSource)> = match request.partition_key() {
+        Some(ValueSource::Levels(levels)) => container
+            .partition_key_properties()
+            .into_iter()
+            .zip(levels.iter().cloned())
+            .collect(),
+        Some(one) => vec![(key.as_str(), one.clone())],
+        None => Vec::new(),
+    };
+    if condition_property(clause)
+        .is_some_and(|(name, param)| given.contains(&(name.as_str(), ValueSource::Parameter(param))))
+    {
+        return true;
+    }
+    // A query for a parent's children scoped by the id their reference holds, in a
+    // container partitioned by that id (`c.product.id = @productId`, partition key
+    // `product.id`).
+    given.iter().any(|(_, source)| match source {
+        ValueSource::Property(path) => match path.names() {
+            [reference, id] if id == "id" => clause.starts_with(&format!("c.{reference}.id = @")),
+            _ => false,
+        },
+        _ => false,
+    })
 }
 
 fn is_type_condition(clause: &str) -> bool {
@@ -351,7 +372,11 @@ fn with_sql(logical: &LogicalModel, mutant: &Mutant) -> LogicalModel {
 fn models() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut paths = Vec::new();
-    for dir in [root.join("../../examples"), root.join("../../examples/patterns"), root.join("tests/models")] {
+    for dir in [
+        root.join("../../examples"),
+        root.join("../../examples/patterns"),
+        root.join("tests/models"),
+    ] {
         for entry in std::fs::read_dir(&dir).expect("the models' folder") {
             let path = entry.expect("an entry").path();
             let model = if path.is_dir() { path.join("model.json") } else { path };

@@ -697,162 +697,173 @@ fn refresh_extended(containers: &[Container], target: &DocumentType) -> Vec<Requ
 }
 
 /// The requests that keep the counts of `child` documents (in `c`, written with
-/// partition key `key`) on their parents: in the same batch, a rewrite of the parent
-/// in the child's logical partition (its id from the root's identity or the child's
-/// parent link); from the change feed, a recount of the children that refer to the
-/// parent, then its rewrite (its key and id from the child's reference).
+/// partition key `key`) on their parents (`computedValue`).
 fn update_counts(containers: &[Container], c: &Container, child: &DocumentType, key: &ValueSource) -> Vec<Request> {
     let mut requests = Vec::new();
-    for pc in containers {
-        for pd in &pc.document_types {
-            for v in pd
-                .computed
-                .iter()
-                .filter(|v| v.container == c.name && v.document_type == child.name)
-            {
-                let purpose = Purpose::UpdateCount {
-                    document: pd.name.clone(),
-                    property: v.name.clone(),
-                    element: v.counts.clone(),
-                };
-                let rewrite = |partition_key: ValueSource, id: ValueSource| Request {
-                    action: Action::Write {
-                        write: WriteKind::Replace,
-                        partition_key,
-                        id,
-                    },
-                    container: pc.name.clone(),
-                    document_types: vec![pd.name.clone()],
-                    purpose: purpose.clone(),
-                    index_paths: Vec::new(),
-                    order_by: Vec::new(),
-                };
-                match &v.kept {
-                    Keeping::Batch => {
-                        let id = match &child.parent {
-                            Some(link) if link.entity == pd.source => link.property.clone(),
-                            _ => identity_of(pd).unwrap_or("id").to_string(),
-                        };
-                        requests.push(rewrite(key.clone(), ValueSource::Parameter(id)));
-                    }
-                    Keeping::ChangeFeed { .. } => {
-                        let Some(r) = child.references.iter().find(|r| r.target == pd.source && !r.many) else {
-                            continue;
-                        };
-                        let identity = identity_of(pd).unwrap_or("id").to_string();
-                        let by_reference =
-                            c.sub_partition_key_properties.is_empty() && c.partition_key_property == r.target_identity;
-                        let sql = format!(
-                            "SELECT VALUE {} FROM c WHERE {} = @{identity} AND c.type = {}",
-                            if by_reference { "COUNT(1)" } else { "1" },
-                            sql::path("c", &[r.name.clone(), "id".to_string()]),
-                            sql::literal(&child.discriminator)
-                        );
-                        let from = |leaf: &str| ValueSource::Property(PropertyPath::new([r.name.as_str(), leaf]));
-                        requests.push(Request {
-                            action: Action::query(by_reference.then(|| from("id")), sql, vec![identity]),
-                            container: c.name.clone(),
-                            document_types: vec![child.name.clone()],
-                            purpose: purpose.clone(),
-                            index_paths: vec![format!("/{}/id/?", r.name), "/type/?".to_string()],
-                            order_by: Vec::new(),
-                        });
-                        requests.push(rewrite(from("partitionKey"), from("id")));
-                    }
-                }
-            }
+    for (pc, pd) in containers
+        .iter()
+        .flat_map(|k| k.document_types.iter().map(move |d| (k, d)))
+    {
+        for v in pd
+            .computed
+            .iter()
+            .filter(|v| v.container == c.name && v.document_type == child.name)
+        {
+            let purpose = Purpose::UpdateCount {
+                document: pd.name.clone(),
+                property: v.name.clone(),
+                element: v.counts.clone(),
+            };
+            let parent = Parent {
+                c: pc,
+                d: pd,
+                kept: &v.kept,
+            };
+            requests.extend(parent.kept_by(c, child, key, purpose, |r, identity, by_reference| {
+                let sql = format!(
+                    "SELECT VALUE {} FROM c WHERE {} = @{identity} AND c.type = {}",
+                    if by_reference { "COUNT(1)" } else { "1" },
+                    sql::path("c", &[r.name.clone(), "id".to_string()]),
+                    sql::literal(&child.discriminator)
+                );
+                (sql, Vec::new(), Vec::new())
+            }));
         }
     }
     requests
 }
 
 /// The requests that keep the subsets of `child` documents (in `c`, written with
-/// partition key `key`) in their parents: in the same batch, a rewrite of the root
-/// in the child's logical partition; from the change feed, a query for the newest
-/// children of the parent the child refers to, then the parent's rewrite.
+/// partition key `key`) in their parents (`subset`).
 fn update_subsets(containers: &[Container], c: &Container, child: &DocumentType, key: &ValueSource) -> Vec<Request> {
     let mut requests = Vec::new();
-    for pc in containers {
-        for pd in &pc.document_types {
-            for e in &pd.embedded {
-                let Some(of) = e
-                    .subset
-                    .as_ref()
-                    .filter(|of| of.container == c.name && of.document_type == child.name)
-                else {
-                    continue;
+    for (pc, pd) in containers
+        .iter()
+        .flat_map(|k| k.document_types.iter().map(move |d| (k, d)))
+    {
+        for e in &pd.embedded {
+            let Some(of) = e
+                .subset
+                .as_ref()
+                .filter(|of| of.container == c.name && of.document_type == child.name)
+            else {
+                continue;
+            };
+            let purpose = Purpose::UpdateSubset {
+                document: pd.name.clone(),
+                property: e.name.clone(),
+                element: e.source.clone(),
+            };
+            let parent = Parent {
+                c: pc,
+                d: pd,
+                kept: &of.kept,
+            };
+            requests.extend(parent.kept_by(c, child, key, purpose, |r, identity, _| {
+                let order: Vec<String> = of
+                    .sort
+                    .iter()
+                    .map(|s| match s.strip_prefix('-') {
+                        Some(a) => format!("{} DESC", sql::property("c", a)),
+                        None => sql::property("c", s),
+                    })
+                    .collect();
+                let sql = format!(
+                    "SELECT TOP {} * FROM c WHERE {} = @{identity} AND c.type = {} ORDER BY {}",
+                    of.newest,
+                    sql::path("c", &[r.name.clone(), "id".to_string()]),
+                    sql::literal(&child.discriminator),
+                    order.join(", ")
+                );
+                let paths = of
+                    .sort
+                    .iter()
+                    .map(|s| format!("/{}/?", s.trim_start_matches('-')))
+                    .collect();
+                // A multi-property ORDER BY needs its composite index.
+                let order_by = if of.sort.len() > 1 {
+                    of.sort
+                        .iter()
+                        .map(|s| (format!("/{}", s.trim_start_matches('-')), s.starts_with('-')))
+                        .collect()
+                } else {
+                    Vec::new()
                 };
-                let purpose = Purpose::UpdateSubset {
-                    document: pd.name.clone(),
-                    property: e.name.clone(),
-                    element: e.source.clone(),
-                };
-                let rewrite = |partition_key: ValueSource, id: ValueSource| Request {
-                    action: Action::Write {
-                        write: WriteKind::Replace,
-                        partition_key,
-                        id,
-                    },
-                    container: pc.name.clone(),
-                    document_types: vec![pd.name.clone()],
-                    purpose: purpose.clone(),
-                    index_paths: Vec::new(),
-                    order_by: Vec::new(),
-                };
-                match &of.kept {
-                    Keeping::Batch => {
-                        let id = identity_of(pd).unwrap_or("id").to_string();
-                        requests.push(rewrite(key.clone(), ValueSource::Parameter(id)));
-                    }
-                    Keeping::ChangeFeed { .. } => {
-                        let Some(r) = child.references.iter().find(|r| r.target == pd.source && !r.many) else {
-                            continue;
-                        };
-                        let identity = identity_of(pd).unwrap_or("id").to_string();
-                        let by_reference =
-                            c.sub_partition_key_properties.is_empty() && c.partition_key_property == r.target_identity;
-                        let order: Vec<String> = of
-                            .sort
-                            .iter()
-                            .map(|s| match s.strip_prefix('-') {
-                                Some(a) => format!("{} DESC", sql::property("c", a)),
-                                None => sql::property("c", s),
-                            })
-                            .collect();
-                        let sql = format!(
-                            "SELECT TOP {} * FROM c WHERE {} = @{identity} AND c.type = {} ORDER BY {}",
-                            of.newest,
-                            sql::path("c", &[r.name.clone(), "id".to_string()]),
-                            sql::literal(&child.discriminator),
-                            order.join(", ")
-                        );
-                        let from = |leaf: &str| ValueSource::Property(PropertyPath::new([r.name.as_str(), leaf]));
-                        let mut index_paths = vec![format!("/{}/id/?", r.name), "/type/?".to_string()];
-                        index_paths.extend(of.sort.iter().map(|s| format!("/{}/?", s.trim_start_matches('-'))));
-                        // A multi-property ORDER BY needs its composite index.
-                        let order_by: Vec<(String, bool)> = if of.sort.len() > 1 {
-                            of.sort
-                                .iter()
-                                .map(|s| (format!("/{}", s.trim_start_matches('-')), s.starts_with('-')))
-                                .collect()
-                        } else {
-                            Vec::new()
-                        };
-                        requests.push(Request {
-                            action: Action::query(by_reference.then(|| from("id")), sql, vec![identity]),
-                            container: c.name.clone(),
-                            document_types: vec![child.name.clone()],
-                            purpose: purpose.clone(),
-                            index_paths,
-                            order_by,
-                        });
-                        requests.push(rewrite(from("partitionKey"), from("id")));
-                    }
-                }
-            }
+                (sql, paths, order_by)
+            }));
         }
     }
     requests
+}
+
+/// A parent document that keeps a value derived from its children (a count, a
+/// subset), and how it is kept.
+struct Parent<'a> {
+    c: &'a Container,
+    d: &'a DocumentType,
+    kept: &'a Keeping,
+}
+
+impl Parent<'_> {
+    /// The requests that keep the value after a `child` (in `c`, written with key
+    /// `key`) is written: in the same batch, a rewrite of the parent in the child's
+    /// logical partition (its id from the child's parent link or the root's
+    /// identity); from the change feed, the `query` (SQL, index paths, composite
+    /// order) over the children that refer to the parent, then its rewrite (its key
+    /// and id from the child's reference).
+    fn kept_by(
+        &self,
+        c: &Container,
+        child: &DocumentType,
+        key: &ValueSource,
+        purpose: Purpose,
+        query: impl Fn(&crate::logical_model::Reference, &str, bool) -> (String, Vec<String>, Vec<(String, bool)>),
+    ) -> Vec<Request> {
+        let rewrite = |partition_key: ValueSource, id: ValueSource| Request {
+            action: Action::Write {
+                write: WriteKind::Replace,
+                partition_key,
+                id,
+            },
+            container: self.c.name.clone(),
+            document_types: vec![self.d.name.clone()],
+            purpose: purpose.clone(),
+            index_paths: Vec::new(),
+            order_by: Vec::new(),
+        };
+        let identity = identity_of(self.d).unwrap_or("id").to_string();
+        match self.kept {
+            Keeping::Batch => {
+                let id = match &child.parent {
+                    Some(link) if link.entity == self.d.source => link.property.clone(),
+                    _ => identity,
+                };
+                vec![rewrite(key.clone(), ValueSource::Parameter(id))]
+            }
+            Keeping::ChangeFeed { .. } => {
+                let Some(r) = child.references.iter().find(|r| r.target == self.d.source && !r.many) else {
+                    return Vec::new();
+                };
+                let by_reference =
+                    c.sub_partition_key_properties.is_empty() && c.partition_key_property == r.target_identity;
+                let (sql, paths, order_by) = query(r, &identity, by_reference);
+                let from = |leaf: &str| ValueSource::Property(PropertyPath::new([r.name.as_str(), leaf]));
+                let mut index_paths = vec![format!("/{}/id/?", r.name), "/type/?".to_string()];
+                index_paths.extend(paths);
+                vec![
+                    Request {
+                        action: Action::query(by_reference.then(|| from("id")), sql, vec![identity]),
+                        container: c.name.clone(),
+                        document_types: vec![child.name.clone()],
+                        purpose: purpose.clone(),
+                        index_paths,
+                        order_by,
+                    },
+                    rewrite(from("partitionKey"), from("id")),
+                ]
+            }
+        }
+    }
 }
 
 /// The claim document types (with their container) on `document_type` of `container`.

@@ -10,13 +10,12 @@ use std::collections::{BTreeMap, BTreeSet};
 use cosmap_domain::{AccessKind, DomainModel};
 
 use super::Priced;
-use crate::cost::optimisations::saves_and_adds;
 use crate::cost::units;
 use crate::decision::{Rule, Trace};
 use crate::logical_model::{ComputedValue, Container, DocumentType, Keeping, Role};
-use crate::operations::{PropertyPath, Purpose};
+use crate::operations::Purpose;
 use crate::statistics::{about, human_ru_per_second};
-use crate::sync_plan::{ChangeKind, KeyMapping, SyncAction, SyncOperation, SyncPlan, SyncTrigger};
+use crate::sync_plan::{SyncOperation, SyncPlan};
 
 /// A count one read runs per result, and how it could be kept instead.
 #[derive(Debug, Clone, PartialEq)]
@@ -57,31 +56,15 @@ pub(crate) fn apply(
     if candidates.is_empty() {
         return;
     }
-    let with_all = price(computed(containers, &candidates));
-    let mut kept: Vec<Candidate> = Vec::new();
-    let mut weighed = Vec::new();
-    for c in &candidates {
-        let patterns = affected(model, c);
-        let (saves, adds) = saves_and_adds(patterns.iter().map(|name| {
-            let ru = |p: &Priced| p.by_pattern.get(name.as_str()).copied().unwrap_or(0.0);
-            ru(&without) - ru(&with_all)
-        }));
-        if saves > adds {
-            kept.push(c.clone());
-        }
-        weighed.push((c, saves, adds));
-    }
-    let chosen = if kept.is_empty() {
-        None
-    } else if kept.len() == candidates.len() {
-        Some((computed(containers, &kept), with_all))
-    } else {
-        let design = computed(containers, &kept);
-        let priced = price(design.clone());
-        Some((design, priced))
-    };
-    let together = chosen.as_ref().is_none_or(|(_, p)| p.cheaper_than(&without));
-    for (c, saves, adds) in weighed {
+    let batch = super::weigh(
+        &candidates,
+        &without,
+        price,
+        |kept| computed(containers, kept),
+        |c| affected(model, c),
+    );
+    for w in &batch.weighed {
+        let (c, saves, adds) = (w.candidate, w.saves, w.adds);
         let reads: Vec<String> = c.patterns.iter().map(|p| format!("`{p}`")).collect();
         let how = match &c.kept {
             Keeping::Batch => format!(
@@ -93,8 +76,7 @@ pub(crate) fn apply(
                 c.element, c.parent, c.child_container
             ),
         };
-        let is_kept = kept.contains(c);
-        let (outcome, reason) = if is_kept && together {
+        let (outcome, reason) = if batch.kept(w) {
             (
                 format!("keeps `{}.{}`, its number of `{}`s", c.parent_document, c.name, c.element),
                 format!(
@@ -108,14 +90,14 @@ pub(crate) fn apply(
                     about(human_ru_per_second(adds))
                 ),
             )
-        } else if is_kept {
+        } else if w.saving {
             (
                 format!("counts `{}`s on each read", c.element),
                 format!(
                     "alone keeping the count would save {} and add {}, but with the other counts kept the workload would cost no less than the {} it costs without them",
                     about(human_ru_per_second(saves)),
                     about(human_ru_per_second(adds)),
-                    human_ru_per_second(without.total())
+                    human_ru_per_second(batch.without)
                 ),
             )
         } else {
@@ -149,7 +131,7 @@ pub(crate) fn apply(
             .with("savesRuPerSecond", units::round(saves))
             .with("addsRuPerSecond", units::round(adds));
     }
-    if let (true, Some((design, _))) = (together, chosen) {
+    if let Some(design) = batch.chosen {
         *containers = design;
     }
 }
@@ -175,7 +157,7 @@ fn candidates(containers: &[Container], priced: &Priced, trace: &mut Trace) -> V
             if refused.contains(&key) {
                 continue;
             }
-            let parent = home(containers, per);
+            let parent = super::home(containers, per);
             let child = containers
                 .iter()
                 .find(|c| c.name == r.container)
@@ -197,7 +179,7 @@ fn candidates(containers: &[Container], priced: &Priced, trace: &mut Trace) -> V
                 }
             };
             let mut name = format!("{}Count", cosmap_domain::naming::lower_camel(element));
-            while taken(pd, pc, &name) {
+            while super::taken(pc, pd, &name) {
                 name.push_str("Value");
             }
             found.insert(
@@ -252,55 +234,13 @@ fn keeping(
     let Some(r) = cd.references.iter().find(|r| r.target == pd.source && !r.many) else {
         return Err(format!("the `{}`s do not refer to their `{}`", cd.name, pd.name));
     };
-    let keys = vec![
-        KeyMapping {
-            property: "id".to_string(),
-            from: PropertyPath::new([r.name.as_str(), "id"]),
-        },
-        KeyMapping {
-            property: "partitionKey".to_string(),
-            from: PropertyPath::new([r.name.as_str(), "partitionKey"]),
-        },
-    ];
-    let action = |on| SyncAction {
-        on,
-        operation: SyncOperation::Recount,
-        container: pc.name.clone(),
-        document_type: pd.name.clone(),
-        keys: keys.clone(),
-    };
-    Ok(Keeping::ChangeFeed {
-        sync: SyncPlan {
-            trigger: SyncTrigger::ChangeFeed {
-                container: cc.name.clone(),
-                document_type: cd.name.clone(),
-                discriminator: cd.discriminator.clone(),
-            },
-            actions: vec![action(ChangeKind::Upserted), action(ChangeKind::Expiring)],
-        },
-    })
-}
-
-/// The home document of element `element`: its root or entity document, not a copy.
-fn home<'c>(containers: &'c [Container], element: &str) -> Option<(&'c Container, &'c DocumentType)> {
-    containers.iter().find_map(|c| {
-        let d = c
-            .document_types
-            .iter()
-            .find(|d| d.source == element && matches!(d.role, Role::Root | Role::Entity))?;
-        Some((c, d))
-    })
-}
-
-/// Whether `d` (in `c`) already has a top-level property called `name`.
-fn taken(d: &DocumentType, c: &Container, name: &str) -> bool {
-    c.partition_key_properties().contains(&name)
-        || d.attributes.iter().any(|a| a.name == name)
-        || d.embedded.iter().any(|e| e.name == name)
-        || d.references.iter().any(|r| r.name == name)
-        || d.parent.as_ref().is_some_and(|p| p.property == name)
-        || d.computed.iter().any(|v| v.name == name)
-        || ["id", "type", "ttl"].contains(&name)
+    let sync = SyncPlan::parent_kept(
+        (&cc.name, &cd.name, &cd.discriminator),
+        &r.name,
+        (&pc.name, &pd.name),
+        SyncOperation::Recount,
+    );
+    Ok(Keeping::ChangeFeed { sync })
 }
 
 /// The patterns a kept count changes: the reads that count, and the writes of the

@@ -13,7 +13,6 @@ use cosmap_domain::{AccessKind, ChangeRate, DomainModel};
 
 use super::Priced;
 use crate::cost::facts;
-use crate::cost::optimisations::saves_and_adds;
 use crate::cost::units;
 use crate::decision::{Rule, Trace};
 use crate::logical_model::{Container, DocumentType, ExtendedReference, Property, Role};
@@ -56,36 +55,19 @@ pub(crate) fn apply(
         return;
     }
     let without = price(containers.clone());
-    let with_all = price(extended(model, containers, &candidates));
-    let mut kept: Vec<Candidate> = Vec::new();
-    let mut weighed = Vec::new();
-    for c in &candidates {
-        let patterns = affected(model, c);
-        let (saves, adds) = saves_and_adds(patterns.iter().map(|name| {
-            let ru = |p: &Priced| p.by_pattern.get(name.as_str()).copied().unwrap_or(0.0);
-            ru(&without) - ru(&with_all)
-        }));
-        if saves > adds {
-            kept.push(c.clone());
-        }
-        weighed.push((c, saves, adds));
-    }
-    let chosen = if kept.is_empty() {
-        None
-    } else if kept.len() == candidates.len() {
-        Some((extended(model, containers, &kept), with_all))
-    } else {
-        let design = extended(model, containers, &kept);
-        let priced = price(design.clone());
-        Some((design, priced))
-    };
-    let together = chosen.as_ref().is_none_or(|(_, p)| p.cheaper_than(&without));
-    for (c, saves, adds) in weighed {
-        let is_kept = kept.contains(c);
+    let batch = super::weigh(
+        &candidates,
+        &without,
+        price,
+        |kept| extended(model, containers, kept),
+        |c| affected(model, c),
+    );
+    for w in &batch.weighed {
+        let (c, saves, adds) = (w.candidate, w.saves, w.adds);
         let synced = changes(model, &c.target);
         let attributes: Vec<String> = c.attributes.iter().map(|a| format!("`{a}`")).collect();
         let reads: Vec<String> = c.patterns.iter().map(|p| format!("`{p}`")).collect();
-        let (outcome, reason) = if is_kept && together {
+        let (outcome, reason) = if batch.kept(w) {
             (
                 format!(
                     "stores {} of `{}` beside the reference",
@@ -115,7 +97,7 @@ pub(crate) fn apply(
                     }
                 ),
             )
-        } else if is_kept {
+        } else if w.saving {
             (
                 "keeps a plain reference".to_string(),
                 format!(
@@ -123,7 +105,7 @@ pub(crate) fn apply(
                     attributes.join(", "),
                     about(human_ru_per_second(saves)),
                     about(human_ru_per_second(adds)),
-                    human_ru_per_second(without.total())
+                    human_ru_per_second(batch.without)
                 ),
             )
         } else {
@@ -147,7 +129,7 @@ pub(crate) fn apply(
             .with("savesRuPerSecond", units::round(saves))
             .with("addsRuPerSecond", units::round(adds));
     }
-    if let (true, Some((design, _))) = (together, chosen) {
+    if let Some(design) = batch.chosen {
         *containers = design;
     }
 }

@@ -9,7 +9,7 @@ use cosmap_domain::DomainModel;
 
 use crate::cost::design::Design;
 use crate::cost::{facts, Consistency};
-use crate::logical_model::Container;
+use crate::logical_model::{Container, DocumentType, Role};
 use crate::operations::Operation;
 
 pub(crate) mod computed_value;
@@ -94,4 +94,115 @@ impl Priced {
             patterns_by_container,
         }
     }
+}
+
+/// One candidate of a batch weighing: the RU/s it saves and adds on the patterns it
+/// changes, and whether it saves more than it adds.
+pub(crate) struct Weighed<'c, C> {
+    pub(crate) candidate: &'c C,
+    pub(crate) saves: f64,
+    pub(crate) adds: f64,
+    pub(crate) saving: bool,
+}
+
+/// The outcome of weighing a batch of one optimisation's candidates.
+pub(crate) struct Batch<'c, C> {
+    /// Every candidate, in order.
+    pub(crate) weighed: Vec<Weighed<'c, C>>,
+    /// Whether the saving candidates together make the workload cost less than none
+    /// (also when none saves).
+    pub(crate) together: bool,
+    /// The design with exactly the saving candidates, when it costs less.
+    pub(crate) chosen: Option<Vec<Container>>,
+    /// The workload's RU/s without any candidate.
+    pub(crate) without: f64,
+}
+
+impl<C> Batch<'_, C> {
+    /// Whether `w` is kept: it saves, and the saving ones together cost less.
+    pub(crate) fn kept(&self, w: &Weighed<'_, C>) -> bool {
+        w.saving && self.together
+    }
+}
+
+/// Weighs `candidates` the way derived data is chosen: the design with all of them
+/// (`design`) against the design `without` any, each candidate by the `affected`
+/// patterns it changes (the reads it saves, the writes that keep it current); those
+/// that save more than they add are kept together, and only if the design with
+/// exactly those costs less than none.
+pub(crate) fn weigh<'c, C: Clone>(
+    candidates: &'c [C],
+    without: &Priced,
+    price: &dyn Fn(Vec<Container>) -> Priced,
+    design: impl Fn(&[C]) -> Vec<Container>,
+    affected: impl Fn(&C) -> BTreeSet<String>,
+) -> Batch<'c, C> {
+    let all = design(candidates);
+    let with_all = price(all.clone());
+    let mut weighed = Vec::new();
+    let mut kept: Vec<C> = Vec::new();
+    for candidate in candidates {
+        let (saves, adds) = crate::cost::optimisations::saves_and_adds(affected(candidate).iter().map(|name| {
+            let ru = |p: &Priced| p.by_pattern.get(name.as_str()).copied().unwrap_or(0.0);
+            ru(without) - ru(&with_all)
+        }));
+        let saving = saves > adds;
+        if saving {
+            kept.push(candidate.clone());
+        }
+        weighed.push(Weighed {
+            candidate,
+            saves,
+            adds,
+            saving,
+        });
+    }
+    let chosen = if kept.is_empty() {
+        None
+    } else if kept.len() == candidates.len() {
+        Some((all, with_all))
+    } else {
+        let design = design(&kept);
+        let priced = price(design.clone());
+        Some((design, priced))
+    };
+    let together = chosen.as_ref().is_none_or(|(_, p)| p.cheaper_than(without));
+    Batch {
+        weighed,
+        together,
+        chosen: chosen.filter(|_| together).map(|(design, _)| design),
+        without: without.total(),
+    }
+}
+
+/// The home document of `element`: its root or entity document (not a copy), with
+/// its container.
+pub(crate) fn home<'c>(containers: &'c [Container], element: &str) -> Option<(&'c Container, &'c DocumentType)> {
+    containers.iter().find_map(|c| {
+        let d = c
+            .document_types
+            .iter()
+            .find(|d| d.source == element && matches!(d.role, Role::Root | Role::Entity))?;
+        Some((c, d))
+    })
+}
+
+/// Whether some copy or feed copies `d`'s documents (of container `c`).
+pub(crate) fn copied(containers: &[Container], c: &Container, d: &DocumentType) -> bool {
+    containers.iter().flat_map(|k| &k.document_types).any(|k| {
+        k.copy_of
+            .as_ref()
+            .is_some_and(|of| of.document_type == d.name && of.container == c.name)
+    })
+}
+
+/// Whether `d` (in `c`) already has a top-level property called `name`.
+pub(crate) fn taken(c: &Container, d: &DocumentType, name: &str) -> bool {
+    c.partition_key_properties().contains(&name)
+        || d.attributes.iter().any(|a| a.name == name)
+        || d.embedded.iter().any(|e| e.name == name)
+        || d.references.iter().any(|r| r.name == name)
+        || d.parent.as_ref().is_some_and(|p| p.property == name)
+        || d.computed.iter().any(|v| v.name == name)
+        || ["id", "type", "ttl"].contains(&name)
 }

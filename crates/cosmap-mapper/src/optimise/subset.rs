@@ -13,16 +13,14 @@ use cosmap_domain::{AccessKind, AccessPattern, DomainModel, FilterOp};
 use super::copy::strip_sensitive;
 use super::Priced;
 use crate::cost::constants::DEFAULT_ITEM_BYTES;
-use crate::cost::optimisations::saves_and_adds;
 use crate::cost::units;
 use crate::decision::{Rule, Trace};
 use crate::logical_model::{
     Container, ContainerKind, DocumentType, Embedded, EmbeddedKind, Keeping, Property, Role, SubsetOf,
 };
-use crate::operations::PropertyPath;
 use crate::options::Thresholds;
 use crate::statistics::{about, human_bytes, human_ru_per_second};
-use crate::sync_plan::{ChangeKind, KeyMapping, SyncAction, SyncOperation, SyncPlan, SyncTrigger};
+use crate::sync_plan::{SyncOperation, SyncPlan};
 
 /// A read of the newest children of one parent, and how their subset would be kept.
 #[derive(Debug, Clone, PartialEq)]
@@ -48,31 +46,15 @@ pub(crate) fn apply(
         return;
     }
     let without = price(containers.clone());
-    let with_all = price(subsets(containers, &candidates));
-    let mut kept: Vec<Candidate> = Vec::new();
-    let mut weighed = Vec::new();
-    for c in &candidates {
-        let patterns = affected(model, c);
-        let (saves, adds) = saves_and_adds(patterns.iter().map(|name| {
-            let ru = |p: &Priced| p.by_pattern.get(name.as_str()).copied().unwrap_or(0.0);
-            ru(&without) - ru(&with_all)
-        }));
-        if saves > adds {
-            kept.push(c.clone());
-        }
-        weighed.push((c, saves, adds));
-    }
-    let chosen = if kept.is_empty() {
-        None
-    } else if kept.len() == candidates.len() {
-        Some((subsets(containers, &kept), with_all))
-    } else {
-        let design = subsets(containers, &kept);
-        let priced = price(design.clone());
-        Some((design, priced))
-    };
-    let together = chosen.as_ref().is_none_or(|(_, p)| p.cheaper_than(&without));
-    for (c, saves, adds) in weighed {
+    let batch = super::weigh(
+        &candidates,
+        &without,
+        price,
+        |kept| subsets(containers, kept),
+        |c| affected(model, c),
+    );
+    for w in &batch.weighed {
+        let (c, saves, adds) = (w.candidate, w.saves, w.adds);
         let Some(of) = &c.embedded.subset else { continue };
         let how = match &of.kept {
             Keeping::Batch => format!(
@@ -84,8 +66,7 @@ pub(crate) fn apply(
                 c.element, of.container
             ),
         };
-        let is_kept = kept.contains(c);
-        let (outcome, reason) = if is_kept && together {
+        let (outcome, reason) = if batch.kept(w) {
             (
                 format!(
                     "keeps the newest {} `{}`s in `{}.{}`",
@@ -129,7 +110,7 @@ pub(crate) fn apply(
             .with("savesRuPerSecond", units::round(saves))
             .with("addsRuPerSecond", units::round(adds));
     }
-    if let (true, Some((design, _))) = (together, chosen) {
+    if let Some(design) = batch.chosen {
         *containers = design;
     }
 }
@@ -155,7 +136,7 @@ fn candidates(model: &DomainModel, t: &Thresholds, containers: &[Container], tra
         if filter.op != FilterOp::Equal || !only_start {
             continue;
         }
-        let Some((cc, cd)) = home(containers, &p.start) else {
+        let Some((cc, cd)) = super::home(containers, &p.start) else {
             continue;
         };
         let sortable = p.sort_keys().iter().all(|k| {
@@ -178,7 +159,7 @@ fn candidates(model: &DomainModel, t: &Thresholds, containers: &[Container], tra
                 why,
             );
         };
-        if copied(containers, pc, pd) {
+        if super::copied(containers, pc, pd) {
             refuse(
                 trace,
                 format!(
@@ -211,7 +192,7 @@ fn candidates(model: &DomainModel, t: &Thresholds, containers: &[Container], tra
             "first"
         };
         let mut name = format!("{prefix}{}s", p.start);
-        while taken(pc, pd, &name) {
+        while super::taken(pc, pd, &name) {
             name.push_str("Subset");
         }
         let identity = cd.id.attribute().unwrap_or("id").to_string();
@@ -285,70 +266,20 @@ fn parent<'c>(
         .references
         .iter()
         .find(|r| !r.many && (filter == r.target_identity || filter == format!("{}.{}", r.name, r.target_identity)))?;
-    let (pc, pd) = home(containers, &r.target)?;
+    let (pc, pd) = super::home(containers, &r.target)?;
     let by_identity = pc.kind == ContainerKind::Aggregate
         && pc.sub_partition_key_properties.is_empty()
         && pc.partition_key_property == r.target_identity;
     if !by_identity || pd.role != Role::Root {
         return None;
     }
-    let keys = vec![
-        KeyMapping {
-            property: "id".to_string(),
-            from: PropertyPath::new([r.name.as_str(), "id"]),
-        },
-        KeyMapping {
-            property: "partitionKey".to_string(),
-            from: PropertyPath::new([r.name.as_str(), "partitionKey"]),
-        },
-    ];
-    let action = |on| SyncAction {
-        on,
-        operation: SyncOperation::Resubset,
-        container: pc.name.clone(),
-        document_type: pd.name.clone(),
-        keys: keys.clone(),
-    };
-    let sync = SyncPlan {
-        trigger: SyncTrigger::ChangeFeed {
-            container: cc.name.clone(),
-            document_type: cd.name.clone(),
-            discriminator: cd.discriminator.clone(),
-        },
-        actions: vec![action(ChangeKind::Upserted), action(ChangeKind::Expiring)],
-    };
+    let sync = SyncPlan::parent_kept(
+        (&cc.name, &cd.name, &cd.discriminator),
+        &r.name,
+        (&pc.name, &pd.name),
+        SyncOperation::Resubset,
+    );
     Some((pc, pd, Keeping::ChangeFeed { sync }))
-}
-
-/// The home document of `element`: its root or entity document, not a copy.
-fn home<'c>(containers: &'c [Container], element: &str) -> Option<(&'c Container, &'c DocumentType)> {
-    containers.iter().find_map(|c| {
-        let d = c
-            .document_types
-            .iter()
-            .find(|d| d.source == element && matches!(d.role, Role::Root | Role::Entity))?;
-        Some((c, d))
-    })
-}
-
-/// Whether some copy or feed copies `pd`'s documents.
-fn copied(containers: &[Container], pc: &Container, pd: &DocumentType) -> bool {
-    containers.iter().flat_map(|c| &c.document_types).any(|d| {
-        d.copy_of
-            .as_ref()
-            .is_some_and(|of| of.document_type == pd.name && of.container == pc.name)
-    })
-}
-
-/// Whether `d` (in `c`) already has a top-level property called `name`.
-fn taken(c: &Container, d: &DocumentType, name: &str) -> bool {
-    c.partition_key_properties().contains(&name)
-        || d.attributes.iter().any(|a| a.name == name)
-        || d.embedded.iter().any(|e| e.name == name)
-        || d.references.iter().any(|r| r.name == name)
-        || d.parent.as_ref().is_some_and(|p| p.property == name)
-        || d.computed.iter().any(|v| v.name == name)
-        || ["id", "type", "ttl"].contains(&name)
 }
 
 /// The patterns a subset changes: the read it serves, and the writes of the child or

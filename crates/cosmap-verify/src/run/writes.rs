@@ -223,152 +223,62 @@ impl Run<'_> {
         let Purpose::UpdateCount { document, property, .. } = &first.purpose else {
             return Vec::new();
         };
-        let mut checks = Vec::new();
         let outcome = self.outcome(first);
-        let Some((pc, pd)) = rewrite
+        let found = rewrite
             .and_then(|w| self.logical.container(&w.container))
             .and_then(|c| Some((c, c.document_type(document)?)))
-        else {
-            return vec![fail(outcome, format!("no `{document}` to keep the count on"))];
-        };
-        let Some(v) = pd.computed.iter().find(|v| v.name == *property) else {
+            .and_then(|(c, d)| Some((c, d, d.computed.iter().find(|v| v.name == *property)?)));
+        let Some((pc, pd, v)) = found else {
             return vec![fail(outcome, format!("`{document}` keeps no `{property}`"))];
         };
-        let Some(counted) = self
-            .logical
-            .container(&v.container)
-            .and_then(|c| c.document_type(&v.document_type))
-        else {
-            return vec![fail(
-                outcome,
-                format!("there is no `{}` in `{}`", v.document_type, v.container),
-            )];
-        };
-        let Some(child) = written
-            .iter()
-            .rev()
-            .find(|w| w.accepted && w.sample.container == v.container && w.sample.document_type == v.document_type)
-            .map(|w| w.sample.clone())
-        else {
-            return vec![fail(outcome, format!("the operation wrote no `{}`", v.document_type))];
-        };
-        // The parent: the live sample of its type the child belongs to.
-        let Some(parent) = state
-            .live
-            .iter()
-            .find(|p| {
-                p.container == pc.name
-                    && p.document_type == pd.name
-                    && crate::samples::belongs(counted, &v.container, &pd.source, p, &child)
-            })
-            .cloned()
-        else {
-            return vec![fail(
-                outcome,
-                format!("no live `{}` that `{}` belongs to", pd.name, child.id),
-            )];
+        let (counted, parent) = match self.counted(&v.container, &v.document_type).and_then(|counted| {
+            let (_, parent) = child_and_parent(written, state, pc, pd, counted, &v.container)?;
+            Ok((counted, parent))
+        }) {
+            Ok(found) => found,
+            Err(reason) => return vec![fail(outcome, reason)],
         };
         let expected = state
             .live
             .iter()
             .filter(|s| crate::samples::belongs(counted, &v.container, &pd.source, &parent, s))
             .count();
+        let mut checks = Vec::new();
         if let Some(q) = recount {
             let mut outcome = self.outcome(q);
             outcome.expected = vec![expected.to_string()];
-            outcome.parameters = q
-                .query()
-                .map(|(_, names)| {
-                    names
-                        .iter()
-                        .map(|n| (format!("@{n}"), Value::String(parent.id.clone())))
-                        .collect()
-                })
-                .unwrap_or_default();
-            let partition = (q.kind() == OperationKind::SinglePartitionQuery).then(|| Key::one(parent.id.clone()));
-            outcome.partition_key = partition.as_ref().map(Key::to_string);
-            let sql = q.sql().unwrap_or_default().to_string();
-            checks.push(
-                match self
-                    .query(&q.container, &sql, &outcome.parameters, partition.as_ref())
-                    .await
-                {
-                    Ok(found) => {
-                        // `SELECT VALUE COUNT(1)` in one partition; `SELECT VALUE 1` per match across.
-                        let n = if q.counts_matches() {
-                            found.len().to_string()
-                        } else {
-                            found.first().map(Value::to_string).unwrap_or_default()
-                        };
-                        outcome.returned = Some(vec![n.clone()]);
-                        if n == expected.to_string() {
-                            outcome.verdict = Verdict::Pass;
-                            outcome
-                        } else {
-                            fail(
-                                outcome,
-                                format!("counted {n} `{}`s of `{}`, expected {expected}", v.counts, parent.id),
-                            )
-                        }
-                    }
-                    Err(cause) => error(outcome, cause),
-                },
-            );
-        }
-        let Some(w) = rewrite else {
-            return checks;
-        };
-        let mut outcome = self.outcome(w);
-        outcome.partition_key = Some(parent.partition_key.to_string());
-        outcome.id = Some(parent.id.clone());
-        outcome.expected = vec![expected.to_string()];
-        let mut body = parent.body.clone();
-        if let Value::Object(map) = &mut body {
-            map.insert(v.name.clone(), Value::from(expected));
-        }
-        let Ok(client) = self.client(&pc.name) else {
-            checks.push(fail(outcome, format!("there is no container `{}`", pc.name)));
-            return checks;
-        };
-        let operation = format!("replace item `{}` in `{}`", parent.id, pc.name);
-        let sent = self
-            .connection
-            .request(&operation, &[], || {
-                client.replace_item(parent.partition_key.sdk(), &parent.id, &body, None)
-            })
-            .await;
-        if let Err(e) = sent {
-            checks.push(error(outcome, e.to_string()));
-            return checks;
-        }
-        if let Some(live) = state.live.iter_mut().find(|s| same_item(s, &parent)) {
-            live.body = body.clone();
-        }
-        checks.push(
-            match self.point_read(&pc.name, &parent.partition_key, &parent.id).await {
-                Ok(Some(read)) => {
-                    let kept = read
-                        .get(&v.name)
-                        .map(Value::to_string)
-                        .unwrap_or_else(|| "nothing".into());
-                    outcome.returned = Some(vec![kept.clone()]);
-                    if kept == expected.to_string() {
+            checks.push(match self.parent_query(q, &parent, &mut outcome).await {
+                Ok(found) => {
+                    // `SELECT VALUE COUNT(1)` in one partition; `SELECT VALUE 1` per match across.
+                    let n = if q.counts_matches() {
+                        found.len().to_string()
+                    } else {
+                        found.first().map(Value::to_string).unwrap_or_default()
+                    };
+                    outcome.returned = Some(vec![n.clone()]);
+                    if n == expected.to_string() {
                         outcome.verdict = Verdict::Pass;
                         outcome
                     } else {
-                        fail(
-                            outcome,
-                            format!(
-                                "`{}.{}` holds {kept} after the rewrite, expected {expected}",
-                                parent.id, v.name
-                            ),
-                        )
+                        let why = format!("counted {n} `{}`s of `{}`, expected {expected}", v.counts, parent.id);
+                        fail(outcome, why)
                     }
                 }
-                Ok(None) => fail(outcome, format!("`{}` is gone after its rewrite", parent.id)),
                 Err(cause) => error(outcome, cause),
-            },
-        );
+            });
+        }
+        if let Some(w) = rewrite {
+            let mut body = parent.body.clone();
+            if let Value::Object(map) = &mut body {
+                map.insert(v.name.clone(), Value::from(expected));
+            }
+            let shown = |read: &Value| read.get(&v.name).map_or_else(|| "nothing".into(), Value::to_string);
+            let outcome = self.outcome(w);
+            checks.push(
+                self.rewrite_parent(outcome, &pc.name, &parent, body, state, shown)
+                    .await,
+            );
+        }
         checks
     }
 
@@ -399,94 +309,106 @@ impl Run<'_> {
         let Some((pc, pd, e, of)) = found else {
             return vec![fail(outcome, format!("`{document}` keeps no subset `{property}`"))];
         };
-        let Some(counted) = self
-            .logical
-            .container(&of.container)
-            .and_then(|c| c.document_type(&of.document_type))
-        else {
-            return vec![fail(
-                outcome,
-                format!("there is no `{}` in `{}`", of.document_type, of.container),
-            )];
-        };
-        let Some(child) = written
-            .iter()
-            .rev()
-            .find(|w| w.accepted && w.sample.container == of.container && w.sample.document_type == of.document_type)
-            .map(|w| w.sample.clone())
-        else {
-            return vec![fail(outcome, format!("the operation wrote no `{}`", of.document_type))];
-        };
-        let Some(parent) = state
-            .live
-            .iter()
-            .find(|p| {
-                p.container == pc.name
-                    && p.document_type == pd.name
-                    && crate::samples::belongs(counted, &of.container, &pd.source, p, &child)
-            })
-            .cloned()
-        else {
-            return vec![fail(
-                outcome,
-                format!("no live `{}` that `{}` belongs to", pd.name, child.id),
-            )];
+        let parent = match self
+            .counted(&of.container, &of.document_type)
+            .and_then(|counted| child_and_parent(written, state, pc, pd, counted, &of.container))
+        {
+            Ok((_, parent)) => parent,
+            Err(reason) => return vec![fail(outcome, reason)],
         };
         let items = crate::samples::subset_items(self.logical, e, &pd.source, &parent, &state.live);
         let identity = e.attributes.first().map_or("id", |a| a.name.as_str());
-        let ids: Vec<String> = items
-            .iter()
-            .map(|i| i.get(identity).and_then(Value::as_str).unwrap_or_default().to_string())
-            .collect();
+        let ids_of = |list: Option<&Vec<Value>>| -> Vec<String> {
+            list.map(|list| {
+                list.iter()
+                    .map(|i| i.get(identity).and_then(Value::as_str).unwrap_or_default().to_string())
+                    .collect()
+            })
+            .unwrap_or_default()
+        };
+        let ids = ids_of(Some(&items));
         let mut checks = Vec::new();
         if let Some(q) = query {
             let mut outcome = self.outcome(q);
             outcome.expected = ids.clone();
             outcome.ordered = true;
-            outcome.parameters = q
-                .query()
-                .map(|(_, names)| {
-                    names
-                        .iter()
-                        .map(|n| (format!("@{n}"), Value::String(parent.id.clone())))
-                        .collect()
-                })
-                .unwrap_or_default();
-            let partition = (q.kind() == OperationKind::SinglePartitionQuery).then(|| Key::one(parent.id.clone()));
-            outcome.partition_key = partition.as_ref().map(Key::to_string);
-            let sql = q.sql().unwrap_or_default().to_string();
+            checks.push(match self.parent_query(q, &parent, &mut outcome).await {
+                Ok(found) => {
+                    let wanted = ids.clone();
+                    super::reads::judge(outcome, &found, move |docs| {
+                        docs.iter().map(|d| id_of(d)).collect::<Vec<_>>() == wanted
+                    })
+                }
+                Err(cause) => error(outcome, cause),
+            });
+        }
+        if let Some(w) = rewrite {
+            let mut body = parent.body.clone();
+            if let Value::Object(map) = &mut body {
+                map.insert(e.name.clone(), Value::Array(items));
+            }
+            let shown = |read: &Value| ids_of(read.get(&e.name).and_then(Value::as_array)).join(", ");
+            let outcome = self.outcome(w);
             checks.push(
-                match self
-                    .query(&q.container, &sql, &outcome.parameters, partition.as_ref())
-                    .await
-                {
-                    Ok(found) => {
-                        let wanted = ids.clone();
-                        super::reads::judge(outcome, &found, move |docs| {
-                            docs.iter().map(|d| id_of(d)).collect::<Vec<_>>() == wanted
-                        })
-                    }
-                    Err(cause) => error(outcome, cause),
-                },
+                self.rewrite_parent(outcome, &pc.name, &parent, body, state, shown)
+                    .await,
             );
         }
-        let Some(w) = rewrite else {
-            return checks;
-        };
-        let mut outcome = self.outcome(w);
+        checks
+    }
+
+    /// The document type `document_type` of `container`.
+    fn counted(&self, container: &str, document_type: &str) -> Result<&DocumentType, String> {
+        self.logical
+            .container(container)
+            .and_then(|c| c.document_type(document_type))
+            .ok_or_else(|| format!("there is no `{document_type}` in `{container}`"))
+    }
+
+    /// Runs query `q` (from a child's change feed) for `parent`'s children: each
+    /// parameter bound to the parent's id, in its partition when the query is scoped.
+    async fn parent_query(
+        &self,
+        q: &Request,
+        parent: &Sample,
+        outcome: &mut RequestOutcome,
+    ) -> Result<Vec<Value>, String> {
+        outcome.parameters = q
+            .query()
+            .map(|(_, names)| {
+                names
+                    .iter()
+                    .map(|n| (format!("@{n}"), Value::String(parent.id.clone())))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let partition = (q.kind() == OperationKind::SinglePartitionQuery).then(|| Key::one(parent.id.clone()));
+        outcome.partition_key = partition.as_ref().map(Key::to_string);
+        let sql = q.sql().unwrap_or_default().to_string();
+        self.query(&q.container, &sql, &outcome.parameters, partition.as_ref())
+            .await
+    }
+
+    /// Rewrites `parent` in container `container` with `body` (a count or subset kept
+    /// on it), then reads it back: `shown` of what the server holds must equal `shown`
+    /// of what was written.
+    async fn rewrite_parent(
+        &self,
+        mut outcome: RequestOutcome,
+        container: &str,
+        parent: &Sample,
+        body: Value,
+        state: &mut WriteState,
+        shown: impl Fn(&Value) -> String,
+    ) -> RequestOutcome {
         outcome.partition_key = Some(parent.partition_key.to_string());
         outcome.id = Some(parent.id.clone());
-        outcome.expected = ids.clone();
-        outcome.ordered = true;
-        let mut body = parent.body.clone();
-        if let Value::Object(map) = &mut body {
-            map.insert(e.name.clone(), Value::Array(items));
-        }
-        let Ok(client) = self.client(&pc.name) else {
-            checks.push(fail(outcome, format!("there is no container `{}`", pc.name)));
-            return checks;
+        let wanted = shown(&body);
+        outcome.expected = vec![wanted.clone()];
+        let Ok(client) = self.client(container) else {
+            return fail(outcome, format!("there is no container `{container}`"));
         };
-        let operation = format!("replace item `{}` in `{}`", parent.id, pc.name);
+        let operation = format!("replace item `{}` in `{container}`", parent.id);
         let sent = self
             .connection
             .request(&operation, &[], || {
@@ -494,40 +416,28 @@ impl Run<'_> {
             })
             .await;
         if let Err(e) = sent {
-            checks.push(error(outcome, e.to_string()));
-            return checks;
+            return error(outcome, e.to_string());
         }
-        if let Some(live) = state.live.iter_mut().find(|s| same_item(s, &parent)) {
+        if let Some(live) = state.live.iter_mut().find(|s| same_item(s, parent)) {
             live.body = body.clone();
         }
-        checks.push(
-            match self.point_read(&pc.name, &parent.partition_key, &parent.id).await {
-                Ok(Some(read)) => {
-                    let shown: Vec<String> = read
-                        .get(&e.name)
-                        .and_then(Value::as_array)
-                        .map(|list| {
-                            list.iter()
-                                .map(|i| i.get(identity).and_then(Value::as_str).unwrap_or_default().to_string())
-                                .collect()
-                        })
-                        .unwrap_or_default();
-                    outcome.returned = Some(shown.clone());
-                    if shown == ids {
-                        outcome.verdict = Verdict::Pass;
-                        outcome
-                    } else {
-                        fail(
-                            outcome,
-                            format!("`{}.{}` holds {shown:?} after the rewrite", parent.id, e.name),
-                        )
-                    }
+        match self.point_read(container, &parent.partition_key, &parent.id).await {
+            Ok(Some(read)) => {
+                let held = shown(&read);
+                outcome.returned = Some(vec![held.clone()]);
+                if held == wanted {
+                    outcome.verdict = Verdict::Pass;
+                    outcome
+                } else {
+                    fail(
+                        outcome,
+                        format!("`{}` holds {held} after the rewrite, not {wanted}", parent.id),
+                    )
                 }
-                Ok(None) => fail(outcome, format!("`{}` is gone after its rewrite", parent.id)),
-                Err(cause) => error(outcome, cause),
-            },
-        );
-        checks
+            }
+            Ok(None) => fail(outcome, format!("`{}` is gone after its rewrite", parent.id)),
+            Err(cause) => error(outcome, cause),
+        }
     }
 
     /// For each document the operation wrote whose type has copies it did not write:
@@ -964,6 +874,35 @@ impl Run<'_> {
             Some(reason) => fail(outcome, reason),
         }
     }
+}
+
+/// The `counted` child (in `container`) the operation wrote last, and the live sample
+/// of `pd` (in `pc`) it belongs to.
+fn child_and_parent(
+    written: &[Written],
+    state: &WriteState,
+    pc: &Container,
+    pd: &DocumentType,
+    counted: &DocumentType,
+    container: &str,
+) -> Result<(Sample, Sample), String> {
+    let child = written
+        .iter()
+        .rev()
+        .find(|w| w.accepted && w.sample.container == container && w.sample.document_type == counted.name)
+        .map(|w| w.sample.clone())
+        .ok_or_else(|| format!("the operation wrote no `{}`", counted.name))?;
+    let parent = state
+        .live
+        .iter()
+        .find(|p| {
+            p.container == pc.name
+                && p.document_type == pd.name
+                && crate::samples::belongs(counted, container, &pd.source, p, &child)
+        })
+        .cloned()
+        .ok_or_else(|| format!("no live `{}` that `{}` belongs to", pd.name, child.id))?;
+    Ok((child, parent))
 }
 
 /// The same item: container, partition key and id (claims share their id, the
