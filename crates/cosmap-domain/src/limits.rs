@@ -17,5 +17,12 @@ pub const LOGICAL_PARTITION_RU_PER_SECOND: f64 = 10_000.0;
 pub const PHYSICAL_PARTITION_BYTES: f64 = 50.0 * GB;
 /// One physical partition serves up to 10,000 RU/s.
 pub const PHYSICAL_PARTITION_RU_PER_SECOND: f64 = 10_000.0;
+/// The bytes one stored reference takes (`{"id": …, "partitionKey": …}` and its
+/// JSON punctuation), for the size of a list of references.
+pub const REFERENCE_BYTES: f64 = 100.0;
+/// A list of references is kept on the side read from only when its bound times
+/// [`REFERENCE_BYTES`] fits this share of an item (a quarter: 512 KiB), leaving the
+/// rest of the document room to grow.
+pub const REFERENCE_LIST_MAX_BYTES: f64 = MAX_ITEM_BYTES / 4.0;
 /// A transactional batch holds at most 100 operations, in one logical partition.
 pub const MAX_BATCH_OPERATIONS: usize = 100;

@@ -56,6 +56,10 @@ pub enum Rule {
     /// its own document, so reading them is a point read.
     #[serde(rename = "subset")]
     Subset,
+    /// Which side of a one-to-many or many-to-many reference keeps the list: the one
+    /// read from when its bound fits an item, else the other, with the reason.
+    #[serde(rename = "referenceList")]
+    ReferenceList,
     /// Physical: which `unique` attributes become Cosmos DB unique keys.
     #[serde(rename = "uniqueKey")]
     UniqueKey,
@@ -85,6 +89,7 @@ impl Rule {
             Rule::ExtendedReference => "extendedReference",
             Rule::ComputedValue => "computedValue",
             Rule::Subset => "subset",
+            Rule::ReferenceList => "referenceList",
             Rule::UniqueKey => "uniqueKey",
             Rule::UniqueClaim => "uniqueClaim",
             Rule::Indexing => "indexing",

@@ -166,3 +166,28 @@ fn the_newest_children_are_kept_in_their_parent_and_read_with_one_point_read() {
     let report = cost(&model, &Options::default(), Consistency::Session);
     assert!(report.totals.optimised < report.totals.rules);
 }
+
+#[test]
+fn a_list_without_a_bound_or_over_the_item_budget_is_kept_by_the_other_side() {
+    let path = "crates/cosmap-verify/tests/models/reference-lists.json";
+    let m = map(&load(path), &Options::default());
+    let reasons: Vec<(&str, &str)> = m
+        .decisions
+        .iter()
+        .filter(|d| d.rule == Rule::ReferenceList)
+        .map(|d| (d.subject.as_str(), d.reason.as_str()))
+        .collect();
+    assert_eq!(reasons.len(), 3, "{reasons:#?}");
+    assert!(reasons
+        .iter()
+        .any(|(s, r)| *s == "Part.products" && r.contains("no bound")));
+    assert!(reasons
+        .iter()
+        .any(|(s, r)| *s == "Part.warehouse" && r.contains("over the")));
+    // A bounded list that fits stays on the side read from.
+    let ecommerce = map(&load("examples/ecommerce/model.json"), &Options::default());
+    assert!(ecommerce
+        .decisions
+        .iter()
+        .any(|d| d.rule == Rule::ReferenceList && d.outcome.contains("keeps the list")));
+}

@@ -87,3 +87,35 @@ async fn unique_values_are_claimed_and_released() {
     let containers: Vec<&str> = close.requests.iter().map(|r| r.container.as_str()).collect();
     assert_eq!(containers, ["Account", "UniqueClaims", "UniqueClaims"]);
 }
+
+/// A many-to-many and two one-to-many relationships whose lists cannot be kept on
+/// the side read from (no bound, or a bound over the item budget): each part keeps
+/// the reference (a list of them for many-to-many), and the reads from the other
+/// side query the parts that refer to the document read — those, not every part.
+#[tokio::test]
+async fn lists_stored_the_other_way_round_are_found_by_the_parts_that_refer_back() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/models/reference-lists.json");
+    let model = cosmap_domain::load_file(&path).expect("valid model");
+    let logical = cosmap_mapper::map(&model, &cosmap_mapper::Options::default());
+    let part = logical
+        .container("Part")
+        .and_then(|c| c.document_type("Part"))
+        .expect("Part");
+    let products = part.references.iter().find(|r| r.name == "products").expect("a list");
+    assert!(products.many, "a part belongs to many products");
+    let op = logical
+        .operations
+        .iter()
+        .find(|o| o.pattern == "parts of a product")
+        .expect("operation");
+    let sql = op.requests[1].sql().expect("a query");
+    assert!(sql.contains("ARRAY_CONTAINS(c.products, {\"id\": @productId"), "{sql}");
+    let report = verify("reference-lists").await;
+    assert!(report.passed(), "{}", report.to_text());
+    let parts = report.pattern("parts of a product").expect("pattern");
+    assert!(
+        parts.requests[1].expected.len() < 3,
+        "only the parts of one product: {}",
+        report.to_text()
+    );
+}

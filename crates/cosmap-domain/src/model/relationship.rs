@@ -128,14 +128,39 @@ impl Relationship {
     }
 
     /// True when a list of references along this relationship would grow without a
-    /// useful bound, so (MR6) the `to` side stores the reference to its one `from`
-    /// instead of `from` holding the list. Validation and the mapper both ask this.
+    /// useful bound, or its bound would not fit an item (`referenceList`: `max` times
+    /// [`crate::limits::REFERENCE_BYTES`] over
+    /// [`crate::limits::REFERENCE_LIST_MAX_BYTES`]), so (MR6) the `to` side refers to
+    /// its `from` (to each of them, for many-to-many) instead of `from` holding the
+    /// list. Validation and the mapper both ask this.
     pub fn is_stored_reversed(&self) -> bool {
+        let too_long = |max: u64| max as f64 * crate::limits::REFERENCE_BYTES > crate::limits::REFERENCE_LIST_MAX_BYTES;
         match self.cardinality {
             Cardinality::Squillions => true,
-            Cardinality::Many | Cardinality::ManyToMany => self.max.is_none() || self.growth == Some(Growth::Unbounded),
+            Cardinality::Many | Cardinality::ManyToMany => {
+                self.max.is_none_or(too_long) || self.growth == Some(Growth::Unbounded)
+            }
             Cardinality::One | Cardinality::Few => self.growth == Some(Growth::Unbounded),
         }
+    }
+
+    /// Why a list of references along this relationship is stored the other way
+    /// round (`referenceList`), when it is.
+    pub fn reversal_reason(&self) -> Option<String> {
+        if !self.is_stored_reversed() {
+            return None;
+        }
+        let list = format!("a list of references to `{}` in each `{}`", self.to, self.from);
+        Some(match (self.cardinality, self.max, self.growth) {
+            (Cardinality::Squillions, _, _) => format!("{list} would have squillions of entries"),
+            (_, _, Some(Growth::Unbounded)) => format!("{list} would grow without bound (`growth: unbounded`)"),
+            (_, None, _) => format!("{list} has no bound (`max`)"),
+            (_, Some(max), _) => format!(
+                "{list} of up to {max} entries would take about {:.0} KB, over the {:.0} KB a list may take of an item",
+                max as f64 * crate::limits::REFERENCE_BYTES / 1000.0,
+                crate::limits::REFERENCE_LIST_MAX_BYTES / 1000.0
+            ),
+        })
     }
 
     /// True when each `from` may hold more than one `to`.

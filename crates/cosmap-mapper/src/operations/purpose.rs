@@ -34,6 +34,16 @@ pub enum Purpose {
         /// The document type read first.
         from: String,
     },
+    /// Reads the `target`s that refer to the `from` read, through their `reference`
+    /// (a list stored the other way round, MR6): a query.
+    FindReferring {
+        /// The element read.
+        target: String,
+        /// The element they refer to.
+        from: String,
+        /// Their reference's property.
+        reference: String,
+    },
     /// Counts the `element`s of each result of the read (a `COUNT` query per result).
     Count {
         /// The element counted.
@@ -155,6 +165,10 @@ impl fmt::Display for Purpose {
             Purpose::ScanUnreferenced { target, from } => {
                 write!(f, "reads `{target}`, which nothing in `{from}` refers to")
             }
+            Purpose::FindReferring { target, from, reference } => write!(
+                f,
+                "reads the `{target}`s whose `{reference}` refers to the `{from}` read"
+            ),
             Purpose::Count { element, per } => write!(f, "counts the `{element}`s of each `{per}` returned"),
             Purpose::Write { element } => write!(f, "writes `{element}`"),
             Purpose::RewriteEmbedding { document, element } => {

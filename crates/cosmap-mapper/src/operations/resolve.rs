@@ -10,7 +10,7 @@ use super::locate::{index, Location, Step};
 use super::sql::{self, Condition};
 use super::{Action, Operation, PropertyPath, Purpose, Request, ValueSource, WriteKind};
 use crate::logical_model::{
-    ClaimOf, Container, ContainerKind, DocumentType, EmbeddedKind, Keeping, PropertyHolder, Role,
+    ClaimOf, Container, ContainerKind, DocumentType, EmbeddedKind, Keeping, PartitionKeyValue, PropertyHolder, Role,
 };
 
 /// The operations of every access pattern of `model` on `containers`, by pattern name.
@@ -451,13 +451,66 @@ fn read_purpose(p: &AccessPattern, d: &DocumentType) -> Purpose {
 }
 
 /// A returned element in another container: a point read through the reference
-/// the document holds, or else a cross-partition query.
+/// the document holds; else a query for those that refer back to it (a list stored
+/// the other way round, MR6); else a cross-partition query.
 fn follow(from: &Location<'_>, home: &Location<'_>) -> Request {
     let target = &home.document.source;
     let reference = from.document.references.iter().find(|r| &r.target == target && !r.many);
-    match reference {
-        Some(r) => follow_reference(home, r),
-        None => Request {
+    let back = home
+        .document
+        .references
+        .iter()
+        .find(|r| r.target == from.document.source && from.document.role == Role::Root);
+    match (reference, back, identity_of(from.document)) {
+        (Some(r), _, _) => follow_reference(home, r),
+        (None, Some(r), Some(identity)) => {
+            let c = home.container;
+            let by_reference =
+                !r.many && c.sub_partition_key_properties.is_empty() && c.partition_key_property == r.target_identity;
+            // A list element is `{id, partitionKey}`: matched whole where the key follows
+            // from the id, else by its id alone (a partial match).
+            let condition = if r.many {
+                let list = sql::property("c", &r.name);
+                match &r.partition_key_value {
+                    PartitionKeyValue::SameAsId => {
+                        format!("ARRAY_CONTAINS({list}, {{\"id\": @{identity}, \"partitionKey\": @{identity}}})")
+                    }
+                    PartitionKeyValue::Constant { value } => format!(
+                        "ARRAY_CONTAINS({list}, {{\"id\": @{identity}, \"partitionKey\": {}}})",
+                        sql::literal(value)
+                    ),
+                    _ => format!("ARRAY_CONTAINS({list}, {{\"id\": @{identity}}}, true)"),
+                }
+            } else {
+                format!("{} = @{identity}", sql::path("c", &[r.name.clone(), "id".to_string()]))
+            };
+            let sql = format!(
+                "SELECT * FROM c WHERE {condition} AND c.type = {}",
+                sql::literal(&home.document.discriminator)
+            );
+            let index = if r.many {
+                format!("/{}/[]/id/?", r.name)
+            } else {
+                format!("/{}/id/?", r.name)
+            };
+            Request {
+                action: Action::query(
+                    by_reference.then(|| ValueSource::Parameter(identity.to_string())),
+                    sql,
+                    vec![identity.to_string()],
+                ),
+                container: c.name.clone(),
+                document_types: vec![home.document.name.clone()],
+                purpose: Purpose::FindReferring {
+                    target: target.clone(),
+                    from: from.document.source.clone(),
+                    reference: r.name.clone(),
+                },
+                index_paths: vec![index, "/type/?".to_string()],
+                order_by: Vec::new(),
+            }
+        }
+        _ => Request {
             action: Action::CrossPartitionQuery {
                 sql: format!(
                     "SELECT * FROM c WHERE c.type = {}",

@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use cosmap_domain::{DomainModel, Relationship};
+use cosmap_domain::{Cardinality, DomainModel, Relationship};
 
 use crate::decision::{Rule, Trace};
 use crate::logical_model::{PartitionKeyValue, Reference};
@@ -90,6 +90,29 @@ pub(crate) fn forward(
         )
         .with("cardinality", rel.cardinality.as_str())
         .with("targetContainer", reference.target_container.as_str());
+    // A one-to-many or many-to-many list kept here: its bound fits an item.
+    if let (true, Some(max)) = (
+        matches!(rel.cardinality, Cardinality::Many | Cardinality::ManyToMany),
+        rel.max,
+    ) {
+        let bytes = max as f64 * cosmap_domain::limits::REFERENCE_BYTES;
+        trace
+            .record(
+                Rule::ReferenceList,
+                site,
+                format!("`{}` keeps the list of references to `{}`", rel.from, rel.to),
+                format!(
+                    "at most {max} references of about {:.0} B take about {:.0} KB, within the {:.0} KB a list may take of an item, so reads from `{}` find each `{}` by a point read",
+                    cosmap_domain::limits::REFERENCE_BYTES,
+                    bytes / 1000.0,
+                    cosmap_domain::limits::REFERENCE_LIST_MAX_BYTES / 1000.0,
+                    rel.from,
+                    rel.to
+                ),
+            )
+            .with("max", max)
+            .with("listBytes", bytes);
+    }
     Some(reference)
 }
 
@@ -103,25 +126,40 @@ pub(crate) fn backward(
     trace: &mut Trace,
 ) -> Option<Reference> {
     let from_root = model.root_of(&rel.from)?.name.clone();
-    let mut name = cosmap_domain::naming::lower_camel(&from_root);
+    // Many-to-many: each `to` relates to many `from`s, so it keeps a list of them.
+    let many = rel.cardinality == cosmap_domain::Cardinality::ManyToMany;
+    let camel = cosmap_domain::naming::lower_camel(&from_root);
+    let mut name = if many {
+        cosmap_domain::naming::plural(&camel)
+    } else {
+        camel
+    };
     while taken(&name) {
         name.push_str("Ref");
     }
-    let reference = make(model, locations, &from_root, name, false)?;
+    let reference = make(model, locations, &from_root, name, many)?;
+    let (stores, other) = if many {
+        (
+            format!("a list of references (id, partitionKey) to its `{from_root}`s"),
+            "the other side keeps the list",
+        )
+    } else {
+        (
+            format!("a reference (id, partitionKey) to its `{from_root}`"),
+            "the many side refers to the one",
+        )
+    };
+    let why = rel
+        .reversal_reason()
+        .unwrap_or_else(|| format!("`{}` has {} `{}`", rel.from, rel.cardinality.as_str(), rel.to));
     trace
         .record(
-            Rule::Mr6,
+            Rule::ReferenceList,
             format!("{subject}.{}", reference.name),
+            format!("each `{}` stores {stores} in `{}`", rel.to, reference.name),
             format!(
-                "each `{}` stores a reference (id, partitionKey) to its `{from_root}` in `{}`",
-                rel.to, reference.name
-            ),
-            format!(
-                "`{}` has {} `{}`: a list of references in `{}` would grow without bound, so the many side refers to the one",
-                rel.from,
-                rel.cardinality.as_str(),
-                rel.to,
-                rel.from
+                "{why}, so {other}; reads from `{}` find them by a query on `{}`",
+                rel.from, reference.name
             ),
         )
         .with("cardinality", rel.cardinality.as_str())

@@ -455,11 +455,25 @@ impl Run<'_> {
                 None
             };
             outcome.partition_key = partition.as_ref().map(Key::to_string);
+            // Those that refer back to a document the main request returns (a list
+            // stored the other way round): by their reference's id.
+            let referring = |s: &&Sample| match &r.purpose {
+                Purpose::FindReferring { reference, .. } => {
+                    let ids: Vec<&str> = match s.body.get(reference) {
+                        Some(Value::Array(list)) => list.iter().filter_map(|x| x.get("id")?.as_str()).collect(),
+                        Some(one) => one.get("id").and_then(Value::as_str).into_iter().collect(),
+                        None => Vec::new(),
+                    };
+                    main.expected.iter().any(|m| ids.contains(&m.id.as_str()))
+                }
+                _ => true,
+            };
             outcome.expected = self
                 .samples
                 .iter()
                 .filter(of_types)
                 .filter(|s| partition.as_ref().is_none_or(|p| s.partition_key.starts_with(p)))
+                .filter(referring)
                 .map(|s| s.id.clone())
                 .collect();
             match self.parameters(r, &main.binding) {
