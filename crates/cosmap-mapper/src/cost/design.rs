@@ -339,7 +339,7 @@ impl<'m> Design<'m> {
                 per_partition
             } else if let Some(root) = root.filter(|root| root.identity == *f) {
                 count / facts::count_of(self.model, &root.name).max(1.0)
-            } else if let Some(targets) = self.referenced_count(&pattern.start, f) {
+            } else if let Some(targets) = self.referenced_count(&pattern.start, filter.attribute) {
                 count / targets.max(1.0)
             } else if let Some(distinct) = self.distinct_values(&pattern.start, f) {
                 unfiltered / distinct as f64
@@ -362,19 +362,38 @@ impl<'m> Design<'m> {
             .filter(|&d| d > 0)
     }
 
-    /// The count of the root whose identity is `f`, when `element` refers to it.
-    fn referenced_count(&self, element: &str, f: &str) -> Option<f64> {
-        self.touching.get(element)?.iter().find_map(|rel| {
-            let other = if rel.from == element {
-                &rel.to
-            } else if rel.to == element {
-                &rel.from
-            } else {
-                return None;
-            };
-            let root = self.model.root_of(other)?;
-            (root.identity == f).then(|| facts::count_of(self.model, &root.name))
-        })
+    /// The count of the root that filter `filter` (`sku`, or the path `account3.sku`) names the identity of, when `element` refers to it.
+    fn referenced_count(&self, element: &str, filter: &str) -> Option<f64> {
+        // A path (`account3.sku`) names the reference: its target, whatever else shares
+        // the identity's name.
+        if let Some((first, rest)) = filter.split_once('.') {
+            let rel = self.model.relationship_by_property(element, first);
+            if let Some(root) = rel
+                .and_then(|rel| self.model.root_of(&rel.to))
+                .filter(|root| root.identity == rest)
+            {
+                return Some(facts::count_of(self.model, &root.name));
+            }
+        }
+        let f = filter.rsplit('.').next().unwrap_or(filter);
+        // Else any root related to `element` with that identity: the first by name, so
+        // the declaration order does not matter.
+        self.touching
+            .get(element)?
+            .iter()
+            .filter_map(|rel| {
+                let other = if rel.from == element {
+                    &rel.to
+                } else if rel.to == element {
+                    &rel.from
+                } else {
+                    return None;
+                };
+                let root = self.model.root_of(other)?;
+                (root.identity == f).then_some(root)
+            })
+            .min_by(|a, b| a.name.cmp(&b.name))
+            .map(|root| facts::count_of(self.model, &root.name))
     }
 
     /// Risks of this design: logical partitions over their limits, items near 2 MB,
