@@ -34,6 +34,8 @@ pub struct DiagramBox {
     pub id: String,
     pub label: String,
     pub document: bool,
+    /// The element's `description` from the model, one line (a `%%` comment after it).
+    pub description: Option<String>,
 }
 
 /// An arrow: `kind` is `embeds`, `contains` (a separate document type of the same
@@ -61,6 +63,7 @@ pub fn view(model: &LogicalModel) -> MermaidView {
                 id: id.clone(),
                 label: quote(&format!("{} · {role}", d.name)),
                 document: true,
+                description: d.description.as_deref().map(crate::rust::one_line),
             });
             if let Some(of) = &d.copy_of {
                 if let Some(source) = locate(model, &of.container, &of.document_type) {
@@ -127,6 +130,7 @@ fn patterns(model: &LogicalModel, edges: &mut Vec<Edge>) -> Vec<DiagramBox> {
             id: id.clone(),
             label: quote(&format!("{} · {}/s", op.pattern, op.per_second)),
             document: false,
+            description: None,
         });
         let mut seen: Vec<(String, &str)> = Vec::new();
         for r in &op.requests {
@@ -174,6 +178,7 @@ fn embedded<'m>(
             id: id.clone(),
             label: quote(&what),
             document: false,
+            description: e.description.as_deref().map(crate::rust::one_line),
         });
         let label = match (e.many, e.max) {
             (true, Some(max)) => format!("{}[] ≤ {max}", e.name),

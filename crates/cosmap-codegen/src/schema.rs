@@ -62,7 +62,13 @@ pub fn document(c: &Container, d: &DocumentType) -> Value {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": format!("{}/{}.schema.json", c.name, d.name),
         "title": d.name,
-        "description": format!("Document type `{}` of Cosmos DB container `{}` (partition key `{}`).", d.name, c.name, c.partition_key.paths.join(", ")),
+        "description": format!(
+            "Document type `{}` of Cosmos DB container `{}` (partition key `{}`).{}",
+            d.name,
+            c.name,
+            c.partition_key.paths.join(", "),
+            d.description.as_deref().map(|t| format!(" {}", crate::rust::one_line(t))).unwrap_or_default()
+        ),
         "type": "object",
         "properties": properties,
         "required": required,
@@ -173,11 +179,15 @@ fn attribute(p: &Property) -> Value {
         AttributeType::Date => json!({"type": "string", "format": "date"}),
         AttributeType::Uuid => json!({"type": "string", "format": "uuid"}),
     };
-    if p.many {
+    let mut schema = if p.many {
         json!({"type": "array", "items": one})
     } else {
         one
+    };
+    if let Some(text) = &p.description {
+        schema["description"] = json!(crate::rust::one_line(text));
     }
+    schema
 }
 
 /// The schema of a reference's `partitionKey`: a string, or for a target under a

@@ -214,3 +214,44 @@ fn a_mapped_type_is_described_to_schemars_as_its_text() {
     );
     assert!(rust.contains("#[schemars(with = \"::core::option::Option<::std::string::String>\")]"));
 }
+
+/// A model's `description`s reach the generated docs, the JSON Schemas and the
+/// diagram, each on one line whatever line breaks the model has.
+#[test]
+fn descriptions_reach_the_docs_the_schemas_and_the_diagram() {
+    use cosmap_domain::{AccessKind, AccessPattern, Aggregate, Attribute, AttributeType, Entity, ModelBuilder};
+    let model = ModelBuilder::new("Notes")
+        .entity(
+            Entity::new("Note", "noteId")
+                .description("A note\nsomeone wrote.")
+                .attribute(Attribute::new("text", AttributeType::String).description("What it says.")),
+        )
+        .aggregate(Aggregate::new("Note"))
+        .access_pattern(AccessPattern::new("a note", AccessKind::Read, "Note", 1.0).filter("noteId"))
+        .build()
+        .expect("a valid model");
+    let logical = cosmap_mapper::map(&model, &cosmap_mapper::Options::default());
+    let templates = cosmap_codegen::Templates::load(None).expect("built-in templates");
+    let files =
+        cosmap_codegen::generate(&logical, &cosmap_codegen::TypeMapping::default(), &templates).expect("generated");
+    let file = |name: &str| {
+        files
+            .iter()
+            .find(|a| a.path.to_string_lossy().ends_with(name))
+            .map(|a| a.contents.clone())
+            .unwrap_or_else(|| panic!("no {name}"))
+    };
+    let rust = file("cosmap.rs");
+    assert!(
+        rust.contains("its `type` is `\"note\"`. A note someone wrote."),
+        "{rust}"
+    );
+    assert!(rust.contains("/// `text` (string): What it says."), "{rust}");
+    let schema: serde_json::Value = serde_json::from_str(&file("Note.schema.json")).unwrap();
+    assert!(schema["description"]
+        .as_str()
+        .unwrap()
+        .ends_with("A note someone wrote."));
+    assert_eq!(schema["properties"]["text"]["description"], "What it says.");
+    assert!(file("model.mmd").contains("%% Note · root: A note someone wrote."));
+}

@@ -53,6 +53,14 @@ impl<'a> Element<'a> {
         }
     }
 
+    /// Its `description`, when the model gives one.
+    pub fn description(&self) -> Option<&'a str> {
+        match self {
+            Element::Entity(e) => e.description.as_deref(),
+            Element::ValueObject(v) => v.description.as_deref(),
+        }
+    }
+
     /// True for entities.
     pub fn is_entity(&self) -> bool {
         matches!(self, Element::Entity(_))

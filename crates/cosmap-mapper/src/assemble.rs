@@ -73,6 +73,7 @@ fn property(attribute: &Attribute) -> Property {
         many: attribute.many,
         unique: attribute.unique,
         sensitive: attribute.sensitive,
+        description: attribute.description.clone(),
     }
 }
 
@@ -207,6 +208,7 @@ impl<'m, 't> Assembler<'m, 't> {
             references: node.references,
             copy_of: None,
             claim_of: None,
+            description: found.and_then(|e| e.description()).map(str::to_string),
             computed: Vec::new(),
             estimated_size_bytes: node.typical_bytes,
         }
@@ -269,6 +271,7 @@ impl<'m, 't> Assembler<'m, 't> {
                     }
                     node.embedded.push(Embedded {
                         subset: None,
+                        description: vo.description.clone(),
                         name: rel.property_name(),
                         source: vo.name.clone(),
                         kind: EmbeddedKind::ValueObject,

@@ -201,6 +201,9 @@ pub struct DocumentType {
     /// For uniqueness claims: whose attribute value the document claims.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub claim_of: Option<ClaimOf>,
+    /// What its element is, from the model.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
     /// Values kept on the document from other documents (`computedValue`): the number
     /// of its children of an element, so a read needs no count query.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -230,6 +233,9 @@ pub struct Property {
     /// Never leaves its own document: no copy, snapshot or extended reference holds it.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub sensitive: bool,
+    /// What it holds, from the model.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
 }
 
 /// What an embedded object is.
@@ -268,6 +274,9 @@ pub struct Embedded {
     /// For a subset (`subset`): which documents it copies and how it stays current.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub subset: Option<SubsetOf>,
+    /// What the embedded element is, from the model.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
 }
 
 /// What a subset holds: the newest `newest` of a parent's children by `sort`, each
@@ -461,6 +470,35 @@ impl LogicalModel {
     /// The container called `name`.
     pub fn container(&self, name: &str) -> Option<&Container> {
         self.containers.iter().find(|c| c.name == name)
+    }
+}
+
+impl Property {
+    /// A copy of the model's attribute `a` kept outside its own document (a snapshot,
+    /// an extended reference): never unique there.
+    pub fn copy_of(a: &cosmap_domain::Attribute) -> Self {
+        Property {
+            name: a.name.clone(),
+            ty: a.ty,
+            optional: a.optional,
+            many: a.many,
+            unique: false,
+            sensitive: a.sensitive,
+            description: a.description.clone(),
+        }
+    }
+
+    /// A copied document's identity, held under its own name (`countryId`).
+    pub fn identity(name: &str) -> Self {
+        Property {
+            name: name.to_string(),
+            ty: AttributeType::String,
+            optional: false,
+            many: false,
+            unique: false,
+            sensitive: false,
+            description: None,
+        }
     }
 }
 

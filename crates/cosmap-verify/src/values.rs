@@ -149,6 +149,7 @@ mod tests {
             many: false,
             unique: false,
             sensitive: false,
+            description: None,
         }
     }
 

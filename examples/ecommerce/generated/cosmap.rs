@@ -37,7 +37,7 @@ pub mod types {
             }
         }
     }
-    /// Value object `DeliveryAddress`, embedded in its parent's document.
+    /// Value object `DeliveryAddress`, embedded in its parent's document. Where an account's orders may be delivered.
     #[derive(
         ::serde::Serialize,
         ::serde::Deserialize,
@@ -458,7 +458,7 @@ pub mod account {
             Order,
         }
     }
-    /// Document type `Account` (aggregate root) of container `Account`; its `type` is `"account"`.
+    /// Document type `Account` (aggregate root) of container `Account`; its `type` is `"account"`. A customer's account: who they are and how they pay and are reached.
     #[derive(
         ::serde::Serialize,
         ::serde::Deserialize,
@@ -474,7 +474,7 @@ pub mod account {
         pub r#type: kind::Account,
         /// Partition key value.
         pub account_id: ::std::string::String,
-        /// `email` (string).
+        /// `email` (string): The address the customer signs in with; no two accounts share it.
         pub email: ::std::string::String,
         /// `fullName` (string).
         pub full_name: ::std::string::String,

@@ -8,6 +8,7 @@ mod format;
 mod hooks;
 mod names;
 mod view;
+pub(crate) use view::one_line;
 
 use cosmap_mapper::LogicalModel;
 

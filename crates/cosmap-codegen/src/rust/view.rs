@@ -477,8 +477,10 @@ impl Shared<'_> {
             name: d.name.clone(),
             discriminator: d.discriminator.clone(),
             doc: format!(
-                "Document type `{}` ({role}) of container `{container}`; its `type` is `\"{}\"`.",
-                d.name, d.discriminator
+                "Document type `{}` ({role}) of container `{container}`; its `type` is `\"{}\"`.{}",
+                d.name,
+                d.discriminator,
+                described(d.description.as_deref())
             ),
             partition_key_constant: partition_key_field.is_none().then(|| d.discriminator.clone()),
             partition_key_field,
@@ -514,7 +516,10 @@ impl Shared<'_> {
             &p.name,
             &wrap(base),
             p.optional,
-            &format!("`{}` ({}).", p.name, p.ty.as_str()),
+            &match &p.description {
+                Some(text) => format!("`{}` ({}): {}", p.name, p.ty.as_str(), one_line(text)),
+                None => format!("`{}` ({}).", p.name, p.ty.as_str()),
+            },
         );
         if codec.is_some() {
             let helper = match (p.optional, p.many) {
@@ -566,7 +571,7 @@ impl Shared<'_> {
                 "One of the newest `{}`s, embedded in their parent (a subset: each is also its own document).",
                 e.source
             ),
-        };
+        } + &described(e.description.as_deref());
         let mut name = base.clone();
         let mut n = 1;
         loop {
@@ -766,6 +771,17 @@ fn embedded_doc(e: &Embedded) -> String {
             e.max.unwrap_or_default()
         ),
     }
+}
+
+/// A model's `description` as one line of a doc comment (whitespace, line breaks
+/// included, collapsed: a line break would end the comment).
+pub(crate) fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// ` {description}` after a generated sentence, or nothing.
+fn described(description: Option<&str>) -> String {
+    description.map(|d| format!(" {}", one_line(d))).unwrap_or_default()
 }
 
 fn plain_field(json: &str, ty: &str, optional: bool, doc: &str) -> FieldView {

@@ -37,6 +37,10 @@ pub struct Attribute {
     /// claim of a `unique` one is not made.
     #[serde(default, skip_serializing_if = "is_false")]
     pub sensitive: bool,
+    /// What it holds, in a sentence: carried into the generated field's docs and the
+    /// JSON Schemas.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
 }
 
 pub(crate) fn is_false(b: &bool) -> bool {
@@ -55,6 +59,7 @@ impl Attribute {
             distinct_values: None,
             largest_value_share: None,
             sensitive: false,
+            description: None,
         }
     }
 
@@ -79,6 +84,12 @@ impl Attribute {
     /// Declares the share of instances that hold the most common value.
     pub fn largest_value_share(mut self, share: f64) -> Self {
         self.largest_value_share = Some(share);
+        self
+    }
+
+    /// Describes what it holds.
+    pub fn description(mut self, text: impl Into<String>) -> Self {
+        self.description = Some(text.into());
         self
     }
 

@@ -20,6 +20,10 @@ pub struct Entity {
     /// Expected number of instances and their average size.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub volume: Option<Volume>,
+    /// What it is, in a sentence: carried into the generated types' docs, the JSON
+    /// Schemas and the diagrams.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
 }
 
 /// How often reference data changes.
@@ -55,7 +59,14 @@ impl Entity {
             attributes: Vec::new(),
             reference_data: None,
             volume: None,
+            description: None,
         }
+    }
+
+    /// Describes what it is.
+    pub fn description(mut self, text: impl Into<String>) -> Self {
+        self.description = Some(text.into());
+        self
     }
 
     /// Adds an attribute.

@@ -15,6 +15,10 @@ pub struct ValueObject {
     /// Expected average size of one instance (the count is implied by relationships).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub volume: Option<Volume>,
+    /// What it is, in a sentence: carried into the generated types' docs, the JSON
+    /// Schemas and the diagrams.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
     /// Not allowed: accepted only so validation can explain why.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(skip))]
@@ -28,8 +32,15 @@ impl ValueObject {
             name: name.into(),
             attributes: Vec::new(),
             volume: None,
+            description: None,
             identity: None,
         }
+    }
+
+    /// Describes what it is.
+    pub fn description(mut self, text: impl Into<String>) -> Self {
+        self.description = Some(text.into());
+        self
     }
 
     /// Adds an attribute.

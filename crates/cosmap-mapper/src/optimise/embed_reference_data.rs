@@ -6,7 +6,7 @@
 
 use std::collections::BTreeSet;
 
-use cosmap_domain::{AttributeType, ChangeRate, DomainModel};
+use cosmap_domain::{ChangeRate, DomainModel};
 
 use super::Priced;
 use crate::cost::optimisations::{saves_and_adds, snapshot_patterns};
@@ -222,24 +222,10 @@ fn rewrite(
         let Some(target) = model.entity(&reference.target) else {
             continue;
         };
-        let mut attributes = vec![Property {
-            name: target.identity.clone(),
-            ty: AttributeType::String,
-            optional: false,
-            many: false,
-            unique: false,
-            sensitive: false,
-        }];
+        let mut attributes = vec![Property::identity(&target.identity)];
         // A sensitive value never leaves its own document.
         let (sensitive, copied): (Vec<_>, Vec<_>) = target.attributes.iter().partition(|a| a.sensitive);
-        attributes.extend(copied.iter().map(|a| Property {
-            name: a.name.clone(),
-            ty: a.ty,
-            optional: a.optional,
-            many: a.many,
-            unique: false,
-            sensitive: false,
-        }));
+        attributes.extend(copied.iter().map(|a| Property::copy_of(a)));
         let names: Vec<String> = attributes.iter().map(|a| a.name.clone()).collect();
         let left_out: Vec<String> = sensitive.iter().map(|a| format!("`{}`", a.name)).collect();
         let decision = trace
@@ -265,6 +251,7 @@ fn rewrite(
         }
         embedded.push(Embedded {
             subset: None,
+            description: target.description.clone(),
             name: reference.name,
             source: target.name.clone(),
             kind: EmbeddedKind::ReferenceData,

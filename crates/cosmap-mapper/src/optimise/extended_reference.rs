@@ -274,14 +274,7 @@ fn extended(model: &DomainModel, containers: &[Container], candidates: &[Candida
             .attributes
             .iter()
             .filter(|a| c.attributes.contains(&a.name) && !a.sensitive)
-            .map(|a| Property {
-                name: a.name.clone(),
-                ty: a.ty,
-                optional: a.optional,
-                many: a.many,
-                unique: false,
-                sensitive: false,
-            })
+            .map(Property::copy_of)
             .collect();
         // A share of the target's size, by the properties copied.
         let extra = facts::bytes_of(model, &c.target) * attributes.len() as f64 / (target.attributes.len() + 3) as f64;

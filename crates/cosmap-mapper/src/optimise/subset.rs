@@ -196,14 +196,7 @@ fn candidates(model: &DomainModel, t: &Thresholds, containers: &[Container], tra
             name.push_str("Subset");
         }
         let identity = cd.id.attribute().unwrap_or("id").to_string();
-        let mut attributes = vec![Property {
-            name: identity,
-            ty: cosmap_domain::AttributeType::String,
-            optional: false,
-            many: false,
-            unique: false,
-            sensitive: false,
-        }];
+        let mut attributes = vec![Property::identity(&identity)];
         attributes.extend(cd.attributes.iter().map(|a| Property {
             unique: false,
             ..a.clone()
@@ -219,6 +212,7 @@ fn candidates(model: &DomainModel, t: &Thresholds, containers: &[Container], tra
                 name,
                 source: p.start.clone(),
                 kind: EmbeddedKind::Subset,
+                description: cd.description.clone(),
                 many: true,
                 max: Some(newest),
                 attributes,

@@ -131,6 +131,7 @@ fn claim(c: &Container, d: &DocumentType, a: &Property) -> DocumentType {
         many: false,
         unique: false,
         sensitive: false,
+        description: None,
     };
     DocumentType {
         discriminator: crate::discriminator(&name),
@@ -153,6 +154,7 @@ fn claim(c: &Container, d: &DocumentType, a: &Property) -> DocumentType {
         references: Vec::new(),
         containment: None,
         copy_of: None,
+        description: None,
         computed: Vec::new(),
         claim_of: Some(ClaimOf {
             container: c.name.clone(),
