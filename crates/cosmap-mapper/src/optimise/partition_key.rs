@@ -146,6 +146,15 @@ pub(crate) fn apply(
         let storage = facts::storage_after(model, stats, c, t.growth_years);
         let future = facts::count_after(model, stats, &root.source, c.default_ttl, t.growth_years);
         let aggregate_bytes = storage / future.max(1.0);
+        // The aggregate's other documents (entities, separated value objects) carry the
+        // root's identity only as the partition key: under a value alone they would
+        // lose what ties them to their root, so the identity stays, as the second level.
+        let members: Vec<&str> = c
+            .document_types
+            .iter()
+            .filter(|d| d.role != Role::Root)
+            .map(|d| d.name.as_str())
+            .collect();
         for candidate in candidates_of(model, c, &root.source, &without) {
             if let Some(clash) = clash(c, &candidate) {
                 refuse(trace, &c.name, &identity, &candidate, clash);
@@ -163,6 +172,15 @@ pub(crate) fn apply(
                     human_bytes(aggregate_bytes),
                     share_origin(&candidate),
                     human_bytes(t.logical_partition_max_bytes)
+                );
+                overflowing.push((candidate.with_largest_bytes(largest_bytes), why));
+                continue;
+            }
+            if !members.is_empty() {
+                let why = format!(
+                    "the `{}` documents would lose the `{identity}` that ties each to its `{}`",
+                    members.join("`, `"),
+                    root.source
                 );
                 overflowing.push((candidate.with_largest_bytes(largest_bytes), why));
                 continue;
