@@ -365,7 +365,7 @@ pub struct ComputedValue {
     pub kept: Keeping,
 }
 
-/// How a computed value stays current.
+/// How a computed value or a subset stays current.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase", tag = "kind")]
 pub enum Keeping {
@@ -473,6 +473,16 @@ impl LogicalModel {
     }
 }
 
+impl Keeping {
+    /// `batch` or `changeFeed`, as decisions name it.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            Keeping::Batch => "batch",
+            Keeping::ChangeFeed { .. } => "changeFeed",
+        }
+    }
+}
+
 impl Property {
     /// A copy of the model's attribute `a` kept outside its own document (a snapshot,
     /// an extended reference): never unique there.
@@ -488,8 +498,9 @@ impl Property {
         }
     }
 
-    /// A copied document's identity, held under its own name (`countryId`).
-    pub fn identity(name: &str) -> Self {
+    /// A required text property: a copied document's identity held under its own name
+    /// (`countryId`), a claim's owner id.
+    pub fn text(name: &str) -> Self {
         Property {
             name: name.to_string(),
             ty: AttributeType::String,

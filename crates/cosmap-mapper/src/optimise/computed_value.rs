@@ -120,14 +120,7 @@ pub(crate) fn apply(
                 reason,
             )
             .with("counts", c.element.as_str())
-            .with(
-                "kept",
-                if matches!(c.kept, Keeping::Batch) {
-                    "batch"
-                } else {
-                    "changeFeed"
-                },
-            )
+            .with("kept", c.kept.as_str())
             .with("savesRuPerSecond", units::round(saves))
             .with("addsRuPerSecond", units::round(adds));
     }

@@ -222,7 +222,7 @@ fn rewrite(
         let Some(target) = model.entity(&reference.target) else {
             continue;
         };
-        let mut attributes = vec![Property::identity(&target.identity)];
+        let mut attributes = vec![Property::text(&target.identity)];
         // A sensitive value never leaves its own document.
         let (sensitive, copied): (Vec<_>, Vec<_>) = target.attributes.iter().partition(|a| a.sensitive);
         attributes.extend(copied.iter().map(|a| Property::copy_of(a)));

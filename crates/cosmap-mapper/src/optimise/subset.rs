@@ -99,14 +99,7 @@ pub(crate) fn apply(
         trace
             .record(Rule::Subset, c.pattern.as_str(), outcome, reason)
             .with("newest", of.newest)
-            .with(
-                "kept",
-                if matches!(of.kept, Keeping::Batch) {
-                    "batch"
-                } else {
-                    "changeFeed"
-                },
-            )
+            .with("kept", of.kept.as_str())
             .with("savesRuPerSecond", units::round(saves))
             .with("addsRuPerSecond", units::round(adds));
     }
@@ -196,7 +189,7 @@ fn candidates(model: &DomainModel, t: &Thresholds, containers: &[Container], tra
             name.push_str("Subset");
         }
         let identity = cd.id.attribute().unwrap_or("id").to_string();
-        let mut attributes = vec![Property::identity(&identity)];
+        let mut attributes = vec![Property::text(&identity)];
         attributes.extend(cd.attributes.iter().map(|a| Property {
             unique: false,
             ..a.clone()

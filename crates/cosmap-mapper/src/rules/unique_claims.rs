@@ -124,15 +124,7 @@ fn is_text(ty: AttributeType) -> bool {
 
 fn claim(c: &Container, d: &DocumentType, a: &Property) -> DocumentType {
     let name = format!("{}{}Claim", d.name, upper_camel(&a.name));
-    let text = |name: &str| Property {
-        name: name.to_string(),
-        ty: AttributeType::String,
-        optional: false,
-        many: false,
-        unique: false,
-        sensitive: false,
-        description: None,
-    };
+    let text = Property::text;
     DocumentType {
         discriminator: crate::discriminator(&name),
         name,
