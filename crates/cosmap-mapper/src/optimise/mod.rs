@@ -1,7 +1,7 @@
 //! Physical optimisations, applied after MR1–MR6 and driven by access-pattern
-//! statistics: partition keys, copies, feeds, embedded reference data and extended
-//! references, each
-//! weighed on a [`Priced`] design.
+//! statistics: partition keys, copies, feeds, embedded reference data, and the rule
+//! book's derived data (extended references, computed counts, subsets), each weighed
+//! on a [`Priced`] design; [`weigh`] is the batch weighing the derived data share.
 
 use std::collections::{BTreeMap, BTreeSet};
 
