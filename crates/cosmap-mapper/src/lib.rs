@@ -70,7 +70,8 @@ pub fn map(model: &DomainModel, options: &Options) -> LogicalModel {
         // A partition key is weighed with the copies each design would then get, so
         // it never displaces a copy that serves the same reads for less.
         let with_copies = |mut candidate: Vec<Container>| {
-            copies(
+            let before = candidate.clone();
+            let finished = copies(
                 model,
                 options,
                 &thresholds,
@@ -78,11 +79,16 @@ pub fn map(model: &DomainModel, options: &Options) -> LogicalModel {
                 &mut candidate,
                 &mut decision::Trace::default(),
             );
+            // No copy made: the design finished and figured to weigh them is the one.
+            if candidate == before {
+                let (containers, operations, design) = finished;
+                return optimise::Priced::of(containers, operations, &design);
+            }
             price(candidate)
         };
         let priced =
             optimise::partition_key::apply(model, &thresholds, &stats, &mut containers, &mut trace, &with_copies);
-        copies(model, options, &thresholds, &stats, &mut containers, &mut trace);
+        let _ = copies(model, options, &thresholds, &stats, &mut containers, &mut trace);
         let priced = optimise::feed::apply(
             model,
             &thresholds,
@@ -120,18 +126,21 @@ pub fn discriminator(name: &str) -> String {
 
 /// Adds the copies a frequent cross-partition read needs, weighed on `containers`'
 /// own figures (finished and priced as the cost table prices them).
-fn copies(
-    model: &DomainModel,
+/// Adds the copies `containers` call for; returns the design they were weighed on:
+/// `containers` before any copy, finished, with its operations and figures.
+fn copies<'m>(
+    model: &'m DomainModel,
     options: &Options,
     thresholds: &Thresholds,
     stats: &statistics::Statistics,
     containers: &mut [Container],
     trace: &mut decision::Trace,
-) {
+) -> (Vec<Container>, Vec<operations::Operation>, cost::design::Design<'m>) {
     let (finished, operations) = finish(model, options, containers.to_vec(), &mut decision::Trace::default());
     let facts = cost::facts::of_containers(model, &finished);
     let design = cost::design::Design::new(model, facts, &operations, cost::Consistency::default());
     optimise::copy::apply(model, thresholds, stats, &design, containers, trace);
+    (finished, operations, design)
 }
 
 /// The physical steps after the containers' contents are decided: sound unique

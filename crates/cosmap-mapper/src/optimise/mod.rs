@@ -62,6 +62,12 @@ impl Priced {
             &operations,
             Consistency::default(),
         );
+        Priced::of(containers, operations, &design)
+    }
+
+    /// Prices `operations` on `containers` by `design`, their figures already made
+    /// (at the default consistency).
+    pub(crate) fn of(containers: Vec<Container>, operations: Vec<Operation>, design: &Design<'_>) -> Self {
         let mut by_pattern: BTreeMap<String, f64> = BTreeMap::new();
         for op in &operations {
             *by_pattern.entry(op.pattern.clone()).or_default() += design.operation_cost(op).ru_per_second;
