@@ -216,14 +216,14 @@ fn a_mapped_type_is_described_to_schemars_as_its_text() {
 }
 
 /// A model's `description`s reach the generated docs, the JSON Schemas and the
-/// diagram, each on one line whatever line breaks the model has.
+/// diagram, each on one line with its runs of spaces collapsed.
 #[test]
 fn descriptions_reach_the_docs_the_schemas_and_the_diagram() {
     use cosmap_domain::{AccessKind, AccessPattern, Aggregate, Attribute, AttributeType, Entity, ModelBuilder};
     let model = ModelBuilder::new("Notes")
         .entity(
             Entity::new("Note", "noteId")
-                .description("A note\nsomeone wrote.")
+                .description("A note   someone wrote.")
                 .attribute(Attribute::new("text", AttributeType::String).description("What it says.")),
         )
         .aggregate(Aggregate::new("Note"))

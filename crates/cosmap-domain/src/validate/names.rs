@@ -85,6 +85,9 @@ impl Checker<'_> {
                         )),
                 );
             }
+            if let Some(description) = &entity.description {
+                self.check_visible_text(description, path.key("description"), "the entity's `description`");
+            }
             self.check_attributes(&entity.attributes, &path, Some(&entity.identity));
         }
         for (i, vo) in spec.value_objects.iter().enumerate() {
@@ -98,6 +101,9 @@ impl Checker<'_> {
                         ),
                     ),
                 );
+            }
+            if let Some(description) = &vo.description {
+                self.check_visible_text(description, path.key("description"), "the value object's `description`");
             }
             self.check_attributes(&vo.attributes, &path, None);
         }
@@ -144,6 +150,10 @@ impl Checker<'_> {
         for (j, attribute) in attributes.iter().enumerate() {
             let at = path.key("attributes").index(j).key("name");
             self.check_property_name(&attribute.name, at.clone(), "attribute");
+            if let Some(description) = &attribute.description {
+                let place = path.key("attributes").index(j).key("description");
+                self.check_visible_text(description, place, "the attribute's `description`");
+            }
             if Some(attribute.name.as_str()) == identity {
                 let msg = format!("`{}` is the identity and also an attribute", attribute.name);
                 self.report(
