@@ -1,11 +1,17 @@
 //! A sample's partition key value: one string per level of its container's key
 //! (one, unless the key is hierarchical), and its forms for the SDK, JSON and people.
 
+use azure_data_cosmos::models::PartitionKeyValue;
 use azure_data_cosmos::PartitionKey;
 use serde_json::Value;
 
-/// A partition key value, first level first. Fewer values than the container has
-/// levels make a prefix of a hierarchical key.
+/// The most levels a Cosmos DB partition key has (a hierarchical key's limit).
+pub const MAX_KEY_LEVELS: usize = 3;
+
+/// A partition key value, first level first: one to [`MAX_KEY_LEVELS`] values (the
+/// containers verify runs on have no more levels, and [`Key::from_json`] refuses
+/// more). Fewer values than the container has levels make a prefix of a
+/// hierarchical key.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Key(Vec<String>);
 
@@ -55,7 +61,7 @@ impl Key {
                 .iter()
                 .map(|l| l.as_str().map(str::to_string))
                 .collect::<Option<Vec<_>>>()
-                .filter(|l| !l.is_empty())
+                .filter(|l| (1..=MAX_KEY_LEVELS).contains(&l.len()))
                 .map(Key),
             _ => None,
         }
@@ -63,13 +69,9 @@ impl Key {
 
     /// The key as the SDK takes it (a prefix too, on a hierarchical container).
     pub fn sdk(&self) -> PartitionKey {
-        match self.0.as_slice() {
-            [one] => PartitionKey::from(one.clone()),
-            [a, b] => PartitionKey::from((a.clone(), b.clone())),
-            [a, b, c] => PartitionKey::from((a.clone(), b.clone(), c.clone())),
-            // Cosmos DB has at most three levels; more cannot reach the server.
-            _ => PartitionKey::from(self.to_string()),
-        }
+        let values: Vec<PartitionKeyValue> = self.0.iter().map(|v| PartitionKeyValue::from(v.clone())).collect();
+        // One to three values, as the type holds: the SDK's own conversion accepts them.
+        PartitionKey::try_from(values).unwrap_or_else(|_| PartitionKey::from(self.to_string()))
     }
 }
 
@@ -97,6 +99,11 @@ mod tests {
         assert_eq!(Key::from_json(&json!("a")), Some(Key::one("a")));
         assert_eq!(Key::from_json(&json!([1])), None);
         assert_eq!(Key::from_json(&json!([])), None);
+        assert_eq!(
+            Key::from_json(&json!(["a", "b", "c", "d"])),
+            None,
+            "at most three levels"
+        );
         assert_eq!(two.to_string(), "[t, o]");
     }
 

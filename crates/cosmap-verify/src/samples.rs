@@ -32,7 +32,7 @@ use cosmap_mapper::{
 use serde_json::{json, Map, Value};
 
 use crate::error::VerifyError;
-pub use crate::key::Key;
+pub use crate::key::{Key, MAX_KEY_LEVELS};
 use crate::values::{self, Seed, Spread};
 
 /// Documents per root document type.
@@ -176,6 +176,18 @@ impl<'a> Generator<'a> {
         spreads: BTreeMap<String, Spread>,
         limited: BTreeMap<String, usize>,
     ) -> Result<Self, VerifyError> {
+        // Cosmos DB keys have one to three levels (a `Key` holds as many).
+        if let Some(c) = model
+            .containers
+            .iter()
+            .find(|c| !(1..=MAX_KEY_LEVELS).contains(&c.partition_key_properties().len()))
+        {
+            return Err(VerifyError::Samples(format!(
+                "`{}` is partitioned by {} paths; Cosmos DB takes one to {MAX_KEY_LEVELS}",
+                c.name,
+                c.partition_key_properties().len()
+            )));
+        }
         let mut instances: BTreeMap<TypeKey, Vec<Instance>> = BTreeMap::new();
         // Roots first, everywhere: a root partitioned by a reference takes the
         // referenced root's id as its partition key value, and its children take it

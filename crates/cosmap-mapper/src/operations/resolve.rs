@@ -18,11 +18,31 @@ pub(crate) fn resolve(model: &DomainModel, containers: &[Container]) -> Vec<Oper
     let mut patterns: Vec<&AccessPattern> = model.access_patterns().iter().collect();
     patterns.sort_by(|a, b| a.name.cmp(&b.name));
     let places = index(containers);
+    let keepers = keepers(containers);
     patterns
         .into_iter()
         .filter_map(|p| match p.kind {
             AccessKind::Read => read(&places, p),
-            AccessKind::Write => write(&places, containers, p),
+            AccessKind::Write => write(&places, containers, &keepers, p),
+        })
+        .collect()
+}
+
+/// The documents that keep something derived from other documents current (a count,
+/// a subset, an extended reference kept in sync), with their containers: found once,
+/// so that each write looks only at them.
+type Keepers<'a> = Vec<(&'a Container, &'a DocumentType)>;
+
+fn keepers(containers: &[Container]) -> Keepers<'_> {
+    containers
+        .iter()
+        .flat_map(|c| c.document_types.iter().map(move |d| (c, d)))
+        .filter(|(_, d)| {
+            !d.computed.is_empty()
+                || d.embedded.iter().any(|e| e.subset.is_some())
+                || d.references
+                    .iter()
+                    .any(|r| r.extended.as_ref().is_some_and(|e| e.sync.is_some()))
         })
         .collect()
 }
@@ -548,7 +568,7 @@ fn follow_reference(home: &Location<'_>, r: &crate::logical_model::Reference) ->
     }
 }
 
-fn write(all: &Places<'_>, containers: &[Container], p: &AccessPattern) -> Option<Operation> {
+fn write(all: &Places<'_>, containers: &[Container], keepers: &Keepers<'_>, p: &AccessPattern) -> Option<Operation> {
     let kind = match p.write.unwrap_or(WriteOperation::Replace) {
         WriteOperation::Create => WriteKind::Create,
         WriteOperation::Replace => WriteKind::Replace,
@@ -606,20 +626,20 @@ fn write(all: &Places<'_>, containers: &[Container], p: &AccessPattern) -> Optio
         if home.path.is_empty() {
             if let Action::Write { partition_key, .. } = &requests[requests.len() - 1].action {
                 let own_key = partition_key.clone();
-                requests.extend(update_subsets(containers, c, d, &own_key));
+                requests.extend(update_subsets(keepers, c, d, &own_key));
             }
         }
         // A child created or deleted: the counts kept on its parent (computedValue).
         if home.path.is_empty() && matches!(this, WriteKind::Create | WriteKind::Delete) {
             if let Action::Write { partition_key, .. } = &requests[requests.len() - 1].action {
                 let own_key = partition_key.clone();
-                requests.extend(update_counts(containers, c, d, &own_key));
+                requests.extend(update_counts(keepers, c, d, &own_key));
             }
         }
         // A root replaced: every document that stores its attributes beside a
         // reference to it is found and rewritten (extendedReference).
         if home.path.is_empty() && this == WriteKind::Replace && d.role == Role::Root {
-            requests.extend(refresh_extended(containers, d));
+            requests.extend(refresh_extended(keepers, d));
         }
         // A unique value no unique key enforces is claimed before its owner is
         // created, and released after it is deleted (uniqueClaim).
@@ -693,57 +713,54 @@ fn write(all: &Places<'_>, containers: &[Container], p: &AccessPattern) -> Optio
 /// reference to it (and is kept in sync), a query for those that refer to it, in
 /// one partition when the holders are partitioned by that reference, and a replace
 /// of each one found (its key and id from the document found).
-fn refresh_extended(containers: &[Container], target: &DocumentType) -> Vec<Request> {
+fn refresh_extended(keepers: &Keepers<'_>, target: &DocumentType) -> Vec<Request> {
     let Some(identity) = identity_of(target) else {
         return Vec::new();
     };
     let mut requests = Vec::new();
-    for c in containers.iter().filter(|c| c.kind == ContainerKind::Aggregate) {
-        for h in c
-            .document_types
-            .iter()
-            .filter(|h| matches!(h.role, Role::Root | Role::Entity))
-        {
-            let synced = |r: &&crate::logical_model::Reference| {
-                r.target == target.source && !r.many && r.extended.as_ref().is_some_and(|e| e.sync.is_some())
+    let holders = keepers
+        .iter()
+        .filter(|(c, h)| c.kind == ContainerKind::Aggregate && matches!(h.role, Role::Root | Role::Entity));
+    for &(c, h) in holders {
+        let synced = |r: &&crate::logical_model::Reference| {
+            r.target == target.source && !r.many && r.extended.as_ref().is_some_and(|e| e.sync.is_some())
+        };
+        for r in h.references.iter().filter(synced) {
+            let purpose = Purpose::SyncExtendedReference {
+                document: h.name.clone(),
+                reference: r.name.clone(),
+                target: target.source.clone(),
             };
-            for r in h.references.iter().filter(synced) {
-                let purpose = Purpose::SyncExtendedReference {
-                    document: h.name.clone(),
-                    reference: r.name.clone(),
-                    target: target.source.clone(),
-                };
-                let by_reference =
-                    c.sub_partition_key_properties.is_empty() && c.partition_key_property == r.target_identity;
-                let sql = format!(
-                    "SELECT * FROM c WHERE {} = @{identity} AND c.type = {}",
-                    sql::path("c", &[r.name.clone(), "id".to_string()]),
-                    sql::literal(&h.discriminator)
-                );
-                let partition_key = by_reference.then(|| ValueSource::Parameter(identity.to_string()));
-                requests.push(Request {
-                    action: Action::query(partition_key, sql, vec![identity.to_string()]),
-                    container: c.name.clone(),
-                    document_types: vec![h.name.clone()],
-                    purpose: purpose.clone(),
-                    index_paths: vec![format!("/{}/id/?", r.name), "/type/?".to_string()],
-                    order_by: Vec::new(),
-                });
-                let levels = c.partition_key_properties();
-                let own = |level: &str| ValueSource::Property(PropertyPath::new([level]));
-                requests.push(Request {
-                    action: Action::Write {
-                        write: WriteKind::Replace,
-                        partition_key: key_from(levels.iter().map(|l| own(l)).collect(), levels.len()),
-                        id: ValueSource::Property(PropertyPath::new(["id"])),
-                    },
-                    container: c.name.clone(),
-                    document_types: vec![h.name.clone()],
-                    purpose,
-                    index_paths: Vec::new(),
-                    order_by: Vec::new(),
-                });
-            }
+            let by_reference =
+                c.sub_partition_key_properties.is_empty() && c.partition_key_property == r.target_identity;
+            let sql = format!(
+                "SELECT * FROM c WHERE {} = @{identity} AND c.type = {}",
+                sql::path("c", &[r.name.clone(), "id".to_string()]),
+                sql::literal(&h.discriminator)
+            );
+            let partition_key = by_reference.then(|| ValueSource::Parameter(identity.to_string()));
+            requests.push(Request {
+                action: Action::query(partition_key, sql, vec![identity.to_string()]),
+                container: c.name.clone(),
+                document_types: vec![h.name.clone()],
+                purpose: purpose.clone(),
+                index_paths: vec![format!("/{}/id/?", r.name), "/type/?".to_string()],
+                order_by: Vec::new(),
+            });
+            let levels = c.partition_key_properties();
+            let own = |level: &str| ValueSource::Property(PropertyPath::new([level]));
+            requests.push(Request {
+                action: Action::Write {
+                    write: WriteKind::Replace,
+                    partition_key: key_from(levels.iter().map(|l| own(l)).collect(), levels.len()),
+                    id: ValueSource::Property(PropertyPath::new(["id"])),
+                },
+                container: c.name.clone(),
+                document_types: vec![h.name.clone()],
+                purpose,
+                index_paths: Vec::new(),
+                order_by: Vec::new(),
+            });
         }
     }
     requests
@@ -751,12 +768,9 @@ fn refresh_extended(containers: &[Container], target: &DocumentType) -> Vec<Requ
 
 /// The requests that keep the counts of `child` documents (in `c`, written with
 /// partition key `key`) on their parents (`computedValue`).
-fn update_counts(containers: &[Container], c: &Container, child: &DocumentType, key: &ValueSource) -> Vec<Request> {
+fn update_counts(keepers: &Keepers<'_>, c: &Container, child: &DocumentType, key: &ValueSource) -> Vec<Request> {
     let mut requests = Vec::new();
-    for (pc, pd) in containers
-        .iter()
-        .flat_map(|k| k.document_types.iter().map(move |d| (k, d)))
-    {
+    for &(pc, pd) in keepers {
         for v in pd
             .computed
             .iter()
@@ -788,12 +802,9 @@ fn update_counts(containers: &[Container], c: &Container, child: &DocumentType, 
 
 /// The requests that keep the subsets of `child` documents (in `c`, written with
 /// partition key `key`) in their parents (`subset`).
-fn update_subsets(containers: &[Container], c: &Container, child: &DocumentType, key: &ValueSource) -> Vec<Request> {
+fn update_subsets(keepers: &Keepers<'_>, c: &Container, child: &DocumentType, key: &ValueSource) -> Vec<Request> {
     let mut requests = Vec::new();
-    for (pc, pd) in containers
-        .iter()
-        .flat_map(|k| k.document_types.iter().map(move |d| (k, d)))
-    {
+    for &(pc, pd) in keepers {
         for e in &pd.embedded {
             let Some(of) = e
                 .subset
