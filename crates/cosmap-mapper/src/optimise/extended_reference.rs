@@ -15,7 +15,7 @@ use super::Priced;
 use crate::cost::facts;
 use crate::cost::units;
 use crate::decision::{Rule, Trace};
-use crate::logical_model::{Container, DocumentType, ExtendedReference, Property, Role};
+use crate::logical_model::{Container, ExtendedReference, Property, Role};
 use crate::operations::PropertyPath;
 use crate::statistics::{about, human_ru_per_second};
 use crate::sync_plan::{ChangeKind, KeyMapping, SyncAction, SyncOperation, SyncPlan, SyncTrigger};
@@ -157,7 +157,11 @@ fn candidates(model: &DomainModel, containers: &[Container], trace: &mut Trace) 
             let Some((first, attribute)) = returned.split_once('.') else {
                 continue;
             };
-            let Some((holder, reference)) = holding(containers, &p.start, first) else {
+            // The start's own document and its single, top-level reference of that name.
+            let Some((home, holder)) = super::home(containers, &p.start) else {
+                continue;
+            };
+            let Some(reference) = holder.references.iter().find(|r| r.name == first && !r.many) else {
                 continue;
             };
             let Some(target) = model.entity(&reference.target) else {
@@ -181,7 +185,7 @@ fn candidates(model: &DomainModel, containers: &[Container], trace: &mut Trace) 
                 }
                 continue;
             }
-            if copied(containers, holder) {
+            if super::copied(containers, home, holder) {
                 if refused.insert(subject.clone()) {
                     trace.record(
                         Rule::ExtendedReference,
@@ -209,32 +213,6 @@ fn candidates(model: &DomainModel, containers: &[Container], trace: &mut Trace) 
         }
     }
     found.into_values().collect()
-}
-
-/// The home document of element `start` (its root or entity document, not a copy)
-/// and its single, top-level reference named `name`.
-fn holding<'c>(
-    containers: &'c [Container],
-    start: &str,
-    name: &str,
-) -> Option<(&'c DocumentType, &'c crate::logical_model::Reference)> {
-    containers
-        .iter()
-        .flat_map(|c| &c.document_types)
-        .filter(|d| d.source == start && matches!(d.role, Role::Root | Role::Entity))
-        .find_map(|d| {
-            let r = d.references.iter().find(|r| r.name == name && !r.many)?;
-            Some((d, r))
-        })
-}
-
-/// Whether some copy or feed copies `doc`'s documents.
-fn copied(containers: &[Container], doc: &DocumentType) -> bool {
-    containers.iter().flat_map(|c| &c.document_types).any(|d| {
-        d.copy_of
-            .as_ref()
-            .is_some_and(|of| of.document_type == doc.name && d.source == doc.source)
-    })
 }
 
 /// The patterns an extended reference changes: the reads that follow it, and the
