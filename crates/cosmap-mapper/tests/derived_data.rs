@@ -191,3 +191,48 @@ fn a_list_without_a_bound_or_over_the_item_budget_is_kept_by_the_other_side() {
         .iter()
         .any(|d| d.rule == Rule::ReferenceList && d.outcome.contains("keeps the list")));
 }
+
+#[test]
+fn a_child_with_a_claim_a_count_and_a_subset_is_claimed_first_and_keeps_both_in_its_partition() {
+    let model = cosmap_domain::from_slice(
+        br#"{
+          "name": "Forum",
+          "entities": [
+            {"name": "Topic", "identity": "topicId", "attributes": [{"name": "title", "type": "string"}],
+             "volume": {"count": 100000, "avgSizeBytes": 800}},
+            {"name": "Reply", "identity": "replyId",
+             "attributes": [{"name": "slug", "type": "string", "unique": true}, {"name": "postedAt", "type": "dateTime"}],
+             "volume": {"avgSizeBytes": 300}}
+          ],
+          "aggregates": [{"root": "Topic", "members": ["Reply"]}],
+          "relationships": [{"from": "Topic", "to": "Reply", "cardinality": "many", "avg": 30}],
+          "accessPatterns": [
+            {"name": "a topic with its reply count", "kind": "read", "start": "Topic", "filter": ["topicId"],
+             "counts": ["Reply"], "perSecond": 500},
+            {"name": "newest replies of a topic", "kind": "read", "start": "Reply", "filter": ["topicId"],
+             "sort": ["-postedAt"], "limit": 5, "perSecond": 500},
+            {"name": "reply", "kind": "write", "write": "create", "start": "Reply", "perSecond": 1}
+          ]
+        }"#,
+        None,
+    )
+    .expect("a valid model");
+    let m = map(&model, &Options::default());
+    let reply = op(&m, "reply");
+    let purposes: Vec<&str> = reply
+        .requests
+        .iter()
+        .map(|r| match r.purpose {
+            Purpose::Claim { .. } => "claim",
+            Purpose::Write { .. } => "write",
+            Purpose::UpdateSubset { .. } => "subset",
+            Purpose::UpdateCount { .. } => "count",
+            _ => "other",
+        })
+        .collect();
+    assert_eq!(purposes, ["claim", "write", "subset", "count"], "{reply:#?}");
+    // The topic is rewritten in the reply's own logical partition.
+    for r in &reply.requests[2..] {
+        assert_eq!(r.partition_key(), reply.requests[1].partition_key());
+    }
+}

@@ -601,6 +601,10 @@ fn write(all: &Places<'_>, containers: &[Container], keepers: &Keepers<'_>, p: &
             }
         };
         let id = identity_of(d).unwrap_or("id");
+        // Its own write, whose place the claims come before and whose key the derived
+        // data kept in its logical partition shares.
+        let own = requests.len();
+        let own_key = partition_key.clone();
         requests.push(Request {
             action: Action::Write {
                 write: this,
@@ -624,17 +628,11 @@ fn write(all: &Places<'_>, containers: &[Container], keepers: &Keepers<'_>, p: &
         });
         // A child written: the subsets of the newest kept in its parent (subset).
         if home.path.is_empty() {
-            if let Action::Write { partition_key, .. } = &requests[requests.len() - 1].action {
-                let own_key = partition_key.clone();
-                requests.extend(update_subsets(keepers, c, d, &own_key));
-            }
+            requests.extend(update_subsets(keepers, c, d, &own_key));
         }
         // A child created or deleted: the counts kept on its parent (computedValue).
         if home.path.is_empty() && matches!(this, WriteKind::Create | WriteKind::Delete) {
-            if let Action::Write { partition_key, .. } = &requests[requests.len() - 1].action {
-                let own_key = partition_key.clone();
-                requests.extend(update_counts(keepers, c, d, &own_key));
-            }
+            requests.extend(update_counts(keepers, c, d, &own_key));
         }
         // A root replaced: every document that stores its attributes beside a
         // reference to it is found and rewritten (extendedReference).
@@ -644,7 +642,6 @@ fn write(all: &Places<'_>, containers: &[Container], keepers: &Keepers<'_>, p: &
         // A unique value no unique key enforces is claimed before its owner is
         // created, and released after it is deleted (uniqueClaim).
         if home.path.is_empty() && matches!(this, WriteKind::Create | WriteKind::Delete) {
-            let own = requests.len() - 1;
             for (k, (claims, claim, of)) in claims_of(containers, &c.name, &d.name).enumerate() {
                 let request = Request {
                     action: Action::Write {
