@@ -166,6 +166,7 @@ fn sync_text(plan: &SyncPlan) -> String {
                 SyncOperation::Delete => "delete",
                 SyncOperation::Trim => "trim",
                 SyncOperation::Refresh => "rewrite the copied attributes of every",
+                SyncOperation::Reancestor => "rewrite the ancestors of every",
                 SyncOperation::Recount => "recount and rewrite",
                 SyncOperation::Resubset => "query the newest and rewrite",
             };
@@ -221,12 +222,22 @@ fn render_embedded(out: &mut String, e: &Embedded, indent: usize) {
 
 fn render_reference(out: &mut String, r: &Reference, indent: usize) {
     let many = if r.many { "[…] " } else { "" };
-    let line = match &r.extended {
-        None => format!(
-            "{}: {many}→ {} (reference: id + partition key, in `{}`)",
+    let optional = if r.optional { ", optional" } else { "" };
+    let line = match (&r.extended, &r.ancestry) {
+        (Some(extended), Some(ancestry)) => format!(
+            "{}: [{}] ≤ {} (every ancestor up `{}`, root first: id + partition key + {}, in `{}`)",
+            r.name,
+            r.target,
+            ancestry.max,
+            ancestry.parent,
+            attributes(&extended.attributes),
+            r.target_container
+        ),
+        (None, _) => format!(
+            "{}: {many}→ {} (reference: id + partition key{optional}, in `{}`)",
             r.name, r.target, r.target_container
         ),
-        Some(extended) => format!(
+        (Some(extended), None) => format!(
             "{}: {many}→ {} (extended reference: id + partition key + {}, in `{}`)",
             r.name,
             r.target,

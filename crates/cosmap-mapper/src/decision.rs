@@ -56,6 +56,10 @@ pub enum Rule {
     /// its own document, so reading them is a point read.
     #[serde(rename = "subset")]
     Subset,
+    /// Optimisation: store every ancestor up a tree's parent link on each element
+    /// (root first), so the path to the root needs no point read per level.
+    #[serde(rename = "treeAncestors")]
+    TreeAncestors,
     /// Which side of a one-to-many or many-to-many reference keeps the list: the one
     /// read from when its bound fits an item, else the other, with the reason.
     #[serde(rename = "referenceList")]
@@ -89,6 +93,7 @@ impl Rule {
             Rule::ExtendedReference => "extendedReference",
             Rule::ComputedValue => "computedValue",
             Rule::Subset => "subset",
+            Rule::TreeAncestors => "treeAncestors",
             Rule::ReferenceList => "referenceList",
             Rule::UniqueKey => "uniqueKey",
             Rule::UniqueClaim => "uniqueClaim",

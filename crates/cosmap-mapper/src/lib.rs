@@ -26,9 +26,9 @@ mod sync_plan;
 
 pub use decision::{Decision, Rule};
 pub use logical_model::{
-    ClaimOf, ComputedValue, Container, ContainerKind, Containment, CopyOf, DocumentType, Embedded, EmbeddedKind,
-    ExtendedReference, IdSource, Keeping, LogicalModel, ParentLink, PartitionKey, PartitionKeyValue, Property,
-    PropertyHolder, Reference, Role, FORMAT_VERSION,
+    Ancestry, ClaimOf, ComputedValue, Container, ContainerKind, Containment, CopyOf, DocumentType, Embedded,
+    EmbeddedKind, ExtendedReference, IdSource, Keeping, LogicalModel, ParentLink, PartitionKey, PartitionKeyValue,
+    Property, PropertyHolder, Reference, Role, FORMAT_VERSION,
 };
 pub use options::{
     Options, Thresholds, LOGICAL_PARTITION_BYTES, LOGICAL_PARTITION_RU_PER_SECOND, MAX_ITEM_BYTES,
@@ -107,6 +107,8 @@ pub fn map(model: &DomainModel, options: &Options) -> LogicalModel {
         optimise::computed_value::apply(model, &mut containers, &mut trace, &price);
         // The newest children reads take, kept in their parents where it pays.
         optimise::subset::apply(model, &thresholds, &mut containers, &mut trace, &price);
+        // The path to the root reads of a tree take, kept on each element where it pays.
+        optimise::tree_ancestors::apply(model, &mut containers, &mut trace, &price);
     }
     let (containers, operations) = finish(model, options, containers, &mut trace);
     LogicalModel {

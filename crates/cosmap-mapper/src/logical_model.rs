@@ -341,10 +341,28 @@ pub struct Reference {
     pub many: bool,
     /// Where the partition key value for a point read comes from.
     pub partition_key_value: PartitionKeyValue,
+    /// May be absent (an optional `one` relationship: a tree's root has no parent).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub optional: bool,
     /// The target's attributes stored beside `id` and `partitionKey`
     /// (`extendedReference`): only those the access patterns read through it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub extended: Option<ExtendedReference>,
+    /// For a tree's ancestors list (`treeAncestors`): the parent link it follows up,
+    /// root first. The list's entries are extended references (`extended`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ancestry: Option<Ancestry>,
+}
+
+/// A list of every ancestor up a tree's parent link, root first, stored on each
+/// element (`treeAncestors`), so "the path to the root" is read with the element.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Ancestry {
+    /// The parent reference the ancestors are found through (`parent`).
+    pub parent: String,
+    /// The most ancestors an element has (the model's `depth.max`): the list's bound.
+    pub max: u64,
 }
 
 /// A count kept on a document (`computedValue`): how many `counts` documents belong

@@ -58,6 +58,11 @@ pub enum SyncOperation {
     /// changed document (an extended reference to it): found by a query, each
     /// replaced; idempotent (a replayed change writes the same values).
     Refresh,
+    /// Rewrites the ancestors list of every target document whose list holds the
+    /// changed document (`treeAncestors`): the changed one's entry takes its new
+    /// values, and the entries above it its new ancestors (a move); found by a query,
+    /// each replaced; idempotent.
+    Reancestor,
     /// Counts the target's children again (a `COUNT` query) and writes the number into
     /// the target found by `keys`; idempotent.
     Recount,

@@ -913,7 +913,7 @@ fn partitioned_by<'c>(c: &'c Container, d: &'c DocumentType) -> Option<&'c Refer
     }
     d.references
         .iter()
-        .find(|r| !r.many && r.target_identity == c.partition_key_property)
+        .find(|r| !r.many && r.target != d.source && r.target_identity == c.partition_key_property)
 }
 
 fn child_instance(d: &DocumentType, parent: &Instance, ordinal: usize) -> Instance {

@@ -15,7 +15,7 @@ pub use access_pattern::{AccessKind, AccessPattern, Filter, FilterOp, SortKey, W
 pub use aggregate::Aggregate;
 pub use attribute::{Attribute, AttributeType};
 pub use entity::{ChangeRate, Entity, Volume};
-pub use relationship::{Cardinality, Growth, Relationship};
+pub use relationship::{Cardinality, Depth, Growth, Relationship};
 pub use thresholds::ThresholdOverrides;
 pub use value_object::ValueObject;
 

@@ -30,6 +30,36 @@ pub struct Relationship {
     /// How often, across the database, a `to` of this relationship is updated (per second).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub updates_per_second: Option<f64>,
+    /// For `one`: a `from` may have no `to` (a category at the root of its tree has no
+    /// parent). The reference is then absent from its document, and optional in the
+    /// generated types.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub optional: bool,
+    /// For an optional `one` relationship from an element to itself (a tree, such as
+    /// `Category.parent`): how many ancestors an element has. Needed by reads of the
+    /// ancestors (`returns: ["parent*"]`), and bounds the ancestors list cosmap may store.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub depth: Option<Depth>,
+}
+
+/// How deep a tree is: the number of ancestors of an element (0 at a root).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Depth {
+    /// The most ancestors any element has.
+    #[cfg_attr(feature = "schema", schemars(range(min = 1)))]
+    pub max: u64,
+    /// The typical number of ancestors (costs use it); defaults to `max`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub avg: Option<f64>,
+}
+
+impl Depth {
+    /// The number of ancestors costs use: `avg`, else `max`.
+    pub fn typical(&self) -> f64 {
+        self.avg.unwrap_or(self.max as f64)
+    }
 }
 
 /// How many `to` instances each `from` instance has.
@@ -85,6 +115,8 @@ impl Relationship {
             property: None,
             growth: None,
             updates_per_second: None,
+            optional: false,
+            depth: None,
         }
     }
 
@@ -92,6 +124,25 @@ impl Relationship {
     pub fn max(mut self, max: u64) -> Self {
         self.max = Some(max);
         self
+    }
+
+    /// Makes a `one` relationship optional: a `from` may have no `to`.
+    pub fn optional(mut self) -> Self {
+        self.optional = true;
+        self
+    }
+
+    /// Sets a tree's depth (for a relationship from an element to itself): the most
+    /// ancestors an element has, and the typical number.
+    pub fn depth(mut self, max: u64, avg: Option<f64>) -> Self {
+        self.depth = Some(Depth { max, avg });
+        self
+    }
+
+    /// Whether this is a tree's parent link: an optional `one` relationship from an
+    /// element to itself, whose chain ends at the roots.
+    pub fn is_tree(&self) -> bool {
+        self.from == self.to && self.cardinality == Cardinality::One && self.optional
     }
 
     /// Sets the typical number of `to` per `from` (what costs use).

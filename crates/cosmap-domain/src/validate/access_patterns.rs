@@ -213,7 +213,8 @@ impl<'a> Checker<'a> {
                 rel.from == element
                     && !rel.is_stored_reversed()
                     && self.root_of(&rel.to) == Some(rel.to.as_str())
-                    && self.root_of(element) != Some(rel.to.as_str())
+                    // Not a member's link to its own root; a root's link to itself (a tree) is a reference.
+                    && (self.root_of(element) != Some(rel.to.as_str()) || rel.from == rel.to)
             })
             .map(|rel| (rel.property_name(), rel.to.as_str()))
             .collect()
@@ -292,6 +293,11 @@ impl<'a> Checker<'a> {
             Some((first, rest)) => (first, Some(rest)),
             None => (entry, None),
         };
+        // `parent*`: every ancestor up a tree's parent link.
+        let (first, ancestors) = match first.strip_suffix('*') {
+            Some(reference) => (reference, true),
+            None => (first, false),
+        };
         let Some(rel) = spec
             .relationships
             .iter()
@@ -299,6 +305,44 @@ impl<'a> Checker<'a> {
         else {
             return false;
         };
+        if ancestors {
+            let problem = if rel.from != rel.to || rel.cardinality != crate::model::Cardinality::One {
+                Some((
+                    format!(
+                        "`{entry}` reads the ancestors up `{first}`, but `{first}` is not a `one` relationship from `{}` to itself",
+                        pattern.start
+                    ),
+                    format!("name a tree's parent link with `*`, or write `{first}` to follow it once"),
+                ))
+            } else if !rel.optional {
+                Some((
+                    format!(
+                        "`{entry}` reads the ancestors up `{first}`, but every `{}` has a `{first}`, so the chain never ends at a root",
+                        pattern.start
+                    ),
+                    format!("add `\"optional\": true` to the relationship `{0}` → `{0}`: the roots have none", rel.from),
+                ))
+            } else if rel.depth.is_none() {
+                Some((
+                    format!("`{entry}` reads the ancestors up `{first}`, but the tree's depth is not given"),
+                    format!(
+                        "add `\"depth\": {{\"max\": N, \"avg\": M}}` to the relationship `{0}` → `{0}`: the most and the typical number of ancestors",
+                        rel.from
+                    ),
+                ))
+            } else if pattern.kind == crate::model::AccessKind::Write {
+                Some((
+                    format!("`{entry}` reads ancestors, but the pattern is a write"),
+                    format!("name the element `{}`", rel.to),
+                ))
+            } else {
+                None
+            };
+            if let Some((message, help)) = problem {
+                self.report(Diagnostic::new(at, message).help(help));
+                return true;
+            }
+        }
         if pattern.kind == crate::model::AccessKind::Write {
             self.report(
                 Diagnostic::new(

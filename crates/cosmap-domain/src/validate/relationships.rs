@@ -96,6 +96,44 @@ impl Checker<'_> {
             ),
             _ => {}
         }
+        if rel.optional && rel.cardinality != Cardinality::One {
+            self.report(
+                Diagnostic::new(path.key("optional"), "`optional` applies to a `one` relationship only")
+                    .help("remove `optional`: a list of `to` may be empty already"),
+            );
+        }
+        if let Some(depth) = rel.depth {
+            if !rel.is_tree() {
+                self.report(
+                    Diagnostic::new(
+                        path.key("depth"),
+                        "`depth` applies to a tree: an optional `one` relationship from an element to itself",
+                    )
+                    .help(if rel.from == rel.to && rel.cardinality == Cardinality::One {
+                        "add `\"optional\": true`: the roots of the tree have no parent".to_string()
+                    } else {
+                        format!("remove `depth`: `{}` → `{}` is no tree's parent link", rel.from, rel.to)
+                    }),
+                );
+            }
+            if depth.max == 0 {
+                self.report(
+                    Diagnostic::new(path.key("depth").key("max"), "`depth.max` is 0")
+                        .help("give the most ancestors an element has, at least 1"),
+                );
+            }
+            if let Some(avg) = depth.avg {
+                if !(avg.is_finite() && avg >= 0.0 && avg <= depth.max as f64) {
+                    self.report(
+                        Diagnostic::new(
+                            path.key("depth").key("avg"),
+                            format!("`depth.avg` is {avg}, outside 0 to `depth.max` ({})", depth.max),
+                        )
+                        .help("give the typical number of ancestors, at most `depth.max`"),
+                    );
+                }
+            }
+        }
         if rel.growth == Some(Growth::Unbounded) && rel.max.is_some() {
             self.report(
                 Diagnostic::new(path.key("growth"), "`growth: unbounded` contradicts `max`")

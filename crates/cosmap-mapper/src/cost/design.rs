@@ -142,6 +142,10 @@ impl<'m> Design<'m> {
             (Some(_), OperationKind::Write) if matches!(r.purpose, Purpose::SyncExtendedReference { .. }) => {
                 self.charge_once(op, r, 1.0).scaled(self.holders_per_target(r))
             }
+            // The rewrite of every descendant: as many as an element has ancestors, on average.
+            (Some(_), OperationKind::Write) if matches!(r.purpose, Purpose::SyncAncestors { .. }) => {
+                self.charge_once(op, r, 1.0).scaled(self.typical_depth(r))
+            }
             (Some(first), OperationKind::SinglePartitionQuery | OperationKind::CrossPartitionQuery) => {
                 self.charge_once(op, r, self.first_items(op, first))
             }
@@ -163,9 +167,26 @@ impl<'m> Design<'m> {
         holders / facts::count_of(self.model, target).max(1.0)
     }
 
+    /// The typical number of ancestors (the model's `depth`) of the tree `r` climbs
+    /// or keeps; 1 when unknown.
+    fn typical_depth(&self, r: &Request) -> f64 {
+        let (element, reference) = match &r.purpose {
+            Purpose::FollowAncestors { target, reference } => (target.as_str(), reference.as_str()),
+            Purpose::SyncAncestors { element, reference, .. } => (element.as_str(), reference.as_str()),
+            _ => return 1.0,
+        };
+        self.model
+            .relationship_by_property(element, reference)
+            .and_then(|rel| rel.depth)
+            .map_or(1.0, |d| d.typical())
+    }
+
     /// How many references each result holds for point read `r` to follow: a list's
-    /// typical length (`avg`, else `max`), else one.
+    /// typical length (`avg`, else `max`), else one; an ancestor per level up a tree.
     fn references_per_item(&self, op: &Operation, r: &Request) -> f64 {
+        if matches!(r.purpose, Purpose::FollowAncestors { .. }) {
+            return self.typical_depth(r);
+        }
         let (Some(pattern), Some(crate::operations::ValueSource::Property(path))) =
             (self.patterns.get(op.pattern.as_str()), r.id())
         else {

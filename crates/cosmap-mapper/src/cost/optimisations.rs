@@ -18,8 +18,8 @@ use crate::operations::{Operation, OperationKind};
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct OptimisationEffect {
-    /// The decision's rule: `partitionKey`, `copy`, `feed`, `embedReferenceData` or
-    /// `extendedReference`.
+    /// The decision's rule: `partitionKey`, `copy`, `feed`, `embedReferenceData`,
+    /// `extendedReference`, `computedValue`, `subset` or `treeAncestors`.
     pub rule: Rule,
     /// What it made: `Order` copied into `Account`, `Country` embedded.
     pub subject: String,
@@ -109,7 +109,7 @@ pub(crate) fn effects(
     // longer following it) and the writes that rewrite or create its holders.
     for c in &optimised.containers {
         for d in &c.document_types {
-            for r in d.references.iter().filter(|r| r.extended.is_some()) {
+            for r in d.references.iter().filter(|r| r.extended.is_some() && r.ancestry.is_none()) {
                 let reads_through = |op: &Operation| {
                     rules.operations.iter().any(|before| {
                         before.pattern == op.pattern
@@ -130,6 +130,37 @@ pub(crate) fn effects(
                         .operations
                         .iter()
                         .filter(|op| reads_through(op) || keeps_it(op)),
+                    patterns,
+                ));
+            }
+        }
+    }
+    // Ancestors lists: the reads that no longer follow the parent link up, and the
+    // writes that read the parent or rewrite the descendants.
+    for c in &optimised.containers {
+        for d in &c.document_types {
+            for (r, ancestry) in d.references.iter().filter_map(|r| Some((r, r.ancestry.as_ref()?))) {
+                let reads_up = |op: &Operation| {
+                    rules.operations.iter().any(|before| {
+                        before.pattern == op.pattern
+                            && before.requests.iter().any(|x| {
+                                matches!(&x.purpose, crate::operations::Purpose::FollowAncestors { target, reference } if *target == d.source && *reference == ancestry.parent)
+                            })
+                    })
+                };
+                let keeps_it = |op: &Operation| {
+                    op.requests.iter().any(|x| match &x.purpose {
+                        crate::operations::Purpose::SyncAncestors { document, property, .. } => {
+                            *document == d.name && *property == r.name
+                        }
+                        crate::operations::Purpose::ReadParentAncestors { document, .. } => *document == d.name,
+                        _ => false,
+                    })
+                };
+                out.push(effect(
+                    Rule::TreeAncestors,
+                    format!("`{}.{}`: every ancestor up `{}`", d.name, r.name, ancestry.parent),
+                    optimised.operations.iter().filter(|op| reads_up(op) || keeps_it(op)),
                     patterns,
                 ));
             }

@@ -7,7 +7,8 @@
 //! read by its owner's id once per item returned (the cost model runs a point read
 //! after the first request once per item the first returns), a list by one query on
 //! the owners' ids (`ARRAY_CONTAINS(@parentIds, c.parentId)`), as a port with batch
-//! fetching does. A count (`counts`) is a `COUNT` query per result.
+//! fetching does. A count (`counts`) is a `COUNT` query per result; the ancestors
+//! up a tree's parent link (`parent*`) a point read per level.
 
 use std::collections::BTreeMap;
 
@@ -132,6 +133,24 @@ pub fn naive_operations(model: &DomainModel) -> Vec<Operation> {
                 .collect();
             let mut requests = requests;
             if p.kind == AccessKind::Read {
+                // The ancestors up a tree's parent link (`parent*`): a point read per level.
+                let ancestors = p.returns.iter().filter_map(|r| r.split('.').next()?.strip_suffix('*'));
+                for reference in ancestors {
+                    requests.push(Request {
+                        action: Action::PointRead {
+                            partition_key: ValueSource::Parameter("id".to_string()),
+                            id: ValueSource::Parameter("id".to_string()),
+                        },
+                        container: p.start.clone(),
+                        document_types: vec![p.start.clone()],
+                        purpose: Purpose::FollowAncestors {
+                            target: p.start.clone(),
+                            reference: reference.to_string(),
+                        },
+                        index_paths: Vec::new(),
+                        order_by: Vec::new(),
+                    });
+                }
                 // Counts by query, per result: each counted row holds the start's id.
                 let key = identity(&p.start).unwrap_or_else(|| "parentId".to_string());
                 for element in &p.counts {

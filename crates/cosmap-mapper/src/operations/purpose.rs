@@ -89,6 +89,35 @@ pub enum Purpose {
         /// The referenced root.
         target: String,
     },
+    /// Follows a tree's parent link `reference` from the `target` read up to its root:
+    /// one point read per ancestor, each through the reference the one before holds.
+    FollowAncestors {
+        /// The tree's element.
+        target: String,
+        /// The parent reference.
+        reference: String,
+    },
+    /// Reads the new parent of the written `document` through `reference` (a point
+    /// read), whose ancestors list and itself make the written one's (`treeAncestors`).
+    ReadParentAncestors {
+        /// The document type written.
+        document: String,
+        /// The parent reference.
+        reference: String,
+    },
+    /// Finds every `document` whose ancestors list `property` holds the written one (a
+    /// query), and rewrites each with the written one's new values and ancestors
+    /// (`treeAncestors`, from the change feed): once per descendant.
+    SyncAncestors {
+        /// The document type holding the list.
+        document: String,
+        /// The tree's element.
+        element: String,
+        /// The ancestors list's property.
+        property: String,
+        /// The parent reference the ancestors follow.
+        reference: String,
+    },
     /// Keeps `document`'s count `property` of `element`s current after one is created
     /// or deleted (`computedValue`): a recount (a query), or the rewrite of the parent.
     UpdateCount {
@@ -191,6 +220,20 @@ impl fmt::Display for Purpose {
             } => write!(
                 f,
                 "rewrites each `{document}` whose `{reference}` refers to the written `{target}` with its new values (change feed)"
+            ),
+            Purpose::FollowAncestors { target, reference } => write!(
+                f,
+                "reads each ancestor of the `{target}` read up `{reference}` to the root, one point read each"
+            ),
+            Purpose::ReadParentAncestors { document, reference } => write!(
+                f,
+                "reads the `{reference}` of the written `{document}`: its ancestors and itself become the written one's"
+            ),
+            Purpose::SyncAncestors {
+                document, property, ..
+            } => write!(
+                f,
+                "rewrites each `{document}` whose `{property}` holds the written one with its new values and ancestors (change feed)"
             ),
             Purpose::UpdateCount {
                 document,

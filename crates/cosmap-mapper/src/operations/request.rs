@@ -286,7 +286,14 @@ pub struct Operation {
 impl Operation {
     /// The operation of `pattern` sending `requests` (at least one), its kind that of the first.
     pub fn new(pattern: impl Into<String>, per_second: f64, requests: Vec<Request>) -> Option<Self> {
-        let kind = requests.first()?.kind();
+        // A write pattern is a write even when a read comes first (a parent read for
+        // its ancestors list).
+        let first = requests.first()?.kind();
+        let kind = requests
+            .iter()
+            .map(Request::kind)
+            .find(|k| *k == OperationKind::Write)
+            .unwrap_or(first);
         Some(Operation {
             pattern: pattern.into(),
             kind,

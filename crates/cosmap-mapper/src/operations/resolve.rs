@@ -191,6 +191,34 @@ fn read_at(all: &Places<'_>, p: &AccessPattern, at: &Location<'_>) -> Vec<Reques
     let mut names = vec![d.name.clone()];
     let mut extra = Vec::new();
     for r in p.returns.iter().filter(|r| **r != p.start) {
+        // The ancestors up a tree's parent link (`parent*`): with the document when it
+        // lists them (`treeAncestors`), else one point read per level.
+        if let Some(parent) = r.split('.').next().and_then(|f| f.strip_suffix('*')) {
+            let rest = r.split_once('.').map(|(_, rest)| rest);
+            let listed = at.node.references().iter().any(|x| {
+                x.ancestry.as_ref().is_some_and(|a| a.parent == parent)
+                    && rest.is_none_or(|rest| {
+                        x.extended
+                            .as_ref()
+                            .is_some_and(|e| e.attributes.iter().any(|a| a.name == rest))
+                    })
+            });
+            let reference = at.node.references().iter().find(|x| x.name == parent && !x.many);
+            let target = reference.and_then(|x| places(all, &x.target, false).next());
+            if let (false, Some(reference), Some(target)) = (listed, reference, target) {
+                let request = Request {
+                    purpose: Purpose::FollowAncestors {
+                        target: reference.target.clone(),
+                        reference: parent.to_string(),
+                    },
+                    ..follow_reference(target, reference)
+                };
+                if !extra.contains(&request) {
+                    extra.push(request);
+                }
+            }
+            continue;
+        }
         // An attribute stored beside its reference (`extendedReference`) comes with the document.
         if let Some((first, rest)) = r.split_once('.') {
             let beside = at.node.references().iter().any(|x| {
@@ -485,8 +513,10 @@ fn follow(from: &Location<'_>, home: &Location<'_>) -> Request {
         (Some(r), _, _) => follow_reference(home, r),
         (None, Some(r), Some(identity)) => {
             let c = home.container;
-            let by_reference =
-                !r.many && c.sub_partition_key_properties.is_empty() && c.partition_key_property == r.target_identity;
+            let by_reference = !r.many
+                && r.target != home.document.source
+                && c.sub_partition_key_properties.is_empty()
+                && c.partition_key_property == r.target_identity;
             // A list element is `{id, partitionKey}`: matched whole where the key follows
             // from the id, else by its id alone (a partial match).
             let condition = if r.many {
@@ -601,6 +631,11 @@ fn write(all: &Places<'_>, containers: &[Container], keepers: &Keepers<'_>, p: &
             }
         };
         let id = identity_of(d).unwrap_or("id");
+        // A tree's element created or moved: its new parent is read first, whose
+        // ancestors and itself make the written one's list (treeAncestors).
+        if home.path.is_empty() && matches!(this, WriteKind::Create | WriteKind::Replace) {
+            requests.extend(read_parents(c, d));
+        }
         // Its own write, whose place the claims come before and whose key the derived
         // data kept in its logical partition shares.
         let own = requests.len();
@@ -638,6 +673,7 @@ fn write(all: &Places<'_>, containers: &[Container], keepers: &Keepers<'_>, p: &
         // reference to it is found and rewritten (extendedReference).
         if home.path.is_empty() && this == WriteKind::Replace && d.role == Role::Root {
             requests.extend(refresh_extended(keepers, d));
+            requests.extend(refresh_ancestors(c, d));
         }
         // A unique value no unique key enforces is claimed before its owner is
         // created, and released after it is deleted (uniqueClaim).
@@ -705,6 +741,76 @@ fn write(all: &Places<'_>, containers: &[Container], keepers: &Keepers<'_>, p: &
     Operation::new(p.name.clone(), p.per_second, requests)
 }
 
+/// The point read of the parent of `d` (in `c`) for each ancestors list `d` keeps:
+/// through the parent reference the written document holds (none at a root).
+fn read_parents(c: &Container, d: &DocumentType) -> Vec<Request> {
+    d.references
+        .iter()
+        .filter_map(|r| r.ancestry.as_ref())
+        .filter_map(|a| d.references.iter().find(|r| r.name == a.parent && !r.many))
+        .map(|parent| Request {
+            action: Action::PointRead {
+                partition_key: ValueSource::Property(PropertyPath::new([parent.name.as_str(), "partitionKey"])),
+                id: ValueSource::Property(PropertyPath::new([parent.name.as_str(), "id"])),
+            },
+            container: c.name.clone(),
+            document_types: vec![d.name.clone()],
+            purpose: Purpose::ReadParentAncestors {
+                document: d.name.clone(),
+                reference: parent.name.clone(),
+            },
+            index_paths: Vec::new(),
+            order_by: Vec::new(),
+        })
+        .collect()
+}
+
+/// The requests that keep the ancestors lists of `d`'s descendants current after it
+/// is replaced (renamed or moved): a query for the documents whose list holds it,
+/// across partitions, and a replace of each (its key and id from the document found).
+fn refresh_ancestors(c: &Container, d: &DocumentType) -> Vec<Request> {
+    let Some(identity) = identity_of(d) else {
+        return Vec::new();
+    };
+    let mut requests = Vec::new();
+    for (r, a) in d.references.iter().filter_map(|r| Some((r, r.ancestry.as_ref()?))) {
+        let purpose = Purpose::SyncAncestors {
+            document: d.name.clone(),
+            element: d.source.clone(),
+            property: r.name.clone(),
+            reference: a.parent.clone(),
+        };
+        let sql = format!(
+            "SELECT * FROM c WHERE ARRAY_CONTAINS({}, {{\"id\": @{identity}}}, true) AND c.type = {}",
+            sql::property("c", &r.name),
+            sql::literal(&d.discriminator)
+        );
+        requests.push(Request {
+            action: Action::query(None, sql, vec![identity.to_string()]),
+            container: c.name.clone(),
+            document_types: vec![d.name.clone()],
+            purpose: purpose.clone(),
+            index_paths: vec![format!("/{}/[]/id/?", r.name), "/type/?".to_string()],
+            order_by: Vec::new(),
+        });
+        let levels = c.partition_key_properties();
+        let own = |level: &str| ValueSource::Property(PropertyPath::new([level]));
+        requests.push(Request {
+            action: Action::Write {
+                write: WriteKind::Replace,
+                partition_key: key_from(levels.iter().map(|l| own(l)).collect(), levels.len()),
+                id: ValueSource::Property(PropertyPath::new(["id"])),
+            },
+            container: c.name.clone(),
+            document_types: vec![d.name.clone()],
+            purpose,
+            index_paths: Vec::new(),
+            order_by: Vec::new(),
+        });
+    }
+    requests
+}
+
 /// The requests that keep extended references to root `target` current after it is
 /// replaced: for each document type that stores some of its attributes beside a
 /// reference to it (and is kept in sync), a query for those that refer to it, in
@@ -728,8 +834,10 @@ fn refresh_extended(keepers: &Keepers<'_>, target: &DocumentType) -> Vec<Request
                 reference: r.name.clone(),
                 target: target.source.clone(),
             };
-            let by_reference =
-                c.sub_partition_key_properties.is_empty() && c.partition_key_property == r.target_identity;
+            // Partitioned by the reference, not by its own identity (a tree's parent link).
+            let by_reference = r.target != h.source
+                && c.sub_partition_key_properties.is_empty()
+                && c.partition_key_property == r.target_identity;
             let sql = format!(
                 "SELECT * FROM c WHERE {} = @{identity} AND c.type = {}",
                 sql::path("c", &[r.name.clone(), "id".to_string()]),
@@ -973,7 +1081,7 @@ fn filter(at: &Location<'_>, f: &str) -> Match {
                 .node
                 .references()
                 .iter()
-                .any(|r| r.name == first && !r.many && r.target_identity == rest);
+                .any(|r| r.name == first && !r.many && r.target_identity == rest && r.target != at.document.source);
         if let (true, Some(level)) = (keyed, level) {
             return Match::PartitionKey(level);
         }

@@ -1,6 +1,7 @@
 //! Physical optimisations, applied after MR1–MR6 and driven by access-pattern
 //! statistics: partition keys, copies, feeds, embedded reference data, and the rule
-//! book's derived data (extended references, computed counts, subsets), each weighed
+//! book's derived data (extended references, computed counts, subsets, tree
+//! ancestors), each weighed
 //! on a [`Priced`] design; [`weigh`] is the batch weighing the derived data share.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -19,6 +20,7 @@ pub(crate) mod extended_reference;
 pub(crate) mod feed;
 pub(crate) mod partition_key;
 pub(crate) mod subset;
+pub(crate) mod tree_ancestors;
 
 /// A candidate design, finished (unique keys, operations, indexing) and priced by
 /// the cost table's own figures: what an optimisation is weighed on.

@@ -551,7 +551,7 @@ fn candidates_of(model: &DomainModel, c: &Container, root: &str, base: &Priced) 
                     let single = doc
                         .references
                         .iter()
-                        .any(|r| r.name == first && !r.many && r.target_identity == rest);
+                        .any(|r| r.name == first && !r.many && r.target_identity == rest && r.target != root);
                     if !single {
                         continue;
                     }
@@ -567,7 +567,11 @@ fn candidates_of(model: &DomainModel, c: &Container, root: &str, base: &Priced) 
                     continue;
                 };
                 Candidate::new(f, Source::Attribute, distinct as f64, a.largest_value_share)
-            } else if let Some(r) = doc.references.iter().find(|r| !r.many && r.target_identity == f) {
+            } else if let Some(r) = doc
+                .references
+                .iter()
+                .find(|r| !r.many && !r.optional && r.target_identity == f && r.target != root)
+            {
                 let distinct = facts::count_of(model, &r.target);
                 if distinct <= 1.0 {
                     continue;

@@ -62,7 +62,8 @@ pub(crate) fn forward(
     while taken(&name) {
         name.push_str("Ref");
     }
-    let reference = make(model, locations, &rel.to, name, rel.is_many())?;
+    let mut reference = make(model, locations, &rel.to, name, rel.is_many())?;
+    reference.optional = rel.optional;
     let shape = if reference.many {
         "a list of references"
     } else {
@@ -183,6 +184,8 @@ fn make(
         target_identity: root.identity.clone(),
         many,
         partition_key_value: location.partition_key_value.clone(),
+        optional: false,
         extended: None,
+        ancestry: None,
     })
 }

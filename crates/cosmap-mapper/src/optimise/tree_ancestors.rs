@@ -1,0 +1,340 @@
+//! treeAncestors: a read of the path to the root of a tree (`returns: ["parent*"]`
+//! or `["parent*.name"]` on a tree's parent link, `Category.parent`) follows the
+//! link once per level, one point read each. Stored on each element, a list of every
+//! ancestor (`ancestors: [{id, partitionKey, name}, …]`, root first: extended
+//! references, only the attributes read, never a `sensitive` one) comes with the
+//! element instead. A create or a move then reads the new parent (its list and
+//! itself make the new one's), and a change of an element rewrites every descendant
+//! that lists it, from the change feed. The average element has as many descendants
+//! as ancestors (each element is counted once per ancestor), so a change rewrites
+//! `depth.avg` documents on average. Kept only where the workload's RU/s drops and
+//! the list fits an item at `depth.max` entries. "Children of" needs no list: it
+//! queries the parent reference.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use cosmap_domain::limits::{REFERENCE_BYTES, REFERENCE_LIST_MAX_BYTES};
+use cosmap_domain::{AccessKind, DomainModel};
+
+use super::Priced;
+use crate::cost::facts;
+use crate::cost::units;
+use crate::decision::{Rule, Trace};
+use crate::logical_model::{Ancestry, Container, ExtendedReference, Property, Reference, Role};
+use crate::operations::PropertyPath;
+use crate::statistics::{about, human_ru_per_second};
+use crate::sync_plan::{ChangeKind, KeyMapping, SyncAction, SyncOperation, SyncPlan, SyncTrigger};
+
+/// One tree whose ancestors reads take: the element, its parent reference, the
+/// attributes read of each ancestor and the patterns that read them.
+#[derive(Debug, Clone, PartialEq, PartialOrd)]
+struct Candidate {
+    element: String,
+    parent: String,
+    attributes: BTreeSet<String>,
+    patterns: BTreeSet<String>,
+    max: u64,
+    typical: f64,
+}
+
+impl Candidate {
+    fn subject(&self) -> String {
+        format!("{}.{}", self.element, self.parent)
+    }
+}
+
+/// Stores the ancestors lists reads of the path to the root call for, where that
+/// lowers the workload's RU/s (weighed like the other derived data: [`super::weigh`]).
+pub(crate) fn apply(
+    model: &DomainModel,
+    containers: &mut Vec<Container>,
+    trace: &mut Trace,
+    price: &dyn Fn(Vec<Container>) -> Priced,
+) {
+    let candidates = candidates(model, containers, trace);
+    if candidates.is_empty() {
+        return;
+    }
+    let without = price(containers.clone());
+    let batch = super::weigh(
+        &candidates,
+        &without,
+        price,
+        |kept| with_ancestors(model, containers, kept),
+        |c| affected(model, c),
+    );
+    for w in &batch.weighed {
+        let (c, saves, adds) = (w.candidate, w.saves, w.adds);
+        let reads: Vec<String> = c.patterns.iter().map(|p| format!("`{p}`")).collect();
+        let stored = stored_attributes(c);
+        let (outcome, reason) = if batch.kept(w) {
+            (
+                format!("stores every ancestor up `{}` on each `{}`, root first", c.parent, c.element),
+                format!(
+                    "{} {} the path to the root, {} point reads of `{}` per result on average ({} at most): stored as a list of {stored}, it comes with the element and saves {}; a create or a move reads the new parent, and a change rewrites every descendant that lists it (from the change feed, {} on average), {}",
+                    reads.join(", "),
+                    if reads.len() == 1 { "reads" } else { "read" },
+                    c.typical,
+                    c.element,
+                    c.max,
+                    about(human_ru_per_second(saves)),
+                    c.typical,
+                    about(human_ru_per_second(adds))
+                ),
+            )
+        } else if w.saving {
+            (
+                format!("follows `{}` up, one point read per level", c.parent),
+                format!(
+                    "alone the list would save {} and add {}, but with the other derived data the workload would cost no less than the {} it costs without",
+                    about(human_ru_per_second(saves)),
+                    about(human_ru_per_second(adds)),
+                    human_ru_per_second(batch.without)
+                ),
+            )
+        } else {
+            (
+                format!("follows `{}` up, one point read per level", c.parent),
+                format!(
+                    "a list of ancestors would save {} of point reads for {} but add {} of writes (the parent read on each create, the rewrite of the descendants on each change, larger documents): the workload's RU/s would not drop",
+                    about(human_ru_per_second(saves)),
+                    reads.join(", "),
+                    about(human_ru_per_second(adds))
+                ),
+            )
+        };
+        trace
+            .record(Rule::TreeAncestors, c.subject(), outcome, reason)
+            .with("attributes", c.attributes.iter().cloned().collect::<Vec<_>>())
+            .with("maxDepth", c.max)
+            .with("listBytes", units::round(list_bytes(model, c)))
+            .with("savesRuPerSecond", units::round(saves))
+            .with("addsRuPerSecond", units::round(adds));
+    }
+    if let Some(design) = batch.chosen {
+        *containers = design;
+    }
+}
+
+/// What each entry holds, for the decision: `id, partitionKey` and the attributes.
+fn stored_attributes(c: &Candidate) -> String {
+    let mut parts = vec!["`id`".to_string(), "`partitionKey`".to_string()];
+    parts.extend(c.attributes.iter().map(|a| format!("`{a}`")));
+    parts.join(", ")
+}
+
+/// The bytes of one entry's copied attributes: a share of the element's size, by the
+/// properties copied (as an extended reference counts them).
+fn attribute_bytes(model: &DomainModel, element: &str, copied: usize) -> f64 {
+    let total = model.entity(element).map_or(0, |e| e.attributes.len());
+    facts::bytes_of(model, element) * copied as f64 / (total + 3) as f64
+}
+
+/// The list's size at its bound (`depth.max` entries).
+fn list_bytes(model: &DomainModel, c: &Candidate) -> f64 {
+    c.max as f64 * (REFERENCE_BYTES + attribute_bytes(model, &c.element, c.attributes.len()))
+}
+
+/// The trees reads take ancestors of, one candidate per element and parent link, in
+/// name order. A `sensitive` attribute, a list over the item budget at `depth.max`,
+/// or an element whose documents are copied elsewhere is refused, with the reason.
+fn candidates(model: &DomainModel, containers: &[Container], trace: &mut Trace) -> Vec<Candidate> {
+    let mut found: BTreeMap<(String, String), Candidate> = BTreeMap::new();
+    let mut refused: BTreeSet<String> = BTreeSet::new();
+    let mut patterns: Vec<_> = model
+        .access_patterns()
+        .iter()
+        .filter(|p| p.kind == AccessKind::Read)
+        .collect();
+    patterns.sort_by(|a, b| a.name.cmp(&b.name));
+    for p in patterns {
+        for returned in &p.returns {
+            let (first, attribute) = match returned.split_once('.') {
+                Some((first, rest)) => (first, Some(rest)),
+                None => (returned.as_str(), None),
+            };
+            let Some(parent) = first.strip_suffix('*') else {
+                continue;
+            };
+            let Some(rel) = model
+                .relationship_by_property(&p.start, parent)
+                .filter(|r| r.is_tree())
+            else {
+                continue;
+            };
+            let Some(depth) = rel.depth else { continue };
+            let Some((home, holder)) = super::home(containers, &p.start).filter(|(_, d)| d.role == Role::Root) else {
+                continue;
+            };
+            if !holder.references.iter().any(|r| r.name == parent && !r.many) {
+                continue;
+            }
+            let subject = format!("{}.{parent}", p.start);
+            let mut refuse = |key: String, outcome: &str, reason: String| {
+                if refused.insert(key) {
+                    trace.record(Rule::TreeAncestors, subject.clone(), outcome.to_string(), reason);
+                }
+            };
+            if let Some(a) = attribute {
+                let sensitive = model
+                    .entity(&p.start)
+                    .and_then(|e| e.attributes.iter().find(|x| x.name == a))
+                    .is_some_and(|x| x.sensitive);
+                if sensitive {
+                    refuse(
+                        format!("{subject}.{a}"),
+                        &format!("does not store `{a}` of the ancestors"),
+                        format!(
+                            "`{}` reads `{returned}`, but `{}.{a}` is `sensitive`: it never leaves its own document, so the read follows `{parent}` up",
+                            p.name, p.start
+                        ),
+                    );
+                    continue;
+                }
+            }
+            if super::copied(containers, home, holder) {
+                refuse(
+                    subject.clone(),
+                    "follows the parent link up",
+                    format!(
+                        "`{}` reads `{returned}`, but `{}` documents are copied elsewhere, and a list of ancestors there would go stale between the two syncs",
+                        p.name, holder.name
+                    ),
+                );
+                continue;
+            }
+            let entry = found
+                .entry((p.start.clone(), parent.to_string()))
+                .or_insert_with(|| Candidate {
+                    element: p.start.clone(),
+                    parent: parent.to_string(),
+                    attributes: BTreeSet::new(),
+                    patterns: BTreeSet::new(),
+                    max: depth.max,
+                    typical: depth.typical(),
+                });
+            entry.attributes.extend(attribute.map(str::to_string));
+            entry.patterns.insert(p.name.clone());
+        }
+    }
+    let mut out = Vec::new();
+    for c in found.into_values() {
+        let bytes = list_bytes(model, &c);
+        if bytes > REFERENCE_LIST_MAX_BYTES {
+            trace
+                .record(
+                    Rule::TreeAncestors,
+                    c.subject(),
+                    format!("follows `{}` up, one point read per level", c.parent),
+                    format!(
+                        "a list of up to {} ancestors would take about {:.0} KB, over the {:.0} KB a list may take of an item",
+                        c.max,
+                        bytes / 1000.0,
+                        REFERENCE_LIST_MAX_BYTES / 1000.0
+                    ),
+                )
+                .with("maxDepth", c.max)
+                .with("listBytes", units::round(bytes));
+            continue;
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The patterns an ancestors list changes: the reads of it, and the writes of its element.
+fn affected(model: &DomainModel, c: &Candidate) -> BTreeSet<String> {
+    model
+        .access_patterns()
+        .iter()
+        .filter(|p| match p.kind {
+            AccessKind::Read => c.patterns.contains(&p.name),
+            AccessKind::Write => p.start == c.element || p.returns.iter().any(|r| *r == c.element),
+        })
+        .map(|p| p.name.clone())
+        .collect()
+}
+
+/// `containers` with an ancestors list on each candidate's root documents.
+fn with_ancestors(model: &DomainModel, containers: &[Container], candidates: &[Candidate]) -> Vec<Container> {
+    let mut out = containers.to_vec();
+    for c in candidates {
+        let Some(entity) = model.entity(&c.element) else {
+            continue;
+        };
+        let attributes: Vec<Property> = entity
+            .attributes
+            .iter()
+            .filter(|a| c.attributes.contains(&a.name) && !a.sensitive)
+            .map(Property::copy_of)
+            .collect();
+        let extra = c.typical * (REFERENCE_BYTES + attribute_bytes(model, &c.element, attributes.len()));
+        for container in out.iter_mut() {
+            let container_name = container.name.clone();
+            let taken_names: Vec<String> = container.partition_key_properties().iter().map(|s| s.to_string()).collect();
+            for d in container
+                .document_types
+                .iter_mut()
+                .filter(|d| d.source == c.element && d.role == Role::Root)
+            {
+                let Some(parent) = d.references.iter().find(|r| r.name == c.parent && !r.many).cloned() else {
+                    continue;
+                };
+                let taken = |name: &str| {
+                    taken_names.iter().any(|t| t == name)
+                        || d.attributes.iter().any(|a| a.name == name)
+                        || d.embedded.iter().any(|e| e.name == name)
+                        || d.references.iter().any(|r| r.name == name)
+                        || d.computed.iter().any(|v| v.name == name)
+                        || ["id", "type", "ttl"].contains(&name)
+                };
+                let mut name = "ancestors".to_string();
+                if taken(&name) {
+                    name = format!("{}Ancestors", c.parent);
+                }
+                while taken(&name) {
+                    name.push_str("List");
+                }
+                let sync = reancestor(&container_name, &d.name, &d.discriminator, &name);
+                d.references.push(Reference {
+                    name,
+                    many: true,
+                    optional: false,
+                    extended: Some(ExtendedReference {
+                        attributes: attributes.clone(),
+                        sync: Some(sync),
+                    }),
+                    ancestry: Some(Ancestry {
+                        parent: c.parent.clone(),
+                        max: c.max,
+                    }),
+                    ..parent
+                });
+                d.estimated_size_bytes = d.estimated_size_bytes.map(|b| b + extra);
+            }
+        }
+    }
+    out
+}
+
+/// The sync of an ancestors list: each change of an element in its container's
+/// change feed rewrites the lists of every document that holds it.
+fn reancestor(container: &str, document: &str, discriminator: &str, list: &str) -> SyncPlan {
+    SyncPlan {
+        trigger: SyncTrigger::ChangeFeed {
+            container: container.to_string(),
+            document_type: document.to_string(),
+            discriminator: discriminator.to_string(),
+        },
+        actions: vec![SyncAction {
+            on: ChangeKind::Upserted,
+            operation: SyncOperation::Reancestor,
+            container: container.to_string(),
+            document_type: document.to_string(),
+            keys: vec![KeyMapping {
+                property: format!("{list}[].id"),
+                from: PropertyPath::new(["id"]),
+            }],
+        }],
+    }
+}
