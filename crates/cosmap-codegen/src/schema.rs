@@ -158,13 +158,22 @@ fn object_members(
             }),
         );
         let one = json!({"$ref": format!("#/$defs/{name}")});
-        let value = if r.many {
-            json!({"type": "array", "items": one})
-        } else {
-            one
+        let value = match (r.many, &r.ancestry) {
+            // Every ancestor up a tree's parent link, root first.
+            (_, Some(a)) => json!({
+                "type": "array",
+                "items": one,
+                "maxItems": a.max,
+                "description": format!("Every ancestor up `{}`, root first.", a.parent)
+            }),
+            (true, None) => json!({"type": "array", "items": one}),
+            (false, None) => one,
         };
         properties.insert(r.name.clone(), value);
-        required.push(r.name.clone());
+        // An optional reference (a tree's root has no parent) may be absent.
+        if !r.optional {
+            required.push(r.name.clone());
+        }
     }
 }
 

@@ -480,6 +480,9 @@ impl<'a> Generator<'a> {
             references: &d.references,
         };
         self.fill(&mut body, fields, seed, depth)?;
+        if d.role == Role::Root {
+            self.tree(c, d, instance, &mut body)?;
+        }
         // A count kept on it (computedValue): none yet; see `keep_counts`.
         for v in &d.computed {
             body.insert(v.name.clone(), json!(0));
@@ -492,6 +495,56 @@ impl<'a> Generator<'a> {
             body: Value::Object(body),
             instance: instance.clone(),
         })
+    }
+
+    /// A tree's parent link and ancestors list (`treeAncestors`): the samples form
+    /// chains (see [`tree_parent`]), each root without a parent, and each list holds
+    /// the chain above the sample, root first, with the ancestors' own values.
+    fn tree(
+        &self,
+        c: &Container,
+        d: &DocumentType,
+        instance: &Instance,
+        body: &mut Map<String, Value>,
+    ) -> Result<(), VerifyError> {
+        let existing = self.instances.get(&key(&c.name, &d.name)).map_or(0, Vec::len);
+        for r in d
+            .references
+            .iter()
+            .filter(|r| r.optional && !r.many && r.target == d.source)
+        {
+            let lists: Vec<&Reference> = d
+                .references
+                .iter()
+                .filter(|x| x.ancestry.as_ref().is_some_and(|a| a.parent == r.name))
+                .collect();
+            let max = lists
+                .iter()
+                .filter_map(|x| x.ancestry.as_ref())
+                .map(|a| a.max as usize)
+                .min()
+                .unwrap_or(ROOTS);
+            // Nearest first.
+            let mut chain = Vec::new();
+            let mut at = instance.ordinal;
+            while let Some(parent) = tree_parent(at, existing, max).filter(|_| chain.len() < max) {
+                chain.push(parent);
+                at = parent;
+            }
+            match chain.first() {
+                Some(&parent) => body.insert(r.name.clone(), self.reference(r, parent)?),
+                None => body.remove(&r.name),
+            };
+            for list in lists {
+                let entries = chain
+                    .iter()
+                    .rev()
+                    .map(|&j| self.reference(list, j))
+                    .collect::<Result<Vec<_>, _>>()?;
+                body.insert(list.name.clone(), Value::Array(entries));
+            }
+        }
+        Ok(())
     }
 
     fn fill(
@@ -914,6 +967,24 @@ fn partitioned_by<'c>(c: &'c Container, d: &'c DocumentType) -> Option<&'c Refer
     d.references
         .iter()
         .find(|r| !r.many && r.target != d.source && r.target_identity == c.partition_key_property)
+}
+
+/// The parent of root sample `ordinal` in a tree of at most `max` ancestors, of
+/// which `existing` samples were written first. The samples stand in chains of
+/// `max + 1`, the first two swapped (`1` a root, `0` under it, `2` under `0`, …), so
+/// the first sample, which reads and replaces take, has both ancestors and
+/// descendants; a new sample goes under the first (under the root when `max` is 1).
+pub(crate) fn tree_parent(ordinal: usize, existing: usize, max: usize) -> Option<usize> {
+    let swap = |i: usize| match (existing >= 2, i) {
+        (true, 0) => 1,
+        (true, 1) => 0,
+        _ => i,
+    };
+    if ordinal >= existing {
+        return (existing >= 2).then_some(if max >= 2 { 0 } else { 1 });
+    }
+    let position = swap(ordinal);
+    (position % (max + 1) != 0).then(|| swap(position - 1))
 }
 
 fn child_instance(d: &DocumentType, parent: &Instance, ordinal: usize) -> Instance {

@@ -348,12 +348,7 @@ impl Shared<'_> {
         }
         for r in &d.references {
             let ty = self.reference(r);
-            fields.push(container_field(
-                &r.name,
-                &format!("{prefix}{ty}"),
-                r.many,
-                &reference_doc(r),
-            ));
+            fields.push(reference_field(r, &format!("{prefix}{ty}")));
         }
         let mut reserved = vec![
             ("id".to_string(), "id".to_string()),
@@ -553,7 +548,7 @@ impl Shared<'_> {
         }
         for r in &e.references {
             let ty = self.reference(r);
-            fields.push(container_field(&r.name, &ty, r.many, &reference_doc(r)));
+            fields.push(reference_field(r, &ty));
         }
         let base = match e.kind {
             EmbeddedKind::ValueObject => e.source.clone(),
@@ -752,8 +747,24 @@ fn constructor(
 }
 
 fn reference_doc(r: &Reference) -> String {
+    if let Some(a) = &r.ancestry {
+        return format!(
+            "Every ancestor up `{}`, root first (at most {}), each a reference to `{}` in container `{}`; kept from the change feed.",
+            a.parent, a.max, r.target, r.target_container
+        );
+    }
     let what = if r.many { "References" } else { "Reference" };
-    format!("{what} to `{}` in container `{}`.", r.target, r.target_container)
+    let absent = if r.optional { " Absent when there is none." } else { "" };
+    format!("{what} to `{}` in container `{}`.{absent}", r.target, r.target_container)
+}
+
+/// The field of reference `r` of Rust type `ty`: a list, an option (an optional
+/// `one`), or the reference itself.
+fn reference_field(r: &Reference, ty: &str) -> FieldView {
+    if r.optional && !r.many {
+        return plain_field(&r.name, &format!("::core::option::Option<{ty}>"), true, &reference_doc(r));
+    }
+    container_field(&r.name, ty, r.many, &reference_doc(r))
 }
 
 fn embedded_doc(e: &Embedded) -> String {

@@ -780,8 +780,10 @@ fn refresh_ancestors(c: &Container, d: &DocumentType) -> Vec<Request> {
             property: r.name.clone(),
             reference: a.parent.clone(),
         };
+        // One row per document: an id appears once in a list. (A join, as `ARRAY_CONTAINS`
+        // with a partial match is not run by every engine.)
         let sql = format!(
-            "SELECT * FROM c WHERE ARRAY_CONTAINS({}, {{\"id\": @{identity}}}, true) AND c.type = {}",
+            "SELECT VALUE c FROM c JOIN a IN {} WHERE a.id = @{identity} AND c.type = {}",
             sql::property("c", &r.name),
             sql::literal(&d.discriminator)
         );

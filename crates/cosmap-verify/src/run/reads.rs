@@ -395,6 +395,9 @@ impl Run<'_> {
         if let Purpose::Count { element, per } = &r.purpose {
             return self.count_read(r, element, per, main, outcome).await;
         }
+        if let Purpose::FollowAncestors { reference, .. } = &r.purpose {
+            return self.ancestors_read(r, reference, main, outcome).await;
+        }
         let Some(container) = self.logical.container(&r.container) else {
             return fail(outcome, format!("there is no container `{}`", r.container));
         };
@@ -491,6 +494,50 @@ impl Run<'_> {
             Ok(returned) => judge(outcome, &returned, |_| true),
             Err(cause) => error(outcome, cause),
         }
+    }
+
+    /// The ancestors of the first result the main read should return, up a tree's
+    /// parent link `reference`: one point read per level through the link the document
+    /// before holds, until a root; expected, the chain the samples' links make.
+    async fn ancestors_read(
+        &self,
+        r: &Request,
+        reference: &str,
+        main: &MainRead<'_>,
+        mut outcome: RequestOutcome,
+    ) -> RequestOutcome {
+        let Some(first) = main.expected.first() else {
+            return fail(outcome, "the main read should return nothing to climb from".into());
+        };
+        let link = |body: &Value| -> Option<(Key, String)> {
+            let l = body.get(reference)?;
+            Some((Key::from_json(l.get("partitionKey")?)?, l.get("id")?.as_str()?.to_string()))
+        };
+        // The chain by the samples, bounded by their number (a cycle is no tree).
+        let mut expected = Vec::new();
+        let mut at = link(&first.body);
+        while let Some((pk, id)) = at.take().filter(|_| expected.len() <= self.samples.len()) {
+            let next = self
+                .samples
+                .iter()
+                .find(|s| s.container == r.container && s.id == id && s.partition_key == pk);
+            expected.push(id);
+            at = next.and_then(|s| link(&s.body));
+        }
+        outcome.expected = expected.clone();
+        let mut returned = Vec::new();
+        let mut at = link(&first.body);
+        while let Some((pk, id)) = at.take().filter(|_| returned.len() <= expected.len()) {
+            match self.point_read(&r.container, &pk, &id).await {
+                Ok(Some(doc)) => {
+                    at = link(&doc);
+                    returned.push(doc);
+                }
+                Ok(None) => break,
+                Err(cause) => return error(outcome, cause),
+            }
+        }
+        judge(outcome, &returned, |_| true)
     }
 
     /// A count per result (`counts`): for the first result the main read should

@@ -67,6 +67,23 @@ impl Run<'_> {
                 requests.extend(self.refresh_holders(r, rewrite, &written, state).await);
                 continue;
             }
+            // A tree's parent, read for the document the next request writes: reported first.
+            if matches!(r.purpose, Purpose::ReadParentAncestors { .. }) {
+                let next = list.next_if(|n| n.kind() == OperationKind::Write);
+                let own = match next {
+                    Some(w) => Some(self.write_request(w, state, &mut written).await),
+                    None => None,
+                };
+                requests.push(self.parent_read(r, &written).await);
+                requests.extend(own);
+                continue;
+            }
+            // An ancestors list's sync: the query for the descendants, then their rewrite.
+            if matches!(r.purpose, Purpose::SyncAncestors { .. }) && r.kind() != OperationKind::Write {
+                let rewrite = list.next_if(|n| n.kind() == OperationKind::Write && n.purpose == r.purpose);
+                requests.extend(self.refresh_descendants(r, rewrite, &written, state).await);
+                continue;
+            }
             requests.push(self.write_request(r, state, &mut written).await);
         }
         requests.extend(self.copies_in_sync(&written).await);
@@ -138,12 +155,7 @@ impl Run<'_> {
         let Some(rewrite) = rewrite else {
             return checks;
         };
-        let mut outcome = self.outcome(rewrite);
-        outcome.expected = found.iter().map(id_of).collect();
-        let mut shown = Vec::new();
-        let mut problems = Vec::new();
-        let levels = c.partition_key_properties();
-        for holder in &found {
+        let edit = |holder: &Value| {
             let mut body = holder.clone();
             if let Some(Value::Object(r)) = body.get_mut(reference) {
                 for a in &copied {
@@ -153,6 +165,204 @@ impl Run<'_> {
                     };
                 }
             }
+            body
+        };
+        let shows = |read: &Value, _: &Value| {
+            copied
+                .iter()
+                .all(|a| read.get(reference).and_then(|r| r.get(a.as_str())) == changed.body.get(a.as_str()))
+        };
+        let stale = format!("still shows the old `{reference}` values");
+        checks.push(self.rewrite_found(rewrite, c, &found, state, &edit, &shows, &stale).await);
+        checks
+    }
+
+    /// The point read of the new parent of the tree element just written
+    /// (`treeAncestors`): through the parent reference it holds (nothing to read at a
+    /// root), and its ancestors list must be the parent's list and the parent, root
+    /// first, as the application builds it.
+    async fn parent_read(&self, r: &Request, written: &[Written]) -> RequestOutcome {
+        let mut outcome = self.outcome(r);
+        let Purpose::ReadParentAncestors { document, reference } = &r.purpose else {
+            return fail(outcome, "not a parent read".into());
+        };
+        let Some(child) = written
+            .iter()
+            .rev()
+            .find(|w| w.accepted && w.sample.document_type == *document)
+            .map(|w| &w.sample)
+        else {
+            return fail(outcome, format!("the operation wrote no `{document}` whose parent to read"));
+        };
+        let lists: Vec<String> = self
+            .logical
+            .container(&r.container)
+            .and_then(|c| c.document_type(document))
+            .map(|d| {
+                d.references
+                    .iter()
+                    .filter(|x| x.ancestry.as_ref().is_some_and(|a| a.parent == *reference))
+                    .map(|x| x.name.clone())
+                    .collect()
+            })
+            .unwrap_or_default();
+        let ids = |v: Option<&Value>| -> Vec<String> {
+            v.and_then(Value::as_array)
+                .map(|l| l.iter().map(id_of).collect())
+                .unwrap_or_default()
+        };
+        let Some(link) = child.body.get(reference) else {
+            // A root: no parent, and an empty list.
+            outcome.expected = Vec::new();
+            return match lists.iter().find(|l| !ids(child.body.get(l.as_str())).is_empty()) {
+                Some(l) => fail(outcome, format!("the root `{}` lists ancestors in `{l}`", child.id)),
+                None => super::reads::judge(outcome, &[], |_| true),
+            };
+        };
+        let (Some(pk), Some(id)) = (
+            link.get("partitionKey").and_then(Key::from_json),
+            link.get("id").and_then(Value::as_str),
+        ) else {
+            return fail(outcome, format!("`{}` holds no id and partition key in `{reference}`", child.id));
+        };
+        outcome.partition_key = Some(pk.to_string());
+        outcome.id = Some(id.to_string());
+        outcome.expected = vec![id.to_string()];
+        let parent = match self.point_read(&r.container, &pk, id).await {
+            Ok(parent) => parent,
+            Err(cause) => return error(outcome, cause),
+        };
+        if let Some(parent) = &parent {
+            for l in &lists {
+                let mut want = ids(parent.get(l.as_str()));
+                want.push(id.to_string());
+                let got = ids(child.body.get(l.as_str()));
+                if got != want {
+                    let why = format!(
+                        "`{}` lists {got:?} in `{l}`, but its parent's list and the parent make {want:?}",
+                        child.id
+                    );
+                    return fail(outcome, why);
+                }
+            }
+        }
+        super::reads::judge(outcome, &parent.into_iter().collect::<Vec<_>>(), |_| true)
+    }
+
+    /// The sync of an ancestors list after a tree element was replaced (renamed or
+    /// moved): `query` must find every live document whose list holds it; each found
+    /// is rewritten (`rewrite`) with the element's new ancestors and values in place of
+    /// the entries down to it, and a point read of each must then show them.
+    async fn refresh_descendants(
+        &self,
+        query: &Request,
+        rewrite: Option<&Request>,
+        written: &[Written],
+        state: &mut WriteState,
+    ) -> Vec<RequestOutcome> {
+        let mut outcome = self.outcome(query);
+        let Purpose::SyncAncestors { document, property, .. } = &query.purpose else {
+            return vec![fail(outcome, "not an ancestors list's sync".into())];
+        };
+        let Some(changed) = written
+            .iter()
+            .rev()
+            .find(|w| w.accepted && w.sample.document_type == *document)
+            .map(|w| w.sample.clone())
+        else {
+            return vec![fail(outcome, format!("the operation wrote no `{document}` to sync"))];
+        };
+        let Some(c) = self.logical.container(&query.container) else {
+            return vec![fail(outcome, format!("there is no container `{}`", query.container))];
+        };
+        let copied: Vec<String> = c
+            .document_type(document)
+            .and_then(|d| d.references.iter().find(|r| r.name == *property))
+            .and_then(|r| r.extended.as_ref())
+            .map(|e| e.attributes.iter().map(|a| a.name.clone()).collect())
+            .unwrap_or_default();
+        let position = |body: &Value| {
+            body.get(property)
+                .and_then(Value::as_array)
+                .and_then(|l| l.iter().position(|e| e.get("id").and_then(Value::as_str) == Some(changed.id.as_str())))
+        };
+        outcome.expected = state
+            .live
+            .iter()
+            .filter(|s| s.container == c.name && s.document_type == *document && position(&s.body).is_some())
+            .map(|s| s.id.clone())
+            .collect();
+        outcome.parameters = query
+            .query()
+            .map(|(_, names)| {
+                names
+                    .iter()
+                    .map(|n| (format!("@{n}"), Value::String(changed.id.clone())))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let sql = query.sql().unwrap_or_default().to_string();
+        let found = match self.query(&c.name, &sql, &outcome.parameters, None).await {
+            Ok(found) => found,
+            Err(cause) => return vec![error(outcome, cause)],
+        };
+        let mut checks = vec![super::reads::judge(outcome, &found, |_| true)];
+        let Some(rewrite) = rewrite else {
+            return checks;
+        };
+        // The changed element's own list, then its entry with its new values, then
+        // the entries below it as they were.
+        let above: Vec<Value> = changed
+            .body
+            .get(property)
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
+        let edit = |holder: &Value| {
+            let mut body = holder.clone();
+            let Some(at) = position(&body) else { return body };
+            if let Some(Value::Array(list)) = body.get_mut(property) {
+                let mut entry = list[at].clone();
+                if let Value::Object(e) = &mut entry {
+                    for a in &copied {
+                        match changed.body.get(a) {
+                            Some(v) => e.insert(a.clone(), v.clone()),
+                            None => e.remove(a),
+                        };
+                    }
+                }
+                let below: Vec<Value> = list[at + 1..].to_vec();
+                *list = above.iter().cloned().chain([entry]).chain(below).collect();
+            }
+            body
+        };
+        let shows = |read: &Value, body: &Value| read.get(property) == body.get(property);
+        let stale = format!("does not show `{}`'s new values and ancestors in `{property}`", changed.id);
+        checks.push(self.rewrite_found(rewrite, c, &found, state, &edit, &shows, &stale).await);
+        checks
+    }
+
+    /// Rewrites each document `found` in `c` as `edit` makes it (the `rewrite` request
+    /// of a sync), keeps the live samples current, and checks by a point read that
+    /// each `shows` what was written; a document that does not is `stale`.
+    #[allow(clippy::too_many_arguments)]
+    async fn rewrite_found(
+        &self,
+        rewrite: &Request,
+        c: &Container,
+        found: &[Value],
+        state: &mut WriteState,
+        edit: &dyn Fn(&Value) -> Value,
+        shows: &dyn Fn(&Value, &Value) -> bool,
+        stale: &str,
+    ) -> RequestOutcome {
+        let mut outcome = self.outcome(rewrite);
+        outcome.expected = found.iter().map(id_of).collect();
+        let mut shown = Vec::new();
+        let mut problems = Vec::new();
+        let levels = c.partition_key_properties();
+        for holder in found {
+            let body = edit(holder);
             let key: Option<Vec<String>> = levels
                 .iter()
                 .map(|l| body.get(*l).and_then(Value::as_str).map(str::to_string))
@@ -182,29 +392,19 @@ impl Run<'_> {
                 live.body = body.clone();
             }
             match self.point_read(&c.name, &key, &id).await {
-                Ok(Some(read)) => {
-                    let stale: Vec<&String> = copied
-                        .iter()
-                        .filter(|a| read.get(reference).and_then(|r| r.get(a.as_str())) != changed.body.get(a.as_str()))
-                        .collect();
-                    if stale.is_empty() {
-                        shown.push(id);
-                    } else {
-                        problems.push(format!("`{id}` still shows the old `{reference}` values"));
-                    }
-                }
+                Ok(Some(read)) if shows(&read, &body) => shown.push(id),
+                Ok(Some(_)) => problems.push(format!("`{id}` {stale}")),
                 Ok(None) => problems.push(format!("`{id}` is gone after its rewrite")),
                 Err(cause) => problems.push(cause),
             }
         }
         outcome.returned = Some(shown);
-        checks.push(if problems.is_empty() {
+        if problems.is_empty() {
             outcome.verdict = Verdict::Pass;
             outcome
         } else {
             fail(outcome, problems.join("; "))
-        });
-        checks
+        }
     }
 
     /// A count kept on the parent of the child just written (computedValue): the
