@@ -236,3 +236,107 @@ fn a_child_with_a_claim_a_count_and_a_subset_is_claimed_first_and_keeps_both_in_
         assert_eq!(r.partition_key(), reply.requests[1].partition_key());
     }
 }
+
+#[test]
+fn a_path_to_the_root_is_stored_as_ancestors_and_kept_by_the_writes_of_the_tree() {
+    let model = load("examples/patterns/tree-ancestors/model.json");
+    let m = map(&model, &Options::default());
+    let category = m.container("Category").unwrap().document_type("Category").unwrap();
+    let parent = category.references.iter().find(|r| r.name == "parent").unwrap();
+    assert!(parent.optional && parent.ancestry.is_none(), "a root has no parent");
+    let list = category
+        .references
+        .iter()
+        .find(|r| r.name == "ancestors")
+        .expect("an ancestors list");
+    assert!(list.many);
+    assert_eq!(
+        list.ancestry.as_ref().map(|a| (a.parent.as_str(), a.max)),
+        Some(("parent", 6))
+    );
+    let extended = list.extended.as_ref().unwrap();
+    let names: Vec<&str> = extended.attributes.iter().map(|a| a.name.as_str()).collect();
+    assert_eq!(names, ["name"], "only what is read, never the sensitive notes");
+    assert_eq!(
+        extended.sync.as_ref().unwrap().actions[0].operation,
+        SyncOperation::Reancestor
+    );
+    // The path comes with the category: one point read.
+    let read = op(&m, "a category with its path");
+    assert_eq!(read.requests.len(), 1);
+    // A create reads the new parent first; a replace also rewrites the descendants.
+    let create = op(&m, "add a category");
+    assert_eq!(create.kind, OperationKind::Write);
+    assert!(matches!(
+        create.requests[0].purpose,
+        Purpose::ReadParentAncestors { .. }
+    ));
+    let replace = op(&m, "rename or move a category");
+    let query = replace
+        .requests
+        .iter()
+        .find(|r| matches!(r.purpose, Purpose::SyncAncestors { .. }) && r.kind() != OperationKind::Write)
+        .expect("the query for the descendants");
+    assert_eq!(
+        query.sql().unwrap(),
+        "SELECT VALUE c FROM c JOIN a IN c.ancestors WHERE a.id = @categoryId AND c.type = 'category'"
+    );
+    // "Children of" queries the parent reference, never the partition key.
+    let children = op(&m, "children of a category");
+    assert!(
+        children.requests[0]
+            .sql()
+            .unwrap()
+            .contains("c.parent.id = @parentCategoryId"),
+        "{:?}",
+        children.requests[0].sql()
+    );
+    assert_eq!(children.kind, OperationKind::CrossPartitionQuery);
+    let d = decision(&m, Rule::TreeAncestors, "Category.parent");
+    assert!(d.evidence["savesRuPerSecond"].as_f64().unwrap() > d.evidence["addsRuPerSecond"].as_f64().unwrap());
+    // Without the list, the read climbs one point read per level (3 on average).
+    let rules = map(&model, &Options::default().optimise(false));
+    let climb = op(&rules, "a category with its path");
+    assert!(matches!(climb.requests[1].purpose, Purpose::FollowAncestors { .. }));
+    let report = cost(&model, &Options::default(), Consistency::Session);
+    let path = report
+        .patterns
+        .iter()
+        .find(|p| p.name == "a category with its path")
+        .unwrap();
+    assert!((path.rules.ru - 4.0).abs() < 0.01, "1 + 3 levels: {}", path.rules.ru);
+    assert!(report.totals.optimised < report.totals.rules);
+}
+
+#[test]
+fn an_ancestors_list_is_refused_when_writes_outweigh_reads_or_it_would_not_fit() {
+    let mut spec = load("examples/patterns/tree-ancestors/model.json").spec().clone();
+    for p in &mut spec.access_patterns {
+        match p.name.as_str() {
+            "a category with its path" => p.per_second = 0.01,
+            "rename or move a category" => p.per_second = 50.0,
+            _ => {}
+        }
+    }
+    let model = DomainModel::new(spec.clone()).expect("valid");
+    let m = map(&model, &Options::default());
+    let d = decision(&m, Rule::TreeAncestors, "Category.parent");
+    assert!(d.reason.contains("would not drop"), "{}", d.reason);
+    assert!(m
+        .container("Category")
+        .unwrap()
+        .document_type("Category")
+        .unwrap()
+        .references
+        .iter()
+        .all(|r| r.ancestry.is_none()));
+    // Ten thousand levels of names do not fit an item.
+    let rel = spec.relationships.iter_mut().find(|r| r.from == r.to).unwrap();
+    rel.depth = Some(cosmap_domain::Depth {
+        max: 10_000,
+        avg: Some(3.0),
+    });
+    let m = map(&DomainModel::new(spec).expect("valid"), &Options::default());
+    let d = decision(&m, Rule::TreeAncestors, "Category.parent");
+    assert!(d.reason.contains("KB a list may take of an item"), "{}", d.reason);
+}

@@ -37,6 +37,10 @@ use crate::values::{self, Seed, Spread};
 
 /// Documents per root document type.
 pub const ROOTS: usize = 3;
+
+/// Documents of a root type that is a tree (an optional link to itself): enough for
+/// a chain with grandchildren below the first sample.
+pub const TREE_ROOTS: usize = 5;
 /// Child documents per parent, by the parent's position (cycled).
 pub const CHILDREN: [usize; 3] = [2, 1, 3];
 /// Elements of an embedded array (and references of a list of references).
@@ -194,7 +198,13 @@ impl<'a> Generator<'a> {
         // from the root.
         for c in &model.containers {
             for d in c.document_types.iter().filter(|d| d.role == Role::Root) {
-                let n = limited.get(&d.source).copied().unwrap_or(0).max(ROOTS);
+                // A tree gets chains deep enough for grandchildren (see `tree_parent`).
+                let tree = d
+                    .references
+                    .iter()
+                    .any(|r| r.optional && !r.many && r.target == d.source);
+                let least = if tree { TREE_ROOTS } else { ROOTS };
+                let n = limited.get(&d.source).copied().unwrap_or(0).max(least);
                 instances.insert(key(&c.name, &d.name), (0..n).map(|i| root_instance(c, d, i)).collect());
             }
         }

@@ -25,11 +25,13 @@ use cosmap_mapper::{Container, DocumentType, LogicalModel, Property};
 const MIN_KILLED: f64 = 0.95;
 
 /// A query's parts, as `operations::resolve` writes them:
-/// `SELECT [TOP n ]{*|c.id, c.type, c.pk, …} FROM c[ WHERE a AND b][ ORDER BY k [DESC], …]`.
+/// `SELECT [TOP n ]{*|VALUE c|c.id, c.type, c.pk, …} FROM c[ JOIN a IN c.list][ WHERE a AND b][ ORDER BY k [DESC], …]`.
 #[derive(Debug, Clone)]
 struct Query {
     top: Option<String>,
     select: Vec<String>,
+    /// A join over a list of the document (`JOIN a IN c.ancestors`).
+    join: Option<String>,
     clauses: Vec<String>,
     order: Vec<String>,
 }
@@ -46,6 +48,13 @@ impl Query {
         };
         let (select, rest) = rest.split_once(" FROM c")?;
         let select = select.split(", ").map(str::to_string).collect();
+        let (join, rest) = match rest.strip_prefix(" JOIN ") {
+            Some(r) => match r.split_once(" WHERE ") {
+                Some((j, _)) => (Some(j.to_string()), &r[j.len()..]),
+                None => (Some(r.to_string()), ""),
+            },
+            None => (None, rest),
+        };
         let (rest, order) = match rest.split_once(" ORDER BY ") {
             Some((r, o)) => (r, o.split(", ").map(str::to_string).collect()),
             None => (rest, Vec::new()),
@@ -58,6 +67,7 @@ impl Query {
         Some(Query {
             top,
             select,
+            join,
             clauses,
             order,
         })
@@ -69,6 +79,9 @@ impl Query {
             let _ = write!(sql, "TOP {n} ");
         }
         let _ = write!(sql, "{} FROM c", self.select.join(", "));
+        if let Some(join) = &self.join {
+            let _ = write!(sql, " JOIN {join}");
+        }
         if !self.clauses.is_empty() {
             let _ = write!(sql, " WHERE {}", self.clauses.join(" AND "));
         }

@@ -244,3 +244,60 @@ async fn a_claim_that_does_not_collide_lets_a_duplicate_through() {
         check.reason
     );
 }
+
+#[tokio::test]
+async fn a_rename_whose_sync_misses_the_descendants_fails() {
+    let (model, mut logical) = common::example("patterns/tree-ancestors");
+    // The query for the descendants looks for the parent link instead of the list.
+    let rename = operation(&mut logical, "rename or move a category");
+    let query = rename
+        .requests
+        .iter_mut()
+        .find(|r| r.kind() == OperationKind::CrossPartitionQuery)
+        .expect("the query for the descendants");
+    let Action::CrossPartitionQuery { sql, .. } = &mut query.action else {
+        panic!("a query");
+    };
+    *sql = "SELECT * FROM c WHERE c.parent.id = @categoryId AND c.type = 'category'".to_string();
+    let report = common::in_memory(&model, &logical).await;
+    let p = report.pattern("rename or move a category").expect("pattern");
+    assert!(!p.passed, "{}", report.to_text());
+    let failed: Vec<&str> = p
+        .requests
+        .iter()
+        .filter(|r| r.verdict == Verdict::Fail)
+        .filter_map(|r| r.reason.as_deref())
+        .collect();
+    assert!(failed.iter().any(|r| r.contains("missing")), "{failed:?}");
+}
+
+#[tokio::test]
+async fn ancestors_read_up_a_tree_are_checked_level_by_level() {
+    let (model, mut logical) = common::example("patterns/tree-ancestors");
+    assert!(common::in_memory(&model, &logical).await.passed());
+    // The rules design climbs one point read per level; a climb through another
+    // reference than the parent link returns the wrong chain.
+    let rules = cosmap_mapper::map(&model, &cosmap_mapper::Options::default().optimise(false));
+    let climb = rules
+        .operations
+        .iter()
+        .find(|o| o.pattern == "a category with its path")
+        .unwrap();
+    assert_eq!(climb.requests.len(), 2);
+    assert!(common::in_memory(&model, &rules).await.passed());
+    // A design that dropped the list but still reads the category alone.
+    let category = logical
+        .containers
+        .iter_mut()
+        .flat_map(|c| c.document_types.iter_mut())
+        .find(|d| d.name == "Category")
+        .unwrap();
+    category.references.retain(|r| r.ancestry.is_none());
+    let report = common::in_memory(&model, &logical).await;
+    let p = report.pattern("a category with its path").expect("pattern");
+    assert!(!p.passed, "{}", report.to_text());
+    assert!(p.requests.iter().any(|r| r
+        .reason
+        .as_deref()
+        .is_some_and(|r| r.contains("neither climbs them nor reads a list"))));
+}

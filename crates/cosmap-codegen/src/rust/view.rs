@@ -755,14 +755,22 @@ fn reference_doc(r: &Reference) -> String {
     }
     let what = if r.many { "References" } else { "Reference" };
     let absent = if r.optional { " Absent when there is none." } else { "" };
-    format!("{what} to `{}` in container `{}`.{absent}", r.target, r.target_container)
+    format!(
+        "{what} to `{}` in container `{}`.{absent}",
+        r.target, r.target_container
+    )
 }
 
 /// The field of reference `r` of Rust type `ty`: a list, an option (an optional
 /// `one`), or the reference itself.
 fn reference_field(r: &Reference, ty: &str) -> FieldView {
     if r.optional && !r.many {
-        return plain_field(&r.name, &format!("::core::option::Option<{ty}>"), true, &reference_doc(r));
+        return plain_field(
+            &r.name,
+            &format!("::core::option::Option<{ty}>"),
+            true,
+            &reference_doc(r),
+        );
     }
     container_field(&r.name, ty, r.many, &reference_doc(r))
 }

@@ -109,7 +109,11 @@ pub(crate) fn effects(
     // longer following it) and the writes that rewrite or create its holders.
     for c in &optimised.containers {
         for d in &c.document_types {
-            for r in d.references.iter().filter(|r| r.extended.is_some() && r.ancestry.is_none()) {
+            for r in d
+                .references
+                .iter()
+                .filter(|r| r.extended.is_some() && r.ancestry.is_none())
+            {
                 let reads_through = |op: &Operation| {
                     rules.operations.iter().any(|before| {
                         before.pattern == op.pattern

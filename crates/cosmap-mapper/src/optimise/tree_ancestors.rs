@@ -156,10 +156,7 @@ fn candidates(model: &DomainModel, containers: &[Container], trace: &mut Trace) 
             let Some(parent) = first.strip_suffix('*') else {
                 continue;
             };
-            let Some(rel) = model
-                .relationship_by_property(&p.start, parent)
-                .filter(|r| r.is_tree())
-            else {
+            let Some(rel) = model.relationship_by_property(&p.start, parent).filter(|r| r.is_tree()) else {
                 continue;
             };
             let Some(depth) = rel.depth else { continue };
@@ -271,7 +268,11 @@ fn with_ancestors(model: &DomainModel, containers: &[Container], candidates: &[C
         let extra = c.typical * (REFERENCE_BYTES + attribute_bytes(model, &c.element, attributes.len()));
         for container in out.iter_mut() {
             let container_name = container.name.clone();
-            let taken_names: Vec<String> = container.partition_key_properties().iter().map(|s| s.to_string()).collect();
+            let taken_names: Vec<String> = container
+                .partition_key_properties()
+                .iter()
+                .map(|s| s.to_string())
+                .collect();
             for d in container
                 .document_types
                 .iter_mut()

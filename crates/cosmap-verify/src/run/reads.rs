@@ -48,6 +48,7 @@ impl Run<'_> {
         }
         if let (Some(main), Some(first)) = (main.as_ref(), op.requests.first()) {
             requests.extend(self.kept_counts(first, pattern, main).await);
+            requests.extend(self.kept_ancestors(op, pattern, main).await);
         }
         pattern_outcome(op, requests)
     }
@@ -509,21 +510,8 @@ impl Run<'_> {
         let Some(first) = main.expected.first() else {
             return fail(outcome, "the main read should return nothing to climb from".into());
         };
-        let link = |body: &Value| -> Option<(Key, String)> {
-            let l = body.get(reference)?;
-            Some((Key::from_json(l.get("partitionKey")?)?, l.get("id")?.as_str()?.to_string()))
-        };
-        // The chain by the samples, bounded by their number (a cycle is no tree).
-        let mut expected = Vec::new();
-        let mut at = link(&first.body);
-        while let Some((pk, id)) = at.take().filter(|_| expected.len() <= self.samples.len()) {
-            let next = self
-                .samples
-                .iter()
-                .find(|s| s.container == r.container && s.id == id && s.partition_key == pk);
-            expected.push(id);
-            at = next.and_then(|s| link(&s.body));
-        }
+        let link = |body: &Value| tree_link(body, reference);
+        let expected = self.chain(first, reference);
         outcome.expected = expected.clone();
         let mut returned = Vec::new();
         let mut at = link(&first.body);
@@ -538,6 +526,106 @@ impl Run<'_> {
             }
         }
         judge(outcome, &returned, |_| true)
+    }
+
+    /// The ids of `sample`'s ancestors up the tree link `reference`, nearest first, by
+    /// the samples' own links (bounded by their number: a cycle is no tree).
+    fn chain(&self, sample: &Sample, reference: &str) -> Vec<String> {
+        let mut chain = Vec::new();
+        let mut at = tree_link(&sample.body, reference);
+        while let Some((pk, id)) = at.take().filter(|_| chain.len() <= self.samples.len()) {
+            let next = self
+                .samples
+                .iter()
+                .find(|s| s.container == sample.container && s.id == id && s.partition_key == pk);
+            chain.push(id);
+            at = next.and_then(|s| tree_link(&s.body, reference));
+        }
+        chain
+    }
+
+    /// A read of the ancestors (`parent*`) that does not climb: the first result must
+    /// hold them in its list (`treeAncestors`), root first, as the samples' parent
+    /// links make them; a read that neither climbs nor holds a list cannot pass.
+    async fn kept_ancestors(
+        &self,
+        op: &Operation,
+        pattern: &AccessPattern,
+        main: &MainRead<'_>,
+    ) -> Vec<RequestOutcome> {
+        let Some(first) = op.requests.first() else {
+            return Vec::new();
+        };
+        let climbs = |reference: &str| {
+            op.requests
+                .iter()
+                .any(|r| matches!(&r.purpose, Purpose::FollowAncestors { reference: x, .. } if x == reference))
+        };
+        let d = self
+            .logical
+            .container(&first.container)
+            .and_then(|c| c.document_type(first.document_types.first()?));
+        let mut checks = Vec::new();
+        for reference in pattern
+            .returns
+            .iter()
+            .filter_map(|r| r.split('.').next()?.strip_suffix('*'))
+        {
+            if climbs(reference) {
+                continue;
+            }
+            let mut outcome = RequestOutcome {
+                added: true,
+                check: Some("ancestors kept?".into()),
+                ..RequestOutcome::pending(
+                    OperationKind::PointRead,
+                    None,
+                    &first.container,
+                    first.document_types.clone(),
+                    false,
+                )
+            };
+            let list = d.and_then(|d| {
+                d.references
+                    .iter()
+                    .find(|x| x.ancestry.as_ref().is_some_and(|a| a.parent == reference))
+            });
+            let (Some(list), Some(result)) = (list, main.expected.first()) else {
+                checks.push(fail(
+                    outcome,
+                    format!("the read returns the ancestors up `{reference}`, but neither climbs them nor reads a list of them"),
+                ));
+                continue;
+            };
+            let mut expected = self.chain(result, reference);
+            expected.reverse();
+            outcome.partition_key = Some(result.partition_key.to_string());
+            outcome.id = Some(result.id.clone());
+            outcome.expected = expected.clone();
+            match self
+                .point_read(&first.container, &result.partition_key, &result.id)
+                .await
+            {
+                Ok(Some(read)) => {
+                    let held: Vec<String> = read
+                        .get(&list.name)
+                        .and_then(Value::as_array)
+                        .map(|l| l.iter().map(super::id_of).collect())
+                        .unwrap_or_default();
+                    outcome.returned = Some(held.clone());
+                    checks.push(if held == expected {
+                        outcome.verdict = Verdict::Pass;
+                        outcome
+                    } else {
+                        let why = format!("`{}` lists {held:?}, but its ancestors are {expected:?}", result.id);
+                        fail(outcome, why)
+                    });
+                }
+                Ok(None) => checks.push(fail(outcome, format!("`{}` is not there", result.id))),
+                Err(cause) => checks.push(error(outcome, cause)),
+            }
+        }
+        checks
     }
 
     /// A count per result (`counts`): for the first result the main read should
@@ -774,4 +862,13 @@ mod tests {
         assert!(bind(Some(&parameter("orderId")), &binding, "pk").is_err());
         assert!(bind(None, &binding, "pk").is_err());
     }
+}
+
+/// The id and partition key of the parent a tree element's link `reference` holds.
+fn tree_link(body: &Value, reference: &str) -> Option<(Key, String)> {
+    let l = body.get(reference)?;
+    Some((
+        Key::from_json(l.get("partitionKey")?)?,
+        l.get("id")?.as_str()?.to_string(),
+    ))
 }

@@ -173,7 +173,10 @@ impl Run<'_> {
                 .all(|a| read.get(reference).and_then(|r| r.get(a.as_str())) == changed.body.get(a.as_str()))
         };
         let stale = format!("still shows the old `{reference}` values");
-        checks.push(self.rewrite_found(rewrite, c, &found, state, &edit, &shows, &stale).await);
+        checks.push(
+            self.rewrite_found(rewrite, c, &found, state, &edit, &shows, &stale)
+                .await,
+        );
         checks
     }
 
@@ -192,7 +195,10 @@ impl Run<'_> {
             .find(|w| w.accepted && w.sample.document_type == *document)
             .map(|w| &w.sample)
         else {
-            return fail(outcome, format!("the operation wrote no `{document}` whose parent to read"));
+            return fail(
+                outcome,
+                format!("the operation wrote no `{document}` whose parent to read"),
+            );
         };
         let lists: Vec<String> = self
             .logical
@@ -223,7 +229,10 @@ impl Run<'_> {
             link.get("partitionKey").and_then(Key::from_json),
             link.get("id").and_then(Value::as_str),
         ) else {
-            return fail(outcome, format!("`{}` holds no id and partition key in `{reference}`", child.id));
+            return fail(
+                outcome,
+                format!("`{}` holds no id and partition key in `{reference}`", child.id),
+            );
         };
         outcome.partition_key = Some(pk.to_string());
         outcome.id = Some(id.to_string());
@@ -282,9 +291,10 @@ impl Run<'_> {
             .map(|e| e.attributes.iter().map(|a| a.name.clone()).collect())
             .unwrap_or_default();
         let position = |body: &Value| {
-            body.get(property)
-                .and_then(Value::as_array)
-                .and_then(|l| l.iter().position(|e| e.get("id").and_then(Value::as_str) == Some(changed.id.as_str())))
+            body.get(property).and_then(Value::as_array).and_then(|l| {
+                l.iter()
+                    .position(|e| e.get("id").and_then(Value::as_str) == Some(changed.id.as_str()))
+            })
         };
         outcome.expected = state
             .live
@@ -337,8 +347,14 @@ impl Run<'_> {
             body
         };
         let shows = |read: &Value, body: &Value| read.get(property) == body.get(property);
-        let stale = format!("does not show `{}`'s new values and ancestors in `{property}`", changed.id);
-        checks.push(self.rewrite_found(rewrite, c, &found, state, &edit, &shows, &stale).await);
+        let stale = format!(
+            "does not show `{}`'s new values and ancestors in `{property}`",
+            changed.id
+        );
+        checks.push(
+            self.rewrite_found(rewrite, c, &found, state, &edit, &shows, &stale)
+                .await,
+        );
         checks
     }
 
