@@ -246,7 +246,7 @@ fn affected(model: &DomainModel, c: &Candidate) -> BTreeSet<String> {
         .iter()
         .filter(|p| match p.kind {
             AccessKind::Read => c.patterns.contains(&p.name),
-            AccessKind::Write => p.start == c.element || p.returns.iter().any(|r| *r == c.element),
+            AccessKind::Write => p.start == c.element || p.returns.contains(&c.element),
         })
         .map(|p| p.name.clone())
         .collect()

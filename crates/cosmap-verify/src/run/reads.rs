@@ -841,6 +841,15 @@ pub(super) fn judge(
     }
 }
 
+/// The id and partition key of the parent a tree element's link `reference` holds.
+fn tree_link(body: &Value, reference: &str) -> Option<(Key, String)> {
+    let l = body.get(reference)?;
+    Some((
+        Key::from_json(l.get("partitionKey")?)?,
+        l.get("id")?.as_str()?.to_string(),
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;
@@ -862,13 +871,4 @@ mod tests {
         assert!(bind(Some(&parameter("orderId")), &binding, "pk").is_err());
         assert!(bind(None, &binding, "pk").is_err());
     }
-}
-
-/// The id and partition key of the parent a tree element's link `reference` holds.
-fn tree_link(body: &Value, reference: &str) -> Option<(Key, String)> {
-    let l = body.get(reference)?;
-    Some((
-        Key::from_json(l.get("partitionKey")?)?,
-        l.get("id")?.as_str()?.to_string(),
-    ))
 }
