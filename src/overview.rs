@@ -29,7 +29,9 @@ pub fn render(out: &mut String, model: &LogicalModel) {
             .document_types
             .iter()
             .map(|d| match d.role {
-                Role::Copy | Role::ValueObject | Role::Claim => format!("{} ({})", d.name, d.role.as_str()),
+                Role::Copy | Role::ValueObject | Role::Claim | Role::Bucket => {
+                    format!("{} ({})", d.name, d.role.as_str())
+                }
                 Role::Root | Role::Entity => d.name.clone(),
             })
             .collect();

@@ -16,7 +16,10 @@
 //! for `patterns/extended-reference` (`extended_reference.rs`), whose comments store
 //! their author's username beside the reference, and `patterns/computed-value`
 //! (`computed_value.rs`), whose posts and products keep a count of their children,
-//! and `patterns/subset` (`subset.rs`), whose posts keep their newest comments.
+//! and `patterns/subset` (`subset.rs`), whose posts keep their newest comments, and
+//! `patterns/tree-ancestors` (`tree_ancestors.rs`), whose categories keep their
+//! ancestors, and `patterns/bucket` (`bucket.rs`), whose readings are kept in buckets
+//! by hour.
 
 use std::error::Error;
 use std::path::{Path, PathBuf};
@@ -85,6 +88,8 @@ fn main() -> Result<(), Box<dyn Error>> {
         ("extended_reference", "../patterns/extended-reference/model.json"),
         ("computed_value", "../patterns/computed-value/model.json"),
         ("subset", "../patterns/subset/model.json"),
+        ("tree_ancestors", "../patterns/tree-ancestors/model.json"),
+        ("bucket", "../patterns/bucket/model.json"),
     ] {
         println!("cargo:rerun-if-changed={file}");
         let model = cosmap_domain::load_file(Path::new(file)).map_err(|e| e.to_string())?;

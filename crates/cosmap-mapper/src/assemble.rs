@@ -210,6 +210,7 @@ impl<'m, 't> Assembler<'m, 't> {
             claim_of: None,
             description: found.and_then(|e| e.description()).map(str::to_string),
             computed: Vec::new(),
+            bucket: None,
             estimated_size_bytes: node.typical_bytes,
         }
     }

@@ -56,6 +56,10 @@ pub enum Rule {
     /// its own document, so reading them is a point read.
     #[serde(rename = "subset")]
     Subset,
+    /// Optimisation: store a parent's children written in one time window together,
+    /// one bucket document per window, instead of one document each.
+    #[serde(rename = "bucket")]
+    Bucket,
     /// Optimisation: store every ancestor up a tree's parent link on each element
     /// (root first), so the path to the root needs no point read per level.
     #[serde(rename = "treeAncestors")]
@@ -94,6 +98,7 @@ impl Rule {
             Rule::ComputedValue => "computedValue",
             Rule::Subset => "subset",
             Rule::TreeAncestors => "treeAncestors",
+            Rule::Bucket => "bucket",
             Rule::ReferenceList => "referenceList",
             Rule::UniqueKey => "uniqueKey",
             Rule::UniqueClaim => "uniqueClaim",

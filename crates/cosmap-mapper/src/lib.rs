@@ -109,6 +109,8 @@ pub fn map(model: &DomainModel, options: &Options) -> LogicalModel {
         optimise::subset::apply(model, &thresholds, &mut containers, &mut trace, &price);
         // The path to the root reads of a tree take, kept on each element where it pays.
         optimise::tree_ancestors::apply(model, &mut containers, &mut trace, &price);
+        // Many small children read by time, kept together in buckets where it pays.
+        optimise::bucket::apply(model, &stats, &mut containers, &mut trace, &price);
     }
     let (containers, operations) = finish(model, options, containers, &mut trace);
     LogicalModel {

@@ -134,6 +134,9 @@ pub enum Role {
     Copy,
     /// A uniqueness claim on one attribute value of another container's documents.
     Claim,
+    /// A bucket: the children of one parent written in one time window, together in
+    /// one document (`bucket`); the children have no documents of their own.
+    Bucket,
 }
 
 impl Role {
@@ -145,6 +148,7 @@ impl Role {
             Role::ValueObject => "value object",
             Role::Copy => "copy",
             Role::Claim => "claim",
+            Role::Bucket => "bucket",
         }
     }
 }
@@ -208,11 +212,78 @@ pub struct DocumentType {
     /// of its children of an element, so a read needs no count query.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub computed: Vec<ComputedValue>,
+    /// For a bucket (`bucket`): which children it holds and by which window.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bucket: Option<BucketOf>,
     /// Estimated typical size in bytes, when the model gives sizes: the declared
     /// `avgSizeBytes` plus embedded value objects, lists at their typical length
     /// (`avg`, else `max`). Costs and storage use it; MR4's size check uses the bound.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub estimated_size_bytes: Option<f64>,
+}
+
+/// What a bucket document holds: the `element` children of one parent whose `time`
+/// falls in one `window`, in its list `items`; its `id` (and `window` property) is
+/// the window, the first characters of `time` in UTC RFC 3339 text.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BucketOf {
+    /// The child element bucketed.
+    pub element: String,
+    /// Its date-time attribute that picks the bucket.
+    pub time: String,
+    /// How long a bucket's window is.
+    pub window: BucketWindow,
+    /// The list property holding the children.
+    pub items: String,
+    /// The typical number of children a bucket holds (the write rate per parent times
+    /// the window).
+    pub typical_items: f64,
+}
+
+/// The length of a bucket's window: the bucket of a time is its RFC 3339 text cut
+/// to the minute, the hour or the day (`2026-12-01T13` for an hour).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum BucketWindow {
+    /// `2026-12-01T13:45`.
+    Minute,
+    /// `2026-12-01T13`.
+    Hour,
+    /// `2026-12-01`.
+    Day,
+}
+
+impl BucketWindow {
+    /// Every window, longest first.
+    pub const ALL: [BucketWindow; 3] = [BucketWindow::Day, BucketWindow::Hour, BucketWindow::Minute];
+
+    /// How many characters of the RFC 3339 text name the window.
+    pub fn prefix_len(self) -> usize {
+        match self {
+            BucketWindow::Minute => 16,
+            BucketWindow::Hour => 13,
+            BucketWindow::Day => 10,
+        }
+    }
+
+    /// Its length in seconds.
+    pub fn seconds(self) -> f64 {
+        match self {
+            BucketWindow::Minute => 60.0,
+            BucketWindow::Hour => 3600.0,
+            BucketWindow::Day => 86_400.0,
+        }
+    }
+
+    /// `minute`, `hour` or `day`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            BucketWindow::Minute => "minute",
+            BucketWindow::Hour => "hour",
+            BucketWindow::Day => "day",
+        }
+    }
 }
 
 /// A stored attribute.

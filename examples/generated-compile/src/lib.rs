@@ -79,3 +79,15 @@ pub mod computed_value {
 pub mod subset {
     include!(concat!(env!("OUT_DIR"), "/subset.rs"));
 }
+
+/// The types of `patterns/tree-ancestors`: a category's optional parent and its
+/// list of ancestors, root first.
+pub mod tree_ancestors {
+    include!(concat!(env!("OUT_DIR"), "/tree_ancestors.rs"));
+}
+
+/// The types of `patterns/bucket`: a device's readings of one hour in one bucket,
+/// whose id is the hour.
+pub mod bucket {
+    include!(concat!(env!("OUT_DIR"), "/bucket.rs"));
+}

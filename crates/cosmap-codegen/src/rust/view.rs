@@ -139,6 +139,19 @@ pub struct DocView {
     pub params: Vec<ParamView>,
     /// `new`: every field's value, in the order they are evaluated.
     pub inits: Vec<InitView>,
+    /// A bucket (`bucket`): its `id` is its window, taken from a date-time's text.
+    pub bucket: Option<BucketView>,
+}
+
+/// What a bucket document type says about its window.
+#[derive(Debug, Serialize)]
+pub struct BucketView {
+    /// The items' date-time attribute that picks the bucket.
+    pub time: String,
+    /// `minute`, `hour` or `day`.
+    pub window: String,
+    /// How many characters of the date-time's text name the window.
+    pub length: usize,
 }
 
 /// A parameter of a document type's constructor.
@@ -419,6 +432,7 @@ impl Shared<'_> {
             Role::ValueObject => "separated value object",
             Role::Copy => "copy",
             Role::Claim => "uniqueness claim",
+            Role::Bucket => "bucket of children by time window",
         };
         let pk_is_id = matches!(&d.id, IdSource::Identity { attribute } if *attribute == d.partition_key_property);
         // Partitioned by a reference of the root (`partitionKey`): the key is the
@@ -448,7 +462,29 @@ impl Shared<'_> {
             };
             keys.push((f, source));
         }
-        let (params, inits) = constructor(&keys, &fields, !id_is_type);
+        let (params, mut inits) = constructor(&keys, &fields, !id_is_type);
+        // A bucket's `window` is its id: one source of truth.
+        let bucket = d.bucket.as_ref().map(|b| BucketView {
+            time: b.time.clone(),
+            window: b.window.as_str().to_string(),
+            length: b.window.prefix_len(),
+        });
+        let mut params = params;
+        if bucket.is_some() {
+            if let Some(window) = fields.iter().find(|f| f.json_name == "window") {
+                params.retain(|p| p.ident != window.ident);
+                // Cloned before `id` moves in.
+                inits.retain(|i| i.ident != window.ident);
+                let at = inits.iter().position(|i| i.ident == "id").unwrap_or(0);
+                inits.insert(
+                    at,
+                    InitView {
+                        ident: window.ident.clone(),
+                        value: "::core::clone::Clone::clone(&id)".to_string(),
+                    },
+                );
+            }
+        }
         let key_value = match (&partition_key_field, sub_key_fields.is_empty()) {
             (None, _) => format!("::std::string::String::from(\"{}\")", d.discriminator),
             (Some(f), true) => format!("::core::clone::Clone::clone(&self.{})", f.ident),
@@ -469,6 +505,7 @@ impl Shared<'_> {
             pk_from_id: pk_is_id && partition_key_field.is_some(),
             params,
             inits,
+            bucket,
             name: d.name.clone(),
             discriminator: d.discriminator.clone(),
             doc: format!(

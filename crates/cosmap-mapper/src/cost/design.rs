@@ -202,13 +202,13 @@ impl<'m> Design<'m> {
             .unwrap_or(1.0)
     }
 
-    /// The most items `op`'s main query returns in one execution: one page, and no
-    /// more than the pattern's `limit`.
+    /// The most items `op`'s main query returns in one execution: the pattern's
+    /// `limit`, else one page (a `limit` beyond a page reads several).
     fn main_page(&self, op: &Operation) -> f64 {
         self.patterns
             .get(op.pattern.as_str())
             .and_then(|p| p.limit)
-            .map_or(QUERY_PAGE_ITEMS, |n| QUERY_PAGE_ITEMS.min(n as f64))
+            .map_or(QUERY_PAGE_ITEMS, |n| n as f64)
     }
 
     /// How many items the first request of `op` returns (1 for a point read).
@@ -238,7 +238,11 @@ impl<'m> Design<'m> {
             OperationKind::PointRead => Charge::once(units::point_read(bytes(&r.document_types[0]))).scaled(read),
             OperationKind::Write => {
                 let d = doc(&r.document_types[0]);
-                let (b, paths) = d.map_or((DEFAULT_ITEM_BYTES, 0), |d| (d.bytes, d.indexed_paths));
+                let (mut b, paths) = d.map_or((DEFAULT_ITEM_BYTES, 0), |d| (d.bytes, d.indexed_paths));
+                // An append rewrites its bucket, half full on average.
+                if matches!(r.purpose, Purpose::AppendToBucket { .. }) {
+                    b /= 2.0;
+                }
                 let write = r.write().map_or(0.0, |kind| units::write(kind, b, paths));
                 // A create in a feed pushes its oldest item out: a delete as well.
                 let trims = matches!(r.purpose, Purpose::SyncFeed { .. }) && r.write() == Some(WriteKind::Create);
@@ -251,8 +255,13 @@ impl<'m> Design<'m> {
             }
             kind @ (OperationKind::SinglePartitionQuery | OperationKind::CrossPartitionQuery) => {
                 let main = op.requests.first().is_some_and(|first| std::ptr::eq(first, r));
-                // One page, and no more than the pattern's `limit` for its main query.
+                // What the main query needs: its `limit`, else one page.
                 let page = if main { self.main_page(op) } else { QUERY_PAGE_ITEMS };
+                // Buckets: as many as hold what the read needs, and one more at the edge.
+                let page = match (&r.purpose, self.bucket_items(r)) {
+                    (Purpose::ReadBuckets { .. }, Some(per_bucket)) => (page / per_bucket).ceil() + 1.0,
+                    _ => page,
+                };
                 // A short form (`project`) returns a share of each document, by its properties.
                 let projected = self
                     .patterns
@@ -283,16 +292,28 @@ impl<'m> Design<'m> {
                     })
                     .collect();
                 let cross = kind == OperationKind::CrossPartitionQuery;
-                match self.prefix_span(r, container) {
+                // Beyond a page, each further page pays the base again.
+                let total: f64 = returned.iter().map(|(n, _)| n).sum();
+                let more_pages = ((total / QUERY_PAGE_ITEMS).ceil() - 1.0).max(0.0);
+                let paging = Charge::once(more_pages * units::query_under(read, false, &[]).fixed);
+                paging.plus(match self.prefix_span(r, container) {
                     // A prefix of a hierarchical key: the physical partitions holding it, at most all.
                     Some(span) if span > 1.0 => {
                         let fanned = units::query_under(read, true, &returned);
                         Charge::once(fanned.at(span.min(self.partitions(&r.container))))
                     }
                     _ => units::query_under(read, cross, &returned),
-                }
+                })
             }
         }
+    }
+
+    /// The typical number of children each bucket `r` reads holds (`bucket`).
+    fn bucket_items(&self, r: &Request) -> Option<f64> {
+        let Purpose::ReadBuckets { document, .. } = &r.purpose else {
+            return None;
+        };
+        self.facts.get(&r.container)?.documents.get(document)?.bucket_items
     }
 
     /// How many physical partitions a query given a prefix of a hierarchical key may

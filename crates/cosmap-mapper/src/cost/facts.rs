@@ -18,6 +18,8 @@ pub(crate) struct DocFacts {
     /// Top-level properties besides `id`, `type` and the partition key (a short
     /// form returns a share of the bytes by their number).
     pub properties: usize,
+    /// For a bucket: the children it typically holds.
+    pub bucket_items: Option<f64>,
 }
 
 /// One container's figures.
@@ -91,6 +93,10 @@ pub(crate) fn count_after(model: &DomainModel, stats: &Statistics, element: &str
 /// How many documents of type `d` there are when its element has `count` instances:
 /// all of them, but for a feed only the newest it keeps.
 fn documents_of(d: &DocumentType, count: f64) -> f64 {
+    // A bucket holds many children of its element.
+    if let Some(b) = &d.bucket {
+        return count / b.typical_items.max(1.0);
+    }
     match d.copy_of.as_ref().and_then(|of| of.newest) {
         Some(newest) => count.min(newest as f64),
         None => count,
@@ -173,6 +179,7 @@ pub(crate) fn of_containers(model: &DomainModel, containers: &[Container]) -> Fa
                     bytes,
                     indexed_paths,
                     properties: d.attributes.len() + d.embedded.len() + d.references.len(),
+                    bucket_items: d.bucket.as_ref().map(|b| b.typical_items),
                 },
             );
         }
@@ -259,6 +266,7 @@ pub(crate) fn of_naive(model: &DomainModel) -> Facts {
                 bytes,
                 indexed_paths: attributes + extra + 2,
                 properties: attributes,
+                bucket_items: None,
             },
         );
         facts.insert(name.to_string(), f);

@@ -68,6 +68,14 @@ impl Charge {
         }
     }
 
+    /// This charge and `other`, both paid.
+    pub fn plus(self, other: Charge) -> Self {
+        Charge {
+            fixed: self.fixed + other.fixed,
+            per_partition: self.per_partition + other.per_partition,
+        }
+    }
+
     /// This charge with every figure multiplied by `factor` (for example strong reads).
     pub fn scaled(self, factor: f64) -> Self {
         Charge {

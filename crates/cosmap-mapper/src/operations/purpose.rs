@@ -118,6 +118,27 @@ pub enum Purpose {
         /// The parent reference the ancestors follow.
         reference: String,
     },
+    /// Reads the buckets of one parent whose windows the read's time range touches
+    /// (`bucket`): the application takes the `element`s from their `items`, keeps those
+    /// in the range, in order, up to the limit.
+    ReadBuckets {
+        /// The bucket document type.
+        document: String,
+        /// The element read.
+        element: String,
+        /// The buckets' list property.
+        items: String,
+    },
+    /// Appends the written `element` to the bucket of its window (`bucket`): a patch
+    /// that adds it to `items`, or a create of the bucket when it is the window's first.
+    AppendToBucket {
+        /// The bucket document type.
+        document: String,
+        /// The element written.
+        element: String,
+        /// The buckets' list property.
+        items: String,
+    },
     /// Keeps `document`'s count `property` of `element`s current after one is created
     /// or deleted (`computedValue`): a recount (a query), or the rewrite of the parent.
     UpdateCount {
@@ -234,6 +255,14 @@ impl fmt::Display for Purpose {
             } => write!(
                 f,
                 "rewrites each `{document}` whose `{property}` holds the written one with its new values and ancestors (change feed)"
+            ),
+            Purpose::ReadBuckets { document, element, items } => write!(
+                f,
+                "reads the `{document}`s whose windows the range touches; the application takes the `{element}`s in range from their `{items}`, in order"
+            ),
+            Purpose::AppendToBucket { document, element, items } => write!(
+                f,
+                "appends the `{element}` to `{items}` of the `{document}` of its window (a patch; the window's first creates it)"
             ),
             Purpose::UpdateCount {
                 document,

@@ -103,6 +103,14 @@ pub enum ValueSource {
     /// first. Fewer sources than the container has levels make a prefix, which scopes
     /// a query to the logical partitions that share it.
     Levels(Vec<ValueSource>),
+    /// The first `length` characters of the written document's date-time `parameter`
+    /// (its UTC RFC 3339 text): the window that names a bucket (`bucket`).
+    Window {
+        /// The date-time property, for example `measuredAt`.
+        parameter: String,
+        /// How many characters name the window (13: the hour).
+        length: usize,
+    },
 }
 
 impl std::fmt::Display for ValueSource {
@@ -117,6 +125,7 @@ impl std::fmt::Display for ValueSource {
                 let levels: Vec<String> = levels.iter().map(ToString::to_string).collect();
                 write!(f, "[{}]", levels.join(", "))
             }
+            ValueSource::Window { parameter, length } => write!(f, "LEFT(@{parameter}, {length})"),
         }
     }
 }

@@ -68,7 +68,7 @@ enum Match {
 }
 
 fn read(all: &Places<'_>, p: &AccessPattern) -> Option<Operation> {
-    if let Some(requests) = read_subset(all, p) {
+    if let Some(requests) = read_subset(all, p).or_else(|| read_buckets(all, p)) {
         return Operation::new(p.name.clone(), p.per_second, requests);
     }
     let mut best: Option<Vec<Request>> = None;
@@ -126,6 +126,46 @@ fn read_subset(all: &Places<'_>, p: &AccessPattern) -> Option<Vec<Request>> {
             element: p.start.clone(),
         },
         index_paths: Vec::new(),
+        order_by: Vec::new(),
+    }])
+}
+
+/// A read of children kept in buckets (`bucket`): a query, in the parent's partition,
+/// for the buckets whose windows the pattern's time range touches (a window is the
+/// start of its items' times, so `t >= @tMin` keeps the windows from `@tMin`'s own),
+/// in the order of the pattern's sort; the application takes the items in range.
+fn read_buckets(all: &Places<'_>, p: &AccessPattern) -> Option<Vec<Request>> {
+    let at = places(all, &p.start, false).find(|l| l.document.role == Role::Bucket && l.path.is_empty())?;
+    let (c, d) = (at.container, at.document);
+    let b = d.bucket.as_ref()?;
+    let key = &c.partition_key_property;
+    let mut clauses = vec![format!("{} = @{key}", sql::property("c", key))];
+    let mut parameters = vec![key.clone()];
+    let length = b.window.prefix_len();
+    for f in p.filters().into_iter().flatten().filter(|f| f.is_range()) {
+        for parameter in f.parameters() {
+            let op = if parameter.ends_with("Min") { ">=" } else { "<=" };
+            clauses.push(format!("c.window {op} LEFT(@{parameter}, {length})"));
+            parameters.push(parameter);
+        }
+    }
+    clauses.push(format!("c.type = {}", sql::literal(&d.discriminator)));
+    let descending = p.sort_keys().first().is_some_and(|k| k.descending);
+    let sql = format!(
+        "SELECT * FROM c WHERE {} ORDER BY c.window{}",
+        clauses.join(" AND "),
+        if descending { " DESC" } else { "" }
+    );
+    Some(vec![Request {
+        action: Action::query(Some(ValueSource::Parameter(key.clone())), sql, parameters),
+        container: c.name.clone(),
+        document_types: vec![d.name.clone()],
+        purpose: Purpose::ReadBuckets {
+            document: d.name.clone(),
+            element: p.start.clone(),
+            items: b.items.clone(),
+        },
+        index_paths: vec![format!("/{key}/?"), "/type/?".to_string(), "/window/?".to_string()],
         order_by: Vec::new(),
     }])
 }
@@ -630,6 +670,29 @@ fn write(all: &Places<'_>, containers: &[Container], keepers: &Keepers<'_>, p: &
                 )
             }
         };
+        // A child kept in a bucket: appended to its window's bucket.
+        if let Some(b) = d.bucket.as_ref().filter(|_| home.path.is_empty()) {
+            requests.push(Request {
+                action: Action::Write {
+                    write: WriteKind::Replace,
+                    partition_key: partition_key.clone(),
+                    id: ValueSource::Window {
+                        parameter: b.time.clone(),
+                        length: b.window.prefix_len(),
+                    },
+                },
+                container: c.name.clone(),
+                document_types: vec![d.name.clone()],
+                purpose: Purpose::AppendToBucket {
+                    document: d.name.clone(),
+                    element: element.to_string(),
+                    items: b.items.clone(),
+                },
+                index_paths: Vec::new(),
+                order_by: Vec::new(),
+            });
+            continue;
+        }
         let id = identity_of(d).unwrap_or("id");
         // A tree's element created or moved: its new parent is read first, whose
         // ancestors and itself make the written one's list (treeAncestors).

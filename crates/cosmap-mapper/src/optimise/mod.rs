@@ -1,7 +1,7 @@
 //! Physical optimisations, applied after MR1–MR6 and driven by access-pattern
 //! statistics: partition keys, copies, feeds, embedded reference data, and the rule
 //! book's derived data (extended references, computed counts, subsets, tree
-//! ancestors), each weighed
+//! ancestors, buckets), each weighed
 //! on a [`Priced`] design; [`weigh`] is the batch weighing the derived data share.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -13,6 +13,7 @@ use crate::cost::{facts, Consistency};
 use crate::logical_model::{Container, DocumentType, Role};
 use crate::operations::Operation;
 
+pub(crate) mod bucket;
 pub(crate) mod computed_value;
 pub(crate) mod copy;
 pub(crate) mod embed_reference_data;

@@ -148,6 +148,7 @@ fn claim(c: &Container, d: &DocumentType, a: &Property) -> DocumentType {
         copy_of: None,
         description: None,
         computed: Vec::new(),
+        bucket: None,
         claim_of: Some(ClaimOf {
             container: c.name.clone(),
             document_type: d.name.clone(),

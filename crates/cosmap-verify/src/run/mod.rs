@@ -359,6 +359,9 @@ pub(super) fn bind(
             "the {what} comes from `{path}` of a document, not from the pattern's filters"
         )),
         Some(ValueSource::Levels(_)) => Err(format!("the {what} has levels: it is a partition key")),
+        Some(ValueSource::Window { parameter, .. }) => Err(format!(
+            "the {what} is the window of a written `{parameter}`, not one of the pattern's filters"
+        )),
     }
 }
 
@@ -380,6 +383,7 @@ pub(super) fn key_in(source: &ValueSource, body: &Value) -> Result<Option<Key>, 
             }
             Ok(Some(Key::levels(values)))
         }
+        ValueSource::Window { parameter, .. } => Err(format!("the window of `@{parameter}` is no partition key")),
     }
 }
 

@@ -996,6 +996,14 @@ impl Run<'_> {
                     )),
                 },
                 Some(ValueSource::Levels(_)) => Err(format!("the {what} has levels: it is a partition key")),
+                // A bucket's window: the first characters of the written date-time.
+                Some(ValueSource::Window { parameter, length }) => match document.body.get(parameter) {
+                    Some(Value::String(value)) => Ok(value.chars().take(*length).collect()),
+                    _ => Err(format!(
+                        "the {what} is the window of `{parameter}`, which `{}` does not hold",
+                        d.name
+                    )),
+                },
             }
         };
         // Under a hierarchical key, one value per level.
