@@ -26,9 +26,9 @@ mod sync_plan;
 
 pub use decision::{Decision, Rule};
 pub use logical_model::{
-    Ancestry, ClaimOf, ComputedValue, Container, ContainerKind, Containment, CopyOf, DocumentType, Embedded,
-    EmbeddedKind, ExtendedReference, IdSource, Keeping, LogicalModel, ParentLink, PartitionKey, PartitionKeyValue,
-    Property, PropertyHolder, Reference, Role, FORMAT_VERSION,
+    Ancestry, BucketOf, BucketWindow, ClaimOf, ComputedValue, Container, ContainerKind, Containment, CopyOf,
+    DocumentType, Embedded, EmbeddedKind, ExtendedReference, IdSource, Keeping, LogicalModel, ParentLink, PartitionKey,
+    PartitionKeyValue, Property, PropertyHolder, Reference, Role, FORMAT_VERSION,
 };
 pub use options::{
     Options, Thresholds, LOGICAL_PARTITION_BYTES, LOGICAL_PARTITION_RU_PER_SECOND, MAX_ITEM_BYTES,

@@ -27,7 +27,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use cosmap_domain::FilterOp;
 use cosmap_mapper::operations::PropertyPath;
 use cosmap_mapper::{
-    Container, ContainerKind, DocumentType, Embedded, EmbeddedKind, LogicalModel, PartitionKeyValue, Reference, Role,
+    BucketWindow, Container, ContainerKind, DocumentType, Embedded, EmbeddedKind, LogicalModel, PartitionKeyValue,
+    Reference, Role,
 };
 use serde_json::{json, Map, Value};
 
@@ -37,6 +38,9 @@ use crate::values::{self, Seed, Spread};
 
 /// Documents per root document type.
 pub const ROOTS: usize = 3;
+
+/// Buckets (`bucket`) per parent: consecutive windows, each with [`ARRAY_LEN`] items.
+pub const BUCKETS: usize = 3;
 
 /// Documents of a root type that is a tree (an optional link to itself): enough for
 /// a chain with grandchildren below the first sample.
@@ -247,6 +251,22 @@ impl<'a> Generator<'a> {
                     ))
                 })?;
                 let mut children = Vec::new();
+                // Buckets: a few windows per parent, each named by its window.
+                if let Some(b) = &d.bucket {
+                    for (p, parent) in parents.iter().enumerate() {
+                        for k in 0..BUCKETS {
+                            children.push(Instance {
+                                id: window_of(&bucket_time(b.window, k, 0), b.window),
+                                partition_key: parent.partition_key.clone(),
+                                parent: None,
+                                ordinal: p * BUCKETS + k,
+                                group: k,
+                            });
+                        }
+                    }
+                    instances.insert(key(&c.name, &d.name), children);
+                    continue;
+                }
                 for (p, parent) in parents.iter().enumerate() {
                     let mut count = CHILDREN[p % CHILDREN.len()];
                     if p == 0 {
@@ -492,6 +512,17 @@ impl<'a> Generator<'a> {
         self.fill(&mut body, fields, seed, depth)?;
         if d.role == Role::Root {
             self.tree(c, d, instance, &mut body)?;
+        }
+        // A bucket: its window, and its items' times in it, in order.
+        if let Some(b) = &d.bucket {
+            body.insert("window".into(), json!(instance.id));
+            if let Some(Value::Array(items)) = body.get_mut(&b.items) {
+                for (j, item) in items.iter_mut().enumerate() {
+                    if let Value::Object(item) = item {
+                        item.insert(b.time.clone(), json!(bucket_time(b.window, instance.group, j + 1)));
+                    }
+                }
+            }
         }
         // A count kept on it (computedValue): none yet; see `keep_counts`.
         for v in &d.computed {
@@ -977,6 +1008,27 @@ fn partitioned_by<'c>(c: &'c Container, d: &'c DocumentType) -> Option<&'c Refer
     d.references
         .iter()
         .find(|r| !r.many && r.target != d.source && r.target_identity == c.partition_key_property)
+}
+
+/// The time of item `j` of bucket `k` (item 0 is the window's start), as the samples
+/// write date-times (`2025-01-01T02:20:00Z`): windows follow each other from the
+/// start of 2025, and a window's items spread over it.
+pub(crate) fn bucket_time(window: BucketWindow, k: usize, j: usize) -> String {
+    let step = window.seconds() as usize / (ARRAY_LEN + 2);
+    let seconds = k * window.seconds() as usize + j * step;
+    let (days, rest) = (seconds / 86_400, seconds % 86_400);
+    format!(
+        "2025-01-{:02}T{:02}:{:02}:{:02}Z",
+        days + 1,
+        rest / 3600,
+        rest % 3600 / 60,
+        rest % 60
+    )
+}
+
+/// The window a date-time's text falls in: its first characters.
+pub(crate) fn window_of(time: &str, window: BucketWindow) -> String {
+    time.chars().take(window.prefix_len()).collect()
 }
 
 /// The parent of root sample `ordinal` in a tree of at most `max` ancestors, of

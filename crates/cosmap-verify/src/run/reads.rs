@@ -4,7 +4,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use cosmap_domain::AccessPattern;
+use cosmap_domain::{AccessPattern, FilterOp};
 use cosmap_mapper::operations::{Operation, OperationKind, Purpose, Request, ValueSource};
 use cosmap_mapper::Role;
 use serde_json::Value;
@@ -34,6 +34,14 @@ impl Run<'_> {
             let outcome = self.subset_read(r, pattern).await;
             return pattern_outcome(op, vec![outcome]);
         }
+        if let Some(r) = op
+            .requests
+            .first()
+            .filter(|r| matches!(r.purpose, Purpose::ReadBuckets { .. }))
+        {
+            let outcome = self.bucket_read(r, pattern).await;
+            return pattern_outcome(op, vec![outcome]);
+        }
         let mut requests = Vec::new();
         let mut main = None;
         for (i, r) in op.requests.iter().enumerate() {
@@ -51,6 +59,124 @@ impl Run<'_> {
             requests.extend(self.kept_ancestors(op, pattern, main).await);
         }
         pattern_outcome(op, requests)
+    }
+
+    /// A read of children kept in buckets (`bucket`), worked out on the buckets' items
+    /// alone: for the first parent, a time range that cuts its buckets (the filters'
+    /// bounds taken from its items' times), the buckets whose windows the range
+    /// touches must come back in the sort's order, and the items the application takes
+    /// from them (in range, sorted, up to the limit) must be the parent's items in
+    /// range, sorted, up to the limit.
+    async fn bucket_read(&self, r: &Request, pattern: &AccessPattern) -> RequestOutcome {
+        let mut outcome = self.outcome(r);
+        let found = self
+            .logical
+            .container(&r.container)
+            .and_then(|c| Some((c, c.document_type(r.document_types.first()?)?)))
+            .and_then(|(c, d)| Some((c, d, d.bucket.as_ref()?)));
+        let Some((c, d, b)) = found else {
+            return fail(outcome, format!("`{}` holds no buckets", r.container));
+        };
+        let buckets: Vec<&Sample> = self
+            .samples
+            .iter()
+            .filter(|s| s.container == c.name && s.document_type == d.name)
+            .collect();
+        let Some(parent) = buckets.first().map(|s| s.partition_key.clone()) else {
+            return fail(outcome, format!("there are no `{}` samples", d.name));
+        };
+        let own: Vec<&Sample> = buckets.into_iter().filter(|s| s.partition_key == parent).collect();
+        let time = |item: &Value| item.get(&b.time).and_then(Value::as_str).unwrap_or_default().to_string();
+        let items_of = |bucket: &Value| -> Vec<Value> {
+            bucket
+                .get(&b.items)
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default()
+        };
+        let mut times: Vec<String> = own.iter().flat_map(|s| items_of(&s.body)).map(|i| time(&i)).collect();
+        times.sort();
+        if times.is_empty() {
+            return fail(outcome, format!("the `{}` samples of `{parent}` hold no items", d.name));
+        }
+        // The bounds: a quarter and three quarters in, or the middle for one bound.
+        let ranges: Vec<cosmap_domain::Filter<'_>> =
+            pattern.filters().into_iter().flatten().filter(|f| f.is_range()).collect();
+        let both = ranges.iter().any(|f| f.op == FilterOp::Between)
+            || (ranges.iter().any(|f| matches!(f.op, FilterOp::Greater | FilterOp::GreaterOrEqual))
+                && ranges.iter().any(|f| matches!(f.op, FilterOp::Less | FilterOp::LessOrEqual)));
+        let (low, high) = if both {
+            (times[times.len() / 4].clone(), times[times.len() * 3 / 4].clone())
+        } else {
+            (times[times.len() / 2].clone(), times[times.len() / 2].clone())
+        };
+        let mut parameters = BTreeMap::new();
+        parameters.insert(format!("@{}", c.partition_key_property), Value::String(parent.to_string()));
+        for f in &ranges {
+            for name in f.parameters() {
+                let value = if name.ends_with("Min") { &low } else { &high };
+                parameters.insert(format!("@{name}"), Value::String(value.clone()));
+            }
+        }
+        let in_range = |t: &str| {
+            ranges.iter().all(|f| match f.op {
+                FilterOp::Greater => t > low.as_str(),
+                FilterOp::GreaterOrEqual => t >= low.as_str(),
+                FilterOp::Less => t < high.as_str(),
+                FilterOp::LessOrEqual => t <= high.as_str(),
+                FilterOp::Between => t >= low.as_str() && t <= high.as_str(),
+                FilterOp::Equal | FilterOp::In => true,
+            })
+        };
+        let descending = pattern.sort_keys().first().is_some_and(|k| k.descending);
+        let take = |mut items: Vec<Value>| -> Vec<String> {
+            items.retain(|i| in_range(&time(i)));
+            items.sort_by_key(|i| time(i));
+            if descending {
+                items.reverse();
+            }
+            let limit = pattern.limit.map_or(usize::MAX, |n| n as usize);
+            items.iter().take(limit).map(time).collect()
+        };
+        // The buckets the range touches, by window (the start of their items' times).
+        let touches = |window: &str| {
+            ranges.iter().all(|f| match f.op {
+                FilterOp::Greater | FilterOp::GreaterOrEqual => window >= low.get(..window.len()).unwrap_or(&low),
+                FilterOp::Less | FilterOp::LessOrEqual => window <= high.get(..window.len()).unwrap_or(&high),
+                FilterOp::Between => {
+                    window >= low.get(..window.len()).unwrap_or(&low)
+                        && window <= high.get(..window.len()).unwrap_or(&high)
+                }
+                FilterOp::Equal | FilterOp::In => true,
+            })
+        };
+        let mut expected_buckets: Vec<String> = own.iter().map(|s| s.id.clone()).filter(|w| touches(w)).collect();
+        expected_buckets.sort();
+        if descending {
+            expected_buckets.reverse();
+        }
+        outcome.expected = take(own.iter().flat_map(|s| items_of(&s.body)).collect());
+        outcome.partition_key = Some(parent.to_string());
+        outcome.parameters = parameters;
+        let Some(sql) = r.sql() else {
+            return fail(outcome, "a bucket read is a query".into());
+        };
+        let returned = match self.query(&c.name, sql, &outcome.parameters, Some(&parent)).await {
+            Ok(returned) => returned,
+            Err(cause) => return error(outcome, cause),
+        };
+        let returned_buckets: Vec<String> = returned.iter().map(super::id_of).collect();
+        let taken = take(returned.iter().flat_map(items_of).collect());
+        outcome.returned = Some(taken.clone());
+        if returned_buckets != expected_buckets {
+            let why = format!("returned the buckets {returned_buckets:?}, expected {expected_buckets:?} in this order");
+            return fail(outcome, why);
+        }
+        if taken != outcome.expected {
+            return fail(outcome, "the items taken from the buckets are not the parent's items in range".into());
+        }
+        outcome.verdict = Verdict::Pass;
+        outcome
     }
 
     /// A read a subset serves (`subset`): what the pattern should return is worked out

@@ -67,6 +67,11 @@ impl Run<'_> {
                 requests.extend(self.refresh_holders(r, rewrite, &written, state).await);
                 continue;
             }
+            // A child kept in a bucket: appended to its window's bucket.
+            if matches!(r.purpose, Purpose::AppendToBucket { .. }) {
+                requests.push(self.append_to_bucket(r, state).await);
+                continue;
+            }
             // A tree's parent, read for the document the next request writes: reported first.
             if matches!(r.purpose, Purpose::ReadParentAncestors { .. }) {
                 let next = list.next_if(|n| n.kind() == OperationKind::Write);
@@ -178,6 +183,121 @@ impl Run<'_> {
                 .await,
         );
         checks
+    }
+
+    /// A new child appended to its window's bucket (`bucket`): a new item in the
+    /// latest window of the first parent's buckets, whose bucket the request's id
+    /// must name (the item's window, worked out from the model), then read back: the
+    /// bucket must hold what it held and the new item, in that order.
+    async fn append_to_bucket(&self, r: &Request, state: &mut WriteState) -> RequestOutcome {
+        let mut outcome = self.outcome(r);
+        let found = self
+            .logical
+            .container(&r.container)
+            .and_then(|c| Some((c, c.document_type(r.document_types.first()?)?)))
+            .and_then(|(c, d)| Some((c, d, d.bucket.as_ref()?)));
+        let Some((c, d, b)) = found else {
+            return fail(outcome, format!("`{}` holds no buckets", r.container));
+        };
+        // The latest bucket of the first parent, and a new item at its window's end.
+        let buckets = || {
+            state
+                .live
+                .iter()
+                .filter(|s| s.container == c.name && s.document_type == d.name)
+        };
+        let first = buckets().next().map(|s| s.partition_key.clone());
+        let Some(last) = buckets()
+            .filter(|s| Some(&s.partition_key) == first.as_ref())
+            .max_by(|x, y| x.id.cmp(&y.id))
+            .cloned()
+        else {
+            return fail(outcome, format!("there is no `{}` to append to", d.name));
+        };
+        let items = |body: &Value| body.get(&b.items).and_then(Value::as_array).cloned().unwrap_or_default();
+        let before = items(&last.body);
+        let Some(Value::Object(mut item)) = before.first().cloned() else {
+            return fail(outcome, format!("the bucket `{}` holds no item to model a new one on", last.id));
+        };
+        let end = match b.window {
+            cosmap_mapper::BucketWindow::Minute => ":59Z",
+            cosmap_mapper::BucketWindow::Hour => ":59:59Z",
+            cosmap_mapper::BucketWindow::Day => "T23:59:59Z",
+        };
+        let time = format!("{}{end}", last.id);
+        item.insert(b.time.clone(), Value::String(time.clone()));
+        let item = Value::Object(item);
+        // The id the request names, bound from the item; the model says what it must be.
+        let window: String = time.chars().take(b.window.prefix_len()).collect();
+        let id = match r.id() {
+            Some(ValueSource::Window { parameter, length }) => match item.get(parameter).and_then(Value::as_str) {
+                Some(t) => t.chars().take(*length).collect::<String>(),
+                None => return fail(outcome, format!("the item holds no `{parameter}` to name its bucket")),
+            },
+            other => {
+                let what = other.map_or_else(|| "nothing".to_string(), ToString::to_string);
+                return fail(outcome, format!("the bucket's id comes from {what}, not from the item's window"));
+            }
+        };
+        let pk = last.partition_key.clone();
+        outcome.partition_key = Some(pk.to_string());
+        outcome.id = Some(id.clone());
+        outcome.expected = vec![window.clone()];
+        if id != window {
+            return fail(
+                outcome,
+                format!("the request appends to `{id}`, but the item's {} is `{window}`", b.window.as_str()),
+            );
+        }
+        let Ok(client) = self.client(&c.name) else {
+            return fail(outcome, format!("there is no container `{}`", c.name));
+        };
+        let current = match self.point_read(&c.name, &pk, &id).await {
+            Ok(current) => current,
+            Err(cause) => return error(outcome, cause),
+        };
+        let mut body = current.clone().unwrap_or_else(|| last.body.clone());
+        let mut list = current.as_ref().map(&items).unwrap_or_default();
+        list.push(item.clone());
+        if let Value::Object(map) = &mut body {
+            map.insert(b.items.clone(), Value::Array(list));
+        }
+        let operation = format!("replace item `{id}` in `{}`", c.name);
+        let sent = if current.is_some() {
+            self.connection
+                .request(&operation, &[], || client.replace_item(pk.sdk(), &id, &body, None))
+                .await
+                .map(|_| ())
+        } else {
+            self.connection
+                .request(&operation, &[], || client.create_item(pk.sdk(), &id, &body, None))
+                .await
+                .map(|_| ())
+        };
+        if let Err(e) = sent {
+            return fail(outcome, format!("appending to `{id}` failed: {e}"));
+        }
+        let mut want = before.clone();
+        want.push(item);
+        match self.point_read(&c.name, &pk, &id).await {
+            Ok(Some(read)) => {
+                outcome.returned = Some(vec![id.clone()]);
+                if items(&read) != want {
+                    return fail(outcome, format!("`{id}` does not hold its items and the new one, in order"));
+                }
+                if let Some(live) = state
+                    .live
+                    .iter_mut()
+                    .find(|s| s.container == c.name && s.id == id && s.partition_key == pk)
+                {
+                    live.body = body;
+                }
+                outcome.verdict = Verdict::Pass;
+                outcome
+            }
+            Ok(None) => fail(outcome, format!("`{id}` is not there after the append")),
+            Err(cause) => error(outcome, cause),
+        }
     }
 
     /// The point read of the new parent of the tree element just written
