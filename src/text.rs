@@ -120,6 +120,21 @@ fn render_document(out: &mut String, d: &DocumentType) {
             6,
         );
     }
+    if let Some(b) = &d.bucket {
+        wrap_into(
+            out,
+            "    ",
+            &format!(
+                "bucket of the `{}`s of one parent in one {} of `{}` (window = its first {} characters), about {} each",
+                b.element,
+                b.window.as_str(),
+                b.time,
+                b.window.prefix_len(),
+                b.typical_items.round()
+            ),
+            6,
+        );
+    }
     if let Some(parent) = &d.parent {
         let _ = writeln!(out, "    parent: {} via {}", parent.entity, parent.property);
     }

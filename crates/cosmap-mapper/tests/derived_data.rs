@@ -340,3 +340,74 @@ fn an_ancestors_list_is_refused_when_writes_outweigh_reads_or_it_would_not_fit()
     let d = decision(&m, Rule::TreeAncestors, "Category.parent");
     assert!(d.reason.contains("KB a list may take of an item"), "{}", d.reason);
 }
+
+#[test]
+fn readings_charted_by_device_and_time_are_kept_in_hourly_buckets() {
+    let model = load("examples/patterns/bucket/model.json");
+    let m = map(&model, &Options::default());
+    let device = m.container("Device").unwrap();
+    assert!(device.document_type("Reading").is_none(), "no document per reading");
+    let bucket = device.document_type("ReadingBucket").expect("a bucket document type");
+    let of = bucket.bucket.as_ref().unwrap();
+    assert_eq!(
+        (of.element.as_str(), of.time.as_str(), of.window, of.items.as_str()),
+        ("Reading", "measuredAt", cosmap_mapper::BucketWindow::Hour, "readings")
+    );
+    assert!((of.typical_items - 60.12).abs() < 0.01, "{}", of.typical_items);
+    // The chart reads the buckets its range touches, newest first.
+    let chart = op(&m, "chart of a device's last day");
+    assert_eq!(
+        chart.requests[0].sql().unwrap(),
+        "SELECT * FROM c WHERE c.deviceId = @deviceId AND c.window >= LEFT(@measuredAtMin, 13) AND c.type = 'readingBucket' ORDER BY c.window DESC"
+    );
+    // A reading is appended to the bucket its hour names.
+    let record = op(&m, "record a reading");
+    assert!(matches!(record.requests[0].purpose, Purpose::AppendToBucket { .. }));
+    assert_eq!(
+        record.requests[0].id(),
+        Some(&cosmap_mapper::operations::ValueSource::Window {
+            parameter: "measuredAt".into(),
+            length: 13
+        })
+    );
+    let report = cost(&model, &Options::default(), Consistency::Session);
+    let chart = report
+        .patterns
+        .iter()
+        .find(|p| p.name == "chart of a device's last day")
+        .unwrap();
+    // 1,440 readings are 15 pages of documents, or one page of 25 buckets.
+    assert!(chart.rules.ru > 5.0 * chart.optimised.ru, "{chart:?}");
+    let record = report.patterns.iter().find(|p| p.name == "record a reading").unwrap();
+    assert!(
+        record.optimised.ru > record.rules.ru,
+        "an append rewrites a bucket: {record:?}"
+    );
+    assert!(report.totals.optimised < report.totals.rules);
+}
+
+#[test]
+fn buckets_are_refused_when_writes_outweigh_reads_or_reads_need_one_child() {
+    // iot-fleet: 20,000 readings a second, read a page at a time.
+    let m = map(&load("examples/iot-fleet/model.json"), &Options::default());
+    let d = decision(&m, Rule::Bucket, "SensorReading");
+    assert!(d.reason.contains("would not drop"), "{}", d.reason);
+    assert!(m.container("Device").unwrap().document_type("SensorReading").is_some());
+    // A reading that is also replaced, or read by itself, cannot live in a bucket.
+    let mut spec = load("examples/patterns/bucket/model.json").spec().clone();
+    spec.access_patterns.push(
+        cosmap_domain::AccessPattern::new("correct a reading", cosmap_domain::AccessKind::Write, "Reading", 1.0)
+            .write(cosmap_domain::WriteOperation::Replace),
+    );
+    let m = map(&DomainModel::new(spec.clone()).unwrap(), &Options::default());
+    let d = decision(&m, Rule::Bucket, "Reading");
+    assert!(d.reason.contains("written once"), "{}", d.reason);
+    spec.access_patterns.pop();
+    spec.access_patterns.push(
+        cosmap_domain::AccessPattern::new("cold readings", cosmap_domain::AccessKind::Read, "Reading", 1.0)
+            .filter("celsius <"),
+    );
+    let m = map(&DomainModel::new(spec).unwrap(), &Options::default());
+    let d = decision(&m, Rule::Bucket, "Reading");
+    assert!(d.reason.contains("cannot serve"), "{}", d.reason);
+}

@@ -301,3 +301,32 @@ async fn ancestors_read_up_a_tree_are_checked_level_by_level() {
         .as_deref()
         .is_some_and(|r| r.contains("neither climbs them nor reads a list"))));
 }
+
+#[tokio::test]
+async fn an_append_to_the_wrong_window_or_buckets_out_of_order_fail() {
+    let (model, logical) = common::example("patterns/bucket");
+    assert!(common::in_memory(&model, &logical).await.passed());
+    // The append names its bucket by the day, not the hour.
+    let mut wrong_window = logical.clone();
+    let record = operation(&mut wrong_window, "record a reading");
+    let Action::Write { id, .. } = &mut record.requests[0].action else {
+        panic!("a write");
+    };
+    *id = ValueSource::Window {
+        parameter: "measuredAt".into(),
+        length: 10,
+    };
+    let report = common::in_memory(&model, &wrong_window).await;
+    let p = report.pattern("record a reading").expect("pattern");
+    assert!(!p.passed, "{}", report.to_text());
+    assert!(p.requests[0]
+        .reason
+        .as_deref()
+        .is_some_and(|r| r.contains("but the item's hour is")));
+    // The chart's buckets oldest first: the newest readings would come last.
+    let mut ascending = logical.clone();
+    edit_sql(&mut ascending, "chart of a device's last day", " DESC", "");
+    let report = common::in_memory(&model, &ascending).await;
+    let p = report.pattern("chart of a device's last day").expect("pattern");
+    assert!(!p.passed, "{}", report.to_text());
+}

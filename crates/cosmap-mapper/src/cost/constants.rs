@@ -60,7 +60,7 @@ pub const DEFAULT_ITEM_BYTES: f64 = 1024.0;
 /// holds this many times its even share (at most all of them).
 pub const DEFAULT_SKEW: f64 = 10.0;
 /// ASSUMPTION: one execution of a query reads one page of at most this many items
-/// (applications page through larger results).
+/// (applications page through larger results), or as many pages as its `limit` asks.
 pub const QUERY_PAGE_ITEMS: f64 = 100.0;
 /// ASSUMPTION: an equality filter on an attribute that is neither an identity nor a
 /// reference, and declares no `distinctValues`, matches one item.
@@ -83,7 +83,7 @@ pub const ASSUMPTIONS: &[&str] = &[
     "a range filter keeps a third of the items in scope (`between`: a tenth); an `in` filter matches as 3 equality filters would",
     "a short form (`project`) returns a share of each document's bytes: (projected properties + 3) / (properties + 3)",
     "requests spread over partition key values as the data does: evenly, but under a key other than the root's identity its most common value takes `largestValueShare` of both (ten times the even share when not declared)",
-    "one execution of a query reads one page of at most 100 items",
+    "one execution of a query reads one page of at most 100 items, or as many pages as its `limit` asks",
     "a create in a feed also deletes the oldest item it pushes out",
     "a query given a prefix of a hierarchical key selects count / (the prefix's values) items and checks the physical partitions its most common value's data fills (50 GB each), as a query across that many partitions; the levels combine as if independent",
 ];

@@ -191,7 +191,7 @@ fn shapes(model: &DomainModel, stats: &Statistics, containers: &[Container], tra
                     reason,
                 );
             };
-            if let Some(reason) = unservable(model, containers, c, d, &touching, &time) {
+            if let Some(reason) = unservable(containers, c, d, &touching, &time) {
                 // Never written: nothing piles up, nothing to say.
                 if touching.iter().any(|p| p.kind == AccessKind::Write) {
                     refuse(reason);
@@ -205,7 +205,8 @@ fn shapes(model: &DomainModel, stats: &Statistics, containers: &[Container], tra
             let parents = root.map_or(1.0, |r| facts::count_of(model, &r.source)).max(1.0);
             let per_parent = creates / parents;
             let item_bytes = d.estimated_size_bytes.unwrap_or(DEFAULT_ITEM_BYTES);
-            let fits = |n: f64| n >= 2.0 && n <= BUCKET_MAX_ITEMS && DEFAULT_SKEW * n * item_bytes <= MAX_ITEM_BYTES;
+            let fits =
+                |n: f64| (2.0..=BUCKET_MAX_ITEMS).contains(&n) && DEFAULT_SKEW * n * item_bytes <= MAX_ITEM_BYTES;
             let windows: Vec<Candidate> = BucketWindow::ALL
                 .into_iter()
                 .filter(|w| fits(per_parent * w.seconds()))
@@ -259,7 +260,6 @@ fn time_of(model: &DomainModel, p: &AccessPattern) -> Option<String> {
 
 /// Why `d`'s documents (in `c`) cannot become buckets by `time`, if they cannot.
 fn unservable(
-    model: &DomainModel,
     containers: &[Container],
     c: &Container,
     d: &DocumentType,
@@ -337,7 +337,6 @@ fn unservable(
             }
         }
     }
-    let _ = model;
     None
 }
 

@@ -86,7 +86,12 @@ impl Run<'_> {
             return fail(outcome, format!("there are no `{}` samples", d.name));
         };
         let own: Vec<&Sample> = buckets.into_iter().filter(|s| s.partition_key == parent).collect();
-        let time = |item: &Value| item.get(&b.time).and_then(Value::as_str).unwrap_or_default().to_string();
+        let time = |item: &Value| {
+            item.get(&b.time)
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_string()
+        };
         let items_of = |bucket: &Value| -> Vec<Value> {
             bucket
                 .get(&b.items)
@@ -100,18 +105,29 @@ impl Run<'_> {
             return fail(outcome, format!("the `{}` samples of `{parent}` hold no items", d.name));
         }
         // The bounds: a quarter and three quarters in, or the middle for one bound.
-        let ranges: Vec<cosmap_domain::Filter<'_>> =
-            pattern.filters().into_iter().flatten().filter(|f| f.is_range()).collect();
+        let ranges: Vec<cosmap_domain::Filter<'_>> = pattern
+            .filters()
+            .into_iter()
+            .flatten()
+            .filter(|f| f.is_range())
+            .collect();
         let both = ranges.iter().any(|f| f.op == FilterOp::Between)
-            || (ranges.iter().any(|f| matches!(f.op, FilterOp::Greater | FilterOp::GreaterOrEqual))
-                && ranges.iter().any(|f| matches!(f.op, FilterOp::Less | FilterOp::LessOrEqual)));
+            || (ranges
+                .iter()
+                .any(|f| matches!(f.op, FilterOp::Greater | FilterOp::GreaterOrEqual))
+                && ranges
+                    .iter()
+                    .any(|f| matches!(f.op, FilterOp::Less | FilterOp::LessOrEqual)));
         let (low, high) = if both {
             (times[times.len() / 4].clone(), times[times.len() * 3 / 4].clone())
         } else {
             (times[times.len() / 2].clone(), times[times.len() / 2].clone())
         };
         let mut parameters = BTreeMap::new();
-        parameters.insert(format!("@{}", c.partition_key_property), Value::String(parent.to_string()));
+        parameters.insert(
+            format!("@{}", c.partition_key_property),
+            Value::String(parent.to_string()),
+        );
         for f in &ranges {
             for name in f.parameters() {
                 let value = if name.ends_with("Min") { &low } else { &high };
@@ -173,7 +189,10 @@ impl Run<'_> {
             return fail(outcome, why);
         }
         if taken != outcome.expected {
-            return fail(outcome, "the items taken from the buckets are not the parent's items in range".into());
+            return fail(
+                outcome,
+                "the items taken from the buckets are not the parent's items in range".into(),
+            );
         }
         outcome.verdict = Verdict::Pass;
         outcome

@@ -214,10 +214,18 @@ impl Run<'_> {
         else {
             return fail(outcome, format!("there is no `{}` to append to", d.name));
         };
-        let items = |body: &Value| body.get(&b.items).and_then(Value::as_array).cloned().unwrap_or_default();
+        let items = |body: &Value| {
+            body.get(&b.items)
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default()
+        };
         let before = items(&last.body);
         let Some(Value::Object(mut item)) = before.first().cloned() else {
-            return fail(outcome, format!("the bucket `{}` holds no item to model a new one on", last.id));
+            return fail(
+                outcome,
+                format!("the bucket `{}` holds no item to model a new one on", last.id),
+            );
         };
         let end = match b.window {
             cosmap_mapper::BucketWindow::Minute => ":59Z",
@@ -236,7 +244,10 @@ impl Run<'_> {
             },
             other => {
                 let what = other.map_or_else(|| "nothing".to_string(), ToString::to_string);
-                return fail(outcome, format!("the bucket's id comes from {what}, not from the item's window"));
+                return fail(
+                    outcome,
+                    format!("the bucket's id comes from {what}, not from the item's window"),
+                );
             }
         };
         let pk = last.partition_key.clone();
@@ -246,7 +257,10 @@ impl Run<'_> {
         if id != window {
             return fail(
                 outcome,
-                format!("the request appends to `{id}`, but the item's {} is `{window}`", b.window.as_str()),
+                format!(
+                    "the request appends to `{id}`, but the item's {} is `{window}`",
+                    b.window.as_str()
+                ),
             );
         }
         let Ok(client) = self.client(&c.name) else {
@@ -283,7 +297,10 @@ impl Run<'_> {
             Ok(Some(read)) => {
                 outcome.returned = Some(vec![id.clone()]);
                 if items(&read) != want {
-                    return fail(outcome, format!("`{id}` does not hold its items and the new one, in order"));
+                    return fail(
+                        outcome,
+                        format!("`{id}` does not hold its items and the new one, in order"),
+                    );
                 }
                 if let Some(live) = state
                     .live
