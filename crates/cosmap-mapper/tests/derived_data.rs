@@ -169,7 +169,7 @@ fn the_newest_children_are_kept_in_their_parent_and_read_with_one_point_read() {
 
 #[test]
 fn a_list_without_a_bound_or_over_the_item_budget_is_kept_by_the_other_side() {
-    let path = "crates/cosmap-verify/tests/models/reference-lists.json";
+    let path = "examples/patterns/reference-list/model.json";
     let m = map(&load(path), &Options::default());
     let reasons: Vec<(&str, &str)> = m
         .decisions
