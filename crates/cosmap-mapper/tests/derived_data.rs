@@ -411,3 +411,24 @@ fn buckets_are_refused_when_writes_outweigh_reads_or_reads_need_one_child() {
     let d = decision(&m, Rule::Bucket, "Reading");
     assert!(d.reason.contains("cannot serve"), "{}", d.reason);
 }
+
+#[test]
+fn the_cost_table_credits_each_kind_of_derived_data_with_its_own_line() {
+    for (example, rule) in [
+        ("extended-reference", Rule::ExtendedReference),
+        ("computed-value", Rule::ComputedValue),
+        ("subset", Rule::Subset),
+        ("tree-ancestors", Rule::TreeAncestors),
+        ("bucket", Rule::Bucket),
+    ] {
+        let model = load(&format!("examples/patterns/{example}/model.json"));
+        let report = cost(&model, &Options::default(), Consistency::Session);
+        let line = report
+            .optimisations
+            .iter()
+            .find(|e| e.rule == rule)
+            .unwrap_or_else(|| panic!("{example}: no {} line", rule.as_str()));
+        assert!(line.saves_ru_per_second > line.adds_ru_per_second, "{example}: {line:?}");
+        assert!(!line.patterns.is_empty());
+    }
+}

@@ -139,6 +139,70 @@ pub(crate) fn effects(
             }
         }
     }
+    // Counts kept on parents, subsets and buckets: the patterns whose requests read or
+    // keep them.
+    use crate::operations::Purpose;
+    for c in &optimised.containers {
+        for d in &c.document_types {
+            for v in &d.computed {
+                let touches = |op: &Operation| {
+                    op.requests.iter().any(|x| {
+                        matches!(&x.purpose, Purpose::UpdateCount { document, property, .. } if *document == d.name && *property == v.name)
+                    }) || rules.operations.iter().any(|before| {
+                        before.pattern == op.pattern
+                            && before.requests.iter().any(|x| {
+                                matches!(&x.purpose, Purpose::Count { element, per } if *element == v.counts && *per == d.source)
+                            })
+                    })
+                };
+                out.push(effect(
+                    Rule::ComputedValue,
+                    format!("`{}.{}` kept", d.name, v.name),
+                    optimised.operations.iter().filter(|op| touches(op)),
+                    patterns,
+                ));
+            }
+            for e in d.embedded.iter().filter(|e| e.subset.is_some()) {
+                let touches = |op: &Operation| {
+                    op.requests.iter().any(|x| match &x.purpose {
+                        Purpose::ReadSubset { document, property, .. }
+                        | Purpose::UpdateSubset { document, property, .. } => {
+                            *document == d.name && *property == e.name
+                        }
+                        _ => false,
+                    })
+                };
+                out.push(effect(
+                    Rule::Subset,
+                    format!("`{}.{}`: the newest `{}`s", d.name, e.name, e.source),
+                    optimised.operations.iter().filter(|op| touches(op)),
+                    patterns,
+                ));
+            }
+            if let Some(b) = &d.bucket {
+                let touches = |op: &Operation| {
+                    op.requests.iter().any(|x| match &x.purpose {
+                        Purpose::ReadBuckets { document, .. } | Purpose::AppendToBucket { document, .. } => {
+                            *document == d.name
+                        }
+                        _ => false,
+                    })
+                };
+                out.push(effect(
+                    Rule::Bucket,
+                    format!(
+                        "`{}` in `{}`s by {} of `{}`",
+                        b.element,
+                        d.name,
+                        b.window.as_str(),
+                        b.time
+                    ),
+                    optimised.operations.iter().filter(|op| touches(op)),
+                    patterns,
+                ));
+            }
+        }
+    }
     // Ancestors lists: the reads that no longer follow the parent link up, and the
     // writes that read the parent or rewrite the descendants.
     for c in &optimised.containers {
