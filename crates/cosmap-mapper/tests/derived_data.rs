@@ -428,7 +428,10 @@ fn the_cost_table_credits_each_kind_of_derived_data_with_its_own_line() {
             .iter()
             .find(|e| e.rule == rule)
             .unwrap_or_else(|| panic!("{example}: no {} line", rule.as_str()));
-        assert!(line.saves_ru_per_second > line.adds_ru_per_second, "{example}: {line:?}");
+        assert!(
+            line.saves_ru_per_second > line.adds_ru_per_second,
+            "{example}: {line:?}"
+        );
         assert!(!line.patterns.is_empty());
     }
 }

@@ -850,17 +850,34 @@ fn refresh_ancestors(c: &Container, d: &DocumentType) -> Vec<Request> {
             sql::property("c", &r.name),
             sql::literal(&d.discriminator)
         );
-        requests.push(Request {
-            action: Action::query(None, sql, vec![identity.to_string()]),
+        let query = Action::query(None, sql, vec![identity.to_string()]);
+        let index_paths = vec![format!("/{}/[]/id/?", r.name), "/type/?".to_string()];
+        requests.extend(find_and_rewrite(c, d, query, index_paths, purpose));
+    }
+    requests
+}
+
+/// A sync's two requests: `query` for the `d` documents (in `c`) that hold what
+/// changed, then a replace of each one found (its key and id from the document).
+fn find_and_rewrite(
+    c: &Container,
+    d: &DocumentType,
+    query: Action,
+    index_paths: Vec<String>,
+    purpose: Purpose,
+) -> [Request; 2] {
+    let levels = c.partition_key_properties();
+    let own = |level: &str| ValueSource::Property(PropertyPath::new([level]));
+    [
+        Request {
+            action: query,
             container: c.name.clone(),
             document_types: vec![d.name.clone()],
             purpose: purpose.clone(),
-            index_paths: vec![format!("/{}/[]/id/?", r.name), "/type/?".to_string()],
+            index_paths,
             order_by: Vec::new(),
-        });
-        let levels = c.partition_key_properties();
-        let own = |level: &str| ValueSource::Property(PropertyPath::new([level]));
-        requests.push(Request {
+        },
+        Request {
             action: Action::Write {
                 write: WriteKind::Replace,
                 partition_key: key_from(levels.iter().map(|l| own(l)).collect(), levels.len()),
@@ -871,9 +888,8 @@ fn refresh_ancestors(c: &Container, d: &DocumentType) -> Vec<Request> {
             purpose,
             index_paths: Vec::new(),
             order_by: Vec::new(),
-        });
-    }
-    requests
+        },
+    ]
 }
 
 /// The requests that keep extended references to root `target` current after it is
@@ -909,28 +925,9 @@ fn refresh_extended(keepers: &Keepers<'_>, target: &DocumentType) -> Vec<Request
                 sql::literal(&h.discriminator)
             );
             let partition_key = by_reference.then(|| ValueSource::Parameter(identity.to_string()));
-            requests.push(Request {
-                action: Action::query(partition_key, sql, vec![identity.to_string()]),
-                container: c.name.clone(),
-                document_types: vec![h.name.clone()],
-                purpose: purpose.clone(),
-                index_paths: vec![format!("/{}/id/?", r.name), "/type/?".to_string()],
-                order_by: Vec::new(),
-            });
-            let levels = c.partition_key_properties();
-            let own = |level: &str| ValueSource::Property(PropertyPath::new([level]));
-            requests.push(Request {
-                action: Action::Write {
-                    write: WriteKind::Replace,
-                    partition_key: key_from(levels.iter().map(|l| own(l)).collect(), levels.len()),
-                    id: ValueSource::Property(PropertyPath::new(["id"])),
-                },
-                container: c.name.clone(),
-                document_types: vec![h.name.clone()],
-                purpose,
-                index_paths: Vec::new(),
-                order_by: Vec::new(),
-            });
+            let query = Action::query(partition_key, sql, vec![identity.to_string()]);
+            let index_paths = vec![format!("/{}/id/?", r.name), "/type/?".to_string()];
+            requests.extend(find_and_rewrite(c, h, query, index_paths, purpose));
         }
     }
     requests

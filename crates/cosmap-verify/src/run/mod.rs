@@ -13,7 +13,7 @@ use azure_data_cosmos::clients::ContainerClient;
 use azure_data_cosmos::{FeedScope, Query};
 use cosmap_domain::{AccessKind, AccessPattern, DomainModel};
 use cosmap_mapper::operations::{Operation, OperationKind, Request, ValueSource};
-use cosmap_mapper::{LogicalModel, Role};
+use cosmap_mapper::{BucketOf, Container, DocumentType, LogicalModel, Role};
 use cosmap_provision::in_memory::InMemoryAccount;
 use cosmap_provision::{
     apply, plan, AppliedAction, ApplyOptions, Connection, DatabaseAction, ProvisionError, Settings, Target, Throughput,
@@ -222,6 +222,14 @@ impl<'a> Run<'a> {
         }
         outcomes.sort_by(|a, b| a.pattern.cmp(&b.pattern));
         outcomes
+    }
+
+    /// The bucket document type request `r` reads or writes (`bucket`), with its
+    /// container and what it holds.
+    fn bucket_of(&self, r: &Request) -> Option<(&Container, &DocumentType, &BucketOf)> {
+        let c = self.logical.container(&r.container)?;
+        let d = c.document_type(r.document_types.first()?)?;
+        Some((c, d, d.bucket.as_ref()?))
     }
 
     fn client(&self, container: &str) -> Result<&ContainerClient, String> {

@@ -69,12 +69,7 @@ impl Run<'_> {
     /// range, sorted, up to the limit.
     async fn bucket_read(&self, r: &Request, pattern: &AccessPattern) -> RequestOutcome {
         let mut outcome = self.outcome(r);
-        let found = self
-            .logical
-            .container(&r.container)
-            .and_then(|c| Some((c, c.document_type(r.document_types.first()?)?)))
-            .and_then(|(c, d)| Some((c, d, d.bucket.as_ref()?)));
-        let Some((c, d, b)) = found else {
+        let Some((c, d, b)) = self.bucket_of(r) else {
             return fail(outcome, format!("`{}` holds no buckets", r.container));
         };
         let buckets: Vec<&Sample> = self

@@ -116,23 +116,10 @@ impl Run<'_> {
         else {
             return vec![fail(outcome, "not an extended reference's sync".into())];
         };
-        let Some(changed) = written
-            .iter()
-            .rev()
-            .find(|w| w.accepted && w.sample.document_type == *target)
-            .map(|w| w.sample.clone())
-        else {
-            return vec![fail(outcome, format!("the operation wrote no `{target}` to sync"))];
+        let (changed, c, copied) = match self.sync_of(query, written, target, document, reference) {
+            Ok(found) => found,
+            Err(reason) => return vec![fail(outcome, reason)],
         };
-        let Some(c) = self.logical.container(&query.container) else {
-            return vec![fail(outcome, format!("there is no container `{}`", query.container))];
-        };
-        let copied: Vec<String> = c
-            .document_type(document)
-            .and_then(|d| d.references.iter().find(|r| r.name == *reference))
-            .and_then(|r| r.extended.as_ref())
-            .map(|e| e.attributes.iter().map(|a| a.name.clone()).collect())
-            .unwrap_or_default();
         let refers = |s: &Sample| {
             s.container == c.name
                 && s.document_type == *document
@@ -191,12 +178,7 @@ impl Run<'_> {
     /// bucket must hold what it held and the new item, in that order.
     async fn append_to_bucket(&self, r: &Request, state: &mut WriteState) -> RequestOutcome {
         let mut outcome = self.outcome(r);
-        let found = self
-            .logical
-            .container(&r.container)
-            .and_then(|c| Some((c, c.document_type(r.document_types.first()?)?)))
-            .and_then(|(c, d)| Some((c, d, d.bucket.as_ref()?)));
-        let Some((c, d, b)) = found else {
+        let Some((c, d, b)) = self.bucket_of(r) else {
             return fail(outcome, format!("`{}` holds no buckets", r.container));
         };
         // The latest bucket of the first parent, and a new item at its window's end.
@@ -410,23 +392,10 @@ impl Run<'_> {
         let Purpose::SyncAncestors { document, property, .. } = &query.purpose else {
             return vec![fail(outcome, "not an ancestors list's sync".into())];
         };
-        let Some(changed) = written
-            .iter()
-            .rev()
-            .find(|w| w.accepted && w.sample.document_type == *document)
-            .map(|w| w.sample.clone())
-        else {
-            return vec![fail(outcome, format!("the operation wrote no `{document}` to sync"))];
+        let (changed, c, copied) = match self.sync_of(query, written, document, document, property) {
+            Ok(found) => found,
+            Err(reason) => return vec![fail(outcome, reason)],
         };
-        let Some(c) = self.logical.container(&query.container) else {
-            return vec![fail(outcome, format!("there is no container `{}`", query.container))];
-        };
-        let copied: Vec<String> = c
-            .document_type(document)
-            .and_then(|d| d.references.iter().find(|r| r.name == *property))
-            .and_then(|r| r.extended.as_ref())
-            .map(|e| e.attributes.iter().map(|a| a.name.clone()).collect())
-            .unwrap_or_default();
         let position = |body: &Value| {
             body.get(property).and_then(Value::as_array).and_then(|l| {
                 l.iter()
@@ -493,6 +462,36 @@ impl Run<'_> {
                 .await,
         );
         checks
+    }
+
+    /// What a sync after `query` works on: the `changed` document of type `written_type`
+    /// the operation wrote, the query's container, and the attributes the holders'
+    /// `reference` (of document type `document`) copies from it.
+    fn sync_of(
+        &self,
+        query: &Request,
+        written: &[Written],
+        written_type: &str,
+        document: &str,
+        reference: &str,
+    ) -> Result<(Sample, &Container, Vec<String>), String> {
+        let changed = written
+            .iter()
+            .rev()
+            .find(|w| w.accepted && w.sample.document_type == written_type)
+            .map(|w| w.sample.clone())
+            .ok_or_else(|| format!("the operation wrote no `{written_type}` to sync"))?;
+        let c = self
+            .logical
+            .container(&query.container)
+            .ok_or_else(|| format!("there is no container `{}`", query.container))?;
+        let copied = c
+            .document_type(document)
+            .and_then(|d| d.references.iter().find(|r| r.name == reference))
+            .and_then(|r| r.extended.as_ref())
+            .map(|e| e.attributes.iter().map(|a| a.name.clone()).collect())
+            .unwrap_or_default();
+        Ok((changed, c, copied))
     }
 
     /// Rewrites each document `found` in `c` as `edit` makes it (the `rewrite` request
