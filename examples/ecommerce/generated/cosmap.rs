@@ -83,7 +83,8 @@ pub mod types {
         ::serde::Deserialize,
         ::core::fmt::Debug,
         ::core::clone::Clone,
-        ::core::cmp::PartialEq
+        ::core::cmp::PartialEq,
+        ::core::default::Default
     )]
     #[serde(rename_all = "camelCase")]
     pub struct ContactType {
@@ -98,7 +99,8 @@ pub mod types {
         ::serde::Deserialize,
         ::core::fmt::Debug,
         ::core::clone::Clone,
-        ::core::cmp::PartialEq
+        ::core::cmp::PartialEq,
+        ::core::default::Default
     )]
     #[serde(rename_all = "camelCase")]
     pub struct CreditCardType {
@@ -113,7 +115,8 @@ pub mod types {
         ::serde::Deserialize,
         ::core::fmt::Debug,
         ::core::clone::Clone,
-        ::core::cmp::PartialEq
+        ::core::cmp::PartialEq,
+        ::core::default::Default
     )]
     #[serde(rename_all = "camelCase")]
     pub struct OrderStatus {
@@ -145,7 +148,8 @@ pub mod types {
         ::serde::Deserialize,
         ::core::fmt::Debug,
         ::core::clone::Clone,
-        ::core::cmp::PartialEq
+        ::core::cmp::PartialEq,
+        ::core::default::Default
     )]
     #[serde(rename_all = "camelCase")]
     pub struct OrderType {
@@ -160,7 +164,8 @@ pub mod types {
         ::serde::Deserialize,
         ::core::fmt::Debug,
         ::core::clone::Clone,
-        ::core::cmp::PartialEq
+        ::core::cmp::PartialEq,
+        ::core::default::Default
     )]
     #[serde(rename_all = "camelCase")]
     pub struct PaymentMethod {
@@ -175,7 +180,8 @@ pub mod types {
         ::serde::Deserialize,
         ::core::fmt::Debug,
         ::core::clone::Clone,
-        ::core::cmp::PartialEq
+        ::core::cmp::PartialEq,
+        ::core::default::Default
     )]
     #[serde(rename_all = "camelCase")]
     pub struct Option {
@@ -193,7 +199,8 @@ pub mod types {
         ::serde::Deserialize,
         ::core::fmt::Debug,
         ::core::clone::Clone,
-        ::core::cmp::PartialEq
+        ::core::cmp::PartialEq,
+        ::core::default::Default
     )]
     #[serde(rename_all = "camelCase")]
     pub struct Size {
@@ -208,7 +215,8 @@ pub mod types {
         ::serde::Deserialize,
         ::core::fmt::Debug,
         ::core::clone::Clone,
-        ::core::cmp::PartialEq
+        ::core::cmp::PartialEq,
+        ::core::default::Default
     )]
     #[serde(rename_all = "camelCase")]
     pub struct Variant {

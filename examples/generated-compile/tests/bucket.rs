@@ -24,3 +24,9 @@ fn a_bucket_is_named_by_the_hour_of_its_readings() {
     // A short text is its own window.
     assert_eq!(ReadingBucket::window_of("2026"), "2026");
 }
+
+#[test]
+fn a_value_object_whose_fields_all_have_defaults_derives_default() {
+    let empty = Reading::default();
+    assert_eq!((empty.measured_at.as_str(), empty.celsius), ("", 0.0));
+}

@@ -38,6 +38,10 @@ pub struct StructView {
     pub attributes: Vec<String>,
     /// For a reference data snapshot: the document it is taken from.
     pub snapshot_of: Option<SnapshotView>,
+    /// Derives `Default`: a value object whose every field has a default (an empty
+    /// value object is a value; a snapshot, subset item or reference without its
+    /// document's id is not).
+    pub default: bool,
 }
 
 /// How a snapshot is built from the reference data document it copies.
@@ -620,6 +624,10 @@ impl Shared<'_> {
                 None => break,
             }
         }
+        let default = e.kind == EmbeddedKind::ValueObject
+            && fields.iter().all(|f| {
+                f.optional || f.list || has_default(&f.ty) || self.structs.get(&f.ty).is_some_and(|s| s.default)
+            });
         let snapshot_of = match e.kind {
             EmbeddedKind::ValueObject => None,
             // A subset item is built from the child's own document.
@@ -643,6 +651,7 @@ impl Shared<'_> {
                 fields,
                 attributes: Vec::new(),
                 snapshot_of,
+                default,
             },
         );
         Ok(name)
@@ -855,6 +864,22 @@ fn plain_field(json: &str, ty: &str, optional: bool, doc: &str) -> FieldView {
         attributes: Vec::new(),
         computed: false,
     }
+}
+
+/// Whether Rust type `ty`, as a field spells it, implements `Default`: the plain
+/// types, and the mapped types that do (`time`'s do not).
+fn has_default(ty: &str) -> bool {
+    const DEFAULTS: [&str; 8] = [
+        "::std::string::String",
+        "i64",
+        "f64",
+        "bool",
+        "::chrono::DateTime<::chrono::Utc>",
+        "::chrono::NaiveDate",
+        "::uuid::Uuid",
+        "::rust_decimal::Decimal",
+    ];
+    DEFAULTS.contains(&ty) || ty.starts_with("::std::vec::Vec<") || ty.starts_with("::core::option::Option<")
 }
 
 fn container_field(json: &str, ty: &str, many: bool, doc: &str) -> FieldView {

@@ -10,7 +10,8 @@ use super::locate::{index, Location, Step};
 use super::sql::{self, Condition};
 use super::{Action, Operation, PropertyPath, Purpose, Request, ValueSource, WriteKind};
 use crate::logical_model::{
-    ClaimOf, Container, ContainerKind, DocumentType, EmbeddedKind, Keeping, PartitionKeyValue, PropertyHolder, Role,
+    ClaimOf, Container, ContainerKind, DocumentType, Embedded, EmbeddedKind, Keeping, PartitionKeyValue,
+    PropertyHolder, Role,
 };
 
 /// The operations of every access pattern of `model` on `containers`, by pattern name.
@@ -19,10 +20,11 @@ pub(crate) fn resolve(model: &DomainModel, containers: &[Container]) -> Vec<Oper
     patterns.sort_by(|a, b| a.name.cmp(&b.name));
     let places = index(containers);
     let keepers = keepers(containers);
+    let subsets = subsets(containers);
     patterns
         .into_iter()
         .filter_map(|p| match p.kind {
-            AccessKind::Read => read(&places, p),
+            AccessKind::Read => read(&places, &subsets, p),
             AccessKind::Write => write(&places, containers, &keepers, p),
         })
         .collect()
@@ -47,6 +49,23 @@ fn keepers(containers: &[Container]) -> Keepers<'_> {
         .collect()
 }
 
+/// The subsets (`subset`) by the pattern each serves, with their parents.
+type Subsets<'a> = BTreeMap<&'a str, (&'a Container, &'a DocumentType, &'a Embedded)>;
+
+fn subsets(containers: &[Container]) -> Subsets<'_> {
+    let mut out = BTreeMap::new();
+    for c in containers {
+        for d in &c.document_types {
+            for e in &d.embedded {
+                if let Some(of) = &e.subset {
+                    out.entry(of.serves.as_str()).or_insert((c, d, e));
+                }
+            }
+        }
+    }
+    out
+}
+
 /// Where each element lives (see [`index`]).
 type Places<'a> = BTreeMap<&'a str, Vec<Location<'a>>>;
 
@@ -67,8 +86,8 @@ enum Match {
     Condition(Condition),
 }
 
-fn read(all: &Places<'_>, p: &AccessPattern) -> Option<Operation> {
-    if let Some(requests) = read_subset(all, p).or_else(|| read_buckets(all, p)) {
+fn read(all: &Places<'_>, subsets: &Subsets<'_>, p: &AccessPattern) -> Option<Operation> {
+    if let Some(requests) = read_subset(subsets, p).or_else(|| read_buckets(all, p)) {
         return Operation::new(p.name.clone(), p.per_second, requests);
     }
     let mut best: Option<Vec<Request>> = None;
@@ -96,15 +115,8 @@ fn read(all: &Places<'_>, p: &AccessPattern) -> Option<Operation> {
 
 /// A read a subset serves (`subset`): a point read of the parent that keeps the
 /// newest children, by the one filter's value (its identity and partition key).
-fn read_subset(all: &Places<'_>, p: &AccessPattern) -> Option<Vec<Request>> {
-    let (c, d, e) = all.values().flatten().find_map(|l| {
-        let e = l
-            .document
-            .embedded
-            .iter()
-            .find(|e| e.subset.as_ref().is_some_and(|s| s.serves == p.name))?;
-        Some((l.container, l.document, e))
-    })?;
+fn read_subset(subsets: &Subsets<'_>, p: &AccessPattern) -> Option<Vec<Request>> {
+    let &(c, d, e) = subsets.get(p.name.as_str())?;
     let parameter = p
         .filters()
         .into_iter()

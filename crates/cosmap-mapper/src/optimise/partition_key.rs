@@ -14,7 +14,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use cosmap_domain::{AccessKind, AttributeType, DomainModel, FilterOp};
+use cosmap_domain::{AccessKind, AccessPattern, AttributeType, DomainModel, FilterOp};
 
 use super::Priced;
 use crate::cost::constants::DEFAULT_SKEW;
@@ -132,6 +132,14 @@ pub(crate) fn apply(
         return None;
     }
     let without = price(containers.clone());
+    // The reads of each element, in name order.
+    let mut reads: BTreeMap<&str, Vec<&AccessPattern>> = BTreeMap::new();
+    for p in model.access_patterns().iter().filter(|p| p.kind == AccessKind::Read) {
+        reads.entry(p.start.as_str()).or_default().push(p);
+    }
+    for list in reads.values_mut() {
+        list.sort_by(|a, b| a.name.cmp(&b.name));
+    }
     // Each container's heaviest candidate that can be its key, weighed on the design as
     // it stands: one that would clash or overflow is refused and the next one tried.
     let mut candidates: Vec<(String, Candidate)> = Vec::new();
@@ -155,7 +163,7 @@ pub(crate) fn apply(
             .filter(|d| d.role != Role::Root)
             .map(|d| d.name.as_str())
             .collect();
-        for candidate in candidates_of(model, c, &root.source, &without) {
+        for candidate in candidates_of(model, &reads, c, &root.source, &without) {
             if let Some(clash) = clash(c, &candidate) {
                 refuse(trace, &c.name, &identity, &candidate, clash);
                 continue;
@@ -524,7 +532,13 @@ fn refuse<'t>(
 /// The attributes and references the root's reads filter on by equality that can be
 /// a partition key and whose number of values is known, heaviest first (on a tie, by
 /// name).
-fn candidates_of(model: &DomainModel, c: &Container, root: &str, base: &Priced) -> Vec<Candidate> {
+fn candidates_of(
+    model: &DomainModel,
+    reads: &BTreeMap<&str, Vec<&AccessPattern>>,
+    c: &Container,
+    root: &str,
+    base: &Priced,
+) -> Vec<Candidate> {
     let Some(entity) = model.entity(root) else {
         return Vec::new();
     };
@@ -533,12 +547,7 @@ fn candidates_of(model: &DomainModel, c: &Container, root: &str, base: &Priced) 
     };
     let mut found: BTreeMap<String, Candidate> = BTreeMap::new();
     // In name order, so the decision reads the same whatever the declaration order.
-    let mut patterns: Vec<_> = model.access_patterns().iter().collect();
-    patterns.sort_by(|a, b| a.name.cmp(&b.name));
-    for p in patterns {
-        if p.kind != AccessKind::Read || p.start != root {
-            continue;
-        }
+    for p in reads.get(root).into_iter().flatten() {
         for filter in p.filters().into_iter().flatten() {
             if filter.op != FilterOp::Equal || filter.attribute == entity.identity {
                 continue;
