@@ -15,7 +15,7 @@
 //! and a sort on one date-time), every write a create. Anything else is refused with
 //! the reason.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use cosmap_domain::limits::MAX_ITEM_BYTES;
 use cosmap_domain::{AccessKind, AccessPattern, AttributeType, DomainModel, FilterOp, WriteOperation};
@@ -159,8 +159,18 @@ pub(crate) fn apply(
 /// first); the children that cannot be bucketed are refused with the reason.
 fn shapes(model: &DomainModel, stats: &Statistics, containers: &[Container], trace: &mut Trace) -> Vec<Vec<Candidate>> {
     let mut out = Vec::new();
-    let mut patterns: Vec<&AccessPattern> = model.access_patterns().iter().collect();
-    patterns.sort_by(|a, b| a.name.cmp(&b.name));
+    // The patterns that start at or return each element, in name order.
+    let mut by_element: BTreeMap<&str, Vec<&AccessPattern>> = BTreeMap::new();
+    for p in model.access_patterns() {
+        let mut elements: BTreeSet<&str> = p.returns.iter().map(String::as_str).collect();
+        elements.insert(p.start.as_str());
+        for element in elements {
+            by_element.entry(element).or_default().push(p);
+        }
+    }
+    for list in by_element.values_mut() {
+        list.sort_by(|a, b| a.name.cmp(&b.name));
+    }
     for c in containers.iter().filter(|c| c.kind == ContainerKind::Aggregate) {
         for d in c
             .document_types
@@ -168,11 +178,7 @@ fn shapes(model: &DomainModel, stats: &Statistics, containers: &[Container], tra
             .filter(|d| matches!(d.role, Role::Entity | Role::ValueObject))
         {
             let element = d.source.as_str();
-            let touching: Vec<&AccessPattern> = patterns
-                .iter()
-                .copied()
-                .filter(|p| p.start == element || p.returns.iter().any(|r| r == element))
-                .collect();
+            let touching: Vec<&AccessPattern> = by_element.get(element).cloned().unwrap_or_default();
             let reads: Vec<&AccessPattern> = touching
                 .iter()
                 .copied()
