@@ -71,10 +71,14 @@ pub(crate) fn apply(
             (
                 format!("stores every ancestor up `{}` on each `{}`, root first", c.parent, c.element),
                 format!(
-                    "{} {} the path to the root, {} point reads of `{}` per result on average ({} at most): stored as a list of {stored}, it comes with the element and saves {}; a create or a move reads the new parent, and a change rewrites every descendant that lists it (from the change feed, {} on average), {}",
+                    "{} {} the path to the root, {} of `{}` per result on average ({} at most): stored as a list of {stored}, it comes with the element and saves {}; a create or a move reads the new parent, and a change rewrites every descendant that lists it (from the change feed, {} on average), {}",
                     reads.join(", "),
                     if reads.len() == 1 { "reads" } else { "read" },
-                    c.typical,
+                    if c.typical == 1.0 {
+                        "1 point read".to_string()
+                    } else {
+                        format!("{} point reads", c.typical)
+                    },
                     c.element,
                     c.max,
                     about(human_ru_per_second(saves)),
