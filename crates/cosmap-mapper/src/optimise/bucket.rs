@@ -123,12 +123,7 @@ pub(crate) fn apply(
         } else if w.saving {
             (
                 format!("keeps a document per `{}`", c.element),
-                format!(
-                    "{shape} alone would save {} and add {}, but with the other derived data the workload would cost no less than the {} it costs without",
-                    about(human_ru_per_second(saves)),
-                    about(human_ru_per_second(adds)),
-                    human_ru_per_second(batch.without)
-                ),
+                super::not_together(&shape, "other buckets", saves, adds, batch.without),
             )
         } else {
             (

@@ -93,12 +93,7 @@ pub(crate) fn apply(
         } else if w.saving {
             (
                 format!("counts `{}`s on each read", c.element),
-                format!(
-                    "alone keeping the count would save {} and add {}, but with the other counts kept the workload would cost no less than the {} it costs without them",
-                    about(human_ru_per_second(saves)),
-                    about(human_ru_per_second(adds)),
-                    human_ru_per_second(batch.without)
-                ),
+                super::not_together("keeping the count", "other counts", saves, adds, batch.without),
             )
         } else {
             (

@@ -100,12 +100,12 @@ pub(crate) fn apply(
         } else if w.saving {
             (
                 "keeps a plain reference".to_string(),
-                format!(
-                    "alone storing {} would save {} and add {}, but with the other extended references the workload would cost no less than the {} it costs without them",
-                    attributes.join(", "),
-                    about(human_ru_per_second(saves)),
-                    about(human_ru_per_second(adds)),
-                    human_ru_per_second(batch.without)
+                super::not_together(
+                    &format!("storing {}", attributes.join(", ")),
+                    "other extended references",
+                    saves,
+                    adds,
+                    batch.without,
                 ),
             )
         } else {

@@ -184,6 +184,18 @@ pub(crate) fn weigh<'c, C: Clone>(
     }
 }
 
+/// Why a candidate that saves alone is not kept: `what` alone would save `saves` and add
+/// `adds`, but with the `others` kept the workload would cost no less than `without`.
+pub(crate) fn not_together(what: &str, others: &str, saves: f64, adds: f64, without: f64) -> String {
+    use crate::statistics::{about, human_ru_per_second};
+    format!(
+        "alone {what} would save {} and add {}, but with the {others} kept the workload would cost no less than the {} it costs without them",
+        about(human_ru_per_second(saves)),
+        about(human_ru_per_second(adds)),
+        human_ru_per_second(without)
+    )
+}
+
 /// The home document of `element`: its root or entity document (not a copy), with
 /// its container.
 pub(crate) fn home<'c>(containers: &'c [Container], element: &str) -> Option<(&'c Container, &'c DocumentType)> {

@@ -89,12 +89,7 @@ pub(crate) fn apply(
         } else if w.saving {
             (
                 format!("follows `{}` up, one point read per level", c.parent),
-                format!(
-                    "alone the list would save {} and add {}, but with the other derived data the workload would cost no less than the {} it costs without",
-                    about(human_ru_per_second(saves)),
-                    about(human_ru_per_second(adds)),
-                    human_ru_per_second(batch.without)
-                ),
+                super::not_together("the list", "other ancestors lists", saves, adds, batch.without),
             )
         } else {
             (

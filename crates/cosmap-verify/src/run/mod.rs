@@ -348,6 +348,19 @@ fn id_of(document: &Value) -> String {
         .to_string()
 }
 
+/// Every parameter of query `r` bound to `value` (a sync's or a count's queries name
+/// one document's identity in each).
+pub(super) fn all_bound_to(r: &Request, value: &str) -> BTreeMap<String, Value> {
+    r.query()
+        .map(|(_, names)| {
+            names
+                .iter()
+                .map(|n| (format!("@{n}"), Value::String(value.to_string())))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 /// A partition key or id a read binds from the pattern's filters: a parameter
 /// from `binding`, a constant as is; a property path is not bound from filters.
 pub(super) fn bind(

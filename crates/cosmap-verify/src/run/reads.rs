@@ -814,14 +814,11 @@ impl Run<'_> {
             None => None,
         };
         outcome.partition_key = partition.as_ref().map(Key::to_string);
-        let Some((sql, names)) = r.query() else {
+        let Some(sql) = r.sql() else {
             return fail(outcome, "a count is a query".into());
         };
         // Every parameter of a count names the result's identity (or its parent link).
-        outcome.parameters = names
-            .iter()
-            .map(|n| (format!("@{n}"), Value::String(result.id.clone())))
-            .collect();
+        outcome.parameters = super::all_bound_to(r, &result.id);
         match self
             .query(&r.container, sql, &outcome.parameters, partition.as_ref())
             .await

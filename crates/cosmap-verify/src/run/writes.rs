@@ -127,15 +127,7 @@ impl Run<'_> {
         };
         outcome.expected = state.live.iter().filter(|s| refers(s)).map(|s| s.id.clone()).collect();
         // Every parameter names the changed document's identity.
-        outcome.parameters = query
-            .query()
-            .map(|(_, names)| {
-                names
-                    .iter()
-                    .map(|n| (format!("@{n}"), Value::String(changed.id.clone())))
-                    .collect()
-            })
-            .unwrap_or_default();
+        outcome.parameters = super::all_bound_to(query, &changed.id);
         let partition = (query.kind() == OperationKind::SinglePartitionQuery).then(|| Key::one(changed.id.clone()));
         outcome.partition_key = partition.as_ref().map(Key::to_string);
         let sql = query.sql().unwrap_or_default().to_string();
@@ -408,15 +400,7 @@ impl Run<'_> {
             .filter(|s| s.container == c.name && s.document_type == *document && position(&s.body).is_some())
             .map(|s| s.id.clone())
             .collect();
-        outcome.parameters = query
-            .query()
-            .map(|(_, names)| {
-                names
-                    .iter()
-                    .map(|n| (format!("@{n}"), Value::String(changed.id.clone())))
-                    .collect()
-            })
-            .unwrap_or_default();
+        outcome.parameters = super::all_bound_to(query, &changed.id);
         let sql = query.sql().unwrap_or_default().to_string();
         let found = match self.query(&c.name, &sql, &outcome.parameters, None).await {
             Ok(found) => found,
