@@ -119,3 +119,25 @@ async fn lists_stored_the_other_way_round_are_found_by_the_parts_that_refer_back
         report.to_text()
     );
 }
+
+/// The same lists, with `Product` partitioned by its line: a reference to a product no
+/// longer holds a key that follows from its id, so the parts of a product are found by
+/// the id alone, through a join (the in-memory engine ignores `ARRAY_CONTAINS`'s
+/// partial match, which found nothing there).
+#[tokio::test]
+async fn a_list_of_references_to_a_repartitioned_root_is_matched_by_id_through_a_join() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/models/reference-list-to-a-repartitioned-root.json");
+    let model = cosmap_domain::load_file(&path).expect("valid model");
+    let logical = cosmap_mapper::map(&model, &cosmap_mapper::Options::default());
+    let op = logical
+        .operations
+        .iter()
+        .find(|o| o.pattern == "parts of a product")
+        .expect("operation");
+    assert_eq!(
+        op.requests[1].sql(),
+        Some("SELECT VALUE c FROM c JOIN r IN c.products WHERE r.id = @productId AND c.type = 'part'")
+    );
+    let report = verify("reference-list-to-a-repartitioned-root").await;
+    assert!(report.passed(), "{}", report.to_text());
+}

@@ -570,24 +570,33 @@ fn follow(from: &Location<'_>, home: &Location<'_>) -> Request {
                 && c.sub_partition_key_properties.is_empty()
                 && c.partition_key_property == r.target_identity;
             // A list element is `{id, partitionKey}`: matched whole where the key follows
-            // from the id, else by its id alone (a partial match).
-            let condition = if r.many {
-                let list = sql::property("c", &r.name);
-                match &r.partition_key_value {
-                    PartitionKeyValue::SameAsId => {
-                        format!("ARRAY_CONTAINS({list}, {{\"id\": @{identity}, \"partitionKey\": @{identity}}})")
-                    }
-                    PartitionKeyValue::Constant { value } => format!(
+            // from the id, else by its id alone, through a join (one row per document: an
+            // id appears once in a list; `ARRAY_CONTAINS` with a partial match is not run
+            // by every engine).
+            let list = sql::property("c", &r.name);
+            let (select, condition) = match (r.many, &r.partition_key_value) {
+                (true, PartitionKeyValue::SameAsId) => (
+                    "* FROM c".to_string(),
+                    format!("ARRAY_CONTAINS({list}, {{\"id\": @{identity}, \"partitionKey\": @{identity}}})"),
+                ),
+                (true, PartitionKeyValue::Constant { value }) => (
+                    "* FROM c".to_string(),
+                    format!(
                         "ARRAY_CONTAINS({list}, {{\"id\": @{identity}, \"partitionKey\": {}}})",
                         sql::literal(value)
                     ),
-                    _ => format!("ARRAY_CONTAINS({list}, {{\"id\": @{identity}}}, true)"),
-                }
-            } else {
-                format!("{} = @{identity}", sql::path("c", &[r.name.clone(), "id".to_string()]))
+                ),
+                (true, _) => (
+                    format!("VALUE c FROM c JOIN r IN {list}"),
+                    format!("r.id = @{identity}"),
+                ),
+                (false, _) => (
+                    "* FROM c".to_string(),
+                    format!("{} = @{identity}", sql::path("c", &[r.name.clone(), "id".to_string()])),
+                ),
             };
             let sql = format!(
-                "SELECT * FROM c WHERE {condition} AND c.type = {}",
+                "SELECT {select} WHERE {condition} AND c.type = {}",
                 sql::literal(&home.document.discriminator)
             );
             let index = if r.many {
