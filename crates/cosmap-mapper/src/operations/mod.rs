@@ -15,5 +15,5 @@ mod sql;
 
 pub use naive::naive_operations;
 pub use purpose::Purpose;
-pub use request::{Action, Operation, OperationKind, PropertyPath, Request, ValueSource, WriteKind};
+pub use request::{Action, Operation, OperationKind, PropertyPath, Request, ValueSource, WriteKind, WrittenPartition};
 pub(crate) use resolve::resolve;

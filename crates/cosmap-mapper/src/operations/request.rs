@@ -290,6 +290,38 @@ pub struct Operation {
     pub per_second: f64,
     /// The requests, the main one first.
     pub requests: Vec<Request>,
+    /// For a write that the application sends to more than one logical partition
+    /// (two aggregates, or an aggregate and its uniqueness claims): each partition
+    /// written, in the order first written. No transaction spans them, so the
+    /// operation is not atomic. The writes that keep derived data current from the
+    /// change feed are not counted: they follow on their own.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub not_atomic: Vec<WrittenPartition>,
+}
+
+/// One logical partition a write operation writes itself.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WrittenPartition {
+    /// The container.
+    pub container: String,
+    /// The partition key value, as the requests give it.
+    pub partition_key: ValueSource,
+    /// The document types written there.
+    pub document_types: Vec<String>,
+}
+
+impl ValueSource {
+    /// Whether the application knows this value when it sends the write (a parameter,
+    /// a constant, or made of them), rather than taking it from a document a change
+    /// feed or a query brings (a sync).
+    fn given(&self) -> bool {
+        match self {
+            ValueSource::Parameter(_) | ValueSource::Constant(_) | ValueSource::Window { .. } => true,
+            ValueSource::Property(_) => false,
+            ValueSource::Levels(levels) => levels.iter().all(ValueSource::given),
+        }
+    }
 }
 
 impl Operation {
@@ -303,11 +335,54 @@ impl Operation {
             .map(Request::kind)
             .find(|k| *k == OperationKind::Write)
             .unwrap_or(first);
+        let not_atomic = if kind == OperationKind::Write {
+            written_partitions(&requests)
+        } else {
+            Vec::new()
+        };
         Some(Operation {
             pattern: pattern.into(),
             kind,
             per_second,
             requests,
+            not_atomic: if not_atomic.len() > 1 { not_atomic } else { Vec::new() },
         })
     }
+
+    /// Whether the application's own writes are one transaction (one logical partition).
+    pub fn is_atomic(&self) -> bool {
+        self.not_atomic.is_empty()
+    }
+}
+
+/// The logical partitions `requests` write with values the application gives, in the
+/// order first written.
+fn written_partitions(requests: &[Request]) -> Vec<WrittenPartition> {
+    let mut out: Vec<WrittenPartition> = Vec::new();
+    for r in requests {
+        let Action::Write { partition_key, .. } = &r.action else {
+            continue;
+        };
+        if !partition_key.given() {
+            continue;
+        }
+        match out
+            .iter_mut()
+            .find(|p| p.container == r.container && p.partition_key == *partition_key)
+        {
+            Some(p) => {
+                for d in &r.document_types {
+                    if !p.document_types.contains(d) {
+                        p.document_types.push(d.clone());
+                    }
+                }
+            }
+            None => out.push(WrittenPartition {
+                container: r.container.clone(),
+                partition_key: partition_key.clone(),
+                document_types: r.document_types.clone(),
+            }),
+        }
+    }
+    out
 }
