@@ -476,3 +476,35 @@ fn on_the_local_server_a_hierarchical_key_serves_its_point_reads_writes_and_whol
         .expect("a survey with its ticket");
     assert_eq!(survey["requests"][1]["container"], "Ticket", "{survey}");
 }
+
+/// The derived data of the last patterns on the local server: readings kept in hourly
+/// buckets (the range read with `LEFT` and `ORDER BY` on the window, the append to a
+/// window's bucket) pass; a tree's ancestors list passes its point reads, parent
+/// reads and writes, while its two queries across partitions (children of a category,
+/// the descendants of a renamed one) are errors, as every such query is there.
+#[test]
+fn on_the_local_server_buckets_pass_and_a_tree_passes_all_but_its_queries_across_partitions() {
+    let server = CosmosServer::start();
+    let endpoint = server.endpoint();
+    let run = |model: &str| -> Value {
+        let out = cosmap_with_key(
+            &["verify", model, "--endpoint", &endpoint, "--format", "json"],
+            Some(KEY),
+        );
+        serde_json::from_slice(&out.stdout).expect("JSON report")
+    };
+    let buckets = run("examples/patterns/bucket/model.json");
+    for p in buckets["patterns"].as_array().expect("patterns") {
+        assert_eq!(p["passed"], true, "{p}");
+    }
+    let tree = run("examples/patterns/tree-ancestors/model.json");
+    for p in tree["patterns"].as_array().expect("patterns") {
+        for r in p["requests"].as_array().expect("requests") {
+            if r["kind"] == "crossPartitionQuery" {
+                assert_eq!(r["verdict"], "error", "{p}");
+            } else {
+                assert_eq!(r["verdict"], "pass", "{p}");
+            }
+        }
+    }
+}
