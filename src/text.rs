@@ -73,37 +73,8 @@ fn render_operation(out: &mut String, op: &Operation) {
             wrap_into(out, "      ", sql, 8);
         }
     }
-    if !op.is_atomic() {
-        let parts: Vec<String> = op
-            .not_atomic
-            .iter()
-            .map(|p| {
-                format!(
-                    "`{}` {} ({})",
-                    p.container,
-                    p.partition_key,
-                    p.document_types.join(", ")
-                )
-            })
-            .collect();
-        let claims = op.requests.iter().any(|r| {
-            matches!(
-                r.purpose,
-                cosmap_mapper::operations::Purpose::Claim { .. }
-                    | cosmap_mapper::operations::Purpose::ReleaseClaim { .. }
-            )
-        });
-        let undo = if claims {
-            "if the write after a claim fails, delete the claim (a value claimed for nothing stays taken); a release that fails is retried, as a delete of a missing claim is harmless"
-        } else {
-            "if a later write fails, retry it (a replace or upsert of the same values is harmless) or undo the earlier ones; readers may see one written without the other in between"
-        };
-        let line = format!(
-            "not atomic: it writes {} logical partitions, {}, and no transaction spans them. Send the writes in the order listed; {undo}",
-            op.not_atomic.len(),
-            parts.join(" and ")
-        );
-        wrap_into(out, "    ", &line, 6);
+    if let Some(advice) = op.not_atomic_advice() {
+        wrap_into(out, "    ", &advice, 6);
     }
 }
 

@@ -98,3 +98,17 @@ fn text_from_the_model_is_escaped() {
     assert_eq!(html.matches("<script>").count(), 1, "only the filter's script");
     assert!(html.contains("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;"));
 }
+
+#[test]
+fn a_write_that_is_not_atomic_says_so_beside_its_requests() {
+    let html = report(&load("library"));
+    let patterns = html.find("id=\"patterns\"").expect("the patterns section");
+    let join = patterns + html[patterns..].find("join the library").expect("the pattern");
+    let warning = html[join..]
+        .find("not atomic: it writes 2 logical partitions")
+        .expect("the warning");
+    let next = html[join..].find("<div class=\"pattern\">").unwrap_or(usize::MAX);
+    assert!(warning < next, "the warning belongs to `join the library`");
+    // ecommerce's writes are each one transaction.
+    assert!(!report(&load("ecommerce")).contains("not atomic"));
+}

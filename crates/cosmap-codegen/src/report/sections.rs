@@ -159,7 +159,11 @@ fn pattern(op: &Operation) -> String {
         }
         out.push_str("</li>\n");
     }
-    out.push_str("</ol></div>\n");
+    out.push_str("</ol>");
+    if let Some(advice) = op.not_atomic_advice() {
+        let _ = write!(out, "<p class=\"warning\">{}</p>", esc(&advice));
+    }
+    out.push_str("</div>\n");
     out
 }
 

@@ -353,6 +353,40 @@ impl Operation {
     pub fn is_atomic(&self) -> bool {
         self.not_atomic.is_empty()
     }
+
+    /// For a write that is not atomic, the sentence `cosmap model` and the report
+    /// print: the partitions it writes, and what the application must do.
+    pub fn not_atomic_advice(&self) -> Option<String> {
+        if self.is_atomic() {
+            return None;
+        }
+        let parts: Vec<String> = self
+            .not_atomic
+            .iter()
+            .map(|p| {
+                format!(
+                    "`{}` {} ({})",
+                    p.container,
+                    p.partition_key,
+                    p.document_types.join(", ")
+                )
+            })
+            .collect();
+        let claims = self
+            .requests
+            .iter()
+            .any(|r| matches!(r.purpose, Purpose::Claim { .. } | Purpose::ReleaseClaim { .. }));
+        let undo = if claims {
+            "if the write after a claim fails, delete the claim (a value claimed for nothing stays taken); a release that fails is retried, as a delete of a missing claim is harmless"
+        } else {
+            "if a later write fails, retry it (a replace or upsert of the same values is harmless) or undo the earlier ones; readers may see one written without the other in between"
+        };
+        Some(format!(
+            "not atomic: it writes {} logical partitions, {}, and no transaction spans them. Send the writes in the order listed; {undo}",
+            self.not_atomic.len(),
+            parts.join(" and ")
+        ))
+    }
 }
 
 /// The logical partitions `requests` write with values the application gives, in the
