@@ -427,6 +427,14 @@ fn the_strategy_reaches_every_shape() {
             docs.iter().any(|d| d.role == Role::ValueObject),
         );
         count("parent link", docs.iter().any(|d| d.parent.is_some()));
+        count(
+            "tree's optional parent link",
+            docs.iter().any(|d| d.references.iter().any(|r| r.optional)),
+        );
+        count(
+            "ancestors list",
+            docs.iter().any(|d| d.references.iter().any(|r| r.ancestry.is_some())),
+        );
         count("copy", docs.iter().any(|d| d.role == Role::Copy));
         count(
             "embedded object",

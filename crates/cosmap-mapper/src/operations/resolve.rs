@@ -857,7 +857,12 @@ fn refresh_ancestors(c: &Container, d: &DocumentType) -> Vec<Request> {
         return Vec::new();
     };
     let mut requests = Vec::new();
-    for (r, a) in d.references.iter().filter_map(|r| Some((r, r.ancestry.as_ref()?))) {
+    // Kept in sync (reference data that never changes has no sync).
+    let synced = d
+        .references
+        .iter()
+        .filter(|r| r.extended.as_ref().is_some_and(|e| e.sync.is_some()));
+    for (r, a) in synced.filter_map(|r| Some((r, r.ancestry.as_ref()?))) {
         let purpose = Purpose::SyncAncestors {
             document: d.name.clone(),
             element: d.source.clone(),

@@ -116,7 +116,9 @@ pub(crate) fn apply(
 /// The never-changing reference data elements some document refers to, by name.
 fn candidates(model: &DomainModel, containers: &[Container]) -> BTreeSet<String> {
     fn walk(model: &DomainModel, references: &[Reference], embedded: &[Embedded], out: &mut BTreeSet<String>) {
-        for r in references {
+        // An optional reference stays one: a snapshot cannot be absent, and a tree's
+        // parent link must lead on to the parent's own.
+        for r in references.iter().filter(|r| !r.optional) {
             if model
                 .entity(&r.target)
                 .is_some_and(|e| e.reference_data == Some(ChangeRate::Never))
@@ -216,7 +218,7 @@ fn rewrite(
     }
     let (snapshots, kept): (Vec<Reference>, Vec<Reference>) = std::mem::take(references)
         .into_iter()
-        .partition(|r| elements.contains(&r.target));
+        .partition(|r| elements.contains(&r.target) && !r.optional);
     *references = kept;
     for reference in snapshots {
         let Some(target) = model.entity(&reference.target) else {

@@ -14,7 +14,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use cosmap_domain::limits::{REFERENCE_BYTES, REFERENCE_LIST_MAX_BYTES};
-use cosmap_domain::{AccessKind, DomainModel};
+use cosmap_domain::{AccessKind, ChangeRate, DomainModel};
 
 use super::Priced;
 use crate::cost::facts;
@@ -295,14 +295,16 @@ fn with_ancestors(model: &DomainModel, containers: &[Container], candidates: &[C
                 while taken(&name) {
                     name.push_str("List");
                 }
-                let sync = reancestor(&container_name, &d.name, &d.discriminator, &name);
+                // Reference data that never changes needs no sync.
+                let sync = (entity.reference_data != Some(ChangeRate::Never))
+                    .then(|| reancestor(&container_name, &d.name, &d.discriminator, &name));
                 d.references.push(Reference {
                     name,
                     many: true,
                     optional: false,
                     extended: Some(ExtendedReference {
                         attributes: attributes.clone(),
-                        sync: Some(sync),
+                        sync,
                     }),
                     ancestry: Some(Ancestry {
                         parent: c.parent.clone(),

@@ -218,6 +218,40 @@ pub struct Raw {
     pub patterns: Vec<RawPattern>,
     /// Frequent reads through a reference of their own: what the copy optimisation looks for.
     pub hot: Vec<RawHot>,
+    /// Trees: a root's optional link to itself, read as the path to the root
+    /// (`treeAncestors`).
+    pub trees: Vec<RawTree>,
+}
+
+/// An optional `one` link from a root to itself (a tree) of `depth` ancestors at most,
+/// a read of the ancestors (with a string attribute of theirs, when `with_attribute`
+/// and the root has one) and a replace of the root, at their rates.
+#[derive(Debug, Clone)]
+pub struct RawTree {
+    pub aggregate: Index,
+    pub depth: u64,
+    pub with_attribute: bool,
+    pub reads_per_second: f64,
+    pub writes_per_second: f64,
+}
+
+fn tree() -> impl Strategy<Value = RawTree> {
+    (
+        any::<Index>(),
+        1u64..8,
+        any::<bool>(),
+        per_second(),
+        select(vec![0.0, 0.01, 1.0, 100.0]),
+    )
+        .prop_map(
+            |(aggregate, depth, with_attribute, reads_per_second, writes_per_second)| RawTree {
+                aggregate,
+                depth,
+                with_attribute,
+                reads_per_second,
+                writes_per_second,
+            },
+        )
 }
 
 /// A frequent read of a large aggregate's node filtering on the identity of
@@ -566,9 +600,10 @@ pub fn raw() -> impl Strategy<Value = Raw> {
         prop::collection::vec(reference(), 0..8),
         prop::collection::vec(pattern(), 0..10),
         prop::collection::vec(hot(), 0..3),
+        prop::collection::vec(tree(), 0..2),
     )
         .prop_map(
-            |(name, description, thresholds, aggregates, references, patterns, hot)| Raw {
+            |(name, description, thresholds, aggregates, references, patterns, hot, trees)| Raw {
                 name,
                 description,
                 thresholds,
@@ -576,6 +611,7 @@ pub fn raw() -> impl Strategy<Value = Raw> {
                 references,
                 patterns,
                 hot,
+                trees,
             },
         )
 }
@@ -936,10 +972,34 @@ pub fn build(raw: &Raw) -> ModelSpec {
         name_property(&mut rel, &r.shape, &keys(&roots[a].1), &mut taken, &[]);
         relationships.push(rel);
     }
+    // Trees: each root at most once, its link named off its other properties.
+    let mut tree_reads: Vec<(String, String, String, &RawTree)> = Vec::new();
+    for t in &raw.trees {
+        let a = t.aggregate.index(roots.len());
+        let (root, identity) = roots[a].clone();
+        if tree_reads.iter().any(|(r, ..)| *r == root) {
+            continue;
+        }
+        let shape = RawShape {
+            cardinality: Cardinality::One,
+            max: None,
+            growth: None,
+            updates_per_second: None,
+            property: None,
+        };
+        let mut rel = relationship(&root, &root, &shape).optional().depth(t.depth, None);
+        name_property(&mut rel, &shape, &keys(&identity), &mut taken, &[]);
+        tree_reads.push((root, identity, rel.property_name(), t));
+        relationships.push(rel);
+    }
     let mut hot_reads: Vec<(String, String, String, f64)> = Vec::new();
     for h in &raw.hot {
         let from = h.from_node.get(&nodes[h.from_aggregate.index(count)]).clone();
         let (to, to_identity) = h.to_aggregate.get(&roots).clone();
+        // A node's own root is no other aggregate: no reference to read through.
+        if h.to_aggregate.index(roots.len()) == h.from_aggregate.index(count) {
+            continue;
+        }
         let shape = RawShape {
             cardinality: Cardinality::One,
             max: None,
@@ -1047,6 +1107,30 @@ pub fn build(raw: &Raw) -> ModelSpec {
             pattern.write = p.write;
         }
         builder = builder.access_pattern(pattern);
+    }
+    for (root, identity, link, t) in tree_reads {
+        let attribute = builder
+            .spec()
+            .entities
+            .iter()
+            .find(|e| e.name == root)
+            .and_then(|e| {
+                e.attributes
+                    .iter()
+                    .find(|a| a.ty == AttributeType::String && !a.many && a.name != identity)
+            })
+            .map(|a| a.name.clone())
+            .filter(|_| t.with_attribute);
+        let returned = match attribute {
+            Some(a) => format!("{link}*.{a}"),
+            None => format!("{link}*"),
+        };
+        let read = unique_pattern(format!("path of a {root}"));
+        let mut pattern = AccessPattern::new(read, AccessKind::Read, &root, t.reads_per_second).filter(identity);
+        pattern.returns.push(returned);
+        builder = builder.access_pattern(pattern);
+        let write = unique_pattern(format!("move a {root}"));
+        builder = builder.access_pattern(AccessPattern::new(write, AccessKind::Write, &root, t.writes_per_second));
     }
     for (from, to_identity, property, per_second) in hot_reads {
         let name = unique_pattern(format!("{from} by {to_identity}"));
