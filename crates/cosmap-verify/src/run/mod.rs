@@ -45,12 +45,29 @@ pub enum Engine {
 
 /// The database verify uses on the in-memory engine (a new account each run).
 pub fn in_memory_database(model: &str) -> String {
-    format!("{model}-verify")
+    format!("{}-verify", database_stem(model))
 }
 
 /// A new database's name for a run at `unix_seconds`: `<model>-verify-<seconds>`.
 pub fn fresh_database_name(model: &str, unix_seconds: u64) -> String {
-    format!("{model}-verify-{unix_seconds}")
+    format!("{}-verify-{unix_seconds}", database_stem(model))
+}
+
+/// The model's name as the start of a database id: each character Cosmos DB refuses in
+/// an id (`/ \ ? #`, control and invisible characters) becomes `-`, and it is cut to
+/// 200 characters, so any model name makes a valid id.
+fn database_stem(model: &str) -> String {
+    model
+        .chars()
+        .map(|c| {
+            if matches!(c, '/' | '\\' | '?' | '#') || cosmap_domain::naming::is_hidden_char(c) {
+                '-'
+            } else {
+                c
+            }
+        })
+        .take(200)
+        .collect()
 }
 
 /// Verifies `logical` (mapped from `domain`) on `engine`; see the crate docs.
@@ -418,5 +435,18 @@ pub(super) fn bind_key(source: Option<&ValueSource>, binding: &crate::expected::
             .collect::<Result<Vec<_>, _>>()
             .map(Key::levels),
         other => bind(other, binding, "partition key").map(Key::one),
+    }
+}
+
+#[cfg(test)]
+mod database_name_tests {
+    use super::*;
+
+    #[test]
+    fn any_model_name_makes_a_database_id_cosmos_db_accepts() {
+        assert_eq!(in_memory_database("Shop & Co"), "Shop & Co-verify");
+        assert_eq!(in_memory_database("back\\slash */ /*"), "back-slash *- -*-verify");
+        assert_eq!(fresh_database_name("a?b#c\u{200b}", 7), "a-b-c--verify-7");
+        assert!(fresh_database_name(&"x".repeat(400), 1).chars().count() <= 255);
     }
 }
