@@ -590,25 +590,39 @@ impl Run<'_> {
                 .await
                 .map(|doc| doc.into_iter().collect())
         } else if let (Some(sql), true) = (r.sql(), r.kind() != OperationKind::PointRead) {
-            let partition = if r.kind() == OperationKind::SinglePartitionQuery {
-                match bind_key(r.partition_key(), &main.binding) {
+            // Those that refer back to a document the main request returns (a list
+            // stored the other way round): the query runs per result, by its id; here
+            // for the first.
+            let referred = match &r.purpose {
+                Purpose::FindReferring { from, .. } => match main.expected.first() {
+                    Some(m) => Some(*m),
+                    None => {
+                        return fail(
+                            outcome,
+                            format!("the main read should return no `{from}` to find what refers to it"),
+                        )
+                    }
+                },
+                _ => None,
+            };
+            let partition = match (r.kind() == OperationKind::SinglePartitionQuery, referred) {
+                (false, _) => None,
+                // Partitioned by the reference: the referred document's id.
+                (true, Some(m)) => Some(Key::one(m.id.clone())),
+                (true, None) => match bind_key(r.partition_key(), &main.binding) {
                     Ok(p) => Some(p),
                     Err(reason) => return fail(outcome, reason),
-                }
-            } else {
-                None
+                },
             };
             outcome.partition_key = partition.as_ref().map(Key::to_string);
-            // Those that refer back to a document the main request returns (a list
-            // stored the other way round): by their reference's id.
-            let referring = |s: &&Sample| match &r.purpose {
-                Purpose::FindReferring { reference, .. } => {
+            let referring = |s: &&Sample| match (&r.purpose, referred) {
+                (Purpose::FindReferring { reference, .. }, Some(m)) => {
                     let ids: Vec<&str> = match s.body.get(reference) {
                         Some(Value::Array(list)) => list.iter().filter_map(|x| x.get("id")?.as_str()).collect(),
                         Some(one) => one.get("id").and_then(Value::as_str).into_iter().collect(),
                         None => Vec::new(),
                     };
-                    main.expected.iter().any(|m| ids.contains(&m.id.as_str()))
+                    ids.contains(&m.id.as_str())
                 }
                 _ => true,
             };
@@ -620,7 +634,11 @@ impl Run<'_> {
                 .filter(referring)
                 .map(|s| s.id.clone())
                 .collect();
-            match self.parameters(r, &main.binding) {
+            let parameters = match referred {
+                Some(m) => Ok(super::all_bound_to(r, &m.id)),
+                None => self.parameters(r, &main.binding),
+            };
+            match parameters {
                 Ok(parameters) => {
                     outcome.parameters = parameters;
                     self.query(&r.container, sql, &outcome.parameters, partition.as_ref())
