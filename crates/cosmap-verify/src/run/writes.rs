@@ -43,6 +43,9 @@ impl Run<'_> {
         let mut requests = Vec::new();
         // What this operation wrote (for the copies that follow their source).
         let mut written: Vec<Written> = Vec::new();
+        // Parent reads (treeAncestors) waiting for their document's write: where to
+        // report each, and the request.
+        let mut parent_reads: Vec<(usize, &Request)> = Vec::new();
         let mut list = op.requests.iter().peekable();
         while let Some(r) = list.next() {
             // A subset or count kept on a parent: a query (from the change feed), then its rewrite.
@@ -72,15 +75,10 @@ impl Run<'_> {
                 requests.push(self.append_to_bucket(r, state).await);
                 continue;
             }
-            // A tree's parent, read for the document the next request writes: reported first.
+            // A tree's parent, read for the document a later request writes (after a
+            // claim, say): checked once that one is written, reported in its place.
             if matches!(r.purpose, Purpose::ReadParentAncestors { .. }) {
-                let next = list.next_if(|n| n.kind() == OperationKind::Write);
-                let own = match next {
-                    Some(w) => Some(self.write_request(w, state, &mut written).await),
-                    None => None,
-                };
-                requests.push(self.parent_read(r, &written).await);
-                requests.extend(own);
+                parent_reads.push((requests.len(), r));
                 continue;
             }
             // An ancestors list's sync: the query for the descendants, then their rewrite.
@@ -90,6 +88,27 @@ impl Run<'_> {
                 continue;
             }
             requests.push(self.write_request(r, state, &mut written).await);
+            // The parent reads waiting for this document.
+            let mut k = 0;
+            while k < parent_reads.len() {
+                let (at, read) = parent_reads[k];
+                let Purpose::ReadParentAncestors { document, .. } = &read.purpose else {
+                    k += 1;
+                    continue;
+                };
+                if r.document_types.first() == Some(document) {
+                    let outcome = self.parent_read(read, &written).await;
+                    requests.insert(at, outcome);
+                    parent_reads.remove(k);
+                } else {
+                    k += 1;
+                }
+            }
+        }
+        // A parent read whose document was never written fails, in its place.
+        for (at, read) in parent_reads.into_iter().rev() {
+            let outcome = self.parent_read(read, &written).await;
+            requests.insert(at.min(requests.len()), outcome);
         }
         requests.extend(self.copies_in_sync(&written).await);
         requests.extend(self.duplicates_refused(op, state).await);
