@@ -758,6 +758,17 @@ fn name_property(
     props.insert(property);
 }
 
+/// A plain `one` relationship's shape: no bound, growth, rate or property name.
+fn one() -> RawShape {
+    RawShape {
+        cardinality: Cardinality::One,
+        max: None,
+        growth: None,
+        updates_per_second: None,
+        property: None,
+    }
+}
+
 /// One element of the model being built.
 struct Node {
     name: String,
@@ -980,13 +991,7 @@ pub fn build(raw: &Raw) -> ModelSpec {
         if tree_reads.iter().any(|(r, ..)| *r == root) {
             continue;
         }
-        let shape = RawShape {
-            cardinality: Cardinality::One,
-            max: None,
-            growth: None,
-            updates_per_second: None,
-            property: None,
-        };
+        let shape = one();
         let mut rel = relationship(&root, &root, &shape).optional().depth(t.depth, None);
         name_property(&mut rel, &shape, &keys(&identity), &mut taken, &[]);
         tree_reads.push((root, identity, rel.property_name(), t));
@@ -1000,13 +1005,7 @@ pub fn build(raw: &Raw) -> ModelSpec {
         if h.to_aggregate.index(roots.len()) == h.from_aggregate.index(count) {
             continue;
         }
-        let shape = RawShape {
-            cardinality: Cardinality::One,
-            max: None,
-            growth: None,
-            updates_per_second: None,
-            property: None,
-        };
+        let shape = one();
         let mut rel = relationship(&from, &to, &shape);
         name_property(
             &mut rel,
