@@ -243,12 +243,16 @@ fn render_reference(out: &mut String, r: &Reference, indent: usize) {
     let optional = if r.optional { ", optional" } else { "" };
     let line = match (&r.extended, &r.ancestry) {
         (Some(extended), Some(ancestry)) => format!(
-            "{}: [{}] ≤ {} (every ancestor up `{}`, root first: id + partition key + {}, in `{}`)",
+            "{}: [{}] ≤ {} (every ancestor up `{}`, root first: id + partition key{}, in `{}`)",
             r.name,
             r.target,
             ancestry.max,
             ancestry.parent,
-            attributes(&extended.attributes),
+            if extended.attributes.is_empty() {
+                String::new()
+            } else {
+                format!(" + {}", attributes(&extended.attributes))
+            },
             r.target_container
         ),
         (None, _) => format!(

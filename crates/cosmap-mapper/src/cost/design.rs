@@ -295,7 +295,7 @@ impl<'m> Design<'m> {
                 // Beyond a page, each further page pays the base again.
                 let total: f64 = returned.iter().map(|(n, _)| n).sum();
                 let more_pages = ((total / QUERY_PAGE_ITEMS).ceil() - 1.0).max(0.0);
-                let paging = Charge::once(more_pages * units::query_under(read, false, &[]).fixed);
+                let paging = Charge::once(more_pages * units::further_page(read));
                 paging.plus(match self.prefix_span(r, container) {
                     // A prefix of a hierarchical key: the physical partitions holding it, at most all.
                     Some(span) if span > 1.0 => {

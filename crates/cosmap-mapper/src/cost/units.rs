@@ -118,6 +118,12 @@ pub fn query_under(read_factor: f64, cross_partition: bool, returned: &[(f64, f6
     }
 }
 
+/// Each page of a query beyond its first, when reads cost `read_factor` times the
+/// session figure: the base charge again (its items are paid per item either way).
+pub fn further_page(read_factor: f64) -> f64 {
+    QUERY_BASE_RU * read_factor
+}
+
 /// What a query over `partitions` physical partitions saves when it runs in one
 /// logical partition instead (the fan-out a copy or a partition key removes).
 pub fn fan_out_saved(partitions: f64) -> f64 {

@@ -67,9 +67,13 @@ pub(crate) fn apply(
         return;
     }
     let without = price(containers.clone());
-    // Each child at the window that costs least alone.
+    // Each child at the window that costs least alone (one that fits is not priced twice).
     let mut candidates = Vec::new();
-    for windows in shapes {
+    for mut windows in shapes {
+        if windows.len() == 1 {
+            candidates.extend(windows.pop());
+            continue;
+        }
         let best = windows
             .into_iter()
             .map(|c| {

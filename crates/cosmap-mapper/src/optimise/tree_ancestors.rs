@@ -266,54 +266,44 @@ fn with_ancestors(model: &DomainModel, containers: &[Container], candidates: &[C
             .collect();
         let extra = c.typical * (REFERENCE_BYTES + attribute_bytes(model, &c.element, attributes.len()));
         for container in out.iter_mut() {
-            let container_name = container.name.clone();
-            let taken_names: Vec<String> = container
-                .partition_key_properties()
-                .iter()
-                .map(|s| s.to_string())
-                .collect();
-            for d in container
+            let Some(at) = container
                 .document_types
-                .iter_mut()
-                .filter(|d| d.source == c.element && d.role == Role::Root)
-            {
-                let Some(parent) = d.references.iter().find(|r| r.name == c.parent && !r.many).cloned() else {
-                    continue;
-                };
-                let taken = |name: &str| {
-                    taken_names.iter().any(|t| t == name)
-                        || d.attributes.iter().any(|a| a.name == name)
-                        || d.embedded.iter().any(|e| e.name == name)
-                        || d.references.iter().any(|r| r.name == name)
-                        || d.computed.iter().any(|v| v.name == name)
-                        || ["id", "type", "ttl"].contains(&name)
-                };
-                let mut name = "ancestors".to_string();
-                if taken(&name) {
-                    name = format!("{}Ancestors", c.parent);
-                }
-                while taken(&name) {
-                    name.push_str("List");
-                }
-                // Reference data that never changes needs no sync.
-                let sync = (entity.reference_data != Some(ChangeRate::Never))
-                    .then(|| reancestor(&container_name, &d.name, &d.discriminator, &name));
-                d.references.push(Reference {
-                    name,
-                    many: true,
-                    optional: false,
-                    extended: Some(ExtendedReference {
-                        attributes: attributes.clone(),
-                        sync,
-                    }),
-                    ancestry: Some(Ancestry {
-                        parent: c.parent.clone(),
-                        max: c.max,
-                    }),
-                    ..parent
-                });
-                d.estimated_size_bytes = d.estimated_size_bytes.map(|b| b + extra);
+                .iter()
+                .position(|d| d.source == c.element && d.role == Role::Root)
+            else {
+                continue;
+            };
+            let d = &container.document_types[at];
+            let Some(parent) = d.references.iter().find(|r| r.name == c.parent && !r.many).cloned() else {
+                continue;
+            };
+            let taken = |name: &str| super::taken(container, d, name);
+            let mut name = "ancestors".to_string();
+            if taken(&name) {
+                name = format!("{}Ancestors", c.parent);
             }
+            while taken(&name) {
+                name.push_str("List");
+            }
+            // Reference data that never changes needs no sync.
+            let sync = (entity.reference_data != Some(ChangeRate::Never))
+                .then(|| reancestor(&container.name, &d.name, &d.discriminator, &name));
+            let d = &mut container.document_types[at];
+            d.references.push(Reference {
+                name,
+                many: true,
+                optional: false,
+                extended: Some(ExtendedReference {
+                    attributes: attributes.clone(),
+                    sync,
+                }),
+                ancestry: Some(Ancestry {
+                    parent: c.parent.clone(),
+                    max: c.max,
+                }),
+                ..parent
+            });
+            d.estimated_size_bytes = d.estimated_size_bytes.map(|b| b + extra);
         }
     }
     out

@@ -150,14 +150,15 @@ impl Run<'_> {
             items.iter().take(limit).map(time).collect()
         };
         // The buckets the range touches, by window (the start of their items' times).
+        let (first, last) = (
+            crate::samples::window_of(&low, b.window),
+            crate::samples::window_of(&high, b.window),
+        );
         let touches = |window: &str| {
             ranges.iter().all(|f| match f.op {
-                FilterOp::Greater | FilterOp::GreaterOrEqual => window >= low.get(..window.len()).unwrap_or(&low),
-                FilterOp::Less | FilterOp::LessOrEqual => window <= high.get(..window.len()).unwrap_or(&high),
-                FilterOp::Between => {
-                    window >= low.get(..window.len()).unwrap_or(&low)
-                        && window <= high.get(..window.len()).unwrap_or(&high)
-                }
+                FilterOp::Greater | FilterOp::GreaterOrEqual => window >= first.as_str(),
+                FilterOp::Less | FilterOp::LessOrEqual => window <= last.as_str(),
+                FilterOp::Between => window >= first.as_str() && window <= last.as_str(),
                 FilterOp::Equal | FilterOp::In => true,
             })
         };

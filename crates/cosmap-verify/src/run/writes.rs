@@ -562,6 +562,12 @@ impl Run<'_> {
         }
     }
 
+    /// The parent document type `document` that `rewrite` rewrites, with its container.
+    fn rewritten(&self, rewrite: Option<&Request>, document: &str) -> Option<(&Container, &DocumentType)> {
+        let c = self.logical.container(&rewrite?.container)?;
+        Some((c, c.document_type(document)?))
+    }
+
     /// A count kept on the parent of the child just written (computedValue): the
     /// `recount` query (from the change feed) must find the live children; the
     /// `rewrite` stores their number in the parent, and a point read must show it.
@@ -579,9 +585,8 @@ impl Run<'_> {
             return Vec::new();
         };
         let outcome = self.outcome(first);
-        let found = rewrite
-            .and_then(|w| self.logical.container(&w.container))
-            .and_then(|c| Some((c, c.document_type(document)?)))
+        let found = self
+            .rewritten(rewrite, document)
             .and_then(|(c, d)| Some((c, d, d.computed.iter().find(|v| v.name == *property)?)));
         let Some((pc, pd, v)) = found else {
             return vec![fail(outcome, format!("`{document}` keeps no `{property}`"))];
@@ -654,13 +659,10 @@ impl Run<'_> {
             return Vec::new();
         };
         let outcome = self.outcome(first);
-        let found = rewrite
-            .and_then(|w| self.logical.container(&w.container))
-            .and_then(|c| Some((c, c.document_type(document)?)))
-            .and_then(|(c, d)| {
-                let e = d.embedded.iter().find(|e| e.name == *property)?;
-                Some((c, d, e, e.subset.as_ref()?))
-            });
+        let found = self.rewritten(rewrite, document).and_then(|(c, d)| {
+            let e = d.embedded.iter().find(|e| e.name == *property)?;
+            Some((c, d, e, e.subset.as_ref()?))
+        });
         let Some((pc, pd, e, of)) = found else {
             return vec![fail(outcome, format!("`{document}` keeps no subset `{property}`"))];
         };
