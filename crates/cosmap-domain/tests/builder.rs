@@ -110,3 +110,49 @@ fn descending_sort_and_limit_from_the_builder_and_the_file() {
         ]
     );
 }
+
+#[test]
+fn a_tree_from_the_builder_and_the_file() {
+    let file = cosmap_domain::from_slice(
+        br#"{"name": "Catalog",
+             "entities": [{"name": "Category", "identity": "categoryId", "attributes": [{"name": "name", "type": "string"}]}],
+             "aggregates": [{"root": "Category"}],
+             "relationships": [{"from": "Category", "to": "Category", "cardinality": "one", "property": "parent",
+                                "optional": true, "depth": {"max": 6, "avg": 3.0}}],
+             "accessPatterns": [{"name": "path", "kind": "read", "start": "Category", "filter": ["categoryId"],
+                                 "returns": ["parent*.name"], "perSecond": 1}]}"#,
+        None,
+    )
+    .expect("valid");
+    let built = ModelBuilder::new("Catalog")
+        .entity(Entity::new("Category", "categoryId").attribute(Attribute::new("name", AttributeType::String)))
+        .aggregate(Aggregate::new("Category"))
+        .relationship(
+            Relationship::new("Category", "Category", Cardinality::One)
+                .property("parent")
+                .optional()
+                .depth(6, Some(3.0)),
+        )
+        .access_pattern(
+            AccessPattern::new("path", AccessKind::Read, "Category", 1.0)
+                .filter("categoryId")
+                .returns("parent*.name"),
+        )
+        .build()
+        .expect("valid");
+    assert_eq!(built.spec(), file.spec());
+    assert!(built.relationships()[0].is_tree());
+    // Without `optional`, the chain never ends: the builder refuses it as a file is.
+    let required = ModelBuilder::new("Catalog")
+        .entity(Entity::new("Category", "categoryId"))
+        .aggregate(Aggregate::new("Category"))
+        .relationship(Relationship::new("Category", "Category", Cardinality::One).property("parent"))
+        .access_pattern(
+            AccessPattern::new("path", AccessKind::Read, "Category", 1.0)
+                .filter("categoryId")
+                .returns("parent*"),
+        )
+        .build();
+    let error = required.expect_err("a required parent link has no root").to_string();
+    assert!(error.contains("never ends at a root"), "{error}");
+}
