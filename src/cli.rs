@@ -56,6 +56,11 @@ pub enum Command {
         /// (or =string, the default). Values are written in one canonical, sortable text form.
         #[arg(long = "type", value_name = "KIND=CRATE")]
         types: Vec<String>,
+        /// Also write `cosmap_data.rs`: data access on the Azure SDK (`azure_data_cosmos`): a
+        /// handle per container, a repository per aggregate, a method per access pattern and a
+        /// change-feed worker per copy. Include it beside `cosmap.rs`.
+        #[arg(long)]
+        data_access: bool,
     },
     /// Estimate request units per access pattern: naive port, MR1-MR6, and MR1-MR6 with optimisations.
     Cost {

@@ -7,7 +7,8 @@ use cosmap_codegen::{FileStatus, Templates, TypeMapping};
 use cosmap_domain::DomainModel;
 
 /// Writes (or with `check`, compares) every artefact of `model` under `out`, the
-/// Rust types with the `KIND=CRATE` type mappings `types`.
+/// Rust types with the `KIND=CRATE` type mappings `types` (and with `data_access`,
+/// `cosmap_data.rs`).
 pub fn run(
     model: &DomainModel,
     out: &Path,
@@ -15,8 +16,12 @@ pub fn run(
     check: bool,
     options: &cosmap_mapper::Options,
     types: &[String],
+    data_access: bool,
 ) -> anyhow::Result<()> {
-    let mut mapping = TypeMapping::default();
+    let mut mapping = TypeMapping {
+        data_access,
+        ..TypeMapping::default()
+    };
     for spec in types {
         mapping.apply(spec)?;
     }

@@ -112,6 +112,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             check,
             mapping,
             types,
+            data_access,
         } => generate::run(
             &load(&model)?,
             &out,
@@ -119,6 +120,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             check,
             &mapping.options(),
             &types,
+            data_access,
         ),
         Command::Provision(args) => provision::run(args),
         Command::Verify(args) => verify::run(args),

@@ -1,5 +1,6 @@
 fn main() -> Result<(), cosmap_codegen::BuildError> {
     cosmap_codegen::Builder::new()
         .model("../ecommerce/model.json")
+        .data_access(true)
         .compile()
 }

@@ -21,8 +21,12 @@ pub struct Artefact {
 /// Name of the generated Rust file.
 pub const RUST_FILE: &str = "cosmap.rs";
 
+/// Name of the generated data access file ([`TypeMapping::data_access`]).
+pub const DATA_ACCESS_FILE: &str = "cosmap_data.rs";
+
 /// Renders every artefact: `cosmap.rs`, `containers.json`, `containers.bicep`,
-/// `model.mmd` and `schemas/<container>/<documentType>.schema.json`.
+/// `model.mmd` and `schemas/<container>/<documentType>.schema.json`; with
+/// [`TypeMapping::data_access`], `cosmap_data.rs` too.
 pub fn generate(
     model: &LogicalModel,
     mapping: &TypeMapping,
@@ -37,6 +41,10 @@ pub fn generate(
     });
     let rust = rust.unwrap_or_else(|panic| std::panic::resume_unwind(panic))?;
     artefacts.push(Ok(artefact(RUST_FILE, rust)));
+    if mapping.data_access {
+        artefacts
+            .push(crate::rust::render_data_access(model, mapping, templates).map(|t| artefact(DATA_ACCESS_FILE, t)));
+    }
     let mut artefacts: Vec<Artefact> = artefacts.into_iter().collect::<Result<_, _>>()?;
     artefacts.sort_by(|a, b| a.path.cmp(&b.path));
     check_paths(&artefacts)?;

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use cosmap_domain::{DomainModel, ModelError};
 
-use crate::artefacts::{Artefact, RUST_FILE};
+use crate::artefacts::{Artefact, DATA_ACCESS_FILE, RUST_FILE};
 use crate::error::CodegenError;
 use crate::options::{TypeMapping, TypeMappingError};
 use crate::templates::Templates;
@@ -143,6 +143,15 @@ impl Builder {
         self
     }
 
+    /// Also generate `cosmap_data.rs` beside `cosmap.rs`: data access on
+    /// `azure_data_cosmos` (container handles, aggregate repositories, a method per
+    /// access pattern, change-feed workers for copies). Include both files in one
+    /// module; the crate then depends on `azure_data_cosmos`, `futures` and `serde_json`.
+    pub fn data_access(mut self, on: bool) -> Self {
+        self.mapping.data_access = on;
+        self
+    }
+
     /// Generates `cosmap.rs` into the output directory, writing it only when its
     /// content changed, and tells cargo to rerun when the model or templates change.
     pub fn compile(self) -> Result<(), BuildError> {
@@ -168,6 +177,15 @@ impl Builder {
         crate::rust::render(&logical, &self.mapping, &templates).map_err(codegen)
     }
 
+    /// The `cosmap_data.rs` that [`compile_model`](Self::compile_model) would write
+    /// with [`data_access`](Self::data_access) on, without writing it.
+    pub fn render_data_access(&self, model: &DomainModel) -> Result<String, BuildError> {
+        let logical = cosmap_mapper::map(model, &self.options);
+        let codegen = |e| BuildError(BuildErrorKind::Codegen(e));
+        let templates = Templates::load(self.templates.as_deref()).map_err(codegen)?;
+        crate::rust::render_data_access(&logical, &self.mapping, &templates).map_err(codegen)
+    }
+
     /// The mapper's options (thresholds, index-all, …); `Options::default()` otherwise.
     pub fn mapper_options(mut self, options: cosmap_mapper::Options) -> Self {
         self.options = options;
@@ -190,11 +208,17 @@ impl Builder {
         if let Some(dir) = &self.templates {
             println!("cargo:rerun-if-changed={}", dir.display());
         }
-        let artefact = Artefact {
+        let mut artefacts = vec![Artefact {
             path: PathBuf::from(self.file_name.as_deref().unwrap_or(RUST_FILE)),
             contents: self.render_model(model)?,
-        };
-        crate::write::write_all(&out_dir, &[artefact]).map_err(|e| BuildError(BuildErrorKind::Codegen(e)))?;
+        }];
+        if self.mapping.data_access {
+            artefacts.push(Artefact {
+                path: PathBuf::from(DATA_ACCESS_FILE),
+                contents: self.render_data_access(model)?,
+            });
+        }
+        crate::write::write_all(&out_dir, &artefacts).map_err(|e| BuildError(BuildErrorKind::Codegen(e)))?;
         Ok(())
     }
 

@@ -6,7 +6,9 @@
 //! `templates/`, each overridable from a directory), every artefact of a logical
 //! model: `containers.json` (container definitions as Cosmos DB takes them),
 //! `containers.bicep`, `cosmap.rs` (typed Rust document types, checked with `syn`
-//! and formatted with `prettyplease`), a JSON Schema per document type and a
+//! and formatted with `prettyplease`), on request `cosmap_data.rs` (generated data
+//! access on `azure_data_cosmos`, for the crate that includes it; this crate does not
+//! depend on the SDK), a JSON Schema per document type and a
 //! Mermaid diagram; and the HTML design report of `cosmap report` ([`render_report`]:
 //! SVG diagram and bar charts drawn in Rust). [`Builder`] does the Rust part from a `build.rs`, like
 //! `prost-build`. It is a build-dependency, so it stays lean: no Azure SDK, no
@@ -24,11 +26,12 @@ mod schema;
 mod templates;
 mod write;
 
-pub use artefacts::{generate, mermaid, Artefact, RUST_FILE};
+pub use artefacts::{generate, mermaid, Artefact, DATA_ACCESS_FILE, RUST_FILE};
 pub use builder::{BuildError, Builder};
 pub use error::CodegenError;
 pub use options::{Codec, TypeMapping, TypeMappingError};
 pub use report::render as render_report;
 pub use rust::render as render_rust;
+pub use rust::render_data_access;
 pub use templates::{Templates, TEMPLATES};
 pub use write::{check_all, write_all, FileStatus};

@@ -40,6 +40,10 @@ pub struct TypeMapping {
     /// `("Money", "crate::money::Money")`, and the struct is not generated. The type
     /// must serialise as the struct would have.
     pub extern_paths: Vec<(String, String)>,
+    /// Also generate `cosmap_data.rs`: data access on `azure_data_cosmos` (a handle
+    /// per container, a repository per aggregate, a method per access pattern, a
+    /// change-feed worker per copy). The crate that includes it depends on the SDK.
+    pub data_access: bool,
 }
 
 impl Default for TypeMapping {
@@ -58,6 +62,7 @@ impl Default for TypeMapping {
             type_attributes: Vec::new(),
             field_attributes: Vec::new(),
             extern_paths: Vec::new(),
+            data_access: false,
         }
     }
 }

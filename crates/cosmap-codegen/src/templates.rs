@@ -12,6 +12,10 @@ use crate::error::CodegenError;
 pub const TEMPLATES: &[(&str, &str)] = &[
     ("cosmap.rs.hbs", include_str!("../../../templates/cosmap.rs.hbs")),
     (
+        "cosmap_data.rs.hbs",
+        include_str!("../../../templates/cosmap_data.rs.hbs"),
+    ),
+    (
         "containers.json.hbs",
         include_str!("../../../templates/containers.json.hbs"),
     ),

@@ -156,6 +156,20 @@ impl DomainModel {
             .find(|r| r.from == element && r.property_name() == property)
     }
 
+    /// The attribute a filter of a pattern starting at `start` compares, by the
+    /// filter's path: one of `start`'s attributes (`status`), or an attribute of a
+    /// value object it holds (`address.city`). `None` for an identity (its own, its
+    /// root's or a referenced root's, `author.userId`): identities are text.
+    pub fn filter_attribute(&self, start: &str, path: &str) -> Option<&Attribute> {
+        match path.split_once('.') {
+            None => self.element(start)?.attributes().iter().find(|a| a.name == path),
+            Some((property, rest)) => {
+                let rel = self.relationship_by_property(start, property)?;
+                self.element(&rel.to)?.attributes().iter().find(|a| a.name == rest)
+            }
+        }
+    }
+
     /// The model's threshold overrides (all unset when the model has none).
     pub fn thresholds(&self) -> ThresholdOverrides {
         self.spec.thresholds.unwrap_or_default()

@@ -7,4 +7,11 @@
 //! module with the embedded value objects, reference data snapshots and references.
 //! The same file is committed as `examples/ecommerce/generated/cosmap.rs` for reading.
 
+//!
+//! With `.data_access(true)` the build script also writes `cosmap_data.rs`: the
+//! `data` module, data access on `azure_data_cosmos` (a handle per container, a
+//! repository per aggregate, a method per access pattern, a change-feed worker per
+//! copy), included here beside the types it uses.
+
 include!(concat!(env!("OUT_DIR"), "/cosmap.rs"));
+include!(concat!(env!("OUT_DIR"), "/cosmap_data.rs"));

@@ -3,6 +3,7 @@
 //! formatted by `prettyplease` (`format`, in parallel chunks).
 
 mod codecs;
+mod data_access;
 #[cfg(feature = "format")]
 mod format;
 mod hooks;
@@ -19,17 +20,33 @@ use crate::templates::Templates;
 /// The template that renders the Rust types.
 const TEMPLATE: &str = "cosmap.rs.hbs";
 
+/// The template that renders the data access (`Builder::data_access`).
+const DATA_TEMPLATE: &str = "cosmap_data.rs.hbs";
+
 /// Renders `cosmap.rs` for `model` (the Rust document types alone): parsed and
 /// pretty-printed, so it is valid and formatted without rustfmt.
 pub fn render(model: &LogicalModel, mapping: &TypeMapping, templates: &Templates) -> Result<String, CodegenError> {
     let view = view::build(model, mapping).map_err(CodegenError::Model)?;
     let text = templates.render(TEMPLATE, &view)?;
-    print(&text, templates)
+    print(&text, templates, TEMPLATE)
+}
+
+/// Renders `cosmap_data.rs` for `model`: the data access on `azure_data_cosmos`
+/// over the types `cosmap.rs` defines (include both in one module).
+pub fn render_data_access(
+    model: &LogicalModel,
+    mapping: &TypeMapping,
+    templates: &Templates,
+) -> Result<String, CodegenError> {
+    let view = view::build(model, mapping).map_err(CodegenError::Model)?;
+    let data = data_access::build(model, &view, mapping);
+    let text = templates.render(DATA_TEMPLATE, &data)?;
+    print(&text, templates, DATA_TEMPLATE)
 }
 
 /// The rendered text as it is, without the lines the template left blank.
 #[cfg(not(feature = "format"))]
-fn print(text: &str, _: &Templates) -> Result<String, CodegenError> {
+fn print(text: &str, _: &Templates, _: &str) -> Result<String, CodegenError> {
     let mut out = String::with_capacity(text.len());
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
         out.push_str(line);
@@ -40,9 +57,9 @@ fn print(text: &str, _: &Templates) -> Result<String, CodegenError> {
 
 /// The rendered text checked by `syn` and printed by `prettyplease`.
 #[cfg(feature = "format")]
-fn print(text: &str, templates: &Templates) -> Result<String, CodegenError> {
+fn print(text: &str, templates: &Templates, template: &str) -> Result<String, CodegenError> {
     let printed = format::parse_and_print(text).map_err(|e| CodegenError::InvalidRust {
-        template: templates.origin(TEMPLATE),
+        template: templates.origin(template),
         line: e.line,
         column: e.column,
         code: text

@@ -526,16 +526,7 @@ impl Shared<'_> {
     }
 
     fn attribute(&self, p: &Property) -> FieldView {
-        let (base, codec): (&str, Option<Codec>) = match p.ty {
-            AttributeType::String => ("::std::string::String", None),
-            AttributeType::Integer => ("i64", None),
-            AttributeType::Number => ("f64", None),
-            AttributeType::Boolean => ("bool", None),
-            AttributeType::Decimal => (&self.mapping.decimal, self.mapping.decimal_codec),
-            AttributeType::DateTime => (&self.mapping.date_time, self.mapping.date_time_codec),
-            AttributeType::Date => (&self.mapping.date, self.mapping.date_codec),
-            AttributeType::Uuid => (&self.mapping.uuid, self.mapping.uuid_codec),
-        };
+        let (base, codec) = scalar_type(self.mapping, p.ty);
         let wrap = |base: &str| {
             let ty = if p.many {
                 format!("::std::vec::Vec<{base}>")
@@ -714,7 +705,22 @@ const INTO: &str = "::core::convert::Into::into";
 /// and lists empty, so adding either to the model keeps calls to `new` compiling.
 /// The Rust type of a partition key value of `levels` levels: a `String`, or a tuple
 /// of one per level (the Azure SDK takes either as a partition key).
-fn key_type(levels: usize) -> String {
+/// The Rust type of one value of attribute type `ty` under `mapping`, with the
+/// built-in codec that writes its canonical text (if the mapping uses one).
+pub(crate) fn scalar_type(mapping: &TypeMapping, ty: AttributeType) -> (&str, Option<Codec>) {
+    match ty {
+        AttributeType::String => (STRING, None),
+        AttributeType::Integer => ("i64", None),
+        AttributeType::Number => ("f64", None),
+        AttributeType::Boolean => ("bool", None),
+        AttributeType::Decimal => (&mapping.decimal, mapping.decimal_codec),
+        AttributeType::DateTime => (&mapping.date_time, mapping.date_time_codec),
+        AttributeType::Date => (&mapping.date, mapping.date_codec),
+        AttributeType::Uuid => (&mapping.uuid, mapping.uuid_codec),
+    }
+}
+
+pub(crate) fn key_type(levels: usize) -> String {
     if levels <= 1 {
         return STRING.to_string();
     }

@@ -15,5 +15,7 @@ mod sql;
 
 pub use naive::naive_operations;
 pub use purpose::Purpose;
-pub use request::{Action, Operation, OperationKind, PropertyPath, Request, ValueSource, WriteKind, WrittenPartition};
+pub use request::{
+    Action, Operation, OperationKind, Parameter, PropertyPath, Request, ValueSource, WriteKind, WrittenPartition,
+};
 pub(crate) use resolve::resolve;

@@ -2,6 +2,7 @@
 //! sends; each request's [`Action`] says how it runs and where its partition key,
 //! id and parameters come from ([`ValueSource`]).
 
+use cosmap_domain::AttributeType;
 use serde::{Serialize, Serializer};
 
 use super::purpose::Purpose;
@@ -263,6 +264,24 @@ impl Request {
         })
     }
 
+    /// The top-level properties a query selects (a short form, `project`), in the
+    /// order it selects them; `None` when it selects whole documents or values.
+    pub fn projected_properties(&self) -> Option<Vec<String>> {
+        if !self.selects_short_form() {
+            return None;
+        }
+        let sql = self.sql()?;
+        let select = sql.strip_prefix("SELECT ")?.split(" FROM ").next()?;
+        let select = match select.strip_prefix("TOP ") {
+            Some(rest) => rest.split_once(' ')?.1,
+            None => select,
+        };
+        select
+            .split(", ")
+            .map(|item| super::sql::property_name("c", item).map(str::to_string))
+            .collect()
+    }
+
     /// Whether the query answers a count with a `1` per match, for the application
     /// to count (`SELECT VALUE 1`: the SDK runs no aggregate across partitions).
     pub fn counts_matches(&self) -> bool {
@@ -297,6 +316,24 @@ pub struct Operation {
     /// change feed are not counted: they follow on their own.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub not_atomic: Vec<WrittenPartition>,
+    /// For a read, the values its caller gives (the pattern's filters' parameters),
+    /// each with its type, in the order the pattern names them: what a generated
+    /// function takes, and what the requests' `Parameter` sources name.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub parameters: Vec<Parameter>,
+}
+
+/// A value the caller of a read gives: a filter's parameter.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Parameter {
+    /// The name, without `@` (`accountId`, `orderedAtMin`, `statusList`).
+    pub name: String,
+    /// The type of the attribute it is compared with (text for an identity).
+    #[serde(rename = "type")]
+    pub ty: AttributeType,
+    /// A list of values (an `in` filter), not one.
+    pub list: bool,
 }
 
 /// One logical partition a write operation writes itself.
@@ -346,6 +383,7 @@ impl Operation {
             per_second,
             requests,
             not_atomic: if not_atomic.len() > 1 { not_atomic } else { Vec::new() },
+            parameters: Vec::new(),
         })
     }
 

@@ -2,13 +2,13 @@
 //! lives (home documents and copies), picks the cheapest way to run it, and
 //! writes the SQL.
 
-use cosmap_domain::{AccessKind, AccessPattern, DomainModel, FilterOp, WriteOperation};
+use cosmap_domain::{AccessKind, AccessPattern, AttributeType, DomainModel, FilterOp, WriteOperation};
 
 use std::collections::BTreeMap;
 
 use super::locate::{index, Location, Step};
 use super::sql::{self, Condition};
-use super::{Action, Operation, PropertyPath, Purpose, Request, ValueSource, WriteKind};
+use super::{Action, Operation, Parameter, PropertyPath, Purpose, Request, ValueSource, WriteKind};
 use crate::logical_model::{
     ClaimOf, Container, ContainerKind, DocumentType, Embedded, EmbeddedKind, Keeping, PartitionKeyValue,
     PropertyHolder, Role,
@@ -24,10 +24,34 @@ pub(crate) fn resolve(model: &DomainModel, containers: &[Container]) -> Vec<Oper
     patterns
         .into_iter()
         .filter_map(|p| match p.kind {
-            AccessKind::Read => read(&places, &subsets, p),
+            AccessKind::Read => read(&places, &subsets, p).map(|mut op| {
+                op.parameters = parameters(model, p);
+                op
+            }),
             AccessKind::Write => write(&places, containers, &keepers, p),
         })
         .collect()
+}
+
+/// The parameters a read's caller gives: each filter's, typed by the attribute it
+/// compares (text for an identity); an `in` filter takes a list.
+fn parameters(model: &DomainModel, p: &AccessPattern) -> Vec<Parameter> {
+    let mut out: Vec<Parameter> = Vec::new();
+    for filter in p.filters().into_iter().flatten() {
+        let ty = model
+            .filter_attribute(&p.start, filter.attribute)
+            .map_or(AttributeType::String, |a| a.ty);
+        for name in filter.parameters() {
+            if !out.iter().any(|o| o.name == name) {
+                out.push(Parameter {
+                    name,
+                    ty,
+                    list: filter.op == FilterOp::In,
+                });
+            }
+        }
+    }
+    out
 }
 
 /// The documents that keep something derived from other documents current (a count,

@@ -69,6 +69,18 @@ pub(crate) fn property(alias: &str, name: &str) -> String {
     }
 }
 
+/// The property name [`property`] spelled as `text` (`c.total` or `c["value"]`):
+/// `None` for anything else (a path, an expression).
+pub(crate) fn property_name<'t>(alias: &str, text: &'t str) -> Option<&'t str> {
+    let rest = text.strip_prefix(alias)?;
+    let name = match rest.strip_prefix('.') {
+        Some(name) => name,
+        None => rest.strip_prefix("[\"")?.strip_suffix("\"]")?,
+    };
+    let plain = !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_');
+    plain.then_some(name)
+}
+
 /// `alias.a.b.c` for a dotted path.
 pub(crate) fn path(alias: &str, names: &[String]) -> String {
     names.iter().fold(alias.to_string(), |acc, n| property(&acc, n))

@@ -1,0 +1,906 @@
+//! The data `cosmap_data.rs.hbs` renders: generated data access on the Azure SDK
+//! (`azure_data_cosmos`). Built from the logical model and the Rust view, so every
+//! type it names is one `cosmap.rs` defines; what it cannot generate soundly is
+//! listed with the reason instead of being generated half-right.
+
+use std::collections::BTreeSet;
+
+use cosmap_domain::naming::snake_case;
+use cosmap_mapper::operations::{Action, Operation, OperationKind, Purpose, Request, ValueSource, WriteKind};
+use cosmap_mapper::{ContainerKind, DocumentType, IdSource, LogicalModel, Role, SyncOperation};
+use serde::Serialize;
+
+use super::names;
+use super::view::{scalar_type, ContainerView, DocView, FieldView, RustView};
+use crate::options::TypeMapping;
+
+/// Everything `cosmap_data.rs.hbs` needs.
+#[derive(Debug, Serialize)]
+pub struct DataView {
+    pub model: String,
+    /// The module the data access lives in (`data`, or `data_` beside a container module of that name).
+    pub module: String,
+    pub containers: Vec<HandleView>,
+    pub aggregates: Vec<AggregateView>,
+    pub patterns: Vec<PatternView>,
+    pub workers: Vec<WorkerView>,
+    /// What is not generated, each with why: listed in the module's docs.
+    pub skipped: Vec<String>,
+    /// The `type` and partition key value of the workers' lease documents.
+    pub lease_type: String,
+}
+
+/// A typed handle on one container.
+#[derive(Debug, Serialize)]
+pub struct HandleView {
+    pub name: String,
+    pub module: String,
+    /// The handle's type, e.g. `OrderContainer`.
+    pub handle: String,
+    /// The `Database` field holding it, e.g. `order`.
+    pub field: String,
+    pub key_type: String,
+    pub enum_name: String,
+}
+
+/// A repository of one aggregate.
+#[derive(Debug, Serialize)]
+pub struct AggregateView {
+    pub root: String,
+    pub module: String,
+    pub container: String,
+    pub handle: String,
+    pub field: String,
+    /// `OrderAggregate`, `OrderRepository`, and the `Database` method that makes it.
+    pub aggregate: String,
+    pub repository: String,
+    pub constructor: String,
+    pub enum_name: String,
+    pub key_type: String,
+    pub members: Vec<MemberView>,
+    /// `load`'s parameters and the partition key expression made of them.
+    pub load_params: String,
+    pub load_key: String,
+    /// The single-partition query that loads the aggregate (none: a point read of the root).
+    pub load_sql: Option<String>,
+    /// A delete sets `ttl` (the change feed must see it), rather than deleting.
+    pub soft_delete: bool,
+    pub claims: Vec<ClaimView>,
+}
+
+/// One kind of member document of an aggregate, kept in the root's partition.
+#[derive(Debug, Serialize)]
+pub struct MemberView {
+    /// The aggregate struct's field (`payments`).
+    pub ident: String,
+    pub document: String,
+    pub discriminator: String,
+}
+
+/// A unique attribute of an aggregate's root that a claim document enforces.
+#[derive(Debug, Serialize)]
+pub struct ClaimView {
+    /// The attribute's JSON name.
+    pub attribute: String,
+    /// The claims container's `Database` field and the claim's document path.
+    pub field: String,
+    pub document: String,
+}
+
+/// One access pattern as a method of `Database`.
+#[derive(Debug, Serialize)]
+pub struct PatternView {
+    pub ident: String,
+    pub name: String,
+    pub per_second: String,
+    /// Doc lines: what the requests do, the SQL, and any advice.
+    pub docs: Vec<String>,
+    pub params: Vec<ParamView>,
+    /// The container's `Database` field and handle type.
+    pub field: String,
+    pub handle: String,
+    pub returns: String,
+    /// One of these is set: the kind of body.
+    pub point_read: Option<PointReadView>,
+    pub query: Option<QueryView>,
+    pub write: Option<WriteView>,
+    /// A row type for a query that selects a short form (`project`).
+    pub row: Option<RowView>,
+}
+
+/// A parameter of a pattern's method.
+#[derive(Debug, Serialize)]
+pub struct ParamView {
+    pub ident: String,
+    pub ty: String,
+    /// The SQL parameter's name, with `@`.
+    pub sql_name: String,
+    /// The expression of the value bound to the SQL parameter.
+    pub bind: String,
+}
+
+#[derive(Debug, Serialize)]
+pub struct PointReadView {
+    pub key: String,
+    pub id: String,
+    pub document: String,
+}
+
+#[derive(Debug, Serialize)]
+pub struct QueryView {
+    pub sql: String,
+    /// `FeedScope::partition(…)` or `FeedScope::full_container()`.
+    pub scope: String,
+    pub item: String,
+}
+
+#[derive(Debug, Serialize)]
+pub struct WriteView {
+    pub document: String,
+    pub create: bool,
+    pub replace: bool,
+    pub delete: bool,
+    pub soft_delete: bool,
+}
+
+/// The items of a short-form query: the selected properties, typed as in the document.
+#[derive(Debug, Serialize)]
+pub struct RowView {
+    pub name: String,
+    pub fields: Vec<FieldView>,
+    pub kind: String,
+}
+
+/// A change-feed worker that keeps copies current.
+#[derive(Debug, Serialize)]
+pub struct WorkerView {
+    pub name: String,
+    pub constructor: String,
+    pub lease_id: String,
+    pub source_field: String,
+    pub source_container: String,
+    pub source_document: String,
+    pub discriminator: String,
+    pub target_field: String,
+    pub target_container: String,
+    pub target_document: String,
+    /// The lease document's partition key properties (each gets the lease type as its value).
+    pub lease_keys: Vec<String>,
+    pub lease_key: String,
+}
+
+/// Builds the data access view of `model`, whose Rust types are `rust`.
+pub fn build(model: &LogicalModel, rust: &RustView, mapping: &TypeMapping) -> DataView {
+    let mut module = "data".to_string();
+    while rust.containers.iter().any(|c| c.module == module) || rust.types_module == module {
+        module.push('_');
+    }
+    let mut taken: BTreeSet<String> = ["Error", "Database", "MAX_BATCH_OPERATIONS", "LEASE_TYPE"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    let mut unique = |name: String| {
+        let mut name = name;
+        while !taken.insert(name.clone()) {
+            name.push('_');
+        }
+        name
+    };
+    let containers: Vec<HandleView> = rust
+        .containers
+        .iter()
+        .map(|c| HandleView {
+            name: c.name.clone(),
+            module: c.module.clone(),
+            handle: unique(format!("{}Container", upper_camel(&c.module))),
+            field: c.module.clone(),
+            key_type: c.key_type.clone(),
+            enum_name: c.enum_name.clone(),
+        })
+        .collect();
+    let mut skipped = Vec::new();
+    let mut methods: BTreeSet<String> = containers.iter().map(|c| c.field.clone()).collect();
+    methods.insert("open".into());
+    let sources = change_feed_sources(model);
+    let mut aggregates = Vec::new();
+    for (c, cv) in model.containers.iter().zip(&rust.containers) {
+        if !matches!(c.kind, ContainerKind::Aggregate | ContainerKind::Dictionary) {
+            continue;
+        }
+        let handle = &containers
+            .iter()
+            .find(|h| h.name == c.name)
+            .expect("a handle per container");
+        for root in c.document_types.iter().filter(|d| d.role == Role::Root) {
+            match aggregate(model, c, cv, root, handle, &sources, &containers) {
+                Ok(mut a) => {
+                    a.aggregate = unique(format!("{}Aggregate", root.name));
+                    a.repository = unique(format!("{}Repository", root.name));
+                    a.constructor = method(&mut methods, &format!("{}_repository", snake_case(&root.name)));
+                    aggregates.push(a);
+                }
+                Err(reason) => skipped.push(format!("a repository of `{}`: {reason}", root.name)),
+            }
+        }
+    }
+    let mut patterns = Vec::new();
+    for op in &model.operations {
+        match pattern(model, rust, mapping, &containers, &sources, op) {
+            Ok(mut p) => {
+                p.ident = method(&mut methods, &p.name);
+                if let Some(row) = &mut p.row {
+                    row.name = unique(format!("{}Row", upper_camel(&p.ident)));
+                    p.returns = format!("::std::vec::Vec<{}>", row.name);
+                }
+                patterns.push(p);
+            }
+            Err(reason) => skipped.push(format!("the access pattern `{}`: {reason}", op.pattern)),
+        }
+    }
+    let mut workers = Vec::new();
+    for c in &model.containers {
+        for d in &c.document_types {
+            let Some(of) = &d.copy_of else { continue };
+            let copies_only = of
+                .sync
+                .actions
+                .iter()
+                .all(|a| matches!(a.operation, SyncOperation::Upsert | SyncOperation::Delete));
+            if !copies_only {
+                skipped.push(format!(
+                    "the worker that keeps `{}` in `{}` current: it trims a feed, which generated workers do not do yet; keep it from the change feed as `cosmap model` describes",
+                    d.name, c.name
+                ));
+                continue;
+            }
+            let field = |name: &str| containers.iter().find(|h| h.name == name).map(|h| h.field.clone());
+            let (Some(source_field), Some(target_field)) = (field(&of.container), field(&c.name)) else {
+                continue;
+            };
+            let name = unique(format!("{}To{}Worker", of.document_type, upper_camel(&target_field)));
+            let lease_keys = c
+                .partition_key_properties()
+                .iter()
+                .map(|p| p.to_string())
+                .collect::<Vec<_>>();
+            workers.push(WorkerView {
+                constructor: method(&mut methods, &snake_case(&name)),
+                lease_id: format!("copy-{}-{}-to-{}", of.container, of.document_type, c.name),
+                source_container: of.container.clone(),
+                source_document: format!("super::{}::{}", source_field, of.document_type),
+                discriminator: model
+                    .container(&of.container)
+                    .and_then(|s| s.document_type(&of.document_type))
+                    .map(|s| s.discriminator.clone())
+                    .unwrap_or_default(),
+                target_container: c.name.clone(),
+                target_document: format!("super::{}::{}", target_field, d.name),
+                lease_key: lease_key(lease_keys.len()),
+                lease_keys,
+                source_field,
+                target_field,
+                name,
+            });
+        }
+    }
+    for c in &model.containers {
+        for d in &c.document_types {
+            let kept = d
+                .references
+                .iter()
+                .filter(|r| r.extended.as_ref().is_some_and(|e| e.sync.is_some()))
+                .map(|r| format!("the attributes its reference `{}` copies", r.name))
+                .chain(
+                    d.computed
+                        .iter()
+                        .filter(|v| v.kept != cosmap_mapper::Keeping::Batch)
+                        .map(|v| format!("the count `{}`", v.name)),
+                )
+                .chain(
+                    d.embedded
+                        .iter()
+                        .filter(|e| e.subset.is_some())
+                        .map(|e| format!("the subset `{}`", e.name)),
+                );
+            for what in kept {
+                skipped.push(format!(
+                    "the worker that keeps {what} of `{}` current: generated workers keep copies only so far; keep it as `cosmap model` describes",
+                    d.name
+                ));
+            }
+        }
+    }
+    let mut lease_type = "cosmapLease".to_string();
+    while model
+        .containers
+        .iter()
+        .flat_map(|c| &c.document_types)
+        .any(|d| d.discriminator == lease_type)
+    {
+        lease_type.push('_');
+    }
+    DataView {
+        model: model.model.clone(),
+        module,
+        containers,
+        aggregates,
+        patterns,
+        workers,
+        skipped,
+        lease_type,
+    }
+}
+
+/// The (container, `type`) pairs whose change feed a sync reads: their deletes set `ttl`.
+fn change_feed_sources(model: &LogicalModel) -> BTreeSet<(String, String)> {
+    let mut out = BTreeSet::new();
+    for c in &model.containers {
+        if c.default_ttl.is_none() {
+            continue;
+        }
+        for d in &c.document_types {
+            out.insert((c.name.clone(), d.discriminator.clone()));
+        }
+    }
+    out
+}
+
+fn aggregate(
+    model: &LogicalModel,
+    c: &cosmap_mapper::Container,
+    cv: &ContainerView,
+    root: &DocumentType,
+    handle: &HandleView,
+    sources: &BTreeSet<(String, String)>,
+    handles: &[HandleView],
+) -> Result<AggregateView, String> {
+    let rv = doc_view(cv, &root.name)?;
+    let own = |d: &&DocumentType| !matches!(d.role, Role::Root | Role::Copy | Role::Claim);
+    let members: Vec<&DocumentType> = c.document_types.iter().filter(own).collect();
+    if !members.is_empty() && c.aggregates.len() > 1 {
+        return Err(format!(
+            "container `{}` holds more than one aggregate and members of them, which the repository cannot tell apart yet",
+            c.name
+        ));
+    }
+    let identity = match &root.id {
+        IdSource::Identity { attribute } => attribute.clone(),
+        IdSource::Assigned => String::new(),
+    };
+    let levels = c.partition_key_properties();
+    let whole = levels.iter().any(|l| *l == identity);
+    if !members.is_empty() && !whole {
+        return Err(format!(
+            "its partition key ({}) holds other aggregates too, and its members do not say which root they belong to",
+            levels.join(", ")
+        ));
+    }
+    if root.computed.iter().any(|v| v.kept == cosmap_mapper::Keeping::Batch)
+        || root.embedded.iter().any(|e| e.subset.is_some())
+        || members
+            .iter()
+            .any(|d| !d.computed.is_empty() || d.embedded.iter().any(|e| e.subset.is_some()))
+    {
+        return Err(
+            "it keeps derived values (counts or subsets) that a save would have to recompute; write it with the access patterns' requests"
+                .into(),
+        );
+    }
+    let (load_params, load_key) = if rv.pk_from_id {
+        ("id: &str".to_string(), "::std::string::String::from(id)".to_string())
+    } else if let Some(constant) = &rv.partition_key_constant {
+        (
+            "id: &str".to_string(),
+            format!("::std::string::String::from({constant:?})"),
+        )
+    } else {
+        (
+            format!("partition_key: {}, id: &str", rv.key_type),
+            "partition_key".to_string(),
+        )
+    };
+    let mut idents: BTreeSet<String> = ["root".to_string(), "loaded".to_string()].into();
+    let members: Vec<MemberView> = members
+        .iter()
+        .map(|d| {
+            let base = d
+                .containment
+                .as_ref()
+                .map(|k| names::field(&k.property))
+                .unwrap_or_else(|| names::field(&cosmap_domain::naming::plural(&lower_camel(&d.name))));
+            let mut ident = base;
+            while !idents.insert(ident.clone()) {
+                ident.push('_');
+            }
+            MemberView {
+                ident,
+                document: format!("super::{}::{}", cv.module, d.name),
+                discriminator: d.discriminator.clone(),
+            }
+        })
+        .collect();
+    let load_sql = (!members.is_empty()).then(|| {
+        let mut types: Vec<String> = std::iter::once(&root.discriminator)
+            .chain(members.iter().map(|m| &m.discriminator))
+            .map(|t| format!("'{t}'"))
+            .collect();
+        types.sort();
+        format!(
+            "{:?}",
+            format!("SELECT * FROM c WHERE c.type IN ({})", types.join(", "))
+        )
+    });
+    let mut claims = Vec::new();
+    for claims_container in model.containers.iter().filter(|k| k.kind == ContainerKind::Claims) {
+        for d in &claims_container.document_types {
+            let Some(of) = &d.claim_of else { continue };
+            if of.document_type != root.name || of.container != c.name {
+                if of.container == c.name && c.document_type(&of.document_type).is_some() {
+                    return Err(format!(
+                        "the member `{}` has a unique `{}` kept by claims, which the repository does not write yet",
+                        of.document_type, of.attribute
+                    ));
+                }
+                continue;
+            }
+            if rv.key_type != view_string() {
+                return Err("its claims would need a hierarchical owner key".into());
+            }
+            let field = handles
+                .iter()
+                .find(|h| h.name == claims_container.name)
+                .map(|h| h.field.clone())
+                .ok_or("no handle for the claims container")?;
+            claims.push(ClaimView {
+                attribute: of.attribute.clone(),
+                document: format!("super::{field}::{}", d.name),
+                field,
+            });
+        }
+    }
+    Ok(AggregateView {
+        root: root.name.clone(),
+        module: cv.module.clone(),
+        container: c.name.clone(),
+        handle: handle.handle.clone(),
+        field: handle.field.clone(),
+        aggregate: String::new(),
+        repository: String::new(),
+        constructor: String::new(),
+        enum_name: cv.enum_name.clone(),
+        key_type: rv.key_type.clone(),
+        members,
+        load_params,
+        load_key,
+        load_sql,
+        soft_delete: sources.contains(&(c.name.clone(), root.discriminator.clone())),
+        claims,
+    })
+}
+
+fn view_string() -> String {
+    "::std::string::String".to_string()
+}
+
+fn doc_view<'v>(cv: &'v ContainerView, name: &str) -> Result<&'v DocView, String> {
+    cv.documents
+        .iter()
+        .find(|d| d.name == name)
+        .ok_or_else(|| format!("no Rust type for `{name}`"))
+}
+
+/// What a request's key sources need from the caller.
+fn given(source: &ValueSource) -> bool {
+    match source {
+        ValueSource::Parameter(_) | ValueSource::Constant(_) => true,
+        ValueSource::Levels(levels) => levels.iter().all(given),
+        ValueSource::Property(_) | ValueSource::Window { .. } => false,
+    }
+}
+
+fn pattern(
+    model: &LogicalModel,
+    rust: &RustView,
+    mapping: &TypeMapping,
+    handles: &[HandleView],
+    sources: &BTreeSet<(String, String)>,
+    op: &Operation,
+) -> Result<PatternView, String> {
+    let first = op.requests.first().ok_or("it sends no request")?;
+    let handle = handles
+        .iter()
+        .find(|h| h.name == first.container)
+        .ok_or("its container has no handle")?;
+    let cv = rust
+        .containers
+        .iter()
+        .find(|c| c.name == first.container)
+        .ok_or("its container has no Rust module")?;
+    let mut docs = vec![format!(
+        "`{}` ({}): {}.",
+        op.pattern,
+        cosmap_mapper::human_rate(op.per_second),
+        first.purpose
+    )];
+    let base = PatternView {
+        ident: String::new(),
+        name: op.pattern.clone(),
+        per_second: cosmap_mapper::human_rate(op.per_second),
+        docs: Vec::new(),
+        params: Vec::new(),
+        field: handle.field.clone(),
+        handle: handle.handle.clone(),
+        returns: String::new(),
+        point_read: None,
+        query: None,
+        write: None,
+        row: None,
+    };
+    if op.kind == OperationKind::Write {
+        return write_pattern(model, cv, sources, op, base, docs);
+    }
+    if op.requests.len() > 1 {
+        return Err(format!(
+            "it sends {} requests ({}), and generated functions send one so far; send them as `cosmap model` shows",
+            op.requests.len(),
+            op.requests
+                .iter()
+                .skip(1)
+                .map(|r| r.purpose.to_string())
+                .collect::<Vec<_>>()
+                .join("; ")
+        ));
+    }
+    if !matches!(
+        first.purpose,
+        Purpose::Read { .. } | Purpose::ReadMatchedInApplication { .. }
+    ) {
+        return Err(format!("its request ({}) is not a plain read", first.purpose));
+    }
+    if first.counts_matches() {
+        return Err("it counts matches, which generated functions do not do yet".into());
+    }
+    if let Some(key) = first.partition_key() {
+        if !given(key) {
+            return Err("its partition key comes from a document, not from its parameters".into());
+        }
+    }
+    let used = used_parameters(first);
+    let mut params = Vec::new();
+    for p in op.parameters.iter().filter(|p| used.contains(&p.name)) {
+        let (base_ty, codec) = scalar_type(mapping, p.ty);
+        let ident = names::field(&p.name);
+        let text = base_ty == view_string();
+        let (ty, bind) = match (p.list, codec.is_some(), text) {
+            (false, _, true) => ("&str".to_string(), ident.clone()),
+            (false, true, _) => (
+                format!("&{base_ty}"),
+                format!("super::{}::codec::Canonical::write({ident}).map_err(Error::Json)?", rust.types_module),
+            ),
+            (false, false, _) => (base_ty.to_string(), ident.clone()),
+            (true, _, true) => ("&[&str]".to_string(), ident.clone()),
+            (true, true, _) => (
+                format!("&[{base_ty}]"),
+                format!(
+                    "{ident}.iter().map(super::{}::codec::Canonical::write).collect::<::core::result::Result<::std::vec::Vec<_>, _>>().map_err(Error::Json)?",
+                    rust.types_module
+                ),
+            ),
+            (true, false, _) => (format!("&[{base_ty}]"), ident.clone()),
+        };
+        params.push(ParamView {
+            sql_name: format!("@{}", p.name),
+            ident,
+            ty,
+            bind,
+        });
+    }
+    let text_param = |name: &str| -> Result<String, String> {
+        let p = params
+            .iter()
+            .find(|p| p.sql_name == format!("@{name}"))
+            .ok_or_else(|| format!("its key names `@{name}`, which is not one of its parameters"))?;
+        if p.ty != "&str" {
+            return Err(format!("its key `@{name}` is not text"));
+        }
+        Ok(format!("::std::string::String::from({})", p.ident))
+    };
+    let key_expr = |source: &ValueSource| -> Result<String, String> {
+        match source {
+            ValueSource::Parameter(name) => text_param(name),
+            ValueSource::Constant(value) => Ok(format!("::std::string::String::from({value:?})")),
+            ValueSource::Levels(levels) => {
+                let mut parts = Vec::new();
+                for l in levels {
+                    parts.push(match l {
+                        ValueSource::Parameter(name) => text_param(name)?,
+                        ValueSource::Constant(value) => format!("::std::string::String::from({value:?})"),
+                        _ => return Err("a level of its key comes from a document".into()),
+                    });
+                }
+                Ok(if parts.len() == 1 {
+                    parts.remove(0)
+                } else {
+                    format!("({})", parts.join(", "))
+                })
+            }
+            _ => Err("its key comes from a document".into()),
+        }
+    };
+    let document = |name: &str| format!("super::{}::{name}", cv.module);
+    let mut view = base;
+    match &first.action {
+        Action::PointRead { partition_key, id } => {
+            let d = first.document_types.first().ok_or("it reads no document type")?;
+            if let Purpose::ReadMatchedInApplication { element, filters, .. } = &first.purpose {
+                docs.push(format!(
+                    "It returns the whole `{d}`: match `{element}` on {} in the application.",
+                    filters.iter().map(|f| format!("`{f}`")).collect::<Vec<_>>().join(", ")
+                ));
+            }
+            let id = match id {
+                ValueSource::Parameter(name) => params
+                    .iter()
+                    .find(|p| p.sql_name == format!("@{name}"))
+                    .filter(|p| p.ty == "&str")
+                    .map(|p| p.ident.clone())
+                    .ok_or_else(|| format!("its id `@{name}` is not a text parameter"))?,
+                ValueSource::Constant(value) => format!("{value:?}"),
+                _ => return Err("its id comes from a document".into()),
+            };
+            if let PartitionKeyLevels::Levels(levels) = levels_of(partition_key) {
+                if levels < cv.partition_key_paths.len() {
+                    return Err("it gives only a prefix of its hierarchical key".into());
+                }
+            }
+            view.returns = format!("::core::option::Option<{}>", document(d));
+            view.point_read = Some(PointReadView {
+                key: key_expr(partition_key)?,
+                id,
+                document: document(d),
+            });
+        }
+        Action::SinglePartitionQuery { sql, .. } | Action::CrossPartitionQuery { sql, .. } => {
+            let scope = match first.partition_key() {
+                Some(partition_key) => {
+                    if let PartitionKeyLevels::Levels(levels) = levels_of(partition_key) {
+                        if levels < cv.partition_key_paths.len() {
+                            return Err("it queries a prefix of its hierarchical key, which the SDK sends as a cross-partition query; generated functions do not do that yet".into());
+                        }
+                    }
+                    format!(
+                        "::azure_data_cosmos::FeedScope::partition({})",
+                        key_expr(partition_key)?
+                    )
+                }
+                None => {
+                    docs.push("It fans out over every physical partition (a cross-partition query).".into());
+                    "::azure_data_cosmos::FeedScope::full_container()".to_string()
+                }
+            };
+            docs.push(format!("`{sql}`"));
+            let item = match first.projected_properties() {
+                Some(properties) => {
+                    let d = first.document_types.first().ok_or("it reads no document type")?;
+                    let dv = doc_view(cv, d)?;
+                    view.row = Some(row(dv, &cv.module, &properties)?);
+                    String::new()
+                }
+                None if first.document_types.len() == 1 => document(&first.document_types[0]),
+                None => format!("super::{}::{}", cv.module, cv.enum_name),
+            };
+            view.returns = format!("::std::vec::Vec<{item}>");
+            view.query = Some(QueryView {
+                sql: format!("{sql:?}"),
+                scope,
+                item,
+            });
+        }
+        Action::Write { .. } => return Err("its first request is a write".into()),
+    }
+    view.docs = docs;
+    view.params = params;
+    Ok(view)
+}
+
+/// The parameters request `r` names: in its key, its id and its SQL.
+fn used_parameters(r: &Request) -> BTreeSet<String> {
+    fn add(source: &ValueSource, out: &mut BTreeSet<String>) {
+        match source {
+            ValueSource::Parameter(name) => {
+                out.insert(name.clone());
+            }
+            ValueSource::Levels(levels) => levels.iter().for_each(|l| add(l, out)),
+            _ => {}
+        }
+    }
+    let mut out = BTreeSet::new();
+    r.partition_key()
+        .into_iter()
+        .chain(r.id())
+        .for_each(|s| add(s, &mut out));
+    if let Some((_, names)) = r.query() {
+        out.extend(names.iter().cloned());
+    }
+    out
+}
+
+enum PartitionKeyLevels {
+    One,
+    Levels(usize),
+}
+
+fn levels_of(source: &ValueSource) -> PartitionKeyLevels {
+    match source {
+        ValueSource::Levels(levels) => PartitionKeyLevels::Levels(levels.len()),
+        _ => PartitionKeyLevels::One,
+    }
+}
+
+/// A write pattern: one write of a document the caller gives; the copies it keeps
+/// current follow from the change feed (their workers).
+fn write_pattern(
+    _model: &LogicalModel,
+    cv: &ContainerView,
+    sources: &BTreeSet<(String, String)>,
+    op: &Operation,
+    mut view: PatternView,
+    mut docs: Vec<String>,
+) -> Result<PatternView, String> {
+    let own: Vec<&Request> = op
+        .requests
+        .iter()
+        .filter(|r| r.partition_key().is_some_and(given) && r.write().is_some())
+        .collect();
+    if own.len() != 1 || op.requests.iter().any(|r| r.write().is_none()) {
+        if let Some(advice) = op.not_atomic_advice() {
+            return Err(format!("it is {advice}; write it as `cosmap model` shows"));
+        }
+        return Err(format!(
+            "it sends {} requests of its own ({}), and generated functions send one so far",
+            op.requests.len(),
+            op.requests
+                .iter()
+                .map(|r| r.purpose.to_string())
+                .collect::<Vec<_>>()
+                .join("; ")
+        ));
+    }
+    let main = own[0];
+    if !matches!(main.purpose, Purpose::Write { .. } | Purpose::RewriteEmbedding { .. }) {
+        return Err(format!("its write ({}) is not a write of one document", main.purpose));
+    }
+    for r in op.requests.iter().filter(|r| !std::ptr::eq(*r, main)) {
+        match r.purpose {
+            Purpose::SyncCopy { .. } | Purpose::SyncFeed { .. } => {
+                docs.push(format!("Then, from the change feed: {} (its worker).", r.purpose))
+            }
+            _ => {
+                return Err(format!(
+                    "it also {}, which generated functions do not do yet",
+                    lower_first(&r.purpose.to_string())
+                ))
+            }
+        }
+    }
+    let d = main.document_types.first().ok_or("it writes no document type")?;
+    let dv = doc_view(cv, d)?;
+    let write = main.write().unwrap_or(WriteKind::Replace);
+    let soft = sources.contains(&(cv.name.clone(), dv.discriminator.clone()));
+    docs.push(match write {
+        WriteKind::Create => format!("Creates the `{d}` (an error if it exists) and sets its `etag`."),
+        WriteKind::Replace => format!(
+            "Writes the `{d}`: with an `etag`, only over that version (`Error::Stale` otherwise); without, whatever is there. Sets its new `etag`."
+        ),
+        WriteKind::Delete if soft => format!(
+            "Deletes the `{d}` by setting its `ttl`, so the change feed tells the copies; with an `etag`, only that version."
+        ),
+        WriteKind::Delete => format!("Deletes the `{d}`; with an `etag`, only that version. A missing document is not an error."),
+    });
+    view.returns = "()".into();
+    view.write = Some(WriteView {
+        document: format!("super::{}::{d}", cv.module),
+        create: write == WriteKind::Create,
+        replace: write == WriteKind::Replace,
+        delete: write == WriteKind::Delete,
+        soft_delete: soft,
+    });
+    view.docs = docs;
+    Ok(view)
+}
+
+/// The row struct of a short form: each selected property typed as in document `dv`.
+fn row(dv: &DocView, module: &str, properties: &[String]) -> Result<RowView, String> {
+    let mut fields = Vec::new();
+    for p in properties {
+        let field = match p.as_str() {
+            "id" => FieldView {
+                ident: "id".into(),
+                json_name: "id".into(),
+                rename: false,
+                ty: view_string(),
+                optional: false,
+                list: false,
+                doc: "Document id.".into(),
+                serde_with: None,
+                schema_with: None,
+                attributes: Vec::new(),
+                computed: false,
+            },
+            "type" => continue,
+            _ => dv
+                .partition_key_field
+                .iter()
+                .chain(&dv.sub_key_fields)
+                .chain(&dv.fields)
+                .find(|f| f.json_name == *p)
+                .cloned()
+                .ok_or_else(|| format!("it selects `{p}`, which `{}` does not have", dv.name))?,
+        };
+        fields.push(field);
+    }
+    Ok(RowView {
+        name: String::new(),
+        fields,
+        kind: format!("super::{module}::kind::{}", dv.name),
+    })
+}
+
+/// A method name for `name` (an access pattern's or a helper's), unique among `taken`.
+fn method(taken: &mut BTreeSet<String>, name: &str) -> String {
+    let words: String = name
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { ' ' })
+        .collect();
+    let mut ident = words
+        .split_whitespace()
+        .map(|w| snake_case(w).to_ascii_lowercase())
+        .collect::<Vec<_>>()
+        .join("_");
+    if ident.is_empty() || ident.starts_with(|c: char| c.is_ascii_digit()) {
+        ident = format!("pattern_{ident}");
+    }
+    let mut ident = names::ident(&ident);
+    while !taken.insert(ident.clone()) {
+        ident.push('_');
+    }
+    ident
+}
+
+/// `order_status` → `OrderStatus`.
+fn upper_camel(snake: &str) -> String {
+    snake
+        .trim_start_matches("r#")
+        .split('_')
+        .filter(|w| !w.is_empty())
+        .map(|w| {
+            let mut chars = w.chars();
+            chars
+                .next()
+                .map(|f| f.to_ascii_uppercase().to_string() + chars.as_str())
+                .unwrap_or_default()
+        })
+        .collect()
+}
+
+fn lower_camel(name: &str) -> String {
+    let mut chars = name.chars();
+    chars
+        .next()
+        .map(|f| f.to_ascii_lowercase().to_string() + chars.as_str())
+        .unwrap_or_default()
+}
+
+fn lower_first(text: &str) -> String {
+    lower_camel(text)
+}
+
+/// The Rust expression of a lease document's partition key value: the lease type at every level.
+fn lease_key(levels: usize) -> String {
+    let one = "::std::string::String::from(LEASE_TYPE)";
+    if levels <= 1 {
+        one.to_string()
+    } else {
+        format!("({})", vec![one; levels].join(", "))
+    }
+}
