@@ -69,6 +69,7 @@ fn main() -> Result<(), Box<dyn Error>> {
             .model(&model_file)
             .out_dir(&out)
             .file_name(format!("model_{n}.rs"))
+            .data_access(true)
             .compile()?;
         tests.push_str(&round_trip_test(&format!("model_{n}"), &logical));
         n += 1;
@@ -97,6 +98,7 @@ fn main() -> Result<(), Box<dyn Error>> {
             .model(file)
             .out_dir(&out)
             .file_name(format!("{name}.rs"))
+            .data_access(true)
             .compile()?;
         tests.push_str(&round_trip_test(name, &cosmap_mapper::map(&model, &Options::default())));
     }

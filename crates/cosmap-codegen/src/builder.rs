@@ -143,7 +143,8 @@ impl Builder {
         self
     }
 
-    /// Also generate `cosmap_data.rs` beside `cosmap.rs`: data access on
+    /// Also generate `cosmap_data.rs` beside `cosmap.rs` (`NAME_data.rs` beside a
+    /// [`file_name`](Self::file_name) `NAME.rs`): data access on
     /// `azure_data_cosmos` (container handles, aggregate repositories, a method per
     /// access pattern, change-feed workers for copies). Include both files in one
     /// module; the crate then depends on `azure_data_cosmos`, `futures` and `serde_json`.
@@ -213,8 +214,13 @@ impl Builder {
             contents: self.render_model(model)?,
         }];
         if self.mapping.data_access {
+            // Beside `cosmap.rs`: `cosmap_data.rs`; beside `model.rs`: `model_data.rs`.
+            let data_file = match self.file_name.as_deref() {
+                Some(name) => format!("{}_data.rs", name.strip_suffix(".rs").unwrap_or(name)),
+                None => DATA_ACCESS_FILE.to_string(),
+            };
             artefacts.push(Artefact {
-                path: PathBuf::from(DATA_ACCESS_FILE),
+                path: PathBuf::from(data_file),
                 contents: self.render_data_access(model)?,
             });
         }

@@ -2,7 +2,8 @@
 //! property tests' strategy (`crates/cosmap-mapper/tests/properties/strategy.rs`)
 //! with a fixed seed: `build.rs` generates them with `cosmap_codegen::Builder`, one
 //! module per model, and the types of `regressions.json`, a fixed model of the
-//! shapes these models found wrong. That they compile (and pass
+//! shapes these models found wrong; each module also holds the generated data
+//! access (`*_data.rs`, on `azure_data_cosmos`). That they compile (and pass
 //! `clippy -D warnings`, with no `allow` here) is the first test;
 //! `tests/round_trip.rs` and `tests/regressions.rs` are the others.
 #![forbid(unsafe_code)]
@@ -10,21 +11,25 @@
 /// The types of the first model drawn.
 pub mod model_0 {
     include!(concat!(env!("OUT_DIR"), "/model_0.rs"));
+    include!(concat!(env!("OUT_DIR"), "/model_0_data.rs"));
 }
 
 /// The types of the second model drawn.
 pub mod model_1 {
     include!(concat!(env!("OUT_DIR"), "/model_1.rs"));
+    include!(concat!(env!("OUT_DIR"), "/model_1_data.rs"));
 }
 
 /// The types of the third model drawn.
 pub mod model_2 {
     include!(concat!(env!("OUT_DIR"), "/model_2.rs"));
+    include!(concat!(env!("OUT_DIR"), "/model_2_data.rs"));
 }
 
 /// The types of the fourth model drawn.
 pub mod model_3 {
     include!(concat!(env!("OUT_DIR"), "/model_3.rs"));
+    include!(concat!(env!("OUT_DIR"), "/model_3_data.rs"));
 }
 
 /// The types of `regressions.json`: a copy whose partition key comes from a
@@ -34,6 +39,7 @@ pub mod model_3 {
 /// root renamed off the partition key (`teamRef`).
 pub mod regressions {
     include!(concat!(env!("OUT_DIR"), "/regressions.rs"));
+    include!(concat!(env!("OUT_DIR"), "/regressions_data.rs"));
 }
 
 /// The types of the `cosmic-works` example: products partitioned by their
@@ -41,18 +47,21 @@ pub mod regressions {
 /// reference to a product carries its category's id as the partition key value.
 pub mod cosmic_works {
     include!(concat!(env!("OUT_DIR"), "/cosmic_works.rs"));
+    include!(concat!(env!("OUT_DIR"), "/cosmic_works_data.rs"));
 }
 
 /// The types of `crates/cosmap-verify/tests/models/unique-claims.json`: accounts
 /// whose unique `email` and `handle` are claimed by documents in `UniqueClaims`.
 pub mod unique_claims {
     include!(concat!(env!("OUT_DIR"), "/unique_claims.rs"));
+    include!(concat!(env!("OUT_DIR"), "/unique_claims_data.rs"));
 }
 
 /// The types of the `newsfeed` example: the newest posts' short forms are kept in a
 /// feed (`Feeds`, partitioned by the source's `type`).
 pub mod newsfeed {
     include!(concat!(env!("OUT_DIR"), "/newsfeed.rs"));
+    include!(concat!(env!("OUT_DIR"), "/newsfeed_data.rs"));
 }
 
 /// The types of the `help-desk` example: tickets under a hierarchical partition key
@@ -60,34 +69,40 @@ pub mod newsfeed {
 /// a ticket carries both levels.
 pub mod help_desk {
     include!(concat!(env!("OUT_DIR"), "/help_desk.rs"));
+    include!(concat!(env!("OUT_DIR"), "/help_desk_data.rs"));
 }
 
 /// The types of `patterns/extended-reference`: a comment's reference to its author
 /// carries the author's username (`UserRefWithUsername`), built from the user.
 pub mod extended_reference {
     include!(concat!(env!("OUT_DIR"), "/extended_reference.rs"));
+    include!(concat!(env!("OUT_DIR"), "/extended_reference_data.rs"));
 }
 
 /// The types of `patterns/computed-value`: a post keeps its number of comments, a
 /// product its number of reviews (`commentCount`, `reviewCount`).
 pub mod computed_value {
     include!(concat!(env!("OUT_DIR"), "/computed_value.rs"));
+    include!(concat!(env!("OUT_DIR"), "/computed_value_data.rs"));
 }
 
 /// The types of `patterns/subset`: a post keeps its ten newest comments
 /// (`newest_comments`), a product its five newest reviews.
 pub mod subset {
     include!(concat!(env!("OUT_DIR"), "/subset.rs"));
+    include!(concat!(env!("OUT_DIR"), "/subset_data.rs"));
 }
 
 /// The types of `patterns/tree-ancestors`: a category's optional parent and its
 /// list of ancestors, root first.
 pub mod tree_ancestors {
     include!(concat!(env!("OUT_DIR"), "/tree_ancestors.rs"));
+    include!(concat!(env!("OUT_DIR"), "/tree_ancestors_data.rs"));
 }
 
 /// The types of `patterns/bucket`: a device's readings of one hour in one bucket,
 /// whose id is the hour.
 pub mod bucket {
     include!(concat!(env!("OUT_DIR"), "/bucket.rs"));
+    include!(concat!(env!("OUT_DIR"), "/bucket_data.rs"));
 }

@@ -24,6 +24,8 @@ pub struct DataView {
     pub aggregates: Vec<AggregateView>,
     pub patterns: Vec<PatternView>,
     pub workers: Vec<WorkerView>,
+    /// The claim functions: one per document type whose unique values are claimed.
+    pub claim_sets: Vec<ClaimSetView>,
     /// What is not generated, each with why: listed in the module's docs.
     pub skipped: Vec<String>,
     /// The `type` and partition key value of the workers' lease documents.
@@ -65,6 +67,20 @@ pub struct AggregateView {
     pub load_sql: Option<String>,
     /// A delete sets `ttl` (the change feed must see it), rather than deleting.
     pub soft_delete: bool,
+    /// The claim function of the root's unique values, if it has any.
+    pub claim_set: Option<String>,
+}
+
+/// The unique values of one document type that claims enforce, and the private
+/// function that claims and releases them.
+#[derive(Debug, Serialize)]
+pub struct ClaimSetView {
+    pub function: String,
+    pub owner: String,
+    /// The owner's document path.
+    pub owner_path: String,
+    /// The claim's `ownerPartitionKey` made from `document` (the owner).
+    pub owner_key: String,
     pub claims: Vec<ClaimView>,
 }
 
@@ -137,6 +153,8 @@ pub struct QueryView {
 #[derive(Debug, Serialize)]
 pub struct WriteView {
     pub document: String,
+    /// The claim function of the document's unique values, if it has any.
+    pub claim_set: Option<String>,
     pub create: bool,
     pub replace: bool,
     pub delete: bool,
@@ -202,6 +220,7 @@ pub fn build(model: &LogicalModel, rust: &RustView, mapping: &TypeMapping) -> Da
     let mut methods: BTreeSet<String> = containers.iter().map(|c| c.field.clone()).collect();
     methods.insert("open".into());
     let sources = change_feed_sources(model);
+    let claim_sets = claim_sets(model, rust, &containers);
     let mut aggregates = Vec::new();
     for (c, cv) in model.containers.iter().zip(&rust.containers) {
         if !matches!(c.kind, ContainerKind::Aggregate | ContainerKind::Dictionary) {
@@ -212,7 +231,7 @@ pub fn build(model: &LogicalModel, rust: &RustView, mapping: &TypeMapping) -> Da
             .find(|h| h.name == c.name)
             .expect("a handle per container");
         for root in c.document_types.iter().filter(|d| d.role == Role::Root) {
-            match aggregate(model, c, cv, root, handle, &sources, &containers) {
+            match aggregate(c, cv, root, handle, &sources, &claim_sets) {
                 Ok(mut a) => {
                     a.aggregate = unique(format!("{}Aggregate", root.name));
                     a.repository = unique(format!("{}Repository", root.name));
@@ -225,7 +244,7 @@ pub fn build(model: &LogicalModel, rust: &RustView, mapping: &TypeMapping) -> Da
     }
     let mut patterns = Vec::new();
     for op in &model.operations {
-        match pattern(model, rust, mapping, &containers, &sources, op) {
+        match pattern(rust, mapping, &containers, &sources, &claim_sets, op) {
             Ok(mut p) => {
                 p.ident = method(&mut methods, &p.name);
                 if let Some(row) = &mut p.row {
@@ -326,9 +345,71 @@ pub fn build(model: &LogicalModel, rust: &RustView, mapping: &TypeMapping) -> Da
         aggregates,
         patterns,
         workers,
+        claim_sets,
         skipped,
         lease_type,
     }
+}
+
+/// The claim function of each document type with claimed unique values.
+fn claim_sets(model: &LogicalModel, rust: &RustView, handles: &[HandleView]) -> Vec<ClaimSetView> {
+    let mut out: Vec<ClaimSetView> = Vec::new();
+    for claims_container in model.containers.iter().filter(|k| k.kind == ContainerKind::Claims) {
+        let Some(field) = handles
+            .iter()
+            .find(|h| h.name == claims_container.name)
+            .map(|h| h.field.clone())
+        else {
+            continue;
+        };
+        for d in &claims_container.document_types {
+            let Some(of) = &d.claim_of else { continue };
+            let Some(cv) = rust.containers.iter().find(|c| c.name == of.container) else {
+                continue;
+            };
+            let claim = ClaimView {
+                attribute: of.attribute.clone(),
+                document: format!("super::{field}::{}", d.name),
+                field: field.clone(),
+            };
+            match out
+                .iter_mut()
+                .find(|s| s.owner == of.document_type && s.owner_path.starts_with(&format!("super::{}::", cv.module)))
+            {
+                Some(set) => set.claims.push(claim),
+                None => {
+                    let levels = cv.partition_key_paths.len();
+                    let owner_key = if levels <= 1 {
+                        "document.partition_key()".to_string()
+                    } else {
+                        let parts: Vec<String> = (0..levels).map(|i| format!("key.{i}")).collect();
+                        format!(
+                            "{{ let key = document.partition_key(); ::std::vec![{}] }}",
+                            parts.join(", ")
+                        )
+                    };
+                    out.push(ClaimSetView {
+                        function: format!(
+                            "claim_{}_{}",
+                            cv.module.trim_start_matches("r#"),
+                            snake_case(&of.document_type)
+                        ),
+                        owner: of.document_type.clone(),
+                        owner_path: format!("super::{}::{}", cv.module, of.document_type),
+                        owner_key,
+                        claims: vec![claim],
+                    })
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The claim function of `owner` in container module `module`.
+fn claim_set_of(sets: &[ClaimSetView], module: &str, owner: &str) -> Option<String> {
+    let path = format!("super::{module}::{owner}");
+    sets.iter().find(|s| s.owner_path == path).map(|s| s.function.clone())
 }
 
 /// The (container, `type`) pairs whose change feed a sync reads: their deletes set `ttl`.
@@ -346,13 +427,12 @@ fn change_feed_sources(model: &LogicalModel) -> BTreeSet<(String, String)> {
 }
 
 fn aggregate(
-    model: &LogicalModel,
     c: &cosmap_mapper::Container,
     cv: &ContainerView,
     root: &DocumentType,
     handle: &HandleView,
     sources: &BTreeSet<(String, String)>,
-    handles: &[HandleView],
+    claim_sets: &[ClaimSetView],
 ) -> Result<AggregateView, String> {
     let rv = doc_view(cv, &root.name)?;
     let own = |d: &&DocumentType| !matches!(d.role, Role::Root | Role::Copy | Role::Claim);
@@ -430,34 +510,16 @@ fn aggregate(
             format!("SELECT * FROM c WHERE c.type IN ({})", types.join(", "))
         )
     });
-    let mut claims = Vec::new();
-    for claims_container in model.containers.iter().filter(|k| k.kind == ContainerKind::Claims) {
-        for d in &claims_container.document_types {
-            let Some(of) = &d.claim_of else { continue };
-            if of.document_type != root.name || of.container != c.name {
-                if of.container == c.name && c.document_type(&of.document_type).is_some() {
-                    return Err(format!(
-                        "the member `{}` has a unique `{}` kept by claims, which the repository does not write yet",
-                        of.document_type, of.attribute
-                    ));
-                }
-                continue;
-            }
-            if rv.key_type != view_string() {
-                return Err("its claims would need a hierarchical owner key".into());
-            }
-            let field = handles
-                .iter()
-                .find(|h| h.name == claims_container.name)
-                .map(|h| h.field.clone())
-                .ok_or("no handle for the claims container")?;
-            claims.push(ClaimView {
-                attribute: of.attribute.clone(),
-                document: format!("super::{field}::{}", d.name),
-                field,
-            });
-        }
+    if let Some(m) = members
+        .iter()
+        .find(|m| claim_sets.iter().any(|s| s.owner_path == m.document))
+    {
+        return Err(format!(
+            "the member `{}` has unique values kept by claims, which the repository does not claim yet",
+            m.document
+        ));
     }
+    let claim_set = claim_set_of(claim_sets, &cv.module, &root.name);
     Ok(AggregateView {
         root: root.name.clone(),
         module: cv.module.clone(),
@@ -474,7 +536,7 @@ fn aggregate(
         load_key,
         load_sql,
         soft_delete: sources.contains(&(c.name.clone(), root.discriminator.clone())),
-        claims,
+        claim_set,
     })
 }
 
@@ -499,11 +561,11 @@ fn given(source: &ValueSource) -> bool {
 }
 
 fn pattern(
-    model: &LogicalModel,
     rust: &RustView,
     mapping: &TypeMapping,
     handles: &[HandleView],
     sources: &BTreeSet<(String, String)>,
+    claim_sets: &[ClaimSetView],
     op: &Operation,
 ) -> Result<PatternView, String> {
     let first = op.requests.first().ok_or("it sends no request")?;
@@ -537,7 +599,7 @@ fn pattern(
         row: None,
     };
     if op.kind == OperationKind::Write {
-        return write_pattern(model, cv, sources, op, base, docs);
+        return write_pattern(rust, handles, sources, claim_sets, op, base, docs);
     }
     if op.requests.len() > 1 {
         return Err(format!(
@@ -740,50 +802,70 @@ fn levels_of(source: &ValueSource) -> PartitionKeyLevels {
 /// A write pattern: one write of a document the caller gives; the copies it keeps
 /// current follow from the change feed (their workers).
 fn write_pattern(
-    _model: &LogicalModel,
-    cv: &ContainerView,
+    rust: &RustView,
+    handles: &[HandleView],
     sources: &BTreeSet<(String, String)>,
+    claim_sets: &[ClaimSetView],
     op: &Operation,
     mut view: PatternView,
     mut docs: Vec<String>,
 ) -> Result<PatternView, String> {
-    let own: Vec<&Request> = op
+    let mains: Vec<&Request> = op
         .requests
         .iter()
-        .filter(|r| r.partition_key().is_some_and(given) && r.write().is_some())
+        .filter(|r| matches!(r.purpose, Purpose::Write { .. } | Purpose::RewriteEmbedding { .. }))
         .collect();
-    if own.len() != 1 || op.requests.iter().any(|r| r.write().is_none()) {
-        if let Some(advice) = op.not_atomic_advice() {
-            return Err(format!("it is {advice}; write it as `cosmap model` shows"));
-        }
+    let [main] = mains[..] else {
         return Err(format!(
-            "it sends {} requests of its own ({}), and generated functions send one so far",
-            op.requests.len(),
-            op.requests
-                .iter()
-                .map(|r| r.purpose.to_string())
-                .collect::<Vec<_>>()
-                .join("; ")
+            "it writes {} documents of its own, and generated functions write one",
+            mains.len()
         ));
+    };
+    if !main.partition_key().is_some_and(given) {
+        return Err("its write's partition key comes from a document".into());
     }
-    let main = own[0];
-    if !matches!(main.purpose, Purpose::Write { .. } | Purpose::RewriteEmbedding { .. }) {
-        return Err(format!("its write ({}) is not a write of one document", main.purpose));
-    }
+    let cv = rust
+        .containers
+        .iter()
+        .find(|c| c.name == main.container)
+        .ok_or("its container has no Rust module")?;
+    let handle = handles
+        .iter()
+        .find(|h| h.name == main.container)
+        .ok_or("its container has no handle")?;
+    view.field = handle.field.clone();
+    view.handle = handle.handle.clone();
+    docs[0] = format!(
+        "`{}` ({}): {}.",
+        op.pattern,
+        cosmap_mapper::human_rate(op.per_second),
+        main.purpose
+    );
+    let d = main.document_types.first().ok_or("it writes no document type")?;
+    let claim_set = claim_set_of(claim_sets, &cv.module, d);
     for r in op.requests.iter().filter(|r| !std::ptr::eq(*r, main)) {
-        match r.purpose {
-            Purpose::SyncCopy { .. } | Purpose::SyncFeed { .. } => {
-                docs.push(format!("Then, from the change feed: {} (its worker).", r.purpose))
-            }
-            _ => {
+        match &r.purpose {
+            // Claimed and released by the function, through the claim function.
+            Purpose::Claim { .. } | Purpose::ReleaseClaim { .. } if claim_set.is_some() => {}
+            // Kept current from the change feed, after the write, by a worker.
+            p if !r.partition_key().is_some_and(given) => docs.push(format!(
+                "Then, from the change feed: {} (its worker).",
+                lower_first(&p.to_string())
+            )),
+            p => {
                 return Err(format!(
-                    "it also {}, which generated functions do not do yet",
-                    lower_first(&r.purpose.to_string())
+                    "it also {} in the same request flow, which generated functions do not do yet",
+                    lower_first(&p.to_string())
                 ))
             }
         }
     }
-    let d = main.document_types.first().ok_or("it writes no document type")?;
+    if let Some(advice) = op.not_atomic_advice() {
+        docs.push(format!(
+            "It is {advice}. This function sends them in that order and releases its claims if the write fails."
+        ));
+    }
+
     let dv = doc_view(cv, d)?;
     let write = main.write().unwrap_or(WriteKind::Replace);
     let soft = sources.contains(&(cv.name.clone(), dv.discriminator.clone()));
@@ -798,7 +880,15 @@ fn write_pattern(
         WriteKind::Delete => format!("Deletes the `{d}`; with an `etag`, only that version. A missing document is not an error."),
     });
     view.returns = "()".into();
+    if claim_set.is_some() {
+        docs.push(match write {
+            WriteKind::Create => "Its unique values are claimed first and released again if the write fails.".to_string(),
+            WriteKind::Replace => "It reads the stored document first: a unique value it changes is claimed before the write and the old one released after.".to_string(),
+            WriteKind::Delete => "Its unique values are released after the delete.".to_string(),
+        });
+    }
     view.write = Some(WriteView {
+        claim_set,
         document: format!("super::{}::{d}", cv.module),
         create: write == WriteKind::Create,
         replace: write == WriteKind::Replace,

@@ -1,0 +1,115 @@
+//! The generated data access of the fixed models on the SDK's in-memory engine:
+//! every model's containers open, and the write patterns that claim unique values
+//! claim, refuse and release them as the model says.
+
+use cosmap_provision::in_memory::InMemoryAccount;
+use cosmap_provision::{apply, plan, ApplyOptions, Connection, Settings, Throughput};
+
+/// The in-memory account (kept alive), its connection and the database holding the
+/// model's containers, provisioned as `cosmap provision` would.
+struct Provisioned {
+    _account: InMemoryAccount,
+    connection: Connection,
+}
+
+impl Provisioned {
+    async fn new(model: &str) -> Provisioned {
+        let domain = cosmap_domain::load_file(std::path::Path::new(model)).expect("the model loads");
+        let logical = cosmap_mapper::map(&domain, &cosmap_mapper::Options::default());
+        let account = InMemoryAccount::new().expect("an in-memory account");
+        let connection = account
+            .connect("data-access", Settings::default())
+            .await
+            .expect("a connection");
+        let planned = plan(&connection, &logical.container_definitions(), Throughput::None)
+            .await
+            .expect("a plan");
+        apply(&connection, &planned, &ApplyOptions::default())
+            .await
+            .expect("the containers are created");
+        Provisioned {
+            _account: account,
+            connection,
+        }
+    }
+
+    fn database(&self) -> azure_data_cosmos::DatabaseClient {
+        self.connection
+            .cosmos_client()
+            .database_client(self.connection.database())
+    }
+}
+
+macro_rules! opens {
+    ($($module:ident => $model:literal),* $(,)?) => {
+        $(
+            let provisioned = Provisioned::new($model).await;
+            generated_compile::$module::data::Database::open(&provisioned.database())
+                .await
+                .unwrap_or_else(|e| panic!("{}: {e}", $model));
+        )*
+    };
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn every_fixed_models_containers_open() {
+    opens!(
+        regressions => "regressions.json",
+        cosmic_works => "../cosmic-works/model.json",
+        unique_claims => "../../crates/cosmap-verify/tests/models/unique-claims.json",
+        newsfeed => "../newsfeed/model.json",
+        help_desk => "../help-desk/model.json",
+        extended_reference => "../patterns/extended-reference/model.json",
+        computed_value => "../patterns/computed-value/model.json",
+        subset => "../patterns/subset/model.json",
+        tree_ancestors => "../patterns/tree-ancestors/model.json",
+        bucket => "../patterns/bucket/model.json",
+    );
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn a_create_claims_its_unique_values_and_a_delete_releases_them() {
+    use generated_compile::unique_claims::account::Account;
+    use generated_compile::unique_claims::data::{Database, Error};
+    let provisioned = Provisioned::new("../../crates/cosmap-verify/tests/models/unique-claims.json").await;
+    let db = Database::open(&provisioned.database())
+        .await
+        .expect("the containers open");
+
+    let mut ada = Account::new("a1", "ada@example.com", "ada", 1);
+    db.open_an_account(&mut ada).await.expect("the first account opens");
+    // Another account with Ada's handle: refused, and its email is not left claimed.
+    let mut copycat = Account::new("a2", "copycat@example.com", "ada", 2);
+    let error = db.open_an_account(&mut copycat).await.expect_err("the handle is taken");
+    assert!(
+        matches!(&error, Error::Taken { attribute, value } if *attribute == "handle" && value == "ada"),
+        "{error}"
+    );
+    assert!(
+        db.account_by_id("a2").await.unwrap().is_none(),
+        "the account was not written"
+    );
+    let mut other = Account::new("a3", "copycat@example.com", "grace", 3);
+    db.open_an_account(&mut other)
+        .await
+        .expect("the email the refused account claimed was released");
+
+    // A replace that changes the email moves its claim.
+    let repository = db.account_repository();
+    let mut aggregate = repository.load("a1").await.unwrap().expect("Ada loads");
+    aggregate.root.email = "ada@lovelace.example".into();
+    repository.save(&mut aggregate).await.expect("the new email is claimed");
+    let mut late = Account::new("a4", "ada@example.com", "late", 4);
+    db.open_an_account(&mut late)
+        .await
+        .expect("Ada's old email was released");
+
+    // Closing Ada's account releases her handle and email.
+    let ada = db.account_by_id("a1").await.unwrap().expect("Ada is there");
+    db.close_an_account(&ada).await.expect("the account closes");
+    assert!(db.account_by_id("a1").await.unwrap().is_none());
+    let mut heir = Account::new("a5", "ada@lovelace.example", "ada", 5);
+    db.open_an_account(&mut heir)
+        .await
+        .expect("the released values can be claimed again");
+}
