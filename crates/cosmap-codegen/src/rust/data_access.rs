@@ -65,6 +65,8 @@ pub struct AggregateView {
     pub load_key: String,
     /// The single-partition query that loads the aggregate (none: a point read of the root).
     pub load_sql: Option<String>,
+    /// Each key level bound to the load query's `@keyN`.
+    pub key_bindings: Vec<String>,
     /// A delete sets `ttl` (the change feed must see it), rather than deleting.
     pub soft_delete: bool,
     /// The claim function of the root's unique values, if it has any.
@@ -505,11 +507,29 @@ fn aggregate(
             .map(|t| format!("'{t}'"))
             .collect();
         types.sort();
+        // The key in the SQL too: a server that ignores the request's partition (the
+        // local one) still stays in the aggregate's.
+        let keys: Vec<String> = levels
+            .iter()
+            .enumerate()
+            .map(|(i, l)| format!("{} = @key{i}", cosmap_mapper::operations::sql_property("c", l)))
+            .collect();
         format!(
             "{:?}",
-            format!("SELECT * FROM c WHERE c.type IN ({})", types.join(", "))
+            format!(
+                "SELECT * FROM c WHERE {} AND c.type IN ({})",
+                keys.join(" AND "),
+                types.join(", ")
+            )
         )
     });
+    let key_bindings: Vec<String> = if levels.len() <= 1 {
+        vec!["rt::bind(query, \"@key0\", &partition_key)?".to_string()]
+    } else {
+        (0..levels.len())
+            .map(|i| format!("rt::bind(query, \"@key{i}\", &partition_key.{i})?"))
+            .collect()
+    };
     if let Some(m) = members
         .iter()
         .find(|m| claim_sets.iter().any(|s| s.owner_path == m.document))
@@ -535,6 +555,7 @@ fn aggregate(
         load_params,
         load_key,
         load_sql,
+        key_bindings,
         soft_delete: sources.contains(&(c.name.clone(), root.discriminator.clone())),
         claim_set,
     })

@@ -19,3 +19,9 @@ pub use request::{
     Action, Operation, OperationKind, Parameter, PropertyPath, Request, ValueSource, WriteKind, WrittenPartition,
 };
 pub(crate) use resolve::resolve;
+
+/// How the generated SQL names property `name` of the item alias `alias`:
+/// `c.total`, or `c["value"]` for a word the SQL reserves.
+pub fn sql_property(alias: &str, name: &str) -> String {
+    sql::property(alias, name)
+}
