@@ -157,6 +157,7 @@ fn the_committed_generated_files_are_up_to_date() {
         "--out",
         "examples/ecommerce/generated",
         "--check",
+        "--data-access",
     ]);
     assert!(
         out.status.success(),
@@ -164,7 +165,42 @@ fn the_committed_generated_files_are_up_to_date() {
         stdout(&out),
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(stdout(&out).contains("21 files"), "{}", stdout(&out));
+    assert!(stdout(&out).contains("22 files"), "{}", stdout(&out));
+}
+
+#[test]
+fn data_access_is_written_on_request() {
+    let dir = tempdir("data-access");
+    let out_dir = dir.to_str().unwrap();
+    let plain = cosmap(&["generate", "examples/ecommerce/model.json", "--out", out_dir]);
+    assert!(plain.status.success());
+    assert!(!dir.join("cosmap_data.rs").exists(), "only with --data-access");
+    let with = cosmap(&[
+        "generate",
+        "examples/ecommerce/model.json",
+        "--out",
+        out_dir,
+        "--data-access",
+    ]);
+    assert!(with.status.success());
+    assert!(stdout(&with).contains("1 written, 21 unchanged"), "{}", stdout(&with));
+    let data = std::fs::read_to_string(dir.join("cosmap_data.rs")).unwrap();
+    assert!(data.contains("pub mod data {"), "{data}");
+    assert!(data.contains("pub async fn orders_of_an_account("));
+    assert!(data.contains("pub struct OrderRepository"));
+    assert!(data.contains("pub struct OrderToAccountWorker"));
+    // A model with patterns it cannot generate yet lists them, with the reason.
+    let newsfeed = cosmap(&[
+        "generate",
+        "examples/newsfeed/model.json",
+        "--out",
+        out_dir,
+        "--data-access",
+    ]);
+    assert!(newsfeed.status.success());
+    let data = std::fs::read_to_string(dir.join("cosmap_data.rs")).unwrap();
+    assert!(data.contains("/// Not generated"), "{data}");
+    assert!(data.contains("it trims a feed"), "{data}");
 }
 
 #[test]

@@ -15,9 +15,14 @@ fn ecommerce() -> DomainModel {
     cosmap_domain::load_file(&repo().join("examples/ecommerce/model.json")).expect("valid example")
 }
 
+/// Every artefact, the data access (`cosmap_data.rs`) included.
 fn artefacts(model: &DomainModel) -> Vec<Artefact> {
     let templates = Templates::load(None).expect("embedded templates compile");
-    generate(&map(model, &Options::default()), &TypeMapping::default(), &templates).expect("generates")
+    let mapping = TypeMapping {
+        data_access: true,
+        ..TypeMapping::default()
+    };
+    generate(&map(model, &Options::default()), &mapping, &templates).expect("generates")
 }
 
 #[test]
@@ -41,11 +46,12 @@ fn artefacts_match_the_committed_files() {
     );
     let expected: Vec<&Path> = artefacts.iter().map(|a| a.path.as_path()).collect();
     assert!(expected.contains(&Path::new("cosmap.rs")));
+    assert!(expected.contains(&Path::new("cosmap_data.rs")));
     assert!(expected.contains(&Path::new("containers.json")));
     assert!(expected.contains(&Path::new("containers.bicep")));
     assert!(expected.contains(&Path::new("model.mmd")));
     assert!(expected.contains(&Path::new("schemas/Account/Order.schema.json")));
-    assert_eq!(artefacts.len(), 4 + 17, "one schema per document type");
+    assert_eq!(artefacts.len(), 5 + 17, "one schema per document type");
 }
 
 #[test]

@@ -5,7 +5,8 @@
 //! `item`, `order`, `presented_product`), each with a struct per document type, an
 //! enum over them and the container's name and partition key path, and a `types`
 //! module with the embedded value objects, reference data snapshots and references.
-//! The same file is committed as `examples/ecommerce/generated/cosmap.rs` for reading.
+//! The same files are committed as `examples/ecommerce/generated/cosmap.rs` and
+//! `cosmap_data.rs` for reading.
 
 //!
 //! With `.data_access(true)` the build script also writes `cosmap_data.rs`: the
