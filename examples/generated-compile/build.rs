@@ -19,7 +19,8 @@
 //! and `patterns/subset` (`subset.rs`), whose posts keep their newest comments, and
 //! `patterns/tree-ancestors` (`tree_ancestors.rs`), whose categories keep their
 //! ancestors, and `patterns/bucket` (`bucket.rs`), whose readings are kept in buckets
-//! by hour.
+//! by hour, and `patterns/reference-list` (`reference_list.rs`), whose parts hold the
+//! references of many-to-many and unbounded lists.
 
 use std::error::Error;
 use std::path::{Path, PathBuf};
@@ -91,6 +92,7 @@ fn main() -> Result<(), Box<dyn Error>> {
         ("subset", "../patterns/subset/model.json"),
         ("tree_ancestors", "../patterns/tree-ancestors/model.json"),
         ("bucket", "../patterns/bucket/model.json"),
+        ("reference_list", "../patterns/reference-list/model.json"),
     ] {
         println!("cargo:rerun-if-changed={file}");
         let model = cosmap_domain::load_file(Path::new(file)).map_err(|e| e.to_string())?;

@@ -106,3 +106,10 @@ pub mod bucket {
     include!(concat!(env!("OUT_DIR"), "/bucket.rs"));
     include!(concat!(env!("OUT_DIR"), "/bucket_data.rs"));
 }
+
+/// The types of `patterns/reference-list`: parts hold the references of the lists
+/// stored the other way round (a product's parts, a supplier's, a warehouse's).
+pub mod reference_list {
+    include!(concat!(env!("OUT_DIR"), "/reference_list.rs"));
+    include!(concat!(env!("OUT_DIR"), "/reference_list_data.rs"));
+}

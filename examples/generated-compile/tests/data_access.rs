@@ -64,6 +64,7 @@ async fn every_fixed_models_containers_open() {
         subset => "../patterns/subset/model.json",
         tree_ancestors => "../patterns/tree-ancestors/model.json",
         bucket => "../patterns/bucket/model.json",
+        reference_list => "../patterns/reference-list/model.json",
     );
 }
 
@@ -112,4 +113,81 @@ async fn a_create_claims_its_unique_values_and_a_delete_releases_them() {
     db.open_an_account(&mut heir)
         .await
         .expect("the released values can be claimed again");
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn a_read_follows_each_results_reference() {
+    use generated_compile::extended_reference::data::Database;
+    use generated_compile::extended_reference::{post::Post, types::UserRef, user::User};
+    let provisioned = Provisioned::new("../patterns/extended-reference/model.json").await;
+    let db = Database::open(&provisioned.database())
+        .await
+        .expect("the containers open");
+    let mut ada = User::new("u1", "ada", "ada@example.com", "hash");
+    db.rename_a_user(&mut ada).await.expect("an upsert");
+    let mut post = Post::new("p1", "Notes", "…", "2026-12-01T09:00:00.0000000Z", UserRef::new("u1"));
+    db.publish_a_post(&mut post).await.expect("a create");
+    let mut orphan = Post::new("p2", "Lost", "…", "2026-12-01T10:00:00.0000000Z", UserRef::new("gone"));
+    db.publish_a_post(&mut orphan).await.expect("a create");
+
+    let items = db.a_post_with_its_author("p1").await.expect("the read runs");
+    assert_eq!(items.len(), 1);
+    assert_eq!(items[0].post.title, "Notes");
+    let authors: Vec<&str> = items[0].users.iter().map(|u| u.username.as_str()).collect();
+    assert_eq!(authors, ["ada"], "the reference was followed");
+    let dangling = db.a_post_with_its_author("p2").await.expect("the read runs");
+    assert!(dangling[0].users.is_empty(), "a dangling reference reads nothing");
+    assert!(
+        db.a_post_with_its_author("p3").await.unwrap().is_empty(),
+        "no post, no item"
+    );
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn a_read_finds_the_documents_that_refer_to_each_result() {
+    use generated_compile::reference_list::data::{Database, PartAggregate, ProductAggregate, SupplierAggregate};
+    use generated_compile::reference_list::{part::Part, product::Product, supplier::Supplier, types};
+    let provisioned = Provisioned::new("../patterns/reference-list/model.json").await;
+    let db = Database::open(&provisioned.database())
+        .await
+        .expect("the containers open");
+    for (id, name) in [("s1", "Acme"), ("s2", "Other")] {
+        let mut supplier = SupplierAggregate::new(Supplier::new(id, name));
+        db.supplier_repository().save(&mut supplier).await.expect("a supplier");
+    }
+    let mut product = ProductAggregate::new(Product::new("pr1", "Bike"));
+    db.product_repository().save(&mut product).await.expect("a product");
+    for (id, supplier, products) in [
+        ("pa1", "s1", vec!["pr1"]),
+        ("pa2", "s1", vec![]),
+        ("pa3", "s2", vec!["pr1"]),
+    ] {
+        let mut part = Part::new(
+            id,
+            "bolt",
+            types::SupplierRef::new(supplier),
+            types::WarehouseRef::new("w1"),
+        );
+        part.products = products.into_iter().map(types::ProductRef::new).collect();
+        db.part_repository()
+            .save(&mut PartAggregate::new(part))
+            .await
+            .expect("a part");
+    }
+    let ids = |parts: &[Part]| {
+        let mut ids: Vec<String> = parts.iter().map(|p| p.id.clone()).collect();
+        ids.sort();
+        ids
+    };
+    let of_supplier = db.parts_of_a_supplier("s1").await.expect("the read runs");
+    assert_eq!(of_supplier.len(), 1);
+    assert_eq!(of_supplier[0].supplier.name, "Acme");
+    assert_eq!(ids(&of_supplier[0].parts), ["pa1", "pa2"]);
+    let of_product = db.parts_of_a_product("pr1").await.expect("the read runs");
+    assert_eq!(
+        ids(&of_product[0].parts),
+        ["pa1", "pa3"],
+        "through the list of product references"
+    );
+    assert!(db.parts_of_a_supplier("nobody").await.unwrap().is_empty());
 }

@@ -124,6 +124,45 @@ pub struct PatternView {
     pub write: Option<WriteView>,
     /// A row type for a query that selects a short form (`project`).
     pub row: Option<RowView>,
+    /// An item type for a read that follows references per result.
+    pub item: Option<ItemView>,
+}
+
+/// The items of a read that follows references: each result with what it refers to.
+#[derive(Debug, Serialize)]
+pub struct ItemView {
+    pub name: String,
+    /// The field holding the result read first, and its type.
+    pub main_ident: String,
+    pub main_type: String,
+    pub follows: Vec<FollowView>,
+}
+
+/// A point read per result, through the reference at `id` (and `key`).
+#[derive(Debug, Serialize)]
+pub struct FollowView {
+    /// The item's field holding what it reads.
+    pub ident: String,
+    pub target: String,
+    pub document: String,
+    /// The `Database` field of its container.
+    pub field: String,
+    /// `rt::Key::Path(&[…])` or `rt::Key::Constant(…)`.
+    pub key: String,
+    /// `&["author", "id"]`.
+    pub id: String,
+    /// For the documents that refer to the result: a query instead of point reads.
+    pub query: Option<FindView>,
+}
+
+/// A query for the documents that refer to a result.
+#[derive(Debug, Serialize)]
+pub struct FindView {
+    pub sql: String,
+    /// `&["@supplierId"]`: each bound to the result's id.
+    pub parameters: String,
+    /// In the partition the result's id names (else across partitions).
+    pub single: bool,
 }
 
 /// A parameter of a pattern's method.
@@ -252,6 +291,10 @@ pub fn build(model: &LogicalModel, rust: &RustView, mapping: &TypeMapping) -> Da
                 if let Some(row) = &mut p.row {
                     row.name = unique(format!("{}Row", upper_camel(&p.ident)));
                     p.returns = format!("::std::vec::Vec<{}>", row.name);
+                }
+                if let Some(item) = &mut p.item {
+                    item.name = unique(format!("{}Item", upper_camel(&p.ident)));
+                    p.returns = format!("::std::vec::Vec<{}>", item.name);
                 }
                 patterns.push(p);
             }
@@ -618,21 +661,30 @@ fn pattern(
         query: None,
         write: None,
         row: None,
+        item: None,
     };
     if op.kind == OperationKind::Write {
         return write_pattern(rust, handles, sources, claim_sets, op, base, docs);
     }
-    if op.requests.len() > 1 {
-        return Err(format!(
-            "it sends {} requests ({}), and generated functions send one so far; send them as `cosmap model` shows",
-            op.requests.len(),
-            op.requests
-                .iter()
-                .skip(1)
-                .map(|r| r.purpose.to_string())
-                .collect::<Vec<_>>()
-                .join("; ")
-        ));
+    // The requests after the first follow each result's references (point reads).
+    let mut follows = Vec::new();
+    let mut follow_idents: BTreeSet<String> = BTreeSet::new();
+    for r in op.requests.iter().skip(1) {
+        match follow(rust, handles, r) {
+            Ok(mut f) => {
+                while !follow_idents.insert(f.ident.clone()) {
+                    f.ident.push('_');
+                }
+                docs.push(format!("Then, for each result: {}.", r.purpose));
+                follows.push(f);
+            }
+            Err(reason) => {
+                return Err(format!(
+                    "it also {} for each result, {reason}; send it as `cosmap model` shows",
+                    lower_first(&r.purpose.to_string())
+                ))
+            }
+        }
     }
     if !matches!(
         first.purpose,
@@ -781,6 +833,33 @@ fn pattern(
         }
         Action::Write { .. } => return Err("its first request is a write".into()),
     }
+    if !follows.is_empty() {
+        let main = first
+            .document_types
+            .first()
+            .map(|d| names::field(&lower_camel(d)))
+            .unwrap_or_default();
+        let mut main_ident = main;
+        while follows.iter().any(|f| f.ident == main_ident) {
+            main_ident.push('_');
+        }
+        let main_type = match (&view.row, &view.query, &view.point_read) {
+            (Some(_), _, _) => {
+                return Err(
+                    "it selects a short form and follows references, which generated functions do not do yet".into(),
+                )
+            }
+            (_, Some(q), _) => q.item.clone(),
+            (_, _, Some(p)) => p.document.clone(),
+            _ => return Err("it reads nothing first".into()),
+        };
+        view.item = Some(ItemView {
+            name: String::new(),
+            main_ident,
+            main_type,
+            follows,
+        });
+    }
     view.docs = docs;
     view.params = params;
     Ok(view)
@@ -918,6 +997,97 @@ fn write_pattern(
     });
     view.docs = docs;
     Ok(view)
+}
+
+/// A follow-up point read per result, through a reference the result holds.
+fn follow(rust: &RustView, handles: &[HandleView], r: &Request) -> Result<FollowView, String> {
+    if let Purpose::FindReferring { target, .. } = &r.purpose {
+        return find_referring(rust, handles, r, target);
+    }
+    let Purpose::FollowReference { target } = &r.purpose else {
+        return Err("which generated functions do not do yet".into());
+    };
+    let Action::PointRead { partition_key, id } = &r.action else {
+        return Err("not as a point read".into());
+    };
+    let ValueSource::Property(id_path) = id else {
+        return Err("its id does not come from the result".into());
+    };
+    let key = match partition_key {
+        ValueSource::Property(path) => format!("rt::Key::Path(&[{}])", quoted(path.names())),
+        ValueSource::Constant(value) => format!("rt::Key::Constant({value:?})"),
+        _ => return Err("its partition key does not come from the result".into()),
+    };
+    let handle = handles
+        .iter()
+        .find(|h| h.name == r.container)
+        .ok_or("its container has no handle")?;
+    let cv = rust
+        .containers
+        .iter()
+        .find(|c| c.name == r.container)
+        .ok_or("its container has no Rust module")?;
+    let d = r.document_types.first().ok_or("it reads no document type")?;
+    doc_view(cv, d)?;
+    Ok(FollowView {
+        ident: names::field(&cosmap_domain::naming::plural(&lower_camel(target))),
+        document: format!("super::{}::{d}", cv.module),
+        field: handle.field.clone(),
+        key,
+        id: format!("&[{}]", quoted(id_path.names())),
+        target: target.clone(),
+        query: None,
+    })
+}
+
+/// A query per result for the documents that refer to it: every parameter bound to
+/// the result's id, in the partition that id names when the query has one.
+fn find_referring(rust: &RustView, handles: &[HandleView], r: &Request, target: &str) -> Result<FollowView, String> {
+    let (sql, parameters) = r.query().ok_or("not as a query")?;
+    let handle = handles
+        .iter()
+        .find(|h| h.name == r.container)
+        .ok_or("its container has no handle")?;
+    let cv = rust
+        .containers
+        .iter()
+        .find(|c| c.name == r.container)
+        .ok_or("its container has no Rust module")?;
+    let item = match &r.document_types[..] {
+        [one] => {
+            doc_view(cv, one)?;
+            format!("super::{}::{one}", cv.module)
+        }
+        _ => format!("super::{}::{}", cv.module, cv.enum_name),
+    };
+    if r.partition_key().is_some() && cv.partition_key_paths.len() > 1 {
+        return Err("in a partition of a hierarchical key".into());
+    }
+    Ok(FollowView {
+        ident: names::field(&cosmap_domain::naming::plural(&lower_camel(target))),
+        document: item,
+        field: handle.field.clone(),
+        key: String::new(),
+        id: String::new(),
+        target: target.to_string(),
+        query: Some(FindView {
+            sql: format!("{sql:?}"),
+            parameters: format!(
+                "&[{}]",
+                parameters
+                    .iter()
+                    .map(|p| format!("\"@{p}\""))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            single: r.partition_key().is_some(),
+        }),
+    })
+}
+
+/// `"a", "b"`: Rust string literals, comma-separated.
+fn quoted(names: &[String]) -> String {
+    names.iter().map(|n| format!("{n:?}")).collect::<Vec<_>>().join(", ")
 }
 
 /// The row struct of a short form: each selected property typed as in document `dv`.
