@@ -191,3 +191,90 @@ async fn a_read_finds_the_documents_that_refer_to_each_result() {
     );
     assert!(db.parts_of_a_supplier("nobody").await.unwrap().is_empty());
 }
+
+#[tokio::test(flavor = "current_thread")]
+async fn the_feed_worker_keeps_the_newest_and_trims_the_rest() {
+    use generated_compile::newsfeed::data::Database;
+    use generated_compile::newsfeed::{post::Post, types::MemberRef};
+    let provisioned = Provisioned::new("../newsfeed/model.json").await;
+    let db = Database::open(&provisioned.database())
+        .await
+        .expect("the containers open");
+    for i in 0..53 {
+        let at = format!("2026-12-01T{:02}:{:02}:00.0000000Z", i / 60, i % 60);
+        let mut post = Post::new(format!("p{i:02}"), format!("Post {i}"), "…", at, MemberRef::new("m1"));
+        db.publish_a_post(&mut post).await.expect("a post");
+    }
+    let applied = db.post_to_feeds_worker().run_once().await.expect("the worker runs");
+    assert_eq!(applied, 53);
+    let newest = db.the_newest_posts().await.expect("the feed reads");
+    let ids: Vec<&str> = newest.iter().map(|p| p.id.as_str()).collect();
+    assert_eq!(ids.len(), 50, "the feed keeps its newest 50");
+    assert_eq!(
+        (ids[0], ids[49]),
+        ("p52", "p03"),
+        "newest first, the three oldest trimmed"
+    );
+    let held = db
+        .feeds
+        .client()
+        .query_items::<serde_json::Value>(
+            "SELECT * FROM c WHERE c.type = 'postFeed'",
+            azure_data_cosmos::FeedScope::full_container(),
+            None,
+        )
+        .await
+        .expect("a query");
+    use futures::TryStreamExt as _;
+    let held: Vec<serde_json::Value> = held.try_collect().await.expect("the pages");
+    assert_eq!(held.len(), 50, "the trimmed ones are deleted, not just unread");
+
+    // An edit reaches the feed; a replay of the feed changes nothing.
+    let mut edited = db.post_by_id("p52").await.unwrap().expect("the post");
+    edited.title = "Edited".into();
+    db.edit_a_post(&mut edited).await.expect("an edit");
+    assert_eq!(db.post_to_feeds_worker().run_once().await.unwrap(), 1);
+    assert_eq!(db.the_newest_posts().await.unwrap()[0].title, "Edited");
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn the_extended_reference_worker_rewrites_every_holder() {
+    use generated_compile::extended_reference::data::Database;
+    use generated_compile::extended_reference::{post::Comment, types::UserRefWithUsername, user::User};
+    let provisioned = Provisioned::new("../patterns/extended-reference/model.json").await;
+    let db = Database::open(&provisioned.database())
+        .await
+        .expect("the containers open");
+    let mut ada = User::new("u1", "ada", "ada@example.com", "hash");
+    db.rename_a_user(&mut ada).await.expect("a user");
+    let mut grace = User::new("u2", "grace", "grace@example.com", "hash");
+    db.rename_a_user(&mut grace).await.expect("a user");
+    for (id, post, author) in [("c1", "p1", &ada), ("c2", "p2", &ada), ("c3", "p1", &grace)] {
+        let mut comment = Comment::new(
+            id,
+            post,
+            "…",
+            "2026-12-01T09:00:00.0000000Z",
+            UserRefWithUsername::from(author),
+        );
+        db.comment_on_a_post(&mut comment).await.expect("a comment");
+    }
+    ada.username = "countess".into();
+    db.rename_a_user(&mut ada).await.expect("a rename");
+    db.comment_author_worker().run_once().await.expect("the worker runs");
+    let names = |comments: Vec<Comment>| {
+        let mut names: Vec<(String, String)> = comments.into_iter().map(|c| (c.id, c.author.username)).collect();
+        names.sort();
+        names
+    };
+    let p1 = names(db.comments_of_a_post("p1").await.unwrap());
+    assert_eq!(p1, [("c1".into(), "countess".into()), ("c3".into(), "grace".into())]);
+    let p2 = names(db.comments_of_a_post("p2").await.unwrap());
+    assert_eq!(
+        p2,
+        [("c2".into(), "countess".into())],
+        "a holder in another partition too"
+    );
+    // Caught up, and a replay writes nothing new.
+    assert_eq!(db.comment_author_worker().run_once().await.unwrap(), 0);
+}

@@ -24,6 +24,8 @@ pub struct DataView {
     pub aggregates: Vec<AggregateView>,
     pub patterns: Vec<PatternView>,
     pub workers: Vec<WorkerView>,
+    /// The workers that keep extended references current.
+    pub refresh_workers: Vec<RefreshWorkerView>,
     /// The claim functions: one per document type whose unique values are claimed.
     pub claim_sets: Vec<ClaimSetView>,
     /// What is not generated, each with why: listed in the module's docs.
@@ -226,6 +228,42 @@ pub struct WorkerView {
     /// The lease document's partition key properties (each gets the lease type as its value).
     pub lease_keys: Vec<String>,
     pub lease_key: String,
+    /// A feed: after each upsert, the documents of its partition beyond the newest are deleted.
+    pub trim: Option<TrimView>,
+}
+
+/// How a feed keeps only its newest documents.
+#[derive(Debug, Serialize)]
+pub struct TrimView {
+    pub newest: u64,
+    /// The feed's documents of one partition (`@key`), newest first.
+    pub sql: String,
+}
+
+/// A change-feed worker that rewrites the attributes extended references copy.
+#[derive(Debug, Serialize)]
+pub struct RefreshWorkerView {
+    pub name: String,
+    pub constructor: String,
+    pub lease_id: String,
+    pub source_field: String,
+    pub source_container: String,
+    pub discriminator: String,
+    pub target_field: String,
+    pub target_container: String,
+    pub holder: String,
+    pub reference: String,
+    /// The query that finds the holders, its parameters (each bound to the changed
+    /// document's id) and whether it runs in the partition that id names.
+    pub sql: String,
+    pub parameters: String,
+    pub single: bool,
+    /// `&["username"]`: the attributes copied.
+    pub attributes: String,
+    /// `&["postId"]`: the holders' partition key properties.
+    pub keys: String,
+    pub lease_keys: Vec<String>,
+    pub lease_key: String,
 }
 
 /// Builds the data access view of `model`, whose Rust types are `rust`.
@@ -305,18 +343,27 @@ pub fn build(model: &LogicalModel, rust: &RustView, mapping: &TypeMapping) -> Da
     for c in &model.containers {
         for d in &c.document_types {
             let Some(of) = &d.copy_of else { continue };
-            let copies_only = of
-                .sync
-                .actions
-                .iter()
-                .all(|a| matches!(a.operation, SyncOperation::Upsert | SyncOperation::Delete));
-            if !copies_only {
-                skipped.push(format!(
-                    "the worker that keeps `{}` in `{}` current: it trims a feed, which generated workers do not do yet; keep it from the change feed as `cosmap model` describes",
-                    d.name, c.name
-                ));
-                continue;
-            }
+            let trims = of.sync.actions.iter().any(|a| a.operation == SyncOperation::Trim);
+            let trim = match (trims, of.newest) {
+                (false, _) => None,
+                (true, Some(newest)) => match trim_view(model, c, d, &of.serves, newest) {
+                    Ok(trim) => Some(trim),
+                    Err(reason) => {
+                        skipped.push(format!(
+                            "the worker that keeps the feed `{}` in `{}` current: {reason}",
+                            d.name, c.name
+                        ));
+                        continue;
+                    }
+                },
+                (true, None) => {
+                    skipped.push(format!(
+                        "the worker that keeps `{}` in `{}` current: it trims without a size",
+                        d.name, c.name
+                    ));
+                    continue;
+                }
+            };
             let field = |name: &str| containers.iter().find(|h| h.name == name).map(|h| h.field.clone());
             let (Some(source_field), Some(target_field)) = (field(&of.container), field(&c.name)) else {
                 continue;
@@ -344,7 +391,29 @@ pub fn build(model: &LogicalModel, rust: &RustView, mapping: &TypeMapping) -> Da
                 source_field,
                 target_field,
                 name,
+                trim,
             });
+        }
+    }
+    let mut refresh_workers = Vec::new();
+    for c in &model.containers {
+        for d in &c.document_types {
+            for r in d.references.iter().filter(|r| r.ancestry.is_none()) {
+                let Some(sync) = r.extended.as_ref().and_then(|e| e.sync.as_ref()) else {
+                    continue;
+                };
+                match refresh_worker(model, &containers, c, d, r, sync) {
+                    Ok(mut w) => {
+                        w.name = unique(format!("{}{}Worker", d.name, upper_camel(&names::field(&r.name))));
+                        w.constructor = method(&mut methods, &snake_case(&w.name));
+                        refresh_workers.push(w);
+                    }
+                    Err(reason) => skipped.push(format!(
+                        "the worker that keeps the attributes `{}.{}` copies current: {reason}",
+                        d.name, r.name
+                    )),
+                }
+            }
         }
     }
     for c in &model.containers {
@@ -352,8 +421,8 @@ pub fn build(model: &LogicalModel, rust: &RustView, mapping: &TypeMapping) -> Da
             let kept = d
                 .references
                 .iter()
-                .filter(|r| r.extended.as_ref().is_some_and(|e| e.sync.is_some()))
-                .map(|r| format!("the attributes its reference `{}` copies", r.name))
+                .filter(|r| r.ancestry.is_some())
+                .map(|r| format!("the ancestors list `{}`", r.name))
                 .chain(
                     d.computed
                         .iter()
@@ -368,7 +437,7 @@ pub fn build(model: &LogicalModel, rust: &RustView, mapping: &TypeMapping) -> Da
                 );
             for what in kept {
                 skipped.push(format!(
-                    "the worker that keeps {what} of `{}` current: generated workers keep copies only so far; keep it as `cosmap model` describes",
+                    "the worker that keeps {what} of `{}` current: generated workers keep copies, feeds and extended references so far; keep it as `cosmap model` describes",
                     d.name
                 ));
             }
@@ -390,6 +459,7 @@ pub fn build(model: &LogicalModel, rust: &RustView, mapping: &TypeMapping) -> Da
         aggregates,
         patterns,
         workers,
+        refresh_workers,
         claim_sets,
         skipped,
         lease_type,
@@ -455,6 +525,104 @@ fn claim_sets(model: &LogicalModel, rust: &RustView, handles: &[HandleView]) -> 
 fn claim_set_of(sets: &[ClaimSetView], module: &str, owner: &str) -> Option<String> {
     let path = format!("super::{module}::{owner}");
     sets.iter().find(|s| s.owner_path == path).map(|s| s.function.clone())
+}
+
+/// The trim of feed `d` in `c`: its partition's documents, newest first by the order
+/// of the read it serves.
+fn trim_view(
+    model: &LogicalModel,
+    c: &cosmap_mapper::Container,
+    d: &DocumentType,
+    serves: &str,
+    newest: u64,
+) -> Result<TrimView, String> {
+    let read = model
+        .operations
+        .iter()
+        .find(|o| o.pattern == serves)
+        .and_then(|o| o.requests.first())
+        .ok_or_else(|| format!("the read it serves, `{serves}`, has no request"))?;
+    let order = read
+        .sql()
+        .and_then(|sql| sql.split_once(" ORDER BY ").map(|(_, o)| o.to_string()))
+        .ok_or_else(|| format!("the read it serves, `{serves}`, has no order"))?;
+    let levels = c.partition_key_properties();
+    let [level] = levels[..] else {
+        return Err("its container's key has more than one level".into());
+    };
+    let sql = format!(
+        "SELECT * FROM c WHERE {} = @key AND c.type = '{}' ORDER BY {order}",
+        cosmap_mapper::operations::sql_property("c", level),
+        d.discriminator
+    );
+    Ok(TrimView {
+        newest,
+        sql: format!("{sql:?}"),
+    })
+}
+
+/// The worker that keeps `d`'s extended reference `r` current: the query that finds
+/// the holders is the one the writes of the target send (from their operations).
+fn refresh_worker(
+    model: &LogicalModel,
+    handles: &[HandleView],
+    c: &cosmap_mapper::Container,
+    d: &DocumentType,
+    r: &cosmap_mapper::Reference,
+    sync: &cosmap_mapper::SyncPlan,
+) -> Result<RefreshWorkerView, String> {
+    let cosmap_mapper::SyncTrigger::ChangeFeed {
+        container: source,
+        discriminator,
+        ..
+    } = &sync.trigger;
+    let query = model
+        .operations
+        .iter()
+        .flat_map(|o| &o.requests)
+        .find(|q| {
+            matches!(&q.purpose, Purpose::SyncExtendedReference { document, reference, .. } if *document == d.name && *reference == r.name)
+                && q.query().is_some()
+                && q.container == c.name
+        })
+        .ok_or("no write of the referenced root sends the query that finds its holders")?;
+    let (sql, parameters) = query.query().ok_or("not a query")?;
+    let field = |name: &str| handles.iter().find(|h| h.name == name).map(|h| h.field.clone());
+    let (Some(source_field), Some(target_field)) = (field(source), field(&c.name)) else {
+        return Err("its containers have no handles".into());
+    };
+    let attributes = r
+        .extended
+        .as_ref()
+        .map(|e| e.attributes.iter().map(|a| a.name.clone()).collect::<Vec<_>>())
+        .unwrap_or_default();
+    let keys: Vec<String> = c.partition_key_properties().iter().map(|p| p.to_string()).collect();
+    Ok(RefreshWorkerView {
+        name: String::new(),
+        constructor: String::new(),
+        lease_id: format!("refresh-{}-{}-{}", c.name, d.name, r.name),
+        source_field,
+        source_container: source.clone(),
+        discriminator: discriminator.clone(),
+        target_field,
+        target_container: c.name.clone(),
+        holder: d.name.clone(),
+        reference: r.name.clone(),
+        sql: format!("{sql:?}"),
+        parameters: format!(
+            "&[{}]",
+            parameters
+                .iter()
+                .map(|p| format!("\"@{p}\""))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        single: query.partition_key().is_some(),
+        attributes: format!("&[{}]", quoted(&attributes)),
+        keys: format!("&[{}]", quoted(&keys)),
+        lease_key: lease_key(keys.len()),
+        lease_keys: keys,
+    })
 }
 
 /// The (container, `type`) pairs whose change feed a sync reads: their deletes set `ttl`.
