@@ -278,3 +278,57 @@ async fn the_extended_reference_worker_rewrites_every_holder() {
     // Caught up, and a replay writes nothing new.
     assert_eq!(db.comment_author_worker().run_once().await.unwrap(), 0);
 }
+
+#[tokio::test(flavor = "current_thread")]
+async fn a_count_in_the_childs_partition_moves_in_the_childs_batch() {
+    use generated_compile::computed_value::data::{Database, Error};
+    use generated_compile::computed_value::post::{Comment, Post};
+    let provisioned = Provisioned::new("../patterns/computed-value/model.json").await;
+    let db = Database::open(&provisioned.database())
+        .await
+        .expect("the containers open");
+    let post = Post::new("p1", "Notes", "2026-12-01T09:00:00.0000000Z");
+    db.post
+        .client()
+        .create_item(post.partition_key(), &post.id, &post, None)
+        .await
+        .expect("a post");
+    let count = || async {
+        db.a_post_with_its_comment_count("p1")
+            .await
+            .unwrap()
+            .expect("the post")
+            .comment_count
+    };
+
+    let mut c1 = Comment::new("c1", "p1", "first", "2026-12-01T09:01:00.0000000Z");
+    db.comment_on_a_post(&mut c1).await.expect("a comment");
+    assert!(c1.etag.is_some(), "the comment took its etag");
+    let mut c2 = Comment::new("c2", "p1", "second", "2026-12-01T09:02:00.0000000Z");
+    db.comment_on_a_post(&mut c2).await.expect("a comment");
+    assert_eq!(count().await, 2);
+
+    // A comment that exists already: the batch fails whole, the count stays.
+    let error = db
+        .comment_on_a_post(&mut c2.clone())
+        .await
+        .expect_err("a second create");
+    assert!(matches!(error, Error::Exists { .. }), "{error}");
+    assert_eq!(count().await, 2);
+    // A comment on a post that does not exist: refused, nothing written.
+    let mut lost = Comment::new("c9", "nowhere", "?", "2026-12-01T09:03:00.0000000Z");
+    let error = db.comment_on_a_post(&mut lost).await.expect_err("no parent");
+    assert!(matches!(error, Error::Missing { .. }), "{error}");
+    assert!(
+        db.post.read("nowhere".into(), "c9").await.unwrap().is_none(),
+        "the comment was not written"
+    );
+
+    db.delete_a_comment(&c1).await.expect("a delete");
+    assert_eq!(count().await, 1);
+    assert!(
+        db.post.read("p1".into(), "c1").await.unwrap().is_none(),
+        "the comment is gone"
+    );
+    assert!(db.post.read("p1".into(), "c2").await.unwrap().is_some());
+}

@@ -195,6 +195,10 @@ pub struct QueryView {
 
 #[derive(Debug, Serialize)]
 pub struct WriteView {
+    /// Counts on a parent in the write's partition, rewritten in its batch.
+    pub counts: Vec<CountView>,
+    /// The written document's identity attribute (a write names its values by it).
+    pub identity: String,
     pub document: String,
     /// The claim function of the document's unique values, if it has any.
     pub claim_set: Option<String>,
@@ -202,6 +206,17 @@ pub struct WriteView {
     pub replace: bool,
     pub delete: bool,
     pub soft_delete: bool,
+}
+
+/// A count kept on the parent of a written child, in the child's partition.
+#[derive(Debug, Serialize)]
+pub struct CountView {
+    pub property: String,
+    /// The written document's values that name the parent's partition key and id.
+    pub key: String,
+    pub id: String,
+    /// `1` for a create, `-1` for a delete.
+    pub delta: i64,
 }
 
 /// The items of a short-form query: the selected properties, typed as in the document.
@@ -323,7 +338,7 @@ pub fn build(model: &LogicalModel, rust: &RustView, mapping: &TypeMapping) -> Da
     }
     let mut patterns = Vec::new();
     for op in &model.operations {
-        match pattern(rust, mapping, &containers, &sources, &claim_sets, op) {
+        match pattern(model, rust, mapping, &containers, &sources, &claim_sets, op) {
             Ok(mut p) => {
                 p.ident = method(&mut methods, &p.name);
                 if let Some(row) = &mut p.row {
@@ -793,6 +808,7 @@ fn given(source: &ValueSource) -> bool {
 }
 
 fn pattern(
+    model: &LogicalModel,
     rust: &RustView,
     mapping: &TypeMapping,
     handles: &[HandleView],
@@ -832,7 +848,7 @@ fn pattern(
         item: None,
     };
     if op.kind == OperationKind::Write {
-        return write_pattern(rust, handles, sources, claim_sets, op, base, docs);
+        return write_pattern(model, rust, handles, sources, claim_sets, op, base, docs);
     }
     // The requests after the first follow each result's references (point reads).
     let mut follows = Vec::new();
@@ -1070,6 +1086,7 @@ fn levels_of(source: &ValueSource) -> PartitionKeyLevels {
 /// A write pattern: one write of a document the caller gives; the copies it keeps
 /// current follow from the change feed (their workers).
 fn write_pattern(
+    model: &LogicalModel,
     rust: &RustView,
     handles: &[HandleView],
     sources: &BTreeSet<(String, String)>,
@@ -1111,10 +1128,40 @@ fn write_pattern(
     );
     let d = main.document_types.first().ok_or("it writes no document type")?;
     let claim_set = claim_set_of(claim_sets, &cv.module, d);
+    let write = main.write().unwrap_or(WriteKind::Replace);
+    let mut counts = Vec::new();
     for r in op.requests.iter().filter(|r| !std::ptr::eq(*r, main)) {
         match &r.purpose {
             // Claimed and released by the function, through the claim function.
             Purpose::Claim { .. } | Purpose::ReleaseClaim { .. } if claim_set.is_some() => {}
+            // A count on a parent in the same partition: rewritten in the write's batch.
+            Purpose::UpdateCount { property, element, .. }
+                if r.partition_key() == main.partition_key()
+                    && r.container == main.container
+                    && claim_set.is_none() =>
+            {
+                let (Some(ValueSource::Parameter(key)), Some(ValueSource::Parameter(id))) = (r.partition_key(), r.id())
+                else {
+                    return Err(format!(
+                        "its count `{property}` names its parent other than by the written document's values"
+                    ));
+                };
+                let delta = match write {
+                    WriteKind::Create => 1,
+                    WriteKind::Delete => -1,
+                    WriteKind::Replace => continue, // a replace changes no number of children
+                };
+                docs.push(format!(
+                    "In the same transactional batch, the parent's `{property}` (its number of `{element}`s) goes {}, at the parent's version (read again and retried if it changed meanwhile).",
+                    if delta > 0 { "up by one" } else { "down by one" }
+                ));
+                counts.push(CountView {
+                    property: property.clone(),
+                    key: key.clone(),
+                    id: id.clone(),
+                    delta,
+                });
+            }
             // Kept current from the change feed, after the write, by a worker.
             p if !r.partition_key().is_some_and(given) => docs.push(format!(
                 "Then, from the change feed: {} (its worker).",
@@ -1135,8 +1182,15 @@ fn write_pattern(
     }
 
     let dv = doc_view(cv, d)?;
-    let write = main.write().unwrap_or(WriteKind::Replace);
     let soft = sources.contains(&(cv.name.clone(), dv.discriminator.clone()));
+    let identity = model
+        .container(&main.container)
+        .and_then(|c| c.document_type(d))
+        .and_then(|d| match &d.id {
+            IdSource::Identity { attribute } => Some(attribute.clone()),
+            IdSource::Assigned => None,
+        })
+        .unwrap_or_default();
     docs.push(match write {
         WriteKind::Create => format!("Creates the `{d}` (an error if it exists) and sets its `etag`."),
         WriteKind::Replace => format!(
@@ -1156,6 +1210,8 @@ fn write_pattern(
         });
     }
     view.write = Some(WriteView {
+        counts,
+        identity,
         claim_set,
         document: format!("super::{}::{d}", cv.module),
         create: write == WriteKind::Create,
