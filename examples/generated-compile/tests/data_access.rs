@@ -332,3 +332,75 @@ async fn a_count_in_the_childs_partition_moves_in_the_childs_batch() {
     );
     assert!(db.post.read("p1".into(), "c2").await.unwrap().is_some());
 }
+
+#[tokio::test(flavor = "current_thread")]
+async fn count_and_subset_workers_keep_the_parent_current_from_the_change_feed() {
+    {
+        use generated_compile::computed_value::data::Database;
+        use generated_compile::computed_value::{product::Product, review::Review, types::ProductRef};
+        let provisioned = Provisioned::new("../patterns/computed-value/model.json").await;
+        let db = Database::open(&provisioned.database())
+            .await
+            .expect("the containers open");
+        let product = Product::new("pr1", "Bike", "100.00");
+        db.product
+            .client()
+            .create_item(product.partition_key(), &product.id, &product, None)
+            .await
+            .expect("a product");
+        for i in 0..3 {
+            let mut review = Review::new(format!("r{i}"), 5, "good", ProductRef::new("pr1"));
+            db.review_a_product(&mut review).await.expect("a review");
+        }
+        let count = || async {
+            db.a_product_with_its_review_count("pr1")
+                .await
+                .unwrap()
+                .unwrap()
+                .review_count
+        };
+        assert_eq!(count().await, 0, "kept from the change feed: not yet");
+        assert_eq!(db.product_review_count_worker().run_once().await.unwrap(), 3);
+        assert_eq!(count().await, 3);
+        assert_eq!(
+            db.product_review_count_worker().run_once().await.unwrap(),
+            0,
+            "caught up"
+        );
+    }
+    {
+        use generated_compile::subset::data::Database;
+        use generated_compile::subset::{product::Product, review::Review, types::ProductRef};
+        let provisioned = Provisioned::new("../patterns/subset/model.json").await;
+        let db = Database::open(&provisioned.database())
+            .await
+            .expect("the containers open");
+        let product = Product::new("pr1", "Bike", "100.00");
+        db.product
+            .client()
+            .create_item(product.partition_key(), &product.id, &product, None)
+            .await
+            .expect("a product");
+        for i in 0..7 {
+            let at = format!("2026-12-01T09:0{i}:00.0000000Z");
+            let mut review = Review::new(format!("r{i}"), 4, "fine", at, "x@example.com", ProductRef::new("pr1"));
+            db.review_a_product(&mut review).await.expect("a review");
+        }
+        assert!(
+            db.newest_reviews_of_a_product("pr1").await.unwrap().is_empty(),
+            "not kept yet"
+        );
+        db.product_newest_reviews_worker()
+            .run_once()
+            .await
+            .expect("the worker runs");
+        let newest: Vec<String> = db
+            .newest_reviews_of_a_product("pr1")
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|r| r.review_id)
+            .collect();
+        assert_eq!(newest, ["r6", "r5", "r4", "r3", "r2"], "the newest five, newest first");
+    }
+}

@@ -26,6 +26,8 @@ pub struct DataView {
     pub workers: Vec<WorkerView>,
     /// The workers that keep extended references current.
     pub refresh_workers: Vec<RefreshWorkerView>,
+    /// The workers that keep counts and subsets on parents current.
+    pub kept_workers: Vec<KeptWorkerView>,
     /// The claim functions: one per document type whose unique values are claimed.
     pub claim_sets: Vec<ClaimSetView>,
     /// What is not generated, each with why: listed in the module's docs.
@@ -183,6 +185,8 @@ pub struct PointReadView {
     pub key: String,
     pub id: String,
     pub document: String,
+    /// The field of the document returned instead of it (a subset).
+    pub subset: Option<String>,
 }
 
 #[derive(Debug, Serialize)]
@@ -245,6 +249,35 @@ pub struct WorkerView {
     pub lease_key: String,
     /// A feed: after each upsert, the documents of its partition beyond the newest are deleted.
     pub trim: Option<TrimView>,
+}
+
+/// A change-feed worker that keeps a count or a subset on its children's parent.
+#[derive(Debug, Serialize)]
+pub struct KeptWorkerView {
+    pub name: String,
+    pub constructor: String,
+    pub lease_id: String,
+    /// The children's container (whose change feed it reads) and `type`.
+    pub source_field: String,
+    pub source_container: String,
+    pub discriminator: String,
+    /// The parents' container and type, and the property kept.
+    pub target_field: String,
+    pub target_container: String,
+    pub holder: String,
+    pub property: String,
+    /// The children's reference to their parent.
+    pub reference: String,
+    /// The query that finds a parent's children (every parameter bound to its id).
+    pub sql: String,
+    pub parameters: String,
+    pub single: bool,
+    /// A count (else a subset: items of `identity` (the child's id) and the `kept` properties).
+    pub count: bool,
+    pub identity: String,
+    pub kept: String,
+    pub lease_keys: Vec<String>,
+    pub lease_key: String,
 }
 
 /// How a feed keeps only its newest documents.
@@ -431,30 +464,35 @@ pub fn build(model: &LogicalModel, rust: &RustView, mapping: &TypeMapping) -> Da
             }
         }
     }
+    let mut kept_workers = Vec::new();
     for c in &model.containers {
         for d in &c.document_types {
-            let kept = d
-                .references
-                .iter()
-                .filter(|r| r.ancestry.is_some())
-                .map(|r| format!("the ancestors list `{}`", r.name))
-                .chain(
-                    d.computed
-                        .iter()
-                        .filter(|v| v.kept != cosmap_mapper::Keeping::Batch)
-                        .map(|v| format!("the count `{}`", v.name)),
-                )
-                .chain(
-                    d.embedded
-                        .iter()
-                        .filter(|e| e.subset.is_some())
-                        .map(|e| format!("the subset `{}`", e.name)),
-                );
-            for what in kept {
+            for r in d.references.iter().filter(|r| r.ancestry.is_some()) {
                 skipped.push(format!(
-                    "the worker that keeps {what} of `{}` current: generated workers keep copies, feeds and extended references so far; keep it as `cosmap model` describes",
-                    d.name
+                    "the worker that keeps the ancestors list `{}` of `{}` current: generated workers do not rewrite ancestors lists yet; keep it as `cosmap model` describes",
+                    r.name, d.name
                 ));
+            }
+            let counts = d.computed.iter().filter_map(|v| match &v.kept {
+                cosmap_mapper::Keeping::ChangeFeed { sync } => Some((v.name.as_str(), sync, None)),
+                cosmap_mapper::Keeping::Batch => None,
+            });
+            let subsets = d.embedded.iter().filter_map(|e| match &e.subset.as_ref()?.kept {
+                cosmap_mapper::Keeping::ChangeFeed { sync } => Some((e.name.as_str(), sync, Some(e))),
+                cosmap_mapper::Keeping::Batch => None,
+            });
+            for (property, sync, subset) in counts.chain(subsets) {
+                match kept_worker(model, &containers, c, d, property, sync, subset) {
+                    Ok(mut w) => {
+                        w.name = unique(format!("{}{}Worker", d.name, upper_camel(&names::field(property))));
+                        w.constructor = method(&mut methods, &snake_case(&w.name));
+                        kept_workers.push(w);
+                    }
+                    Err(reason) => skipped.push(format!(
+                        "the worker that keeps `{}.{property}` current: {reason}",
+                        d.name
+                    )),
+                }
             }
         }
     }
@@ -475,6 +513,7 @@ pub fn build(model: &LogicalModel, rust: &RustView, mapping: &TypeMapping) -> Da
         patterns,
         workers,
         refresh_workers,
+        kept_workers,
         claim_sets,
         skipped,
         lease_type,
@@ -635,6 +674,91 @@ fn refresh_worker(
         single: query.partition_key().is_some(),
         attributes: format!("&[{}]", quoted(&attributes)),
         keys: format!("&[{}]", quoted(&keys)),
+        lease_key: lease_key(keys.len()),
+        lease_keys: keys,
+    })
+}
+
+/// The worker that keeps `d`'s count or subset `property` current from its children's
+/// change feed: the children are found by the query the children's writes send.
+fn kept_worker(
+    model: &LogicalModel,
+    handles: &[HandleView],
+    c: &cosmap_mapper::Container,
+    d: &DocumentType,
+    property: &str,
+    sync: &cosmap_mapper::SyncPlan,
+    subset: Option<&cosmap_mapper::Embedded>,
+) -> Result<KeptWorkerView, String> {
+    let cosmap_mapper::SyncTrigger::ChangeFeed {
+        container: source,
+        discriminator,
+        ..
+    } = &sync.trigger;
+    let reference = sync
+        .key("id")
+        .and_then(|path| path.names().first().cloned())
+        .ok_or("its children do not say which parent they belong to")?;
+    let query = model
+        .operations
+        .iter()
+        .flat_map(|o| &o.requests)
+        .find(|q| {
+            let keeps = match &q.purpose {
+                Purpose::UpdateCount {
+                    document, property: p, ..
+                }
+                | Purpose::UpdateSubset {
+                    document, property: p, ..
+                } => *document == d.name && p == property,
+                _ => false,
+            };
+            keeps && q.query().is_some() && q.container == *source
+        })
+        .ok_or("no write of its children sends the query that finds them")?;
+    let (sql, parameters) = query.query().ok_or("not a query")?;
+    let field = |name: &str| handles.iter().find(|h| h.name == name).map(|h| h.field.clone());
+    let (Some(source_field), Some(target_field)) = (field(source), field(&c.name)) else {
+        return Err("its containers have no handles".into());
+    };
+    let keys: Vec<String> = c.partition_key_properties().iter().map(|p| p.to_string()).collect();
+    let (identity, kept) = match subset {
+        Some(e) => {
+            let mut names = e.attributes.iter().map(|a| a.name.clone());
+            let identity = names.next().unwrap_or_else(|| "id".into());
+            let kept: Vec<String> = names
+                .chain(e.embedded.iter().map(|x| x.name.clone()))
+                .chain(e.references.iter().map(|r| r.name.clone()))
+                .collect();
+            (identity, kept)
+        }
+        None => (String::new(), Vec::new()),
+    };
+    Ok(KeptWorkerView {
+        name: String::new(),
+        constructor: String::new(),
+        lease_id: format!("keep-{}-{}-{property}", c.name, d.name),
+        source_field,
+        source_container: source.clone(),
+        discriminator: discriminator.clone(),
+        target_field,
+        target_container: c.name.clone(),
+        holder: d.name.clone(),
+        property: property.to_string(),
+        reference,
+        sql: format!("{sql:?}"),
+        parameters: format!(
+            "&[{}]",
+            parameters
+                .iter()
+                .map(|p| format!("\"@{p}\""))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        single: query.partition_key().is_some(),
+        count: subset.is_none(),
+        identity,
+        kept: format!("&[{}]", quoted(&kept)),
         lease_key: lease_key(keys.len()),
         lease_keys: keys,
     })
@@ -872,7 +996,7 @@ fn pattern(
     }
     if !matches!(
         first.purpose,
-        Purpose::Read { .. } | Purpose::ReadMatchedInApplication { .. }
+        Purpose::Read { .. } | Purpose::ReadMatchedInApplication { .. } | Purpose::ReadSubset { .. }
     ) {
         return Err(format!("its request ({}) is not a plain read", first.purpose));
     }
@@ -973,10 +1097,27 @@ fn pattern(
                 }
             }
             view.returns = format!("::core::option::Option<{}>", document(d));
+            // A subset (`subset`): the parent's list of its newest children.
+            let subset = match &first.purpose {
+                Purpose::ReadSubset { property, .. } => {
+                    let field = doc_view(cv, d)?
+                        .fields
+                        .iter()
+                        .find(|f| f.json_name == *property)
+                        .ok_or_else(|| format!("`{d}` has no `{property}`"))?;
+                    view.returns = field.ty.clone();
+                    docs.push(format!(
+                        "It returns the `{d}`'s `{property}`: empty when there is no `{d}`."
+                    ));
+                    Some(field.ident.clone())
+                }
+                _ => None,
+            };
             view.point_read = Some(PointReadView {
                 key: key_expr(partition_key)?,
                 id,
                 document: document(d),
+                subset,
             });
         }
         Action::SinglePartitionQuery { sql, .. } | Action::CrossPartitionQuery { sql, .. } => {
