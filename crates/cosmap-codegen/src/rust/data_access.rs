@@ -370,8 +370,16 @@ pub fn build(model: &LogicalModel, rust: &RustView, mapping: &TypeMapping) -> Da
         }
     }
     let mut patterns = Vec::new();
+    let cx = Context {
+        model,
+        rust,
+        mapping,
+        handles: &containers,
+        sources: &sources,
+        claim_sets: &claim_sets,
+    };
     for op in &model.operations {
-        match pattern(model, rust, mapping, &containers, &sources, &claim_sets, op) {
+        match pattern(&cx, op) {
             Ok(mut p) => {
                 p.ident = method(&mut methods, &p.name);
                 if let Some(row) = &mut p.row {
@@ -931,15 +939,21 @@ fn given(source: &ValueSource) -> bool {
     }
 }
 
-fn pattern(
-    model: &LogicalModel,
-    rust: &RustView,
-    mapping: &TypeMapping,
-    handles: &[HandleView],
-    sources: &BTreeSet<(String, String)>,
-    claim_sets: &[ClaimSetView],
-    op: &Operation,
-) -> Result<PatternView, String> {
+/// What every access pattern's view is made from.
+struct Context<'a> {
+    model: &'a LogicalModel,
+    rust: &'a RustView,
+    mapping: &'a TypeMapping,
+    handles: &'a [HandleView],
+    /// The (container, `type`) pairs whose deletes set `ttl`.
+    sources: &'a BTreeSet<(String, String)>,
+    claim_sets: &'a [ClaimSetView],
+}
+
+fn pattern(cx: &Context<'_>, op: &Operation) -> Result<PatternView, String> {
+    let Context {
+        rust, mapping, handles, ..
+    } = *cx;
     let first = op.requests.first().ok_or("it sends no request")?;
     let handle = handles
         .iter()
@@ -972,7 +986,7 @@ fn pattern(
         item: None,
     };
     if op.kind == OperationKind::Write {
-        return write_pattern(model, rust, handles, sources, claim_sets, op, base, docs);
+        return write_pattern(cx, op, base, docs);
     }
     // The requests after the first follow each result's references (point reads).
     let mut follows = Vec::new();
@@ -1227,15 +1241,19 @@ fn levels_of(source: &ValueSource) -> PartitionKeyLevels {
 /// A write pattern: one write of a document the caller gives; the copies it keeps
 /// current follow from the change feed (their workers).
 fn write_pattern(
-    model: &LogicalModel,
-    rust: &RustView,
-    handles: &[HandleView],
-    sources: &BTreeSet<(String, String)>,
-    claim_sets: &[ClaimSetView],
+    cx: &Context<'_>,
     op: &Operation,
     mut view: PatternView,
     mut docs: Vec<String>,
 ) -> Result<PatternView, String> {
+    let Context {
+        model,
+        rust,
+        handles,
+        sources,
+        claim_sets,
+        ..
+    } = *cx;
     let mains: Vec<&Request> = op
         .requests
         .iter()
