@@ -404,3 +404,42 @@ async fn count_and_subset_workers_keep_the_parent_current_from_the_change_feed()
         assert_eq!(newest, ["r6", "r5", "r4", "r3", "r2"], "the newest five, newest first");
     }
 }
+
+#[tokio::test(flavor = "current_thread")]
+async fn a_hierarchical_key_serves_prefix_queries_claims_and_follows() {
+    use generated_compile::help_desk::data::{Database, Error};
+    use generated_compile::help_desk::{survey::Survey, ticket::Ticket, types::TicketRef};
+    let provisioned = Provisioned::new("../help-desk/model.json").await;
+    let db = Database::open(&provisioned.database())
+        .await
+        .expect("the containers open");
+    for (id, tenant, number, at) in [
+        ("t1", "acme", "A-1", "2026-12-01T09:00:00.0000000Z"),
+        ("t2", "acme", "A-2", "2026-12-01T10:00:00.0000000Z"),
+        ("t3", "other", "O-1", "2026-12-01T11:00:00.0000000Z"),
+    ] {
+        let mut ticket = Ticket::new(id, tenant, number, "Broken", "open", at);
+        db.open_a_ticket(&mut ticket).await.expect("a ticket");
+    }
+    // The number is claimed: a second ticket with it is refused, whatever its tenant.
+    let mut twin = Ticket::new("t4", "other", "A-1", "Twin", "open", "2026-12-01T12:00:00.0000000Z");
+    let error = db.open_a_ticket(&mut twin).await.expect_err("the number is taken");
+    assert!(matches!(error, Error::Taken { .. }), "{error}");
+
+    // A query given the first level of the key: the tenant's tickets, newest first.
+    let acme: Vec<String> = db
+        .tickets_of_a_tenant("acme")
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|t| t.id)
+        .collect();
+    assert_eq!(acme, ["t2", "t1"]);
+
+    // A reference whose partition key is both levels, followed per result.
+    let mut survey = Survey::new("s1", 5, TicketRef::new("t2", ("acme".to_string(), "t2".to_string())));
+    db.answer_a_survey(&mut survey).await.expect("a survey");
+    let items = db.a_survey_with_its_ticket("s1").await.expect("the read runs");
+    let tickets: Vec<&str> = items[0].tickets.iter().map(|t| t.number.as_str()).collect();
+    assert_eq!(tickets, ["A-2"]);
+}

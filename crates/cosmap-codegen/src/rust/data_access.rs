@@ -1137,9 +1137,14 @@ fn pattern(cx: &Context<'_>, op: &Operation) -> Result<PatternView, String> {
         Action::SinglePartitionQuery { sql, .. } | Action::CrossPartitionQuery { sql, .. } => {
             let scope = match first.partition_key() {
                 Some(partition_key) => {
+                    // A prefix of a hierarchical key: the SDK routes the query to the
+                    // physical partitions that hold the prefix.
                     if let PartitionKeyLevels::Levels(levels) = levels_of(partition_key) {
                         if levels < cv.partition_key_paths.len() {
-                            return Err("it queries a prefix of its hierarchical key, which the SDK sends as a cross-partition query; generated functions do not do that yet".into());
+                            docs.push(format!(
+                                "It gives {levels} of the key's {} levels (a prefix): the query runs in every logical partition under it.",
+                                cv.partition_key_paths.len()
+                            ));
                         }
                     }
                     format!(
