@@ -1327,10 +1327,19 @@ fn write_pattern(
                 });
             }
             // Kept current from the change feed, after the write, by a worker.
-            p if !r.partition_key().is_some_and(given) => docs.push(format!(
-                "Then, from the change feed: {} (its worker).",
-                lower_first(&p.to_string())
-            )),
+            p @ (Purpose::SyncCopy { .. }
+            | Purpose::SyncFeed { .. }
+            | Purpose::SyncExtendedReference { .. }
+            | Purpose::SyncAncestors { .. }
+            | Purpose::UpdateCount { .. }
+            | Purpose::UpdateSubset { .. })
+                if !r.partition_key().is_some_and(given) =>
+            {
+                docs.push(format!(
+                    "Then, from the change feed: {} (its worker).",
+                    lower_first(&p.to_string())
+                ))
+            }
             p => {
                 return Err(format!(
                     "it also {} in the same request flow, which generated functions do not do yet",
