@@ -443,3 +443,47 @@ async fn a_hierarchical_key_serves_prefix_queries_claims_and_follows() {
     let tickets: Vec<&str> = items[0].tickets.iter().map(|t| t.number.as_str()).collect();
     assert_eq!(tickets, ["A-2"]);
 }
+
+#[tokio::test(flavor = "current_thread")]
+async fn a_tree_element_takes_its_ancestors_from_its_new_parent() {
+    use generated_compile::tree_ancestors::category::Category;
+    use generated_compile::tree_ancestors::data::{Database, Error};
+    use generated_compile::tree_ancestors::types::CategoryRef;
+    let provisioned = Provisioned::new("../patterns/tree-ancestors/model.json").await;
+    let db = Database::open(&provisioned.database())
+        .await
+        .expect("the containers open");
+    let mut root = Category::new("c1", "Sports", "sports", "");
+    db.add_a_category(&mut root).await.expect("a root");
+    assert!(root.ancestors.is_empty());
+    let mut child = Category::new("c2", "Cycling", "cycling", "");
+    child.parent = Some(CategoryRef::new("c1"));
+    db.add_a_category(&mut child).await.expect("a child");
+    let mut grandchild = Category::new("c3", "Helmets", "helmets", "");
+    grandchild.parent = Some(CategoryRef::new("c2"));
+    // A list the caller made up is replaced by the parent's.
+    grandchild.ancestors = vec![];
+    db.add_a_category(&mut grandchild).await.expect("a grandchild");
+    let path: Vec<(String, String)> = grandchild
+        .ancestors
+        .iter()
+        .map(|a| (a.id.clone(), a.name.clone()))
+        .collect();
+    assert_eq!(
+        path,
+        [("c1".into(), "Sports".into()), ("c2".into(), "Cycling".into())],
+        "root first"
+    );
+    assert!(grandchild.etag.is_some());
+    let stored = db.a_category_with_its_path("c3").await.unwrap().expect("stored");
+    assert_eq!(
+        stored.ancestors, grandchild.ancestors,
+        "what was written is what the caller sees"
+    );
+    // A parent that does not exist: refused, nothing written.
+    let mut orphan = Category::new("c9", "Lost", "lost", "");
+    orphan.parent = Some(CategoryRef::new("nowhere"));
+    let error = db.add_a_category(&mut orphan).await.expect_err("no parent");
+    assert!(matches!(error, Error::Missing { .. }), "{error}");
+    assert!(db.a_category_with_its_path("c9").await.unwrap().is_none());
+}

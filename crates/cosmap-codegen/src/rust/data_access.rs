@@ -199,6 +199,8 @@ pub struct QueryView {
 
 #[derive(Debug, Serialize)]
 pub struct WriteView {
+    /// A tree's ancestors list, made from the new parent's before the write.
+    pub ancestors: Option<AncestorsView>,
     /// Counts on a parent in the write's partition, rewritten in its batch.
     pub counts: Vec<CountView>,
     /// The written document's identity attribute (a write names its values by it).
@@ -210,6 +212,15 @@ pub struct WriteView {
     pub replace: bool,
     pub delete: bool,
     pub soft_delete: bool,
+}
+
+/// How a written tree element's ancestors list is made: its `reference` (the parent
+/// link) read, whose `list` and itself (with the `attributes` copied) become its own.
+#[derive(Debug, Serialize)]
+pub struct AncestorsView {
+    pub reference: String,
+    pub list: String,
+    pub attributes: String,
 }
 
 /// A count kept on the parent of a written child, in the child's partition.
@@ -1294,6 +1305,7 @@ fn write_pattern(
     let claim_set = claim_set_of(claim_sets, &cv.module, d);
     let write = main.write().unwrap_or(WriteKind::Replace);
     let mut counts = Vec::new();
+    let mut ancestors = None;
     for r in op.requests.iter().filter(|r| !std::ptr::eq(*r, main)) {
         match &r.purpose {
             // Claimed and released by the function, through the claim function.
@@ -1324,6 +1336,32 @@ fn write_pattern(
                     key: key.clone(),
                     id: id.clone(),
                     delta,
+                });
+            }
+            // A tree's ancestors list, made from the new parent's before the write.
+            Purpose::ReadParentAncestors { document, reference } if claim_set.is_none() => {
+                let list = model
+                    .container(&r.container)
+                    .and_then(|c| c.document_type(document))
+                    .and_then(|d| {
+                        d.references
+                            .iter()
+                            .find(|l| l.ancestry.as_ref().is_some_and(|a| a.parent == *reference))
+                    })
+                    .ok_or_else(|| format!("`{document}` keeps no ancestors list along `{reference}`"))?;
+                let attributes: Vec<String> = list
+                    .extended
+                    .as_ref()
+                    .map(|e| e.attributes.iter().map(|a| a.name.clone()).collect())
+                    .unwrap_or_default();
+                docs.push(format!(
+                    "Before the write, it reads the new `{reference}` and sets `{}` to its ancestors and itself (root first).",
+                    list.name
+                ));
+                ancestors = Some(AncestorsView {
+                    reference: reference.clone(),
+                    list: list.name.clone(),
+                    attributes: format!("&[{}]", quoted(&attributes)),
                 });
             }
             // Kept current from the change feed, after the write, by a worker.
@@ -1382,7 +1420,13 @@ fn write_pattern(
             WriteKind::Delete => "Its unique values are released after the delete.".to_string(),
         });
     }
+    if ancestors.is_some() && !counts.is_empty() {
+        return Err(
+            "it keeps both a count and an ancestors list, which generated functions do not do together yet".into(),
+        );
+    }
     view.write = Some(WriteView {
+        ancestors,
         counts,
         identity,
         claim_set,
