@@ -2,7 +2,7 @@
 //
 // Data access on the Azure Cosmos DB SDK: a handle per container, a repository per
 // aggregate, a method per access pattern and a worker per copy, feed, extended
-// reference, count and subset kept from the change feed. Include it beside
+// reference, count, subset and ancestors list kept from the change feed. Include it beside
 // `cosmap.rs`, in the same module; the crate depends on `azure_data_cosmos`,
 // `futures` and `serde_json`, as the SDK itself does.
 
@@ -216,11 +216,11 @@ pub mod data {
             Path(&'a [&'a str]),
             Constant(&'a str),
         }
-        /// The values at `path` in `value`, through arrays (a list of references).
+        /// The values at `path` in `value`, through arrays on the way (a list of
+        /// references); the value at the end is taken whole (a hierarchical key's array).
         fn values_at<'v>(value: &'v Value, path: &[&str]) -> ::std::vec::Vec<&'v Value> {
             let Some((first, rest)) = path.split_first() else {
                 return match value {
-                    Value::Array(items) => items.iter().collect(),
                     Value::Null => ::std::vec::Vec::new(),
                     other => ::std::vec![other],
                 };
@@ -503,6 +503,102 @@ pub mod data {
                 id: parent_id,
             })
         }
+        /// Rewrites the ancestors `list` of every descendant of the changed `element`
+        /// (found by `sql`, every parameter bound to its id): the element's own list,
+        /// then the element (its id, partition key and `attributes`), then the entries
+        /// that were below it. Each descendant is replaced at the version read.
+        #[allow(clippy::too_many_arguments)]
+        pub(super) async fn reancestor(
+            client: &ContainerClient,
+            container: &'static str,
+            element: &Value,
+            sql: &str,
+            parameters: &[&str],
+            single: bool,
+            list: &str,
+            attributes: &[&str],
+            keys: &[&str],
+        ) -> Result<(), Error> {
+            let id = text(element, "id");
+            let mut entry = ::serde_json::Map::new();
+            entry.insert("id".into(), Value::String(id.clone()));
+            let key = match keys {
+                [one] => element.get(*one).cloned().unwrap_or(Value::Null),
+                levels => {
+                    Value::Array(
+                        levels
+                            .iter()
+                            .map(|l| element.get(*l).cloned().unwrap_or(Value::Null))
+                            .collect(),
+                    )
+                }
+            };
+            entry.insert("partitionKey".into(), key);
+            for a in attributes {
+                if let Some(v) = element.get(*a) {
+                    entry.insert((*a).to_string(), v.clone());
+                }
+            }
+            let mut above = element
+                .get(list)
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default();
+            above.push(Value::Object(entry));
+            let descendants: ::std::vec::Vec<Value> = find_referring(
+                    client,
+                    element,
+                    sql,
+                    parameters,
+                    single,
+                )
+                .await?;
+            for found in descendants {
+                let mut descendant = found;
+                for attempt in 0..6 {
+                    let entries = descendant
+                        .get(list)
+                        .and_then(Value::as_array)
+                        .cloned()
+                        .unwrap_or_default();
+                    let Some(at) = entries.iter().position(|e| text(e, "id") == id) else {
+                        break;
+                    };
+                    let mut rewritten = above.clone();
+                    rewritten.extend(entries[at + 1..].iter().cloned());
+                    if entries == rewritten {
+                        break;
+                    }
+                    let mut edited = descendant.clone();
+                    edited[list] = Value::Array(rewritten);
+                    let descendant_id = text(&descendant, "id");
+                    let etag = text(&descendant, "_etag");
+                    match replace(
+                            client,
+                            container,
+                            key_in(&descendant, keys)?,
+                            body(&edited)?,
+                            Some(&etag),
+                        )
+                        .await
+                    {
+                        Ok(_) => break,
+                        Err(Error::Stale { .. }) if attempt < 5 => {
+                            match read::<
+                                Value,
+                            >(client, key_in(&descendant, keys)?, &descendant_id)
+                                .await?
+                            {
+                                Some(fresh) => descendant = fresh,
+                                None => break,
+                            }
+                        }
+                        Err(error) => return Err(error),
+                    }
+                }
+            }
+            Ok(())
+        }
         /// Deletes the documents of one feed partition beyond its `newest`: `sql` lists
         /// them newest first (its `@key` bound to the partition's value).
         pub(super) async fn trim(
@@ -564,16 +660,20 @@ pub mod data {
                     break;
                 };
                 let page = page?;
-                if page.items().is_empty() {
+                let changes: ::std::vec::Vec<&Value> = page
+                    .items()
+                    .iter()
+                    .filter_map(|change| change.current())
+                    .filter(|document| text(document, "type") != super::LEASE_TYPE)
+                    .collect();
+                if changes.is_empty() {
                     empty += 1;
                     continue;
                 }
                 empty = 0;
-                for change in page.items() {
-                    if let Some(document) = change.current() {
-                        if apply(document.clone()).await? {
-                            applied += 1;
-                        }
+                for document in changes {
+                    if apply(document.clone()).await? {
+                        applied += 1;
                     }
                 }
                 let token = pages.to_continuation_token()?;
@@ -605,6 +705,43 @@ pub mod data {
                 .and_then(Value::as_str)
                 .map(str::to_string)
                 .ok_or_else(|| json("the written document has no text value", name))
+        }
+        /// Sets `document`'s ancestors `list` to its parent's and the parent itself (the
+        /// `attributes` copied), root first: none without a parent.
+        pub(super) async fn ancestors(
+            client: &ContainerClient,
+            container: &'static str,
+            document: &mut Value,
+            reference: &str,
+            list: &str,
+            attributes: &[&str],
+        ) -> Result<(), Error> {
+            let parent_ref = document.get(reference).filter(|r| !r.is_null()).cloned();
+            let Some(parent_ref) = parent_ref else {
+                document[list] = Value::Array(::std::vec::Vec::new());
+                return Ok(());
+            };
+            let id = text(&parent_ref, "id");
+            let key = parent_ref.get("partitionKey").cloned().unwrap_or(Value::Null);
+            let Some(parent) = read::<Value>(client, key_of(&key)?, &id).await? else {
+                return Err(Error::Missing { container, id });
+            };
+            let mut entries = parent
+                .get(list)
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default();
+            let mut entry = ::serde_json::Map::new();
+            entry.insert("id".into(), Value::String(id));
+            entry.insert("partitionKey".into(), key);
+            for a in attributes {
+                if let Some(v) = parent.get(*a) {
+                    entry.insert((*a).to_string(), v.clone());
+                }
+            }
+            entries.push(Value::Object(entry));
+            document[list] = Value::Array(entries);
+            Ok(())
         }
         /// The parent document `id` (in partition `key`) a write keeps a value on, with its etag.
         pub(super) async fn parent(

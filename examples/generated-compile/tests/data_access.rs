@@ -487,3 +487,65 @@ async fn a_tree_element_takes_its_ancestors_from_its_new_parent() {
     assert!(matches!(error, Error::Missing { .. }), "{error}");
     assert!(db.a_category_with_its_path("c9").await.unwrap().is_none());
 }
+
+#[tokio::test(flavor = "current_thread")]
+async fn the_ancestors_worker_carries_a_rename_and_a_move_to_every_descendant() {
+    use generated_compile::tree_ancestors::category::Category;
+    use generated_compile::tree_ancestors::data::Database;
+    use generated_compile::tree_ancestors::types::CategoryRef;
+    let provisioned = Provisioned::new("../patterns/tree-ancestors/model.json").await;
+    let db = Database::open(&provisioned.database())
+        .await
+        .expect("the containers open");
+    let add = |id: &'static str, name: &'static str, parent: Option<&'static str>| {
+        let db = &db;
+        async move {
+            let mut c = Category::new(id, name, id, "");
+            c.parent = parent.map(CategoryRef::new);
+            db.add_a_category(&mut c).await.expect("a category");
+        }
+    };
+    add("c1", "Sports", None).await;
+    add("r2", "Outdoor", None).await;
+    add("c2", "Cycling", Some("c1")).await;
+    add("c3", "Helmets", Some("c2")).await;
+    let path = |id: &'static str| {
+        let db = &db;
+        async move {
+            let c = db.a_category_with_its_path(id).await.unwrap().expect("stored");
+            c.ancestors.into_iter().map(|a| a.name).collect::<Vec<_>>()
+        }
+    };
+    db.category_ancestors_worker()
+        .run_once()
+        .await
+        .expect("the worker runs");
+    assert_eq!(path("c3").await, ["Sports", "Cycling"]);
+
+    // A rename of the root reaches the grandchild.
+    let mut sports = db.a_category_with_its_path("c1").await.unwrap().unwrap();
+    sports.name = "All sports".into();
+    db.rename_or_move_a_category(&mut sports).await.expect("a rename");
+    db.category_ancestors_worker()
+        .run_once()
+        .await
+        .expect("the worker runs");
+    assert_eq!(path("c2").await, ["All sports"]);
+    assert_eq!(path("c3").await, ["All sports", "Cycling"]);
+
+    // A move of the middle element under another root: its descendants follow.
+    let mut cycling = db.a_category_with_its_path("c2").await.unwrap().unwrap();
+    cycling.parent = Some(CategoryRef::new("r2"));
+    db.rename_or_move_a_category(&mut cycling).await.expect("a move");
+    assert_eq!(
+        path("c2").await,
+        ["Outdoor"],
+        "the moved element's own list, before the write"
+    );
+    db.category_ancestors_worker()
+        .run_once()
+        .await
+        .expect("the worker runs");
+    assert_eq!(path("c3").await, ["Outdoor", "Cycling"]);
+    assert_eq!(db.category_ancestors_worker().run_once().await.unwrap(), 0, "caught up");
+}

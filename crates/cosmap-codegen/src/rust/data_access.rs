@@ -28,6 +28,8 @@ pub struct DataView {
     pub refresh_workers: Vec<RefreshWorkerView>,
     /// The workers that keep counts and subsets on parents current.
     pub kept_workers: Vec<KeptWorkerView>,
+    /// The workers that keep trees' ancestors lists current (the same shape as a refresh).
+    pub ancestors_workers: Vec<RefreshWorkerView>,
     /// The claim functions: one per document type whose unique values are claimed.
     pub claim_sets: Vec<ClaimSetView>,
     /// What is not generated, each with why: listed in the module's docs.
@@ -484,13 +486,24 @@ pub fn build(model: &LogicalModel, rust: &RustView, mapping: &TypeMapping) -> Da
         }
     }
     let mut kept_workers = Vec::new();
+    let mut ancestors_workers = Vec::new();
     for c in &model.containers {
         for d in &c.document_types {
             for r in d.references.iter().filter(|r| r.ancestry.is_some()) {
-                skipped.push(format!(
-                    "the worker that keeps the ancestors list `{}` of `{}` current: generated workers do not rewrite ancestors lists yet; keep it as `cosmap model` describes",
-                    r.name, d.name
-                ));
+                let Some(sync) = r.extended.as_ref().and_then(|e| e.sync.as_ref()) else {
+                    continue;
+                };
+                match ancestors_worker(model, &containers, c, d, r, sync) {
+                    Ok(mut w) => {
+                        w.name = unique(format!("{}{}Worker", d.name, upper_camel(&names::field(&r.name))));
+                        w.constructor = method(&mut methods, &snake_case(&w.name));
+                        ancestors_workers.push(w);
+                    }
+                    Err(reason) => skipped.push(format!(
+                        "the worker that keeps the ancestors list `{}.{}` current: {reason}",
+                        d.name, r.name
+                    )),
+                }
             }
             let counts = d.computed.iter().filter_map(|v| match &v.kept {
                 cosmap_mapper::Keeping::ChangeFeed { sync } => Some((v.name.as_str(), sync, None)),
@@ -533,6 +546,7 @@ pub fn build(model: &LogicalModel, rust: &RustView, mapping: &TypeMapping) -> Da
         workers,
         refresh_workers,
         kept_workers,
+        ancestors_workers,
         claim_sets,
         skipped,
         lease_type,
@@ -674,6 +688,69 @@ fn refresh_worker(
         name: String::new(),
         constructor: String::new(),
         lease_id: format!("refresh-{}-{}-{}", c.name, d.name, r.name),
+        source_field,
+        source_container: source.clone(),
+        discriminator: discriminator.clone(),
+        target_field,
+        target_container: c.name.clone(),
+        holder: d.name.clone(),
+        reference: r.name.clone(),
+        sql: format!("{sql:?}"),
+        parameters: format!(
+            "&[{}]",
+            parameters
+                .iter()
+                .map(|p| format!("\"@{p}\""))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        single: query.partition_key().is_some(),
+        attributes: format!("&[{}]", quoted(&attributes)),
+        keys: format!("&[{}]", quoted(&keys)),
+        lease_key: lease_key(keys.len()),
+        lease_keys: keys,
+    })
+}
+
+/// The worker that keeps the ancestors lists `r` of the tree `d` current: the query
+/// that finds the descendants of a changed element is the one its writes send.
+fn ancestors_worker(
+    model: &LogicalModel,
+    handles: &[HandleView],
+    c: &cosmap_mapper::Container,
+    d: &DocumentType,
+    r: &cosmap_mapper::Reference,
+    sync: &cosmap_mapper::SyncPlan,
+) -> Result<RefreshWorkerView, String> {
+    let cosmap_mapper::SyncTrigger::ChangeFeed {
+        container: source,
+        discriminator,
+        ..
+    } = &sync.trigger;
+    let query = model
+        .operations
+        .iter()
+        .flat_map(|o| &o.requests)
+        .find(|q| {
+            matches!(&q.purpose, Purpose::SyncAncestors { document, property, .. } if *document == d.name && *property == r.name)
+                && q.query().is_some()
+        })
+        .ok_or("no write of the tree sends the query that finds an element's descendants")?;
+    let (sql, parameters) = query.query().ok_or("not a query")?;
+    let field = |name: &str| handles.iter().find(|h| h.name == name).map(|h| h.field.clone());
+    let (Some(source_field), Some(target_field)) = (field(source), field(&c.name)) else {
+        return Err("its containers have no handles".into());
+    };
+    let attributes: Vec<String> = r
+        .extended
+        .as_ref()
+        .map(|e| e.attributes.iter().map(|a| a.name.clone()).collect())
+        .unwrap_or_default();
+    let keys: Vec<String> = c.partition_key_properties().iter().map(|p| p.to_string()).collect();
+    Ok(RefreshWorkerView {
+        name: String::new(),
+        constructor: String::new(),
+        lease_id: format!("ancestors-{}-{}-{}", c.name, d.name, r.name),
         source_field,
         source_container: source.clone(),
         discriminator: discriminator.clone(),
