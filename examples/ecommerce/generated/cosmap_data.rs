@@ -2,8 +2,8 @@
 //
 // Data access on the Azure Cosmos DB SDK: a handle per container, a repository per
 // aggregate, a method per access pattern and a worker per copy, feed, extended
-// reference, count, subset and ancestors list kept from the change feed. Include it beside
-// `cosmap.rs`, in the same module; the crate depends on `azure_data_cosmos`,
+// reference, count, subset and ancestors list kept from the change feed. Include it
+// beside `cosmap.rs`, in the same module; the crate depends on `azure_data_cosmos`,
 // `futures` and `serde_json`, as the SDK itself does.
 
 /// Data access for the model `Ecommerce` on `azure_data_cosmos`: open a [`Database`],
