@@ -549,3 +549,58 @@ async fn the_ancestors_worker_carries_a_rename_and_a_move_to_every_descendant() 
     assert_eq!(path("c3").await, ["Outdoor", "Cycling"]);
     assert_eq!(db.category_ancestors_worker().run_once().await.unwrap(), 0, "caught up");
 }
+
+#[tokio::test(flavor = "current_thread")]
+async fn readings_go_into_the_bucket_of_their_hour_and_come_back_in_range() {
+    use generated_compile::bucket::data::Database;
+    use generated_compile::bucket::device::ReadingBucket;
+    use generated_compile::bucket::types::Reading;
+    let provisioned = Provisioned::new("../patterns/bucket/model.json").await;
+    let db = Database::open(&provisioned.database())
+        .await
+        .expect("the containers open");
+    for (at, celsius) in [
+        ("2026-12-01T08:10:00.0000000Z", 1.0),
+        ("2026-12-01T09:05:00.0000000Z", 2.0),
+        ("2026-12-01T09:45:00.0000000Z", 3.0),
+        ("2026-12-01T10:20:00.0000000Z", 4.0),
+    ] {
+        let reading = Reading {
+            measured_at: at.into(),
+            celsius,
+        };
+        db.record_a_reading("d1", &reading).await.expect("an append");
+    }
+    db.record_a_reading(
+        "d2",
+        &Reading {
+            measured_at: "2026-12-01T09:30:00.0000000Z".into(),
+            celsius: 9.0,
+        },
+    )
+    .await
+    .expect("another device's");
+    // One bucket per hour: the 09 bucket holds two readings.
+    let nine = db
+        .device
+        .read("d1".into(), "2026-12-01T09")
+        .await
+        .unwrap()
+        .expect("the 09 bucket");
+    let generated_compile::bucket::device::DeviceDocument::ReadingBucket(nine) = nine else {
+        panic!("not a bucket: {nine:?}");
+    };
+    assert_eq!(nine.readings.len(), 2);
+    assert_eq!(ReadingBucket::window_of("2026-12-01T09:45:00.0000000Z"), nine.id);
+
+    let chart = db
+        .chart_of_a_device_s_last_day("d1", "2026-12-01T09:00:00.0000000Z")
+        .await
+        .expect("the read runs");
+    let values: Vec<f64> = chart.iter().map(|r| r.celsius).collect();
+    assert_eq!(
+        values,
+        [4.0, 3.0, 2.0],
+        "in range, newest first; another device's and older ones left out"
+    );
+}

@@ -132,6 +132,21 @@ pub struct PatternView {
     pub row: Option<RowView>,
     /// An item type for a read that follows references per result.
     pub item: Option<ItemView>,
+    /// An append to a bucket (`bucket`).
+    pub append: Option<AppendView>,
+}
+
+/// An append of an item to the bucket of its window.
+#[derive(Debug, Serialize)]
+pub struct AppendView {
+    /// The bucket's and the item's types.
+    pub bucket: String,
+    pub item: String,
+    /// The buckets' list property, and the item's date-time property.
+    pub items: String,
+    pub time: String,
+    /// The parameter holding the parent's key.
+    pub key: String,
 }
 
 /// The items of a read that follows references: each result with what it refers to.
@@ -197,6 +212,26 @@ pub struct QueryView {
     /// `FeedScope::partition(…)` or `FeedScope::full_container()`.
     pub scope: String,
     pub item: String,
+    /// A read of buckets: the items in range are what it returns.
+    pub buckets: Option<BucketsView>,
+}
+
+/// How a read of buckets takes its items: those of `items` whose `time` is within
+/// every bound, in time order, at most `limit`.
+#[derive(Debug, Serialize)]
+pub struct BucketsView {
+    pub items: String,
+    pub time: String,
+    pub bounds: Vec<BoundView>,
+    pub newest_first: bool,
+    pub limit: String,
+}
+
+/// One bound of a bucket read: the parameter's value expression and the comparison.
+#[derive(Debug, Serialize)]
+pub struct BoundView {
+    pub bind: String,
+    pub op: String,
 }
 
 #[derive(Debug, Serialize)]
@@ -1072,6 +1107,7 @@ fn pattern(cx: &Context<'_>, op: &Operation) -> Result<PatternView, String> {
         write: None,
         row: None,
         item: None,
+        append: None,
     };
     if op.kind == OperationKind::Write {
         return write_pattern(cx, op, base, docs);
@@ -1098,7 +1134,10 @@ fn pattern(cx: &Context<'_>, op: &Operation) -> Result<PatternView, String> {
     }
     if !matches!(
         first.purpose,
-        Purpose::Read { .. } | Purpose::ReadMatchedInApplication { .. } | Purpose::ReadSubset { .. }
+        Purpose::Read { .. }
+            | Purpose::ReadMatchedInApplication { .. }
+            | Purpose::ReadSubset { .. }
+            | Purpose::ReadBuckets { .. }
     ) {
         return Err(format!("its request ({}) is not a plain read", first.purpose));
     }
@@ -1257,10 +1296,57 @@ fn pattern(cx: &Context<'_>, op: &Operation) -> Result<PatternView, String> {
                 None => format!("super::{}::{}", cv.module, cv.enum_name),
             };
             view.returns = format!("::std::vec::Vec<{item}>");
+            // Buckets (`bucket`): the items in range, from the buckets the range touches.
+            let buckets = match &first.purpose {
+                Purpose::ReadBuckets {
+                    document,
+                    items,
+                    time,
+                    bounds,
+                    newest_first,
+                    limit,
+                    ..
+                } => {
+                    let field = doc_view(cv, document)?
+                        .fields
+                        .iter()
+                        .find(|f| f.json_name == *items)
+                        .ok_or_else(|| format!("`{document}` has no `{items}`"))?;
+                    view.returns = field.ty.clone();
+                    docs.push(format!(
+                        "It returns the items of the buckets in range, {}{}.",
+                        if *newest_first { "newest first" } else { "oldest first" },
+                        limit.map(|n| format!(", at most {n}")).unwrap_or_default()
+                    ));
+                    let mut bound_views = Vec::new();
+                    for (parameter, op) in bounds {
+                        let p = params
+                            .iter()
+                            .find(|p| p.sql_name == format!("@{parameter}"))
+                            .ok_or_else(|| format!("its bound `@{parameter}` is not one of its parameters"))?;
+                        bound_views.push(BoundView {
+                            bind: p.bind.clone(),
+                            op: op.clone(),
+                        });
+                    }
+                    Some(BucketsView {
+                        items: items.clone(),
+                        time: time.clone(),
+                        bounds: bound_views,
+                        newest_first: *newest_first,
+                        limit: match limit {
+                            Some(n) => format!("::core::option::Option::Some({n}usize)"),
+                            None => "::core::option::Option::None".into(),
+                        },
+                    })
+                }
+                _ => None,
+            };
             view.query = Some(QueryView {
                 sql: format!("{sql:?}"),
                 scope,
                 item,
+                buckets,
             });
         }
         Action::Write { .. } => return Err("its first request is a write".into()),
@@ -1347,6 +1433,11 @@ fn write_pattern(
         claim_sets,
         ..
     } = *cx;
+    if let [append] = &op.requests[..] {
+        if let Purpose::AppendToBucket { .. } = append.purpose {
+            return append_pattern(cx, append, view, docs);
+        }
+    }
     let mains: Vec<&Request> = op
         .requests
         .iter()
@@ -1606,6 +1697,69 @@ fn find_referring(rust: &RustView, handles: &[HandleView], r: &Request, target: 
 /// `"a", "b"`: Rust string literals, comma-separated.
 fn quoted(names: &[String]) -> String {
     names.iter().map(|n| format!("{n:?}")).collect::<Vec<_>>().join(", ")
+}
+
+/// A write that appends an item to the bucket of its window (`bucket`): the caller
+/// gives the parent's key and the item.
+fn append_pattern(
+    cx: &Context<'_>,
+    r: &Request,
+    mut view: PatternView,
+    mut docs: Vec<String>,
+) -> Result<PatternView, String> {
+    let Purpose::AppendToBucket { document, items, .. } = &r.purpose else {
+        return Err("not an append".into());
+    };
+    let (Some(ValueSource::Parameter(key)), Some(ValueSource::Window { parameter, .. })) = (r.partition_key(), r.id())
+    else {
+        return Err("its bucket is not named by a key and a window".into());
+    };
+    let cv = cx
+        .rust
+        .containers
+        .iter()
+        .find(|c| c.name == r.container)
+        .ok_or("its container has no Rust module")?;
+    let handle = cx
+        .handles
+        .iter()
+        .find(|h| h.name == r.container)
+        .ok_or("its container has no handle")?;
+    let dv = doc_view(cv, document)?;
+    if dv.params.len() != 2 || cv.partition_key_paths.len() != 1 {
+        return Err(format!("`{document}` is built from more than its window and key"));
+    }
+    let field = dv
+        .fields
+        .iter()
+        .find(|f| f.json_name == *items)
+        .ok_or_else(|| format!("`{document}` has no `{items}`"))?;
+    let item = field
+        .ty
+        .strip_prefix("::std::vec::Vec<")
+        .and_then(|t| t.strip_suffix('>'))
+        .ok_or_else(|| format!("`{document}.{items}` is not a list"))?;
+    view.field = handle.field.clone();
+    view.handle = handle.handle.clone();
+    docs.push(format!(
+        "It reads the bucket of the item's window (its `{parameter}`'s first characters) and writes it back with the item added, at the version read (read again and retried if it changed meanwhile); the window's first item creates the bucket. An append retried after an unknown outcome may add the item twice."
+    ));
+    view.docs = docs;
+    view.returns = "()".into();
+    view.params = vec![ParamView {
+        ident: names::field(key),
+        ty: "&str".into(),
+        sql_name: format!("@{key}"),
+        bind: names::field(key),
+    }];
+    view.append = Some(AppendView {
+        bucket: format!("super::{}::{document}", cv.module),
+        item: item.to_string(),
+        items: items.clone(),
+        time: parameter.clone(),
+        key: names::field(key),
+    });
+    Ok(view)
 }
 
 /// The row struct of a short form: each selected property typed as in document `dv`.

@@ -128,6 +128,14 @@ pub enum Purpose {
         element: String,
         /// The buckets' list property.
         items: String,
+        /// How the application keeps the items in range: the items' date-time attribute,
+        /// and each bound as (parameter, comparison: `>`, `>=`, `<` or `<=`).
+        time: String,
+        bounds: Vec<(String, String)>,
+        /// The items newest first (the pattern sorts by its time descending).
+        newest_first: bool,
+        /// At most this many items (the pattern's `limit`).
+        limit: Option<u64>,
     },
     /// Appends the written `element` to the bucket of its window (`bucket`): a patch
     /// that adds it to `items`, or a create of the bucket when it is the window's first.
@@ -256,7 +264,12 @@ impl fmt::Display for Purpose {
                 f,
                 "rewrites each `{document}` whose `{property}` holds the written one with its new values and ancestors (change feed)"
             ),
-            Purpose::ReadBuckets { document, element, items } => write!(
+            Purpose::ReadBuckets {
+                document,
+                element,
+                items,
+                ..
+            } => write!(
                 f,
                 "reads the `{document}`s whose windows the range touches; the application takes the `{element}`s in range from their `{items}`, in order"
             ),

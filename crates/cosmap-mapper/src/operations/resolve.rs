@@ -178,10 +178,19 @@ fn read_buckets(all: &Places<'_>, p: &AccessPattern) -> Option<Vec<Request>> {
     let mut clauses = vec![format!("{} = @{key}", sql::property("c", key))];
     let mut parameters = vec![key.clone()];
     let length = b.window.prefix_len();
+    let mut bounds = Vec::new();
     for f in p.filters().into_iter().flatten().filter(|f| f.is_range()) {
         for parameter in f.parameters() {
             let op = if parameter.ends_with("Min") { ">=" } else { "<=" };
             clauses.push(format!("c.window {op} LEFT(@{parameter}, {length})"));
+            // The items' own comparison keeps its strictness.
+            let item_op = match (f.op, parameter.ends_with("Min")) {
+                (FilterOp::Greater, _) => ">",
+                (FilterOp::Less, _) => "<",
+                (_, true) => ">=",
+                (_, false) => "<=",
+            };
+            bounds.push((parameter.clone(), item_op.to_string()));
             parameters.push(parameter);
         }
     }
@@ -200,6 +209,10 @@ fn read_buckets(all: &Places<'_>, p: &AccessPattern) -> Option<Vec<Request>> {
             document: d.name.clone(),
             element: p.start.clone(),
             items: b.items.clone(),
+            time: b.time.clone(),
+            bounds,
+            newest_first: descending,
+            limit: p.limit,
         },
         index_paths: vec![format!("/{key}/?"), "/type/?".to_string(), "/window/?".to_string()],
         order_by: Vec::new(),
