@@ -29,6 +29,8 @@ pub use builder::{BuildError, Builder};
 pub use error::CodegenError;
 pub use options::{Codec, TypeMapping, TypeMappingError};
 pub use report::render as render_report;
+#[cfg(feature = "format")]
+pub use rust::format_rust;
 pub use rust::render as render_rust;
 pub use templates::{Templates, TEMPLATES};
 pub use write::{check_all, write_all, FileStatus};

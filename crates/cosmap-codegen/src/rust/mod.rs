@@ -1,11 +1,15 @@
 //! Rust document types: the view (`view`), identifier rules (`names`), and
-//! rendering through the `cosmap.rs.hbs` template, checked by `syn` and
-//! formatted by `prettyplease` (`format`, in parallel chunks).
+//! rendering through the `cosmap.rs.hbs` template. The built-in template is laid
+//! out as `prettyplease` prints it, and its long lines are broken as `prettyplease`
+//! breaks them (`layout`): its output is written as it is. An overridden template's
+//! output is checked by `syn` and formatted by `prettyplease` (`format`, in parallel
+//! chunks).
 
 mod codecs;
 #[cfg(feature = "format")]
 mod format;
 mod hooks;
+mod layout;
 mod names;
 mod view;
 pub(crate) use view::one_line;
@@ -19,12 +23,28 @@ use crate::templates::Templates;
 /// The template that renders the Rust types.
 const TEMPLATE: &str = "cosmap.rs.hbs";
 
-/// Renders `cosmap.rs` for `model` (the Rust document types alone): parsed and
-/// pretty-printed, so it is valid and formatted without rustfmt.
+/// Renders `cosmap.rs` for `model` (the Rust document types alone), formatted as
+/// `prettyplease` prints it without rustfmt: the built-in template's output laid
+/// out directly, an overridden template's parsed and pretty-printed.
 pub fn render(model: &LogicalModel, mapping: &TypeMapping, templates: &Templates) -> Result<String, CodegenError> {
     let view = view::build(model, mapping).map_err(CodegenError::Model)?;
     let text = templates.render(TEMPLATE, &view)?;
+    if !templates.is_overridden(TEMPLATE) && layout::lays_out(mapping) {
+        // `None`: a long line of a shape `layout` does not mirror (see there).
+        if let Some(text) = layout::lay_out(&text) {
+            return Ok(text);
+        }
+    }
     print(&text, templates)
+}
+
+/// Checks Rust `text` with `syn` and prints it with `prettyplease`, keeping its
+/// leading `//` header comment: what [`render`] does with the output of an
+/// overridden `cosmap.rs.hbs` (and what the built-in template's output already is).
+#[cfg(feature = "format")]
+pub fn format_rust(text: &str) -> Result<String, CodegenError> {
+    let templates = Templates::load(None)?;
+    print(text, &templates)
 }
 
 /// The rendered text as it is, without the lines the template left blank.
