@@ -32,5 +32,7 @@ pub use report::render as render_report;
 #[cfg(feature = "format")]
 pub use rust::format_rust;
 pub use rust::render as render_rust;
+#[doc(hidden)]
+pub use rust::render_direct as render_rust_direct;
 pub use templates::{Templates, TEMPLATES};
 pub use write::{check_all, write_all, FileStatus};

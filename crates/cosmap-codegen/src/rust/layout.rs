@@ -82,6 +82,18 @@ pub fn lay_out(text: &str) -> Option<String> {
         };
         let body = line.trim_start_matches(' ');
         let indent = line.len() - body.len();
+        if body.ends_with('{')
+            && lines
+                .peek()
+                .is_some_and(|next| next.trim_end() == format!("{}}}", &line[..indent]))
+        {
+            // An empty block: `prettyplease` closes it on the same line.
+            out.push_str(line);
+            out.push('}');
+            let next = lines.next().unwrap_or_default();
+            out.push_str(if next.ends_with('\n') { "\n" } else { "" });
+            continue;
+        }
         if body.starts_with("///") {
             // `prettyplease` trims a doc comment's trailing spaces.
             out.push_str(line.trim_end_matches(' '));
@@ -115,7 +127,7 @@ fn long_line(body: &str, indent: usize, last_field: bool, out: &mut String) -> O
     if let Some((pattern, body)) = split_arm(body) {
         return arm(pattern, body, indent, out);
     }
-    if body.starts_with("impl") {
+    if body.starts_with("impl ") || body.starts_with("impl<") {
         return impl_header(body, indent, out);
     }
     // A struct literal's last field is followed by a break that prints its comma;
@@ -134,10 +146,8 @@ fn long_line(body: &str, indent: usize, last_field: bool, out: &mut String) -> O
 
 /// Shapes the built-in template never writes on a line with names in it.
 fn unsupported(body: &str) -> bool {
-    ["let ", " = ", "|", "?", " + ", "&&", "||", "where"]
-        .iter()
-        .any(|s| body.contains(s))
-        && !body.starts_with("pub const ")
+    let operator = ["|", "?", " + ", "&&", " where "].iter().any(|s| body.contains(s));
+    operator || body.starts_with("let ") || (body.contains(" = ") && !body.starts_with("pub const "))
 }
 
 /// Whether `body` is a struct literal's `field: value,` line.
@@ -188,7 +198,14 @@ fn arm(pattern: &str, body: &str, indent: usize, out: &mut String) -> Option<()>
 /// `impl Trait<…> for Type {`: the trait (its generic arguments broken if they do
 /// not fit), then ` for Type {` on the same line if it fits, else on its own.
 fn impl_header(body: &str, indent: usize, out: &mut String) -> Option<()> {
-    let at = top_level(body, " for ")?;
+    let Some(at) = top_level(body, " for ") else {
+        // `impl Type {`: nothing to break unless it has generic arguments.
+        let nodes = parse(body, false)?;
+        return nodes
+            .iter()
+            .all(|n| matches!(n, Node::Text(_)))
+            .then(|| out.push_str(body));
+    };
     let (head, tail) = (&body[..at], &body[at + 1..]);
     if !tail.ends_with(" {") {
         return None;
@@ -234,6 +251,8 @@ fn top_level(text: &str, needle: &str) -> Option<usize> {
 enum Node<'a> {
     Text(&'a str),
     Group(Group<'a>),
+    /// A field access `base.a.b`: `prettyplease` may break before each `.`.
+    Chain(&'a str, Vec<&'a str>),
 }
 
 /// A bracketed, comma-separated list.
@@ -292,22 +311,65 @@ fn sequence<'a>(text: &'a str, bytes: &[u8], pos: &mut usize, close: Option<u8>,
             (b'"', _) => *pos = string_end(bytes, *pos) + 1,
             (_, Some(closing)) => {
                 *pos += 1;
-                if start < *pos {
-                    nodes.push(Node::Text(&text[start..*pos - 1]));
+                if start < *pos - 1 {
+                    push_text(&text[start..*pos - 1], attr, &mut nodes);
                 }
                 nodes.push(Node::Group(group(text, bytes, pos, b, closing, attr)?));
                 start = *pos;
             }
-            (b')' | b']', _) => return None,
+            // `]` of a slice type (`&[&str]`), which is not a list.
+            (b')', _) => return None,
             (b'>', _) if close == Some(b'>') => break,
             _ => *pos += 1,
         }
     }
     if start < *pos {
-        nodes.push(Node::Text(&text[start..*pos]));
+        push_text(&text[start..*pos], attr, &mut nodes);
     }
-    nodes.retain(|n| !matches!(n, Node::Text("")));
     Some(nodes)
+}
+
+/// Pushes `text`, its field accesses (`self.a`, not `a::b` nor a method call)
+/// apart: in code, `prettyplease` may break before their `.`.
+fn push_text<'a>(text: &'a str, attr: bool, nodes: &mut Vec<Node<'a>>) {
+    let bytes = text.as_bytes();
+    let mut start = 0;
+    let mut i = 0;
+    while !attr && i < bytes.len() {
+        if bytes[i] == b'"' {
+            i = string_end(bytes, i) + 1;
+            continue;
+        }
+        // The start of a word not after `::` or `.`: a chain's base, if dots follow.
+        let after_path = i > 0 && (bytes[i - 1] == b':' || bytes[i - 1] == b'.' || is_word(bytes[i - 1]));
+        if !is_word(bytes[i]) || after_path || bytes[i].is_ascii_digit() {
+            i += 1;
+            continue;
+        }
+        let word_end = |from: usize| from + bytes[from..].iter().take_while(|&&b| is_word(b)).count();
+        let base_end = word_end(i);
+        let mut end = base_end;
+        let mut members = Vec::new();
+        while bytes.get(end) == Some(&b'.') && bytes.get(end + 1).is_some_and(|&b| is_word(b)) {
+            let member_end = word_end(end + 1);
+            members.push(&text[end + 1..member_end]);
+            end = member_end;
+        }
+        // A method call (`a.b(`) is not a field access.
+        if members.is_empty() || bytes.get(end) == Some(&b'(') {
+            i = end;
+            continue;
+        }
+        if start < i {
+            nodes.push(Node::Text(&text[start..i]));
+        }
+        nodes.push(Node::Chain(&text[i..base_end], members));
+        start = end;
+        i = end;
+    }
+    if start < text.len() {
+        nodes.push(Node::Text(&text[start..]));
+    }
 }
 
 /// The list whose `open` was just consumed, up to and including its `close`.
@@ -341,6 +403,7 @@ fn width(nodes: &[Node]) -> usize {
         .map(|n| match n {
             Node::Text(t) => t.len(),
             Node::Group(g) => 2 + g.items.iter().map(|i| width(i)).sum::<usize>() + 2 * g.items.len().saturating_sub(1),
+            Node::Chain(base, members) => base.len() + members.iter().map(|m| 1 + m.len()).sum::<usize>(),
         })
         .sum()
 }
@@ -353,6 +416,7 @@ fn trailing(nodes: &[Node], at: usize, after: usize) -> usize {
         match n {
             Node::Text(t) => sum += t.len(),
             Node::Group(_) => return sum + 1,
+            Node::Chain(base, _) => return sum + base.len(),
         }
     }
     sum + after
@@ -368,9 +432,14 @@ fn put(nodes: &[Node], indent: usize, after: usize, out: &mut String, col: &mut 
                 out.push_str(t);
                 *col += t.len();
             }
+            Node::Chain(base, members) => {
+                let trailing = trailing(nodes, at, after);
+                chain(base, members, indent, trailing, out, col);
+            }
             Node::Group(g) => {
                 let flat = width(std::slice::from_ref(node));
-                if *col + flat + trailing(nodes, at, after) <= limit(indent) {
+                // An empty list has nothing to break (`prettyplease` drops its break).
+                if g.items.is_empty() || *col + flat + trailing(nodes, at, after) <= limit(indent) {
                     flat_group(g, out);
                     *col += flat;
                     continue;
@@ -396,6 +465,26 @@ fn put(nodes: &[Node], indent: usize, after: usize, out: &mut String, col: &mut 
     }
 }
 
+/// A field access `base.m1.….mk`: one block around it all, broken (each `.` on
+/// a new line, 4 past the line's indentation) when it does not fit with
+/// `trailing`, the width up to the next break.
+fn chain(base: &str, members: &[&str], indent: usize, trailing: usize, out: &mut String, col: &mut usize) {
+    let width = base.len() + members.iter().map(|m| 1 + m.len()).sum::<usize>();
+    let fits = *col + width + trailing <= limit(indent);
+    out.push_str(base);
+    *col += base.len();
+    for m in members {
+        if !fits {
+            out.push('\n');
+            push_indent(out, indent + INDENT);
+            *col = indent + INDENT;
+        }
+        out.push('.');
+        out.push_str(m);
+        *col += 1 + m.len();
+    }
+}
+
 fn flat_group(g: &Group, out: &mut String) {
     out.push(g.open);
     for (i, item) in g.items.iter().enumerate() {
@@ -406,6 +495,13 @@ fn flat_group(g: &Group, out: &mut String) {
             match node {
                 Node::Text(t) => out.push_str(t),
                 Node::Group(inner) => flat_group(inner, out),
+                Node::Chain(base, members) => {
+                    out.push_str(base);
+                    for m in members {
+                        out.push('.');
+                        out.push_str(m);
+                    }
+                }
             }
         }
     }

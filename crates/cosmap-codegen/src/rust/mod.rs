@@ -38,6 +38,23 @@ pub fn render(model: &LogicalModel, mapping: &TypeMapping, templates: &Templates
     print(&text, templates)
 }
 
+/// The built-in template's output for `model`, laid out without parsing it; `None`
+/// when [`render`] parses and prints it instead (an overridden template, a type
+/// mapping with the user's own attributes or type spellings, or a long line of a
+/// shape `layout` does not mirror). For tests that compare it with `prettyplease`.
+#[doc(hidden)]
+pub fn render_direct(
+    model: &LogicalModel,
+    mapping: &TypeMapping,
+    templates: &Templates,
+) -> Result<Option<String>, CodegenError> {
+    if templates.is_overridden(TEMPLATE) || !layout::lays_out(mapping) {
+        return Ok(None);
+    }
+    let view = view::build(model, mapping).map_err(CodegenError::Model)?;
+    Ok(layout::lay_out(&templates.render(TEMPLATE, &view)?))
+}
+
 /// Checks Rust `text` with `syn` and prints it with `prettyplease`, keeping its
 /// leading `//` header comment: what [`render`] does with the output of an
 /// overridden `cosmap.rs.hbs` (and what the built-in template's output already is).
