@@ -5,8 +5,9 @@
 //! Renders, with handlebars templates (embedded from the repository's
 //! `templates/`, each overridable from a directory), every artefact of a logical
 //! model: `containers.json` (container definitions as Cosmos DB takes them),
-//! `containers.bicep`, `cosmap.rs` (typed Rust document types, checked with `syn`
-//! and formatted with `prettyplease`), a JSON Schema per document type and a
+//! `containers.bicep`, `cosmap.rs` (typed Rust document types, laid out as
+//! `prettyplease` prints them; an overridden template's output checked with `syn`
+//! and printed with `prettyplease`, feature `format`), a JSON Schema per document type and a
 //! Mermaid diagram; and the HTML design report of `cosmap report` ([`render_report`]:
 //! SVG diagram and bar charts drawn in Rust). [`Builder`] does the Rust part from a `build.rs`, like
 //! `prost-build`. It is a build-dependency, so it stays lean: no Azure SDK, no

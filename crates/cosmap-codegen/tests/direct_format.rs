@@ -7,7 +7,6 @@
 
 #![cfg(feature = "format")]
 
-#[allow(dead_code)]
 #[path = "../../cosmap-mapper/tests/properties/strategy.rs"]
 mod strategy;
 
@@ -139,7 +138,7 @@ fn corpus() -> Vec<(String, Value)> {
 fn long_names(json: &Value, names: &mut BTreeMap<String, String>) {
     const ELEMENT: &str = "WithANameLongEnoughToBreakTheLinesOfTheGeneratedRust";
     const ATTRIBUTE: &str = "WithAnAttributeNameLongEnoughToBreakEveryLineItIsWrittenOn";
-    let mut attribute = |name: &str, names: &mut BTreeMap<String, String>| {
+    let attribute = |name: &str, names: &mut BTreeMap<String, String>| {
         names
             .entry(name.to_string())
             .or_insert_with(|| format!("{name}{ATTRIBUTE}"));
@@ -307,8 +306,10 @@ fn user_attributes_and_type_spellings_take_the_parse_and_print_pass() {
     attributes
         .type_attributes
         .push((".".into(), "#[derive( Hash )]".into()));
-    let mut spelling = TypeMapping::default();
-    spelling.date = "::my :: Date".into();
+    let spelling = TypeMapping {
+        date: "::my :: Date".into(),
+        ..TypeMapping::default()
+    };
     for mapping in [attributes, spelling] {
         assert_eq!(render_rust_direct(&logical, &mapping, templates()).unwrap(), None);
         let rendered = render_rust(&logical, &mapping, templates()).expect("renders");
