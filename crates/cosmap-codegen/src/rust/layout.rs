@@ -74,38 +74,45 @@ fn plain_type(ty: &str) -> bool {
 /// when a long line is of a shape this does not lay out.
 pub fn lay_out(text: &str) -> Option<String> {
     let mut out = String::with_capacity(text.len() + text.len() / 32);
-    let mut lines = text.split_inclusive('\n').peekable();
-    while let Some(raw) = lines.next() {
-        let (line, newline) = match raw.strip_suffix('\n') {
-            Some(line) => (line, "\n"),
-            None => (raw, ""),
-        };
-        let body = line.trim_start_matches(' ');
-        let indent = line.len() - body.len();
-        if body.ends_with('{')
-            && lines
-                .peek()
-                .is_some_and(|next| next.trim_end() == format!("{}}}", &line[..indent]))
-        {
-            // An empty block: `prettyplease` closes it on the same line.
-            out.push_str(line);
-            out.push('}');
-            let next = lines.next().unwrap_or_default();
-            out.push_str(if next.ends_with('\n') { "\n" } else { "" });
+    // Lines left as they are (nearly all) are copied in runs, from `copied` on.
+    let (mut copied, mut start) = (0, 0);
+    while start < text.len() {
+        let mut end = text[start..].find('\n').map_or(text.len(), |i| start + i);
+        let line = &text[start..end];
+        // Short, not opening a block, no trailing space: nothing to do.
+        if line.len() <= MARGIN && !line.ends_with('{') && !line.ends_with(' ') {
+            start = end + 1;
             continue;
         }
-        if body.starts_with("///") {
-            // `prettyplease` trims a doc comment's trailing spaces.
-            out.push_str(line.trim_end_matches(' '));
-        } else if line.len() <= limit(indent) || body.starts_with("//") {
+        let body = line.trim_start_matches(' ');
+        let indent = line.len() - body.len();
+        let next = (end < text.len()).then(|| text[end + 1..].split('\n').next().unwrap_or_default());
+        // An empty block: `prettyplease` closes it on the line that opens it.
+        let empty_block = body.ends_with('{')
+            && next.is_some_and(|n| n.len() == indent + 1 && n.ends_with('}') && n.starts_with(&line[..indent]));
+        // `prettyplease` trims a doc comment's trailing spaces.
+        let doc_spaces = body.starts_with("///") && line.ends_with(' ');
+        let long = line.len() > limit(indent) && !body.starts_with("//");
+        if !(empty_block || doc_spaces || long) {
+            start = end + 1;
+            continue;
+        }
+        out.push_str(&text[copied..start]);
+        if empty_block {
             out.push_str(line);
+            out.push('}');
+            end += 1 + next.map_or(0, str::len);
+        } else if doc_spaces {
+            out.push_str(line.trim_end_matches(' '));
         } else {
-            let last_field = lines.peek().is_some_and(|next| next.trim() == "}");
             out.push_str(&line[..indent]);
+            let last_field = next.is_some_and(|n| n.trim() == "}");
             long_line(body, indent, last_field, &mut out)?;
         }
-        out.push_str(newline);
+        copied = end.min(text.len());
+        start = end + 1;
     }
+    out.push_str(&text[copied..]);
     Some(out)
 }
 
@@ -535,6 +542,21 @@ mod tests {
             "                SomeVeryLongContainerNameDocument::SomeVeryLongDocumentName(document) => &document.id,\n";
         let expected = "                SomeVeryLongContainerNameDocument::SomeVeryLongDocumentName(document) => {\n                    &document.id\n                }\n";
         assert_eq!(lay_out(text).as_deref(), Some(expected));
+    }
+
+    #[test]
+    fn empty_blocks_close_on_their_line_and_doc_comments_lose_trailing_spaces() {
+        let text = "pub mod types {\n}\n/// Doc. \npub struct S {\n    pub a: u8,\n}";
+        let expected = "pub mod types {}\n/// Doc.\npub struct S {\n    pub a: u8,\n}";
+        assert_eq!(lay_out(text).as_deref(), Some(expected));
+    }
+
+    #[test]
+    fn a_long_attribute_breaks_without_a_trailing_comma() {
+        let name = "a".repeat(70);
+        let text = format!("        #[serde(rename = \"{name}\")]\n");
+        let expected = format!("        #[serde(\n            rename = \"{name}\"\n        )]\n");
+        assert_eq!(lay_out(&text), Some(expected));
     }
 
     #[test]
