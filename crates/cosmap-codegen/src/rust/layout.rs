@@ -19,8 +19,12 @@
 //! - an attribute's list (`#[serde(…)]`) breaks alike, without the trailing comma;
 //! - a match arm `pattern => body,` that does not fit becomes `pattern => {`, the
 //!   body on a line of its own and `}`;
+//! - a field access (`&source.a.b`) that does not fit puts each `.member` on a
+//!   line of its own, 4 past the line;
 //! - an `impl Trait for Type {` header that does not fit puts `for Type {` on a
-//!   line of its own.
+//!   line of its own;
+//! - an empty block closes on the line that opens it (`pub mod types {}`), and a
+//!   doc comment loses its trailing spaces.
 //!
 //! A long line of any other shape (a closure, an operator, a `let`) is not one
 //! the built-in template writes with names in it: [`lay_out`] then returns `None`,
@@ -245,7 +249,7 @@ fn top_level(text: &str, needle: &str) -> Option<usize> {
             b')' | b']' => depth -= 1,
             b'<' if i > 0 && is_word(bytes[i - 1]) => depth += 1,
             b'>' if depth > 0 && i > 0 && bytes[i - 1] != b'-' && bytes[i - 1] != b'=' => depth -= 1,
-            _ if depth == 0 && text[i..].starts_with(needle) => return Some(i),
+            _ if depth == 0 && bytes[i..].starts_with(needle.as_bytes()) => return Some(i),
             _ => {}
         }
         i += 1;
@@ -315,7 +319,8 @@ fn sequence<'a>(text: &'a str, bytes: &[u8], pos: &mut usize, close: Option<u8>,
             break;
         }
         match (b, opens) {
-            (b'"', _) => *pos = string_end(bytes, *pos) + 1,
+            // An unterminated string (not one the template writes) runs to the end.
+            (b'"', _) => *pos = (string_end(bytes, *pos) + 1).min(bytes.len()),
             (_, Some(closing)) => {
                 *pos += 1;
                 if start < *pos - 1 {
@@ -557,6 +562,22 @@ mod tests {
         let text = format!("        #[serde(rename = \"{name}\")]\n");
         let expected = format!("        #[serde(\n            rename = \"{name}\"\n        )]\n");
         assert_eq!(lay_out(&text), Some(expected));
+    }
+
+    #[test]
+    fn unusual_text_is_refused_or_kept_without_panicking() {
+        let name = "é".repeat(50);
+        let text =
+            format!("        pub {name}: ::core::option::Option<Ünïcode{name}>,\n        {name}: \"unterminated\\\n");
+        let _ = lay_out(&text);
+        let _ = lay_out(&format!("    impl Ünï{name} for {name} {{\n"));
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn any_text_is_laid_out_or_refused_without_panicking(text in "( {0,12}[ -~é]{0,200}\n?){0,6}") {
+            let _ = lay_out(&text);
+        }
     }
 
     #[test]
