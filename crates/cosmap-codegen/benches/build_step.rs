@@ -1,6 +1,6 @@
 //! The work a `build.rs` does with [`cosmap_codegen::Builder`] for the e-commerce
-//! model: load and validate the model file, map it, load the templates and render,
-//! parse and print `cosmap.rs` (everything `compile` does but the write-if-changed).
+//! model: load and validate the model file, map it, load the templates and render
+//! `cosmap.rs` (everything `compile` does but the write-if-changed).
 //!
 //! `cargo bench -p cosmap-codegen --bench build_step` (goal: under 50 ms)
 

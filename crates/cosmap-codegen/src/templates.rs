@@ -96,6 +96,13 @@ impl Templates {
         })
     }
 
+    /// Whether template `name` came from the override directory (not the embedded one).
+    pub fn is_overridden(&self, name: &str) -> bool {
+        self.overridden
+            .iter()
+            .any(|p| p.file_name().and_then(|n| n.to_str()) == Some(name))
+    }
+
     /// Where template `name` came from, for messages.
     pub fn origin(&self, name: &str) -> String {
         self.overridden

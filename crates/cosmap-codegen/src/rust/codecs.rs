@@ -20,42 +20,85 @@ pub struct CodecView {
 
 /// The view of `codec`.
 pub fn view(codec: Codec) -> CodecView {
+    // Laid out as `prettyplease` prints them at their place in the built-in template
+    // (the first line follows the template's indentation, the others carry their own).
     let (write, read) = match codec {
         Codec::ChronoDateTime => (
             "use ::chrono::{Datelike, Timelike};
-            date_time_text(self.year(), self.month(), self.day(), self.hour(), self.minute(), self.second(), self.nanosecond())",
+                date_time_text(
+                    self.year(),
+                    self.month(),
+                    self.day(),
+                    self.hour(),
+                    self.minute(),
+                    self.second(),
+                    self.nanosecond(),
+                )",
             "::chrono::DateTime::parse_from_rfc3339(text)
-                .map(|t| t.with_timezone(&::chrono::Utc))
-                .map_err(|e| ::std::format!(\"`{text}` is not an RFC 3339 date-time: {e}\"))",
+                    .map(|t| t.with_timezone(&::chrono::Utc))
+                    .map_err(|e| {
+                        ::std::format!(\"`{text}` is not an RFC 3339 date-time: {e}\")
+                    })",
         ),
         Codec::TimeDateTime => (
-            "let utc = self.checked_to_offset(::time::UtcOffset::UTC).ok_or(\"the date-time is out of range in UTC\")?;
-            date_time_text(utc.year(), u32::from(u8::from(utc.month())), u32::from(utc.day()), u32::from(utc.hour()), u32::from(utc.minute()), u32::from(utc.second()), utc.nanosecond())",
-            "let t = ::time::OffsetDateTime::parse(text, &::time::format_description::well_known::Rfc3339)
-                .map_err(|e| ::std::format!(\"`{text}` is not an RFC 3339 date-time: {e}\"))?;
-            ::core::result::Result::Ok(t.checked_to_offset(::time::UtcOffset::UTC).unwrap_or(t))",
+            "let utc = self
+                    .checked_to_offset(::time::UtcOffset::UTC)
+                    .ok_or(\"the date-time is out of range in UTC\")?;
+                date_time_text(
+                    utc.year(),
+                    u32::from(u8::from(utc.month())),
+                    u32::from(utc.day()),
+                    u32::from(utc.hour()),
+                    u32::from(utc.minute()),
+                    u32::from(utc.second()),
+                    utc.nanosecond(),
+                )",
+            "let t = ::time::OffsetDateTime::parse(
+                        text,
+                        &::time::format_description::well_known::Rfc3339,
+                    )
+                    .map_err(|e| {
+                        ::std::format!(\"`{text}` is not an RFC 3339 date-time: {e}\")
+                    })?;
+                ::core::result::Result::Ok(
+                    t.checked_to_offset(::time::UtcOffset::UTC).unwrap_or(t),
+                )",
         ),
         Codec::ChronoDate => (
             "use ::chrono::Datelike;
-            date_text(self.year(), self.month(), self.day())",
+                date_text(self.year(), self.month(), self.day())",
             "let (year, month, day) = date_parts(text)?;
-            ::chrono::NaiveDate::from_ymd_opt(year, month, day).ok_or_else(|| ::std::format!(\"`{text}` is not a calendar date\"))",
+                ::chrono::NaiveDate::from_ymd_opt(year, month, day)
+                    .ok_or_else(|| ::std::format!(\"`{text}` is not a calendar date\"))",
         ),
         Codec::TimeDate => (
-            "date_text(self.year(), u32::from(u8::from(self.month())), u32::from(self.day()))",
+            "date_text(
+                    self.year(),
+                    u32::from(u8::from(self.month())),
+                    u32::from(self.day()),
+                )",
             "let (year, month, day) = date_parts(text)?;
-            let invalid = || ::std::format!(\"`{text}` is not a calendar date\");
-            let month = u8::try_from(month).ok().and_then(|m| ::time::Month::try_from(m).ok()).ok_or_else(invalid)?;
-            let day = u8::try_from(day).map_err(|_| invalid())?;
-            ::time::Date::from_calendar_date(year, month, day).map_err(|_| invalid())",
+                let invalid = || ::std::format!(\"`{text}` is not a calendar date\");
+                let month = u8::try_from(month)
+                    .ok()
+                    .and_then(|m| ::time::Month::try_from(m).ok())
+                    .ok_or_else(invalid)?;
+                let day = u8::try_from(day).map_err(|_| invalid())?;
+                ::time::Date::from_calendar_date(year, month, day).map_err(|_| invalid())",
         ),
         Codec::Uuid => (
-            "::core::result::Result::Ok(::std::string::ToString::to_string(&self.hyphenated()))",
-            "::uuid::Uuid::try_parse(text).map_err(|e| ::std::format!(\"`{text}` is not a UUID: {e}\"))",
+            "::core::result::Result::Ok(
+                    ::std::string::ToString::to_string(&self.hyphenated()),
+                )",
+            "::uuid::Uuid::try_parse(text)
+                    .map_err(|e| ::std::format!(\"`{text}` is not a UUID: {e}\"))",
         ),
         Codec::RustDecimal => (
-            "::core::result::Result::Ok(::std::string::ToString::to_string(&self.normalize()))",
-            "::rust_decimal::Decimal::from_str_exact(text).map_err(|e| ::std::format!(\"`{text}` is not a decimal: {e}\"))",
+            "::core::result::Result::Ok(
+                    ::std::string::ToString::to_string(&self.normalize()),
+                )",
+            "::rust_decimal::Decimal::from_str_exact(text)
+                    .map_err(|e| ::std::format!(\"`{text}` is not a decimal: {e}\"))",
         ),
     };
     CodecView {

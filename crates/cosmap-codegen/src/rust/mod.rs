@@ -1,12 +1,16 @@
 //! Rust document types: the view (`view`), identifier rules (`names`), and
-//! rendering through the `cosmap.rs.hbs` template, checked by `syn` and
-//! formatted by `prettyplease` (`format`, in parallel chunks).
+//! rendering through the `cosmap.rs.hbs` template. The built-in template is laid
+//! out as `prettyplease` prints it, and its long lines are broken as `prettyplease`
+//! breaks them (`layout`): its output is written as it is. An overridden template's
+//! output is checked by `syn` and formatted by `prettyplease` (`format`, in parallel
+//! chunks).
 
 mod codecs;
 mod data_access;
 #[cfg(feature = "format")]
 mod format;
 mod hooks;
+mod layout;
 mod names;
 mod view;
 pub(crate) use view::one_line;
@@ -23,16 +27,50 @@ const TEMPLATE: &str = "cosmap.rs.hbs";
 /// The template that renders the data access (`Builder::data_access`).
 const DATA_TEMPLATE: &str = "cosmap_data.rs.hbs";
 
-/// Renders `cosmap.rs` for `model` (the Rust document types alone): parsed and
-/// pretty-printed, so it is valid and formatted without rustfmt.
+/// Renders `cosmap.rs` for `model` (the Rust document types alone), formatted as
+/// `prettyplease` prints it without rustfmt: the built-in template's output laid
+/// out directly, an overridden template's parsed and pretty-printed.
 pub fn render(model: &LogicalModel, mapping: &TypeMapping, templates: &Templates) -> Result<String, CodegenError> {
     let view = view::build(model, mapping).map_err(CodegenError::Model)?;
     let text = templates.render(TEMPLATE, &view)?;
+    if !templates.is_overridden(TEMPLATE) && layout::lays_out(mapping) {
+        // `None`: a long line of a shape `layout` does not mirror (see there).
+        if let Some(text) = layout::lay_out(&text) {
+            return Ok(text);
+        }
+    }
     print(&text, templates, TEMPLATE)
 }
 
+/// The built-in template's output for `model`, laid out without parsing it; `None`
+/// when [`render`] parses and prints it instead (an overridden template, a type
+/// mapping with the user's own attributes or type spellings, or a long line of a
+/// shape `layout` does not mirror). For tests that compare it with `prettyplease`.
+#[doc(hidden)]
+pub fn render_direct(
+    model: &LogicalModel,
+    mapping: &TypeMapping,
+    templates: &Templates,
+) -> Result<Option<String>, CodegenError> {
+    if templates.is_overridden(TEMPLATE) || !layout::lays_out(mapping) {
+        return Ok(None);
+    }
+    let view = view::build(model, mapping).map_err(CodegenError::Model)?;
+    Ok(layout::lay_out(&templates.render(TEMPLATE, &view)?))
+}
+
+/// Checks Rust `text` with `syn` and prints it with `prettyplease`, keeping its
+/// leading `//` header comment: what [`render`] does with the output of an
+/// overridden `cosmap.rs.hbs` (and what the built-in template's output already is).
+#[cfg(feature = "format")]
+pub fn format_rust(text: &str) -> Result<String, CodegenError> {
+    let templates = Templates::load(None)?;
+    print(text, &templates, TEMPLATE)
+}
+
 /// Renders `cosmap_data.rs` for `model`: the data access on `azure_data_cosmos`
-/// over the types `cosmap.rs` defines (include both in one module).
+/// over the types `cosmap.rs` defines (include both in one module); checked and
+/// printed like an overridden template's output (feature `format`), else as rendered.
 pub fn render_data_access(
     model: &LogicalModel,
     mapping: &TypeMapping,

@@ -20,6 +20,12 @@ use crate::options::{Codec, TypeMapping};
 pub struct RustView {
     pub model: String,
     pub derives: String,
+    /// The derives one a line at a struct's indentation (4), as `prettyplease` breaks
+    /// the attribute (always: it is longer than a line), without a trailing comma.
+    pub derive_lines: String,
+    /// The `kind` enums' derives (the above, `Copy`, `Eq` and `Default`) one a line at
+    /// their indentation (8).
+    pub kind_derive_lines: String,
     pub types_module: String,
     /// The built-in codecs the type mapping uses (`types::codec`).
     pub codecs: Vec<CodecView>,
@@ -259,6 +265,15 @@ pub fn build(model: &LogicalModel, mapping: &TypeMapping) -> Result<RustView, St
     hooks::apply(mapping, &mut structs, &mut containers);
     Ok(RustView {
         model: model.model.clone(),
+        derive_lines: derive_lines(&derives, 8),
+        kind_derive_lines: derive_lines(
+            &[
+                &derives[..],
+                &["::core::marker::Copy", "::core::cmp::Eq", "::core::default::Default"],
+            ]
+            .concat(),
+            12,
+        ),
         derives: derives.join(", "),
         codecs: mapping.codecs().into_iter().map(codecs::view).collect(),
         types_module,
@@ -266,6 +281,16 @@ pub fn build(model: &LogicalModel, mapping: &TypeMapping) -> Result<RustView, St
         references: shared.refs.into_values().collect(),
         containers,
     })
+}
+
+/// `derives` one a line, each indented `indent`, separated by commas.
+fn derive_lines(derives: &[&str], indent: usize) -> String {
+    let pad = " ".repeat(indent);
+    derives
+        .iter()
+        .map(|d| format!("{pad}{d}"))
+        .collect::<Vec<_>>()
+        .join(",\n")
 }
 
 struct Shared<'a> {

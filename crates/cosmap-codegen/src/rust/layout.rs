@@ -1,0 +1,587 @@
+//! Breaking the long lines of the built-in template's output where `prettyplease`
+//! breaks them, so that the built-in `cosmap.rs` is written without parsing it.
+//!
+//! The built-in template (`templates/cosmap.rs.hbs`) is laid out as `prettyplease`
+//! prints it, with every construct whose layout depends on the model's names on
+//! one line: a field and its type, a signature, a struct literal's field, a match
+//! arm, an `impl … for …` header, an attribute. [`lay_out`] keeps each line that
+//! fits and breaks the others as `prettyplease` would, mirroring its algorithm (an
+//! Oppen pretty-printer) for exactly those constructs:
+//!
+//! - a line fits when it ends by column [`MARGIN`] (89; at an indentation over 29,
+//!   60 columns past it), counting the text up to the next place `prettyplease`
+//!   may break;
+//! - a bracketed, comma-separated list (`(…)` call arguments, parameters, tuple
+//!   and variant fields; `<…>` generic arguments; `[…]` an array of strings) that
+//!   does not fit, with what follows it up to the next break, is broken: one item
+//!   a line, indented 4 past the line, each ending with `,`, and the closing
+//!   bracket on a line of its own;
+//! - an attribute's list (`#[serde(…)]`) breaks alike, without the trailing comma;
+//! - a match arm `pattern => body,` that does not fit becomes `pattern => {`, the
+//!   body on a line of its own and `}`;
+//! - a field access (`&source.a.b`) that does not fit puts each `.member` on a
+//!   line of its own, 4 past the line;
+//! - an `impl Trait for Type {` header that does not fit puts `for Type {` on a
+//!   line of its own;
+//! - an empty block closes on the line that opens it (`pub mod types {}`), and a
+//!   doc comment loses its trailing spaces.
+//!
+//! A long line of any other shape (a closure, an operator, a `let`) is not one
+//! the built-in template writes with names in it: [`lay_out`] then returns `None`,
+//! and the caller parses and prints the file instead. The tests
+//! (`tests/direct_format.rs`) check the result against `prettyplease` for every
+//! example, test and synthetic model, drawn models and models of very long names.
+
+use crate::options::TypeMapping;
+
+/// `prettyplease`'s margin: the column a line should end by.
+pub const MARGIN: usize = 89;
+/// Room `prettyplease` leaves on a deeply indented line, whatever the margin.
+const MIN_SPACE: usize = 60;
+/// Indentation of a broken list's items past the line's.
+const INDENT: usize = 4;
+
+/// The column a line indented `indent` must end by.
+fn limit(indent: usize) -> usize {
+    MARGIN.max(indent + MIN_SPACE)
+}
+
+/// Whether the built-in template's output for `mapping` can be laid out here: the
+/// user's attributes (any text) and type paths other than plain ones (`a::B<c::D>`,
+/// as `prettyplease` spells them) need the parse-and-print pass.
+pub fn lays_out(mapping: &TypeMapping) -> bool {
+    mapping.type_attributes.is_empty()
+        && mapping.field_attributes.is_empty()
+        && [&mapping.date_time, &mapping.date, &mapping.decimal, &mapping.uuid]
+            .into_iter()
+            .chain(mapping.extern_paths.iter().map(|(_, path)| path))
+            .all(|ty| plain_type(ty))
+}
+
+/// Whether `ty` is a path with generic arguments spelled as `prettyplease` prints
+/// it: words, `::`, `<`, `>`, `&` and `, ` only.
+fn plain_type(ty: &str) -> bool {
+    let bytes = ty.as_bytes();
+    !ty.is_empty()
+        && bytes.iter().enumerate().all(|(i, &b)| match b {
+            b' ' => i > 0 && bytes[i - 1] == b',',
+            b',' => bytes.get(i + 1) == Some(&b' '),
+            b':' | b'<' | b'>' | b'&' => true,
+            _ => is_word(b),
+        })
+        && !ty.replace("::", "").contains(':')
+        && !ty.contains(", >")
+}
+
+/// `text` (the built-in template's output) with its long lines broken as
+/// `prettyplease` breaks them and trailing spaces of doc comments dropped; `None`
+/// when a long line is of a shape this does not lay out.
+pub fn lay_out(text: &str) -> Option<String> {
+    let mut out = String::with_capacity(text.len() + text.len() / 32);
+    // Lines left as they are (nearly all) are copied in runs, from `copied` on.
+    let (mut copied, mut start) = (0, 0);
+    while start < text.len() {
+        let mut end = text[start..].find('\n').map_or(text.len(), |i| start + i);
+        let line = &text[start..end];
+        // Short, not opening a block, no trailing space: nothing to do.
+        if line.len() <= MARGIN && !line.ends_with('{') && !line.ends_with(' ') {
+            start = end + 1;
+            continue;
+        }
+        let body = line.trim_start_matches(' ');
+        let indent = line.len() - body.len();
+        let next = (end < text.len()).then(|| text[end + 1..].split('\n').next().unwrap_or_default());
+        // An empty block: `prettyplease` closes it on the line that opens it.
+        let empty_block = body.ends_with('{')
+            && next.is_some_and(|n| n.len() == indent + 1 && n.ends_with('}') && n.starts_with(&line[..indent]));
+        // `prettyplease` trims a doc comment's trailing spaces.
+        let doc_spaces = body.starts_with("///") && line.ends_with(' ');
+        let long = line.len() > limit(indent) && !body.starts_with("//");
+        if !(empty_block || doc_spaces || long) {
+            start = end + 1;
+            continue;
+        }
+        out.push_str(&text[copied..start]);
+        if empty_block {
+            out.push_str(line);
+            out.push('}');
+            end += 1 + next.map_or(0, str::len);
+        } else if doc_spaces {
+            out.push_str(line.trim_end_matches(' '));
+        } else {
+            out.push_str(&line[..indent]);
+            let last_field = next.is_some_and(|n| n.trim() == "}");
+            long_line(body, indent, last_field, &mut out)?;
+        }
+        copied = end.min(text.len());
+        start = end + 1;
+    }
+    out.push_str(&text[copied..]);
+    Some(out)
+}
+
+/// Lays out `body`, a line indented `indent` that is too long; `last_field`: the
+/// next line closes a block (a struct literal's last field has no counted comma).
+fn long_line(body: &str, indent: usize, last_field: bool, out: &mut String) -> Option<()> {
+    if let Some(inner) = body.strip_prefix("#[") {
+        let inner = inner.strip_suffix(']')?;
+        let nodes = parse(inner, true)?;
+        let mut col = indent + 2;
+        out.push_str("#[");
+        put(&nodes, indent, 1, out, &mut col);
+        out.push(']');
+        return Some(());
+    }
+    if unsupported(body) {
+        return None;
+    }
+    if let Some((pattern, body)) = split_arm(body) {
+        return arm(pattern, body, indent, out);
+    }
+    if body.starts_with("impl ") || body.starts_with("impl<") {
+        return impl_header(body, indent, out);
+    }
+    // A struct literal's last field is followed by a break that prints its comma;
+    // every other line's `,` or `;` is text counted in its width.
+    let is_init = !body.starts_with("pub ") && field_init(body);
+    let (text, pre_break) = match body.strip_suffix(',') {
+        Some(text) if is_init && last_field => (text, ","),
+        _ => (body, ""),
+    };
+    let nodes = parse(text, false)?;
+    let mut col = indent;
+    put(&nodes, indent, 0, out, &mut col);
+    out.push_str(pre_break);
+    Some(())
+}
+
+/// Shapes the built-in template never writes on a line with names in it.
+fn unsupported(body: &str) -> bool {
+    let operator = ["|", "?", " + ", "&&", " where "].iter().any(|s| body.contains(s));
+    operator || body.starts_with("let ") || (body.contains(" = ") && !body.starts_with("pub const "))
+}
+
+/// Whether `body` is a struct literal's `field: value,` line.
+fn field_init(body: &str) -> bool {
+    let name = body.strip_prefix("r#").unwrap_or(body);
+    let end = name
+        .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .unwrap_or(name.len());
+    end > 0 && name[end..].starts_with(": ") && body.ends_with(',')
+}
+
+/// A match arm's pattern and what follows ` => ` (the body, or `{`), split at the
+/// first ` => ` outside brackets and strings.
+fn split_arm(body: &str) -> Option<(&str, &str)> {
+    let at = top_level(body, " => ")?;
+    Some((&body[..at], &body[at + 4..]))
+}
+
+/// `pattern => body,` (or `pattern => {`, the body already on its own lines).
+/// The arm's body block fits when the body does, its `,` not counted.
+fn arm(pattern: &str, body: &str, indent: usize, out: &mut String) -> Option<()> {
+    let mut col = indent;
+    let pattern = parse(pattern, false)?;
+    put(&pattern, indent, 4, out, &mut col);
+    out.push_str(" => ");
+    col += 4;
+    if body == "{" {
+        out.push('{');
+        return Some(());
+    }
+    let expr = body.strip_suffix(',')?;
+    let nodes = parse(expr, false)?;
+    if col + width(&nodes) <= limit(indent) {
+        out.push_str(body);
+        return Some(());
+    }
+    out.push_str("{\n");
+    let inner = indent + INDENT;
+    push_indent(out, inner);
+    let mut col = inner;
+    put(&nodes, inner, 0, out, &mut col);
+    out.push('\n');
+    push_indent(out, indent);
+    out.push('}');
+    Some(())
+}
+
+/// `impl Trait<…> for Type {`: the trait (its generic arguments broken if they do
+/// not fit), then ` for Type {` on the same line if it fits, else on its own.
+fn impl_header(body: &str, indent: usize, out: &mut String) -> Option<()> {
+    let Some(at) = top_level(body, " for ") else {
+        // `impl Type {`: nothing to break unless it has generic arguments.
+        let nodes = parse(body, false)?;
+        return nodes
+            .iter()
+            .all(|n| matches!(n, Node::Text(_)))
+            .then(|| out.push_str(body));
+    };
+    let (head, tail) = (&body[..at], &body[at + 1..]);
+    if !tail.ends_with(" {") {
+        return None;
+    }
+    let tail_nodes = parse(tail, false)?;
+    if tail_nodes.iter().any(|n| matches!(n, Node::Group(_))) {
+        return None;
+    }
+    let nodes = parse(head, false)?;
+    let mut col = indent;
+    put(&nodes, indent, 0, out, &mut col);
+    if col + 1 + tail.len() <= limit(indent) {
+        out.push(' ');
+    } else {
+        out.push('\n');
+        push_indent(out, indent);
+    }
+    out.push_str(tail);
+    Some(())
+}
+
+/// Byte offset of the first `needle` in `text` outside brackets and strings.
+fn top_level(text: &str, needle: &str) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let (mut depth, mut i) = (0i32, 0);
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' => i = string_end(bytes, i),
+            b'(' | b'[' => depth += 1,
+            b')' | b']' => depth -= 1,
+            b'<' if i > 0 && is_word(bytes[i - 1]) => depth += 1,
+            b'>' if depth > 0 && i > 0 && bytes[i - 1] != b'-' && bytes[i - 1] != b'=' => depth -= 1,
+            _ if depth == 0 && bytes[i..].starts_with(needle.as_bytes()) => return Some(i),
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// A piece of a line: text `prettyplease` never breaks, or a bracketed list.
+#[derive(Debug)]
+enum Node<'a> {
+    Text(&'a str),
+    Group(Group<'a>),
+    /// A field access `base.a.b`: `prettyplease` may break before each `.`.
+    Chain(&'a str, Vec<&'a str>),
+}
+
+/// A bracketed, comma-separated list.
+#[derive(Debug)]
+struct Group<'a> {
+    open: char,
+    close: char,
+    items: Vec<Vec<Node<'a>>>,
+    /// Broken with a `,` after the last item (code; not an attribute's list).
+    trailing_comma: bool,
+}
+
+fn is_word(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80
+}
+
+/// The index just past the string literal starting at `i`.
+fn string_end(bytes: &[u8], start: usize) -> usize {
+    let mut i = start + 1;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' => i += 2,
+            b'"' => return i,
+            _ => i += 1,
+        }
+    }
+    bytes.len()
+}
+
+/// Splits `text` into text and lists. In an attribute (`attr`) only parentheses
+/// make a list. `None` for unbalanced brackets.
+fn parse(text: &str, attr: bool) -> Option<Vec<Node<'_>>> {
+    let bytes = text.as_bytes();
+    let mut pos = 0;
+    let nodes = sequence(text, bytes, &mut pos, None, attr)?;
+    (pos == bytes.len()).then_some(nodes)
+}
+
+/// The nodes from `pos` up to the `close` of the enclosing list (not consumed) or
+/// the end; within a list, items end at `, `.
+fn sequence<'a>(text: &'a str, bytes: &[u8], pos: &mut usize, close: Option<u8>, attr: bool) -> Option<Vec<Node<'a>>> {
+    let mut nodes = Vec::new();
+    let mut start = *pos;
+    while *pos < bytes.len() {
+        let b = bytes[*pos];
+        let opens = match b {
+            b'(' => Some(b')'),
+            b'<' if !attr && *pos > 0 && is_word(bytes[*pos - 1]) => Some(b'>'),
+            b'[' if !attr && bytes.get(*pos + 1) == Some(&b'"') => Some(b']'),
+            _ => None,
+        };
+        if Some(b) == close || (close.is_some() && b == b',' && bytes.get(*pos + 1) == Some(&b' ')) {
+            break;
+        }
+        match (b, opens) {
+            // An unterminated string (not one the template writes) runs to the end.
+            (b'"', _) => *pos = (string_end(bytes, *pos) + 1).min(bytes.len()),
+            (_, Some(closing)) => {
+                *pos += 1;
+                if start < *pos - 1 {
+                    push_text(&text[start..*pos - 1], attr, &mut nodes);
+                }
+                nodes.push(Node::Group(group(text, bytes, pos, b, closing, attr)?));
+                start = *pos;
+            }
+            // `]` of a slice type (`&[&str]`), which is not a list.
+            (b')', _) => return None,
+            (b'>', _) if close == Some(b'>') => break,
+            _ => *pos += 1,
+        }
+    }
+    if start < *pos {
+        push_text(&text[start..*pos], attr, &mut nodes);
+    }
+    Some(nodes)
+}
+
+/// Pushes `text`, its field accesses (`self.a`, not `a::b` nor a method call)
+/// apart: in code, `prettyplease` may break before their `.`.
+fn push_text<'a>(text: &'a str, attr: bool, nodes: &mut Vec<Node<'a>>) {
+    let bytes = text.as_bytes();
+    let mut start = 0;
+    let mut i = 0;
+    while !attr && i < bytes.len() {
+        if bytes[i] == b'"' {
+            i = string_end(bytes, i) + 1;
+            continue;
+        }
+        // The start of a word not after `::` or `.`: a chain's base, if dots follow.
+        let after_path = i > 0 && (bytes[i - 1] == b':' || bytes[i - 1] == b'.' || is_word(bytes[i - 1]));
+        if !is_word(bytes[i]) || after_path || bytes[i].is_ascii_digit() {
+            i += 1;
+            continue;
+        }
+        let word_end = |from: usize| from + bytes[from..].iter().take_while(|&&b| is_word(b)).count();
+        let base_end = word_end(i);
+        let mut end = base_end;
+        let mut members = Vec::new();
+        while bytes.get(end) == Some(&b'.') && bytes.get(end + 1).is_some_and(|&b| is_word(b)) {
+            let member_end = word_end(end + 1);
+            members.push(&text[end + 1..member_end]);
+            end = member_end;
+        }
+        // A method call (`a.b(`) is not a field access.
+        if members.is_empty() || bytes.get(end) == Some(&b'(') {
+            i = end;
+            continue;
+        }
+        if start < i {
+            nodes.push(Node::Text(&text[start..i]));
+        }
+        nodes.push(Node::Chain(&text[i..base_end], members));
+        start = end;
+        i = end;
+    }
+    if start < text.len() {
+        nodes.push(Node::Text(&text[start..]));
+    }
+}
+
+/// The list whose `open` was just consumed, up to and including its `close`.
+fn group<'a>(text: &'a str, bytes: &[u8], pos: &mut usize, open: u8, close: u8, attr: bool) -> Option<Group<'a>> {
+    let mut items = Vec::new();
+    loop {
+        if bytes.get(*pos) == Some(&close) {
+            *pos += 1;
+            break;
+        }
+        let item = sequence(text, bytes, pos, Some(close), attr)?;
+        items.push(item);
+        match bytes.get(*pos) {
+            Some(b',') => *pos += 2,
+            Some(&b) if b == close => {}
+            _ => return None,
+        }
+    }
+    Some(Group {
+        open: char::from(open),
+        close: char::from(close),
+        items,
+        trailing_comma: !attr,
+    })
+}
+
+/// Width of `nodes` on one line.
+fn width(nodes: &[Node]) -> usize {
+    nodes
+        .iter()
+        .map(|n| match n {
+            Node::Text(t) => t.len(),
+            Node::Group(g) => 2 + g.items.iter().map(|i| width(i)).sum::<usize>() + 2 * g.items.len().saturating_sub(1),
+            Node::Chain(base, members) => base.len() + members.iter().map(|m| 1 + m.len()).sum::<usize>(),
+        })
+        .sum()
+}
+
+/// Width from after `nodes[at]` to the next place a line may break: the text up
+/// to and including the next list's opening bracket, or all of it and `after`.
+fn trailing(nodes: &[Node], at: usize, after: usize) -> usize {
+    let mut sum = 0;
+    for n in &nodes[at + 1..] {
+        match n {
+            Node::Text(t) => sum += t.len(),
+            Node::Group(_) => return sum + 1,
+            Node::Chain(base, _) => return sum + base.len(),
+        }
+    }
+    sum + after
+}
+
+/// Writes `nodes` at column `col` of a line indented `indent`, breaking each list
+/// that does not fit with what follows it; `after` is the width of the text that
+/// follows `nodes` up to the next break.
+fn put(nodes: &[Node], indent: usize, after: usize, out: &mut String, col: &mut usize) {
+    for (at, node) in nodes.iter().enumerate() {
+        match node {
+            Node::Text(t) => {
+                out.push_str(t);
+                *col += t.len();
+            }
+            Node::Chain(base, members) => {
+                let trailing = trailing(nodes, at, after);
+                chain(base, members, indent, trailing, out, col);
+            }
+            Node::Group(g) => {
+                let flat = width(std::slice::from_ref(node));
+                // An empty list has nothing to break (`prettyplease` drops its break).
+                if g.items.is_empty() || *col + flat + trailing(nodes, at, after) <= limit(indent) {
+                    flat_group(g, out);
+                    *col += flat;
+                    continue;
+                }
+                out.push(g.open);
+                let inner = indent + INDENT;
+                for (i, item) in g.items.iter().enumerate() {
+                    let last = i + 1 == g.items.len();
+                    out.push('\n');
+                    push_indent(out, inner);
+                    let mut item_col = inner;
+                    put(item, inner, usize::from(!last), out, &mut item_col);
+                    if !last || g.trailing_comma {
+                        out.push(',');
+                    }
+                }
+                out.push('\n');
+                push_indent(out, indent);
+                out.push(g.close);
+                *col = indent + 1;
+            }
+        }
+    }
+}
+
+/// A field access `base.m1.….mk`: one block around it all, broken (each `.` on
+/// a new line, 4 past the line's indentation) when it does not fit with
+/// `trailing`, the width up to the next break.
+fn chain(base: &str, members: &[&str], indent: usize, trailing: usize, out: &mut String, col: &mut usize) {
+    let width = base.len() + members.iter().map(|m| 1 + m.len()).sum::<usize>();
+    let fits = *col + width + trailing <= limit(indent);
+    out.push_str(base);
+    *col += base.len();
+    for m in members {
+        if !fits {
+            out.push('\n');
+            push_indent(out, indent + INDENT);
+            *col = indent + INDENT;
+        }
+        out.push('.');
+        out.push_str(m);
+        *col += 1 + m.len();
+    }
+}
+
+fn flat_group(g: &Group, out: &mut String) {
+    out.push(g.open);
+    for (i, item) in g.items.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        for node in item {
+            match node {
+                Node::Text(t) => out.push_str(t),
+                Node::Group(inner) => flat_group(inner, out),
+                Node::Chain(base, members) => {
+                    out.push_str(base);
+                    for m in members {
+                        out.push('.');
+                        out.push_str(m);
+                    }
+                }
+            }
+        }
+    }
+    out.push(g.close);
+}
+
+fn push_indent(out: &mut String, n: usize) {
+    out.extend(std::iter::repeat_n(' ', n));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_line_that_fits_is_kept() {
+        let text = "    pub fn new(id: impl ::core::convert::Into<::std::string::String>) -> Self {\n";
+        assert_eq!(lay_out(text).as_deref(), Some(text));
+    }
+
+    #[test]
+    fn a_long_signature_breaks_its_parameters() {
+        let text = "        pub fn new(id: impl ::core::convert::Into<::std::string::String>, partition_key: ::std::string::String) -> Self {\n";
+        let expected = "        pub fn new(\n            id: impl ::core::convert::Into<::std::string::String>,\n            partition_key: ::std::string::String,\n        ) -> Self {\n";
+        assert_eq!(lay_out(text).as_deref(), Some(expected));
+    }
+
+    #[test]
+    fn a_long_arm_gets_a_block() {
+        let text =
+            "                SomeVeryLongContainerNameDocument::SomeVeryLongDocumentName(document) => &document.id,\n";
+        let expected = "                SomeVeryLongContainerNameDocument::SomeVeryLongDocumentName(document) => {\n                    &document.id\n                }\n";
+        assert_eq!(lay_out(text).as_deref(), Some(expected));
+    }
+
+    #[test]
+    fn empty_blocks_close_on_their_line_and_doc_comments_lose_trailing_spaces() {
+        let text = "pub mod types {\n}\n/// Doc. \npub struct S {\n    pub a: u8,\n}";
+        let expected = "pub mod types {}\n/// Doc.\npub struct S {\n    pub a: u8,\n}";
+        assert_eq!(lay_out(text).as_deref(), Some(expected));
+    }
+
+    #[test]
+    fn a_long_attribute_breaks_without_a_trailing_comma() {
+        let name = "a".repeat(70);
+        let text = format!("        #[serde(rename = \"{name}\")]\n");
+        let expected = format!("        #[serde(\n            rename = \"{name}\"\n        )]\n");
+        assert_eq!(lay_out(&text), Some(expected));
+    }
+
+    #[test]
+    fn unusual_text_is_refused_or_kept_without_panicking() {
+        let name = "é".repeat(50);
+        let text =
+            format!("        pub {name}: ::core::option::Option<Ünïcode{name}>,\n        {name}: \"unterminated\\\n");
+        let _ = lay_out(&text);
+        let _ = lay_out(&format!("    impl Ünï{name} for {name} {{\n"));
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn any_text_is_laid_out_or_refused_without_panicking(text in "( {0,12}[ -~é]{0,200}\n?){0,6}") {
+            let _ = lay_out(&text);
+        }
+    }
+
+    #[test]
+    fn other_long_lines_are_refused() {
+        assert_eq!(lay_out(&format!("    let x = f({});\n", "a".repeat(90))), None);
+    }
+}
