@@ -783,6 +783,98 @@ pub mod data {
             };
             Op::Replace(parent, etag)
         }
+        /// Adds `item` to the `items` of the bucket `window` (in partition `key`), at the
+        /// version read (read again and retried if it changed meanwhile); `empty`, the
+        /// bucket without items, is created for the window's first item.
+        pub(super) async fn append(
+            client: &ContainerClient,
+            container: &'static str,
+            key: ::std::string::String,
+            window: &str,
+            items: &str,
+            item: Value,
+            empty: Value,
+        ) -> Result<(), Error> {
+            for _ in 0..6 {
+                let result = match read::<Value>(client, key.clone(), window).await? {
+                    Some(mut bucket) => {
+                        let etag = text(&bucket, "_etag");
+                        match bucket.get_mut(items) {
+                            Some(Value::Array(list)) => list.push(item.clone()),
+                            _ => bucket[items] = Value::Array(::std::vec![item.clone()]),
+                        }
+                        replace(
+                                client,
+                                container,
+                                key.clone(),
+                                body(&bucket)?,
+                                Some(&etag),
+                            )
+                            .await
+                    }
+                    None => {
+                        let mut bucket = empty.clone();
+                        bucket[items] = Value::Array(::std::vec![item.clone()]);
+                        create(client, container, key.clone(), bucket).await
+                    }
+                };
+                match result {
+                    Ok(_) => return Ok(()),
+                    Err(Error::Stale { .. } | Error::Exists { .. }) => continue,
+                    Err(error) => return Err(error),
+                }
+            }
+            Err(Error::Stale {
+                container,
+                id: window.to_string(),
+            })
+        }
+        /// A parameter's value as JSON (its canonical text for a mapped type).
+        pub(super) fn json_of<T: ::serde::Serialize>(value: &T) -> Result<Value, Error> {
+            ::serde_json::to_value(value)
+                .map_err(|e| json("a parameter could not be written as JSON", e))
+        }
+        /// The items of `buckets`' `items` lists whose `time` is within every bound
+        /// (`(value, comparison)`, as text: canonical date-times sort as text), in time
+        /// order, at most `limit`.
+        pub(super) fn bucket_items<T: ::serde::de::DeserializeOwned>(
+            buckets: ::std::vec::Vec<Value>,
+            items: &str,
+            time: &str,
+            bounds: &[(Value, &str)],
+            newest_first: bool,
+            limit: ::core::option::Option<usize>,
+        ) -> Result<::std::vec::Vec<T>, Error> {
+            let within = |item: &Value| {
+                let at = item.get(time).and_then(Value::as_str).unwrap_or_default();
+                bounds
+                    .iter()
+                    .all(|(bound, op)| {
+                        let bound = bound.as_str().unwrap_or_default();
+                        match *op {
+                            ">" => at > bound,
+                            ">=" => at >= bound,
+                            "<" => at < bound,
+                            _ => at <= bound,
+                        }
+                    })
+            };
+            let mut kept: ::std::vec::Vec<Value> = buckets
+                .into_iter()
+                .flat_map(|b| {
+                    b.get(items).and_then(Value::as_array).cloned().unwrap_or_default()
+                })
+                .filter(|item| within(item))
+                .collect();
+            kept.sort_by(|a, b| {
+                let (a, b) = (text(a, time), text(b, time));
+                if newest_first { b.cmp(&a) } else { a.cmp(&b) }
+            });
+            if let Some(limit) = limit {
+                kept.truncate(limit);
+            }
+            kept.into_iter().map(from_json).collect()
+        }
         /// Binds `value` to the query parameter `name`.
         pub(super) fn bind(
             query: Query,
