@@ -54,7 +54,7 @@ fn mappings() -> Vec<TypeMapping> {
 fn check(model: &DomainModel, what: &str) -> Result<(), String> {
     for optimise in [true, false] {
         let logical = map(model, &Options::default().optimise(optimise));
-        for mapping in mappings() {
+        for (m, mapping) in mappings().into_iter().enumerate() {
             let direct = render_rust_direct(&logical, &mapping, templates())
                 .map_err(|e| format!("{what}: does not render: {e}"))?
                 .ok_or_else(|| format!("{what}: a line is not laid out directly"))?;
@@ -64,6 +64,10 @@ fn check(model: &DomainModel, what: &str) -> Result<(), String> {
                     "{what}: differs from prettyplease:\n{}",
                     first_difference(&direct, &printed)
                 ));
+            }
+            // What `render_rust` writes is the direct layout (checked once per model).
+            if m > 0 {
+                continue;
             }
             let rendered = render_rust(&logical, &mapping, templates()).map_err(|e| e.to_string())?;
             if rendered != direct {

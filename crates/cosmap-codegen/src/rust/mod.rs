@@ -39,7 +39,7 @@ pub fn render(model: &LogicalModel, mapping: &TypeMapping, templates: &Templates
             return Ok(text);
         }
     }
-    print(&text, templates, TEMPLATE)
+    print(&text, &templates.origin(TEMPLATE))
 }
 
 /// The built-in template's output for `model`, laid out without parsing it; `None`
@@ -64,8 +64,7 @@ pub fn render_direct(
 /// overridden `cosmap.rs.hbs` (and what the built-in template's output already is).
 #[cfg(feature = "format")]
 pub fn format_rust(text: &str) -> Result<String, CodegenError> {
-    let templates = Templates::load(None)?;
-    print(text, &templates, TEMPLATE)
+    print(text, &format!("templates/{TEMPLATE}"))
 }
 
 /// Renders `cosmap_data.rs` for `model`: the data access on `azure_data_cosmos`
@@ -79,12 +78,12 @@ pub fn render_data_access(
     let view = view::build(model, mapping).map_err(CodegenError::Model)?;
     let data = data_access::build(model, &view, mapping);
     let text = templates.render(DATA_TEMPLATE, &data)?;
-    print(&text, templates, DATA_TEMPLATE)
+    print(&text, &templates.origin(DATA_TEMPLATE))
 }
 
 /// The rendered text as it is, without the lines the template left blank.
 #[cfg(not(feature = "format"))]
-fn print(text: &str, _: &Templates, _: &str) -> Result<String, CodegenError> {
+fn print(text: &str, _: &str) -> Result<String, CodegenError> {
     let mut out = String::with_capacity(text.len());
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
         out.push_str(line);
@@ -95,9 +94,10 @@ fn print(text: &str, _: &Templates, _: &str) -> Result<String, CodegenError> {
 
 /// The rendered text checked by `syn` and printed by `prettyplease`.
 #[cfg(feature = "format")]
-fn print(text: &str, templates: &Templates, template: &str) -> Result<String, CodegenError> {
+/// `origin` names the template in messages.
+fn print(text: &str, origin: &str) -> Result<String, CodegenError> {
     let printed = format::parse_and_print(text).map_err(|e| CodegenError::InvalidRust {
-        template: templates.origin(template),
+        template: origin.to_string(),
         line: e.line,
         column: e.column,
         code: text
