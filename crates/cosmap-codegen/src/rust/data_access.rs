@@ -468,8 +468,7 @@ pub fn build(model: &LogicalModel, rust: &RustView, mapping: &TypeMapping) -> Da
                     continue;
                 }
             };
-            let field = |name: &str| containers.iter().find(|h| h.name == name).map(|h| h.field.clone());
-            let (Some(source_field), Some(target_field)) = (field(&of.container), field(&c.name)) else {
+            let Ok((source_field, target_field)) = worker_fields(&containers, &of.container, &c.name) else {
                 continue;
             };
             let name = unique(format!("{}To{}Worker", of.document_type, upper_camel(&target_field)));
@@ -506,7 +505,7 @@ pub fn build(model: &LogicalModel, rust: &RustView, mapping: &TypeMapping) -> Da
                 let Some(sync) = r.extended.as_ref().and_then(|e| e.sync.as_ref()) else {
                     continue;
                 };
-                match refresh_worker(model, &containers, c, d, r, sync) {
+                match rewriting_worker(model, &containers, c, d, r, sync, Rewrites::Holders) {
                     Ok(mut w) => {
                         w.name = unique(format!("{}{}Worker", d.name, upper_camel(&names::field(&r.name))));
                         w.constructor = method(&mut methods, &snake_case(&w.name));
@@ -528,7 +527,7 @@ pub fn build(model: &LogicalModel, rust: &RustView, mapping: &TypeMapping) -> Da
                 let Some(sync) = r.extended.as_ref().and_then(|e| e.sync.as_ref()) else {
                     continue;
                 };
-                match ancestors_worker(model, &containers, c, d, r, sync) {
+                match rewriting_worker(model, &containers, c, d, r, sync, Rewrites::Descendants) {
                     Ok(mut w) => {
                         w.name = unique(format!("{}{}Worker", d.name, upper_camel(&names::field(&r.name))));
                         w.constructor = method(&mut methods, &snake_case(&w.name));
@@ -683,46 +682,68 @@ fn trim_view(
     })
 }
 
-/// The worker that keeps `d`'s extended reference `r` current: the query that finds
-/// the holders is the one the writes of the target send (from their operations).
-fn refresh_worker(
+/// Which worker rewrites documents that copy from the changed one: an extended
+/// reference's holders, or a tree's descendants (their ancestors lists).
+#[derive(Clone, Copy, PartialEq)]
+enum Rewrites {
+    Holders,
+    Descendants,
+}
+
+/// The worker that keeps `d`'s extended reference `r` (its holders), or the ancestors
+/// list `r` of the tree `d` (its descendants), current: the query that finds them is
+/// the one the changed document's writes send (from their operations).
+fn rewriting_worker(
     model: &LogicalModel,
     handles: &[HandleView],
     c: &cosmap_mapper::Container,
     d: &DocumentType,
     r: &cosmap_mapper::Reference,
     sync: &cosmap_mapper::SyncPlan,
+    rewrites: Rewrites,
 ) -> Result<RefreshWorkerView, String> {
     let cosmap_mapper::SyncTrigger::ChangeFeed {
         container: source,
         discriminator,
         ..
     } = &sync.trigger;
+    let finds = |q: &Request| match (&q.purpose, rewrites) {
+        (
+            Purpose::SyncExtendedReference {
+                document, reference, ..
+            },
+            Rewrites::Holders,
+        ) => *document == d.name && *reference == r.name && q.container == c.name,
+        (Purpose::SyncAncestors { document, property, .. }, Rewrites::Descendants) => {
+            *document == d.name && *property == r.name
+        }
+        _ => false,
+    };
     let query = model
         .operations
         .iter()
         .flat_map(|o| &o.requests)
-        .find(|q| {
-            matches!(&q.purpose, Purpose::SyncExtendedReference { document, reference, .. } if *document == d.name && *reference == r.name)
-                && q.query().is_some()
-                && q.container == c.name
-        })
-        .ok_or("no write of the referenced root sends the query that finds its holders")?;
+        .find(|q| finds(q) && q.query().is_some())
+        .ok_or(match rewrites {
+            Rewrites::Holders => "no write of the referenced root sends the query that finds its holders",
+            Rewrites::Descendants => "no write of the tree sends the query that finds an element's descendants",
+        })?;
     let (sql, parameters) = query.query().ok_or("not a query")?;
-    let field = |name: &str| handles.iter().find(|h| h.name == name).map(|h| h.field.clone());
-    let (Some(source_field), Some(target_field)) = (field(source), field(&c.name)) else {
-        return Err("its containers have no handles".into());
-    };
-    let attributes = r
+    let (source_field, target_field) = worker_fields(handles, source, &c.name)?;
+    let attributes: Vec<String> = r
         .extended
         .as_ref()
-        .map(|e| e.attributes.iter().map(|a| a.name.clone()).collect::<Vec<_>>())
+        .map(|e| e.attributes.iter().map(|a| a.name.clone()).collect())
         .unwrap_or_default();
     let keys: Vec<String> = c.partition_key_properties().iter().map(|p| p.to_string()).collect();
+    let prefix = match rewrites {
+        Rewrites::Holders => "refresh",
+        Rewrites::Descendants => "ancestors",
+    };
     Ok(RefreshWorkerView {
         name: String::new(),
         constructor: String::new(),
-        lease_id: format!("refresh-{}-{}-{}", c.name, d.name, r.name),
+        lease_id: format!("{prefix}-{}-{}-{}", c.name, d.name, r.name),
         source_field,
         source_container: source.clone(),
         discriminator: discriminator.clone(),
@@ -731,14 +752,7 @@ fn refresh_worker(
         holder: d.name.clone(),
         reference: r.name.clone(),
         sql: format!("{sql:?}"),
-        parameters: format!(
-            "&[{}]",
-            parameters
-                .iter()
-                .map(|p| format!("\"@{p}\""))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
+        parameters: sql_parameters(parameters),
         single: query.partition_key().is_some(),
         attributes: format!("&[{}]", quoted(&attributes)),
         keys: format!("&[{}]", quoted(&keys)),
@@ -747,67 +761,19 @@ fn refresh_worker(
     })
 }
 
-/// The worker that keeps the ancestors lists `r` of the tree `d` current: the query
-/// that finds the descendants of a changed element is the one its writes send.
-fn ancestors_worker(
-    model: &LogicalModel,
-    handles: &[HandleView],
-    c: &cosmap_mapper::Container,
-    d: &DocumentType,
-    r: &cosmap_mapper::Reference,
-    sync: &cosmap_mapper::SyncPlan,
-) -> Result<RefreshWorkerView, String> {
-    let cosmap_mapper::SyncTrigger::ChangeFeed {
-        container: source,
-        discriminator,
-        ..
-    } = &sync.trigger;
-    let query = model
-        .operations
-        .iter()
-        .flat_map(|o| &o.requests)
-        .find(|q| {
-            matches!(&q.purpose, Purpose::SyncAncestors { document, property, .. } if *document == d.name && *property == r.name)
-                && q.query().is_some()
-        })
-        .ok_or("no write of the tree sends the query that finds an element's descendants")?;
-    let (sql, parameters) = query.query().ok_or("not a query")?;
+/// The `Database` fields of a worker's source and target containers.
+fn worker_fields(handles: &[HandleView], source: &str, target: &str) -> Result<(String, String), String> {
     let field = |name: &str| handles.iter().find(|h| h.name == name).map(|h| h.field.clone());
-    let (Some(source_field), Some(target_field)) = (field(source), field(&c.name)) else {
-        return Err("its containers have no handles".into());
-    };
-    let attributes: Vec<String> = r
-        .extended
-        .as_ref()
-        .map(|e| e.attributes.iter().map(|a| a.name.clone()).collect())
-        .unwrap_or_default();
-    let keys: Vec<String> = c.partition_key_properties().iter().map(|p| p.to_string()).collect();
-    Ok(RefreshWorkerView {
-        name: String::new(),
-        constructor: String::new(),
-        lease_id: format!("ancestors-{}-{}-{}", c.name, d.name, r.name),
-        source_field,
-        source_container: source.clone(),
-        discriminator: discriminator.clone(),
-        target_field,
-        target_container: c.name.clone(),
-        holder: d.name.clone(),
-        reference: r.name.clone(),
-        sql: format!("{sql:?}"),
-        parameters: format!(
-            "&[{}]",
-            parameters
-                .iter()
-                .map(|p| format!("\"@{p}\""))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-        single: query.partition_key().is_some(),
-        attributes: format!("&[{}]", quoted(&attributes)),
-        keys: format!("&[{}]", quoted(&keys)),
-        lease_key: lease_key(keys.len()),
-        lease_keys: keys,
-    })
+    match (field(source), field(target)) {
+        (Some(source), Some(target)) => Ok((source, target)),
+        _ => Err("its containers have no handles".into()),
+    }
+}
+
+/// `&["@a", "@b"]`: a query's parameters as the runtime binds them.
+fn sql_parameters(parameters: &[String]) -> String {
+    let names: Vec<String> = parameters.iter().map(|p| format!("@{p}")).collect();
+    format!("&[{}]", quoted(&names))
 }
 
 /// The worker that keeps `d`'s count or subset `property` current from its children's
@@ -848,10 +814,7 @@ fn kept_worker(
         })
         .ok_or("no write of its children sends the query that finds them")?;
     let (sql, parameters) = query.query().ok_or("not a query")?;
-    let field = |name: &str| handles.iter().find(|h| h.name == name).map(|h| h.field.clone());
-    let (Some(source_field), Some(target_field)) = (field(source), field(&c.name)) else {
-        return Err("its containers have no handles".into());
-    };
+    let (source_field, target_field) = worker_fields(handles, source, &c.name)?;
     let keys: Vec<String> = c.partition_key_properties().iter().map(|p| p.to_string()).collect();
     let (identity, kept) = match subset {
         Some(e) => {
@@ -878,14 +841,7 @@ fn kept_worker(
         property: property.to_string(),
         reference,
         sql: format!("{sql:?}"),
-        parameters: format!(
-            "&[{}]",
-            parameters
-                .iter()
-                .map(|p| format!("\"@{p}\""))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
+        parameters: sql_parameters(parameters),
         single: query.partition_key().is_some(),
         count: subset.is_none(),
         identity,
@@ -1681,14 +1637,7 @@ fn find_referring(rust: &RustView, handles: &[HandleView], r: &Request, target: 
         target: target.to_string(),
         query: Some(FindView {
             sql: format!("{sql:?}"),
-            parameters: format!(
-                "&[{}]",
-                parameters
-                    .iter()
-                    .map(|p| format!("\"@{p}\""))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
+            parameters: sql_parameters(parameters),
             single: r.partition_key().is_some(),
         }),
     })
