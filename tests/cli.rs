@@ -200,7 +200,7 @@ fn data_access_is_written_on_request() {
     assert!(subset.status.success());
     let data = std::fs::read_to_string(dir.join("cosmap_data.rs")).unwrap();
     assert!(data.contains("/// Not generated"), "{data}");
-    assert!(data.contains("the access pattern `comment on a post`"), "{data}");
+    assert!(data.contains("a repository of `Post`"), "{data}");
 }
 
 #[test]

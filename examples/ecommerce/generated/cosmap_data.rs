@@ -875,6 +875,83 @@ pub mod data {
             }
             kept.into_iter().map(from_json).collect()
         }
+        /// The parent with the written `child` put in its place in the subset
+        /// `property` (an item of the child's id, named `identity`, and the `kept`
+        /// properties), in the order of `sort` ((property, descending)), at most
+        /// `newest` items; written at the parent's version.
+        pub(super) fn subset_with(
+            parent: (Value, ::std::string::String),
+            property: &str,
+            child: &Value,
+            identity: &str,
+            kept: &[&str],
+            sort: &[(&str, bool)],
+            newest: usize,
+        ) -> Op {
+            let (mut parent, etag) = parent;
+            let mut item = ::serde_json::Map::new();
+            let id = text(child, "id");
+            item.insert(identity.to_string(), Value::String(id.clone()));
+            for name in kept {
+                if let Some(v) = child.get(*name) {
+                    item.insert((*name).to_string(), v.clone());
+                }
+            }
+            let mut items: ::std::vec::Vec<Value> = parent
+                .get(property)
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default()
+                .into_iter()
+                .filter(|i| text(i, identity) != id)
+                .collect();
+            items.push(Value::Object(item));
+            items
+                .sort_by(|a, b| {
+                    for (name, descending) in sort {
+                        let ordering = order(a.get(*name), b.get(*name));
+                        let ordering = if *descending {
+                            ordering.reverse()
+                        } else {
+                            ordering
+                        };
+                        if ordering != ::core::cmp::Ordering::Equal {
+                            return ordering;
+                        }
+                    }
+                    ::core::cmp::Ordering::Equal
+                });
+            items.truncate(newest);
+            parent[property] = Value::Array(items);
+            let parent = match body(&parent) {
+                Ok(stripped) => stripped,
+                Err(_) => parent,
+            };
+            Op::Replace(parent, etag)
+        }
+        /// Cosmos DB's order of values: absent, null, booleans, numbers, text.
+        fn order(a: Option<&Value>, b: Option<&Value>) -> ::core::cmp::Ordering {
+            fn rank(v: Option<&Value>) -> u8 {
+                match v {
+                    None => 0,
+                    Some(Value::Null) => 1,
+                    Some(Value::Bool(_)) => 2,
+                    Some(Value::Number(_)) => 3,
+                    Some(Value::String(_)) => 4,
+                    Some(_) => 5,
+                }
+            }
+            match (a, b) {
+                (Some(Value::Bool(x)), Some(Value::Bool(y))) => x.cmp(y),
+                (Some(Value::Number(x)), Some(Value::Number(y))) => {
+                    x.as_f64()
+                        .partial_cmp(&y.as_f64())
+                        .unwrap_or(::core::cmp::Ordering::Equal)
+                }
+                (Some(Value::String(x)), Some(Value::String(y))) => x.cmp(y),
+                _ => rank(a).cmp(&rank(b)),
+            }
+        }
         /// Binds `value` to the query parameter `name`.
         pub(super) fn bind(
             query: Query,

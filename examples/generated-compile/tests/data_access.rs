@@ -604,3 +604,34 @@ async fn readings_go_into_the_bucket_of_their_hour_and_come_back_in_range() {
         "in range, newest first; another device's and older ones left out"
     );
 }
+
+#[tokio::test(flavor = "current_thread")]
+async fn a_subset_in_the_childs_partition_takes_the_new_child_in_its_batch() {
+    use generated_compile::subset::data::Database;
+    use generated_compile::subset::post::{Comment, Post};
+    let provisioned = Provisioned::new("../patterns/subset/model.json").await;
+    let db = Database::open(&provisioned.database())
+        .await
+        .expect("the containers open");
+    let post = Post::new("p1", "Notes", "2026-12-01T08:00:00.0000000Z");
+    db.post
+        .client()
+        .create_item(post.partition_key(), &post.id, &post, None)
+        .await
+        .expect("a post");
+    // Twelve comments, not in time order: the subset keeps the newest ten, newest first.
+    for i in [3, 1, 11, 0, 7, 5, 9, 2, 10, 4, 8, 6] {
+        let at = format!("2026-12-01T09:{i:02}:00.0000000Z");
+        let mut comment = Comment::new(format!("c{i:02}"), "p1", "ada", "…", at);
+        db.comment_on_a_post(&mut comment).await.expect("a comment");
+    }
+    let newest: Vec<String> = db
+        .newest_comments_of_a_post("p1")
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|c| c.comment_id)
+        .collect();
+    let expected: Vec<String> = (2..12).rev().map(|i| format!("c{i:02}")).collect();
+    assert_eq!(newest, expected);
+}

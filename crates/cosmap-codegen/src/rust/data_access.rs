@@ -238,7 +238,7 @@ pub struct BoundView {
 pub struct WriteView {
     /// A tree's ancestors list, made from the new parent's before the write.
     pub ancestors: Option<AncestorsView>,
-    /// Counts on a parent in the write's partition, rewritten in its batch.
+    /// Counts and subsets on a parent in the write's partition, rewritten in its batch.
     pub counts: Vec<CountView>,
     /// The written document's identity attribute (a write names its values by it).
     pub identity: String,
@@ -260,15 +260,14 @@ pub struct AncestorsView {
     pub attributes: String,
 }
 
-/// A count kept on the parent of a written child, in the child's partition.
+/// A count or a subset kept on the parent of a written child, in the child's partition.
 #[derive(Debug, Serialize)]
 pub struct CountView {
-    pub property: String,
     /// The written document's values that name the parent's partition key and id.
     pub key: String,
     pub id: String,
-    /// `1` for a create, `-1` for a delete.
-    pub delta: i64,
+    /// The expression of the parent's write (`rt::counted(parent, …)` or `rt::subset_with(parent, …)`).
+    pub update: String,
 }
 
 /// The items of a short-form query: the selected properties, typed as in the document.
@@ -1456,10 +1455,64 @@ fn write_pattern(
                     if delta > 0 { "up by one" } else { "down by one" }
                 ));
                 counts.push(CountView {
-                    property: property.clone(),
                     key: key.clone(),
                     id: id.clone(),
-                    delta,
+                    update: format!("rt::counted(parent, {property:?}, {delta})"),
+                });
+            }
+            // A subset on a parent in the same partition: the new child put in its
+            // place in the parent's list, in the write's batch.
+            Purpose::UpdateSubset {
+                document,
+                property,
+                element,
+            } if r.partition_key() == main.partition_key()
+                && r.container == main.container
+                && claim_set.is_none()
+                && write == WriteKind::Create =>
+            {
+                let (Some(ValueSource::Parameter(key)), Some(ValueSource::Parameter(id))) = (r.partition_key(), r.id())
+                else {
+                    return Err(format!(
+                        "its subset `{property}` names its parent other than by the written document's values"
+                    ));
+                };
+                let e = model
+                    .container(&r.container)
+                    .and_then(|c| c.document_type(document))
+                    .and_then(|d| d.embedded.iter().find(|e| e.name == *property))
+                    .ok_or_else(|| format!("`{document}` keeps no `{property}`"))?;
+                let of = e
+                    .subset
+                    .as_ref()
+                    .ok_or_else(|| format!("`{document}.{property}` is not a subset"))?;
+                let mut names = e.attributes.iter().map(|a| a.name.clone());
+                let identity = names.next().unwrap_or_else(|| "id".into());
+                let kept: Vec<String> = names
+                    .chain(e.embedded.iter().map(|x| x.name.clone()))
+                    .chain(e.references.iter().map(|x| x.name.clone()))
+                    .collect();
+                let sort: Vec<String> = of
+                    .sort
+                    .iter()
+                    .map(|k| match k.strip_prefix('-') {
+                        Some(name) => format!("({name:?}, true)"),
+                        None => format!("({k:?}, false)"),
+                    })
+                    .collect();
+                docs.push(format!(
+                    "In the same transactional batch, the new `{element}` takes its place among the parent's `{property}` (its newest {}), at the parent's version (read again and retried if it changed meanwhile).",
+                    of.newest
+                ));
+                counts.push(CountView {
+                    key: key.clone(),
+                    id: id.clone(),
+                    update: format!(
+                        "rt::subset_with(parent, {property:?}, &body, {identity:?}, &[{}], &[{}], {})",
+                        quoted(&kept),
+                        sort.join(", "),
+                        of.newest
+                    ),
                 });
             }
             // A tree's ancestors list, made from the new parent's before the write.
