@@ -281,36 +281,72 @@ pub struct RowView {
 /// A change-feed worker that keeps copies current.
 #[derive(Debug, Serialize)]
 pub struct WorkerView {
+    #[serde(flatten)]
+    pub feed: FeedWorker,
+    pub source_document: String,
+    pub target_document: String,
+    /// A feed: after each upsert, the documents of its partition beyond the newest are deleted.
+    pub trim: Option<TrimView>,
+}
+
+/// What every change-feed worker has: its names, its lease, the container whose feed
+/// it reads (and the `type` of the changes it applies) and the one it writes.
+#[derive(Debug, Serialize)]
+pub struct FeedWorker {
     pub name: String,
     pub constructor: String,
     pub lease_id: String,
     pub source_field: String,
     pub source_container: String,
-    pub source_document: String,
     pub discriminator: String,
     pub target_field: String,
     pub target_container: String,
-    pub target_document: String,
     /// The lease document's partition key properties (each gets the lease type as its value).
     pub lease_keys: Vec<String>,
     pub lease_key: String,
-    /// A feed: after each upsert, the documents of its partition beyond the newest are deleted.
-    pub trim: Option<TrimView>,
+}
+
+impl FeedWorker {
+    /// The worker reading `source`'s changes of type `discriminator` and writing into
+    /// `target`, its lease `lease_id` (named later, when every name is known).
+    fn new(
+        handles: &[HandleView],
+        source: &str,
+        discriminator: &str,
+        target: &cosmap_mapper::Container,
+        lease_id: String,
+    ) -> Result<Self, String> {
+        let field = |name: &str| handles.iter().find(|h| h.name == name).map(|h| h.field.clone());
+        let (Some(source_field), Some(target_field)) = (field(source), field(&target.name)) else {
+            return Err("its containers have no handles".into());
+        };
+        let lease_keys: Vec<String> = target
+            .partition_key_properties()
+            .iter()
+            .map(|p| p.to_string())
+            .collect();
+        Ok(FeedWorker {
+            name: String::new(),
+            constructor: String::new(),
+            lease_id,
+            source_field,
+            source_container: source.to_string(),
+            discriminator: discriminator.to_string(),
+            target_field,
+            target_container: target.name.clone(),
+            lease_key: lease_key(lease_keys.len()),
+            lease_keys,
+        })
+    }
 }
 
 /// A change-feed worker that keeps a count or a subset on its children's parent.
 #[derive(Debug, Serialize)]
 pub struct KeptWorkerView {
-    pub name: String,
-    pub constructor: String,
-    pub lease_id: String,
-    /// The children's container (whose change feed it reads) and `type`.
-    pub source_field: String,
-    pub source_container: String,
-    pub discriminator: String,
-    /// The parents' container and type, and the property kept.
-    pub target_field: String,
-    pub target_container: String,
+    /// Reads the children's container, writes the parents'.
+    #[serde(flatten)]
+    pub feed: FeedWorker,
+    /// The parents' type, and the property kept.
     pub holder: String,
     pub property: String,
     /// The children's reference to their parent.
@@ -323,8 +359,6 @@ pub struct KeptWorkerView {
     pub count: bool,
     pub identity: String,
     pub kept: String,
-    pub lease_keys: Vec<String>,
-    pub lease_key: String,
 }
 
 /// How a feed keeps only its newest documents.
@@ -338,14 +372,8 @@ pub struct TrimView {
 /// A change-feed worker that rewrites the attributes extended references copy.
 #[derive(Debug, Serialize)]
 pub struct RefreshWorkerView {
-    pub name: String,
-    pub constructor: String,
-    pub lease_id: String,
-    pub source_field: String,
-    pub source_container: String,
-    pub discriminator: String,
-    pub target_field: String,
-    pub target_container: String,
+    #[serde(flatten)]
+    pub feed: FeedWorker,
     pub holder: String,
     pub reference: String,
     /// The query that finds the holders, its parameters (each bound to the changed
@@ -357,8 +385,6 @@ pub struct RefreshWorkerView {
     pub attributes: String,
     /// `&["postId"]`: the holders' partition key properties.
     pub keys: String,
-    pub lease_keys: Vec<String>,
-    pub lease_key: String,
 }
 
 /// Builds the data access view of `model`, whose Rust types are `rust`.
@@ -467,32 +493,25 @@ pub fn build(model: &LogicalModel, rust: &RustView, mapping: &TypeMapping) -> Da
                     continue;
                 }
             };
-            let Ok((source_field, target_field)) = worker_fields(&containers, &of.container, &c.name) else {
+            let discriminator = model
+                .container(&of.container)
+                .and_then(|s| s.document_type(&of.document_type))
+                .map(|s| s.discriminator.clone())
+                .unwrap_or_default();
+            let lease_id = format!("copy-{}-{}-to-{}", of.container, of.document_type, c.name);
+            let Ok(mut feed) = FeedWorker::new(&containers, &of.container, &discriminator, c, lease_id) else {
                 continue;
             };
-            let name = unique(format!("{}To{}Worker", of.document_type, upper_camel(&target_field)));
-            let lease_keys = c
-                .partition_key_properties()
-                .iter()
-                .map(|p| p.to_string())
-                .collect::<Vec<_>>();
+            feed.name = unique(format!(
+                "{}To{}Worker",
+                of.document_type,
+                upper_camel(&feed.target_field)
+            ));
+            feed.constructor = method(&mut methods, &snake_case(&feed.name));
             workers.push(WorkerView {
-                constructor: method(&mut methods, &snake_case(&name)),
-                lease_id: format!("copy-{}-{}-to-{}", of.container, of.document_type, c.name),
-                source_container: of.container.clone(),
-                source_document: format!("super::{}::{}", source_field, of.document_type),
-                discriminator: model
-                    .container(&of.container)
-                    .and_then(|s| s.document_type(&of.document_type))
-                    .map(|s| s.discriminator.clone())
-                    .unwrap_or_default(),
-                target_container: c.name.clone(),
-                target_document: format!("super::{}::{}", target_field, d.name),
-                lease_key: lease_key(lease_keys.len()),
-                lease_keys,
-                source_field,
-                target_field,
-                name,
+                source_document: format!("super::{}::{}", feed.source_field, of.document_type),
+                target_document: format!("super::{}::{}", feed.target_field, d.name),
+                feed,
                 trim,
             });
         }
@@ -506,8 +525,8 @@ pub fn build(model: &LogicalModel, rust: &RustView, mapping: &TypeMapping) -> Da
                 };
                 match rewriting_worker(model, &containers, c, d, r, sync, Rewrites::Holders) {
                     Ok(mut w) => {
-                        w.name = unique(format!("{}{}Worker", d.name, upper_camel(&names::field(&r.name))));
-                        w.constructor = method(&mut methods, &snake_case(&w.name));
+                        w.feed.name = unique(format!("{}{}Worker", d.name, upper_camel(&names::field(&r.name))));
+                        w.feed.constructor = method(&mut methods, &snake_case(&w.feed.name));
                         refresh_workers.push(w);
                     }
                     Err(reason) => skipped.push(format!(
@@ -528,8 +547,8 @@ pub fn build(model: &LogicalModel, rust: &RustView, mapping: &TypeMapping) -> Da
                 };
                 match rewriting_worker(model, &containers, c, d, r, sync, Rewrites::Descendants) {
                     Ok(mut w) => {
-                        w.name = unique(format!("{}{}Worker", d.name, upper_camel(&names::field(&r.name))));
-                        w.constructor = method(&mut methods, &snake_case(&w.name));
+                        w.feed.name = unique(format!("{}{}Worker", d.name, upper_camel(&names::field(&r.name))));
+                        w.feed.constructor = method(&mut methods, &snake_case(&w.feed.name));
                         ancestors_workers.push(w);
                     }
                     Err(reason) => skipped.push(format!(
@@ -549,8 +568,8 @@ pub fn build(model: &LogicalModel, rust: &RustView, mapping: &TypeMapping) -> Da
             for (property, sync, subset) in counts.chain(subsets) {
                 match kept_worker(model, &containers, c, d, property, sync, subset) {
                     Ok(mut w) => {
-                        w.name = unique(format!("{}{}Worker", d.name, upper_camel(&names::field(property))));
-                        w.constructor = method(&mut methods, &snake_case(&w.name));
+                        w.feed.name = unique(format!("{}{}Worker", d.name, upper_camel(&names::field(property))));
+                        w.feed.constructor = method(&mut methods, &snake_case(&w.feed.name));
                         kept_workers.push(w);
                     }
                     Err(reason) => skipped.push(format!(
@@ -728,26 +747,25 @@ fn rewriting_worker(
             Rewrites::Descendants => "no write of the tree sends the query that finds an element's descendants",
         })?;
     let (sql, parameters) = query.query().ok_or("not a query")?;
-    let (source_field, target_field) = worker_fields(handles, source, &c.name)?;
+    let prefix = match rewrites {
+        Rewrites::Holders => "refresh",
+        Rewrites::Descendants => "ancestors",
+    };
+    let feed = FeedWorker::new(
+        handles,
+        source,
+        discriminator,
+        c,
+        format!("{prefix}-{}-{}-{}", c.name, d.name, r.name),
+    )?;
     let attributes: Vec<String> = r
         .extended
         .as_ref()
         .map(|e| e.attributes.iter().map(|a| a.name.clone()).collect())
         .unwrap_or_default();
     let keys: Vec<String> = c.partition_key_properties().iter().map(|p| p.to_string()).collect();
-    let prefix = match rewrites {
-        Rewrites::Holders => "refresh",
-        Rewrites::Descendants => "ancestors",
-    };
     Ok(RefreshWorkerView {
-        name: String::new(),
-        constructor: String::new(),
-        lease_id: format!("{prefix}-{}-{}-{}", c.name, d.name, r.name),
-        source_field,
-        source_container: source.clone(),
-        discriminator: discriminator.clone(),
-        target_field,
-        target_container: c.name.clone(),
+        feed,
         holder: d.name.clone(),
         reference: r.name.clone(),
         sql: format!("{sql:?}"),
@@ -755,18 +773,7 @@ fn rewriting_worker(
         single: query.partition_key().is_some(),
         attributes: format!("&[{}]", quoted(&attributes)),
         keys: format!("&[{}]", quoted(&keys)),
-        lease_key: lease_key(keys.len()),
-        lease_keys: keys,
     })
-}
-
-/// The `Database` fields of a worker's source and target containers.
-fn worker_fields(handles: &[HandleView], source: &str, target: &str) -> Result<(String, String), String> {
-    let field = |name: &str| handles.iter().find(|h| h.name == name).map(|h| h.field.clone());
-    match (field(source), field(target)) {
-        (Some(source), Some(target)) => Ok((source, target)),
-        _ => Err("its containers have no handles".into()),
-    }
 }
 
 /// `&["@a", "@b"]`: a query's parameters as the runtime binds them.
@@ -813,8 +820,13 @@ fn kept_worker(
         })
         .ok_or("no write of its children sends the query that finds them")?;
     let (sql, parameters) = query.query().ok_or("not a query")?;
-    let (source_field, target_field) = worker_fields(handles, source, &c.name)?;
-    let keys: Vec<String> = c.partition_key_properties().iter().map(|p| p.to_string()).collect();
+    let feed = FeedWorker::new(
+        handles,
+        source,
+        discriminator,
+        c,
+        format!("keep-{}-{}-{property}", c.name, d.name),
+    )?;
     let (identity, kept) = match subset {
         Some(e) => {
             let mut names = e.attributes.iter().map(|a| a.name.clone());
@@ -828,14 +840,7 @@ fn kept_worker(
         None => (String::new(), Vec::new()),
     };
     Ok(KeptWorkerView {
-        name: String::new(),
-        constructor: String::new(),
-        lease_id: format!("keep-{}-{}-{property}", c.name, d.name),
-        source_field,
-        source_container: source.clone(),
-        discriminator: discriminator.clone(),
-        target_field,
-        target_container: c.name.clone(),
+        feed,
         holder: d.name.clone(),
         property: property.to_string(),
         reference,
@@ -845,8 +850,6 @@ fn kept_worker(
         count: subset.is_none(),
         identity,
         kept: format!("&[{}]", quoted(&kept)),
-        lease_key: lease_key(keys.len()),
-        lease_keys: keys,
     })
 }
 
