@@ -57,6 +57,22 @@ impl InMemoryAccount {
     }
 }
 
+impl InMemoryAccount {
+    /// A connection to `database` in this account with `definitions` created in it,
+    /// planned and applied as `cosmap provision` does: for tests of code that reads
+    /// and writes a provisioned model.
+    pub async fn provisioned(
+        &self,
+        database: &str,
+        definitions: &[cosmap_mapper::ContainerDefinition],
+    ) -> Result<Connection, ProvisionError> {
+        let connection = self.connect(database, Settings::default()).await?;
+        let planned = crate::plan(&connection, definitions, crate::Throughput::None).await?;
+        crate::apply(&connection, &planned, &crate::ApplyOptions::default()).await?;
+        Ok(connection)
+    }
+}
+
 fn config() -> Result<VirtualAccountConfig, ProvisionError> {
     let url = azure_core::http::Url::parse(IN_MEMORY_ENDPOINT).map_err(|e| ProvisionError::Client {
         operation: "start the in-memory emulator".to_string(),

@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 
 use cosmap_provision::in_memory::InMemoryAccount;
-use cosmap_provision::{apply, plan, ApplyOptions, Settings, Throughput};
+use cosmap_provision::Settings;
 use cosmap_verify::{verify, Engine, RequestOutcome};
 use ecommerce_app::data::Database;
 use serde_json::Value;
@@ -109,13 +109,7 @@ async fn every_generated_read_returns_what_verify_expects() {
     // The same samples, in a database of our own.
     let account = InMemoryAccount::new().expect("an in-memory account");
     let connection = account
-        .connect("against-verify", Settings::default())
-        .await
-        .expect("a connection");
-    let planned = plan(&connection, &logical.container_definitions(), Throughput::None)
-        .await
-        .expect("a plan");
-    apply(&connection, &planned, &ApplyOptions::default())
+        .provisioned("against-verify", &logical.container_definitions())
         .await
         .expect("the containers");
     let database = connection.cosmos_client().database_client(connection.database());

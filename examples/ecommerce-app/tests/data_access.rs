@@ -4,7 +4,7 @@
 //! would use them.
 
 use cosmap_provision::in_memory::InMemoryAccount;
-use cosmap_provision::{apply, plan, ApplyOptions, Connection, Settings, Throughput};
+use cosmap_provision::Connection;
 use ecommerce_app::data::{self, Database, Error, OrderAggregate};
 use ecommerce_app::{account, order, types};
 
@@ -20,13 +20,7 @@ async fn fixture() -> Fixture {
     let logical = cosmap_mapper::map(&domain, &cosmap_mapper::Options::default());
     let account = InMemoryAccount::new().expect("an in-memory account");
     let connection = account
-        .connect("ecommerce", Settings::default())
-        .await
-        .expect("a connection");
-    let planned = plan(&connection, &logical.container_definitions(), Throughput::None)
-        .await
-        .expect("a plan");
-    apply(&connection, &planned, &ApplyOptions::default())
+        .provisioned("ecommerce", &logical.container_definitions())
         .await
         .expect("the containers are created");
     let database = connection.cosmos_client().database_client(connection.database());

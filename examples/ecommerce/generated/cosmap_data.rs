@@ -154,16 +154,18 @@ pub mod data {
         }
         /// A document as JSON, without the system properties Cosmos DB sets itself.
         pub(super) fn body<T: ::serde::Serialize>(document: &T) -> Result<Value, Error> {
-            let mut value = ::serde_json::to_value(document)
+            let value = ::serde_json::to_value(document)
                 .map_err(|e| json("a document could not be written as JSON", e))?;
+            Ok(stripped(value))
+        }
+        /// A document read, without the system properties Cosmos DB sets itself.
+        pub(super) fn stripped(mut value: Value) -> Value {
             if let Value::Object(map) = &mut value {
-                map.remove("_etag");
-                map.remove("_ts");
-                map.remove("_rid");
-                map.remove("_self");
-                map.remove("_attachments");
+                for system in ["_etag", "_ts", "_rid", "_self", "_attachments"] {
+                    map.remove(system);
+                }
             }
-            Ok(value)
+            value
         }
         /// A document from JSON.
         pub(super) fn from_json<T: ::serde::de::DeserializeOwned>(
@@ -385,7 +387,7 @@ pub mod data {
                             client,
                             container,
                             key_in(&holder, keys)?,
-                            body(&edited)?,
+                            stripped(edited),
                             Some(&etag),
                         )
                         .await
@@ -488,7 +490,7 @@ pub mod data {
                         parents,
                         container,
                         parent_key.clone(),
-                        body(&parent)?,
+                        stripped(parent),
                         Some(&etag),
                     )
                     .await
@@ -577,7 +579,7 @@ pub mod data {
                             client,
                             container,
                             key_in(&descendant, keys)?,
-                            body(&edited)?,
+                            stripped(edited),
                             Some(&etag),
                         )
                         .await
@@ -777,11 +779,7 @@ pub mod data {
                 .saturating_add(delta)
                 .max(0);
             parent[property] = Value::from(n);
-            let parent = match body(&parent) {
-                Ok(stripped) => stripped,
-                Err(_) => parent,
-            };
-            Op::Replace(parent, etag)
+            Op::Replace(stripped(parent), etag)
         }
         /// Adds `item` to the `items` of the bucket `window` (in partition `key`), at the
         /// version read (read again and retried if it changed meanwhile); `empty`, the
@@ -807,7 +805,7 @@ pub mod data {
                                 client,
                                 container,
                                 key.clone(),
-                                body(&bucket)?,
+                                stripped(bucket),
                                 Some(&etag),
                             )
                             .await
@@ -923,11 +921,7 @@ pub mod data {
                 });
             items.truncate(newest);
             parent[property] = Value::Array(items);
-            let parent = match body(&parent) {
-                Ok(stripped) => stripped,
-                Err(_) => parent,
-            };
-            Op::Replace(parent, etag)
+            Op::Replace(stripped(parent), etag)
         }
         /// Cosmos DB's order of values: absent, null, booleans, numbers, text.
         fn order(a: Option<&Value>, b: Option<&Value>) -> ::core::cmp::Ordering {
@@ -3311,7 +3305,7 @@ pub mod data {
                     body["ttl"] = ::serde_json::Value::from(self.soft_delete_ttl);
                     ops.push(
                         rt::Op::Replace(
-                            rt::body(&body)?,
+                            rt::stripped(body),
                             ::core::clone::Clone::clone(etag),
                         ),
                     );
@@ -3349,7 +3343,10 @@ pub mod data {
                 let mut body = ::core::clone::Clone::clone(body);
                 body["ttl"] = ::serde_json::Value::from(self.soft_delete_ttl);
                 ops.push(
-                    rt::Op::Replace(rt::body(&body)?, ::core::clone::Clone::clone(etag)),
+                    rt::Op::Replace(
+                        rt::stripped(body),
+                        ::core::clone::Clone::clone(etag),
+                    ),
                 );
             }
             rt::batch(

@@ -3,7 +3,7 @@
 //! claim, refuse and release them as the model says.
 
 use cosmap_provision::in_memory::InMemoryAccount;
-use cosmap_provision::{apply, plan, ApplyOptions, Connection, Settings, Throughput};
+use cosmap_provision::Connection;
 
 /// The in-memory account (kept alive), its connection and the database holding the
 /// model's containers, provisioned as `cosmap provision` would.
@@ -18,13 +18,7 @@ impl Provisioned {
         let logical = cosmap_mapper::map(&domain, &cosmap_mapper::Options::default());
         let account = InMemoryAccount::new().expect("an in-memory account");
         let connection = account
-            .connect("data-access", Settings::default())
-            .await
-            .expect("a connection");
-        let planned = plan(&connection, &logical.container_definitions(), Throughput::None)
-            .await
-            .expect("a plan");
-        apply(&connection, &planned, &ApplyOptions::default())
+            .provisioned("data-access", &logical.container_definitions())
             .await
             .expect("the containers are created");
         Provisioned {

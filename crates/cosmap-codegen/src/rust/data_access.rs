@@ -5,13 +5,13 @@
 
 use std::collections::BTreeSet;
 
-use cosmap_domain::naming::snake_case;
+use cosmap_domain::naming::{lower_camel, snake_case};
 use cosmap_mapper::operations::{Action, Operation, OperationKind, Purpose, Request, ValueSource, WriteKind};
 use cosmap_mapper::{ContainerKind, DocumentType, IdSource, LogicalModel, Role, SyncOperation};
 use serde::Serialize;
 
 use super::names;
-use super::view::{scalar_type, ContainerView, DocView, FieldView, RustView};
+use super::view::{scalar_type, ContainerView, DocView, FieldView, RustView, STRING};
 use crate::options::TypeMapping;
 
 /// Everything `cosmap_data.rs.hbs` needs.
@@ -410,7 +410,7 @@ pub fn build(model: &LogicalModel, rust: &RustView, mapping: &TypeMapping) -> Da
         .map(|c| HandleView {
             name: c.name.clone(),
             module: c.module.clone(),
-            handle: unique(format!("{}Container", upper_camel(&c.module))),
+            handle: unique(format!("{}Container", upper_camel_of_snake(&c.module))),
             field: c.module.clone(),
             key_type: c.key_type.clone(),
             enum_name: c.enum_name.clone(),
@@ -456,11 +456,11 @@ pub fn build(model: &LogicalModel, rust: &RustView, mapping: &TypeMapping) -> Da
             Ok(mut p) => {
                 p.ident = method(&mut methods, &p.name);
                 if let Some(row) = &mut p.row {
-                    row.name = unique(format!("{}Row", upper_camel(&p.ident)));
+                    row.name = unique(format!("{}Row", upper_camel_of_snake(&p.ident)));
                     p.returns = format!("::std::vec::Vec<{}>", row.name);
                 }
                 if let Some(item) = &mut p.item {
-                    item.name = unique(format!("{}Item", upper_camel(&p.ident)));
+                    item.name = unique(format!("{}Item", upper_camel_of_snake(&p.ident)));
                     p.returns = format!("::std::vec::Vec<{}>", item.name);
                 }
                 patterns.push(p);
@@ -505,7 +505,7 @@ pub fn build(model: &LogicalModel, rust: &RustView, mapping: &TypeMapping) -> Da
             feed.name = unique(format!(
                 "{}To{}Worker",
                 of.document_type,
-                upper_camel(&feed.target_field)
+                upper_camel_of_snake(&feed.target_field)
             ));
             feed.constructor = method(&mut methods, &snake_case(&feed.name));
             workers.push(WorkerView {
@@ -525,7 +525,11 @@ pub fn build(model: &LogicalModel, rust: &RustView, mapping: &TypeMapping) -> Da
                 };
                 match rewriting_worker(model, &containers, c, d, r, sync, Rewrites::Holders) {
                     Ok(mut w) => {
-                        w.feed.name = unique(format!("{}{}Worker", d.name, upper_camel(&names::field(&r.name))));
+                        w.feed.name = unique(format!(
+                            "{}{}Worker",
+                            d.name,
+                            upper_camel_of_snake(&names::field(&r.name))
+                        ));
                         w.feed.constructor = method(&mut methods, &snake_case(&w.feed.name));
                         refresh_workers.push(w);
                     }
@@ -547,7 +551,11 @@ pub fn build(model: &LogicalModel, rust: &RustView, mapping: &TypeMapping) -> Da
                 };
                 match rewriting_worker(model, &containers, c, d, r, sync, Rewrites::Descendants) {
                     Ok(mut w) => {
-                        w.feed.name = unique(format!("{}{}Worker", d.name, upper_camel(&names::field(&r.name))));
+                        w.feed.name = unique(format!(
+                            "{}{}Worker",
+                            d.name,
+                            upper_camel_of_snake(&names::field(&r.name))
+                        ));
                         w.feed.constructor = method(&mut methods, &snake_case(&w.feed.name));
                         ancestors_workers.push(w);
                     }
@@ -568,7 +576,11 @@ pub fn build(model: &LogicalModel, rust: &RustView, mapping: &TypeMapping) -> Da
             for (property, sync, subset) in counts.chain(subsets) {
                 match kept_worker(model, &containers, c, d, property, sync, subset) {
                     Ok(mut w) => {
-                        w.feed.name = unique(format!("{}{}Worker", d.name, upper_camel(&names::field(property))));
+                        w.feed.name = unique(format!(
+                            "{}{}Worker",
+                            d.name,
+                            upper_camel_of_snake(&names::field(property))
+                        ));
                         w.feed.constructor = method(&mut methods, &snake_case(&w.feed.name));
                         kept_workers.push(w);
                     }
@@ -1000,24 +1012,11 @@ fn aggregate(
     })
 }
 
-fn view_string() -> String {
-    "::std::string::String".to_string()
-}
-
 fn doc_view<'v>(cv: &'v ContainerView, name: &str) -> Result<&'v DocView, String> {
     cv.documents
         .iter()
         .find(|d| d.name == name)
         .ok_or_else(|| format!("no Rust type for `{name}`"))
-}
-
-/// What a request's key sources need from the caller.
-fn given(source: &ValueSource) -> bool {
-    match source {
-        ValueSource::Parameter(_) | ValueSource::Constant(_) => true,
-        ValueSource::Levels(levels) => levels.iter().all(given),
-        ValueSource::Property(_) | ValueSource::Window { .. } => false,
-    }
 }
 
 /// What every access pattern's view is made from.
@@ -1085,7 +1084,7 @@ fn pattern(cx: &Context<'_>, op: &Operation) -> Result<PatternView, String> {
             Err(reason) => {
                 return Err(format!(
                     "it also {} for each result, {reason}; send it as `cosmap model` shows",
-                    lower_first(&r.purpose.to_string())
+                    lower_camel(&r.purpose.to_string())
                 ))
             }
         }
@@ -1103,7 +1102,7 @@ fn pattern(cx: &Context<'_>, op: &Operation) -> Result<PatternView, String> {
         return Err("it counts matches, which generated functions do not do yet".into());
     }
     if let Some(key) = first.partition_key() {
-        if !given(key) {
+        if !key.is_given() {
             return Err("its partition key comes from a document, not from its parameters".into());
         }
     }
@@ -1112,7 +1111,7 @@ fn pattern(cx: &Context<'_>, op: &Operation) -> Result<PatternView, String> {
     for p in op.parameters.iter().filter(|p| used.contains(&p.name)) {
         let (base_ty, codec) = scalar_type(mapping, p.ty);
         let ident = names::field(&p.name);
-        let text = base_ty == view_string();
+        let text = base_ty == STRING;
         let (ty, bind) = match (p.list, codec.is_some(), text) {
             (false, _, true) => ("&str".to_string(), ident.clone()),
             (false, true, _) => (
@@ -1190,7 +1189,7 @@ fn pattern(cx: &Context<'_>, op: &Operation) -> Result<PatternView, String> {
                 ValueSource::Constant(value) => format!("{value:?}"),
                 _ => return Err("its id comes from a document".into()),
             };
-            if let PartitionKeyLevels::Levels(levels) = levels_of(partition_key) {
+            if let Some(levels) = levels_of(partition_key) {
                 if levels < cv.partition_key_paths.len() {
                     return Err("it gives only a prefix of its hierarchical key".into());
                 }
@@ -1224,7 +1223,7 @@ fn pattern(cx: &Context<'_>, op: &Operation) -> Result<PatternView, String> {
                 Some(partition_key) => {
                     // A prefix of a hierarchical key: the SDK routes the query to the
                     // physical partitions that hold the prefix.
-                    if let PartitionKeyLevels::Levels(levels) = levels_of(partition_key) {
+                    if let Some(levels) = levels_of(partition_key) {
                         if levels < cv.partition_key_paths.len() {
                             docs.push(format!(
                                 "It gives {levels} of the key's {} levels (a prefix): the query runs in every logical partition under it.",
@@ -1363,15 +1362,11 @@ fn used_parameters(r: &Request) -> BTreeSet<String> {
     out
 }
 
-enum PartitionKeyLevels {
-    One,
-    Levels(usize),
-}
-
-fn levels_of(source: &ValueSource) -> PartitionKeyLevels {
+/// How many levels of a hierarchical key `source` gives (`None`: a one-level key).
+fn levels_of(source: &ValueSource) -> Option<usize> {
     match source {
-        ValueSource::Levels(levels) => PartitionKeyLevels::Levels(levels.len()),
-        _ => PartitionKeyLevels::One,
+        ValueSource::Levels(levels) => Some(levels.len()),
+        _ => None,
     }
 }
 
@@ -1407,7 +1402,7 @@ fn write_pattern(
             mains.len()
         ));
     };
-    if !main.partition_key().is_some_and(given) {
+    if !main.partition_key().is_some_and(ValueSource::is_given) {
         return Err("its write's partition key comes from a document".into());
     }
     let cv = rust
@@ -1551,17 +1546,17 @@ fn write_pattern(
             | Purpose::SyncAncestors { .. }
             | Purpose::UpdateCount { .. }
             | Purpose::UpdateSubset { .. })
-                if !r.partition_key().is_some_and(given) =>
+                if !r.partition_key().is_some_and(ValueSource::is_given) =>
             {
                 docs.push(format!(
                     "Then, from the change feed: {} (its worker).",
-                    lower_first(&p.to_string())
+                    lower_camel(&p.to_string())
                 ))
             }
             p => {
                 return Err(format!(
                     "it also {} in the same request flow, which generated functions do not do yet",
-                    lower_first(&p.to_string())
+                    lower_camel(&p.to_string())
                 ))
             }
         }
@@ -1776,7 +1771,7 @@ fn row(dv: &DocView, module: &str, properties: &[String]) -> Result<RowView, Str
                 ident: "id".into(),
                 json_name: "id".into(),
                 rename: false,
-                ty: view_string(),
+                ty: STRING.to_string(),
                 optional: false,
                 list: false,
                 doc: "Document id.".into(),
@@ -1826,7 +1821,7 @@ fn method(taken: &mut BTreeSet<String>, name: &str) -> String {
 }
 
 /// `order_status` → `OrderStatus`.
-fn upper_camel(snake: &str) -> String {
+fn upper_camel_of_snake(snake: &str) -> String {
     snake
         .trim_start_matches("r#")
         .split('_')
@@ -1839,18 +1834,6 @@ fn upper_camel(snake: &str) -> String {
                 .unwrap_or_default()
         })
         .collect()
-}
-
-fn lower_camel(name: &str) -> String {
-    let mut chars = name.chars();
-    chars
-        .next()
-        .map(|f| f.to_ascii_lowercase().to_string() + chars.as_str())
-        .unwrap_or_default()
-}
-
-fn lower_first(text: &str) -> String {
-    lower_camel(text)
 }
 
 /// The Rust expression of a lease document's partition key value: the lease type at every level.

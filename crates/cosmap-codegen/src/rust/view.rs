@@ -720,7 +720,8 @@ impl Shared<'_> {
     }
 }
 
-const STRING: &str = "::std::string::String";
+/// How generated code spells `String`.
+pub(crate) const STRING: &str = "::std::string::String";
 const INTO_STRING: &str = "impl ::core::convert::Into<::std::string::String>";
 const INTO: &str = "::core::convert::Into::into";
 

@@ -349,14 +349,14 @@ pub struct WrittenPartition {
 }
 
 impl ValueSource {
-    /// Whether the application knows this value when it sends the write (a parameter,
-    /// a constant, or made of them), rather than taking it from a document a change
-    /// feed or a query brings (a sync).
-    fn given(&self) -> bool {
+    /// Whether the application knows this value when it sends the request (a
+    /// parameter, a constant, or made of them), rather than taking it from a document
+    /// a change feed or a query brings (a sync, a read through a reference).
+    pub fn is_given(&self) -> bool {
         match self {
             ValueSource::Parameter(_) | ValueSource::Constant(_) | ValueSource::Window { .. } => true,
             ValueSource::Property(_) => false,
-            ValueSource::Levels(levels) => levels.iter().all(ValueSource::given),
+            ValueSource::Levels(levels) => levels.iter().all(ValueSource::is_given),
         }
     }
 }
@@ -435,7 +435,7 @@ fn written_partitions(requests: &[Request]) -> Vec<WrittenPartition> {
         let Action::Write { partition_key, .. } = &r.action else {
             continue;
         };
-        if !partition_key.given() {
+        if !partition_key.is_given() {
             continue;
         }
         match out
