@@ -96,6 +96,26 @@ async fn a_query_that_lost_its_order_by_fails() {
 }
 
 #[tokio::test]
+async fn a_query_that_returns_deleted_documents_fails() {
+    // `Order` documents are copied, so a delete sets their `ttl` and they wait to expire:
+    // verify writes a deleted twin beside each sample, which no read may return.
+    let (model, mut logical) = common::example("ecommerce");
+    edit_sql(&mut logical, "payments of an order", " AND NOT IS_DEFINED(c.ttl)", "");
+    let report = common::in_memory(&model, &logical).await;
+    let read = &report.pattern("payments of an order").expect("pattern").requests[0];
+    assert_eq!(read.verdict, Verdict::Fail, "{}", report.to_text());
+    assert!(
+        read.returned
+            .as_ref()
+            .is_some_and(|ids| ids.iter().any(|id| id.ends_with("~deleted"))),
+        "{:?}",
+        read.returned
+    );
+    let untouched = common::in_memory(&model, &common::example("ecommerce").1).await;
+    assert!(untouched.passed(), "{}", untouched.to_text());
+}
+
+#[tokio::test]
 async fn a_write_that_no_longer_keeps_its_copy_in_sync_fails() {
     let (model, mut logical) = common::example("ecommerce");
     let save = operation(&mut logical, "save an order with its items");

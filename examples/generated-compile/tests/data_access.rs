@@ -361,6 +361,14 @@ async fn count_and_subset_workers_keep_the_parent_current_from_the_change_feed()
             0,
             "caught up"
         );
+        // A delete reaches the count: it sets the review's `ttl` (the change feed shows
+        // no hard delete), and the recount leaves the expiring review out.
+        let reviews = db.review_repository();
+        let review = reviews.load("r0").await.unwrap().expect("review r0");
+        reviews.delete(review).await.expect("the delete");
+        assert!(reviews.load("r0").await.unwrap().is_none(), "deleted");
+        assert_eq!(db.product_review_count_worker().run_once().await.unwrap(), 1);
+        assert_eq!(count().await, 2, "the deleted review is not counted");
     }
     {
         use generated_compile::subset::data::Database;
@@ -396,6 +404,25 @@ async fn count_and_subset_workers_keep_the_parent_current_from_the_change_feed()
             .map(|r| r.review_id)
             .collect();
         assert_eq!(newest, ["r6", "r5", "r4", "r3", "r2"], "the newest five, newest first");
+        let reviews = db.review_repository();
+        let review = reviews.load("pr1".into(), "r6").await.unwrap().expect("review r6");
+        reviews.delete(review).await.expect("the delete");
+        db.product_newest_reviews_worker()
+            .run_once()
+            .await
+            .expect("the worker runs");
+        let newest: Vec<String> = db
+            .newest_reviews_of_a_product("pr1")
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|r| r.review_id)
+            .collect();
+        assert_eq!(
+            newest,
+            ["r5", "r4", "r3", "r2", "r1"],
+            "the deleted review left the subset"
+        );
     }
 }
 

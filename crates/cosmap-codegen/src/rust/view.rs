@@ -233,7 +233,7 @@ pub fn build(model: &LogicalModel, mapping: &TypeMapping) -> Result<RustView, St
         }
         let mut documents = Vec::new();
         for d in &c.document_types {
-            documents.push(shared.document(c.kind, c.default_ttl.is_some(), d, &types_module, &c.name)?);
+            documents.push(shared.document(c.kind, ttl_doc(c), d, &types_module, &c.name)?);
         }
         containers.push(ContainerView {
             module,
@@ -305,6 +305,16 @@ struct Shared<'a> {
     refs: BTreeMap<String, RefView>,
 }
 
+/// The doc of the `ttl` field of `c`'s documents, when it has TTL on: in a container
+/// whose change feed keeps derived data (rule `copySource`) a set `ttl` is a delete.
+fn ttl_doc(c: &cosmap_mapper::Container) -> Option<&'static str> {
+    c.default_ttl?;
+    Some(if c.rules.contains(&cosmap_mapper::Rule::CopySource) {
+        "Time to live in seconds, set by a delete: the change feed keeps derived data from this container, so a delete sets `ttl` and the document waits to expire; reads and queries leave it out."
+    } else {
+        "Time to live in seconds: Cosmos DB deletes the document that long after its last write (the container has TTL on)."
+    })
+}
 impl Shared<'_> {
     /// The module of container `name`.
     fn module(&self, name: &str) -> String {
@@ -314,7 +324,7 @@ impl Shared<'_> {
     fn document(
         &mut self,
         kind: ContainerKind,
-        ttl: bool,
+        ttl: Option<&'static str>,
         d: &DocumentType,
         types: &str,
         container: &str,
@@ -351,13 +361,8 @@ impl Shared<'_> {
                 &format!("Identity of the `{}` this belongs to.", parent.entity),
             ));
         }
-        if ttl {
-            fields.push(plain_field(
-                "ttl",
-                "::core::option::Option<i64>",
-                true,
-                "Time to live in seconds: Cosmos DB deletes the document that long after its last write (the container has TTL on).",
-            ));
+        if let Some(doc) = ttl {
+            fields.push(plain_field("ttl", "::core::option::Option<i64>", true, doc));
         }
         fields.extend(d.attributes.iter().map(|p| self.attribute(p)));
         for v in &d.computed {

@@ -21,7 +21,7 @@ pub(crate) fn resolve(model: &DomainModel, containers: &[Container]) -> Vec<Oper
     let places = index(containers);
     let keepers = keepers(containers);
     let subsets = subsets(containers);
-    patterns
+    let mut operations: Vec<Operation> = patterns
         .into_iter()
         .filter_map(|p| match p.kind {
             AccessKind::Read => read(&places, &subsets, p).map(|mut op| {
@@ -30,7 +30,9 @@ pub(crate) fn resolve(model: &DomainModel, containers: &[Container]) -> Vec<Oper
             }),
             AccessKind::Write => write(&places, containers, &keepers, p),
         })
-        .collect()
+        .collect();
+    super::live::leave_out_expiring(&mut operations, containers);
+    operations
 }
 
 /// The parameters a read's caller gives: each filter's, typed by the attribute it

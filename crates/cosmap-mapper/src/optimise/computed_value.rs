@@ -56,7 +56,7 @@ pub(crate) fn apply(
     if candidates.is_empty() {
         return;
     }
-    let batch = super::weigh(
+    let mut batch = super::weigh(
         &candidates,
         &without,
         price,
@@ -119,7 +119,17 @@ pub(crate) fn apply(
             .with("savesRuPerSecond", units::round(saves))
             .with("addsRuPerSecond", units::round(adds));
     }
-    if let Some(design) = batch.chosen {
+    if let Some(design) = batch.chosen.take() {
+        let why = |k: &Container| {
+            let counted: Vec<String> = batch
+                .weighed
+                .iter()
+                .filter(|w| batch.kept(w) && w.candidate.child_container == k.name)
+                .map(|w| format!("`{}`s on their `{}`", w.candidate.element, w.candidate.parent))
+                .collect();
+            (!counted.is_empty()).then(|| format!("its change feed keeps the counts of {}", counted.join(", ")))
+        };
+        super::copy::mark_children_sources(containers, &design, why, trace);
         *containers = design;
     }
 }
@@ -263,6 +273,12 @@ fn computed(containers: &[Container], candidates: &[Candidate]) -> Vec<Container
             });
             // An integer property: a few bytes.
             d.estimated_size_bytes = d.estimated_size_bytes.map(|b| b + 20.0);
+        }
+        // Kept from the children's change feed: their deletes must reach it.
+        if matches!(c.kept, Keeping::ChangeFeed { .. }) {
+            if let Some(children) = out.iter_mut().find(|k| k.name == c.child_container) {
+                super::copy::soft_deletes(children);
+            }
         }
     }
     out

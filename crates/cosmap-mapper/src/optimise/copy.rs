@@ -275,17 +275,56 @@ fn consider(
 /// does not show deletions, so sources are deleted by TTL, which Cosmos DB only
 /// honours when the container has a default TTL (-1: on, no expiry).
 pub(crate) fn mark_copy_source(source: &mut Container, trace: &mut Trace) {
-    if !source.rules.contains(&Rule::CopySource) {
-        source.rules.push(Rule::CopySource);
-        let ttl = *source.default_ttl.get_or_insert(-1);
-        trace
-            .record(
-                Rule::CopySource,
-                source.name.as_str(),
-                format!("TTL on (defaultTtl {ttl})"),
-                "its documents are copied elsewhere: the change feed shows no deletion, so a document is deleted by setting its `ttl`, which Cosmos DB honours only when the container has a default TTL (-1: on, nothing expires unless it says so)",
-            )
-            .with("defaultTtl", ttl);
+    if soft_deletes(source) {
+        record_change_feed_source(source, "its documents are copied elsewhere", trace);
+    }
+}
+
+/// Turns soft deletes on in `source`, whose change feed keeps derived data elsewhere
+/// (copies, feeds, counts, subsets): rule `copySource` and TTL on (-1 unless it has a
+/// default TTL already). `false` when it had them.
+pub(crate) fn soft_deletes(source: &mut Container) -> bool {
+    if source.rules.contains(&Rule::CopySource) {
+        return false;
+    }
+    source.rules.push(Rule::CopySource);
+    source.default_ttl.get_or_insert(-1);
+    true
+}
+
+/// Records why `source` (just given soft deletes by [`soft_deletes`]) has TTL on: `why`
+/// its change feed is read.
+pub(crate) fn record_change_feed_source(source: &Container, why: &str, trace: &mut Trace) {
+    let ttl = source.default_ttl.unwrap_or(-1);
+    trace
+        .record(
+            Rule::CopySource,
+            source.name.as_str(),
+            format!("TTL on (defaultTtl {ttl})"),
+            format!("{why}: the change feed shows no deletion, so a document is deleted by setting its `ttl`, which Cosmos DB honours only when the container has a default TTL (-1: on, nothing expires unless it says so)"),
+        )
+        .with("defaultTtl", ttl);
+}
+
+/// Gives soft deletes to each container whose change feed `design` reads for a value kept
+/// on a parent (`children` of each kept candidate), recording why for those
+/// that had none in `before`.
+pub(crate) fn mark_children_sources(
+    before: &[Container],
+    design: &[Container],
+    why: impl Fn(&Container) -> Option<String>,
+    trace: &mut Trace,
+) {
+    for c in design {
+        let had = before
+            .iter()
+            .any(|b| b.name == c.name && b.rules.contains(&Rule::CopySource));
+        if had || !c.rules.contains(&Rule::CopySource) {
+            continue;
+        }
+        if let Some(why) = why(c) {
+            record_change_feed_source(c, &why, trace);
+        }
     }
 }
 

@@ -46,7 +46,7 @@ pub(crate) fn apply(
         return;
     }
     let without = price(containers.clone());
-    let batch = super::weigh(
+    let mut batch = super::weigh(
         &candidates,
         &without,
         price,
@@ -103,7 +103,29 @@ pub(crate) fn apply(
             .with("savesRuPerSecond", units::round(saves))
             .with("addsRuPerSecond", units::round(adds));
     }
-    if let Some(design) = batch.chosen {
+    if let Some(design) = batch.chosen.take() {
+        let why = |k: &Container| {
+            let kept: Vec<String> = batch
+                .weighed
+                .iter()
+                .filter(|w| batch.kept(w))
+                .filter(|w| {
+                    w.candidate
+                        .embedded
+                        .subset
+                        .as_ref()
+                        .is_some_and(|of| of.container == k.name)
+                })
+                .map(|w| {
+                    format!(
+                        "the newest `{}`s in `{}`",
+                        w.candidate.element, w.candidate.parent_document
+                    )
+                })
+                .collect();
+            (!kept.is_empty()).then(|| format!("its change feed keeps {}", kept.join(", ")))
+        };
+        super::copy::mark_children_sources(containers, &design, why, trace);
         *containers = design;
     }
 }
@@ -309,6 +331,17 @@ fn subsets(containers: &[Container], candidates: &[Candidate]) -> Vec<Container>
             let newest = c.embedded.max.unwrap_or_default() as f64;
             d.estimated_size_bytes = d.estimated_size_bytes.map(|b| b + newest * child_bytes);
             d.embedded.push(c.embedded.clone());
+        }
+        // Kept from the children's change feed: their deletes must reach it.
+        if let Some(of) = c
+            .embedded
+            .subset
+            .as_ref()
+            .filter(|of| matches!(of.kept, Keeping::ChangeFeed { .. }))
+        {
+            if let Some(children) = out.iter_mut().find(|k| k.name == of.container) {
+                super::copy::soft_deletes(children);
+            }
         }
     }
     out

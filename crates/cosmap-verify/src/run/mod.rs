@@ -170,6 +170,33 @@ pub async fn verify(
     })
 }
 
+/// The id suffix of a sample's deleted twin.
+const DELETED: &str = "~deleted";
+
+/// A copy of sample `s` deleted by setting its `ttl`, as a delete in a container with
+/// soft deletes (rule `copySource`) leaves it until it expires; `None` in other
+/// containers. It is written beside the samples but is none of them, so a read that
+/// returns it (a query that does not leave out expiring documents) fails. Its unique
+/// values are changed so that it takes none of the sample's.
+fn deleted_twin(container: &Container, s: &Sample) -> Option<Sample> {
+    if !container.rules.contains(&cosmap_mapper::Rule::CopySource)
+        || container.kind == cosmap_mapper::ContainerKind::Claims
+    {
+        return None;
+    }
+    let mut twin = s.clone();
+    twin.id = format!("{}{DELETED}", s.id);
+    twin.body["id"] = Value::from(twin.id.clone());
+    twin.body["ttl"] = Value::from(86_400);
+    for path in container.unique_keys.iter().flat_map(|k| &k.paths) {
+        let names: Vec<&str> = path.trim_start_matches('/').split('/').collect();
+        if let Some(Value::String(text)) = names.iter().try_fold(&mut twin.body, |v, n| v.get_mut(*n)) {
+            text.push_str(DELETED);
+        }
+    }
+    Some(twin)
+}
+
 struct Run<'a> {
     connection: &'a Connection,
     clients: BTreeMap<String, ContainerClient>,
@@ -179,8 +206,15 @@ struct Run<'a> {
 }
 
 impl<'a> Run<'a> {
+    /// Writes the samples, and beside each sample of a container with soft deletes its
+    /// deleted twin ([`deleted_twin`]): no read may return it.
     async fn write_samples(&self) -> Result<(), VerifyError> {
-        for s in &self.samples {
+        let twins: Vec<Sample> = self
+            .samples
+            .iter()
+            .filter_map(|s| deleted_twin(self.logical.container(&s.container)?, s))
+            .collect();
+        for s in self.samples.iter().chain(&twins) {
             let client = self.client(&s.container).map_err(VerifyError::Samples)?;
             let operation = format!("create item `{}` in `{}`", s.id, s.container);
             self.connection
