@@ -150,10 +150,12 @@ impl DomainModel {
 
     /// The relationship from `element` stored under `property`.
     pub fn relationship_by_property(&self, element: &str, property: &str) -> Option<&Relationship> {
-        self.spec
-            .relationships
-            .iter()
-            .find(|r| r.from == element && r.property_name() == property)
+        self.relationships_from(element).find(|r| r.property_name() == property)
+    }
+
+    /// The relationships declared from `element`, in declaration order.
+    pub fn relationships_from<'s>(&'s self, element: &str) -> impl Iterator<Item = &'s Relationship> + use<'s> {
+        self.index.relationships_from(&self.spec, element)
     }
 
     /// The attribute a filter of a pattern starting at `start` compares, by the
