@@ -155,6 +155,17 @@ impl DomainModel {
         self.relationships_from(element).find(|r| r.property_name() == property)
     }
 
+    /// The relationships from or to `element`, in declaration order, each once.
+    pub fn relationships_touching<'s>(&'s self, element: &str) -> impl Iterator<Item = &'s Relationship> + use<'s> {
+        let touching = self.lookup.get(element).map_or(&[][..], |n| n.touching.as_slice());
+        touching.iter().map(|&i| &self.spec.relationships[i])
+    }
+
+    /// The access pattern called `name`.
+    pub fn access_pattern(&self, name: &str) -> Option<&AccessPattern> {
+        self.lookup.pattern(name).map(|i| &self.spec.access_patterns[i])
+    }
+
     /// The relationships declared from `element`, in declaration order.
     pub fn relationships_from<'s>(&'s self, element: &str) -> impl Iterator<Item = &'s Relationship> + use<'s> {
         let from = self.lookup.get(element).map_or(&[][..], |n| n.from.as_slice());

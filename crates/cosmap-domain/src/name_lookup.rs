@@ -22,12 +22,16 @@ pub(crate) struct Named {
     pub parent: Option<usize>,
     /// The relationships (indexes) declared from it, in declaration order.
     pub from: Vec<usize>,
+    /// The relationships (indexes) from or to it, in declaration order, each once.
+    pub touching: Vec<usize>,
 }
 
 /// Element names → [`Named`], built once from a validated model.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct NameLookup {
     by_name: HashMap<String, Named, BuildHasherDefault<NameHasher>>,
+    /// Access pattern names → their index in `accessPatterns`.
+    patterns: HashMap<String, usize, BuildHasherDefault<NameHasher>>,
 }
 
 impl NameLookup {
@@ -50,10 +54,31 @@ impl NameLookup {
                     root,
                     parent: parents.get(name).copied(),
                     from: index.from.get(name).cloned().unwrap_or_default(),
+                    touching: Vec::new(),
                 },
             );
         }
-        NameLookup { by_name }
+        for (i, rel) in spec.relationships.iter().enumerate() {
+            if let Some(named) = by_name.get_mut(rel.from.as_str()) {
+                named.touching.push(i);
+            }
+            if rel.to != rel.from {
+                if let Some(named) = by_name.get_mut(rel.to.as_str()) {
+                    named.touching.push(i);
+                }
+            }
+        }
+        let mut patterns: HashMap<String, usize, BuildHasherDefault<NameHasher>> = HashMap::default();
+        patterns.reserve(spec.access_patterns.len());
+        for (i, pattern) in spec.access_patterns.iter().enumerate() {
+            patterns.insert(pattern.name.clone(), i);
+        }
+        NameLookup { by_name, patterns }
+    }
+
+    /// The index of the access pattern called `name`.
+    pub(crate) fn pattern(&self, name: &str) -> Option<usize> {
+        self.patterns.get(name).copied()
     }
 
     /// What is known about `name`, when it is a declared element.
