@@ -6,17 +6,17 @@ use crate::diagnostic::Diagnostic;
 use crate::model::{
     AccessPattern, Aggregate, Attribute, Entity, ModelSpec, Relationship, ThresholdOverrides, ValueObject, Volume,
 };
-use crate::validate::{self, ElementId, Index};
+use crate::name_lookup::NameLookup;
+use crate::validate::{self, ElementId};
 
 /// A validated domain model: every name resolves, every entity and value object
 /// belongs to exactly one aggregate, every number is plausible.
 #[derive(Debug, Clone)]
 pub struct DomainModel {
     spec: ModelSpec,
-    index: Index,
-    /// Element name → the first declared relationship (index) that leads to it
-    /// from inside its own aggregate: its parent in the aggregate's tree (roots have none).
-    parents: BTreeMap<String, usize>,
+    /// Lookups by element name: where it is declared, its aggregate and root, its
+    /// parent relationship, the relationships from it.
+    lookup: NameLookup,
 }
 
 /// An entity or a value object, looked up by name.
@@ -83,14 +83,16 @@ impl DomainModel {
                 parents.insert(r.to.clone(), i);
             }
         }
-        Ok(DomainModel { spec, index, parents })
+        let lookup = NameLookup::new(&spec, &index, &parents);
+        Ok(DomainModel { spec, lookup })
     }
 
     /// The relationship that leads to `name` from inside its own aggregate (the
     /// first declared, when several do): how `name` hangs from its parent. `None`
     /// for a root, even when a member refers back to it.
     pub fn parent_relationship(&self, name: &str) -> Option<&Relationship> {
-        self.parents.get(name).map(|&i| &self.spec.relationships[i])
+        let i = self.lookup.get(name)?.parent?;
+        Some(&self.spec.relationships[i])
     }
 
     /// The model as declared.
@@ -150,10 +152,24 @@ impl DomainModel {
 
     /// The relationship from `element` stored under `property`.
     pub fn relationship_by_property(&self, element: &str, property: &str) -> Option<&Relationship> {
-        self.spec
-            .relationships
-            .iter()
-            .find(|r| r.from == element && r.property_name() == property)
+        self.relationships_from(element).find(|r| r.property_name() == property)
+    }
+
+    /// The relationships from or to `element`, in declaration order, each once.
+    pub fn relationships_touching<'s>(&'s self, element: &str) -> impl Iterator<Item = &'s Relationship> + use<'s> {
+        let touching = self.lookup.get(element).map_or(&[][..], |n| n.touching.as_slice());
+        touching.iter().map(|&i| &self.spec.relationships[i])
+    }
+
+    /// The access pattern called `name`.
+    pub fn access_pattern(&self, name: &str) -> Option<&AccessPattern> {
+        self.lookup.pattern(name).map(|i| &self.spec.access_patterns[i])
+    }
+
+    /// The relationships declared from `element`, in declaration order.
+    pub fn relationships_from<'s>(&'s self, element: &str) -> impl Iterator<Item = &'s Relationship> + use<'s> {
+        let from = self.lookup.get(element).map_or(&[][..], |n| n.from.as_slice());
+        from.iter().map(|&i| &self.spec.relationships[i])
     }
 
     /// The attribute a filter of a pattern starting at `start` compares, by the
@@ -177,7 +193,7 @@ impl DomainModel {
 
     /// The entity or value object called `name`.
     pub fn element(&self, name: &str) -> Option<Element<'_>> {
-        self.index.elements.get(name).map(|id| match *id {
+        self.lookup.get(name).map(|n| match n.element {
             ElementId::Entity(i) => Element::Entity(&self.spec.entities[i]),
             ElementId::ValueObject(i) => Element::ValueObject(&self.spec.value_objects[i]),
         })
@@ -193,12 +209,14 @@ impl DomainModel {
 
     /// The aggregate that `name` (an entity or value object) belongs to.
     pub fn aggregate_of(&self, name: &str) -> Option<&Aggregate> {
-        self.index.aggregate_of.get(name).map(|&a| &self.spec.aggregates[a])
+        let a = self.lookup.get(name)?.aggregate?;
+        Some(&self.spec.aggregates[a])
     }
 
     /// The root entity of the aggregate that `name` belongs to.
     pub fn root_of(&self, name: &str) -> Option<&Entity> {
-        self.aggregate_of(name).and_then(|a| self.entity(&a.root))
+        let i = self.lookup.get(name)?.root?;
+        Some(&self.spec.entities[i])
     }
 
     /// True when `name` is the root of its aggregate.
@@ -208,6 +226,7 @@ impl DomainModel {
 
     /// True when `a` and `b` belong to the same aggregate.
     pub fn same_aggregate(&self, a: &str, b: &str) -> bool {
-        matches!((self.index.aggregate_of.get(a), self.index.aggregate_of.get(b)), (Some(x), Some(y)) if x == y)
+        let aggregate = |name: &str| self.lookup.get(name).and_then(|n| n.aggregate);
+        matches!((aggregate(a), aggregate(b)), (Some(x), Some(y)) if x == y)
     }
 }

@@ -16,6 +16,7 @@ pub mod embedding;
 pub mod limits;
 mod load;
 pub mod model;
+mod name_lookup;
 pub mod naming;
 #[cfg(feature = "synthetic")]
 pub mod synthetic;

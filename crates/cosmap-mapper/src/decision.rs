@@ -148,6 +148,11 @@ impl Trace {
         self.decisions.last_mut().expect("just pushed")
     }
 
+    /// Records `other`'s decisions after this trace's, in their order.
+    pub fn append(&mut self, mut other: Trace) {
+        self.decisions.append(&mut other.decisions);
+    }
+
     /// The decisions grouped by rule, in the order made within each rule.
     pub fn finish(mut self) -> Vec<Decision> {
         self.decisions.sort_by_key(|d| d.rule);

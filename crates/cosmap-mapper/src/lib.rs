@@ -69,26 +69,44 @@ pub fn map(model: &DomainModel, options: &Options) -> LogicalModel {
         };
         // A partition key is weighed with the copies each design would then get, so
         // it never displaces a copy that serves the same reads for less.
+        // Each design weighed with its copies, with the copies made and the decisions
+        // recorded: the design the partition keys leave was weighed among them, so its
+        // copies are taken from there instead of being weighed again.
+        let weighed_copies: std::cell::RefCell<Vec<WeighedCopies>> = Default::default();
         let with_copies = |mut candidate: Vec<Container>| {
             let before = candidate.clone();
-            let finished = copies(
-                model,
-                options,
-                &thresholds,
-                &stats,
-                &mut candidate,
-                &mut decision::Trace::default(),
-            );
+            let mut copy_trace = decision::Trace::default();
+            let finished = copies(model, options, &thresholds, &stats, &mut candidate, &mut copy_trace);
             // No copy made: the design finished and figured to weigh them is the one.
             if candidate == before {
+                weighed_copies.borrow_mut().push(WeighedCopies {
+                    before,
+                    after: None,
+                    trace: copy_trace,
+                });
                 let (containers, operations, design) = finished;
                 return optimise::Priced::of(containers, operations, &design);
             }
+            weighed_copies.borrow_mut().push(WeighedCopies {
+                before,
+                after: Some(candidate.clone()),
+                trace: copy_trace,
+            });
             price(candidate)
         };
         let priced =
             optimise::partition_key::apply(model, &thresholds, &stats, &mut containers, &mut trace, &with_copies);
-        let _ = copies(model, options, &thresholds, &stats, &mut containers, &mut trace);
+        match weighed_copies.take().into_iter().find(|w| w.before == containers) {
+            Some(weighed) => {
+                if let Some(after) = weighed.after {
+                    containers = after;
+                }
+                trace.append(weighed.trace);
+            }
+            None => {
+                let _ = copies(model, options, &thresholds, &stats, &mut containers, &mut trace);
+            }
+        }
         let priced = optimise::feed::apply(
             model,
             &thresholds,
@@ -126,6 +144,14 @@ pub fn map(model: &DomainModel, options: &Options) -> LogicalModel {
 /// The `type` discriminator value of a document type: its name in lowerCamelCase.
 pub fn discriminator(name: &str) -> String {
     cosmap_domain::naming::lower_camel(name)
+}
+
+/// A design weighed with its copies: the containers before, after (when a copy was
+/// made) and the decisions the weighing recorded.
+struct WeighedCopies {
+    before: Vec<Container>,
+    after: Option<Vec<Container>>,
+    trace: decision::Trace,
 }
 
 /// Adds the copies a frequent cross-partition read needs, weighed on `containers`'

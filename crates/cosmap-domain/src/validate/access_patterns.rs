@@ -32,10 +32,8 @@ impl<'a> Checker<'a> {
                     continue;
                 }
                 // Close to a property of the start rather than to an element: say so.
-                let properties: Vec<String> = spec
-                    .relationships
-                    .iter()
-                    .filter(|rel| rel.from == pattern.start)
+                let properties: Vec<String> = self
+                    .relationships_from(&pattern.start)
                     .map(|rel| rel.property_name())
                     .collect();
                 let first = name.split('.').next().unwrap_or(name);
@@ -206,12 +204,9 @@ impl<'a> Checker<'a> {
     /// The references `element` stores forward (MR6) to roots other than its own,
     /// as (property, target root).
     fn forward_references(&self, element: &str) -> Vec<(String, &'a str)> {
-        let spec = self.spec;
-        spec.relationships
-            .iter()
+        self.relationships_from(element)
             .filter(|rel| {
-                rel.from == element
-                    && !rel.is_stored_reversed()
+                !rel.is_stored_reversed()
                     && self.root_of(&rel.to) == Some(rel.to.as_str())
                     // Not a member's link to its own root; a root's link to itself (a tree) is a reference.
                     && (self.root_of(element) != Some(rel.to.as_str()) || rel.from == rel.to)
@@ -261,7 +256,7 @@ impl<'a> Checker<'a> {
                 choices.push(format!("{property}.{identity}"));
             }
         }
-        for rel in spec.relationships.iter().filter(|r| r.from == start) {
+        for rel in self.relationships_from(start) {
             let Some(ElementId::ValueObject(i)) = self.index.elements.get(rel.to.as_str()) else {
                 continue;
             };
@@ -288,7 +283,6 @@ impl<'a> Checker<'a> {
     /// entry is neither (the caller reports it as an unknown element); `true` when it
     /// is one, reported here if it is wrong.
     fn returns_property(&mut self, pattern: &crate::model::AccessPattern, entry: &str, at: JsonPath) -> bool {
-        let spec = self.spec;
         let (first, rest) = match entry.split_once('.') {
             Some((first, rest)) => (first, Some(rest)),
             None => (entry, None),
@@ -298,10 +292,9 @@ impl<'a> Checker<'a> {
             Some(reference) => (reference, true),
             None => (first, false),
         };
-        let Some(rel) = spec
-            .relationships
-            .iter()
-            .find(|r| r.from == pattern.start && r.property_name() == first)
+        let Some(rel) = self
+            .relationships_from(&pattern.start)
+            .find(|r| r.property_name() == first)
         else {
             return false;
         };
@@ -383,15 +376,12 @@ impl<'a> Checker<'a> {
             );
             return;
         }
-        let spec = self.spec;
         let Some(own) = self.own_names(&pattern.start) else {
             return;
         };
         let mut names: BTreeSet<&str> = own.into_iter().collect();
-        let properties: Vec<String> = spec
-            .relationships
-            .iter()
-            .filter(|r| r.from == pattern.start)
+        let properties: Vec<String> = self
+            .relationships_from(&pattern.start)
             .map(|r| r.property_name())
             .collect();
         names.extend(properties.iter().map(String::as_str));

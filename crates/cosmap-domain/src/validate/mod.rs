@@ -10,7 +10,7 @@ mod relationships;
 use std::collections::BTreeMap;
 
 use crate::diagnostic::{Diagnostic, JsonPath};
-use crate::model::ModelSpec;
+use crate::model::{ModelSpec, Relationship};
 use crate::naming::closest;
 
 /// Where an entity or value object is declared.
@@ -27,6 +27,23 @@ pub(crate) struct Index {
     pub elements: BTreeMap<String, ElementId>,
     /// Entity and value object names → the aggregate (index) they belong to.
     pub aggregate_of: BTreeMap<String, usize>,
+    /// Element names → the relationships (indexes, in declaration order) from it.
+    pub from: BTreeMap<String, Vec<usize>>,
+}
+
+impl Index {
+    /// The relationships of `spec` declared from `element`, in declaration order.
+    pub(crate) fn relationships_from<'s>(
+        &self,
+        spec: &'s ModelSpec,
+        element: &str,
+    ) -> impl Iterator<Item = &'s Relationship> + use<'s, '_> {
+        self.from
+            .get(element)
+            .into_iter()
+            .flatten()
+            .map(move |&i| &spec.relationships[i])
+    }
 }
 
 /// Validates `spec`; returns the index, or every problem found.
@@ -36,6 +53,9 @@ pub(crate) fn validate(spec: &ModelSpec) -> Result<Index, Vec<Diagnostic>> {
         diagnostics: Vec::new(),
         index: Index::default(),
     };
+    for (i, rel) in spec.relationships.iter().enumerate() {
+        checker.index.from.entry(rel.from.clone()).or_default().push(i);
+    }
     checker.check_names();
     checker.check_numbers();
     checker.check_aggregates();
@@ -72,6 +92,11 @@ impl<'a> Checker<'a> {
             ElementId::Entity(i) => Self::entity_path(i),
             ElementId::ValueObject(i) => Self::value_object_path(i),
         }
+    }
+
+    /// The relationships declared from `element`, in declaration order.
+    fn relationships_from(&self, element: &str) -> impl Iterator<Item = &'a Relationship> + use<'a, '_> {
+        self.index.relationships_from(self.spec, element)
     }
 
     fn is_entity(&self, name: &str) -> bool {

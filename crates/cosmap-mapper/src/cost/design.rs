@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 
-use cosmap_domain::{AccessPattern, DomainModel, Element, FilterOp, Relationship};
+use cosmap_domain::{DomainModel, Element, FilterOp};
 
 use super::constants::*;
 use super::estimate::{Consistency, DesignCost};
@@ -20,9 +20,6 @@ use crate::statistics::{human_bytes, human_rate, Statistics};
 /// One design's figures, with partitions sized for its own workload.
 pub(crate) struct Design<'m> {
     model: &'m DomainModel,
-    /// Access patterns by name, and relationships by the elements at either end.
-    patterns: BTreeMap<&'m str, &'m AccessPattern>,
-    touching: BTreeMap<&'m str, Vec<&'m Relationship>>,
     facts: Facts,
     partitions: BTreeMap<String, f64>,
     ru_per_second: BTreeMap<String, f64>,
@@ -37,17 +34,8 @@ impl<'m> Design<'m> {
         operations: &[Operation],
         consistency: Consistency,
     ) -> Self {
-        let mut touching: BTreeMap<&str, Vec<&Relationship>> = BTreeMap::new();
-        for rel in model.relationships() {
-            touching.entry(rel.from.as_str()).or_default().push(rel);
-            if rel.to != rel.from {
-                touching.entry(rel.to.as_str()).or_default().push(rel);
-            }
-        }
         let mut design = Design {
             model,
-            patterns: model.access_patterns().iter().map(|p| (p.name.as_str(), p)).collect(),
-            touching,
             partitions: BTreeMap::new(),
             facts,
             ru_per_second: BTreeMap::new(),
@@ -188,7 +176,7 @@ impl<'m> Design<'m> {
             return self.typical_depth(r);
         }
         let (Some(pattern), Some(crate::operations::ValueSource::Property(path))) =
-            (self.patterns.get(op.pattern.as_str()), r.id())
+            (self.model.access_pattern(&op.pattern), r.id())
         else {
             return 1.0;
         };
@@ -205,8 +193,8 @@ impl<'m> Design<'m> {
     /// The most items `op`'s main query returns in one execution: the pattern's
     /// `limit`, else one page (a `limit` beyond a page reads several).
     fn main_page(&self, op: &Operation) -> f64 {
-        self.patterns
-            .get(op.pattern.as_str())
+        self.model
+            .access_pattern(&op.pattern)
             .and_then(|p| p.limit)
             .map_or(QUERY_PAGE_ITEMS, |n| n as f64)
     }
@@ -264,8 +252,8 @@ impl<'m> Design<'m> {
                 };
                 // A short form (`project`) returns a share of each document, by its properties.
                 let projected = self
-                    .patterns
-                    .get(op.pattern.as_str())
+                    .model
+                    .access_pattern(&op.pattern)
                     .map(|p| p.project.len())
                     .filter(|&n| main && n > 0 && r.selects_short_form());
                 let bytes = |name: &str| match (projected, doc(name)) {
@@ -342,7 +330,7 @@ impl<'m> Design<'m> {
         } else {
             count
         };
-        let Some(pattern) = self.patterns.get(op.pattern.as_str()) else {
+        let Some(pattern) = self.model.access_pattern(&op.pattern) else {
             return unfiltered;
         };
         if !main {
@@ -420,9 +408,8 @@ impl<'m> Design<'m> {
         let f = filter.rsplit('.').next().unwrap_or(filter);
         // Else any root related to `element` with that identity: the first by name, so
         // the declaration order does not matter.
-        self.touching
-            .get(element)?
-            .iter()
+        self.model
+            .relationships_touching(element)
             .filter_map(|rel| {
                 let other = if rel.from == element {
                     &rel.to
@@ -444,9 +431,14 @@ impl<'m> Design<'m> {
         let mut out = Vec::new();
         let years = t.growth_years;
         let stats = Statistics::new(self.model);
+        // The containers by name (the first of a name), looked up once per container.
+        let mut by_name: BTreeMap<&str, &Container> = BTreeMap::new();
+        for c in containers {
+            by_name.entry(c.name.as_str()).or_insert(c);
+        }
         for (name, f) in &self.facts {
             let rus = self.ru_per_second.get(name).copied().unwrap_or(0.0);
-            let container = containers.iter().find(|c| &c.name == name);
+            let container = by_name.get(name.as_str()).copied();
             if f.dictionary {
                 for (doc, d) in &f.documents {
                     let source = container

@@ -11,7 +11,7 @@ use serde::Serialize;
 use super::estimate::PatternCost;
 use super::units;
 use crate::decision::Rule;
-use crate::logical_model::{Container, DocumentType, Embedded, EmbeddedKind, LogicalModel, Role};
+use crate::logical_model::{Container, Embedded, EmbeddedKind, LogicalModel, Role};
 use crate::operations::{Operation, OperationKind};
 
 /// One optimisation's effect on the workload.
@@ -89,12 +89,13 @@ pub(crate) fn effects(
             snapshots(&d.embedded, &mut embedded);
         }
     }
+    let touched = snapshot_patterns(
+        (&rules.containers, &rules.operations),
+        (&optimised.containers, &optimised.operations),
+    );
+    let none = BTreeSet::new();
     for element in embedded {
-        let names = snapshot_patterns(
-            element,
-            (&rules.containers, &rules.operations),
-            (&optimised.containers, &optimised.operations),
-        );
+        let names = touched.get(element).unwrap_or(&none);
         out.push(effect(
             Rule::EmbedReferenceData,
             format!("`{element}` embedded where referenced"),
@@ -263,49 +264,45 @@ pub(crate) fn saves_and_adds(deltas: impl IntoIterator<Item = f64>) -> (f64, f64
     (saves, adds)
 }
 
-/// The patterns a snapshot of `element` changes: those whose operation in the design
-/// `without` it reads the element's documents (the snapshot saves that read), and
-/// those whose operation in the design `with` it writes a document carrying it (the
-/// snapshot makes that write larger).
+/// The patterns a snapshot of each element changes, by element: those whose operation
+/// in the design `without` it reads the element's documents (the snapshot saves that
+/// read), and those whose operation in the design `with` it writes a document carrying
+/// it (the snapshot makes that write larger). One pass over the operations for every
+/// element; an element no pattern touches has no entry.
 pub(crate) fn snapshot_patterns<'a>(
-    element: &str,
     without: (&'a [Container], &'a [Operation]),
     with: (&'a [Container], &'a [Operation]),
-) -> BTreeSet<&'a str> {
+) -> BTreeMap<&'a str, BTreeSet<&'a str>> {
     let by_name = |containers: &'a [Container]| -> BTreeMap<&'a str, &'a Container> {
         containers.iter().map(|c| (c.name.as_str(), c)).collect()
     };
     let (before, after) = (by_name(without.0), by_name(with.0));
-    let holds = |index: &BTreeMap<&str, &Container>, container: &str, holds: &dyn Fn(&DocumentType) -> bool| {
-        index.get(container).is_some_and(|c| c.document_types.iter().any(holds))
-    };
-    let reads_it = |op: &Operation| {
-        op.requests.iter().any(|r| {
-            r.kind() != OperationKind::Write
-                && holds(&before, &r.container, &|d| {
-                    d.source == element && r.document_types.contains(&d.name)
-                })
-        })
-    };
-    let carries_it = |op: &Operation| {
-        op.requests.iter().any(|r| {
-            r.kind() == OperationKind::Write
-                && holds(&after, &r.container, &|d| {
-                    r.document_types.contains(&d.name) && {
-                        let mut found = BTreeSet::new();
-                        snapshots(&d.embedded, &mut found);
-                        found.contains(element)
-                    }
-                })
-        })
-    };
-    without
-        .1
-        .iter()
-        .filter(|op| reads_it(op))
-        .chain(with.1.iter().filter(|op| carries_it(op)))
-        .map(|op| op.pattern.as_str())
-        .collect()
+    let mut out: BTreeMap<&'a str, BTreeSet<&'a str>> = BTreeMap::new();
+    for op in without.1 {
+        for r in op.requests.iter().filter(|r| r.kind() != OperationKind::Write) {
+            let Some(c) = before.get(r.container.as_str()) else {
+                continue;
+            };
+            for d in c.document_types.iter().filter(|d| r.document_types.contains(&d.name)) {
+                out.entry(d.source.as_str()).or_default().insert(op.pattern.as_str());
+            }
+        }
+    }
+    for op in with.1 {
+        for r in op.requests.iter().filter(|r| r.kind() == OperationKind::Write) {
+            let Some(c) = after.get(r.container.as_str()) else {
+                continue;
+            };
+            for d in c.document_types.iter().filter(|d| r.document_types.contains(&d.name)) {
+                let mut found = BTreeSet::new();
+                snapshots(&d.embedded, &mut found);
+                for element in found {
+                    out.entry(element).or_default().insert(op.pattern.as_str());
+                }
+            }
+        }
+    }
+    out
 }
 
 /// The reference data elements embedded (as snapshots) anywhere in `list`.

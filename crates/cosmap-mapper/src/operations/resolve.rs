@@ -21,6 +21,8 @@ pub(crate) fn resolve(model: &DomainModel, containers: &[Container]) -> Vec<Oper
     let places = index(containers);
     let keepers = keepers(containers);
     let subsets = subsets(containers);
+    // The claims containers, found once: a write looks only at them.
+    let claims: Vec<&Container> = containers.iter().filter(|k| k.kind == ContainerKind::Claims).collect();
     let mut operations: Vec<Operation> = patterns
         .into_iter()
         .filter_map(|p| match p.kind {
@@ -28,7 +30,7 @@ pub(crate) fn resolve(model: &DomainModel, containers: &[Container]) -> Vec<Oper
                 op.parameters = parameters(model, p);
                 op
             }),
-            AccessKind::Write => write(&places, containers, &keepers, p),
+            AccessKind::Write => write(&places, &claims, &keepers, p),
         })
         .collect();
     super::live::leave_out_expiring(&mut operations, containers);
@@ -698,7 +700,7 @@ fn follow_reference(home: &Location<'_>, r: &crate::logical_model::Reference) ->
     }
 }
 
-fn write(all: &Places<'_>, containers: &[Container], keepers: &Keepers<'_>, p: &AccessPattern) -> Option<Operation> {
+fn write(all: &Places<'_>, claims: &[&Container], keepers: &Keepers<'_>, p: &AccessPattern) -> Option<Operation> {
     let kind = match p.write.unwrap_or(WriteOperation::Replace) {
         WriteOperation::Create => WriteKind::Create,
         WriteOperation::Replace => WriteKind::Replace,
@@ -801,7 +803,7 @@ fn write(all: &Places<'_>, containers: &[Container], keepers: &Keepers<'_>, p: &
         // A unique value no unique key enforces is claimed before its owner is
         // created, and released after it is deleted (uniqueClaim).
         if home.path.is_empty() && matches!(this, WriteKind::Create | WriteKind::Delete) {
-            for (k, (claims, claim, of)) in claims_of(containers, &c.name, &d.name).enumerate() {
+            for (k, (claims, claim, of)) in claims_of(claims, &c.name, &d.name).enumerate() {
                 let request = Request {
                     action: Action::Write {
                         write: this,
@@ -1162,15 +1164,16 @@ impl Parent<'_> {
     }
 }
 
-/// The claim document types (with their container) on `document_type` of `container`.
+/// The claim document types (with their container) on `document_type` of `container`,
+/// among the `claims` containers.
 fn claims_of<'c>(
-    containers: &'c [Container],
+    claims: &'c [&'c Container],
     container: &'c str,
     document_type: &'c str,
 ) -> impl Iterator<Item = (&'c Container, &'c DocumentType, &'c ClaimOf)> {
-    containers
+    claims
         .iter()
-        .filter(|k| k.kind == ContainerKind::Claims)
+        .copied()
         .flat_map(|k| k.document_types.iter().map(move |d| (k, d)))
         .filter_map(move |(k, d)| {
             let of = d.claim_of.as_ref()?;

@@ -41,12 +41,13 @@ pub(crate) fn apply(
     let with_all = price(embedded(model, containers, &candidates, &mut Trace::default()));
     let mut kept = BTreeSet::new();
     let mut weighed = Vec::new();
+    let touched = snapshot_patterns(
+        (&without.containers, &without.operations),
+        (&with_all.containers, &with_all.operations),
+    );
+    let none = BTreeSet::new();
     for element in &candidates {
-        let patterns = snapshot_patterns(
-            element,
-            (&without.containers, &without.operations),
-            (&with_all.containers, &with_all.operations),
-        );
+        let patterns = touched.get(element.as_str()).unwrap_or(&none);
         let (saves, adds) = saves_and_adds(patterns.iter().map(|name| {
             let ru = |p: &Priced| p.by_pattern.get(*name).copied().unwrap_or(0.0);
             ru(&without) - ru(&with_all)

@@ -1,0 +1,130 @@
+//! [`NameLookup`]: what a [`crate::DomainModel`] answers by element name, in one
+//! hash lookup. The mapper asks these questions millions of times on a large model;
+//! an ordered map of thousands of names costs a dozen string comparisons each.
+//! Only looked up, never iterated, so hash order never reaches any output.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+use crate::model::ModelSpec;
+use crate::validate::{ElementId, Index};
+
+/// Everything known about one element name.
+#[derive(Debug, Clone)]
+pub(crate) struct Named {
+    /// Where it is declared.
+    pub element: ElementId,
+    /// The aggregate (index) it belongs to.
+    pub aggregate: Option<usize>,
+    /// Its aggregate's root entity (index in `entities`).
+    pub root: Option<usize>,
+    /// The relationship (index) that leads to it from inside its own aggregate.
+    pub parent: Option<usize>,
+    /// The relationships (indexes) declared from it, in declaration order.
+    pub from: Vec<usize>,
+    /// The relationships (indexes) from or to it, in declaration order, each once.
+    pub touching: Vec<usize>,
+}
+
+/// Element names → [`Named`], built once from a validated model.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct NameLookup {
+    by_name: HashMap<String, Named, BuildHasherDefault<NameHasher>>,
+    /// Access pattern names → their index in `accessPatterns`.
+    patterns: HashMap<String, usize, BuildHasherDefault<NameHasher>>,
+}
+
+impl NameLookup {
+    /// The lookup of a validated `spec`, from its validation `index` and the
+    /// `parents` (element → relationship index) found for it.
+    pub(crate) fn new(spec: &ModelSpec, index: &Index, parents: &std::collections::BTreeMap<String, usize>) -> Self {
+        let mut by_name: HashMap<String, Named, BuildHasherDefault<NameHasher>> = HashMap::default();
+        by_name.reserve(index.elements.len());
+        for (name, &element) in &index.elements {
+            let aggregate = index.aggregate_of.get(name).copied();
+            let root = aggregate.and_then(|a| match index.elements.get(&spec.aggregates[a].root) {
+                Some(&ElementId::Entity(i)) => Some(i),
+                _ => None,
+            });
+            by_name.insert(
+                name.clone(),
+                Named {
+                    element,
+                    aggregate,
+                    root,
+                    parent: parents.get(name).copied(),
+                    from: index.from.get(name).cloned().unwrap_or_default(),
+                    touching: Vec::new(),
+                },
+            );
+        }
+        for (i, rel) in spec.relationships.iter().enumerate() {
+            if let Some(named) = by_name.get_mut(rel.from.as_str()) {
+                named.touching.push(i);
+            }
+            if rel.to != rel.from {
+                if let Some(named) = by_name.get_mut(rel.to.as_str()) {
+                    named.touching.push(i);
+                }
+            }
+        }
+        let mut patterns: HashMap<String, usize, BuildHasherDefault<NameHasher>> = HashMap::default();
+        patterns.reserve(spec.access_patterns.len());
+        for (i, pattern) in spec.access_patterns.iter().enumerate() {
+            patterns.insert(pattern.name.clone(), i);
+        }
+        NameLookup { by_name, patterns }
+    }
+
+    /// The index of the access pattern called `name`.
+    pub(crate) fn pattern(&self, name: &str) -> Option<usize> {
+        self.patterns.get(name).copied()
+    }
+
+    /// What is known about `name`, when it is a declared element.
+    pub(crate) fn get(&self, name: &str) -> Option<&Named> {
+        self.by_name.get(name)
+    }
+}
+
+/// A fast, deterministic hasher for short names (the multiply-rotate scheme of
+/// rustc's `FxHasher`): no random seed is needed, since the map is never iterated.
+#[derive(Debug, Default, Clone, Copy)]
+pub(crate) struct NameHasher {
+    hash: u64,
+}
+
+const SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+
+impl NameHasher {
+    fn add(&mut self, word: u64) {
+        self.hash = (self.hash.rotate_left(5) ^ word).wrapping_mul(SEED);
+    }
+}
+
+impl Hasher for NameHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for chunk in &mut chunks {
+            self.add(u64::from_le_bytes(chunk.try_into().unwrap_or_default()));
+        }
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let mut last = [0u8; 8];
+            last[..rest.len()].copy_from_slice(rest);
+            self.add(u64::from_le_bytes(last));
+        }
+    }
+
+    fn write_u8(&mut self, i: u8) {
+        self.add(u64::from(i));
+    }
+
+    fn write_usize(&mut self, i: usize) {
+        self.add(i as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        self.hash
+    }
+}
