@@ -162,6 +162,9 @@ resource container_order 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/con
             path: '/orderId/?'
           }
           {
+            path: '/ttl/?'
+          }
+          {
             path: '/type/?'
           }
         ]

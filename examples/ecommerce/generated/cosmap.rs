@@ -1742,7 +1742,7 @@ pub mod order {
         pub r#type: kind::Order,
         /// Partition key value.
         pub order_id: ::std::string::String,
-        /// Time to live in seconds: Cosmos DB deletes the document that long after its last write (the container has TTL on).
+        /// Time to live in seconds, set by a delete: the change feed keeps derived data from this container, so a delete sets `ttl` and the document waits to expire; reads and queries leave it out.
         #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
         pub ttl: ::core::option::Option<i64>,
         /// `orderedAt` (dateTime).
@@ -1838,7 +1838,7 @@ pub mod order {
         pub r#type: kind::OrderStatusHistory,
         /// Partition key value.
         pub order_id: ::std::string::String,
-        /// Time to live in seconds: Cosmos DB deletes the document that long after its last write (the container has TTL on).
+        /// Time to live in seconds, set by a delete: the change feed keeps derived data from this container, so a delete sets `ttl` and the document waits to expire; reads and queries leave it out.
         #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
         pub ttl: ::core::option::Option<i64>,
         /// `changedAt` (dateTime).
@@ -1911,7 +1911,7 @@ pub mod order {
         pub r#type: kind::Package,
         /// Partition key value.
         pub order_id: ::std::string::String,
-        /// Time to live in seconds: Cosmos DB deletes the document that long after its last write (the container has TTL on).
+        /// Time to live in seconds, set by a delete: the change feed keeps derived data from this container, so a delete sets `ttl` and the document waits to expire; reads and queries leave it out.
         #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
         pub ttl: ::core::option::Option<i64>,
         /// `trackingNumber` (string).
@@ -1984,7 +1984,7 @@ pub mod order {
         pub r#type: kind::Payment,
         /// Partition key value.
         pub order_id: ::std::string::String,
-        /// Time to live in seconds: Cosmos DB deletes the document that long after its last write (the container has TTL on).
+        /// Time to live in seconds, set by a delete: the change feed keeps derived data from this container, so a delete sets `ttl` and the document waits to expire; reads and queries leave it out.
         #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
         pub ttl: ::core::option::Option<i64>,
         /// `amount` (decimal).

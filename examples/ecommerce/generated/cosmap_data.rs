@@ -200,6 +200,20 @@ pub mod data {
                 Err(error) => Err(error.into()),
             }
         }
+        /// A point read of a live document: `None` when there is none, or when it is
+        /// deleted and only waiting to expire (its `ttl` set).
+        pub(super) async fn read_live<T: ::serde::de::DeserializeOwned>(
+            client: &ContainerClient,
+            partition_key: impl Into<PartitionKey>,
+            id: &str,
+        ) -> Result<::core::option::Option<T>, Error> {
+            match read::<Value>(client, partition_key, id).await? {
+                ::core::option::Option::Some(document) if !expiring(&document) => {
+                    Ok(::core::option::Option::Some(from_json(document)?))
+                }
+                _ => Ok(::core::option::Option::None),
+            }
+        }
         /// Every item a query returns, page after page.
         pub(super) async fn query<T: ::serde::de::DeserializeOwned>(
             client: &ContainerClient,
@@ -295,7 +309,7 @@ pub mod data {
                 let Some(id) = id.as_str() else {
                     return Err(json("a reference's id is not text", id));
                 };
-                if let Some(found) = read(client, key_of(&key)?, id).await? {
+                if let Some(found) = read_live(client, key_of(&key)?, id).await? {
                     out.push(found);
                 }
             }
@@ -1330,13 +1344,13 @@ pub mod data {
             &self.client
         }
         /// Reads the document `id` in partition `partition_key`, whatever its type:
-        /// `None` when there is none.
+        /// `None` when there is none, or when it is deleted (its `ttl` set, waiting to expire).
         pub async fn read(
             &self,
             partition_key: ::std::string::String,
             id: &str,
         ) -> Result<::core::option::Option<super::account::AccountDocument>, Error> {
-            rt::read(&self.client, partition_key, id).await
+            rt::read_live(&self.client, partition_key, id).await
         }
     }
     /// Container `Dictionary` (the types of `super::dictionary`).
@@ -1360,7 +1374,7 @@ pub mod data {
             &self.client
         }
         /// Reads the document `id` in partition `partition_key`, whatever its type:
-        /// `None` when there is none.
+        /// `None` when there is none, or when it is deleted (its `ttl` set, waiting to expire).
         pub async fn read(
             &self,
             partition_key: ::std::string::String,
@@ -1369,7 +1383,7 @@ pub mod data {
             ::core::option::Option<super::dictionary::DictionaryDocument>,
             Error,
         > {
-            rt::read(&self.client, partition_key, id).await
+            rt::read_live(&self.client, partition_key, id).await
         }
     }
     /// Container `Item` (the types of `super::item`).
@@ -1393,13 +1407,13 @@ pub mod data {
             &self.client
         }
         /// Reads the document `id` in partition `partition_key`, whatever its type:
-        /// `None` when there is none.
+        /// `None` when there is none, or when it is deleted (its `ttl` set, waiting to expire).
         pub async fn read(
             &self,
             partition_key: ::std::string::String,
             id: &str,
         ) -> Result<::core::option::Option<super::item::ItemDocument>, Error> {
-            rt::read(&self.client, partition_key, id).await
+            rt::read_live(&self.client, partition_key, id).await
         }
     }
     /// Container `Order` (the types of `super::order`).
@@ -1423,13 +1437,13 @@ pub mod data {
             &self.client
         }
         /// Reads the document `id` in partition `partition_key`, whatever its type:
-        /// `None` when there is none.
+        /// `None` when there is none, or when it is deleted (its `ttl` set, waiting to expire).
         pub async fn read(
             &self,
             partition_key: ::std::string::String,
             id: &str,
         ) -> Result<::core::option::Option<super::order::OrderDocument>, Error> {
-            rt::read(&self.client, partition_key, id).await
+            rt::read_live(&self.client, partition_key, id).await
         }
     }
     /// Container `PresentedProduct` (the types of `super::presented_product`).
@@ -1453,7 +1467,7 @@ pub mod data {
             &self.client
         }
         /// Reads the document `id` in partition `partition_key`, whatever its type:
-        /// `None` when there is none.
+        /// `None` when there is none, or when it is deleted (its `ttl` set, waiting to expire).
         pub async fn read(
             &self,
             partition_key: ::std::string::String,
@@ -1462,7 +1476,7 @@ pub mod data {
             ::core::option::Option<super::presented_product::PresentedProductDocument>,
             Error,
         > {
-            rt::read(&self.client, partition_key, id).await
+            rt::read_live(&self.client, partition_key, id).await
         }
     }
     /// Container `UniqueClaims` (the types of `super::unique_claims`).
@@ -1486,7 +1500,7 @@ pub mod data {
             &self.client
         }
         /// Reads the document `id` in partition `partition_key`, whatever its type:
-        /// `None` when there is none.
+        /// `None` when there is none, or when it is deleted (its `ttl` set, waiting to expire).
         pub async fn read(
             &self,
             partition_key: ::std::string::String,
@@ -1495,7 +1509,7 @@ pub mod data {
             ::core::option::Option<super::unique_claims::UniqueClaimsDocument>,
             Error,
         > {
-            rt::read(&self.client, partition_key, id).await
+            rt::read_live(&self.client, partition_key, id).await
         }
     }
     /// Every container of the model, opened: the access patterns are its methods, and
@@ -1609,7 +1623,7 @@ pub mod data {
             &self,
             account_id: &str,
         ) -> Result<::core::option::Option<super::account::Account>, Error> {
-            rt::read(
+            rt::read_live(
                     &self.account.client,
                     ::std::string::String::from(account_id),
                     account_id,
@@ -1781,13 +1795,13 @@ pub mod data {
             Ok(())
         }
         /// `order with all details by id` (100/s): reads `Order`.
-        /// `SELECT * FROM c WHERE c.orderId = @orderId AND c.type IN ('order', 'orderStatusHistory', 'package', 'payment')`
+        /// `SELECT * FROM c WHERE c.orderId = @orderId AND c.type IN ('order', 'orderStatusHistory', 'package', 'payment') AND NOT IS_DEFINED(c.ttl)`
         pub async fn order_with_all_details_by_id(
             &self,
             order_id: &str,
         ) -> Result<::std::vec::Vec<super::order::OrderDocument>, Error> {
             let query = ::azure_data_cosmos::Query::from(
-                "SELECT * FROM c WHERE c.orderId = @orderId AND c.type IN ('order', 'orderStatusHistory', 'package', 'payment')",
+                "SELECT * FROM c WHERE c.orderId = @orderId AND c.type IN ('order', 'orderStatusHistory', 'package', 'payment') AND NOT IS_DEFINED(c.ttl)",
             );
             let query = rt::bind(query, "@orderId", order_id)?;
             rt::query(
@@ -1819,13 +1833,13 @@ pub mod data {
                 .await
         }
         /// `payments of an order` (10/s): reads `Payment`.
-        /// `SELECT * FROM c WHERE c.orderId = @orderId AND c.type = 'payment'`
+        /// `SELECT * FROM c WHERE c.orderId = @orderId AND c.type = 'payment' AND NOT IS_DEFINED(c.ttl)`
         pub async fn payments_of_an_order(
             &self,
             order_id: &str,
         ) -> Result<::std::vec::Vec<super::order::Payment>, Error> {
             let query = ::azure_data_cosmos::Query::from(
-                "SELECT * FROM c WHERE c.orderId = @orderId AND c.type = 'payment'",
+                "SELECT * FROM c WHERE c.orderId = @orderId AND c.type = 'payment' AND NOT IS_DEFINED(c.ttl)",
             );
             let query = rt::bind(query, "@orderId", order_id)?;
             rt::query(
@@ -1903,13 +1917,13 @@ pub mod data {
             Ok(())
         }
         /// `status history of an order` (30/s): reads `OrderStatusHistory`.
-        /// `SELECT * FROM c WHERE c.orderId = @orderId AND c.type = 'orderStatusHistory' ORDER BY c.changedAt`
+        /// `SELECT * FROM c WHERE c.orderId = @orderId AND c.type = 'orderStatusHistory' AND NOT IS_DEFINED(c.ttl) ORDER BY c.changedAt`
         pub async fn status_history_of_an_order(
             &self,
             order_id: &str,
         ) -> Result<::std::vec::Vec<super::order::OrderStatusHistory>, Error> {
             let query = ::azure_data_cosmos::Query::from(
-                "SELECT * FROM c WHERE c.orderId = @orderId AND c.type = 'orderStatusHistory' ORDER BY c.changedAt",
+                "SELECT * FROM c WHERE c.orderId = @orderId AND c.type = 'orderStatusHistory' AND NOT IS_DEFINED(c.ttl) ORDER BY c.changedAt",
             );
             let query = rt::bind(query, "@orderId", order_id)?;
             rt::query(
@@ -3221,7 +3235,7 @@ pub mod data {
     /// the version it was loaded at (its `etag`: `Error::Stale` if it changed since).
     pub struct OrderRepository {
         database: Database,
-        /// How long a deleted document waits to expire (this aggregate's deletes set `ttl`, so the change feed tells its copies).
+        /// How long a deleted document waits to expire (this aggregate's deletes set `ttl`, so the change feed tells what is kept from it).
         pub soft_delete_ttl: i64,
     }
     impl OrderRepository {
@@ -3334,7 +3348,7 @@ pub mod data {
             Ok(())
         }
         /// Deletes the aggregate's documents as they were loaded, in one transactional
-        /// batch (by setting their `ttl`, so the change feed tells the copies), each only
+        /// batch (by setting their `ttl`, so the change feed tells what is kept from them), each only
         /// at its loaded version (`Error::Stale` if it changed since).
         pub async fn delete(&self, aggregate: OrderAggregate) -> Result<(), Error> {
             let mut ops = ::std::vec::Vec::new();
