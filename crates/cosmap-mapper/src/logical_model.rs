@@ -72,7 +72,7 @@ pub struct Container {
     /// Unique keys that are sound for this container (see the `uniqueKey` decisions).
     pub unique_keys: Vec<UniqueKey>,
     /// The rules that shaped this container (`copy`: it holds copies; `copySource`: its
-    /// documents are copied elsewhere, so TTL is on).
+    /// change feed keeps copies, counts or subsets, so TTL is on and deletes are soft).
     pub rules: Vec<Rule>,
     /// Document types: the root first, then entities, separated value objects, copies.
     pub document_types: Vec<DocumentType>,
