@@ -104,6 +104,23 @@ fn main() -> Result<(), Box<dyn Error>> {
             .compile()?;
         tests.push_str(&round_trip_test(name, &cosmap_mapper::map(&model, &Options::default())));
     }
+    // The computed-value example by rules MR1–MR6 alone: its counts are not kept, so its
+    // reads run a count query per result.
+    let file = "../patterns/computed-value/model.json";
+    let mut unoptimised = Options::default();
+    unoptimised.optimise = false;
+    cosmap_codegen::Builder::new()
+        .model(file)
+        .out_dir(&out)
+        .file_name("counted_per_read.rs")
+        .mapper_options(unoptimised.clone())
+        .data_access(true)
+        .compile()?;
+    let model = cosmap_domain::load_file(Path::new(file)).map_err(|e| e.to_string())?;
+    tests.push_str(&round_trip_test(
+        "counted_per_read",
+        &cosmap_mapper::map(&model, &unoptimised),
+    ));
     write_if_changed(&out.join("round_trip.rs"), &tests)?;
     Ok(())
 }

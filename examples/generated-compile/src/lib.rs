@@ -86,6 +86,13 @@ pub mod computed_value {
     include!(concat!(env!("OUT_DIR"), "/computed_value_data.rs"));
 }
 
+/// The types of `patterns/computed-value` by rules MR1–MR6 alone: the counts are not
+/// kept, so its reads count with a query per result.
+pub mod counted_per_read {
+    include!(concat!(env!("OUT_DIR"), "/counted_per_read.rs"));
+    include!(concat!(env!("OUT_DIR"), "/counted_per_read_data.rs"));
+}
+
 /// The types of `patterns/subset`: a post keeps its ten newest comments
 /// (`newest_comments`), a product its five newest reviews.
 pub mod subset {

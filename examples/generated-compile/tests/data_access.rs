@@ -14,8 +14,12 @@ struct Provisioned {
 
 impl Provisioned {
     async fn new(model: &str) -> Provisioned {
+        Provisioned::with(model, cosmap_mapper::Options::default()).await
+    }
+
+    async fn with(model: &str, options: cosmap_mapper::Options) -> Provisioned {
         let domain = cosmap_domain::load_file(std::path::Path::new(model)).expect("the model loads");
-        let logical = cosmap_mapper::map(&domain, &cosmap_mapper::Options::default());
+        let logical = cosmap_mapper::map(&domain, &options);
         let account = InMemoryAccount::new().expect("an in-memory account");
         let connection = account
             .provisioned("data-access", &logical.container_definitions())
@@ -655,4 +659,53 @@ async fn a_subset_in_the_childs_partition_takes_the_new_child_in_its_batch() {
         .collect();
     let expected: Vec<String> = (2..12).rev().map(|i| format!("c{i:02}")).collect();
     assert_eq!(newest, expected);
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn a_read_counts_each_results_children_with_a_query_when_the_count_is_not_kept() {
+    use generated_compile::counted_per_read::data::Database;
+    use generated_compile::counted_per_read::post::{Comment, Post};
+    use generated_compile::counted_per_read::{product::Product, review::Review, types::ProductRef};
+    let mut unoptimised = cosmap_mapper::Options::default();
+    unoptimised.optimise = false;
+    let provisioned = Provisioned::with("../patterns/computed-value/model.json", unoptimised).await;
+    let db = Database::open(&provisioned.database())
+        .await
+        .expect("the containers open");
+    for id in ["p1", "p2"] {
+        let post = Post::new(id, "Notes", "2026-12-01T09:00:00.0000000Z");
+        db.post
+            .client()
+            .create_item(post.partition_key(), &post.id, &post, None)
+            .await
+            .expect("a post");
+    }
+    for i in 0..3 {
+        let mut comment = Comment::new(format!("c{i}"), "p1", "hi", "2026-12-01T09:01:00.0000000Z");
+        db.comment_on_a_post(&mut comment).await.expect("a comment");
+    }
+    // A single-partition COUNT(1) in the post's partition: its own comments only.
+    for (id, comments) in [("p1", 3), ("p2", 0)] {
+        let items = db.a_post_with_its_comment_count(id).await.expect("the read");
+        assert_eq!(items.len(), 1, "one post");
+        assert_eq!(items[0].comment_count, comments, "{id}");
+    }
+
+    for id in ["pr1", "pr2"] {
+        let product = Product::new(id, "Bike", "100.00");
+        db.product
+            .client()
+            .create_item(product.partition_key(), &product.id, &product, None)
+            .await
+            .expect("a product");
+    }
+    for (i, product) in ["pr1", "pr1", "pr2"].into_iter().enumerate() {
+        let mut review = Review::new(format!("r{i}"), 5, "good", ProductRef::new(product));
+        db.review_a_product(&mut review).await.expect("a review");
+    }
+    // Across partitions: one `1` per review of the product, summed.
+    let items = db.a_product_with_its_review_count("pr1").await.expect("the read");
+    assert_eq!(items.len(), 1);
+    assert_eq!(items[0].product.product_id, "pr1");
+    assert_eq!(items[0].review_count, 2);
 }

@@ -174,6 +174,18 @@ pub struct FollowView {
     pub id: String,
     /// For the documents that refer to the result: a query instead of point reads.
     pub query: Option<FindView>,
+    /// For a count of the result's children: a count query (the field is a number).
+    pub count: Option<CountQueryView>,
+}
+
+/// A count query per result (`Purpose::Count`): every parameter bound to the result's
+/// id, in the partition `key` names (an `rt::Key` expression), or across partitions.
+#[derive(Debug, Serialize)]
+pub struct CountQueryView {
+    pub sql: String,
+    pub parameters: String,
+    /// `Some(rt::Key::…)` or `None`: Rust source.
+    pub key: String,
 }
 
 /// A query for the documents that refer to a result.
@@ -249,6 +261,8 @@ pub struct WriteView {
     pub replace: bool,
     pub delete: bool,
     pub soft_delete: bool,
+    /// Whether the write reads the document's JSON (all but a plain hard delete).
+    pub needs_body: bool,
 }
 
 /// How a written tree element's ancestors list is made: its `reference` (the parent
@@ -1600,6 +1614,7 @@ fn write_pattern(
             "it keeps both a count and an ancestors list, which generated functions do not do together yet".into(),
         );
     }
+    let (counts_empty, has_claims) = (counts.is_empty(), claim_set.is_some());
     view.write = Some(WriteView {
         ancestors,
         counts,
@@ -1610,6 +1625,7 @@ fn write_pattern(
         replace: write == WriteKind::Replace,
         delete: write == WriteKind::Delete,
         soft_delete: soft,
+        needs_body: write != WriteKind::Delete || soft || !counts_empty || has_claims,
     });
     view.docs = docs;
     Ok(view)
@@ -1619,6 +1635,9 @@ fn write_pattern(
 fn follow(rust: &RustView, handles: &[HandleView], r: &Request) -> Result<FollowView, String> {
     if let Purpose::FindReferring { target, .. } = &r.purpose {
         return find_referring(rust, handles, r, target);
+    }
+    if let Purpose::Count { element, .. } = &r.purpose {
+        return count_per_result(handles, r, element);
     }
     let Purpose::FollowReference { target } = &r.purpose else {
         return Err("which generated functions do not do yet".into());
@@ -1653,6 +1672,42 @@ fn follow(rust: &RustView, handles: &[HandleView], r: &Request) -> Result<Follow
         id: format!("&[{}]", quoted(id_path.names())),
         target: target.clone(),
         query: None,
+        count: None,
+    })
+}
+
+/// A count query per result for its `element`s: a single-partition `COUNT(1)` in the
+/// partition the result names, or one `1` per match across partitions, summed.
+fn count_per_result(handles: &[HandleView], r: &Request, element: &str) -> Result<FollowView, String> {
+    let (sql, parameters) = r.query().ok_or("not as a query")?;
+    let handle = handles
+        .iter()
+        .find(|h| h.name == r.container)
+        .ok_or("its container has no handle")?;
+    let key = match r.partition_key() {
+        None => "::core::option::Option::None".to_string(),
+        Some(ValueSource::Property(path)) => format!(
+            "::core::option::Option::Some(rt::Key::Path(&[{}]))",
+            quoted(path.names())
+        ),
+        Some(ValueSource::Constant(value)) => {
+            format!("::core::option::Option::Some(rt::Key::Constant({value:?}))")
+        }
+        Some(_) => return Err("in a partition its result does not name by one property".into()),
+    };
+    Ok(FollowView {
+        ident: names::field(&format!("{}Count", lower_camel(element))),
+        document: String::new(),
+        field: handle.field.clone(),
+        key: String::new(),
+        id: String::new(),
+        target: element.to_string(),
+        query: None,
+        count: Some(CountQueryView {
+            sql: format!("{sql:?}"),
+            parameters: sql_parameters(parameters),
+            key,
+        }),
     })
 }
 
@@ -1691,6 +1746,7 @@ fn find_referring(rust: &RustView, handles: &[HandleView], r: &Request, target: 
             parameters: sql_parameters(parameters),
             single: r.partition_key().is_some(),
         }),
+        count: None,
     })
 }
 
