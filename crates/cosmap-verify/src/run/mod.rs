@@ -171,7 +171,7 @@ pub async fn verify(
 }
 
 /// The id suffix of a sample's deleted twin.
-const DELETED: &str = "~deleted";
+const TWIN_SUFFIX: &str = "~deleted";
 
 /// A copy of sample `s` deleted by setting its `ttl`, as a delete in a container with
 /// soft deletes (rule `copySource`) leaves it until it expires; `None` in other
@@ -185,13 +185,13 @@ fn deleted_twin(container: &Container, s: &Sample) -> Option<Sample> {
         return None;
     }
     let mut twin = s.clone();
-    twin.id = format!("{}{DELETED}", s.id);
+    twin.id = format!("{}{TWIN_SUFFIX}", s.id);
     twin.body["id"] = Value::from(twin.id.clone());
     twin.body["ttl"] = Value::from(86_400);
     for path in container.unique_keys.iter().flat_map(|k| &k.paths) {
         let names: Vec<&str> = path.trim_start_matches('/').split('/').collect();
         if let Some(Value::String(text)) = names.iter().try_fold(&mut twin.body, |v, n| v.get_mut(*n)) {
-            text.push_str(DELETED);
+            text.push_str(TWIN_SUFFIX);
         }
     }
     Some(twin)
