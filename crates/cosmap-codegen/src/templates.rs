@@ -34,10 +34,10 @@ pub const TEMPLATES: &[(&str, &str)] = &[
 ];
 
 /// The templates of a run: the built-in ones, and with feature `templates` the
-/// handlebars registry (cosmap's helpers, no HTML escaping) with any overrides.
+/// handlebars templates (the overrides, and the embedded text, parsed when first used).
 pub struct Templates {
     #[cfg(feature = "templates")]
-    registry: handlebars::Handlebars<'static>,
+    registry: crate::registry::Registry,
     /// Templates that came from the override directory.
     pub overridden: Vec<PathBuf>,
 }
@@ -68,10 +68,7 @@ impl Templates {
     pub fn render<T: Serialize>(&self, name: &str, data: &T) -> Result<String, CodegenError> {
         #[cfg(feature = "templates")]
         {
-            self.registry.render(name, data).map_err(|e| CodegenError::Template {
-                template: self.origin(name),
-                message: e.to_string(),
-            })
+            self.registry.render(name, data, &self.origin(name))
         }
         #[cfg(not(feature = "templates"))]
         {

@@ -31,8 +31,8 @@ fn tree(features: &str) -> String {
 
 #[test]
 fn by_default_the_generator_compiles_no_template_engine_or_parser() {
-    let tree = tree("");
-    let unwanted: Vec<&str> = tree
+    let default = tree("");
+    let unwanted: Vec<&str> = default
         .lines()
         .filter(|l| {
             ["handlebars ", "pest", "prettyplease "]
