@@ -4,7 +4,6 @@ use std::path::{Path, PathBuf};
 
 use cosmap_mapper::{ContainerDefinition, LogicalModel};
 use serde::Serialize;
-use serde_json::Value;
 
 use crate::error::CodegenError;
 use crate::options::TypeMapping;
@@ -140,7 +139,7 @@ fn containers_text(view: &ContainersView) -> Result<String, CodegenError> {
 /// What `document.schema.json.hbs` renders.
 #[derive(Serialize)]
 struct SchemaView {
-    schema: Value,
+    schema: crate::json::Json,
 }
 
 /// The text of the built-in `document.schema.json.hbs`: the schema as pretty JSON.

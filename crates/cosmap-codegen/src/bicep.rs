@@ -5,7 +5,8 @@
 
 use cosmap_mapper::LogicalModel;
 use serde::Serialize;
-use serde_json::Value;
+
+use crate::json::Json;
 
 /// What `containers.bicep.hbs` renders.
 #[derive(Debug, Serialize)]
@@ -20,8 +21,8 @@ pub struct BicepContainer {
     /// Bicep symbolic name, for example `container_account`.
     pub symbol: String,
     pub id: String,
-    /// The `resource` object in the REST API's shape.
-    pub resource: Value,
+    /// The `resource` object in the REST API's shape, its keys in declaration order.
+    pub resource: Json,
 }
 
 /// The view for `model`.
@@ -45,7 +46,7 @@ pub fn view(model: &LogicalModel) -> BicepView {
                 BicepContainer {
                     symbol,
                     id: d.id.clone(),
-                    resource: serde_json::to_value(&d).unwrap_or(Value::Null),
+                    resource: Json::of(&d).unwrap_or(Json::Null),
                 }
             })
             .collect(),
@@ -100,24 +101,24 @@ resource database 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases@2024-11-15
 "#;
 
 /// `value` as a Bicep literal, nested lines indented by `indent` spaces.
-pub(crate) fn literal(value: &Value, indent: usize) -> String {
+pub(crate) fn literal(value: &Json, indent: usize) -> String {
     let pad = " ".repeat(indent + 2);
     let end = " ".repeat(indent);
     match value {
-        Value::Null => "null".to_string(),
-        Value::Bool(b) => b.to_string(),
-        Value::Number(n) => n.to_string(),
-        Value::String(s) => string(s),
-        Value::Array(items) if items.is_empty() => "[]".to_string(),
-        Value::Array(items) => {
+        Json::Null => "null".to_string(),
+        Json::Bool(b) => b.to_string(),
+        Json::Number(n) => n.to_string(),
+        Json::String(s) => string(s),
+        Json::Array(items) if items.is_empty() => "[]".to_string(),
+        Json::Array(items) => {
             let lines: Vec<String> = items
                 .iter()
                 .map(|v| format!("{pad}{}", literal(v, indent + 2)))
                 .collect();
             format!("[\n{}\n{end}]", lines.join("\n"))
         }
-        Value::Object(map) if map.is_empty() => "{}".to_string(),
-        Value::Object(map) => {
+        Json::Object(map) if map.is_empty() => "{}".to_string(),
+        Json::Object(map) => {
             let lines: Vec<String> = map
                 .iter()
                 .map(|(k, v)| format!("{pad}{}: {}", key(k), literal(v, indent + 2)))
@@ -186,7 +187,7 @@ mod tests {
     fn prints_bicep_literals() {
         let v = serde_json::json!({"id": "A", "paths": ["/a"], "excludedPaths": [{"path": "/\"_etag\"/?"}], "n": 2, "it's": "${x}"});
         assert_eq!(
-            literal(&v, 0),
+            literal(&Json::from(&v), 0),
             "{\n  id: 'A'\n  paths: [\n    '/a'\n  ]\n  excludedPaths: [\n    {\n      path: '/\"_etag\"/?'\n    }\n  ]\n  n: 2\n  'it\\'s': '\\${x}'\n}"
         );
     }

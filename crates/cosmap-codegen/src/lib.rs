@@ -32,6 +32,7 @@ mod artefacts;
 mod bicep;
 mod builder;
 mod error;
+mod json;
 mod mermaid;
 mod options;
 #[cfg(feature = "templates")]
