@@ -2,8 +2,8 @@
 
 use std::path::{Path, PathBuf};
 
-use cosmap_mapper::LogicalModel;
-use serde_json::json;
+use cosmap_mapper::{ContainerDefinition, LogicalModel};
+use serde::Serialize;
 
 use crate::error::CodegenError;
 use crate::options::TypeMapping;
@@ -42,6 +42,7 @@ pub fn generate(
     let rust = rust.unwrap_or_else(|panic| std::panic::resume_unwind(panic))?;
     artefacts.push(Ok(artefact(RUST_FILE, rust)));
     if mapping.data_access {
+        // Without feature `data-access`, a typed error naming it.
         artefacts
             .push(crate::rust::render_data_access(model, mapping, templates).map(|t| artefact(DATA_ACCESS_FILE, t)));
     }
@@ -85,23 +86,22 @@ fn check_paths(artefacts: &[Artefact]) -> Result<(), CodegenError> {
 fn others(model: &LogicalModel, templates: &Templates) -> Vec<Result<Artefact, CodegenError>> {
     let mut artefacts = vec![
         templates
-            .render(
-                "containers.json.hbs",
-                &json!({ "containers": model.container_definitions() }),
-            )
+            .render_builtin(CONTAINERS_JSON, &containers_view(model), containers_text)
             .map(|text| artefact("containers.json", text)),
         templates
-            .render("containers.bicep.hbs", &crate::bicep::view(model))
+            .render_builtin(BICEP, &crate::bicep::view(model), |v| Ok(crate::bicep::text(v)))
             .map(|text| artefact("containers.bicep", text)),
         mermaid(model, templates).map(|text| artefact("model.mmd", text)),
     ];
     for c in &model.containers {
         for d in &c.document_types {
-            let schema = crate::schema::document(c, d);
+            let view = SchemaView {
+                schema: crate::schema::document(c, d),
+            };
             let path = format!("schemas/{}/{}.schema.json", c.name, d.name);
             artefacts.push(
                 templates
-                    .render("document.schema.json.hbs", &json!({ "schema": schema }))
+                    .render_builtin(SCHEMA, &view, schema_text)
                     .map(|text| artefact(&path, text)),
             );
         }
@@ -111,7 +111,105 @@ fn others(model: &LogicalModel, templates: &Templates) -> Vec<Result<Artefact, C
 
 /// The Mermaid diagram alone (`cosmap model --format mermaid`).
 pub fn mermaid(model: &LogicalModel, templates: &Templates) -> Result<String, CodegenError> {
-    templates.render("model.mmd.hbs", &crate::mermaid::view(model))
+    templates.render_builtin(MERMAID, &crate::mermaid::view(model), |v| Ok(crate::mermaid::text(v)))
+}
+
+const CONTAINERS_JSON: &str = "containers.json.hbs";
+const BICEP: &str = "containers.bicep.hbs";
+const SCHEMA: &str = "document.schema.json.hbs";
+const MERMAID: &str = "model.mmd.hbs";
+
+/// What `containers.json.hbs` renders.
+#[derive(Serialize)]
+struct ContainersView {
+    containers: Vec<ContainerDefinition>,
+}
+
+fn containers_view(model: &LogicalModel) -> ContainersView {
+    ContainersView {
+        containers: model.container_definitions(),
+    }
+}
+
+/// The text of the built-in `containers.json.hbs`: the definitions as pretty JSON.
+fn containers_text(view: &ContainersView) -> Result<String, CodegenError> {
+    pretty_json(&view.containers, CONTAINERS_JSON)
+}
+
+/// What `document.schema.json.hbs` renders.
+#[derive(Serialize)]
+struct SchemaView {
+    schema: crate::json::Json,
+}
+
+/// The text of the built-in `document.schema.json.hbs`: the schema as pretty JSON.
+fn schema_text(view: &SchemaView) -> Result<String, CodegenError> {
+    pretty_json(&view.schema, SCHEMA)
+}
+
+/// `{{json value}}` and a line break: `value` as `serde_json` pretty-prints it.
+fn pretty_json<T: Serialize>(value: &T, template: &str) -> Result<String, CodegenError> {
+    let mut text = serde_json::to_string_pretty(value).map_err(|e| CodegenError::Template {
+        template: format!("templates/{template}"),
+        message: e.to_string(),
+    })?;
+    text.push('\n');
+    Ok(text)
+}
+
+/// The text of every built-in artefact of `model`, by path (`cosmap.rs` before its
+/// long lines are broken; no data access): written by the Rust emitters, or with
+/// `handlebars`, rendered by it from its templates whether overridden or not. For
+/// the test that the two agree (`tests/builtin_equivalence.rs`).
+#[doc(hidden)]
+pub fn builtin_texts(
+    model: &LogicalModel,
+    mapping: &TypeMapping,
+    handlebars: Option<&Templates>,
+) -> Result<Vec<(String, String)>, CodegenError> {
+    fn text<T: Serialize>(
+        handlebars: Option<&Templates>,
+        name: &str,
+        view: &T,
+        direct: impl FnOnce(&T) -> Result<String, CodegenError>,
+    ) -> Result<String, CodegenError> {
+        match handlebars {
+            Some(templates) => templates.render(name, view),
+            None => direct(view),
+        }
+    }
+    let mut texts = vec![
+        (
+            RUST_FILE.to_string(),
+            crate::rust::builtin_text(model, mapping, handlebars)?,
+        ),
+        (
+            "containers.json".to_string(),
+            text(handlebars, CONTAINERS_JSON, &containers_view(model), containers_text)?,
+        ),
+        (
+            "containers.bicep".to_string(),
+            text(handlebars, BICEP, &crate::bicep::view(model), |v| {
+                Ok(crate::bicep::text(v))
+            })?,
+        ),
+        (
+            "model.mmd".to_string(),
+            text(handlebars, MERMAID, &crate::mermaid::view(model), |v| {
+                Ok(crate::mermaid::text(v))
+            })?,
+        ),
+    ];
+    for c in &model.containers {
+        for d in &c.document_types {
+            let view = SchemaView {
+                schema: crate::schema::document(c, d),
+            };
+            let path = format!("schemas/{}/{}.schema.json", c.name, d.name);
+            texts.push((path, text(handlebars, SCHEMA, &view, schema_text)?));
+        }
+    }
+    Ok(texts)
 }
 
 fn artefact(path: &str, contents: String) -> Artefact {

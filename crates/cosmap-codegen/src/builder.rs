@@ -55,6 +55,8 @@ impl Builder {
     }
 
     /// A directory of template overrides (files named like cosmap's templates).
+    /// Needs feature `templates`: without it, `compile` fails with
+    /// [`CodegenError::FeatureOff`].
     pub fn templates(mut self, dir: impl AsRef<Path>) -> Self {
         self.templates = Some(dir.as_ref().to_path_buf());
         self
@@ -148,6 +150,8 @@ impl Builder {
     /// `azure_data_cosmos` (container handles, aggregate repositories, a method per
     /// access pattern, change-feed workers for copies). Include both files in one
     /// module; the crate then depends on `azure_data_cosmos`, `futures` and `serde_json`.
+    /// Needs feature `data-access`: without it, `compile` fails with
+    /// [`CodegenError::FeatureOff`].
     pub fn data_access(mut self, on: bool) -> Self {
         self.mapping.data_access = on;
         self

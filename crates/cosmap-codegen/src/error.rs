@@ -47,6 +47,15 @@ pub enum CodegenError {
     /// The logical model cannot be expressed as Rust types.
     #[error("cannot generate Rust types: {0}")]
     Model(String),
+    /// Asked for something only a cargo feature of cosmap-codegen provides (template
+    /// overrides, the data access), with the feature off.
+    #[error("{what}: this needs cosmap-codegen's cargo feature `{feature}`, which is off; turn it on where cosmap-codegen is a dependency (`cosmap-codegen = {{ version = \"…\", features = [\"{feature}\"] }}`)")]
+    FeatureOff {
+        /// What was asked for.
+        what: &'static str,
+        /// The feature that provides it.
+        feature: &'static str,
+    },
     /// The generated files' names cannot all be written side by side.
     #[error("cannot write the generated files: {0}")]
     FileNames(String),

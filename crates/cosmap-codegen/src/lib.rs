@@ -2,31 +2,49 @@
 //!
 //! The rendering stage of cosmap's flow: **`LogicalModel` → files**.
 //!
-//! Renders, with handlebars templates (embedded from the repository's
-//! `templates/`, each overridable from a directory), every artefact of a logical
-//! model: `containers.json` (container definitions as Cosmos DB takes them),
-//! `containers.bicep`, `cosmap.rs` (typed Rust document types, laid out as
-//! `prettyplease` prints them; an overridden template's output checked with `syn`
-//! and printed with `prettyplease`, feature `format`), on request `cosmap_data.rs`
-//! (generated data access on `azure_data_cosmos`, for the crate that includes it;
-//! this crate does not depend on the SDK), a JSON Schema per document type and a
-//! Mermaid diagram; and the HTML design report of `cosmap report` ([`render_report`]:
-//! SVG diagram and bar charts drawn in Rust). [`Builder`] does the Rust part from a `build.rs`, like
-//! `prost-build`. It is a build-dependency, so it stays lean: no Azure SDK, no
-//! async runtime, no HTTP client.
+//! Renders every artefact of a logical model: `containers.json` (container
+//! definitions as Cosmos DB takes them), `containers.bicep`, `cosmap.rs` (typed
+//! Rust document types, laid out as `prettyplease` prints them), a JSON Schema per
+//! document type and a Mermaid diagram; on request `cosmap_data.rs` (generated data
+//! access on `azure_data_cosmos`, for the crate that includes it; this crate does
+//! not depend on the SDK); and the HTML design report of `cosmap report`
+//! ([`render_report`]: SVG diagram and bar charts drawn in Rust). [`Builder`] does
+//! the Rust part from a `build.rs`, like `prost-build`. It is a build-dependency,
+//! so it stays lean: no Azure SDK, no async runtime, no HTTP client, and by default
+//! no template engine.
+//!
+//! The built-in artefacts are written by Rust emitters, the same text as the
+//! handlebars templates in the repository's `templates/` (embedded, for
+//! reference and as the start of an override). Cargo features:
+//!
+//! - `templates`: overrides of those templates from a directory
+//!   ([`Templates::load`], `Builder::templates`, `cosmap generate --templates`),
+//!   rendered by handlebars;
+//! - `data-access` (turns on `templates`): `cosmap_data.rs`
+//!   ([`Builder::data_access`], [`render_data_access`]), rendered by handlebars;
+//! - `format`: checks an override's output (and the text with the user's own
+//!   attributes or type spellings) with `syn` and prints it with `prettyplease`.
+//!
+//! Asking for overrides or the data access with its feature off is
+//! [`CodegenError::FeatureOff`], naming the feature.
 
 mod artefacts;
 mod bicep;
 mod builder;
 mod error;
+mod json;
 mod mermaid;
 mod options;
+#[cfg(feature = "templates")]
+mod registry;
 mod report;
 mod rust;
 mod schema;
 mod templates;
 mod write;
 
+#[doc(hidden)]
+pub use artefacts::builtin_texts;
 pub use artefacts::{generate, mermaid, Artefact, DATA_ACCESS_FILE, RUST_FILE};
 pub use builder::{BuildError, Builder};
 pub use error::CodegenError;

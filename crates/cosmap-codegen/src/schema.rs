@@ -1,45 +1,64 @@
 //! JSON Schemas (draft 2020-12) for each document type, for services written in
-//! other languages. Built as data here; the `document.schema.json.hbs` template
-//! prints them.
+//! other languages. Built as data here, as [`Json`] (keys in the order written);
+//! printed as the `document.schema.json.hbs` template prints them.
 
 use std::collections::BTreeMap;
 
 use cosmap_domain::AttributeType;
 use cosmap_mapper::{Container, ContainerKind, DocumentType, Embedded, EmbeddedKind, Property, Reference};
-use serde_json::{json, Map, Value};
+
+use crate::json::Json;
+
+/// `{"type": ty}`.
+fn typed(ty: &str) -> Json {
+    Json::object([("type", ty.into())])
+}
+
+/// `{"type": ty, "description": description}`.
+fn described(ty: &str, description: impl Into<Json>) -> Json {
+    Json::object([("type", ty.into()), ("description", description.into())])
+}
 
 /// The schema of document type `d` in container `c`.
-pub fn document(c: &Container, d: &DocumentType) -> Value {
+pub fn document(c: &Container, d: &DocumentType) -> Json {
     let mut defs = BTreeMap::new();
-    let mut properties = Map::new();
+    let mut properties = Json::Object(Vec::new());
     let mut required = vec!["id".to_string(), "type".to_string()];
     properties.insert(
-        "id".into(),
-        json!({"type": "string", "minLength": 1, "description": "Document id, unique within the partition."}),
+        "id",
+        Json::object([
+            ("type", "string".into()),
+            ("minLength", 1u64.into()),
+            ("description", "Document id, unique within the partition.".into()),
+        ]),
     );
     properties.insert(
-        "type".into(),
-        json!({"type": "string", "const": d.discriminator, "description": "Document type discriminator."}),
+        "type",
+        Json::object([
+            ("type", "string".into()),
+            ("const", d.discriminator.clone().into()),
+            ("description", "Document type discriminator.".into()),
+        ]),
     );
     if c.kind == ContainerKind::Aggregate {
         for level in d.partition_key_properties() {
-            properties.insert(
-                level.to_string(),
-                json!({"type": "string", "description": "Partition key value."}),
-            );
+            properties.insert(level, described("string", "Partition key value."));
             required.push(level.to_string());
         }
     }
     if c.default_ttl.is_some() {
         properties.insert(
-            "ttl".into(),
-            json!({"type": "integer", "description": "Time to live in seconds (the container has TTL on)."}),
+            "ttl",
+            described("integer", "Time to live in seconds (the container has TTL on)."),
         );
     }
     if let Some(parent) = &d.parent {
         properties.insert(
-            parent.property.clone(),
-            json!({"type": "string", "description": format!("Identity of the `{}` this belongs to.", parent.entity)}),
+            &parent.property,
+            described(
+                "string",
+                format!("Identity of the `{}` this belongs to.", parent.entity),
+            ),
         );
         required.push(parent.property.clone());
     }
@@ -53,28 +72,42 @@ pub fn document(c: &Container, d: &DocumentType) -> Value {
     );
     for v in &d.computed {
         properties.insert(
-            v.name.clone(),
-            json!({"type": "integer", "minimum": 0, "description": format!("The number of `{}`s that belong to it (computedValue).", v.counts)}),
+            &v.name,
+            Json::object([
+                ("type", "integer".into()),
+                ("minimum", 0u64.into()),
+                (
+                    "description",
+                    format!("The number of `{}`s that belong to it (computedValue).", v.counts).into(),
+                ),
+            ]),
         );
         required.push(v.name.clone());
     }
-    let mut schema = json!({
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "$id": format!("{}/{}.schema.json", c.name, d.name),
-        "title": d.name,
-        "description": format!(
-            "Document type `{}` of Cosmos DB container `{}` (partition key `{}`).{}",
-            d.name,
-            c.name,
-            c.partition_key.paths.join(", "),
-            d.description.as_deref().map(|t| format!(" {}", crate::rust::one_line(t))).unwrap_or_default()
+    let mut schema = Json::object([
+        ("$schema", "https://json-schema.org/draft/2020-12/schema".into()),
+        ("$id", format!("{}/{}.schema.json", c.name, d.name).into()),
+        ("title", d.name.clone().into()),
+        (
+            "description",
+            format!(
+                "Document type `{}` of Cosmos DB container `{}` (partition key `{}`).{}",
+                d.name,
+                c.name,
+                c.partition_key.paths.join(", "),
+                d.description
+                    .as_deref()
+                    .map(|t| format!(" {}", crate::rust::one_line(t)))
+                    .unwrap_or_default()
+            )
+            .into(),
         ),
-        "type": "object",
-        "properties": properties,
-        "required": required,
-    });
+        ("type", "object".into()),
+        ("properties", properties),
+        ("required", required.into()),
+    ]);
     if !defs.is_empty() {
-        schema["$defs"] = Value::Object(defs.into_iter().collect());
+        schema.insert("$defs", Json::Object(defs.into_iter().collect()));
     }
     schema
 }
@@ -83,12 +116,12 @@ fn object_members(
     attributes: &[Property],
     embedded: &[Embedded],
     references: &[Reference],
-    properties: &mut Map<String, Value>,
+    properties: &mut Json,
     required: &mut Vec<String>,
-    defs: &mut BTreeMap<String, Value>,
+    defs: &mut BTreeMap<String, Json>,
 ) {
     for p in attributes {
-        properties.insert(p.name.clone(), attribute(p));
+        properties.insert(&p.name, attribute(p));
         if !p.optional {
             required.push(p.name.clone());
         }
@@ -99,7 +132,7 @@ fn object_members(
             EmbeddedKind::ReferenceData => format!("{}Snapshot", e.source),
             EmbeddedKind::Subset => format!("{}Subset", e.source),
         };
-        let mut inner_properties = Map::new();
+        let mut inner_properties = Json::Object(Vec::new());
         let mut inner_required = Vec::new();
         object_members(
             &e.attributes,
@@ -111,26 +144,29 @@ fn object_members(
         );
         defs.insert(
             name.clone(),
-            json!({"type": "object", "properties": inner_properties, "required": inner_required, "additionalProperties": false}),
+            Json::object([
+                ("type", "object".into()),
+                ("properties", inner_properties),
+                ("required", inner_required.into()),
+                ("additionalProperties", false.into()),
+            ]),
         );
-        let one = json!({"$ref": format!("#/$defs/{name}")});
+        let one = Json::object([("$ref", format!("#/$defs/{name}").into())]);
         let value = if e.many {
-            let mut array = json!({"type": "array", "items": one});
+            let mut array = Json::object([("type", "array".into()), ("items", one)]);
             if let Some(max) = e.max {
-                array["maxItems"] = json!(max);
+                array.insert("maxItems", max.into());
             }
             array
         } else {
             one
         };
-        properties.insert(e.name.clone(), value);
+        properties.insert(&e.name, value);
         required.push(e.name.clone());
     }
     for r in references {
         let mut name = format!("{}Ref", r.target);
-        let mut members = Map::new();
-        members.insert("id".into(), json!({"type": "string"}));
-        members.insert("partitionKey".into(), reference_key(r));
+        let mut members = Json::object([("id", typed("string")), ("partitionKey", reference_key(r))]);
         let mut members_required = vec!["id".to_string(), "partitionKey".to_string()];
         // An extended reference: the target's attributes read through it, beside it.
         if let Some(extended) = &r.extended {
@@ -141,7 +177,7 @@ fn object_members(
                 .collect();
             name = format!("{name}With{}", parts.join("And"));
             for a in &extended.attributes {
-                members.insert(a.name.clone(), attribute(a));
+                members.insert(&a.name, attribute(a));
                 if !a.optional {
                     members_required.push(a.name.clone());
                 }
@@ -149,27 +185,33 @@ fn object_members(
         }
         defs.insert(
             name.clone(),
-            json!({
-                "type": "object",
-                "description": format!("Reference to `{}` in container `{}`.", r.target, r.target_container),
-                "properties": members,
-                "required": members_required,
-                "additionalProperties": false
-            }),
+            Json::object([
+                ("type", "object".into()),
+                (
+                    "description",
+                    format!("Reference to `{}` in container `{}`.", r.target, r.target_container).into(),
+                ),
+                ("properties", members),
+                ("required", members_required.into()),
+                ("additionalProperties", false.into()),
+            ]),
         );
-        let one = json!({"$ref": format!("#/$defs/{name}")});
+        let one = Json::object([("$ref", format!("#/$defs/{name}").into())]);
         let value = match (r.many, &r.ancestry) {
             // Every ancestor up a tree's parent link, root first.
-            (_, Some(a)) => json!({
-                "type": "array",
-                "items": one,
-                "maxItems": a.max,
-                "description": format!("Every ancestor up `{}`, root first.", a.parent)
-            }),
-            (true, None) => json!({"type": "array", "items": one}),
+            (_, Some(a)) => Json::object([
+                ("type", "array".into()),
+                ("items", one),
+                ("maxItems", a.max.into()),
+                (
+                    "description",
+                    format!("Every ancestor up `{}`, root first.", a.parent).into(),
+                ),
+            ]),
+            (true, None) => Json::object([("type", "array".into()), ("items", one)]),
             (false, None) => one,
         };
-        properties.insert(r.name.clone(), value);
+        properties.insert(&r.name, value);
         // An optional reference (a tree's root has no parent) may be absent.
         if !r.optional {
             required.push(r.name.clone());
@@ -177,39 +219,48 @@ fn object_members(
     }
 }
 
-fn attribute(p: &Property) -> Value {
+fn attribute(p: &Property) -> Json {
     let one = match p.ty {
-        AttributeType::String => json!({"type": "string"}),
-        AttributeType::Integer => json!({"type": "integer"}),
-        AttributeType::Number => json!({"type": "number"}),
-        AttributeType::Boolean => json!({"type": "boolean"}),
-        AttributeType::Decimal => json!({"type": "string", "pattern": "^-?[0-9]+(\\.[0-9]+)?$"}),
-        AttributeType::DateTime => json!({"type": "string", "format": "date-time"}),
-        AttributeType::Date => json!({"type": "string", "format": "date"}),
-        AttributeType::Uuid => json!({"type": "string", "format": "uuid"}),
+        AttributeType::String => typed("string"),
+        AttributeType::Integer => typed("integer"),
+        AttributeType::Number => typed("number"),
+        AttributeType::Boolean => typed("boolean"),
+        AttributeType::Decimal => {
+            Json::object([("type", "string".into()), ("pattern", "^-?[0-9]+(\\.[0-9]+)?$".into())])
+        }
+        AttributeType::DateTime => Json::object([("type", "string".into()), ("format", "date-time".into())]),
+        AttributeType::Date => Json::object([("type", "string".into()), ("format", "date".into())]),
+        AttributeType::Uuid => Json::object([("type", "string".into()), ("format", "uuid".into())]),
     };
     let mut schema = if p.many {
-        json!({"type": "array", "items": one})
+        Json::object([("type", "array".into()), ("items", one)])
     } else {
         one
     };
     if let Some(text) = &p.description {
-        schema["description"] = json!(crate::rust::one_line(text));
+        schema.insert("description", crate::rust::one_line(text).into());
     }
     schema
 }
 
 /// The schema of a reference's `partitionKey`: a string, or for a target under a
 /// hierarchical key one string per level.
-fn reference_key(r: &Reference) -> Value {
+fn reference_key(r: &Reference) -> Json {
     match &r.partition_key_value {
-        cosmap_mapper::PartitionKeyValue::Levels { properties } => json!({
-            "type": "array",
-            "items": {"type": "string"},
-            "minItems": properties.len(),
-            "maxItems": properties.len(),
-            "description": format!("The target's {}, in that order (a hierarchical partition key).", properties.join(", "))
-        }),
-        _ => json!({"type": "string"}),
+        cosmap_mapper::PartitionKeyValue::Levels { properties } => Json::object([
+            ("type", "array".into()),
+            ("items", typed("string")),
+            ("minItems", properties.len().into()),
+            ("maxItems", properties.len().into()),
+            (
+                "description",
+                format!(
+                    "The target's {}, in that order (a hierarchical partition key).",
+                    properties.join(", ")
+                )
+                .into(),
+            ),
+        ]),
+        _ => typed("string"),
     }
 }

@@ -1,12 +1,16 @@
-//! Rust document types: the view (`view`), identifier rules (`names`), and
-//! rendering through the `cosmap.rs.hbs` template. The built-in template is laid
-//! out as `prettyplease` prints it, and its long lines are broken as `prettyplease`
-//! breaks them (`layout`): its output is written as it is. An overridden template's
-//! output is checked by `syn` and formatted by `prettyplease` (`format`, in parallel
-//! chunks).
+//! Rust document types: the view (`view`), identifier rules (`names`), and the
+//! text of the built-in `cosmap.rs.hbs` written directly from the view (`emit`),
+//! laid out as `prettyplease` prints it, with its long lines broken as
+//! `prettyplease` breaks them (`layout`): it is written as it is. An overridden
+//! template (feature `templates`) is rendered by handlebars, and its output, like
+//! the text with the user's own attributes or type spellings, is checked by `syn`
+//! and formatted by `prettyplease` (feature `format`, in parallel chunks). The data
+//! access (`data_access`, feature `data-access`) is rendered by handlebars.
 
 mod codecs;
+#[cfg(feature = "data-access")]
 mod data_access;
+mod emit;
 #[cfg(feature = "format")]
 mod format;
 mod hooks;
@@ -25,14 +29,15 @@ use crate::templates::Templates;
 const TEMPLATE: &str = "cosmap.rs.hbs";
 
 /// The template that renders the data access (`Builder::data_access`).
+#[cfg(feature = "data-access")]
 const DATA_TEMPLATE: &str = "cosmap_data.rs.hbs";
 
 /// Renders `cosmap.rs` for `model` (the Rust document types alone), formatted as
-/// `prettyplease` prints it without rustfmt: the built-in template's output laid
-/// out directly, an overridden template's parsed and pretty-printed.
+/// `prettyplease` prints it without rustfmt: the built-in template's text (written
+/// by `emit`) laid out directly, an overridden template's parsed and pretty-printed.
 pub fn render(model: &LogicalModel, mapping: &TypeMapping, templates: &Templates) -> Result<String, CodegenError> {
     let view = view::build(model, mapping).map_err(CodegenError::Model)?;
-    let text = templates.render(TEMPLATE, &view)?;
+    let text = templates.render_builtin(TEMPLATE, &view, |v| Ok(emit::rust(v)))?;
     if !templates.is_overridden(TEMPLATE) && layout::lays_out(mapping) {
         // `None`: a long line of a shape `layout` does not mirror (see there).
         if let Some(text) = layout::lay_out(&text) {
@@ -56,7 +61,22 @@ pub fn render_direct(
         return Ok(None);
     }
     let view = view::build(model, mapping).map_err(CodegenError::Model)?;
-    Ok(layout::lay_out(&templates.render(TEMPLATE, &view)?))
+    Ok(layout::lay_out(&emit::rust(&view)))
+}
+
+/// The built-in template's text for `model` before `layout` breaks its lines:
+/// written by `emit`, or with `handlebars`, rendered by it (for the test that the
+/// two agree).
+pub(crate) fn builtin_text(
+    model: &LogicalModel,
+    mapping: &TypeMapping,
+    handlebars: Option<&Templates>,
+) -> Result<String, CodegenError> {
+    let view = view::build(model, mapping).map_err(CodegenError::Model)?;
+    match handlebars {
+        Some(templates) => templates.render(TEMPLATE, &view),
+        None => Ok(emit::rust(&view)),
+    }
 }
 
 /// Checks Rust `text` with `syn` and prints it with `prettyplease`, keeping its
@@ -68,17 +88,30 @@ pub fn format_rust(text: &str) -> Result<String, CodegenError> {
 }
 
 /// Renders `cosmap_data.rs` for `model`: the data access on `azure_data_cosmos`
-/// over the types `cosmap.rs` defines (include both in one module); checked and
-/// printed like an overridden template's output (feature `format`), else as rendered.
+/// over the types `cosmap.rs` defines (include both in one module), through the
+/// handlebars template `cosmap_data.rs.hbs`; checked and printed like an overridden
+/// template's output (feature `format`), else as rendered. Needs feature
+/// `data-access`: without it, [`CodegenError::FeatureOff`].
 pub fn render_data_access(
     model: &LogicalModel,
     mapping: &TypeMapping,
     templates: &Templates,
 ) -> Result<String, CodegenError> {
-    let view = view::build(model, mapping).map_err(CodegenError::Model)?;
-    let data = data_access::build(model, &view, mapping);
-    let text = templates.render(DATA_TEMPLATE, &data)?;
-    print(&text, &templates.origin(DATA_TEMPLATE))
+    #[cfg(feature = "data-access")]
+    {
+        let view = view::build(model, mapping).map_err(CodegenError::Model)?;
+        let data = data_access::build(model, &view, mapping);
+        let text = templates.render(DATA_TEMPLATE, &data)?;
+        print(&text, &templates.origin(DATA_TEMPLATE))
+    }
+    #[cfg(not(feature = "data-access"))]
+    {
+        let _ = (model, mapping, templates);
+        Err(CodegenError::FeatureOff {
+            what: "the data access (`cosmap_data.rs`)",
+            feature: "data-access",
+        })
+    }
 }
 
 /// The rendered text as it is, without the lines the template left blank.
