@@ -336,6 +336,39 @@ pub mod data {
             };
             self::query(client, query, scope).await
         }
+        /// The number of matches of a count query for `document` (every parameter bound
+        /// to its id): in the partition `key` names, a `COUNT(1)`; across partitions, one
+        /// `1` per match (the SDK runs no aggregate there). Deleted documents are left out
+        /// by the query itself.
+        pub(super) async fn count_of(
+            client: &ContainerClient,
+            document: &Value,
+            sql: &str,
+            parameters: &[&str],
+            key: ::core::option::Option<Key<'_>>,
+        ) -> Result<u64, Error> {
+            let id = text(document, "id");
+            let mut query = Query::from(sql);
+            for name in parameters {
+                query = bind(query, name, &id)?;
+            }
+            let scope = match key {
+                ::core::option::Option::Some(Key::Path(path)) => {
+                    let value = values_at(document, path)
+                        .first()
+                        .copied()
+                        .cloned()
+                        .unwrap_or(Value::Null);
+                    FeedScope::partition(key_of(&value)?)
+                }
+                ::core::option::Option::Some(Key::Constant(value)) => {
+                    FeedScope::partition(value.to_string())
+                }
+                ::core::option::Option::None => FeedScope::full_container(),
+            };
+            let counts: ::std::vec::Vec<u64> = self::query(client, query, scope).await?;
+            Ok(counts.into_iter().sum())
+        }
         /// The partition key of `document`: its values of the properties `keys`.
         pub(super) fn key_in(
             document: &Value,
