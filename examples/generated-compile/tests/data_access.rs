@@ -396,34 +396,25 @@ async fn count_and_subset_workers_keep_the_parent_current_from_the_change_feed()
             db.newest_reviews_of_a_product("pr1").await.unwrap().is_empty(),
             "not kept yet"
         );
-        db.product_newest_reviews_worker()
-            .run_once()
-            .await
-            .expect("the worker runs");
-        let newest: Vec<String> = db
-            .newest_reviews_of_a_product("pr1")
-            .await
-            .unwrap()
-            .into_iter()
-            .map(|r| r.review_id)
-            .collect();
-        assert_eq!(newest, ["r6", "r5", "r4", "r3", "r2"], "the newest five, newest first");
+        // The worker run, then the subset read: its reviews' ids.
+        let newest = || async {
+            db.product_newest_reviews_worker()
+                .run_once()
+                .await
+                .expect("the worker runs");
+            let reviews = db.newest_reviews_of_a_product("pr1").await.unwrap();
+            reviews.into_iter().map(|r| r.review_id).collect::<Vec<String>>()
+        };
+        assert_eq!(
+            newest().await,
+            ["r6", "r5", "r4", "r3", "r2"],
+            "the newest five, newest first"
+        );
         let reviews = db.review_repository();
         let review = reviews.load("pr1".into(), "r6").await.unwrap().expect("review r6");
         reviews.delete(review).await.expect("the delete");
-        db.product_newest_reviews_worker()
-            .run_once()
-            .await
-            .expect("the worker runs");
-        let newest: Vec<String> = db
-            .newest_reviews_of_a_product("pr1")
-            .await
-            .unwrap()
-            .into_iter()
-            .map(|r| r.review_id)
-            .collect();
         assert_eq!(
-            newest,
+            newest().await,
             ["r5", "r4", "r3", "r2", "r1"],
             "the deleted review left the subset"
         );
