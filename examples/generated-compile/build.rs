@@ -93,6 +93,7 @@ fn main() -> Result<(), Box<dyn Error>> {
         ("tree_ancestors", "../patterns/tree-ancestors/model.json"),
         ("bucket", "../patterns/bucket/model.json"),
         ("reference_list", "../patterns/reference-list/model.json"),
+        ("library", "../library/model.json"),
     ] {
         println!("cargo:rerun-if-changed={file}");
         let model = cosmap_domain::load_file(Path::new(file)).map_err(|e| e.to_string())?;

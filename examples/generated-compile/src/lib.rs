@@ -86,6 +86,13 @@ pub mod computed_value {
     include!(concat!(env!("OUT_DIR"), "/computed_value_data.rs"));
 }
 
+/// The types of the library example: a loan keeps its book's title (an extended
+/// reference) though no access pattern rewrites a book.
+pub mod library {
+    include!(concat!(env!("OUT_DIR"), "/library.rs"));
+    include!(concat!(env!("OUT_DIR"), "/library_data.rs"));
+}
+
 /// The types of `patterns/computed-value` by rules MR1–MR6 alone: the counts are not
 /// kept, so its reads count with a query per result.
 pub mod counted_per_read {

@@ -700,3 +700,40 @@ async fn a_read_counts_each_results_children_with_a_query_when_the_count_is_not_
     assert_eq!(items[0].product.product_id, "pr1");
     assert_eq!(items[0].review_count, 2);
 }
+
+#[tokio::test(flavor = "current_thread")]
+async fn the_extended_reference_worker_runs_where_no_pattern_rewrites_the_root() {
+    use generated_compile::library::data::Database;
+    use generated_compile::library::types::{BookRefWithTitle, MemberRef};
+    use generated_compile::library::{book::Book, loan::Loan};
+    let provisioned = Provisioned::new("../library/model.json").await;
+    let db = Database::open(&provisioned.database())
+        .await
+        .expect("the containers open");
+    let mut book = Book::new("b1", "Dune", "Herbert", "1965-08-01", "sf", 2);
+    db.add_a_book(&mut book).await.expect("a book");
+    let mut loan = Loan::new(
+        "l1",
+        "2026-12-01T09:00:00.0000000Z",
+        "2026-12-15",
+        "open",
+        "0.00",
+        BookRefWithTitle::from(&book),
+        MemberRef::new("m1"),
+    );
+    db.lend_a_book(&mut loan).await.expect("a loan");
+    let worker = db.loan_book_worker();
+    worker.run_once().await.expect("the worker catches up");
+
+    // No access pattern rewrites a book: the application replaces it through the SDK.
+    book.title = "Dune (revised)".into();
+    book.etag = None;
+    db.book
+        .client()
+        .replace_item(book.partition_key(), &book.id, &book, None)
+        .await
+        .expect("the book replaced");
+    assert_eq!(worker.run_once().await.expect("the worker runs"), 1);
+    let loan = db.loan_by_id("l1").await.unwrap().expect("the loan");
+    assert_eq!(loan.book.title, "Dune (revised)", "the copied title follows the book");
+}

@@ -763,13 +763,25 @@ fn rewriting_worker(
         }
         _ => false,
     };
+    // A root that no access pattern writes: the requests its write would send.
+    let unwritten: Vec<Request> = match rewrites {
+        Rewrites::Holders => model
+            .containers
+            .iter()
+            .flat_map(|k| &k.document_types)
+            .find(|t| t.source == r.target && t.role == cosmap_mapper::Role::Root)
+            .map(|root| cosmap_mapper::operations::extended_reference_sync(&model.containers, root))
+            .unwrap_or_default(),
+        Rewrites::Descendants => Vec::new(),
+    };
     let query = model
         .operations
         .iter()
         .flat_map(|o| &o.requests)
+        .chain(&unwritten)
         .find(|q| finds(q) && q.query().is_some())
         .ok_or(match rewrites {
-            Rewrites::Holders => "no write of the referenced root sends the query that finds its holders",
+            Rewrites::Holders => "the mapper finds no query for its holders",
             Rewrites::Descendants => "no write of the tree sends the query that finds an element's descendants",
         })?;
     let (sql, parameters) = query.query().ok_or("not a query")?;

@@ -7,7 +7,7 @@
 use crate::decision::Rule;
 use crate::logical_model::Container;
 
-use super::{Action, Operation};
+use super::{Action, Operation, Request};
 
 /// The condition that leaves out the documents waiting to expire.
 pub(crate) const LIVE: &str = "NOT IS_DEFINED(c.ttl)";
@@ -18,6 +18,11 @@ const TTL_PATH: &str = "/ttl/?";
 /// Adds [`LIVE`] to every query of `operations` that runs in a container with soft
 /// deletes (and `/ttl/?` to what it indexes).
 pub(crate) fn leave_out_expiring(operations: &mut [Operation], containers: &[Container]) {
+    leave_out_expiring_in(operations.iter_mut().flat_map(|o| o.requests.iter_mut()), containers);
+}
+
+/// [`leave_out_expiring`] for requests outside an operation.
+pub(crate) fn leave_out_expiring_in<'r>(requests: impl Iterator<Item = &'r mut Request>, containers: &[Container]) {
     let soft: Vec<&str> = containers
         .iter()
         .filter(|c| c.rules.contains(&Rule::CopySource))
@@ -26,7 +31,7 @@ pub(crate) fn leave_out_expiring(operations: &mut [Operation], containers: &[Con
     if soft.is_empty() {
         return;
     }
-    for request in operations.iter_mut().flat_map(|o| o.requests.iter_mut()) {
+    for request in requests {
         if !soft.contains(&request.container.as_str()) {
             continue;
         }

@@ -19,6 +19,7 @@ pub use purpose::Purpose;
 pub use request::{
     Action, Operation, OperationKind, Parameter, PropertyPath, Request, ValueSource, WriteKind, WrittenPartition,
 };
+pub use resolve::extended_reference_sync;
 pub(crate) use resolve::resolve;
 
 /// How the generated SQL names property `name` of the item alias `alias`:

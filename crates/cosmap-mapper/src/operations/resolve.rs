@@ -959,6 +959,16 @@ fn find_and_rewrite(
     ]
 }
 
+/// The requests that keep the extended references to root `target` current, as a write
+/// of the root sends them: for each holder, the query that finds the holders and the
+/// replace of each one found. For the change-feed worker of a root that no access
+/// pattern writes (no operation holds these requests).
+pub fn extended_reference_sync(containers: &[Container], target: &DocumentType) -> Vec<Request> {
+    let mut requests = refresh_extended(&keepers(containers), target);
+    super::live::leave_out_expiring_in(requests.iter_mut(), containers);
+    requests
+}
+
 /// The requests that keep extended references to root `target` current after it is
 /// replaced: for each document type that stores some of its attributes beside a
 /// reference to it (and is kept in sync), a query for those that refer to it, in
