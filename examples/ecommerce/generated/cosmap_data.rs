@@ -315,6 +315,53 @@ pub mod data {
             }
             Ok(out)
         }
+        /// The ancestors of `document` up its self-reference (at `id`, its partition key
+        /// at `key`), root first: one point read per level, until a level has no
+        /// reference or it leads nowhere. A reference back to a document already read
+        /// (a cycle) is an error, never an endless climb.
+        pub(super) async fn climb<T: ::serde::de::DeserializeOwned>(
+            client: &ContainerClient,
+            document: &Value,
+            key: Key<'_>,
+            id: &[&str],
+        ) -> Result<::std::vec::Vec<T>, Error> {
+            let mut seen = ::std::vec![text(document, "id")];
+            let mut chain: ::std::vec::Vec<Value> = ::std::vec::Vec::new();
+            let mut current = ::core::clone::Clone::clone(document);
+            loop {
+                let found: ::std::vec::Vec<Value> = follow(
+                        client,
+                        &current,
+                        key_at(&key),
+                        id,
+                    )
+                    .await?;
+                let Some(parent) = found.into_iter().next() else {
+                    break;
+                };
+                let parent_id = text(&parent, "id");
+                if seen.contains(&parent_id) {
+                    return Err(
+                        json(
+                            "the chain of parents loops back to a document already read",
+                            parent,
+                        ),
+                    );
+                }
+                seen.push(parent_id);
+                chain.push(::core::clone::Clone::clone(&parent));
+                current = parent;
+            }
+            chain.reverse();
+            chain.into_iter().map(from_json).collect()
+        }
+        /// `key` again, for the next level of a climb.
+        fn key_at<'a>(key: &Key<'a>) -> Key<'a> {
+            match key {
+                Key::Path(path) => Key::Path(path),
+                Key::Constant(value) => Key::Constant(value),
+            }
+        }
         /// The documents that refer to `document`: `sql` with every parameter bound to
         /// its id, in the partition that id names (`single`) or across partitions.
         pub(super) async fn find_referring<T: ::serde::de::DeserializeOwned>(

@@ -100,6 +100,13 @@ pub mod counted_per_read {
     include!(concat!(env!("OUT_DIR"), "/counted_per_read_data.rs"));
 }
 
+/// The types of `patterns/tree-ancestors` by rules MR1–MR6 alone: no ancestors list is
+/// kept, so "a category with its path" climbs the tree a point read per level.
+pub mod tree_climbing {
+    include!(concat!(env!("OUT_DIR"), "/tree_climbing.rs"));
+    include!(concat!(env!("OUT_DIR"), "/tree_climbing_data.rs"));
+}
+
 /// The types of `patterns/subset`: a post keeps its ten newest comments
 /// (`newest_comments`), a product its five newest reviews.
 pub mod subset {

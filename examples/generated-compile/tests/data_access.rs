@@ -737,3 +737,31 @@ async fn the_extended_reference_worker_runs_where_no_pattern_rewrites_the_root()
     let loan = db.loan_by_id("l1").await.unwrap().expect("the loan");
     assert_eq!(loan.book.title, "Dune (revised)", "the copied title follows the book");
 }
+
+#[tokio::test(flavor = "current_thread")]
+async fn a_read_climbs_the_tree_where_no_ancestors_list_is_kept() {
+    use generated_compile::tree_climbing::category::Category;
+    use generated_compile::tree_climbing::data::Database;
+    use generated_compile::tree_climbing::types::CategoryRef;
+    let mut unoptimised = cosmap_mapper::Options::default();
+    unoptimised.optimise = false;
+    let provisioned = Provisioned::with("../patterns/tree-ancestors/model.json", unoptimised).await;
+    let db = Database::open(&provisioned.database())
+        .await
+        .expect("the containers open");
+    // bikes ← road ← racing: each points at its parent.
+    for (id, parent) in [("bikes", None), ("road", Some("bikes")), ("racing", Some("road"))] {
+        let mut category = Category::new(id, id, id, "");
+        category.parent = parent.map(CategoryRef::new);
+        db.add_a_category(&mut category).await.expect("a category");
+    }
+    let db = &db;
+    let path = |id: &'static str| async move {
+        let items = db.a_category_with_its_path(id).await.expect("the read");
+        assert_eq!(items.len(), 1, "one category");
+        items[0].ancestors.iter().map(|c| c.id.clone()).collect::<Vec<_>>()
+    };
+    assert_eq!(path("racing").await, ["bikes", "road"], "root first");
+    assert_eq!(path("road").await, ["bikes"]);
+    assert!(path("bikes").await.is_empty(), "a root has no ancestors");
+}

@@ -176,6 +176,9 @@ pub struct FollowView {
     pub query: Option<FindView>,
     /// For a count of the result's children: a count query (the field is a number).
     pub count: Option<CountQueryView>,
+    /// For a climb up a self-reference (`FollowAncestors`): the reference's name; the
+    /// point read repeats level after level.
+    pub climb: Option<String>,
 }
 
 /// A count query per result (`Purpose::Count`): every parameter bound to the result's
@@ -1651,8 +1654,10 @@ fn follow(rust: &RustView, handles: &[HandleView], r: &Request) -> Result<Follow
     if let Purpose::Count { element, .. } = &r.purpose {
         return count_per_result(handles, r, element);
     }
-    let Purpose::FollowReference { target } = &r.purpose else {
-        return Err("which generated functions do not do yet".into());
+    let (target, climb) = match &r.purpose {
+        Purpose::FollowReference { target } => (target, None),
+        Purpose::FollowAncestors { target, reference } => (target, Some(reference.clone())),
+        _ => return Err("which generated functions do not do yet".into()),
     };
     let Action::PointRead { partition_key, id } = &r.action else {
         return Err("not as a point read".into());
@@ -1676,8 +1681,12 @@ fn follow(rust: &RustView, handles: &[HandleView], r: &Request) -> Result<Follow
         .ok_or("its container has no Rust module")?;
     let d = r.document_types.first().ok_or("it reads no document type")?;
     doc_view(cv, d)?;
+    let ident = match &climb {
+        Some(_) => names::field("ancestors"),
+        None => names::field(&cosmap_domain::naming::plural(&lower_camel(target))),
+    };
     Ok(FollowView {
-        ident: names::field(&cosmap_domain::naming::plural(&lower_camel(target))),
+        ident,
         document: format!("super::{}::{d}", cv.module),
         field: handle.field.clone(),
         key,
@@ -1685,6 +1694,7 @@ fn follow(rust: &RustView, handles: &[HandleView], r: &Request) -> Result<Follow
         target: target.clone(),
         query: None,
         count: None,
+        climb,
     })
 }
 
@@ -1715,6 +1725,7 @@ fn count_per_result(handles: &[HandleView], r: &Request, element: &str) -> Resul
         id: String::new(),
         target: element.to_string(),
         query: None,
+        climb: None,
         count: Some(CountQueryView {
             sql: format!("{sql:?}"),
             parameters: sql_parameters(parameters),
@@ -1759,6 +1770,7 @@ fn find_referring(rust: &RustView, handles: &[HandleView], r: &Request, target: 
             single: r.partition_key().is_some(),
         }),
         count: None,
+        climb: None,
     })
 }
 
