@@ -397,12 +397,9 @@ impl ModelDiff {
 
     /// The estimate summed over every change that has one.
     pub fn total_estimate(&self) -> Option<Estimate> {
-        self.changes
-            .iter()
-            .filter_map(|c| c.estimate)
-            .reduce(|a, b| Estimate {
-                documents: a.documents + b.documents,
-                ru: a.ru + b.ru,
-            })
+        self.changes.iter().filter_map(|c| c.estimate).reduce(|a, b| Estimate {
+            documents: a.documents + b.documents,
+            ru: a.ru + b.ru,
+        })
     }
 }

@@ -148,7 +148,7 @@ pub fn assess(kind: &ChangeKind, place: Place) -> Assessment {
         ChangeKind::EmbeddedToSeparate { document_type, from, .. } => assessed(
             DataMigration,
             format!(
-                "write a `{document_type}` document for each value embedded in the old documents' `{from}`, then remove it from them (the new types ignore it meanwhile)"
+                "write one `{document_type}` document per value embedded in the old documents' `{from}` (the estimate counts the rewrite of those documents; the inserts come on top), then remove it from them; the new types ignore it meanwhile"
             ),
             Some(Work::Rewrite),
         ),

@@ -65,9 +65,10 @@ impl<'a> Collector<'a> {
     fn estimate(&self, work: volumes::Work, basis: Basis<'_>) -> Option<Estimate> {
         match basis {
             Basis::None => None,
-            Basis::Document { container, name, paths } => {
-                self.volumes.get(container, name).map(|v| volumes::estimate(v, work, paths))
-            }
+            Basis::Document { container, name, paths } => self
+                .volumes
+                .get(container, name)
+                .map(|v| volumes::estimate(v, work, paths)),
             Basis::Container(container) => volumes::sum(
                 self.volumes
                     .container_documents(container)

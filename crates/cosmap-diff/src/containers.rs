@@ -55,7 +55,11 @@ fn settings(col: &mut Collector<'_>, old: &Container, new: &Container) {
     }
     if old.indexing_policy != new.indexing_policy {
         let paths = |c: &Container| -> BTreeSet<String> {
-            c.indexing_policy.included_paths.iter().map(|p| p.path.clone()).collect()
+            c.indexing_policy
+                .included_paths
+                .iter()
+                .map(|p| p.path.clone())
+                .collect()
         };
         let (was, is) = (paths(old), paths(new));
         let (mut o, mut n) = (old.indexing_policy.clone(), new.indexing_policy.clone());

@@ -68,7 +68,10 @@ pub(crate) fn compare(col: &mut Collector<'_>) {
                 };
                 col.push(subject, kind, Place::Stored, basis);
                 properties::compare_document(col, &oc.name, o, &c.name, d);
-            } else if let Some(site) = old_embedded.get(&d.source).filter(|_| col.became_separate.contains(&d.source)) {
+            } else if let Some(site) = old_embedded
+                .get(&d.source)
+                .filter(|_| col.became_separate.contains(&d.source))
+            {
                 let kind = ChangeKind::EmbeddedToSeparate {
                     value_object: d.source.clone(),
                     from: std::iter::once(site.document_type.as_str())
@@ -91,7 +94,12 @@ pub(crate) fn compare(col: &mut Collector<'_>) {
                 let basis = source_basis(old, c, d);
                 col.push(subject, kind, Place::Derived, basis);
             } else if !container_is_new {
-                col.push(subject, ChangeKind::DocumentTypeAdded { role: d.role }, Place::Stored, Basis::None);
+                col.push(
+                    subject,
+                    ChangeKind::DocumentTypeAdded { role: d.role },
+                    Place::Stored,
+                    Basis::None,
+                );
             }
         }
     }
@@ -109,7 +117,10 @@ pub(crate) fn compare(col: &mut Collector<'_>) {
                 name: &o.name,
                 paths: None,
             };
-            if let Some(site) = new_embedded.get(&o.source).filter(|_| col.became_embedded.contains(&o.source)) {
+            if let Some(site) = new_embedded
+                .get(&o.source)
+                .filter(|_| col.became_embedded.contains(&o.source))
+            {
                 let subject = Subject {
                     container: site.container.clone(),
                     document_type: Some(site.document_type.clone()),

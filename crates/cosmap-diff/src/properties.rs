@@ -134,7 +134,9 @@ fn embedded(
 ) {
     for n in new {
         let at = subject.child(&n.name);
-        let same = old.iter().find(|o| o.name == n.name && o.kind == n.kind && o.source == n.source);
+        let same = old
+            .iter()
+            .find(|o| o.name == n.name && o.kind == n.kind && o.source == n.source);
         let Some(o) = same else {
             added_embedded(col, at, n, place, basis);
             continue;
@@ -146,7 +148,11 @@ fn embedded(
             };
             col.push(at.clone(), kind, place, basis);
         }
-        let inner = if derived_embedded(n.kind).is_some() { Place::Derived } else { place };
+        let inner = if derived_embedded(n.kind).is_some() {
+            Place::Derived
+        } else {
+            place
+        };
         holder(
             col,
             &at,
@@ -157,7 +163,10 @@ fn embedded(
         );
     }
     for o in old {
-        if new.iter().any(|n| n.name == o.name && n.kind == o.kind && n.source == o.source) {
+        if new
+            .iter()
+            .any(|n| n.name == o.name && n.kind == o.kind && n.source == o.source)
+        {
             continue;
         }
         // Now its own document type: one change, made where that document type is found.
@@ -189,7 +198,11 @@ fn added_embedded(col: &mut Collector<'_>, at: Subject, n: &Embedded, place: Pla
             many: n.many,
         },
     };
-    let place = if derived_embedded(n.kind).is_some() { Place::Derived } else { place };
+    let place = if derived_embedded(n.kind).is_some() {
+        Place::Derived
+    } else {
+        place
+    };
     col.push(at, kind, place, basis);
 }
 

@@ -122,7 +122,10 @@ fn a_required_property_added_breaks_readers_and_is_priced() {
     assert!(c.explanation.contains("back-fill"), "{}", c.explanation);
     let estimate = c.estimate.expect("priced from the volumes");
     assert_eq!(estimate.documents, 2_000_000.0);
-    assert!(estimate.ru > estimate.documents, "a read and a replace each: {estimate:?}");
+    assert!(
+        estimate.ru > estimate.documents,
+        "a read and a replace each: {estimate:?}"
+    );
 }
 
 #[test]
@@ -149,7 +152,10 @@ fn a_property_made_required_breaks_readers_and_made_optional_does_not() {
     assert_eq!(only(&d).class, Class::BreakingForReaders);
     assert_eq!(only(&d).kind, ChangeKind::BecameRequired);
     let d = changed(|m| attributes(m, "Order")[0]["optional"] = json!(true));
-    assert_eq!((only(&d).class, &only(&d).kind), (Class::InPlace, &ChangeKind::BecameOptional));
+    assert_eq!(
+        (only(&d).class, &only(&d).kind),
+        (Class::InPlace, &ChangeKind::BecameOptional)
+    );
 }
 
 #[test]
@@ -157,7 +163,13 @@ fn a_single_value_made_a_list_breaks_readers() {
     let d = changed(|m| attributes(m, "Order")[0]["many"] = json!(true));
     let c = only(&d);
     assert_eq!(c.class, Class::BreakingForReaders);
-    assert!(matches!(c.kind, ChangeKind::CardinalityChanged { old_many: false, new_many: true }));
+    assert!(matches!(
+        c.kind,
+        ChangeKind::CardinalityChanged {
+            old_many: false,
+            new_many: true
+        }
+    ));
 }
 
 #[test]
@@ -165,7 +177,13 @@ fn a_ttl_change_is_in_place() {
     let d = changed(|m| m["aggregates"][1]["defaultTtlSeconds"] = json!(86400));
     let c = only(&d);
     assert_eq!(c.class, Class::InPlace);
-    assert_eq!(c.kind, ChangeKind::TtlChanged { old: None, new: Some(86400) });
+    assert_eq!(
+        c.kind,
+        ChangeKind::TtlChanged {
+            old: None,
+            new: Some(86400)
+        }
+    );
     assert!(c.explanation.contains("expire"), "{}", c.explanation);
 }
 
@@ -176,17 +194,32 @@ fn an_indexing_change_is_in_place() {
     let all = cosmap_mapper::map(&domain(&spec), &Options::default().index_all(true));
     let d = diff(&narrow, &all, &Volumes::unknown()).unwrap();
     assert!(!d.is_empty());
-    assert!(d.changes.iter().all(|c| c.class == Class::InPlace && c.kind.name() == "indexingChanged"));
+    assert!(d
+        .changes
+        .iter()
+        .all(|c| c.class == Class::InPlace && c.kind.name() == "indexingChanged"));
 }
 
 #[test]
 fn a_new_aggregate_is_an_additive_container_and_a_dropped_one_a_migration() {
     let add = |m: &mut Value| {
-        m["entities"].as_array_mut().unwrap().push(json!({"name": "Shop", "identity": "shopId",
+        m["entities"]
+            .as_array_mut()
+            .unwrap()
+            .push(json!({"name": "Shop", "identity": "shopId",
             "attributes": [{"name": "title", "type": "string"}], "volume": {"count": 100000000}}));
-        m["valueObjects"].as_array_mut().unwrap().push(json!({"name": "Hours", "attributes": [{"name": "open", "type": "string"}]}));
-        m["aggregates"].as_array_mut().unwrap().push(json!({"root": "Shop", "members": ["Hours"]}));
-        m["relationships"].as_array_mut().unwrap().push(json!({"from": "Shop", "to": "Hours", "cardinality": "one"}));
+        m["valueObjects"]
+            .as_array_mut()
+            .unwrap()
+            .push(json!({"name": "Hours", "attributes": [{"name": "open", "type": "string"}]}));
+        m["aggregates"]
+            .as_array_mut()
+            .unwrap()
+            .push(json!({"root": "Shop", "members": ["Hours"]}));
+        m["relationships"]
+            .as_array_mut()
+            .unwrap()
+            .push(json!({"from": "Shop", "to": "Hours", "cardinality": "one"}));
     };
     let d = changed(add);
     let c = only(&d);
@@ -197,7 +230,10 @@ fn a_new_aggregate_is_an_additive_container_and_a_dropped_one_a_migration() {
     add(&mut bigger);
     let (old, new) = (map(&bigger), map(&base()));
     let d = diff(&old, &new, &Volumes::unknown()).unwrap();
-    assert_eq!((only(&d).class, &only(&d).kind), (Class::DataMigration, &ChangeKind::ContainerRemoved));
+    assert_eq!(
+        (only(&d).class, &only(&d).kind),
+        (Class::DataMigration, &ChangeKind::ContainerRemoved)
+    );
 }
 
 #[test]
@@ -238,9 +274,17 @@ fn a_new_unique_key_needs_a_new_container() {
 fn a_unique_value_claimed_across_partitions_back_fills_its_claims() {
     let d = changed(|m| attributes(m, "Customer")[0]["unique"] = json!(true));
     assert_eq!(find(&d, "containerAdded", "UniqueClaims").class, Class::Additive);
-    let claims = d.changes.iter().find(|c| c.kind.name() == "derivedAdded").expect("claims");
+    let claims = d
+        .changes
+        .iter()
+        .find(|c| c.kind.name() == "derivedAdded")
+        .expect("claims");
     assert_eq!(claims.class, Class::DataMigration);
-    assert_eq!(claims.estimate.unwrap().documents, 1_000_000.0, "one claim per customer");
+    assert_eq!(
+        claims.estimate.unwrap().documents,
+        1_000_000.0,
+        "one claim per customer"
+    );
 }
 
 #[test]
@@ -257,7 +301,10 @@ fn an_embedded_value_object_made_separate_is_one_migration() {
     );
     assert!(c.estimate.is_some());
     // Neither an `embeddedRemoved` nor a `documentTypeAdded` besides it.
-    assert!(!d.changes.iter().any(|c| matches!(c.kind.name(), "embeddedRemoved" | "documentTypeAdded")));
+    assert!(!d
+        .changes
+        .iter()
+        .any(|c| matches!(c.kind.name(), "embeddedRemoved" | "documentTypeAdded")));
 }
 
 #[test]
@@ -265,26 +312,49 @@ fn a_separate_value_object_embedded_again_is_one_migration() {
     let mut separate = base();
     separate["relationships"][1] = json!({"from": "Order", "to": "Line", "cardinality": "squillions"});
     let old_logical = map(&separate);
-    let d = diff(&old_logical, &map(&base()), &Volumes::of(&domain(&separate), &old_logical)).unwrap();
+    let d = diff(
+        &old_logical,
+        &map(&base()),
+        &Volumes::of(&domain(&separate), &old_logical),
+    )
+    .unwrap();
     let c = find(&d, "separateToEmbedded", "Order/Order.lines");
     assert_eq!(c.class, Class::DataMigration, "an array reads as empty meanwhile");
-    assert!(!d.changes.iter().any(|c| matches!(c.kind.name(), "embeddedAdded" | "documentTypeRemoved")));
+    assert!(!d
+        .changes
+        .iter()
+        .any(|c| matches!(c.kind.name(), "embeddedAdded" | "documentTypeRemoved")));
 }
 
 #[test]
 fn an_entity_added_is_additive_and_removed_breaks_mixed_reads() {
     let d = changed(|m| {
-        m["entities"].as_array_mut().unwrap().push(json!({"name": "Refund", "identity": "refundId", "attributes": []}));
-        m["aggregates"][1]["members"].as_array_mut().unwrap().push(json!("Refund"));
-        m["relationships"].as_array_mut().unwrap().push(json!({"from": "Order", "to": "Refund", "cardinality": "many", "max": 10}));
+        m["entities"]
+            .as_array_mut()
+            .unwrap()
+            .push(json!({"name": "Refund", "identity": "refundId", "attributes": []}));
+        m["aggregates"][1]["members"]
+            .as_array_mut()
+            .unwrap()
+            .push(json!("Refund"));
+        m["relationships"]
+            .as_array_mut()
+            .unwrap()
+            .push(json!({"from": "Order", "to": "Refund", "cardinality": "many", "max": 10}));
     });
     let c = only(&d);
-    assert_eq!((c.class, &c.kind), (Class::Additive, &ChangeKind::DocumentTypeAdded { role: Role::Entity }));
+    assert_eq!(
+        (c.class, &c.kind),
+        (Class::Additive, &ChangeKind::DocumentTypeAdded { role: Role::Entity })
+    );
 
     let d = changed(|m| {
         m["entities"].as_array_mut().unwrap().retain(|e| e["name"] != "Payment");
         m["aggregates"][1]["members"] = json!(["Line"]);
-        m["relationships"].as_array_mut().unwrap().retain(|r| r["to"] != "Payment");
+        m["relationships"]
+            .as_array_mut()
+            .unwrap()
+            .retain(|r| r["to"] != "Payment");
     });
     let c = find(&d, "documentTypeRemoved", "Order/Payment");
     assert_eq!(c.class, Class::BreakingForReaders);
@@ -294,13 +364,28 @@ fn an_entity_added_is_additive_and_removed_breaks_mixed_reads() {
 #[test]
 fn a_required_reference_added_breaks_readers_and_a_removed_one_does_not() {
     let d = changed(|m| {
-        m["relationships"].as_array_mut().unwrap().push(json!({"from": "Payment", "to": "Customer", "cardinality": "one"}));
+        m["relationships"]
+            .as_array_mut()
+            .unwrap()
+            .push(json!({"from": "Payment", "to": "Customer", "cardinality": "one"}));
     });
     let c = only(&d);
     assert_eq!(c.class, Class::BreakingForReaders);
-    assert!(matches!(c.kind, ChangeKind::ReferenceAdded { optional: false, many: false, .. }));
+    assert!(matches!(
+        c.kind,
+        ChangeKind::ReferenceAdded {
+            optional: false,
+            many: false,
+            ..
+        }
+    ));
 
-    let d = changed(|m| m["relationships"].as_array_mut().unwrap().retain(|r| r["to"] != "Customer"));
+    let d = changed(|m| {
+        m["relationships"]
+            .as_array_mut()
+            .unwrap()
+            .retain(|r| r["to"] != "Customer")
+    });
     let c = only(&d);
     assert_eq!(c.class, Class::InPlace);
     assert!(matches!(c.kind, ChangeKind::ReferenceRemoved { .. }));
@@ -331,11 +416,22 @@ fn a_copy_added_is_a_back_fill_of_its_source() {
         }),
         ..order
     };
-    new.containers.iter_mut().find(|c| c.name == "Customer").unwrap().document_types.push(copy);
+    new.containers
+        .iter_mut()
+        .find(|c| c.name == "Customer")
+        .unwrap()
+        .document_types
+        .push(copy);
     let d = diff(&old, &new, &Volumes::of(&domain(&base()), &old)).unwrap();
     let c = only(&d);
     assert_eq!(c.class, Class::DataMigration);
-    assert_eq!(c.kind, ChangeKind::DerivedAdded { derived: Derived::Copy, required: false });
+    assert_eq!(
+        c.kind,
+        ChangeKind::DerivedAdded {
+            derived: Derived::Copy,
+            required: false
+        }
+    );
     assert_eq!(c.estimate.unwrap().documents, 2_000_000.0);
 
     // And dropped again: the copies left behind break the container's enum.
@@ -349,8 +445,15 @@ fn a_document_type_moved_between_containers_must_be_copied() {
     let old = map(&base());
     let mut new = old.clone();
     let order = new.containers.iter_mut().find(|c| c.name == "Order").unwrap();
-    let payment = order.document_types.remove(order.document_types.iter().position(|d| d.name == "Payment").unwrap());
-    new.containers.iter_mut().find(|c| c.name == "Customer").unwrap().document_types.push(payment);
+    let payment = order
+        .document_types
+        .remove(order.document_types.iter().position(|d| d.name == "Payment").unwrap());
+    new.containers
+        .iter_mut()
+        .find(|c| c.name == "Customer")
+        .unwrap()
+        .document_types
+        .push(payment);
     let d = diff(&old, &new, &Volumes::of(&domain(&base()), &old)).unwrap();
     let c = only(&d);
     assert_eq!(c.class, Class::BreakingForReaders);
@@ -387,7 +490,10 @@ fn a_snapshot_in_place_of_a_reference_breaks_readers() {
     let d = diff(&old, &new, &Volumes::unknown()).unwrap();
     let added = find(&d, "derivedAdded", "Order/Order.customer");
     assert_eq!(added.class, Class::BreakingForReaders);
-    assert_eq!(find(&d, "referenceRemoved", "Order/Order.customer").class, Class::InPlace);
+    assert_eq!(
+        find(&d, "referenceRemoved", "Order/Order.customer").class,
+        Class::InPlace
+    );
     assert_eq!(d.worst, Some(Class::BreakingForReaders));
 }
 
@@ -406,7 +512,10 @@ fn changes_come_in_a_deterministic_order_and_serialise_with_their_kind() {
     assert_eq!(json["worst"], "breakingForReaders");
     assert_eq!(json["changes"][0]["kind"], "propertyAdded");
     assert_eq!(json["changes"][0]["class"], "additive");
-    assert_eq!(json["changes"][0]["subject"], json!({"container": "Customer", "documentType": "Customer", "path": ["age"]}));
+    assert_eq!(
+        json["changes"][0]["subject"],
+        json!({"container": "Customer", "documentType": "Customer", "path": ["age"]})
+    );
     assert_eq!(json["changes"][2]["estimate"]["documents"], 2_000_000.0);
 }
 
