@@ -9,7 +9,7 @@ use cosmap_provision::{AccountKey, EMULATOR_ENDPOINT};
 #[derive(Debug, Parser)]
 #[command(name = "cosmap", version, about, long_about = None)]
 #[command(
-    after_help = "Exit codes: 0 success, 1 failure (for example an unreadable file), 2 invalid model or usage, 3 provisioning refused because of drift."
+    after_help = "Exit codes: 0 success, 1 failure (for example an unreadable file), 2 invalid model or usage, 3 provisioning refused because of drift; `cosmap diff`: 0 no changes, 10-13 the worst change's class (see `cosmap diff --help`)."
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -96,6 +96,54 @@ pub enum Command {
     /// Run every access pattern on sample documents and check what comes back (in-memory engine by default).
     #[command(after_help = VERIFY_HELP)]
     Verify(VerifyArgs),
+    /// Show what changing the model does: each difference of the logical models
+    /// classified as in place, additive, data migration or breaking for readers.
+    #[command(after_help = DIFF_HELP)]
+    Diff(DiffArgs),
+}
+
+const DIFF_HELP: &str = "\
+Maps OLD and NEW and compares the logical models: containers, partition keys, unique
+keys, indexing, TTL, document types, properties, embedded or separate value objects,
+references, copies and other derived data. Each change is classified by what it takes to
+deploy; data migrations are estimated in documents and RU from OLD's volumes
+(docs/diff.md).
+
+Exit codes (the worst change's class, like `terraform plan -detailed-exitcode`):
+  0   no changes
+  10  in place: indexing, TTL, properties left behind (nothing is rewritten)
+  11  additive: new containers, document types, optional properties
+  12  data migration: documents must be rewritten, copied or back-filled
+  13  breaking for readers: old documents no longer deserialise into the new types
+  1   failure (an unreadable file);  2  invalid model or usage";
+
+/// `cosmap diff`.
+#[derive(Debug, Args)]
+pub struct DiffArgs {
+    /// The model as it is deployed (JSON): its documents are the ones already written.
+    pub old: PathBuf,
+    /// The changed model (JSON).
+    pub new: Option<PathBuf>,
+    /// Compare with what is provisioned on this account instead of a second file
+    /// (not available yet: refused).
+    #[arg(long)]
+    pub endpoint: Option<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = DiffFormat::Text)]
+    pub format: DiffFormat,
+    /// Map both models with rules MR1-MR6 only, without the optimisations.
+    #[arg(long)]
+    pub no_optimise: bool,
+    #[command(flatten)]
+    pub mapping: MappingArgs,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DiffFormat {
+    /// The changes by class, worst first, each with what to do.
+    Text,
+    /// The documented JSON (docs/diff.md).
+    Json,
 }
 
 const PROVISION_HELP: &str = "\
@@ -221,7 +269,7 @@ pub enum CostFormat {
 }
 
 /// How the model is mapped: the same flags, meaning the same, on every command that
-/// maps it (`model`, `generate`, `cost`, `provision`, `verify`).
+/// maps it (`model`, `generate`, `cost`, `provision`, `verify`, `diff`).
 #[derive(Debug, Clone, Args)]
 pub struct MappingArgs {
     /// Keep Cosmos DB's default indexing policy (index every path) instead of indexing

@@ -3,6 +3,7 @@
 
 mod cli;
 mod cost;
+mod diff;
 mod generate;
 mod overview;
 mod provision;
@@ -26,7 +27,7 @@ const EXIT_FAILURE: u8 = 1;
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(cli) {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(code) => ExitCode::from(code),
         Err(err) => {
             let code = match (
                 err.downcast_ref::<ModelError>(),
@@ -34,6 +35,7 @@ fn main() -> ExitCode {
             ) {
                 (Some(ModelError::Invalid { .. }), _) => EXIT_INVALID,
                 (_, Some(failure)) => failure.code,
+                _ if err.downcast_ref::<diff::Usage>().is_some() => EXIT_INVALID,
                 _ => EXIT_FAILURE,
             };
             match err.downcast_ref::<ModelError>() {
@@ -69,8 +71,16 @@ fn chain(err: &anyhow::Error) -> String {
     out
 }
 
-fn run(cli: Cli) -> anyhow::Result<()> {
+/// Runs the command; returns the exit code (0 but for `diff`, whose code is its worst change).
+fn run(cli: Cli) -> anyhow::Result<u8> {
     match cli.command {
+        Command::Diff(args) => diff::run(args),
+        command => run_command(command).map(|()| 0),
+    }
+}
+
+fn run_command(command: Command) -> anyhow::Result<()> {
+    match command {
         Command::Check { model } => {
             let loaded = load(&model)?;
             let spec = loaded.spec();
@@ -140,6 +150,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             let schema = cosmap_domain::ModelSpec::json_schema();
             print(&(serde_json::to_string_pretty(&schema)? + "\n"))
         }
+        Command::Diff(_) => unreachable!("`run` handles diff"),
     }
 }
 

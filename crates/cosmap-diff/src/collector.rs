@@ -1,0 +1,87 @@
+//! Gathers the changes as the comparisons find them: classifies each and prices the
+//! migrations it calls for.
+
+use std::collections::BTreeSet;
+
+use cosmap_mapper::LogicalModel;
+
+use crate::change::{Change, ChangeKind, Estimate, Subject};
+use crate::classify::{self, Place};
+use crate::volumes::{self, Volumes};
+
+/// Which old documents a change's migration touches.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Basis<'a> {
+    /// None (or none known).
+    None,
+    /// The documents of one old document type; `paths`: indexed paths where they are
+    /// written, when not their own container's.
+    Document {
+        container: &'a str,
+        name: &'a str,
+        paths: Option<usize>,
+    },
+    /// Every document of an old container.
+    Container(&'a str),
+}
+
+/// The two models, the old model's volumes and the changes found so far.
+pub(crate) struct Collector<'a> {
+    pub old: &'a LogicalModel,
+    pub new: &'a LogicalModel,
+    volumes: &'a Volumes,
+    /// Value objects embedded in the old model and separate documents in the new one.
+    pub became_separate: BTreeSet<String>,
+    /// Value objects separate in the old model and embedded in the new one.
+    pub became_embedded: BTreeSet<String>,
+    changes: Vec<Change>,
+}
+
+impl<'a> Collector<'a> {
+    pub fn new(old: &'a LogicalModel, new: &'a LogicalModel, volumes: &'a Volumes) -> Self {
+        Collector {
+            old,
+            new,
+            volumes,
+            became_separate: BTreeSet::new(),
+            became_embedded: BTreeSet::new(),
+            changes: Vec::new(),
+        }
+    }
+
+    /// Records `kind` at `subject`, found at `place`, its migration touching `basis`.
+    pub fn push(&mut self, subject: Subject, kind: ChangeKind, place: Place, basis: Basis<'_>) {
+        let assessment = classify::assess(&kind, place);
+        let estimate = assessment.work.and_then(|work| self.estimate(work, basis));
+        self.changes.push(Change {
+            class: assessment.class,
+            subject,
+            kind,
+            explanation: assessment.explanation,
+            estimate,
+        });
+    }
+
+    fn estimate(&self, work: volumes::Work, basis: Basis<'_>) -> Option<Estimate> {
+        match basis {
+            Basis::None => None,
+            Basis::Document { container, name, paths } => self
+                .volumes
+                .get(container, name)
+                .map(|v| volumes::estimate(v, work, paths)),
+            Basis::Container(container) => volumes::sum(
+                self.volumes
+                    .container_documents(container)
+                    .into_iter()
+                    .map(|v| volumes::estimate(v, work, None)),
+            ),
+        }
+    }
+
+    /// The changes, in a deterministic order: by subject (container, then document
+    /// type, then path), in the order found within one subject.
+    pub fn finish(mut self) -> Vec<Change> {
+        self.changes.sort_by(|a, b| a.subject.cmp(&b.subject));
+        self.changes
+    }
+}

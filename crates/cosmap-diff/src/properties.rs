@@ -1,0 +1,316 @@
+//! Property-level changes of a document type both models have: attributes (added,
+//! removed, retyped, now required or optional, list ↔ single), embedded objects,
+//! references, and the derived data kept in them (snapshots, subsets, extended
+//! references, ancestors lists, computed counts).
+
+use cosmap_mapper::{
+    DocumentType, Embedded, EmbeddedKind, PartitionKeyValue, Property, PropertyHolder, Reference, Role,
+};
+
+use crate::change::{ChangeKind, Derived, Subject};
+use crate::classify::Place;
+use crate::collector::{Basis, Collector};
+
+/// Compares document type `old` (in container `old_container`) with `new` (in `new_container`).
+pub(crate) fn compare_document(
+    col: &mut Collector<'_>,
+    old_container: &str,
+    old: &DocumentType,
+    new_container: &str,
+    new: &DocumentType,
+) {
+    let subject = Subject::document_type(new_container, &new.name);
+    let basis = Basis::Document {
+        container: old_container,
+        name: &old.name,
+        paths: None,
+    };
+    let place = match new.role {
+        Role::Copy | Role::Claim | Role::Bucket => Place::Derived,
+        Role::Root | Role::Entity | Role::ValueObject => Place::Stored,
+    };
+    holder(
+        col,
+        &subject,
+        PropertyHolder::Document(old),
+        PropertyHolder::Document(new),
+        place,
+        basis,
+    );
+    for c in &new.computed {
+        if !old.computed.iter().any(|o| o.name == c.name) {
+            let kind = ChangeKind::DerivedAdded {
+                derived: Derived::ComputedValue,
+                required: false,
+            };
+            col.push(subject.child(&c.name), kind, Place::Derived, basis);
+        }
+    }
+    for o in &old.computed {
+        if !new.computed.iter().any(|c| c.name == o.name) {
+            let kind = ChangeKind::DerivedRemoved {
+                derived: Derived::ComputedValue,
+            };
+            col.push(subject.child(&o.name), kind, Place::Derived, basis);
+        }
+    }
+}
+
+/// Compares what two holders (documents or embedded objects) store.
+fn holder(
+    col: &mut Collector<'_>,
+    subject: &Subject,
+    old: PropertyHolder<'_>,
+    new: PropertyHolder<'_>,
+    place: Place,
+    basis: Basis<'_>,
+) {
+    attributes(col, subject, old.attributes(), new.attributes(), place, basis);
+    embedded(col, subject, old.embedded(), new.embedded(), place, basis);
+    references(col, subject, old.references(), new.references(), place, basis);
+}
+
+/// Attributes by name: added, removed, retyped, list ↔ single, required ↔ optional.
+fn attributes(
+    col: &mut Collector<'_>,
+    subject: &Subject,
+    old: &[Property],
+    new: &[Property],
+    place: Place,
+    basis: Basis<'_>,
+) {
+    for n in new {
+        let at = subject.child(&n.name);
+        let Some(o) = old.iter().find(|o| o.name == n.name) else {
+            let kind = ChangeKind::PropertyAdded {
+                ty: n.ty,
+                optional: n.optional,
+                many: n.many,
+            };
+            col.push(at, kind, place, basis);
+            continue;
+        };
+        if o.ty != n.ty {
+            let kind = ChangeKind::PropertyRetyped { old: o.ty, new: n.ty };
+            col.push(at.clone(), kind, place, basis);
+        }
+        if o.many != n.many {
+            let kind = ChangeKind::CardinalityChanged {
+                old_many: o.many,
+                new_many: n.many,
+            };
+            col.push(at.clone(), kind, place, basis);
+        }
+        // A list reads as empty when absent (`serde(default)`), optional or not.
+        if o.optional && !n.optional && !n.many {
+            col.push(at, ChangeKind::BecameRequired, place, basis);
+        } else if !o.optional && n.optional {
+            col.push(at, ChangeKind::BecameOptional, place, basis);
+        }
+    }
+    for o in old.iter().filter(|o| !new.iter().any(|n| n.name == o.name)) {
+        col.push(subject.child(&o.name), ChangeKind::PropertyRemoved, place, basis);
+    }
+}
+
+/// The derived data an embedded object of `kind` is, if any.
+fn derived_embedded(kind: EmbeddedKind) -> Option<Derived> {
+    match kind {
+        EmbeddedKind::ValueObject => None,
+        EmbeddedKind::ReferenceData => Some(Derived::Snapshot),
+        EmbeddedKind::Subset => Some(Derived::Subset),
+    }
+}
+
+/// Embedded objects by name: added, removed, list ↔ single, derived data, and the
+/// same object's contents compared in turn.
+fn embedded(
+    col: &mut Collector<'_>,
+    subject: &Subject,
+    old: &[Embedded],
+    new: &[Embedded],
+    place: Place,
+    basis: Basis<'_>,
+) {
+    for n in new {
+        let at = subject.child(&n.name);
+        let same = old
+            .iter()
+            .find(|o| o.name == n.name && o.kind == n.kind && o.source == n.source);
+        let Some(o) = same else {
+            added_embedded(col, at, n, place, basis);
+            continue;
+        };
+        if o.many != n.many {
+            let kind = ChangeKind::CardinalityChanged {
+                old_many: o.many,
+                new_many: n.many,
+            };
+            col.push(at.clone(), kind, place, basis);
+        }
+        let inner = if derived_embedded(n.kind).is_some() {
+            Place::Derived
+        } else {
+            place
+        };
+        holder(
+            col,
+            &at,
+            PropertyHolder::Embedded(o),
+            PropertyHolder::Embedded(n),
+            inner,
+            basis,
+        );
+    }
+    for o in old {
+        if new
+            .iter()
+            .any(|n| n.name == o.name && n.kind == o.kind && n.source == o.source)
+        {
+            continue;
+        }
+        // Now its own document type: one change, made where that document type is found.
+        if o.kind == EmbeddedKind::ValueObject && col.became_separate.contains(&o.source) {
+            continue;
+        }
+        let kind = match derived_embedded(o.kind) {
+            Some(derived) => ChangeKind::DerivedRemoved { derived },
+            None => ChangeKind::EmbeddedRemoved {
+                source: o.source.clone(),
+            },
+        };
+        col.push(subject.child(&o.name), kind, place, basis);
+    }
+}
+
+fn added_embedded(col: &mut Collector<'_>, at: Subject, n: &Embedded, place: Place, basis: Basis<'_>) {
+    let kind = match derived_embedded(n.kind) {
+        // A snapshot or a subset is read as the generated types require it: an object
+        // without a default, or a list with one.
+        Some(derived) => ChangeKind::DerivedAdded {
+            derived,
+            required: !n.many,
+        },
+        // Its separate documents are folded in: one change, made where they were.
+        None if col.became_embedded.contains(&n.source) => return,
+        None => ChangeKind::EmbeddedAdded {
+            source: n.source.clone(),
+            many: n.many,
+        },
+    };
+    let place = if derived_embedded(n.kind).is_some() {
+        Place::Derived
+    } else {
+        place
+    };
+    col.push(at, kind, place, basis);
+}
+
+/// References by name: added, removed, retargeted, reshaped, list ↔ single,
+/// required ↔ optional, extended references and ancestors lists.
+fn references(
+    col: &mut Collector<'_>,
+    subject: &Subject,
+    old: &[Reference],
+    new: &[Reference],
+    place: Place,
+    basis: Basis<'_>,
+) {
+    for n in new {
+        let at = subject.child(&n.name);
+        let Some(o) = old.iter().find(|o| o.name == n.name) else {
+            let kind = match &n.ancestry {
+                Some(_) => ChangeKind::DerivedAdded {
+                    derived: Derived::Ancestors,
+                    required: !n.many && !n.optional,
+                },
+                None => ChangeKind::ReferenceAdded {
+                    target: n.target.clone(),
+                    optional: n.optional,
+                    many: n.many,
+                },
+            };
+            col.push(at, kind, place, basis);
+            continue;
+        };
+        if let Some(kind) = retargeted(o, n) {
+            col.push(at.clone(), kind, place, basis);
+        }
+        if o.many != n.many {
+            let kind = ChangeKind::CardinalityChanged {
+                old_many: o.many,
+                new_many: n.many,
+            };
+            col.push(at.clone(), kind, place, basis);
+        }
+        if o.optional && !n.optional && !n.many {
+            col.push(at.clone(), ChangeKind::BecameRequired, place, basis);
+        } else if !o.optional && n.optional {
+            col.push(at.clone(), ChangeKind::BecameOptional, place, basis);
+        }
+        match (&o.extended, &n.extended) {
+            (None, Some(e)) => {
+                let kind = ChangeKind::DerivedAdded {
+                    derived: Derived::ExtendedReference,
+                    required: e.attributes.iter().any(|a| !a.optional && !a.many),
+                };
+                col.push(at, kind, Place::Derived, basis);
+            }
+            (Some(_), None) => {
+                let kind = ChangeKind::DerivedRemoved {
+                    derived: Derived::ExtendedReference,
+                };
+                col.push(at, kind, Place::Derived, basis);
+            }
+            (Some(oe), Some(ne)) => attributes(col, &at, &oe.attributes, &ne.attributes, Place::Derived, basis),
+            (None, None) => {}
+        }
+    }
+    for o in old.iter().filter(|o| !new.iter().any(|n| n.name == o.name)) {
+        let kind = match &o.ancestry {
+            Some(_) => ChangeKind::DerivedRemoved {
+                derived: Derived::Ancestors,
+            },
+            None => ChangeKind::ReferenceRemoved {
+                target: o.target.clone(),
+            },
+        };
+        col.push(subject.child(&o.name), kind, place, basis);
+    }
+}
+
+/// A reference that points to another target, or stores its partition key value by
+/// another rule.
+fn retargeted(o: &Reference, n: &Reference) -> Option<ChangeKind> {
+    let mut what = Vec::new();
+    if o.target != n.target {
+        what.push(format!("target `{}` → `{}`", o.target, n.target));
+    }
+    if o.target_container != n.target_container {
+        what.push(format!("container `{}` → `{}`", o.target_container, n.target_container));
+    }
+    if o.partition_key_value != n.partition_key_value {
+        what.push(format!(
+            "partition key value {} → {}",
+            key_value(&o.partition_key_value),
+            key_value(&n.partition_key_value)
+        ));
+    }
+    if what.is_empty() {
+        return None;
+    }
+    let levels = |v: &PartitionKeyValue| matches!(v, PartitionKeyValue::Levels { .. });
+    Some(ChangeKind::ReferenceChanged {
+        what: what.join(", "),
+        reshaped: levels(&o.partition_key_value) != levels(&n.partition_key_value),
+    })
+}
+
+fn key_value(v: &PartitionKeyValue) -> String {
+    match v {
+        PartitionKeyValue::SameAsId => "the id".to_string(),
+        PartitionKeyValue::Constant { value } => format!("the constant `{value}`"),
+        PartitionKeyValue::Property { property } => format!("the target's `{property}`"),
+        PartitionKeyValue::Levels { properties } => format!("the levels `{}`", properties.join("`, `")),
+    }
+}

@@ -1,0 +1,227 @@
+//! `cosmap diff`: maps two model files, compares them (cosmap-diff) and prints the
+//! changes as text or JSON; the exit code says which class the worst change is in.
+
+use std::fmt::{self, Write as _};
+
+use cosmap_diff::{Change, ChangeKind, Class, ModelDiff, Volumes};
+use cosmap_mapper::{human_count, Options};
+
+use crate::cli::{DiffArgs, DiffFormat};
+
+/// Exit code when nothing changed.
+pub const EXIT_NO_CHANGES: u8 = 0;
+
+/// The exit code of a diff whose worst change is in `class` (docs/diff.md): clear of
+/// the codes every command uses (1 failure, 2 invalid model or usage, 3 drift).
+pub fn exit_code(class: Class) -> u8 {
+    match class {
+        Class::InPlace => 10,
+        Class::Additive => 11,
+        Class::DataMigration => 12,
+        Class::BreakingForReaders => 13,
+    }
+}
+
+/// A command line `diff` cannot run: exit code 2, like other usage errors.
+#[derive(Debug)]
+pub struct Usage(String);
+
+impl fmt::Display for Usage {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Usage {}
+
+/// Runs `cosmap diff`; returns the exit code.
+pub fn run(args: DiffArgs) -> anyhow::Result<u8> {
+    if let Some(endpoint) = &args.endpoint {
+        return Err(Usage(format!(
+            "`cosmap diff --endpoint` is not available yet: a diff against what is provisioned at {endpoint} is planned (issue 18)\n  hint: compare two model files, `cosmap diff OLD NEW`; `cosmap provision --dry-run` reports drift against an account"
+        ))
+        .into());
+    }
+    let Some(new_path) = &args.new else {
+        return Err(Usage(
+            "`cosmap diff` needs two model files: cosmap diff OLD NEW\n  hint: keep the model as deployed (for example `git show main:model.json > old.json`) and compare it with the edited one".to_string(),
+        )
+        .into());
+    };
+    let options: Options = args.mapping.options().optimise(!args.no_optimise);
+    let old = crate::load(&args.old)?;
+    let new = crate::load(new_path)?;
+    let (old_logical, new_logical) = (cosmap_mapper::map(&old, &options), cosmap_mapper::map(&new, &options));
+    let volumes = Volumes::of(&old, &old_logical);
+    let diff = cosmap_diff::diff(&old_logical, &new_logical, &volumes)?;
+    let out = match args.format {
+        DiffFormat::Text => render(&diff),
+        DiffFormat::Json => serde_json::to_string_pretty(&diff)? + "\n",
+    };
+    crate::print(&out)?;
+    Ok(diff.worst.map_or(EXIT_NO_CHANGES, exit_code))
+}
+
+/// Text width the output keeps to.
+const WIDTH: usize = 80;
+
+/// The changes grouped by class, worst first, each with its explanation and estimate.
+pub fn render(diff: &ModelDiff) -> String {
+    let mut out = String::new();
+    let Some(worst) = diff.worst else {
+        let _ = writeln!(out, "{} → {}: no changes.", diff.old, diff.new);
+        return out;
+    };
+    let n = diff.changes.len();
+    let heading = format!(
+        "{} → {}: {n} change{}; the worst is {worst} (exit code {}).",
+        diff.old,
+        diff.new,
+        if n == 1 { "" } else { "s" },
+        exit_code(worst)
+    );
+    wrap(&mut out, &heading, "", "");
+    for class in Class::ALL.iter().rev() {
+        let changes: Vec<&Change> = diff.changes.iter().filter(|c| c.class == *class).collect();
+        if changes.is_empty() {
+            continue;
+        }
+        let _ = writeln!(out, "\n{} ({})", class.as_str().to_uppercase(), changes.len());
+        for c in changes {
+            wrap(
+                &mut out,
+                &format!("{}: {}", c.subject, describe(&c.kind)),
+                "  ",
+                "      ",
+            );
+            wrap(&mut out, &c.explanation, "      ", "      ");
+            if let Some(e) = c.estimate {
+                let _ = writeln!(
+                    out,
+                    "      estimate: {} documents, {} RU",
+                    human_count(e.documents),
+                    human_count(e.ru)
+                );
+            }
+        }
+    }
+    if let Some(total) = diff.total_estimate() {
+        let total = format!(
+            "Migrations in all: about {} documents, {} RU (from the old model's volumes and the cost model's charges).",
+            human_count(total.documents),
+            human_count(total.ru)
+        );
+        out.push('\n');
+        wrap(&mut out, &total, "", "");
+    }
+    out
+}
+
+/// Appends `text` wrapped at [`WIDTH`] characters: its first line after `first`, the
+/// others after `indent`. A word longer than a line stays whole.
+fn wrap(out: &mut String, text: &str, first: &str, indent: &str) {
+    let mut line = String::from(first);
+    let mut empty = true;
+    for word in text.split_whitespace() {
+        if !empty && line.chars().count() + 1 + word.chars().count() > WIDTH {
+            out.push_str(&line);
+            out.push('\n');
+            line = String::from(indent);
+            empty = true;
+        }
+        if !empty {
+            line.push(' ');
+        }
+        line.push_str(word);
+        empty = false;
+    }
+    if !empty {
+        out.push_str(&line);
+        out.push('\n');
+    }
+}
+
+/// What changed, in a few words.
+fn describe(kind: &ChangeKind) -> String {
+    let list = |v: &[String]| if v.is_empty() { "none".to_string() } else { v.join(", ") };
+    let keys = |v: &[Vec<String>]| {
+        if v.is_empty() {
+            "none".to_string()
+        } else {
+            v.iter()
+                .map(|k| format!("({})", k.join(", ")))
+                .collect::<Vec<_>>()
+                .join(", ")
+        }
+    };
+    let ttl = |t: &Option<i64>| match t {
+        None => "off".to_string(),
+        Some(-1) => "on, no default".to_string(),
+        Some(s) => format!("{s} s"),
+    };
+    let flags = |optional: bool, many: bool| match (optional, many) {
+        (_, true) => "list",
+        (true, false) => "optional",
+        (false, false) => "required",
+    };
+    match kind {
+        ChangeKind::ContainerAdded => "container added".to_string(),
+        ChangeKind::ContainerRemoved => "container removed".to_string(),
+        ChangeKind::PartitionKeyChanged { old, new } => format!("partition key {} → {}", list(old), list(new)),
+        ChangeKind::UniqueKeysChanged { old, new } => format!("unique keys {} → {}", keys(old), keys(new)),
+        ChangeKind::IndexingChanged {
+            included_added,
+            included_removed,
+            other,
+        } => {
+            let mut parts = Vec::new();
+            if !included_added.is_empty() {
+                parts.push(format!("+{}", included_added.join(" +")));
+            }
+            if !included_removed.is_empty() {
+                parts.push(format!("-{}", included_removed.join(" -")));
+            }
+            if *other {
+                parts.push("other settings".to_string());
+            }
+            format!("indexing policy changed ({})", parts.join(", "))
+        }
+        ChangeKind::TtlChanged { old, new } => format!("default TTL {} → {}", ttl(old), ttl(new)),
+        ChangeKind::DocumentTypeAdded { role } => format!("document type added ({})", role.as_str()),
+        ChangeKind::DocumentTypeRemoved { role } => format!("document type removed ({})", role.as_str()),
+        ChangeKind::DocumentTypeMoved { from, to } => format!("document type moved from `{from}` to `{to}`"),
+        ChangeKind::PropertyAdded { ty, optional, many } => {
+            format!("property added ({}, {})", ty.as_str(), flags(*optional, *many))
+        }
+        ChangeKind::PropertyRemoved => "property removed".to_string(),
+        ChangeKind::PropertyRetyped { old, new } => format!("type {} → {}", old.as_str(), new.as_str()),
+        ChangeKind::CardinalityChanged { new_many, .. } => {
+            if *new_many {
+                "single value → list".to_string()
+            } else {
+                "list → single value".to_string()
+            }
+        }
+        ChangeKind::BecameRequired => "optional → required".to_string(),
+        ChangeKind::BecameOptional => "required → optional".to_string(),
+        ChangeKind::EmbeddedAdded { source, many } => {
+            format!("embedded `{source}` added ({})", if *many { "array" } else { "object" })
+        }
+        ChangeKind::EmbeddedRemoved { source } => format!("embedded `{source}` removed"),
+        ChangeKind::EmbeddedToSeparate { value_object, from, .. } => {
+            format!("value object `{value_object}` embedded in `{from}` → separate documents")
+        }
+        ChangeKind::SeparateToEmbedded {
+            value_object,
+            document_type,
+            ..
+        } => format!("value object `{value_object}` separate (`{document_type}`) → embedded"),
+        ChangeKind::ReferenceAdded { target, optional, many } => {
+            format!("reference to `{target}` added ({})", flags(*optional, *many))
+        }
+        ChangeKind::ReferenceRemoved { target } => format!("reference to `{target}` removed"),
+        ChangeKind::ReferenceChanged { what, .. } => format!("reference changed: {what}"),
+        ChangeKind::DerivedAdded { derived, .. } => format!("{} added", derived.as_str()),
+        ChangeKind::DerivedRemoved { derived } => format!("{} removed", derived.as_str()),
+    }
+}
