@@ -94,6 +94,10 @@ fn main() -> Result<(), Box<dyn Error>> {
         ("bucket", "../patterns/bucket/model.json"),
         ("reference_list", "../patterns/reference-list/model.json"),
         ("library", "../library/model.json"),
+        (
+            "tree_claims",
+            "../../crates/cosmap-verify/tests/models/tree-with-claimed-slugs.json",
+        ),
     ] {
         println!("cargo:rerun-if-changed={file}");
         let model = cosmap_domain::load_file(Path::new(file)).map_err(|e| e.to_string())?;

@@ -100,6 +100,13 @@ pub mod counted_per_read {
     include!(concat!(env!("OUT_DIR"), "/counted_per_read_data.rs"));
 }
 
+/// The types of verify's `tree-with-claimed-slugs` model: a category keeps its ancestors
+/// and claims its slug (unique across partitions).
+pub mod tree_claims {
+    include!(concat!(env!("OUT_DIR"), "/tree_claims.rs"));
+    include!(concat!(env!("OUT_DIR"), "/tree_claims_data.rs"));
+}
+
 /// The types of `patterns/tree-ancestors` by rules MR1–MR6 alone: no ancestors list is
 /// kept, so "a category with its path" climbs the tree a point read per level.
 pub mod tree_climbing {

@@ -765,3 +765,35 @@ async fn a_read_climbs_the_tree_where_no_ancestors_list_is_kept() {
     assert_eq!(path("road").await, ["bikes"]);
     assert!(path("bikes").await.is_empty(), "a root has no ancestors");
 }
+
+#[tokio::test(flavor = "current_thread")]
+async fn a_tree_write_keeps_its_ancestors_and_claims_its_unique_values() {
+    use generated_compile::tree_claims::category::Category;
+    use generated_compile::tree_claims::data::{Database, Error};
+    use generated_compile::tree_claims::types::CategoryRef;
+    let provisioned = Provisioned::new("../../crates/cosmap-verify/tests/models/tree-with-claimed-slugs.json").await;
+    let db = Database::open(&provisioned.database())
+        .await
+        .expect("the containers open");
+    let mut bikes = Category::new("bikes", "Bikes", "bikes", "");
+    db.add_a_category(&mut bikes).await.expect("the root");
+    let mut road = Category::new("road", "Road", "road", "");
+    road.parent = Some(CategoryRef::from(&bikes));
+    db.add_a_category(&mut road).await.expect("a child");
+    let names: Vec<&str> = road.ancestors.iter().map(|a| a.name.as_str()).collect();
+    assert_eq!(names, ["Bikes"], "the new parent's ancestors and itself");
+
+    // Another category with the slug `road` is refused, and writes nothing.
+    let mut copycat = Category::new("road-2", "Road again", "road", "");
+    copycat.parent = Some(CategoryRef::from(&bikes));
+    let refused = db.add_a_category(&mut copycat).await;
+    assert!(matches!(refused, Err(Error::Taken { .. })), "{refused:?}");
+    assert!(db.category.read("road-2".into(), "road-2").await.unwrap().is_none());
+
+    // A rename moves the claim: the old slug is free again, the new one taken.
+    road.slug = "road-bikes".into();
+    db.rename_or_move_a_category(&mut road).await.expect("the rename");
+    let mut reuse = Category::new("road-3", "Road", "road", "");
+    reuse.parent = Some(CategoryRef::from(&bikes));
+    db.add_a_category(&mut reuse).await.expect("the released slug is free");
+}

@@ -1543,7 +1543,7 @@ fn write_pattern(
                 });
             }
             // A tree's ancestors list, made from the new parent's before the write.
-            Purpose::ReadParentAncestors { document, reference } if claim_set.is_none() => {
+            Purpose::ReadParentAncestors { document, reference } => {
                 let list = model
                     .container(&r.container)
                     .and_then(|c| c.document_type(document))
@@ -1577,10 +1577,14 @@ fn write_pattern(
             | Purpose::UpdateSubset { .. })
                 if !r.partition_key().is_some_and(ValueSource::is_given) =>
             {
-                docs.push(format!(
+                // A query and its rewrite share the purpose: said once.
+                let line = format!(
                     "Then, from the change feed: {} (its worker).",
                     lower_camel(&p.to_string())
-                ))
+                );
+                if !docs.contains(&line) {
+                    docs.push(line);
+                }
             }
             p => {
                 return Err(format!(
@@ -1612,7 +1616,7 @@ fn write_pattern(
             "Writes the `{d}`: with an `etag`, only over that version (`Error::Stale` otherwise); without, whatever is there. Sets its new `etag`."
         ),
         WriteKind::Delete if soft => format!(
-            "Deletes the `{d}` by setting its `ttl`, so the change feed tells the copies; with an `etag`, only that version."
+            "Deletes the `{d}` by setting its `ttl`, so the change feed tells what is kept from it; with an `etag`, only that version."
         ),
         WriteKind::Delete => format!("Deletes the `{d}`; with an `etag`, only that version. A missing document is not an error."),
     });
