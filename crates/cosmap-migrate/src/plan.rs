@@ -162,7 +162,9 @@ impl MigrationPlan {
             out.push_str(&format!("{:>3}. {}\n", i + 1, s.describe()));
         }
         for (from, to) in &self.renamed {
-            out.push_str(&format!("readers and writers of `{from}` switch to `{to}` once it has caught up\n"));
+            out.push_str(&format!(
+                "readers and writers of `{from}` switch to `{to}` once it has caught up\n"
+            ));
         }
         if !self.droppable.is_empty() {
             out.push_str("you may drop, once satisfied (cosmap never deletes):\n");
@@ -228,7 +230,9 @@ pub fn plan(old: &LogicalModel, new: &LogicalModel) -> Result<MigrationPlan, Mig
             }
             ChangeKind::EmbeddedToSeparate { from, .. } => {
                 if repartitioned.contains(&change.subject.container.as_str()) {
-                    refused.push(refuse("the container is also repartitioned: migrate one change at a time"));
+                    refused.push(refuse(
+                        "the container is also repartitioned: migrate one change at a time",
+                    ));
                     continue;
                 }
                 match split(old, new, change, from) {
@@ -237,13 +241,12 @@ pub fn plan(old: &LogicalModel, new: &LogicalModel) -> Result<MigrationPlan, Mig
                 }
             }
             // A repartitioned container is created with the new indexing policy.
-            ChangeKind::IndexingChanged { .. } if repartitioned.contains(&change.subject.container.as_str()) => {
-                nothing.push(Step::Nothing {
+            ChangeKind::IndexingChanged { .. } if repartitioned.contains(&change.subject.container.as_str()) => nothing
+                .push(Step::Nothing {
                     subject,
                     kind: change.kind.name().into(),
                     reason: "the new container is created with the new indexing policy".into(),
-                })
-            }
+                }),
             ChangeKind::IndexingChanged { .. } | ChangeKind::TtlChanged { .. } => nothing.push(Step::Nothing {
                 subject,
                 kind: change.kind.name().into(),
@@ -319,7 +322,8 @@ fn repartition(
         .all(|d| d.attributes.iter().any(|a| a.name == new_key && !a.optional));
     let key_from = if stored_everywhere {
         new_key.clone()
-    } else if identity(before).as_deref() == Some(old_key.as_str()) && identity(after).as_deref() == Some(new_key.as_str())
+    } else if identity(before).as_deref() == Some(old_key.as_str())
+        && identity(after).as_deref() == Some(new_key.as_str())
     {
         old_key.clone()
     } else {
@@ -327,7 +331,12 @@ fn repartition(
             "the old documents do not all store `{new_key}`, and it is not the root's renamed identity: the new key's values cannot be derived"
         ));
     };
-    if before.document_types.iter().map(|d| &d.discriminator).ne(after.document_types.iter().map(|d| &d.discriminator)) {
+    if before
+        .document_types
+        .iter()
+        .map(|d| &d.discriminator)
+        .ne(after.document_types.iter().map(|d| &d.discriminator))
+    {
         return Err("the container's document types change too: migrate one change at a time".into());
     }
     let target = repartitioned_name(name, &new_key);
