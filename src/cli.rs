@@ -100,6 +100,58 @@ pub enum Command {
     /// classified as in place, additive, data migration or breaking for readers.
     #[command(after_help = DIFF_HELP)]
     Diff(DiffArgs),
+    /// Migrate the documents from OLD to NEW: create containers, copy repartitioned
+    /// containers, split embedded value objects out; resumable, never deleting.
+    #[command(after_help = MIGRATE_HELP)]
+    Migrate(MigrateArgs),
+}
+
+const MIGRATE_HELP: &str = "\
+Maps OLD and NEW, plans the migration from their diff (docs/migrate.md) and runs it
+through the SDK: new containers first (never deleting or replacing one), then the copies
+and rewrites, each reading a change feed from the beginning and keeping its position in
+a lease document, so a run that stops resumes where it was. Nothing is deleted: the
+report lists what you may drop once satisfied. A change it cannot migrate refuses the
+whole plan, each one named, before anything is sent.
+
+Exit codes: 0 done (or a dry run); 4 a change cannot be migrated (nothing was done);
+1 failure; 2 invalid model or usage.";
+
+/// `cosmap migrate`.
+#[derive(Debug, Args)]
+pub struct MigrateArgs {
+    /// The model as it is deployed (JSON): its documents are the ones already written.
+    pub old: PathBuf,
+    /// The changed model (JSON).
+    pub new: PathBuf,
+    /// The account endpoint. http:// and the emulator's well-known key are only used for
+    /// loopback hosts (localhost, 127.0.0.1, [::1]).
+    #[arg(long, env = "COSMOS_ENDPOINT", default_value = EMULATOR_ENDPOINT)]
+    pub endpoint: String,
+    /// The account key; prefer COSMOS_KEY (a flag shows in the process list). Never printed.
+    /// Without it, loopback endpoints get the emulator's well-known key.
+    #[arg(long, env = "COSMOS_KEY", hide_env_values = true, value_parser = key)]
+    pub key: Option<AccountKey>,
+    /// The database holding OLD's containers [default: OLD's name].
+    #[arg(long)]
+    pub database: Option<String>,
+    /// Print the plan and send nothing (no connection is made).
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Output format of the plan (`--dry-run`) and of the report.
+    #[arg(long, value_enum, default_value_t = PlanFormat::Text)]
+    pub format: PlanFormat,
+    /// Changes read per change feed page; the lease is written after each page.
+    #[arg(long, default_value_t = 100)]
+    pub page_size: u32,
+    /// Trace each request on stderr (never the key).
+    #[arg(long, short)]
+    pub verbose: bool,
+    /// Map both models with rules MR1-MR6 only, without the optimisations.
+    #[arg(long)]
+    pub no_optimise: bool,
+    #[command(flatten)]
+    pub mapping: MappingArgs,
 }
 
 const DIFF_HELP: &str = "\

@@ -5,6 +5,7 @@ mod cli;
 mod cost;
 mod diff;
 mod generate;
+mod migrate;
 mod overview;
 mod provision;
 mod report;
@@ -75,6 +76,7 @@ fn chain(err: &anyhow::Error) -> String {
 fn run(cli: Cli) -> anyhow::Result<u8> {
     match cli.command {
         Command::Diff(args) => diff::run(args),
+        Command::Migrate(args) => migrate::run(args),
         command => run_command(command).map(|()| 0),
     }
 }
@@ -150,7 +152,7 @@ fn run_command(command: Command) -> anyhow::Result<()> {
             let schema = cosmap_domain::ModelSpec::json_schema();
             print(&(serde_json::to_string_pretty(&schema)? + "\n"))
         }
-        Command::Diff(_) => unreachable!("`run` handles diff"),
+        Command::Diff(_) | Command::Migrate(_) => unreachable!("`run` handles diff and migrate"),
     }
 }
 

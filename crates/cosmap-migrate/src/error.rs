@@ -1,0 +1,44 @@
+//! [`MigrateError`]: what stops a plan or a run.
+
+use cosmap_diff::Class;
+
+/// A change `plan` cannot migrate.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Refusal {
+    /// What changed (`Container/DocumentType.path`).
+    pub subject: String,
+    /// The change's kind, as `cosmap diff --format json` spells it.
+    pub kind: String,
+    /// The diff's class of the change.
+    pub class: Class,
+    /// Why it is refused.
+    pub reason: String,
+}
+
+impl std::fmt::Display for Refusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} ({}, {}): {}", self.subject, self.kind, self.class, self.reason)
+    }
+}
+
+/// What stops a migration.
+#[derive(Debug, thiserror::Error)]
+pub enum MigrateError {
+    /// The two models cannot be compared.
+    #[error(transparent)]
+    Diff(#[from] cosmap_diff::DiffError),
+    /// Changes the migration cannot make; nothing was done.
+    #[error("cosmap migrate cannot migrate {} change{}; nothing was done:\n{}", .0.len(), if .0.len() == 1 { "" } else { "s" }, .0.iter().map(|r| format!("  - {r}")).collect::<Vec<_>>().join("\n"))]
+    Refused(Vec<Refusal>),
+    /// A request failed (after the connection's retries).
+    #[error(transparent)]
+    Provision(#[from] cosmap_provision::ProvisionError),
+    /// A document or lease is not what the step expects.
+    #[error("{step}: {message}")]
+    Data {
+        /// The step.
+        step: String,
+        /// What is wrong.
+        message: String,
+    },
+}

@@ -1,0 +1,413 @@
+//! [`plan`]: the steps a change of the model takes, from `cosmap-diff`'s changes; every
+//! change it cannot migrate refuses the whole plan, each one named.
+
+use cosmap_diff::{Change, ChangeKind, Class, Volumes};
+use cosmap_mapper::{ContainerDefinition, IdSource, LogicalModel, Role};
+use serde::Serialize;
+
+use crate::error::{MigrateError, Refusal};
+
+/// The `type` of the lease documents a migration keeps its position in.
+pub const LEASE_TYPE: &str = "cosmapMigrateLease";
+
+/// Version of the plan's JSON (`cosmap migrate --dry-run --format json`).
+pub const MIGRATION_FORMAT_VERSION: u32 = 1;
+
+/// Where a step keeps its position: one document in `container`, partitioned by its
+/// own id (`partition_key_property` holds the id).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LeaseRef {
+    /// The container holding the lease document.
+    pub container: String,
+    /// The container's partition key property (set to the lease's id).
+    pub partition_key_property: String,
+    /// The lease document's id.
+    pub id: String,
+}
+
+/// One step of a migration, run in order.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase", tag = "step")]
+pub enum Step {
+    /// Create containers through `cosmap-provision`'s plan/apply (never deleting or
+    /// replacing one; an existing container of another definition refuses the step).
+    CreateContainers {
+        /// The definitions, under the names they get.
+        definitions: Vec<ContainerDefinition>,
+    },
+    /// Copy every document of `source` into `target` (another partition key), reading
+    /// `source`'s change feed from the beginning: each document is upserted with the
+    /// same id, so a replay is harmless. Run again, it copies what changed since.
+    Repartition {
+        /// The container as it is.
+        source: String,
+        /// The new container.
+        target: String,
+        /// The old partition key property.
+        old_key: String,
+        /// The new partition key property.
+        new_key: String,
+        /// Where each document's new key value comes from: a property of the old
+        /// document (its old key when the identity was renamed, or the new key itself
+        /// when the documents already store it).
+        key_from: String,
+        /// The step's lease (in `target`).
+        lease: LeaseRef,
+    },
+    /// Write one document of type `discriminator` per value embedded in `property` of
+    /// the `holder` documents of `container`, then rewrite each holder without it.
+    /// The new documents' ids are `<holder id>-<property>-<index>`: a replay upserts
+    /// the same ones.
+    SplitEmbedded {
+        /// The container.
+        container: String,
+        /// The holder's `type`.
+        holder: String,
+        /// The embedded property.
+        property: String,
+        /// Whether it is an array.
+        many: bool,
+        /// The new document type's `type`.
+        discriminator: String,
+        /// The container's partition key property (the new documents take the holder's value).
+        partition_key_property: String,
+        /// For a holder that is not the root: the property of the new documents that
+        /// holds the holder's identity.
+        parent_property: Option<String>,
+        /// The step's lease (in `container`).
+        lease: LeaseRef,
+    },
+    /// Nothing to move: the change is served by the documents as they are (a new
+    /// optional property: nothing to back-fill), or applied elsewhere.
+    Nothing {
+        /// What changed (`Container/DocumentType.path`).
+        subject: String,
+        /// The change's kind.
+        kind: String,
+        /// Why nothing is needed, or what else to run.
+        reason: String,
+    },
+}
+
+impl Step {
+    /// One line for people.
+    pub fn describe(&self) -> String {
+        match self {
+            Step::CreateContainers { definitions } => format!(
+                "create container{} {}",
+                if definitions.len() == 1 { "" } else { "s" },
+                definitions
+                    .iter()
+                    .map(|d| format!("`{}` ({})", d.id, d.partition_key.paths.join(", ")))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            Step::Repartition {
+                source,
+                target,
+                old_key,
+                new_key,
+                key_from,
+                ..
+            } => format!(
+                "copy every document of `{source}` (/{old_key}) into `{target}` (/{new_key}, from `{key_from}`) through the change feed"
+            ),
+            Step::SplitEmbedded {
+                container,
+                holder,
+                property,
+                discriminator,
+                ..
+            } => format!(
+                "in `{container}`, write a `{discriminator}` document per value of `{holder}.{property}`, then rewrite each `{holder}` without `{property}`"
+            ),
+            Step::Nothing { subject, kind, reason } => format!("{subject} ({kind}): nothing to migrate — {reason}"),
+        }
+    }
+
+    /// The step's lease, when it reads a change feed.
+    pub fn lease(&self) -> Option<&LeaseRef> {
+        match self {
+            Step::Repartition { lease, .. } | Step::SplitEmbedded { lease, .. } => Some(lease),
+            _ => None,
+        }
+    }
+}
+
+/// What `cosmap migrate` will do, in order; what the user may drop afterwards.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MigrationPlan {
+    /// [`MIGRATION_FORMAT_VERSION`].
+    pub format_version: u32,
+    /// The old model's name.
+    pub old: String,
+    /// The new model's name.
+    pub new: String,
+    /// The steps, in order: containers first, then copies and rewrites.
+    pub steps: Vec<Step>,
+    /// Containers the new model's readers and writers must use instead of the names
+    /// the model gives (a repartitioned container gets a new name): `(model name, new name)`.
+    pub renamed: Vec<(String, String)>,
+    /// What the user may drop once satisfied (cosmap never deletes).
+    pub droppable: Vec<String>,
+}
+
+impl MigrationPlan {
+    /// The plan as text, one step a line.
+    pub fn to_text(&self) -> String {
+        let mut out = format!("{} → {}: {} steps\n", self.old, self.new, self.steps.len());
+        for (i, s) in self.steps.iter().enumerate() {
+            out.push_str(&format!("{:>3}. {}\n", i + 1, s.describe()));
+        }
+        for (from, to) in &self.renamed {
+            out.push_str(&format!(
+                "readers and writers of `{from}` switch to `{to}` once it has caught up\n"
+            ));
+        }
+        if !self.droppable.is_empty() {
+            out.push_str("you may drop, once satisfied (cosmap never deletes):\n");
+            for d in &self.droppable {
+                out.push_str(&format!("  - {d}\n"));
+            }
+        }
+        out
+    }
+}
+
+/// The name a repartitioned container's copy gets: `<name>-<new key property>`.
+pub fn repartitioned_name(container: &str, new_key: &str) -> String {
+    format!("{container}-{new_key}")
+}
+
+/// The migration from `old` to `new`: from `cosmap_diff::diff`'s changes, each turned
+/// into a step, or refused. Every refused change is named in the error.
+pub fn plan(old: &LogicalModel, new: &LogicalModel) -> Result<MigrationPlan, MigrateError> {
+    let diff = cosmap_diff::diff(old, new, &Volumes::unknown())?;
+    let mut refused = Vec::new();
+    let mut created: Vec<ContainerDefinition> = Vec::new();
+    let mut moves = Vec::new();
+    let mut nothing = Vec::new();
+    let mut renamed = Vec::new();
+    let mut droppable = Vec::new();
+    let definitions = new.container_definitions();
+    let repartitioned: Vec<&str> = diff
+        .changes
+        .iter()
+        .filter(|c| matches!(c.kind, ChangeKind::PartitionKeyChanged { .. }))
+        .map(|c| c.subject.container.as_str())
+        .collect();
+
+    for change in &diff.changes {
+        let subject = change.subject.to_string();
+        let refuse = |why: &str| Refusal {
+            subject: subject.clone(),
+            kind: change.kind.name().to_string(),
+            class: change.class,
+            reason: why.to_string(),
+        };
+        match &change.kind {
+            ChangeKind::ContainerAdded => {
+                if let Some(d) = definitions.iter().find(|d| d.id == change.subject.container) {
+                    created.push(d.clone());
+                }
+            }
+            ChangeKind::PartitionKeyChanged { .. } => {
+                match repartition(old, new, &change.subject.container, &definitions) {
+                    Ok((definition, step)) => {
+                        if let Step::Repartition { source, target, .. } = &step {
+                            renamed.push((source.clone(), target.clone()));
+                            droppable.push(format!(
+                                "container `{source}` (the old partition key), once readers and writers use `{target}`"
+                            ));
+                        }
+                        created.push(definition);
+                        moves.push(step);
+                    }
+                    Err(why) => refused.push(refuse(&why)),
+                }
+            }
+            ChangeKind::EmbeddedToSeparate { from, .. } => {
+                if repartitioned.contains(&change.subject.container.as_str()) {
+                    refused.push(refuse(
+                        "the container is also repartitioned: migrate one change at a time",
+                    ));
+                    continue;
+                }
+                match split(old, new, change, from) {
+                    Ok(step) => moves.push(step),
+                    Err(why) => refused.push(refuse(&why)),
+                }
+            }
+            // A repartitioned container is created with the new indexing policy.
+            ChangeKind::IndexingChanged { .. } if repartitioned.contains(&change.subject.container.as_str()) => nothing
+                .push(Step::Nothing {
+                    subject,
+                    kind: change.kind.name().into(),
+                    reason: "the new container is created with the new indexing policy".into(),
+                }),
+            ChangeKind::IndexingChanged { .. } | ChangeKind::TtlChanged { .. } => nothing.push(Step::Nothing {
+                subject,
+                kind: change.kind.name().into(),
+                reason: "applied in place by `cosmap provision --update-indexing` (no document moves)".into(),
+            }),
+            ChangeKind::PropertyAdded { optional, many, .. } if *optional || *many => nothing.push(Step::Nothing {
+                subject,
+                kind: change.kind.name().into(),
+                reason: "an optional property or a list: old documents read it as absent, nothing to back-fill".into(),
+            }),
+            _ if change.class <= Class::Additive => nothing.push(Step::Nothing {
+                subject,
+                kind: change.kind.name().into(),
+                reason: format!("{}: the documents serve the new model as they are", change.class),
+            }),
+            _ => refused.push(refuse("cosmap migrate cannot migrate this change yet")),
+        }
+    }
+    if !refused.is_empty() {
+        return Err(MigrateError::Refused(refused));
+    }
+    let leases: Vec<String> = moves
+        .iter()
+        .filter_map(Step::lease)
+        .map(|l| format!("lease document `{}` in `{}` (type `{LEASE_TYPE}`)", l.id, l.container))
+        .collect();
+    droppable.extend(leases);
+    let mut steps = Vec::new();
+    if !created.is_empty() {
+        steps.push(Step::CreateContainers { definitions: created });
+    }
+    steps.extend(moves);
+    steps.extend(nothing);
+    Ok(MigrationPlan {
+        format_version: MIGRATION_FORMAT_VERSION,
+        old: old.model.clone(),
+        new: new.model.clone(),
+        steps,
+        renamed,
+        droppable,
+    })
+}
+
+/// A partition key change the copy can derive: one path before and after, and the new
+/// key's value stored in every old document (as the new key, or as the old key when the
+/// root's identity, which is the key, was renamed).
+fn repartition(
+    old: &LogicalModel,
+    new: &LogicalModel,
+    name: &str,
+    definitions: &[ContainerDefinition],
+) -> Result<(ContainerDefinition, Step), String> {
+    let (Some(before), Some(after)) = (old.container(name), new.container(name)) else {
+        return Err("the container is not in both models".into());
+    };
+    if !before.sub_partition_key_properties.is_empty() || !after.sub_partition_key_properties.is_empty() {
+        return Err("hierarchical partition keys are not migrated yet".into());
+    }
+    let old_key = before.partition_key_property.clone();
+    let new_key = after.partition_key_property.clone();
+    let identity = |c: &cosmap_mapper::Container| {
+        c.document_types
+            .iter()
+            .find(|d| d.role == Role::Root)
+            .and_then(|d| match &d.id {
+                IdSource::Identity { attribute } => Some(attribute.clone()),
+                IdSource::Assigned => None,
+            })
+    };
+    let stored_everywhere = before
+        .document_types
+        .iter()
+        .all(|d| d.attributes.iter().any(|a| a.name == new_key && !a.optional));
+    let key_from = if stored_everywhere {
+        new_key.clone()
+    } else if identity(before).as_deref() == Some(old_key.as_str())
+        && identity(after).as_deref() == Some(new_key.as_str())
+    {
+        old_key.clone()
+    } else {
+        return Err(format!(
+            "the old documents do not all store `{new_key}`, and it is not the root's renamed identity: the new key's values cannot be derived"
+        ));
+    };
+    if before
+        .document_types
+        .iter()
+        .map(|d| &d.discriminator)
+        .ne(after.document_types.iter().map(|d| &d.discriminator))
+    {
+        return Err("the container's document types change too: migrate one change at a time".into());
+    }
+    let target = repartitioned_name(name, &new_key);
+    let mut definition = definitions
+        .iter()
+        .find(|d| d.id == name)
+        .cloned()
+        .ok_or("the new model has no definition for it")?;
+    definition.id = target.clone();
+    let lease = LeaseRef {
+        container: target.clone(),
+        partition_key_property: new_key.clone(),
+        id: format!("{LEASE_TYPE}-repartition-{name}"),
+    };
+    Ok((
+        definition,
+        Step::Repartition {
+            source: name.to_string(),
+            target,
+            old_key,
+            new_key,
+            key_from,
+            lease,
+        },
+    ))
+}
+
+/// A value object made separate: its holder in the same container, the new document
+/// type's partition key (and parent link) taken from the holder.
+fn split(old: &LogicalModel, new: &LogicalModel, change: &Change, from: &str) -> Result<Step, String> {
+    let container = &change.subject.container;
+    let (Some(before), Some(after)) = (old.container(container), new.container(container)) else {
+        return Err("the container is not in both models".into());
+    };
+    if !after.sub_partition_key_properties.is_empty() {
+        return Err("hierarchical partition keys are not migrated yet".into());
+    }
+    let document_type = change
+        .subject
+        .document_type
+        .as_deref()
+        .and_then(|d| after.document_type(d))
+        .ok_or("the new document type is not in the container")?;
+    let (holder_name, property) = from.split_once('.').ok_or("the old holder is not named")?;
+    let holder = before
+        .document_types
+        .iter()
+        .find(|d| d.source == holder_name && matches!(d.role, Role::Root | Role::Entity))
+        .ok_or_else(|| format!("the holder `{holder_name}` is not a document type of `{container}`"))?;
+    let embedded = holder
+        .embedded
+        .iter()
+        .find(|e| e.name == property)
+        .ok_or_else(|| format!("`{from}` is not embedded in the old model"))?;
+    let parent_property = match (&document_type.parent, holder.role) {
+        (Some(link), _) if link.entity == holder.source => Some(link.property.clone()),
+        (None, Role::Root) => None,
+        _ => return Err("the new document type's parent link does not name the old holder".into()),
+    };
+    Ok(Step::SplitEmbedded {
+        container: container.clone(),
+        holder: holder.discriminator.clone(),
+        property: property.to_string(),
+        many: embedded.many,
+        discriminator: document_type.discriminator.clone(),
+        partition_key_property: after.partition_key_property.clone(),
+        parent_property,
+        lease: LeaseRef {
+            container: container.clone(),
+            partition_key_property: after.partition_key_property.clone(),
+            id: format!("{LEASE_TYPE}-split-{}-{property}", holder.discriminator),
+        },
+    })
+}

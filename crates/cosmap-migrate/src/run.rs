@@ -1,0 +1,541 @@
+//! [`run`]: sends a [`MigrationPlan`]'s steps through a `cosmap-provision`
+//! [`Connection`] (its retries, timeout and error messages).
+
+use std::num::NonZeroU32;
+
+use azure_data_cosmos::clients::ContainerClient;
+use azure_data_cosmos::models::ChangeFeedItem;
+use azure_data_cosmos::options::{ChangeFeedOptions, ChangeFeedStartFrom, MaxItemCountHint};
+use azure_data_cosmos::{FeedScope, PartitionKey, Query};
+use cosmap_provision::{apply, ApplyOptions, Connection, ProvisionError, Throughput};
+use futures::{StreamExt, TryStreamExt};
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use crate::error::MigrateError;
+use crate::plan::{LeaseRef, MigrationPlan, Step, LEASE_TYPE};
+
+/// The properties Cosmos DB adds to every document; left out of what is copied.
+pub const SYSTEM_PROPERTIES: [&str; 6] = ["_rid", "_etag", "_ts", "_self", "_attachments", "_lsn"];
+
+/// `document` without [`SYSTEM_PROPERTIES`].
+pub fn strip_system(document: &Value) -> Value {
+    match document {
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .filter(|(k, _)| !SYSTEM_PROPERTIES.contains(&k.as_str()))
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
+/// How a run goes.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct RunOptions {
+    /// Changes asked for per change feed page; the lease is written after each page.
+    pub page_size: u32,
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        RunOptions { page_size: 100 }
+    }
+}
+
+impl RunOptions {
+    /// Changes per change feed page (at least 1).
+    pub fn page_size(mut self, size: u32) -> Self {
+        self.page_size = size.max(1);
+        self
+    }
+}
+
+/// What the progress callback answers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Control {
+    /// Go on.
+    Continue,
+    /// Stop now, as if the process were killed: the lease stays at the last page
+    /// finished, and a later run resumes from it.
+    Stop,
+}
+
+/// Where a step is, given to the progress callback after each document.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Progress {
+    /// The step, in words.
+    pub step: String,
+    /// Documents migrated by this run of the step.
+    pub done: u64,
+    /// Documents the step had left when this run started (`None`: the count query failed).
+    pub total: Option<u64>,
+    /// Request units charged by this run so far (as the SDK reports them).
+    pub request_units: f64,
+}
+
+/// What one step did.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StepReport {
+    /// The step, in words.
+    pub step: String,
+    /// Changes read from the change feed (documents of other types included).
+    pub read: u64,
+    /// Documents migrated (copied, or holders split).
+    pub migrated: u64,
+    /// Documents written (copies, new documents, rewritten holders, leases).
+    pub written: u64,
+    /// Request units charged.
+    pub request_units: f64,
+    /// The feed was read to its end: the target has caught up (run again to catch up
+    /// with what was written meanwhile).
+    pub caught_up: bool,
+}
+
+/// What a run did.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MigrationReport {
+    /// One per step run.
+    pub steps: Vec<StepReport>,
+    /// The progress callback stopped the run: run again to resume.
+    pub stopped: bool,
+    /// Request units charged by the whole run.
+    pub request_units: f64,
+    /// Containers to switch readers and writers to: `(model name, new name)`.
+    pub renamed: Vec<(String, String)>,
+    /// What the user may drop once satisfied (nothing was deleted).
+    pub droppable: Vec<String>,
+}
+
+impl MigrationReport {
+    /// The report as text.
+    pub fn to_text(&self) -> String {
+        let mut out = String::new();
+        for s in &self.steps {
+            out.push_str(&format!(
+                "{}\n    {} read, {} migrated, {} written, {:.1} RU{}\n",
+                s.step,
+                s.read,
+                s.migrated,
+                s.written,
+                s.request_units,
+                if s.caught_up { ", caught up" } else { "" }
+            ));
+        }
+        if self.stopped {
+            out.push_str("stopped: run `cosmap migrate` again to resume from the leases\n");
+            return out;
+        }
+        for (from, to) in &self.renamed {
+            out.push_str(&format!(
+                "`{to}` has caught up with `{from}`: readers can switch to it (run again to copy what writers change until they switch too)\n"
+            ));
+        }
+        if !self.droppable.is_empty() {
+            out.push_str("nothing was deleted; you may drop, once satisfied:\n");
+            for d in &self.droppable {
+                out.push_str(&format!("  - {d}\n"));
+            }
+        }
+        out.push_str(&format!("{:.1} RU in all\n", self.request_units));
+        out
+    }
+}
+
+/// Runs `plan`'s steps in order on `connection`'s database; `progress` is called after
+/// each document migrated and may stop the run ([`Control::Stop`]).
+pub async fn run(
+    plan: &MigrationPlan,
+    connection: &Connection,
+    options: &RunOptions,
+    mut progress: impl FnMut(&Progress) -> Control,
+) -> Result<MigrationReport, MigrateError> {
+    let mut report = MigrationReport {
+        steps: Vec::new(),
+        stopped: false,
+        request_units: 0.0,
+        renamed: plan.renamed.clone(),
+        droppable: plan.droppable.clone(),
+    };
+    for step in &plan.steps {
+        let (step_report, stopped) = match step {
+            Step::CreateContainers { definitions } => {
+                let planned = cosmap_provision::plan(connection, definitions, Throughput::None).await?;
+                let applied = apply(connection, &planned, &ApplyOptions::default()).await?;
+                let written = applied
+                    .iter()
+                    .filter(|a| a.action != cosmap_provision::AppliedAction::FoundCreated)
+                    .count() as u64;
+                (
+                    StepReport {
+                        step: step.describe(),
+                        read: 0,
+                        migrated: 0,
+                        written,
+                        request_units: 0.0,
+                        caught_up: true,
+                    },
+                    false,
+                )
+            }
+            Step::Nothing { .. } => continue,
+            Step::Repartition { .. } | Step::SplitEmbedded { .. } => {
+                Feed::new(connection, step, options).await?.run(&mut progress).await?
+            }
+        };
+        report.request_units += step_report.request_units;
+        report.steps.push(step_report);
+        if stopped {
+            report.stopped = true;
+            break;
+        }
+    }
+    Ok(report)
+}
+
+/// A step that reads a change feed.
+struct Feed<'a> {
+    connection: &'a Connection,
+    step: &'a Step,
+    name: String,
+    source: ContainerClient,
+    target: ContainerClient,
+    lease: &'a LeaseRef,
+    page_size: u32,
+    report: StepReport,
+}
+
+impl<'a> Feed<'a> {
+    async fn new(connection: &'a Connection, step: &'a Step, options: &RunOptions) -> Result<Feed<'a>, MigrateError> {
+        let (source, target) = match step {
+            Step::Repartition { source, target, .. } => (source.as_str(), target.as_str()),
+            Step::SplitEmbedded { container, .. } => (container.as_str(), container.as_str()),
+            _ => unreachable!("only feed steps"),
+        };
+        let lease = step.lease().expect("feed steps have a lease");
+        let name = step.describe();
+        Ok(Feed {
+            connection,
+            step,
+            source: container(connection, source).await?,
+            target: container(connection, target).await?,
+            lease,
+            page_size: options.page_size,
+            report: StepReport {
+                step: name.clone(),
+                read: 0,
+                migrated: 0,
+                written: 0,
+                request_units: 0.0,
+                caught_up: false,
+            },
+            name,
+        })
+    }
+
+    fn data(&self, message: impl Into<String>) -> MigrateError {
+        MigrateError::Data {
+            step: self.name.clone(),
+            message: message.into(),
+        }
+    }
+
+    async fn run(
+        mut self,
+        progress: &mut impl FnMut(&Progress) -> Control,
+    ) -> Result<(StepReport, bool), MigrateError> {
+        let total = self.remaining().await;
+        let lease_key = PartitionKey::from(self.lease.id.clone());
+        let operation = format!("read lease `{}` in `{}`", self.lease.id, self.lease.container);
+        let lease = self
+            .connection
+            .request(&operation, &[404], || {
+                self.target.read_item(lease_key.clone(), &self.lease.id, None)
+            })
+            .await?;
+        let token = match lease {
+            Some(response) => {
+                let body: Value = response
+                    .into_model()
+                    .map_err(|e| self.data(format!("the lease: {e}")))?;
+                match body.get("continuation") {
+                    Some(token) if !token.is_null() => Some(
+                        serde_json::from_value(token.clone())
+                            .map_err(|e| self.data(format!("the lease's continuation: {e}")))?,
+                    ),
+                    _ => None,
+                }
+            }
+            None => None,
+        };
+        let ranges = self
+            .connection
+            .request("read the feed ranges", &[], || self.source.read_feed_ranges(None))
+            .await?
+            .map(|r| r.len())
+            .unwrap_or(1)
+            .max(1);
+        let size = NonZeroU32::new(self.page_size.max(1)).expect("at least 1");
+        let mut options = ChangeFeedOptions::default().with_max_item_count(MaxItemCountHint::Limit(size));
+        if let Some(token) = token {
+            options = options.with_continuation_token(token);
+        }
+        let source = self.source.clone();
+        let mut pages = self
+            .connection
+            .request("read the change feed", &[], || {
+                let options = options.clone();
+                let source = source.clone();
+                async move {
+                    source
+                        .query_change_feed::<Value>(
+                            FeedScope::full_container(),
+                            ChangeFeedStartFrom::Beginning,
+                            Some(options),
+                        )
+                        .await
+                }
+            })
+            .await?
+            .ok_or_else(|| self.data("no change feed"))?;
+        let mut empty = 0;
+        while empty < ranges {
+            let Some(page) = pages.next().await else {
+                break;
+            };
+            let page = page.map_err(|e| self.data(format!("reading the change feed: {e}")))?;
+            self.report.request_units += charge(page.headers());
+            let changes: Vec<&Value> = page
+                .items()
+                .iter()
+                .filter_map(ChangeFeedItem::current)
+                .filter(|d| d.get("type").and_then(Value::as_str) != Some(LEASE_TYPE))
+                .collect();
+            if changes.is_empty() {
+                empty += 1;
+                continue;
+            }
+            empty = 0;
+            for document in changes {
+                self.report.read += 1;
+                if self.apply(document).await? {
+                    self.report.migrated += 1;
+                    let control = progress(&Progress {
+                        step: self.name.clone(),
+                        done: self.report.migrated,
+                        total,
+                        request_units: self.report.request_units,
+                    });
+                    if control == Control::Stop {
+                        return Ok((self.report, true));
+                    }
+                }
+            }
+            let token = pages.to_continuation_token().map_err(|e| self.data(e.to_string()))?;
+            self.write_lease(&token).await?;
+        }
+        self.report.caught_up = true;
+        Ok((self.report, false))
+    }
+
+    /// Documents the step has left: the source's documents, or the holders still
+    /// holding the property. `None` when the count query fails.
+    async fn remaining(&self) -> Option<u64> {
+        let (sql, parameters) = match self.step {
+            Step::Repartition { .. } => (
+                "SELECT VALUE COUNT(1) FROM c WHERE c.type != @lease".to_string(),
+                vec![("@lease", LEASE_TYPE.to_string())],
+            ),
+            Step::SplitEmbedded { holder, property, .. } => (
+                format!(
+                    "SELECT VALUE COUNT(1) FROM c WHERE c.type = @holder AND IS_DEFINED(c[{}])",
+                    Value::from(property.clone())
+                ),
+                vec![("@holder", holder.clone())],
+            ),
+            _ => return None,
+        };
+        // `COUNT` across partitions, or (where the engine refuses an aggregate across
+        // partitions, as the in-memory one does) one `1` per document, counted here.
+        let listing = sql.replacen("SELECT VALUE COUNT(1)", "SELECT VALUE 1", 1);
+        for (sql, summed) in [(sql, true), (listing, false)] {
+            let mut query = Query::from(sql);
+            for (name, value) in &parameters {
+                query = query.with_parameter(*name, value).ok()?;
+            }
+            let source = &self.source;
+            let values = self
+                .connection
+                .request("count the documents to migrate", &[], || {
+                    let query = query.clone();
+                    async move {
+                        source
+                            .query_items::<u64>(query, FeedScope::full_container(), None)
+                            .await?
+                            .try_collect::<Vec<u64>>()
+                            .await
+                    }
+                })
+                .await;
+            if let Ok(Some(values)) = values {
+                return Some(if summed {
+                    values.iter().sum()
+                } else {
+                    values.len() as u64
+                });
+            }
+        }
+        None
+    }
+
+    /// Migrates one changed document; `false` when it needs nothing (another type, or
+    /// already migrated).
+    async fn apply(&mut self, document: &Value) -> Result<bool, MigrateError> {
+        let id = text(document, "id").ok_or_else(|| self.data("a document without an `id`"))?;
+        match self.step {
+            Step::Repartition {
+                target,
+                new_key,
+                key_from,
+                ..
+            } => {
+                let mut body = strip_system(document);
+                let value = match document.get(key_from) {
+                    Some(Value::String(v)) => v.clone(),
+                    _ => {
+                        return Err(self.data(format!(
+                            "document `{id}` has no text `{key_from}` to take its new partition key `{new_key}` from"
+                        )))
+                    }
+                };
+                body[new_key] = Value::String(value.clone());
+                self.upsert(&self.target.clone(), target, &value, &id, &body).await?;
+                Ok(true)
+            }
+            Step::SplitEmbedded {
+                container,
+                holder,
+                property,
+                many,
+                discriminator,
+                partition_key_property,
+                parent_property,
+                ..
+            } => {
+                if text(document, "type").as_deref() != Some(holder.as_str()) {
+                    return Ok(false);
+                }
+                let Some(held) = document.get(property) else {
+                    return Ok(false);
+                };
+                let key = text(document, partition_key_property).ok_or_else(|| {
+                    self.data(format!(
+                        "`{holder}` `{id}` has no text partition key `{partition_key_property}`"
+                    ))
+                })?;
+                let values: Vec<&Value> = match (held, *many) {
+                    (Value::Array(items), true) => items.iter().collect(),
+                    (Value::Null, _) => Vec::new(),
+                    (value, false) => vec![value],
+                    (other, true) => {
+                        return Err(self.data(format!("`{holder}` `{id}`: `{property}` is {other}, not an array")))
+                    }
+                };
+                let client = self.source.clone();
+                for (i, value) in values.into_iter().enumerate() {
+                    let Value::Object(fields) = value else {
+                        return Err(self.data(format!("`{holder}` `{id}`: `{property}` holds {value}, not an object")));
+                    };
+                    let new_id = if *many {
+                        format!("{id}-{property}-{i}")
+                    } else {
+                        format!("{id}-{property}")
+                    };
+                    let mut body = Map::new();
+                    body.insert("id".into(), Value::String(new_id.clone()));
+                    body.insert("type".into(), Value::String(discriminator.clone()));
+                    body.insert(partition_key_property.clone(), Value::String(key.clone()));
+                    if let Some(parent) = parent_property {
+                        body.insert(parent.clone(), Value::String(id.clone()));
+                    }
+                    for (k, v) in fields {
+                        body.entry(k.clone()).or_insert_with(|| v.clone());
+                    }
+                    self.upsert(&client, container, &key, &new_id, &Value::Object(body))
+                        .await?;
+                }
+                let mut rewritten = strip_system(document);
+                if let Value::Object(map) = &mut rewritten {
+                    map.remove(property);
+                }
+                self.upsert(&client, container, &key, &id, &rewritten).await?;
+                Ok(true)
+            }
+            _ => Ok(false),
+        }
+    }
+
+    async fn upsert(
+        &mut self,
+        client: &ContainerClient,
+        container: &str,
+        key: &str,
+        id: &str,
+        body: &Value,
+    ) -> Result<(), MigrateError> {
+        let operation = format!("upsert item `{id}` in partition `{key}` of `{container}`");
+        let response = self
+            .connection
+            .request(&operation, &[], || {
+                client.upsert_item(PartitionKey::from(key.to_string()), id, body, None)
+            })
+            .await?;
+        if let Some(response) = response {
+            self.report.request_units += charge(response.headers());
+        }
+        self.report.written += 1;
+        Ok(())
+    }
+
+    async fn write_lease(&mut self, token: &azure_data_cosmos::feed::ContinuationToken) -> Result<(), MigrateError> {
+        let mut body = Map::new();
+        body.insert("id".into(), Value::String(self.lease.id.clone()));
+        body.insert("type".into(), Value::String(LEASE_TYPE.into()));
+        body.insert(
+            self.lease.partition_key_property.clone(),
+            Value::String(self.lease.id.clone()),
+        );
+        body.insert("step".into(), Value::String(self.name.clone()));
+        body.insert(
+            "continuation".into(),
+            serde_json::to_value(token).map_err(|e| self.data(format!("the continuation: {e}")))?,
+        );
+        let (target, container, id) = (self.target.clone(), self.lease.container.clone(), self.lease.id.clone());
+        self.upsert(&target, &container, &id, &id, &Value::Object(body)).await
+    }
+}
+
+async fn container(connection: &Connection, name: &str) -> Result<ContainerClient, MigrateError> {
+    let database = connection.cosmos_client().database_client(connection.database());
+    let operation = format!("open container `{name}`");
+    Ok(connection
+        .request(&operation, &[], || database.container_client(name, None))
+        .await?
+        .ok_or_else(|| ProvisionError::Client {
+            operation,
+            message: "no container client".into(),
+        })?)
+}
+
+fn text(document: &Value, name: &str) -> Option<String> {
+    document.get(name).and_then(Value::as_str).map(str::to_string)
+}
+
+fn charge(headers: &azure_data_cosmos::models::ResponseHeaders) -> f64 {
+    headers.request_charge().map(|c| f64::from(*c)).unwrap_or(0.0)
+}
