@@ -1415,8 +1415,17 @@ pub mod data {
         pub async fn open(
             database: &::azure_data_cosmos::DatabaseClient,
         ) -> Result<Self, Error> {
+            Self::open_as(database, Self::NAME).await
+        }
+        /// Opens the handle on the container `id` holding this container's documents:
+        /// the copy `cosmap migrate` made with a new partition key (`<name>-<key>`),
+        /// which this model's readers switch to (`database.account = …`).
+        pub async fn open_as(
+            database: &::azure_data_cosmos::DatabaseClient,
+            id: &str,
+        ) -> Result<Self, Error> {
             Ok(AccountContainer {
-                client: database.container_client(Self::NAME, None).await?,
+                client: database.container_client(id, None).await?,
             })
         }
         /// The SDK's client, for what the generated code does not do.
@@ -1445,8 +1454,17 @@ pub mod data {
         pub async fn open(
             database: &::azure_data_cosmos::DatabaseClient,
         ) -> Result<Self, Error> {
+            Self::open_as(database, Self::NAME).await
+        }
+        /// Opens the handle on the container `id` holding this container's documents:
+        /// the copy `cosmap migrate` made with a new partition key (`<name>-<key>`),
+        /// which this model's readers switch to (`database.dictionary = …`).
+        pub async fn open_as(
+            database: &::azure_data_cosmos::DatabaseClient,
+            id: &str,
+        ) -> Result<Self, Error> {
             Ok(DictionaryContainer {
-                client: database.container_client(Self::NAME, None).await?,
+                client: database.container_client(id, None).await?,
             })
         }
         /// The SDK's client, for what the generated code does not do.
@@ -1478,8 +1496,17 @@ pub mod data {
         pub async fn open(
             database: &::azure_data_cosmos::DatabaseClient,
         ) -> Result<Self, Error> {
+            Self::open_as(database, Self::NAME).await
+        }
+        /// Opens the handle on the container `id` holding this container's documents:
+        /// the copy `cosmap migrate` made with a new partition key (`<name>-<key>`),
+        /// which this model's readers switch to (`database.item = …`).
+        pub async fn open_as(
+            database: &::azure_data_cosmos::DatabaseClient,
+            id: &str,
+        ) -> Result<Self, Error> {
             Ok(ItemContainer {
-                client: database.container_client(Self::NAME, None).await?,
+                client: database.container_client(id, None).await?,
             })
         }
         /// The SDK's client, for what the generated code does not do.
@@ -1508,8 +1535,17 @@ pub mod data {
         pub async fn open(
             database: &::azure_data_cosmos::DatabaseClient,
         ) -> Result<Self, Error> {
+            Self::open_as(database, Self::NAME).await
+        }
+        /// Opens the handle on the container `id` holding this container's documents:
+        /// the copy `cosmap migrate` made with a new partition key (`<name>-<key>`),
+        /// which this model's readers switch to (`database.order = …`).
+        pub async fn open_as(
+            database: &::azure_data_cosmos::DatabaseClient,
+            id: &str,
+        ) -> Result<Self, Error> {
             Ok(OrderContainer {
-                client: database.container_client(Self::NAME, None).await?,
+                client: database.container_client(id, None).await?,
             })
         }
         /// The SDK's client, for what the generated code does not do.
@@ -1538,8 +1574,17 @@ pub mod data {
         pub async fn open(
             database: &::azure_data_cosmos::DatabaseClient,
         ) -> Result<Self, Error> {
+            Self::open_as(database, Self::NAME).await
+        }
+        /// Opens the handle on the container `id` holding this container's documents:
+        /// the copy `cosmap migrate` made with a new partition key (`<name>-<key>`),
+        /// which this model's readers switch to (`database.presented_product = …`).
+        pub async fn open_as(
+            database: &::azure_data_cosmos::DatabaseClient,
+            id: &str,
+        ) -> Result<Self, Error> {
             Ok(PresentedProductContainer {
-                client: database.container_client(Self::NAME, None).await?,
+                client: database.container_client(id, None).await?,
             })
         }
         /// The SDK's client, for what the generated code does not do.
@@ -1571,8 +1616,17 @@ pub mod data {
         pub async fn open(
             database: &::azure_data_cosmos::DatabaseClient,
         ) -> Result<Self, Error> {
+            Self::open_as(database, Self::NAME).await
+        }
+        /// Opens the handle on the container `id` holding this container's documents:
+        /// the copy `cosmap migrate` made with a new partition key (`<name>-<key>`),
+        /// which this model's readers switch to (`database.unique_claims = …`).
+        pub async fn open_as(
+            database: &::azure_data_cosmos::DatabaseClient,
+            id: &str,
+        ) -> Result<Self, Error> {
             Ok(UniqueClaimsContainer {
-                client: database.container_client(Self::NAME, None).await?,
+                client: database.container_client(id, None).await?,
             })
         }
         /// The SDK's client, for what the generated code does not do.
