@@ -133,6 +133,10 @@ pub struct Totals {
     pub optimised: f64,
 }
 
+/// From this many operations the designs are figured on two threads: below it a
+/// thread costs more than it saves.
+const PARALLEL_FROM: usize = 512;
+
 /// Estimates the cost of `model`'s access patterns in the three designs.
 pub fn cost(model: &DomainModel, options: &Options, consistency: Consistency) -> CostReport {
     let rules_model = crate::map(model, &options.clone().optimise(false));
@@ -142,26 +146,34 @@ pub fn cost(model: &DomainModel, options: &Options, consistency: Consistency) ->
 
 /// [`cost`] for a caller that has already mapped `model` both ways: `rules_model`
 /// with `optimise: false` and `optimised_model` with the same options otherwise.
-pub fn estimate(
-    model: &DomainModel,
-    rules_model: &LogicalModel,
-    optimised_model: &LogicalModel,
+pub fn estimate<'m>(
+    model: &'m DomainModel,
+    rules_model: &'m LogicalModel,
+    optimised_model: &'m LogicalModel,
     consistency: Consistency,
 ) -> CostReport {
     let naive_ops = naive_operations(model);
-    let naive = Design::new(model, facts::of_naive(model), &naive_ops, consistency);
-    let rules = Design::new(
-        model,
-        facts::of_containers(model, &rules_model.containers),
-        &rules_model.operations,
-        consistency,
-    );
-    let optimised = Design::new(
-        model,
-        facts::of_containers(model, &optimised_model.containers),
-        &optimised_model.operations,
-        consistency,
-    );
+    let of_model = |logical: &'m LogicalModel| {
+        Design::new(
+            model,
+            facts::of_containers(model, &logical.containers),
+            &logical.operations,
+            consistency,
+        )
+    };
+    let naive = || Design::new(model, facts::of_naive(model), &naive_ops, consistency);
+    // The three designs are figured independently: on a large model the mapped two
+    // are figured on a second thread while this one figures the naive baseline.
+    let (naive, rules, optimised) = if optimised_model.operations.len() < PARALLEL_FROM {
+        (naive(), of_model(rules_model), of_model(optimised_model))
+    } else {
+        std::thread::scope(|scope| {
+            let mapped = scope.spawn(|| (of_model(rules_model), of_model(optimised_model)));
+            let naive = naive();
+            let (rules, optimised) = mapped.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            (naive, rules, optimised)
+        })
+    };
     let (naive_by, rules_by, optimised_by) = (
         by_pattern(&naive_ops),
         by_pattern(&rules_model.operations),
