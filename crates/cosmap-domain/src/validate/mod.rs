@@ -46,6 +46,10 @@ impl Index {
     }
 }
 
+/// From this many access patterns they are checked on a thread of their own: below
+/// it a thread costs more than it saves.
+const PARALLEL_FROM: usize = 512;
+
 /// Validates `spec`; returns the index, or every problem found.
 pub(crate) fn validate(spec: &ModelSpec) -> Result<Index, Vec<Diagnostic>> {
     let mut checker = Checker {
@@ -59,8 +63,30 @@ pub(crate) fn validate(spec: &ModelSpec) -> Result<Index, Vec<Diagnostic>> {
     checker.check_names();
     checker.check_numbers();
     checker.check_aggregates();
-    checker.check_relationships();
-    checker.check_access_patterns();
+    // The index is complete: relationships and access patterns only read it, so on a
+    // large model they are checked on two threads, their problems reported in the
+    // same order as one after the other.
+    if spec.access_patterns.len() < PARALLEL_FROM {
+        checker.check_relationships();
+        checker.check_access_patterns();
+    } else {
+        let mut patterns = Checker {
+            spec,
+            diagnostics: Vec::new(),
+            index: checker.index.clone(),
+        };
+        let later = std::thread::scope(|scope| {
+            let later = scope.spawn(move || {
+                patterns.check_access_patterns();
+                patterns.diagnostics
+            });
+            checker.check_relationships();
+            later.join()
+        });
+        checker
+            .diagnostics
+            .extend(later.unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
+    }
     if checker.diagnostics.is_empty() {
         Ok(checker.index)
     } else {
