@@ -152,7 +152,6 @@ pub fn estimate<'m>(
     optimised_model: &'m LogicalModel,
     consistency: Consistency,
 ) -> CostReport {
-    let naive_ops = naive_operations(model);
     let of_model = |logical: &'m LogicalModel| {
         Design::new(
             model,
@@ -161,19 +160,21 @@ pub fn estimate<'m>(
             consistency,
         )
     };
-    let naive = || Design::new(model, facts::of_naive(model), &naive_ops, consistency);
-    // The three designs are figured independently: on a large model the mapped two
-    // are figured on a second thread while this one figures the naive baseline.
-    let (naive, rules, optimised) = if optimised_model.operations.len() < PARALLEL_FROM {
+    let naive = || (naive_operations(model), facts::of_naive(model));
+    // The designs are figured independently: on a large model the naive baseline's
+    // operations and facts are made on a second thread while this one figures the
+    // mapped two.
+    let ((naive_ops, naive_facts), rules, optimised) = if optimised_model.operations.len() < PARALLEL_FROM {
         (naive(), of_model(rules_model), of_model(optimised_model))
     } else {
         std::thread::scope(|scope| {
-            let mapped = scope.spawn(|| (of_model(rules_model), of_model(optimised_model)));
-            let naive = naive();
-            let (rules, optimised) = mapped.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            let naive = scope.spawn(naive);
+            let (rules, optimised) = (of_model(rules_model), of_model(optimised_model));
+            let naive = naive.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
             (naive, rules, optimised)
         })
     };
+    let naive = Design::new(model, naive_facts, &naive_ops, consistency);
     let (naive_by, rules_by, optimised_by) = (
         by_pattern(&naive_ops),
         by_pattern(&rules_model.operations),
