@@ -70,33 +70,39 @@ pub fn map(model: &DomainModel, options: &Options) -> LogicalModel {
         // A partition key is weighed with the copies each design would then get, so
         // it never displaces a copy that serves the same reads for less.
         // Each design weighed with its copies, with the copies made and the decisions
-        // recorded: the design the partition keys leave was weighed among them, so its
-        // copies are taken from there instead of being weighed again.
+        // recorded, in the order weighed: the design the partition keys leave was
+        // weighed among them (its `Priced::weighing` says which), so its copies are
+        // taken from there instead of being weighed again.
         let weighed_copies: std::cell::RefCell<Vec<WeighedCopies>> = Default::default();
         let with_copies = |mut candidate: Vec<Container>| {
-            let before = candidate.clone();
             let mut copy_trace = decision::Trace::default();
-            let finished = copies(model, options, &thresholds, &stats, &mut candidate, &mut copy_trace);
-            // No copy made: the design finished and figured to weigh them is the one.
-            if candidate == before {
-                weighed_copies.borrow_mut().push(WeighedCopies {
-                    before,
+            let (containers, operations, design, changed) =
+                copies(model, options, &thresholds, &stats, &mut candidate, &mut copy_trace);
+            let mut weighed = weighed_copies.borrow_mut();
+            let weighing = weighed.len();
+            let mut priced = if changed {
+                weighed.push(WeighedCopies {
+                    after: Some(candidate.clone()),
+                    trace: copy_trace,
+                });
+                drop(weighed);
+                price(candidate)
+            } else {
+                // Without copies the design as finished for them is the design.
+                weighed.push(WeighedCopies {
                     after: None,
                     trace: copy_trace,
                 });
-                let (containers, operations, design) = finished;
-                return optimise::Priced::of(containers, operations, &design);
-            }
-            weighed_copies.borrow_mut().push(WeighedCopies {
-                before,
-                after: Some(candidate.clone()),
-                trace: copy_trace,
-            });
-            price(candidate)
+                optimise::Priced::of(containers, operations, &design)
+            };
+            priced.weighing = Some(weighing);
+            priced
         };
         let priced =
             optimise::partition_key::apply(model, &thresholds, &stats, &mut containers, &mut trace, &with_copies);
-        match weighed_copies.take().into_iter().find(|w| w.before == containers) {
+        // The design the partition keys left was weighed with its copies: take them.
+        let weighing = priced.as_ref().and_then(|p| p.weighing);
+        match weighing.map(|i| weighed_copies.take().swap_remove(i)) {
             Some(weighed) => {
                 if let Some(after) = weighed.after {
                     containers = after;
@@ -146,18 +152,18 @@ pub fn discriminator(name: &str) -> String {
     cosmap_domain::naming::lower_camel(name)
 }
 
-/// A design weighed with its copies: the containers before, after (when a copy was
-/// made) and the decisions the weighing recorded.
+/// A design weighed with its copies: the containers after (when a copy was made or
+/// widened) and the decisions the weighing recorded.
 struct WeighedCopies {
-    before: Vec<Container>,
     after: Option<Vec<Container>>,
     trace: decision::Trace,
 }
 
 /// Adds the copies a frequent cross-partition read needs, weighed on `containers`'
 /// own figures (finished and priced as the cost table prices them).
-/// Adds the copies `containers` call for; returns the design they were weighed on:
-/// `containers` before any copy, finished, with its operations and figures.
+/// Adds the copies `containers` call for; returns the design they were weighed on
+/// (`containers` before any copy, finished, with its operations and figures) and
+/// whether a copy was added or widened.
 fn copies<'m>(
     model: &'m DomainModel,
     options: &Options,
@@ -165,12 +171,12 @@ fn copies<'m>(
     stats: &statistics::Statistics,
     containers: &mut [Container],
     trace: &mut decision::Trace,
-) -> (Vec<Container>, Vec<operations::Operation>, cost::design::Design<'m>) {
+) -> (Vec<Container>, Vec<operations::Operation>, cost::design::Design<'m>, bool) {
     let (finished, operations) = finish(model, options, containers.to_vec(), &mut decision::Trace::default());
     let facts = cost::facts::of_containers(model, &finished);
     let design = cost::design::Design::new(model, facts, &operations, cost::Consistency::default());
-    optimise::copy::apply(model, thresholds, stats, &design, containers, trace);
-    (finished, operations, design)
+    let changed = optimise::copy::apply(model, thresholds, stats, &design, containers, trace);
+    (finished, operations, design, changed)
 }
 
 /// The physical steps after the containers' contents are decided: sound unique
