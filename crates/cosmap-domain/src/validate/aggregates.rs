@@ -27,7 +27,7 @@ impl<'a> Checker<'a> {
                     .help("set `root` to the entity that is the aggregate's entry point"),
                 );
                 false
-            } else if self.require_element(&aggregate.root, path.key("root"), "root") {
+            } else if self.require_element(&aggregate.root, || path.key("root"), "root") {
                 if self.is_entity(&aggregate.root) {
                     true
                 } else {
@@ -50,7 +50,7 @@ impl<'a> Checker<'a> {
                         Diagnostic::new(at, format!("`{name}` is the root and also listed as a member"))
                             .help("remove it from `members`: the root always belongs to its aggregate"),
                     );
-                } else if self.require_element(name, at.clone(), "member") {
+                } else if self.require_element(name, || at.clone(), "member") {
                     self.place(name, at, a, &mut first_seen);
                 }
             }

@@ -163,8 +163,9 @@ impl<'a> Checker<'a> {
         Some(self.identity_of(name).into_iter().chain(attributes).collect())
     }
 
-    /// Reports `name` at `path` as unknown unless it is a declared element.
-    fn require_element(&mut self, name: &str, path: JsonPath, role: &str) -> bool {
+    /// Reports `name` at `path` as unknown unless it is a declared element (`path` is
+    /// built only then).
+    fn require_element(&mut self, name: &str, path: impl FnOnce() -> JsonPath, role: &str) -> bool {
         if self.index.elements.contains_key(name) {
             return true;
         }
@@ -178,7 +179,7 @@ impl<'a> Checker<'a> {
             None if name.is_empty() => "give the name of a declared entity or value object".to_string(),
             None => "declare it under `entities` or `valueObjects`, or fix the name".to_string(),
         };
-        self.report(Diagnostic::new(path, message).help(help));
+        self.report(Diagnostic::new(path(), message).help(help));
         false
     }
 }
