@@ -102,7 +102,11 @@ pub fn view(model: &LogicalModel) -> MermaidView {
             } else {
                 r.name.clone()
             };
-            let label = match places.references.get(format!("{path}.{}", r.name).as_str()).and_then(|d| bound(d)) {
+            let label = match places
+                .references
+                .get(format!("{path}.{}", r.name).as_str())
+                .and_then(|d| bound(d))
+            {
                 Some(card) if card != "one" => format!("{name} · {card}"),
                 _ => name,
             };

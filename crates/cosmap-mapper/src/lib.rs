@@ -171,7 +171,12 @@ fn copies<'m>(
     stats: &statistics::Statistics,
     containers: &mut [Container],
     trace: &mut decision::Trace,
-) -> (Vec<Container>, Vec<operations::Operation>, cost::design::Design<'m>, bool) {
+) -> (
+    Vec<Container>,
+    Vec<operations::Operation>,
+    cost::design::Design<'m>,
+    bool,
+) {
     let (finished, operations) = finish(model, options, containers.to_vec(), &mut decision::Trace::default());
     let facts = cost::facts::of_containers(model, &finished);
     let design = cost::design::Design::new(model, facts, &operations, cost::Consistency::default());

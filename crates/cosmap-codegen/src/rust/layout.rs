@@ -99,7 +99,10 @@ pub fn lay_out(text: &str) -> Option<String> {
     let (first, second) = std::thread::scope(|scope| {
         let second = scope.spawn(|| lay_out_lines(second));
         let first = lay_out_lines(first);
-        (first, second.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
+        (
+            first,
+            second.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+        )
     });
     let mut out = first?;
     out.push_str(&second?);

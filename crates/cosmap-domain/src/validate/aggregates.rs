@@ -41,7 +41,10 @@ impl<'a> Checker<'a> {
                 false
             };
             if root_ok {
-                let at = Placed { aggregate: a, member: None };
+                let at = Placed {
+                    aggregate: a,
+                    member: None,
+                };
                 self.place(&aggregate.root, at, a, &mut first_seen);
             }
             for (m, name) in aggregate.members.iter().enumerate() {

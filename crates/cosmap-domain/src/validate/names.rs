@@ -106,7 +106,11 @@ impl Checker<'_> {
                 );
             }
             if let Some(description) = &vo.description {
-                self.check_visible_text(description, || path.key("description"), "the value object's `description`");
+                self.check_visible_text(
+                    description,
+                    || path.key("description"),
+                    "the value object's `description`",
+                );
             }
             self.check_attributes(&vo.attributes, &path, None);
         }
@@ -237,8 +241,11 @@ impl Checker<'_> {
             );
         } else if NON_RAW_KEYWORDS.contains(&name) {
             self.report(
-                Diagnostic::new(path(), format!("`{name}` is a Rust keyword that cannot be a field name"))
-                    .help("choose another name"),
+                Diagnostic::new(
+                    path(),
+                    format!("`{name}` is a Rust keyword that cannot be a field name"),
+                )
+                .help("choose another name"),
             );
         } else if RESERVED_PROPERTIES.contains(&name) && !(what == "identity" && name == "id") {
             self.report(

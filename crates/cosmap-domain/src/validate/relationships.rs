@@ -101,8 +101,11 @@ impl Checker<'_> {
         }
         if rel.optional && rel.cardinality != Cardinality::One {
             self.report(
-                Diagnostic::new(path().key("optional"), "`optional` applies to a `one` relationship only")
-                    .help("remove `optional`: a list of `to` may be empty already"),
+                Diagnostic::new(
+                    path().key("optional"),
+                    "`optional` applies to a `one` relationship only",
+                )
+                .help("remove `optional`: a list of `to` may be empty already"),
             );
         }
         if let Some(depth) = rel.depth {
@@ -199,7 +202,10 @@ impl Checker<'_> {
         // Who holds each property of each element: looked up, never iterated.
         let mut owners: HashMap<(&str, Cow<'_, str>), Owner> = HashMap::new();
         for entity in &spec.entities {
-            owners.insert((entity.name.as_str(), Cow::Borrowed(entity.identity.as_str())), Owner::Identity);
+            owners.insert(
+                (entity.name.as_str(), Cow::Borrowed(entity.identity.as_str())),
+                Owner::Identity,
+            );
             for a in &entity.attributes {
                 owners
                     .entry((entity.name.as_str(), Cow::Borrowed(a.name.as_str())))
@@ -231,7 +237,9 @@ impl Checker<'_> {
             } else {
                 if crate::naming::RESERVED_PROPERTIES.contains(&key.1.as_ref()) && rel.property.is_none() {
                     let msg = format!("the default property name `{}` is reserved", key.1);
-                    self.report(Diagnostic::new(path(), msg).help("set this relationship's `property` to another name"));
+                    self.report(
+                        Diagnostic::new(path(), msg).help("set this relationship's `property` to another name"),
+                    );
                 }
                 owners.insert(key, Owner::Relationship(i));
             }
