@@ -58,8 +58,7 @@ pub fn map(model: &DomainModel, options: &Options) -> LogicalModel {
         plans,
         &mut trace,
     );
-    let mut assembler = assemble::Assembler::new(model, &thresholds, &stats, &plans, &mut trace);
-    let mut containers: Vec<Container> = plans.iter().map(|plan| assembler.container(plan)).collect();
+    let mut containers: Vec<Container> = assemble::all(model, &thresholds, &stats, &plans, &mut trace);
     if options.optimise {
         // Each optimisation is weighed on the design as the ones before left it,
         // finished and priced the way the cost table prices it.
