@@ -75,24 +75,34 @@ pub fn map(model: &DomainModel, options: &Options) -> LogicalModel {
         let weighed_copies: std::cell::RefCell<Vec<WeighedCopies>> = Default::default();
         let with_copies = |mut candidate: Vec<Container>| {
             let mut copy_trace = decision::Trace::default();
-            let (containers, operations, design, changed) =
-                copies(model, options, &thresholds, &stats, &mut candidate, &mut copy_trace);
+            let (changed, unchanged) = copies(
+                model,
+                options,
+                &thresholds,
+                &stats,
+                &mut candidate,
+                &mut copy_trace,
+                true,
+            );
             let mut weighed = weighed_copies.borrow_mut();
             let weighing = weighed.len();
-            let mut priced = if changed {
-                weighed.push(WeighedCopies {
-                    after: Some(candidate.clone()),
-                    trace: copy_trace,
-                });
-                drop(weighed);
-                price(candidate)
-            } else {
+            let mut priced = match unchanged {
                 // Without copies the design as finished for them is the design.
-                weighed.push(WeighedCopies {
-                    after: None,
-                    trace: copy_trace,
-                });
-                optimise::Priced::of(containers, operations, &design)
+                Some(priced) => {
+                    weighed.push(WeighedCopies {
+                        after: None,
+                        trace: copy_trace,
+                    });
+                    priced
+                }
+                None => {
+                    weighed.push(WeighedCopies {
+                        after: Some(candidate.clone()),
+                        trace: copy_trace,
+                    });
+                    drop(weighed);
+                    price(candidate)
+                }
             };
             priced.weighing = Some(weighing);
             priced
@@ -109,7 +119,7 @@ pub fn map(model: &DomainModel, options: &Options) -> LogicalModel {
                 trace.append(weighed.trace);
             }
             None => {
-                let _ = copies(model, options, &thresholds, &stats, &mut containers, &mut trace);
+                let _ = copies(model, options, &thresholds, &stats, &mut containers, &mut trace, false);
             }
         }
         let priced = optimise::feed::apply(
@@ -158,29 +168,42 @@ struct WeighedCopies {
     trace: decision::Trace,
 }
 
+/// From this many operations [`copies`] prices the design on a second thread while
+/// it weighs the copies: below it a thread costs more than it saves.
+const PARALLEL_FROM: usize = 512;
+
 /// Adds the copies a frequent cross-partition read needs, weighed on `containers`'
-/// own figures (finished and priced as the cost table prices them).
-/// Adds the copies `containers` call for; returns the design they were weighed on
-/// (`containers` before any copy, finished, with its operations and figures) and
-/// whether a copy was added or widened.
-fn copies<'m>(
-    model: &'m DomainModel,
+/// own figures (finished and priced as the cost table prices them); returns whether
+/// a copy was added or widened and, when `priced` is asked for and none was, the
+/// design the copies were weighed on, priced (`containers` finished, with its
+/// operations and figures). Both only read the finished design, so on a large model
+/// it is priced on a second thread while the copies are weighed (and dropped when a
+/// copy is made).
+fn copies(
+    model: &DomainModel,
     options: &Options,
     thresholds: &Thresholds,
     stats: &statistics::Statistics,
     containers: &mut [Container],
     trace: &mut decision::Trace,
-) -> (
-    Vec<Container>,
-    Vec<operations::Operation>,
-    cost::design::Design<'m>,
-    bool,
-) {
+    priced: bool,
+) -> (bool, Option<optimise::Priced>) {
     let (finished, operations) = finish(model, options, containers.to_vec(), &mut decision::Trace::default());
     let facts = cost::facts::of_containers(model, &finished);
     let design = cost::design::Design::new(model, facts, &operations, cost::Consistency::default());
-    let changed = optimise::copy::apply(model, thresholds, stats, &design, containers, trace);
-    (finished, operations, design, changed)
+    if !priced || operations.len() < PARALLEL_FROM {
+        let changed = optimise::copy::apply(model, thresholds, stats, &design, containers, trace);
+        let priced = (priced && !changed).then(|| optimise::Priced::of(finished, operations, &design));
+        return (changed, priced);
+    }
+    let design = &design;
+    let (changed, design_priced) = std::thread::scope(|scope| {
+        let design_priced = scope.spawn(move || optimise::Priced::of(finished, operations, design));
+        let changed = optimise::copy::apply(model, thresholds, stats, design, containers, trace);
+        (changed, design_priced.join())
+    });
+    let design_priced = design_priced.unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+    (changed, (!changed).then_some(design_priced))
 }
 
 /// The physical steps after the containers' contents are decided: sound unique
