@@ -75,7 +75,7 @@ pub fn map(model: &DomainModel, options: &Options) -> LogicalModel {
         let weighed_copies: std::cell::RefCell<Vec<WeighedCopies>> = Default::default();
         let with_copies = |mut candidate: Vec<Container>| {
             let mut copy_trace = decision::Trace::default();
-            let (changed, unchanged) = copies(
+            let (_, unchanged) = copies(
                 model,
                 options,
                 &thresholds,
