@@ -160,11 +160,22 @@ pub fn estimate<'m>(
             consistency,
         )
     };
-    let naive = || (naive_operations(model), facts::of_naive(model));
-    // The designs are figured independently: on a large model the naive baseline's
-    // operations and facts are made on a second thread while this one figures the
-    // mapped two.
-    let ((naive_ops, naive_facts), rules, optimised) = if optimised_model.operations.len() < PARALLEL_FROM {
+    // The naive baseline is figured apart: its design, and its cost for each
+    // operation of the optimised model (in their order), with its containers.
+    let naive = || {
+        let ops = naive_operations(model);
+        let design = Design::new(model, facts::of_naive(model), &ops, consistency);
+        let by = by_pattern(&ops);
+        let costs: Vec<Option<DesignCost>> = optimised_model
+            .operations
+            .iter()
+            .map(|op| by.get(op.pattern.as_str()).map(|o| design.operation_cost(o)))
+            .collect();
+        (costs, design.containers())
+    };
+    // The designs are figured independently: on a large model the naive baseline
+    // is figured on a second thread while this one figures the mapped two.
+    let ((naive_costs, naive_containers), rules, optimised) = if optimised_model.operations.len() < PARALLEL_FROM {
         (naive(), of_model(rules_model), of_model(optimised_model))
     } else {
         std::thread::scope(|scope| {
@@ -174,22 +185,16 @@ pub fn estimate<'m>(
             (naive, rules, optimised)
         })
     };
-    let naive = Design::new(model, naive_facts, &naive_ops, consistency);
-    let (naive_by, rules_by, optimised_by) = (
-        by_pattern(&naive_ops),
+    let (rules_by, optimised_by) = (
         by_pattern(&rules_model.operations),
         by_pattern(&optimised_model.operations),
     );
     let mut patterns = Vec::new();
-    for op in &optimised_model.operations {
+    for (op, n) in optimised_model.operations.iter().zip(naive_costs) {
         let find = |design: &Design, ops: &BTreeMap<&str, &Operation>| {
             ops.get(op.pattern.as_str()).map(|o| design.operation_cost(o))
         };
-        let (Some(n), Some(r), Some(o)) = (
-            find(&naive, &naive_by),
-            find(&rules, &rules_by),
-            find(&optimised, &optimised_by),
-        ) else {
+        let (Some(n), Some(r), Some(o)) = (n, find(&rules, &rules_by), find(&optimised, &optimised_by)) else {
             continue;
         };
         patterns.push(PatternCost {
@@ -219,7 +224,7 @@ pub fn estimate<'m>(
         patterns,
         totals,
         containers: DesignContainers {
-            naive: naive.containers(),
+            naive: naive_containers,
             rules: rules.containers(),
             optimised: optimised.containers(),
         },
