@@ -7,6 +7,8 @@
 //! Every label is quoted (`["…"]`, `|"…"|`) with `"` written as `#quot;`, so no
 //! name or bound (`items[] ≤ 100`) can break Mermaid's parser.
 
+use std::collections::HashMap;
+
 use cosmap_mapper::{Decision, DocumentType, Embedded, EmbeddedKind, LogicalModel, Reference, Role, Rule};
 use serde::Serialize;
 
@@ -51,6 +53,7 @@ pub struct Edge {
 
 /// The view for `model`.
 pub fn view(model: &LogicalModel) -> MermaidView {
+    let places = Places::new(model);
     let mut edges = Vec::new();
     let mut containers = Vec::new();
     let mut pending: Vec<(String, String, &Reference)> = Vec::new();
@@ -66,7 +69,7 @@ pub fn view(model: &LogicalModel) -> MermaidView {
                 description: d.description.as_deref().map(crate::rust::one_line),
             });
             if let Some(of) = &d.copy_of {
-                if let Some(source) = locate(model, &of.container, &of.document_type) {
+                if let Some(source) = places.locate(&of.container, &of.document_type) {
                     edges.push(Edge {
                         from: source,
                         to: id.clone(),
@@ -75,7 +78,7 @@ pub fn view(model: &LogicalModel) -> MermaidView {
                     });
                 }
             }
-            if let Some((parent, label)) = holder(model, ci, d, &c.partition_key_properties().join(", /")) {
+            if let Some((parent, label)) = holder(model, &places, ci, d, &c.partition_key_properties().join(", /")) {
                 edges.push(Edge {
                     from: parent,
                     to: id.clone(),
@@ -93,13 +96,17 @@ pub fn view(model: &LogicalModel) -> MermaidView {
         });
     }
     for (from, path, r) in pending {
-        if let Some(to) = locate(model, &r.target_container, &r.target) {
+        if let Some(to) = places.locate(&r.target_container, &r.target) {
             let name = if r.many {
                 format!("{}[]", r.name)
             } else {
                 r.name.clone()
             };
-            let label = match cardinality(&model.decisions, Rule::Mr6, &format!("{path}.{}", r.name)) {
+            let label = match places
+                .references
+                .get(format!("{path}.{}", r.name).as_str())
+                .and_then(|d| bound(d))
+            {
                 Some(card) if card != "one" => format!("{name} · {card}"),
                 _ => name,
             };
@@ -111,7 +118,7 @@ pub fn view(model: &LogicalModel) -> MermaidView {
             });
         }
     }
-    let patterns = patterns(model, &mut edges);
+    let patterns = patterns(model, &places, &mut edges);
     MermaidView {
         model: model.model.clone(),
         containers,
@@ -122,7 +129,7 @@ pub fn view(model: &LogicalModel) -> MermaidView {
 
 /// A node per access pattern, and an edge from it to each document type its
 /// requests touch, labelled with how (`pointRead`, `crossPartitionQuery`, `write`).
-fn patterns(model: &LogicalModel, edges: &mut Vec<Edge>) -> Vec<DiagramBox> {
+fn patterns(model: &LogicalModel, places: &Places<'_>, edges: &mut Vec<Edge>) -> Vec<DiagramBox> {
     let mut nodes = Vec::new();
     for (pi, op) in model.operations.iter().enumerate() {
         let id = format!("p{pi}");
@@ -134,11 +141,11 @@ fn patterns(model: &LogicalModel, edges: &mut Vec<Edge>) -> Vec<DiagramBox> {
         });
         let mut seen: Vec<(String, &str)> = Vec::new();
         for r in &op.requests {
-            let Some(ci) = model.containers.iter().position(|c| c.name == r.container) else {
+            let Some(&ci) = places.containers.get(r.container.as_str()) else {
                 continue;
             };
             for name in &r.document_types {
-                let Some(di) = model.containers[ci].document_types.iter().position(|d| d.name == *name) else {
+                let Some(&(di, _)) = places.documents[ci].get(name.as_str()) else {
                     continue;
                 };
                 let to = format!("c{ci}d{di}");
@@ -261,7 +268,13 @@ fn line(out: &mut String, parts: &[&str]) {
 /// type that holds it (the root of its container, or the entity named by its
 /// parent link) and the edge's label (the containment's property and bound, and
 /// the partition key both share).
-fn holder(model: &LogicalModel, ci: usize, d: &DocumentType, key: &str) -> Option<(String, String)> {
+fn holder(
+    model: &LogicalModel,
+    places: &Places<'_>,
+    ci: usize,
+    d: &DocumentType,
+    key: &str,
+) -> Option<(String, String)> {
     if !matches!(d.role, Role::Entity | Role::ValueObject) {
         return None;
     }
@@ -270,7 +283,7 @@ fn holder(model: &LogicalModel, ci: usize, d: &DocumentType, key: &str) -> Optio
         Some(link) => &link.entity,
         None => &container.document_types.iter().find(|p| p.role == Role::Root)?.name,
     };
-    let node = locate(model, &container.name, parent)?;
+    let node = places.locate(&container.name, parent)?;
     let label = match &d.containment {
         Some(c) => {
             let card = match c.max {
@@ -282,14 +295,6 @@ fn holder(model: &LogicalModel, ci: usize, d: &DocumentType, key: &str) -> Optio
         None => format!("documents · same /{key}"),
     };
     Some((node, label))
-}
-
-/// The cardinality a decision of `rule` about `subject` recorded, as a label.
-fn cardinality(decisions: &[Decision], rule: Rule, subject: &str) -> Option<String> {
-    decisions
-        .iter()
-        .find(|x| x.rule == rule && x.subject == subject)
-        .and_then(bound)
 }
 
 /// A decision's `cardinality` (and `max`) evidence as a label: `≤ 5`, `squillions`.
@@ -307,14 +312,58 @@ fn quote(label: &str) -> String {
     label.replace('"', "#quot;").replace(['\n', '\r'], " ")
 }
 
-/// The node id of the (non-copy) document type `document` in container `container`.
-fn locate(model: &LogicalModel, container: &str, document: &str) -> Option<String> {
-    let ci = model.containers.iter().position(|c| c.name == container)?;
-    let di = model.containers[ci]
-        .document_types
-        .iter()
-        .position(|d| d.name == document && d.role != Role::Copy)?;
-    Some(format!("c{ci}d{di}"))
+/// The diagram's lookups, built once: a model of a thousand aggregates has
+/// thousands of references, copies and requests, each of which would otherwise scan
+/// every container and decision. Only looked up, never iterated, so hash order
+/// reaches no output.
+struct Places<'m> {
+    /// Each container's index, by name (the first of a name, as a scan finds it).
+    containers: HashMap<&'m str, usize>,
+    /// Per container, by document type name: the index of the first document type of
+    /// that name, and of the first that is not a copy.
+    documents: Vec<HashMap<&'m str, (usize, Option<usize>)>>,
+    /// The first MR6 decision about each subject (`Document.reference`): the
+    /// reference's cardinality.
+    references: HashMap<&'m str, &'m Decision>,
+}
+
+impl<'m> Places<'m> {
+    fn new(model: &'m LogicalModel) -> Self {
+        let mut containers = HashMap::with_capacity(model.containers.len());
+        for (ci, c) in model.containers.iter().enumerate() {
+            containers.entry(c.name.as_str()).or_insert(ci);
+        }
+        let documents = model
+            .containers
+            .iter()
+            .map(|c| {
+                let mut by_name: HashMap<&str, (usize, Option<usize>)> = HashMap::with_capacity(c.document_types.len());
+                for (di, d) in c.document_types.iter().enumerate() {
+                    let entry = by_name.entry(d.name.as_str()).or_insert((di, None));
+                    if entry.1.is_none() && d.role != Role::Copy {
+                        entry.1 = Some(di);
+                    }
+                }
+                by_name
+            })
+            .collect();
+        let mut references = HashMap::new();
+        for d in model.decisions.iter().filter(|d| d.rule == Rule::Mr6) {
+            references.entry(d.subject.as_str()).or_insert(d);
+        }
+        Places {
+            containers,
+            documents,
+            references,
+        }
+    }
+
+    /// The node id of the (non-copy) document type `document` in container `container`.
+    fn locate(&self, container: &str, document: &str) -> Option<String> {
+        let &ci = self.containers.get(container)?;
+        let di = self.documents[ci].get(document)?.1?;
+        Some(format!("c{ci}d{di}"))
+    }
 }
 
 #[cfg(test)]

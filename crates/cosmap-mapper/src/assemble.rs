@@ -3,6 +3,7 @@
 //! to other aggregates (MR6).
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use cosmap_domain::{Attribute, DomainModel, Element, Relationship};
 
@@ -17,16 +18,54 @@ use crate::rules::mr6_references::{self, Location};
 use crate::rules::{mr3_entities, ContainerPlan};
 use crate::statistics::Statistics;
 
+/// From this many planned containers [`all`] assembles them in two halves, one per
+/// thread: below it a thread costs more than it saves.
+const SPLIT_FROM: usize = 256;
+
+/// The container of every plan, in plan order, with their decisions recorded in
+/// `trace` in that order. Each container is assembled from the model and the shared
+/// lookups alone, so a large model's plans are assembled in two halves on two
+/// threads, the second half's decisions appended after the first's: the same
+/// containers and trace as one pass.
+pub(crate) fn all<'m>(
+    model: &'m DomainModel,
+    thresholds: &Thresholds,
+    stats: &Statistics,
+    plans: &[ContainerPlan<'m>],
+    trace: &mut Trace,
+) -> Vec<Container> {
+    let mut later_trace = Trace::default();
+    let containers = {
+        let mut assembler = Assembler::new(model, thresholds, stats, plans, trace);
+        if plans.len() < SPLIT_FROM {
+            return plans.iter().map(|plan| assembler.container(plan)).collect();
+        }
+        let (first, second) = plans.split_at(plans.len() / 2);
+        let mut later = assembler.fork(&mut later_trace);
+        let (mut containers, rest) = std::thread::scope(|scope| {
+            let rest = scope.spawn(move || second.iter().map(|plan| later.container(plan)).collect::<Vec<_>>());
+            let containers: Vec<Container> = first.iter().map(|plan| assembler.container(plan)).collect();
+            (containers, rest.join())
+        });
+        containers.extend(rest.unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
+        containers
+    };
+    trace.append(later_trace);
+    containers
+}
+
 /// Builds document types for planned containers.
 pub(crate) struct Assembler<'m, 't> {
     pub model: &'m DomainModel,
     pub thresholds: &'t Thresholds,
     pub stats: &'t Statistics,
     pub trace: &'t mut Trace,
-    locations: BTreeMap<String, Location>,
-    reversed: BTreeMap<&'m str, Vec<&'m Relationship>>,
+    // The lookups below are built once and only read while assembling: shared, so
+    // that [`all`] can assemble on two threads without building them twice.
+    locations: Arc<BTreeMap<String, Location>>,
+    reversed: Arc<BTreeMap<&'m str, Vec<&'m Relationship>>>,
     /// Relationships by their `from` element, each list sorted by property name.
-    outgoing: BTreeMap<&'m str, Vec<&'m Relationship>>,
+    outgoing: Arc<BTreeMap<&'m str, Vec<&'m Relationship>>>,
 }
 
 /// The contents of a document or embedded object while it is being built.
@@ -115,9 +154,25 @@ impl<'m, 't> Assembler<'m, 't> {
             thresholds,
             stats,
             trace,
-            locations,
-            reversed: mr6_references::reversed(model),
-            outgoing,
+            locations: Arc::new(locations),
+            reversed: Arc::new(mr6_references::reversed(model)),
+            outgoing: Arc::new(outgoing),
+        }
+    }
+
+    /// An assembler with the same lookups that records its decisions in `trace`.
+    fn fork<'u>(&self, trace: &'u mut Trace) -> Assembler<'m, 'u>
+    where
+        't: 'u,
+    {
+        Assembler {
+            model: self.model,
+            thresholds: self.thresholds,
+            stats: self.stats,
+            trace,
+            locations: Arc::clone(&self.locations),
+            reversed: Arc::clone(&self.reversed),
+            outgoing: Arc::clone(&self.outgoing),
         }
     }
 

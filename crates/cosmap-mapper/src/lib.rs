@@ -58,8 +58,7 @@ pub fn map(model: &DomainModel, options: &Options) -> LogicalModel {
         plans,
         &mut trace,
     );
-    let mut assembler = assemble::Assembler::new(model, &thresholds, &stats, &plans, &mut trace);
-    let mut containers: Vec<Container> = plans.iter().map(|plan| assembler.container(plan)).collect();
+    let mut containers: Vec<Container> = assemble::all(model, &thresholds, &stats, &plans, &mut trace);
     if options.optimise {
         // Each optimisation is weighed on the design as the ones before left it,
         // finished and priced the way the cost table prices it.
@@ -70,33 +69,49 @@ pub fn map(model: &DomainModel, options: &Options) -> LogicalModel {
         // A partition key is weighed with the copies each design would then get, so
         // it never displaces a copy that serves the same reads for less.
         // Each design weighed with its copies, with the copies made and the decisions
-        // recorded: the design the partition keys leave was weighed among them, so its
-        // copies are taken from there instead of being weighed again.
+        // recorded, in the order weighed: the design the partition keys leave was
+        // weighed among them (its `Priced::weighing` says which), so its copies are
+        // taken from there instead of being weighed again.
         let weighed_copies: std::cell::RefCell<Vec<WeighedCopies>> = Default::default();
         let with_copies = |mut candidate: Vec<Container>| {
-            let before = candidate.clone();
             let mut copy_trace = decision::Trace::default();
-            let finished = copies(model, options, &thresholds, &stats, &mut candidate, &mut copy_trace);
-            // No copy made: the design finished and figured to weigh them is the one.
-            if candidate == before {
-                weighed_copies.borrow_mut().push(WeighedCopies {
-                    before,
-                    after: None,
-                    trace: copy_trace,
-                });
-                let (containers, operations, design) = finished;
-                return optimise::Priced::of(containers, operations, &design);
-            }
-            weighed_copies.borrow_mut().push(WeighedCopies {
-                before,
-                after: Some(candidate.clone()),
-                trace: copy_trace,
-            });
-            price(candidate)
+            let (_, unchanged) = copies(
+                model,
+                options,
+                &thresholds,
+                &stats,
+                &mut candidate,
+                &mut copy_trace,
+                true,
+            );
+            let mut weighed = weighed_copies.borrow_mut();
+            let weighing = weighed.len();
+            let mut priced = match unchanged {
+                // Without copies the design as finished for them is the design.
+                Some(priced) => {
+                    weighed.push(WeighedCopies {
+                        after: None,
+                        trace: copy_trace,
+                    });
+                    priced
+                }
+                None => {
+                    weighed.push(WeighedCopies {
+                        after: Some(candidate.clone()),
+                        trace: copy_trace,
+                    });
+                    drop(weighed);
+                    price(candidate)
+                }
+            };
+            priced.weighing = Some(weighing);
+            priced
         };
         let priced =
             optimise::partition_key::apply(model, &thresholds, &stats, &mut containers, &mut trace, &with_copies);
-        match weighed_copies.take().into_iter().find(|w| w.before == containers) {
+        // The design the partition keys left was weighed with its copies: take them.
+        let weighing = priced.as_ref().and_then(|p| p.weighing);
+        match weighing.map(|i| weighed_copies.take().swap_remove(i)) {
             Some(weighed) => {
                 if let Some(after) = weighed.after {
                     containers = after;
@@ -104,7 +119,7 @@ pub fn map(model: &DomainModel, options: &Options) -> LogicalModel {
                 trace.append(weighed.trace);
             }
             None => {
-                let _ = copies(model, options, &thresholds, &stats, &mut containers, &mut trace);
+                let _ = copies(model, options, &thresholds, &stats, &mut containers, &mut trace, false);
             }
         }
         let priced = optimise::feed::apply(
@@ -146,31 +161,49 @@ pub fn discriminator(name: &str) -> String {
     cosmap_domain::naming::lower_camel(name)
 }
 
-/// A design weighed with its copies: the containers before, after (when a copy was
-/// made) and the decisions the weighing recorded.
+/// A design weighed with its copies: the containers after (when a copy was made or
+/// widened) and the decisions the weighing recorded.
 struct WeighedCopies {
-    before: Vec<Container>,
     after: Option<Vec<Container>>,
     trace: decision::Trace,
 }
 
+/// From this many operations [`copies`] prices the design on a second thread while
+/// it weighs the copies: below it a thread costs more than it saves.
+const PARALLEL_FROM: usize = 512;
+
 /// Adds the copies a frequent cross-partition read needs, weighed on `containers`'
-/// own figures (finished and priced as the cost table prices them).
-/// Adds the copies `containers` call for; returns the design they were weighed on:
-/// `containers` before any copy, finished, with its operations and figures.
-fn copies<'m>(
-    model: &'m DomainModel,
+/// own figures (finished and priced as the cost table prices them); returns whether
+/// a copy was added or widened and, when `priced` is asked for and none was, the
+/// design the copies were weighed on, priced (`containers` finished, with its
+/// operations and figures). Both only read the finished design, so on a large model
+/// it is priced on a second thread while the copies are weighed (and dropped when a
+/// copy is made).
+fn copies(
+    model: &DomainModel,
     options: &Options,
     thresholds: &Thresholds,
     stats: &statistics::Statistics,
     containers: &mut [Container],
     trace: &mut decision::Trace,
-) -> (Vec<Container>, Vec<operations::Operation>, cost::design::Design<'m>) {
+    priced: bool,
+) -> (bool, Option<optimise::Priced>) {
     let (finished, operations) = finish(model, options, containers.to_vec(), &mut decision::Trace::default());
     let facts = cost::facts::of_containers(model, &finished);
     let design = cost::design::Design::new(model, facts, &operations, cost::Consistency::default());
-    optimise::copy::apply(model, thresholds, stats, &design, containers, trace);
-    (finished, operations, design)
+    if !priced || operations.len() < PARALLEL_FROM {
+        let changed = optimise::copy::apply(model, thresholds, stats, &design, containers, trace);
+        let priced = (priced && !changed).then(|| optimise::Priced::of(finished, operations, &design));
+        return (changed, priced);
+    }
+    let design = &design;
+    let (changed, design_priced) = std::thread::scope(|scope| {
+        let design_priced = scope.spawn(move || optimise::Priced::of(finished, operations, design));
+        let changed = optimise::copy::apply(model, thresholds, stats, design, containers, trace);
+        (changed, design_priced.join())
+    });
+    let design_priced = design_priced.unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+    (changed, (!changed).then_some(design_priced))
 }
 
 /// The physical steps after the containers' contents are decided: sound unique

@@ -73,10 +73,44 @@ fn plain_type(ty: &str) -> bool {
         && !ty.contains(", >")
 }
 
+/// From this many bytes [`lay_out`] lays the text out in two halves, one per thread.
+const SPLIT_FROM: usize = 1 << 20;
+
 /// `text` (the built-in template's output) with its long lines broken as
 /// `prettyplease` breaks them and trailing spaces of doc comments dropped; `None`
 /// when a long line is of a shape this does not lay out.
+///
+/// Each line is laid out on its own, looking at most at the next one (an empty
+/// block, a struct literal's last field), so a large text is split after a line that
+/// closes a top-level item (`}` alone, which neither opens a block nor is long) near
+/// its middle and the halves laid out on two threads: the same text as one pass.
 pub fn lay_out(text: &str) -> Option<String> {
+    let middle = text.len() / 2;
+    // Searched byte by byte: the middle need not be a character boundary, a line
+    // break always is.
+    let split = (text.len() >= SPLIT_FROM)
+        .then(|| text.as_bytes()[middle..].windows(3).position(|w| w == b"\n}\n"))
+        .flatten()
+        .map(|i| middle + i + 3);
+    let Some(split) = split else {
+        return lay_out_lines(text);
+    };
+    let (first, second) = text.split_at(split);
+    let (first, second) = std::thread::scope(|scope| {
+        let second = scope.spawn(|| lay_out_lines(second));
+        let first = lay_out_lines(first);
+        (
+            first,
+            second.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+        )
+    });
+    let mut out = first?;
+    out.push_str(&second?);
+    Some(out)
+}
+
+/// [`lay_out`] in one pass, line by line.
+fn lay_out_lines(text: &str) -> Option<String> {
     let mut out = String::with_capacity(text.len() + text.len() / 32);
     // Lines left as they are (nearly all) are copied in runs, from `copied` on.
     let (mut copied, mut start) = (0, 0);

@@ -50,7 +50,7 @@ impl<'a> Checker<'a> {
                     );
                     continue;
                 }
-                self.require_element(name, at, "returned element");
+                self.require_element(name, || at, "returned element");
             }
             if pattern.write.is_some() && pattern.kind == crate::model::AccessKind::Read {
                 self.report(
@@ -58,7 +58,7 @@ impl<'a> Checker<'a> {
                         .help("remove `write`, or set `\"kind\": \"write\"`"),
                 );
             }
-            if !self.require_element(&pattern.start, path.key("start"), "start") {
+            if !self.require_element(&pattern.start, || path.key("start"), "start") {
                 continue;
             }
             match pattern.limit {

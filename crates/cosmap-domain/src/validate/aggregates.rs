@@ -15,7 +15,7 @@ const MAX_TTL_SECONDS: i64 = i32::MAX as i64;
 impl<'a> Checker<'a> {
     pub(super) fn check_aggregates(&mut self) {
         let spec = self.spec;
-        let mut first_seen: BTreeMap<&str, JsonPath> = BTreeMap::new();
+        let mut first_seen: BTreeMap<&str, Placed> = BTreeMap::new();
         for (a, aggregate) in spec.aggregates.iter().enumerate() {
             let path = JsonPath::root().key("aggregates").index(a);
             let root_ok = if aggregate.root.trim().is_empty() {
@@ -27,7 +27,7 @@ impl<'a> Checker<'a> {
                     .help("set `root` to the entity that is the aggregate's entry point"),
                 );
                 false
-            } else if self.require_element(&aggregate.root, path.key("root"), "root") {
+            } else if self.require_element(&aggregate.root, || path.key("root"), "root") {
                 if self.is_entity(&aggregate.root) {
                     true
                 } else {
@@ -41,16 +41,23 @@ impl<'a> Checker<'a> {
                 false
             };
             if root_ok {
-                self.place(&aggregate.root, path.key("root"), a, &mut first_seen);
+                let at = Placed {
+                    aggregate: a,
+                    member: None,
+                };
+                self.place(&aggregate.root, at, a, &mut first_seen);
             }
             for (m, name) in aggregate.members.iter().enumerate() {
-                let at = path.key("members").index(m);
+                let at = Placed {
+                    aggregate: a,
+                    member: Some(m),
+                };
                 if *name == aggregate.root {
                     self.report(
-                        Diagnostic::new(at, format!("`{name}` is the root and also listed as a member"))
+                        Diagnostic::new(at.path(), format!("`{name}` is the root and also listed as a member"))
                             .help("remove it from `members`: the root always belongs to its aggregate"),
                     );
-                } else if self.require_element(name, at.clone(), "member") {
+                } else if self.require_element(name, || at.path(), "member") {
                     self.place(name, at, a, &mut first_seen);
                 }
             }
@@ -96,8 +103,9 @@ impl<'a> Checker<'a> {
     }
 
     /// Records that `name` (at `at`) belongs to aggregate `a`, or reports that it already belongs to one.
-    fn place<'s>(&mut self, name: &'s str, at: JsonPath, a: usize, first_seen: &mut BTreeMap<&'s str, JsonPath>) {
+    fn place<'s>(&mut self, name: &'s str, at: Placed, a: usize, first_seen: &mut BTreeMap<&'s str, Placed>) {
         if let Some(first) = first_seen.get(name) {
+            let first = first.path();
             let other = self.spec.aggregates[self.index.aggregate_of[name]].display_name();
             let this = self.spec.aggregates[a].display_name();
             let msg = if other == this {
@@ -105,7 +113,7 @@ impl<'a> Checker<'a> {
             } else {
                 format!("`{name}` is in two aggregates: `{other}` (at {first}) and `{this}`")
             };
-            self.report(Diagnostic::new(at, msg).help(
+            self.report(Diagnostic::new(at.path(), msg).help(
                 "an entity or value object belongs to exactly one aggregate: remove it from one, or split it into two types",
             ));
         } else {
@@ -602,5 +610,24 @@ mod tests {
             found[0].1,
             "property `kit` of `Player` would hold both an attribute and `Kit`"
         );
+    }
+}
+
+/// Where an element is placed in an aggregate: as its root, or as a member (by
+/// index). Kept instead of its JSON path, which is built only for a problem.
+#[derive(Debug, Clone, Copy)]
+struct Placed {
+    aggregate: usize,
+    member: Option<usize>,
+}
+
+impl Placed {
+    /// `$.aggregates[a].root` or `$.aggregates[a].members[m]`.
+    fn path(self) -> JsonPath {
+        let aggregate = JsonPath::root().key("aggregates").index(self.aggregate);
+        match self.member {
+            None => aggregate.key("root"),
+            Some(m) => aggregate.key("members").index(m),
+        }
     }
 }

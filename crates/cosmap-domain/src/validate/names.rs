@@ -30,13 +30,14 @@ impl Checker<'_> {
         if let Some(description) = &spec.description {
             self.check_visible_text(
                 description,
-                JsonPath::root().key("description"),
+                || JsonPath::root().key("description"),
                 "the model's `description`",
             );
         }
-        let mut declared: BTreeMap<&str, JsonPath> = BTreeMap::new();
+        // Where each name was first declared (its path is built only for a problem).
+        let mut declared: BTreeMap<&str, ElementId> = BTreeMap::new();
         // Names folded to lower case: a second name with the same folding differs only by case.
-        let mut folded: BTreeMap<String, (&str, JsonPath)> = BTreeMap::new();
+        let mut folded: BTreeMap<String, (&str, ElementId)> = BTreeMap::new();
         let elements = spec
             .entities
             .iter()
@@ -55,27 +56,29 @@ impl Checker<'_> {
             } else {
                 "value object"
             };
-            self.check_type_name(name, path.key("name"), what);
-            if let Some(first) = declared.get(name) {
-                let msg = format!("`{name}` is declared twice (first at {first})");
+            self.check_type_name(name, || path.key("name"), what);
+            if let Some(&first) = declared.get(name) {
+                let msg = format!("`{name}` is declared twice (first at {})", Self::element_path(first));
                 self.report(Diagnostic::new(path.key("name"), msg).help("rename one of them or remove the copy"));
             } else {
-                if let Some((other, first)) = folded.get(&name.to_ascii_lowercase()) {
+                let lower = name.to_ascii_lowercase();
+                if let Some(&(other, first)) = folded.get(&lower) {
+                    let first = Self::element_path(first).key("name");
                     let msg = format!("`{name}` and `{other}` (at {first}) differ only by case");
                     self.report(Diagnostic::new(path.key("name"), msg).help(format!(
                         "rename one: both would give the snake_case name `{}` (Rust modules, Bicep symbols) and the same file names on case-insensitive file systems (Windows, macOS)",
                         snake_case(name)
                     )));
                 } else {
-                    folded.insert(name.to_ascii_lowercase(), (name, path.key("name")));
+                    folded.insert(lower, (name, id));
                 }
-                declared.insert(name, path);
+                declared.insert(name, id);
                 self.index.elements.insert(name.to_string(), id);
             }
         }
         for (i, entity) in spec.entities.iter().enumerate() {
             let path = Self::entity_path(i);
-            self.check_property_name(&entity.identity, path.key("identity"), "identity");
+            self.check_property_name(&entity.identity, || path.key("identity"), "identity");
             if entity.identity == "id" {
                 self.report(
                     Diagnostic::new(path.key("identity"), "the identity must not be called `id`")
@@ -86,7 +89,7 @@ impl Checker<'_> {
                 );
             }
             if let Some(description) = &entity.description {
-                self.check_visible_text(description, path.key("description"), "the entity's `description`");
+                self.check_visible_text(description, || path.key("description"), "the entity's `description`");
             }
             self.check_attributes(&entity.attributes, &path, Some(&entity.identity));
         }
@@ -103,7 +106,11 @@ impl Checker<'_> {
                 );
             }
             if let Some(description) = &vo.description {
-                self.check_visible_text(description, path.key("description"), "the value object's `description`");
+                self.check_visible_text(
+                    description,
+                    || path.key("description"),
+                    "the value object's `description`",
+                );
             }
             self.check_attributes(&vo.attributes, &path, None);
         }
@@ -111,7 +118,7 @@ impl Checker<'_> {
         for (i, aggregate) in spec.aggregates.iter().enumerate() {
             let path = JsonPath::root().key("aggregates").index(i);
             if let Some(name) = &aggregate.name {
-                self.check_type_name(name, path.key("name"), "aggregate");
+                self.check_type_name(name, || path.key("name"), "aggregate");
             }
             let name = aggregate.display_name();
             if let Some(first) = aggregates.insert(name, i) {
@@ -121,16 +128,16 @@ impl Checker<'_> {
         }
         for (i, rel) in spec.relationships.iter().enumerate() {
             if let Some(property) = &rel.property {
-                let path = JsonPath::root().key("relationships").index(i).key("property");
+                let path = || JsonPath::root().key("relationships").index(i).key("property");
                 self.check_property_name(property, path, "property");
             }
         }
         let mut patterns: BTreeMap<&str, usize> = BTreeMap::new();
         for (i, pattern) in spec.access_patterns.iter().enumerate() {
-            let path = JsonPath::root().key("accessPatterns").index(i).key("name");
+            let path = || JsonPath::root().key("accessPatterns").index(i).key("name");
             if pattern.name.trim().is_empty() {
                 self.report(
-                    Diagnostic::new(path, "the access pattern's name is empty")
+                    Diagnostic::new(path(), "the access pattern's name is empty")
                         .help("name it after what it does, for example `orders of an account`"),
                 );
             } else if pattern.name.chars().any(is_hidden_char) {
@@ -140,7 +147,7 @@ impl Checker<'_> {
                     "access pattern `{}` is declared twice (first at $.accessPatterns[{first}])",
                     pattern.name
                 );
-                self.report(Diagnostic::new(path, msg).help("give each access pattern its own name"));
+                self.report(Diagnostic::new(path(), msg).help("give each access pattern its own name"));
             }
         }
     }
@@ -148,16 +155,17 @@ impl Checker<'_> {
     fn check_attributes(&mut self, attributes: &[Attribute], path: &JsonPath, identity: Option<&str>) {
         let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
         for (j, attribute) in attributes.iter().enumerate() {
-            let at = path.key("attributes").index(j).key("name");
-            self.check_property_name(&attribute.name, at.clone(), "attribute");
+            // Paths are built only for a problem: a valid model needs none.
+            let at = || path.key("attributes").index(j).key("name");
+            self.check_property_name(&attribute.name, at, "attribute");
             if let Some(description) = &attribute.description {
-                let place = path.key("attributes").index(j).key("description");
+                let place = || path.key("attributes").index(j).key("description");
                 self.check_visible_text(description, place, "the attribute's `description`");
             }
             if Some(attribute.name.as_str()) == identity {
                 let msg = format!("`{}` is the identity and also an attribute", attribute.name);
                 self.report(
-                    Diagnostic::new(at, msg).help("remove it from `attributes`: the identity is always stored"),
+                    Diagnostic::new(at(), msg).help("remove it from `attributes`: the identity is always stored"),
                 );
             } else if let Some(first) = seen.insert(attribute.name.as_str(), j) {
                 let msg = format!(
@@ -165,7 +173,7 @@ impl Checker<'_> {
                     attribute.name,
                     path.key("attributes").index(first)
                 );
-                self.report(Diagnostic::new(at, msg).help("remove or rename one of them"));
+                self.report(Diagnostic::new(at(), msg).help("remove or rename one of them"));
             }
         }
     }
@@ -173,11 +181,11 @@ impl Checker<'_> {
     /// Reports free text (`what`) that holds control, text-direction or other
     /// invisible characters: it is printed and copied into generated files, where such
     /// a character can drive a terminal or make code read differently from what it is.
-    fn check_visible_text(&mut self, text: &str, path: JsonPath, what: &str) {
+    fn check_visible_text(&mut self, text: &str, path: impl FnOnce() -> JsonPath, what: &str) {
         if let Some(c) = text.chars().find(|&c| is_hidden_char(c)) {
             self.report(
                 Diagnostic::new(
-                    path,
+                    path(),
                     format!("{what} holds the invisible or control character U+{:04X}", c as u32),
                 )
                 .help("remove it: write plain visible text (control and text-direction characters are refused)"),
@@ -186,17 +194,17 @@ impl Checker<'_> {
     }
 
     /// Checks the name of an entity, value object or aggregate (`what`).
-    fn check_type_name(&mut self, name: &str, path: JsonPath, what: &str) {
+    fn check_type_name(&mut self, name: &str, path: impl FnOnce() -> JsonPath, what: &str) {
         if name.is_empty() {
             self.report(
-                Diagnostic::new(path, format!("the {what}'s name is empty"))
+                Diagnostic::new(path(), format!("the {what}'s name is empty"))
                     .help("give it an UpperCamelCase name, for example `OrderItem`"),
             );
         } else if name.chars().count() > MAX_TYPE_NAME_CHARS {
             let shown: String = name.chars().take(40).collect();
             self.report(
                 Diagnostic::new(
-                    path,
+                    path(),
                     format!(
                         "the {what}'s name `{shown}…` is {} characters long; cosmap allows at most {MAX_TYPE_NAME_CHARS}",
                         name.chars().count()
@@ -206,14 +214,14 @@ impl Checker<'_> {
             );
         } else if NON_RAW_KEYWORDS.contains(&name) {
             self.report(
-                Diagnostic::new(path, format!("`{name}` is a Rust keyword and cannot name a type"))
+                Diagnostic::new(path(), format!("`{name}` is a Rust keyword and cannot name a type"))
                     .help("choose another name"),
             );
         } else if !is_upper_camel(name) {
             let suggestion = upper_camel(&to_camel(name));
             self.report(
                 Diagnostic::new(
-                    path,
+                    path(),
                     format!("`{name}` is not UpperCamelCase, which cosmap needs to derive Rust type names from it"),
                 )
                 .help(hint_for(
@@ -225,27 +233,30 @@ impl Checker<'_> {
         }
     }
 
-    fn check_property_name(&mut self, name: &str, path: JsonPath, what: &str) {
+    fn check_property_name(&mut self, name: &str, path: impl FnOnce() -> JsonPath, what: &str) {
         if name.is_empty() {
             self.report(
-                Diagnostic::new(path, format!("the {what} name is empty"))
+                Diagnostic::new(path(), format!("the {what} name is empty"))
                     .help("give it a lowerCamelCase name, for example `createdAt`"),
             );
         } else if NON_RAW_KEYWORDS.contains(&name) {
             self.report(
-                Diagnostic::new(path, format!("`{name}` is a Rust keyword that cannot be a field name"))
-                    .help("choose another name"),
+                Diagnostic::new(
+                    path(),
+                    format!("`{name}` is a Rust keyword that cannot be a field name"),
+                )
+                .help("choose another name"),
             );
         } else if RESERVED_PROPERTIES.contains(&name) && !(what == "identity" && name == "id") {
             self.report(
-                Diagnostic::new(path, format!("`{name}` is a property every document already has"))
+                Diagnostic::new(path(), format!("`{name}` is a property every document already has"))
                     .help("`id`, `type` and `ttl` are set by cosmap and Cosmos DB: choose another name, for example a prefixed one"),
             );
         } else if !is_lower_camel(name) {
             let suggestion = lower_camel(&to_camel(name));
             self.report(
                 Diagnostic::new(
-                    path,
+                    path(),
                     format!("`{name}` is not lowerCamelCase, which cosmap needs to derive JSON properties and Rust field names from it"),
                 )
                 .help(hint_for(

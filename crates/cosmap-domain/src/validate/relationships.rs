@@ -2,7 +2,9 @@
 //! across aggregates, containment has no cycles, every value object has a parent,
 //! and no two things share a property name in one document.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::borrow::Cow;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::fmt;
 
 use super::{Checker, ElementId};
 use crate::diagnostic::{Diagnostic, JsonPath};
@@ -15,10 +17,11 @@ impl Checker<'_> {
         let mut contains: BTreeMap<&str, Vec<(&str, usize)>> = BTreeMap::new();
         let mut has_parent: BTreeSet<&str> = BTreeSet::new();
         for (i, rel) in spec.relationships.iter().enumerate() {
-            let path = JsonPath::root().key("relationships").index(i);
+            // Built only for a problem: a valid model needs no path.
+            let path = || JsonPath::root().key("relationships").index(i);
             self.check_bounds(rel, &path);
-            let from_ok = self.require_element(&rel.from, path.key("from"), "`from`");
-            let to_ok = self.require_element(&rel.to, path.key("to"), "`to`");
+            let from_ok = self.require_element(&rel.from, || path().key("from"), "`from`");
+            let to_ok = self.require_element(&rel.to, || path().key("to"), "`to`");
             if !(from_ok && to_ok) {
                 if to_ok {
                     // Its parent's name is wrong (reported above), not missing.
@@ -44,7 +47,7 @@ impl Checker<'_> {
                     "`{}` points into aggregate `{owner}` at `{}`, which is not its root",
                     rel.from, rel.to
                 );
-                self.report(Diagnostic::new(path.key("to"), msg).help(help));
+                self.report(Diagnostic::new(path().key("to"), msg).help(help));
             } else if from_agg == to_agg && rel.to != to_root {
                 contains
                     .entry(rel.from.as_str())
@@ -72,41 +75,44 @@ impl Checker<'_> {
         self.check_property_clashes();
     }
 
-    fn check_bounds(&mut self, rel: &Relationship, path: &JsonPath) {
+    fn check_bounds(&mut self, rel: &Relationship, path: &dyn Fn() -> JsonPath) {
         match (rel.cardinality, rel.max) {
             (Cardinality::Few, None) => self.report(
-                Diagnostic::new(path.key("cardinality"), "a `few` relationship needs an upper bound").help(format!(
+                Diagnostic::new(path().key("cardinality"), "a `few` relationship needs an upper bound").help(format!(
                     "add `\"max\": N`: the most `{}` one `{}` can have",
                     rel.to, rel.from
                 )),
             ),
             (Cardinality::One, Some(_)) => self.report(
-                Diagnostic::new(path.key("max"), "`max` does not apply to a `one` relationship")
+                Diagnostic::new(path().key("max"), "`max` does not apply to a `one` relationship")
                     .help("remove `max`, or use `few` or `many` for a bounded list"),
             ),
             (Cardinality::Squillions, Some(_)) => self.report(
                 Diagnostic::new(
-                    path.key("max"),
+                    path().key("max"),
                     "`squillions` means there is no useful bound, but `max` gives one",
                 )
                 .help("remove `max`, or use `many` with `max` for a bounded list"),
             ),
             (_, Some(0)) => self.report(
-                Diagnostic::new(path.key("max"), "`max` is 0").help("give the largest number of items, at least 1"),
+                Diagnostic::new(path().key("max"), "`max` is 0").help("give the largest number of items, at least 1"),
             ),
             _ => {}
         }
         if rel.optional && rel.cardinality != Cardinality::One {
             self.report(
-                Diagnostic::new(path.key("optional"), "`optional` applies to a `one` relationship only")
-                    .help("remove `optional`: a list of `to` may be empty already"),
+                Diagnostic::new(
+                    path().key("optional"),
+                    "`optional` applies to a `one` relationship only",
+                )
+                .help("remove `optional`: a list of `to` may be empty already"),
             );
         }
         if let Some(depth) = rel.depth {
             if !rel.is_tree() {
                 self.report(
                     Diagnostic::new(
-                        path.key("depth"),
+                        path().key("depth"),
                         "`depth` applies to a tree: an optional `one` relationship from an element to itself",
                     )
                     .help(if rel.from == rel.to && rel.cardinality == Cardinality::One {
@@ -118,7 +124,7 @@ impl Checker<'_> {
             }
             if depth.max == 0 {
                 self.report(
-                    Diagnostic::new(path.key("depth").key("max"), "`depth.max` is 0")
+                    Diagnostic::new(path().key("depth").key("max"), "`depth.max` is 0")
                         .help("give the most ancestors an element has, at least 1"),
                 );
             }
@@ -126,7 +132,7 @@ impl Checker<'_> {
                 if !(avg.is_finite() && avg >= 0.0 && avg <= depth.max as f64) {
                     self.report(
                         Diagnostic::new(
-                            path.key("depth").key("avg"),
+                            path().key("depth").key("avg"),
                             format!("`depth.avg` is {avg}, outside 0 to `depth.max` ({})", depth.max),
                         )
                         .help("give the typical number of ancestors, at most `depth.max`"),
@@ -136,7 +142,7 @@ impl Checker<'_> {
         }
         if rel.growth == Some(Growth::Unbounded) && rel.max.is_some() {
             self.report(
-                Diagnostic::new(path.key("growth"), "`growth: unbounded` contradicts `max`")
+                Diagnostic::new(path().key("growth"), "`growth: unbounded` contradicts `max`")
                     .help("remove `max` if the list keeps growing, or `growth` if `max` holds"),
             );
         }
@@ -193,20 +199,24 @@ impl Checker<'_> {
     /// Attributes, identity and relationship properties of one element share one JSON object.
     fn check_property_clashes(&mut self) {
         let spec = self.spec;
-        let mut owners: BTreeMap<(&str, String), String> = BTreeMap::new();
+        // Who holds each property of each element: looked up, never iterated.
+        let mut owners: HashMap<(&str, Cow<'_, str>), Owner> = HashMap::new();
         for entity in &spec.entities {
-            owners.insert((entity.name.as_str(), entity.identity.clone()), "its identity".into());
+            owners.insert(
+                (entity.name.as_str(), Cow::Borrowed(entity.identity.as_str())),
+                Owner::Identity,
+            );
             for a in &entity.attributes {
                 owners
-                    .entry((entity.name.as_str(), a.name.clone()))
-                    .or_insert_with(|| "an attribute".into());
+                    .entry((entity.name.as_str(), Cow::Borrowed(a.name.as_str())))
+                    .or_insert(Owner::Attribute);
             }
         }
         for vo in &spec.value_objects {
             for a in &vo.attributes {
                 owners
-                    .entry((vo.name.as_str(), a.name.clone()))
-                    .or_insert_with(|| "an attribute".into());
+                    .entry((vo.name.as_str(), Cow::Borrowed(a.name.as_str())))
+                    .or_insert(Owner::Attribute);
             }
         }
         for (i, rel) in spec.relationships.iter().enumerate() {
@@ -216,22 +226,43 @@ impl Checker<'_> {
             if same_aggregate_entity {
                 continue; // a member entity is its own document, not a property
             }
-            let property = rel.property_name();
-            let path = JsonPath::root().key("relationships").index(i);
-            let key = (rel.from.as_str(), property.clone());
+            let path = || JsonPath::root().key("relationships").index(i);
+            let key = (rel.from.as_str(), Cow::Owned(rel.property_name()));
             if let Some(owner) = owners.get(&key) {
                 let msg = format!(
-                    "property `{property}` of `{}` would hold both {owner} and `{}`",
-                    rel.from, rel.to
+                    "property `{}` of `{}` would hold both {owner} and `{}`",
+                    key.1, rel.from, rel.to
                 );
-                self.report(Diagnostic::new(path, msg).help("set this relationship's `property` to another name"));
+                self.report(Diagnostic::new(path(), msg).help("set this relationship's `property` to another name"));
             } else {
-                owners.insert(key, format!("relationships[{i}]"));
-                if crate::naming::RESERVED_PROPERTIES.contains(&property.as_str()) && rel.property.is_none() {
-                    let msg = format!("the default property name `{property}` is reserved");
-                    self.report(Diagnostic::new(path, msg).help("set this relationship's `property` to another name"));
+                if crate::naming::RESERVED_PROPERTIES.contains(&key.1.as_ref()) && rel.property.is_none() {
+                    let msg = format!("the default property name `{}` is reserved", key.1);
+                    self.report(
+                        Diagnostic::new(path(), msg).help("set this relationship's `property` to another name"),
+                    );
                 }
+                owners.insert(key, Owner::Relationship(i));
             }
+        }
+    }
+}
+
+/// What already holds a property of an element, for the message when a relationship's
+/// property would hold it too (written only then).
+#[derive(Debug, Clone, Copy)]
+enum Owner {
+    Identity,
+    Attribute,
+    /// The relationship of this index.
+    Relationship(usize),
+}
+
+impl fmt::Display for Owner {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Owner::Identity => f.write_str("its identity"),
+            Owner::Attribute => f.write_str("an attribute"),
+            Owner::Relationship(i) => write!(f, "relationships[{i}]"),
         }
     }
 }

@@ -133,6 +133,10 @@ pub struct Totals {
     pub optimised: f64,
 }
 
+/// From this many operations the designs are figured on two threads: below it a
+/// thread costs more than it saves.
+const PARALLEL_FROM: usize = 512;
+
 /// Estimates the cost of `model`'s access patterns in the three designs.
 pub fn cost(model: &DomainModel, options: &Options, consistency: Consistency) -> CostReport {
     let rules_model = crate::map(model, &options.clone().optimise(false));
@@ -142,41 +146,55 @@ pub fn cost(model: &DomainModel, options: &Options, consistency: Consistency) ->
 
 /// [`cost`] for a caller that has already mapped `model` both ways: `rules_model`
 /// with `optimise: false` and `optimised_model` with the same options otherwise.
-pub fn estimate(
-    model: &DomainModel,
-    rules_model: &LogicalModel,
-    optimised_model: &LogicalModel,
+pub fn estimate<'m>(
+    model: &'m DomainModel,
+    rules_model: &'m LogicalModel,
+    optimised_model: &'m LogicalModel,
     consistency: Consistency,
 ) -> CostReport {
-    let naive_ops = naive_operations(model);
-    let naive = Design::new(model, facts::of_naive(model), &naive_ops, consistency);
-    let rules = Design::new(
-        model,
-        facts::of_containers(model, &rules_model.containers),
-        &rules_model.operations,
-        consistency,
-    );
-    let optimised = Design::new(
-        model,
-        facts::of_containers(model, &optimised_model.containers),
-        &optimised_model.operations,
-        consistency,
-    );
-    let (naive_by, rules_by, optimised_by) = (
-        by_pattern(&naive_ops),
+    let of_model = |logical: &'m LogicalModel| {
+        Design::new(
+            model,
+            facts::of_containers(model, &logical.containers),
+            &logical.operations,
+            consistency,
+        )
+    };
+    // The naive baseline is figured apart: its design, and its cost for each
+    // operation of the optimised model (in their order), with its containers.
+    let naive = || {
+        let ops = naive_operations(model);
+        let design = Design::new(model, facts::of_naive(model), &ops, consistency);
+        let by = by_pattern(&ops);
+        let costs: Vec<Option<DesignCost>> = optimised_model
+            .operations
+            .iter()
+            .map(|op| by.get(op.pattern.as_str()).map(|o| design.operation_cost(o)))
+            .collect();
+        (costs, design.containers())
+    };
+    // The designs are figured independently: on a large model the naive baseline
+    // is figured on a second thread while this one figures the mapped two.
+    let ((naive_costs, naive_containers), rules, optimised) = if optimised_model.operations.len() < PARALLEL_FROM {
+        (naive(), of_model(rules_model), of_model(optimised_model))
+    } else {
+        std::thread::scope(|scope| {
+            let naive = scope.spawn(naive);
+            let (rules, optimised) = (of_model(rules_model), of_model(optimised_model));
+            let naive = naive.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            (naive, rules, optimised)
+        })
+    };
+    let (rules_by, optimised_by) = (
         by_pattern(&rules_model.operations),
         by_pattern(&optimised_model.operations),
     );
     let mut patterns = Vec::new();
-    for op in &optimised_model.operations {
+    for (op, n) in optimised_model.operations.iter().zip(naive_costs) {
         let find = |design: &Design, ops: &BTreeMap<&str, &Operation>| {
             ops.get(op.pattern.as_str()).map(|o| design.operation_cost(o))
         };
-        let (Some(n), Some(r), Some(o)) = (
-            find(&naive, &naive_by),
-            find(&rules, &rules_by),
-            find(&optimised, &optimised_by),
-        ) else {
+        let (Some(n), Some(r), Some(o)) = (n, find(&rules, &rules_by), find(&optimised, &optimised_by)) else {
             continue;
         };
         patterns.push(PatternCost {
@@ -206,7 +224,7 @@ pub fn estimate(
         patterns,
         totals,
         containers: DesignContainers {
-            naive: naive.containers(),
+            naive: naive_containers,
             rules: rules.containers(),
             optimised: optimised.containers(),
         },

@@ -23,16 +23,14 @@ pub(crate) fn resolve(model: &DomainModel, containers: &[Container]) -> Vec<Oper
     let subsets = subsets(containers);
     // The claims containers, found once: a write looks only at them.
     let claims: Vec<&Container> = containers.iter().filter(|k| k.kind == ContainerKind::Claims).collect();
-    let mut operations: Vec<Operation> = patterns
-        .into_iter()
-        .filter_map(|p| match p.kind {
-            AccessKind::Read => read(&places, &subsets, p).map(|mut op| {
-                op.parameters = parameters(model, p);
-                op
-            }),
-            AccessKind::Write => write(&places, &claims, &keepers, p),
-        })
-        .collect();
+    let one = |p: &&AccessPattern| match p.kind {
+        AccessKind::Read => read(&places, &subsets, p).map(|mut op| {
+            op.parameters = parameters(model, p);
+            op
+        }),
+        AccessKind::Write => write(&places, &claims, &keepers, p),
+    };
+    let mut operations: Vec<Operation> = super::halves::filter_map(&patterns, one);
     super::live::leave_out_expiring(&mut operations, containers);
     operations
 }

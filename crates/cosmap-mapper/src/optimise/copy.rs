@@ -22,7 +22,9 @@ use crate::sync_plan::SyncPlan;
 /// Adds copy document types to `containers` where a frequent access pattern needs them.
 ///
 /// `design` holds the figures of `containers` as MR1–MR6 left them (the cost table's
-/// rules design): their storage and physical partitions decide.
+/// rules design): their storage and physical partitions decide. Returns whether it
+/// changed `containers` (a copy added or widened), so that a caller weighing a design
+/// need not keep a copy of it to compare.
 pub(crate) fn apply(
     model: &DomainModel,
     t: &Thresholds,
@@ -30,7 +32,7 @@ pub(crate) fn apply(
     design: &Design<'_>,
     containers: &mut [Container],
     trace: &mut Trace,
-) {
+) -> bool {
     let mut patterns: Vec<&AccessPattern> = model
         .access_patterns()
         .iter()
@@ -45,11 +47,15 @@ pub(crate) fn apply(
         .enumerate()
         .map(|(i, c)| (c.name.clone(), i))
         .collect();
+    let mut changed = false;
     for pattern in patterns {
-        consider(model, pattern, t, stats, design, &holders, &by_name, containers, trace);
+        changed |= consider(model, pattern, t, stats, design, &holders, &by_name, containers, trace);
     }
+    changed
 }
 
+/// Adds (or widens) a copy serving `pattern` where it pays; whether it changed
+/// `containers`.
 #[allow(clippy::too_many_arguments)]
 fn consider(
     model: &DomainModel,
@@ -61,16 +67,16 @@ fn consider(
     by_name: &BTreeMap<String, usize>,
     containers: &mut [Container],
     trace: &mut Trace,
-) {
+) -> bool {
     let Some((ci, di)) = holders.locate(&pattern.start) else {
-        return;
+        return false;
     };
     let source = &containers[ci];
     if pattern
         .equality_filters()
         .contains(&source.partition_key_property.as_str())
     {
-        return; // already a single-partition read
+        return false; // already a single-partition read
     }
     let doc = &source.document_types[di];
     let subject = pattern.name.as_str();
@@ -83,7 +89,7 @@ fn consider(
                 source.name
             ),
         );
-        return;
+        return false;
     }
     if let Some(sensitive) = reads_sensitive(doc, pattern) {
         refuse(
@@ -91,7 +97,7 @@ fn consider(
             pattern,
             format!("it reads `{sensitive}`, which is `sensitive`: a copy would store it outside its own document"),
         );
-        return;
+        return false;
     }
     let filter = pattern.filter.join(", ");
     // The size is known when every root stored here declares its count.
@@ -108,7 +114,7 @@ fn consider(
                     "a frequent cross-partition read of `{}`, but its size is unknown: give its entities a `volume` (count and avgSizeBytes)",
                     source.name
                 ));
-        return;
+        return false;
     };
     if bytes < t.large_container_bytes {
         refuse(
@@ -122,7 +128,7 @@ fn consider(
             ),
         )
         .with("containerBytes", bytes);
-        return;
+        return false;
     }
     // The first container (in order) partitioned by a filtered attribute that
     // `doc` refers to once, reached through the first such reference.
@@ -147,7 +153,7 @@ fn consider(
                     source.name, doc.name
                 ))
             .with("containerBytes", bytes);
-        return;
+        return false;
     };
     // A copy stores the target's partition key beside the source's own properties:
     // a property of that name would be there twice.
@@ -166,7 +172,7 @@ fn consider(
                 ))
             .with("targetContainer", containers[tj].name.as_str())
             .with("property", name);
-        return;
+        return false;
     }
     // A short form (`project`) is copied as such: only what the pattern reads.
     let mut copy = projected(doc, pattern, &via);
@@ -187,7 +193,7 @@ fn consider(
             .with("physicalPartitions", partitions)
             .with("readRuSaved", units::round(saved))
             .with("writeRuAdded", units::round(added));
-        return;
+        return false;
     }
     let source_name = source.name.clone();
     let target = &mut containers[tj];
@@ -209,7 +215,7 @@ fn consider(
                 "an earlier access pattern already keeps this copy"
             },
         );
-        return;
+        return widened;
     }
     let pk = target.partition_key_property.clone();
     let partition_key_from = PropertyPath::new([via.as_str(), "id"]);
@@ -269,6 +275,7 @@ fn consider(
         target.rules.push(Rule::Copy);
     }
     mark_copy_source(&mut containers[ci], trace);
+    true
 }
 
 /// Turns TTL on in `source`, whose documents are copied elsewhere: the change feed

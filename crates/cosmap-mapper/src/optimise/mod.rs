@@ -37,6 +37,10 @@ pub(crate) struct Priced {
     pub(crate) by_document_type: BTreeMap<(String, String), f64>,
     /// The access patterns that send a request to each container, by its name.
     pub(crate) patterns_by_container: BTreeMap<String, BTreeSet<String>>,
+    /// Which of the map's weighings with copies priced this design (their index, in
+    /// the order weighed), so the copies it was priced with can be taken without
+    /// comparing whole designs; `None` for a design priced without copies.
+    pub(crate) weighing: Option<usize>,
 }
 
 impl Priced {
@@ -101,6 +105,7 @@ impl Priced {
             by_container,
             by_document_type,
             patterns_by_container,
+            weighing: None,
         }
     }
 }
