@@ -117,13 +117,9 @@ whole plan, each one named, before anything is sent.
 Exit codes: 0 done (or a dry run); 4 a change cannot be migrated (nothing was done);
 1 failure; 2 invalid model or usage.";
 
-/// `cosmap migrate`.
+/// The account `provision` and `migrate` connect to: endpoint and key.
 #[derive(Debug, Args)]
-pub struct MigrateArgs {
-    /// The model as it is deployed (JSON): its documents are the ones already written.
-    pub old: PathBuf,
-    /// The changed model (JSON).
-    pub new: PathBuf,
+pub struct AccountArgs {
     /// The account endpoint. http:// and the emulator's well-known key are only used for
     /// loopback hosts (localhost, 127.0.0.1, [::1]).
     #[arg(long, env = "COSMOS_ENDPOINT", default_value = EMULATOR_ENDPOINT)]
@@ -132,6 +128,17 @@ pub struct MigrateArgs {
     /// Without it, loopback endpoints get the emulator's well-known key.
     #[arg(long, env = "COSMOS_KEY", hide_env_values = true, value_parser = key)]
     pub key: Option<AccountKey>,
+}
+
+/// `cosmap migrate`.
+#[derive(Debug, Args)]
+pub struct MigrateArgs {
+    /// The model as it is deployed (JSON): its documents are the ones already written.
+    pub old: PathBuf,
+    /// The changed model (JSON).
+    pub new: PathBuf,
+    #[command(flatten)]
+    pub account: AccountArgs,
     /// The database holding OLD's containers [default: OLD's name].
     #[arg(long)]
     pub database: Option<String>,
@@ -256,14 +263,8 @@ pub enum VerifyFormat {
 pub struct ProvisionArgs {
     /// The model file (JSON).
     pub model: PathBuf,
-    /// The account endpoint. http:// and the emulator's well-known key are only used for
-    /// loopback hosts (localhost, 127.0.0.1, [::1]).
-    #[arg(long, env = "COSMOS_ENDPOINT", default_value = EMULATOR_ENDPOINT)]
-    pub endpoint: String,
-    /// The account key; prefer COSMOS_KEY (a flag shows in the process list). Never printed.
-    /// Without it, loopback endpoints get the emulator's well-known key.
-    #[arg(long, env = "COSMOS_KEY", hide_env_values = true, value_parser = key)]
-    pub key: Option<AccountKey>,
+    #[command(flatten)]
+    pub account: AccountArgs,
     /// The database to provision into [default: the model's name].
     #[arg(long)]
     pub database: Option<String>,

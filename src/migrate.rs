@@ -2,7 +2,7 @@
 //! it, and unless `--dry-run` runs it on the account with progress on stderr.
 
 use cosmap_migrate::{Control, MigrateError, RunOptions};
-use cosmap_provision::{Connection, ProvisionError, Settings, Target, Trace};
+use cosmap_provision::{Connection, Settings};
 use serde_json::json;
 
 use crate::cli::{MigrateArgs, PlanFormat};
@@ -41,13 +41,7 @@ pub fn run(args: MigrateArgs) -> anyhow::Result<u8> {
         crate::print(&plan.to_text())?;
     }
     let database = args.database.clone().unwrap_or_else(|| old.name().to_string());
-    let target =
-        Target::new(&args.endpoint, args.key, &database).map_err(|e| Failure::from(ProvisionError::from(e)))?;
-    let trace = if args.verbose {
-        Trace::to(|line| eprintln!("trace: {line}"))
-    } else {
-        Trace::off()
-    };
+    let (target, trace) = crate::provision::target_and_trace(args.account, &database, args.verbose)?;
     let run_options = RunOptions::default().page_size(args.page_size);
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
     runtime.block_on(async {

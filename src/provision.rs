@@ -72,13 +72,7 @@ pub fn run(args: ProvisionArgs) -> anyhow::Result<()> {
         (None, None) => Ok(Throughput::None),
     }
     .map_err(Failure::from)?;
-    let target =
-        Target::new(&args.endpoint, args.key, &database).map_err(|e| Failure::from(ProvisionError::from(e)))?;
-    let trace = if args.verbose {
-        Trace::to(|line| eprintln!("trace: {line}"))
-    } else {
-        Trace::off()
-    };
+    let (target, trace) = target_and_trace(args.account, &database, args.verbose)?;
     let options = ApplyOptions::default().update_indexing(args.update_indexing);
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
     runtime.block_on(async {
@@ -284,4 +278,21 @@ fn writes(count: usize) -> String {
         1 => "1 change".to_string(),
         n => format!("{n} changes"),
     }
+}
+
+/// The account `account` names with `database`, and the request trace (`--verbose`: each
+/// request on stderr, never the key): what `provision` and `migrate` connect with.
+pub(crate) fn target_and_trace(
+    account: crate::cli::AccountArgs,
+    database: &str,
+    verbose: bool,
+) -> Result<(Target, Trace), Failure> {
+    let target =
+        Target::new(&account.endpoint, account.key, database).map_err(|e| Failure::from(ProvisionError::from(e)))?;
+    let trace = if verbose {
+        Trace::to(|line| eprintln!("trace: {line}"))
+    } else {
+        Trace::off()
+    };
+    Ok((target, trace))
 }

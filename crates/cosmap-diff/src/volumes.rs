@@ -8,7 +8,7 @@
 //! the model gives none, as the cost model assumes). Charges come from
 //! `cosmap_mapper::cost::units`: the same formulas the cost table uses.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 use cosmap_domain::DomainModel;
 use cosmap_mapper::cost::units;
@@ -50,7 +50,7 @@ impl Volumes {
         for c in &logical.containers {
             for d in &c.document_types {
                 let volume = DocVolume {
-                    documents: documents_of(d, count_of(domain, &d.source)),
+                    documents: cosmap_mapper::cost::documents_today(domain, d),
                     bytes: bytes_of(d),
                     indexed_paths: indexed_paths(c, d),
                 };
@@ -138,34 +138,4 @@ pub fn indexed_paths(c: &Container, d: &DocumentType) -> usize {
 /// The estimated size of one document of type `d`.
 pub fn bytes_of(d: &DocumentType) -> f64 {
     d.estimated_size_bytes.unwrap_or(DEFAULT_ITEM_BYTES)
-}
-
-/// The instance count of `element`: declared, or its parent's count times the
-/// relationship's typical count, up the tree (a walk that would go round stops).
-fn count_of(model: &DomainModel, element: &str) -> f64 {
-    let mut factor = 1.0;
-    let mut current = element;
-    let mut seen: BTreeSet<&str> = BTreeSet::new();
-    loop {
-        if let Some(count) = model.element(current).and_then(|e| e.volume()).and_then(|v| v.count) {
-            return factor * count;
-        }
-        let Some(r) = model.parent_relationship(current).filter(|_| seen.insert(current)) else {
-            return factor;
-        };
-        factor *= r.typical().unwrap_or(1.0);
-        current = &r.from;
-    }
-}
-
-/// Documents of type `d` when its element has `count` instances: a bucket holds
-/// several, a feed keeps only its newest.
-fn documents_of(d: &DocumentType, count: f64) -> f64 {
-    if let Some(b) = &d.bucket {
-        return count / b.typical_items.max(1.0);
-    }
-    match d.copy_of.as_ref().and_then(|of| of.newest) {
-        Some(newest) => count.min(newest as f64),
-        None => count,
-    }
 }

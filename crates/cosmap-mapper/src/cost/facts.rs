@@ -90,6 +90,11 @@ pub(crate) fn count_after(model: &DomainModel, stats: &Statistics, element: &str
     }
 }
 
+/// [`super::documents_today`].
+pub(crate) fn documents_today(model: &DomainModel, d: &DocumentType) -> f64 {
+    documents_of(d, count_of(model, &d.source))
+}
+
 /// How many documents of type `d` there are when its element has `count` instances:
 /// all of them, but for a feed only the newest it keeps.
 fn documents_of(d: &DocumentType, count: f64) -> f64 {

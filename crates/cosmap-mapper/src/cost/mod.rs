@@ -13,3 +13,11 @@ pub mod units;
 pub use design::ContainerFigures;
 pub use estimate::{cost, estimate, Consistency, CostReport, DesignContainers, DesignCost, PatternCost, Totals};
 pub use optimisations::OptimisationEffect;
+
+/// How many documents of type `d` the model's volumes give today: its element's count
+/// (declared, or its parent's count times the relationship's typical count), shared
+/// into buckets, or a feed's newest. What the cost table counts; `cosmap diff` prices
+/// migrations with it.
+pub fn documents_today(model: &cosmap_domain::DomainModel, d: &crate::DocumentType) -> f64 {
+    facts::documents_today(model, d)
+}
