@@ -228,6 +228,7 @@ pub mod data {
             items.into_iter().map(from_json).collect()
         }
         /// Where a followed reference's partition key is: a path in the result, or a constant.
+        #[derive(Clone, Copy)]
         pub(super) enum Key<'a> {
             Path(&'a [&'a str]),
             Constant(&'a str),
@@ -329,12 +330,7 @@ pub mod data {
             let mut chain: ::std::vec::Vec<Value> = ::std::vec::Vec::new();
             let mut current = ::core::clone::Clone::clone(document);
             loop {
-                let found: ::std::vec::Vec<Value> = follow(
-                        client,
-                        &current,
-                        key_at(&key),
-                        id,
-                    )
+                let found: ::std::vec::Vec<Value> = follow(client, &current, key, id)
                     .await?;
                 let Some(parent) = found.into_iter().next() else {
                     break;
@@ -354,13 +350,6 @@ pub mod data {
             }
             chain.reverse();
             chain.into_iter().map(from_json).collect()
-        }
-        /// `key` again, for the next level of a climb.
-        fn key_at<'a>(key: &Key<'a>) -> Key<'a> {
-            match key {
-                Key::Path(path) => Key::Path(path),
-                Key::Constant(value) => Key::Constant(value),
-            }
         }
         /// The documents that refer to `document`: `sql` with every parameter bound to
         /// its id, in the partition that id names (`single`) or across partitions.
@@ -404,9 +393,8 @@ pub mod data {
                     let value = values_at(document, path)
                         .first()
                         .copied()
-                        .cloned()
-                        .unwrap_or(Value::Null);
-                    FeedScope::partition(key_of(&value)?)
+                        .unwrap_or(&Value::Null);
+                    FeedScope::partition(key_of(value)?)
                 }
                 ::core::option::Option::Some(Key::Constant(value)) => {
                     FeedScope::partition(value.to_string())

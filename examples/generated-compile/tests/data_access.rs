@@ -38,6 +38,21 @@ impl Provisioned {
     }
 }
 
+/// Creates `document` through the SDK as it is: a parent no access pattern of the
+/// model creates; `what` names it when the create fails.
+async fn create<T: serde::Serialize>(
+    client: &azure_data_cosmos::ContainerClient,
+    partition_key: String,
+    id: &str,
+    document: &T,
+    what: &str,
+) {
+    client
+        .create_item(partition_key, id, document, None)
+        .await
+        .unwrap_or_else(|e| panic!("{what}: {e}"));
+}
+
 macro_rules! opens {
     ($($module:ident => $model:literal),* $(,)?) => {
         $(
@@ -286,11 +301,7 @@ async fn a_count_in_the_childs_partition_moves_in_the_childs_batch() {
         .await
         .expect("the containers open");
     let post = Post::new("p1", "Notes", "2026-12-01T09:00:00.0000000Z");
-    db.post
-        .client()
-        .create_item(post.partition_key(), &post.id, &post, None)
-        .await
-        .expect("a post");
+    create(db.post.client(), post.partition_key(), &post.id, &post, "a post").await;
     let count = || async {
         db.a_post_with_its_comment_count("p1")
             .await
@@ -341,11 +352,14 @@ async fn count_and_subset_workers_keep_the_parent_current_from_the_change_feed()
             .await
             .expect("the containers open");
         let product = Product::new("pr1", "Bike", "100.00");
-        db.product
-            .client()
-            .create_item(product.partition_key(), &product.id, &product, None)
-            .await
-            .expect("a product");
+        create(
+            db.product.client(),
+            product.partition_key(),
+            &product.id,
+            &product,
+            "a product",
+        )
+        .await;
         for i in 0..3 {
             let mut review = Review::new(format!("r{i}"), 5, "good", ProductRef::new("pr1"));
             db.review_a_product(&mut review).await.expect("a review");
@@ -382,11 +396,14 @@ async fn count_and_subset_workers_keep_the_parent_current_from_the_change_feed()
             .await
             .expect("the containers open");
         let product = Product::new("pr1", "Bike", "100.00");
-        db.product
-            .client()
-            .create_item(product.partition_key(), &product.id, &product, None)
-            .await
-            .expect("a product");
+        create(
+            db.product.client(),
+            product.partition_key(),
+            &product.id,
+            &product,
+            "a product",
+        )
+        .await;
         for i in 0..7 {
             let at = format!("2026-12-01T09:0{i}:00.0000000Z");
             let mut review = Review::new(format!("r{i}"), 4, "fine", at, "x@example.com", ProductRef::new("pr1"));
@@ -630,11 +647,7 @@ async fn a_subset_in_the_childs_partition_takes_the_new_child_in_its_batch() {
         .await
         .expect("the containers open");
     let post = Post::new("p1", "Notes", "2026-12-01T08:00:00.0000000Z");
-    db.post
-        .client()
-        .create_item(post.partition_key(), &post.id, &post, None)
-        .await
-        .expect("a post");
+    create(db.post.client(), post.partition_key(), &post.id, &post, "a post").await;
     // Twelve comments, not in time order: the subset keeps the newest ten, newest first.
     for i in [3, 1, 11, 0, 7, 5, 9, 2, 10, 4, 8, 6] {
         let at = format!("2026-12-01T09:{i:02}:00.0000000Z");
@@ -665,11 +678,7 @@ async fn a_read_counts_each_results_children_with_a_query_when_the_count_is_not_
         .expect("the containers open");
     for id in ["p1", "p2"] {
         let post = Post::new(id, "Notes", "2026-12-01T09:00:00.0000000Z");
-        db.post
-            .client()
-            .create_item(post.partition_key(), &post.id, &post, None)
-            .await
-            .expect("a post");
+        create(db.post.client(), post.partition_key(), &post.id, &post, "a post").await;
     }
     for i in 0..3 {
         let mut comment = Comment::new(format!("c{i}"), "p1", "hi", "2026-12-01T09:01:00.0000000Z");
@@ -684,11 +693,14 @@ async fn a_read_counts_each_results_children_with_a_query_when_the_count_is_not_
 
     for id in ["pr1", "pr2"] {
         let product = Product::new(id, "Bike", "100.00");
-        db.product
-            .client()
-            .create_item(product.partition_key(), &product.id, &product, None)
-            .await
-            .expect("a product");
+        create(
+            db.product.client(),
+            product.partition_key(),
+            &product.id,
+            &product,
+            "a product",
+        )
+        .await;
     }
     for (i, product) in ["pr1", "pr1", "pr2"].into_iter().enumerate() {
         let mut review = Review::new(format!("r{i}"), 5, "good", ProductRef::new(product));
