@@ -190,9 +190,18 @@ fn describe(kind: &ChangeKind) -> String {
         ChangeKind::DocumentTypeAdded { role } => format!("document type added ({})", role.as_str()),
         ChangeKind::DocumentTypeRemoved { role } => format!("document type removed ({})", role.as_str()),
         ChangeKind::DocumentTypeMoved { from, to } => format!("document type moved from `{from}` to `{to}`"),
-        ChangeKind::PropertyAdded { ty, optional, many } => {
-            format!("property added ({}, {})", ty.as_str(), flags(*optional, *many))
-        }
+        ChangeKind::PropertyAdded {
+            ty,
+            optional,
+            many,
+            default,
+            ..
+        } => match default {
+            Some(value) if !*optional && !*many => {
+                format!("property added ({}, required, default {value})", ty.as_str())
+            }
+            _ => format!("property added ({}, {})", ty.as_str(), flags(*optional, *many)),
+        },
         ChangeKind::PropertyRemoved => "property removed".to_string(),
         ChangeKind::PropertyRetyped { old, new } => format!("type {} → {}", old.as_str(), new.as_str()),
         ChangeKind::CardinalityChanged { new_many, .. } => {
@@ -202,7 +211,17 @@ fn describe(kind: &ChangeKind) -> String {
                 "list → single value".to_string()
             }
         }
-        ChangeKind::BecameRequired => "optional → required".to_string(),
+        ChangeKind::BecameRequired { default: None, .. } => "optional → required".to_string(),
+        ChangeKind::BecameRequired {
+            default: Some(value), ..
+        } => {
+            format!("optional → required, default {value}")
+        }
+        ChangeKind::DefaultChanged { old, new, .. } => format!(
+            "default {} → {}",
+            old.as_ref().map_or("none".to_string(), ToString::to_string),
+            new.as_ref().map_or("none".to_string(), ToString::to_string)
+        ),
         ChangeKind::BecameOptional => "required → optional".to_string(),
         ChangeKind::EmbeddedAdded { source, many } => {
             format!("embedded `{source}` added ({})", if *many { "array" } else { "object" })

@@ -288,6 +288,9 @@ fn attributes(list: &[Property]) -> String {
             if p.optional {
                 s.push('?');
             }
+            if let Some(value) = &p.default {
+                s.push_str(&format!(" = {value}"));
+            }
             s
         })
         .collect::<Vec<_>>()

@@ -98,6 +98,10 @@ fn main() -> Result<(), Box<dyn Error>> {
             "tree_claims",
             "../../crates/cosmap-verify/tests/models/tree-with-claimed-slugs.json",
         ),
+        (
+            "defaults",
+            "../../crates/cosmap-verify/tests/models/defaults-of-every-kind.json",
+        ),
     ] {
         println!("cargo:rerun-if-changed={file}");
         let model = cosmap_domain::load_file(Path::new(file)).map_err(|e| e.to_string())?;

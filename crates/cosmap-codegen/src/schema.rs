@@ -122,7 +122,8 @@ fn object_members(
 ) {
     for p in attributes {
         properties.insert(&p.name, attribute(p));
-        if !p.optional {
+        // A document written before a defaulted property existed lacks it, and reads.
+        if !p.optional && p.default.is_none() {
             required.push(p.name.clone());
         }
     }
@@ -239,6 +240,9 @@ fn attribute(p: &Property) -> Json {
     };
     if let Some(text) = &p.description {
         schema.insert("description", crate::rust::one_line(text).into());
+    }
+    if let Some(value) = &p.default {
+        schema.insert("default", value.into());
     }
     schema
 }

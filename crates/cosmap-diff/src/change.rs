@@ -5,6 +5,7 @@
 use cosmap_domain::AttributeType;
 use cosmap_mapper::Role;
 use serde::Serialize;
+use serde_json::Value;
 
 /// Version of the diff's JSON contract; bumped on incompatible changes.
 pub const DIFF_FORMAT_VERSION: u32 = 1;
@@ -216,6 +217,13 @@ pub enum ChangeKind {
         optional: bool,
         /// A list.
         many: bool,
+        /// The model's `default`: what old documents, which lack it, read as.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        default: Option<Value>,
+        /// The new model's queries filter, sort or partition on it (its container
+        /// indexes it): documents that lack it must be back-filled for them to match.
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        queried: bool,
     },
     /// An attribute the new model no longer has.
     PropertyRemoved,
@@ -235,7 +243,26 @@ pub enum ChangeKind {
         new_many: bool,
     },
     /// An optional attribute or reference is required now.
-    BecameRequired,
+    BecameRequired {
+        /// The new model's `default`: what documents without it read as.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        default: Option<Value>,
+        /// The new model's queries filter, sort or partition on it.
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        queried: bool,
+    },
+    /// The `default` of a required attribute both models have differs: documents
+    /// written without it read another value (or none) now.
+    DefaultChanged {
+        /// The old model's default.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        old: Option<Value>,
+        /// The new model's default.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        new: Option<Value>,
+        /// Optional in the new model (documents without it read as absent).
+        optional: bool,
+    },
     /// A required attribute or reference is optional now.
     BecameOptional,
     /// A new embedded value object.
@@ -321,7 +348,8 @@ impl ChangeKind {
             ChangeKind::PropertyRemoved => "propertyRemoved",
             ChangeKind::PropertyRetyped { .. } => "propertyRetyped",
             ChangeKind::CardinalityChanged { .. } => "cardinalityChanged",
-            ChangeKind::BecameRequired => "becameRequired",
+            ChangeKind::BecameRequired { .. } => "becameRequired",
+            ChangeKind::DefaultChanged { .. } => "defaultChanged",
             ChangeKind::BecameOptional => "becameOptional",
             ChangeKind::EmbeddedAdded { .. } => "embeddedAdded",
             ChangeKind::EmbeddedRemoved { .. } => "embeddedRemoved",

@@ -10,6 +10,9 @@
 //!   attribute with `many`, an embedded array, a list of references, a computed
 //!   count) has `serde(default)`: old documents without it read as `None`, empty or
 //!   `0`;
+//! - a required attribute with a model `default` has `serde(default = …)`: old
+//!   documents without it read the default (but a query on it does not find them:
+//!   where the new model queries it, they must be back-filled);
 //! - any other property (a required single value, an embedded object, a reference) has
 //!   no default: old documents without it no longer deserialise;
 //! - a container's `…Document` enum refuses a `type` it does not know: documents of a
@@ -106,6 +109,13 @@ pub fn assess(kind: &ChangeKind, place: Place) -> Assessment {
             ),
             Some(Work::Copy),
         ),
+        ChangeKind::PropertyAdded {
+            optional,
+            many,
+            default: Some(value),
+            queried,
+            ..
+        } if !*optional && !*many => defaulted(value, *queried, "old documents lack it"),
         ChangeKind::PropertyAdded { optional, many, .. } => added(*optional || *many, place, "old documents read it as absent or empty (`serde(default)`)"),
         ChangeKind::PropertyRemoved => removed(),
         ChangeKind::PropertyRetyped { old, new } => {
@@ -116,7 +126,7 @@ pub fn assess(kind: &ChangeKind, place: Place) -> Assessment {
                 assessed(
                     BreakingForReaders,
                     format!(
-                        "old documents hold a {} where the new types read a {}: rewrite every document, converting the value, before the new readers run",
+                        "old documents hold a {} where the new types read a {}, which no `default` can make them read: rewrite every document, converting the value, before the new readers run",
                         old.as_str(),
                         new.as_str()
                     ),
@@ -127,17 +137,48 @@ pub fn assess(kind: &ChangeKind, place: Place) -> Assessment {
         ChangeKind::CardinalityChanged { new_many, .. } => assessed(
             BreakingForReaders,
             if *new_many {
-                "a single value is a list now: rewrite every document, wrapping the value in an array, before the new readers run"
+                "a single value is a list now, which no `default` can make old documents read: rewrite every document, wrapping the value in an array, before the new readers run"
             } else {
-                "a list is a single value now: rewrite every document, keeping one value, before the new readers run"
+                "a list is a single value now, which no `default` can make old documents read: rewrite every document, keeping one value, before the new readers run"
             },
             Some(Work::Rewrite),
         ),
-        ChangeKind::BecameRequired => assessed(
+        ChangeKind::BecameRequired {
+            default: Some(value),
+            queried,
+        } => defaulted(value, *queried, "documents written without it"),
+        ChangeKind::BecameRequired { default: None, .. } => assessed(
             BreakingForReaders,
-            "old documents without it no longer deserialise: back-fill a value into every document that lacks it before the new readers run",
+            "old documents without it no longer deserialise: back-fill a value into every document that lacks it before the new readers run, or give the attribute a `default` in the new model",
             Some(Work::Rewrite),
         ),
+        ChangeKind::DefaultChanged { old: None, .. } => assessed(
+            InPlace,
+            "every document already holds it (it was required without a default); documents written without it would read the default",
+            None,
+        ),
+        ChangeKind::DefaultChanged {
+            old: Some(old),
+            new,
+            optional,
+        } => {
+            let now = match (new, optional) {
+                (Some(new), _) => format!("read `{new}` now"),
+                (None, true) => "read as absent now".to_string(),
+                (None, false) => "no longer deserialise".to_string(),
+            };
+            assessed(
+                if new.is_none() && !optional {
+                    BreakingForReaders
+                } else {
+                    DataMigration
+                },
+                format!(
+                    "documents written without it read `{old}` under the old model and {now}: back-fill `{old}` into every document that lacks it before the new readers run (`cosmap migrate` does)"
+                ),
+                Some(Work::Rewrite),
+            )
+        }
         ChangeKind::BecameOptional => assessed(
             InPlace,
             "old documents, which all hold it, still read",
@@ -213,9 +254,30 @@ fn added(defaulted: bool, place: Place, reads: &str) -> Assessment {
         ),
         (false, _) => assessed(
             Class::BreakingForReaders,
-            "required, and old documents lack it: they no longer deserialise; back-fill a value into every document before the new readers run, or make it optional",
+            "required, and old documents lack it: they no longer deserialise; give it a `default` in the new model (old documents then read it), back-fill a value into every document before the new readers run, or make it optional",
             Some(Work::Rewrite),
         ),
+    }
+}
+
+/// A required attribute with a model `default` where documents (`which`) lack it:
+/// they read the default; a query that filters, sorts or partitions on it does not see
+/// it in them, so then it must be back-filled.
+fn defaulted(value: &serde_json::Value, queried: bool, which: &str) -> Assessment {
+    if queried {
+        assessed(
+            Class::DataMigration,
+            format!(
+                "{which} and read `{value}` (its `default`), but the new model's queries filter, sort or partition on it and would not find them: back-fill `{value}` into every document that lacks it (`cosmap migrate` does)"
+            ),
+            Some(Work::Rewrite),
+        )
+    } else {
+        assessed(
+            Class::Additive,
+            format!("{which} and read `{value}` (its `default`); written from now on"),
+            None,
+        )
     }
 }
 

@@ -62,6 +62,28 @@ impl<'a> Collector<'a> {
         });
     }
 
+    /// Whether the new model's queries filter, sort or partition on the property at
+    /// `subject`: its container indexes it (or everything), or keys on it.
+    pub fn queried(&self, subject: &Subject) -> bool {
+        let Some(container) = self.new.container(&subject.container) else {
+            return false;
+        };
+        let property: Vec<&str> = subject.path.iter().map(String::as_str).collect();
+        let policy = &container.indexing_policy;
+        let indexed = policy
+            .included_paths
+            .iter()
+            .map(|p| p.path.as_str())
+            .chain(policy.composite_indexes.iter().flatten().map(|p| p.path.as_str()));
+        let keys = container
+            .partition_key
+            .paths
+            .iter()
+            .chain(container.unique_keys.iter().flat_map(|k| &k.paths))
+            .map(String::as_str);
+        indexed.chain(keys).any(|path| covers(path, &property))
+    }
+
     fn estimate(&self, work: volumes::Work, basis: Basis<'_>) -> Option<Estimate> {
         match basis {
             Basis::None => None,
@@ -83,5 +105,40 @@ impl<'a> Collector<'a> {
     pub fn finish(mut self) -> Vec<Change> {
         self.changes.sort_by(|a, b| a.subject.cmp(&b.subject));
         self.changes
+    }
+}
+
+/// Whether index or key path `path` (`/a/[]/b/?`, `/a/*`, `/a/b`) covers the property
+/// at `property` (`["a", "b"]`): array steps are skipped, `*` covers what is below.
+fn covers(path: &str, property: &[&str]) -> bool {
+    let mut steps = path
+        .split('/')
+        .filter(|s| !s.is_empty() && *s != "[]" && *s != "?")
+        .map(|s| s.trim_matches('"'));
+    let mut at = 0;
+    loop {
+        match steps.next() {
+            None => return at == property.len(),
+            Some("*") => return true,
+            Some(step) if property.get(at) == Some(&step) => at += 1,
+            Some(_) => return false,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::covers;
+
+    #[test]
+    fn index_paths_cover_properties() {
+        assert!(covers("/visibility/?", &["visibility"]));
+        assert!(covers("/items/[]/quantity/?", &["items", "quantity"]));
+        assert!(covers("/*", &["anything", "below"]));
+        assert!(covers("/layout/*", &["layout", "theme"]));
+        assert!(covers("/orderId", &["orderId"]));
+        assert!(!covers("/visibility/?", &["visible"]));
+        assert!(!covers("/layout/theme/?", &["layout"]));
+        assert!(!covers("/layout/?", &["layout", "theme"]));
     }
 }

@@ -86,6 +86,8 @@ fn attributes(
                 ty: n.ty,
                 optional: n.optional,
                 many: n.many,
+                default: n.default.clone(),
+                queried: col.queried(&at),
             };
             col.push(at, kind, place, basis);
             continue;
@@ -103,9 +105,26 @@ fn attributes(
         }
         // A list reads as empty when absent (`serde(default)`), optional or not.
         if o.optional && !n.optional && !n.many {
-            col.push(at, ChangeKind::BecameRequired, place, basis);
+            let kind = ChangeKind::BecameRequired {
+                default: n.default.clone(),
+                queried: col.queried(&at),
+            };
+            col.push(at.clone(), kind, place, basis);
         } else if !o.optional && n.optional {
-            col.push(at, ChangeKind::BecameOptional, place, basis);
+            col.push(at.clone(), ChangeKind::BecameOptional, place, basis);
+        }
+        // What documents written without it (before it existed) read: the old
+        // default, which a required attribute had, against the new one.
+        let had_default = !o.optional && !o.many && o.default.is_some();
+        let has_default = !n.optional && !n.many && n.default.is_some();
+        let became_required = o.optional && !n.optional;
+        if (had_default || has_default) && o.default != n.default && !became_required {
+            let kind = ChangeKind::DefaultChanged {
+                old: o.default.clone(),
+                new: n.default.clone(),
+                optional: n.optional,
+            };
+            col.push(at, kind, place, basis);
         }
     }
     for o in old.iter().filter(|o| !new.iter().any(|n| n.name == o.name)) {
@@ -244,7 +263,11 @@ fn references(
             col.push(at.clone(), kind, place, basis);
         }
         if o.optional && !n.optional && !n.many {
-            col.push(at.clone(), ChangeKind::BecameRequired, place, basis);
+            let kind = ChangeKind::BecameRequired {
+                default: None,
+                queried: false,
+            };
+            col.push(at.clone(), kind, place, basis);
         } else if !o.optional && n.optional {
             col.push(at.clone(), ChangeKind::BecameOptional, place, basis);
         }

@@ -150,7 +150,10 @@ fn a_retyped_property_breaks_readers_but_integer_to_number_does_not() {
 fn a_property_made_required_breaks_readers_and_made_optional_does_not() {
     let d = changed(|m| attributes(m, "Order")[2]["optional"] = json!(false));
     assert_eq!(only(&d).class, Class::BreakingForReaders);
-    assert_eq!(only(&d).kind, ChangeKind::BecameRequired);
+    assert!(matches!(
+        only(&d).kind,
+        ChangeKind::BecameRequired { default: None, .. }
+    ));
     let d = changed(|m| attributes(m, "Order")[0]["optional"] = json!(true));
     assert_eq!(
         (only(&d).class, &only(&d).kind),
@@ -533,4 +536,96 @@ fn models_of_different_format_versions_are_refused() {
     new.format_version += 1;
     let err = diff(&old, &new, &Volumes::unknown()).unwrap_err();
     assert!(matches!(err, crate::DiffError::FormatVersion { .. }));
+}
+
+#[test]
+fn a_required_property_with_a_default_added_is_additive_unless_queried() {
+    let added = json!({"name": "channel", "type": "string", "default": "web"});
+    let d = changed(|m| attributes(m, "Order").push(added.clone()));
+    let c = only(&d);
+    assert_eq!(c.class, Class::Additive);
+    assert!(
+        matches!(&c.kind, ChangeKind::PropertyAdded { default: Some(v), queried: false, .. } if v == "web"),
+        "{:?}",
+        c.kind
+    );
+    assert!(c.explanation.contains("read `\"web\"`"), "{}", c.explanation);
+    assert_eq!(c.estimate, None);
+
+    // A read that filters on it: old documents, which lack it, would not match.
+    let d = changed(|m| {
+        attributes(m, "Order").push(added.clone());
+        m["accessPatterns"] = json!([{"name": "orders by channel", "kind": "read", "start": "Order",
+            "filter": ["channel"], "perSecond": 5}]);
+    });
+    let c = find(&d, "propertyAdded", "Order/Order.channel");
+    assert_eq!(c.class, Class::DataMigration);
+    assert!(matches!(c.kind, ChangeKind::PropertyAdded { queried: true, .. }));
+    assert!(c.explanation.contains("back-fill `\"web\"`"), "{}", c.explanation);
+    assert_eq!(c.estimate.expect("priced").documents, 2_000_000.0);
+    let json = serde_json::to_value(c).unwrap();
+    assert_eq!((&json["default"], &json["queried"]), (&json!("web"), &json!(true)));
+}
+
+#[test]
+fn a_property_made_required_with_a_default_still_reads() {
+    let d = changed(|m| {
+        attributes(m, "Order")[2]["optional"] = json!(false);
+        attributes(m, "Order")[2]["default"] = json!("none");
+    });
+    let c = only(&d);
+    assert_eq!(c.class, Class::Additive);
+    assert!(matches!(&c.kind, ChangeKind::BecameRequired { default: Some(_), .. }));
+}
+
+#[test]
+fn a_changed_or_removed_default_is_a_migration_or_breaks_readers() {
+    let with_default = |value: Value| {
+        move |m: &mut Value| {
+            attributes(m, "Order").push(json!({"name": "channel", "type": "string", "default": value}));
+        }
+    };
+    let old = {
+        let mut m = base();
+        with_default(json!("web"))(&mut m);
+        m
+    };
+    let compare = |change: &dyn Fn(&mut Value)| {
+        let mut new = old.clone();
+        change(&mut new);
+        let old_logical = map(&old);
+        diff(&old_logical, &map(&new), &Volumes::of(&domain(&old), &old_logical)).expect("comparable")
+    };
+    // Another default: documents without it would read `"app"` where they meant `"web"`.
+    let d = compare(&|m| attributes(m, "Order")[3]["default"] = json!("app"));
+    let c = only(&d);
+    assert_eq!(c.class, Class::DataMigration);
+    assert_eq!(
+        c.kind,
+        ChangeKind::DefaultChanged {
+            old: Some(json!("web")),
+            new: Some(json!("app")),
+            optional: false
+        }
+    );
+    assert!(c.explanation.contains("back-fill `\"web\"`"), "{}", c.explanation);
+    // No default any more: documents without it no longer deserialise.
+    let d = compare(&|m| {
+        attributes(m, "Order")[3].as_object_mut().unwrap().remove("default");
+    });
+    assert_eq!(only(&d).class, Class::BreakingForReaders);
+    // Optional now: they read as absent instead of `"web"`.
+    let d = compare(&|m| {
+        let a = attributes(m, "Order")[3].as_object_mut().unwrap();
+        a.remove("default");
+        a.insert("optional".into(), json!(true));
+    });
+    assert_eq!(
+        find(&d, "defaultChanged", "Order/Order.channel").class,
+        Class::DataMigration
+    );
+    assert_eq!(find(&d, "becameOptional", "Order/Order.channel").class, Class::InPlace);
+    // A default given to a required attribute every document holds: nothing to do.
+    let d = changed(|m| attributes(m, "Order")[1]["default"] = json!(0));
+    assert_eq!(only(&d).class, Class::InPlace);
 }

@@ -106,13 +106,8 @@ impl ObjectDraft {
 
 fn property(attribute: &Attribute) -> Property {
     Property {
-        name: attribute.name.clone(),
-        ty: attribute.ty,
-        optional: attribute.optional,
-        many: attribute.many,
         unique: attribute.unique,
-        sensitive: attribute.sensitive,
-        description: attribute.description.clone(),
+        ..Property::copy_of(attribute)
     }
 }
 

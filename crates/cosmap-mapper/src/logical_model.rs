@@ -307,6 +307,10 @@ pub struct Property {
     /// What it holds, from the model.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
+    /// What a document written without it reads as, from the model (a required single
+    /// value added after documents were written).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub default: Option<serde_json::Value>,
 }
 
 /// What an embedded object is.
@@ -584,6 +588,7 @@ impl Property {
             unique: false,
             sensitive: a.sensitive,
             description: a.description.clone(),
+            default: a.default.clone(),
         }
     }
 
@@ -598,6 +603,7 @@ impl Property {
             unique: false,
             sensitive: false,
             description: None,
+            default: None,
         }
     }
 }

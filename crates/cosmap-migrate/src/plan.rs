@@ -78,6 +78,25 @@ pub enum Step {
         /// The step's lease (in `container`).
         lease: LeaseRef,
     },
+    /// Write `value` into every `document_type` document of `container` that lacks
+    /// the property at `path` (in each element of an array on the way), reading the
+    /// container's change feed from the beginning: a required property's model
+    /// default, so that queries on it find old documents, or an old default a change
+    /// of default would otherwise reinterpret. A document that holds it is left as it is.
+    BackfillDefault {
+        /// The container.
+        container: String,
+        /// The documents' `type`.
+        document_type: String,
+        /// The property's path in the document (`["layout", "theme"]`).
+        path: Vec<String>,
+        /// The value written where it is missing.
+        value: serde_json::Value,
+        /// The container's partition key property.
+        partition_key_property: String,
+        /// The step's lease (in `container`).
+        lease: LeaseRef,
+    },
     /// Nothing to move: the change is served by the documents as they are (a new
     /// optional property: nothing to back-fill), or applied elsewhere.
     Nothing {
@@ -122,6 +141,16 @@ impl Step {
             } => format!(
                 "in `{container}`, write a `{discriminator}` document per value of `{holder}.{property}`, then rewrite each `{holder}` without `{property}`"
             ),
+            Step::BackfillDefault {
+                container,
+                document_type,
+                path,
+                value,
+                ..
+            } => format!(
+                "in `{container}`, write `{value}` into `{}` of every `{document_type}` document that lacks it",
+                path.join(".")
+            ),
             Step::Nothing { subject, kind, reason } => format!("{subject} ({kind}): nothing to migrate — {reason}"),
         }
     }
@@ -129,7 +158,9 @@ impl Step {
     /// The step's lease, when it reads a change feed.
     pub fn lease(&self) -> Option<&LeaseRef> {
         match self {
-            Step::Repartition { lease, .. } | Step::SplitEmbedded { lease, .. } => Some(lease),
+            Step::Repartition { lease, .. }
+            | Step::SplitEmbedded { lease, .. }
+            | Step::BackfillDefault { lease, .. } => Some(lease),
             _ => None,
         }
     }
@@ -252,6 +283,26 @@ pub fn plan(old: &LogicalModel, new: &LogicalModel) -> Result<MigrationPlan, Mig
                 kind: change.kind.name().into(),
                 reason: "applied in place by `cosmap provision --update-indexing` (no document moves)".into(),
             }),
+            ChangeKind::PropertyAdded {
+                default: Some(value), ..
+            }
+            | ChangeKind::BecameRequired {
+                default: Some(value), ..
+            }
+            | ChangeKind::DefaultChanged { old: Some(value), .. }
+                if change.class >= Class::DataMigration =>
+            {
+                if repartitioned.contains(&change.subject.container.as_str()) {
+                    refused.push(refuse(
+                        "the container is also repartitioned: migrate one change at a time",
+                    ));
+                    continue;
+                }
+                match backfill(new, change, value) {
+                    Ok(step) => moves.push(step),
+                    Err(why) => refused.push(refuse(&why)),
+                }
+            }
             ChangeKind::PropertyAdded { optional, many, .. } if *optional || *many => nothing.push(Step::Nothing {
                 subject,
                 kind: change.kind.name().into(),
@@ -409,5 +460,52 @@ fn split(old: &LogicalModel, new: &LogicalModel, change: &Change, from: &str) ->
             partition_key_property: after.partition_key_property.clone(),
             id: format!("{LEASE_TYPE}-split-{}-{property}", holder.discriminator),
         },
+    })
+}
+
+/// A default to write where documents lack it: the document type's container and key
+/// from the new model; never into a partition key or unique key path, which Cosmos DB
+/// does not let a replace change (or which a shared value would break).
+fn backfill(new: &LogicalModel, change: &Change, value: &serde_json::Value) -> Result<Step, String> {
+    let name = &change.subject.container;
+    let container = new.container(name).ok_or("the container is not in the new model")?;
+    if !container.sub_partition_key_properties.is_empty() {
+        return Err("hierarchical partition keys are not migrated yet".into());
+    }
+    let document_type = change
+        .subject
+        .document_type
+        .as_deref()
+        .and_then(|d| container.document_type(d))
+        .ok_or("the document type is not in the new model's container")?;
+    let path = change.subject.path.clone();
+    let dotted = format!("/{}", path.join("/"));
+    let keyed = container
+        .partition_key
+        .paths
+        .iter()
+        .chain(container.unique_keys.iter().flat_map(|k| &k.paths))
+        .any(|p| *p == dotted);
+    if keyed {
+        return Err(format!(
+            "`{}` is a partition key or unique key path: documents cannot be given a value there in place",
+            path.join(".")
+        ));
+    }
+    Ok(Step::BackfillDefault {
+        container: name.clone(),
+        document_type: document_type.discriminator.clone(),
+        lease: LeaseRef {
+            container: name.clone(),
+            partition_key_property: container.partition_key_property.clone(),
+            id: format!(
+                "{LEASE_TYPE}-backfill-{}-{}",
+                document_type.discriminator,
+                path.join(".")
+            ),
+        },
+        path,
+        value: value.clone(),
+        partition_key_property: container.partition_key_property.clone(),
     })
 }

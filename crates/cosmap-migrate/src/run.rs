@@ -184,7 +184,7 @@ pub async fn run(
                 )
             }
             Step::Nothing { .. } => continue,
-            Step::Repartition { .. } | Step::SplitEmbedded { .. } => {
+            Step::Repartition { .. } | Step::SplitEmbedded { .. } | Step::BackfillDefault { .. } => {
                 Feed::new(connection, step, options).await?.run(&mut progress).await?
             }
         };
@@ -214,7 +214,9 @@ impl<'a> Feed<'a> {
     async fn new(connection: &'a Connection, step: &'a Step, options: &RunOptions) -> Result<Feed<'a>, MigrateError> {
         let (source, target) = match step {
             Step::Repartition { source, target, .. } => (source.as_str(), target.as_str()),
-            Step::SplitEmbedded { container, .. } => (container.as_str(), container.as_str()),
+            Step::SplitEmbedded { container, .. } | Step::BackfillDefault { container, .. } => {
+                (container.as_str(), container.as_str())
+            }
             _ => unreachable!("only feed steps"),
         };
         let lease = step.lease().expect("feed steps have a lease");
@@ -358,6 +360,22 @@ impl<'a> Feed<'a> {
                 ),
                 vec![("@holder", holder.clone())],
             ),
+            Step::BackfillDefault {
+                document_type, path, ..
+            } => match path.as_slice() {
+                [property] => (
+                    format!(
+                        "SELECT VALUE COUNT(1) FROM c WHERE c.type = @type AND NOT IS_DEFINED(c[{}])",
+                        Value::from(property.clone())
+                    ),
+                    vec![("@type", document_type.clone())],
+                ),
+                // Inside embedded objects: every document of the type, an upper bound.
+                _ => (
+                    "SELECT VALUE COUNT(1) FROM c WHERE c.type = @type".to_string(),
+                    vec![("@type", document_type.clone())],
+                ),
+            },
             _ => return None,
         };
         // `COUNT` across partitions, or (where the engine refuses an aggregate across
@@ -476,6 +494,30 @@ impl<'a> Feed<'a> {
                 self.upsert(&client, container, &key, &id, &rewritten).await?;
                 Ok(true)
             }
+            Step::BackfillDefault {
+                container,
+                document_type,
+                path,
+                value,
+                partition_key_property,
+                ..
+            } => {
+                if text(document, "type").as_deref() != Some(document_type.as_str()) {
+                    return Ok(false);
+                }
+                let mut body = strip_system(document);
+                if !fill(&mut body, path, value) {
+                    return Ok(false);
+                }
+                let key = text(document, partition_key_property).ok_or_else(|| {
+                    self.data(format!(
+                        "`{document_type}` `{id}` has no text partition key `{partition_key_property}`"
+                    ))
+                })?;
+                let client = self.source.clone();
+                self.upsert(&client, container, &key, &id, &body).await?;
+                Ok(true)
+            }
             _ => Ok(false),
         }
     }
@@ -532,10 +574,59 @@ async fn container(connection: &Connection, name: &str) -> Result<ContainerClien
         })?)
 }
 
+/// Sets `value` at `path` in `document` where it is missing, inside each element of an
+/// array on the way (an absent or `null` object on the way holds nothing to fill);
+/// whether anything was set.
+fn fill(document: &mut Value, path: &[String], value: &Value) -> bool {
+    let Some((first, rest)) = path.split_first() else {
+        return false;
+    };
+    match document {
+        Value::Array(items) => {
+            // Every element, not only up to the first that needed it.
+            let mut set = false;
+            for item in items {
+                set |= fill(item, path, value);
+            }
+            set
+        }
+        Value::Object(map) if rest.is_empty() && map.get(first).is_none_or(Value::is_null) => {
+            map.insert(first.clone(), value.clone());
+            true
+        }
+        Value::Object(_) if rest.is_empty() => false,
+        Value::Object(map) => map.get_mut(first).is_some_and(|inner| fill(inner, rest, value)),
+        _ => false,
+    }
+}
+
 fn text(document: &Value, name: &str) -> Option<String> {
     document.get(name).and_then(Value::as_str).map(str::to_string)
 }
 
 fn charge(headers: &azure_data_cosmos::models::ResponseHeaders) -> f64 {
     headers.request_charge().map(|c| f64::from(*c)).unwrap_or(0.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fill;
+    use serde_json::json;
+
+    #[test]
+    fn fill_sets_what_is_missing_inside_objects_and_arrays() {
+        let path = |p: &str| p.split('.').map(String::from).collect::<Vec<_>>();
+        let mut doc = json!({"a": 1, "layout": {}, "items": [{"q": 2}, {}, {"q": null}]});
+        assert!(fill(&mut doc, &path("status"), &json!("open")));
+        assert!(fill(&mut doc, &path("layout.theme"), &json!("light")));
+        assert!(fill(&mut doc, &path("items.q"), &json!(1)));
+        assert_eq!(
+            doc,
+            json!({"a": 1, "status": "open", "layout": {"theme": "light"}, "items": [{"q": 2}, {"q": 1}, {"q": 1}]})
+        );
+        // Held already, or nothing to hold it: nothing set.
+        assert!(!fill(&mut doc, &path("status"), &json!("x")));
+        assert!(!fill(&mut doc, &path("missing.deep"), &json!("x")));
+        assert_eq!(doc["status"], "open");
+    }
 }

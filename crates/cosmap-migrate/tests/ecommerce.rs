@@ -129,6 +129,7 @@ fn the_plan_creates_first_then_copies_and_splits_and_says_what_may_be_dropped() 
             Step::CreateContainers { .. } => "create",
             Step::Repartition { .. } => "repartition",
             Step::SplitEmbedded { .. } => "split",
+            Step::BackfillDefault { .. } => "backfill",
             Step::Nothing { .. } => "nothing",
         })
         .collect();

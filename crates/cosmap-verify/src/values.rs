@@ -143,13 +143,8 @@ mod tests {
 
     fn property(ty: AttributeType) -> Property {
         Property {
-            name: "at".into(),
             ty,
-            optional: false,
-            many: false,
-            unique: false,
-            sensitive: false,
-            description: None,
+            ..Property::text("at")
         }
     }
 

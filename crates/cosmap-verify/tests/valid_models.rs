@@ -141,3 +141,12 @@ async fn a_list_of_references_to_a_repartitioned_root_is_matched_by_id_through_a
     let report = verify("reference-list-to-a-repartitioned-root").await;
     assert!(report.passed(), "{}", report.to_text());
 }
+
+/// Required attributes with a model `default` of every type (in a document, an
+/// embedded value object, an extended reference's copy), one filtered on and one sorted
+/// on: verify passes.
+#[tokio::test]
+async fn defaults_of_every_kind() {
+    let report = verify("defaults-of-every-kind").await;
+    assert!(report.passed(), "{}", report.to_text());
+}

@@ -141,3 +141,11 @@ pub mod reference_list {
     include!(concat!(env!("OUT_DIR"), "/reference_list.rs"));
     include!(concat!(env!("OUT_DIR"), "/reference_list_data.rs"));
 }
+
+/// The types of `crates/cosmap-verify/tests/models/defaults-of-every-kind.json`:
+/// required attributes with a model `default` of every type, in a document, an
+/// embedded value object (`Default` by hand), an extended reference and a short form.
+pub mod defaults {
+    include!(concat!(env!("OUT_DIR"), "/defaults.rs"));
+    include!(concat!(env!("OUT_DIR"), "/defaults_data.rs"));
+}

@@ -25,3 +25,13 @@ pub mod with_time {
 pub mod with_chrono_v2 {
     include!(concat!(env!("OUT_DIR"), "/v2.rs"));
 }
+
+/// `model-v2.json` with the default mapping: its defaults as plain values.
+pub mod plain_v2 {
+    include!(concat!(env!("OUT_DIR"), "/v2_plain.rs"));
+}
+
+/// `model-v2.json` with `dateTime=time`, `date=time`: its date defaults read by `time`.
+pub mod with_time_v2 {
+    include!(concat!(env!("OUT_DIR"), "/v2_time.rs"));
+}

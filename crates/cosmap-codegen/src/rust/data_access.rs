@@ -1863,6 +1863,7 @@ fn row(dv: &DocView, module: &str, properties: &[String]) -> Result<RowView, Str
                 schema_with: None,
                 attributes: Vec::new(),
                 computed: false,
+                default: None,
             },
             "type" => continue,
             _ => dv
@@ -1872,6 +1873,13 @@ fn row(dv: &DocView, module: &str, properties: &[String]) -> Result<RowView, Str
                 .chain(&dv.fields)
                 .find(|f| f.json_name == *p)
                 .cloned()
+                .map(|mut f| {
+                    // The document's default function, called from this module.
+                    if let Some(d) = &mut f.default {
+                        d.path = format!("super::{module}::{}", d.path);
+                    }
+                    f
+                })
                 .ok_or_else(|| format!("it selects `{p}`, which `{}` does not have", dv.name))?,
         };
         fields.push(field);

@@ -104,7 +104,7 @@ fn shared_struct(out: &mut Out, view: &RustView, s: &StructView) {
     out.line(&["    /// ", &s.doc]);
     out.text("    #[derive(\n");
     out.text(&view.derive_lines);
-    if s.default {
+    if s.default && !s.has_defaults {
         out.text(",\n        ::core::default::Default");
     }
     out.text("\n    )]\n    #[serde(rename_all = \"camelCase\")]\n");
@@ -116,6 +116,12 @@ fn shared_struct(out: &mut Out, view: &RustView, s: &StructView) {
         field(out, f, Field::Full);
     }
     out.text("    }\n");
+    if s.has_defaults {
+        defaults(out, &s.name, &s.fields);
+        if s.default {
+            default_by_hand(out, &s.name, &s.fields);
+        }
+    }
     if let Some(of) = &s.snapshot_of {
         out.line(&["    impl ::core::convert::From<&", &of.source, "> for ", &s.name, " {"]);
         out.text("        /// Builds it from the document it copies (the reference data, or the child).\n");
@@ -160,6 +166,9 @@ fn field(out: &mut Out, f: &FieldView, kind: Field) {
         if kind == Field::Full && f.computed {
             out.text("        #[serde(default)]\n");
         }
+        if let Some(d) = &f.default {
+            out.line(&["        #[serde(default = \"", &d.path, "\")]"]);
+        }
         if given(&f.serde_with) {
             out.line(&[
                 "        #[serde(with = \"",
@@ -181,6 +190,41 @@ fn field(out: &mut Out, f: &FieldView, kind: Field) {
         }
     }
     out.line(&["        pub ", &f.ident, ": ", &f.ty, ","]);
+}
+
+/// The `impl` of struct `name`'s default functions: what each field with a model
+/// default reads as in a document written without it.
+fn defaults(out: &mut Out, name: &str, fields: &[FieldView]) {
+    out.line(&["    impl ", name, " {"]);
+    for f in fields {
+        let Some(d) = &f.default else { continue };
+        out.line(&[
+            "        /// What `",
+            &f.json_name,
+            "` reads as in a document written without it: the model's default, `",
+            &d.json,
+            "`.",
+        ]);
+        out.line(&["        pub fn ", &d.function, "() -> ", &f.ty, " {"]);
+        out.line(&["            ", &d.value]);
+        out.text("        }\n");
+    }
+    out.text("    }\n");
+}
+
+/// `Default` of a value object with model defaults: those fields take them, the
+/// others their type's own.
+fn default_by_hand(out: &mut Out, name: &str, fields: &[FieldView]) {
+    out.line(&["    impl ::core::default::Default for ", name, " {"]);
+    out.text("        fn default() -> Self {\n");
+    out.line(&["            ", name, " {"]);
+    for f in fields {
+        match &f.default {
+            Some(d) => out.line(&["                ", &f.ident, ": ", &d.path, "(),"]),
+            None => out.line(&["                ", &f.ident, ": ::core::default::Default::default(),"]),
+        }
+    }
+    out.text("            }\n        }\n    }\n");
 }
 
 /// A reference struct: its constructor (a plain reference) and its `From` the target document.
@@ -223,6 +267,9 @@ fn reference(out: &mut Out, view: &RustView, r: &RefView) {
         field(out, f, Field::Reference);
     }
     out.text("    }\n");
+    if r.has_defaults {
+        defaults(out, &r.name, &r.fields);
+    }
     if r.fields.is_empty() {
         reference_constructor(out, r);
     }
@@ -400,6 +447,9 @@ fn document(out: &mut Out, view: &RustView, d: &DocView) {
         field(out, f, Field::Full);
     }
     out.text(SYSTEM_FIELDS);
+    if d.has_defaults {
+        defaults(out, &d.name, &d.fields);
+    }
     document_impl(out, d);
     if let Some(copy) = &d.copy {
         out.line(&[
@@ -466,7 +516,11 @@ fn document_impl(out: &mut Out, d: &DocView) {
         } else {
             ""
         },
-        ": optional values are `None` and lists empty.",
+        if d.has_defaults {
+            ": optional values are `None`, lists empty and values with a model default take it."
+        } else {
+            ": optional values are `None` and lists empty."
+        },
     ]);
     out.text("        pub fn new(");
     for (i, p) in d.params.iter().enumerate() {
@@ -711,6 +765,17 @@ const CODEC_HELPERS: &str = r#"        /// `YYYY-MM-DDThh:mm:ss.fffffffZ`: UTC, 
                     ::core::result::Result::Err(
                         ::std::format!("`{text}` is not a YYYY-MM-DD date"),
                     )
+                }
+            }
+        }
+        /// A model `default` of a mapped type: its text, which the model's validation
+        /// checked, read as the value.
+        #[allow(dead_code)]
+        pub fn default_of<T: Canonical>(text: &str) -> T {
+            match T::read(text) {
+                ::core::result::Result::Ok(value) => value,
+                ::core::result::Result::Err(e) => {
+                    ::core::panic!("the model's default `{text}` does not read: {e}")
                 }
             }
         }

@@ -44,10 +44,12 @@ pub struct StructView {
     pub attributes: Vec<String>,
     /// For a reference data snapshot: the document it is taken from.
     pub snapshot_of: Option<SnapshotView>,
-    /// Derives `Default`: a value object whose every field has a default (an empty
+    /// Implements `Default`: a value object whose every field has a default (an empty
     /// value object is a value; a snapshot, subset item or reference without its
-    /// document's id is not).
+    /// document's id is not). Derived, or by hand when a field has a model default.
     pub default: bool,
+    /// A field has a model default: the struct gets an `impl` of default functions.
+    pub has_defaults: bool,
 }
 
 /// How a snapshot is built from the reference data document it copies.
@@ -83,6 +85,44 @@ pub struct FieldView {
     /// A count kept on the document (`computedValue`): `0` in `new`, and
     /// `serde(default)` so a document written before it existed still reads.
     pub computed: bool,
+    /// The model's `default`: what a document written without the field reads as.
+    pub default: Option<DefaultView>,
+}
+
+/// A field's model default: `#[serde(default = "{path}")]` and the function
+/// `fn {function}() -> {ty} { {value} }` in an `impl` of the struct that owns it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DefaultView {
+    /// The function's name, `default_{field}`.
+    pub function: String,
+    /// How serde calls it: `{Struct}::{function}`.
+    pub path: String,
+    /// The expression it returns (one line).
+    pub value: String,
+    /// The value as the model spells it (JSON), for the function's doc comment.
+    pub json: String,
+}
+
+impl DefaultView {
+    /// Names the function after field `ident` of struct `owner`.
+    fn own(&mut self, owner: &str, ident: &str) {
+        self.function = format!("default_{}", ident.trim_start_matches("r#"));
+        self.path = format!("{owner}::{}", self.function);
+    }
+}
+
+/// Names the default functions of `fields` (their identifiers final) after `owner`.
+fn own_defaults(fields: &mut [FieldView], owner: &str) {
+    for f in fields {
+        if let Some(d) = &mut f.default {
+            d.own(owner, &f.ident);
+        }
+    }
+}
+
+/// Whether any of `fields` has a model default (its struct gets an `impl` of them).
+pub(crate) fn has_defaults(fields: &[FieldView]) -> bool {
+    fields.iter().any(|f| f.default.is_some())
 }
 
 /// A typed reference to an aggregate root: id and partition key value.
@@ -105,6 +145,8 @@ pub struct RefView {
     pub fields: Vec<FieldView>,
     /// Path of the target's document struct, e.g. `super::account::Account`.
     pub document: String,
+    /// A copied attribute has a model default (an `impl` of default functions).
+    pub has_defaults: bool,
 }
 
 /// One container module.
@@ -151,6 +193,8 @@ pub struct DocView {
     pub inits: Vec<InitView>,
     /// A bucket (`bucket`): its `id` is its window, taken from a date-time's text.
     pub bucket: Option<BucketView>,
+    /// A field has a model default (an `impl` of default functions).
+    pub has_defaults: bool,
 }
 
 /// What a bucket document type says about its window.
@@ -208,6 +252,9 @@ pub fn build(model: &LogicalModel, mapping: &TypeMapping) -> Result<RustView, St
         }
         module_names.insert(module.clone());
         modules.insert(c.name.clone(), module);
+    }
+    if let Some(problem) = unbuildable_default(model, mapping) {
+        return Err(problem);
     }
     let mut types_module = "types".to_string();
     while module_names.contains(&types_module) {
@@ -410,6 +457,7 @@ impl Shared<'_> {
                 .map(|f| (f.json_name.clone(), f.ident.clone())),
         );
         dedupe(&mut fields, reserved, &format!("{container}::{}", d.name))?;
+        own_defaults(&mut fields, &d.name);
         let copy = match &d.copy_of {
             // A feed's partition is its source's `type`.
             Some(of) if of.partition_key_from.names() == ["type"] => {
@@ -540,6 +588,7 @@ impl Shared<'_> {
             params,
             inits,
             bucket,
+            has_defaults: has_defaults(&fields),
             name: d.name.clone(),
             discriminator: d.discriminator.clone(),
             doc: format!(
@@ -569,15 +618,24 @@ impl Shared<'_> {
                 ty
             }
         };
-        let mut field = plain_field(
-            &p.name,
-            &wrap(base),
-            p.optional,
-            &match &p.description {
-                Some(text) => format!("`{}` ({}): {}", p.name, p.ty.as_str(), one_line(text)),
-                None => format!("`{}` ({}).", p.name, p.ty.as_str()),
-            },
-        );
+        let mut field = plain_field(&p.name, &wrap(base), p.optional, &{
+            let ty = match p.default.as_ref().filter(|_| !p.optional && !p.many) {
+                Some(value) => format!("{}, default `{value}`", p.ty.as_str()),
+                None => p.ty.as_str().to_string(),
+            };
+            match &p.description {
+                Some(text) => format!("`{}` ({ty}): {}", p.name, one_line(text)),
+                None => format!("`{}` ({ty}).", p.name),
+            }
+        });
+        if let Some(value) = p.default.as_ref().filter(|_| !p.optional && !p.many) {
+            field.default = Some(DefaultView {
+                function: String::new(),
+                path: String::new(),
+                value: default_value(base, codec.map(|_| self.types.as_str()), value),
+                json: value.to_string(),
+            });
+        }
         if codec.is_some() {
             let helper = match (p.optional, p.many) {
                 (false, false) => "one",
@@ -645,6 +703,9 @@ impl Shared<'_> {
                 None => break,
             }
         }
+        own_defaults(&mut fields, &name);
+        // A model default is not the type's own: such a struct implements `Default`
+        // by hand (the template), calling the default functions.
         let default = e.kind == EmbeddedKind::ValueObject
             && fields.iter().all(|f| {
                 f.optional || f.list || has_default(&f.ty) || self.structs.get(&f.ty).is_some_and(|s| s.default)
@@ -669,10 +730,11 @@ impl Shared<'_> {
             StructView {
                 name: name.clone(),
                 doc,
-                fields,
                 attributes: Vec::new(),
                 snapshot_of,
                 default,
+                has_defaults: has_defaults(&fields),
+                fields,
             },
         );
         Ok(name)
@@ -692,7 +754,8 @@ impl Shared<'_> {
         while self.structs.contains_key(&name) {
             name.push('_');
         }
-        let fields: Vec<FieldView> = extended.iter().map(|a| self.attribute(a)).collect();
+        let mut fields: Vec<FieldView> = extended.iter().map(|a| self.attribute(a)).collect();
+        own_defaults(&mut fields, &name);
         let (constant, by_property, levels) = match &r.partition_key_value {
             PartitionKeyValue::SameAsId => (None, None, 1),
             PartitionKeyValue::Constant { value } => (Some(value.clone()), None, 1),
@@ -708,6 +771,7 @@ impl Shared<'_> {
             by_property,
             levels: levels > 1,
             key_type: key_type(levels),
+            has_defaults: has_defaults(&fields),
             fields,
             document,
         });
@@ -812,6 +876,8 @@ fn constructor(
     for f in fields {
         let value = if f.computed {
             "0".to_string()
+        } else if let Some(d) = &f.default {
+            format!("Self::{}()", d.function)
         } else if f.optional {
             "::core::option::Option::None".to_string()
         } else if f.list {
@@ -900,6 +966,58 @@ fn plain_field(json: &str, ty: &str, optional: bool, doc: &str) -> FieldView {
         schema_with: None,
         attributes: Vec::new(),
         computed: false,
+        default: None,
+    }
+}
+
+/// A model default on an attribute whose type `mapping` maps to the user's own type
+/// without a built-in codec: cosmap cannot spell such a value, so it refuses.
+fn unbuildable_default(model: &LogicalModel, mapping: &TypeMapping) -> Option<String> {
+    fn in_properties(owner: &str, properties: &[Property], mapping: &TypeMapping) -> Option<String> {
+        properties.iter().find_map(|p| {
+            let (base, codec) = scalar_type(mapping, p.ty);
+            (p.default.is_some() && codec.is_none() && !matches!(base, STRING | "i64" | "f64" | "bool")).then(|| {
+                format!(
+                    "`{owner}.{}` has a model `default`, and its type {} is mapped to your own type `{base}`, which cosmap cannot build a value of: map {} to a built-in codec (or to `String`), or remove the default",
+                    p.name,
+                    p.ty.as_str(),
+                    p.ty.as_str()
+                )
+            })
+        })
+    }
+    fn in_embedded(owner: &str, e: &Embedded, mapping: &TypeMapping) -> Option<String> {
+        let owner = format!("{owner}.{}", e.name);
+        in_properties(&owner, &e.attributes, mapping)
+            .or_else(|| e.embedded.iter().find_map(|inner| in_embedded(&owner, inner, mapping)))
+            .or_else(|| in_references(&owner, &e.references, mapping))
+    }
+    fn in_references(owner: &str, references: &[Reference], mapping: &TypeMapping) -> Option<String> {
+        references.iter().find_map(|r| {
+            let owner = format!("{owner}.{}", r.name);
+            r.extended
+                .iter()
+                .find_map(|x| in_properties(&owner, &x.attributes, mapping))
+        })
+    }
+    model.containers.iter().flat_map(|c| &c.document_types).find_map(|d| {
+        in_properties(&d.name, &d.attributes, mapping)
+            .or_else(|| d.embedded.iter().find_map(|e| in_embedded(&d.name, e, mapping)))
+            .or_else(|| in_references(&d.name, &d.references, mapping))
+    })
+}
+
+/// The Rust expression of model default `value` for a field of Rust type `base`:
+/// a literal, or for a mapped type read through its codec (from the types module
+/// `types`), whose text the model's validation checked.
+fn default_value(base: &str, codec_types: Option<&str>, value: &serde_json::Value) -> String {
+    use serde_json::Value;
+    match (value, codec_types) {
+        (Value::String(text), Some(types)) => format!("super::{types}::codec::default_of({text:?})"),
+        (Value::String(text), None) => format!("{STRING}::from({text:?})"),
+        (Value::Bool(b), _) => b.to_string(),
+        (Value::Number(n), _) if base == "f64" => format!("{:?}", n.as_f64().unwrap_or_default()),
+        (other, _) => other.to_string(),
     }
 }
 

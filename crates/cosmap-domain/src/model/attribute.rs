@@ -41,6 +41,11 @@ pub struct Attribute {
     /// JSON Schemas.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
+    /// The value a document written without the attribute reads as (a JSON value of
+    /// its type): lets a required attribute be added to a model whose documents are
+    /// already written. Only on a required single value that is not `unique`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub default: Option<serde_json::Value>,
 }
 
 pub(crate) fn is_false(b: &bool) -> bool {
@@ -60,6 +65,7 @@ impl Attribute {
             largest_value_share: None,
             sensitive: false,
             description: None,
+            default: None,
         }
     }
 
@@ -90,6 +96,12 @@ impl Attribute {
     /// Describes what it holds.
     pub fn description(mut self, text: impl Into<String>) -> Self {
         self.description = Some(text.into());
+        self
+    }
+
+    /// Gives the value documents written without the attribute read as.
+    pub fn with_default(mut self, value: serde_json::Value) -> Self {
+        self.default = Some(value);
         self
     }
 

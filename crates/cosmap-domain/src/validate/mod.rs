@@ -3,6 +3,7 @@
 
 mod access_patterns;
 mod aggregates;
+mod defaults;
 mod names;
 mod numbers;
 mod relationships;

@@ -158,6 +158,7 @@ impl Checker<'_> {
             // Paths are built only for a problem: a valid model needs none.
             let at = || path.key("attributes").index(j).key("name");
             self.check_property_name(&attribute.name, at, "attribute");
+            self.check_default(attribute, || path.key("attributes").index(j));
             if let Some(description) = &attribute.description {
                 let place = || path.key("attributes").index(j).key("description");
                 self.check_visible_text(description, place, "the attribute's `description`");
@@ -181,7 +182,7 @@ impl Checker<'_> {
     /// Reports free text (`what`) that holds control, text-direction or other
     /// invisible characters: it is printed and copied into generated files, where such
     /// a character can drive a terminal or make code read differently from what it is.
-    fn check_visible_text(&mut self, text: &str, path: impl FnOnce() -> JsonPath, what: &str) {
+    pub(super) fn check_visible_text(&mut self, text: &str, path: impl FnOnce() -> JsonPath, what: &str) {
         if let Some(c) = text.chars().find(|&c| is_hidden_char(c)) {
             self.report(
                 Diagnostic::new(

@@ -367,18 +367,7 @@ fn bucket_of(d: &DocumentType, k: &Candidate) -> DocumentType {
     let mut attributes = d.attributes.clone();
     if let IdSource::Identity { attribute } = &d.id {
         if !attributes.iter().any(|a| &a.name == attribute) {
-            attributes.insert(
-                0,
-                Property {
-                    name: attribute.clone(),
-                    ty: cosmap_domain::AttributeType::String,
-                    optional: false,
-                    many: false,
-                    unique: false,
-                    sensitive: false,
-                    description: None,
-                },
-            );
+            attributes.insert(0, Property::text(attribute));
         }
     }
     let items = d
@@ -396,18 +385,13 @@ fn bucket_of(d: &DocumentType, k: &Candidate) -> DocumentType {
         },
         parent: None,
         attributes: vec![Property {
-            name: "window".to_string(),
-            ty: cosmap_domain::AttributeType::String,
-            optional: false,
-            many: false,
-            unique: false,
-            sensitive: false,
             description: Some(format!(
                 "The {}: the first {} characters of the items' `{}` (UTC RFC 3339).",
                 k.window.as_str(),
                 k.window.prefix_len(),
                 k.time
             )),
+            ..Property::text("window")
         }],
         embedded: vec![Embedded {
             name: items.clone(),
