@@ -96,9 +96,13 @@ pub enum Command {
     /// Run every access pattern on sample documents and check what comes back (in-memory engine by default).
     #[command(after_help = VERIFY_HELP)]
     Verify(VerifyArgs),
-    /// Show what changing the model does: each difference of the logical models
-    /// classified as in place, additive, data migration or breaking for readers.
-    #[command(after_help = DIFF_HELP)]
+    /// Show what changing the model does: each difference of the logical models (or,
+    /// with --endpoint, of the containers provisioned on an account) classified as in
+    /// place, additive, data migration or breaking for readers.
+    #[command(
+        after_help = DIFF_HELP,
+        override_usage = "cosmap diff [OPTIONS] <OLD> <NEW>\n       cosmap diff [OPTIONS] <NEW> --endpoint <ENDPOINT>"
+    )]
     Diff(DiffArgs),
     /// Migrate the documents from OLD to NEW: create containers, copy repartitioned
     /// containers, split embedded value objects out; resumable, never deleting.
@@ -168,29 +172,50 @@ references, copies and other derived data. Each change is classified by what it 
 deploy; data migrations are estimated in documents and RU from OLD's volumes
 (docs/diff.md).
 
+With --endpoint, the one model file is NEW and the old side is what is provisioned in the
+database on that account (reads only): containers only (added, removed, partition keys,
+unique keys, indexing, TTL), since an account holds no model of its documents; compare
+two model files for document shapes. COSMOS_ENDPOINT is not read: `cosmap diff OLD NEW`
+stays a comparison of two files.
+
 Exit codes (the worst change's class, like `terraform plan -detailed-exitcode`):
   0   no changes
   10  in place: indexing, TTL, properties left behind (nothing is rewritten)
   11  additive: new containers, document types, optional properties
   12  data migration: documents must be rewritten, copied or back-filled
   13  breaking for readers: old documents no longer deserialise into the new types
-  1   failure (an unreadable file);  2  invalid model or usage";
+  1   failure (an unreadable file; with --endpoint: unreachable, key rejected)
+  2   invalid model or usage (one file without --endpoint, two files with it)";
 
 /// `cosmap diff`.
 #[derive(Debug, Args)]
 pub struct DiffArgs {
     /// The model as it is deployed (JSON): its documents are the ones already written.
+    /// With --endpoint: the changed model, NEW.
+    #[arg(value_name = "OLD")]
     pub old: PathBuf,
-    /// The changed model (JSON).
+    /// The changed model (JSON). Not with --endpoint.
+    #[arg(value_name = "NEW")]
     pub new: Option<PathBuf>,
-    /// Compare with what is provisioned on this account instead of a second file
-    /// (not available yet: refused).
+    /// Compare NEW with what is provisioned on this Cosmos DB account or emulator (its
+    /// containers only) instead of with a second file. http:// and the emulator's
+    /// well-known key are only used for loopback hosts (localhost, 127.0.0.1, [::1]).
     #[arg(long)]
     pub endpoint: Option<String>,
+    /// The account key for --endpoint; prefer COSMOS_KEY (a flag shows in the process
+    /// list). Never printed. Without it, loopback endpoints get the emulator's well-known key.
+    #[arg(long, env = "COSMOS_KEY", hide_env_values = true, value_parser = key)]
+    pub key: Option<AccountKey>,
+    /// The database to read with --endpoint [default: NEW's name].
+    #[arg(long, requires = "endpoint")]
+    pub database: Option<String>,
+    /// Trace each request to --endpoint on stderr (never the key).
+    #[arg(long, short, requires = "endpoint")]
+    pub verbose: bool,
     /// Output format.
     #[arg(long, value_enum, default_value_t = DiffFormat::Text)]
     pub format: DiffFormat,
-    /// Map both models with rules MR1-MR6 only, without the optimisations.
+    /// Map the models with rules MR1-MR6 only, without the optimisations.
     #[arg(long)]
     pub no_optimise: bool,
     #[command(flatten)]

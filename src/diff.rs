@@ -1,12 +1,16 @@
 //! `cosmap diff`: maps two model files, compares them (cosmap-diff) and prints the
 //! changes as text or JSON; the exit code says which class the worst change is in.
+//! With `--endpoint`, the old side is what is provisioned on the account, read by
+//! cosmap-provision: containers only.
 
 use std::fmt::{self, Write as _};
 
-use cosmap_diff::{Change, ChangeKind, Class, ModelDiff, Volumes};
+use cosmap_diff::{Change, ChangeKind, Class, DeployedContainer, ModelDiff, Volumes};
 use cosmap_mapper::{human_count, Options};
+use cosmap_provision::{read_deployed, Connection, ProvisionError, Settings, Target};
 
 use crate::cli::{DiffArgs, DiffFormat};
+use crate::provision::Failure;
 
 /// Exit code when nothing changed.
 pub const EXIT_NO_CHANGES: u8 = 0;
@@ -36,15 +40,20 @@ impl std::error::Error for Usage {}
 
 /// Runs `cosmap diff`; returns the exit code.
 pub fn run(args: DiffArgs) -> anyhow::Result<u8> {
-    if let Some(endpoint) = &args.endpoint {
-        return Err(Usage(format!(
-            "`cosmap diff --endpoint` is not available yet: a diff against what is provisioned at {endpoint} is planned (issue 18)\n  hint: compare two model files, `cosmap diff OLD NEW`; `cosmap provision --dry-run` reports drift against an account"
-        ))
-        .into());
+    if let Some(endpoint) = args.endpoint.clone() {
+        if let Some(second) = &args.new {
+            return Err(Usage(format!(
+                "`cosmap diff` compares two model files, or one model file with what is provisioned at --endpoint, not both: {} and {} were given with --endpoint {endpoint}\n  hint: cosmap diff NEW --endpoint URL (the model file to deploy), or cosmap diff OLD NEW (without --endpoint)",
+                args.old.display(),
+                second.display(),
+            ))
+            .into());
+        }
+        return against_endpoint(&endpoint, args);
     }
     let Some(new_path) = &args.new else {
         return Err(Usage(
-            "`cosmap diff` needs two model files: cosmap diff OLD NEW\n  hint: keep the model as deployed (for example `git show main:model.json > old.json`) and compare it with the edited one".to_string(),
+            "`cosmap diff` needs two model files: cosmap diff OLD NEW, or one and --endpoint: cosmap diff NEW --endpoint URL\n  hint: keep the model as deployed (for example `git show main:model.json > old.json`) and compare it with the edited one, or compare the edited one with what is provisioned on the account".to_string(),
         )
         .into());
     };
@@ -61,6 +70,57 @@ pub fn run(args: DiffArgs) -> anyhow::Result<u8> {
     crate::print(&out)?;
     Ok(diff.worst.map_or(EXIT_NO_CHANGES, exit_code))
 }
+
+/// `cosmap diff NEW --endpoint URL`: NEW (the one model file) against the containers
+/// of the database on the account (cosmap-provision reads them; reads only).
+fn against_endpoint(endpoint: &str, args: DiffArgs) -> anyhow::Result<u8> {
+    let options: Options = args.mapping.options().optimise(!args.no_optimise);
+    let new = crate::load(&args.old)?;
+    let new_logical = cosmap_mapper::map(&new, &options);
+    let database = args.database.clone().unwrap_or_else(|| new.name().to_string());
+    // The endpoint comes from --endpoint only: the hints do not point to COSMOS_ENDPOINT.
+    let target =
+        Target::new(endpoint, args.key, &database).map_err(|e| Failure::for_endpoint_flag(ProvisionError::from(e)))?;
+    let settings = Settings::default().trace(crate::provision::trace(args.verbose));
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+    let read = runtime.block_on(async {
+        let connection = Connection::open(&target, settings).await?;
+        read_deployed(&connection).await
+    });
+    let read = read.map_err(Failure::for_endpoint_flag)?;
+    let old = format!("{database} at {}", target.endpoint());
+    let missing = read.is_none();
+    let deployed: Vec<DeployedContainer> = read
+        .unwrap_or_default()
+        .into_iter()
+        .map(|c| DeployedContainer {
+            definition: c.definition,
+            other_indexes: c.other_indexes,
+        })
+        .collect();
+    let diff = cosmap_diff::diff_deployed(&old, &deployed, &new_logical);
+    let out = match args.format {
+        DiffFormat::Text => {
+            let mut out = render(&diff);
+            out.push('\n');
+            if missing {
+                let note = format!(
+                    "The database `{database}` does not exist at {}: every container is new.",
+                    target.endpoint()
+                );
+                wrap(&mut out, &note, "", "");
+            }
+            wrap(&mut out, CONTAINERS_ONLY, "", "");
+            out
+        }
+        DiffFormat::Json => serde_json::to_string_pretty(&diff)? + "\n",
+    };
+    crate::print(&out)?;
+    Ok(diff.worst.map_or(EXIT_NO_CHANGES, exit_code))
+}
+
+/// What a diff against an account leaves out, said under its text.
+const CONTAINERS_ONLY: &str = "Compared containers only: an account holds no model, so document types and properties were not compared; compare two model files (`cosmap diff OLD NEW`) for document shapes.";
 
 /// Text width the output keeps to.
 const WIDTH: usize = 80;
@@ -88,12 +148,9 @@ pub fn render(diff: &ModelDiff) -> String {
         }
         let _ = writeln!(out, "\n{} ({})", class.as_str().to_uppercase(), changes.len());
         for c in changes {
-            wrap(
-                &mut out,
-                &format!("{}: {}", c.subject, describe(&c.kind)),
-                "  ",
-                "      ",
-            );
+            // A container read from an account is named by the server: shown escaped.
+            let subject = cosmap_domain::naming::escape_hidden(&c.subject.to_string());
+            wrap(&mut out, &format!("{subject}: {}", describe(&c.kind)), "  ", "      ");
             wrap(&mut out, &c.explanation, "      ", "      ");
             if let Some(e) = c.estimate {
                 let _ = writeln!(
@@ -167,7 +224,24 @@ fn describe(kind: &ChangeKind) -> String {
     match kind {
         ChangeKind::ContainerAdded => "container added".to_string(),
         ChangeKind::ContainerRemoved => "container removed".to_string(),
-        ChangeKind::PartitionKeyChanged { old, new } => format!("partition key {} → {}", list(old), list(new)),
+        ChangeKind::PartitionKeyChanged {
+            old,
+            new,
+            definition: None,
+        } => format!("partition key {} → {}", list(old), list(new)),
+        ChangeKind::PartitionKeyChanged {
+            old,
+            new,
+            definition: Some(d),
+        } => format!(
+            "partition key {} ({}, version {}) → {} ({}, version {})",
+            list(old),
+            d.old_kind,
+            d.old_version,
+            list(new),
+            d.new_kind,
+            d.new_version
+        ),
         ChangeKind::UniqueKeysChanged { old, new } => format!("unique keys {} → {}", keys(old), keys(new)),
         ChangeKind::IndexingChanged {
             included_added,

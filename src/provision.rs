@@ -41,9 +41,9 @@ impl From<ProvisionError> for Failure {
 }
 
 impl Failure {
-    /// For `cosmap verify`, which reads its endpoint from `--endpoint` only: the
-    /// hint does not point to `COSMOS_ENDPOINT`.
-    pub fn for_verify(error: ProvisionError) -> Failure {
+    /// For `cosmap verify` and `cosmap diff`, which read their endpoint from
+    /// `--endpoint` only: the hint does not point to `COSMOS_ENDPOINT`.
+    pub fn for_endpoint_flag(error: ProvisionError) -> Failure {
         let hint = error.hint_without_endpoint_variable();
         Failure::with_hint(error, hint)
     }
@@ -289,10 +289,14 @@ pub(crate) fn target_and_trace(
 ) -> Result<(Target, Trace), Failure> {
     let target =
         Target::new(&account.endpoint, account.key, database).map_err(|e| Failure::from(ProvisionError::from(e)))?;
-    let trace = if verbose {
+    Ok((target, trace(verbose)))
+}
+
+/// The request trace: with `verbose`, each request on stderr (never the key).
+pub(crate) fn trace(verbose: bool) -> Trace {
+    if verbose {
         Trace::to(|line| eprintln!("trace: {line}"))
     } else {
         Trace::off()
-    };
-    Ok((target, trace))
+    }
 }

@@ -21,8 +21,8 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<()> {
                 fresh_database_name(model.name(), now.as_secs()),
                 run_suffix(now.subsec_nanos())
             );
-            let target =
-                Target::new(endpoint, args.key, &database).map_err(|e| Failure::for_verify(ProvisionError::from(e)))?;
+            let target = Target::new(endpoint, args.key, &database)
+                .map_err(|e| Failure::for_endpoint_flag(ProvisionError::from(e)))?;
             eprintln!(
                 "verify: using the new database `{database}` at {}; it is left in place: drop it when done",
                 target.endpoint()
@@ -34,7 +34,7 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<()> {
     let report = runtime
         .block_on(verify(&model, &logical, engine, Settings::default()))
         .map_err(|e| match e {
-            VerifyError::Provision(e) => anyhow::Error::from(Failure::for_verify(e)),
+            VerifyError::Provision(e) => anyhow::Error::from(Failure::for_endpoint_flag(e)),
             other => match other.hint() {
                 Some(hint) => anyhow!("{other}\n  hint: {hint}"),
                 None => anyhow!("{other}"),

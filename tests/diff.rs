@@ -1,15 +1,23 @@
 //! `cosmap diff` as a user runs it: the e-commerce model against itself and against
 //! `tests/diff/ecommerce-changed.json` (an optional property added, order items moved
 //! from embedded to separate documents, a partition key changed), text, JSON and exit
-//! codes.
+//! codes; and `cosmap diff NEW --endpoint` against what `cosmap provision` made on a
+//! real server (`@vercel/cosmosdb-server`, started by the tests on loopback, as in
+//! tests/provision.rs).
+
+mod support;
 
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
 use serde_json::Value;
+use support::CosmosServer;
 
 const ECOMMERCE: &str = "examples/ecommerce/model.json";
 const CHANGED: &str = "tests/diff/ecommerce-changed.json";
+const V2: &str = "examples/ecommerce/v2/model.json";
+/// A distinctive (fake, valid base64) key: it must never appear in any output.
+const KEY: &str = "Q09TTUFQLURJRkYtVEVTVC1LRVktc2hvdWxkLW5ldmVyLWJlLXByaW50ZWQ=";
 
 fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -172,10 +180,326 @@ fn bad_input_is_reported_like_other_commands() {
     assert!(stderr(&out).contains("needs two model files"), "{}", stderr(&out));
 }
 
+// `cosmap diff NEW --endpoint`: against what is provisioned.
+
+/// Runs `cosmap` with COSMOS_KEY set to [`KEY`] (and no other COSMOS_* variable);
+/// the key must not appear in its output.
+fn cosmap_keyed(args: &[&str]) -> Output {
+    support::cosmap_without_leaking(args, &[("COSMOS_KEY", KEY)], KEY)
+}
+
+/// A server with `model` provisioned into its database (the model's name).
+fn provisioned(model: &str) -> CosmosServer {
+    let server = CosmosServer::start();
+    let out = cosmap_keyed(&["provision", model, "--endpoint", &server.endpoint()]);
+    assert_eq!(out.status.code(), Some(0), "{}{}", stdout(&out), stderr(&out));
+    server
+}
+
+/// The text output as one line (it is wrapped at 80 columns).
+fn unwrapped(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+const CONTAINERS_ONLY: &str = "Compared containers only: an account holds no model, so document types and properties were not compared; compare two model files (`cosmap diff OLD NEW`) for document shapes.";
+
+/// The kinds of `diff`'s changes with their subjects' containers and classes.
+fn kinds(diff: &Value) -> Vec<(String, String, String)> {
+    diff["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            assert!(c["subject"].get("documentType").is_none(), "containers only: {c}");
+            (
+                c["subject"]["container"].as_str().unwrap().to_string(),
+                c["kind"].as_str().unwrap().to_string(),
+                c["class"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
 #[test]
-fn a_diff_against_an_endpoint_is_refused_until_it_exists() {
-    let out = cosmap(&["diff", ECOMMERCE, "--endpoint", "https://localhost:8081/"]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("not available yet"), "{}", stderr(&out));
+fn a_model_against_the_account_it_was_provisioned_on_has_no_changes() {
+    let server = provisioned(ECOMMERCE);
+    let endpoint = server.endpoint();
+    let before = server.fingerprint("Ecommerce");
+
+    let out = cosmap_keyed(&["diff", ECOMMERCE, "--endpoint", &endpoint]);
+    assert_eq!(out.status.code(), Some(0), "{}{}", stdout(&out), stderr(&out));
+    let text = stdout(&out);
+    let first = format!("Ecommerce at {endpoint} → Ecommerce: no changes.\n\n");
+    assert!(text.starts_with(&first), "{text}");
+    assert_eq!(unwrapped(&text[first.len()..]), CONTAINERS_ONLY, "{text}");
+    for line in text.lines() {
+        assert!(line.chars().count() <= 80, "fits 80 columns: {line}");
+    }
+    assert!(stderr(&out).is_empty(), "{}", stderr(&out));
+
+    let out = cosmap_keyed(&["diff", ECOMMERCE, "--endpoint", &endpoint, "--format", "json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let diff = json(&out);
+    assert_eq!(diff["old"], format!("Ecommerce at {endpoint}"));
+    assert_eq!(diff["new"], "Ecommerce");
+    assert_eq!(diff["containersOnly"], true);
+    assert_eq!(diff["changes"], serde_json::json!([]));
+    assert!(diff.get("worst").is_none());
+
+    // Indexing every path instead: an in-place change of each container's indexing policy.
+    let out = cosmap_keyed(&[
+        "diff",
+        ECOMMERCE,
+        "--endpoint",
+        &endpoint,
+        "--index-all",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(10),
+        "in place: {}{}",
+        stdout(&out),
+        stderr(&out)
+    );
+    let diff = json(&out);
+    assert_eq!(diff["worst"], "inPlace");
+    let found = kinds(&diff);
+    let containers: Vec<&str> = found.iter().map(|(c, _, _)| c.as_str()).collect();
+    assert_eq!(
+        containers,
+        [
+            "Account",
+            "Dictionary",
+            "Item",
+            "Order",
+            "PresentedProduct",
+            "UniqueClaims"
+        ]
+    );
+    assert!(
+        found
+            .iter()
+            .all(|(_, kind, class)| kind == "indexingChanged" && class == "inPlace"),
+        "{found:?}"
+    );
+    assert!(diff["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|c| c["includedAdded"] == serde_json::json!(["/*"])));
+
+    // Reads only: nothing on the server changed.
+    assert_eq!(server.fingerprint("Ecommerce"), before, "a diff sent a write");
+}
+
+#[test]
+fn the_next_version_against_the_account_names_each_container_change() {
+    let server = provisioned(ECOMMERCE);
+    let endpoint = server.endpoint();
+
+    let out = cosmap_keyed(&["diff", V2, "--endpoint", &endpoint, "--format", "json"]);
+    assert_eq!(
+        out.status.code(),
+        Some(13),
+        "breaking: {}{}",
+        stdout(&out),
+        stderr(&out)
+    );
+    let diff = json(&out);
+    assert_eq!(diff["worst"], "breakingForReaders");
+    assert_eq!(diff["containersOnly"], true);
+    let item = change(&diff, "partitionKeyChanged", "Item", None);
+    assert_eq!(item["class"], "breakingForReaders");
+    assert_eq!(item["old"], serde_json::json!(["/itemId"]));
+    assert_eq!(item["new"], serde_json::json!(["/itemCode"]));
+    assert!(item.get("oldVersion").is_none(), "{item}");
+    assert!(item.get("estimate").is_none(), "an account gives no volumes: {item}");
+    // The container changes `cosmap diff OLD NEW` finds are the ones found here.
+    let files = json(&cosmap(&["diff", ECOMMERCE, V2, "--format", "json"]));
+    let container_changes: Vec<(String, String, String)> = files["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["subject"].get("documentType").is_none())
+        .map(|c| {
+            (
+                c["subject"]["container"].as_str().unwrap().to_string(),
+                c["kind"].as_str().unwrap().to_string(),
+                c["class"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(kinds(&diff), container_changes);
+    for (container, kind, class) in kinds(&diff) {
+        if kind == "containerAdded" {
+            assert_eq!(class, "additive", "{container}");
+        }
+    }
+
+    let out = cosmap_keyed(&["diff", V2, "--endpoint", &endpoint]);
+    assert_eq!(out.status.code(), Some(13));
+    let text = stdout(&out);
+    assert!(
+        text.starts_with(&format!("Ecommerce at {endpoint} → Ecommerce: ")),
+        "{text}"
+    );
+    assert!(text.contains("BREAKING FOR READERS"), "{text}");
+    assert!(text.contains("  Item: partition key /itemId → /itemCode\n"), "{text}");
+    assert!(unwrapped(&text).ends_with(CONTAINERS_ONLY), "{text}");
+    for line in text.lines() {
+        assert!(line.chars().count() <= 80, "fits 80 columns: {line}");
+    }
+}
+
+#[test]
+fn containers_the_model_does_not_have_are_removed() {
+    let server = provisioned(ECOMMERCE);
+    let endpoint = server.endpoint();
+    // A change feed processor's lease container, made by someone else.
+    let (status, body) = server.post(
+        "/dbs/Ecommerce/colls",
+        &serde_json::json!({"id": "leases", "partitionKey": {"paths": ["/id"], "kind": "Hash", "version": 2}}),
+    );
+    assert_eq!(status, 201, "{body}");
+
+    let out = cosmap_keyed(&["diff", ECOMMERCE, "--endpoint", &endpoint, "--format", "json"]);
+    assert_eq!(
+        out.status.code(),
+        Some(12),
+        "data migration: {}{}",
+        stdout(&out),
+        stderr(&out)
+    );
+    assert_eq!(
+        kinds(&json(&out)),
+        [(
+            "leases".to_string(),
+            "containerRemoved".to_string(),
+            "dataMigration".to_string()
+        )]
+    );
+    let out = cosmap_keyed(&["diff", ECOMMERCE, "--endpoint", &endpoint]);
+    assert!(
+        stdout(&out).contains("  leases: container removed\n"),
+        "{}",
+        stdout(&out)
+    );
+
+    // A name chosen by whoever made the container is shown escaped, never sent to the terminal.
+    let (status, body) = server.post(
+        "/dbs/Ecommerce/colls",
+        &serde_json::json!({"id": "evil\u{202e}txt", "partitionKey": {"paths": ["/id"]}}),
+    );
+    assert_eq!(status, 201, "{body}");
+    let out = cosmap_keyed(&["diff", ECOMMERCE, "--endpoint", &endpoint]);
+    assert_eq!(out.status.code(), Some(12), "{}{}", stdout(&out), stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("  evil\\u{202E}txt: container removed\n"), "{text}");
+    assert!(!text.contains('\u{202e}'), "{text}");
+}
+
+#[test]
+fn a_database_that_is_not_there_makes_every_container_new() {
+    let server = provisioned(ECOMMERCE);
+    let endpoint = server.endpoint();
+    let out = cosmap_keyed(&["diff", ECOMMERCE, "--endpoint", &endpoint, "--database", "Elsewhere"]);
+    assert_eq!(
+        out.status.code(),
+        Some(11),
+        "additive: {}{}",
+        stdout(&out),
+        stderr(&out)
+    );
+    let text = stdout(&out);
+    assert!(
+        unwrapped(&text).starts_with(&format!(
+            "Elsewhere at {endpoint} → Ecommerce: 6 changes; the worst is additive (exit code 11)."
+        )),
+        "{text}"
+    );
+    assert!(
+        unwrapped(&text).contains(&format!(
+            "The database `Elsewhere` does not exist at {endpoint}: every container is new."
+        )),
+        "{text}"
+    );
+    assert_eq!(text.matches(": container added\n").count(), 6, "{text}");
+    assert!(server.get("/dbs/Elsewhere").0 == 404, "a diff created nothing");
+}
+
+#[test]
+fn two_files_and_an_endpoint_are_a_usage_error() {
+    let out = cosmap_keyed(&["diff", ECOMMERCE, V2, "--endpoint", "https://localhost:8081/"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert!(out.stdout.is_empty());
+    let message = stderr(&out);
+    assert!(
+        message.starts_with("error: `cosmap diff` compares two model files, or one model file with what is provisioned at --endpoint, not both"),
+        "{message}"
+    );
+    assert!(message.contains("hint: cosmap diff NEW --endpoint URL"), "{message}");
+
+    // --database and --verbose belong to --endpoint.
+    for flag in [&["--database", "X"][..], &["--verbose"]] {
+        let mut args = vec!["diff", ECOMMERCE, V2];
+        args.extend_from_slice(flag);
+        let out = cosmap_keyed(&args);
+        assert_eq!(out.status.code(), Some(2), "{flag:?}: {}", stderr(&out));
+        assert!(stderr(&out).contains("--endpoint"), "{}", stderr(&out));
+    }
+
+    // One file and no --endpoint.
+    let out = cosmap_keyed(&["diff", ECOMMERCE]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("cosmap diff NEW --endpoint URL"),
+        "{}",
+        stderr(&out)
+    );
+
+    // COSMOS_ENDPOINT does not turn `cosmap diff OLD NEW` into a diff against an account.
+    let out = support::cosmap_without_leaking(
+        &["diff", ECOMMERCE, ECOMMERCE],
+        &[("COSMOS_ENDPOINT", "https://localhost:1/")],
+        KEY,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(stdout(&out), "Ecommerce → Ecommerce: no changes.\n");
+}
+
+#[test]
+fn an_unreachable_endpoint_or_a_rejected_key_fails_clearly() {
+    let server = CosmosServer::start();
+    let endpoint = server.endpoint();
+    drop(server);
+    let out = cosmap_keyed(&["diff", ECOMMERCE, "--endpoint", &endpoint]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(out.stdout.is_empty(), "{}", stdout(&out));
+    let message = stderr(&out);
+    assert!(
+        message.starts_with(&format!("error: cannot reach {endpoint}: connection refused\n  hint: ")),
+        "{message}"
+    );
+    assert!(
+        !message.contains("COSMOS_ENDPOINT"),
+        "diff reads --endpoint only: {message}"
+    );
+
+    let rejecting = CosmosServer::answering(401);
+    let endpoint = rejecting.endpoint();
+    let out = cosmap_keyed(&["diff", ECOMMERCE, "--endpoint", &endpoint]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(out.stdout.is_empty(), "{}", stdout(&out));
+    let message = stderr(&out);
+    assert!(
+        message.starts_with(&format!("error: the key was rejected (401/403) by {endpoint}")),
+        "{message}"
+    );
+
+    // Off loopback, a key is required: a usage error before anything is sent.
+    let out = support::cosmap_without_leaking(&["diff", ECOMMERCE, "--endpoint", "https://example.invalid/"], &[], KEY);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(out.stdout.is_empty(), "{}", stdout(&out));
 }

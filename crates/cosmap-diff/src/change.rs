@@ -153,18 +153,23 @@ impl Derived {
 
 /// What changed, with the old and new values that matter.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase", tag = "kind")]
+#[serde(rename_all = "camelCase", rename_all_fields = "camelCase", tag = "kind")]
 pub enum ChangeKind {
     /// A new container.
     ContainerAdded,
     /// A container the new model no longer has.
     ContainerRemoved,
-    /// The partition key paths (or kind) differ: Cosmos DB cannot change them in place.
+    /// The partition key paths, kind or version differ: Cosmos DB cannot change them
+    /// in place.
     PartitionKeyChanged {
         /// Old paths.
         old: Vec<String>,
         /// New paths.
         new: Vec<String>,
+        /// The old and new kind and version, when they differ (the paths may not: a
+        /// provisioned container with a version 1 key where the model wants version 2).
+        #[serde(flatten, skip_serializing_if = "Option::is_none")]
+        definition: Option<KeyDefinitionChange>,
     },
     /// The unique keys differ: Cosmos DB cannot change them in place.
     UniqueKeysChanged {
@@ -394,6 +399,20 @@ pub struct Change {
     pub estimate: Option<Estimate>,
 }
 
+/// A partition key's kind and version before and after, when either differs.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct KeyDefinitionChange {
+    /// Old kind: `Hash` or `MultiHash`.
+    pub old_kind: String,
+    /// Old version: 1 or 2.
+    pub old_version: u32,
+    /// New kind.
+    pub new_kind: String,
+    /// New version.
+    pub new_version: u32,
+}
+
 /// Every difference between two logical models, in a deterministic order
 /// (by container, document type, path; container changes first).
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -410,6 +429,10 @@ pub struct ModelDiff {
     pub worst: Option<Class>,
     /// The changes.
     pub changes: Vec<Change>,
+    /// Only containers were compared: the old side is what is provisioned on an
+    /// account ([`crate::diff_deployed`]), which holds no document types or properties.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub containers_only: bool,
 }
 
 impl ModelDiff {

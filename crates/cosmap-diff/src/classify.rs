@@ -18,7 +18,9 @@
 //! - a container's `…Document` enum refuses a `type` it does not know: documents of a
 //!   removed document type left in the container break mixed reads of it;
 //! - Cosmos DB changes indexing and the default TTL in place, never a partition key
-//!   or unique keys: those need a new container and a copy of every document.
+//!   or unique keys: those need a new container and a copy of every document (a key
+//!   whose paths stay and whose kind or version differs — a provisioned container
+//!   against a model — still reads, so it is a data migration, not a break).
 
 use crate::change::{ChangeKind, Class, Derived};
 use crate::volumes::Work;
@@ -66,6 +68,11 @@ pub fn assess(kind: &ChangeKind, place: Place) -> Assessment {
             DataMigration,
             "the new model no longer uses it and cosmap never deletes: move what is still needed, then drop it yourself",
             None,
+        ),
+        ChangeKind::PartitionKeyChanged { old, new, .. } if old == new => assessed(
+            DataMigration,
+            "the same paths with another kind or version, which Cosmos DB cannot change in place: documents still read, but `cosmap provision` refuses the container (drift); to match the model, create a container under a new name (or database), copy every document into it, switch, then drop the old one",
+            Some(Work::Copy),
         ),
         ChangeKind::PartitionKeyChanged { .. } => assessed(
             BreakingForReaders,

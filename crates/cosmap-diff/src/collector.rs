@@ -103,9 +103,15 @@ impl<'a> Collector<'a> {
     /// The changes, in a deterministic order: by subject (container, then document
     /// type, then path), in the order found within one subject.
     pub fn finish(mut self) -> Vec<Change> {
-        self.changes.sort_by(|a, b| a.subject.cmp(&b.subject));
+        in_order(&mut self.changes);
         self.changes
     }
+}
+
+/// Puts `changes` in the diff's order: by subject (container, then document type,
+/// then path), in the order found within one subject.
+pub(crate) fn in_order(changes: &mut [Change]) {
+    changes.sort_by(|a, b| a.subject.cmp(&b.subject));
 }
 
 /// Whether index or key path `path` (`/a/[]/b/?`, `/a/*`, `/a/b`) covers the property

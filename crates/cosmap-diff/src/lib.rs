@@ -16,6 +16,10 @@
 //! generate` writes still deserialise (see `classify`). No I/O: the caller maps both
 //! models.
 //!
+//! [`diff_deployed`] compares what is provisioned on an account (its containers'
+//! definitions, read by the caller: `cosmap-provision` reads them) with a new logical
+//! model — containers only, since an account holds no model of its documents.
+//!
 //! ```
 //! # let model = cosmap_domain::from_slice(br#"{"name": "M", "entities": [{"name": "A", "identity": "aId", "attributes": []}], "aggregates": [{"name": "A", "root": "A"}]}"#, None).unwrap();
 //! let logical = cosmap_mapper::map(&model, &cosmap_mapper::Options::default());
@@ -27,6 +31,7 @@ mod change;
 mod classify;
 mod collector;
 mod containers;
+mod deployed;
 mod documents;
 mod error;
 mod properties;
@@ -35,7 +40,10 @@ mod volumes;
 #[cfg(test)]
 mod tests;
 
-pub use change::{Change, ChangeKind, Class, Derived, Estimate, ModelDiff, Subject, DIFF_FORMAT_VERSION};
+pub use change::{
+    Change, ChangeKind, Class, Derived, Estimate, KeyDefinitionChange, ModelDiff, Subject, DIFF_FORMAT_VERSION,
+};
+pub use deployed::{diff_deployed, DeployedContainer};
 pub use error::DiffError;
 pub use volumes::{DocVolume, Volumes};
 
@@ -60,5 +68,6 @@ pub fn diff(old: &LogicalModel, new: &LogicalModel, volumes: &Volumes) -> Result
         new: new.model.clone(),
         worst: changes.iter().map(|c| c.class).max(),
         changes,
+        containers_only: false,
     })
 }

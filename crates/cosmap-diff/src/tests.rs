@@ -5,7 +5,7 @@ use cosmap_domain::DomainModel;
 use cosmap_mapper::{LogicalModel, Options, Role};
 use serde_json::{json, Value};
 
-use crate::{diff, Change, ChangeKind, Class, Derived, ModelDiff, Volumes};
+use crate::{diff, diff_deployed, Change, ChangeKind, Class, DeployedContainer, Derived, ModelDiff, Volumes};
 
 /// A shop: customers (with an embedded address) and orders (with a few lines
 /// embedded, a reference to their customer, and payments as their own documents).
@@ -201,6 +201,11 @@ fn an_indexing_change_is_in_place() {
         .changes
         .iter()
         .all(|c| c.class == Class::InPlace && c.kind.name() == "indexingChanged"));
+    // The kind's fields in camelCase, as docs/diff.md documents them.
+    let json = serde_json::to_value(&d.changes[0]).unwrap();
+    assert_eq!(json["includedAdded"], json!(["/*"]), "{json}");
+    assert!(json["includedRemoved"].is_array(), "{json}");
+    assert!(json.get("included_added").is_none(), "{json}");
 }
 
 #[test]
@@ -248,7 +253,8 @@ fn a_partition_key_change_breaks_readers_and_is_priced_for_the_whole_container()
         c.kind,
         ChangeKind::PartitionKeyChanged {
             old: vec!["/orderId".into()],
-            new: vec!["/orderNumber".into()]
+            new: vec!["/orderNumber".into()],
+            definition: None,
         }
     );
     assert!(c.explanation.contains("new name"), "{}", c.explanation);
@@ -628,4 +634,214 @@ fn a_changed_or_removed_default_is_a_migration_or_breaks_readers() {
     // A default given to a required attribute every document holds: nothing to do.
     let d = changed(|m| attributes(m, "Order")[1]["default"] = json!(0));
     assert_eq!(only(&d).class, Class::InPlace);
+}
+
+// What is provisioned against a model (`diff_deployed`): containers only.
+
+/// The base model's containers as an account returns them once provisioned, `edit`ed.
+fn deployed(edit: impl FnOnce(&mut Vec<DeployedContainer>)) -> ModelDiff {
+    let new = map(&base());
+    let mut containers: Vec<DeployedContainer> = new
+        .container_definitions()
+        .into_iter()
+        .map(DeployedContainer::from)
+        .collect();
+    edit(&mut containers);
+    diff_deployed("Shop at https://localhost:8081/", &containers, &new)
+}
+
+fn definition<'a>(containers: &'a mut [DeployedContainer], id: &str) -> &'a mut cosmap_mapper::ContainerDefinition {
+    &mut containers
+        .iter_mut()
+        .find(|c| c.definition.id == id)
+        .unwrap_or_else(|| panic!("no container {id}"))
+        .definition
+}
+
+#[test]
+fn the_containers_provisioned_from_a_model_have_no_changes() {
+    let d = deployed(|_| {});
+    assert!(d.is_empty(), "{:#?}", d.changes);
+    assert_eq!(d.worst, None);
+    assert!(d.containers_only);
+    assert_eq!(
+        (d.old.as_str(), d.new.as_str()),
+        ("Shop at https://localhost:8081/", "Shop")
+    );
+    let json = serde_json::to_value(&d).unwrap();
+    assert_eq!(json["containersOnly"], true);
+    assert_eq!(json["changes"], json!([]));
+    // Two models: no `containersOnly`.
+    assert!(serde_json::to_value(changed(|_| {}))
+        .unwrap()
+        .get("containersOnly")
+        .is_none());
+}
+
+#[test]
+fn what_a_server_changes_only_in_form_compares_equal() {
+    let d = deployed(|containers| {
+        for c in containers.iter_mut() {
+            let policy = &mut c.definition.indexing_policy;
+            // Mode in another case, paths reordered and repeated, `_etag` left implicit.
+            policy.indexing_mode = policy.indexing_mode.to_uppercase();
+            policy.included_paths.reverse();
+            if let Some(first) = policy.included_paths.first().cloned() {
+                policy.included_paths.push(first);
+            }
+            policy.excluded_paths.retain(|p| p.path != "/\"_etag\"/?");
+            policy.excluded_paths.reverse();
+            policy.composite_indexes.reverse();
+        }
+        // Unique keys in another order, each key's paths too.
+        let order = definition(containers, "Order");
+        order.unique_key_policy = Some(cosmap_mapper::UniqueKeyPolicy {
+            unique_keys: vec![
+                cosmap_mapper::UniqueKey {
+                    paths: vec!["/type".into(), "/note".into()],
+                },
+                cosmap_mapper::UniqueKey {
+                    paths: vec!["/placedAt".into()],
+                },
+            ],
+        });
+    });
+    // Only the unique keys differ: the model has none on Order.
+    let c = only(&d);
+    assert_eq!(c.subject.to_string(), "Order");
+    assert_eq!(
+        c.kind,
+        ChangeKind::UniqueKeysChanged {
+            old: vec![vec!["/note".into(), "/type".into()], vec!["/placedAt".into()]],
+            new: vec![],
+        }
+    );
+    assert_eq!(c.class, Class::DataMigration);
+    assert_eq!(c.estimate, None, "an account gives no volumes");
+}
+
+#[test]
+fn containers_the_model_does_not_have_are_removed_and_missing_ones_added() {
+    let d = deployed(|containers| {
+        containers.retain(|c| c.definition.id != "Customer");
+        let mut lease = containers[0].clone();
+        lease.definition.id = "leases".into();
+        lease.definition.partition_key = cosmap_mapper::PartitionKey::on("id");
+        containers.push(lease);
+    });
+    let kinds: Vec<(String, &str, Class)> = d
+        .changes
+        .iter()
+        .map(|c| (c.subject.to_string(), c.kind.name(), c.class))
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            ("Customer".to_string(), "containerAdded", Class::Additive),
+            ("leases".to_string(), "containerRemoved", Class::DataMigration),
+        ]
+    );
+    assert_eq!(d.worst, Some(Class::DataMigration));
+}
+
+#[test]
+fn a_provisioned_partition_key_that_differs_breaks_readers() {
+    let d = deployed(|containers| {
+        definition(containers, "Order").partition_key = cosmap_mapper::PartitionKey::on("customerId")
+    });
+    let c = only(&d);
+    assert_eq!(c.class, Class::BreakingForReaders);
+    assert_eq!(
+        c.kind,
+        ChangeKind::PartitionKeyChanged {
+            old: vec!["/customerId".into()],
+            new: vec!["/orderId".into()],
+            definition: None,
+        }
+    );
+}
+
+#[test]
+fn a_version_1_partition_key_on_the_same_path_is_a_data_migration() {
+    let d = deployed(|containers| definition(containers, "Order").partition_key.version = 1);
+    let c = only(&d);
+    assert_eq!(c.class, Class::DataMigration);
+    assert!(c.explanation.contains("version"), "{}", c.explanation);
+    let json = serde_json::to_value(c).unwrap();
+    assert_eq!(json["kind"], "partitionKeyChanged");
+    assert_eq!(json["old"], json!(["/orderId"]));
+    assert_eq!(
+        (json["oldKind"].clone(), json["oldVersion"].clone()),
+        (json!("Hash"), json!(1))
+    );
+    assert_eq!(
+        (json["newKind"].clone(), json["newVersion"].clone()),
+        (json!("Hash"), json!(2))
+    );
+}
+
+#[test]
+fn indexing_and_ttl_differences_are_in_place() {
+    let d = deployed(|containers| {
+        let order = definition(containers, "Order");
+        order.indexing_policy = cosmap_mapper::IndexingPolicy::default();
+        order.default_ttl = Some(3600);
+    });
+    assert_eq!(d.worst, Some(Class::InPlace));
+    let indexing = find(&d, "indexingChanged", "Order");
+    match &indexing.kind {
+        ChangeKind::IndexingChanged {
+            included_added,
+            included_removed,
+            ..
+        } => {
+            assert_eq!(included_removed, &["/*".to_string()]);
+            assert!(!included_added.is_empty(), "the model indexes some paths only");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(
+        find(&d, "ttlChanged", "Order").kind,
+        ChangeKind::TtlChanged {
+            old: Some(3600),
+            new: None
+        }
+    );
+    // Indexes a model never declares make the policy differ too.
+    let d = deployed(|containers| containers[0].other_indexes = vec!["spatialIndexes".into()]);
+    assert!(matches!(
+        only(&d).kind,
+        ChangeKind::IndexingChanged {
+            other: true,
+            ref included_added,
+            ref included_removed,
+        } if included_added.is_empty() && included_removed.is_empty()
+    ));
+    assert_eq!(only(&d).class, Class::InPlace);
+}
+
+#[test]
+fn the_deployed_diff_does_not_depend_on_the_order_read() {
+    let edit = |containers: &mut Vec<DeployedContainer>| {
+        definition(containers, "Order").default_ttl = Some(60);
+        definition(containers, "Customer").partition_key = cosmap_mapper::PartitionKey::on("email");
+        let mut extra = containers[0].clone();
+        extra.definition.id = "Audit".into();
+        containers.push(extra);
+    };
+    let a = deployed(edit);
+    let b = deployed(|containers| {
+        edit(containers);
+        containers.reverse();
+    });
+    assert_eq!(a, b);
+    let subjects: Vec<String> = a.changes.iter().map(|c| c.subject.to_string()).collect();
+    assert_eq!(subjects, ["Audit", "Customer", "Order"]);
+    // Two containers of one name (not something an account has): the first counts.
+    let c = deployed(|containers| {
+        let mut twin = containers[0].clone();
+        twin.definition.partition_key = cosmap_mapper::PartitionKey::on("other");
+        containers.push(twin);
+    });
+    assert!(c.is_empty(), "{:#?}", c.changes);
 }

@@ -31,6 +31,9 @@
 //! # Ok(()) }
 //! ```
 //!
+//! [`read_deployed`] reads what is provisioned (every container of the database, in
+//! the model's shapes) for `cosmap diff NEW --endpoint`.
+//!
 //! The [`Target`] holds the endpoint rules (plain `http://` and the emulator's
 //! well-known key only for loopback hosts); the key is an [`AccountKey`], which never
 //! shows up in output. [`Connection`] sets the SDK up for the endpoint (local
@@ -40,6 +43,7 @@
 
 pub mod apply;
 pub mod client;
+pub mod deployed;
 mod diff;
 pub mod error;
 #[cfg(feature = "in-memory-emulator")]
@@ -53,6 +57,7 @@ mod trace;
 
 pub use apply::{apply, apply_reporting, Applied, AppliedAction, ApplyOptions};
 pub use client::{Connection, Settings};
+pub use deployed::{read_deployed, ServerContainer};
 pub use error::{ErrorClass, ProvisionError};
 pub use key::AccountKey;
 pub use plan::{

@@ -218,19 +218,7 @@ pub async fn plan(
     desired: &[ContainerDefinition],
     throughput: Throughput,
 ) -> Result<Plan, ProvisionError> {
-    let database = &connection.database_client();
-    let operation = format!("read database `{}`", connection.database());
-    let present = match connection
-        .call(
-            &operation,
-            &[404],
-            || async move { database.read(None).await.map(|_| ()) },
-        )
-        .await?
-    {
-        Reply::Done(()) => true,
-        Reply::Status => false,
-    };
+    let present = database_exists(connection).await?;
     let mut containers = Vec::with_capacity(desired.len());
     for wanted in desired {
         let current = if present {
@@ -272,4 +260,23 @@ pub async fn plan(
         throughput,
         containers,
     })
+}
+
+/// Whether the connection's database exists (one read).
+pub(crate) async fn database_exists(connection: &Connection) -> Result<bool, ProvisionError> {
+    let database = &connection.database_client();
+    let operation = format!("read database `{}`", connection.database());
+    Ok(
+        match connection
+            .call(
+                &operation,
+                &[404],
+                || async move { database.read(None).await.map(|_| ()) },
+            )
+            .await?
+        {
+            Reply::Done(()) => true,
+            Reply::Status => false,
+        },
+    )
 }
