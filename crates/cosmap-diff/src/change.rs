@@ -328,6 +328,12 @@ pub enum ChangeKind {
         /// The generated types require it (no default): old documents without it no
         /// longer deserialise.
         required: bool,
+        /// Kept current from a change feed (a copy, a feed, a count or subset kept by the
+        /// children's feed, an extended reference of a root that changes): the generated
+        /// worker that keeps it reads the feed from the beginning, so its first run
+        /// back-fills it for everything already written.
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        kept_from_change_feed: bool,
     },
     /// Derived data removed: its sync stops; what was written stays.
     DerivedRemoved {

@@ -233,7 +233,11 @@ pub fn assess(kind: &ChangeKind, place: Place) -> Assessment {
                 )
             }
         }
-        ChangeKind::DerivedAdded { derived, required } => derived_added(*derived, *required),
+        ChangeKind::DerivedAdded {
+            derived,
+            required,
+            kept_from_change_feed,
+        } => derived_added(*derived, *required, *kept_from_change_feed),
         ChangeKind::DerivedRemoved { derived } => match derived {
             Derived::Copy | Derived::Claim | Derived::Bucket => assessed(
                 BreakingForReaders,
@@ -296,7 +300,30 @@ fn removed() -> Assessment {
     )
 }
 
-fn derived_added(derived: Derived, required: bool) -> Assessment {
+fn derived_added(derived: Derived, required: bool, kept_from_change_feed: bool) -> Assessment {
+    if kept_from_change_feed {
+        let reads = if required {
+            "until then the new types cannot read the documents that lack it"
+        } else {
+            "until then readers see it empty"
+        };
+        return assessed(
+            if required {
+                Class::BreakingForReaders
+            } else {
+                Class::DataMigration
+            },
+            format!(
+                "a new {}, kept from a change feed: the generated worker that keeps it reads the feed from the beginning, so its first run back-fills it for everything already written; run it once before the new readers rely on it ({reads})",
+                derived.as_str()
+            ),
+            Some(if matches!(derived, Derived::Copy) {
+                Work::Insert
+            } else {
+                Work::Rewrite
+            }),
+        );
+    }
     match derived {
         Derived::Copy | Derived::Claim | Derived::Bucket => assessed(
             Class::DataMigration,

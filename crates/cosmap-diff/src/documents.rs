@@ -90,6 +90,8 @@ pub(crate) fn compare(col: &mut Collector<'_>) {
                 let kind = ChangeKind::DerivedAdded {
                     derived,
                     required: false,
+                    // A copy or feed: its worker copies every source document it reads.
+                    kept_from_change_feed: d.copy_of.is_some(),
                 };
                 let basis = source_basis(old, c, d);
                 col.push(subject, kind, Place::Derived, basis);

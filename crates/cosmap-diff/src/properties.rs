@@ -4,7 +4,7 @@
 //! references, ancestors lists, computed counts).
 
 use cosmap_mapper::{
-    DocumentType, Embedded, EmbeddedKind, PartitionKeyValue, Property, PropertyHolder, Reference, Role,
+    DocumentType, Embedded, EmbeddedKind, Keeping, PartitionKeyValue, Property, PropertyHolder, Reference, Role,
 };
 
 use crate::change::{ChangeKind, Derived, Subject};
@@ -42,6 +42,7 @@ pub(crate) fn compare_document(
             let kind = ChangeKind::DerivedAdded {
                 derived: Derived::ComputedValue,
                 required: false,
+                kept_from_change_feed: matches!(c.kept, Keeping::ChangeFeed { .. }),
             };
             col.push(subject.child(&c.name), kind, Place::Derived, basis);
         }
@@ -209,6 +210,12 @@ fn added_embedded(col: &mut Collector<'_>, at: Subject, n: &Embedded, place: Pla
         Some(derived) => ChangeKind::DerivedAdded {
             derived,
             required: !n.many,
+            // A subset kept from the children's feed: each child read recounts its
+            // parent's newest. A snapshot of reference data has no worker.
+            kept_from_change_feed: n
+                .subset
+                .as_ref()
+                .is_some_and(|s| matches!(s.kept, Keeping::ChangeFeed { .. })),
         },
         // Its separate documents are folded in: one change, made where they were.
         None if col.became_embedded.contains(&n.source) => return,
@@ -239,9 +246,12 @@ fn references(
         let at = subject.child(&n.name);
         let Some(o) = old.iter().find(|o| o.name == n.name) else {
             let kind = match &n.ancestry {
+                // Its worker finds an element's descendants by their lists, which old
+                // documents do not have: it cannot back-fill them.
                 Some(_) => ChangeKind::DerivedAdded {
                     derived: Derived::Ancestors,
                     required: !n.many && !n.optional,
+                    kept_from_change_feed: false,
                 },
                 None => ChangeKind::ReferenceAdded {
                     target: n.target.clone(),
@@ -275,7 +285,12 @@ fn references(
             (None, Some(e)) => {
                 let kind = ChangeKind::DerivedAdded {
                     derived: Derived::ExtendedReference,
-                    required: e.attributes.iter().any(|a| !a.optional && !a.many),
+                    required: e
+                        .attributes
+                        .iter()
+                        .any(|a| !a.optional && !a.many && a.default.is_none()),
+                    // Its worker rewrites every holder of each root it reads.
+                    kept_from_change_feed: e.sync.is_some(),
                 };
                 col.push(at, kind, Place::Derived, basis);
             }

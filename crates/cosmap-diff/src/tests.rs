@@ -438,9 +438,11 @@ fn a_copy_added_is_a_back_fill_of_its_source() {
         c.kind,
         ChangeKind::DerivedAdded {
             derived: Derived::Copy,
-            required: false
+            required: false,
+            kept_from_change_feed: true
         }
     );
+    assert!(c.explanation.contains("first run back-fills it"), "{}", c.explanation);
     assert_eq!(c.estimate.unwrap().documents, 2_000_000.0);
 
     // And dropped again: the copies left behind break the container's enum.

@@ -28,7 +28,7 @@ pub struct LeaseRef {
 
 /// One step of a migration, run in order.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase", tag = "step")]
+#[serde(rename_all = "camelCase", rename_all_fields = "camelCase", tag = "step")]
 pub enum Step {
     /// Create containers through `cosmap-provision`'s plan/apply (never deleting or
     /// replacing one; an existing container of another definition refuses the step).
@@ -97,6 +97,16 @@ pub enum Step {
         /// The step's lease (in `container`).
         lease: LeaseRef,
     },
+    /// Derived data kept from a change feed (a copy, a feed, a count or subset, an
+    /// extended reference): the generated worker that keeps it reads the feed from the
+    /// beginning, so its first run back-fills it; cosmap cannot run the application's
+    /// worker, so the step is left to the user, and the report says so.
+    RunWorker {
+        /// What is derived (`Container/DocumentType.path`).
+        subject: String,
+        /// What kind of derived data.
+        derived: String,
+    },
     /// Nothing to move: the change is served by the documents as they are (a new
     /// optional property: nothing to back-fill), or applied elsewhere.
     Nothing {
@@ -150,6 +160,9 @@ impl Step {
             } => format!(
                 "in `{container}`, write `{value}` into `{}` of every `{document_type}` document that lacks it",
                 path.join(".")
+            ),
+            Step::RunWorker { subject, derived } => format!(
+                "{subject}: the new {derived} — run its generated change-feed worker once (it reads the feed from the beginning, so it back-fills what is already written) before the new readers rely on it"
             ),
             Step::Nothing { subject, kind, reason } => format!("{subject} ({kind}): nothing to migrate — {reason}"),
         }
@@ -220,6 +233,7 @@ pub fn plan(old: &LogicalModel, new: &LogicalModel) -> Result<MigrationPlan, Mig
     let mut created: Vec<ContainerDefinition> = Vec::new();
     let mut moves = Vec::new();
     let mut nothing = Vec::new();
+    let mut workers = Vec::new();
     let mut renamed = Vec::new();
     let mut droppable = Vec::new();
     let definitions = new.container_definitions();
@@ -303,6 +317,14 @@ pub fn plan(old: &LogicalModel, new: &LogicalModel) -> Result<MigrationPlan, Mig
                     Err(why) => refused.push(refuse(&why)),
                 }
             }
+            ChangeKind::DerivedAdded {
+                derived,
+                kept_from_change_feed: true,
+                ..
+            } => workers.push(Step::RunWorker {
+                subject,
+                derived: derived.as_str().to_string(),
+            }),
             ChangeKind::PropertyAdded { optional, many, .. } if *optional || *many => nothing.push(Step::Nothing {
                 subject,
                 kind: change.kind.name().into(),
@@ -330,6 +352,7 @@ pub fn plan(old: &LogicalModel, new: &LogicalModel) -> Result<MigrationPlan, Mig
         steps.push(Step::CreateContainers { definitions: created });
     }
     steps.extend(moves);
+    steps.extend(workers);
     steps.extend(nothing);
     Ok(MigrationPlan {
         format_version: MIGRATION_FORMAT_VERSION,

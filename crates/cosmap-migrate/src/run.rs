@@ -110,6 +110,9 @@ pub struct MigrationReport {
     pub renamed: Vec<(String, String)>,
     /// What the user may drop once satisfied (nothing was deleted).
     pub droppable: Vec<String>,
+    /// What is left for the user to run: the generated workers that back-fill new
+    /// derived data on their first run ([`Step::RunWorker`]).
+    pub to_run: Vec<String>,
 }
 
 impl MigrationReport {
@@ -130,6 +133,12 @@ impl MigrationReport {
         if self.stopped {
             out.push_str("stopped: run `cosmap migrate` again to resume from the leases\n");
             return out;
+        }
+        if !self.to_run.is_empty() {
+            out.push_str("still to do, before the new readers rely on it:\n");
+            for step in &self.to_run {
+                out.push_str(&format!("  - {step}\n"));
+            }
         }
         for (from, to) in &self.renamed {
             out.push_str(&format!(
@@ -161,6 +170,12 @@ pub async fn run(
         request_units: 0.0,
         renamed: plan.renamed.clone(),
         droppable: plan.droppable.clone(),
+        to_run: plan
+            .steps
+            .iter()
+            .filter(|s| matches!(s, Step::RunWorker { .. }))
+            .map(Step::describe)
+            .collect(),
     };
     for step in &plan.steps {
         let (step_report, stopped) = match step {
@@ -183,7 +198,7 @@ pub async fn run(
                     false,
                 )
             }
-            Step::Nothing { .. } => continue,
+            Step::Nothing { .. } | Step::RunWorker { .. } => continue,
             Step::Repartition { .. } | Step::SplitEmbedded { .. } | Step::BackfillDefault { .. } => {
                 Feed::new(connection, step, options).await?.run(&mut progress).await?
             }

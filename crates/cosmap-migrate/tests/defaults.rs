@@ -173,3 +173,46 @@ fn a_changed_default_keeps_the_old_one_in_documents_that_lack_it() {
         plan.to_text()
     );
 }
+
+#[tokio::test]
+async fn derived_data_kept_from_a_change_feed_is_left_to_its_worker_and_said_so() {
+    // Version 1 reads a post without its author's tier: no extended reference.
+    let mut v1 = v2_spec();
+    v1["accessPatterns"][0]["returns"] = json!(["Post"]);
+    let (v1, v2) = (map(&v1), map(&v2_spec()));
+    let plan = plan(&v1, &v2).expect("an extended reference added is migrated");
+    let workers: Vec<&Step> = plan
+        .steps
+        .iter()
+        .filter(|s| matches!(s, Step::RunWorker { .. }))
+        .collect();
+    assert!(
+        matches!(workers.as_slice(), [Step::RunWorker { subject, derived }]
+            if subject == "Post/Post.author" && derived == "extended reference"),
+        "{}",
+        plan.to_text()
+    );
+    let account = InMemoryAccount::new().expect("engine");
+    let connection = account
+        .provisioned(DATABASE, &v1.container_definitions())
+        .await
+        .expect("v1 provisioned");
+    let report = run(&plan, &connection, &RunOptions::default(), |_| Control::Continue)
+        .await
+        .expect("run");
+    assert_eq!(report.to_run.len(), 1);
+    let text = report.to_text();
+    assert!(
+        text.contains("still to do") && text.contains("run its generated change-feed worker once"),
+        "{text}"
+    );
+    let json = serde_json::to_value(&plan).unwrap();
+    assert!(
+        json["steps"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|s| s["step"] == "runWorker"),
+        "{json}"
+    );
+}

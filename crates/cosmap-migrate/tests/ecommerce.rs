@@ -130,6 +130,7 @@ fn the_plan_creates_first_then_copies_and_splits_and_says_what_may_be_dropped() 
             Step::Repartition { .. } => "repartition",
             Step::SplitEmbedded { .. } => "split",
             Step::BackfillDefault { .. } => "backfill",
+            Step::RunWorker { .. } => "worker",
             Step::Nothing { .. } => "nothing",
         })
         .collect();

@@ -53,3 +53,51 @@ fn a_short_form_of_an_old_document_reads_the_default() {
     .expect("a short form without `visibility` reads");
     assert_eq!(row.visibility, "public");
 }
+
+/// Data written before the extended reference existed (holders without the copied
+/// `tier`): the generated worker reads the authors' change feed from the beginning,
+/// so its first run back-fills every holder, as `cosmap migrate` tells the user to run
+/// it (`RunWorker`); a second run has nothing to do.
+#[tokio::test(flavor = "current_thread")]
+async fn a_new_extended_references_worker_back_fills_it_on_its_first_run() {
+    use generated_compile::defaults::data::Database;
+    let path = std::path::Path::new("../../crates/cosmap-verify/tests/models/defaults-of-every-kind.json");
+    let domain = cosmap_domain::load_file(path).expect("the model loads");
+    let logical = cosmap_mapper::map(&domain, &cosmap_mapper::Options::default());
+    let account = cosmap_provision::in_memory::InMemoryAccount::new().expect("an in-memory account");
+    let connection = account
+        .provisioned("defaults", &logical.container_definitions())
+        .await
+        .expect("the containers are created");
+    let database = connection.cosmos_client().database_client(connection.database());
+    let (authors, posts) = (
+        database.container_client("Author", None).await.unwrap(),
+        database.container_client("Post", None).await.unwrap(),
+    );
+    let author =
+        serde_json::json!({"id": "a-1", "type": "author", "authorId": "a-1", "username": "ada", "tier": "gold"});
+    authors
+        .create_item("a-1".to_string(), "a-1", &author, None)
+        .await
+        .unwrap();
+    for i in 0..3 {
+        let mut post = old_post();
+        let id = format!("p-{i}");
+        post["id"] = serde_json::json!(id);
+        post["postId"] = serde_json::json!(id);
+        posts.create_item(id.clone(), &id, &post, None).await.unwrap();
+    }
+    let db = Database::open(&database).await.expect("the containers open");
+    let before = db.post_with_its_author_s_tier("p-0").await.unwrap().expect("a post");
+    assert_eq!(before.author.tier, "free", "not back-filled yet: the default");
+    db.post_author_worker().run_once().await.expect("the worker runs");
+    for i in 0..3 {
+        let post = db
+            .post_with_its_author_s_tier(&format!("p-{i}"))
+            .await
+            .unwrap()
+            .expect("a post");
+        assert_eq!(post.author.tier, "gold", "back-filled from the author");
+    }
+    assert_eq!(db.post_author_worker().run_once().await.unwrap(), 0, "caught up");
+}
