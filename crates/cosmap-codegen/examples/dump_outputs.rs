@@ -86,12 +86,20 @@ fn dump(out: &Path, label: &str, bytes: &[u8], templates: &Templates) {
         "cost-index-all.json",
         serde_json::to_string_pretty(&index_all_report).expect("serialises") + "\n",
     );
-    artefacts(&dir, "generate", generate(&optimised, &TypeMapping::default(), templates));
+    artefacts(
+        &dir,
+        "generate",
+        generate(&optimised, &TypeMapping::default(), templates),
+    );
     let data_access = TypeMapping {
         data_access: true,
         ..TypeMapping::default()
     };
-    artefacts(&dir, "generate-data-access", generate(&optimised, &data_access, templates));
+    artefacts(
+        &dir,
+        "generate-data-access",
+        generate(&optimised, &data_access, templates),
+    );
     artefacts(
         &dir,
         "generate-index-all",
@@ -105,7 +113,10 @@ fn dump(out: &Path, label: &str, bytes: &[u8], templates: &Templates) {
 
 fn main() {
     let mut args = std::env::args().skip(1);
-    let out = PathBuf::from(args.next().expect("usage: dump_outputs OUT_DIR [synthetic:N | FILE]..."));
+    let out = PathBuf::from(
+        args.next()
+            .expect("usage: dump_outputs OUT_DIR [synthetic:N | FILE]..."),
+    );
     let templates = Templates::load(None).expect("embedded templates");
     for input in args {
         if let Some(n) = input.strip_prefix("synthetic:") {
