@@ -165,6 +165,24 @@ pub fn map(model: &DomainModel, options: &Options) -> LogicalModel {
     }
 }
 
+/// Maps `model` both ways the cost table compares: with the optimisations off (MR1–MR6
+/// alone) and with `options` as given (optimised unless they say otherwise); returns
+/// `(rules_only, optimised)`. The two maps share nothing, so on a large model (from
+/// 512 access patterns) the rules-only one runs on a second thread; each
+/// is the same as [`map`] gives.
+pub fn map_both(model: &DomainModel, options: &Options) -> (LogicalModel, LogicalModel) {
+    let rules_options = options.clone().optimise(false);
+    if model.access_patterns().len() < PARALLEL_FROM {
+        return (map(model, &rules_options), map(model, options));
+    }
+    std::thread::scope(|scope| {
+        let rules = scope.spawn(|| map(model, &rules_options));
+        let optimised = map(model, options);
+        let rules = rules.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        (rules, optimised)
+    })
+}
+
 /// The `type` discriminator value of a document type: its name in lowerCamelCase.
 pub fn discriminator(name: &str) -> String {
     cosmap_domain::naming::lower_camel(name)
