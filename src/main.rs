@@ -20,6 +20,11 @@ use cosmap_domain::{DomainModel, ModelError};
 
 use cli::{Cli, Command, ModelFormat};
 
+/// mimalloc instead of the system's allocator: the pipeline allocates and frees
+/// millions of small strings and vectors (docs/performance.md, "The whole pipeline").
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Exit code for an invalid model (bad JSON, wrong shape, failed validation).
 const EXIT_INVALID: u8 = 2;
 /// Exit code for every other failure (unreadable file, failed write, …).

@@ -15,8 +15,7 @@ pub fn run(
     consistency: Consistency,
     options: &cosmap_mapper::Options,
 ) -> anyhow::Result<()> {
-    let rules = cosmap_mapper::map(model, &options.clone().optimise(false));
-    let optimised = cosmap_mapper::map(model, options);
+    let (rules, optimised) = cosmap_mapper::map_both(model, options);
     let cost = cosmap_mapper::cost::estimate(model, &rules, &optimised, consistency);
     let html = cosmap_codegen::render_report(&optimised, &cost);
     std::fs::write(out, html).with_context(|| format!("cannot write {}", out.display()))?;

@@ -11,6 +11,12 @@
 #[path = "../benches/support/pipeline.rs"]
 mod pipeline;
 
+/// The allocator the `cosmap` binary uses (`src/main.rs`): the pipeline allocates and
+/// frees millions of small strings and vectors, which glibc's `malloc` spends about a
+/// third of the run on.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() {
     let aggregates = match std::env::args().nth(1).map(|a| a.parse::<usize>()) {
         None => 1000,

@@ -39,6 +39,8 @@ pub use physical::{CompositePath, ContainerDefinition, IndexPath, IndexingPolicy
 pub use statistics::{human_bytes, human_count, human_rate, human_ru_per_second, human_share};
 pub use sync_plan::{ChangeKind, KeyMapping, SyncAction, SyncOperation, SyncPlan, SyncTrigger};
 
+use std::borrow::Cow;
+
 use cosmap_domain::DomainModel;
 
 /// Maps a validated domain model to a Cosmos DB logical model.
@@ -62,8 +64,8 @@ pub fn map(model: &DomainModel, options: &Options) -> LogicalModel {
     if options.optimise {
         // Each optimisation is weighed on the design as the ones before left it,
         // finished and priced the way the cost table prices it.
-        let price = |candidate: Vec<Container>| {
-            let (containers, operations) = finish(model, options, candidate, &mut decision::Trace::default());
+        let price = |candidate: &[Container]| {
+            let (containers, operations) = finish(model, options, candidate.to_vec(), &mut decision::Trace::default());
             optimise::Priced::new(model, containers, operations)
         };
         // A partition key is weighed with the copies each design would then get, so
@@ -73,7 +75,9 @@ pub fn map(model: &DomainModel, options: &Options) -> LogicalModel {
         // weighed among them (its `Priced::weighing` says which), so its copies are
         // taken from there instead of being weighed again.
         let weighed_copies: std::cell::RefCell<Vec<WeighedCopies>> = Default::default();
-        let with_copies = |mut candidate: Vec<Container>| {
+        let with_copies = |candidate: &[Container]| {
+            // Cloned only when a copy is made.
+            let mut candidate = Cow::Borrowed(candidate);
             let mut copy_trace = decision::Trace::default();
             let (_, unchanged) = copies(
                 model,
@@ -96,12 +100,15 @@ pub fn map(model: &DomainModel, options: &Options) -> LogicalModel {
                     priced
                 }
                 None => {
+                    let after = candidate.into_owned();
                     weighed.push(WeighedCopies {
-                        after: Some(candidate.clone()),
+                        after: None,
                         trace: copy_trace,
                     });
                     drop(weighed);
-                    price(candidate)
+                    let priced = price(&after);
+                    weighed_copies.borrow_mut()[weighing].after = Some(after);
+                    priced
                 }
             };
             priced.weighing = Some(weighing);
@@ -119,7 +126,9 @@ pub fn map(model: &DomainModel, options: &Options) -> LogicalModel {
                 trace.append(weighed.trace);
             }
             None => {
-                let _ = copies(model, options, &thresholds, &stats, &mut containers, &mut trace, false);
+                let mut design = Cow::Owned(std::mem::take(&mut containers));
+                let _ = copies(model, options, &thresholds, &stats, &mut design, &mut trace, false);
+                containers = design.into_owned();
             }
         }
         let priced = optimise::feed::apply(
@@ -156,6 +165,24 @@ pub fn map(model: &DomainModel, options: &Options) -> LogicalModel {
     }
 }
 
+/// Maps `model` both ways the cost table compares: with the optimisations off (MR1–MR6
+/// alone) and with `options` as given (optimised unless they say otherwise); returns
+/// `(rules_only, optimised)`. The two maps share nothing, so on a large model (from
+/// 512 access patterns) the rules-only one runs on a second thread; each
+/// is the same as [`map`] gives.
+pub fn map_both(model: &DomainModel, options: &Options) -> (LogicalModel, LogicalModel) {
+    let rules_options = options.clone().optimise(false);
+    if model.access_patterns().len() < PARALLEL_FROM {
+        return (map(model, &rules_options), map(model, options));
+    }
+    std::thread::scope(|scope| {
+        let rules = scope.spawn(|| map(model, &rules_options));
+        let optimised = map(model, options);
+        let rules = rules.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        (rules, optimised)
+    })
+}
+
 /// The `type` discriminator value of a document type: its name in lowerCamelCase.
 pub fn discriminator(name: &str) -> String {
     cosmap_domain::naming::lower_camel(name)
@@ -184,7 +211,7 @@ fn copies(
     options: &Options,
     thresholds: &Thresholds,
     stats: &statistics::Statistics,
-    containers: &mut [Container],
+    containers: &mut Cow<'_, [Container]>,
     trace: &mut decision::Trace,
     priced: bool,
 ) -> (bool, Option<optimise::Priced>) {

@@ -24,8 +24,7 @@ pub fn run(text: &[u8], templates: &Templates) -> Output {
     let model = cosmap_domain::from_slice(text, None).expect("a valid synthetic model");
     lap("load+validate");
     let options = Options::default();
-    let logical = cosmap_mapper::map(&model, &options);
-    let rules_only = cosmap_mapper::map(&model, &options.clone().optimise(false));
+    let (rules_only, logical) = cosmap_mapper::map_both(&model, &options);
     lap("map");
     let report = estimate(&model, &rules_only, &logical, Consistency::Session);
     lap("cost");

@@ -139,8 +139,7 @@ const PARALLEL_FROM: usize = 512;
 
 /// Estimates the cost of `model`'s access patterns in the three designs.
 pub fn cost(model: &DomainModel, options: &Options, consistency: Consistency) -> CostReport {
-    let rules_model = crate::map(model, &options.clone().optimise(false));
-    let optimised_model = crate::map(model, options);
+    let (rules_model, optimised_model) = crate::map_both(model, options);
     estimate(model, &rules_model, &optimised_model, consistency)
 }
 

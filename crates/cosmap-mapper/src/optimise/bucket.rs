@@ -60,13 +60,13 @@ pub(crate) fn apply(
     stats: &Statistics,
     containers: &mut Vec<Container>,
     trace: &mut Trace,
-    price: &dyn Fn(Vec<Container>) -> Priced,
+    price: &dyn Fn(&[Container]) -> Priced,
 ) {
     let shapes = shapes(model, stats, containers, trace);
     if shapes.is_empty() {
         return;
     }
-    let without = price(containers.clone());
+    let without = price(containers);
     // Each child at the window that costs least alone (one that fits is not priced twice).
     let mut candidates = Vec::new();
     for mut windows in shapes {
@@ -77,7 +77,7 @@ pub(crate) fn apply(
         let best = windows
             .into_iter()
             .map(|c| {
-                let total = price(bucketed(containers, std::slice::from_ref(&c))).total();
+                let total = price(&bucketed(containers, std::slice::from_ref(&c))).total();
                 (c, total)
             })
             .min_by(|a, b| a.1.total_cmp(&b.1));

@@ -42,7 +42,7 @@ pub(crate) fn apply(
     model: &DomainModel,
     containers: &mut Vec<Container>,
     trace: &mut Trace,
-    price: &dyn Fn(Vec<Container>) -> Priced,
+    price: &dyn Fn(&[Container]) -> Priced,
 ) {
     let counting = model
         .access_patterns()
@@ -51,7 +51,7 @@ pub(crate) fn apply(
     if !counting {
         return;
     }
-    let without = price(containers.clone());
+    let without = price(containers);
     let candidates = candidates(containers, &without, trace);
     if candidates.is_empty() {
         return;

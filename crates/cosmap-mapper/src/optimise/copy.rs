@@ -4,6 +4,7 @@
 //! a single-partition query there. The copy is kept in sync from the source
 //! container's change feed.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 
 use cosmap_domain::{AccessKind, AccessPattern, DomainModel};
@@ -30,7 +31,7 @@ pub(crate) fn apply(
     t: &Thresholds,
     stats: &Statistics,
     design: &Design<'_>,
-    containers: &mut [Container],
+    containers: &mut Cow<'_, [Container]>,
     trace: &mut Trace,
 ) -> bool {
     let mut patterns: Vec<&AccessPattern> = model
@@ -65,7 +66,7 @@ fn consider(
     design: &Design<'_>,
     holders: &Holders,
     by_name: &BTreeMap<String, usize>,
-    containers: &mut [Container],
+    containers: &mut Cow<'_, [Container]>,
     trace: &mut Trace,
 ) -> bool {
     let Some((ci, di)) = holders.locate(&pattern.start) else {
@@ -196,7 +197,8 @@ fn consider(
         return false;
     }
     let source_name = source.name.clone();
-    let target = &mut containers[tj];
+    // The design is cloned only when a copy is made (a weighing often makes none).
+    let target = &mut containers.to_mut()[tj];
     let existing = target.document_types.iter_mut().find(|d| {
         d.copy_of
             .as_ref()
@@ -274,7 +276,7 @@ fn consider(
     if !target.rules.contains(&Rule::Copy) {
         target.rules.push(Rule::Copy);
     }
-    mark_copy_source(&mut containers[ci], trace);
+    mark_copy_source(&mut containers.to_mut()[ci], trace);
     true
 }
 

@@ -30,15 +30,15 @@ pub(crate) fn apply(
     model: &DomainModel,
     containers: &mut Vec<Container>,
     trace: &mut Trace,
-    price: &dyn Fn(Vec<Container>) -> Priced,
+    price: &dyn Fn(&[Container]) -> Priced,
     priced: Option<Priced>,
 ) {
     let candidates = candidates(model, containers);
     if candidates.is_empty() {
         return;
     }
-    let without = priced.unwrap_or_else(|| price(containers.clone()));
-    let with_all = price(embedded(model, containers, &candidates, &mut Trace::default()));
+    let without = priced.unwrap_or_else(|| price(containers));
+    let with_all = price(&embedded(model, containers, &candidates, &mut Trace::default()));
     let mut kept = BTreeSet::new();
     let mut weighed = Vec::new();
     let touched = snapshot_patterns(
@@ -63,7 +63,7 @@ pub(crate) fn apply(
     } else if kept == candidates {
         !with_all.cheaper_than(&without)
     } else {
-        !price(embedded(model, containers, &kept, &mut Trace::default())).cheaper_than(&without)
+        !price(&embedded(model, containers, &kept, &mut Trace::default())).cheaper_than(&without)
     };
     for (element, saves, adds) in weighed {
         if kept.contains(&element) && !together_worse {

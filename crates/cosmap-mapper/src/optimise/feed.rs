@@ -30,7 +30,7 @@ pub(crate) fn apply(
     name: &str,
     containers: &mut Vec<Container>,
     trace: &mut Trace,
-    price: &dyn Fn(Vec<Container>) -> Priced,
+    price: &dyn Fn(&[Container]) -> Priced,
     priced: Option<Priced>,
 ) -> Option<Priced> {
     let mut patterns: Vec<&AccessPattern> = model
@@ -48,7 +48,7 @@ pub(crate) fn apply(
         return priced;
     }
     patterns.sort_by(|a, b| a.name.cmp(&b.name));
-    let mut current = priced.unwrap_or_else(|| price(containers.clone()));
+    let mut current = priced.unwrap_or_else(|| price(containers));
     for pattern in patterns {
         let fans_out = current
             .operations
@@ -71,7 +71,7 @@ pub(crate) fn apply(
         let Some((candidate, feed_name, source)) = with_feed(containers, pattern, name) else {
             continue;
         };
-        let with = price(candidate.clone());
+        let with = price(&candidate);
         let (before, after) = (current.total(), with.total());
         // The feed is one logical partition: its reads and the writes that keep it.
         let feed_ru = feed_load(&with, &feed_name);
@@ -125,7 +125,7 @@ pub(crate) fn apply(
         if let Some(source) = containers.iter_mut().find(|c| c.name == source) {
             mark_copy_source(source, trace);
         }
-        current = price(containers.clone());
+        current = price(containers);
     }
     Some(current)
 }

@@ -147,12 +147,12 @@ impl<C> Batch<'_, C> {
 pub(crate) fn weigh<'c, C: Clone>(
     candidates: &'c [C],
     without: &Priced,
-    price: &dyn Fn(Vec<Container>) -> Priced,
+    price: &dyn Fn(&[Container]) -> Priced,
     design: impl Fn(&[C]) -> Vec<Container>,
     affected: impl Fn(&C) -> BTreeSet<String>,
 ) -> Batch<'c, C> {
     let all = design(candidates);
-    let with_all = price(all.clone());
+    let with_all = price(&all);
     let mut weighed = Vec::new();
     let mut kept: Vec<C> = Vec::new();
     for candidate in candidates {
@@ -177,7 +177,7 @@ pub(crate) fn weigh<'c, C: Clone>(
         Some((all, with_all))
     } else {
         let design = design(&kept);
-        let priced = price(design.clone());
+        let priced = price(&design);
         Some((design, priced))
     };
     let together = chosen.as_ref().is_none_or(|(_, p)| p.cheaper_than(without));

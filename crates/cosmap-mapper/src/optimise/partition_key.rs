@@ -125,13 +125,13 @@ pub(crate) fn apply(
     stats: &Statistics,
     containers: &mut Vec<Container>,
     trace: &mut Trace,
-    price: &dyn Fn(Vec<Container>) -> Priced,
+    price: &dyn Fn(&[Container]) -> Priced,
 ) -> Option<Priced> {
     let eligible = |c: &Container| c.kind == ContainerKind::Aggregate && c.aggregates.len() == 1;
     if !containers.iter().any(eligible) {
         return None;
     }
-    let without = price(containers.clone());
+    let without = price(containers);
     // The reads of each element, in name order.
     let mut reads: BTreeMap<&str, Vec<&AccessPattern>> = BTreeMap::new();
     for p in model.access_patterns().iter().filter(|p| p.kind == AccessKind::Read) {
@@ -215,7 +215,7 @@ pub(crate) fn apply(
         return Some(without);
     }
     let all = repartitioned(containers, &candidates);
-    let with_all = price(all.clone());
+    let with_all = price(&all);
     let mut kept: Vec<(String, Candidate)> = Vec::new();
     let mut weighed: Vec<(String, Candidate, Figures)> = Vec::new();
     let mut split_for_load = false;
@@ -248,7 +248,7 @@ pub(crate) fn apply(
         Some((all, with_all))
     } else {
         let chosen = repartitioned(containers, &kept);
-        let priced = price(chosen.clone());
+        let priced = price(&chosen);
         Some((chosen, priced))
     };
     let together = chosen.as_ref().is_none_or(|(_, priced)| priced.cheaper_than(&without));

@@ -39,13 +39,13 @@ pub(crate) fn apply(
     t: &Thresholds,
     containers: &mut Vec<Container>,
     trace: &mut Trace,
-    price: &dyn Fn(Vec<Container>) -> Priced,
+    price: &dyn Fn(&[Container]) -> Priced,
 ) {
     let candidates = candidates(model, t, containers, trace);
     if candidates.is_empty() {
         return;
     }
-    let without = price(containers.clone());
+    let without = price(containers);
     let mut batch = super::weigh(
         &candidates,
         &without,

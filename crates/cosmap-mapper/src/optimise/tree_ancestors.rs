@@ -49,13 +49,13 @@ pub(crate) fn apply(
     model: &DomainModel,
     containers: &mut Vec<Container>,
     trace: &mut Trace,
-    price: &dyn Fn(Vec<Container>) -> Priced,
+    price: &dyn Fn(&[Container]) -> Priced,
 ) {
     let candidates = candidates(model, containers, trace);
     if candidates.is_empty() {
         return;
     }
-    let without = price(containers.clone());
+    let without = price(containers);
     let batch = super::weigh(
         &candidates,
         &without,
