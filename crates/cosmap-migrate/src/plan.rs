@@ -14,7 +14,8 @@ pub const LEASE_TYPE: &str = "cosmapMigrateLease";
 pub const MIGRATION_FORMAT_VERSION: u32 = 1;
 
 /// Where a step keeps its position: one document in `container`, partitioned by its
-/// own id (`partition_key_property` holds the id).
+/// own id (`partition_key_property` holds the id; by [`LEASE_TYPE`] where the
+/// container is partitioned by `type`).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct LeaseRef {
@@ -26,7 +27,21 @@ pub struct LeaseRef {
     pub id: String,
 }
 
-/// One step of a migration, run in order.
+impl LeaseRef {
+    /// The lease document's partition key value: its id, or in a container partitioned
+    /// by `type` the lease type, so that its `type` stays [`LEASE_TYPE`].
+    pub fn key(&self) -> String {
+        if self.partition_key_property == "type" {
+            LEASE_TYPE.to_string()
+        } else {
+            self.id.clone()
+        }
+    }
+}
+
+/// One step of a migration, run in order. More kinds of step come as more changes are
+/// migrated, so a `match` outside this crate needs a wildcard arm.
+#[non_exhaustive]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase", rename_all_fields = "camelCase", tag = "step")]
 pub enum Step {
@@ -52,6 +67,23 @@ pub enum Step {
         /// document (its old key when the identity was renamed, or the new key itself
         /// when the documents already store it).
         key_from: String,
+        /// The step's lease (in `target`).
+        lease: LeaseRef,
+    },
+    /// Copy every document of `source` into `target`, a container with the new unique
+    /// keys (Cosmos DB cannot change them in place) and the same partition key, reading
+    /// `source`'s change feed from the beginning; each document is upserted with the
+    /// same id. A document whose value the new keys refuse (a duplicate within its
+    /// partition) stops the step, naming it: resolve the duplicates, then run again.
+    CopyWithUniqueKeys {
+        /// The container as it is.
+        source: String,
+        /// The new container.
+        target: String,
+        /// The partition key property (the same in both).
+        key: String,
+        /// The new unique keys, each its paths.
+        unique_keys: Vec<Vec<String>>,
         /// The step's lease (in `target`).
         lease: LeaseRef,
     },
@@ -142,6 +174,19 @@ impl Step {
             } => format!(
                 "copy every document of `{source}` (/{old_key}) into `{target}` (/{new_key}, from `{key_from}`) through the change feed"
             ),
+            Step::CopyWithUniqueKeys {
+                source,
+                target,
+                unique_keys,
+                ..
+            } => format!(
+                "copy every document of `{source}` into `{target}`, which has the new unique keys ({}), through the change feed",
+                if unique_keys.is_empty() {
+                    "none".to_string()
+                } else {
+                    unique_keys.iter().map(|k| k.join(" + ")).collect::<Vec<_>>().join(", ")
+                }
+            ),
             Step::SplitEmbedded {
                 container,
                 holder,
@@ -172,6 +217,7 @@ impl Step {
     pub fn lease(&self) -> Option<&LeaseRef> {
         match self {
             Step::Repartition { lease, .. }
+            | Step::CopyWithUniqueKeys { lease, .. }
             | Step::SplitEmbedded { lease, .. }
             | Step::BackfillDefault { lease, .. } => Some(lease),
             _ => None,
@@ -237,7 +283,20 @@ pub fn plan(old: &LogicalModel, new: &LogicalModel) -> Result<MigrationPlan, Mig
     let mut renamed = Vec::new();
     let mut droppable = Vec::new();
     let definitions = new.container_definitions();
+    // Containers copied into a new one (a partition key or unique keys changed): other
+    // steps in them would race the copy, so they are refused.
     let repartitioned: Vec<&str> = diff
+        .changes
+        .iter()
+        .filter(|c| {
+            matches!(
+                c.kind,
+                ChangeKind::PartitionKeyChanged { .. } | ChangeKind::UniqueKeysChanged { .. }
+            )
+        })
+        .map(|c| c.subject.container.as_str())
+        .collect();
+    let repartitioned_by_key: Vec<&str> = diff
         .changes
         .iter()
         .filter(|c| matches!(c.kind, ChangeKind::PartitionKeyChanged { .. }))
@@ -273,6 +332,31 @@ pub fn plan(old: &LogicalModel, new: &LogicalModel) -> Result<MigrationPlan, Mig
                     Err(why) => refused.push(refuse(&why)),
                 }
             }
+            // The repartition's new container is created with the new unique keys.
+            ChangeKind::UniqueKeysChanged { .. }
+                if repartitioned_by_key.contains(&change.subject.container.as_str()) =>
+            {
+                nothing.push(Step::Nothing {
+                    subject,
+                    kind: change.kind.name().into(),
+                    reason: "the repartitioned container is created with the new unique keys".into(),
+                })
+            }
+            ChangeKind::UniqueKeysChanged { new: keys, .. } => {
+                match copy_with_unique_keys(new, &change.subject.container, keys, &definitions) {
+                    Ok((definition, step)) => {
+                        if let Step::CopyWithUniqueKeys { source, target, .. } = &step {
+                            renamed.push((source.clone(), target.clone()));
+                            droppable.push(format!(
+                                "container `{source}` (the old unique keys), once readers and writers use `{target}`"
+                            ));
+                        }
+                        created.push(definition);
+                        moves.push(step);
+                    }
+                    Err(why) => refused.push(refuse(&why)),
+                }
+            }
             ChangeKind::EmbeddedToSeparate { from, .. } => {
                 if repartitioned.contains(&change.subject.container.as_str()) {
                     refused.push(refuse(
@@ -285,7 +369,7 @@ pub fn plan(old: &LogicalModel, new: &LogicalModel) -> Result<MigrationPlan, Mig
                     Err(why) => refused.push(refuse(&why)),
                 }
             }
-            // A repartitioned container is created with the new indexing policy.
+            // A copied container is created with the new indexing policy.
             ChangeKind::IndexingChanged { .. } if repartitioned.contains(&change.subject.container.as_str()) => nothing
                 .push(Step::Nothing {
                     subject,
@@ -531,4 +615,53 @@ fn backfill(new: &LogicalModel, change: &Change, value: &serde_json::Value) -> R
         value: value.clone(),
         partition_key_property: container.partition_key_property.clone(),
     })
+}
+
+/// The name a container copied for new unique keys gets: `<name>-unique-<the keys'
+/// properties>` (`Order-unique-sku`, `Order-unique-none` when there are none).
+pub fn unique_keys_name(container: &str, unique_keys: &[Vec<String>]) -> String {
+    let mut parts: Vec<String> = unique_keys
+        .iter()
+        .flatten()
+        .map(|path| path.trim_start_matches('/').replace('/', "."))
+        .collect();
+    if parts.is_empty() {
+        parts.push("none".to_string());
+    }
+    format!("{container}-unique-{}", parts.join("-"))
+}
+
+/// Unique keys changed: a copy into a new container with them, the same partition key.
+fn copy_with_unique_keys(
+    new: &LogicalModel,
+    name: &str,
+    unique_keys: &[Vec<String>],
+    definitions: &[ContainerDefinition],
+) -> Result<(ContainerDefinition, Step), String> {
+    let container = new.container(name).ok_or("the container is not in the new model")?;
+    if !container.sub_partition_key_properties.is_empty() {
+        return Err("hierarchical partition keys are not migrated yet".into());
+    }
+    let target = unique_keys_name(name, unique_keys);
+    let mut definition = definitions
+        .iter()
+        .find(|d| d.id == name)
+        .cloned()
+        .ok_or("the new model has no definition for it")?;
+    definition.id = target.clone();
+    let key = container.partition_key_property.clone();
+    Ok((
+        definition,
+        Step::CopyWithUniqueKeys {
+            source: name.to_string(),
+            lease: LeaseRef {
+                container: target.clone(),
+                partition_key_property: key.clone(),
+                id: format!("{LEASE_TYPE}-unique-keys-{name}"),
+            },
+            target,
+            key,
+            unique_keys: unique_keys.to_vec(),
+        },
+    ))
 }

@@ -199,9 +199,10 @@ pub async fn run(
                 )
             }
             Step::Nothing { .. } | Step::RunWorker { .. } => continue,
-            Step::Repartition { .. } | Step::SplitEmbedded { .. } | Step::BackfillDefault { .. } => {
-                Feed::new(connection, step, options).await?.run(&mut progress).await?
-            }
+            Step::Repartition { .. }
+            | Step::CopyWithUniqueKeys { .. }
+            | Step::SplitEmbedded { .. }
+            | Step::BackfillDefault { .. } => Feed::new(connection, step, options).await?.run(&mut progress).await?,
         };
         report.request_units += step_report.request_units;
         report.steps.push(step_report);
@@ -228,7 +229,9 @@ struct Feed<'a> {
 impl<'a> Feed<'a> {
     async fn new(connection: &'a Connection, step: &'a Step, options: &RunOptions) -> Result<Feed<'a>, MigrateError> {
         let (source, target) = match step {
-            Step::Repartition { source, target, .. } => (source.as_str(), target.as_str()),
+            Step::Repartition { source, target, .. } | Step::CopyWithUniqueKeys { source, target, .. } => {
+                (source.as_str(), target.as_str())
+            }
             Step::SplitEmbedded { container, .. } | Step::BackfillDefault { container, .. } => {
                 (container.as_str(), container.as_str())
             }
@@ -267,7 +270,7 @@ impl<'a> Feed<'a> {
         progress: &mut impl FnMut(&Progress) -> Control,
     ) -> Result<(StepReport, bool), MigrateError> {
         let total = self.remaining().await;
-        let lease_key = PartitionKey::from(self.lease.id.clone());
+        let lease_key = PartitionKey::from(self.lease.key());
         let operation = format!("read lease `{}` in `{}`", self.lease.id, self.lease.container);
         let lease = self
             .connection
@@ -364,7 +367,7 @@ impl<'a> Feed<'a> {
     /// holding the property. `None` when the count query fails.
     async fn remaining(&self) -> Option<u64> {
         let (sql, parameters) = match self.step {
-            Step::Repartition { .. } => (
+            Step::Repartition { .. } | Step::CopyWithUniqueKeys { .. } => (
                 "SELECT VALUE COUNT(1) FROM c WHERE c.type != @lease".to_string(),
                 vec![("@lease", LEASE_TYPE.to_string())],
             ),
@@ -448,6 +451,27 @@ impl<'a> Feed<'a> {
                 };
                 body[new_key] = Value::String(value.clone());
                 self.upsert(&self.target.clone(), target, &value, &id, &body).await?;
+                Ok(true)
+            }
+            Step::CopyWithUniqueKeys { target, key, .. } => {
+                let body = strip_system(document);
+                let value = text(document, key)
+                    .ok_or_else(|| self.data(format!("document `{id}` has no text partition key `{key}`")))?;
+                let operation = format!("upsert item `{id}` in partition `{value}` of `{target}`");
+                let client = self.target.clone();
+                let response = self
+                    .connection
+                    .request(&operation, &[409], || {
+                        client.upsert_item(PartitionKey::from(value.clone()), &id, &body, None)
+                    })
+                    .await?;
+                let Some(response) = response else {
+                    return Err(self.data(format!(
+                        "document `{id}` in partition `{value}` holds a value the new unique keys refuse there: another document of the partition holds it too. Make the values unique in the old container, then run `cosmap migrate` again (it resumes from its lease)"
+                    )));
+                };
+                self.report.request_units += charge(response.headers());
+                self.report.written += 1;
                 Ok(true)
             }
             Step::SplitEmbedded {
@@ -562,18 +586,20 @@ impl<'a> Feed<'a> {
     async fn write_lease(&mut self, token: &azure_data_cosmos::feed::ContinuationToken) -> Result<(), MigrateError> {
         let mut body = Map::new();
         body.insert("id".into(), Value::String(self.lease.id.clone()));
-        body.insert("type".into(), Value::String(LEASE_TYPE.into()));
         body.insert(
             self.lease.partition_key_property.clone(),
-            Value::String(self.lease.id.clone()),
+            Value::String(self.lease.key()),
         );
+        // Set after the key: in a container partitioned by `type` they are the same.
+        body.insert("type".into(), Value::String(LEASE_TYPE.into()));
         body.insert("step".into(), Value::String(self.name.clone()));
         body.insert(
             "continuation".into(),
             serde_json::to_value(token).map_err(|e| self.data(format!("the continuation: {e}")))?,
         );
         let (target, container, id) = (self.target.clone(), self.lease.container.clone(), self.lease.id.clone());
-        self.upsert(&target, &container, &id, &id, &Value::Object(body)).await
+        self.upsert(&target, &container, &self.lease.key(), &id, &Value::Object(body))
+            .await
     }
 }
 
