@@ -76,12 +76,12 @@ pub fn assess(kind: &ChangeKind, place: Place) -> Assessment {
         ),
         ChangeKind::PartitionKeyChanged { .. } => assessed(
             BreakingForReaders,
-            "Cosmos DB cannot change a partition key: create a container under a new name (or database), copy every document into it (change feed), switch readers and writers, then drop the old one",
+            "Cosmos DB cannot change a partition key: create a container under a new name (or database), copy every document into it (change feed), switch readers and writers, then drop the old one (`cosmap migrate` creates and copies)",
             Some(Work::Copy),
         ),
         ChangeKind::UniqueKeysChanged { .. } => assessed(
             DataMigration,
-            "Cosmos DB cannot change unique keys in place: create a container under a new name (or database) with them, copy every document (find duplicates of an added key first), switch, then drop the old one",
+            "Cosmos DB cannot change unique keys in place: create a container under a new name (or database) with them, copy every document (find duplicates of an added key first), switch, then drop the old one (`cosmap migrate` creates and copies, stopping at a duplicate)",
             Some(Work::Copy),
         ),
         ChangeKind::IndexingChanged { .. } => assessed(
@@ -127,13 +127,20 @@ pub fn assess(kind: &ChangeKind, place: Place) -> Assessment {
         ChangeKind::PropertyRemoved => removed(),
         ChangeKind::PropertyRetyped { old, new } => {
             use cosmap_domain::AttributeType as T;
+            let text = |t: &T| matches!(t, T::String | T::Decimal | T::DateTime | T::Date | T::Uuid);
             if (*old, *new) == (T::Integer, T::Number) {
                 assessed(InPlace, "an integer reads as a number: old documents still read", None)
+            } else if text(old) && *new == T::String {
+                assessed(
+                    InPlace,
+                    format!("a {} is stored as text, which a string reads: old documents still read", old.as_str()),
+                    None,
+                )
             } else {
                 assessed(
                     BreakingForReaders,
                     format!(
-                        "old documents hold a {} where the new types read a {}, which no `default` can make them read: rewrite every document, converting the value, before the new readers run",
+                        "old documents hold a {} where the new types read a {}, which no `default` can make them read: rewrite every document, converting the value, before the new readers run (`cosmap migrate` writes numbers and booleans as text; other conversions are yours)",
                         old.as_str(),
                         new.as_str()
                     ),
@@ -144,9 +151,9 @@ pub fn assess(kind: &ChangeKind, place: Place) -> Assessment {
         ChangeKind::CardinalityChanged { new_many, .. } => assessed(
             BreakingForReaders,
             if *new_many {
-                "a single value is a list now, which no `default` can make old documents read: rewrite every document, wrapping the value in an array, before the new readers run"
+                "a single value is a list now, which no `default` can make old documents read: rewrite every document, wrapping the value in an array, before the new readers run (`cosmap migrate` does)"
             } else {
-                "a list is a single value now, which no `default` can make old documents read: rewrite every document, keeping one value, before the new readers run"
+                "a list is a single value now, which no `default` can make old documents read: rewrite every document, keeping its one value, before the new readers run (`cosmap migrate` does, and stops at a list of two or more: which to keep is yours to say)"
             },
             Some(Work::Rewrite),
         ),

@@ -33,6 +33,7 @@ mod run;
 
 pub use error::{MigrateError, Refusal};
 pub use plan::{
-    plan, repartitioned_name, unique_keys_name, LeaseRef, MigrationPlan, Step, LEASE_TYPE, MIGRATION_FORMAT_VERSION,
+    plan, repartitioned_name, unique_keys_name, Conversion, LeaseRef, MigrationPlan, Step, LEASE_TYPE,
+    MIGRATION_FORMAT_VERSION,
 };
 pub use run::{run, strip_system, Control, MigrationReport, Progress, RunOptions, StepReport, SYSTEM_PROPERTIES};

@@ -129,6 +129,24 @@ pub enum Step {
         /// The step's lease (in `container`).
         lease: LeaseRef,
     },
+    /// Rewrite the value at `path` of every `document_type` document of `container`
+    /// (in each element of an array on the way) into the new shape, reading the
+    /// container's change feed from the beginning. A value already in the new shape is
+    /// left as it is, so a replay is harmless.
+    Rewrite {
+        /// The container.
+        container: String,
+        /// The documents' `type`.
+        document_type: String,
+        /// The property's path in the document.
+        path: Vec<String>,
+        /// What becomes of the value.
+        conversion: Conversion,
+        /// The container's partition key property.
+        partition_key_property: String,
+        /// The step's lease (in `container`).
+        lease: LeaseRef,
+    },
     /// Derived data kept from a change feed (a copy, a feed, a count or subset, an
     /// extended reference): the generated worker that keeps it reads the feed from the
     /// beginning, so its first run back-fills it; cosmap cannot run the application's
@@ -206,6 +224,17 @@ impl Step {
                 "in `{container}`, write `{value}` into `{}` of every `{document_type}` document that lacks it",
                 path.join(".")
             ),
+            Step::Rewrite {
+                container,
+                document_type,
+                path,
+                conversion,
+                ..
+            } => format!(
+                "in `{container}`, rewrite `{}` of every `{document_type}` document: {}",
+                path.join("."),
+                conversion.describe()
+            ),
             Step::RunWorker { subject, derived } => format!(
                 "{subject}: the new {derived} — run its generated change-feed worker once (it reads the feed from the beginning, so it back-fills what is already written) before the new readers rely on it"
             ),
@@ -219,6 +248,7 @@ impl Step {
             Step::Repartition { lease, .. }
             | Step::CopyWithUniqueKeys { lease, .. }
             | Step::SplitEmbedded { lease, .. }
+            | Step::Rewrite { lease, .. }
             | Step::BackfillDefault { lease, .. } => Some(lease),
             _ => None,
         }
@@ -401,6 +431,21 @@ pub fn plan(old: &LogicalModel, new: &LogicalModel) -> Result<MigrationPlan, Mig
                     Err(why) => refused.push(refuse(&why)),
                 }
             }
+            ChangeKind::CardinalityChanged { .. } | ChangeKind::PropertyRetyped { .. }
+                if change.class >= Class::DataMigration
+                    && !repartitioned.contains(&change.subject.container.as_str()) =>
+            {
+                let conversion = match &change.kind {
+                    ChangeKind::CardinalityChanged { new_many: true, .. } => Ok(Conversion::WrapInList),
+                    ChangeKind::CardinalityChanged { .. } => Ok(Conversion::UnwrapList),
+                    ChangeKind::PropertyRetyped { old, new } => to_text(*old, *new),
+                    _ => Err("not a shape cosmap migrate rewrites".to_string()),
+                };
+                match conversion.and_then(|c| rewrite(new, change, c)) {
+                    Ok(step) => moves.push(step),
+                    Err(why) => refused.push(refuse(&why)),
+                }
+            }
             ChangeKind::DerivedAdded {
                 derived,
                 kept_from_change_feed: true,
@@ -575,30 +620,7 @@ fn split(old: &LogicalModel, new: &LogicalModel, change: &Change, from: &str) ->
 /// does not let a replace change (or which a shared value would break).
 fn backfill(new: &LogicalModel, change: &Change, value: &serde_json::Value) -> Result<Step, String> {
     let name = &change.subject.container;
-    let container = new.container(name).ok_or("the container is not in the new model")?;
-    if !container.sub_partition_key_properties.is_empty() {
-        return Err("hierarchical partition keys are not migrated yet".into());
-    }
-    let document_type = change
-        .subject
-        .document_type
-        .as_deref()
-        .and_then(|d| container.document_type(d))
-        .ok_or("the document type is not in the new model's container")?;
-    let path = change.subject.path.clone();
-    let dotted = format!("/{}", path.join("/"));
-    let keyed = container
-        .partition_key
-        .paths
-        .iter()
-        .chain(container.unique_keys.iter().flat_map(|k| &k.paths))
-        .any(|p| *p == dotted);
-    if keyed {
-        return Err(format!(
-            "`{}` is a partition key or unique key path: documents cannot be given a value there in place",
-            path.join(".")
-        ));
-    }
+    let (container, document_type, path) = located(new, change)?;
     Ok(Step::BackfillDefault {
         container: name.clone(),
         document_type: document_type.discriminator.clone(),
@@ -664,4 +686,117 @@ fn copy_with_unique_keys(
             unique_keys: unique_keys.to_vec(),
         },
     ))
+}
+
+/// How [`Step::Rewrite`] changes a value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Conversion {
+    /// A single value becomes a list of it (`x` → `[x]`).
+    WrapInList,
+    /// A list becomes its one value (`[x]` → `x`; `[]` → absent). A list of two or
+    /// more stops the step, naming the document: which value to keep is the user's call.
+    UnwrapList,
+    /// A number or a boolean becomes its JSON text (`42` → `"42"`), for a property
+    /// retyped to `string` or `decimal`.
+    ToText,
+}
+
+impl Conversion {
+    /// One line for people.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Conversion::WrapInList => "a single value becomes a list of it",
+            Conversion::UnwrapList => "a list becomes its one value (a longer list stops the step)",
+            Conversion::ToText => "a number or boolean becomes its text",
+        }
+    }
+}
+
+/// A retyping that [`Conversion::ToText`] serves: a number or boolean read as text.
+fn to_text(old: cosmap_domain::AttributeType, new: cosmap_domain::AttributeType) -> Result<Conversion, String> {
+    use cosmap_domain::AttributeType as T;
+    match (old, new) {
+        (T::Integer | T::Number | T::Boolean, T::String) | (T::Integer, T::Decimal) => Ok(Conversion::ToText),
+        _ => Err(format!(
+            "{} {} is not rewritten as {} {}: convert the values yourself (cosmap migrate writes integers, numbers and booleans as text, and integers as decimals)",
+            article(old),
+            old.as_str(),
+            article(new),
+            new.as_str()
+        )),
+    }
+}
+
+fn article(ty: cosmap_domain::AttributeType) -> &'static str {
+    if ty == cosmap_domain::AttributeType::Integer {
+        "an"
+    } else {
+        "a"
+    }
+}
+
+/// A shape change rewritten in place: the document type's container and key from the
+/// new model; never a partition key or unique key path.
+fn rewrite(new: &LogicalModel, change: &Change, conversion: Conversion) -> Result<Step, String> {
+    let (container, document_type, path) = located(new, change)?;
+    Ok(Step::Rewrite {
+        container: change.subject.container.clone(),
+        document_type: document_type.discriminator.clone(),
+        lease: LeaseRef {
+            container: change.subject.container.clone(),
+            partition_key_property: container.partition_key_property.clone(),
+            id: format!(
+                "{LEASE_TYPE}-rewrite-{}-{}",
+                document_type.discriminator,
+                path.join(".")
+            ),
+        },
+        path,
+        conversion,
+        partition_key_property: container.partition_key_property.clone(),
+    })
+}
+
+/// The container, document type and property path `change` is about, in the new model:
+/// refused for a hierarchical key, and for a partition key or unique key path, which a
+/// document cannot be given or change in place.
+fn located<'m>(
+    new: &'m LogicalModel,
+    change: &Change,
+) -> Result<
+    (
+        &'m cosmap_mapper::Container,
+        &'m cosmap_mapper::DocumentType,
+        Vec<String>,
+    ),
+    String,
+> {
+    let container = new
+        .container(&change.subject.container)
+        .ok_or("the container is not in the new model")?;
+    if !container.sub_partition_key_properties.is_empty() {
+        return Err("hierarchical partition keys are not migrated yet".into());
+    }
+    let document_type = change
+        .subject
+        .document_type
+        .as_deref()
+        .and_then(|d| container.document_type(d))
+        .ok_or("the document type is not in the new model's container")?;
+    let path = change.subject.path.clone();
+    let dotted = format!("/{}", path.join("/"));
+    let keyed = container
+        .partition_key
+        .paths
+        .iter()
+        .chain(container.unique_keys.iter().flat_map(|k| &k.paths))
+        .any(|p| *p == dotted);
+    if keyed {
+        return Err(format!(
+            "`{}` is a partition key or unique key path: documents cannot be given or change a value there in place",
+            path.join(".")
+        ));
+    }
+    Ok((container, document_type, path))
 }

@@ -13,7 +13,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::error::MigrateError;
-use crate::plan::{LeaseRef, MigrationPlan, Step, LEASE_TYPE};
+use crate::plan::{Conversion, LeaseRef, MigrationPlan, Step, LEASE_TYPE};
 
 /// The properties Cosmos DB adds to every document; left out of what is copied.
 pub const SYSTEM_PROPERTIES: [&str; 6] = ["_rid", "_etag", "_ts", "_self", "_attachments", "_lsn"];
@@ -202,6 +202,7 @@ pub async fn run(
             Step::Repartition { .. }
             | Step::CopyWithUniqueKeys { .. }
             | Step::SplitEmbedded { .. }
+            | Step::Rewrite { .. }
             | Step::BackfillDefault { .. } => Feed::new(connection, step, options).await?.run(&mut progress).await?,
         };
         report.request_units += step_report.request_units;
@@ -232,9 +233,9 @@ impl<'a> Feed<'a> {
             Step::Repartition { source, target, .. } | Step::CopyWithUniqueKeys { source, target, .. } => {
                 (source.as_str(), target.as_str())
             }
-            Step::SplitEmbedded { container, .. } | Step::BackfillDefault { container, .. } => {
-                (container.as_str(), container.as_str())
-            }
+            Step::SplitEmbedded { container, .. }
+            | Step::Rewrite { container, .. }
+            | Step::BackfillDefault { container, .. } => (container.as_str(), container.as_str()),
             _ => unreachable!("only feed steps"),
         };
         let lease = step.lease().expect("feed steps have a lease");
@@ -394,6 +395,11 @@ impl<'a> Feed<'a> {
                     vec![("@type", document_type.clone())],
                 ),
             },
+            // Every document of the type: an upper bound.
+            Step::Rewrite { document_type, .. } => (
+                "SELECT VALUE COUNT(1) FROM c WHERE c.type = @type".to_string(),
+                vec![("@type", document_type.clone())],
+            ),
             _ => return None,
         };
         // `COUNT` across partitions, or (where the engine refuses an aggregate across
@@ -557,6 +563,32 @@ impl<'a> Feed<'a> {
                 self.upsert(&client, container, &key, &id, &body).await?;
                 Ok(true)
             }
+            Step::Rewrite {
+                container,
+                document_type,
+                path,
+                conversion,
+                partition_key_property,
+                ..
+            } => {
+                if text(document, "type").as_deref() != Some(document_type.as_str()) {
+                    return Ok(false);
+                }
+                let mut body = strip_system(document);
+                match convert(&mut body, path, *conversion) {
+                    Ok(false) => return Ok(false),
+                    Ok(true) => {}
+                    Err(why) => return Err(self.data(format!("`{document_type}` `{id}`: `{}` {why}", path.join(".")))),
+                }
+                let key = text(document, partition_key_property).ok_or_else(|| {
+                    self.data(format!(
+                        "`{document_type}` `{id}` has no text partition key `{partition_key_property}`"
+                    ))
+                })?;
+                let client = self.source.clone();
+                self.upsert(&client, container, &key, &id, &body).await?;
+                Ok(true)
+            }
             _ => Ok(false),
         }
     }
@@ -638,6 +670,62 @@ fn fill(document: &mut Value, path: &[String], value: &Value) -> bool {
         Value::Object(_) if rest.is_empty() => false,
         Value::Object(map) => map.get_mut(first).is_some_and(|inner| fill(inner, rest, value)),
         _ => false,
+    }
+}
+
+/// Applies `conversion` to the value at `path` in `document`, inside each element of an
+/// array on the way; whether anything changed. A value already in the new shape, or
+/// absent, is left as it is; a list of two or more values to unwrap is an error.
+fn convert(document: &mut Value, path: &[String], conversion: Conversion) -> Result<bool, String> {
+    let Some((first, rest)) = path.split_first() else {
+        return Ok(false);
+    };
+    match document {
+        Value::Array(items) => {
+            let mut changed = false;
+            for item in items {
+                changed |= convert(item, path, conversion)?;
+            }
+            Ok(changed)
+        }
+        Value::Object(map) if rest.is_empty() => {
+            let Some(value) = map.get_mut(first) else {
+                return Ok(false);
+            };
+            match (conversion, &*value) {
+                (_, Value::Null)
+                | (Conversion::WrapInList, Value::Array(_))
+                | (Conversion::UnwrapList, Value::Object(_) | Value::String(_) | Value::Number(_) | Value::Bool(_))
+                | (Conversion::ToText, Value::String(_) | Value::Array(_) | Value::Object(_)) => Ok(false),
+                (Conversion::WrapInList, _) => {
+                    *value = Value::Array(vec![value.take()]);
+                    Ok(true)
+                }
+                (Conversion::UnwrapList, Value::Array(items)) => match items.as_slice() {
+                    [] => {
+                        map.remove(first);
+                        Ok(true)
+                    }
+                    [one] => {
+                        *value = one.clone();
+                        Ok(true)
+                    }
+                    many => Err(format!(
+                        "holds {} values and the new model holds one: keep the one you want in the old document, then run `cosmap migrate` again (it resumes from its lease)",
+                        many.len()
+                    )),
+                },
+                (Conversion::ToText, _) => {
+                    *value = Value::String(value.to_string());
+                    Ok(true)
+                }
+            }
+        }
+        Value::Object(map) => match map.get_mut(first) {
+            Some(inner) => convert(inner, rest, conversion),
+            None => Ok(false),
+        },
+        _ => Ok(false),
     }
 }
 
