@@ -296,6 +296,21 @@ impl MigrationPlan {
     }
 }
 
+/// Records that container `source` is copied into `target` (for its new `what`): readers
+/// and writers switch to the copy, and the old container may be dropped once they have.
+fn copied_into(
+    source: &str,
+    target: &str,
+    what: &str,
+    renamed: &mut Vec<(String, String)>,
+    droppable: &mut Vec<String>,
+) {
+    renamed.push((source.to_string(), target.to_string()));
+    droppable.push(format!(
+        "container `{source}` (the old {what}), once readers and writers use `{target}`"
+    ));
+}
+
 /// The name a repartitioned container's copy gets: `<name>-<new key property>`.
 pub fn repartitioned_name(container: &str, new_key: &str) -> String {
     format!("{container}-{new_key}")
@@ -350,12 +365,13 @@ pub fn plan(old: &LogicalModel, new: &LogicalModel) -> Result<MigrationPlan, Mig
             ChangeKind::PartitionKeyChanged { .. } => {
                 match repartition(old, new, &change.subject.container, &definitions) {
                     Ok((definition, step)) => {
-                        if let Step::Repartition { source, target, .. } = &step {
-                            renamed.push((source.clone(), target.clone()));
-                            droppable.push(format!(
-                                "container `{source}` (the old partition key), once readers and writers use `{target}`"
-                            ));
-                        }
+                        copied_into(
+                            &change.subject.container,
+                            &definition.id,
+                            "partition key",
+                            &mut renamed,
+                            &mut droppable,
+                        );
                         created.push(definition);
                         moves.push(step);
                     }
@@ -375,12 +391,13 @@ pub fn plan(old: &LogicalModel, new: &LogicalModel) -> Result<MigrationPlan, Mig
             ChangeKind::UniqueKeysChanged { new: keys, .. } => {
                 match copy_with_unique_keys(new, &change.subject.container, keys, &definitions) {
                     Ok((definition, step)) => {
-                        if let Step::CopyWithUniqueKeys { source, target, .. } = &step {
-                            renamed.push((source.clone(), target.clone()));
-                            droppable.push(format!(
-                                "container `{source}` (the old unique keys), once readers and writers use `{target}`"
-                            ));
-                        }
+                        copied_into(
+                            &change.subject.container,
+                            &definition.id,
+                            "unique keys",
+                            &mut renamed,
+                            &mut droppable,
+                        );
                         created.push(definition);
                         moves.push(step);
                     }

@@ -547,21 +547,15 @@ impl<'a> Feed<'a> {
                 partition_key_property,
                 ..
             } => {
-                if text(document, "type").as_deref() != Some(document_type.as_str()) {
-                    return Ok(false);
-                }
-                let mut body = strip_system(document);
-                if !fill(&mut body, path, value) {
-                    return Ok(false);
-                }
-                let key = text(document, partition_key_property).ok_or_else(|| {
-                    self.data(format!(
-                        "`{document_type}` `{id}` has no text partition key `{partition_key_property}`"
-                    ))
-                })?;
-                let client = self.source.clone();
-                self.upsert(&client, container, &key, &id, &body).await?;
-                Ok(true)
+                self.edit_in_place(
+                    document,
+                    &id,
+                    container,
+                    document_type,
+                    partition_key_property,
+                    |body| Ok(fill(body, path, value)),
+                )
+                .await
             }
             Step::Rewrite {
                 container,
@@ -571,26 +565,48 @@ impl<'a> Feed<'a> {
                 partition_key_property,
                 ..
             } => {
-                if text(document, "type").as_deref() != Some(document_type.as_str()) {
-                    return Ok(false);
-                }
-                let mut body = strip_system(document);
-                match convert(&mut body, path, *conversion) {
-                    Ok(false) => return Ok(false),
-                    Ok(true) => {}
-                    Err(why) => return Err(self.data(format!("`{document_type}` `{id}`: `{}` {why}", path.join(".")))),
-                }
-                let key = text(document, partition_key_property).ok_or_else(|| {
-                    self.data(format!(
-                        "`{document_type}` `{id}` has no text partition key `{partition_key_property}`"
-                    ))
-                })?;
-                let client = self.source.clone();
-                self.upsert(&client, container, &key, &id, &body).await?;
-                Ok(true)
+                self.edit_in_place(
+                    document,
+                    &id,
+                    container,
+                    document_type,
+                    partition_key_property,
+                    |body| convert(body, path, *conversion).map_err(|why| format!("`{}` {why}", path.join("."))),
+                )
+                .await
             }
             _ => Ok(false),
         }
+    }
+
+    /// Upserts `document` (`id`, in `container`) as `edit` changes it, when it is of
+    /// `document_type` and `edit` changes anything; `edit`'s error names what stops it.
+    async fn edit_in_place(
+        &mut self,
+        document: &Value,
+        id: &str,
+        container: &str,
+        document_type: &str,
+        partition_key_property: &str,
+        edit: impl FnOnce(&mut Value) -> Result<bool, String>,
+    ) -> Result<bool, MigrateError> {
+        if text(document, "type").as_deref() != Some(document_type) {
+            return Ok(false);
+        }
+        let mut body = strip_system(document);
+        match edit(&mut body) {
+            Ok(false) => return Ok(false),
+            Ok(true) => {}
+            Err(why) => return Err(self.data(format!("`{document_type}` `{id}`: {why}"))),
+        }
+        let key = text(document, partition_key_property).ok_or_else(|| {
+            self.data(format!(
+                "`{document_type}` `{id}` has no text partition key `{partition_key_property}`"
+            ))
+        })?;
+        let client = self.source.clone();
+        self.upsert(&client, container, &key, id, &body).await?;
+        Ok(true)
     }
 
     async fn upsert(

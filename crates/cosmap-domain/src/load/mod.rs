@@ -365,7 +365,8 @@ fn add_positions(text: &str, diagnostics: &mut [Diagnostic]) {
     diagnostics.sort_by(|a, b| a.position.cmp(&b.position).then_with(|| a.path.cmp(&b.path)));
 }
 
-fn kind_of(value: &Value) -> &'static str {
+/// What kind of JSON value `value` is, as a message says it (`a string`).
+pub(crate) fn kind_of(value: &Value) -> &'static str {
     match value {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",

@@ -9,6 +9,7 @@ use serde_json::Value;
 
 use super::Checker;
 use crate::diagnostic::{Diagnostic, JsonPath};
+use crate::load::kind_of;
 use crate::model::{Attribute, AttributeType};
 
 /// The most significant digits a `decimal` default may have (`rust_decimal` holds 28).
@@ -86,21 +87,21 @@ fn example(ty: AttributeType) -> &'static str {
 
 /// Whether `value` is a value of `ty`; the error says what is wrong.
 pub(crate) fn check_value(ty: AttributeType, value: &Value) -> Result<(), String> {
-    let text = || value.as_str().ok_or_else(|| format!("it is {}", json_kind(value)));
+    let text = || value.as_str().ok_or_else(|| format!("it is {}", kind_of(value)));
     match ty {
         AttributeType::String => text().map(drop),
         AttributeType::Integer => match value {
             Value::Number(n) if n.as_i64().is_some() => Ok(()),
             Value::Number(_) => Err("it is not a whole number between -2^63 and 2^63-1".into()),
-            _ => Err(format!("it is {}", json_kind(value))),
+            _ => Err(format!("it is {}", kind_of(value))),
         },
         AttributeType::Number => match value {
             Value::Number(_) => Ok(()),
-            _ => Err(format!("it is {}", json_kind(value))),
+            _ => Err(format!("it is {}", kind_of(value))),
         },
         AttributeType::Boolean => match value {
             Value::Bool(_) => Ok(()),
-            _ => Err(format!("it is {}", json_kind(value))),
+            _ => Err(format!("it is {}", kind_of(value))),
         },
         AttributeType::Decimal => decimal(text()?),
         AttributeType::DateTime => date_time(text()?),
@@ -112,17 +113,6 @@ pub(crate) fn check_value(ty: AttributeType, value: &Value) -> Result<(), String
             }
         }
         AttributeType::Uuid => uuid(text()?),
-    }
-}
-
-fn json_kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
     }
 }
 
