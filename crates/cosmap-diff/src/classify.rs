@@ -216,7 +216,7 @@ pub fn assess(kind: &ChangeKind, place: Place) -> Assessment {
             assessed(
                 class,
                 format!(
-                    "read each `{document_type}` document into its parent, then delete it; {reads}, and the container's enum refuses the left-over `{document_type}` documents"
+                    "read each `{document_type}` document into its parent (`cosmap migrate` does), then delete it; {reads}, and the container's enum refuses the left-over `{document_type}` documents"
                 ),
                 Some(Work::Copy),
             )

@@ -110,6 +110,33 @@ pub enum Step {
         /// The step's lease (in `container`).
         lease: LeaseRef,
     },
+    /// Embed the separate `child` documents of `container` into their holders (the
+    /// inverse of [`Step::SplitEmbedded`]), reading the container's change feed from the
+    /// beginning: for each child seen, its holder's `property` is rebuilt from every
+    /// child of that holder (a query in its partition, ordered by id), so a replay
+    /// writes the same holder. The child documents stay (cosmap never deletes): the
+    /// report lists them as to drop.
+    EmbedSeparate {
+        /// The container (holders and children share it and its partition key).
+        container: String,
+        /// The children's `type`.
+        child: String,
+        /// The holders' `type`.
+        holder: String,
+        /// The holders' property the children go into.
+        property: String,
+        /// An array (else one object: a holder with two children stops the step).
+        many: bool,
+        /// The container's partition key property.
+        partition_key_property: String,
+        /// The children's property holding their holder's identity; `None`: the holder
+        /// is the root, whose identity is the partition key value.
+        parent_property: Option<String>,
+        /// The properties of a child that the embedded value keeps.
+        keep: Vec<String>,
+        /// The step's lease (in `container`).
+        lease: LeaseRef,
+    },
     /// Write `value` into every `document_type` document of `container` that lacks
     /// the property at `path` (in each element of an array on the way), reading the
     /// container's change feed from the beginning: a required property's model
@@ -224,6 +251,15 @@ impl Step {
                 "in `{container}`, write `{value}` into `{}` of every `{document_type}` document that lacks it",
                 path.join(".")
             ),
+            Step::EmbedSeparate {
+                container,
+                child,
+                holder,
+                property,
+                ..
+            } => format!(
+                "in `{container}`, embed every `{child}` document into its `{holder}`'s `{property}` (the `{child}` documents stay, to be dropped by you)"
+            ),
             Step::Rewrite {
                 container,
                 document_type,
@@ -249,6 +285,7 @@ impl Step {
             | Step::CopyWithUniqueKeys { lease, .. }
             | Step::SplitEmbedded { lease, .. }
             | Step::Rewrite { lease, .. }
+            | Step::EmbedSeparate { lease, .. }
             | Step::BackfillDefault { lease, .. } => Some(lease),
             _ => None,
         }
@@ -445,6 +482,31 @@ pub fn plan(old: &LogicalModel, new: &LogicalModel) -> Result<MigrationPlan, Mig
                 }
                 match backfill(new, change, value) {
                     Ok(step) => moves.push(step),
+                    Err(why) => refused.push(refuse(&why)),
+                }
+            }
+            ChangeKind::SeparateToEmbedded {
+                document_type, many, ..
+            } => {
+                if repartitioned.contains(&change.subject.container.as_str()) {
+                    refused.push(refuse("the container is also copied: migrate one change at a time"));
+                    continue;
+                }
+                match embed(old, new, change, document_type, *many) {
+                    Ok(step) => {
+                        if let Step::EmbedSeparate {
+                            container,
+                            child,
+                            holder,
+                            ..
+                        } = &step
+                        {
+                            droppable.push(format!(
+                                "the `{child}` documents in `{container}`, now embedded in their `{holder}`s: delete them before readers load whole partitions (the container's generated enum no longer knows `{child}`)"
+                            ));
+                        }
+                        moves.push(step);
+                    }
                     Err(why) => refused.push(refuse(&why)),
                 }
             }
@@ -816,4 +878,76 @@ fn located<'m>(
         ));
     }
     Ok((container, document_type, path))
+}
+
+/// A value object made embedded again: its separate documents (`document_type` in the
+/// old model) and their holder share the container and its partition key; the holder's
+/// property is a top-level one.
+fn embed(
+    old: &LogicalModel,
+    new: &LogicalModel,
+    change: &Change,
+    document_type: &str,
+    many: bool,
+) -> Result<Step, String> {
+    let name = &change.subject.container;
+    let (Some(before), Some(after)) = (old.container(name), new.container(name)) else {
+        return Err(
+            "the separate documents and their new holder are in different containers: migrate one change at a time"
+                .into(),
+        );
+    };
+    if !before.sub_partition_key_properties.is_empty() || !after.sub_partition_key_properties.is_empty() {
+        return Err("hierarchical partition keys are not migrated yet".into());
+    }
+    if before.partition_key_property != after.partition_key_property {
+        return Err("the container is also repartitioned: migrate one change at a time".into());
+    }
+    let child = before
+        .document_type(document_type)
+        .ok_or_else(|| format!("`{document_type}` is not a document type of `{name}` in the old model"))?;
+    let holder = change
+        .subject
+        .document_type
+        .as_deref()
+        .and_then(|d| after.document_type(d))
+        .ok_or("the holder is not in the new model's container")?;
+    let [property] = change.subject.path.as_slice() else {
+        return Err("embedded inside another embedded object: not migrated yet".into());
+    };
+    let site = holder
+        .embedded
+        .iter()
+        .find(|e| &e.name == property)
+        .ok_or_else(|| format!("`{property}` is not embedded in the new `{}`", holder.name))?;
+    let parent_property = match (&child.parent, holder.role) {
+        (Some(link), _) if link.entity == holder.source => Some(link.property.clone()),
+        (None, Role::Root) => None,
+        _ => return Err("the separate documents' parent link does not name the new holder".into()),
+    };
+    if !matches!(holder.id, IdSource::Identity { .. }) {
+        return Err("the holder's id is not its identity: its children cannot find it".into());
+    }
+    let keep = site
+        .attributes
+        .iter()
+        .map(|a| a.name.clone())
+        .chain(site.embedded.iter().map(|e| e.name.clone()))
+        .chain(site.references.iter().map(|r| r.name.clone()))
+        .collect();
+    Ok(Step::EmbedSeparate {
+        container: name.clone(),
+        child: child.discriminator.clone(),
+        holder: holder.discriminator.clone(),
+        property: property.clone(),
+        many,
+        partition_key_property: after.partition_key_property.clone(),
+        parent_property,
+        keep,
+        lease: LeaseRef {
+            container: name.clone(),
+            partition_key_property: after.partition_key_property.clone(),
+            id: format!("{LEASE_TYPE}-embed-{}-{property}", child.discriminator),
+        },
+    })
 }

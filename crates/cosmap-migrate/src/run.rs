@@ -7,6 +7,7 @@ use azure_data_cosmos::clients::ContainerClient;
 use azure_data_cosmos::models::ChangeFeedItem;
 use azure_data_cosmos::options::{ChangeFeedOptions, ChangeFeedStartFrom, MaxItemCountHint};
 use azure_data_cosmos::{FeedScope, PartitionKey, Query};
+use cosmap_mapper::operations::sql_property;
 use cosmap_provision::{apply, ApplyOptions, Connection, ProvisionError, Throughput};
 use futures::{StreamExt, TryStreamExt};
 use serde::Serialize;
@@ -203,6 +204,7 @@ pub async fn run(
             | Step::CopyWithUniqueKeys { .. }
             | Step::SplitEmbedded { .. }
             | Step::Rewrite { .. }
+            | Step::EmbedSeparate { .. }
             | Step::BackfillDefault { .. } => Feed::new(connection, step, options).await?.run(&mut progress).await?,
         };
         report.request_units += step_report.request_units;
@@ -235,6 +237,7 @@ impl<'a> Feed<'a> {
             }
             Step::SplitEmbedded { container, .. }
             | Step::Rewrite { container, .. }
+            | Step::EmbedSeparate { container, .. }
             | Step::BackfillDefault { container, .. } => (container.as_str(), container.as_str()),
             _ => unreachable!("only feed steps"),
         };
@@ -374,8 +377,8 @@ impl<'a> Feed<'a> {
             ),
             Step::SplitEmbedded { holder, property, .. } => (
                 format!(
-                    "SELECT VALUE COUNT(1) FROM c WHERE c.type = @holder AND IS_DEFINED(c[{}])",
-                    Value::from(property.clone())
+                    "SELECT VALUE COUNT(1) FROM c WHERE c.type = @holder AND IS_DEFINED({})",
+                    sql_property("c", property)
                 ),
                 vec![("@holder", holder.clone())],
             ),
@@ -384,8 +387,8 @@ impl<'a> Feed<'a> {
             } => match path.as_slice() {
                 [property] => (
                     format!(
-                        "SELECT VALUE COUNT(1) FROM c WHERE c.type = @type AND NOT IS_DEFINED(c[{}])",
-                        Value::from(property.clone())
+                        "SELECT VALUE COUNT(1) FROM c WHERE c.type = @type AND NOT IS_DEFINED({})",
+                        sql_property("c", property)
                     ),
                     vec![("@type", document_type.clone())],
                 ),
@@ -396,7 +399,10 @@ impl<'a> Feed<'a> {
                 ),
             },
             // Every document of the type: an upper bound.
-            Step::Rewrite { document_type, .. } => (
+            Step::Rewrite { document_type, .. }
+            | Step::EmbedSeparate {
+                child: document_type, ..
+            } => (
                 "SELECT VALUE COUNT(1) FROM c WHERE c.type = @type".to_string(),
                 vec![("@type", document_type.clone())],
             ),
@@ -574,6 +580,100 @@ impl<'a> Feed<'a> {
                     |body| convert(body, path, *conversion).map_err(|why| format!("`{}` {why}", path.join("."))),
                 )
                 .await
+            }
+            Step::EmbedSeparate {
+                container,
+                child,
+                holder,
+                property,
+                many,
+                partition_key_property,
+                parent_property,
+                keep,
+                ..
+            } => {
+                if text(document, "type").as_deref() != Some(child.as_str()) {
+                    return Ok(false);
+                }
+                let key = text(document, partition_key_property).ok_or_else(|| {
+                    self.data(format!(
+                        "`{child}` `{id}` has no text partition key `{partition_key_property}`"
+                    ))
+                })?;
+                let link = parent_property.as_deref().unwrap_or(partition_key_property);
+                let holder_id = text(document, link)
+                    .ok_or_else(|| self.data(format!("`{child}` `{id}` has no text `{link}` naming its `{holder}`")))?;
+                // Every child of the holder, in id order: the embedded value is rebuilt whole.
+                let sql = format!(
+                    "SELECT * FROM c WHERE {} = @key AND c.type = @child AND {} = @holder",
+                    sql_property("c", partition_key_property),
+                    sql_property("c", link)
+                );
+                let query = Query::from(sql)
+                    .with_parameter("@key", &key)
+                    .and_then(|q| q.with_parameter("@child", child))
+                    .and_then(|q| q.with_parameter("@holder", &holder_id))
+                    .map_err(|e| self.data(e.to_string()))?;
+                let source = self.source.clone();
+                let mut children: Vec<Value> = self
+                    .connection
+                    .request(&format!("query the `{child}`s of `{holder_id}`"), &[], || {
+                        let (query, source, scope) = (query.clone(), source.clone(), key.clone());
+                        async move {
+                            source
+                                .query_items::<Value>(query, FeedScope::partition(PartitionKey::from(scope)), None)
+                                .await?
+                                .try_collect::<Vec<Value>>()
+                                .await
+                        }
+                    })
+                    .await?
+                    .unwrap_or_default();
+                children.sort_by_key(|c| text(c, "id"));
+                let values: Vec<Value> = children
+                    .iter()
+                    .map(|c| {
+                        Value::Object(
+                            keep.iter()
+                                .filter_map(|k| c.get(k).map(|v| (k.clone(), v.clone())))
+                                .collect(),
+                        )
+                    })
+                    .collect();
+                let embedded = match (many, values.as_slice()) {
+                    (true, _) => Value::Array(values.clone()),
+                    (false, [one]) => one.clone(),
+                    (false, []) => return Ok(false),
+                    (false, more) => {
+                        return Err(self.data(format!(
+                            "`{holder}` `{holder_id}` has {} `{child}` documents and the new model embeds one: keep one (delete or re-parent the others), then run `cosmap migrate` again (it resumes from its lease)",
+                            more.len()
+                        )))
+                    }
+                };
+                let operation = format!("read `{holder}` `{holder_id}` in partition `{key}` of `{container}`");
+                let found = self
+                    .connection
+                    .request(&operation, &[404], || {
+                        source.read_item(PartitionKey::from(key.clone()), &holder_id, None)
+                    })
+                    .await?;
+                let Some(found) = found else {
+                    return Err(self.data(format!(
+                        "`{child}` `{id}` names `{holder}` `{holder_id}`, which partition `{key}` does not hold: give it a holder (or delete it), then run again"
+                    )));
+                };
+                self.report.request_units += charge(found.headers());
+                let current: Value = found
+                    .into_model()
+                    .map_err(|e| self.data(format!("`{holder_id}`: {e}")))?;
+                if current.get(property) == Some(&embedded) {
+                    return Ok(false);
+                }
+                let mut body = strip_system(&current);
+                body[property.as_str()] = embedded;
+                self.upsert(&source, container, &key, &holder_id, &body).await?;
+                Ok(true)
             }
             _ => Ok(false),
         }

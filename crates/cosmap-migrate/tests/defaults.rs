@@ -102,11 +102,22 @@ async fn queried_defaults_are_back_filled_where_documents_lack_them() {
         posts.create_item(id.clone(), &id, &post, None).await.expect("written");
     }
 
-    let report = run(&plan, &connection, &RunOptions::default().page_size(5), |_| {
+    let mut totals = std::collections::BTreeMap::new();
+    let report = run(&plan, &connection, &RunOptions::default().page_size(5), |p| {
+        totals.insert(p.step.clone(), p.total);
         Control::Continue
     })
     .await
     .expect("migrated");
+    let visibility = totals
+        .iter()
+        .find(|(step, _)| step.contains("`visibility`"))
+        .map(|(_, t)| *t);
+    assert_eq!(
+        visibility,
+        Some(Some(11)),
+        "the posts that lack it, counted before: {totals:?}"
+    );
     let migrated: Vec<u64> = report.steps.iter().map(|s| s.migrated).collect();
     assert_eq!(
         migrated,

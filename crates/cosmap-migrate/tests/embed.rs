@@ -1,0 +1,143 @@
+//! A value object stored as separate documents (`Line`, growing without a bound) made
+//! embedded (a few per order): `cosmap migrate` rebuilds each order's `lines` from its
+//! `Line` documents, in id order, keeping only the embedded shape's properties; the
+//! `Line` documents stay (to be dropped by the user); a second run changes nothing; a
+//! line whose order does not exist stops the step, naming it.
+
+use azure_data_cosmos::{FeedScope, Query};
+use cosmap_mapper::{LogicalModel, Options};
+use cosmap_migrate::{plan, run, Control, MigrateError, RunOptions, Step};
+use cosmap_provision::in_memory::InMemoryAccount;
+use futures::TryStreamExt;
+use serde_json::{json, Value};
+
+fn spec(embedded: bool) -> Value {
+    let relationship = if embedded {
+        json!({"from": "Order", "to": "Line", "cardinality": "few", "max": 20, "avg": 3, "property": "lines"})
+    } else {
+        json!({"from": "Order", "to": "Line", "cardinality": "many", "growth": "unbounded", "avg": 3, "property": "lines"})
+    };
+    json!({
+        "name": "Shop",
+        "entities": [{"name": "Order", "identity": "orderId", "attributes": [{"name": "placedAt", "type": "dateTime"}],
+            "volume": {"count": 1000000, "avgSizeBytes": 500}}],
+        "valueObjects": [{"name": "Line", "attributes": [{"name": "sku", "type": "string"}, {"name": "quantity", "type": "integer"}],
+            "volume": {"avgSizeBytes": 100}}],
+        "aggregates": [{"root": "Order", "members": ["Line"]}],
+        "relationships": [relationship]
+    })
+}
+
+fn map(spec: &Value) -> LogicalModel {
+    let model = cosmap_domain::from_slice(spec.to_string().as_bytes(), None).expect("a valid model");
+    cosmap_mapper::map(&model, &Options::default())
+}
+
+async fn all(client: &azure_data_cosmos::ContainerClient, sql: &str) -> Vec<Value> {
+    let mut found: Vec<Value> = client
+        .query_items::<Value>(Query::from(sql), FeedScope::full_container(), None)
+        .await
+        .unwrap()
+        .try_collect()
+        .await
+        .unwrap();
+    found.sort_by(|a, b| a["id"].as_str().cmp(&b["id"].as_str()));
+    found
+}
+
+#[tokio::test]
+async fn separate_documents_are_embedded_into_their_holders_and_stay() {
+    let (v1, v2) = (map(&spec(false)), map(&spec(true)));
+    let plan = plan(&v1, &v2).expect("separate → embedded is migrated");
+    assert!(
+        plan.steps
+            .iter()
+            .any(|s| matches!(s, Step::EmbedSeparate { child, property, many: true, .. }
+            if child == "line" && property == "lines")),
+        "{}",
+        plan.to_text()
+    );
+    assert!(
+        plan.droppable
+            .iter()
+            .any(|d| d.contains("the `line` documents in `Order`")),
+        "{:?}",
+        plan.droppable
+    );
+
+    let account = InMemoryAccount::new().expect("engine");
+    let connection = account
+        .provisioned("Shop", &v1.container_definitions())
+        .await
+        .expect("v1 provisioned");
+    let orders = connection
+        .cosmos_client()
+        .database_client("Shop")
+        .container_client("Order", None)
+        .await
+        .unwrap();
+    let mut written = Vec::new();
+    for (o, lines) in [(0, 2), (1, 0), (2, 3)] {
+        let order = format!("o-{o}");
+        written.push(json!({"id": order, "type": "order", "orderId": order, "placedAt": "2024-01-01T00:00:00Z"}));
+        // Written newest first: the embedded array follows the ids.
+        for l in (0..lines).rev() {
+            written.push(
+                json!({"id": format!("{order}-line-{l}"), "type": "line", "orderId": order,
+                "sku": format!("sku-{l}"), "quantity": l + 1, "ttl": null}),
+            );
+        }
+    }
+    for d in &written {
+        let (id, key) = (d["id"].as_str().unwrap(), d["orderId"].as_str().unwrap().to_string());
+        orders.create_item(key, id, d, None).await.unwrap();
+    }
+
+    let report = run(&plan, &connection, &RunOptions::default().page_size(2), |_| {
+        Control::Continue
+    })
+    .await
+    .expect("migrated");
+    assert!(report.steps.iter().all(|s| s.caught_up), "{report:?}");
+    let holders = all(&orders, "SELECT * FROM c WHERE c.type = 'order'").await;
+    let lines = |h: &Value| h.get("lines").cloned().unwrap_or(Value::Null);
+    assert_eq!(
+        lines(&holders[0]),
+        json!([{"sku": "sku-0", "quantity": 1}, {"sku": "sku-1", "quantity": 2}])
+    );
+    assert_eq!(
+        lines(&holders[1]),
+        Value::Null,
+        "no lines: left as it was (reads as empty)"
+    );
+    assert_eq!(lines(&holders[2]).as_array().map(Vec::len), Some(3));
+    assert_eq!(
+        holders[0]["placedAt"], "2024-01-01T00:00:00Z",
+        "the rest of the order is kept"
+    );
+    assert_eq!(
+        all(&orders, "SELECT * FROM c WHERE c.type = 'line'").await.len(),
+        5,
+        "nothing is deleted"
+    );
+
+    let again = run(&plan, &connection, &RunOptions::default(), |_| Control::Continue)
+        .await
+        .expect("run again");
+    assert_eq!(again.steps.iter().map(|s| s.migrated).sum::<u64>(), 0, "{again:?}");
+
+    // A line whose order is missing stops the step, naming it.
+    let orphan = json!({"id": "o-9-line-0", "type": "line", "orderId": "o-9", "sku": "x", "quantity": 1});
+    orders
+        .create_item("o-9".to_string(), "o-9-line-0", &orphan, None)
+        .await
+        .unwrap();
+    let err = run(&plan, &connection, &RunOptions::default(), |_| Control::Continue)
+        .await
+        .expect_err("an orphan stops the step");
+    assert!(matches!(err, MigrateError::Data { .. }));
+    assert!(
+        err.to_string().contains("`line` `o-9-line-0` names `order` `o-9`"),
+        "{err}"
+    );
+}
