@@ -1,7 +1,7 @@
 //! [`plan`]: the steps a change of the model takes, from `cosmap-diff`'s changes; every
 //! change it cannot migrate refuses the whole plan, each one named.
 
-use cosmap_diff::{Change, ChangeKind, Class, Volumes};
+use cosmap_diff::{Change, ChangeKind, Class, Derived, Volumes};
 use cosmap_mapper::{ContainerDefinition, IdSource, LogicalModel, Role};
 use serde::Serialize;
 
@@ -137,6 +137,29 @@ pub enum Step {
         /// The step's lease (in `container`).
         lease: LeaseRef,
     },
+    /// Create the uniqueness claims of a value made unique across partitions: one claim
+    /// document (`id` and `type` the claim type, partitioned by the value) in `container`
+    /// per `owner` document of `owner_container` that holds the attribute, reading the
+    /// owners' change feed from the beginning. A claim the owner already holds is
+    /// left as it is; a value another owner holds stops the step, naming both.
+    ClaimValues {
+        /// The claims container.
+        container: String,
+        /// The claims' partition key property (holds the value).
+        claim_property: String,
+        /// The claim document type's `type` (and `id`).
+        claim: String,
+        /// The owners' container.
+        owner_container: String,
+        /// The owners' `type`.
+        owner: String,
+        /// The claimed attribute (top-level in the owners).
+        attribute: String,
+        /// The owners' partition key property.
+        owner_partition_key_property: String,
+        /// The step's lease (in `container`).
+        lease: LeaseRef,
+    },
     /// Write `value` into every `document_type` document of `container` that lacks
     /// the property at `path` (in each element of an array on the way), reading the
     /// container's change feed from the beginning: a required property's model
@@ -251,6 +274,15 @@ impl Step {
                 "in `{container}`, write `{value}` into `{}` of every `{document_type}` document that lacks it",
                 path.join(".")
             ),
+            Step::ClaimValues {
+                container,
+                owner_container,
+                owner,
+                attribute,
+                ..
+            } => format!(
+                "in `{container}`, claim the `{attribute}` of every `{owner}` document of `{owner_container}` (a duplicate stops the step)"
+            ),
             Step::EmbedSeparate {
                 container,
                 child,
@@ -286,6 +318,7 @@ impl Step {
             | Step::SplitEmbedded { lease, .. }
             | Step::Rewrite { lease, .. }
             | Step::EmbedSeparate { lease, .. }
+            | Step::ClaimValues { lease, .. }
             | Step::BackfillDefault { lease, .. } => Some(lease),
             _ => None,
         }
@@ -485,6 +518,13 @@ pub fn plan(old: &LogicalModel, new: &LogicalModel) -> Result<MigrationPlan, Mig
                     Err(why) => refused.push(refuse(&why)),
                 }
             }
+            ChangeKind::DerivedAdded {
+                derived: Derived::Claim,
+                ..
+            } => match claims(new, change, &repartitioned) {
+                Ok(step) => moves.push(step),
+                Err(why) => refused.push(refuse(&why)),
+            },
             ChangeKind::SeparateToEmbedded {
                 document_type, many, ..
             } => {
@@ -948,6 +988,52 @@ fn embed(
             container: name.clone(),
             partition_key_property: after.partition_key_property.clone(),
             id: format!("{LEASE_TYPE}-embed-{}-{property}", child.discriminator),
+        },
+    })
+}
+
+/// Claims added for a value made unique across partitions: the claim document type's
+/// container in the new model, its owner's container unchanged (not copied elsewhere)
+/// and under a single-level key.
+fn claims(new: &LogicalModel, change: &Change, copied: &[&str]) -> Result<Step, String> {
+    let name = &change.subject.container;
+    let container = new
+        .container(name)
+        .ok_or("the claims container is not in the new model")?;
+    let claim = change
+        .subject
+        .document_type
+        .as_deref()
+        .and_then(|d| container.document_type(d))
+        .ok_or("the claim document type is not in the new model")?;
+    let of = claim.claim_of.as_ref().ok_or("the document type is not a claim")?;
+    if copied.contains(&of.container.as_str()) {
+        return Err(format!(
+            "the owners' container `{}` is also copied: migrate one change at a time",
+            of.container
+        ));
+    }
+    let owners = new
+        .container(&of.container)
+        .ok_or("the owners' container is not in the new model")?;
+    if !owners.sub_partition_key_properties.is_empty() {
+        return Err("hierarchical partition keys are not migrated yet".into());
+    }
+    let owner = owners
+        .document_type(&of.document_type)
+        .ok_or("the owners' document type is not in the new model")?;
+    Ok(Step::ClaimValues {
+        container: name.clone(),
+        claim_property: container.partition_key_property.clone(),
+        claim: claim.discriminator.clone(),
+        owner_container: of.container.clone(),
+        owner: owner.discriminator.clone(),
+        attribute: of.attribute.clone(),
+        owner_partition_key_property: owners.partition_key_property.clone(),
+        lease: LeaseRef {
+            container: name.clone(),
+            partition_key_property: container.partition_key_property.clone(),
+            id: format!("{LEASE_TYPE}-claims-{}", claim.discriminator),
         },
     })
 }

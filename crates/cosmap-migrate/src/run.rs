@@ -205,6 +205,7 @@ pub async fn run(
             | Step::SplitEmbedded { .. }
             | Step::Rewrite { .. }
             | Step::EmbedSeparate { .. }
+            | Step::ClaimValues { .. }
             | Step::BackfillDefault { .. } => Feed::new(connection, step, options).await?.run(&mut progress).await?,
         };
         report.request_units += step_report.request_units;
@@ -235,6 +236,11 @@ impl<'a> Feed<'a> {
             Step::Repartition { source, target, .. } | Step::CopyWithUniqueKeys { source, target, .. } => {
                 (source.as_str(), target.as_str())
             }
+            Step::ClaimValues {
+                owner_container,
+                container,
+                ..
+            } => (owner_container.as_str(), container.as_str()),
             Step::SplitEmbedded { container, .. }
             | Step::Rewrite { container, .. }
             | Step::EmbedSeparate { container, .. }
@@ -402,6 +408,9 @@ impl<'a> Feed<'a> {
             Step::Rewrite { document_type, .. }
             | Step::EmbedSeparate {
                 child: document_type, ..
+            }
+            | Step::ClaimValues {
+                owner: document_type, ..
             } => (
                 "SELECT VALUE COUNT(1) FROM c WHERE c.type = @type".to_string(),
                 vec![("@type", document_type.clone())],
@@ -580,6 +589,79 @@ impl<'a> Feed<'a> {
                     |body| convert(body, path, *conversion).map_err(|why| format!("`{}` {why}", path.join("."))),
                 )
                 .await
+            }
+            Step::ClaimValues {
+                container,
+                claim_property,
+                claim,
+                owner,
+                attribute,
+                owner_partition_key_property,
+                ..
+            } => {
+                // An owner soft-deleted (its `ttl` set) holds no claim.
+                let deleted = document.get("ttl").is_some_and(|t| !t.is_null());
+                if text(document, "type").as_deref() != Some(owner.as_str()) || deleted {
+                    return Ok(false);
+                }
+                let value = match document.get(attribute) {
+                    None | Some(Value::Null) => return Ok(false),
+                    Some(Value::String(value)) => value.clone(),
+                    Some(other) => {
+                        return Err(self.data(format!(
+                            "`{owner}` `{id}` holds {other} in `{attribute}`, not text: it cannot be claimed"
+                        )))
+                    }
+                };
+                let owner_key = text(document, owner_partition_key_property).ok_or_else(|| {
+                    self.data(format!(
+                        "`{owner}` `{id}` has no text partition key `{owner_partition_key_property}`"
+                    ))
+                })?;
+                let mut body = Map::new();
+                body.insert("id".into(), Value::String(claim.clone()));
+                body.insert("type".into(), Value::String(claim.clone()));
+                body.insert(claim_property.clone(), Value::String(value.clone()));
+                body.insert("ownerId".into(), Value::String(id.clone()));
+                body.insert("ownerPartitionKey".into(), Value::String(owner_key));
+                let body = Value::Object(body);
+                let target = self.target.clone();
+                let operation = format!("create the claim of `{value}` in `{container}`");
+                let created = self
+                    .connection
+                    .request(&operation, &[409], || {
+                        target.create_item(PartitionKey::from(value.clone()), claim, &body, None)
+                    })
+                    .await?;
+                if let Some(response) = created {
+                    self.report.request_units += charge(response.headers());
+                    self.report.written += 1;
+                    return Ok(true);
+                }
+                // Claimed already: by this owner (a replay), or by another.
+                let operation = format!("read the claim of `{value}` in `{container}`");
+                let existing = self
+                    .connection
+                    .request(&operation, &[404], || {
+                        target.read_item(PartitionKey::from(value.clone()), claim, None)
+                    })
+                    .await?;
+                let by = match existing {
+                    Some(response) => {
+                        let claim: Value = response
+                            .into_model()
+                            .map_err(|e| self.data(format!("the claim of `{value}`: {e}")))?;
+                        text(&claim, "ownerId")
+                    }
+                    None => None,
+                };
+                if by.as_deref() == Some(id.as_str()) {
+                    return Ok(false);
+                }
+                Err(self.data(format!(
+                    "`{owner}` `{id}` holds `{attribute}` `{value}`, which `{}` holds too: the values are not unique. Make them unique, then run `cosmap migrate` again (it resumes from its lease)",
+                    by.unwrap_or_else(|| "another document".into())
+                )))
             }
             Step::EmbedSeparate {
                 container,

@@ -1,0 +1,108 @@
+//! A value made unique across partitions (`Account.email`): the new model claims each
+//! value in `UniqueClaims`, so `cosmap migrate` creates the claims container and a
+//! claim per existing account. A value two accounts hold stops the step, naming both —
+//! a unique key that constrains nothing is worse than no migration — and once resolved,
+//! running again finishes; a second run changes nothing.
+
+use azure_data_cosmos::{FeedScope, Query};
+use cosmap_mapper::{LogicalModel, Options};
+use cosmap_migrate::{plan, run, Control, MigrateError, RunOptions, Step};
+use cosmap_provision::in_memory::InMemoryAccount;
+use futures::TryStreamExt;
+use serde_json::{json, Value};
+
+fn spec(unique: bool) -> Value {
+    json!({
+        "name": "Accounts",
+        "entities": [{"name": "Account", "identity": "accountId", "attributes": [
+            {"name": "email", "type": "string", "unique": unique},
+            {"name": "nickname", "type": "string", "optional": true}
+        ], "volume": {"count": 1000000, "avgSizeBytes": 500}}],
+        "aggregates": [{"root": "Account"}]
+    })
+}
+
+fn map(spec: &Value) -> LogicalModel {
+    let model = cosmap_domain::from_slice(spec.to_string().as_bytes(), None).expect("a valid model");
+    cosmap_mapper::map(&model, &Options::default())
+}
+
+#[tokio::test]
+async fn claims_are_created_for_existing_values_and_a_duplicate_stops_the_step() {
+    let (v1, v2) = (map(&spec(false)), map(&spec(true)));
+    let plan = plan(&v1, &v2).expect("claims added are migrated");
+    assert!(
+        plan.steps
+            .iter()
+            .any(|s| matches!(s, Step::ClaimValues { container, attribute, .. }
+            if container == "UniqueClaims" && attribute == "email")),
+        "{}",
+        plan.to_text()
+    );
+    assert!(matches!(&plan.steps[0], Step::CreateContainers { definitions } if definitions[0].id == "UniqueClaims"));
+
+    let account = InMemoryAccount::new().expect("engine");
+    let connection = account
+        .provisioned("Accounts", &v1.container_definitions())
+        .await
+        .expect("v1 provisioned");
+    let database = connection.cosmos_client().database_client("Accounts");
+    let accounts = database.container_client("Account", None).await.unwrap();
+    for (i, email) in ["ada@x", "bob@x", "cy@x", "bob@x"].iter().enumerate() {
+        let id = format!("a-{i}");
+        let doc = json!({"id": id, "type": "account", "accountId": id, "email": email});
+        accounts.create_item(id.clone(), &id, &doc, None).await.unwrap();
+    }
+    let err = run(&plan, &connection, &RunOptions::default(), |_| Control::Continue)
+        .await
+        .expect_err("a-3 holds bob@x, which a-1 holds");
+    assert!(matches!(err, MigrateError::Data { .. }));
+    let message = err.to_string();
+    assert!(
+        message.contains("`account` `a-3` holds `email` `bob@x`, which `a-1` holds too"),
+        "{message}"
+    );
+
+    let fixed = json!({"id": "a-3", "type": "account", "accountId": "a-3", "email": "dee@x"});
+    accounts
+        .upsert_item("a-3".to_string(), "a-3", &fixed, None)
+        .await
+        .unwrap();
+    run(&plan, &connection, &RunOptions::default(), |_| Control::Continue)
+        .await
+        .expect("the claims are made");
+    let claims = database.container_client("UniqueClaims", None).await.unwrap();
+    let mut made: Vec<(String, String)> = claims
+        .query_items::<Value>(
+            Query::from("SELECT * FROM c WHERE c.type = 'accountEmailClaim'"),
+            FeedScope::full_container(),
+            None,
+        )
+        .await
+        .unwrap()
+        .try_collect::<Vec<Value>>()
+        .await
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["claim"].as_str().unwrap().to_string(),
+                c["ownerId"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    made.sort();
+    assert_eq!(
+        made,
+        [
+            ("ada@x".to_string(), "a-0".to_string()),
+            ("bob@x".into(), "a-1".into()),
+            ("cy@x".into(), "a-2".into()),
+            ("dee@x".into(), "a-3".into())
+        ]
+    );
+    let again = run(&plan, &connection, &RunOptions::default(), |_| Control::Continue)
+        .await
+        .expect("run again");
+    assert_eq!(again.steps.iter().map(|s| s.migrated).sum::<u64>(), 0, "{again:?}");
+}
