@@ -207,6 +207,16 @@ pub enum Step {
         /// What kind of derived data.
         derived: String,
     },
+    /// Documents of a document type the new model no longer has (removed, or derived
+    /// data no longer kept): they stay in the container, whose generated enum no longer
+    /// knows their `type`, so mixed reads of a partition fail on them. cosmap never
+    /// deletes: the step is left to the user, and the report says so.
+    DeleteYourself {
+        /// The container.
+        container: String,
+        /// The document type (its name in the old model).
+        document_type: String,
+    },
     /// Nothing to move: the change is served by the documents as they are (a new
     /// optional property: nothing to back-fill), or applied elsewhere.
     Nothing {
@@ -302,6 +312,9 @@ impl Step {
                 "in `{container}`, rewrite `{}` of every `{document_type}` document: {}",
                 path.join("."),
                 conversion.describe()
+            ),
+            Step::DeleteYourself { container, document_type } => format!(
+                "delete the `{document_type}` documents in `{container}` yourself before the new readers load whole partitions: the new model no longer has them and the container's generated enum refuses their `type` (cosmap never deletes)"
             ),
             Step::RunWorker { subject, derived } => format!(
                 "{subject}: the new {derived} — run its generated change-feed worker once (it reads the feed from the beginning, so it back-fills what is already written) before the new readers rely on it"
@@ -578,6 +591,27 @@ pub fn plan(old: &LogicalModel, new: &LogicalModel) -> Result<MigrationPlan, Mig
                 kind: change.kind.name().into(),
                 reason: "an optional property or a list: old documents read it as absent, nothing to back-fill".into(),
             }),
+            ChangeKind::ContainerRemoved => {
+                droppable.push(format!(
+                    "container `{}`, which the new model no longer uses",
+                    change.subject.container
+                ));
+                nothing.push(Step::Nothing {
+                    subject,
+                    kind: change.kind.name().into(),
+                    reason: "cosmap never deletes: drop it yourself once nothing uses it".into(),
+                });
+            }
+            ChangeKind::DocumentTypeRemoved { .. }
+            | ChangeKind::DerivedRemoved {
+                derived: Derived::Copy | Derived::Claim | Derived::Bucket,
+            } => {
+                let document_type = change.subject.document_type.clone().unwrap_or_default();
+                workers.push(Step::DeleteYourself {
+                    container: change.subject.container.clone(),
+                    document_type,
+                })
+            }
             _ if change.class <= Class::Additive => nothing.push(Step::Nothing {
                 subject,
                 kind: change.kind.name().into(),

@@ -111,8 +111,9 @@ pub struct MigrationReport {
     pub renamed: Vec<(String, String)>,
     /// What the user may drop once satisfied (nothing was deleted).
     pub droppable: Vec<String>,
-    /// What is left for the user to run: the generated workers that back-fill new
-    /// derived data on their first run ([`Step::RunWorker`]).
+    /// What is left for the user to do: run the generated workers that back-fill new
+    /// derived data on their first run ([`Step::RunWorker`]), delete the documents of
+    /// types the new model no longer has ([`Step::DeleteYourself`]).
     pub to_run: Vec<String>,
 }
 
@@ -174,7 +175,7 @@ pub async fn run(
         to_run: plan
             .steps
             .iter()
-            .filter(|s| matches!(s, Step::RunWorker { .. }))
+            .filter(|s| matches!(s, Step::RunWorker { .. } | Step::DeleteYourself { .. }))
             .map(Step::describe)
             .collect(),
     };
@@ -199,7 +200,7 @@ pub async fn run(
                     false,
                 )
             }
-            Step::Nothing { .. } | Step::RunWorker { .. } => continue,
+            Step::Nothing { .. } | Step::RunWorker { .. } | Step::DeleteYourself { .. } => continue,
             Step::Repartition { .. }
             | Step::CopyWithUniqueKeys { .. }
             | Step::SplitEmbedded { .. }

@@ -1,0 +1,69 @@
+//! What the new model no longer has is never deleted: a container dropped is listed as
+//! droppable; documents of a removed document type stay, and since the container's
+//! generated enum refuses their `type`, the plan and the report say to delete them
+//! before the new readers load whole partitions.
+
+use cosmap_mapper::{LogicalModel, Options};
+use cosmap_migrate::{plan, run, Control, RunOptions, Step};
+use cosmap_provision::in_memory::InMemoryAccount;
+use serde_json::{json, Value};
+
+fn spec(with_notes: bool, unique_email: bool) -> Value {
+    let mut entities = vec![json!({"name": "Account", "identity": "accountId", "attributes": [
+        {"name": "email", "type": "string", "unique": unique_email}
+    ], "volume": {"count": 1000000, "avgSizeBytes": 500}})];
+    let mut members = vec![];
+    let mut relationships = vec![];
+    if with_notes {
+        entities
+            .push(json!({"name": "Note", "identity": "noteId", "attributes": [{"name": "text", "type": "string"}]}));
+        members.push("Note");
+        relationships
+            .push(json!({"from": "Account", "to": "Note", "cardinality": "many", "growth": "unbounded", "avg": 5}));
+    }
+    json!({
+        "name": "Accounts",
+        "entities": entities,
+        "aggregates": [{"root": "Account", "members": members}],
+        "relationships": relationships
+    })
+}
+
+fn map(spec: &Value) -> LogicalModel {
+    let model = cosmap_domain::from_slice(spec.to_string().as_bytes(), None).expect("a valid model");
+    cosmap_mapper::map(&model, &Options::default())
+}
+
+#[tokio::test]
+async fn removed_containers_and_document_types_are_left_to_the_user_and_said_so() {
+    let (old, new) = (map(&spec(true, true)), map(&spec(false, false)));
+    let plan = plan(&old, &new).expect("removals are planned, not refused");
+    assert!(
+        plan.droppable
+            .iter()
+            .any(|d| d.contains("container `UniqueClaims`, which the new model no longer uses")),
+        "{:?}",
+        plan.droppable
+    );
+    assert!(
+        plan.steps
+            .iter()
+            .any(|s| matches!(s, Step::DeleteYourself { document_type, .. } if document_type == "Note")),
+        "{}",
+        plan.to_text()
+    );
+    let account = InMemoryAccount::new().expect("engine");
+    let connection = account
+        .provisioned("Accounts", &old.container_definitions())
+        .await
+        .expect("provisioned");
+    let report = run(&plan, &connection, &RunOptions::default(), |_| Control::Continue)
+        .await
+        .expect("nothing to send");
+    let text = report.to_text();
+    assert!(
+        text.contains("still to do") && text.contains("delete the `Note` documents in `Account` yourself"),
+        "{text}"
+    );
+    assert!(text.contains("nothing was deleted"), "{text}");
+}
