@@ -1063,3 +1063,69 @@ fn dedupe(fields: &mut [FieldView], reserved: Vec<(String, String)>, owner: &str
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn model(default: serde_json::Value, ty: &str) -> LogicalModel {
+        let spec = serde_json::json!({
+            "name": "M",
+            "entities": [{"name": "Meter", "identity": "meterId", "attributes": [
+                {"name": "at", "type": ty, "default": default}
+            ]}],
+            "aggregates": [{"root": "Meter"}]
+        });
+        let domain = cosmap_domain::from_slice(spec.to_string().as_bytes(), None).expect("valid");
+        cosmap_mapper::map(&domain, &cosmap_mapper::Options::default())
+    }
+
+    #[test]
+    fn a_default_of_a_type_mapped_to_the_users_own_is_refused_by_name() {
+        let mut mapping = TypeMapping::default();
+        mapping.date_time = "crate::MyTime".to_string();
+        let err = build(&model(serde_json::json!("2024-01-01T00:00:00Z"), "dateTime"), &mapping)
+            .err()
+            .expect("refused");
+        assert!(err.contains("`Meter.at` has a model `default`"), "{err}");
+        assert!(err.contains("`crate::MyTime`"), "{err}");
+        // Mapped to a built-in codec, it is read through the codec.
+        mapping.map("dateTime", "chrono").unwrap();
+        let view = build(&model(serde_json::json!("2024-01-01T00:00:00Z"), "dateTime"), &mapping).expect("built");
+        let field = view.containers[0].documents[0]
+            .fields
+            .iter()
+            .find(|f| f.json_name == "at")
+            .unwrap();
+        let default = field.default.as_ref().expect("a default");
+        assert_eq!(
+            default.value,
+            "super::types::codec::default_of(\"2024-01-01T00:00:00Z\")"
+        );
+        assert_eq!(default.path, "Meter::default_at");
+    }
+
+    #[test]
+    fn plain_defaults_are_rust_literals() {
+        let cases = [
+            (
+                "string",
+                serde_json::json!("a \"quoted\" \\ value"),
+                "::std::string::String::from(\"a \\\"quoted\\\" \\\\ value\")",
+            ),
+            ("integer", serde_json::json!(-7), "-7"),
+            ("number", serde_json::json!(2), "2.0"),
+            ("number", serde_json::json!(0.25), "0.25"),
+            ("boolean", serde_json::json!(true), "true"),
+        ];
+        for (ty, value, expected) in cases {
+            let view = build(&model(value, ty), &TypeMapping::default()).expect("built");
+            let field = view.containers[0].documents[0]
+                .fields
+                .iter()
+                .find(|f| f.json_name == "at")
+                .unwrap();
+            assert_eq!(field.default.as_ref().unwrap().value, expected, "{ty}");
+        }
+    }
+}
