@@ -1082,8 +1082,10 @@ mod tests {
 
     #[test]
     fn a_default_of_a_type_mapped_to_the_users_own_is_refused_by_name() {
-        let mut mapping = TypeMapping::default();
-        mapping.date_time = "crate::MyTime".to_string();
+        let mut mapping = TypeMapping {
+            date_time: "crate::MyTime".to_string(),
+            ..TypeMapping::default()
+        };
         let err = build(&model(serde_json::json!("2024-01-01T00:00:00Z"), "dateTime"), &mapping)
             .err()
             .expect("refused");
