@@ -1086,9 +1086,7 @@ mod tests {
             date_time: "crate::MyTime".to_string(),
             ..TypeMapping::default()
         };
-        let err = build(&model(serde_json::json!("2024-01-01T00:00:00Z"), "dateTime"), &mapping)
-            .err()
-            .expect("refused");
+        let err = build(&model(serde_json::json!("2024-01-01T00:00:00Z"), "dateTime"), &mapping).expect_err("refused");
         assert!(err.contains("`Meter.at` has a model `default`"), "{err}");
         assert!(err.contains("`crate::MyTime`"), "{err}");
         // Mapped to a built-in codec, it is read through the codec.
