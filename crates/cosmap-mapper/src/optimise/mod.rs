@@ -10,6 +10,7 @@ use cosmap_domain::DomainModel;
 
 use crate::cost::design::Design;
 use crate::cost::{facts, Consistency};
+use crate::decision::Trace;
 use crate::logical_model::{Container, DocumentType, Role};
 use crate::operations::Operation;
 
@@ -41,6 +42,9 @@ pub(crate) struct Priced {
     /// the order weighed), so the copies it was priced with can be taken without
     /// comparing whole designs; `None` for a design priced without copies.
     pub(crate) weighing: Option<usize>,
+    /// The decisions finishing the design recorded (unique keys, claims, indexing),
+    /// so the map's last finish can take this design as it is when nothing changed it.
+    pub(crate) finished: Trace,
 }
 
 impl Priced {
@@ -61,15 +65,27 @@ impl Priced {
         self.by_pattern.values().sum()
     }
 
-    /// Prices `operations` on `containers` at the default consistency.
-    pub(crate) fn new(model: &DomainModel, containers: Vec<Container>, operations: Vec<Operation>) -> Self {
+    /// This design with `finished`, what finishing it recorded.
+    pub(crate) fn with_finished(mut self, finished: Trace) -> Self {
+        self.finished = finished;
+        self
+    }
+
+    /// Prices `operations` on `containers` at the default consistency; `finished` is
+    /// what finishing them recorded.
+    pub(crate) fn new(
+        model: &DomainModel,
+        containers: Vec<Container>,
+        operations: Vec<Operation>,
+        finished: Trace,
+    ) -> Self {
         let design = Design::new(
             model,
             facts::of_containers(model, &containers),
             &operations,
             Consistency::default(),
         );
-        Priced::of(containers, operations, &design)
+        Priced::of(containers, operations, &design).with_finished(finished)
     }
 
     /// Prices `operations` on `containers` by `design`, their figures already made
@@ -106,6 +122,7 @@ impl Priced {
             by_document_type,
             patterns_by_container,
             weighing: None,
+            finished: Trace::default(),
         }
     }
 }
@@ -126,8 +143,8 @@ pub(crate) struct Batch<'c, C> {
     /// Whether the saving candidates together make the workload cost less than none
     /// (also when none saves).
     pub(crate) together: bool,
-    /// The design with exactly the saving candidates, when it costs less.
-    pub(crate) chosen: Option<Vec<Container>>,
+    /// The design with exactly the saving candidates, when it costs less, priced.
+    pub(crate) chosen: Option<(Vec<Container>, Priced)>,
     /// The workload's RU/s without any candidate.
     pub(crate) without: f64,
 }
@@ -184,7 +201,7 @@ pub(crate) fn weigh<'c, C: Clone>(
     Batch {
         weighed,
         together,
-        chosen: chosen.filter(|_| together).map(|(design, _)| design),
+        chosen: chosen.filter(|_| together),
         without: without.total(),
     }
 }
