@@ -37,7 +37,7 @@ pub(crate) struct NameLookup {
 impl NameLookup {
     /// The lookup of a validated `spec`, from its validation `index` and the
     /// `parents` (element → relationship index) found for it.
-    pub(crate) fn new(spec: &ModelSpec, index: &Index, parents: &std::collections::BTreeMap<String, usize>) -> Self {
+    pub(crate) fn new(spec: &ModelSpec, index: &Index, parents: &NameMap<String, usize>) -> Self {
         let mut by_name: HashMap<String, Named, BuildHasherDefault<NameHasher>> = HashMap::default();
         by_name.reserve(index.elements.len());
         for (name, &element) in &index.elements {
@@ -86,6 +86,10 @@ impl NameLookup {
         self.by_name.get(name)
     }
 }
+
+/// A hash map keyed by names, with [`NameHasher`]: for maps only looked up (or whose
+/// iteration is sorted before it can reach an output).
+pub(crate) type NameMap<K, V> = HashMap<K, V, BuildHasherDefault<NameHasher>>;
 
 /// A fast, deterministic hasher for short names (the multiply-rotate scheme of
 /// rustc's `FxHasher`): no random seed is needed, since the map is never iterated.

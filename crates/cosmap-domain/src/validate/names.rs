@@ -1,6 +1,6 @@
 //! Names: each must be usable as a Rust identifier and a JSON property, and unique.
 
-use std::collections::BTreeMap;
+use crate::name_lookup::NameMap;
 
 use super::{Checker, ElementId};
 use crate::diagnostic::{Diagnostic, JsonPath};
@@ -35,9 +35,9 @@ impl Checker<'_> {
             );
         }
         // Where each name was first declared (its path is built only for a problem).
-        let mut declared: BTreeMap<&str, ElementId> = BTreeMap::new();
+        let mut declared: NameMap<&str, ElementId> = NameMap::default();
         // Names folded to lower case: a second name with the same folding differs only by case.
-        let mut folded: BTreeMap<String, (&str, ElementId)> = BTreeMap::new();
+        let mut folded: NameMap<String, (&str, ElementId)> = NameMap::default();
         let elements = spec
             .entities
             .iter()
@@ -114,7 +114,7 @@ impl Checker<'_> {
             }
             self.check_attributes(&vo.attributes, &path, None);
         }
-        let mut aggregates: BTreeMap<&str, usize> = BTreeMap::new();
+        let mut aggregates: NameMap<&str, usize> = NameMap::default();
         for (i, aggregate) in spec.aggregates.iter().enumerate() {
             let path = JsonPath::root().key("aggregates").index(i);
             if let Some(name) = &aggregate.name {
@@ -132,7 +132,7 @@ impl Checker<'_> {
                 self.check_property_name(property, path, "property");
             }
         }
-        let mut patterns: BTreeMap<&str, usize> = BTreeMap::new();
+        let mut patterns: NameMap<&str, usize> = NameMap::default();
         for (i, pattern) in spec.access_patterns.iter().enumerate() {
             let path = || JsonPath::root().key("accessPatterns").index(i).key("name");
             if pattern.name.trim().is_empty() {
@@ -153,7 +153,7 @@ impl Checker<'_> {
     }
 
     fn check_attributes(&mut self, attributes: &[Attribute], path: &JsonPath, identity: Option<&str>) {
-        let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
+        let mut seen: NameMap<&str, usize> = NameMap::default();
         for (j, attribute) in attributes.iter().enumerate() {
             // Paths are built only for a problem: a valid model needs none.
             let at = || path.key("attributes").index(j).key("name");
