@@ -89,12 +89,12 @@ impl NameLookup {
 
 /// A hash map keyed by names, with [`NameHasher`]: for maps only looked up (or whose
 /// iteration is sorted before it can reach an output).
-pub(crate) type NameMap<K, V> = HashMap<K, V, BuildHasherDefault<NameHasher>>;
+pub type NameMap<K, V> = HashMap<K, V, BuildHasherDefault<NameHasher>>;
 
 /// A fast, deterministic hasher for short names (the multiply-rotate scheme of
 /// rustc's `FxHasher`): no random seed is needed, since the map is never iterated.
 #[derive(Debug, Default, Clone, Copy)]
-pub(crate) struct NameHasher {
+pub struct NameHasher {
     hash: u64,
 }
 
