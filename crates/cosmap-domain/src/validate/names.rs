@@ -50,22 +50,23 @@ impl Checker<'_> {
                     .map(|(i, v)| (v.name.as_str(), ElementId::ValueObject(i))),
             );
         for (name, id) in elements {
-            let path = Self::element_path(id);
+            // Built only for a problem: a valid model needs no path.
+            let path = || Self::element_path(id);
             let what = if matches!(id, ElementId::Entity(_)) {
                 "entity"
             } else {
                 "value object"
             };
-            self.check_type_name(name, || path.key("name"), what);
+            self.check_type_name(name, || path().key("name"), what);
             if let Some(&first) = declared.get(name) {
                 let msg = format!("`{name}` is declared twice (first at {})", Self::element_path(first));
-                self.report(Diagnostic::new(path.key("name"), msg).help("rename one of them or remove the copy"));
+                self.report(Diagnostic::new(path().key("name"), msg).help("rename one of them or remove the copy"));
             } else {
                 let lower = name.to_ascii_lowercase();
                 if let Some(&(other, first)) = folded.get(&lower) {
                     let first = Self::element_path(first).key("name");
                     let msg = format!("`{name}` and `{other}` (at {first}) differ only by case");
-                    self.report(Diagnostic::new(path.key("name"), msg).help(format!(
+                    self.report(Diagnostic::new(path().key("name"), msg).help(format!(
                         "rename one: both would give the snake_case name `{}` (Rust modules, Bicep symbols) and the same file names on case-insensitive file systems (Windows, macOS)",
                         snake_case(name)
                     )));
