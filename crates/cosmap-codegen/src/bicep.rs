@@ -67,7 +67,7 @@ pub fn text(view: &BicepView) -> String {
         out.push_str(" 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containers@2024-11-15' = {\n  parent: database\n  name: '");
         out.push_str(&c.id);
         out.push_str("'\n  properties: {\n    resource: ");
-        out.push_str(&literal(&c.resource, 4));
+        write_literal(&mut out, &c.resource, 4);
         out.push_str("\n  }\n}\n");
     }
     out
@@ -102,28 +102,52 @@ resource database 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases@2024-11-15
 
 /// `value` as a Bicep literal, nested lines indented by `indent` spaces.
 pub(crate) fn literal(value: &Json, indent: usize) -> String {
-    let pad = " ".repeat(indent + 2);
-    let end = " ".repeat(indent);
+    let mut out = String::new();
+    write_literal(&mut out, value, indent);
+    out
+}
+
+/// [`literal`], written at the end of `out`: one buffer for the whole value, instead
+/// of a string per line at every level joined into its parent's.
+fn write_literal(out: &mut String, value: &Json, indent: usize) {
+    let spaces = |out: &mut String, n: usize| out.extend(std::iter::repeat_n(' ', n));
     match value {
-        Json::Null => "null".to_string(),
-        Json::Bool(b) => b.to_string(),
-        Json::Number(n) => n.to_string(),
-        Json::String(s) => string(s),
-        Json::Array(items) if items.is_empty() => "[]".to_string(),
-        Json::Array(items) => {
-            let lines: Vec<String> = items
-                .iter()
-                .map(|v| format!("{pad}{}", literal(v, indent + 2)))
-                .collect();
-            format!("[\n{}\n{end}]", lines.join("\n"))
+        Json::Null => out.push_str("null"),
+        Json::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Json::Number(n) => {
+            use std::fmt::Write as _;
+            let _ = write!(out, "{n}");
         }
-        Json::Object(map) if map.is_empty() => "{}".to_string(),
+        Json::String(s) => out.push_str(&string(s)),
+        Json::Array(items) if items.is_empty() => out.push_str("[]"),
+        Json::Array(items) => {
+            out.push_str("[\n");
+            for (i, v) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push('\n');
+                }
+                spaces(out, indent + 2);
+                write_literal(out, v, indent + 2);
+            }
+            out.push('\n');
+            spaces(out, indent);
+            out.push(']');
+        }
+        Json::Object(map) if map.is_empty() => out.push_str("{}"),
         Json::Object(map) => {
-            let lines: Vec<String> = map
-                .iter()
-                .map(|(k, v)| format!("{pad}{}: {}", key(k), literal(v, indent + 2)))
-                .collect();
-            format!("{{\n{}\n{end}}}", lines.join("\n"))
+            out.push_str("{\n");
+            for (i, (k, v)) in map.iter().enumerate() {
+                if i > 0 {
+                    out.push('\n');
+                }
+                spaces(out, indent + 2);
+                out.push_str(&key(k));
+                out.push_str(": ");
+                write_literal(out, v, indent + 2);
+            }
+            out.push('\n');
+            spaces(out, indent);
+            out.push('}');
         }
     }
 }

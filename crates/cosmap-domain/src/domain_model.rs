@@ -1,12 +1,10 @@
 //! [`DomainModel`]: a model that passed validation, with lookups by name.
 
-use std::collections::BTreeMap;
-
 use crate::diagnostic::Diagnostic;
 use crate::model::{
     AccessPattern, Aggregate, Attribute, Entity, ModelSpec, Relationship, ThresholdOverrides, ValueObject, Volume,
 };
-use crate::name_lookup::NameLookup;
+use crate::name_lookup::{NameLookup, NameMap};
 use crate::validate::{self, ElementId};
 
 /// A validated domain model: every name resolves, every entity and value object
@@ -72,7 +70,7 @@ impl DomainModel {
     /// without line numbers: the spec has no text).
     pub fn new(spec: ModelSpec) -> Result<Self, Vec<Diagnostic>> {
         let index = validate::validate(&spec)?;
-        let mut parents = BTreeMap::new();
+        let mut parents: NameMap<String, usize> = NameMap::default();
         for (i, r) in spec.relationships.iter().enumerate() {
             let aggregate = match (index.aggregate_of.get(&r.from), index.aggregate_of.get(&r.to)) {
                 (Some(x), Some(y)) if x == y => &spec.aggregates[*x],

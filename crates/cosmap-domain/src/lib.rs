@@ -31,3 +31,4 @@ pub use model::{
     FilterOp, Growth, ModelSpec, Relationship, SortKey, ThresholdOverrides, ValueObject, Volume, WriteOperation,
     FILTER_OPERATORS,
 };
+pub use name_lookup::{NameHasher, NameMap};

@@ -37,7 +37,7 @@ pub(crate) struct NameLookup {
 impl NameLookup {
     /// The lookup of a validated `spec`, from its validation `index` and the
     /// `parents` (element → relationship index) found for it.
-    pub(crate) fn new(spec: &ModelSpec, index: &Index, parents: &std::collections::BTreeMap<String, usize>) -> Self {
+    pub(crate) fn new(spec: &ModelSpec, index: &Index, parents: &NameMap<String, usize>) -> Self {
         let mut by_name: HashMap<String, Named, BuildHasherDefault<NameHasher>> = HashMap::default();
         by_name.reserve(index.elements.len());
         for (name, &element) in &index.elements {
@@ -87,10 +87,14 @@ impl NameLookup {
     }
 }
 
+/// A hash map keyed by names, with [`NameHasher`]: for maps only looked up (or whose
+/// iteration is sorted before it can reach an output).
+pub type NameMap<K, V> = HashMap<K, V, BuildHasherDefault<NameHasher>>;
+
 /// A fast, deterministic hasher for short names (the multiply-rotate scheme of
 /// rustc's `FxHasher`): no random seed is needed, since the map is never iterated.
 #[derive(Debug, Default, Clone, Copy)]
-pub(crate) struct NameHasher {
+pub struct NameHasher {
     hash: u64,
 }
 

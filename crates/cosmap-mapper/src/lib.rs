@@ -65,8 +65,9 @@ pub fn map(model: &DomainModel, options: &Options) -> LogicalModel {
         // Each optimisation is weighed on the design as the ones before left it,
         // finished and priced the way the cost table prices it.
         let price = |candidate: &[Container]| {
-            let (containers, operations) = finish(model, options, candidate.to_vec(), &mut decision::Trace::default());
-            optimise::Priced::new(model, containers, operations)
+            let mut finished = decision::Trace::default();
+            let (containers, operations) = finish(model, options, candidate.to_vec(), &mut finished);
+            optimise::Priced::new(model, containers, operations, finished)
         };
         // A partition key is weighed with the copies each design would then get, so
         // it never displaces a copy that serves the same reads for less.
@@ -118,19 +119,21 @@ pub fn map(model: &DomainModel, options: &Options) -> LogicalModel {
             optimise::partition_key::apply(model, &thresholds, &stats, &mut containers, &mut trace, &with_copies);
         // The design the partition keys left was weighed with its copies: take them.
         let weighing = priced.as_ref().and_then(|p| p.weighing);
-        match weighing.map(|i| weighed_copies.take().swap_remove(i)) {
+        let priced = match weighing.map(|i| weighed_copies.take().swap_remove(i)) {
             Some(weighed) => {
                 if let Some(after) = weighed.after {
                     containers = after;
                 }
                 trace.append(weighed.trace);
+                priced
             }
             None => {
                 let mut design = Cow::Owned(std::mem::take(&mut containers));
-                let _ = copies(model, options, &thresholds, &stats, &mut design, &mut trace, false);
+                let (_, priced) = copies(model, options, &thresholds, &stats, &mut design, &mut trace, true);
                 containers = design.into_owned();
+                priced
             }
-        }
+        };
         let priced = optimise::feed::apply(
             model,
             &thresholds,
@@ -142,17 +145,33 @@ pub fn map(model: &DomainModel, options: &Options) -> LogicalModel {
         );
         // The design the partition keys, copies and feeds left, priced, is the one
         // the snapshots are weighed against.
-        optimise::embed_reference_data::apply(model, &mut containers, &mut trace, &price, priced);
+        // Each step below is given the design as the steps before left it, priced when
+        // one of them priced it, and gives back the design it leaves, priced when it
+        // priced it: a design no step changed is never finished and priced twice.
+        let priced = optimise::embed_reference_data::apply(model, &mut containers, &mut trace, &price, priced);
         // What reads still take through references, stored beside them where it pays.
-        optimise::extended_reference::apply(model, &mut containers, &mut trace, &price);
+        let priced = optimise::extended_reference::apply(model, &mut containers, &mut trace, &price, priced);
         // The counts reads ask for, kept on their parents where it pays.
-        optimise::computed_value::apply(model, &mut containers, &mut trace, &price);
+        let priced = optimise::computed_value::apply(model, &mut containers, &mut trace, &price, priced);
         // The newest children reads take, kept in their parents where it pays.
-        optimise::subset::apply(model, &thresholds, &mut containers, &mut trace, &price);
+        let priced = optimise::subset::apply(model, &thresholds, &mut containers, &mut trace, &price, priced);
         // The path to the root reads of a tree take, kept on each element where it pays.
-        optimise::tree_ancestors::apply(model, &mut containers, &mut trace, &price);
+        let priced = optimise::tree_ancestors::apply(model, &mut containers, &mut trace, &price, priced);
         // Many small children read by time, kept together in buckets where it pays.
-        optimise::bucket::apply(model, &stats, &mut containers, &mut trace, &price);
+        let priced = optimise::bucket::apply(model, &stats, &mut containers, &mut trace, &price, priced);
+        // The last design priced is the one the map leaves, finished already: its
+        // containers, operations and the decisions finishing them recorded.
+        if let Some(priced) = priced {
+            trace.append(priced.finished);
+            return LogicalModel {
+                format_version: FORMAT_VERSION,
+                model: model.name().to_string(),
+                thresholds,
+                containers: priced.containers,
+                operations: priced.operations,
+                decisions: trace.finish(),
+            };
+        }
     }
     let (containers, operations) = finish(model, options, containers, &mut trace);
     LogicalModel {
@@ -215,13 +234,14 @@ fn copies(
     trace: &mut decision::Trace,
     priced: bool,
 ) -> (bool, Option<optimise::Priced>) {
-    let (finished, operations) = finish(model, options, containers.to_vec(), &mut decision::Trace::default());
+    let mut finished_trace = decision::Trace::default();
+    let (finished, operations) = finish(model, options, containers.to_vec(), &mut finished_trace);
     let facts = cost::facts::of_containers(model, &finished);
     let design = cost::design::Design::new(model, facts, &operations, cost::Consistency::default());
     if !priced || operations.len() < PARALLEL_FROM {
         let changed = optimise::copy::apply(model, thresholds, stats, &design, containers, trace);
         let priced = (priced && !changed).then(|| optimise::Priced::of(finished, operations, &design));
-        return (changed, priced);
+        return (changed, priced.map(|p| p.with_finished(finished_trace)));
     }
     let design = &design;
     let (changed, design_priced) = std::thread::scope(|scope| {
@@ -230,7 +250,7 @@ fn copies(
         (changed, design_priced.join())
     });
     let design_priced = design_priced.unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-    (changed, (!changed).then_some(design_priced))
+    (changed, (!changed).then(|| design_priced.with_finished(finished_trace)))
 }
 
 /// The physical steps after the containers' contents are decided: sound unique

@@ -115,7 +115,7 @@ fn lay_out_lines(text: &str) -> Option<String> {
     // Lines left as they are (nearly all) are copied in runs, from `copied` on.
     let (mut copied, mut start) = (0, 0);
     while start < text.len() {
-        let mut end = text[start..].find('\n').map_or(text.len(), |i| start + i);
+        let mut end = line_end(text, start);
         let line = &text[start..end];
         // Short, not opening a block, no trailing space: nothing to do.
         if line.len() <= MARGIN && !line.ends_with('{') && !line.ends_with(' ') {
@@ -124,7 +124,7 @@ fn lay_out_lines(text: &str) -> Option<String> {
         }
         let body = line.trim_start_matches(' ');
         let indent = line.len() - body.len();
-        let next = (end < text.len()).then(|| text[end + 1..].split('\n').next().unwrap_or_default());
+        let next = (end < text.len()).then(|| &text[end + 1..line_end(text, end + 1)]);
         // An empty block: `prettyplease` closes it on the line that opens it.
         let empty_block = body.ends_with('{')
             && next.is_some_and(|n| n.len() == indent + 1 && n.ends_with('}') && n.starts_with(&line[..indent]));
@@ -152,6 +152,11 @@ fn lay_out_lines(text: &str) -> Option<String> {
     }
     out.push_str(&text[copied..]);
     Some(out)
+}
+
+/// Where the line starting at `start` ends: its line break, or the end of `text`.
+fn line_end(text: &str, start: usize) -> usize {
+    memchr::memchr(b'\n', &text.as_bytes()[start..]).map_or(text.len(), |i| start + i)
 }
 
 /// Lays out `body`, a line indented `indent` that is too long; `last_field`: the

@@ -6,13 +6,14 @@ use std::collections::{BTreeMap, BTreeSet};
 use super::{Checker, ElementId};
 use crate::diagnostic::{Diagnostic, JsonPath};
 use crate::model::Relationship;
+use crate::name_lookup::NameMap;
 use crate::naming::closest;
 
 impl<'a> Checker<'a> {
     pub(super) fn check_access_patterns(&mut self) {
         let spec = self.spec;
         // Relationships by the elements at either end, built once.
-        let mut touching: BTreeMap<&str, Vec<&Relationship>> = BTreeMap::new();
+        let mut touching: NameMap<&str, Vec<&Relationship>> = NameMap::default();
         for rel in &spec.relationships {
             touching.entry(rel.from.as_str()).or_default().push(rel);
             if rel.to != rel.from {

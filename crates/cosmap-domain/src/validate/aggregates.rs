@@ -1,12 +1,11 @@
 //! Aggregates: each has an entity as root, and every entity and value object
 //! belongs to exactly one aggregate.
 
-use std::collections::BTreeMap;
-
 use super::{Checker, ElementId};
 use crate::diagnostic::{Diagnostic, JsonPath};
 use crate::embedding::{fixed_placement, FixedPlacement};
 use crate::model::Relationship;
+use crate::name_lookup::NameMap;
 use crate::naming::{lower_camel, upper_camel};
 
 /// Cosmos DB's largest time-to-live: a 32-bit signed number of seconds.
@@ -15,7 +14,7 @@ const MAX_TTL_SECONDS: i64 = i32::MAX as i64;
 impl<'a> Checker<'a> {
     pub(super) fn check_aggregates(&mut self) {
         let spec = self.spec;
-        let mut first_seen: BTreeMap<&str, Placed> = BTreeMap::new();
+        let mut first_seen: NameMap<&str, Placed> = NameMap::default();
         for (a, aggregate) in spec.aggregates.iter().enumerate() {
             let path = JsonPath::root().key("aggregates").index(a);
             let root_ok = if aggregate.root.trim().is_empty() {
@@ -77,7 +76,7 @@ impl<'a> Checker<'a> {
         }
         self.check_partition_key_clashes();
         self.check_separated_document_clashes();
-        let unplaced: Vec<(String, ElementId)> = self
+        let mut unplaced: Vec<(String, ElementId)> = self
             .index
             .elements
             .iter()
@@ -85,6 +84,8 @@ impl<'a> Checker<'a> {
             .filter(|(name, _)| !name.is_empty() && !self.index.aggregate_of.contains_key(*name))
             .map(|(name, id)| (name.clone(), *id))
             .collect();
+        // In name order (the index is a hash map).
+        unplaced.sort_by(|a, b| a.0.cmp(&b.0));
         for (name, id) in unplaced {
             let help = match id {
                 ElementId::Entity(_) => format!(
@@ -103,7 +104,7 @@ impl<'a> Checker<'a> {
     }
 
     /// Records that `name` (at `at`) belongs to aggregate `a`, or reports that it already belongs to one.
-    fn place<'s>(&mut self, name: &'s str, at: Placed, a: usize, first_seen: &mut BTreeMap<&'s str, Placed>) {
+    fn place<'s>(&mut self, name: &'s str, at: Placed, a: usize, first_seen: &mut NameMap<&'s str, Placed>) {
         if let Some(first) = first_seen.get(name) {
             let first = first.path();
             let other = self.spec.aggregates[self.index.aggregate_of[name]].display_name();
@@ -215,7 +216,7 @@ impl<'a> Checker<'a> {
             .collect();
         // Value objects MR4 may separate, with the parent links their documents
         // may carry: (parent entity, its identity), one per member entity parent.
-        let mut separable: BTreeMap<&str, Vec<(&'a str, &'a str)>> = BTreeMap::new();
+        let mut separable: NameMap<&str, Vec<(&'a str, &'a str)>> = NameMap::default();
         for &(_, rel, mr4) in &contains {
             if mr4 == FixedPlacement::AlwaysEmbedded {
                 continue;

@@ -8,10 +8,9 @@ mod names;
 mod numbers;
 mod relationships;
 
-use std::collections::BTreeMap;
-
 use crate::diagnostic::{Diagnostic, JsonPath};
 use crate::model::{ModelSpec, Relationship};
+use crate::name_lookup::NameMap;
 use crate::naming::closest;
 
 /// Where an entity or value object is declared.
@@ -22,14 +21,15 @@ pub(crate) enum ElementId {
 }
 
 /// Name lookups built while validating; complete only when there are no diagnostics.
+/// Hash maps: looked up by name, and what iterates them sorts what it finds first.
 #[derive(Debug, Default, Clone)]
 pub(crate) struct Index {
     /// Entity and value object names → declaration.
-    pub elements: BTreeMap<String, ElementId>,
+    pub elements: NameMap<String, ElementId>,
     /// Entity and value object names → the aggregate (index) they belong to.
-    pub aggregate_of: BTreeMap<String, usize>,
+    pub aggregate_of: NameMap<String, usize>,
     /// Element names → the relationships (indexes, in declaration order) from it.
-    pub from: BTreeMap<String, Vec<usize>>,
+    pub from: NameMap<String, Vec<usize>>,
 }
 
 impl Index {

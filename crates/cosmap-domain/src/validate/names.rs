@@ -1,6 +1,6 @@
 //! Names: each must be usable as a Rust identifier and a JSON property, and unique.
 
-use std::collections::BTreeMap;
+use crate::name_lookup::NameMap;
 
 use super::{Checker, ElementId};
 use crate::diagnostic::{Diagnostic, JsonPath};
@@ -35,9 +35,9 @@ impl Checker<'_> {
             );
         }
         // Where each name was first declared (its path is built only for a problem).
-        let mut declared: BTreeMap<&str, ElementId> = BTreeMap::new();
+        let mut declared: NameMap<&str, ElementId> = NameMap::default();
         // Names folded to lower case: a second name with the same folding differs only by case.
-        let mut folded: BTreeMap<String, (&str, ElementId)> = BTreeMap::new();
+        let mut folded: NameMap<String, (&str, ElementId)> = NameMap::default();
         let elements = spec
             .entities
             .iter()
@@ -50,22 +50,23 @@ impl Checker<'_> {
                     .map(|(i, v)| (v.name.as_str(), ElementId::ValueObject(i))),
             );
         for (name, id) in elements {
-            let path = Self::element_path(id);
+            // Built only for a problem: a valid model needs no path.
+            let path = || Self::element_path(id);
             let what = if matches!(id, ElementId::Entity(_)) {
                 "entity"
             } else {
                 "value object"
             };
-            self.check_type_name(name, || path.key("name"), what);
+            self.check_type_name(name, || path().key("name"), what);
             if let Some(&first) = declared.get(name) {
                 let msg = format!("`{name}` is declared twice (first at {})", Self::element_path(first));
-                self.report(Diagnostic::new(path.key("name"), msg).help("rename one of them or remove the copy"));
+                self.report(Diagnostic::new(path().key("name"), msg).help("rename one of them or remove the copy"));
             } else {
                 let lower = name.to_ascii_lowercase();
                 if let Some(&(other, first)) = folded.get(&lower) {
                     let first = Self::element_path(first).key("name");
                     let msg = format!("`{name}` and `{other}` (at {first}) differ only by case");
-                    self.report(Diagnostic::new(path.key("name"), msg).help(format!(
+                    self.report(Diagnostic::new(path().key("name"), msg).help(format!(
                         "rename one: both would give the snake_case name `{}` (Rust modules, Bicep symbols) and the same file names on case-insensitive file systems (Windows, macOS)",
                         snake_case(name)
                     )));
@@ -114,7 +115,7 @@ impl Checker<'_> {
             }
             self.check_attributes(&vo.attributes, &path, None);
         }
-        let mut aggregates: BTreeMap<&str, usize> = BTreeMap::new();
+        let mut aggregates: NameMap<&str, usize> = NameMap::default();
         for (i, aggregate) in spec.aggregates.iter().enumerate() {
             let path = JsonPath::root().key("aggregates").index(i);
             if let Some(name) = &aggregate.name {
@@ -132,7 +133,7 @@ impl Checker<'_> {
                 self.check_property_name(property, path, "property");
             }
         }
-        let mut patterns: BTreeMap<&str, usize> = BTreeMap::new();
+        let mut patterns: NameMap<&str, usize> = NameMap::default();
         for (i, pattern) in spec.access_patterns.iter().enumerate() {
             let path = || JsonPath::root().key("accessPatterns").index(i).key("name");
             if pattern.name.trim().is_empty() {
@@ -153,7 +154,7 @@ impl Checker<'_> {
     }
 
     fn check_attributes(&mut self, attributes: &[Attribute], path: &JsonPath, identity: Option<&str>) {
-        let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
+        let mut seen: NameMap<&str, usize> = NameMap::default();
         for (j, attribute) in attributes.iter().enumerate() {
             // Paths are built only for a problem: a valid model needs none.
             let at = || path.key("attributes").index(j).key("name");

@@ -3,19 +3,20 @@
 //! and no two things share a property name in one document.
 
 use std::borrow::Cow;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::BTreeMap;
 use std::fmt;
 
 use super::{Checker, ElementId};
 use crate::diagnostic::{Diagnostic, JsonPath};
 use crate::model::{Cardinality, Growth, Relationship};
+use crate::name_lookup::NameMap;
 
 impl Checker<'_> {
     pub(super) fn check_relationships(&mut self) {
         let spec = self.spec;
         // Containment edges (inside one aggregate, not pointing at its root), for cycles and parents.
         let mut contains: BTreeMap<&str, Vec<(&str, usize)>> = BTreeMap::new();
-        let mut has_parent: BTreeSet<&str> = BTreeSet::new();
+        let mut has_parent: NameMap<&str, ()> = NameMap::default();
         for (i, rel) in spec.relationships.iter().enumerate() {
             // Built only for a problem: a valid model needs no path.
             let path = || JsonPath::root().key("relationships").index(i);
@@ -25,7 +26,7 @@ impl Checker<'_> {
             if !(from_ok && to_ok) {
                 if to_ok {
                     // Its parent's name is wrong (reported above), not missing.
-                    has_parent.insert(rel.to.as_str());
+                    has_parent.insert(rel.to.as_str(), ());
                 }
                 continue;
             }
@@ -53,17 +54,19 @@ impl Checker<'_> {
                     .entry(rel.from.as_str())
                     .or_default()
                     .push((rel.to.as_str(), i));
-                has_parent.insert(rel.to.as_str());
+                has_parent.insert(rel.to.as_str(), ());
             }
         }
         self.check_cycles(&contains);
-        let orphans: Vec<(String, String, ElementId)> = self
+        let mut orphans: Vec<(String, String, ElementId)> = self
             .index
             .elements
             .iter()
-            .filter(|(name, id)| matches!(id, ElementId::ValueObject(_)) && !has_parent.contains(name.as_str()))
+            .filter(|(name, id)| matches!(id, ElementId::ValueObject(_)) && !has_parent.contains_key(name.as_str()))
             .filter_map(|(name, id)| self.root_of(name).map(|root| (name.clone(), root.to_string(), *id)))
             .collect();
+        // In name order (the index is a hash map).
+        orphans.sort_by(|a, b| a.0.cmp(&b.0));
         for (name, root, id) in orphans {
             self.report(
                 Diagnostic::new(Self::element_path(id).key("name"), format!("value object `{name}` has no parent"))
@@ -155,7 +158,7 @@ impl Checker<'_> {
             Open,
             Done,
         }
-        let mut state: BTreeMap<&str, State> = BTreeMap::new();
+        let mut state: NameMap<&str, State> = NameMap::default();
         let mut found: Vec<(Vec<String>, usize)> = Vec::new();
         for &start in contains.keys() {
             if state.contains_key(start) {
@@ -200,7 +203,7 @@ impl Checker<'_> {
     fn check_property_clashes(&mut self) {
         let spec = self.spec;
         // Who holds each property of each element: looked up, never iterated.
-        let mut owners: HashMap<(&str, Cow<'_, str>), Owner> = HashMap::new();
+        let mut owners: NameMap<(&str, Cow<'_, str>), Owner> = NameMap::default();
         for entity in &spec.entities {
             owners.insert(
                 (entity.name.as_str(), Cow::Borrowed(entity.identity.as_str())),

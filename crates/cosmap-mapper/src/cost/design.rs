@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 
-use cosmap_domain::{DomainModel, Element, FilterOp};
+use cosmap_domain::{DomainModel, Element, FilterOp, NameMap};
 
 use super::constants::*;
 use super::estimate::{Consistency, DesignCost};
@@ -20,10 +20,18 @@ use crate::statistics::{human_bytes, human_rate, Statistics};
 /// One design's figures, with partitions sized for its own workload.
 pub(crate) struct Design<'m> {
     model: &'m DomainModel,
-    facts: Facts,
-    partitions: BTreeMap<String, f64>,
-    ru_per_second: BTreeMap<String, f64>,
+    /// Each container's facts, physical partitions and RU/s, in name order.
+    facts: Vec<(String, ContainerFigured)>,
+    /// Where each container's name is in `facts`: looked up per request, never iterated.
+    index: NameMap<String, usize>,
     consistency: Consistency,
+}
+
+/// One container's facts with the partitions and RU/s of its workload.
+struct ContainerFigured {
+    facts: facts::ContainerFacts,
+    partitions: f64,
+    ru_per_second: f64,
 }
 
 impl<'m> Design<'m> {
@@ -34,18 +42,34 @@ impl<'m> Design<'m> {
         operations: &[Operation],
         consistency: Consistency,
     ) -> Self {
+        let facts: Vec<(String, ContainerFigured)> = facts
+            .into_iter()
+            .map(|(name, facts)| {
+                let figured = ContainerFigured {
+                    facts,
+                    partitions: 1.0,
+                    ru_per_second: 0.0,
+                };
+                (name, figured)
+            })
+            .collect();
+        let index = facts
+            .iter()
+            .enumerate()
+            .map(|(i, (name, _))| (name.clone(), i))
+            .collect();
         let mut design = Design {
             model,
-            partitions: BTreeMap::new(),
             facts,
-            ru_per_second: BTreeMap::new(),
+            index,
             consistency,
         };
         // Load on a container = fixed + per_partition × partitions (the fan-out of its
         // cross-partition queries), and partitions = max(by storage, load / 10,000):
         // solved for the smallest partition count that carries its own load.
-        let mut fixed: BTreeMap<&str, f64> = BTreeMap::new();
-        let mut fan_out: BTreeMap<&str, f64> = BTreeMap::new();
+        // Only looked up: each container's sums add its requests in the operations' order.
+        let mut fixed: NameMap<&str, f64> = NameMap::default();
+        let mut fan_out: NameMap<&str, f64> = NameMap::default();
         for op in operations {
             for r in &op.requests {
                 let charge = design.charge(op, r);
@@ -53,7 +77,9 @@ impl<'m> Design<'m> {
                 *fan_out.entry(r.container.as_str()).or_default() += charge.per_partition * op.per_second;
             }
         }
-        for (name, f) in &design.facts {
+        let mut figures = Vec::with_capacity(design.facts.len());
+        for (name, figured) in &design.facts {
+            let f = &figured.facts;
             let a = fixed.get(name.as_str()).copied().unwrap_or(0.0);
             let b = fan_out.get(name.as_str()).copied().unwrap_or(0.0);
             let by_storage = units::physical_partitions(f.storage_bytes, 0.0);
@@ -65,8 +91,11 @@ impl<'m> Design<'m> {
             } else {
                 f64::INFINITY
             };
-            design.partitions.insert(name.clone(), partitions);
-            design.ru_per_second.insert(name.clone(), a + b * partitions);
+            figures.push((partitions, a + b * partitions));
+        }
+        for ((_, figured), (partitions, ru_per_second)) in design.facts.iter_mut().zip(figures) {
+            figured.partitions = partitions;
+            figured.ru_per_second = ru_per_second;
         }
         design
     }
@@ -89,25 +118,35 @@ impl<'m> Design<'m> {
 
     /// Physical partitions of `container` in this design (1 when unknown).
     pub(crate) fn partitions(&self, container: &str) -> f64 {
-        self.partitions.get(container).copied().unwrap_or(1.0)
+        self.figured(container).map_or(1.0, |c| c.partitions)
+    }
+
+    /// `container`'s facts and figures, when it is in this design.
+    fn figured(&self, container: &str) -> Option<&ContainerFigured> {
+        self.index.get(container).map(|&i| &self.facts[i].1)
+    }
+
+    /// `container`'s facts, when it is in this design.
+    fn facts_of(&self, container: &str) -> Option<&facts::ContainerFacts> {
+        self.figured(container).map(|c| &c.facts)
     }
 
     /// Estimated storage of `container` in bytes (0 when unknown).
     pub(crate) fn storage_bytes(&self, container: &str) -> f64 {
-        self.facts.get(container).map_or(0.0, |f| f.storage_bytes)
+        self.facts_of(container).map_or(0.0, |f| f.storage_bytes)
     }
 
     /// Each container's figures, in name order.
     pub(crate) fn containers(&self) -> Vec<ContainerFigures> {
         self.facts
             .iter()
-            .map(|(name, f)| ContainerFigures {
+            .map(|(name, c)| ContainerFigures {
                 name: name.clone(),
-                items: f.documents.values().map(|d| d.count).sum(),
-                storage_bytes: f.storage_bytes,
-                logical_partitions: f.partition_key_values,
-                physical_partitions: self.partitions(name),
-                ru_per_second: self.ru_per_second.get(name).copied().unwrap_or(0.0),
+                items: c.facts.documents.values().map(|d| d.count).sum(),
+                storage_bytes: c.facts.storage_bytes,
+                logical_partitions: c.facts.partition_key_values,
+                physical_partitions: c.partitions,
+                ru_per_second: c.ru_per_second,
             })
             .collect()
     }
@@ -150,7 +189,7 @@ impl<'m> Design<'m> {
         let holders = r
             .document_types
             .first()
-            .and_then(|d| self.facts.get(&r.container)?.documents.get(d))
+            .and_then(|d| self.facts_of(&r.container)?.documents.get(d))
             .map_or(1.0, |d| d.count);
         holders / facts::count_of(self.model, target).max(1.0)
     }
@@ -201,7 +240,7 @@ impl<'m> Design<'m> {
 
     /// How many items the first request of `op` returns (1 for a point read).
     fn first_items(&self, op: &Operation, first: &Request) -> f64 {
-        let (Some(container), Some(name)) = (self.facts.get(&first.container), first.document_types.first()) else {
+        let (Some(container), Some(name)) = (self.facts_of(&first.container), first.document_types.first()) else {
             return 1.0;
         };
         match first.kind() {
@@ -216,7 +255,7 @@ impl<'m> Design<'m> {
     /// The charge of one execution of `r`; a query after the first returns the
     /// children of `parents` items.
     fn charge_once(&self, op: &Operation, r: &Request, parents: f64) -> Charge {
-        let Some(container) = self.facts.get(&r.container) else {
+        let Some(container) = self.facts_of(&r.container) else {
             return Charge::default();
         };
         let doc = |name: &str| container.documents.get(name);
@@ -301,7 +340,7 @@ impl<'m> Design<'m> {
         let Purpose::ReadBuckets { document, .. } = &r.purpose else {
             return None;
         };
-        self.facts.get(&r.container)?.documents.get(document)?.bucket_items
+        self.facts_of(&r.container)?.documents.get(document)?.bucket_items
     }
 
     /// How many physical partitions a query given a prefix of a hierarchical key may
@@ -436,8 +475,8 @@ impl<'m> Design<'m> {
         for c in containers {
             by_name.entry(c.name.as_str()).or_insert(c);
         }
-        for (name, f) in &self.facts {
-            let rus = self.ru_per_second.get(name).copied().unwrap_or(0.0);
+        for (name, c) in &self.facts {
+            let (f, rus) = (&c.facts, c.ru_per_second);
             let container = by_name.get(name.as_str()).copied();
             if f.dictionary {
                 for (doc, d) in &f.documents {

@@ -1,7 +1,7 @@
 //! Where an element's data lives in a logical model: its own document, or an
 //! object embedded (possibly inside arrays) in another document.
 
-use std::collections::HashMap;
+use cosmap_domain::NameMap;
 
 use crate::logical_model::{Container, DocumentType, Embedded, EmbeddedKind, PropertyHolder, Role};
 
@@ -25,9 +25,9 @@ pub(crate) struct Location<'a> {
 /// Every place each element lives, by element name: its home document first (in
 /// container order), then optimisation copies. Built once per logical model; only
 /// looked up (never iterated), so its hash order reaches no output.
-pub(crate) fn index(containers: &[Container]) -> HashMap<&str, Vec<Location<'_>>> {
-    let mut homes: HashMap<&str, Vec<Location<'_>>> = HashMap::new();
-    let mut copies: HashMap<&str, Vec<Location<'_>>> = HashMap::new();
+pub(crate) fn index(containers: &[Container]) -> NameMap<&str, Vec<Location<'_>>> {
+    let mut homes: NameMap<&str, Vec<Location<'_>>> = NameMap::default();
+    let mut copies: NameMap<&str, Vec<Location<'_>>> = NameMap::default();
     for container in containers {
         for document in &container.document_types {
             let map = if document.role == Role::Copy {

@@ -10,9 +10,7 @@
 //! fetching does. A count (`counts`) is a `COUNT` query per result; the ancestors
 //! up a tree's parent link (`parent*`) a point read per level.
 
-use std::collections::BTreeMap;
-
-use cosmap_domain::{AccessKind, DomainModel, Element, Relationship};
+use cosmap_domain::{AccessKind, DomainModel, Element, NameMap, Relationship};
 
 use super::sql::{self, Condition};
 use super::{Action, Operation, Purpose, Request, ValueSource, WriteKind};
@@ -21,9 +19,9 @@ use super::{Action, Operation, Purpose, Request, ValueSource, WriteKind};
 pub fn naive_operations(model: &DomainModel) -> Vec<Operation> {
     let mut patterns: Vec<_> = model.access_patterns().iter().collect();
     patterns.sort_by(|a, b| a.name.cmp(&b.name));
-    // Relationships by the element at either end, looked up per pattern.
-    let mut outgoing: BTreeMap<&str, Vec<&Relationship>> = BTreeMap::new();
-    let mut incoming: BTreeMap<&str, Vec<&Relationship>> = BTreeMap::new();
+    // Relationships by the element at either end, looked up per pattern (never iterated).
+    let mut outgoing: NameMap<&str, Vec<&Relationship>> = NameMap::default();
+    let mut incoming: NameMap<&str, Vec<&Relationship>> = NameMap::default();
     for rel in model.relationships() {
         outgoing.entry(rel.from.as_str()).or_default().push(rel);
         incoming.entry(rel.to.as_str()).or_default().push(rel);

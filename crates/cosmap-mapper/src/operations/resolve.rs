@@ -93,7 +93,7 @@ fn subsets(containers: &[Container]) -> Subsets<'_> {
 }
 
 /// Where each element lives (see [`index`]).
-type Places<'a> = std::collections::HashMap<&'a str, Vec<Location<'a>>>;
+type Places<'a> = cosmap_domain::NameMap<&'a str, Vec<Location<'a>>>;
 
 /// The places of `element`; with `copies` unset, its home documents only.
 fn places<'p, 'a>(places: &'p Places<'a>, element: &str, copies: bool) -> impl Iterator<Item = &'p Location<'a>> {

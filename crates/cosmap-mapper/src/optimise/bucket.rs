@@ -61,12 +61,13 @@ pub(crate) fn apply(
     containers: &mut Vec<Container>,
     trace: &mut Trace,
     price: &dyn Fn(&[Container]) -> Priced,
-) {
+    priced: Option<Priced>,
+) -> Option<Priced> {
     let shapes = shapes(model, stats, containers, trace);
     if shapes.is_empty() {
-        return;
+        return priced;
     }
-    let without = price(containers);
+    let without = priced.unwrap_or_else(|| price(containers));
     // Each child at the window that costs least alone (one that fits is not priced twice).
     let mut candidates = Vec::new();
     for mut windows in shapes {
@@ -149,8 +150,12 @@ pub(crate) fn apply(
             .with("savesRuPerSecond", units::round(saves))
             .with("addsRuPerSecond", units::round(adds));
     }
-    if let Some(design) = batch.chosen {
-        *containers = design;
+    match batch.chosen {
+        Some((design, priced)) => {
+            *containers = design;
+            Some(priced)
+        }
+        None => Some(without),
     }
 }
 

@@ -43,18 +43,19 @@ pub(crate) fn apply(
     containers: &mut Vec<Container>,
     trace: &mut Trace,
     price: &dyn Fn(&[Container]) -> Priced,
-) {
+    priced: Option<Priced>,
+) -> Option<Priced> {
     let counting = model
         .access_patterns()
         .iter()
         .any(|p| p.kind == AccessKind::Read && !p.counts.is_empty());
     if !counting {
-        return;
+        return priced;
     }
-    let without = price(containers);
+    let without = priced.unwrap_or_else(|| price(containers));
     let candidates = candidates(containers, &without, trace);
     if candidates.is_empty() {
-        return;
+        return Some(without);
     }
     let mut batch = super::weigh(
         &candidates,
@@ -119,7 +120,7 @@ pub(crate) fn apply(
             .with("savesRuPerSecond", units::round(saves))
             .with("addsRuPerSecond", units::round(adds));
     }
-    if let Some(design) = batch.chosen.take() {
+    if let Some((design, priced)) = batch.chosen.take() {
         let why = |k: &Container| {
             let counted: Vec<String> = batch
                 .weighed
@@ -131,7 +132,9 @@ pub(crate) fn apply(
         };
         super::copy::mark_children_sources(containers, &design, why, trace);
         *containers = design;
+        return Some(priced);
     }
+    Some(without)
 }
 
 /// The counts the design's reads run per result (`Purpose::Count`), one candidate per

@@ -32,10 +32,10 @@ pub(crate) fn apply(
     trace: &mut Trace,
     price: &dyn Fn(&[Container]) -> Priced,
     priced: Option<Priced>,
-) {
+) -> Option<Priced> {
     let candidates = candidates(model, containers);
     if candidates.is_empty() {
-        return;
+        return priced;
     }
     let without = priced.unwrap_or_else(|| price(containers));
     let with_all = price(&embedded(model, containers, &candidates, &mut Trace::default()));
@@ -58,13 +58,14 @@ pub(crate) fn apply(
         weighed.push((element.clone(), saves, adds));
     }
     // The design with exactly the kept snapshots, which must cost less than none.
-    let together_worse = if kept.is_empty() {
-        false
+    let chosen = if kept.is_empty() {
+        None
     } else if kept == candidates {
-        !with_all.cheaper_than(&without)
+        Some(with_all)
     } else {
-        !price(&embedded(model, containers, &kept, &mut Trace::default())).cheaper_than(&without)
+        Some(price(&embedded(model, containers, &kept, &mut Trace::default())))
     };
+    let together_worse = chosen.as_ref().is_some_and(|p| !p.cheaper_than(&without));
     for (element, saves, adds) in weighed {
         if kept.contains(&element) && !together_worse {
             trace
@@ -108,10 +109,13 @@ pub(crate) fn apply(
             .with("savesRuPerSecond", units::round(saves))
             .with("addsRuPerSecond", units::round(adds));
     }
-    if together_worse {
-        return;
+    match chosen {
+        Some(priced) if !together_worse => {
+            *containers = embedded(model, containers, &kept, trace);
+            Some(priced)
+        }
+        _ => Some(without),
     }
-    *containers = embedded(model, containers, &kept, trace);
 }
 
 /// The never-changing reference data elements some document refers to, by name.

@@ -49,12 +49,13 @@ pub(crate) fn apply(
     containers: &mut Vec<Container>,
     trace: &mut Trace,
     price: &dyn Fn(&[Container]) -> Priced,
-) {
+    priced: Option<Priced>,
+) -> Option<Priced> {
     let candidates = candidates(model, containers, trace);
     if candidates.is_empty() {
-        return;
+        return priced;
     }
-    let without = price(containers);
+    let without = priced.unwrap_or_else(|| price(containers));
     let batch = super::weigh(
         &candidates,
         &without,
@@ -129,8 +130,12 @@ pub(crate) fn apply(
             .with("savesRuPerSecond", units::round(saves))
             .with("addsRuPerSecond", units::round(adds));
     }
-    if let Some(design) = batch.chosen {
-        *containers = design;
+    match batch.chosen {
+        Some((design, priced)) => {
+            *containers = design;
+            Some(priced)
+        }
+        None => Some(without),
     }
 }
 

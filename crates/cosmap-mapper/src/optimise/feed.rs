@@ -148,11 +148,18 @@ fn no_feed<'t>(trace: &'t mut Trace, pattern: &AccessPattern, why: String) -> &'
 /// RU/s the feed document type `feed` serves in the design `p`: the reads of it and
 /// the writes that keep it.
 fn feed_load(p: &Priced, feed: &str) -> f64 {
-    p.by_document_type
-        .iter()
-        .filter(|((_, d), _)| d == feed)
-        .map(|(_, ru)| ru)
-        .sum()
+    // By container (in name order), each the sum of its requests in the operations' order.
+    let mut by_container: std::collections::BTreeMap<&str, f64> = std::collections::BTreeMap::new();
+    for (op, rus) in p.operations.iter().zip(&p.request_ru_per_second) {
+        for (r, &ru) in op.requests.iter().zip(rus) {
+            for d in &r.document_types {
+                if d == feed {
+                    *by_container.entry(r.container.as_str()).or_default() += ru;
+                }
+            }
+        }
+    }
+    by_container.values().sum()
 }
 
 /// The feeds container of `containers` (the one holding feeds, by its rule).

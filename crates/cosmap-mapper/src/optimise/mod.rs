@@ -10,6 +10,7 @@ use cosmap_domain::DomainModel;
 
 use crate::cost::design::Design;
 use crate::cost::{facts, Consistency};
+use crate::decision::Trace;
 use crate::logical_model::{Container, DocumentType, Role};
 use crate::operations::Operation;
 
@@ -32,15 +33,18 @@ pub(crate) struct Priced {
     pub(crate) by_pattern: BTreeMap<String, f64>,
     /// RU/s each container serves, by name.
     pub(crate) by_container: BTreeMap<String, f64>,
-    /// RU/s of the requests that read or write each document type, by container and
-    /// document type name.
-    pub(crate) by_document_type: BTreeMap<(String, String), f64>,
+    /// RU/s of each request of each operation, in their order (what the requests that
+    /// read or write a document type serve is summed from them when asked).
+    pub(crate) request_ru_per_second: Vec<Vec<f64>>,
     /// The access patterns that send a request to each container, by its name.
     pub(crate) patterns_by_container: BTreeMap<String, BTreeSet<String>>,
     /// Which of the map's weighings with copies priced this design (their index, in
     /// the order weighed), so the copies it was priced with can be taken without
     /// comparing whole designs; `None` for a design priced without copies.
     pub(crate) weighing: Option<usize>,
+    /// The decisions finishing the design recorded (unique keys, claims, indexing),
+    /// so the map's last finish can take this design as it is when nothing changed it.
+    pub(crate) finished: Trace,
 }
 
 impl Priced {
@@ -61,36 +65,68 @@ impl Priced {
         self.by_pattern.values().sum()
     }
 
-    /// Prices `operations` on `containers` at the default consistency.
-    pub(crate) fn new(model: &DomainModel, containers: Vec<Container>, operations: Vec<Operation>) -> Self {
+    /// This design with `finished`, what finishing it recorded.
+    pub(crate) fn with_finished(mut self, finished: Trace) -> Self {
+        self.finished = finished;
+        self
+    }
+
+    /// Prices `operations` on `containers` at the default consistency; `finished` is
+    /// what finishing them recorded.
+    pub(crate) fn new(
+        model: &DomainModel,
+        containers: Vec<Container>,
+        operations: Vec<Operation>,
+        finished: Trace,
+    ) -> Self {
         let design = Design::new(
             model,
             facts::of_containers(model, &containers),
             &operations,
             Consistency::default(),
         );
-        Priced::of(containers, operations, &design)
+        Priced::of(containers, operations, &design).with_finished(finished)
     }
 
     /// Prices `operations` on `containers` by `design`, their figures already made
     /// (at the default consistency).
     pub(crate) fn of(containers: Vec<Container>, operations: Vec<Operation>, design: &Design<'_>) -> Self {
+        // Each request's RU, figured once: an operation's cost is their sum (as
+        // `Design::operation_cost` adds them), and each request's share is its own.
+        let request_ru: Vec<Vec<f64>> = operations
+            .iter()
+            .map(|op| op.requests.iter().map(|r| design.request_ru(op, r)).collect())
+            .collect();
         let mut by_pattern: BTreeMap<String, f64> = BTreeMap::new();
-        for op in &operations {
-            *by_pattern.entry(op.pattern.clone()).or_default() += design.operation_cost(op).ru_per_second;
+        for (op, rus) in operations.iter().zip(&request_ru) {
+            let ru: f64 = rus.iter().copied().sum();
+            let ru_per_second = crate::cost::units::round(ru * op.per_second);
+            match by_pattern.get_mut(op.pattern.as_str()) {
+                Some(sum) => *sum += ru_per_second,
+                None => {
+                    let mut sum = 0.0;
+                    sum += ru_per_second;
+                    by_pattern.insert(op.pattern.clone(), sum);
+                }
+            }
         }
         let mut patterns_by_container: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-        let mut by_document_type: BTreeMap<(String, String), f64> = BTreeMap::new();
-        for op in &operations {
+        let mut request_ru_per_second: Vec<Vec<f64>> = Vec::with_capacity(operations.len());
+        for (op, rus) in operations.iter().zip(&request_ru) {
+            request_ru_per_second.push(rus.iter().map(|ru| ru * op.per_second).collect());
             for r in &op.requests {
-                let ru = design.request_ru(op, r) * op.per_second;
-                for d in &r.document_types {
-                    *by_document_type.entry((r.container.clone(), d.clone())).or_default() += ru;
+                // Cloned only when new.
+                match patterns_by_container.get_mut(r.container.as_str()) {
+                    Some(patterns) => {
+                        if !patterns.contains(op.pattern.as_str()) {
+                            patterns.insert(op.pattern.clone());
+                        }
+                    }
+                    None => {
+                        let patterns = BTreeSet::from([op.pattern.clone()]);
+                        patterns_by_container.insert(r.container.clone(), patterns);
+                    }
                 }
-                patterns_by_container
-                    .entry(r.container.clone())
-                    .or_default()
-                    .insert(op.pattern.clone());
             }
         }
         let by_container = design
@@ -103,9 +139,10 @@ impl Priced {
             operations,
             by_pattern,
             by_container,
-            by_document_type,
+            request_ru_per_second,
             patterns_by_container,
             weighing: None,
+            finished: Trace::default(),
         }
     }
 }
@@ -126,8 +163,8 @@ pub(crate) struct Batch<'c, C> {
     /// Whether the saving candidates together make the workload cost less than none
     /// (also when none saves).
     pub(crate) together: bool,
-    /// The design with exactly the saving candidates, when it costs less.
-    pub(crate) chosen: Option<Vec<Container>>,
+    /// The design with exactly the saving candidates, when it costs less, priced.
+    pub(crate) chosen: Option<(Vec<Container>, Priced)>,
     /// The workload's RU/s without any candidate.
     pub(crate) without: f64,
 }
@@ -184,7 +221,7 @@ pub(crate) fn weigh<'c, C: Clone>(
     Batch {
         weighed,
         together,
-        chosen: chosen.filter(|_| together).map(|(design, _)| design),
+        chosen: chosen.filter(|_| together),
         without: without.total(),
     }
 }

@@ -40,12 +40,13 @@ pub(crate) fn apply(
     containers: &mut Vec<Container>,
     trace: &mut Trace,
     price: &dyn Fn(&[Container]) -> Priced,
-) {
+    priced: Option<Priced>,
+) -> Option<Priced> {
     let candidates = candidates(model, t, containers, trace);
     if candidates.is_empty() {
-        return;
+        return priced;
     }
-    let without = price(containers);
+    let without = priced.unwrap_or_else(|| price(containers));
     let mut batch = super::weigh(
         &candidates,
         &without,
@@ -103,7 +104,7 @@ pub(crate) fn apply(
             .with("savesRuPerSecond", units::round(saves))
             .with("addsRuPerSecond", units::round(adds));
     }
-    if let Some(design) = batch.chosen.take() {
+    if let Some((design, priced)) = batch.chosen.take() {
         let why = |k: &Container| {
             let kept: Vec<String> = batch
                 .weighed
@@ -127,7 +128,9 @@ pub(crate) fn apply(
         };
         super::copy::mark_children_sources(containers, &design, why, trace);
         *containers = design;
+        return Some(priced);
     }
+    Some(without)
 }
 
 /// The reads of a parent's newest children that a subset can serve: one equality
