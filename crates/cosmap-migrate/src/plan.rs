@@ -658,9 +658,8 @@ fn repartition(
     let (Some(before), Some(after)) = (old.container(name), new.container(name)) else {
         return Err("the container is not in both models".into());
     };
-    if !before.sub_partition_key_properties.is_empty() || !after.sub_partition_key_properties.is_empty() {
-        return Err("hierarchical partition keys are not migrated yet".into());
-    }
+    single_level(before)?;
+    single_level(after)?;
     let old_key = before.partition_key_property.clone();
     let new_key = after.partition_key_property.clone();
     let identity = |c: &cosmap_mapper::Container| {
@@ -727,15 +726,8 @@ fn split(old: &LogicalModel, new: &LogicalModel, change: &Change, from: &str) ->
     let (Some(before), Some(after)) = (old.container(container), new.container(container)) else {
         return Err("the container is not in both models".into());
     };
-    if !after.sub_partition_key_properties.is_empty() {
-        return Err("hierarchical partition keys are not migrated yet".into());
-    }
-    let document_type = change
-        .subject
-        .document_type
-        .as_deref()
-        .and_then(|d| after.document_type(d))
-        .ok_or("the new document type is not in the container")?;
+    single_level(after)?;
+    let document_type = subject_type(after, change).ok_or("the new document type is not in the container")?;
     let (holder_name, property) = from.split_once('.').ok_or("the old holder is not named")?;
     let holder = before
         .document_types
@@ -814,9 +806,7 @@ fn copy_with_unique_keys(
     definitions: &[ContainerDefinition],
 ) -> Result<(ContainerDefinition, Step), String> {
     let container = new.container(name).ok_or("the container is not in the new model")?;
-    if !container.sub_partition_key_properties.is_empty() {
-        return Err("hierarchical partition keys are not migrated yet".into());
-    }
+    single_level(container)?;
     let target = unique_keys_name(name, unique_keys);
     let mut definition = definitions
         .iter()
@@ -928,15 +918,9 @@ fn located<'m>(
     let container = new
         .container(&change.subject.container)
         .ok_or("the container is not in the new model")?;
-    if !container.sub_partition_key_properties.is_empty() {
-        return Err("hierarchical partition keys are not migrated yet".into());
-    }
-    let document_type = change
-        .subject
-        .document_type
-        .as_deref()
-        .and_then(|d| container.document_type(d))
-        .ok_or("the document type is not in the new model's container")?;
+    single_level(container)?;
+    let document_type =
+        subject_type(container, change).ok_or("the document type is not in the new model's container")?;
     let path = change.subject.path.clone();
     let dotted = format!("/{}", path.join("/"));
     let keyed = container
@@ -971,21 +955,15 @@ fn embed(
                 .into(),
         );
     };
-    if !before.sub_partition_key_properties.is_empty() || !after.sub_partition_key_properties.is_empty() {
-        return Err("hierarchical partition keys are not migrated yet".into());
-    }
+    single_level(before)?;
+    single_level(after)?;
     if before.partition_key_property != after.partition_key_property {
         return Err("the container is also repartitioned: migrate one change at a time".into());
     }
     let child = before
         .document_type(document_type)
         .ok_or_else(|| format!("`{document_type}` is not a document type of `{name}` in the old model"))?;
-    let holder = change
-        .subject
-        .document_type
-        .as_deref()
-        .and_then(|d| after.document_type(d))
-        .ok_or("the holder is not in the new model's container")?;
+    let holder = subject_type(after, change).ok_or("the holder is not in the new model's container")?;
     let [property] = change.subject.path.as_slice() else {
         return Err("embedded inside another embedded object: not migrated yet".into());
     };
@@ -1034,12 +1012,7 @@ fn claims(new: &LogicalModel, change: &Change, copied: &[&str]) -> Result<Step, 
     let container = new
         .container(name)
         .ok_or("the claims container is not in the new model")?;
-    let claim = change
-        .subject
-        .document_type
-        .as_deref()
-        .and_then(|d| container.document_type(d))
-        .ok_or("the claim document type is not in the new model")?;
+    let claim = subject_type(container, change).ok_or("the claim document type is not in the new model")?;
     let of = claim.claim_of.as_ref().ok_or("the document type is not a claim")?;
     if copied.contains(&of.container.as_str()) {
         return Err(format!(
@@ -1050,9 +1023,7 @@ fn claims(new: &LogicalModel, change: &Change, copied: &[&str]) -> Result<Step, 
     let owners = new
         .container(&of.container)
         .ok_or("the owners' container is not in the new model")?;
-    if !owners.sub_partition_key_properties.is_empty() {
-        return Err("hierarchical partition keys are not migrated yet".into());
-    }
+    single_level(owners)?;
     let owner = owners
         .document_type(&of.document_type)
         .ok_or("the owners' document type is not in the new model")?;
@@ -1070,4 +1041,25 @@ fn claims(new: &LogicalModel, change: &Change, copied: &[&str]) -> Result<Step, 
             id: format!("{LEASE_TYPE}-claims-{}", claim.discriminator),
         },
     })
+}
+
+/// The document type `change` is about, in `container`.
+fn subject_type<'m>(
+    container: &'m cosmap_mapper::Container,
+    change: &Change,
+) -> Option<&'m cosmap_mapper::DocumentType> {
+    change
+        .subject
+        .document_type
+        .as_deref()
+        .and_then(|d| container.document_type(d))
+}
+
+/// Refuses a container under a hierarchical key: no step handles its array values yet.
+fn single_level(container: &cosmap_mapper::Container) -> Result<(), String> {
+    if container.sub_partition_key_properties.is_empty() {
+        Ok(())
+    } else {
+        Err("hierarchical partition keys are not migrated yet".into())
+    }
 }
