@@ -2,7 +2,7 @@
 //! change it cannot migrate refuses the whole plan, each one named.
 
 use cosmap_diff::{Change, ChangeKind, Class, Derived, Volumes};
-use cosmap_mapper::{ContainerDefinition, IdSource, LogicalModel, Role};
+use cosmap_mapper::{ContainerDefinition, IdSource, LogicalModel, PropertyHolder, Role};
 use serde::Serialize;
 
 use crate::error::{MigrateError, Refusal};
@@ -567,13 +567,7 @@ pub fn plan(old: &LogicalModel, new: &LogicalModel) -> Result<MigrationPlan, Mig
                 if change.class >= Class::DataMigration
                     && !repartitioned.contains(&change.subject.container.as_str()) =>
             {
-                let conversion = match &change.kind {
-                    ChangeKind::CardinalityChanged { new_many: true, .. } => Ok(Conversion::WrapInList),
-                    ChangeKind::CardinalityChanged { .. } => Ok(Conversion::UnwrapList),
-                    ChangeKind::PropertyRetyped { old, new } => to_text(*old, *new),
-                    _ => Err("not a shape cosmap migrate rewrites".to_string()),
-                };
-                match conversion.and_then(|c| rewrite(new, change, c)) {
+                match rewrite(new, change) {
                     Ok(step) => moves.push(step),
                     Err(why) => refused.push(refuse(&why)),
                 }
@@ -837,9 +831,14 @@ fn copy_with_unique_keys(
 pub enum Conversion {
     /// A single value becomes a list of it (`x` → `[x]`).
     WrapInList,
-    /// A list becomes its one value (`[x]` → `x`; `[]` → absent). A list of two or
-    /// more stops the step, naming the document: which value to keep is the user's call.
-    UnwrapList,
+    /// A list becomes its one value (`[x]` → `x`). A list of two or more stops the
+    /// step, naming the document: which value to keep is the user's call. An empty list
+    /// becomes absent where the new model's property is `optional`, and stops the step
+    /// where it is required (a document without it would no longer deserialise).
+    UnwrapList {
+        /// The new model's property may be absent.
+        optional: bool,
+    },
     /// A number or a boolean becomes its JSON text (`42` → `"42"`), for a property
     /// retyped to `string` or `decimal`.
     ToText,
@@ -850,7 +849,12 @@ impl Conversion {
     pub fn describe(self) -> &'static str {
         match self {
             Conversion::WrapInList => "a single value becomes a list of it",
-            Conversion::UnwrapList => "a list becomes its one value (a longer list stops the step)",
+            Conversion::UnwrapList { optional: true } => {
+                "a list becomes its one value, an empty one absent (a longer list stops the step)"
+            }
+            Conversion::UnwrapList { optional: false } => {
+                "a list becomes its one value (an empty or longer list stops the step)"
+            }
             Conversion::ToText => "a number or boolean becomes its text",
         }
     }
@@ -881,8 +885,16 @@ fn article(ty: cosmap_domain::AttributeType) -> &'static str {
 
 /// A shape change rewritten in place: the document type's container and key from the
 /// new model; never a partition key or unique key path.
-fn rewrite(new: &LogicalModel, change: &Change, conversion: Conversion) -> Result<Step, String> {
+fn rewrite(new: &LogicalModel, change: &Change) -> Result<Step, String> {
     let (container, document_type, path) = located(new, change)?;
+    let conversion = match &change.kind {
+        ChangeKind::CardinalityChanged { new_many: true, .. } => Conversion::WrapInList,
+        ChangeKind::CardinalityChanged { .. } => Conversion::UnwrapList {
+            optional: optional_at(document_type, &path),
+        },
+        ChangeKind::PropertyRetyped { old, new } => to_text(*old, *new)?,
+        _ => return Err("not a shape cosmap migrate rewrites".to_string()),
+    };
     Ok(Step::Rewrite {
         container: change.subject.container.clone(),
         document_type: document_type.discriminator.clone(),
@@ -899,6 +911,24 @@ fn rewrite(new: &LogicalModel, change: &Change, conversion: Conversion) -> Resul
         conversion,
         partition_key_property: container.partition_key_property.clone(),
     })
+}
+
+/// Whether the property at `path` of `document_type` may be absent in the new model:
+/// an optional attribute or reference (an embedded object is always present).
+fn optional_at(document_type: &cosmap_mapper::DocumentType, path: &[String]) -> bool {
+    let Some((last, inner)) = path.split_last() else {
+        return false;
+    };
+    let mut holder = PropertyHolder::Document(document_type);
+    for step in inner {
+        match holder.embedded().iter().find(|e| &e.name == step) {
+            Some(e) => holder = PropertyHolder::Embedded(e),
+            None => return false,
+        }
+    }
+    let attribute = holder.attributes().iter().find(|a| &a.name == last).map(|a| a.optional);
+    let reference = || holder.references().iter().find(|r| &r.name == last).map(|r| r.optional);
+    attribute.or_else(reference).unwrap_or(false)
 }
 
 /// The container, document type and property path `change` is about, in the new model:

@@ -894,17 +894,21 @@ fn convert(document: &mut Value, path: &[String], conversion: Conversion) -> Res
             match (conversion, &*value) {
                 (_, Value::Null)
                 | (Conversion::WrapInList, Value::Array(_))
-                | (Conversion::UnwrapList, Value::Object(_) | Value::String(_) | Value::Number(_) | Value::Bool(_))
+                | (
+                    Conversion::UnwrapList { .. },
+                    Value::Object(_) | Value::String(_) | Value::Number(_) | Value::Bool(_),
+                )
                 | (Conversion::ToText, Value::String(_) | Value::Array(_) | Value::Object(_)) => Ok(false),
                 (Conversion::WrapInList, _) => {
                     *value = Value::Array(vec![value.take()]);
                     Ok(true)
                 }
-                (Conversion::UnwrapList, Value::Array(items)) => match items.as_slice() {
-                    [] => {
+                (Conversion::UnwrapList { optional }, Value::Array(items)) => match items.as_slice() {
+                    [] if optional => {
                         map.remove(first);
                         Ok(true)
                     }
+                    [] => Err("is an empty list and the new model requires one value: write the one it should hold in the old document, then run `cosmap migrate` again (it resumes from its lease)".to_string()),
                     [one] => {
                         *value = one.clone();
                         Ok(true)
@@ -938,7 +942,28 @@ fn charge(headers: &azure_data_cosmos::models::ResponseHeaders) -> f64 {
 
 #[cfg(test)]
 mod tests {
-    use super::fill;
+    use super::{convert, fill, Conversion};
+
+    #[test]
+    fn an_empty_list_becomes_absent_only_where_the_new_model_allows_it() {
+        let path = ["alias".to_string()];
+        let mut doc = json!({"alias": []});
+        assert_eq!(
+            convert(&mut doc, &path, Conversion::UnwrapList { optional: true }),
+            Ok(true)
+        );
+        assert_eq!(doc, json!({}));
+        let mut doc = json!({"alias": []});
+        let err = convert(&mut doc, &path, Conversion::UnwrapList { optional: false }).unwrap_err();
+        assert!(err.contains("requires one value"), "{err}");
+        assert_eq!(doc, json!({"alias": []}), "left as it was");
+        let mut doc = json!({"alias": ["ada"]});
+        assert_eq!(
+            convert(&mut doc, &path, Conversion::UnwrapList { optional: false }),
+            Ok(true)
+        );
+        assert_eq!(doc, json!({"alias": "ada"}));
+    }
     use serde_json::json;
 
     #[test]

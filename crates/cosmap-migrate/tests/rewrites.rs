@@ -51,7 +51,7 @@ async fn shapes_are_rewritten_in_place_and_a_longer_list_stops_the_step() {
         rewrites,
         [
             ("address".to_string(), Conversion::WrapInList),
-            ("alias".to_string(), Conversion::UnwrapList),
+            ("alias".to_string(), Conversion::UnwrapList { optional: true }),
             ("score".to_string(), Conversion::ToText),
             ("tag".to_string(), Conversion::WrapInList),
         ],
