@@ -97,23 +97,19 @@ fn attributes(
             let kind = ChangeKind::PropertyRetyped { old: o.ty, new: n.ty };
             col.push(at.clone(), kind, place, basis);
         }
-        if o.many != n.many {
-            let kind = ChangeKind::CardinalityChanged {
-                old_many: o.many,
-                new_many: n.many,
-            };
-            col.push(at.clone(), kind, place, basis);
-        }
-        // A list reads as empty when absent (`serde(default)`), optional or not.
-        if o.optional && !n.optional && !n.many {
-            let kind = ChangeKind::BecameRequired {
-                default: n.default.clone(),
-                queried: col.queried(&at),
-            };
-            col.push(at.clone(), kind, place, basis);
-        } else if !o.optional && n.optional {
-            col.push(at.clone(), ChangeKind::BecameOptional, place, basis);
-        }
+        let required = |col: &Collector<'_>| ChangeKind::BecameRequired {
+            default: n.default.clone(),
+            queried: col.queried(&at),
+        };
+        presence(
+            col,
+            &at,
+            (o.many, o.optional),
+            (n.many, n.optional),
+            required,
+            place,
+            basis,
+        );
         // What documents written without it (before it existed) read: the old
         // default, which a required attribute had, against the new one.
         let had_default = !o.optional && !o.many && o.default.is_some();
@@ -130,6 +126,31 @@ fn attributes(
     }
     for o in old.iter().filter(|o| !new.iter().any(|n| n.name == o.name)) {
         col.push(subject.child(&o.name), ChangeKind::PropertyRemoved, place, basis);
+    }
+}
+
+/// List ↔ single and required ↔ optional of a property both holders have, each
+/// `(many, optional)`; `required` makes the change recorded when it became required.
+fn presence(
+    col: &mut Collector<'_>,
+    at: &Subject,
+    old: (bool, bool),
+    new: (bool, bool),
+    required: impl FnOnce(&Collector<'_>) -> ChangeKind,
+    place: Place,
+    basis: Basis<'_>,
+) {
+    let ((old_many, old_optional), (new_many, new_optional)) = (old, new);
+    if old_many != new_many {
+        let kind = ChangeKind::CardinalityChanged { old_many, new_many };
+        col.push(at.clone(), kind, place, basis);
+    }
+    // A list reads as empty when absent (`serde(default)`), optional or not.
+    if old_optional && !new_optional && !new_many {
+        let kind = required(col);
+        col.push(at.clone(), kind, place, basis);
+    } else if !old_optional && new_optional {
+        col.push(at.clone(), ChangeKind::BecameOptional, place, basis);
     }
 }
 
@@ -265,22 +286,19 @@ fn references(
         if let Some(kind) = retargeted(o, n) {
             col.push(at.clone(), kind, place, basis);
         }
-        if o.many != n.many {
-            let kind = ChangeKind::CardinalityChanged {
-                old_many: o.many,
-                new_many: n.many,
-            };
-            col.push(at.clone(), kind, place, basis);
-        }
-        if o.optional && !n.optional && !n.many {
-            let kind = ChangeKind::BecameRequired {
-                default: None,
-                queried: false,
-            };
-            col.push(at.clone(), kind, place, basis);
-        } else if !o.optional && n.optional {
-            col.push(at.clone(), ChangeKind::BecameOptional, place, basis);
-        }
+        let required = |_: &Collector<'_>| ChangeKind::BecameRequired {
+            default: None,
+            queried: false,
+        };
+        presence(
+            col,
+            &at,
+            (o.many, o.optional),
+            (n.many, n.optional),
+            required,
+            place,
+            basis,
+        );
         match (&o.extended, &n.extended) {
             (None, Some(e)) => {
                 let kind = ChangeKind::DerivedAdded {
