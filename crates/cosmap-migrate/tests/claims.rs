@@ -4,11 +4,11 @@
 //! a unique key that constrains nothing is worse than no migration — and once resolved,
 //! running again finishes; a second run changes nothing.
 
-use azure_data_cosmos::{FeedScope, Query};
-use cosmap_mapper::{LogicalModel, Options};
+mod common;
+
+use common::map;
+
 use cosmap_migrate::{plan, run, Control, MigrateError, RunOptions, Step};
-use cosmap_provision::in_memory::InMemoryAccount;
-use futures::TryStreamExt;
 use serde_json::{json, Value};
 
 fn spec(unique: bool) -> Value {
@@ -20,11 +20,6 @@ fn spec(unique: bool) -> Value {
         ], "volume": {"count": 1000000, "avgSizeBytes": 500}}],
         "aggregates": [{"root": "Account"}]
     })
-}
-
-fn map(spec: &Value) -> LogicalModel {
-    let model = cosmap_domain::from_slice(spec.to_string().as_bytes(), None).expect("a valid model");
-    cosmap_mapper::map(&model, &Options::default())
 }
 
 #[tokio::test]
@@ -41,11 +36,7 @@ async fn claims_are_created_for_existing_values_and_a_duplicate_stops_the_step()
     );
     assert!(matches!(&plan.steps[0], Step::CreateContainers { definitions } if definitions[0].id == "UniqueClaims"));
 
-    let account = InMemoryAccount::new().expect("engine");
-    let connection = account
-        .provisioned("Accounts", &v1.container_definitions())
-        .await
-        .expect("v1 provisioned");
+    let (_account, connection) = common::provisioned("Accounts", &v1).await;
     let database = connection.cosmos_client().database_client("Accounts");
     let accounts = database.container_client("Account", None).await.unwrap();
     for (i, email) in ["ada@x", "bob@x", "cy@x", "bob@x"].iter().enumerate() {
@@ -72,17 +63,8 @@ async fn claims_are_created_for_existing_values_and_a_duplicate_stops_the_step()
         .await
         .expect("the claims are made");
     let claims = database.container_client("UniqueClaims", None).await.unwrap();
-    let mut made: Vec<(String, String)> = claims
-        .query_items::<Value>(
-            Query::from("SELECT * FROM c WHERE c.type = 'accountEmailClaim'"),
-            FeedScope::full_container(),
-            None,
-        )
+    let mut made: Vec<(String, String)> = common::query(&claims, "SELECT * FROM c WHERE c.type = 'accountEmailClaim'")
         .await
-        .unwrap()
-        .try_collect::<Vec<Value>>()
-        .await
-        .unwrap()
         .iter()
         .map(|c| {
             (

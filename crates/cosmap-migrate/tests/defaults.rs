@@ -5,13 +5,13 @@
 //! filter; `editedAt`, a sort) are back-filled, and only where a document lacks them;
 //! afterwards the new queries find the old documents; a second run changes nothing.
 
+mod common;
+
+use common::map;
+
 use std::path::Path;
 
-use azure_data_cosmos::{FeedScope, Query};
-use cosmap_mapper::{LogicalModel, Options};
 use cosmap_migrate::{plan, run, Control, RunOptions, Step};
-use cosmap_provision::in_memory::InMemoryAccount;
-use futures::TryStreamExt;
 use serde_json::{json, Value};
 
 const DATABASE: &str = "Blog";
@@ -45,11 +45,6 @@ fn v1_spec() -> Value {
     spec
 }
 
-fn map(spec: &Value) -> LogicalModel {
-    let model = cosmap_domain::from_slice(spec.to_string().as_bytes(), None).expect("a valid model");
-    cosmap_mapper::map(&model, &Options::default())
-}
-
 /// A post as v1 wrote it; `layout` as given.
 fn old_post(i: usize, layout: Value) -> Value {
     json!({
@@ -81,11 +76,7 @@ async fn queried_defaults_are_back_filled_where_documents_lack_them() {
         .to_text()
         .contains("write `\"public\"` into `visibility` of every `post` document that lacks it"));
 
-    let account = InMemoryAccount::new().expect("engine");
-    let connection = account
-        .provisioned(DATABASE, &v1.container_definitions())
-        .await
-        .expect("v1 provisioned");
+    let (_account, connection) = common::provisioned(DATABASE, &v1).await;
     let posts = connection
         .cosmos_client()
         .database_client(DATABASE)
@@ -125,17 +116,7 @@ async fn queried_defaults_are_back_filled_where_documents_lack_them() {
         "editedAt in every post, visibility in all but one: {report:?}"
     );
 
-    let all: Vec<Value> = posts
-        .query_items::<Value>(
-            Query::from("SELECT * FROM c WHERE c.type = 'post'"),
-            FeedScope::full_container(),
-            None,
-        )
-        .await
-        .expect("query")
-        .try_collect()
-        .await
-        .expect("query");
+    let all: Vec<Value> = common::query(&posts, "SELECT * FROM c WHERE c.type = 'post'").await;
     assert_eq!(all.len(), 12);
     for post in &all {
         let expected = if post["id"] == "p-3" { "private" } else { "public" };
@@ -149,17 +130,7 @@ async fn queried_defaults_are_back_filled_where_documents_lack_them() {
         assert_eq!(post["author"]["tier"], "gold", "the rest is as it was");
     }
     // The new model's query on a defaulted attribute finds the old posts.
-    let public: Vec<Value> = posts
-        .query_items::<Value>(
-            Query::from("SELECT * FROM c WHERE c.visibility = 'public'"),
-            FeedScope::full_container(),
-            None,
-        )
-        .await
-        .expect("query")
-        .try_collect()
-        .await
-        .expect("query");
+    let public: Vec<Value> = common::query(&posts, "SELECT * FROM c WHERE c.visibility = 'public'").await;
     assert_eq!(public.len(), 11);
 
     // Run again: nothing lacks them any more.
@@ -203,11 +174,7 @@ async fn derived_data_kept_from_a_change_feed_is_left_to_its_worker_and_said_so(
         "{}",
         plan.to_text()
     );
-    let account = InMemoryAccount::new().expect("engine");
-    let connection = account
-        .provisioned(DATABASE, &v1.container_definitions())
-        .await
-        .expect("v1 provisioned");
+    let (_account, connection) = common::provisioned(DATABASE, &v1).await;
     let report = run(&plan, &connection, &RunOptions::default(), |_| Control::Continue)
         .await
         .expect("run");

@@ -4,11 +4,11 @@
 //! `Line` documents stay (to be dropped by the user); a second run changes nothing; a
 //! line whose order does not exist stops the step, naming it.
 
-use azure_data_cosmos::{FeedScope, Query};
-use cosmap_mapper::{LogicalModel, Options};
+mod common;
+
+use common::map;
+
 use cosmap_migrate::{plan, run, Control, MigrateError, RunOptions, Step};
-use cosmap_provision::in_memory::InMemoryAccount;
-use futures::TryStreamExt;
 use serde_json::{json, Value};
 
 fn spec(embedded: bool) -> Value {
@@ -26,23 +26,6 @@ fn spec(embedded: bool) -> Value {
         "aggregates": [{"root": "Order", "members": ["Line"]}],
         "relationships": [relationship]
     })
-}
-
-fn map(spec: &Value) -> LogicalModel {
-    let model = cosmap_domain::from_slice(spec.to_string().as_bytes(), None).expect("a valid model");
-    cosmap_mapper::map(&model, &Options::default())
-}
-
-async fn all(client: &azure_data_cosmos::ContainerClient, sql: &str) -> Vec<Value> {
-    let mut found: Vec<Value> = client
-        .query_items::<Value>(Query::from(sql), FeedScope::full_container(), None)
-        .await
-        .unwrap()
-        .try_collect()
-        .await
-        .unwrap();
-    found.sort_by(|a, b| a["id"].as_str().cmp(&b["id"].as_str()));
-    found
 }
 
 #[tokio::test]
@@ -65,11 +48,7 @@ async fn separate_documents_are_embedded_into_their_holders_and_stay() {
         plan.droppable
     );
 
-    let account = InMemoryAccount::new().expect("engine");
-    let connection = account
-        .provisioned("Shop", &v1.container_definitions())
-        .await
-        .expect("v1 provisioned");
+    let (_account, connection) = common::provisioned("Shop", &v1).await;
     let orders = connection
         .cosmos_client()
         .database_client("Shop")
@@ -99,7 +78,7 @@ async fn separate_documents_are_embedded_into_their_holders_and_stay() {
     .await
     .expect("migrated");
     assert!(report.steps.iter().all(|s| s.caught_up), "{report:?}");
-    let holders = all(&orders, "SELECT * FROM c WHERE c.type = 'order'").await;
+    let holders = common::query(&orders, "SELECT * FROM c WHERE c.type = 'order'").await;
     let lines = |h: &Value| h.get("lines").cloned().unwrap_or(Value::Null);
     assert_eq!(
         lines(&holders[0]),
@@ -116,7 +95,9 @@ async fn separate_documents_are_embedded_into_their_holders_and_stay() {
         "the rest of the order is kept"
     );
     assert_eq!(
-        all(&orders, "SELECT * FROM c WHERE c.type = 'line'").await.len(),
+        common::query(&orders, "SELECT * FROM c WHERE c.type = 'line'")
+            .await
+            .len(),
         5,
         "nothing is deleted"
     );

@@ -3,9 +3,11 @@
 //! generated enum refuses their `type`, the plan and the report say to delete them
 //! before the new readers load whole partitions.
 
-use cosmap_mapper::{LogicalModel, Options};
+mod common;
+
+use common::map;
+
 use cosmap_migrate::{plan, run, Control, RunOptions, Step};
-use cosmap_provision::in_memory::InMemoryAccount;
 use serde_json::{json, Value};
 
 fn spec(with_notes: bool, unique_email: bool) -> Value {
@@ -29,11 +31,6 @@ fn spec(with_notes: bool, unique_email: bool) -> Value {
     })
 }
 
-fn map(spec: &Value) -> LogicalModel {
-    let model = cosmap_domain::from_slice(spec.to_string().as_bytes(), None).expect("a valid model");
-    cosmap_mapper::map(&model, &Options::default())
-}
-
 #[tokio::test]
 async fn removed_containers_and_document_types_are_left_to_the_user_and_said_so() {
     let (old, new) = (map(&spec(true, true)), map(&spec(false, false)));
@@ -52,11 +49,7 @@ async fn removed_containers_and_document_types_are_left_to_the_user_and_said_so(
         "{}",
         plan.to_text()
     );
-    let account = InMemoryAccount::new().expect("engine");
-    let connection = account
-        .provisioned("Accounts", &old.container_definitions())
-        .await
-        .expect("provisioned");
+    let (_account, connection) = common::provisioned("Accounts", &old).await;
     let report = run(&plan, &connection, &RunOptions::default(), |_| Control::Continue)
         .await
         .expect("nothing to send");

@@ -3,11 +3,11 @@
 //! list of two, naming it, and resuming once resolved), an integer retyped to a string.
 //! Values already in the new shape are left as they are; a second run changes nothing.
 
-use azure_data_cosmos::{FeedScope, Query};
-use cosmap_mapper::{LogicalModel, Options};
+mod common;
+
+use common::map;
+
 use cosmap_migrate::{plan, run, Control, Conversion, MigrateError, RunOptions, Step};
-use cosmap_provision::in_memory::InMemoryAccount;
-use futures::TryStreamExt;
 use serde_json::{json, Value};
 
 fn spec(v2: bool) -> Value {
@@ -28,11 +28,6 @@ fn spec(v2: bool) -> Value {
             json!({"from": "Customer", "to": "Address", "cardinality": "one", "property": "address"})
         }]
     })
-}
-
-fn map(spec: &Value) -> LogicalModel {
-    let model = cosmap_domain::from_slice(spec.to_string().as_bytes(), None).expect("a valid model");
-    cosmap_mapper::map(&model, &Options::default())
 }
 
 #[tokio::test]
@@ -59,11 +54,7 @@ async fn shapes_are_rewritten_in_place_and_a_longer_list_stops_the_step() {
         plan.to_text()
     );
 
-    let account = InMemoryAccount::new().expect("engine");
-    let connection = account
-        .provisioned("Crm", &v1.container_definitions())
-        .await
-        .expect("v1 provisioned");
+    let (_account, connection) = common::provisioned("Crm", &v1).await;
     let customers = connection
         .cosmos_client()
         .database_client("Crm")
@@ -99,18 +90,7 @@ async fn shapes_are_rewritten_in_place_and_a_longer_list_stops_the_step() {
         .await
         .expect("migrated");
 
-    let mut all: Vec<Value> = customers
-        .query_items::<Value>(
-            Query::from("SELECT * FROM c WHERE c.type = 'customer'"),
-            FeedScope::full_container(),
-            None,
-        )
-        .await
-        .unwrap()
-        .try_collect()
-        .await
-        .unwrap();
-    all.sort_by(|a, b| a["id"].as_str().cmp(&b["id"].as_str()));
+    let all: Vec<Value> = common::query(&customers, "SELECT * FROM c WHERE c.type = 'customer'").await;
     let shape = |d: &Value| json!([d["tag"], d["score"], d.get("alias"), d["address"]]);
     assert_eq!(shape(&all[0]), json!([["vip"], "3", "ada", [{"city": "Paris"}]]));
     assert_eq!(

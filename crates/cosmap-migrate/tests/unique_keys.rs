@@ -5,11 +5,11 @@
 //! the new key refuses stops the step, naming the document and saying what to do;
 //! once the duplicate is resolved in the old container, running again finishes the copy.
 
-use azure_data_cosmos::{FeedScope, Query};
-use cosmap_mapper::{LogicalModel, Options};
+mod common;
+
+use common::map;
+
 use cosmap_migrate::{plan, run, Control, MigrateError, RunOptions, Step};
-use cosmap_provision::in_memory::InMemoryAccount;
-use futures::TryStreamExt;
 use serde_json::{json, Value};
 
 fn spec(unique: bool) -> Value {
@@ -25,23 +25,8 @@ fn spec(unique: bool) -> Value {
     })
 }
 
-fn map(spec: &Value) -> LogicalModel {
-    let model = cosmap_domain::from_slice(spec.to_string().as_bytes(), None).expect("a valid model");
-    cosmap_mapper::map(&model, &Options::default())
-}
-
 async fn documents(client: &azure_data_cosmos::ContainerClient) -> Vec<Value> {
-    client
-        .query_items::<Value>(
-            Query::from("SELECT * FROM c WHERE c.type != 'cosmapMigrateLease'"),
-            FeedScope::full_container(),
-            None,
-        )
-        .await
-        .expect("query")
-        .try_collect()
-        .await
-        .expect("query")
+    common::query(client, "SELECT * FROM c WHERE c.type != 'cosmapMigrateLease'").await
 }
 
 #[tokio::test]
@@ -65,11 +50,7 @@ async fn a_new_unique_key_is_a_copy_that_stops_at_a_duplicate_and_resumes() {
         [("Dictionary".to_string(), "Dictionary-unique-code".to_string())]
     );
 
-    let account = InMemoryAccount::new().expect("engine");
-    let connection = account
-        .provisioned("Plans", &v1.container_definitions())
-        .await
-        .expect("v1 provisioned");
+    let (_account, connection) = common::provisioned("Plans", &v1).await;
     let database = connection.cosmos_client().database_client("Plans");
     let plans = database.container_client("Dictionary", None).await.unwrap();
     let mut write = Vec::new();
