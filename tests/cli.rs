@@ -1,23 +1,10 @@
 //! The `cosmap` command as a user runs it, on the bundled examples.
 
+mod support_cli;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn cosmap(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cosmap"))
-        .args(args)
-        .current_dir(repo())
-        .output()
-        .expect("cosmap runs")
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8(output.stdout.clone()).expect("UTF-8 output")
-}
+use support_cli::{cosmap, repo, stdout};
 
 /// Compares `actual` with a committed file; `COSMAP_BLESS=1` rewrites the file.
 fn assert_matches_file(actual: &str, relative: &str) {

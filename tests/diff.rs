@@ -6,38 +6,20 @@
 //! tests/provision.rs).
 
 mod support;
+mod support_cli;
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Output;
 
 use serde_json::Value;
 use support::CosmosServer;
+use support_cli::{cosmap, repo, stderr, stdout};
 
 const ECOMMERCE: &str = "examples/ecommerce/model.json";
 const CHANGED: &str = "tests/diff/ecommerce-changed.json";
 const V2: &str = "examples/ecommerce/v2/model.json";
 /// A distinctive (fake, valid base64) key: it must never appear in any output.
 const KEY: &str = "Q09TTUFQLURJRkYtVEVTVC1LRVktc2hvdWxkLW5ldmVyLWJlLXByaW50ZWQ=";
-
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn cosmap(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cosmap"))
-        .args(args)
-        .current_dir(repo())
-        .output()
-        .expect("cosmap runs")
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8(output.stdout.clone()).expect("UTF-8 output")
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
 
 fn json(output: &Output) -> Value {
     serde_json::from_slice(&output.stdout).expect("JSON output")

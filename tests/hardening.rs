@@ -1,25 +1,13 @@
 //! Adversarial inputs to the `cosmap` command: endless files, hostile names, partial
 //! failures. Each test is a finding of issue 11 that must not come back.
 
+mod support_cli;
+
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn cosmap(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cosmap"))
-        .args(args)
-        .current_dir(repo())
-        .output()
-        .expect("cosmap runs")
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
+use support_cli::{cosmap, repo, stderr};
 
 fn tempdir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("cosmap-hardening-{name}-{}", std::process::id()));

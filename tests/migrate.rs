@@ -3,31 +3,13 @@
 //! named, and a key given by flag never printed. The run itself is tested on the SDK's
 //! in-memory engine in `crates/cosmap-migrate/tests/ecommerce.rs`.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
+mod support_cli;
 
 use serde_json::Value;
+use support_cli::{cosmap, stderr, stdout};
 
 const V1: &str = "examples/ecommerce/model.json";
 const V2: &str = "examples/ecommerce/v2/model.json";
-
-fn cosmap(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cosmap"))
-        .args(args)
-        .current_dir(PathBuf::from(env!("CARGO_MANIFEST_DIR")))
-        .env_remove("COSMOS_KEY")
-        .env_remove("COSMOS_ENDPOINT")
-        .output()
-        .expect("cosmap runs")
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8(output.stdout.clone()).expect("UTF-8 output")
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
 
 #[test]
 fn dry_run_prints_the_plan_in_order_and_what_may_be_dropped() {
