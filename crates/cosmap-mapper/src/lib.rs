@@ -45,22 +45,66 @@ use cosmap_domain::DomainModel;
 
 /// Maps a validated domain model to a Cosmos DB logical model.
 pub fn map(model: &DomainModel, options: &Options) -> LogicalModel {
-    let thresholds = Thresholds::default()
-        .with(&model.thresholds())
-        .with(&options.thresholds);
-    let stats = statistics::Statistics::new(model);
-    let mut trace = decision::Trace::default();
-    let mut plans = rules::mr1_containers::containers(model, &mut trace);
-    rules::mr2_partition_keys::partition(model, &mut plans, &mut trace);
-    let plans = rules::mr5_dictionaries::share(
-        model,
-        &thresholds,
-        &stats,
-        &options.dictionary_container,
-        plans,
-        &mut trace,
-    );
-    let mut containers: Vec<Container> = assemble::all(model, &thresholds, &stats, &plans, &mut trace);
+    complete(model, options, Assembled::of(model, options))
+}
+
+/// What MR1–MR6 make of a model before anything is optimised or finished: the same
+/// whether the map optimises or not, so [`map_both`] assembles it once for both.
+struct Assembled {
+    thresholds: Thresholds,
+    stats: statistics::Statistics,
+    trace: decision::Trace,
+    containers: Vec<Container>,
+}
+
+impl Assembled {
+    /// The containers MR1–MR6 plan and assemble, with their decisions. Reads no
+    /// option but the thresholds and the dictionary container's name.
+    fn of(model: &DomainModel, options: &Options) -> Self {
+        let thresholds = Thresholds::default()
+            .with(&model.thresholds())
+            .with(&options.thresholds);
+        let stats = statistics::Statistics::new(model);
+        let mut trace = decision::Trace::default();
+        let mut plans = rules::mr1_containers::containers(model, &mut trace);
+        rules::mr2_partition_keys::partition(model, &mut plans, &mut trace);
+        let plans = rules::mr5_dictionaries::share(
+            model,
+            &thresholds,
+            &stats,
+            &options.dictionary_container,
+            plans,
+            &mut trace,
+        );
+        let containers = assemble::all(model, &thresholds, &stats, &plans, &mut trace);
+        Assembled {
+            thresholds,
+            stats,
+            trace,
+            containers,
+        }
+    }
+
+    /// The rules-only map's share: its containers and decisions so far (it needs
+    /// no statistics to be finished).
+    fn for_rules_only(&self) -> Assembled {
+        Assembled {
+            thresholds: self.thresholds,
+            stats: statistics::Statistics::default(),
+            trace: self.trace.clone(),
+            containers: self.containers.clone(),
+        }
+    }
+}
+
+/// The map of `assembled`: optimised when `options` say so, then finished.
+fn complete(model: &DomainModel, options: &Options, assembled: Assembled) -> LogicalModel {
+    let Assembled {
+        thresholds,
+        stats,
+        mut trace,
+        mut containers,
+    } = assembled;
     if options.optimise {
         // Each optimisation is weighed on the design as the ones before left it,
         // finished and priced the way the cost table prices it.
@@ -186,17 +230,24 @@ pub fn map(model: &DomainModel, options: &Options) -> LogicalModel {
 
 /// Maps `model` both ways the cost table compares: with the optimisations off (MR1–MR6
 /// alone) and with `options` as given (optimised unless they say otherwise); returns
-/// `(rules_only, optimised)`. The two maps share nothing, so on a large model (from
-/// 512 access patterns) the rules-only one runs on a second thread; each
-/// is the same as [`map`] gives.
+/// `(rules_only, optimised)`. MR1–MR6 plan and assemble the containers once for
+/// both; past that the two maps share nothing, so on a large model (from 512 access
+/// patterns) the rules-only one is finished on a second thread; each is the same as
+/// [`map`] gives.
 pub fn map_both(model: &DomainModel, options: &Options) -> (LogicalModel, LogicalModel) {
     let rules_options = options.clone().optimise(false);
+    // Both maps start from the same assembled containers.
+    let assembled = Assembled::of(model, options);
+    let rules_only = assembled.for_rules_only();
     if model.access_patterns().len() < PARALLEL_FROM {
-        return (map(model, &rules_options), map(model, options));
+        return (
+            complete(model, &rules_options, rules_only),
+            complete(model, options, assembled),
+        );
     }
     std::thread::scope(|scope| {
-        let rules = scope.spawn(|| map(model, &rules_options));
-        let optimised = map(model, options);
+        let rules = scope.spawn(|| complete(model, &rules_options, rules_only));
+        let optimised = complete(model, options, assembled);
         let rules = rules.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
         (rules, optimised)
     })
