@@ -45,7 +45,7 @@ use cosmap_domain::DomainModel;
 
 /// Maps a validated domain model to a Cosmos DB logical model.
 pub fn map(model: &DomainModel, options: &Options) -> LogicalModel {
-    complete(model, options, Assembled::of(model, options))
+    complete(model, options, Assembled::of(model, options), None)
 }
 
 /// What MR1–MR6 make of a model before anything is optimised or finished: the same
@@ -98,7 +98,15 @@ impl Assembled {
 }
 
 /// The map of `assembled`: optimised when `options` say so, then finished.
-fn complete(model: &DomainModel, options: &Options, assembled: Assembled) -> LogicalModel {
+/// `foreseen`, when given, brings the snapshots step's design with every snapshot,
+/// priced ahead on another thread for the design the steps before it are likeliest
+/// to leave (see [`optimise::embed_reference_data::Foreseen`]).
+fn complete(
+    model: &DomainModel,
+    options: &Options,
+    assembled: Assembled,
+    foreseen: Option<std::sync::mpsc::Receiver<optimise::embed_reference_data::Foreseen>>,
+) -> LogicalModel {
     let Assembled {
         thresholds,
         stats,
@@ -108,11 +116,7 @@ fn complete(model: &DomainModel, options: &Options, assembled: Assembled) -> Log
     if options.optimise {
         // Each optimisation is weighed on the design as the ones before left it,
         // finished and priced the way the cost table prices it.
-        let price = |candidate: &[Container]| {
-            let mut finished = decision::Trace::default();
-            let (containers, operations) = finish(model, options, candidate.to_vec(), &mut finished);
-            optimise::Priced::new(model, containers, operations, finished)
-        };
+        let price = |candidate: &[Container]| price(model, options, candidate);
         // A partition key is weighed with the copies each design would then get, so
         // it never displaces a copy that serves the same reads for less.
         // Each design weighed with its copies, with the copies made and the decisions
@@ -192,7 +196,10 @@ fn complete(model: &DomainModel, options: &Options, assembled: Assembled) -> Log
         // Each step below is given the design as the steps before left it, priced when
         // one of them priced it, and gives back the design it leaves, priced when it
         // priced it: a design no step changed is never finished and priced twice.
-        let priced = optimise::embed_reference_data::apply(model, &mut containers, &mut trace, &price, priced);
+        // A closed channel (the thread that foresaw it failed) foresees nothing.
+        let foreseen = foreseen.and_then(|receiver| receiver.recv().ok());
+        let priced =
+            optimise::embed_reference_data::apply(model, &mut containers, &mut trace, &price, priced, foreseen);
         // What reads still take through references, stored beside them where it pays.
         let priced = optimise::extended_reference::apply(model, &mut containers, &mut trace, &price, priced);
         // The counts reads ask for, kept on their parents where it pays.
@@ -241,13 +248,22 @@ pub fn map_both(model: &DomainModel, options: &Options) -> (LogicalModel, Logica
     let rules_only = assembled.for_rules_only();
     if model.access_patterns().len() < PARALLEL_FROM {
         return (
-            complete(model, &rules_options, rules_only),
-            complete(model, options, assembled),
+            complete(model, &rules_options, rules_only, None),
+            complete(model, options, assembled, None),
         );
     }
     std::thread::scope(|scope| {
-        let rules = scope.spawn(|| complete(model, &rules_options, rules_only));
-        let optimised = complete(model, options, assembled);
+        let (send, foreseen) = std::sync::mpsc::sync_channel(1);
+        let rules = scope.spawn(move || {
+            // First what the optimised map will ask for halfway: its snapshots step
+            // weighs the assembled design unless a step before changes it.
+            let design = rules_only.containers.clone();
+            let price = |candidate: &[Container]| price(model, options, candidate);
+            // Sending fails only when the optimised map is gone: the scope reports why.
+            let _ = send.send(optimise::embed_reference_data::Foreseen::of(model, design, &price));
+            complete(model, &rules_options, rules_only, None)
+        });
+        let optimised = complete(model, options, assembled, Some(foreseen));
         let rules = rules.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
         (rules, optimised)
     })
@@ -302,6 +318,14 @@ fn copies(
     });
     let design_priced = design_priced.unwrap_or_else(|panic| std::panic::resume_unwind(panic));
     (changed, (!changed).then(|| design_priced.with_finished(finished_trace)))
+}
+
+/// `candidate` finished (unique keys, claims, operations, indexing) and priced the
+/// way the cost table prices it: what each optimisation is weighed on.
+fn price(model: &DomainModel, options: &Options, candidate: &[Container]) -> optimise::Priced {
+    let mut finished = decision::Trace::default();
+    let (containers, operations) = finish(model, options, candidate.to_vec(), &mut finished);
+    optimise::Priced::new(model, containers, operations, finished)
 }
 
 /// The physical steps after the containers' contents are decided: sound unique

@@ -26,19 +26,28 @@ use crate::sync_plan::SyncPlan;
 /// larger) between the design without any snapshot and the design with all of
 /// them; the elements that save more than they add are kept together, and only if
 /// the workload priced with exactly those snapshots costs less than without.
+/// `foreseen` is the design with every snapshot as priced ahead for some design:
+/// taken when that design is `containers`, else priced here.
 pub(crate) fn apply(
     model: &DomainModel,
     containers: &mut Vec<Container>,
     trace: &mut Trace,
     price: &dyn Fn(&[Container]) -> Priced,
     priced: Option<Priced>,
+    foreseen: Option<Foreseen>,
 ) -> Option<Priced> {
     let candidates = candidates(model, containers);
     if candidates.is_empty() {
         return priced;
     }
     let without = priced.unwrap_or_else(|| price(containers));
-    let with_all = price(&embedded(model, containers, &candidates, &mut Trace::default()));
+    let with_all = match foreseen {
+        Some(Foreseen {
+            design,
+            with_all: Some(with_all),
+        }) if design == *containers => with_all,
+        _ => with_all(model, containers, &candidates, price),
+    };
     let mut kept = BTreeSet::new();
     let mut weighed = Vec::new();
     let touched = snapshot_patterns(
@@ -115,6 +124,35 @@ pub(crate) fn apply(
             Some(priced)
         }
         _ => Some(without),
+    }
+}
+
+/// The design with every snapshot of `candidates` in `containers`, priced.
+fn with_all(
+    model: &DomainModel,
+    containers: &[Container],
+    candidates: &BTreeSet<String>,
+    price: &dyn Fn(&[Container]) -> Priced,
+) -> Priced {
+    price(&embedded(model, containers, candidates, &mut Trace::default()))
+}
+
+/// What [`apply`] would weigh its `without` design against, figured ahead (on another
+/// thread, while the steps before it run) for the design it is likeliest to be given:
+/// `design` with every snapshot, priced. It depends on `design` alone, so [`apply`]
+/// takes it only when its containers equal `design`, and prices its own otherwise.
+pub(crate) struct Foreseen {
+    design: Vec<Container>,
+    /// `None` when `design` refers to no never-changing reference data.
+    with_all: Option<Priced>,
+}
+
+impl Foreseen {
+    /// `design` with every snapshot, priced by `price`.
+    pub(crate) fn of(model: &DomainModel, design: Vec<Container>, price: &dyn Fn(&[Container]) -> Priced) -> Self {
+        let candidates = candidates(model, &design);
+        let with_all = (!candidates.is_empty()).then(|| with_all(model, &design, &candidates, price));
+        Foreseen { design, with_all }
     }
 }
 
