@@ -257,11 +257,23 @@ pub fn map_both(model: &DomainModel, options: &Options) -> (LogicalModel, Logica
         let rules = scope.spawn(move || {
             // First what the optimised map will ask for halfway: its snapshots step
             // weighs the assembled design unless a step before changes it.
-            let design = rules_only.containers.clone();
-            let price = |candidate: &[Container]| price(model, options, candidate);
-            // Sending fails only when the optimised map is gone: the scope reports why.
-            let _ = send.send(optimise::embed_reference_data::Foreseen::of(model, design, &price));
-            complete(model, &rules_options, rules_only, None)
+            let (back, leftovers) = std::sync::mpsc::channel();
+            if options.optimise {
+                let design = rules_only.containers.clone();
+                let price = |candidate: &[Container]| price(model, options, candidate);
+                let ahead = optimise::embed_reference_data::Foreseen::of(model, design, &price, back);
+                // Sending fails only when the optimised map is gone: the scope reports why.
+                let _ = send.send(ahead);
+            } else {
+                drop((send, back));
+            }
+            let rules = complete(model, &rules_options, rules_only, None);
+            // What the optimised map leaves of it is freed here, where it was made
+            // (the loop ends when the optimised map is done with it).
+            for leftover in leftovers {
+                drop(leftover);
+            }
+            rules
         });
         let optimised = complete(model, options, assembled, Some(foreseen));
         let rules = rules.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
