@@ -13,7 +13,7 @@ use super::estimate::{Consistency, DesignCost};
 use super::facts::{self, Facts};
 use super::units::{self, Charge};
 use crate::logical_model::Container;
-use crate::operations::{halves, Operation, OperationKind, Purpose, Request, WriteKind};
+use crate::operations::{Operation, OperationKind, Purpose, Request, WriteKind};
 use crate::options::Thresholds;
 use crate::statistics::{human_bytes, human_rate, Statistics};
 
@@ -68,15 +68,11 @@ impl<'m> Design<'m> {
         // cross-partition queries), and partitions = max(by storage, load / 10,000):
         // solved for the smallest partition count that carries its own load.
         // Only looked up: each container's sums add its requests in the operations' order.
-        // Each request's charge is figured on its own (on a large model in two halves,
-        // on two threads); the sums then add them one by one, in order.
-        let charges: Vec<Vec<Charge>> = halves::map(operations, |op| {
-            op.requests.iter().map(|r| design.charge(op, r)).collect()
-        });
         let mut fixed: NameMap<&str, f64> = NameMap::default();
         let mut fan_out: NameMap<&str, f64> = NameMap::default();
-        for (op, charges) in operations.iter().zip(&charges) {
-            for (r, charge) in op.requests.iter().zip(charges) {
+        for op in operations {
+            for r in &op.requests {
+                let charge = design.charge(op, r);
                 *fixed.entry(r.container.as_str()).or_default() += charge.fixed * op.per_second;
                 *fan_out.entry(r.container.as_str()).or_default() += charge.per_partition * op.per_second;
             }

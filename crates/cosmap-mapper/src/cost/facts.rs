@@ -7,7 +7,6 @@ use cosmap_domain::{DomainModel, Element};
 
 use super::constants::{DEFAULT_ITEM_BYTES, DEFAULT_SKEW};
 use crate::logical_model::{Container, ContainerKind, DocumentType, Embedded, Role};
-use crate::operations::halves;
 use crate::statistics::Statistics;
 
 /// One document type's figures.
@@ -161,48 +160,40 @@ pub(crate) fn bytes_of(model: &DomainModel, element: &str) -> f64 {
 }
 
 /// Facts of a design's containers (the MR-only or the optimised design).
-/// Each container's facts are figured on their own (on a large model in two halves,
-/// on two threads), then filed by name in order.
 pub(crate) fn of_containers(model: &DomainModel, containers: &[Container]) -> Facts {
-    let figured = halves::map(containers, |c| container_facts(model, c));
     let mut facts = Facts::new();
-    for (c, f) in containers.iter().zip(figured) {
+    for c in containers {
+        let index_all = c.indexing_policy.included_paths.iter().any(|p| p.path == "/*");
+        let mut f = ContainerFacts {
+            dictionary: c.kind == ContainerKind::Dictionary,
+            ..ContainerFacts::default()
+        };
+        for d in &c.document_types {
+            let count = documents_of(d, count_of(model, &d.source));
+            let bytes = d.estimated_size_bytes.unwrap_or(DEFAULT_ITEM_BYTES);
+            let indexed_paths = if index_all {
+                document_paths(d)
+            } else {
+                c.indexing_policy.included_paths.len()
+            };
+            f.storage_bytes += count * bytes;
+            f.documents.insert(
+                d.name.clone(),
+                DocFacts {
+                    count,
+                    bytes,
+                    indexed_paths,
+                    properties: d.attributes.len() + d.embedded.len() + d.references.len(),
+                    bucket_items: d.bucket.as_ref().map(|b| b.typical_items),
+                },
+            );
+        }
+        let mut levels = partition_key_values(model, c);
+        (f.partition_key_values, f.largest_partition_share) = levels.pop().unwrap_or((1.0, 1.0));
+        f.prefixes = levels;
         facts.insert(c.name.clone(), f);
     }
     facts
-}
-
-/// The facts of one container of a design.
-fn container_facts(model: &DomainModel, c: &Container) -> ContainerFacts {
-    let index_all = c.indexing_policy.included_paths.iter().any(|p| p.path == "/*");
-    let mut f = ContainerFacts {
-        dictionary: c.kind == ContainerKind::Dictionary,
-        ..ContainerFacts::default()
-    };
-    for d in &c.document_types {
-        let count = documents_of(d, count_of(model, &d.source));
-        let bytes = d.estimated_size_bytes.unwrap_or(DEFAULT_ITEM_BYTES);
-        let indexed_paths = if index_all {
-            document_paths(d)
-        } else {
-            c.indexing_policy.included_paths.len()
-        };
-        f.storage_bytes += count * bytes;
-        f.documents.insert(
-            d.name.clone(),
-            DocFacts {
-                count,
-                bytes,
-                indexed_paths,
-                properties: d.attributes.len() + d.embedded.len() + d.references.len(),
-                bucket_items: d.bucket.as_ref().map(|b| b.typical_items),
-            },
-        );
-    }
-    let mut levels = partition_key_values(model, c);
-    (f.partition_key_values, f.largest_partition_share) = levels.pop().unwrap_or((1.0, 1.0));
-    f.prefixes = levels;
-    f
 }
 
 /// For each prefix of `c`'s partition key (the first level, the first two, … the whole

@@ -1,17 +1,17 @@
-//! Work on each item of a long list in two halves, one per thread.
+//! Resolving the access patterns of a large model in two halves, one per thread.
 //!
-//! Used where each item is worked on its own (everything else only read): resolving
-//! each access pattern, figuring each request's charge, each container's facts and
-//! indexing. The first half's results followed by the second half's are the same
+//! Each pattern resolves on its own (the containers and their lookups are only
+//! read), so the first half's operations followed by the second half's are the same
 //! list, in the same order, as one pass gives: the output does not depend on the
-//! threads. Each runs once per priced design (several times per optimised map).
+//! threads. Resolution runs once per priced design (several times per optimised map),
+//! and on a model of a thousand aggregates it is most of finishing a design.
 
 /// Below this many items one thread does it all: spawning costs more than it saves.
 const SPLIT_AT: usize = 512;
 
 /// `items.iter().filter_map(f)` collected in order, the two halves on two threads
 /// when there are many items.
-pub(crate) fn filter_map<T, U, F>(items: &[T], f: F) -> Vec<U>
+pub(super) fn filter_map<T, U, F>(items: &[T], f: F) -> Vec<U>
 where
     T: Sync,
     U: Send,
@@ -28,15 +28,4 @@ where
         out.extend(later);
         out
     })
-}
-
-/// `items.iter().map(f)` collected in order, the two halves on two threads when
-/// there are many items.
-pub(crate) fn map<T, U, F>(items: &[T], f: F) -> Vec<U>
-where
-    T: Sync,
-    U: Send,
-    F: Fn(&T) -> U + Sync,
-{
-    filter_map(items, |item| Some(f(item)))
 }

@@ -6,7 +6,7 @@
 //! Everything here is typed data: the text printer and the templates make prose of
 //! it; verify, the cost model and codegen read it without parsing any string.
 
-pub(crate) mod halves;
+mod halves;
 mod live;
 mod locate;
 mod naive;

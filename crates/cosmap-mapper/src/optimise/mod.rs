@@ -12,7 +12,7 @@ use crate::cost::design::Design;
 use crate::cost::{facts, Consistency};
 use crate::decision::Trace;
 use crate::logical_model::{Container, DocumentType, Role};
-use crate::operations::{halves, Operation};
+use crate::operations::Operation;
 
 pub(crate) mod bucket;
 pub(crate) mod computed_value;
@@ -93,10 +93,10 @@ impl Priced {
     pub(crate) fn of(containers: Vec<Container>, operations: Vec<Operation>, design: &Design<'_>) -> Self {
         // Each request's RU, figured once: an operation's cost is their sum (as
         // `Design::operation_cost` adds them), and each request's share is its own.
-        // On a large model in two halves, on two threads.
-        let request_ru: Vec<Vec<f64>> = halves::map(&operations, |op| {
-            op.requests.iter().map(|r| design.request_ru(op, r)).collect()
-        });
+        let request_ru: Vec<Vec<f64>> = operations
+            .iter()
+            .map(|op| op.requests.iter().map(|r| design.request_ru(op, r)).collect())
+            .collect();
         let mut by_pattern: BTreeMap<String, f64> = BTreeMap::new();
         for (op, rus) in operations.iter().zip(&request_ru) {
             let ru: f64 = rus.iter().copied().sum();

@@ -7,8 +7,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::decision::{Rule, Trace};
 use crate::logical_model::Container;
-use crate::operations::{halves, Operation, OperationKind, Request};
-use crate::physical::{CompositePath, IndexPath, IndexingPolicy};
+use crate::operations::{Operation, OperationKind, Request};
+use crate::physical::{CompositePath, IndexPath};
 
 /// Narrows each container's indexing policy to what `operations` query.
 pub(crate) fn apply(containers: &mut [Container], operations: &[Operation], trace: &mut Trace) {
@@ -21,43 +21,30 @@ pub(crate) fn apply(containers: &mut [Container], operations: &[Operation], trac
                 .push((op.pattern.as_str(), r));
         }
     }
-    // Each container's policy and decision are made on their own (on a large model in
-    // two halves, on two threads), then set and recorded in container order.
-    let narrowed = halves::map(containers, |c| narrow(c, reads.get(c.name.as_str()).map(Vec::as_slice)));
-    for (c, (policy, decision)) in containers.iter_mut().zip(narrowed) {
-        c.indexing_policy = policy;
-        trace.append(decision);
-    }
-}
-
-/// `c`'s indexing policy narrowed to what its `reads` (pattern, request) query, and
-/// the decision saying so.
-fn narrow(c: &Container, reads: Option<&[(&str, &Request)]>) -> (IndexingPolicy, Trace) {
-    let mut paths: BTreeSet<String> = BTreeSet::new();
-    paths.extend(c.partition_key_properties().iter().map(|l| format!("/{l}/?")));
-    paths.insert("/type/?".to_string());
-    let mut composites: BTreeSet<Vec<(String, bool)>> = BTreeSet::new();
-    let mut users: BTreeSet<&str> = BTreeSet::new();
-    for &(pattern, r) in reads.unwrap_or_default() {
-        paths.extend(r.index_paths.iter().cloned());
-        if r.order_by.len() > 1 {
-            composites.insert(r.order_by.clone());
+    for c in containers.iter_mut() {
+        let mut paths: BTreeSet<String> = BTreeSet::new();
+        paths.extend(c.partition_key_properties().iter().map(|l| format!("/{l}/?")));
+        paths.insert("/type/?".to_string());
+        let mut composites: BTreeSet<Vec<(String, bool)>> = BTreeSet::new();
+        let mut users: BTreeSet<&str> = BTreeSet::new();
+        for &(pattern, r) in reads.get(c.name.as_str()).map(Vec::as_slice).unwrap_or_default() {
+            paths.extend(r.index_paths.iter().cloned());
+            if r.order_by.len() > 1 {
+                composites.insert(r.order_by.clone());
+            }
+            if !r.index_paths.is_empty() {
+                users.insert(pattern);
+            }
         }
-        if !r.index_paths.is_empty() {
-            users.insert(pattern);
-        }
-    }
-    let policy = IndexingPolicy {
-        indexing_mode: c.indexing_policy.indexing_mode.clone(),
-        automatic: c.indexing_policy.automatic,
-        included_paths: paths.iter().map(|p| IndexPath { path: p.clone() }).collect(),
-        excluded_paths: vec![
+        let policy = &mut c.indexing_policy;
+        policy.included_paths = paths.iter().map(|p| IndexPath { path: p.clone() }).collect();
+        policy.excluded_paths = vec![
             IndexPath { path: "/*".to_string() },
             IndexPath {
                 path: "/\"_etag\"/?".to_string(),
             },
-        ],
-        composite_indexes: composites
+        ];
+        policy.composite_indexes = composites
             .iter()
             .map(|paths| {
                 paths
@@ -68,26 +55,24 @@ fn narrow(c: &Container, reads: Option<&[(&str, &Request)]>) -> (IndexingPolicy,
                     })
                     .collect()
             })
-            .collect(),
-    };
-    let listed: Vec<&str> = paths.iter().map(String::as_str).collect();
-    let mut trace = Trace::default();
-    let decision = trace.record(
-        Rule::Indexing,
-        c.name.as_str(),
-        format!("indexes {}", listed.join(", ")),
-        if users.is_empty() {
-            "no access pattern queries this container: only the partition key and `type` are indexed, which makes every write cheaper".to_string()
-        } else {
-            format!(
-                "the paths that {} filter or sort on, plus the partition key and `type`; every other path is excluded, which makes writes cheaper (`--index-all` keeps Cosmos DB's default)",
-                users.iter().map(|u| format!("`{u}`")).collect::<Vec<_>>().join(", ")
-            )
-        },
-    );
-    decision.with("includedPaths", listed);
-    if !composites.is_empty() {
-        decision.with("compositeIndexes", composites.len());
+            .collect();
+        let listed: Vec<&str> = paths.iter().map(String::as_str).collect();
+        let decision = trace.record(
+            Rule::Indexing,
+            c.name.as_str(),
+            format!("indexes {}", listed.join(", ")),
+            if users.is_empty() {
+                "no access pattern queries this container: only the partition key and `type` are indexed, which makes every write cheaper".to_string()
+            } else {
+                format!(
+                    "the paths that {} filter or sort on, plus the partition key and `type`; every other path is excluded, which makes writes cheaper (`--index-all` keeps Cosmos DB's default)",
+                    users.iter().map(|u| format!("`{u}`")).collect::<Vec<_>>().join(", ")
+                )
+            },
+        );
+        decision.with("includedPaths", listed.clone());
+        if !composites.is_empty() {
+            decision.with("compositeIndexes", composites.len());
+        }
     }
-    (policy, trace)
 }
