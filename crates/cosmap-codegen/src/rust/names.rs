@@ -3,40 +3,98 @@
 
 use cosmap_domain::naming::snake_case;
 
-/// Words that are keywords in some Rust edition and need `r#` as identifiers.
-const KEYWORDS: &[&str] = &[
-    "abstract", "as", "async", "await", "become", "box", "break", "const", "continue", "do", "dyn", "else", "enum",
-    "extern", "false", "final", "fn", "for", "gen", "if", "impl", "in", "let", "loop", "macro", "match", "mod", "move",
-    "mut", "override", "priv", "pub", "ref", "return", "static", "struct", "trait", "true", "try", "type", "typeof",
-    "unsafe", "unsized", "use", "virtual", "where", "while", "yield",
-];
+/// Whether `word` is a keyword in some Rust edition, so needs `r#` as an identifier.
+/// A `match`, not a list searched in turn: every field of every struct asks.
+fn is_keyword(word: &str) -> bool {
+    matches!(
+        word,
+        "abstract"
+            | "as"
+            | "async"
+            | "await"
+            | "become"
+            | "box"
+            | "break"
+            | "const"
+            | "continue"
+            | "do"
+            | "dyn"
+            | "else"
+            | "enum"
+            | "extern"
+            | "false"
+            | "final"
+            | "fn"
+            | "for"
+            | "gen"
+            | "if"
+            | "impl"
+            | "in"
+            | "let"
+            | "loop"
+            | "macro"
+            | "match"
+            | "mod"
+            | "move"
+            | "mut"
+            | "override"
+            | "priv"
+            | "pub"
+            | "ref"
+            | "return"
+            | "static"
+            | "struct"
+            | "trait"
+            | "true"
+            | "try"
+            | "type"
+            | "typeof"
+            | "unsafe"
+            | "unsized"
+            | "use"
+            | "virtual"
+            | "where"
+            | "while"
+            | "yield"
+    )
+}
 
-/// Keywords that cannot be raw identifiers; these get a trailing `_`.
-const NON_RAW: &[&str] = &["self", "Self", "super", "crate", "_"];
+/// Whether `word` is a keyword that cannot be a raw identifier (it gets a trailing `_`).
+fn is_non_raw(word: &str) -> bool {
+    matches!(word, "self" | "Self" | "super" | "crate" | "_")
+}
 
 /// A valid Rust identifier for `word`: raw (`r#match`) for keywords,
 /// `super_` for the few that cannot be raw.
 pub fn ident(word: &str) -> String {
-    if NON_RAW.contains(&word) {
-        format!("{word}_")
-    } else if KEYWORDS.contains(&word) {
+    owned_ident(word.to_string())
+}
+
+/// [`ident`] of a word already owned: returned as it is unless it is a keyword.
+fn owned_ident(mut word: String) -> String {
+    if is_non_raw(&word) {
+        word.push('_');
+        word
+    } else if is_keyword(&word) {
         format!("r#{word}")
     } else {
-        word.to_string()
+        word
     }
 }
 
 /// The field identifier for JSON property `json`: `createdAt` → `created_at`.
 pub fn field(json: &str) -> String {
-    ident(&snake_case(json))
+    owned_ident(snake_case(json))
 }
 
 /// The module identifier for container `name`: `PresentedProduct` → `presented_product`.
 pub fn module(name: &str) -> String {
-    ident(&snake_case(name))
+    owned_ident(snake_case(name))
 }
 
-/// The JSON name serde's `rename_all = "camelCase"` gives field `ident`.
+/// The JSON name serde's `rename_all = "camelCase"` gives field `ident` (what
+/// [`serde_camel_is`] compares with, for its test).
+#[cfg(test)]
 pub fn serde_camel(ident: &str) -> String {
     let bare = ident.strip_prefix("r#").unwrap_or(ident);
     let mut out = String::with_capacity(bare.len());
@@ -54,6 +112,30 @@ pub fn serde_camel(ident: &str) -> String {
     out
 }
 
+/// Whether serde's `rename_all = "camelCase"` gives field `ident` the JSON name
+/// `json` ([`serde_camel`] compared, without building the name).
+pub fn serde_camel_is(ident: &str, json: &str) -> bool {
+    let bare = ident.strip_prefix("r#").unwrap_or(ident);
+    let mut expected = json.chars();
+    let mut upper = false;
+    for c in bare.chars() {
+        if c == '_' {
+            upper = true;
+            continue;
+        }
+        let matched = if upper {
+            c.to_uppercase().all(|u| expected.next() == Some(u))
+        } else {
+            expected.next() == Some(c)
+        };
+        if !matched {
+            return false;
+        }
+        upper = false;
+    }
+    expected.next().is_none()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -68,5 +150,62 @@ mod tests {
         assert_eq!(serde_camel("created_at"), "createdAt");
         assert_eq!(serde_camel("r#match"), "match");
         assert_eq!(serde_camel("address2_line"), "address2Line");
+    }
+
+    /// The keyword `match`es are the lists the identifiers were made by before.
+    #[test]
+    fn keywords_are_the_listed_ones() {
+        const KEYWORDS: &[&str] = &[
+            "abstract", "as", "async", "await", "become", "box", "break", "const", "continue", "do", "dyn", "else",
+            "enum", "extern", "false", "final", "fn", "for", "gen", "if", "impl", "in", "let", "loop", "macro",
+            "match", "mod", "move", "mut", "override", "priv", "pub", "ref", "return", "static", "struct", "trait",
+            "true", "try", "type", "typeof", "unsafe", "unsized", "use", "virtual", "where", "while", "yield",
+        ];
+        for k in KEYWORDS {
+            assert_eq!(ident(k), format!("r#{k}"));
+        }
+        for k in ["self", "Self", "super", "crate", "_"] {
+            assert_eq!(ident(k), format!("{k}_"));
+        }
+        for word in ["matches", "Type", "types", "selfie", "r", "", "crates"] {
+            assert_eq!(ident(word), word);
+        }
+    }
+
+    /// [`serde_camel_is`] answers as comparing [`serde_camel`]'s name does.
+    #[test]
+    fn serde_camel_is_the_comparison() {
+        let idents = [
+            "created_at",
+            "r#match",
+            "address2_line",
+            "a__b",
+            "_x",
+            "x_",
+            "ß_ß",
+            "é_ǆ",
+            "id",
+            "self_",
+            "",
+        ];
+        let jsons = [
+            "createdAt",
+            "match",
+            "address2Line",
+            "aB",
+            "X",
+            "x",
+            "ßSS",
+            "éǄ",
+            "id",
+            "self",
+            "",
+            "created_at",
+        ];
+        for i in idents {
+            for j in jsons.iter().copied().chain([serde_camel(i).as_str()]) {
+                assert_eq!(serde_camel_is(i, j), serde_camel(i) == j, "{i} {j}");
+            }
+        }
     }
 }

@@ -1,9 +1,10 @@
 //! The data the Rust template renders: every name already a valid, unique Rust
 //! identifier and every type already spelled out, so the template only lays out.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::hash::BuildHasherDefault;
 
-use cosmap_domain::AttributeType;
+use cosmap_domain::{AttributeType, NameHasher};
 use cosmap_mapper::{
     ContainerKind, DocumentType, Embedded, EmbeddedKind, IdSource, LogicalModel, PartitionKeyValue, Property,
     Reference, Role,
@@ -444,19 +445,14 @@ impl Shared<'_> {
             let ty = self.reference(r);
             fields.push(reference_field(r, &format!("{prefix}{ty}")));
         }
-        let mut reserved = vec![
-            ("id".to_string(), "id".to_string()),
-            ("type".to_string(), "r#type".to_string()),
-            ("_etag".to_string(), "etag".to_string()),
-            ("_ts".to_string(), "ts".to_string()),
-        ];
+        let mut reserved = vec![("id", "id"), ("type", "r#type"), ("_etag", "etag"), ("_ts", "ts")];
         reserved.extend(
             partition_key_field
                 .iter()
                 .chain(&sub_key_fields)
-                .map(|f| (f.json_name.clone(), f.ident.clone())),
+                .map(|f| (f.json_name.as_str(), f.ident.as_str())),
         );
-        dedupe(&mut fields, reserved, &format!("{container}::{}", d.name))?;
+        dedupe(&mut fields, &reserved, || format!("{container}::{}", d.name))?;
         own_defaults(&mut fields, &d.name);
         let copy = match &d.copy_of {
             // A feed's partition is its source's `type`.
@@ -675,7 +671,7 @@ impl Shared<'_> {
             EmbeddedKind::ReferenceData => format!("{}Snapshot", e.source),
             EmbeddedKind::Subset => format!("{}Subset", e.source),
         };
-        dedupe(&mut fields, Vec::new(), &base)?;
+        dedupe(&mut fields, &[], || base.clone())?;
         let doc = match e.kind {
             EmbeddedKind::ValueObject => format!("Value object `{}`, embedded in its parent's document.", e.source),
             EmbeddedKind::ReferenceData => format!(
@@ -955,7 +951,7 @@ fn described(description: Option<&str>) -> String {
 fn plain_field(json: &str, ty: &str, optional: bool, doc: &str) -> FieldView {
     let ident = names::field(json);
     FieldView {
-        rename: names::serde_camel(&ident) != json,
+        rename: !names::serde_camel_is(&ident, json),
         ident,
         json_name: json.to_string(),
         ty: ty.to_string(),
@@ -1048,13 +1044,26 @@ fn container_field(json: &str, ty: &str, many: bool, doc: &str) -> FieldView {
 
 /// Makes field identifiers unique (two JSON names can share a snake_case form)
 /// and rejects two fields with one JSON name; `reserved` are (JSON name, ident)
-/// pairs the struct already uses.
-fn dedupe(fields: &mut [FieldView], reserved: Vec<(String, String)>, owner: &str) -> Result<(), String> {
-    let (mut json, mut idents): (BTreeSet<String>, BTreeSet<String>) = reserved.into_iter().unzip();
+/// pairs the struct already uses; `owner` names the struct in the message.
+fn dedupe(fields: &mut [FieldView], reserved: &[(&str, &str)], owner: impl Fn() -> String) -> Result<(), String> {
+    // Only looked up, never iterated: a fast hasher for short names.
+    type Names<'a> = HashSet<&'a str, BuildHasherDefault<NameHasher>>;
+    let mut json: Names = reserved.iter().map(|(name, _)| *name).collect();
+    if let Some(f) = fields.iter().find(|f| !json.insert(&f.json_name)) {
+        return Err(format!(
+            "`{}` would have two properties named `{}`",
+            owner(),
+            f.json_name
+        ));
+    }
+    // Almost always every identifier differs already: then nothing is renamed.
+    let mut idents: Names = reserved.iter().map(|(_, ident)| *ident).collect();
+    if fields.iter().all(|f| idents.insert(&f.ident)) {
+        return Ok(());
+    }
+    // Each field in turn gets trailing `_`s until it differs from those before it.
+    let mut idents: HashSet<String> = reserved.iter().map(|(_, ident)| ident.to_string()).collect();
     for f in fields.iter_mut() {
-        if !json.insert(f.json_name.clone()) {
-            return Err(format!("`{owner}` would have two properties named `{}`", f.json_name));
-        }
         while idents.contains(&f.ident) {
             f.ident.push('_');
             f.rename = true;
