@@ -5,34 +5,39 @@
 //! `indexmap` and `hashbrown` in a build-dependency; feature `templates` turns it
 //! on, for the views handlebars turns into `serde_json::Value`s).
 
+use std::borrow::Cow;
+
 use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 use serde_json::{Number, Value};
 
-/// A JSON value; an object is its members in order.
+/// A JSON value; an object is its members in order. Strings and keys the
+/// generator spells (`"type"`, `"string"`, …) are borrowed, not copied: a schema
+/// is mostly those.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Json {
     Null,
     Bool(bool),
     Number(Number),
-    String(String),
+    String(Cow<'static, str>),
     Array(Vec<Json>),
-    Object(Vec<(String, Json)>),
+    Object(Vec<(Cow<'static, str>, Json)>),
 }
 
 impl Json {
     /// An object of `members`, in that order.
-    pub fn object<const N: usize>(members: [(&str, Json); N]) -> Json {
-        Json::Object(members.into_iter().map(|(k, v)| (k.to_string(), v)).collect())
+    pub fn object<const N: usize>(members: [(&'static str, Json); N]) -> Json {
+        Json::Object(members.into_iter().map(|(k, v)| (Cow::Borrowed(k), v)).collect())
     }
 
     /// Sets member `key` of an object: in its place if it is there, else last (as
     /// `serde_json`'s map does with `preserve_order`). Nothing for another value.
-    pub fn insert(&mut self, key: &str, value: Json) {
+    pub fn insert(&mut self, key: impl Into<Cow<'static, str>>, value: Json) {
         if let Json::Object(members) = self {
-            match members.iter_mut().find(|(k, _)| k == key) {
+            let key = key.into();
+            match members.iter_mut().find(|(k, _)| *k == key) {
                 Some((_, old)) => *old = value,
-                None => members.push((key.to_string(), value)),
+                None => members.push((key, value)),
             }
         }
     }
@@ -164,15 +169,15 @@ fn write_string(out: &mut String, s: &str) {
     out.push('"');
 }
 
-impl From<&str> for Json {
-    fn from(text: &str) -> Json {
-        Json::String(text.to_string())
+impl From<&'static str> for Json {
+    fn from(text: &'static str) -> Json {
+        Json::String(Cow::Borrowed(text))
     }
 }
 
 impl From<String> for Json {
     fn from(text: String) -> Json {
-        Json::String(text)
+        Json::String(Cow::Owned(text))
     }
 }
 
@@ -196,7 +201,7 @@ impl From<usize> for Json {
 
 impl From<Vec<String>> for Json {
     fn from(items: Vec<String>) -> Json {
-        Json::Array(items.into_iter().map(Json::String).collect())
+        Json::Array(items.into_iter().map(Json::from).collect())
     }
 }
 
@@ -208,9 +213,13 @@ impl From<&Value> for Json {
             Value::Null => Json::Null,
             Value::Bool(b) => Json::Bool(*b),
             Value::Number(n) => Json::Number(n.clone()),
-            Value::String(s) => Json::String(s.clone()),
+            Value::String(s) => Json::String(Cow::Owned(s.clone())),
             Value::Array(items) => Json::Array(items.iter().map(Json::from).collect()),
-            Value::Object(map) => Json::Object(map.iter().map(|(k, v)| (k.clone(), Json::from(v))).collect()),
+            Value::Object(map) => Json::Object(
+                map.iter()
+                    .map(|(k, v)| (Cow::Owned(k.clone()), Json::from(v)))
+                    .collect(),
+            ),
         }
     }
 }
@@ -277,11 +286,11 @@ impl<'de> Visitor<'de> for JsonVisitor {
     }
 
     fn visit_str<E>(self, s: &str) -> Result<Json, E> {
-        Ok(Json::String(s.to_string()))
+        Ok(Json::String(Cow::Owned(s.to_string())))
     }
 
     fn visit_string<E>(self, s: String) -> Result<Json, E> {
-        Ok(Json::String(s))
+        Ok(Json::String(Cow::Owned(s)))
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Json, A::Error> {
@@ -295,7 +304,7 @@ impl<'de> Visitor<'de> for JsonVisitor {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Json, A::Error> {
         let mut members = Vec::new();
         while let Some((k, v)) = map.next_entry::<String, Json>()? {
-            members.push((k, v));
+            members.push((Cow::Owned(k), v));
         }
         Ok(Json::Object(members))
     }
