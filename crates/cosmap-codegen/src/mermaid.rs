@@ -7,8 +7,7 @@
 //! Every label is quoted (`["…"]`, `|"…"|`) with `"` written as `#quot;`, so no
 //! name or bound (`items[] ≤ 100`) can break Mermaid's parser.
 
-use std::collections::HashMap;
-
+use cosmap_domain::NameMap;
 use cosmap_mapper::{Decision, DocumentType, Embedded, EmbeddedKind, LogicalModel, Reference, Role, Rule};
 use serde::Serialize;
 
@@ -319,21 +318,21 @@ fn quote(label: String) -> String {
 /// The diagram's lookups, built once: a model of a thousand aggregates has
 /// thousands of references, copies and requests, each of which would otherwise scan
 /// every container and decision. Only looked up, never iterated, so hash order
-/// reaches no output.
+/// reaches no output; hashed with `NameMap`'s fast hasher for short names.
 struct Places<'m> {
     /// Each container's index, by name (the first of a name, as a scan finds it).
-    containers: HashMap<&'m str, usize>,
+    containers: NameMap<&'m str, usize>,
     /// Per container, by document type name: the index of the first document type of
     /// that name, and of the first that is not a copy.
-    documents: Vec<HashMap<&'m str, (usize, Option<usize>)>>,
+    documents: Vec<NameMap<&'m str, (usize, Option<usize>)>>,
     /// The first MR6 decision about each subject (`Document.reference`): the
     /// reference's cardinality.
-    references: HashMap<&'m str, &'m Decision>,
+    references: NameMap<&'m str, &'m Decision>,
 }
 
 impl<'m> Places<'m> {
     fn new(model: &'m LogicalModel) -> Self {
-        let mut containers = HashMap::with_capacity(model.containers.len());
+        let mut containers = NameMap::with_capacity_and_hasher(model.containers.len(), Default::default());
         for (ci, c) in model.containers.iter().enumerate() {
             containers.entry(c.name.as_str()).or_insert(ci);
         }
@@ -341,7 +340,8 @@ impl<'m> Places<'m> {
             .containers
             .iter()
             .map(|c| {
-                let mut by_name: HashMap<&str, (usize, Option<usize>)> = HashMap::with_capacity(c.document_types.len());
+                let mut by_name: NameMap<&str, (usize, Option<usize>)> =
+                    NameMap::with_capacity_and_hasher(c.document_types.len(), Default::default());
                 for (di, d) in c.document_types.iter().enumerate() {
                     let entry = by_name.entry(d.name.as_str()).or_insert((di, None));
                     if entry.1.is_none() && d.role != Role::Copy {
@@ -351,7 +351,7 @@ impl<'m> Places<'m> {
                 by_name
             })
             .collect();
-        let mut references = HashMap::new();
+        let mut references = NameMap::default();
         for d in model.decisions.iter().filter(|d| d.rule == Rule::Mr6) {
             references.entry(d.subject.as_str()).or_insert(d);
         }

@@ -304,11 +304,13 @@ pub fn build(model: &LogicalModel, mapping: &TypeMapping) -> Result<RustView, St
     if mapping.json_schema {
         derives.push("::schemars::JsonSchema");
     }
+    // Moved out in the order they were made, not copied: nothing looks them up now.
+    let mut defined = std::mem::take(&mut shared.structs);
     let mut structs: Vec<StructView> = shared
         .order
         .iter()
         .filter(|n| !mapping.extern_paths.iter().any(|(name, _)| name == *n))
-        .map(|n| shared.structs[n].clone())
+        .filter_map(|n| defined.remove(n))
         .collect();
     hooks::apply(mapping, &mut structs, &mut containers);
     Ok(RustView {
