@@ -400,7 +400,7 @@ impl Shared<'_> {
                     "Partition key value, level {} of {levels} of the hierarchical key.",
                     i + 2
                 );
-                plain_field(level, STRING, false, &doc)
+                plain_field(level, STRING, false, doc)
             })
             .collect();
         if let Some(parent) = &d.parent {
@@ -408,7 +408,7 @@ impl Shared<'_> {
                 &parent.property,
                 "::std::string::String",
                 false,
-                &format!("Identity of the `{}` this belongs to.", parent.entity),
+                format!("Identity of the `{}` this belongs to.", parent.entity),
             ));
         }
         if let Some(doc) = ttl {
@@ -422,7 +422,7 @@ impl Shared<'_> {
             );
             fields.push(FieldView {
                 computed: true,
-                ..plain_field(&v.name, "i64", false, &doc)
+                ..plain_field(&v.name, "i64", false, doc)
             });
         }
         // A claim's owner under a hierarchical key is its levels' values: required, as
@@ -440,7 +440,7 @@ impl Shared<'_> {
                 &e.name,
                 &self.shared_type(&ty, &prefix),
                 e.many,
-                &embedded_doc(e),
+                embedded_doc(e),
             ));
         }
         for r in &d.references {
@@ -616,7 +616,7 @@ impl Shared<'_> {
                 ty
             }
         };
-        let mut field = plain_field(&p.name, &wrap(base), p.optional, &{
+        let mut field = plain_field(&p.name, wrap(base), p.optional, {
             let ty = match p.default.as_ref().filter(|_| !p.optional && !p.many) {
                 Some(value) => format!("{}, default `{value}`", p.ty.as_str()),
                 None => p.ty.as_str().to_string(),
@@ -662,7 +662,7 @@ impl Shared<'_> {
         for inner in &e.embedded {
             let ty = self.embedded(inner)?;
             let ty = self.shared_type(&ty, "");
-            fields.push(container_field(&inner.name, &ty, inner.many, &embedded_doc(inner)));
+            fields.push(container_field(&inner.name, &ty, inner.many, embedded_doc(inner)));
         }
         for r in &e.references {
             let ty = self.reference(r);
@@ -912,14 +912,9 @@ fn reference_doc(r: &Reference) -> String {
 /// `one`), or the reference itself.
 fn reference_field(r: &Reference, ty: &str) -> FieldView {
     if r.optional && !r.many {
-        return plain_field(
-            &r.name,
-            &format!("::core::option::Option<{ty}>"),
-            true,
-            &reference_doc(r),
-        );
+        return plain_field(&r.name, format!("::core::option::Option<{ty}>"), true, reference_doc(r));
     }
-    container_field(&r.name, ty, r.many, &reference_doc(r))
+    container_field(&r.name, ty, r.many, reference_doc(r))
 }
 
 fn embedded_doc(e: &Embedded) -> String {
@@ -950,16 +945,19 @@ fn described(description: Option<&str>) -> String {
     description.map(|d| format!(" {}", one_line(d))).unwrap_or_default()
 }
 
-fn plain_field(json: &str, ty: &str, optional: bool, doc: &str) -> FieldView {
+/// The field of JSON property `json`, of Rust type `ty`, with doc comment `doc`
+/// (each taken as it is when already a `String`, not copied).
+fn plain_field(json: &str, ty: impl Into<String>, optional: bool, doc: impl Into<String>) -> FieldView {
     let ident = names::field(json);
+    let ty = ty.into();
     FieldView {
         rename: !names::serde_camel_is(&ident, json),
         ident,
         json_name: json.to_string(),
-        ty: ty.to_string(),
         optional,
         list: !optional && ty.starts_with("::std::vec::Vec<"),
-        doc: doc.to_string(),
+        ty,
+        doc: doc.into(),
         serde_with: None,
         schema_with: None,
         attributes: Vec::new(),
@@ -1035,13 +1033,13 @@ fn has_default(ty: &str) -> bool {
     DEFAULTS.contains(&ty) || ty.starts_with("::std::vec::Vec<") || ty.starts_with("::core::option::Option<")
 }
 
-fn container_field(json: &str, ty: &str, many: bool, doc: &str) -> FieldView {
+fn container_field(json: &str, ty: &str, many: bool, doc: impl Into<String>) -> FieldView {
     let ty = if many {
         format!("::std::vec::Vec<{ty}>")
     } else {
         ty.to_string()
     };
-    plain_field(json, &ty, false, doc)
+    plain_field(json, ty, false, doc)
 }
 
 /// Makes field identifiers unique (two JSON names can share a snake_case form)
