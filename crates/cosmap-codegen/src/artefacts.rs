@@ -251,6 +251,31 @@ mod tests {
         artefact(path, String::new())
     }
 
+    /// Sorting by components split once is `Path`'s order, stable for equal paths.
+    #[test]
+    fn artefacts_sort_in_path_order() {
+        let paths = [
+            "schemas/a-b/X.schema.json",
+            "schemas/a/b.schema.json",
+            "schemas/a/X.schema.json",
+            "containers.json",
+            "schemas/a.b/c.schema.json",
+            "cosmap_data.rs",
+            "cosmap.rs",
+            "schemas/a/X.schema.json",
+            "model.mmd",
+            "schemas/A/x.schema.json",
+        ];
+        let files: Vec<Artefact> = paths
+            .iter()
+            .enumerate()
+            .map(|(i, p)| artefact(p, i.to_string()))
+            .collect();
+        let mut expected = files.clone();
+        expected.sort_by(|a, b| a.path.cmp(&b.path));
+        assert_eq!(sorted_by_path(files), expected);
+    }
+
     #[test]
     fn paths_that_meet_on_a_case_insensitive_file_system_are_refused() {
         let files = [

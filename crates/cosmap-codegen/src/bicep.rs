@@ -220,6 +220,37 @@ mod tests {
         );
     }
 
+    /// The one-pass escaping is the chain of replacements it took the place of.
+    #[test]
+    fn strings_escape_as_the_replacements_did() {
+        let replaced = |s: &str| {
+            let escaped = s
+                .replace('\\', "\\\\")
+                .replace('\'', "\\'")
+                .replace("${", "\\${")
+                .replace('\n', "\\n");
+            format!("'{escaped}'")
+        };
+        for s in [
+            "",
+            "plain",
+            "it's",
+            "${x}",
+            "$${x}",
+            "$",
+            "x$",
+            "{$}",
+            "a\\b",
+            "\\${",
+            "'\n'",
+            "é ${ü}\n\\'",
+        ] {
+            let mut out = String::new();
+            write_string(&mut out, s);
+            assert_eq!(out, replaced(s), "{s:?}");
+        }
+    }
+
     #[test]
     fn prints_bicep_literals() {
         let v = serde_json::json!({"id": "A", "paths": ["/a"], "excludedPaths": [{"path": "/\"_etag\"/?"}], "n": 2, "it's": "${x}"});
