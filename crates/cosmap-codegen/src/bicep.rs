@@ -118,7 +118,7 @@ fn write_literal(out: &mut String, value: &Json, indent: usize) {
             use std::fmt::Write as _;
             let _ = write!(out, "{n}");
         }
-        Json::String(s) => out.push_str(&string(s)),
+        Json::String(s) => write_string(out, s),
         Json::Array(items) if items.is_empty() => out.push_str("[]"),
         Json::Array(items) => {
             out.push_str("[\n");
@@ -141,7 +141,7 @@ fn write_literal(out: &mut String, value: &Json, indent: usize) {
                     out.push('\n');
                 }
                 spaces(out, indent + 2);
-                out.push_str(&key(k));
+                write_key(out, k);
                 out.push_str(": ");
                 write_literal(out, v, indent + 2);
             }
@@ -152,24 +152,37 @@ fn write_literal(out: &mut String, value: &Json, indent: usize) {
     }
 }
 
-fn key(k: &str) -> String {
+/// An object key: as it is when it is an identifier, else quoted.
+fn write_key(out: &mut String, k: &str) {
     let mut chars = k.chars();
     let ident = chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_');
     if ident {
-        k.to_string()
+        out.push_str(k);
     } else {
-        string(k)
+        write_string(out, k);
     }
 }
 
-fn string(s: &str) -> String {
-    let escaped = s
-        .replace('\\', "\\\\")
-        .replace('\'', "\\'")
-        .replace("${", "\\${")
-        .replace('\n', "\\n");
-    format!("'{escaped}'")
+/// A single-quoted Bicep string: `\\`, `\'`, `\${` and `\n` escaped, the runs
+/// between escapes copied whole.
+fn write_string(out: &mut String, s: &str) {
+    out.push('\'');
+    let mut start = 0;
+    for (i, byte) in s.bytes().enumerate() {
+        let escape = match byte {
+            b'\\' => "\\\\",
+            b'\'' => "\\'",
+            b'$' if s.as_bytes().get(i + 1) == Some(&b'{') => "\\$",
+            b'\n' => "\\n",
+            _ => continue,
+        };
+        out.push_str(&s[start..i]);
+        out.push_str(escape);
+        start = i + 1;
+    }
+    out.push_str(&s[start..]);
+    out.push('\'');
 }
 
 #[cfg(test)]
@@ -205,6 +218,37 @@ mod tests {
                 ("Dictionary", "container_dictionary_2")
             ]
         );
+    }
+
+    /// The one-pass escaping is the chain of replacements it took the place of.
+    #[test]
+    fn strings_escape_as_the_replacements_did() {
+        let replaced = |s: &str| {
+            let escaped = s
+                .replace('\\', "\\\\")
+                .replace('\'', "\\'")
+                .replace("${", "\\${")
+                .replace('\n', "\\n");
+            format!("'{escaped}'")
+        };
+        for s in [
+            "",
+            "plain",
+            "it's",
+            "${x}",
+            "$${x}",
+            "$",
+            "x$",
+            "{$}",
+            "a\\b",
+            "\\${",
+            "'\n'",
+            "é ${ü}\n\\'",
+        ] {
+            let mut out = String::new();
+            write_string(&mut out, s);
+            assert_eq!(out, replaced(s), "{s:?}");
+        }
     }
 
     #[test]

@@ -5,34 +5,39 @@
 //! `indexmap` and `hashbrown` in a build-dependency; feature `templates` turns it
 //! on, for the views handlebars turns into `serde_json::Value`s).
 
+use std::borrow::Cow;
+
 use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 use serde_json::{Number, Value};
 
-/// A JSON value; an object is its members in order.
+/// A JSON value; an object is its members in order. Strings and keys the
+/// generator spells (`"type"`, `"string"`, …) are borrowed, not copied: a schema
+/// is mostly those.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Json {
     Null,
     Bool(bool),
     Number(Number),
-    String(String),
+    String(Cow<'static, str>),
     Array(Vec<Json>),
-    Object(Vec<(String, Json)>),
+    Object(Vec<(Cow<'static, str>, Json)>),
 }
 
 impl Json {
     /// An object of `members`, in that order.
-    pub fn object<const N: usize>(members: [(&str, Json); N]) -> Json {
-        Json::Object(members.into_iter().map(|(k, v)| (k.to_string(), v)).collect())
+    pub fn object<const N: usize>(members: [(&'static str, Json); N]) -> Json {
+        Json::Object(members.into_iter().map(|(k, v)| (Cow::Borrowed(k), v)).collect())
     }
 
     /// Sets member `key` of an object: in its place if it is there, else last (as
     /// `serde_json`'s map does with `preserve_order`). Nothing for another value.
-    pub fn insert(&mut self, key: &str, value: Json) {
+    pub fn insert(&mut self, key: impl Into<Cow<'static, str>>, value: Json) {
         if let Json::Object(members) = self {
-            match members.iter_mut().find(|(k, _)| k == key) {
+            let key = key.into();
+            match members.iter_mut().find(|(k, _)| *k == key) {
                 Some((_, old)) => *old = value,
-                None => members.push((key.to_string(), value)),
+                None => members.push((key, value)),
             }
         }
     }
@@ -43,15 +48,136 @@ impl Json {
     }
 }
 
-impl From<&str> for Json {
-    fn from(text: &str) -> Json {
-        Json::String(text.to_string())
+/// `value` as `serde_json::to_string_pretty` prints it (two-space indentation,
+/// `": "` after a key, `{}` and `[]` when empty, `serde_json`'s string escapes),
+/// written at the end of `out` without going through serde: the 5,500 JSON Schemas of
+/// a large model are most of the artefacts' text.
+pub fn write_pretty(out: &mut String, value: &Json) {
+    write_value(out, value, 0);
+}
+
+/// [`write_pretty`] of `value`, nested lines `depth` levels in.
+fn write_value(out: &mut String, value: &Json, depth: usize) {
+    match value {
+        Json::Null => out.push_str("null"),
+        Json::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Json::Number(n) => write_number(out, n),
+        Json::String(s) => write_string(out, s),
+        Json::Array(items) if items.is_empty() => out.push_str("[]"),
+        Json::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                out.push_str(if i == 0 { "\n" } else { ",\n" });
+                indent(out, depth + 1);
+                write_value(out, item, depth + 1);
+            }
+            out.push('\n');
+            indent(out, depth);
+            out.push(']');
+        }
+        Json::Object(members) if members.is_empty() => out.push_str("{}"),
+        Json::Object(members) => {
+            out.push('{');
+            for (i, (key, item)) in members.iter().enumerate() {
+                out.push_str(if i == 0 { "\n" } else { ",\n" });
+                indent(out, depth + 1);
+                write_string(out, key);
+                out.push_str(": ");
+                write_value(out, item, depth + 1);
+            }
+            out.push('\n');
+            indent(out, depth);
+            out.push('}');
+        }
+    }
+}
+
+/// Whether `bytes` hold a byte JSON escapes (a control character, `"` or `\\`):
+/// eight bytes at a time, as almost no string of a schema has one.
+fn needs_escape(bytes: &[u8]) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    // Whether a byte of `word` is below `n` (exact for `n` up to 0x80).
+    let below = |word: u64, n: u8| word.wrapping_sub(ONES * u64::from(n)) & !word & HIGH != 0;
+    let special = |word: u64| below(word, 0x20) || below(word ^ (ONES * 0x22), 1) || below(word ^ (ONES * 0x5c), 1);
+    let mut chunks = bytes.chunks_exact(8);
+    let any_word = chunks
+        .by_ref()
+        .any(|chunk| special(u64::from_le_bytes(chunk.try_into().unwrap_or_default())));
+    any_word || chunks.remainder().iter().any(|&b| b < 0x20 || b == b'"' || b == b'\\')
+}
+
+/// Two spaces a level, as `serde_json`'s `PrettyFormatter` indents.
+fn indent(out: &mut String, depth: usize) {
+    const SPACES: &str = "                                ";
+    let mut width = 2 * depth;
+    while width > SPACES.len() {
+        out.push_str(SPACES);
+        width -= SPACES.len();
+    }
+    out.push_str(&SPACES[..width]);
+}
+
+/// A number as `serde_json` writes it: integers in decimal, a float by `serde_json`
+/// itself (none in the built-in artefacts).
+fn write_number(out: &mut String, n: &Number) {
+    use std::fmt::Write as _;
+    if let Some(u) = n.as_u64() {
+        let _ = write!(out, "{u}");
+    } else if let Some(i) = n.as_i64() {
+        let _ = write!(out, "{i}");
+    } else {
+        out.push_str(&serde_json::to_string(n).unwrap_or_else(|_| "null".to_string()));
+    }
+}
+
+/// A JSON string literal with `serde_json`'s escapes: `\"`, `\\`, `\b`, `\t`, `\n`,
+/// `\f`, `\r`, and `\u00xx` (lower-case hex) for the other control characters. The
+/// runs between escapes are copied whole.
+fn write_string(out: &mut String, s: &str) {
+    out.push('"');
+    if !needs_escape(s.as_bytes()) {
+        out.push_str(s);
+        out.push('"');
+        return;
+    }
+    let mut start = 0;
+    for (i, byte) in s.bytes().enumerate() {
+        let escape = match byte {
+            b'"' => "\\\"",
+            b'\\' => "\\\\",
+            0x08 => "\\b",
+            b'\t' => "\\t",
+            b'\n' => "\\n",
+            0x0c => "\\f",
+            b'\r' => "\\r",
+            0x00..=0x1f => "",
+            _ => continue,
+        };
+        out.push_str(&s[start..i]);
+        if escape.is_empty() {
+            const HEX: &[u8; 16] = b"0123456789abcdef";
+            out.push_str("\\u00");
+            out.push(char::from(HEX[usize::from(byte >> 4)]));
+            out.push(char::from(HEX[usize::from(byte & 0xf)]));
+        } else {
+            out.push_str(escape);
+        }
+        start = i + 1;
+    }
+    out.push_str(&s[start..]);
+    out.push('"');
+}
+
+impl From<&'static str> for Json {
+    fn from(text: &'static str) -> Json {
+        Json::String(Cow::Borrowed(text))
     }
 }
 
 impl From<String> for Json {
     fn from(text: String) -> Json {
-        Json::String(text)
+        Json::String(Cow::Owned(text))
     }
 }
 
@@ -75,7 +201,7 @@ impl From<usize> for Json {
 
 impl From<Vec<String>> for Json {
     fn from(items: Vec<String>) -> Json {
-        Json::Array(items.into_iter().map(Json::String).collect())
+        Json::Array(items.into_iter().map(Json::from).collect())
     }
 }
 
@@ -87,9 +213,13 @@ impl From<&Value> for Json {
             Value::Null => Json::Null,
             Value::Bool(b) => Json::Bool(*b),
             Value::Number(n) => Json::Number(n.clone()),
-            Value::String(s) => Json::String(s.clone()),
+            Value::String(s) => Json::String(Cow::Owned(s.clone())),
             Value::Array(items) => Json::Array(items.iter().map(Json::from).collect()),
-            Value::Object(map) => Json::Object(map.iter().map(|(k, v)| (k.clone(), Json::from(v))).collect()),
+            Value::Object(map) => Json::Object(
+                map.iter()
+                    .map(|(k, v)| (Cow::Owned(k.clone()), Json::from(v)))
+                    .collect(),
+            ),
         }
     }
 }
@@ -156,11 +286,11 @@ impl<'de> Visitor<'de> for JsonVisitor {
     }
 
     fn visit_str<E>(self, s: &str) -> Result<Json, E> {
-        Ok(Json::String(s.to_string()))
+        Ok(Json::String(Cow::Owned(s.to_string())))
     }
 
     fn visit_string<E>(self, s: String) -> Result<Json, E> {
-        Ok(Json::String(s))
+        Ok(Json::String(Cow::Owned(s)))
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Json, A::Error> {
@@ -174,8 +304,62 @@ impl<'de> Visitor<'de> for JsonVisitor {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Json, A::Error> {
         let mut members = Vec::new();
         while let Some((k, v)) = map.next_entry::<String, Json>()? {
-            members.push((k, v));
+            members.push((Cow::Owned(k), v));
         }
         Ok(Json::Object(members))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// [`write_pretty`] prints what `serde_json::to_string_pretty` prints, escapes,
+    /// empty and nested containers and numbers included.
+    #[test]
+    fn pretty_printing_is_serde_jsons() {
+        let value = serde_json::json!({
+            "plain": "text",
+            "escapes": "quote \" back \\ nl \n tab \t cr \r bs \u{8} ff \u{c} nul \u{0} us \u{1f} del \u{7f} é 😀",
+            "key \"quoted\"\n": [],
+            "empty": {},
+            "numbers": [0, 1, 18446744073709551615u64, -7, 0.25, 1e300, -0.0],
+            "flags": [true, false, null],
+            "nested": {"a": [{"b": [[], {}, [1, [2, {"c": "d"}]]]}], "e": {"f": {}}}
+        });
+        let mut out = String::new();
+        write_pretty(&mut out, &Json::from(&value));
+        assert_eq!(out, serde_json::to_string_pretty(&value).unwrap());
+        let deep = (0..40).fold(
+            serde_json::json!("bottom"),
+            |inner, _| serde_json::json!({"a": [inner]}),
+        );
+        for scalar in [
+            serde_json::json!("x"),
+            serde_json::json!(3),
+            serde_json::json!([]),
+            serde_json::json!({}),
+            deep,
+        ] {
+            let mut out = String::new();
+            write_pretty(&mut out, &Json::from(&scalar));
+            assert_eq!(out, serde_json::to_string_pretty(&scalar).unwrap());
+        }
+    }
+
+    /// The word-at-a-time check finds every escaped byte, wherever it lies, and no other.
+    #[test]
+    fn needs_escape_finds_exactly_the_escaped_bytes() {
+        for filler in [b'a', b'!', b'#', b'[', b']', 0x7f, 0x80, 0xff] {
+            for byte in 0u8..=0xff {
+                for at in 0..20 {
+                    let mut text = vec![filler; 20];
+                    text[at] = byte;
+                    let expected = byte < 0x20 || byte == b'"' || byte == b'\\';
+                    assert_eq!(needs_escape(&text), expected, "{byte:#x} at {at} in {filler:#x}");
+                }
+            }
+        }
+        assert!(!needs_escape("é 😀 ÿ".as_bytes()));
     }
 }

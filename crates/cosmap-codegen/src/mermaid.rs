@@ -7,8 +7,7 @@
 //! Every label is quoted (`["…"]`, `|"…"|`) with `"` written as `#quot;`, so no
 //! name or bound (`items[] ≤ 100`) can break Mermaid's parser.
 
-use std::collections::HashMap;
-
+use cosmap_domain::NameMap;
 use cosmap_mapper::{Decision, DocumentType, Embedded, EmbeddedKind, LogicalModel, Reference, Role, Rule};
 use serde::Serialize;
 
@@ -64,7 +63,7 @@ pub fn view(model: &LogicalModel) -> MermaidView {
             let role = d.role.as_str();
             nodes.push(DiagramBox {
                 id: id.clone(),
-                label: quote(&format!("{} · {role}", d.name)),
+                label: quote(format!("{} · {role}", d.name)),
                 document: true,
                 description: d.description.as_deref().map(crate::rust::one_line),
             });
@@ -73,7 +72,7 @@ pub fn view(model: &LogicalModel) -> MermaidView {
                     edges.push(Edge {
                         from: source,
                         to: id.clone(),
-                        label: quote(&format!("copy by {}, change feed", of.partition_key_from)),
+                        label: quote(format!("copy by {}, change feed", of.partition_key_from)),
                         kind: "copy",
                     });
                 }
@@ -82,7 +81,7 @@ pub fn view(model: &LogicalModel) -> MermaidView {
                 edges.push(Edge {
                     from: parent,
                     to: id.clone(),
-                    label: quote(&label),
+                    label: quote(label),
                     kind: "contains",
                 });
             }
@@ -91,7 +90,7 @@ pub fn view(model: &LogicalModel) -> MermaidView {
         }
         containers.push(Subgraph {
             id: format!("c{ci}"),
-            label: quote(&format!("{} · {}", c.name, c.partition_key.paths.join(", "))),
+            label: quote(format!("{} · {}", c.name, c.partition_key.paths.join(", "))),
             nodes,
         });
     }
@@ -113,7 +112,7 @@ pub fn view(model: &LogicalModel) -> MermaidView {
             edges.push(Edge {
                 from,
                 to,
-                label: quote(&label),
+                label: quote(label),
                 kind: "references",
             });
         }
@@ -135,7 +134,7 @@ fn patterns(model: &LogicalModel, places: &Places<'_>, edges: &mut Vec<Edge>) ->
         let id = format!("p{pi}");
         nodes.push(DiagramBox {
             id: id.clone(),
-            label: quote(&format!("{} · {}/s", op.pattern, op.per_second)),
+            label: quote(format!("{} · {}/s", op.pattern, op.per_second)),
             document: false,
             description: None,
         });
@@ -157,7 +156,7 @@ fn patterns(model: &LogicalModel, places: &Places<'_>, edges: &mut Vec<Edge>) ->
                 edges.push(Edge {
                     from: id.clone(),
                     to,
-                    label: quote(how),
+                    label: quote(how.to_string()),
                     kind: "pattern",
                 });
             }
@@ -183,7 +182,7 @@ fn embedded<'m>(
         };
         nodes.push(DiagramBox {
             id: id.clone(),
-            label: quote(&what),
+            label: quote(what),
             document: false,
             description: e.description.as_deref().map(crate::rust::one_line),
         });
@@ -195,7 +194,7 @@ fn embedded<'m>(
         edges.push(Edge {
             from: parent.to_string(),
             to: id.clone(),
-            label: quote(&label),
+            label: quote(label),
             kind: "embeds",
         });
         let inner = format!("{path}.{}", e.name);
@@ -308,28 +307,32 @@ fn bound(decision: &Decision) -> Option<String> {
 
 /// A label as Mermaid reads it between quotes: `"` becomes `#quot;`, and line
 /// breaks become spaces.
-fn quote(label: &str) -> String {
+fn quote(label: String) -> String {
+    // Nearly every label has neither: kept as it is, not copied twice.
+    if !label.contains(['"', '\n', '\r']) {
+        return label;
+    }
     label.replace('"', "#quot;").replace(['\n', '\r'], " ")
 }
 
 /// The diagram's lookups, built once: a model of a thousand aggregates has
 /// thousands of references, copies and requests, each of which would otherwise scan
 /// every container and decision. Only looked up, never iterated, so hash order
-/// reaches no output.
+/// reaches no output; hashed with `NameMap`'s fast hasher for short names.
 struct Places<'m> {
     /// Each container's index, by name (the first of a name, as a scan finds it).
-    containers: HashMap<&'m str, usize>,
+    containers: NameMap<&'m str, usize>,
     /// Per container, by document type name: the index of the first document type of
     /// that name, and of the first that is not a copy.
-    documents: Vec<HashMap<&'m str, (usize, Option<usize>)>>,
+    documents: Vec<NameMap<&'m str, (usize, Option<usize>)>>,
     /// The first MR6 decision about each subject (`Document.reference`): the
     /// reference's cardinality.
-    references: HashMap<&'m str, &'m Decision>,
+    references: NameMap<&'m str, &'m Decision>,
 }
 
 impl<'m> Places<'m> {
     fn new(model: &'m LogicalModel) -> Self {
-        let mut containers = HashMap::with_capacity(model.containers.len());
+        let mut containers = NameMap::with_capacity_and_hasher(model.containers.len(), Default::default());
         for (ci, c) in model.containers.iter().enumerate() {
             containers.entry(c.name.as_str()).or_insert(ci);
         }
@@ -337,7 +340,8 @@ impl<'m> Places<'m> {
             .containers
             .iter()
             .map(|c| {
-                let mut by_name: HashMap<&str, (usize, Option<usize>)> = HashMap::with_capacity(c.document_types.len());
+                let mut by_name: NameMap<&str, (usize, Option<usize>)> =
+                    NameMap::with_capacity_and_hasher(c.document_types.len(), Default::default());
                 for (di, d) in c.document_types.iter().enumerate() {
                     let entry = by_name.entry(d.name.as_str()).or_insert((di, None));
                     if entry.1.is_none() && d.role != Role::Copy {
@@ -347,7 +351,7 @@ impl<'m> Places<'m> {
                 by_name
             })
             .collect();
-        let mut references = HashMap::new();
+        let mut references = NameMap::default();
         for d in model.decisions.iter().filter(|d| d.rule == Rule::Mr6) {
             references.entry(d.subject.as_str()).or_insert(d);
         }
@@ -372,6 +376,7 @@ mod tests {
 
     #[test]
     fn quotes_cannot_end_a_label() {
-        assert_eq!(quote("a \"b\"\nc"), "a #quot;b#quot; c");
+        assert_eq!(quote("a \"b\"\nc".to_string()), "a #quot;b#quot; c");
+        assert_eq!(quote("plain · 3/s".to_string()), "plain · 3/s");
     }
 }

@@ -10,12 +10,12 @@ use cosmap_mapper::{Container, ContainerKind, DocumentType, Embedded, EmbeddedKi
 use crate::json::Json;
 
 /// `{"type": ty}`.
-fn typed(ty: &str) -> Json {
+fn typed(ty: &'static str) -> Json {
     Json::object([("type", ty.into())])
 }
 
 /// `{"type": ty, "description": description}`.
-fn described(ty: &str, description: impl Into<Json>) -> Json {
+fn described(ty: &'static str, description: impl Into<Json>) -> Json {
     Json::object([("type", ty.into()), ("description", description.into())])
 }
 
@@ -42,7 +42,7 @@ pub fn document(c: &Container, d: &DocumentType) -> Json {
     );
     if c.kind == ContainerKind::Aggregate {
         for level in d.partition_key_properties() {
-            properties.insert(level, described("string", "Partition key value."));
+            properties.insert(level.to_string(), described("string", "Partition key value."));
             required.push(level.to_string());
         }
     }
@@ -54,7 +54,7 @@ pub fn document(c: &Container, d: &DocumentType) -> Json {
     }
     if let Some(parent) = &d.parent {
         properties.insert(
-            &parent.property,
+            parent.property.clone(),
             described(
                 "string",
                 format!("Identity of the `{}` this belongs to.", parent.entity),
@@ -72,7 +72,7 @@ pub fn document(c: &Container, d: &DocumentType) -> Json {
     );
     for v in &d.computed {
         properties.insert(
-            &v.name,
+            v.name.clone(),
             Json::object([
                 ("type", "integer".into()),
                 ("minimum", 0u64.into()),
@@ -107,7 +107,10 @@ pub fn document(c: &Container, d: &DocumentType) -> Json {
         ("required", required.into()),
     ]);
     if !defs.is_empty() {
-        schema.insert("$defs", Json::Object(defs.into_iter().collect()));
+        schema.insert(
+            "$defs",
+            Json::Object(defs.into_iter().map(|(k, v)| (k.into(), v)).collect()),
+        );
     }
     schema
 }
@@ -121,7 +124,7 @@ fn object_members(
     defs: &mut BTreeMap<String, Json>,
 ) {
     for p in attributes {
-        properties.insert(&p.name, attribute(p));
+        properties.insert(p.name.clone(), attribute(p));
         // A document written before a defaulted property existed lacks it, and reads.
         if !p.optional && p.default.is_none() {
             required.push(p.name.clone());
@@ -162,7 +165,7 @@ fn object_members(
         } else {
             one
         };
-        properties.insert(&e.name, value);
+        properties.insert(e.name.clone(), value);
         required.push(e.name.clone());
     }
     for r in references {
@@ -178,7 +181,7 @@ fn object_members(
                 .collect();
             name = format!("{name}With{}", parts.join("And"));
             for a in &extended.attributes {
-                members.insert(&a.name, attribute(a));
+                members.insert(a.name.clone(), attribute(a));
                 if !a.optional {
                     members_required.push(a.name.clone());
                 }
@@ -212,7 +215,7 @@ fn object_members(
             (true, None) => Json::object([("type", "array".into()), ("items", one)]),
             (false, None) => one,
         };
-        properties.insert(&r.name, value);
+        properties.insert(r.name.clone(), value);
         // An optional reference (a tree's root has no parent) may be absent.
         if !r.optional {
             required.push(r.name.clone());

@@ -124,7 +124,7 @@ pub struct Decision {
 }
 
 /// Collects decisions while mapping.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub(crate) struct Trace {
     decisions: Vec<Decision>,
 }

@@ -45,30 +45,78 @@ use cosmap_domain::DomainModel;
 
 /// Maps a validated domain model to a Cosmos DB logical model.
 pub fn map(model: &DomainModel, options: &Options) -> LogicalModel {
-    let thresholds = Thresholds::default()
-        .with(&model.thresholds())
-        .with(&options.thresholds);
-    let stats = statistics::Statistics::new(model);
-    let mut trace = decision::Trace::default();
-    let mut plans = rules::mr1_containers::containers(model, &mut trace);
-    rules::mr2_partition_keys::partition(model, &mut plans, &mut trace);
-    let plans = rules::mr5_dictionaries::share(
-        model,
-        &thresholds,
-        &stats,
-        &options.dictionary_container,
-        plans,
-        &mut trace,
-    );
-    let mut containers: Vec<Container> = assemble::all(model, &thresholds, &stats, &plans, &mut trace);
+    complete(model, options, Assembled::of(model, options), None)
+}
+
+/// What MR1–MR6 make of a model before anything is optimised or finished: the same
+/// whether the map optimises or not, so [`map_both`] assembles it once for both.
+struct Assembled {
+    thresholds: Thresholds,
+    stats: statistics::Statistics,
+    trace: decision::Trace,
+    containers: Vec<Container>,
+}
+
+impl Assembled {
+    /// The containers MR1–MR6 plan and assemble, with their decisions. Reads no
+    /// option but the thresholds and the dictionary container's name.
+    fn of(model: &DomainModel, options: &Options) -> Self {
+        let thresholds = Thresholds::default()
+            .with(&model.thresholds())
+            .with(&options.thresholds);
+        let stats = statistics::Statistics::new(model);
+        let mut trace = decision::Trace::default();
+        let mut plans = rules::mr1_containers::containers(model, &mut trace);
+        rules::mr2_partition_keys::partition(model, &mut plans, &mut trace);
+        let plans = rules::mr5_dictionaries::share(
+            model,
+            &thresholds,
+            &stats,
+            &options.dictionary_container,
+            plans,
+            &mut trace,
+        );
+        let containers = assemble::all(model, &thresholds, &stats, &plans, &mut trace);
+        Assembled {
+            thresholds,
+            stats,
+            trace,
+            containers,
+        }
+    }
+
+    /// The rules-only map's share: its containers and decisions so far (it needs
+    /// no statistics to be finished).
+    fn for_rules_only(&self) -> Assembled {
+        Assembled {
+            thresholds: self.thresholds,
+            stats: statistics::Statistics::default(),
+            trace: self.trace.clone(),
+            containers: self.containers.clone(),
+        }
+    }
+}
+
+/// The map of `assembled`: optimised when `options` say so, then finished.
+/// `foreseen`, when given, brings the snapshots step's design with every snapshot,
+/// priced ahead on another thread for the design the steps before it are likeliest
+/// to leave (see [`optimise::embed_reference_data::Foreseen`]).
+fn complete(
+    model: &DomainModel,
+    options: &Options,
+    assembled: Assembled,
+    foreseen: Option<std::sync::mpsc::Receiver<optimise::embed_reference_data::Foreseen>>,
+) -> LogicalModel {
+    let Assembled {
+        thresholds,
+        stats,
+        mut trace,
+        mut containers,
+    } = assembled;
     if options.optimise {
         // Each optimisation is weighed on the design as the ones before left it,
         // finished and priced the way the cost table prices it.
-        let price = |candidate: &[Container]| {
-            let mut finished = decision::Trace::default();
-            let (containers, operations) = finish(model, options, candidate.to_vec(), &mut finished);
-            optimise::Priced::new(model, containers, operations, finished)
-        };
+        let price = |candidate: &[Container]| price(model, options, candidate);
         // A partition key is weighed with the copies each design would then get, so
         // it never displaces a copy that serves the same reads for less.
         // Each design weighed with its copies, with the copies made and the decisions
@@ -148,7 +196,10 @@ pub fn map(model: &DomainModel, options: &Options) -> LogicalModel {
         // Each step below is given the design as the steps before left it, priced when
         // one of them priced it, and gives back the design it leaves, priced when it
         // priced it: a design no step changed is never finished and priced twice.
-        let priced = optimise::embed_reference_data::apply(model, &mut containers, &mut trace, &price, priced);
+        // A closed channel (the thread that foresaw it failed) foresees nothing.
+        let foreseen = foreseen.and_then(|receiver| receiver.recv().ok());
+        let priced =
+            optimise::embed_reference_data::apply(model, &mut containers, &mut trace, &price, priced, foreseen);
         // What reads still take through references, stored beside them where it pays.
         let priced = optimise::extended_reference::apply(model, &mut containers, &mut trace, &price, priced);
         // The counts reads ask for, kept on their parents where it pays.
@@ -186,17 +237,45 @@ pub fn map(model: &DomainModel, options: &Options) -> LogicalModel {
 
 /// Maps `model` both ways the cost table compares: with the optimisations off (MR1–MR6
 /// alone) and with `options` as given (optimised unless they say otherwise); returns
-/// `(rules_only, optimised)`. The two maps share nothing, so on a large model (from
-/// 512 access patterns) the rules-only one runs on a second thread; each
-/// is the same as [`map`] gives.
+/// `(rules_only, optimised)`. MR1–MR6 plan and assemble the containers once for
+/// both; past that the two maps share nothing, so on a large model (from 512 access
+/// patterns) the rules-only one is finished on a second thread; each is the same as
+/// [`map`] gives.
 pub fn map_both(model: &DomainModel, options: &Options) -> (LogicalModel, LogicalModel) {
     let rules_options = options.clone().optimise(false);
+    // Both maps start from the same assembled containers.
+    let assembled = Assembled::of(model, options);
+    let rules_only = assembled.for_rules_only();
     if model.access_patterns().len() < PARALLEL_FROM {
-        return (map(model, &rules_options), map(model, options));
+        return (
+            complete(model, &rules_options, rules_only, None),
+            complete(model, options, assembled, None),
+        );
     }
     std::thread::scope(|scope| {
-        let rules = scope.spawn(|| map(model, &rules_options));
-        let optimised = map(model, options);
+        let (send, foreseen) = std::sync::mpsc::sync_channel(1);
+        let rules = scope.spawn(move || {
+            // First what the optimised map will ask for halfway: its snapshots step
+            // weighs the assembled design unless a step before changes it.
+            let (back, leftovers) = std::sync::mpsc::channel();
+            if options.optimise {
+                let design = rules_only.containers.clone();
+                let price = |candidate: &[Container]| price(model, options, candidate);
+                let ahead = optimise::embed_reference_data::Foreseen::of(model, design, &price, back);
+                // Sending fails only when the optimised map is gone: the scope reports why.
+                let _ = send.send(ahead);
+            } else {
+                drop((send, back));
+            }
+            let rules = complete(model, &rules_options, rules_only, None);
+            // What the optimised map leaves of it is freed here, where it was made
+            // (the loop ends when the optimised map is done with it).
+            for leftover in leftovers {
+                drop(leftover);
+            }
+            rules
+        });
+        let optimised = complete(model, options, assembled, Some(foreseen));
         let rules = rules.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
         (rules, optimised)
     })
@@ -251,6 +330,14 @@ fn copies(
     });
     let design_priced = design_priced.unwrap_or_else(|panic| std::panic::resume_unwind(panic));
     (changed, (!changed).then(|| design_priced.with_finished(finished_trace)))
+}
+
+/// `candidate` finished (unique keys, claims, operations, indexing) and priced the
+/// way the cost table prices it: what each optimisation is weighed on.
+fn price(model: &DomainModel, options: &Options, candidate: &[Container]) -> optimise::Priced {
+    let mut finished = decision::Trace::default();
+    let (containers, operations) = finish(model, options, candidate.to_vec(), &mut finished);
+    optimise::Priced::new(model, containers, operations, finished)
 }
 
 /// The physical steps after the containers' contents are decided: sound unique

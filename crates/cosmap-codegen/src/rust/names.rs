@@ -1,42 +1,124 @@
 //! Rust names for model names: snake_case fields and modules, keyword escapes,
 //! and serde's camelCase rule (to know when a field needs an explicit rename).
 
-use cosmap_domain::naming::snake_case;
+/// `cosmap_domain::naming::snake_case` of `name` (`accountId` → `account_id`), byte by
+/// byte when it is ASCII, as a valid model's names are: the same words without first
+/// collecting the name's `char`s into a list (every field of every struct asks).
+fn snake_case(name: &str) -> String {
+    if !name.is_ascii() {
+        return cosmap_domain::naming::snake_case(name);
+    }
+    let bytes = name.as_bytes();
+    let mut out = String::with_capacity(name.len() + 4);
+    for (i, &c) in bytes.iter().enumerate() {
+        if c.is_ascii_uppercase() {
+            let prev = i.checked_sub(1).map(|p| bytes[p]);
+            let prev_lower = prev.is_some_and(|p| p.is_ascii_lowercase() || p.is_ascii_digit());
+            let prev_upper = prev.is_some_and(|p| p.is_ascii_uppercase());
+            let next_lower = bytes.get(i + 1).is_some_and(|n| n.is_ascii_lowercase());
+            if prev_lower || (prev_upper && next_lower) {
+                out.push('_');
+            }
+            out.push(char::from(c.to_ascii_lowercase()));
+        } else {
+            out.push(char::from(c));
+        }
+    }
+    out
+}
 
-/// Words that are keywords in some Rust edition and need `r#` as identifiers.
-const KEYWORDS: &[&str] = &[
-    "abstract", "as", "async", "await", "become", "box", "break", "const", "continue", "do", "dyn", "else", "enum",
-    "extern", "false", "final", "fn", "for", "gen", "if", "impl", "in", "let", "loop", "macro", "match", "mod", "move",
-    "mut", "override", "priv", "pub", "ref", "return", "static", "struct", "trait", "true", "try", "type", "typeof",
-    "unsafe", "unsized", "use", "virtual", "where", "while", "yield",
-];
+/// Whether `word` is a keyword in some Rust edition, so needs `r#` as an identifier.
+/// A `match`, not a list searched in turn: every field of every struct asks.
+fn is_keyword(word: &str) -> bool {
+    matches!(
+        word,
+        "abstract"
+            | "as"
+            | "async"
+            | "await"
+            | "become"
+            | "box"
+            | "break"
+            | "const"
+            | "continue"
+            | "do"
+            | "dyn"
+            | "else"
+            | "enum"
+            | "extern"
+            | "false"
+            | "final"
+            | "fn"
+            | "for"
+            | "gen"
+            | "if"
+            | "impl"
+            | "in"
+            | "let"
+            | "loop"
+            | "macro"
+            | "match"
+            | "mod"
+            | "move"
+            | "mut"
+            | "override"
+            | "priv"
+            | "pub"
+            | "ref"
+            | "return"
+            | "static"
+            | "struct"
+            | "trait"
+            | "true"
+            | "try"
+            | "type"
+            | "typeof"
+            | "unsafe"
+            | "unsized"
+            | "use"
+            | "virtual"
+            | "where"
+            | "while"
+            | "yield"
+    )
+}
 
-/// Keywords that cannot be raw identifiers; these get a trailing `_`.
-const NON_RAW: &[&str] = &["self", "Self", "super", "crate", "_"];
+/// Whether `word` is a keyword that cannot be a raw identifier (it gets a trailing `_`).
+fn is_non_raw(word: &str) -> bool {
+    matches!(word, "self" | "Self" | "super" | "crate" | "_")
+}
 
 /// A valid Rust identifier for `word`: raw (`r#match`) for keywords,
 /// `super_` for the few that cannot be raw.
 pub fn ident(word: &str) -> String {
-    if NON_RAW.contains(&word) {
-        format!("{word}_")
-    } else if KEYWORDS.contains(&word) {
+    owned_ident(word.to_string())
+}
+
+/// [`ident`] of a word already owned: returned as it is unless it is a keyword.
+fn owned_ident(mut word: String) -> String {
+    if is_non_raw(&word) {
+        word.push('_');
+        word
+    } else if is_keyword(&word) {
         format!("r#{word}")
     } else {
-        word.to_string()
+        word
     }
 }
 
 /// The field identifier for JSON property `json`: `createdAt` → `created_at`.
 pub fn field(json: &str) -> String {
-    ident(&snake_case(json))
+    owned_ident(snake_case(json))
 }
 
 /// The module identifier for container `name`: `PresentedProduct` → `presented_product`.
 pub fn module(name: &str) -> String {
-    ident(&snake_case(name))
+    owned_ident(snake_case(name))
 }
 
-/// The JSON name serde's `rename_all = "camelCase"` gives field `ident`.
+/// The JSON name serde's `rename_all = "camelCase"` gives field `ident` (what
+/// [`serde_camel_is`] compares with, for its test).
+#[cfg(test)]
 pub fn serde_camel(ident: &str) -> String {
     let bare = ident.strip_prefix("r#").unwrap_or(ident);
     let mut out = String::with_capacity(bare.len());
@@ -54,6 +136,30 @@ pub fn serde_camel(ident: &str) -> String {
     out
 }
 
+/// Whether serde's `rename_all = "camelCase"` gives field `ident` the JSON name
+/// `json` ([`serde_camel`] compared, without building the name).
+pub fn serde_camel_is(ident: &str, json: &str) -> bool {
+    let bare = ident.strip_prefix("r#").unwrap_or(ident);
+    let mut expected = json.chars();
+    let mut upper = false;
+    for c in bare.chars() {
+        if c == '_' {
+            upper = true;
+            continue;
+        }
+        let matched = if upper {
+            c.to_uppercase().all(|u| expected.next() == Some(u))
+        } else {
+            expected.next() == Some(c)
+        };
+        if !matched {
+            return false;
+        }
+        upper = false;
+    }
+    expected.next().is_none()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -68,5 +174,95 @@ mod tests {
         assert_eq!(serde_camel("created_at"), "createdAt");
         assert_eq!(serde_camel("r#match"), "match");
         assert_eq!(serde_camel("address2_line"), "address2Line");
+    }
+
+    /// The keyword `match`es are the lists the identifiers were made by before.
+    #[test]
+    fn keywords_are_the_listed_ones() {
+        const KEYWORDS: &[&str] = &[
+            "abstract", "as", "async", "await", "become", "box", "break", "const", "continue", "do", "dyn", "else",
+            "enum", "extern", "false", "final", "fn", "for", "gen", "if", "impl", "in", "let", "loop", "macro",
+            "match", "mod", "move", "mut", "override", "priv", "pub", "ref", "return", "static", "struct", "trait",
+            "true", "try", "type", "typeof", "unsafe", "unsized", "use", "virtual", "where", "while", "yield",
+        ];
+        for k in KEYWORDS {
+            assert_eq!(ident(k), format!("r#{k}"));
+        }
+        for k in ["self", "Self", "super", "crate", "_"] {
+            assert_eq!(ident(k), format!("{k}_"));
+        }
+        for word in ["matches", "Type", "types", "selfie", "r", "", "crates"] {
+            assert_eq!(ident(word), word);
+        }
+    }
+
+    /// The ASCII [`snake_case`] is the domain's, for every name of up to five characters
+    /// drawn from lower and upper case letters, a digit and `_`, and some longer ones.
+    #[test]
+    fn snake_case_is_the_domains() {
+        let alphabet = ['a', 'B', 'c', 'D', '1', '_'];
+        let mut names = vec![String::new()];
+        for _ in 0..5 {
+            let longer: Vec<String> = names
+                .iter()
+                .filter(|n| n.len() == names.last().map_or(0, String::len))
+                .flat_map(|n| alphabet.iter().map(move |c| format!("{n}{c}")))
+                .collect();
+            names.extend(longer);
+        }
+        names.extend(
+            [
+                "HTTPServer",
+                "accountId",
+                "OrderStatusHistory",
+                "root113Id",
+                "ABCdef",
+                "aBCDe",
+                "Éa",
+                "aÉB",
+                "r#type",
+            ]
+            .map(String::from),
+        );
+        for name in &names {
+            assert_eq!(snake_case(name), cosmap_domain::naming::snake_case(name), "{name}");
+        }
+    }
+
+    /// [`serde_camel_is`] answers as comparing [`serde_camel`]'s name does.
+    #[test]
+    fn serde_camel_is_the_comparison() {
+        let idents = [
+            "created_at",
+            "r#match",
+            "address2_line",
+            "a__b",
+            "_x",
+            "x_",
+            "ß_ß",
+            "é_ǆ",
+            "id",
+            "self_",
+            "",
+        ];
+        let jsons = [
+            "createdAt",
+            "match",
+            "address2Line",
+            "aB",
+            "X",
+            "x",
+            "ßSS",
+            "éǄ",
+            "id",
+            "self",
+            "",
+            "created_at",
+        ];
+        for i in idents {
+            for j in jsons.iter().copied().chain([serde_camel(i).as_str()]) {
+                assert_eq!(serde_camel_is(i, j), serde_camel(i) == j, "{i} {j}");
+            }
+        }
     }
 }

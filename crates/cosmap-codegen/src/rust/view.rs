@@ -1,9 +1,10 @@
 //! The data the Rust template renders: every name already a valid, unique Rust
 //! identifier and every type already spelled out, so the template only lays out.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::hash::BuildHasherDefault;
 
-use cosmap_domain::AttributeType;
+use cosmap_domain::{AttributeType, NameHasher};
 use cosmap_mapper::{
     ContainerKind, DocumentType, Embedded, EmbeddedKind, IdSource, LogicalModel, PartitionKeyValue, Property,
     Reference, Role,
@@ -303,11 +304,13 @@ pub fn build(model: &LogicalModel, mapping: &TypeMapping) -> Result<RustView, St
     if mapping.json_schema {
         derives.push("::schemars::JsonSchema");
     }
+    // Moved out in the order they were made, not copied: nothing looks them up now.
+    let mut defined = std::mem::take(&mut shared.structs);
     let mut structs: Vec<StructView> = shared
         .order
         .iter()
         .filter(|n| !mapping.extern_paths.iter().any(|(name, _)| name == *n))
-        .map(|n| shared.structs[n].clone())
+        .filter_map(|n| defined.remove(n))
         .collect();
     hooks::apply(mapping, &mut structs, &mut containers);
     Ok(RustView {
@@ -397,7 +400,7 @@ impl Shared<'_> {
                     "Partition key value, level {} of {levels} of the hierarchical key.",
                     i + 2
                 );
-                plain_field(level, STRING, false, &doc)
+                plain_field(level, STRING, false, doc)
             })
             .collect();
         if let Some(parent) = &d.parent {
@@ -405,7 +408,7 @@ impl Shared<'_> {
                 &parent.property,
                 "::std::string::String",
                 false,
-                &format!("Identity of the `{}` this belongs to.", parent.entity),
+                format!("Identity of the `{}` this belongs to.", parent.entity),
             ));
         }
         if let Some(doc) = ttl {
@@ -419,7 +422,7 @@ impl Shared<'_> {
             );
             fields.push(FieldView {
                 computed: true,
-                ..plain_field(&v.name, "i64", false, &doc)
+                ..plain_field(&v.name, "i64", false, doc)
             });
         }
         // A claim's owner under a hierarchical key is its levels' values: required, as
@@ -437,26 +440,21 @@ impl Shared<'_> {
                 &e.name,
                 &self.shared_type(&ty, &prefix),
                 e.many,
-                &embedded_doc(e),
+                embedded_doc(e),
             ));
         }
         for r in &d.references {
             let ty = self.reference(r);
             fields.push(reference_field(r, &format!("{prefix}{ty}")));
         }
-        let mut reserved = vec![
-            ("id".to_string(), "id".to_string()),
-            ("type".to_string(), "r#type".to_string()),
-            ("_etag".to_string(), "etag".to_string()),
-            ("_ts".to_string(), "ts".to_string()),
-        ];
+        let mut reserved = vec![("id", "id"), ("type", "r#type"), ("_etag", "etag"), ("_ts", "ts")];
         reserved.extend(
             partition_key_field
                 .iter()
                 .chain(&sub_key_fields)
-                .map(|f| (f.json_name.clone(), f.ident.clone())),
+                .map(|f| (f.json_name.as_str(), f.ident.as_str())),
         );
-        dedupe(&mut fields, reserved, &format!("{container}::{}", d.name))?;
+        dedupe(&mut fields, &reserved, || format!("{container}::{}", d.name))?;
         own_defaults(&mut fields, &d.name);
         let copy = match &d.copy_of {
             // A feed's partition is its source's `type`.
@@ -618,7 +616,7 @@ impl Shared<'_> {
                 ty
             }
         };
-        let mut field = plain_field(&p.name, &wrap(base), p.optional, &{
+        let mut field = plain_field(&p.name, wrap(base), p.optional, {
             let ty = match p.default.as_ref().filter(|_| !p.optional && !p.many) {
                 Some(value) => format!("{}, default `{value}`", p.ty.as_str()),
                 None => p.ty.as_str().to_string(),
@@ -664,7 +662,7 @@ impl Shared<'_> {
         for inner in &e.embedded {
             let ty = self.embedded(inner)?;
             let ty = self.shared_type(&ty, "");
-            fields.push(container_field(&inner.name, &ty, inner.many, &embedded_doc(inner)));
+            fields.push(container_field(&inner.name, &ty, inner.many, embedded_doc(inner)));
         }
         for r in &e.references {
             let ty = self.reference(r);
@@ -675,7 +673,7 @@ impl Shared<'_> {
             EmbeddedKind::ReferenceData => format!("{}Snapshot", e.source),
             EmbeddedKind::Subset => format!("{}Subset", e.source),
         };
-        dedupe(&mut fields, Vec::new(), &base)?;
+        dedupe(&mut fields, &[], || base.clone())?;
         let doc = match e.kind {
             EmbeddedKind::ValueObject => format!("Value object `{}`, embedded in its parent's document.", e.source),
             EmbeddedKind::ReferenceData => format!(
@@ -914,14 +912,9 @@ fn reference_doc(r: &Reference) -> String {
 /// `one`), or the reference itself.
 fn reference_field(r: &Reference, ty: &str) -> FieldView {
     if r.optional && !r.many {
-        return plain_field(
-            &r.name,
-            &format!("::core::option::Option<{ty}>"),
-            true,
-            &reference_doc(r),
-        );
+        return plain_field(&r.name, format!("::core::option::Option<{ty}>"), true, reference_doc(r));
     }
-    container_field(&r.name, ty, r.many, &reference_doc(r))
+    container_field(&r.name, ty, r.many, reference_doc(r))
 }
 
 fn embedded_doc(e: &Embedded) -> String {
@@ -952,16 +945,19 @@ fn described(description: Option<&str>) -> String {
     description.map(|d| format!(" {}", one_line(d))).unwrap_or_default()
 }
 
-fn plain_field(json: &str, ty: &str, optional: bool, doc: &str) -> FieldView {
+/// The field of JSON property `json`, of Rust type `ty`, with doc comment `doc`
+/// (each taken as it is when already a `String`, not copied).
+fn plain_field(json: &str, ty: impl Into<String>, optional: bool, doc: impl Into<String>) -> FieldView {
     let ident = names::field(json);
+    let ty = ty.into();
     FieldView {
-        rename: names::serde_camel(&ident) != json,
+        rename: !names::serde_camel_is(&ident, json),
         ident,
         json_name: json.to_string(),
-        ty: ty.to_string(),
         optional,
         list: !optional && ty.starts_with("::std::vec::Vec<"),
-        doc: doc.to_string(),
+        ty,
+        doc: doc.into(),
         serde_with: None,
         schema_with: None,
         attributes: Vec::new(),
@@ -1037,24 +1033,37 @@ fn has_default(ty: &str) -> bool {
     DEFAULTS.contains(&ty) || ty.starts_with("::std::vec::Vec<") || ty.starts_with("::core::option::Option<")
 }
 
-fn container_field(json: &str, ty: &str, many: bool, doc: &str) -> FieldView {
+fn container_field(json: &str, ty: &str, many: bool, doc: impl Into<String>) -> FieldView {
     let ty = if many {
         format!("::std::vec::Vec<{ty}>")
     } else {
         ty.to_string()
     };
-    plain_field(json, &ty, false, doc)
+    plain_field(json, ty, false, doc)
 }
 
 /// Makes field identifiers unique (two JSON names can share a snake_case form)
 /// and rejects two fields with one JSON name; `reserved` are (JSON name, ident)
-/// pairs the struct already uses.
-fn dedupe(fields: &mut [FieldView], reserved: Vec<(String, String)>, owner: &str) -> Result<(), String> {
-    let (mut json, mut idents): (BTreeSet<String>, BTreeSet<String>) = reserved.into_iter().unzip();
+/// pairs the struct already uses; `owner` names the struct in the message.
+fn dedupe(fields: &mut [FieldView], reserved: &[(&str, &str)], owner: impl Fn() -> String) -> Result<(), String> {
+    // Only looked up, never iterated: a fast hasher for short names.
+    type Names<'a> = HashSet<&'a str, BuildHasherDefault<NameHasher>>;
+    let mut json: Names = reserved.iter().map(|(name, _)| *name).collect();
+    if let Some(f) = fields.iter().find(|f| !json.insert(&f.json_name)) {
+        return Err(format!(
+            "`{}` would have two properties named `{}`",
+            owner(),
+            f.json_name
+        ));
+    }
+    // Almost always every identifier differs already: then nothing is renamed.
+    let mut idents: Names = reserved.iter().map(|(_, ident)| *ident).collect();
+    if fields.iter().all(|f| idents.insert(&f.ident)) {
+        return Ok(());
+    }
+    // Each field in turn gets trailing `_`s until it differs from those before it.
+    let mut idents: HashSet<String> = reserved.iter().map(|(_, ident)| ident.to_string()).collect();
     for f in fields.iter_mut() {
-        if !json.insert(f.json_name.clone()) {
-            return Err(format!("`{owner}` would have two properties named `{}`", f.json_name));
-        }
         while idents.contains(&f.ident) {
             f.ident.push('_');
             f.rename = true;

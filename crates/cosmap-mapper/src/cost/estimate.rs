@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use super::constants::*;
 use super::design::{ContainerFigures, Design};
-use super::facts;
+use super::facts::{self, Facts};
 use super::optimisations::{effects, OptimisationEffect};
 use super::units;
 use crate::logical_model::LogicalModel;
@@ -161,9 +161,9 @@ pub fn estimate<'m>(
     };
     // The naive baseline is figured apart: its design, and its cost for each
     // operation of the optimised model (in their order), with its containers.
-    let naive = || {
+    let naive = |facts: Facts| {
         let ops = naive_operations(model);
-        let design = Design::new(model, facts::of_naive(model), &ops, consistency);
+        let design = Design::new(model, facts, &ops, consistency);
         let by = by_pattern(&ops);
         let costs: Vec<Option<DesignCost>> = optimised_model
             .operations
@@ -173,27 +173,31 @@ pub fn estimate<'m>(
         (costs, design.containers())
     };
     // The designs are figured independently: on a large model the naive baseline
-    // is figured on a second thread while this one figures the mapped two.
-    let ((naive_costs, naive_containers), rules, optimised) = if optimised_model.operations.len() < PARALLEL_FROM {
-        (naive(), of_model(rules_model), of_model(optimised_model))
+    // is figured on a second thread while this one figures its facts (handed over
+    // when its operations are made) and everything of the mapped two.
+    let ((naive_costs, naive_containers), mapped) = if optimised_model.operations.len() < PARALLEL_FROM {
+        (
+            naive(facts::of_naive(model)),
+            Mapped::of(rules_model, optimised_model, of_model),
+        )
     } else {
         std::thread::scope(|scope| {
-            let naive = scope.spawn(naive);
-            let (rules, optimised) = (of_model(rules_model), of_model(optimised_model));
+            let (send, receive) = std::sync::mpsc::sync_channel::<Facts>(1);
+            let naive = scope.spawn(move || {
+                // A closed channel means this thread panicked: the join says why.
+                let facts = receive.recv().expect("the naive facts are sent");
+                naive(facts)
+            });
+            // Sending fails only when the naive thread is gone: its join reports it.
+            let _ = send.send(facts::of_naive(model));
+            let mapped = Mapped::of(rules_model, optimised_model, of_model);
             let naive = naive.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-            (naive, rules, optimised)
+            (naive, mapped)
         })
     };
-    let (rules_by, optimised_by) = (
-        by_pattern(&rules_model.operations),
-        by_pattern(&optimised_model.operations),
-    );
     let mut patterns = Vec::new();
-    for (op, n) in optimised_model.operations.iter().zip(naive_costs) {
-        let find = |design: &Design, ops: &BTreeMap<&str, &Operation>| {
-            ops.get(op.pattern.as_str()).map(|o| design.operation_cost(o))
-        };
-        let (Some(n), Some(r), Some(o)) = (n, find(&rules, &rules_by), find(&optimised, &optimised_by)) else {
+    for ((op, n), (r, o)) in optimised_model.operations.iter().zip(naive_costs).zip(mapped.costs) {
+        let (Some(n), Some(r), Some(o)) = (n, r, o) else {
             continue;
         };
         patterns.push(PatternCost {
@@ -211,11 +215,12 @@ pub fn estimate<'m>(
         rules: total(|p| &p.rules),
         optimised: total(|p| &p.optimised),
     };
-    let warnings = optimised.warnings(
-        &optimised_model.containers,
-        &optimised_model.operations,
-        &optimised_model.thresholds,
-    );
+    let Mapped {
+        warnings,
+        rules_containers,
+        optimised_containers,
+        ..
+    } = mapped;
     let (optimisations, other_effects_ru_per_second) = effects(optimised_model, rules_model, &patterns);
     CostReport {
         model: model.name().to_string(),
@@ -224,13 +229,60 @@ pub fn estimate<'m>(
         totals,
         containers: DesignContainers {
             naive: naive_containers,
-            rules: rules.containers(),
-            optimised: optimised.containers(),
+            rules: rules_containers,
+            optimised: optimised_containers,
         },
         optimisations,
         other_effects_ru_per_second,
         warnings,
         assumptions: ASSUMPTIONS.iter().map(|a| a.to_string()).collect(),
+    }
+}
+
+/// What the report takes from the two mapped designs, figured without the naive one.
+struct Mapped {
+    /// For each operation of the optimised model, in order: its pattern's cost in the
+    /// rules-only design and in the optimised one (`None` where a design lacks it).
+    costs: Vec<(Option<DesignCost>, Option<DesignCost>)>,
+    /// The risks found in the optimised design.
+    warnings: Vec<String>,
+    rules_containers: Vec<ContainerFigures>,
+    optimised_containers: Vec<ContainerFigures>,
+}
+
+impl Mapped {
+    /// The figures of `rules_model` and `optimised_model`, each design made by `design`.
+    fn of<'m>(
+        rules_model: &'m LogicalModel,
+        optimised_model: &'m LogicalModel,
+        design: impl Fn(&'m LogicalModel) -> Design<'m>,
+    ) -> Self {
+        let (rules, optimised) = (design(rules_model), design(optimised_model));
+        let (rules_by, optimised_by) = (
+            by_pattern(&rules_model.operations),
+            by_pattern(&optimised_model.operations),
+        );
+        let costs = optimised_model
+            .operations
+            .iter()
+            .map(|op| {
+                let find = |design: &Design, ops: &BTreeMap<&str, &Operation>| {
+                    ops.get(op.pattern.as_str()).map(|o| design.operation_cost(o))
+                };
+                (find(&rules, &rules_by), find(&optimised, &optimised_by))
+            })
+            .collect();
+        let warnings = optimised.warnings(
+            &optimised_model.containers,
+            &optimised_model.operations,
+            &optimised_model.thresholds,
+        );
+        Mapped {
+            costs,
+            warnings,
+            rules_containers: rules.containers(),
+            optimised_containers: optimised.containers(),
+        }
     }
 }
 

@@ -7,7 +7,7 @@
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 
-use cosmap_domain::{AccessKind, AccessPattern, DomainModel};
+use cosmap_domain::{AccessKind, AccessPattern, DomainModel, NameMap};
 
 use crate::cost::constants::DEFAULT_ITEM_BYTES;
 use crate::cost::design::Design;
@@ -100,7 +100,6 @@ fn consider(
         );
         return false;
     }
-    let filter = pattern.filter.join(", ");
     // The size is known when every root stored here declares its count.
     let known = source.document_types.iter().filter(|d| d.role == Role::Root).all(|d| {
         model
@@ -131,6 +130,7 @@ fn consider(
         .with("containerBytes", bytes);
         return false;
     }
+    let filter = pattern.filter.join(", ");
     // The first container (in order) partitioned by a filtered attribute that
     // `doc` refers to once, reached through the first such reference.
     let mut target: Option<(usize, String)> = None;
@@ -447,31 +447,34 @@ fn refuse<'t>(trace: &'t mut Trace, pattern: &AccessPattern, reason: String) -> 
 
 /// Where each element's data is held, ignoring copies: its own document, or
 /// else the document it is embedded in, in the first container that has either.
-struct Holders(BTreeMap<String, (usize, usize)>);
+/// Only looked up (never iterated), so its hash order reaches no output.
+struct Holders(NameMap<String, (usize, usize)>);
 
 impl Holders {
     fn of(containers: &[Container]) -> Self {
-        let mut found = BTreeMap::new();
+        let mut found: NameMap<String, (usize, usize)> = NameMap::default();
         for (ci, c) in containers.iter().enumerate() {
-            let mut here: BTreeMap<String, usize> = BTreeMap::new();
             let originals = || {
                 c.document_types
                     .iter()
                     .enumerate()
                     .filter(|(_, d)| d.role != Role::Copy)
             };
+            // In the container, an element's own document comes before any it is
+            // embedded in; across containers, the first container that holds it.
+            let mut names = Vec::new();
             for (di, d) in originals() {
-                here.entry(d.source.clone()).or_insert(di);
+                names.push((d.source.as_str(), di));
             }
             for (di, d) in originals() {
-                let mut names = Vec::new();
-                embedded_sources(&d.embedded, &mut names);
-                for name in names {
-                    here.entry(name.to_string()).or_insert(di);
+                let mut embedded = Vec::new();
+                embedded_sources(&d.embedded, &mut embedded);
+                names.extend(embedded.into_iter().map(|name| (name, di)));
+            }
+            for (name, di) in names {
+                if !found.contains_key(name) {
+                    found.insert(name.to_string(), (ci, di));
                 }
-            }
-            for (name, di) in here {
-                found.entry(name).or_insert((ci, di));
             }
         }
         Holders(found)

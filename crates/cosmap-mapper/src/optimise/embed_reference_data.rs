@@ -26,19 +26,27 @@ use crate::sync_plan::SyncPlan;
 /// larger) between the design without any snapshot and the design with all of
 /// them; the elements that save more than they add are kept together, and only if
 /// the workload priced with exactly those snapshots costs less than without.
+/// `foreseen` is the design with every snapshot as priced ahead for some design:
+/// taken when that design is `containers`, else priced here.
 pub(crate) fn apply(
     model: &DomainModel,
     containers: &mut Vec<Container>,
     trace: &mut Trace,
     price: &dyn Fn(&[Container]) -> Priced,
     priced: Option<Priced>,
+    foreseen: Option<Foreseen>,
 ) -> Option<Priced> {
     let candidates = candidates(model, containers);
     if candidates.is_empty() {
         return priced;
     }
     let without = priced.unwrap_or_else(|| price(containers));
-    let with_all = price(&embedded(model, containers, &candidates, &mut Trace::default()));
+    let (with_all, foreseen) = match foreseen {
+        Some(mut foreseen) if foreseen.design == *containers && foreseen.with_all.is_some() => {
+            (foreseen.with_all.take().expect("checked"), Some(foreseen))
+        }
+        foreseen => (with_all(model, containers, &candidates, price), foreseen),
+    };
     let mut kept = BTreeSet::new();
     let mut weighed = Vec::new();
     let touched = snapshot_patterns(
@@ -58,12 +66,13 @@ pub(crate) fn apply(
         weighed.push((element.clone(), saves, adds));
     }
     // The design with exactly the kept snapshots, which must cost less than none.
-    let chosen = if kept.is_empty() {
-        None
+    let (chosen, with_all) = if kept.is_empty() {
+        (None, Some(with_all))
     } else if kept == candidates {
-        Some(with_all)
+        (Some(with_all), None)
     } else {
-        Some(price(&embedded(model, containers, &kept, &mut Trace::default())))
+        let chosen = price(&embedded(model, containers, &kept, &mut Trace::default()));
+        (Some(chosen), Some(with_all))
     };
     let together_worse = chosen.as_ref().is_some_and(|p| !p.cheaper_than(&without));
     for (element, saves, adds) in weighed {
@@ -109,12 +118,64 @@ pub(crate) fn apply(
             .with("savesRuPerSecond", units::round(saves))
             .with("addsRuPerSecond", units::round(adds));
     }
+    if let Some(foreseen) = foreseen {
+        foreseen.give_back(with_all);
+    }
     match chosen {
         Some(priced) if !together_worse => {
             *containers = embedded(model, containers, &kept, trace);
             Some(priced)
         }
         _ => Some(without),
+    }
+}
+
+/// The design with every snapshot of `candidates` in `containers`, priced.
+fn with_all(
+    model: &DomainModel,
+    containers: &[Container],
+    candidates: &BTreeSet<String>,
+    price: &dyn Fn(&[Container]) -> Priced,
+) -> Priced {
+    price(&embedded(model, containers, candidates, &mut Trace::default()))
+}
+
+/// What [`apply`] would weigh its `without` design against, figured ahead (on another
+/// thread, while the steps before it run) for the design it is likeliest to be given:
+/// `design` with every snapshot, priced. It depends on `design` alone, so [`apply`]
+/// takes it only when its containers equal `design`, and prices its own otherwise.
+pub(crate) struct Foreseen {
+    design: Vec<Container>,
+    /// `None` when `design` refers to no never-changing reference data.
+    with_all: Option<Priced>,
+    /// Where what is left of it goes once weighed: back to the thread that made it,
+    /// whose memory it is (another thread frees it at about three times the cost).
+    back: std::sync::mpsc::Sender<Leftovers>,
+}
+
+/// What is left of a [`Foreseen`] once weighed: its design, and its design with every
+/// snapshot unless [`apply`] kept it.
+pub(crate) type Leftovers = (Vec<Container>, Option<Priced>);
+
+impl Foreseen {
+    /// `design` with every snapshot, priced by `price`; what is left of it once
+    /// weighed is sent `back`.
+    pub(crate) fn of(
+        model: &DomainModel,
+        design: Vec<Container>,
+        price: &dyn Fn(&[Container]) -> Priced,
+        back: std::sync::mpsc::Sender<Leftovers>,
+    ) -> Self {
+        let candidates = candidates(model, &design);
+        let with_all = (!candidates.is_empty()).then(|| with_all(model, &design, &candidates, price));
+        Foreseen { design, with_all, back }
+    }
+
+    /// Sends what is left back to be freed, with `with_all` when it was taken and not kept.
+    fn give_back(self, with_all: Option<Priced>) {
+        let with_all = with_all.or(self.with_all);
+        // Refused when the thread that made it is gone: freed here then.
+        let _ = self.back.send((self.design, with_all));
     }
 }
 
