@@ -16,22 +16,23 @@ impl<'a> Checker<'a> {
         let spec = self.spec;
         let mut first_seen: NameMap<&str, Placed> = NameMap::default();
         for (a, aggregate) in spec.aggregates.iter().enumerate() {
-            let path = JsonPath::root().key("aggregates").index(a);
+            // Built only for a problem: a valid model needs no path.
+            let path = || JsonPath::root().key("aggregates").index(a);
             let root_ok = if aggregate.root.trim().is_empty() {
                 self.report(
                     Diagnostic::new(
-                        path.key("root"),
+                        path().key("root"),
                         format!("aggregate `{}` has no root", aggregate.display_name()),
                     )
                     .help("set `root` to the entity that is the aggregate's entry point"),
                 );
                 false
-            } else if self.require_element(&aggregate.root, || path.key("root"), "root") {
+            } else if self.require_element(&aggregate.root, || path().key("root"), "root") {
                 if self.is_entity(&aggregate.root) {
                     true
                 } else {
                     self.report(
-                        Diagnostic::new(path.key("root"), format!("the root `{}` is a value object", aggregate.root))
+                        Diagnostic::new(path().key("root"), format!("the root `{}` is a value object", aggregate.root))
                             .help("an aggregate root must be an entity (it needs an identity): make it an entity or choose another root"),
                     );
                     false
@@ -64,7 +65,7 @@ impl<'a> Checker<'a> {
                 if ttl == 0 || !(-1..=MAX_TTL_SECONDS).contains(&ttl) {
                     self.report(
                         Diagnostic::new(
-                            path.key("defaultTtlSeconds"),
+                            path().key("defaultTtlSeconds"),
                             format!("{ttl} is not a valid default time-to-live"),
                         )
                         .help(format!(
@@ -133,13 +134,13 @@ impl<'a> Checker<'a> {
             let Some((root, key)) = self.member_partition_key(&entity.name) else {
                 continue;
             };
-            let path = Self::entity_path(i);
+            let path = || Self::entity_path(i);
             if entity.identity == key {
                 let taken: Vec<&str> = entity.attributes.iter().map(|a| a.name.as_str()).collect();
                 let suggestion = unused(format!("{}Id", lower_camel(&entity.name)), key, &taken);
                 self.report(
                     Diagnostic::new(
-                        path.key("identity"),
+                        path().key("identity"),
                         format!("`{key}` is the partition key every document of aggregate `{root}` carries"),
                     )
                     .help(format!(
@@ -149,7 +150,7 @@ impl<'a> Checker<'a> {
                 );
             }
             if let Some(j) = entity.attributes.iter().position(|a| a.name == key) {
-                let path = path.key("attributes").index(j).key("name");
+                let path = path().key("attributes").index(j).key("name");
                 self.report(
                     Diagnostic::new(
                         path,

@@ -78,11 +78,12 @@ impl Checker<'_> {
             }
         }
         for (i, entity) in spec.entities.iter().enumerate() {
-            let path = Self::entity_path(i);
-            self.check_property_name(&entity.identity, || path.key("identity"), "identity");
+            // Built only for a problem: a valid model needs no path.
+            let path = || Self::entity_path(i);
+            self.check_property_name(&entity.identity, || path().key("identity"), "identity");
             if entity.identity == "id" {
                 self.report(
-                    Diagnostic::new(path.key("identity"), "the identity must not be called `id`")
+                    Diagnostic::new(path().key("identity"), "the identity must not be called `id`")
                         .help(format!(
                             "name it after the entity, for example `{}Id`: cosmap stores it in `id` and partitions and refers by this name",
                             lower_camel(&entity.name)
@@ -90,15 +91,15 @@ impl Checker<'_> {
                 );
             }
             if let Some(description) = &entity.description {
-                self.check_visible_text(description, || path.key("description"), "the entity's `description`");
+                self.check_visible_text(description, || path().key("description"), "the entity's `description`");
             }
             self.check_attributes(&entity.attributes, &path, Some(&entity.identity));
         }
         for (i, vo) in spec.value_objects.iter().enumerate() {
-            let path = Self::value_object_path(i);
+            let path = || Self::value_object_path(i);
             if vo.identity.is_some() {
                 self.report(
-                    Diagnostic::new(path.key("identity"), format!("value object `{}` has an identity", vo.name)).help(
+                    Diagnostic::new(path().key("identity"), format!("value object `{}` has an identity", vo.name)).help(
                         format!(
                             "value objects have no identity: remove `identity`, or move `{}` to `entities` if its instances need one",
                             vo.name
@@ -109,7 +110,7 @@ impl Checker<'_> {
             if let Some(description) = &vo.description {
                 self.check_visible_text(
                     description,
-                    || path.key("description"),
+                    || path().key("description"),
                     "the value object's `description`",
                 );
             }
@@ -117,14 +118,14 @@ impl Checker<'_> {
         }
         let mut aggregates: NameMap<&str, usize> = NameMap::default();
         for (i, aggregate) in spec.aggregates.iter().enumerate() {
-            let path = JsonPath::root().key("aggregates").index(i);
+            let path = || JsonPath::root().key("aggregates").index(i);
             if let Some(name) = &aggregate.name {
-                self.check_type_name(name, || path.key("name"), "aggregate");
+                self.check_type_name(name, || path().key("name"), "aggregate");
             }
             let name = aggregate.display_name();
             if let Some(first) = aggregates.insert(name, i) {
                 let msg = format!("aggregate `{name}` is declared twice (first at $.aggregates[{first}])");
-                self.report(Diagnostic::new(path, msg).help("merge the two aggregates or rename one"));
+                self.report(Diagnostic::new(path(), msg).help("merge the two aggregates or rename one"));
             }
         }
         for (i, rel) in spec.relationships.iter().enumerate() {
@@ -153,15 +154,16 @@ impl Checker<'_> {
         }
     }
 
-    fn check_attributes(&mut self, attributes: &[Attribute], path: &JsonPath, identity: Option<&str>) {
+    /// Checks the attributes of the element at `path` (built only for a problem).
+    fn check_attributes(&mut self, attributes: &[Attribute], path: &dyn Fn() -> JsonPath, identity: Option<&str>) {
         let mut seen: NameMap<&str, usize> = NameMap::default();
         for (j, attribute) in attributes.iter().enumerate() {
             // Paths are built only for a problem: a valid model needs none.
-            let at = || path.key("attributes").index(j).key("name");
+            let at = || path().key("attributes").index(j).key("name");
             self.check_property_name(&attribute.name, at, "attribute");
-            self.check_default(attribute, || path.key("attributes").index(j));
+            self.check_default(attribute, || path().key("attributes").index(j));
             if let Some(description) = &attribute.description {
-                let place = || path.key("attributes").index(j).key("description");
+                let place = || path().key("attributes").index(j).key("description");
                 self.check_visible_text(description, place, "the attribute's `description`");
             }
             if Some(attribute.name.as_str()) == identity {
@@ -173,7 +175,7 @@ impl Checker<'_> {
                 let msg = format!(
                     "attribute `{}` is declared twice (first at {})",
                     attribute.name,
-                    path.key("attributes").index(first)
+                    path().key("attributes").index(first)
                 );
                 self.report(Diagnostic::new(at(), msg).help("remove or rename one of them"));
             }
