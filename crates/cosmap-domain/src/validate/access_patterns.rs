@@ -6,14 +6,15 @@ use std::collections::{BTreeMap, BTreeSet};
 use super::{Checker, ElementId};
 use crate::diagnostic::{Diagnostic, JsonPath};
 use crate::model::Relationship;
-use crate::name_lookup::NameMap;
+use crate::name_lookup::{name_map, NameMap};
 use crate::naming::closest;
 
 impl<'a> Checker<'a> {
     pub(super) fn check_access_patterns(&mut self) {
         let spec = self.spec;
         // Relationships by the elements at either end, built once.
-        let mut touching: NameMap<&str, Vec<&Relationship>> = NameMap::default();
+        let mut touching: NameMap<&str, Vec<&Relationship>> =
+            name_map((spec.entities.len() + spec.value_objects.len()).min(2 * spec.relationships.len()));
         for rel in &spec.relationships {
             touching.entry(rel.from.as_str()).or_default().push(rel);
             if rel.to != rel.from {

@@ -5,7 +5,7 @@ use super::{Checker, ElementId};
 use crate::diagnostic::{Diagnostic, JsonPath};
 use crate::embedding::{fixed_placement, FixedPlacement};
 use crate::model::Relationship;
-use crate::name_lookup::NameMap;
+use crate::name_lookup::{name_map, NameMap};
 use crate::naming::{lower_camel, upper_camel};
 
 /// Cosmos DB's largest time-to-live: a 32-bit signed number of seconds.
@@ -14,7 +14,7 @@ const MAX_TTL_SECONDS: i64 = i32::MAX as i64;
 impl<'a> Checker<'a> {
     pub(super) fn check_aggregates(&mut self) {
         let spec = self.spec;
-        let mut first_seen: NameMap<&str, Placed> = NameMap::default();
+        let mut first_seen: NameMap<&str, Placed> = name_map(spec.entities.len() + spec.value_objects.len());
         for (a, aggregate) in spec.aggregates.iter().enumerate() {
             // Built only for a problem: a valid model needs no path.
             let path = || JsonPath::root().key("aggregates").index(a);
@@ -120,7 +120,7 @@ impl<'a> Checker<'a> {
             ));
         } else {
             first_seen.insert(name, at);
-            self.index.aggregate_of.insert(name.to_string(), a);
+            self.index.to_mut().aggregate_of.insert(name.to_string(), a);
         }
     }
 

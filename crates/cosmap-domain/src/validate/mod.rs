@@ -8,9 +8,11 @@ mod names;
 mod numbers;
 mod relationships;
 
+use std::borrow::Cow;
+
 use crate::diagnostic::{Diagnostic, JsonPath};
 use crate::model::{ModelSpec, Relationship};
-use crate::name_lookup::NameMap;
+use crate::name_lookup::{name_map, NameMap};
 use crate::naming::closest;
 
 /// Where an entity or value object is declared.
@@ -51,54 +53,72 @@ impl Index {
 /// it a thread costs more than it saves.
 const PARALLEL_FROM: usize = 512;
 
-/// Validates `spec`; returns the index, or every problem found.
-pub(crate) fn validate(spec: &ModelSpec) -> Result<Index, Vec<Diagnostic>> {
+/// Validates `spec`; returns what `then` makes of the index, or every problem found.
+/// On a large model `then` runs beside the last checks, once the index is complete
+/// and the checks before found nothing (its result is dropped when the last checks
+/// find a problem); on a small one, after every check passed.
+pub(crate) fn validate<T>(spec: &ModelSpec, then: impl FnOnce(&Index) -> T) -> Result<T, Vec<Diagnostic>> {
+    let elements = spec.entities.len() + spec.value_objects.len();
+    let mut from: NameMap<String, Vec<usize>> = name_map(elements.min(spec.relationships.len()));
+    for (i, rel) in spec.relationships.iter().enumerate() {
+        from.entry(rel.from.clone()).or_default().push(i);
+    }
     let mut checker = Checker {
         spec,
         diagnostics: Vec::new(),
-        index: Index::default(),
+        index: Cow::Owned(Index {
+            elements: name_map(elements),
+            aggregate_of: name_map(elements),
+            from,
+        }),
     };
-    for (i, rel) in spec.relationships.iter().enumerate() {
-        checker.index.from.entry(rel.from.clone()).or_default().push(i);
-    }
     checker.check_names();
     checker.check_numbers();
     checker.check_aggregates();
     // The index is complete: relationships and access patterns only read it, so on a
     // large model they are checked on two threads, their problems reported in the
     // same order as one after the other.
-    if spec.access_patterns.len() < PARALLEL_FROM {
+    let index = std::mem::take(&mut checker.index).into_owned();
+    let mut checker = Checker {
+        index: Cow::Borrowed(&index),
+        ..checker
+    };
+    let made = if spec.access_patterns.len() < PARALLEL_FROM {
         checker.check_relationships();
         checker.check_access_patterns();
+        checker.diagnostics.is_empty().then(|| then(&index))
     } else {
         let mut patterns = Checker {
             spec,
             diagnostics: Vec::new(),
-            index: checker.index.clone(),
+            index: Cow::Borrowed(&index),
         };
-        let later = std::thread::scope(|scope| {
+        let (later, made) = std::thread::scope(|scope| {
             let later = scope.spawn(move || {
                 patterns.check_access_patterns();
                 patterns.diagnostics
             });
             checker.check_relationships();
-            later.join()
+            let made = checker.diagnostics.is_empty().then(|| then(&index));
+            (later.join(), made)
         });
         checker
             .diagnostics
             .extend(later.unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
-    }
-    if checker.diagnostics.is_empty() {
-        Ok(checker.index)
-    } else {
-        Err(checker.diagnostics)
+        made
+    };
+    match made {
+        Some(made) if checker.diagnostics.is_empty() => Ok(made),
+        _ => Err(checker.diagnostics),
     }
 }
 
 pub(crate) struct Checker<'a> {
     spec: &'a ModelSpec,
     diagnostics: Vec<Diagnostic>,
-    index: Index,
+    /// Owned while the checks of names and aggregates fill it; then shared by the
+    /// checks that only read it (on two threads for a large model).
+    index: Cow<'a, Index>,
 }
 
 impl<'a> Checker<'a> {

@@ -1,6 +1,6 @@
 //! Names: each must be usable as a Rust identifier and a JSON property, and unique.
 
-use crate::name_lookup::NameMap;
+use crate::name_lookup::{name_map, NameMap};
 
 use super::{Checker, ElementId};
 use crate::diagnostic::{Diagnostic, JsonPath};
@@ -35,9 +35,10 @@ impl Checker<'_> {
             );
         }
         // Where each name was first declared (its path is built only for a problem).
-        let mut declared: NameMap<&str, ElementId> = NameMap::default();
+        let elements = spec.entities.len() + spec.value_objects.len();
+        let mut declared: NameMap<&str, ElementId> = name_map(elements);
         // Names folded to lower case: a second name with the same folding differs only by case.
-        let mut folded: NameMap<String, (&str, ElementId)> = NameMap::default();
+        let mut folded: NameMap<String, (&str, ElementId)> = name_map(elements);
         let elements = spec
             .entities
             .iter()
@@ -74,7 +75,7 @@ impl Checker<'_> {
                     folded.insert(lower, (name, id));
                 }
                 declared.insert(name, id);
-                self.index.elements.insert(name.to_string(), id);
+                self.index.to_mut().elements.insert(name.to_string(), id);
             }
         }
         for (i, entity) in spec.entities.iter().enumerate() {
@@ -116,7 +117,7 @@ impl Checker<'_> {
             }
             self.check_attributes(&vo.attributes, &path, None);
         }
-        let mut aggregates: NameMap<&str, usize> = NameMap::default();
+        let mut aggregates: NameMap<&str, usize> = name_map(spec.aggregates.len());
         for (i, aggregate) in spec.aggregates.iter().enumerate() {
             let path = || JsonPath::root().key("aggregates").index(i);
             if let Some(name) = &aggregate.name {
@@ -134,7 +135,7 @@ impl Checker<'_> {
                 self.check_property_name(property, path, "property");
             }
         }
-        let mut patterns: NameMap<&str, usize> = NameMap::default();
+        let mut patterns: NameMap<&str, usize> = name_map(spec.access_patterns.len());
         for (i, pattern) in spec.access_patterns.iter().enumerate() {
             let path = || JsonPath::root().key("accessPatterns").index(i).key("name");
             if pattern.name.trim().is_empty() {
@@ -156,7 +157,8 @@ impl Checker<'_> {
 
     /// Checks the attributes of the element at `path` (built only for a problem).
     fn check_attributes(&mut self, attributes: &[Attribute], path: &dyn Fn() -> JsonPath, identity: Option<&str>) {
-        let mut seen: NameMap<&str, usize> = NameMap::default();
+        // Earlier declarations are found by a scan in a short list, by a map in a long one.
+        let mut seen: Option<NameMap<&str, usize>> = (attributes.len() > SCAN_UP_TO).then(NameMap::default);
         for (j, attribute) in attributes.iter().enumerate() {
             // Paths are built only for a problem: a valid model needs none.
             let at = || path().key("attributes").index(j).key("name");
@@ -171,7 +173,10 @@ impl Checker<'_> {
                 self.report(
                     Diagnostic::new(at(), msg).help("remove it from `attributes`: the identity is always stored"),
                 );
-            } else if let Some(first) = seen.insert(attribute.name.as_str(), j) {
+            } else if let Some(first) = match &mut seen {
+                Some(seen) => seen.insert(attribute.name.as_str(), j),
+                None => last_before(attributes, j),
+            } {
                 let msg = format!(
                     "attribute `{}` is declared twice (first at {})",
                     attribute.name,
@@ -271,6 +276,17 @@ impl Checker<'_> {
             );
         }
     }
+}
+
+/// Up to this many attributes, an element's are checked for repeated names by scanning
+/// (a map per element cost more than the scans on a large model); past it, by a map.
+const SCAN_UP_TO: usize = 16;
+
+/// The last attribute before the `j`th with its name: the one a second declaration is
+/// reported against (a map of names to their last index gives the same).
+fn last_before(attributes: &[Attribute], j: usize) -> Option<usize> {
+    let name = &attributes[j].name;
+    attributes[..j].iter().rposition(|a| a.name == *name)
 }
 
 fn hint_for(suggestion: &str, form: &str, example: &str) -> String {
