@@ -12,6 +12,7 @@ use crate::naming::{lower_camel, upper_camel};
 const MAX_TTL_SECONDS: i64 = i32::MAX as i64;
 
 impl<'a> Checker<'a> {
+    /// Each aggregate's root, members and time-to-live: fills the index's `aggregate_of`.
     pub(super) fn check_aggregates(&mut self) {
         let spec = self.spec;
         let mut first_seen: NameMap<&str, Placed> = name_map(spec.entities.len() + spec.value_objects.len());
@@ -75,6 +76,11 @@ impl<'a> Checker<'a> {
                 }
             }
         }
+    }
+
+    /// What needs every element placed: partition key and parent link clashes, and
+    /// the elements in no aggregate. Reads the index only.
+    pub(super) fn check_aggregate_clashes(&mut self) {
         self.check_partition_key_clashes();
         self.check_separated_document_clashes();
         let mut unplaced: Vec<(String, ElementId)> = self

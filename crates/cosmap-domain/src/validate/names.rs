@@ -11,7 +11,9 @@ use crate::naming::{
 };
 
 impl Checker<'_> {
-    pub(super) fn check_names(&mut self) {
+    /// The model's name and description, and the names of entities and value objects
+    /// (each declared once): fills the index's `elements`.
+    pub(super) fn check_element_names(&mut self) {
         let spec = self.spec;
         if spec.name.trim().is_empty() {
             self.report(
@@ -78,6 +80,12 @@ impl Checker<'_> {
                 self.index.to_mut().elements.insert(name.to_string(), id);
             }
         }
+    }
+
+    /// The other names (identities, attributes, aggregates, properties, access
+    /// patterns) and descriptions: reads only the model, not the index.
+    pub(super) fn check_other_names(&mut self) {
+        let spec = self.spec;
         for (i, entity) in spec.entities.iter().enumerate() {
             // Built only for a problem: a valid model needs no path.
             let path = || Self::entity_path(i);
