@@ -58,8 +58,8 @@ const PARALLEL_FROM: usize = 512;
 /// patterns. The checks that fill the index run first; the others only read it, and
 /// on a large model they run on two threads, each share's problems put back in that
 /// order. `then` runs once the index is complete and the checks before it found
-/// nothing (on a large model beside the second thread's share; its result is dropped
-/// when that share finds a problem).
+/// nothing (on a large model beside the second thread's share, whose problems then
+/// drop its result).
 pub(crate) fn validate<T>(spec: &ModelSpec, then: impl FnOnce(&Index) -> T) -> Result<T, Vec<Diagnostic>> {
     validate_on(spec, spec.access_patterns.len() >= PARALLEL_FROM, then)
 }
@@ -82,18 +82,19 @@ fn validate_on<T>(spec: &ModelSpec, parallel: bool, then: impl FnOnce(&Index) ->
         index: Cow::Borrowed(&index),
     };
     let mut checker = reader();
+    let filled = element_names.is_empty() && aggregates.is_empty();
     let (names_and_numbers, patterns, made) = if !parallel {
         let (names_and_numbers, patterns) = reader().second_share();
         checker.check_aggregate_clashes();
         checker.check_relationships();
-        let clean = names_and_numbers.is_empty() && patterns.is_empty() && checker.diagnostics.is_empty();
+        let clean = filled && names_and_numbers.is_empty() && patterns.is_empty() && checker.diagnostics.is_empty();
         (names_and_numbers, patterns, clean.then(|| then(&index)))
     } else {
         std::thread::scope(|scope| {
             let second = scope.spawn(|| reader().second_share());
             checker.check_aggregate_clashes();
             checker.check_relationships();
-            let made = checker.diagnostics.is_empty().then(|| then(&index));
+            let made = (filled && checker.diagnostics.is_empty()).then(|| then(&index));
             let (names_and_numbers, patterns) = second.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
             (names_and_numbers, patterns, made)
         })
