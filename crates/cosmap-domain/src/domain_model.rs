@@ -4,7 +4,7 @@ use crate::diagnostic::Diagnostic;
 use crate::model::{
     AccessPattern, Aggregate, Attribute, Entity, ModelSpec, Relationship, ThresholdOverrides, ValueObject, Volume,
 };
-use crate::name_lookup::{NameLookup, NameMap};
+use crate::name_lookup::{name_map, NameLookup, NameMap};
 use crate::validate::{self, ElementId};
 
 /// A validated domain model: every name resolves, every entity and value object
@@ -65,23 +65,29 @@ impl<'a> Element<'a> {
     }
 }
 
+/// Each element's parent: the first relationship that leads to it from inside its own
+/// aggregate (not to the root: a member's relationship to it is a reference back).
+fn parents(spec: &ModelSpec, index: &validate::Index) -> NameMap<String, usize> {
+    let mut parents: NameMap<String, usize> = name_map(spec.relationships.len());
+    for (i, r) in spec.relationships.iter().enumerate() {
+        let aggregate = match (index.aggregate_of.get(&r.from), index.aggregate_of.get(&r.to)) {
+            (Some(x), Some(y)) if x == y => &spec.aggregates[*x],
+            _ => continue,
+        };
+        if aggregate.root != r.to && !parents.contains_key(&r.to) {
+            parents.insert(r.to.clone(), i);
+        }
+    }
+    parents
+}
+
 impl DomainModel {
     /// Validates `spec`; on failure returns every problem found (with JSON paths,
     /// without line numbers: the spec has no text).
     pub fn new(spec: ModelSpec) -> Result<Self, Vec<Diagnostic>> {
-        let index = validate::validate(&spec)?;
-        let mut parents: NameMap<String, usize> = NameMap::default();
-        for (i, r) in spec.relationships.iter().enumerate() {
-            let aggregate = match (index.aggregate_of.get(&r.from), index.aggregate_of.get(&r.to)) {
-                (Some(x), Some(y)) if x == y => &spec.aggregates[*x],
-                _ => continue,
-            };
-            // A root has no parent: a member's relationship to it is a reference back.
-            if aggregate.root != r.to && !parents.contains_key(&r.to) {
-                parents.insert(r.to.clone(), i);
-            }
-        }
-        let lookup = NameLookup::new(&spec, &index, &parents);
+        // The lookups need only the validation index: on a large model they are built
+        // beside the last checks.
+        let lookup = validate::validate(&spec, |index| NameLookup::new(&spec, index, &parents(&spec, index)))?;
         Ok(DomainModel { spec, lookup })
     }
 

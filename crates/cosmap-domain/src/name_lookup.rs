@@ -91,6 +91,12 @@ impl NameLookup {
 /// iteration is sorted before it can reach an output).
 pub type NameMap<K, V> = HashMap<K, V, BuildHasherDefault<NameHasher>>;
 
+/// An empty [`NameMap`] with room for `capacity` names: a map filled from a large
+/// model's lists grows a dozen times otherwise, rehashing each time.
+pub(crate) fn name_map<K, V>(capacity: usize) -> NameMap<K, V> {
+    NameMap::with_capacity_and_hasher(capacity, BuildHasherDefault::default())
+}
+
 /// A fast, deterministic hasher for short names (the multiply-rotate scheme of
 /// rustc's `FxHasher`): no random seed is needed, since the map is never iterated.
 #[derive(Debug, Default, Clone, Copy)]

@@ -6,14 +6,15 @@ use std::collections::{BTreeMap, BTreeSet};
 use super::{Checker, ElementId};
 use crate::diagnostic::{Diagnostic, JsonPath};
 use crate::model::Relationship;
-use crate::name_lookup::NameMap;
+use crate::name_lookup::{name_map, NameMap};
 use crate::naming::closest;
 
 impl<'a> Checker<'a> {
     pub(super) fn check_access_patterns(&mut self) {
         let spec = self.spec;
         // Relationships by the elements at either end, built once.
-        let mut touching: NameMap<&str, Vec<&Relationship>> = NameMap::default();
+        let mut touching: NameMap<&str, Vec<&Relationship>> =
+            name_map((spec.entities.len() + spec.value_objects.len()).min(2 * spec.relationships.len()));
         for rel in &spec.relationships {
             touching.entry(rel.from.as_str()).or_default().push(rel);
             if rel.to != rel.from {
@@ -21,14 +22,14 @@ impl<'a> Checker<'a> {
             }
         }
         for (i, pattern) in spec.access_patterns.iter().enumerate() {
-            let path = JsonPath::root().key("accessPatterns").index(i);
+            // Paths are built only for a problem: a valid model needs none.
+            let path = || JsonPath::root().key("accessPatterns").index(i);
             for (r, name) in pattern.returns.iter().enumerate() {
-                let at = path.key("returns").index(r);
+                let at = || path().key("returns").index(r);
                 if self.index.elements.contains_key(name.as_str()) {
                     continue;
                 }
-                if self.index.elements.contains_key(pattern.start.as_str())
-                    && self.returns_property(pattern, name, at.clone())
+                if self.index.elements.contains_key(pattern.start.as_str()) && self.returns_property(pattern, name, &at)
                 {
                     continue;
                 }
@@ -42,7 +43,7 @@ impl<'a> Checker<'a> {
                 if let (false, Some(near)) = (near_element, closest(first, properties.iter().map(String::as_str))) {
                     self.report(
                         Diagnostic::new(
-                            at,
+                            at(),
                             format!("`{name}` is neither an element nor a property of `{}`", pattern.start),
                         )
                         .help(format!(
@@ -51,24 +52,24 @@ impl<'a> Checker<'a> {
                     );
                     continue;
                 }
-                self.require_element(name, || at, "returned element");
+                self.require_element(name, at, "returned element");
             }
             if pattern.write.is_some() && pattern.kind == crate::model::AccessKind::Read {
                 self.report(
-                    Diagnostic::new(path.key("write"), "`write` is set on a read access pattern")
+                    Diagnostic::new(path().key("write"), "`write` is set on a read access pattern")
                         .help("remove `write`, or set `\"kind\": \"write\"`"),
                 );
             }
-            if !self.require_element(&pattern.start, || path.key("start"), "start") {
+            if !self.require_element(&pattern.start, || path().key("start"), "start") {
                 continue;
             }
             match pattern.limit {
                 Some(0) => self.report(
-                    Diagnostic::new(path.key("limit"), "`limit` is 0: the read would return nothing")
+                    Diagnostic::new(path().key("limit"), "`limit` is 0: the read would return nothing")
                         .help("give the most items one execution returns, 1 or more, or remove `limit`"),
                 ),
                 Some(_) if pattern.kind == crate::model::AccessKind::Write => self.report(
-                    Diagnostic::new(path.key("limit"), "`limit` is set on a write access pattern")
+                    Diagnostic::new(path().key("limit"), "`limit` is set on a write access pattern")
                         .help("remove `limit`: it bounds what a read returns"),
                 ),
                 _ => {}
@@ -83,16 +84,16 @@ impl<'a> Checker<'a> {
             for (list, names) in lists {
                 for (f, &name) in names.iter().enumerate() {
                     if list == "filter" && name.contains('.') {
-                        self.check_filter_path(&pattern.start, name, path.key(list).index(f));
+                        self.check_filter_path(&pattern.start, name, &|| path().key(list).index(f));
                         continue;
                     }
-                    if list == "filter" && self.ambiguous(&pattern.start, name, path.key(list).index(f)) {
+                    if list == "filter" && self.ambiguous(&pattern.start, name, &|| path().key(list).index(f)) {
                         continue;
                     }
                     if valid.contains(name) {
                         if list == "sort" && self.is_list_attribute(&pattern.start, name) {
                             let msg = format!("`{name}` is a list (`\"many\": true`) and cannot be sorted on");
-                            self.report(Diagnostic::new(path.key(list).index(f), msg).help(
+                            self.report(Diagnostic::new(path().key(list).index(f), msg).help(
                                 "Cosmos DB orders only by single values (a list gives 400 across partitions): sort on another attribute, or drop the sort",
                             ));
                         }
@@ -127,7 +128,7 @@ impl<'a> Checker<'a> {
                         (None, None, None) => format!("`{}` can {list} on {all}", pattern.start),
                     };
                     let msg = format!("`{name}` is not a property of `{}`", pattern.start);
-                    self.report(Diagnostic::new(path.key(list).index(f), msg).help(help));
+                    self.report(Diagnostic::new(path().key(list).index(f), msg).help(help));
                 }
             }
         }
@@ -138,13 +139,13 @@ impl<'a> Checker<'a> {
     fn check_filter_operators(
         &mut self,
         pattern: &crate::model::AccessPattern,
-        path: &JsonPath,
+        path: &dyn Fn() -> JsonPath,
         valid: &BTreeSet<&str>,
     ) {
         use crate::model::{AttributeType, Filter, FilterOp, FILTER_OPERATORS};
         let mut bound: BTreeMap<String, &str> = BTreeMap::new();
         for (f, entry) in pattern.filter.iter().enumerate() {
-            let at = path.key("filter").index(f);
+            let at = || path().key("filter").index(f);
             let Some(filter) = Filter::parse(entry) else {
                 let word = entry.trim_end().rsplit(' ').next().unwrap_or_default();
                 let ops = FILTER_OPERATORS
@@ -153,7 +154,7 @@ impl<'a> Checker<'a> {
                     .collect::<Vec<_>>()
                     .join(", ");
                 self.report(
-                    Diagnostic::new(at, format!("`{word}` is not a filter operator"))
+                    Diagnostic::new(at(), format!("`{word}` is not a filter operator"))
                         .help(format!("write the attribute alone for equality, or follow it with a space and one of {ops} (`\"dueOn <\"`)")),
                 );
                 continue;
@@ -165,7 +166,7 @@ impl<'a> Checker<'a> {
             if filter.op != FilterOp::Equal && self.is_list_attribute(&pattern.start, filter.attribute) {
                 self.report(
                     Diagnostic::new(
-                        at.clone(),
+                        at(),
                         format!(
                             "`{}` is a list (`\"many\": true`): it cannot be compared with `{}`",
                             filter.attribute,
@@ -180,7 +181,7 @@ impl<'a> Checker<'a> {
             } else if filter.is_range() && ty == Some(AttributeType::Boolean) {
                 self.report(
                     Diagnostic::new(
-                        at.clone(),
+                        at(),
                         format!("`{}` is a boolean: it has no range to compare", filter.attribute),
                     )
                     .help(format!("filter on `{}` alone (equality)", filter.attribute)),
@@ -190,7 +191,7 @@ impl<'a> Checker<'a> {
                 if let Some(other) = bound.insert(parameter.clone(), entry.as_str()) {
                     self.report(
                         Diagnostic::new(
-                            at.clone(),
+                            at(),
                             format!("`{entry}` and `{other}` both bind the parameter `@{parameter}`"),
                         )
                         .help(
@@ -218,7 +219,7 @@ impl<'a> Checker<'a> {
 
     /// A bare filter name that names the identity of more than one root `start`
     /// refers to (and nothing of its own): reported with the paths to choose from.
-    fn ambiguous(&mut self, start: &str, name: &str, at: JsonPath) -> bool {
+    fn ambiguous(&mut self, start: &str, name: &str, at: &dyn Fn() -> JsonPath) -> bool {
         let own = self.attribute_type(start, name).is_some() || self.identity_of(start) == Some(name);
         let paths: Vec<String> = self
             .forward_references(start)
@@ -231,7 +232,7 @@ impl<'a> Checker<'a> {
         }
         self.report(
             Diagnostic::new(
-                at,
+                at(),
                 format!(
                     "`{name}` is reachable by more than one path from `{start}`: {}",
                     paths.join(", ")
@@ -245,7 +246,7 @@ impl<'a> Checker<'a> {
     /// A dotted filter path from `start`: a reference's property and the referenced
     /// root's identity (`author.userId`), or an embedded value object's property and
     /// one of its attributes (`address.city`).
-    fn check_filter_path(&mut self, start: &str, name: &str, at: JsonPath) {
+    fn check_filter_path(&mut self, start: &str, name: &str, at: &dyn Fn() -> JsonPath) {
         let spec = self.spec;
         let (first, rest) = name.split_once('.').unwrap_or((name, ""));
         let mut choices: Vec<String> = Vec::new();
@@ -275,7 +276,7 @@ impl<'a> Checker<'a> {
             None if choices.is_empty() => format!("`{start}` holds no reference or value object to follow"),
             None => format!("paths from `{start}`: {all}"),
         };
-        self.report(Diagnostic::new(at, format!("`{name}` is not a path from `{start}`")).help(help));
+        self.report(Diagnostic::new(at(), format!("`{name}` is not a path from `{start}`")).help(help));
     }
 
     /// A `returns` entry that names a property of the start (`"categories"`: follow
@@ -283,7 +284,12 @@ impl<'a> Checker<'a> {
     /// each result, that attribute of what the reference leads to). `false` when the
     /// entry is neither (the caller reports it as an unknown element); `true` when it
     /// is one, reported here if it is wrong.
-    fn returns_property(&mut self, pattern: &crate::model::AccessPattern, entry: &str, at: JsonPath) -> bool {
+    fn returns_property(
+        &mut self,
+        pattern: &crate::model::AccessPattern,
+        entry: &str,
+        at: &dyn Fn() -> JsonPath,
+    ) -> bool {
         let (first, rest) = match entry.split_once('.') {
             Some((first, rest)) => (first, Some(rest)),
             None => (entry, None),
@@ -333,14 +339,14 @@ impl<'a> Checker<'a> {
                 None
             };
             if let Some((message, help)) = problem {
-                self.report(Diagnostic::new(at, message).help(help));
+                self.report(Diagnostic::new(at(), message).help(help));
                 return true;
             }
         }
         if pattern.kind == crate::model::AccessKind::Write {
             self.report(
                 Diagnostic::new(
-                    at,
+                    at(),
                     format!("`{entry}` follows a property: a write returns elements, not properties"),
                 )
                 .help(format!("name the element `{}`", rel.to)),
@@ -359,20 +365,20 @@ impl<'a> Checker<'a> {
                 Some(near) => format!("did you mean `{first}.{near}`? (`{}` holds {all})", rel.to),
                 None => format!("`{}` holds {all}", rel.to),
             };
-            self.report(Diagnostic::new(at, format!("`{rest}` is not an attribute of `{}`", rel.to)).help(help));
+            self.report(Diagnostic::new(at(), format!("`{rest}` is not an attribute of `{}`", rel.to)).help(help));
         }
         true
     }
 
     /// `project`: on reads only, each name an attribute (or the identity) of the start
     /// element, or a property it holds (an embedded value object, a reference), once.
-    fn check_projection(&mut self, pattern: &crate::model::AccessPattern, path: &JsonPath) {
+    fn check_projection(&mut self, pattern: &crate::model::AccessPattern, path: &dyn Fn() -> JsonPath) {
         if pattern.project.is_empty() {
             return;
         }
         if pattern.kind == crate::model::AccessKind::Write {
             self.report(
-                Diagnostic::new(path.key("project"), "`project` is set on a write access pattern")
+                Diagnostic::new(path().key("project"), "`project` is set on a write access pattern")
                     .help("remove `project`: it names what a read returns"),
             );
             return;
@@ -388,10 +394,10 @@ impl<'a> Checker<'a> {
         names.extend(properties.iter().map(String::as_str));
         let mut seen = BTreeSet::new();
         for (i, name) in pattern.project.iter().enumerate() {
-            let at = path.key("project").index(i);
+            let at = || path().key("project").index(i);
             if !seen.insert(name.as_str()) {
                 self.report(
-                    Diagnostic::new(at, format!("`{name}` is listed twice in `project`"))
+                    Diagnostic::new(at(), format!("`{name}` is listed twice in `project`"))
                         .help("list each attribute once"),
                 );
                 continue;
@@ -404,7 +410,7 @@ impl<'a> Checker<'a> {
                 Some(near) => format!("did you mean `{near}`? (`{}` holds {all})", pattern.start),
                 None => format!("`{}` holds {all}", pattern.start),
             };
-            self.report(Diagnostic::new(at, format!("`{name}` is not a property of `{}`", pattern.start)).help(help));
+            self.report(Diagnostic::new(at(), format!("`{name}` is not a property of `{}`", pattern.start)).help(help));
         }
     }
 
@@ -413,7 +419,7 @@ impl<'a> Checker<'a> {
     fn check_counts(
         &mut self,
         pattern: &crate::model::AccessPattern,
-        path: &JsonPath,
+        path: &dyn Fn() -> JsonPath,
         touching: Option<&Vec<&'a Relationship>>,
     ) {
         if pattern.counts.is_empty() {
@@ -421,7 +427,7 @@ impl<'a> Checker<'a> {
         }
         if pattern.kind == crate::model::AccessKind::Write {
             self.report(
-                Diagnostic::new(path.key("counts"), "`counts` is set on a write access pattern")
+                Diagnostic::new(path().key("counts"), "`counts` is set on a write access pattern")
                     .help("remove `counts`: it names what a read shows with each result"),
             );
             return;
@@ -441,10 +447,11 @@ impl<'a> Checker<'a> {
             .collect();
         let mut seen = BTreeSet::new();
         for (i, name) in pattern.counts.iter().enumerate() {
-            let at = path.key("counts").index(i);
+            let at = || path().key("counts").index(i);
             if !seen.insert(name.as_str()) {
                 self.report(
-                    Diagnostic::new(at, format!("`{name}` is listed twice in `counts`")).help("list each element once"),
+                    Diagnostic::new(at(), format!("`{name}` is listed twice in `counts`"))
+                        .help("list each element once"),
                 );
                 continue;
             }
@@ -462,7 +469,7 @@ impl<'a> Checker<'a> {
             };
             self.report(
                 Diagnostic::new(
-                    at,
+                    at(),
                     format!(
                         "`{name}` is not related to `{}`: there is nothing of it to count",
                         pattern.start

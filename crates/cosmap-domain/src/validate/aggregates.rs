@@ -5,33 +5,35 @@ use super::{Checker, ElementId};
 use crate::diagnostic::{Diagnostic, JsonPath};
 use crate::embedding::{fixed_placement, FixedPlacement};
 use crate::model::Relationship;
-use crate::name_lookup::NameMap;
+use crate::name_lookup::{name_map, NameMap};
 use crate::naming::{lower_camel, upper_camel};
 
 /// Cosmos DB's largest time-to-live: a 32-bit signed number of seconds.
 const MAX_TTL_SECONDS: i64 = i32::MAX as i64;
 
 impl<'a> Checker<'a> {
+    /// Each aggregate's root, members and time-to-live: fills the index's `aggregate_of`.
     pub(super) fn check_aggregates(&mut self) {
         let spec = self.spec;
-        let mut first_seen: NameMap<&str, Placed> = NameMap::default();
+        let mut first_seen: NameMap<&str, Placed> = name_map(spec.entities.len() + spec.value_objects.len());
         for (a, aggregate) in spec.aggregates.iter().enumerate() {
-            let path = JsonPath::root().key("aggregates").index(a);
+            // Built only for a problem: a valid model needs no path.
+            let path = || JsonPath::root().key("aggregates").index(a);
             let root_ok = if aggregate.root.trim().is_empty() {
                 self.report(
                     Diagnostic::new(
-                        path.key("root"),
+                        path().key("root"),
                         format!("aggregate `{}` has no root", aggregate.display_name()),
                     )
                     .help("set `root` to the entity that is the aggregate's entry point"),
                 );
                 false
-            } else if self.require_element(&aggregate.root, || path.key("root"), "root") {
+            } else if self.require_element(&aggregate.root, || path().key("root"), "root") {
                 if self.is_entity(&aggregate.root) {
                     true
                 } else {
                     self.report(
-                        Diagnostic::new(path.key("root"), format!("the root `{}` is a value object", aggregate.root))
+                        Diagnostic::new(path().key("root"), format!("the root `{}` is a value object", aggregate.root))
                             .help("an aggregate root must be an entity (it needs an identity): make it an entity or choose another root"),
                     );
                     false
@@ -64,7 +66,7 @@ impl<'a> Checker<'a> {
                 if ttl == 0 || !(-1..=MAX_TTL_SECONDS).contains(&ttl) {
                     self.report(
                         Diagnostic::new(
-                            path.key("defaultTtlSeconds"),
+                            path().key("defaultTtlSeconds"),
                             format!("{ttl} is not a valid default time-to-live"),
                         )
                         .help(format!(
@@ -74,6 +76,11 @@ impl<'a> Checker<'a> {
                 }
             }
         }
+    }
+
+    /// What needs every element placed: partition key and parent link clashes, and
+    /// the elements in no aggregate. Reads the index only.
+    pub(super) fn check_aggregate_clashes(&mut self) {
         self.check_partition_key_clashes();
         self.check_separated_document_clashes();
         let mut unplaced: Vec<(String, ElementId)> = self
@@ -119,7 +126,7 @@ impl<'a> Checker<'a> {
             ));
         } else {
             first_seen.insert(name, at);
-            self.index.aggregate_of.insert(name.to_string(), a);
+            self.index.to_mut().aggregate_of.insert(name.to_string(), a);
         }
     }
 
@@ -133,13 +140,13 @@ impl<'a> Checker<'a> {
             let Some((root, key)) = self.member_partition_key(&entity.name) else {
                 continue;
             };
-            let path = Self::entity_path(i);
+            let path = || Self::entity_path(i);
             if entity.identity == key {
                 let taken: Vec<&str> = entity.attributes.iter().map(|a| a.name.as_str()).collect();
                 let suggestion = unused(format!("{}Id", lower_camel(&entity.name)), key, &taken);
                 self.report(
                     Diagnostic::new(
-                        path.key("identity"),
+                        path().key("identity"),
                         format!("`{key}` is the partition key every document of aggregate `{root}` carries"),
                     )
                     .help(format!(
@@ -149,7 +156,7 @@ impl<'a> Checker<'a> {
                 );
             }
             if let Some(j) = entity.attributes.iter().position(|a| a.name == key) {
-                let path = path.key("attributes").index(j).key("name");
+                let path = path().key("attributes").index(j).key("name");
                 self.report(
                     Diagnostic::new(
                         path,

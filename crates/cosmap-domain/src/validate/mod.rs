@@ -8,9 +8,11 @@ mod names;
 mod numbers;
 mod relationships;
 
+use std::borrow::Cow;
+
 use crate::diagnostic::{Diagnostic, JsonPath};
 use crate::model::{ModelSpec, Relationship};
-use crate::name_lookup::NameMap;
+use crate::name_lookup::{name_map, NameMap};
 use crate::naming::closest;
 
 /// Where an entity or value object is declared.
@@ -47,61 +49,105 @@ impl Index {
     }
 }
 
-/// From this many access patterns they are checked on a thread of their own: below
-/// it a thread costs more than it saves.
+/// From this many access patterns the checks that read the index run on two threads:
+/// below it a thread costs more than it saves.
 const PARALLEL_FROM: usize = 512;
 
-/// Validates `spec`; returns the index, or every problem found.
-pub(crate) fn validate(spec: &ModelSpec) -> Result<Index, Vec<Diagnostic>> {
+/// Validates `spec`; returns what `then` makes of the index, or every problem found,
+/// in the order of the checks: names, numbers, aggregates, relationships, access
+/// patterns. The checks that fill the index run first; the others only read it, and
+/// on a large model they run on two threads, each share's problems put back in that
+/// order. `then` runs once the index is complete and the checks before it found
+/// nothing (on a large model beside the second thread's share, whose problems then
+/// drop its result).
+pub(crate) fn validate<T>(spec: &ModelSpec, then: impl FnOnce(&Index) -> T) -> Result<T, Vec<Diagnostic>> {
+    validate_on(spec, spec.access_patterns.len() >= PARALLEL_FROM, then)
+}
+
+/// [`validate`], on two threads when `parallel` says so.
+fn validate_on<T>(spec: &ModelSpec, parallel: bool, then: impl FnOnce(&Index) -> T) -> Result<T, Vec<Diagnostic>> {
     let mut checker = Checker {
         spec,
         diagnostics: Vec::new(),
-        index: Index::default(),
+        index: Cow::Owned(Index::sized_for(spec)),
     };
-    for (i, rel) in spec.relationships.iter().enumerate() {
-        checker.index.from.entry(rel.from.clone()).or_default().push(i);
-    }
-    checker.check_names();
-    checker.check_numbers();
+    checker.check_element_names();
+    let element_names = std::mem::take(&mut checker.diagnostics);
     checker.check_aggregates();
-    // The index is complete: relationships and access patterns only read it, so on a
-    // large model they are checked on two threads, their problems reported in the
-    // same order as one after the other.
-    if spec.access_patterns.len() < PARALLEL_FROM {
+    let aggregates = std::mem::take(&mut checker.diagnostics);
+    let index = std::mem::take(&mut checker.index).into_owned();
+    let reader = || Checker {
+        spec,
+        diagnostics: Vec::new(),
+        index: Cow::Borrowed(&index),
+    };
+    let mut checker = reader();
+    let filled = element_names.is_empty() && aggregates.is_empty();
+    let (names_and_numbers, patterns, made) = if !parallel {
+        let (names_and_numbers, patterns) = reader().second_share();
+        checker.check_aggregate_clashes();
         checker.check_relationships();
-        checker.check_access_patterns();
+        let clean = filled && names_and_numbers.is_empty() && patterns.is_empty() && checker.diagnostics.is_empty();
+        (names_and_numbers, patterns, clean.then(|| then(&index)))
     } else {
-        let mut patterns = Checker {
-            spec,
-            diagnostics: Vec::new(),
-            index: checker.index.clone(),
-        };
-        let later = std::thread::scope(|scope| {
-            let later = scope.spawn(move || {
-                patterns.check_access_patterns();
-                patterns.diagnostics
-            });
+        std::thread::scope(|scope| {
+            let second = scope.spawn(|| reader().second_share());
+            checker.check_aggregate_clashes();
             checker.check_relationships();
-            later.join()
-        });
-        checker
-            .diagnostics
-            .extend(later.unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
+            let made = (filled && checker.diagnostics.is_empty()).then(|| then(&index));
+            let (names_and_numbers, patterns) = second.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            (names_and_numbers, patterns, made)
+        })
+    };
+    let mut diagnostics = element_names;
+    diagnostics.extend(names_and_numbers);
+    diagnostics.extend(aggregates);
+    diagnostics.extend(checker.diagnostics);
+    diagnostics.extend(patterns);
+    match made {
+        Some(made) if diagnostics.is_empty() => Ok(made),
+        _ => Err(diagnostics),
     }
-    if checker.diagnostics.is_empty() {
-        Ok(checker.index)
-    } else {
-        Err(checker.diagnostics)
+}
+
+impl Index {
+    /// The index of `spec` before validation: the relationships by element, and room
+    /// for the elements and their aggregates.
+    fn sized_for(spec: &ModelSpec) -> Self {
+        let elements = spec.entities.len() + spec.value_objects.len();
+        let mut from: NameMap<String, Vec<usize>> = name_map(elements.min(spec.relationships.len()));
+        for (i, rel) in spec.relationships.iter().enumerate() {
+            from.entry(rel.from.clone()).or_default().push(i);
+        }
+        Index {
+            elements: name_map(elements),
+            aggregate_of: name_map(elements),
+            from,
+        }
     }
 }
 
 pub(crate) struct Checker<'a> {
     spec: &'a ModelSpec,
     diagnostics: Vec<Diagnostic>,
-    index: Index,
+    /// Owned while the checks of names and aggregates fill it; then shared by the
+    /// checks that only read it (on two threads for a large model).
+    index: Cow<'a, Index>,
 }
 
 impl<'a> Checker<'a> {
+    /// The checks of the second thread on a large model, once the index is complete:
+    /// the other names and the numbers (reported before the aggregates), and the access
+    /// patterns (reported last). The first thread checks the aggregates' clashes and
+    /// the relationships meanwhile.
+    fn second_share(mut self) -> (Vec<Diagnostic>, Vec<Diagnostic>) {
+        self.check_other_names();
+        self.check_numbers();
+        let names_and_numbers = std::mem::take(&mut self.diagnostics);
+        self.check_access_patterns();
+        (names_and_numbers, self.diagnostics)
+    }
+
     fn report(&mut self, diagnostic: Diagnostic) {
         self.diagnostics.push(diagnostic);
     }
@@ -182,5 +228,46 @@ impl<'a> Checker<'a> {
         };
         self.report(Diagnostic::new(path(), message).help(help));
         false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An example model broken in every group of checks, its access patterns repeated
+    /// (renamed) past [`PARALLEL_FROM`].
+    fn broken_model() -> ModelSpec {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/ecommerce/model.json");
+        let text = std::fs::read_to_string(path).expect("the e-commerce example");
+        let mut spec: ModelSpec = serde_json::from_str(&text).expect("parses");
+        let patterns = spec.access_patterns.clone();
+        for round in 0..PARALLEL_FROM / patterns.len() + 1 {
+            spec.access_patterns.extend(patterns.iter().cloned().map(|mut p| {
+                p.name = format!("{} {round}", p.name);
+                p
+            }));
+        }
+        spec.entities[0].attributes[0].name = "Bad Name".into();
+        spec.entities[1].identity = "id".into();
+        let repeated = spec.value_objects[0].attributes[0].clone();
+        spec.value_objects[0].attributes.push(repeated);
+        spec.access_patterns[3].per_second = -1.0;
+        spec.aggregates[0].members.push("Nowhere".into());
+        spec.aggregates[1].default_ttl_seconds = Some(0);
+        spec.relationships[0].max = Some(0);
+        spec.relationships[1].to = "Missing".into();
+        spec.access_patterns[5].start = "Unknown".into();
+        spec.access_patterns[PARALLEL_FROM + 1].filter.push("nothing".into());
+        spec
+    }
+
+    #[test]
+    fn two_threads_report_what_one_reports_in_the_same_order() {
+        let spec = broken_model();
+        let one = validate_on(&spec, false, |_| ()).expect_err("broken");
+        let two = validate_on(&spec, true, |_| ()).expect_err("broken");
+        assert!(one.len() >= 10, "{one:#?}");
+        assert_eq!(one, two);
     }
 }

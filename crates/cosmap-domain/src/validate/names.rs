@@ -1,6 +1,6 @@
 //! Names: each must be usable as a Rust identifier and a JSON property, and unique.
 
-use crate::name_lookup::NameMap;
+use crate::name_lookup::{name_map, NameMap};
 
 use super::{Checker, ElementId};
 use crate::diagnostic::{Diagnostic, JsonPath};
@@ -11,7 +11,9 @@ use crate::naming::{
 };
 
 impl Checker<'_> {
-    pub(super) fn check_names(&mut self) {
+    /// The model's name and description, and the names of entities and value objects
+    /// (each declared once): fills the index's `elements`.
+    pub(super) fn check_element_names(&mut self) {
         let spec = self.spec;
         if spec.name.trim().is_empty() {
             self.report(
@@ -35,9 +37,10 @@ impl Checker<'_> {
             );
         }
         // Where each name was first declared (its path is built only for a problem).
-        let mut declared: NameMap<&str, ElementId> = NameMap::default();
+        let elements = spec.entities.len() + spec.value_objects.len();
+        let mut declared: NameMap<&str, ElementId> = name_map(elements);
         // Names folded to lower case: a second name with the same folding differs only by case.
-        let mut folded: NameMap<String, (&str, ElementId)> = NameMap::default();
+        let mut folded: NameMap<String, (&str, ElementId)> = name_map(elements);
         let elements = spec
             .entities
             .iter()
@@ -74,15 +77,22 @@ impl Checker<'_> {
                     folded.insert(lower, (name, id));
                 }
                 declared.insert(name, id);
-                self.index.elements.insert(name.to_string(), id);
+                self.index.to_mut().elements.insert(name.to_string(), id);
             }
         }
+    }
+
+    /// The other names (identities, attributes, aggregates, properties, access
+    /// patterns) and descriptions: reads only the model, not the index.
+    pub(super) fn check_other_names(&mut self) {
+        let spec = self.spec;
         for (i, entity) in spec.entities.iter().enumerate() {
-            let path = Self::entity_path(i);
-            self.check_property_name(&entity.identity, || path.key("identity"), "identity");
+            // Built only for a problem: a valid model needs no path.
+            let path = || Self::entity_path(i);
+            self.check_property_name(&entity.identity, || path().key("identity"), "identity");
             if entity.identity == "id" {
                 self.report(
-                    Diagnostic::new(path.key("identity"), "the identity must not be called `id`")
+                    Diagnostic::new(path().key("identity"), "the identity must not be called `id`")
                         .help(format!(
                             "name it after the entity, for example `{}Id`: cosmap stores it in `id` and partitions and refers by this name",
                             lower_camel(&entity.name)
@@ -90,15 +100,15 @@ impl Checker<'_> {
                 );
             }
             if let Some(description) = &entity.description {
-                self.check_visible_text(description, || path.key("description"), "the entity's `description`");
+                self.check_visible_text(description, || path().key("description"), "the entity's `description`");
             }
             self.check_attributes(&entity.attributes, &path, Some(&entity.identity));
         }
         for (i, vo) in spec.value_objects.iter().enumerate() {
-            let path = Self::value_object_path(i);
+            let path = || Self::value_object_path(i);
             if vo.identity.is_some() {
                 self.report(
-                    Diagnostic::new(path.key("identity"), format!("value object `{}` has an identity", vo.name)).help(
+                    Diagnostic::new(path().key("identity"), format!("value object `{}` has an identity", vo.name)).help(
                         format!(
                             "value objects have no identity: remove `identity`, or move `{}` to `entities` if its instances need one",
                             vo.name
@@ -109,22 +119,22 @@ impl Checker<'_> {
             if let Some(description) = &vo.description {
                 self.check_visible_text(
                     description,
-                    || path.key("description"),
+                    || path().key("description"),
                     "the value object's `description`",
                 );
             }
             self.check_attributes(&vo.attributes, &path, None);
         }
-        let mut aggregates: NameMap<&str, usize> = NameMap::default();
+        let mut aggregates: NameMap<&str, usize> = name_map(spec.aggregates.len());
         for (i, aggregate) in spec.aggregates.iter().enumerate() {
-            let path = JsonPath::root().key("aggregates").index(i);
+            let path = || JsonPath::root().key("aggregates").index(i);
             if let Some(name) = &aggregate.name {
-                self.check_type_name(name, || path.key("name"), "aggregate");
+                self.check_type_name(name, || path().key("name"), "aggregate");
             }
             let name = aggregate.display_name();
             if let Some(first) = aggregates.insert(name, i) {
                 let msg = format!("aggregate `{name}` is declared twice (first at $.aggregates[{first}])");
-                self.report(Diagnostic::new(path, msg).help("merge the two aggregates or rename one"));
+                self.report(Diagnostic::new(path(), msg).help("merge the two aggregates or rename one"));
             }
         }
         for (i, rel) in spec.relationships.iter().enumerate() {
@@ -133,7 +143,7 @@ impl Checker<'_> {
                 self.check_property_name(property, path, "property");
             }
         }
-        let mut patterns: NameMap<&str, usize> = NameMap::default();
+        let mut patterns: NameMap<&str, usize> = name_map(spec.access_patterns.len());
         for (i, pattern) in spec.access_patterns.iter().enumerate() {
             let path = || JsonPath::root().key("accessPatterns").index(i).key("name");
             if pattern.name.trim().is_empty() {
@@ -153,15 +163,17 @@ impl Checker<'_> {
         }
     }
 
-    fn check_attributes(&mut self, attributes: &[Attribute], path: &JsonPath, identity: Option<&str>) {
-        let mut seen: NameMap<&str, usize> = NameMap::default();
+    /// Checks the attributes of the element at `path` (built only for a problem).
+    fn check_attributes(&mut self, attributes: &[Attribute], path: &dyn Fn() -> JsonPath, identity: Option<&str>) {
+        // Earlier declarations are found by a scan in a short list, by a map in a long one.
+        let mut seen: Option<NameMap<&str, usize>> = (attributes.len() > SCAN_UP_TO).then(NameMap::default);
         for (j, attribute) in attributes.iter().enumerate() {
             // Paths are built only for a problem: a valid model needs none.
-            let at = || path.key("attributes").index(j).key("name");
+            let at = || path().key("attributes").index(j).key("name");
             self.check_property_name(&attribute.name, at, "attribute");
-            self.check_default(attribute, || path.key("attributes").index(j));
+            self.check_default(attribute, || path().key("attributes").index(j));
             if let Some(description) = &attribute.description {
-                let place = || path.key("attributes").index(j).key("description");
+                let place = || path().key("attributes").index(j).key("description");
                 self.check_visible_text(description, place, "the attribute's `description`");
             }
             if Some(attribute.name.as_str()) == identity {
@@ -169,11 +181,14 @@ impl Checker<'_> {
                 self.report(
                     Diagnostic::new(at(), msg).help("remove it from `attributes`: the identity is always stored"),
                 );
-            } else if let Some(first) = seen.insert(attribute.name.as_str(), j) {
+            } else if let Some(first) = match &mut seen {
+                Some(seen) => seen.insert(attribute.name.as_str(), j),
+                None => last_before(attributes, j),
+            } {
                 let msg = format!(
                     "attribute `{}` is declared twice (first at {})",
                     attribute.name,
-                    path.key("attributes").index(first)
+                    path().key("attributes").index(first)
                 );
                 self.report(Diagnostic::new(at(), msg).help("remove or rename one of them"));
             }
@@ -269,6 +284,17 @@ impl Checker<'_> {
             );
         }
     }
+}
+
+/// Up to this many attributes, an element's are checked for repeated names by scanning
+/// (a map per element cost more than the scans on a large model); past it, by a map.
+const SCAN_UP_TO: usize = 16;
+
+/// The last attribute before the `j`th with its name: the one a second declaration is
+/// reported against (a map of names to their last index gives the same).
+fn last_before(attributes: &[Attribute], j: usize) -> Option<usize> {
+    let name = &attributes[j].name;
+    attributes[..j].iter().rposition(|a| a.name == *name)
 }
 
 fn hint_for(suggestion: &str, form: &str, example: &str) -> String {

@@ -14,39 +14,40 @@ impl Checker<'_> {
     pub(super) fn check_numbers(&mut self) {
         let spec = self.spec;
         for (i, entity) in spec.entities.iter().enumerate() {
-            self.check_attribute_values(&entity.attributes, Self::entity_path(i));
+            self.check_attribute_values(&entity.attributes, &|| Self::entity_path(i));
             if let Some(volume) = &entity.volume {
-                self.check_volume(volume, Self::entity_path(i).key("volume"));
+                self.check_volume(volume, &|| Self::entity_path(i).key("volume"));
             }
         }
         for (i, vo) in spec.value_objects.iter().enumerate() {
-            self.check_attribute_values(&vo.attributes, Self::value_object_path(i));
+            self.check_attribute_values(&vo.attributes, &|| Self::value_object_path(i));
             if let Some(volume) = &vo.volume {
-                self.check_volume(volume, Self::value_object_path(i).key("volume"));
+                self.check_volume(volume, &|| Self::value_object_path(i).key("volume"));
             }
         }
         for (i, rel) in spec.relationships.iter().enumerate() {
-            let path = JsonPath::root().key("relationships").index(i);
+            // Built only for a problem: a valid model needs no path.
+            let path = || JsonPath::root().key("relationships").index(i);
             if let Some(rate) = rel.updates_per_second {
                 let what = "number of updates per second";
-                self.check_range(rate, path.key("updatesPerSecond"), 0.0, MAX_PER_SECOND, what);
+                self.check_range(rate, &|| path().key("updatesPerSecond"), 0.0, MAX_PER_SECOND, what);
             }
             if let Some(avg) = rel.avg {
                 let bound = rel.max.map_or(MAX_COUNT, |m| m as f64);
                 let what = "typical number of targets per source (`avg`)";
-                self.check_range(avg, path.key("avg"), 0.0, bound, what);
+                self.check_range(avg, &|| path().key("avg"), 0.0, bound, what);
             }
             if let Some(max) = rel.max.filter(|&max| max as f64 > MAX_COUNT) {
                 self.report(
-                    Diagnostic::new(path.key("max"), format!("a bound of {max} is not plausible"))
+                    Diagnostic::new(path().key("max"), format!("a bound of {max} is not plausible"))
                         .help(format!("give the real largest number of `{}` per `{}` (at most {}), or use `squillions` without `max` when there is no useful bound", rel.to, rel.from, show(MAX_COUNT))),
                 );
             }
         }
         for (i, pattern) in spec.access_patterns.iter().enumerate() {
-            let path = JsonPath::root().key("accessPatterns").index(i).key("perSecond");
+            let path = || JsonPath::root().key("accessPatterns").index(i).key("perSecond");
             let what = "number of executions per second";
-            self.check_range(pattern.per_second, path, 0.0, MAX_PER_SECOND, what);
+            self.check_range(pattern.per_second, &path, 0.0, MAX_PER_SECOND, what);
         }
         if let Some(t) = &spec.thresholds {
             let path = JsonPath::root().key("thresholds");
@@ -92,26 +93,27 @@ impl Checker<'_> {
             ];
             for (name, value, max) in fields {
                 if let Some(value) = value {
-                    self.check_range(value, path.key(name), 0.0, max, &format!("`{name}`"));
+                    self.check_range(value, &|| path.key(name), 0.0, max, &format!("`{name}`"));
                 }
             }
         }
     }
 
-    fn check_volume(&mut self, volume: &Volume, path: JsonPath) {
+    /// Checks a volume at `path` (built only for a problem).
+    fn check_volume(&mut self, volume: &Volume, path: &dyn Fn() -> JsonPath) {
         if let Some(count) = volume.count {
-            self.check_range(count, path.key("count"), 0.0, MAX_COUNT, "instance count");
+            self.check_range(count, &|| path().key("count"), 0.0, MAX_COUNT, "instance count");
         }
         if let Some(size) = volume.avg_size_bytes {
             if size > MAX_ITEM_BYTES && size.is_finite() {
                 self.report(
-                    Diagnostic::new(path.key("avgSizeBytes"), format!("an average size of {} bytes is over Cosmos DB's 2 MB item limit", show(size)))
+                    Diagnostic::new(path().key("avgSizeBytes"), format!("an average size of {} bytes is over Cosmos DB's 2 MB item limit", show(size)))
                         .help("split the data into smaller entities or value objects, or store large blobs elsewhere (for example Blob Storage) and keep a link"),
                 );
             } else {
                 self.check_range(
                     size,
-                    path.key("avgSizeBytes"),
+                    &|| path().key("avgSizeBytes"),
                     0.0,
                     MAX_ITEM_BYTES,
                     "average size in bytes",
@@ -122,27 +124,28 @@ impl Checker<'_> {
 
     /// Per attribute: `distinctValues` of at least 1, a `largestValueShare` above 0 and
     /// at most 1 (and at least the even share `1 / distinctValues`), and no `unique` boolean.
-    fn check_attribute_values(&mut self, attributes: &[Attribute], element: JsonPath) {
+    /// `element` is the element's path, built only for a problem.
+    fn check_attribute_values(&mut self, attributes: &[Attribute], element: &dyn Fn() -> JsonPath) {
         for (a, attribute) in attributes.iter().enumerate() {
             if attribute.distinct_values == Some(0) {
-                let path = element.key("attributes").index(a).key("distinctValues");
+                let path = element().key("attributes").index(a).key("distinctValues");
                 self.report(
                     Diagnostic::new(path, "`distinctValues` is 0: every instance holds some value")
                         .help("give how many different values occur, 1 or more, or remove `distinctValues`"),
                 );
             }
             if let Some(share) = attribute.largest_value_share {
-                let path = element.key("attributes").index(a).key("largestValueShare");
+                let path = || element().key("attributes").index(a).key("largestValueShare");
                 let even = attribute.distinct_values.filter(|&d| d > 0).map(|d| 1.0 / d as f64);
                 if !share.is_finite() || share <= 0.0 || share > 1.0 {
                     self.report(
-                        Diagnostic::new(path, format!("`largestValueShare` is {}: it is a share of the instances", show(share)))
+                        Diagnostic::new(path(), format!("`largestValueShare` is {}: it is a share of the instances", show(share)))
                             .help("give a number above 0 and at most 1, for example 0.05 when the most common value is held by one instance in twenty"),
                     );
                 } else if let Some(even) = even.filter(|&even| share < even * (1.0 - 1e-9)) {
                     self.report(
                         Diagnostic::new(
-                            path,
+                            path(),
                             format!(
                                 "`largestValueShare` is {}, less than the even share 1 / {} = {}: the most common value is held by at least that share",
                                 show(share),
@@ -155,7 +158,7 @@ impl Checker<'_> {
                 }
             }
             if attribute.unique && attribute.ty == AttributeType::Boolean {
-                let path = element.key("attributes").index(a).key("unique");
+                let path = element().key("attributes").index(a).key("unique");
                 self.report(
                     Diagnostic::new(
                         path,
@@ -172,14 +175,15 @@ impl Checker<'_> {
         }
     }
 
-    fn check_range(&mut self, value: f64, path: JsonPath, min: f64, max: f64, what: &str) {
+    /// Reports `value` unless it is finite and from `min` to `max`; `path` is built only then.
+    fn check_range(&mut self, value: f64, path: &dyn Fn() -> JsonPath, min: f64, max: f64, what: &str) {
         if !value.is_finite() || value < min || value > max {
             let help = if max == f64::MAX {
                 format!("use a finite number of at least {}", show(min))
             } else {
                 format!("use a number from {} to {}", show(min), show(max))
             };
-            self.report(Diagnostic::new(path, format!("{} is not a valid {what}", show(value))).help(help));
+            self.report(Diagnostic::new(path(), format!("{} is not a valid {what}", show(value))).help(help));
         }
     }
 }

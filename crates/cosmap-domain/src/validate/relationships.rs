@@ -3,20 +3,20 @@
 //! and no two things share a property name in one document.
 
 use std::borrow::Cow;
-use std::collections::BTreeMap;
 use std::fmt;
 
 use super::{Checker, ElementId};
 use crate::diagnostic::{Diagnostic, JsonPath};
 use crate::model::{Cardinality, Growth, Relationship};
-use crate::name_lookup::NameMap;
+use crate::name_lookup::{name_map, NameMap};
 
 impl Checker<'_> {
     pub(super) fn check_relationships(&mut self) {
         let spec = self.spec;
-        // Containment edges (inside one aggregate, not pointing at its root), for cycles and parents.
-        let mut contains: BTreeMap<&str, Vec<(&str, usize)>> = BTreeMap::new();
-        let mut has_parent: NameMap<&str, ()> = NameMap::default();
+        // Containment edges (inside one aggregate, not pointing at its root), for cycles and
+        // parents: looked up by hash; the cycle search goes through them in name order.
+        let mut contains: NameMap<&str, Vec<(&str, usize)>> = name_map(spec.relationships.len());
+        let mut has_parent: NameMap<&str, ()> = name_map(spec.relationships.len());
         for (i, rel) in spec.relationships.iter().enumerate() {
             // Built only for a problem: a valid model needs no path.
             let path = || JsonPath::root().key("relationships").index(i);
@@ -57,7 +57,7 @@ impl Checker<'_> {
                 has_parent.insert(rel.to.as_str(), ());
             }
         }
-        self.check_cycles(&contains);
+        self.check_cycles(&Containment::new(contains));
         let mut orphans: Vec<(String, String, ElementId)> = self
             .index
             .elements
@@ -152,15 +152,15 @@ impl Checker<'_> {
     }
 
     /// Reports each containment cycle once, at the relationship that closes it.
-    fn check_cycles(&mut self, contains: &BTreeMap<&str, Vec<(&str, usize)>>) {
+    fn check_cycles(&mut self, contains: &Containment<'_>) {
         #[derive(Clone, Copy, PartialEq)]
         enum State {
             Open,
             Done,
         }
-        let mut state: NameMap<&str, State> = NameMap::default();
+        let mut state: NameMap<&str, State> = name_map(2 * contains.sources.len());
         let mut found: Vec<(Vec<String>, usize)> = Vec::new();
-        for &start in contains.keys() {
+        for &start in &contains.sources {
             if state.contains_key(start) {
                 continue;
             }
@@ -168,7 +168,7 @@ impl Checker<'_> {
             let mut stack: Vec<(&str, usize)> = vec![(start, 0)];
             state.insert(start, State::Open);
             while let Some(&mut (node, ref mut next)) = stack.last_mut() {
-                let edges = contains.get(node).map(Vec::as_slice).unwrap_or(&[]);
+                let edges = contains.edges.get(node).map(Vec::as_slice).unwrap_or(&[]);
                 if let Some(&(child, rel)) = edges.get(*next) {
                     *next += 1;
                     match state.get(child) {
@@ -203,7 +203,10 @@ impl Checker<'_> {
     fn check_property_clashes(&mut self) {
         let spec = self.spec;
         // Who holds each property of each element: looked up, never iterated.
-        let mut owners: NameMap<(&str, Cow<'_, str>), Owner> = NameMap::default();
+        let identities_and_attributes: usize = spec.entities.iter().map(|e| 1 + e.attributes.len()).sum();
+        let value_object_attributes: usize = spec.value_objects.iter().map(|v| v.attributes.len()).sum();
+        let properties = identities_and_attributes + value_object_attributes + spec.relationships.len();
+        let mut owners: NameMap<(&str, Cow<'_, str>), Owner> = name_map(properties);
         for entity in &spec.entities {
             owners.insert(
                 (entity.name.as_str(), Cow::Borrowed(entity.identity.as_str())),
@@ -247,6 +250,21 @@ impl Checker<'_> {
                 owners.insert(key, Owner::Relationship(i));
             }
         }
+    }
+}
+
+/// The containment edges by source element, and the sources in name order: the
+/// order the cycle search starts from them in (cycles are reported in it).
+struct Containment<'s> {
+    edges: NameMap<&'s str, Vec<(&'s str, usize)>>,
+    sources: Vec<&'s str>,
+}
+
+impl<'s> Containment<'s> {
+    fn new(edges: NameMap<&'s str, Vec<(&'s str, usize)>>) -> Self {
+        let mut sources: Vec<&str> = edges.keys().copied().collect();
+        sources.sort_unstable();
+        Containment { edges, sources }
     }
 }
 
