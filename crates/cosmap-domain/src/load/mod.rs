@@ -85,9 +85,10 @@ pub fn parse_slice(bytes: &[u8], origin: Option<&Path>) -> Result<ModelSpec, Mod
 }
 
 /// The fast path for a valid model: straight from the text into a [`ModelSpec`] (a
-/// large text in two halves on two threads, see [`halves`]) and through validation. It accepts exactly what the located path below accepts (the
-/// model types deny unknown fields, and serde refuses a field written twice), and on
-/// any problem gives way to that path, which finds every problem and where it is.
+/// large text in two halves on two threads, see [`halves`]) and through validation.
+/// It accepts exactly what the located path below accepts (the model types deny
+/// unknown fields, and serde refuses a field written twice), and on any problem gives
+/// way to that path, which finds every problem and where it is.
 fn valid_directly(bytes: &[u8]) -> Option<DomainModel> {
     if bytes.len() as u64 > MAX_MODEL_BYTES {
         return None;
