@@ -105,21 +105,25 @@ pub fn upper_camel(name: &str) -> String {
 }
 
 /// `OrderStatusHistory` → `order_status_history`; `accountId` → `account_id`.
+/// One pass over the characters with the one before and the one after in hand (code
+/// generation asks for every field of every struct).
 pub fn snake_case(name: &str) -> String {
     let mut out = String::with_capacity(name.len() + 4);
-    let chars: Vec<char> = name.chars().collect();
-    for (i, &c) in chars.iter().enumerate() {
+    let mut prev: Option<char> = None;
+    let mut chars = name.chars().peekable();
+    while let Some(c) = chars.next() {
         if c.is_ascii_uppercase() {
-            let prev_lower = i > 0 && (chars[i - 1].is_ascii_lowercase() || chars[i - 1].is_ascii_digit());
-            let next_lower = chars.get(i + 1).is_some_and(|n| n.is_ascii_lowercase());
-            let prev_upper = i > 0 && chars[i - 1].is_ascii_uppercase();
-            if i > 0 && (prev_lower || (prev_upper && next_lower)) {
+            let prev_lower = prev.is_some_and(|p| p.is_ascii_lowercase() || p.is_ascii_digit());
+            let prev_upper = prev.is_some_and(|p| p.is_ascii_uppercase());
+            let next_lower = chars.peek().is_some_and(|n| n.is_ascii_lowercase());
+            if prev_lower || (prev_upper && next_lower) {
                 out.push('_');
             }
             out.push(c.to_ascii_lowercase());
         } else {
             out.push(c);
         }
+        prev = Some(c);
     }
     out
 }
@@ -185,6 +189,57 @@ mod tests {
         assert_eq!(snake_case("address2Line"), "address2_line");
         assert_eq!(lower_camel("OrderItem"), "orderItem");
         assert_eq!(upper_camel("orderItem"), "OrderItem");
+    }
+
+    /// [`snake_case`] is the rule as first written (each character against its
+    /// neighbours in a collected list), for every name of up to five characters drawn
+    /// from lower and upper case letters, a digit, `_` and a non-ASCII letter, and some
+    /// longer ones.
+    #[test]
+    fn snake_case_is_the_neighbour_rule() {
+        fn by_neighbours(name: &str) -> String {
+            let mut out = String::new();
+            let chars: Vec<char> = name.chars().collect();
+            for (i, &c) in chars.iter().enumerate() {
+                if c.is_ascii_uppercase() {
+                    let prev_lower = i > 0 && (chars[i - 1].is_ascii_lowercase() || chars[i - 1].is_ascii_digit());
+                    let next_lower = chars.get(i + 1).is_some_and(|n| n.is_ascii_lowercase());
+                    let prev_upper = i > 0 && chars[i - 1].is_ascii_uppercase();
+                    if i > 0 && (prev_lower || (prev_upper && next_lower)) {
+                        out.push('_');
+                    }
+                    out.push(c.to_ascii_lowercase());
+                } else {
+                    out.push(c);
+                }
+            }
+            out
+        }
+        let alphabet = ['a', 'B', 'c', 'D', '1', '_', 'É'];
+        let mut names = vec![String::new()];
+        let mut last = vec![String::new()];
+        for _ in 0..5 {
+            last = last
+                .iter()
+                .flat_map(|n| alphabet.iter().map(move |c| format!("{n}{c}")))
+                .collect();
+            names.extend(last.iter().cloned());
+        }
+        names.extend(
+            [
+                "HTTPServer",
+                "accountId",
+                "OrderStatusHistory",
+                "root113Id",
+                "ABCdef",
+                "aÉB",
+                "r#type",
+            ]
+            .map(String::from),
+        );
+        for name in &names {
+            assert_eq!(snake_case(name), by_neighbours(name), "{name}");
+        }
     }
 
     #[test]

@@ -1,31 +1,7 @@
 //! Rust names for model names: snake_case fields and modules, keyword escapes,
 //! and serde's camelCase rule (to know when a field needs an explicit rename).
 
-/// `cosmap_domain::naming::snake_case` of `name` (`accountId` → `account_id`), byte by
-/// byte when it is ASCII, as a valid model's names are: the same words without first
-/// collecting the name's `char`s into a list (every field of every struct asks).
-fn snake_case(name: &str) -> String {
-    if !name.is_ascii() {
-        return cosmap_domain::naming::snake_case(name);
-    }
-    let bytes = name.as_bytes();
-    let mut out = String::with_capacity(name.len() + 4);
-    for (i, &c) in bytes.iter().enumerate() {
-        if c.is_ascii_uppercase() {
-            let prev = i.checked_sub(1).map(|p| bytes[p]);
-            let prev_lower = prev.is_some_and(|p| p.is_ascii_lowercase() || p.is_ascii_digit());
-            let prev_upper = prev.is_some_and(|p| p.is_ascii_uppercase());
-            let next_lower = bytes.get(i + 1).is_some_and(|n| n.is_ascii_lowercase());
-            if prev_lower || (prev_upper && next_lower) {
-                out.push('_');
-            }
-            out.push(char::from(c.to_ascii_lowercase()));
-        } else {
-            out.push(char::from(c));
-        }
-    }
-    out
-}
+use cosmap_domain::naming::snake_case;
 
 /// Whether `word` is a keyword in some Rust edition, so needs `r#` as an identifier.
 /// A `match`, not a list searched in turn: every field of every struct asks.
@@ -193,39 +169,6 @@ mod tests {
         }
         for word in ["matches", "Type", "types", "selfie", "r", "", "crates"] {
             assert_eq!(ident(word), word);
-        }
-    }
-
-    /// The ASCII [`snake_case`] is the domain's, for every name of up to five characters
-    /// drawn from lower and upper case letters, a digit and `_`, and some longer ones.
-    #[test]
-    fn snake_case_is_the_domains() {
-        let alphabet = ['a', 'B', 'c', 'D', '1', '_'];
-        let mut names = vec![String::new()];
-        for _ in 0..5 {
-            let longer: Vec<String> = names
-                .iter()
-                .filter(|n| n.len() == names.last().map_or(0, String::len))
-                .flat_map(|n| alphabet.iter().map(move |c| format!("{n}{c}")))
-                .collect();
-            names.extend(longer);
-        }
-        names.extend(
-            [
-                "HTTPServer",
-                "accountId",
-                "OrderStatusHistory",
-                "root113Id",
-                "ABCdef",
-                "aBCDe",
-                "Éa",
-                "aÉB",
-                "r#type",
-            ]
-            .map(String::from),
-        );
-        for name in &names {
-            assert_eq!(snake_case(name), cosmap_domain::naming::snake_case(name), "{name}");
         }
     }
 
