@@ -41,12 +41,12 @@ pub(crate) fn apply(
         return priced;
     }
     let without = priced.unwrap_or_else(|| price(containers));
-    let (with_all, foreseen) = match foreseen {
-        Some(mut foreseen) if foreseen.design == *containers && foreseen.with_all.is_some() => {
-            (foreseen.with_all.take().expect("checked"), Some(foreseen))
-        }
-        foreseen => (with_all(model, containers, &candidates, price), foreseen),
-    };
+    let mut foreseen = foreseen;
+    let ahead = foreseen
+        .as_mut()
+        .filter(|f| f.design == *containers)
+        .and_then(|f| f.with_all.take());
+    let with_all = ahead.unwrap_or_else(|| with_all(model, containers, &candidates, price));
     let mut kept = BTreeSet::new();
     let mut weighed = Vec::new();
     let touched = snapshot_patterns(
