@@ -161,8 +161,7 @@ pub fn estimate<'m>(
     };
     // The naive baseline is figured apart: its design, and its cost for each
     // operation of the optimised model (in their order), with its containers.
-    let naive = |facts: Facts| {
-        let ops = naive_operations(model);
+    let naive = |ops: Vec<Operation>, facts: Facts| {
         let design = Design::new(model, facts, &ops, consistency);
         let by = by_pattern(&ops);
         let costs: Vec<Option<DesignCost>> = optimised_model
@@ -177,16 +176,18 @@ pub fn estimate<'m>(
     // when its operations are made) and everything of the mapped two.
     let ((naive_costs, naive_containers), mapped) = if optimised_model.operations.len() < PARALLEL_FROM {
         (
-            naive(facts::of_naive(model)),
+            naive(naive_operations(model), facts::of_naive(model)),
             Mapped::of(rules_model, optimised_model, of_model),
         )
     } else {
         std::thread::scope(|scope| {
             let (send, receive) = std::sync::mpsc::sync_channel::<Facts>(1);
             let naive = scope.spawn(move || {
-                // A closed channel means this thread panicked: the join says why.
-                let facts = receive.recv().expect("the naive facts are sent");
-                naive(facts)
+                // Its operations first, while the calling thread figures its facts; a closed
+                // channel (the calling thread is unwinding) leaves it to figure them itself.
+                let ops = naive_operations(model);
+                let facts = receive.recv().unwrap_or_else(|_| facts::of_naive(model));
+                naive(ops, facts)
             });
             // Sending fails only when the naive thread is gone: its join reports it.
             let _ = send.send(facts::of_naive(model));
