@@ -3,9 +3,9 @@
 use std::path::PathBuf;
 
 use cosmap_domain::DomainModel;
-use cosmap_mapper::cost::{cost, Consistency, CostReport};
+use cosmap_mapper::cost::{cost, estimate, map_and_cost, Consistency, CostReport};
 use cosmap_mapper::operations::{OperationKind, PropertyPath, Purpose, ValueSource};
-use cosmap_mapper::{map, Options, Rule};
+use cosmap_mapper::{map, map_both, Options, Rule};
 
 fn model() -> DomainModel {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/ecommerce/model.json");
@@ -418,4 +418,28 @@ fn without_country_read() -> cosmap_domain::ModelSpec {
         p.returns.retain(|r| r != "country.name");
     }
     spec
+}
+
+/// `map_and_cost` figures the naive baseline beside the maps on a large model (from
+/// 512 access patterns) and `estimate` after them: both give the same maps and the same
+/// report, on either side of the threshold and at either consistency.
+#[test]
+fn mapping_and_costing_together_is_mapping_then_estimating() {
+    for aggregates in [20, 150] {
+        let json = cosmap_domain::synthetic::json(aggregates);
+        let model = cosmap_domain::from_slice(json.as_bytes(), None).expect("a valid synthetic model");
+        assert_eq!(
+            model.access_patterns().len() >= 512,
+            aggregates == 150,
+            "both sides of the threshold"
+        );
+        for consistency in [Consistency::Session, Consistency::Strong] {
+            let (rules, optimised, report) = map_and_cost(&model, &Options::default(), consistency);
+            let (rules_alone, optimised_alone) = map_both(&model, &Options::default());
+            assert_eq!((&rules, &optimised), (&rules_alone, &optimised_alone));
+            let apart = estimate(&model, &rules_alone, &optimised_alone, consistency);
+            assert_eq!(report, apart, "{aggregates} aggregates, {consistency:?}");
+            assert_eq!(report.patterns.len(), optimised.operations.len());
+        }
+    }
 }

@@ -139,45 +139,55 @@ const PARALLEL_FROM: usize = 512;
 
 /// Estimates the cost of `model`'s access patterns in the three designs.
 pub fn cost(model: &DomainModel, options: &Options, consistency: Consistency) -> CostReport {
-    let (rules_model, optimised_model) = crate::map_both(model, options);
-    estimate(model, &rules_model, &optimised_model, consistency)
+    map_and_cost(model, options, consistency).2
+}
+
+/// Maps `model` both ways ([`map_both`](crate::map_both): `(rules_only, optimised)`)
+/// and estimates the cost of the three designs, as [`estimate`] does on the two maps.
+/// The naive baseline needs no map: on a large model (from 512 access patterns) it is
+/// figured on the maps' second thread once the rules-only map is done there (the
+/// optimised map takes longer), and the two mapped designs are figured side by side.
+pub fn map_and_cost(
+    model: &DomainModel,
+    options: &Options,
+    consistency: Consistency,
+) -> (LogicalModel, LogicalModel, CostReport) {
+    if model.access_patterns().len() < PARALLEL_FROM {
+        let (rules_model, optimised_model) = crate::map_both(model, options);
+        let report = estimate(model, &rules_model, &optimised_model, consistency);
+        return (rules_model, optimised_model, report);
+    }
+    let (rules_model, optimised_model, naive) = crate::map_both_and(model, options, || {
+        let ops = naive_operations(model);
+        Figured::of(&Design::new(model, facts::of_naive(model), &ops, consistency), &ops)
+    });
+    let (rules, (optimised, warnings)) = std::thread::scope(|scope| {
+        let rules = scope.spawn(|| Figured::of_model(model, &rules_model, consistency));
+        let optimised = Figured::with_warnings(model, &optimised_model, consistency);
+        (joined(rules), optimised)
+    });
+    let designs = [naive, rules, optimised];
+    let report = report(model, &rules_model, &optimised_model, consistency, designs, warnings);
+    (rules_model, optimised_model, report)
 }
 
 /// [`cost`] for a caller that has already mapped `model` both ways: `rules_model`
 /// with `optimise: false` and `optimised_model` with the same options otherwise.
-pub fn estimate<'m>(
-    model: &'m DomainModel,
-    rules_model: &'m LogicalModel,
-    optimised_model: &'m LogicalModel,
+pub fn estimate(
+    model: &DomainModel,
+    rules_model: &LogicalModel,
+    optimised_model: &LogicalModel,
     consistency: Consistency,
 ) -> CostReport {
-    let of_model = |logical: &'m LogicalModel| {
-        Design::new(
-            model,
-            facts::of_containers(model, &logical.containers),
-            &logical.operations,
-            consistency,
-        )
-    };
-    // The naive baseline is figured apart: its design, and its cost for each
-    // operation of the optimised model (in their order), with its containers.
-    let naive = |ops: Vec<Operation>, facts: Facts| {
-        let design = Design::new(model, facts, &ops, consistency);
-        let by = by_pattern(&ops);
-        let costs: Vec<Option<DesignCost>> = optimised_model
-            .operations
-            .iter()
-            .map(|op| by.get(op.pattern.as_str()).map(|o| design.operation_cost(o)))
-            .collect();
-        (costs, design.containers())
-    };
     // The designs are figured independently: on a large model the naive baseline
     // is figured on a second thread while this one figures its facts (handed over
     // when its operations are made) and everything of the mapped two.
-    let ((naive_costs, naive_containers), mapped) = if optimised_model.operations.len() < PARALLEL_FROM {
+    let (naive, rules, (optimised, warnings)) = if optimised_model.operations.len() < PARALLEL_FROM {
+        let ops = naive_operations(model);
         (
-            naive(naive_operations(model), facts::of_naive(model)),
-            Mapped::of(rules_model, optimised_model, of_model),
+            Figured::of(&Design::new(model, facts::of_naive(model), &ops, consistency), &ops),
+            Figured::of_model(model, rules_model, consistency),
+            Figured::with_warnings(model, optimised_model, consistency),
         )
     } else {
         std::thread::scope(|scope| {
@@ -187,18 +197,49 @@ pub fn estimate<'m>(
                 // channel (the calling thread is unwinding) leaves it to figure them itself.
                 let ops = naive_operations(model);
                 let facts = receive.recv().unwrap_or_else(|_| facts::of_naive(model));
-                naive(ops, facts)
+                Figured::of(&Design::new(model, facts, &ops, consistency), &ops)
             });
             // Sending fails only when the naive thread is gone: its join reports it.
             let _ = send.send(facts::of_naive(model));
-            let mapped = Mapped::of(rules_model, optimised_model, of_model);
-            let naive = naive.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-            (naive, mapped)
+            let rules = Figured::of_model(model, rules_model, consistency);
+            let optimised = Figured::with_warnings(model, optimised_model, consistency);
+            (joined(naive), rules, optimised)
         })
     };
+    report(
+        model,
+        rules_model,
+        optimised_model,
+        consistency,
+        [naive, rules, optimised],
+        warnings,
+    )
+}
+
+/// What a scoped thread returned; its panic goes on in the joining thread.
+fn joined<T>(thread: std::thread::ScopedJoinHandle<'_, T>) -> T {
+    thread.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+}
+
+/// The report from the figures of the naive, rules-only and optimised designs (in
+/// that order) and the optimised design's `warnings`: a row for each operation of
+/// the optimised model (in order) whose pattern all three designs serve.
+fn report(
+    model: &DomainModel,
+    rules_model: &LogicalModel,
+    optimised_model: &LogicalModel,
+    consistency: Consistency,
+    [naive, rules, optimised]: [Figured; 3],
+    warnings: Vec<String>,
+) -> CostReport {
     let mut patterns = Vec::new();
-    for ((op, n), (r, o)) in optimised_model.operations.iter().zip(naive_costs).zip(mapped.costs) {
-        let (Some(n), Some(r), Some(o)) = (n, r, o) else {
+    for op in &optimised_model.operations {
+        let pattern = op.pattern.as_str();
+        let (Some(n), Some(r), Some(o)) = (
+            naive.cost_of(pattern),
+            rules.cost_of(pattern),
+            optimised.cost_of(pattern),
+        ) else {
             continue;
         };
         patterns.push(PatternCost {
@@ -216,12 +257,6 @@ pub fn estimate<'m>(
         rules: total(|p| &p.rules),
         optimised: total(|p| &p.optimised),
     };
-    let Mapped {
-        warnings,
-        rules_containers,
-        optimised_containers,
-        ..
-    } = mapped;
     let (optimisations, other_effects_ru_per_second) = effects(optimised_model, rules_model, &patterns);
     CostReport {
         model: model.name().to_string(),
@@ -229,9 +264,9 @@ pub fn estimate<'m>(
         patterns,
         totals,
         containers: DesignContainers {
-            naive: naive_containers,
-            rules: rules_containers,
-            optimised: optimised_containers,
+            naive: naive.containers,
+            rules: rules.containers,
+            optimised: optimised.containers,
         },
         optimisations,
         other_effects_ru_per_second,
@@ -240,51 +275,54 @@ pub fn estimate<'m>(
     }
 }
 
-/// What the report takes from the two mapped designs, figured without the naive one.
-struct Mapped {
-    /// For each operation of the optimised model, in order: its pattern's cost in the
-    /// rules-only design and in the optimised one (`None` where a design lacks it).
-    costs: Vec<(Option<DesignCost>, Option<DesignCost>)>,
-    /// The risks found in the optimised design.
-    warnings: Vec<String>,
-    rules_containers: Vec<ContainerFigures>,
-    optimised_containers: Vec<ContainerFigures>,
+/// What the report takes from one design's figures: each pattern's cost and each
+/// container's figures. Figured from the design alone, so the three designs can be
+/// figured in any order or side by side.
+struct Figured {
+    /// Each access pattern's cost (its first operation's), by the pattern's name.
+    costs: BTreeMap<String, DesignCost>,
+    containers: Vec<ContainerFigures>,
 }
 
-impl Mapped {
-    /// The figures of `rules_model` and `optimised_model`, each design made by `design`.
-    fn of<'m>(
-        rules_model: &'m LogicalModel,
-        optimised_model: &'m LogicalModel,
-        design: impl Fn(&'m LogicalModel) -> Design<'m>,
-    ) -> Self {
-        let (rules, optimised) = (design(rules_model), design(optimised_model));
-        let (rules_by, optimised_by) = (
-            by_pattern(&rules_model.operations),
-            by_pattern(&optimised_model.operations),
-        );
-        let costs = optimised_model
-            .operations
-            .iter()
-            .map(|op| {
-                let find = |design: &Design, ops: &BTreeMap<&str, &Operation>| {
-                    ops.get(op.pattern.as_str()).map(|o| design.operation_cost(o))
-                };
-                (find(&rules, &rules_by), find(&optimised, &optimised_by))
-            })
+impl Figured {
+    /// The figures of `design`, which runs `ops`.
+    fn of(design: &Design, ops: &[Operation]) -> Self {
+        let costs = by_pattern(ops)
+            .into_iter()
+            .map(|(pattern, op)| (pattern.to_string(), design.operation_cost(op)))
             .collect();
-        let warnings = optimised.warnings(
-            &optimised_model.containers,
-            &optimised_model.operations,
-            &optimised_model.thresholds,
-        );
-        Mapped {
+        Figured {
             costs,
-            warnings,
-            rules_containers: rules.containers(),
-            optimised_containers: optimised.containers(),
+            containers: design.containers(),
         }
     }
+
+    /// The figures of a mapped design.
+    fn of_model(model: &DomainModel, logical: &LogicalModel, consistency: Consistency) -> Self {
+        Figured::of(&design_of(model, logical, consistency), &logical.operations)
+    }
+
+    /// The figures of the optimised design, with the risks found in it.
+    fn with_warnings(model: &DomainModel, logical: &LogicalModel, consistency: Consistency) -> (Self, Vec<String>) {
+        let design = design_of(model, logical, consistency);
+        let warnings = design.warnings(&logical.containers, &logical.operations, &logical.thresholds);
+        (Figured::of(&design, &logical.operations), warnings)
+    }
+
+    /// The cost of `pattern` in this design, when it serves it.
+    fn cost_of(&self, pattern: &str) -> Option<DesignCost> {
+        self.costs.get(pattern).cloned()
+    }
+}
+
+/// The figures of a mapped design: its containers' facts, running its operations.
+fn design_of<'m>(model: &'m DomainModel, logical: &LogicalModel, consistency: Consistency) -> Design<'m> {
+    Design::new(
+        model,
+        facts::of_containers(model, &logical.containers),
+        &logical.operations,
+        consistency,
+    )
 }
 
 /// Each access pattern's operation (the first, should there be several).

@@ -11,7 +11,9 @@ pub(crate) mod optimisations;
 pub mod units;
 
 pub use design::ContainerFigures;
-pub use estimate::{cost, estimate, Consistency, CostReport, DesignContainers, DesignCost, PatternCost, Totals};
+pub use estimate::{
+    cost, estimate, map_and_cost, Consistency, CostReport, DesignContainers, DesignCost, PatternCost, Totals,
+};
 pub use optimisations::OptimisationEffect;
 
 /// How many documents of type `d` the model's volumes give today: its element's count
