@@ -14,41 +14,41 @@
 use super::codecs::CodecView;
 use super::view::{ContainerView, DocView, FieldView, RefView, RustView, StructView};
 
-/// The text being written.
-struct Out(String);
-
-impl Out {
-    /// One line: `parts` one after the other, then a line break.
-    fn line(&mut self, parts: &[&str]) {
-        for part in parts {
-            self.0.push_str(part);
-        }
-        self.0.push('\n');
-    }
-
-    /// Text as it is (whole lines, each with its line break).
-    fn text(&mut self, text: &str) {
-        self.0.push_str(text);
-    }
-}
+/// The text being written: `Out::line` writes the pieces of one line and its line
+/// break, `Out::text` text as it is; laid out as it is written, or not.
+type Out = super::layout::Writer;
 
 /// Whether handlebars' `{{#if}}` takes an optional string as true: present and not empty.
 fn given(value: &Option<String>) -> bool {
     value.as_deref().is_some_and(|v| !v.is_empty())
 }
 
-/// The text of `cosmap.rs` for `view`, before its long lines are broken (`layout`).
+/// The text of `cosmap.rs` for `view`, before its long lines are broken (`layout`):
+/// what handlebars makes of the built-in template.
 pub fn rust(view: &RustView) -> String {
+    // Not laid out, the writer refuses nothing.
+    write(view, false).unwrap_or_default()
+}
+
+/// The text of `cosmap.rs` for `view` with its long lines broken as it is written,
+/// as `layout::lay_out` breaks them in [`rust`]'s text; `None` when a long line is of
+/// a shape `layout` does not lay out.
+pub fn rust_laid_out(view: &RustView) -> Option<String> {
+    write(view, true)
+}
+
+/// The text of `cosmap.rs` for `view`, laid out as it is written when `lays_out`.
+fn write(view: &RustView, lays_out: bool) -> Option<String> {
     // About 2 KiB of text per struct (a document type with its enum arms and impls).
     let structs =
         view.shared.len() + view.references.len() + view.containers.iter().map(|c| c.documents.len()).sum::<usize>();
-    let mut out = Out(String::with_capacity(structs * 2048 + CODEC_HELPERS.len()));
+    let mut out = Out::new(structs * 2048 + CODEC_HELPERS.len(), lays_out);
     header(&mut out, view);
     types_module(&mut out, view);
     for c in &view.containers {
         container(&mut out, view, c);
     }
-    out.0
+    out.finish()
 }
 
 fn header(out: &mut Out, view: &RustView) {
@@ -522,16 +522,8 @@ fn document_impl(out: &mut Out, d: &DocView) {
             ": optional values are `None` and lists empty."
         },
     ]);
-    out.text("        pub fn new(");
-    for (i, p) in d.params.iter().enumerate() {
-        if i > 0 {
-            out.text(", ");
-        }
-        out.text(&p.ident);
-        out.text(": ");
-        out.text(&p.ty);
-    }
-    out.text(") -> Self {\n");
+    // Followed by a `let`: the layout of the line does not depend on the next.
+    out.constructor(8, d.params.iter().map(|p| (p.ident.as_str(), p.ty.as_str())));
     if d.id_is_type {
         out.text("            let id = ::std::string::String::from(Self::TYPE);\n");
     } else {
@@ -599,17 +591,11 @@ fn container_enum(out: &mut Out, c: &ContainerView) {
     out.line(&["        pub fn partition_key(&self) -> ", &c.key_type, " {"]);
     out.text("            match self {\n");
     for d in &c.documents {
-        out.line(&[
-            "                ",
-            e,
-            "::",
-            &d.name,
-            "(document) => document.partition_key(),",
-        ]);
+        out.arm(16, [e, &d.name], "document", "document.partition_key()");
     }
     out.text("            }\n        }\n        /// The document's id.\n        pub fn id(&self) -> &str {\n            match self {\n");
     for d in &c.documents {
-        out.line(&["                ", e, "::", &d.name, "(document) => &document.id,"]);
+        out.arm(16, [e, &d.name], "document", "&document.id");
     }
     out.text("            }\n        }\n    }\n");
     for d in &c.documents {
@@ -621,13 +607,12 @@ fn container_enum(out: &mut Out, c: &ContainerView) {
     out.line(&["    impl ::serde::Serialize for ", e, " {"]);
     out.text("        fn serialize<S: ::serde::Serializer>(\n            &self,\n            serializer: S,\n        ) -> ::core::result::Result<S::Ok, S::Error> {\n            match self {\n");
     for d in &c.documents {
-        out.line(&[
-            "                ",
-            e,
-            "::",
-            &d.name,
-            "(document) => ::serde::Serialize::serialize(document, serializer),",
-        ]);
+        out.arm(
+            16,
+            [e, &d.name],
+            "document",
+            "::serde::Serialize::serialize(document, serializer)",
+        );
     }
     out.text("            }\n        }\n    }\n");
     out.line(&["    impl<'de> ::serde::Deserialize<'de> for ", e, " {"]);

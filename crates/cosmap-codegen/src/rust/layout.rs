@@ -117,41 +117,348 @@ fn lay_out_lines(text: &str) -> Option<String> {
     while start < text.len() {
         let mut end = line_end(text, start);
         let line = &text[start..end];
-        // Short, not opening a block, no trailing space: nothing to do.
-        if line.len() <= MARGIN && !line.ends_with('{') && !line.ends_with(' ') {
+        if !may_change(line) {
             start = end + 1;
             continue;
         }
-        let body = line.trim_start_matches(' ');
-        let indent = line.len() - body.len();
         let next = (end < text.len()).then(|| &text[end + 1..line_end(text, end + 1)]);
-        // An empty block: `prettyplease` closes it on the line that opens it.
-        let empty_block = body.ends_with('{')
-            && next.is_some_and(|n| n.len() == indent + 1 && n.ends_with('}') && n.starts_with(&line[..indent]));
-        // `prettyplease` trims a doc comment's trailing spaces.
-        let doc_spaces = body.starts_with("///") && line.ends_with(' ');
-        let long = line.len() > limit(indent) && !body.starts_with("//");
-        if !(empty_block || doc_spaces || long) {
+        let change = change(line, next);
+        if change == Change::None {
             start = end + 1;
             continue;
         }
         out.push_str(&text[copied..start]);
-        if empty_block {
-            out.push_str(line);
-            out.push('}');
+        apply(line, change, &mut out)?;
+        if change == Change::CloseEmpty {
             end += 1 + next.map_or(0, str::len);
-        } else if doc_spaces {
-            out.push_str(line.trim_end_matches(' '));
-        } else {
-            out.push_str(&line[..indent]);
-            let last_field = next.is_some_and(|n| n.trim() == "}");
-            long_line(body, indent, last_field, &mut out)?;
         }
         copied = end.min(text.len());
         start = end + 1;
     }
     out.push_str(&text[copied..]);
     Some(out)
+}
+
+/// Whether `line` may be changed by the layout: it is long, opens a block or ends
+/// with a space. Nearly no other line is looked at further.
+fn may_change(line: &str) -> bool {
+    line.len() > MARGIN || line.ends_with('{') || line.ends_with(' ')
+}
+
+/// What the layout does to a line.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Change {
+    /// Nothing: it stays as it is.
+    None,
+    /// An empty block: `prettyplease` closes it on the line that opens it (the next
+    /// line, its `}`, is joined to it).
+    CloseEmpty,
+    /// A doc comment: `prettyplease` trims its trailing spaces.
+    TrimDoc,
+    /// A long line, broken by [`long_line`]; `last_field`: the next line closes a
+    /// block (a struct literal's last field has no counted comma).
+    Break { last_field: bool },
+}
+
+/// What the layout does to `line`, given `next`, the line after it (`None` when
+/// `line` ends the text without a line break).
+fn change(line: &str, next: Option<&str>) -> Change {
+    let body = line.trim_start_matches(' ');
+    let indent = line.len() - body.len();
+    let empty_block = body.ends_with('{')
+        && next.is_some_and(|n| n.len() == indent + 1 && n.ends_with('}') && n.starts_with(&line[..indent]));
+    if empty_block {
+        Change::CloseEmpty
+    } else if body.starts_with("///") && line.ends_with(' ') {
+        Change::TrimDoc
+    } else if line.len() > limit(indent) && !body.starts_with("//") {
+        Change::Break {
+            last_field: next.is_some_and(|n| n.trim() == "}"),
+        }
+    } else {
+        Change::None
+    }
+}
+
+/// Writes `line` changed as `change` says (not [`Change::None`]) at the end of
+/// `out`: for [`Change::CloseEmpty`] with its `}`, the caller drops the next line.
+/// `None` when a long line is of a shape this does not lay out.
+fn apply(line: &str, change: Change, out: &mut String) -> Option<()> {
+    let body = line.trim_start_matches(' ');
+    let indent = line.len() - body.len();
+    match change {
+        Change::None => out.push_str(line),
+        Change::CloseEmpty => {
+            out.push_str(line);
+            out.push('}');
+        }
+        Change::TrimDoc => out.push_str(line.trim_end_matches(' ')),
+        Change::Break { last_field } => {
+            out.push_str(&line[..indent]);
+            long_line(body, indent, last_field, out)?;
+        }
+    }
+    Some(())
+}
+
+/// Text written piece by piece and laid out line by line as it is written, as
+/// [`lay_out`] lays out the whole text after it: the emitter writes the built-in
+/// `cosmap.rs` into it, so the text is neither copied nor read again, and the
+/// long lines whose structure the emitter knows (a constructor's parameters, a
+/// match arm) it writes already broken ([`Writer::parameters`], [`Writer::arm`])
+/// instead of writing them whole for [`long_line`] to parse.
+///
+/// Each complete line is looked at once: one that may change ([`may_change`])
+/// waits for the next line, on which its layout depends (an empty block, a struct
+/// literal's last field), and is then rewritten in place if it changes.
+pub struct Writer {
+    out: String,
+    /// Whether lines are laid out (else the text is kept as it is written).
+    lays_out: bool,
+    /// Where the line being written starts (after the last line break).
+    line_start: usize,
+    /// Where the last complete line starts, when it waits for the next line.
+    held: Option<usize>,
+    /// A long line of a shape this does not lay out was written.
+    refused: bool,
+}
+
+impl Writer {
+    /// An empty text of `capacity` bytes; laid out as it is written when `lays_out`.
+    pub fn new(capacity: usize, lays_out: bool) -> Writer {
+        Writer {
+            out: String::with_capacity(capacity),
+            lays_out,
+            line_start: 0,
+            held: None,
+            refused: false,
+        }
+    }
+
+    /// Appends `text` (any number of lines, or part of one).
+    pub fn text(&mut self, text: &str) {
+        let from = self.out.len();
+        self.out.push_str(text);
+        self.written(from);
+    }
+
+    /// Appends one line: `parts` one after the other, then a line break.
+    pub fn line(&mut self, parts: &[&str]) {
+        let from = self.out.len();
+        for part in parts {
+            self.out.push_str(part);
+        }
+        self.out.push('\n');
+        self.written(from);
+    }
+
+    /// Writes a constructor's signature line, `pub fn new(p: T, …) -> Self {`
+    /// indented `indent`, and its line break; the line written next must not be a
+    /// `}` alone (it would close the block on this line). When it does not fit it is
+    /// written already broken (one parameter a line) as [`long_line`] would break
+    /// it, if it can be without parsing it: each parameter a name and a type of
+    /// words and `::` alone, or `impl Into<String>` (the parameters of the built-in
+    /// template's `new`) that fits on its own line; otherwise it is written whole
+    /// for the layout to parse.
+    pub fn constructor<'a>(&mut self, indent: usize, params: impl Iterator<Item = (&'a str, &'a str)> + Clone) {
+        const HEAD: &str = "pub fn new(";
+        const TAIL: &str = ") -> Self {";
+        let count = params.clone().count();
+        let width = indent
+            + HEAD.len()
+            + params
+                .clone()
+                .map(|(name, ty)| name.len() + 2 + ty.len())
+                .sum::<usize>()
+            + 2 * count.saturating_sub(1)
+            + TAIL.len();
+        let inner = indent + INDENT;
+        let broken = self.lays_out
+            && self.line_start == self.out.len()
+            && count > 0
+            && width > limit(indent)
+            && params.clone().enumerate().all(|(i, (name, ty))| {
+                let fits = inner + name.len() + 2 + ty.len() + usize::from(i + 1 < count) <= limit(inner);
+                plain_name(name) && (plain_path(ty) || (ty == INTO_STRING && fits))
+            });
+        if !broken {
+            let from = self.out.len();
+            push_indent(&mut self.out, indent);
+            self.out.push_str(HEAD);
+            for (i, (name, ty)) in params.enumerate() {
+                if i > 0 {
+                    self.out.push_str(", ");
+                }
+                self.out.push_str(name);
+                self.out.push_str(": ");
+                self.out.push_str(ty);
+            }
+            self.out.push_str(TAIL);
+            self.out.push('\n');
+            self.written(from);
+            return;
+        }
+        self.settle();
+        push_indent(&mut self.out, indent);
+        self.out.push_str(HEAD);
+        for (name, ty) in params {
+            self.out.push('\n');
+            push_indent(&mut self.out, inner);
+            self.out.push_str(name);
+            self.out.push_str(": ");
+            self.out.push_str(ty);
+            self.out.push(',');
+        }
+        self.out.push('\n');
+        push_indent(&mut self.out, indent);
+        self.out.push_str(TAIL);
+        self.out.push('\n');
+        self.line_start = self.out.len();
+    }
+
+    /// Writes a match arm `Type::Variant(binding) => expr,` indented `indent`, and
+    /// its line break. When it does not fit and its pattern does, it is written
+    /// already broken (the body in a block of its own) as [`long_line`] would break
+    /// it, without parsing it; otherwise whole, for the layout to parse. `expr` is
+    /// an expression the built-in template writes, that fits on a line of its own
+    /// (the names are the model's).
+    pub fn arm(&mut self, indent: usize, path: [&str; 2], binding: &str, expr: &str) {
+        let [ty, variant] = path;
+        let pattern = ty.len() + 2 + variant.len() + 1 + binding.len() + 1;
+        let inner = indent + INDENT;
+        let block = self.lays_out
+            && self.line_start == self.out.len()
+            && indent + pattern + 4 <= limit(indent)
+            && indent + pattern + 4 + expr.len() > limit(indent)
+            && inner + expr.len() <= limit(inner)
+            && [ty, variant, binding]
+                .iter()
+                .all(|w| !w.is_empty() && w.bytes().all(is_word))
+            && !unsupported(expr);
+        let from = self.out.len();
+        if block {
+            self.settle();
+        }
+        push_indent(&mut self.out, indent);
+        for part in [ty, "::", variant, "(", binding, ") => "] {
+            self.out.push_str(part);
+        }
+        if !block {
+            self.out.push_str(expr);
+            self.out.push_str(",\n");
+            self.written(from);
+            return;
+        }
+        self.out.push_str("{\n");
+        push_indent(&mut self.out, inner);
+        self.out.push_str(expr);
+        self.out.push('\n');
+        push_indent(&mut self.out, indent);
+        self.out.push_str("}\n");
+        self.line_start = self.out.len();
+    }
+
+    /// Lays out the held line, if any, before a line of code written already laid
+    /// out (which is neither a `}` alone nor closes a block, all the held line's
+    /// layout looks at).
+    fn settle(&mut self) {
+        if let Some(held) = self.held.take() {
+            let end = self.out.len() - 1;
+            let change = change(&self.out[held..end], Some(CODE));
+            self.rewrite(held, end, change);
+        }
+    }
+
+    /// The text; `None` when laid out and a long line was of a shape this does not
+    /// lay out (the caller then parses and prints the text written as it is).
+    pub fn finish(mut self) -> Option<String> {
+        if self.lays_out && !self.refused {
+            if self.line_start < self.out.len() {
+                // A last line without a line break.
+                self.complete(self.line_start, self.out.len());
+            }
+            if let Some(held) = self.held.take() {
+                let end = line_end(&self.out, held);
+                // After the text's last line break comes an empty line.
+                let next = (end < self.out.len()).then_some("");
+                self.resolve(held, end, next);
+            }
+        }
+        (!self.refused).then_some(self.out)
+    }
+
+    /// Lays out the lines completed by the text written from `from` on.
+    fn written(&mut self, from: usize) {
+        if !self.lays_out || self.refused {
+            return;
+        }
+        let mut pos = from;
+        while let Some(i) = memchr::memchr(b'\n', &self.out.as_bytes()[pos..]) {
+            pos = self.complete(self.line_start, pos + i) + 1;
+            self.line_start = pos;
+        }
+    }
+
+    /// Lays out the line before it (if held) now that the line from `start` to `end`
+    /// (its line break, or the end of the text) is complete, and holds this one if it
+    /// may change; returns where the line ends now (the earlier line may have grown,
+    /// or taken this one in).
+    fn complete(&mut self, mut start: usize, mut end: usize) -> usize {
+        if let Some(held) = self.held.take() {
+            let next = &self.out[start..end];
+            let change = change(&self.out[held..start - 1], Some(next));
+            if change == Change::CloseEmpty {
+                // `{` and `}` on one line; the line break after `}` stays.
+                self.out.replace_range(start - 1..end, "}");
+                return start;
+            }
+            let length = end - start;
+            start = self.rewrite(held, start - 1, change) + 1;
+            end = start + length;
+        }
+        if may_change(&self.out[start..end]) {
+            self.held = Some(start);
+        }
+        end
+    }
+
+    /// Lays out the held line from `start` to `end`, the last of the text, given the
+    /// line after it.
+    fn resolve(&mut self, start: usize, end: usize, next: Option<&str>) {
+        let change = change(&self.out[start..end], next);
+        self.rewrite(start, end, change);
+    }
+
+    /// Replaces the line from `start` to `end` with it changed as `change` says (but
+    /// not [`Change::CloseEmpty`]); returns where it ends now.
+    fn rewrite(&mut self, start: usize, end: usize, change: Change) -> usize {
+        if change == Change::None {
+            return end;
+        }
+        let mut laid = String::new();
+        if apply(&self.out[start..end], change, &mut laid).is_none() {
+            self.refused = true;
+            return end;
+        }
+        self.out.replace_range(start..end, &laid);
+        start + laid.len()
+    }
+}
+
+/// What [`change`] sees of a line of code after a line: not a `}` alone.
+const CODE: &str = ";";
+
+/// How the built-in template spells a `String` parameter.
+const INTO_STRING: &str = "impl ::core::convert::Into<::std::string::String>";
+
+/// Whether `name` is a parameter name the layout reads as plain text (`r#type` too).
+fn plain_name(name: &str) -> bool {
+    !name.is_empty() && name.bytes().all(|b| is_word(b) || b == b'#')
+}
+
+/// Whether `ty` is a path of words and `::` alone: plain text to the layout, never broken.
+fn plain_path(ty: &str) -> bool {
+    !ty.is_empty() && ty.bytes().all(|b| is_word(b) || b == b':')
 }
 
 /// Where the line starting at `start` ends: its line break, or the end of `text`.
@@ -617,6 +924,138 @@ mod tests {
         fn any_text_is_laid_out_or_refused_without_panicking(text in "( {0,12}[ -~é]{0,200}\n?){0,6}") {
             let _ = lay_out(&text);
         }
+
+        /// Written in pieces cut anywhere, a text is laid out as [`lay_out`] lays it
+        /// out whole (or refused alike).
+        #[test]
+        fn a_text_written_in_pieces_is_laid_out_as_a_whole(
+            text in "( {0,12}([a-z]{1,8}|[(){}<>,.:;&\"#/=]| ){0,40}\n?){0,8}",
+            cuts in proptest::collection::vec(0usize..400, 0..6),
+        ) {
+            proptest::prop_assert_eq!(written(&text, &cuts), lay_out(&text));
+        }
+
+        /// A constructor's signature is written as [`lay_out`] lays out its line.
+        #[test]
+        fn a_constructor_is_written_as_its_line_is_laid_out(
+            params in proptest::collection::vec(("(r#)?[a-z_]{1,30}", "(impl ::core::convert::Into<::std::string::String>|[a-z:]{1,70}|::a<b>|a, b)"), 0..6),
+            indent in 0usize..40,
+        ) {
+            let params: Vec<(&str, &str)> = params.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
+            // After a line that waits for the next, and before another.
+            let mut writer = Writer::new(0, true);
+            writer.line(&["    /// A doc comment. "]);
+            writer.constructor(indent, params.iter().copied());
+            writer.line(&["            let id;"]);
+            let joined: Vec<String> = params.iter().map(|(n, t)| format!("{n}: {t}")).collect();
+            let line = format!(
+                "    /// A doc comment. \n{}pub fn new({}) -> Self {{\n            let id;\n",
+                " ".repeat(indent),
+                joined.join(", ")
+            );
+            proptest::prop_assert_eq!(writer.finish(), lay_out(&line));
+        }
+
+        /// A match arm is written as [`lay_out`] lays out its line.
+        #[test]
+        fn an_arm_is_written_as_its_line_is_laid_out(
+            ty in "[A-Za-z_]{0,50}",
+            variant in "[A-Za-z0-9_é]{0,50}",
+            expr in r"(&document\.id|document\.partition_key\(\)|::serde::Serialize::serialize\(document, serializer\)|a \+ b)",
+            indent in 0usize..40,
+        ) {
+            let mut writer = Writer::new(0, true);
+            writer.line(&["    match self {"]);
+            writer.arm(indent, [&ty, &variant], "document", &expr);
+            writer.line(&["    }"]);
+            let line = format!("    match self {{\n{}{ty}::{variant}(document) => {expr},\n    }}\n", " ".repeat(indent));
+            proptest::prop_assert_eq!(writer.finish(), lay_out(&line));
+        }
+    }
+
+    /// `text` written into a [`Writer`] in pieces, cut at `cuts` (byte offsets,
+    /// moved to character boundaries).
+    fn written(text: &str, cuts: &[usize]) -> Option<String> {
+        let mut cuts: Vec<usize> = cuts
+            .iter()
+            .map(|&c| {
+                (c.min(text.len())..=text.len())
+                    .find(|&c| text.is_char_boundary(c))
+                    .unwrap_or(text.len())
+            })
+            .collect();
+        cuts.sort_unstable();
+        let mut writer = Writer::new(0, true);
+        let mut from = 0;
+        for cut in cuts.into_iter().chain([text.len()]) {
+            writer.text(&text[from..cut]);
+            from = cut;
+        }
+        writer.finish()
+    }
+
+    #[test]
+    fn pieces_and_lines_are_laid_out_as_the_whole_text() {
+        let texts = [
+            "pub mod types {\n}\n/// Doc. \npub struct S {\n    pub a: u8,\n}",
+            "        pub fn new(id: impl ::core::convert::Into<::std::string::String>, partition_key: ::std::string::String) -> Self {\n",
+            "    impl A {\n    }\n    impl B {\n    }\n",
+            "            X {\n                some_rather_long_field_name: ::core::clone::Clone::clone(&source.some_long.field_path),\n            }\n",
+            "a {\n}",
+            "a {\n",
+            "/// x \n",
+        ];
+        for text in texts {
+            let whole = lay_out(text);
+            for cut in 0..=text.len() {
+                assert_eq!(written(text, &[cut]), whole, "{text:?} cut at {cut}");
+            }
+            let mut writer = Writer::new(0, true);
+            for line in text.split_inclusive('\n') {
+                match line.strip_suffix('\n') {
+                    Some(line) => writer.line(&[line]),
+                    None => writer.text(line),
+                }
+            }
+            assert_eq!(writer.finish(), whole, "{text:?} line by line");
+        }
+    }
+
+    /// The last parameter ends at the margin, its `,` past it (not counted: it is
+    /// the list's): written broken, its line stays whole, and is not laid out again.
+    #[test]
+    fn a_last_parameter_that_ends_at_the_margin_stays_whole() {
+        for name in ["a".repeat(25), "a".repeat(26), "a".repeat(27)] {
+            let params = [("id", INTO_STRING), (name.as_str(), INTO_STRING)];
+            let mut writer = Writer::new(0, true);
+            writer.constructor(8, params.into_iter());
+            writer.line(&["            let id;"]);
+            let line = format!(
+                "        pub fn new(id: {INTO_STRING}, {name}: {INTO_STRING}) -> Self {{\n            let id;\n"
+            );
+            assert_eq!(writer.finish(), lay_out(&line), "{name}");
+        }
+    }
+
+    #[test]
+    fn a_line_of_another_shape_is_refused_when_written_too() {
+        let mut writer = Writer::new(0, true);
+        writer.line(&["    let x = f(", &"a".repeat(90), ");"]);
+        assert_eq!(writer.finish(), None);
+        // Not laid out, it is kept as it is.
+        let mut writer = Writer::new(0, false);
+        writer.line(&["    let x = f(", &"a".repeat(90), ");"]);
+        writer.constructor(8, [("id", "a")].into_iter());
+        assert_eq!(
+            writer.finish().as_deref(),
+            Some(
+                format!(
+                    "    let x = f({});\n        pub fn new(id: a) -> Self {{\n",
+                    "a".repeat(90)
+                )
+                .as_str()
+            )
+        );
     }
 
     #[test]
