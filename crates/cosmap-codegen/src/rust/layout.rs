@@ -201,26 +201,22 @@ fn apply(line: &str, change: Change, out: &mut String) -> Option<()> {
     Some(())
 }
 
-/// Text written piece by piece and laid out line by line as it is written, as
-/// [`lay_out`] lays out the whole text after it: the emitter writes the built-in
-/// `cosmap.rs` into it, so the text is neither copied nor read again, and the
-/// long lines whose structure the emitter knows (a constructor's parameters, a
-/// match arm) it writes already broken ([`Writer::parameters`], [`Writer::arm`])
-/// instead of writing them whole for [`long_line`] to parse.
-///
-/// Each complete line is looked at once: one that may change ([`may_change`])
-/// waits for the next line, on which its layout depends (an empty block, a struct
-/// literal's last field), and is then rewritten in place if it changes.
+/// Text written piece by piece and laid out as [`lay_out`] lays out the whole
+/// text, without reading it again: the emitter writes the built-in `cosmap.rs`
+/// into it. The long lines whose structure the emitter knows (a constructor's
+/// parameters, a match arm) it writes already broken ([`Writer::constructor`],
+/// [`Writer::arm`]) instead of whole for [`long_line`] to parse, and each line
+/// written that may change ([`may_change`]) is noted as it is written, so that
+/// [`Writer::finish`] looks at those lines alone (with the line after each, on
+/// which their layout depends), and copies the text only if one changes.
 pub struct Writer {
     out: String,
     /// Whether lines are laid out (else the text is kept as it is written).
     lays_out: bool,
     /// Where the line being written starts (after the last line break).
     line_start: usize,
-    /// Where the last complete line starts, when it waits for the next line.
-    held: Option<usize>,
-    /// A long line of a shape this does not lay out was written.
-    refused: bool,
+    /// Where each complete line that may change starts and ends, in order.
+    noted: Vec<(usize, usize)>,
 }
 
 impl Writer {
@@ -230,16 +226,62 @@ impl Writer {
             out: String::with_capacity(capacity),
             lays_out,
             line_start: 0,
-            held: None,
-            refused: false,
+            noted: Vec::new(),
         }
     }
 
-    /// Appends `text` (any number of lines, or part of one).
+    /// Appends `text`: any number of lines, or part of one. Its first line and
+    /// its last complete line are looked at; the lines between must be text the
+    /// layout keeps as it is (the built-in template's own lines, laid out
+    /// already), and are not: most of the template's text is written by this.
     pub fn text(&mut self, text: &str) {
         let from = self.out.len();
         self.out.push_str(text);
-        self.written(from);
+        if !self.lays_out {
+            return;
+        }
+        let bytes = text.as_bytes();
+        let Some(first) = memchr::memchr(b'\n', bytes) else {
+            return;
+        };
+        self.note(self.line_start, from + first);
+        let last = memchr::memrchr(b'\n', &bytes[first..]).map_or(first, |i| first + i);
+        if last > first {
+            let last_start = memchr::memrchr(b'\n', &bytes[..last]).map_or(0, |i| i + 1);
+            #[cfg(debug_assertions)]
+            self.check_kept(from + first + 1, from + last_start);
+            self.note(from + last_start, from + last);
+        }
+        self.line_start = from + last + 1;
+    }
+
+    /// Appends `text`, any text, each line of it looked at (for tests: the emitter
+    /// writes the template's own text with [`Writer::text`]).
+    #[cfg(test)]
+    fn any_text(&mut self, text: &str) {
+        let from = self.out.len();
+        self.out.push_str(text);
+        self.scan(from);
+    }
+
+    /// Checks that the layout keeps the complete lines from `start` up to `end`
+    /// as they are, given the line after each (a long line may be one it leaves
+    /// whole): what [`Writer::text`] takes for granted of its lines but the first
+    /// and the last.
+    #[cfg(debug_assertions)]
+    fn check_kept(&self, start: usize, end: usize) {
+        let mut at = start;
+        while at < end {
+            let end_of_line = line_end(&self.out, at);
+            let after = (end_of_line + 1).min(self.out.len());
+            let line = &self.out[at..end_of_line];
+            let change = change(line, Some(&self.out[after..line_end(&self.out, after)]));
+            let mut laid = String::new();
+            let kept = change == Change::None
+                || (change != Change::CloseEmpty && apply(line, change, &mut laid).is_some() && laid == line);
+            debug_assert!(kept, "Writer::text: a line the layout changes: {line:?}");
+            at = end_of_line + 1;
+        }
     }
 
     /// Appends one line: `parts` one after the other, then a line break.
@@ -248,8 +290,35 @@ impl Writer {
         for part in parts {
             self.out.push_str(part);
         }
+        let end = self.out.len();
         self.out.push('\n');
-        self.written(from);
+        if !self.lays_out {
+            return;
+        }
+        if self.line_start == from && !has_line_break(&self.out.as_bytes()[from..end]) {
+            self.note(from, end);
+            self.line_start = end + 1;
+        } else {
+            self.scan(from);
+        }
+    }
+
+    /// Notes each line completed by the text written from `from` on.
+    fn scan(&mut self, from: usize) {
+        let mut pos = from;
+        while let Some(i) = memchr::memchr(b'\n', &self.out.as_bytes()[pos..]) {
+            self.note(self.line_start, pos + i);
+            pos += i + 1;
+            self.line_start = pos;
+        }
+    }
+
+    /// Notes the line from `start` to `end` if it may change.
+    fn note(&mut self, start: usize, end: usize) {
+        let line = &self.out.as_bytes()[start..end];
+        if line.len() > MARGIN || matches!(line.last(), Some(b'{' | b' ')) {
+            self.noted.push((start, end));
+        }
     }
 
     /// Writes a constructor's signature line, `pub fn new(p: T, …) -> Self {`
@@ -295,10 +364,12 @@ impl Writer {
             }
             self.out.push_str(TAIL);
             self.out.push('\n');
-            self.written(from);
+            if self.lays_out {
+                self.scan(from);
+            }
             return;
         }
-        self.settle();
+        // Laid out already: its lines are not noted.
         push_indent(&mut self.out, indent);
         self.out.push_str(HEAD);
         for (name, ty) in params {
@@ -334,11 +405,8 @@ impl Writer {
             && [ty, variant, binding]
                 .iter()
                 .all(|w| !w.is_empty() && w.bytes().all(is_word))
-            && !unsupported(expr);
+            && plain_expression(expr);
         let from = self.out.len();
-        if block {
-            self.settle();
-        }
         push_indent(&mut self.out, indent);
         for part in [ty, "::", variant, "(", binding, ") => "] {
             self.out.push_str(part);
@@ -346,9 +414,12 @@ impl Writer {
         if !block {
             self.out.push_str(expr);
             self.out.push_str(",\n");
-            self.written(from);
+            if self.lays_out {
+                self.scan(from);
+            }
             return;
         }
+        // Laid out already: its lines are not noted.
         self.out.push_str("{\n");
         push_indent(&mut self.out, inner);
         self.out.push_str(expr);
@@ -358,95 +429,88 @@ impl Writer {
         self.line_start = self.out.len();
     }
 
-    /// Lays out the held line, if any, before a line of code written already laid
-    /// out (which is neither a `}` alone nor closes a block, all the held line's
-    /// layout looks at).
-    fn settle(&mut self) {
-        if let Some(held) = self.held.take() {
-            let end = self.out.len() - 1;
-            let change = change(&self.out[held..end], Some(CODE));
-            self.rewrite(held, end, change);
-        }
-    }
-
-    /// The text; `None` when laid out and a long line was of a shape this does not
-    /// lay out (the caller then parses and prints the text written as it is).
+    /// The text, its noted lines laid out; `None` when laid out and a long line is
+    /// of a shape this does not lay out (the caller then parses and prints the text
+    /// written as it is).
     pub fn finish(mut self) -> Option<String> {
-        if self.lays_out && !self.refused {
-            if self.line_start < self.out.len() {
-                // A last line without a line break.
-                self.complete(self.line_start, self.out.len());
+        if !self.lays_out {
+            return Some(self.out);
+        }
+        if self.line_start < self.out.len() {
+            // A last line without a line break.
+            let (start, end) = (self.line_start, self.out.len());
+            self.note(start, end);
+        }
+        let text = self.out.as_str();
+        // Copied only from the first line that changes.
+        let mut laid: Option<String> = None;
+        let mut copied = 0;
+        for &(start, mut end) in &self.noted {
+            if start < copied {
+                // Taken into the line before (`}` closing an empty block).
+                continue;
             }
-            if let Some(held) = self.held.take() {
-                let end = line_end(&self.out, held);
-                // After the text's last line break comes an empty line.
-                let next = (end < self.out.len()).then_some("");
-                self.resolve(held, end, next);
+            let line = &text[start..end];
+            let change = if line.len() <= MARGIN && line.ends_with('{') {
+                opens(text, start, end)
+            } else {
+                change(
+                    line,
+                    (end < text.len()).then(|| &text[end + 1..line_end(text, end + 1)]),
+                )
+            };
+            if change == Change::None {
+                continue;
             }
-        }
-        (!self.refused).then_some(self.out)
-    }
-
-    /// Lays out the lines completed by the text written from `from` on.
-    fn written(&mut self, from: usize) {
-        if !self.lays_out || self.refused {
-            return;
-        }
-        let mut pos = from;
-        while let Some(i) = memchr::memchr(b'\n', &self.out.as_bytes()[pos..]) {
-            pos = self.complete(self.line_start, pos + i) + 1;
-            self.line_start = pos;
-        }
-    }
-
-    /// Lays out the line before it (if held) now that the line from `start` to `end`
-    /// (its line break, or the end of the text) is complete, and holds this one if it
-    /// may change; returns where the line ends now (the earlier line may have grown,
-    /// or taken this one in).
-    fn complete(&mut self, mut start: usize, mut end: usize) -> usize {
-        if let Some(held) = self.held.take() {
-            let next = &self.out[start..end];
-            let change = change(&self.out[held..start - 1], Some(next));
+            let out = laid.get_or_insert_with(|| String::with_capacity(text.len() + text.len() / 32));
+            out.push_str(&text[copied..start]);
+            apply(line, change, out)?;
             if change == Change::CloseEmpty {
-                // `{` and `}` on one line; the line break after `}` stays.
-                self.out.replace_range(start - 1..end, "}");
-                return start;
+                // The `}` line, up to its line break.
+                end = line_end(text, end + 1);
             }
-            let length = end - start;
-            start = self.rewrite(held, start - 1, change) + 1;
-            end = start + length;
+            copied = end.min(text.len());
         }
-        if may_change(&self.out[start..end]) {
-            self.held = Some(start);
+        match laid {
+            None => Some(self.out),
+            Some(mut out) => {
+                out.push_str(&text[copied..]);
+                Some(out)
+            }
         }
-        end
-    }
-
-    /// Lays out the held line from `start` to `end`, the last of the text, given the
-    /// line after it.
-    fn resolve(&mut self, start: usize, end: usize, next: Option<&str>) {
-        let change = change(&self.out[start..end], next);
-        self.rewrite(start, end, change);
-    }
-
-    /// Replaces the line from `start` to `end` with it changed as `change` says (but
-    /// not [`Change::CloseEmpty`]); returns where it ends now.
-    fn rewrite(&mut self, start: usize, end: usize, change: Change) -> usize {
-        if change == Change::None {
-            return end;
-        }
-        let mut laid = String::new();
-        if apply(&self.out[start..end], change, &mut laid).is_none() {
-            self.refused = true;
-            return end;
-        }
-        self.out.replace_range(start..end, &laid);
-        start + laid.len()
     }
 }
 
-/// What [`change`] sees of a line of code after a line: not a `}` alone.
-const CODE: &str = ";";
+/// What [`change`] makes of the short line from `start` to `end` of `text` that
+/// opens a block: closed on its line when the next line is its `}` alone, else
+/// kept; told from the bytes after it, without finding the next line's end.
+fn opens(text: &str, start: usize, end: usize) -> Change {
+    let bytes = text.as_bytes();
+    let indent = bytes[start..end].iter().take_while(|&&b| b == b' ').count();
+    let close = end + 1 + indent;
+    let closes = close < bytes.len()
+        && bytes[end + 1..close].iter().all(|&b| b == b' ')
+        && bytes[close] == b'}'
+        && bytes.get(close + 1).is_none_or(|&b| b == b'\n');
+    if closes {
+        Change::CloseEmpty
+    } else {
+        Change::None
+    }
+}
+
+/// Whether `bytes` hold a line break: eight bytes at a time (a line written whole
+/// almost never does).
+fn has_line_break(bytes: &[u8]) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let mut chunks = bytes.chunks_exact(8);
+    let any_word = chunks.by_ref().any(|chunk| {
+        let word = u64::from_le_bytes(chunk.try_into().unwrap_or_default()) ^ (ONES * u64::from(b'\n'));
+        word.wrapping_sub(ONES) & !word & HIGH != 0
+    });
+    any_word || chunks.remainder().contains(&b'\n')
+}
 
 /// How the built-in template spells a `String` parameter.
 const INTO_STRING: &str = "impl ::core::convert::Into<::std::string::String>";
@@ -454,6 +518,19 @@ const INTO_STRING: &str = "impl ::core::convert::Into<::std::string::String>";
 /// Whether `name` is a parameter name the layout reads as plain text (`r#type` too).
 fn plain_name(name: &str) -> bool {
     !name.is_empty() && name.bytes().all(|b| is_word(b) || b == b'#')
+}
+
+/// Whether `expr` is an expression of words, `::`, `.`, `&`, brackets and `, `
+/// alone, without `&&`: a shape the layout breaks (not [`unsupported`]), told in
+/// one look at each byte.
+fn plain_expression(expr: &str) -> bool {
+    let bytes = expr.as_bytes();
+    bytes.iter().enumerate().all(|(i, &b)| match b {
+        b':' | b'.' | b'(' | b')' | b',' => true,
+        b'&' => bytes.get(i + 1) != Some(&b'&'),
+        b' ' => i > 0 && bytes[i - 1] == b',',
+        _ => is_word(b),
+    })
 }
 
 /// Whether `ty` is a path of words and `::` alone: plain text to the layout, never broken.
@@ -935,6 +1012,19 @@ mod tests {
             proptest::prop_assert_eq!(written(&text, &cuts), lay_out(&text));
         }
 
+        /// [`opens`] judges a line that opens a block as [`change`] does.
+        #[test]
+        fn an_opening_line_is_judged_as_change_judges_it(
+            indent in 0usize..6,
+            next in "( {0,6}(\\}|\\} |x|\\}\\}|\\};)?\n?)?",
+        ) {
+            let line = format!("{}a {{", " ".repeat(indent));
+            let text = if next.is_empty() { line.clone() } else { format!("{line}\n{next}") };
+            let end = line.len();
+            let next = (end < text.len()).then(|| &text[end + 1..line_end(&text, end + 1)]);
+            proptest::prop_assert_eq!(opens(&text, 0, end), change(&line, next));
+        }
+
         /// A constructor's signature is written as [`lay_out`] lays out its line.
         #[test]
         fn a_constructor_is_written_as_its_line_is_laid_out(
@@ -988,7 +1078,7 @@ mod tests {
         let mut writer = Writer::new(0, true);
         let mut from = 0;
         for cut in cuts.into_iter().chain([text.len()]) {
-            writer.text(&text[from..cut]);
+            writer.any_text(&text[from..cut]);
             from = cut;
         }
         writer.finish()
@@ -1014,7 +1104,7 @@ mod tests {
             for line in text.split_inclusive('\n') {
                 match line.strip_suffix('\n') {
                     Some(line) => writer.line(&[line]),
-                    None => writer.text(line),
+                    None => writer.any_text(line),
                 }
             }
             assert_eq!(writer.finish(), whole, "{text:?} line by line");
@@ -1035,6 +1125,75 @@ mod tests {
             );
             assert_eq!(writer.finish(), lay_out(&line), "{name}");
         }
+    }
+
+    /// The template's own text, whose lines but the first two and the last the
+    /// writer does not look at, is laid out as the whole text is: its first line
+    /// closing an empty block or ending a long line, its second line and its last
+    /// opening one, its last a doc comment with a trailing space.
+    #[test]
+    fn the_templates_own_text_is_laid_out_at_its_ends() {
+        let long = format!("        pub fn new(id: {INTO_STRING}, partition_key: {INTO_STRING}");
+        let cases: [&[&str]; 5] = [
+            &[
+                "    impl A {\n",
+                "    }\n    impl B {\n        fn f() {\n            x\n        }\n    }\n",
+            ],
+            &[
+                "    impl A {\n",
+                "    }\n",
+                "    impl B {\n        fn f() {\n",
+                "        }\n    }\n",
+            ],
+            &[
+                &long,
+                ") -> Self {\n            let id = 1;\n            S {\n                id,\n",
+                "            }\n",
+            ],
+            &[
+                "    mod a {\n        x\n        y\n    /// Doc. \n",
+                "    pub struct S {\n",
+                "    }\n",
+            ],
+            &["a {\n", "}\nb {\n", "c\n}\n", "d {\n}"],
+        ];
+        for pieces in cases {
+            let mut writer = Writer::new(0, true);
+            for piece in pieces {
+                writer.text(piece);
+            }
+            assert_eq!(writer.finish(), lay_out(&pieces.concat()), "{pieces:?}");
+        }
+    }
+
+    /// The arms the built-in template writes are written broken without parsing.
+    #[test]
+    fn the_templates_arm_expressions_are_plain() {
+        for expr in [
+            "document.partition_key()",
+            "&document.id",
+            "::serde::Serialize::serialize(document, serializer)",
+        ] {
+            assert!(plain_expression(expr), "{expr}");
+        }
+        for expr in ["a && b", "a + b", "a | b", "x?", "a = b", "a where b"] {
+            assert!(!plain_expression(expr), "{expr}");
+        }
+    }
+
+    /// The word-at-a-time check finds a line break wherever it lies, and no other byte.
+    #[test]
+    fn has_line_break_finds_exactly_line_breaks() {
+        for filler in [b'a', b' ', 0x0b, 0x09, 0x8a, 0xff] {
+            for byte in 0u8..=0xff {
+                for at in 0..20 {
+                    let mut text = vec![filler; 20];
+                    text[at] = byte;
+                    assert_eq!(has_line_break(&text), byte == b'\n', "{byte:#x} at {at} in {filler:#x}");
+                }
+            }
+        }
+        assert!(!has_line_break(b""));
     }
 
     #[test]
