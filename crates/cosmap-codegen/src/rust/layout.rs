@@ -237,22 +237,34 @@ impl Writer {
     pub fn text(&mut self, text: &str) {
         let from = self.out.len();
         self.out.push_str(text);
-        if !self.lays_out {
-            return;
+        if self.lays_out {
+            self.noted_ends(from, Lines::of(text));
         }
-        let bytes = text.as_bytes();
-        let Some(first) = memchr::memchr(b'\n', bytes) else {
+    }
+
+    /// Notes the first and the last complete line of `lines`, written from `from`
+    /// on, and takes the lines between as kept (checked in debug builds).
+    fn noted_ends(&mut self, from: usize, lines: Lines) {
+        let Some(first) = lines.first_break else {
             return;
         };
         self.note(self.line_start, from + first);
-        let last = memchr::memrchr(b'\n', &bytes[first..]).map_or(first, |i| first + i);
-        if last > first {
-            let last_start = memchr::memrchr(b'\n', &bytes[..last]).map_or(0, |i| i + 1);
+        if lines.last_break > first {
             #[cfg(debug_assertions)]
-            self.check_kept(from + first + 1, from + last_start);
-            self.note(from + last_start, from + last);
+            self.check_kept(from + first + 1, from + lines.last_start);
+            self.note(from + lines.last_start, from + lines.last_break);
         }
-        self.line_start = from + last + 1;
+        self.line_start = from + lines.last_break + 1;
+    }
+
+    /// Appends `lines`, the template's own text whose line breaks were found when
+    /// it was compiled: [`Writer::text`] without looking for them.
+    pub fn lines(&mut self, lines: Lines) {
+        let from = self.out.len();
+        self.out.push_str(lines.text);
+        if self.lays_out {
+            self.noted_ends(from, lines);
+        }
     }
 
     /// Appends `text`, any text, each line of it looked at (for tests: the emitter
@@ -496,6 +508,59 @@ fn opens(text: &str, start: usize, end: usize) -> Change {
         Change::CloseEmpty
     } else {
         Change::None
+    }
+}
+
+/// Text and where its line breaks that matter to [`Writer`] are: the first, the
+/// last, and the start of the line the last ends.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Lines<'a> {
+    text: &'a str,
+    /// The first line break, if any.
+    first_break: Option<usize>,
+    /// The last line break (the first when there is one, or none).
+    last_break: usize,
+    /// Where the line the last line break ends starts.
+    last_start: usize,
+}
+
+impl<'a> Lines<'a> {
+    /// Finds the line breaks of `text`; a `const fn`, so that the emitter's text
+    /// is looked at once, when it is compiled (`const { Lines::of("…") }`).
+    pub const fn of(text: &'a str) -> Lines<'a> {
+        let bytes = text.as_bytes();
+        let mut first_break = None;
+        let mut i = 0;
+        while i < bytes.len() {
+            if bytes[i] == b'\n' {
+                first_break = Some(i);
+                break;
+            }
+            i += 1;
+        }
+        let (mut last_break, mut last_start) = (0, 0);
+        if let Some(first) = first_break {
+            last_break = first;
+            let mut i = bytes.len();
+            while i > first + 1 {
+                i -= 1;
+                if bytes[i] == b'\n' {
+                    last_break = i;
+                    break;
+                }
+            }
+            let mut i = last_break;
+            while i > 0 && bytes[i - 1] != b'\n' {
+                i -= 1;
+            }
+            last_start = i;
+        }
+        Lines {
+            text,
+            first_break,
+            last_break,
+            last_start,
+        }
     }
 }
 
@@ -1010,6 +1075,23 @@ mod tests {
             cuts in proptest::collection::vec(0usize..400, 0..6),
         ) {
             proptest::prop_assert_eq!(written(&text, &cuts), lay_out(&text));
+        }
+
+        /// [`Lines::of`] finds the line breaks `memchr` finds.
+        #[test]
+        fn lines_finds_the_first_and_last_line_breaks(text in "[a\n]{0,12}") {
+            let bytes = text.as_bytes();
+            let lines = Lines::of(&text);
+            let first = memchr::memchr(b'\n', bytes);
+            proptest::prop_assert_eq!(lines.first_break, first);
+            if let Some(first) = first {
+                let last = memchr::memrchr(b'\n', bytes).unwrap_or(first);
+                proptest::prop_assert_eq!(lines.last_break, last);
+                if last > first {
+                    let start = memchr::memrchr(b'\n', &bytes[..last]).map_or(0, |i| i + 1);
+                    proptest::prop_assert_eq!(lines.last_start, start);
+                }
+            }
         }
 
         /// [`opens`] judges a line that opens a block as [`change`] does.
