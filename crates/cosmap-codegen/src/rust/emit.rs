@@ -9,7 +9,12 @@
 //! `tests/builtin_equivalence.rs` checks the two against each other.
 //!
 //! Each function writes one part of the template, named after it; `Out::line`
-//! writes the pieces of one line and its line break.
+//! writes the pieces of one line and its line break, `Out::lines` the template's
+//! own text (its line breaks found when it is compiled). Written for `render`, the
+//! text is laid out as it is written (`layout::Writer`), and the constructor's
+//! signature and the enum's match arms are written already broken when they are
+//! too long (`Out::constructor`, `Out::arm`); for the test against handlebars, it
+//! is written as the template writes it.
 
 use super::codecs::CodecView;
 use super::layout::Lines;

@@ -31,6 +31,13 @@
 //! and the caller parses and prints the file instead. The tests
 //! (`tests/direct_format.rs`) check the result against `prettyplease` for every
 //! example, test and synthetic model, drawn models and models of very long names.
+//!
+//! The emitter does not call [`lay_out`] on its text: it writes into a [`Writer`],
+//! which notes the lines that may change as they are written and lays those out
+//! when the text is done, and into which the emitter writes the long lines whose
+//! structure it knows (a constructor's parameters, a match arm) already broken.
+//! [`lay_out`], a pass over the whole text, stays the reference the tests compare
+//! the writer with (`render_direct_after`).
 
 use crate::options::TypeMapping;
 

@@ -1,7 +1,8 @@
 //! Rust document types: the view (`view`), identifier rules (`names`), and the
 //! text of the built-in `cosmap.rs.hbs` written directly from the view (`emit`),
 //! laid out as `prettyplease` prints it, with its long lines broken as
-//! `prettyplease` breaks them (`layout`): it is written as it is. An overridden
+//! `prettyplease` breaks them as it is written (`layout::Writer`): it is written
+//! as it is. An overridden
 //! template (feature `templates`) is rendered by handlebars, and its output, like
 //! the text with the user's own attributes or type spellings, is checked by `syn`
 //! and formatted by `prettyplease` (feature `format`, in parallel chunks). The data
