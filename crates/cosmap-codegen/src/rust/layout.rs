@@ -309,6 +309,12 @@ impl Writer {
         for part in parts {
             self.out.push_str(part);
         }
+        self.end_line(from);
+    }
+
+    /// Ends the line written from `from` on (where a line starts, almost always)
+    /// with a line break, and notes it if it may change.
+    fn end_line(&mut self, from: usize) {
         let end = self.out.len();
         self.out.push('\n');
         if !self.lays_out {
@@ -382,10 +388,7 @@ impl Writer {
                 self.out.push_str(ty);
             }
             self.out.push_str(TAIL);
-            self.out.push('\n');
-            if self.lays_out {
-                self.scan(from);
-            }
+            self.end_line(from);
             return;
         }
         // Laid out already: its lines are not noted.
@@ -427,16 +430,15 @@ impl Writer {
             && plain_expression(expr);
         let from = self.out.len();
         push_indent(&mut self.out, indent);
+        if !block {
+            for part in [ty, "::", variant, "(", binding, ") => ", expr, ","] {
+                self.out.push_str(part);
+            }
+            self.end_line(from);
+            return;
+        }
         for part in [ty, "::", variant, "(", binding, ") => "] {
             self.out.push_str(part);
-        }
-        if !block {
-            self.out.push_str(expr);
-            self.out.push_str(",\n");
-            if self.lays_out {
-                self.scan(from);
-            }
-            return;
         }
         // Laid out already: its lines are not noted.
         self.out.push_str("{\n");
