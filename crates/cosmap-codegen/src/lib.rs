@@ -56,5 +56,7 @@ pub use rust::render as render_rust;
 pub use rust::render_data_access;
 #[doc(hidden)]
 pub use rust::render_direct as render_rust_direct;
+#[doc(hidden)]
+pub use rust::render_direct_after as render_rust_direct_after;
 pub use templates::{Templates, TEMPLATES};
 pub use write::{check_all, write_all, FileStatus};

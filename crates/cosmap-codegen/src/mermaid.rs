@@ -58,12 +58,14 @@ pub fn view(model: &LogicalModel) -> MermaidView {
     let mut pending: Vec<(String, String, &Reference)> = Vec::new();
     for (ci, c) in model.containers.iter().enumerate() {
         let mut nodes = Vec::new();
+        // The partition key, as the edges to a document type's holder name it.
+        let key = c.partition_key_properties().join(", /");
         for (di, d) in c.document_types.iter().enumerate() {
             let id = format!("c{ci}d{di}");
             let role = d.role.as_str();
             nodes.push(DiagramBox {
                 id: id.clone(),
-                label: quote(format!("{} · {role}", d.name)),
+                label: quote(concat(&[&d.name, " · ", role])),
                 document: true,
                 description: d.description.as_deref().map(crate::rust::one_line),
             });
@@ -77,7 +79,7 @@ pub fn view(model: &LogicalModel) -> MermaidView {
                     });
                 }
             }
-            if let Some((parent, label)) = holder(model, &places, ci, d, &c.partition_key_properties().join(", /")) {
+            if let Some((parent, label)) = holder(model, &places, ci, d, &key) {
                 edges.push(Edge {
                     from: parent,
                     to: id.clone(),
@@ -90,23 +92,23 @@ pub fn view(model: &LogicalModel) -> MermaidView {
         }
         containers.push(Subgraph {
             id: format!("c{ci}"),
-            label: quote(format!("{} · {}", c.name, c.partition_key.paths.join(", "))),
+            label: quote(concat(&[&c.name, " · ", &c.partition_key.paths.join(", ")])),
             nodes,
         });
     }
     for (from, path, r) in pending {
         if let Some(to) = places.locate(&r.target_container, &r.target) {
             let name = if r.many {
-                format!("{}[]", r.name)
+                concat(&[&r.name, "[]"])
             } else {
                 r.name.clone()
             };
             let label = match places
                 .references
-                .get(format!("{path}.{}", r.name).as_str())
+                .get(concat(&[&path, ".", &r.name]).as_str())
                 .and_then(|d| bound(d))
             {
-                Some(card) if card != "one" => format!("{name} · {card}"),
+                Some(card) if card != "one" => concat(&[&name, " · ", &card]),
                 _ => name,
             };
             edges.push(Edge {
@@ -177,8 +179,8 @@ fn embedded<'m>(
         let id = format!("{parent}e{k}");
         let what = match e.kind {
             EmbeddedKind::ValueObject => e.source.clone(),
-            EmbeddedKind::ReferenceData => format!("{} snapshot", e.source),
-            EmbeddedKind::Subset => format!("newest {} subset", e.source),
+            EmbeddedKind::ReferenceData => concat(&[&e.source, " snapshot"]),
+            EmbeddedKind::Subset => concat(&["newest ", &e.source, " subset"]),
         };
         nodes.push(DiagramBox {
             id: id.clone(),
@@ -188,7 +190,7 @@ fn embedded<'m>(
         });
         let label = match (e.many, e.max) {
             (true, Some(max)) => format!("{}[] ≤ {max}", e.name),
-            (true, None) => format!("{}[]", e.name),
+            (true, None) => concat(&[&e.name, "[]"]),
             (false, _) => e.name.clone(),
         };
         edges.push(Edge {
@@ -197,7 +199,7 @@ fn embedded<'m>(
             label: quote(label),
             kind: "embeds",
         });
-        let inner = format!("{path}.{}", e.name);
+        let inner = concat(&[path, ".", &e.name]);
         embedded(&id, &inner, &e.embedded, nodes, edges, pending);
         pending.extend(e.references.iter().map(|r| (id.clone(), inner.clone(), r)));
     }
@@ -289,9 +291,9 @@ fn holder(
                 Some(max) => format!("≤ {max}"),
                 None => c.cardinality.as_str().to_string(),
             };
-            format!("{} · {card} · same /{key}", c.property)
+            concat(&[&c.property, " · ", &card, " · same /", key])
         }
-        None => format!("documents · same /{key}"),
+        None => concat(&["documents · same /", key]),
     };
     Some((node, label))
 }
@@ -305,11 +307,21 @@ fn bound(decision: &Decision) -> Option<String> {
     }
 }
 
+/// `parts` one after the other, in one allocation: what `format!` makes of
+/// strings, without its formatting machinery (a label or two per document type).
+fn concat(parts: &[&str]) -> String {
+    let mut text = String::with_capacity(parts.iter().map(|p| p.len()).sum());
+    for part in parts {
+        text.push_str(part);
+    }
+    text
+}
+
 /// A label as Mermaid reads it between quotes: `"` becomes `#quot;`, and line
 /// breaks become spaces.
 fn quote(label: String) -> String {
     // Nearly every label has neither: kept as it is, not copied twice.
-    if !label.contains(['"', '\n', '\r']) {
+    if !label.bytes().any(|b| matches!(b, b'"' | b'\n' | b'\r')) {
         return label;
     }
     label.replace('"', "#quot;").replace(['\n', '\r'], " ")

@@ -14,7 +14,7 @@ mod strategy;
 use std::sync::OnceLock;
 
 use corpus::{corpus, drawn_cases, lengthen, load, mappings, repo, ATTRIBUTE, SYNTHETIC};
-use cosmap_codegen::{format_rust, render_rust, render_rust_direct, Templates, TypeMapping};
+use cosmap_codegen::{format_rust, render_rust, render_rust_direct, render_rust_direct_after, Templates, TypeMapping};
 use cosmap_domain::{DomainModel, ModelSpec};
 use cosmap_mapper::{map, Options};
 use proptest::prelude::*;
@@ -36,6 +36,15 @@ fn check(model: &DomainModel, what: &str) -> Result<(), String> {
             let direct = render_rust_direct(&logical, &mapping, templates())
                 .map_err(|e| format!("{what}: does not render: {e}"))?
                 .ok_or_else(|| format!("{what}: a line is not laid out directly"))?;
+            // Laid out as it is written, it is what the pass over the written text makes.
+            let after = render_rust_direct_after(&logical, &mapping, templates())
+                .map_err(|e| format!("{what}: does not render: {e}"))?;
+            if after.as_deref() != Some(direct.as_str()) {
+                return Err(format!(
+                    "{what}: laid out as written (\"direct\"), differs from the pass over the text (\"prettyplease\" below):\n{}",
+                    first_difference(&direct, after.as_deref().unwrap_or("(not laid out)"))
+                ));
+            }
             let printed = format_rust(&direct).map_err(|e| format!("{what}: does not parse: {e}"))?;
             if direct != printed {
                 return Err(format!(

@@ -9,46 +9,52 @@
 //! `tests/builtin_equivalence.rs` checks the two against each other.
 //!
 //! Each function writes one part of the template, named after it; `Out::line`
-//! writes the pieces of one line and its line break.
+//! writes the pieces of one line and its line break, `Out::lines` the template's
+//! own text (its line breaks found when it is compiled). Written for `render`, the
+//! text is laid out as it is written (`layout::Writer`), and the constructor's
+//! signature and the enum's match arms are written already broken when they are
+//! too long (`Out::constructor`, `Out::arm`); for the test against handlebars, it
+//! is written as the template writes it.
 
 use super::codecs::CodecView;
+use super::layout::Lines;
 use super::view::{ContainerView, DocView, FieldView, RefView, RustView, StructView};
 
-/// The text being written.
-struct Out(String);
-
-impl Out {
-    /// One line: `parts` one after the other, then a line break.
-    fn line(&mut self, parts: &[&str]) {
-        for part in parts {
-            self.0.push_str(part);
-        }
-        self.0.push('\n');
-    }
-
-    /// Text as it is (whole lines, each with its line break).
-    fn text(&mut self, text: &str) {
-        self.0.push_str(text);
-    }
-}
+/// The text being written: `Out::line` writes the pieces of one line and its line
+/// break, `Out::text` text as it is; laid out as it is written, or not.
+type Out = super::layout::Writer;
 
 /// Whether handlebars' `{{#if}}` takes an optional string as true: present and not empty.
 fn given(value: &Option<String>) -> bool {
     value.as_deref().is_some_and(|v| !v.is_empty())
 }
 
-/// The text of `cosmap.rs` for `view`, before its long lines are broken (`layout`).
+/// The text of `cosmap.rs` for `view`, before its long lines are broken (`layout`):
+/// what handlebars makes of the built-in template.
 pub fn rust(view: &RustView) -> String {
+    // Not laid out, the writer refuses nothing.
+    write(view, false).unwrap_or_default()
+}
+
+/// The text of `cosmap.rs` for `view` with its long lines broken as it is written,
+/// as `layout::lay_out` breaks them in [`rust`]'s text; `None` when a long line is of
+/// a shape `layout` does not lay out.
+pub fn rust_laid_out(view: &RustView) -> Option<String> {
+    write(view, true)
+}
+
+/// The text of `cosmap.rs` for `view`, laid out as it is written when `lays_out`.
+fn write(view: &RustView, lays_out: bool) -> Option<String> {
     // About 2 KiB of text per struct (a document type with its enum arms and impls).
     let structs =
         view.shared.len() + view.references.len() + view.containers.iter().map(|c| c.documents.len()).sum::<usize>();
-    let mut out = Out(String::with_capacity(structs * 2048 + CODEC_HELPERS.len()));
+    let mut out = Out::new(structs * 2048 + CODEC_HELPERS.len(), lays_out);
     header(&mut out, view);
     types_module(&mut out, view);
     for c in &view.containers {
         container(&mut out, view, c);
     }
-    out.0
+    out.finish()
 }
 
 fn header(out: &mut Out, view: &RustView) {
@@ -57,25 +63,25 @@ fn header(out: &mut Out, view: &RustView) {
         &view.model,
         "`. Do not edit: change the model and regenerate.",
     ]);
-    out.text("//\n// One module per Cosmos DB container, holding a struct per document type, an enum\n// over them, and the container's name and partition key path; value objects,\n");
+    out.lines(const { Lines::of("//\n// One module per Cosmos DB container, holding a struct per document type, an enum\n// over them, and the container's name and partition key path; value objects,\n") });
     out.line(&[
         "// reference data snapshots and references live in `",
         &view.types_module,
         "`.",
     ]);
-    out.text("\n");
+    out.lines(const { Lines::of("\n") });
 }
 
 /// `types`: the codecs, the shared structs and the references.
 fn types_module(out: &mut Out, view: &RustView) {
-    out.text("/// Embedded value objects, reference data snapshots and references to aggregate roots.\n#[allow(clippy::all, clippy::pedantic, clippy::nursery)]\n");
+    out.lines(const { Lines::of("/// Embedded value objects, reference data snapshots and references to aggregate roots.\n#[allow(clippy::all, clippy::pedantic, clippy::nursery)]\n") });
     out.line(&["pub mod ", &view.types_module, " {"]);
     if !view.codecs.is_empty() {
-        out.text(CODEC_TRAIT);
+        out.lines(const { Lines::of(CODEC_TRAIT) });
         for c in &view.codecs {
             codec(out, c);
         }
-        out.text(CODEC_HELPERS);
+        out.lines(const { Lines::of(CODEC_HELPERS) });
     }
     for s in &view.shared {
         shared_struct(out, view, s);
@@ -83,31 +89,29 @@ fn types_module(out: &mut Out, view: &RustView) {
     for r in &view.references {
         reference(out, view, r);
     }
-    out.text("}\n");
+    out.lines(const { Lines::of("}\n") });
 }
 
 /// One `impl Canonical for …` of the `codec` module.
 fn codec(out: &mut Out, c: &CodecView) {
     out.line(&["        /// `", &c.mapping, "`."]);
     out.line(&["        impl Canonical for ", c.ty, " {"]);
-    out.text("            fn write(\n                &self,\n            ) -> ::core::result::Result<::std::string::String, ::std::string::String> {\n");
+    out.lines(const { Lines::of("            fn write(\n                &self,\n            ) -> ::core::result::Result<::std::string::String, ::std::string::String> {\n") });
     out.line(&["                ", c.write]);
-    out.text(
-        "            }\n            fn read(text: &str) -> ::core::result::Result<Self, ::std::string::String> {\n",
-    );
+    out.lines(const { Lines::of("            }\n            fn read(text: &str) -> ::core::result::Result<Self, ::std::string::String> {\n") });
     out.line(&["                ", c.read]);
-    out.text("            }\n        }\n");
+    out.lines(const { Lines::of("            }\n        }\n") });
 }
 
 /// A value object, snapshot or subset item struct, and its `From` the document it copies.
 fn shared_struct(out: &mut Out, view: &RustView, s: &StructView) {
     out.line(&["    /// ", &s.doc]);
-    out.text("    #[derive(\n");
+    out.lines(const { Lines::of("    #[derive(\n") });
     out.text(&view.derive_lines);
     if s.default && !s.has_defaults {
-        out.text(",\n        ::core::default::Default");
+        out.lines(const { Lines::of(",\n        ::core::default::Default") });
     }
-    out.text("\n    )]\n    #[serde(rename_all = \"camelCase\")]\n");
+    out.lines(const { Lines::of("\n    )]\n    #[serde(rename_all = \"camelCase\")]\n") });
     for a in &s.attributes {
         out.line(&["    ", a]);
     }
@@ -115,7 +119,7 @@ fn shared_struct(out: &mut Out, view: &RustView, s: &StructView) {
     for f in &s.fields {
         field(out, f, Field::Full);
     }
-    out.text("    }\n");
+    out.lines(const { Lines::of("    }\n") });
     if s.has_defaults {
         defaults(out, &s.name, &s.fields);
         if s.default {
@@ -124,7 +128,7 @@ fn shared_struct(out: &mut Out, view: &RustView, s: &StructView) {
     }
     if let Some(of) = &s.snapshot_of {
         out.line(&["    impl ::core::convert::From<&", &of.source, "> for ", &s.name, " {"]);
-        out.text("        /// Builds it from the document it copies (the reference data, or the child).\n");
+        out.lines(const { Lines::of("        /// Builds it from the document it copies (the reference data, or the child).\n") });
         out.line(&["        fn from(source: &", &of.source, ") -> Self {"]);
         out.line(&["            ", &s.name, " {"]);
         out.line(&[
@@ -135,7 +139,7 @@ fn shared_struct(out: &mut Out, view: &RustView, s: &StructView) {
         for f in &of.fields {
             out.line(&["                ", f, ": ::core::clone::Clone::clone(&source.", f, "),"]);
         }
-        out.text("            }\n        }\n    }\n");
+        out.lines(const { Lines::of("            }\n        }\n    }\n") });
     }
 }
 
@@ -158,13 +162,13 @@ fn field(out: &mut Out, f: &FieldView, kind: Field) {
     }
     if kind != Field::Key {
         if f.optional {
-            out.text("        #[serde(default, skip_serializing_if = \"::core::option::Option::is_none\")]\n");
+            out.lines(const { Lines::of("        #[serde(default, skip_serializing_if = \"::core::option::Option::is_none\")]\n") });
         }
         if f.list {
-            out.text("        #[serde(default)]\n");
+            out.lines(const { Lines::of("        #[serde(default)]\n") });
         }
         if kind == Field::Full && f.computed {
-            out.text("        #[serde(default)]\n");
+            out.lines(const { Lines::of("        #[serde(default)]\n") });
         }
         if let Some(d) = &f.default {
             out.line(&["        #[serde(default = \"", &d.path, "\")]"]);
@@ -207,16 +211,16 @@ fn defaults(out: &mut Out, name: &str, fields: &[FieldView]) {
         ]);
         out.line(&["        pub fn ", &d.function, "() -> ", &f.ty, " {"]);
         out.line(&["            ", &d.value]);
-        out.text("        }\n");
+        out.lines(const { Lines::of("        }\n") });
     }
-    out.text("    }\n");
+    out.lines(const { Lines::of("    }\n") });
 }
 
 /// `Default` of a value object with model defaults: those fields take them, the
 /// others their type's own.
 fn default_by_hand(out: &mut Out, name: &str, fields: &[FieldView]) {
     out.line(&["    impl ::core::default::Default for ", name, " {"]);
-    out.text("        fn default() -> Self {\n");
+    out.lines(const { Lines::of("        fn default() -> Self {\n") });
     out.line(&["            ", name, " {"]);
     for f in fields {
         match &f.default {
@@ -224,7 +228,7 @@ fn default_by_hand(out: &mut Out, name: &str, fields: &[FieldView]) {
             None => out.line(&["                ", &f.ident, ": ::core::default::Default::default(),"]),
         }
     }
-    out.text("            }\n        }\n    }\n");
+    out.lines(const { Lines::of("            }\n        }\n    }\n") });
 }
 
 /// A reference struct: its constructor (a plain reference) and its `From` the target document.
@@ -245,12 +249,12 @@ fn reference(out: &mut Out, view: &RustView, r: &RefView) {
         },
         ".",
     ]);
-    out.text("    #[derive(\n");
+    out.lines(const { Lines::of("    #[derive(\n") });
     out.text(&view.derive_lines);
-    out.text("\n    )]\n    #[serde(rename_all = \"camelCase\")]\n");
+    out.lines(const { Lines::of("\n    )]\n    #[serde(rename_all = \"camelCase\")]\n") });
     out.line(&["    pub struct ", &r.name, " {"]);
     out.line(&["        /// The `", &r.target, "`'s `id`."]);
-    out.text("        pub id: ::std::string::String,\n");
+    out.lines(const { Lines::of("        pub id: ::std::string::String,\n") });
     out.line(&[
         "        /// The `",
         &r.target,
@@ -266,7 +270,7 @@ fn reference(out: &mut Out, view: &RustView, r: &RefView) {
     for f in &r.fields {
         field(out, f, Field::Reference);
     }
-    out.text("    }\n");
+    out.lines(const { Lines::of("    }\n") });
     if r.has_defaults {
         defaults(out, &r.name, &r.fields);
     }
@@ -274,10 +278,10 @@ fn reference(out: &mut Out, view: &RustView, r: &RefView) {
         reference_constructor(out, r);
     }
     out.line(&["    impl ::core::convert::From<&", &r.document, "> for ", &r.name, " {"]);
-    out.text("        /// A reference to this document.\n");
+    out.lines(const { Lines::of("        /// A reference to this document.\n") });
     out.line(&["        fn from(document: &", &r.document, ") -> Self {"]);
     out.line(&["            ", &r.name, " {"]);
-    out.text("                id: ::core::clone::Clone::clone(&document.id),\n                partition_key: document.partition_key(),\n");
+    out.lines(const { Lines::of("                id: ::core::clone::Clone::clone(&document.id),\n                partition_key: document.partition_key(),\n") });
     for f in &r.fields {
         out.line(&[
             "                ",
@@ -287,7 +291,7 @@ fn reference(out: &mut Out, view: &RustView, r: &RefView) {
             "),",
         ]);
     }
-    out.text("            }\n        }\n    }\n");
+    out.lines(const { Lines::of("            }\n        }\n    }\n") });
 }
 
 /// `new` of a plain reference: from an id and, unless the id gives it, the partition key value.
@@ -300,7 +304,7 @@ fn reference_constructor(out: &mut Out, r: &RefView) {
             &r.target,
             "` with this id, whose partition key value",
         ]);
-        out.text("        /// (one per level of its hierarchical key) is `partition_key`.\n");
+        out.lines(const { Lines::of("        /// (one per level of its hierarchical key) is `partition_key`.\n") });
         out.line(&[
             "        pub fn new(id: ",
             INTO_STRING,
@@ -309,7 +313,7 @@ fn reference_constructor(out: &mut Out, r: &RefView) {
             ") -> Self {",
         ]);
         out.line(&["            ", &r.name, " {"]);
-        out.text("                id: ::core::convert::Into::into(id),\n                partition_key,\n            }\n        }\n");
+        out.lines(const { Lines::of("                id: ::core::convert::Into::into(id),\n                partition_key,\n            }\n        }\n") });
     } else if given(&r.by_property) {
         out.line(&[
             "        /// A reference to the `",
@@ -329,25 +333,31 @@ fn reference_constructor(out: &mut Out, r: &RefView) {
             ") -> Self {",
         ]);
         out.line(&["            ", &r.name, " {"]);
-        out.text("                id: ::core::convert::Into::into(id),\n                partition_key: ::core::convert::Into::into(partition_key),\n            }\n        }\n");
+        out.lines(const { Lines::of("                id: ::core::convert::Into::into(id),\n                partition_key: ::core::convert::Into::into(partition_key),\n            }\n        }\n") });
     } else {
         out.line(&["        /// A reference to the `", &r.target, "` with this id."]);
         out.line(&["        pub fn new(id: ", INTO_STRING, ") -> Self {"]);
-        out.text("            let id: ::std::string::String = ::core::convert::Into::into(id);\n");
+        out.lines(
+            const { Lines::of("            let id: ::std::string::String = ::core::convert::Into::into(id);\n") },
+        );
         out.line(&["            ", &r.name, " {"]);
         if given(&r.constant) {
-            out.text("                id,\n");
+            out.lines(const { Lines::of("                id,\n") });
             out.line(&[
                 "                partition_key: ::std::string::String::from(\"",
                 r.constant.as_deref().unwrap_or_default(),
                 "\"),",
             ]);
         } else {
-            out.text("                partition_key: ::core::clone::Clone::clone(&id),\n                id,\n");
+            out.lines(
+                const {
+                    Lines::of("                partition_key: ::core::clone::Clone::clone(&id),\n                id,\n")
+                },
+            );
         }
-        out.text("            }\n        }\n");
+        out.lines(const { Lines::of("            }\n        }\n") });
     }
-    out.text("    }\n");
+    out.lines(const { Lines::of("    }\n") });
 }
 
 /// `a, b`: `items` quoted by `quote` and separated by `separator`.
@@ -373,9 +383,9 @@ fn container(out: &mut Out, view: &RustView, c: &ContainerView) {
         &joined(&c.partition_key_paths, ", then ", "`"),
         ".",
     ]);
-    out.text("#[allow(clippy::all, clippy::pedantic, clippy::nursery)]\n");
+    out.lines(const { Lines::of("#[allow(clippy::all, clippy::pedantic, clippy::nursery)]\n") });
     out.line(&["pub mod ", &c.module, " {"]);
-    out.text("    /// The container's id.\n");
+    out.lines(const { Lines::of("    /// The container's id.\n") });
     out.line(&["    pub const CONTAINER: &str = \"", &c.name, "\";"]);
     out.line(&[
         "    /// The container's partition key path",
@@ -391,50 +401,54 @@ fn container(out: &mut Out, view: &RustView, c: &ContainerView) {
         &c.partition_key_path,
         "\";",
     ]);
-    out.text("    /// The container's partition key paths, first level first (more than one: a\n    /// hierarchical key).\n");
+    out.lines(const { Lines::of("    /// The container's partition key paths, first level first (more than one: a\n    /// hierarchical key).\n") });
     out.line(&[
         "    pub const PARTITION_KEY_PATHS: &[&str] = &[",
         &joined(&c.partition_key_paths, ", ", "\""),
         "];",
     ]);
-    out.text("    /// The `type` discriminators: each serialises as its document type's `type`\n    /// value and accepts no other.\n    #[allow(clippy::module_inception)]\n    pub mod kind {\n");
+    out.lines(const { Lines::of("    /// The `type` discriminators: each serialises as its document type's `type`\n    /// value and accepts no other.\n    #[allow(clippy::module_inception)]\n    pub mod kind {\n") });
     for d in &c.documents {
         kind_enum(out, view, d);
     }
-    out.text("    }\n");
+    out.lines(const { Lines::of("    }\n") });
     for d in &c.documents {
         document(out, view, d);
     }
     container_enum(out, c);
-    out.text("}\n");
+    out.lines(const { Lines::of("}\n") });
 }
 
 /// The `kind` enum of document type `d`: its `type` value.
 fn kind_enum(out: &mut Out, view: &RustView, d: &DocView) {
     out.line(&["        /// `type` of `", &d.name, "`: `\"", &d.discriminator, "\"`."]);
-    out.text("        #[derive(\n");
+    out.lines(const { Lines::of("        #[derive(\n") });
     out.text(&view.kind_derive_lines);
-    out.text("\n        )]\n");
+    out.lines(const { Lines::of("\n        )]\n") });
     out.line(&["        pub enum ", &d.name, " {"]);
     out.line(&["            /// `\"", &d.discriminator, "\"`"]);
-    out.text("            #[default]\n");
+    out.lines(const { Lines::of("            #[default]\n") });
     out.line(&["            #[serde(rename = \"", &d.discriminator, "\")]"]);
     out.line(&["            ", &d.name, ","]);
-    out.text("        }\n");
+    out.lines(const { Lines::of("        }\n") });
 }
 
 /// A document type's struct, its `impl` (constructor, partition key, bucket window)
 /// and, for a copy, its `From` the source.
 fn document(out: &mut Out, view: &RustView, d: &DocView) {
     out.line(&["    /// ", &d.doc]);
-    out.text("    #[derive(\n");
+    out.lines(const { Lines::of("    #[derive(\n") });
     out.text(&view.derive_lines);
-    out.text("\n    )]\n    #[serde(rename_all = \"camelCase\")]\n");
+    out.lines(const { Lines::of("\n    )]\n    #[serde(rename_all = \"camelCase\")]\n") });
     for a in &d.attributes {
         out.line(&["    ", a]);
     }
     out.line(&["    pub struct ", &d.name, " {"]);
-    out.text("        /// Document id, unique within the partition.\n        pub id: ::std::string::String,\n");
+    out.lines(
+        const {
+            Lines::of("        /// Document id, unique within the partition.\n        pub id: ::std::string::String,\n")
+        },
+    );
     out.line(&["        /// Document type discriminator, `\"", &d.discriminator, "\"`."]);
     out.line(&["        pub r#type: kind::", &d.name, ","]);
     if let Some(f) = &d.partition_key_field {
@@ -446,7 +460,7 @@ fn document(out: &mut Out, view: &RustView, d: &DocView) {
     for f in &d.fields {
         field(out, f, Field::Full);
     }
-    out.text(SYSTEM_FIELDS);
+    out.lines(const { Lines::of(SYSTEM_FIELDS) });
     if d.has_defaults {
         defaults(out, &d.name, &d.fields);
     }
@@ -459,16 +473,18 @@ fn document(out: &mut Out, view: &RustView, d: &DocView) {
             &d.name,
             " {",
         ]);
-        out.text("        /// Builds the copy kept in this container from its source document.\n");
+        out.lines(
+            const { Lines::of("        /// Builds the copy kept in this container from its source document.\n") },
+        );
         out.line(&["        fn from(source: &", &copy.source, ") -> Self {"]);
         out.line(&["            ", &d.name, " {"]);
-        out.text("                id: ::core::clone::Clone::clone(&source.id),\n                r#type: ::core::default::Default::default(),\n                etag: ::core::option::Option::None,\n                ts: ::core::option::Option::None,\n");
+        out.lines(const { Lines::of("                id: ::core::clone::Clone::clone(&source.id),\n                r#type: ::core::default::Default::default(),\n                etag: ::core::option::Option::None,\n                ts: ::core::option::Option::None,\n") });
         let key = d.partition_key_field.as_ref().map_or("", |f| f.ident.as_str());
         out.line(&["                ", key, ": ", &copy.pk_init, ","]);
         for f in &copy.fields {
             out.line(&["                ", f, ": ::core::clone::Clone::clone(&source.", f, "),"]);
         }
-        out.text("            }\n        }\n    }\n");
+        out.lines(const { Lines::of("            }\n        }\n    }\n") });
     }
 }
 
@@ -495,7 +511,7 @@ const SYSTEM_FIELDS: &str = r#"        /// The version Cosmos DB gave the docume
 /// `impl Document`: `TYPE`, `new`, `partition_key` and a bucket's window.
 fn document_impl(out: &mut Out, d: &DocView) {
     out.line(&["    impl ", &d.name, " {"]);
-    out.text("        /// The `type` value of this document type.\n");
+    out.lines(const { Lines::of("        /// The `type` value of this document type.\n") });
     out.line(&["        pub const TYPE: &'static str = \"", &d.discriminator, "\";"]);
     out.line(&[
         "        /// Builds a `",
@@ -522,35 +538,29 @@ fn document_impl(out: &mut Out, d: &DocView) {
             ": optional values are `None` and lists empty."
         },
     ]);
-    out.text("        pub fn new(");
-    for (i, p) in d.params.iter().enumerate() {
-        if i > 0 {
-            out.text(", ");
-        }
-        out.text(&p.ident);
-        out.text(": ");
-        out.text(&p.ty);
-    }
-    out.text(") -> Self {\n");
+    // Followed by a `let`: the layout of the line does not depend on the next.
+    out.constructor(8, d.params.iter().map(|p| (p.ident.as_str(), p.ty.as_str())));
     if d.id_is_type {
-        out.text("            let id = ::std::string::String::from(Self::TYPE);\n");
+        out.lines(const { Lines::of("            let id = ::std::string::String::from(Self::TYPE);\n") });
     } else {
-        out.text("            let id: ::std::string::String = ::core::convert::Into::into(id);\n");
+        out.lines(
+            const { Lines::of("            let id: ::std::string::String = ::core::convert::Into::into(id);\n") },
+        );
     }
     out.line(&["            ", &d.name, " {"]);
     for i in &d.inits {
         out.line(&["                ", &i.ident, ": ", &i.value, ","]);
     }
-    out.text("            }\n        }\n");
+    out.lines(const { Lines::of("            }\n        }\n") });
     if d.sub_key_fields.is_empty() {
-        out.text("        /// The partition key value, for point reads and writes: an owned `String`, which\n        /// the Azure SDK takes as a partition key (`impl Into<PartitionKey>`) as it is.\n");
+        out.lines(const { Lines::of("        /// The partition key value, for point reads and writes: an owned `String`, which\n        /// the Azure SDK takes as a partition key (`impl Into<PartitionKey>`) as it is.\n") });
     } else {
-        out.text("        /// The partition key value, for point reads and writes: a tuple of its levels' values,\n        /// which the Azure SDK takes as a hierarchical partition key (`impl Into<PartitionKey>`) as it is.\n");
+        out.lines(const { Lines::of("        /// The partition key value, for point reads and writes: a tuple of its levels' values,\n        /// which the Azure SDK takes as a hierarchical partition key (`impl Into<PartitionKey>`) as it is.\n") });
     }
-    out.text("        #[allow(clippy::misnamed_getters)]\n");
+    out.lines(const { Lines::of("        #[allow(clippy::misnamed_getters)]\n") });
     out.line(&["        pub fn partition_key(&self) -> ", &d.key_type, " {"]);
     out.line(&["            ", &d.key_value]);
-    out.text("        }\n");
+    out.lines(const { Lines::of("        }\n") });
     if let Some(b) = &d.bucket {
         out.line(&[
             "        /// How many characters of a `",
@@ -559,7 +569,7 @@ fn document_impl(out: &mut Out, d: &DocView) {
             &b.window,
             ":",
         ]);
-        out.text("        /// the bucket's `id` and `window`.\n");
+        out.lines(const { Lines::of("        /// the bucket's `id` and `window`.\n") });
         out.line(&["        pub const WINDOW_LENGTH: usize = ", &b.length.to_string(), ";"]);
         out.line(&[
             "        /// The ",
@@ -568,9 +578,9 @@ fn document_impl(out: &mut Out, d: &DocView) {
             &b.time,
             "` falls in, the id of its bucket: the first",
         ]);
-        out.text("        /// [`Self::WINDOW_LENGTH`] characters of its UTC RFC 3339 text.\n        pub fn window_of(time: &str) -> &str {\n            time.get(..Self::WINDOW_LENGTH).unwrap_or(time)\n        }\n");
+        out.lines(const { Lines::of("        /// [`Self::WINDOW_LENGTH`] characters of its UTC RFC 3339 text.\n        pub fn window_of(time: &str) -> &str {\n            time.get(..Self::WINDOW_LENGTH).unwrap_or(time)\n        }\n") });
     }
-    out.text("    }\n");
+    out.lines(const { Lines::of("    }\n") });
 }
 
 /// The enum over a container's document types, its accessors, `From`s and serde impls.
@@ -581,7 +591,7 @@ fn container_enum(out: &mut Out, c: &ContainerView) {
         &c.name,
         "`, told apart by its `type`; a query over",
     ]);
-    out.text("    /// a mixed partition deserialises each item into the right variant.\n    #[derive(::core::fmt::Debug, ::core::clone::Clone, ::core::cmp::PartialEq)]\n");
+    out.lines(const { Lines::of("    /// a mixed partition deserialises each item into the right variant.\n    #[derive(::core::fmt::Debug, ::core::clone::Clone, ::core::cmp::PartialEq)]\n") });
     out.line(&["    pub enum ", e, " {"]);
     for d in &c.documents {
         out.line(&[
@@ -593,62 +603,55 @@ fn container_enum(out: &mut Out, c: &ContainerView) {
         ]);
         out.line(&["        ", &d.name, "(", &d.name, "),"]);
     }
-    out.text("    }\n");
+    out.lines(const { Lines::of("    }\n") });
     out.line(&["    impl ", e, " {"]);
-    out.text("        /// The document's partition key value, as the Azure SDK takes it.\n");
+    out.lines(const { Lines::of("        /// The document's partition key value, as the Azure SDK takes it.\n") });
     out.line(&["        pub fn partition_key(&self) -> ", &c.key_type, " {"]);
-    out.text("            match self {\n");
+    out.lines(const { Lines::of("            match self {\n") });
     for d in &c.documents {
-        out.line(&[
-            "                ",
-            e,
-            "::",
-            &d.name,
-            "(document) => document.partition_key(),",
-        ]);
+        out.arm(16, [e, &d.name], "document", "document.partition_key()");
     }
-    out.text("            }\n        }\n        /// The document's id.\n        pub fn id(&self) -> &str {\n            match self {\n");
+    out.lines(const { Lines::of("            }\n        }\n        /// The document's id.\n        pub fn id(&self) -> &str {\n            match self {\n") });
     for d in &c.documents {
-        out.line(&["                ", e, "::", &d.name, "(document) => &document.id,"]);
+        out.arm(16, [e, &d.name], "document", "&document.id");
     }
-    out.text("            }\n        }\n    }\n");
+    out.lines(const { Lines::of("            }\n        }\n    }\n") });
     for d in &c.documents {
         out.line(&["    impl ::core::convert::From<", &d.name, "> for ", e, " {"]);
         out.line(&["        fn from(document: ", &d.name, ") -> Self {"]);
         out.line(&["            ", e, "::", &d.name, "(document)"]);
-        out.text("        }\n    }\n");
+        out.lines(const { Lines::of("        }\n    }\n") });
     }
     out.line(&["    impl ::serde::Serialize for ", e, " {"]);
-    out.text("        fn serialize<S: ::serde::Serializer>(\n            &self,\n            serializer: S,\n        ) -> ::core::result::Result<S::Ok, S::Error> {\n            match self {\n");
+    out.lines(const { Lines::of("        fn serialize<S: ::serde::Serializer>(\n            &self,\n            serializer: S,\n        ) -> ::core::result::Result<S::Ok, S::Error> {\n            match self {\n") });
     for d in &c.documents {
-        out.line(&[
-            "                ",
-            e,
-            "::",
-            &d.name,
-            "(document) => ::serde::Serialize::serialize(document, serializer),",
-        ]);
+        out.arm(
+            16,
+            [e, &d.name],
+            "document",
+            "::serde::Serialize::serialize(document, serializer)",
+        );
     }
-    out.text("            }\n        }\n    }\n");
+    out.lines(const { Lines::of("            }\n        }\n    }\n") });
     out.line(&["    impl<'de> ::serde::Deserialize<'de> for ", e, " {"]);
-    out.text(DESERIALIZE_START);
+    out.lines(const { Lines::of(DESERIALIZE_START) });
     for d in &c.documents {
         out.line(&[
             "                ::core::option::Option::Some(\"",
             &d.discriminator,
             "\") => {",
         ]);
-        out.text("                    ::serde_json::from_value(value)\n");
+        out.lines(const { Lines::of("                    ::serde_json::from_value(value)\n") });
         out.line(&["                        .map(", e, "::", &d.name, ")"]);
-        out.text("                        .map_err(D::Error::custom)\n                }\n");
+        out.lines(const { Lines::of("                        .map_err(D::Error::custom)\n                }\n") });
     }
-    out.text("                ::core::option::Option::Some(other) => {\n                    ::core::result::Result::Err(\n                        D::Error::custom(\n                            ::std::format!(\n");
+    out.lines(const { Lines::of("                ::core::option::Option::Some(other) => {\n                    ::core::result::Result::Err(\n                        D::Error::custom(\n                            ::std::format!(\n") });
     out.line(&[
         "                                \"unknown document type `{other}` in container `",
         &c.name,
         "`\"",
     ]);
-    out.text(DESERIALIZE_END);
+    out.lines(const { Lines::of(DESERIALIZE_END) });
 }
 
 /// The enum's `deserialize` up to the arms of its document types.

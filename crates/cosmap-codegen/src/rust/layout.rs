@@ -31,6 +31,13 @@
 //! and the caller parses and prints the file instead. The tests
 //! (`tests/direct_format.rs`) check the result against `prettyplease` for every
 //! example, test and synthetic model, drawn models and models of very long names.
+//!
+//! The emitter does not call [`lay_out`] on its text: it writes into a [`Writer`],
+//! which notes the lines that may change as they are written and lays those out
+//! when the text is done, and into which the emitter writes the long lines whose
+//! structure it knows (a constructor's parameters, a match arm) already broken.
+//! [`lay_out`], a pass over the whole text, stays the reference the tests compare
+//! the writer with (`render_direct_after`).
 
 use crate::options::TypeMapping;
 
@@ -117,41 +124,492 @@ fn lay_out_lines(text: &str) -> Option<String> {
     while start < text.len() {
         let mut end = line_end(text, start);
         let line = &text[start..end];
-        // Short, not opening a block, no trailing space: nothing to do.
-        if line.len() <= MARGIN && !line.ends_with('{') && !line.ends_with(' ') {
+        if !may_change(line) {
             start = end + 1;
             continue;
         }
-        let body = line.trim_start_matches(' ');
-        let indent = line.len() - body.len();
         let next = (end < text.len()).then(|| &text[end + 1..line_end(text, end + 1)]);
-        // An empty block: `prettyplease` closes it on the line that opens it.
-        let empty_block = body.ends_with('{')
-            && next.is_some_and(|n| n.len() == indent + 1 && n.ends_with('}') && n.starts_with(&line[..indent]));
-        // `prettyplease` trims a doc comment's trailing spaces.
-        let doc_spaces = body.starts_with("///") && line.ends_with(' ');
-        let long = line.len() > limit(indent) && !body.starts_with("//");
-        if !(empty_block || doc_spaces || long) {
+        let change = change(line, next);
+        if change == Change::None {
             start = end + 1;
             continue;
         }
         out.push_str(&text[copied..start]);
-        if empty_block {
-            out.push_str(line);
-            out.push('}');
+        apply(line, change, &mut out)?;
+        if change == Change::CloseEmpty {
             end += 1 + next.map_or(0, str::len);
-        } else if doc_spaces {
-            out.push_str(line.trim_end_matches(' '));
-        } else {
-            out.push_str(&line[..indent]);
-            let last_field = next.is_some_and(|n| n.trim() == "}");
-            long_line(body, indent, last_field, &mut out)?;
         }
         copied = end.min(text.len());
         start = end + 1;
     }
     out.push_str(&text[copied..]);
     Some(out)
+}
+
+/// Whether `line` may be changed by the layout: it is long, opens a block or ends
+/// with a space. Nearly no other line is looked at further.
+fn may_change(line: &str) -> bool {
+    line.len() > MARGIN || line.ends_with('{') || line.ends_with(' ')
+}
+
+/// What the layout does to a line.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Change {
+    /// Nothing: it stays as it is.
+    None,
+    /// An empty block: `prettyplease` closes it on the line that opens it (the next
+    /// line, its `}`, is joined to it).
+    CloseEmpty,
+    /// A doc comment: `prettyplease` trims its trailing spaces.
+    TrimDoc,
+    /// A long line, broken by [`long_line`]; `last_field`: the next line closes a
+    /// block (a struct literal's last field has no counted comma).
+    Break { last_field: bool },
+}
+
+/// What the layout does to `line`, given `next`, the line after it (`None` when
+/// `line` ends the text without a line break).
+fn change(line: &str, next: Option<&str>) -> Change {
+    let body = line.trim_start_matches(' ');
+    let indent = line.len() - body.len();
+    let empty_block = body.ends_with('{')
+        && next.is_some_and(|n| n.len() == indent + 1 && n.ends_with('}') && n.starts_with(&line[..indent]));
+    if empty_block {
+        Change::CloseEmpty
+    } else if body.starts_with("///") && line.ends_with(' ') {
+        Change::TrimDoc
+    } else if line.len() > limit(indent) && !body.starts_with("//") {
+        Change::Break {
+            last_field: next.is_some_and(|n| n.trim() == "}"),
+        }
+    } else {
+        Change::None
+    }
+}
+
+/// Writes `line` changed as `change` says (not [`Change::None`]) at the end of
+/// `out`: for [`Change::CloseEmpty`] with its `}`, the caller drops the next line.
+/// `None` when a long line is of a shape this does not lay out.
+fn apply(line: &str, change: Change, out: &mut String) -> Option<()> {
+    let body = line.trim_start_matches(' ');
+    let indent = line.len() - body.len();
+    match change {
+        Change::None => out.push_str(line),
+        Change::CloseEmpty => {
+            out.push_str(line);
+            out.push('}');
+        }
+        Change::TrimDoc => out.push_str(line.trim_end_matches(' ')),
+        Change::Break { last_field } => {
+            out.push_str(&line[..indent]);
+            long_line(body, indent, last_field, out)?;
+        }
+    }
+    Some(())
+}
+
+/// Text written piece by piece and laid out as [`lay_out`] lays out the whole
+/// text, without reading it again: the emitter writes the built-in `cosmap.rs`
+/// into it. The long lines whose structure the emitter knows (a constructor's
+/// parameters, a match arm) it writes already broken ([`Writer::constructor`],
+/// [`Writer::arm`]) instead of whole for [`long_line`] to parse, and each line
+/// written that may change ([`may_change`]) is noted as it is written, so that
+/// [`Writer::finish`] looks at those lines alone (with the line after each, on
+/// which their layout depends), and copies the text only if one changes.
+pub struct Writer {
+    out: String,
+    /// Whether lines are laid out (else the text is kept as it is written).
+    lays_out: bool,
+    /// Where the line being written starts (after the last line break).
+    line_start: usize,
+    /// Where each complete line that may change starts and ends, in order.
+    noted: Vec<(usize, usize)>,
+}
+
+impl Writer {
+    /// An empty text of `capacity` bytes; laid out as it is written when `lays_out`.
+    pub fn new(capacity: usize, lays_out: bool) -> Writer {
+        Writer {
+            out: String::with_capacity(capacity),
+            lays_out,
+            line_start: 0,
+            noted: Vec::new(),
+        }
+    }
+
+    /// Appends `text`: any number of lines, or part of one. Its first line and
+    /// its last complete line are looked at; the lines between must be text the
+    /// layout keeps as it is (the built-in template's own lines, laid out
+    /// already), and are not: most of the template's text is written by this.
+    pub fn text(&mut self, text: &str) {
+        let from = self.out.len();
+        self.out.push_str(text);
+        if self.lays_out {
+            self.noted_ends(from, Lines::of(text));
+        }
+    }
+
+    /// Notes the first and the last complete line of `lines`, written from `from`
+    /// on, and takes the lines between as kept (checked in debug builds).
+    fn noted_ends(&mut self, from: usize, lines: Lines) {
+        let Some(first) = lines.first_break else {
+            return;
+        };
+        self.note(self.line_start, from + first);
+        if lines.last_break > first {
+            #[cfg(debug_assertions)]
+            self.check_kept(from + first + 1, from + lines.last_start);
+            self.note(from + lines.last_start, from + lines.last_break);
+        }
+        self.line_start = from + lines.last_break + 1;
+    }
+
+    /// Appends `lines`, the template's own text whose line breaks were found when
+    /// it was compiled: [`Writer::text`] without looking for them.
+    pub fn lines(&mut self, lines: Lines) {
+        let from = self.out.len();
+        self.out.push_str(lines.text);
+        if self.lays_out {
+            self.noted_ends(from, lines);
+        }
+    }
+
+    /// Appends `text`, any text, each line of it looked at (for tests: the emitter
+    /// writes the template's own text with [`Writer::text`]).
+    #[cfg(test)]
+    fn any_text(&mut self, text: &str) {
+        let from = self.out.len();
+        self.out.push_str(text);
+        self.scan(from);
+    }
+
+    /// Checks that the layout keeps the complete lines from `start` up to `end`
+    /// as they are, given the line after each (a long line may be one it leaves
+    /// whole): what [`Writer::text`] takes for granted of its lines but the first
+    /// and the last.
+    #[cfg(debug_assertions)]
+    fn check_kept(&self, start: usize, end: usize) {
+        let mut at = start;
+        while at < end {
+            let end_of_line = line_end(&self.out, at);
+            let after = (end_of_line + 1).min(self.out.len());
+            let line = &self.out[at..end_of_line];
+            let change = change(line, Some(&self.out[after..line_end(&self.out, after)]));
+            let mut laid = String::new();
+            let kept = change == Change::None
+                || (change != Change::CloseEmpty && apply(line, change, &mut laid).is_some() && laid == line);
+            debug_assert!(kept, "Writer::text: a line the layout changes: {line:?}");
+            at = end_of_line + 1;
+        }
+    }
+
+    /// Appends one line: `parts` one after the other, then a line break.
+    pub fn line(&mut self, parts: &[&str]) {
+        let from = self.out.len();
+        for part in parts {
+            self.out.push_str(part);
+        }
+        self.end_line(from);
+    }
+
+    /// Ends the line written from `from` on (where a line starts, almost always)
+    /// with a line break, and notes it if it may change.
+    fn end_line(&mut self, from: usize) {
+        let end = self.out.len();
+        self.out.push('\n');
+        if !self.lays_out {
+            return;
+        }
+        if self.line_start == from && !has_line_break(&self.out.as_bytes()[from..end]) {
+            self.note(from, end);
+            self.line_start = end + 1;
+        } else {
+            self.scan(from);
+        }
+    }
+
+    /// Notes each line completed by the text written from `from` on.
+    fn scan(&mut self, from: usize) {
+        let mut pos = from;
+        while let Some(i) = memchr::memchr(b'\n', &self.out.as_bytes()[pos..]) {
+            self.note(self.line_start, pos + i);
+            pos += i + 1;
+            self.line_start = pos;
+        }
+    }
+
+    /// Notes the line from `start` to `end` if it may change.
+    fn note(&mut self, start: usize, end: usize) {
+        let line = &self.out.as_bytes()[start..end];
+        if line.len() > MARGIN || matches!(line.last(), Some(b'{' | b' ')) {
+            self.noted.push((start, end));
+        }
+    }
+
+    /// Writes a constructor's signature line, `pub fn new(p: T, …) -> Self {`
+    /// indented `indent`, and its line break; the line written next must not be a
+    /// `}` alone (it would close the block on this line). When it does not fit it is
+    /// written already broken (one parameter a line) as [`long_line`] would break
+    /// it, if it can be without parsing it: each parameter a name and a type of
+    /// words and `::` alone, or `impl Into<String>` (the parameters of the built-in
+    /// template's `new`) that fits on its own line; otherwise it is written whole
+    /// for the layout to parse.
+    pub fn constructor<'a>(&mut self, indent: usize, params: impl Iterator<Item = (&'a str, &'a str)> + Clone) {
+        const HEAD: &str = "pub fn new(";
+        const TAIL: &str = ") -> Self {";
+        let count = params.clone().count();
+        let width = indent
+            + HEAD.len()
+            + params
+                .clone()
+                .map(|(name, ty)| name.len() + 2 + ty.len())
+                .sum::<usize>()
+            + 2 * count.saturating_sub(1)
+            + TAIL.len();
+        let inner = indent + INDENT;
+        let broken = self.lays_out
+            && self.line_start == self.out.len()
+            && count > 0
+            && width > limit(indent)
+            && params.clone().enumerate().all(|(i, (name, ty))| {
+                let fits = inner + name.len() + 2 + ty.len() + usize::from(i + 1 < count) <= limit(inner);
+                plain_name(name) && (plain_path(ty) || (ty == INTO_STRING && fits))
+            });
+        if !broken {
+            let from = self.out.len();
+            push_indent(&mut self.out, indent);
+            self.out.push_str(HEAD);
+            for (i, (name, ty)) in params.enumerate() {
+                if i > 0 {
+                    self.out.push_str(", ");
+                }
+                self.out.push_str(name);
+                self.out.push_str(": ");
+                self.out.push_str(ty);
+            }
+            self.out.push_str(TAIL);
+            self.end_line(from);
+            return;
+        }
+        // Laid out already: its lines are not noted.
+        push_indent(&mut self.out, indent);
+        self.out.push_str(HEAD);
+        for (name, ty) in params {
+            self.out.push('\n');
+            push_indent(&mut self.out, inner);
+            self.out.push_str(name);
+            self.out.push_str(": ");
+            self.out.push_str(ty);
+            self.out.push(',');
+        }
+        self.out.push('\n');
+        push_indent(&mut self.out, indent);
+        self.out.push_str(TAIL);
+        self.out.push('\n');
+        self.line_start = self.out.len();
+    }
+
+    /// Writes a match arm `Type::Variant(binding) => expr,` indented `indent`, and
+    /// its line break. When it does not fit and its pattern does, it is written
+    /// already broken (the body in a block of its own) as [`long_line`] would break
+    /// it, without parsing it; otherwise whole, for the layout to parse. `expr` is
+    /// an expression the built-in template writes, that fits on a line of its own
+    /// (the names are the model's).
+    pub fn arm(&mut self, indent: usize, path: [&str; 2], binding: &str, expr: &str) {
+        let [ty, variant] = path;
+        let pattern = ty.len() + 2 + variant.len() + 1 + binding.len() + 1;
+        let inner = indent + INDENT;
+        let block = self.lays_out
+            && self.line_start == self.out.len()
+            && indent + pattern + 4 <= limit(indent)
+            && indent + pattern + 4 + expr.len() > limit(indent)
+            && inner + expr.len() <= limit(inner)
+            && [ty, variant, binding]
+                .iter()
+                .all(|w| !w.is_empty() && w.bytes().all(is_word))
+            && plain_expression(expr);
+        let from = self.out.len();
+        push_indent(&mut self.out, indent);
+        if !block {
+            for part in [ty, "::", variant, "(", binding, ") => ", expr, ","] {
+                self.out.push_str(part);
+            }
+            self.end_line(from);
+            return;
+        }
+        for part in [ty, "::", variant, "(", binding, ") => "] {
+            self.out.push_str(part);
+        }
+        // Laid out already: its lines are not noted.
+        self.out.push_str("{\n");
+        push_indent(&mut self.out, inner);
+        self.out.push_str(expr);
+        self.out.push('\n');
+        push_indent(&mut self.out, indent);
+        self.out.push_str("}\n");
+        self.line_start = self.out.len();
+    }
+
+    /// The text, its noted lines laid out; `None` when laid out and a long line is
+    /// of a shape this does not lay out (the caller then parses and prints the text
+    /// written as it is).
+    pub fn finish(mut self) -> Option<String> {
+        if !self.lays_out {
+            return Some(self.out);
+        }
+        if self.line_start < self.out.len() {
+            // A last line without a line break.
+            let (start, end) = (self.line_start, self.out.len());
+            self.note(start, end);
+        }
+        let text = self.out.as_str();
+        // Copied only from the first line that changes.
+        let mut laid: Option<String> = None;
+        let mut copied = 0;
+        for &(start, mut end) in &self.noted {
+            if start < copied {
+                // Taken into the line before (`}` closing an empty block).
+                continue;
+            }
+            let line = &text[start..end];
+            let change = if line.len() <= MARGIN && line.ends_with('{') {
+                opens(text, start, end)
+            } else {
+                change(
+                    line,
+                    (end < text.len()).then(|| &text[end + 1..line_end(text, end + 1)]),
+                )
+            };
+            if change == Change::None {
+                continue;
+            }
+            let out = laid.get_or_insert_with(|| String::with_capacity(text.len() + text.len() / 32));
+            out.push_str(&text[copied..start]);
+            apply(line, change, out)?;
+            if change == Change::CloseEmpty {
+                // The `}` line, up to its line break.
+                end = line_end(text, end + 1);
+            }
+            copied = end.min(text.len());
+        }
+        match laid {
+            None => Some(self.out),
+            Some(mut out) => {
+                out.push_str(&text[copied..]);
+                Some(out)
+            }
+        }
+    }
+}
+
+/// What [`change`] makes of the short line from `start` to `end` of `text` that
+/// opens a block: closed on its line when the next line is its `}` alone, else
+/// kept; told from the bytes after it, without finding the next line's end.
+fn opens(text: &str, start: usize, end: usize) -> Change {
+    let bytes = text.as_bytes();
+    let indent = bytes[start..end].iter().take_while(|&&b| b == b' ').count();
+    let close = end + 1 + indent;
+    let closes = close < bytes.len()
+        && bytes[end + 1..close].iter().all(|&b| b == b' ')
+        && bytes[close] == b'}'
+        && bytes.get(close + 1).is_none_or(|&b| b == b'\n');
+    if closes {
+        Change::CloseEmpty
+    } else {
+        Change::None
+    }
+}
+
+/// Text and where its line breaks that matter to [`Writer`] are: the first, the
+/// last, and the start of the line the last ends.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Lines<'a> {
+    text: &'a str,
+    /// The first line break, if any.
+    first_break: Option<usize>,
+    /// The last line break (the first when there is one, or none).
+    last_break: usize,
+    /// Where the line the last line break ends starts.
+    last_start: usize,
+}
+
+impl<'a> Lines<'a> {
+    /// Finds the line breaks of `text`; a `const fn`, so that the emitter's text
+    /// is looked at once, when it is compiled (`const { Lines::of("…") }`).
+    pub const fn of(text: &'a str) -> Lines<'a> {
+        let bytes = text.as_bytes();
+        let mut first_break = None;
+        let mut i = 0;
+        while i < bytes.len() {
+            if bytes[i] == b'\n' {
+                first_break = Some(i);
+                break;
+            }
+            i += 1;
+        }
+        let (mut last_break, mut last_start) = (0, 0);
+        if let Some(first) = first_break {
+            last_break = first;
+            let mut i = bytes.len();
+            while i > first + 1 {
+                i -= 1;
+                if bytes[i] == b'\n' {
+                    last_break = i;
+                    break;
+                }
+            }
+            let mut i = last_break;
+            while i > 0 && bytes[i - 1] != b'\n' {
+                i -= 1;
+            }
+            last_start = i;
+        }
+        Lines {
+            text,
+            first_break,
+            last_break,
+            last_start,
+        }
+    }
+}
+
+/// Whether `bytes` hold a line break: eight bytes at a time (a line written whole
+/// almost never does).
+fn has_line_break(bytes: &[u8]) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let mut chunks = bytes.chunks_exact(8);
+    let any_word = chunks.by_ref().any(|chunk| {
+        let word = u64::from_le_bytes(chunk.try_into().unwrap_or_default()) ^ (ONES * u64::from(b'\n'));
+        word.wrapping_sub(ONES) & !word & HIGH != 0
+    });
+    any_word || chunks.remainder().contains(&b'\n')
+}
+
+/// How the built-in template spells a `String` parameter.
+const INTO_STRING: &str = "impl ::core::convert::Into<::std::string::String>";
+
+/// Whether `name` is a parameter name the layout reads as plain text (`r#type` too).
+fn plain_name(name: &str) -> bool {
+    !name.is_empty() && name.bytes().all(|b| is_word(b) || b == b'#')
+}
+
+/// Whether `expr` is an expression of words, `::`, `.`, `&`, brackets and `, `
+/// alone, without `&&`: a shape the layout breaks (not [`unsupported`]), told in
+/// one look at each byte.
+fn plain_expression(expr: &str) -> bool {
+    let bytes = expr.as_bytes();
+    bytes.iter().enumerate().all(|(i, &b)| match b {
+        b':' | b'.' | b'(' | b')' | b',' => true,
+        b'&' => bytes.get(i + 1) != Some(&b'&'),
+        b' ' => i > 0 && bytes[i - 1] == b',',
+        _ => is_word(b),
+    })
+}
+
+/// Whether `ty` is a path of words and `::` alone: plain text to the layout, never broken.
+fn plain_path(ty: &str) -> bool {
+    !ty.is_empty() && ty.bytes().all(|b| is_word(b) || b == b':')
 }
 
 /// Where the line starting at `start` ends: its line break, or the end of `text`.
@@ -617,6 +1075,237 @@ mod tests {
         fn any_text_is_laid_out_or_refused_without_panicking(text in "( {0,12}[ -~é]{0,200}\n?){0,6}") {
             let _ = lay_out(&text);
         }
+
+        /// Written in pieces cut anywhere, a text is laid out as [`lay_out`] lays it
+        /// out whole (or refused alike).
+        #[test]
+        fn a_text_written_in_pieces_is_laid_out_as_a_whole(
+            text in "( {0,12}([a-z]{1,8}|[(){}<>,.:;&\"#/=]| ){0,40}\n?){0,8}",
+            cuts in proptest::collection::vec(0usize..400, 0..6),
+        ) {
+            proptest::prop_assert_eq!(written(&text, &cuts), lay_out(&text));
+        }
+
+        /// [`Lines::of`] finds the line breaks `memchr` finds.
+        #[test]
+        fn lines_finds_the_first_and_last_line_breaks(text in "[a\n]{0,12}") {
+            let bytes = text.as_bytes();
+            let lines = Lines::of(&text);
+            let first = memchr::memchr(b'\n', bytes);
+            proptest::prop_assert_eq!(lines.first_break, first);
+            if let Some(first) = first {
+                let last = memchr::memrchr(b'\n', bytes).unwrap_or(first);
+                proptest::prop_assert_eq!(lines.last_break, last);
+                if last > first {
+                    let start = memchr::memrchr(b'\n', &bytes[..last]).map_or(0, |i| i + 1);
+                    proptest::prop_assert_eq!(lines.last_start, start);
+                }
+            }
+        }
+
+        /// [`opens`] judges a line that opens a block as [`change`] does.
+        #[test]
+        fn an_opening_line_is_judged_as_change_judges_it(
+            indent in 0usize..6,
+            next in "( {0,6}(\\}|\\} |x|\\}\\}|\\};)?\n?)?",
+        ) {
+            let line = format!("{}a {{", " ".repeat(indent));
+            let text = if next.is_empty() { line.clone() } else { format!("{line}\n{next}") };
+            let end = line.len();
+            let next = (end < text.len()).then(|| &text[end + 1..line_end(&text, end + 1)]);
+            proptest::prop_assert_eq!(opens(&text, 0, end), change(&line, next));
+        }
+
+        /// A constructor's signature is written as [`lay_out`] lays out its line.
+        #[test]
+        fn a_constructor_is_written_as_its_line_is_laid_out(
+            params in proptest::collection::vec(("(r#)?[a-z_]{1,30}", "(impl ::core::convert::Into<::std::string::String>|[a-z:]{1,70}|::a<b>|a, b)"), 0..6),
+            indent in 0usize..40,
+        ) {
+            let params: Vec<(&str, &str)> = params.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
+            // After a line that waits for the next, and before another.
+            let mut writer = Writer::new(0, true);
+            writer.line(&["    /// A doc comment. "]);
+            writer.constructor(indent, params.iter().copied());
+            writer.line(&["            let id;"]);
+            let joined: Vec<String> = params.iter().map(|(n, t)| format!("{n}: {t}")).collect();
+            let line = format!(
+                "    /// A doc comment. \n{}pub fn new({}) -> Self {{\n            let id;\n",
+                " ".repeat(indent),
+                joined.join(", ")
+            );
+            proptest::prop_assert_eq!(writer.finish(), lay_out(&line));
+        }
+
+        /// A match arm is written as [`lay_out`] lays out its line.
+        #[test]
+        fn an_arm_is_written_as_its_line_is_laid_out(
+            ty in "[A-Za-z_]{0,50}",
+            variant in "[A-Za-z0-9_é]{0,50}",
+            expr in r"(&document\.id|document\.partition_key\(\)|::serde::Serialize::serialize\(document, serializer\)|a \+ b)",
+            indent in 0usize..40,
+        ) {
+            let mut writer = Writer::new(0, true);
+            writer.line(&["    match self {"]);
+            writer.arm(indent, [&ty, &variant], "document", &expr);
+            writer.line(&["    }"]);
+            let line = format!("    match self {{\n{}{ty}::{variant}(document) => {expr},\n    }}\n", " ".repeat(indent));
+            proptest::prop_assert_eq!(writer.finish(), lay_out(&line));
+        }
+    }
+
+    /// `text` written into a [`Writer`] in pieces, cut at `cuts` (byte offsets,
+    /// moved to character boundaries).
+    fn written(text: &str, cuts: &[usize]) -> Option<String> {
+        let mut cuts: Vec<usize> = cuts
+            .iter()
+            .map(|&c| {
+                (c.min(text.len())..=text.len())
+                    .find(|&c| text.is_char_boundary(c))
+                    .unwrap_or(text.len())
+            })
+            .collect();
+        cuts.sort_unstable();
+        let mut writer = Writer::new(0, true);
+        let mut from = 0;
+        for cut in cuts.into_iter().chain([text.len()]) {
+            writer.any_text(&text[from..cut]);
+            from = cut;
+        }
+        writer.finish()
+    }
+
+    #[test]
+    fn pieces_and_lines_are_laid_out_as_the_whole_text() {
+        let texts = [
+            "pub mod types {\n}\n/// Doc. \npub struct S {\n    pub a: u8,\n}",
+            "        pub fn new(id: impl ::core::convert::Into<::std::string::String>, partition_key: ::std::string::String) -> Self {\n",
+            "    impl A {\n    }\n    impl B {\n    }\n",
+            "            X {\n                some_rather_long_field_name: ::core::clone::Clone::clone(&source.some_long.field_path),\n            }\n",
+            "a {\n}",
+            "a {\n",
+            "/// x \n",
+        ];
+        for text in texts {
+            let whole = lay_out(text);
+            for cut in 0..=text.len() {
+                assert_eq!(written(text, &[cut]), whole, "{text:?} cut at {cut}");
+            }
+            let mut writer = Writer::new(0, true);
+            for line in text.split_inclusive('\n') {
+                match line.strip_suffix('\n') {
+                    Some(line) => writer.line(&[line]),
+                    None => writer.any_text(line),
+                }
+            }
+            assert_eq!(writer.finish(), whole, "{text:?} line by line");
+        }
+    }
+
+    /// The last parameter ends at the margin, its `,` past it (not counted: it is
+    /// the list's): written broken, its line stays whole, and is not laid out again.
+    #[test]
+    fn a_last_parameter_that_ends_at_the_margin_stays_whole() {
+        for name in ["a".repeat(25), "a".repeat(26), "a".repeat(27)] {
+            let params = [("id", INTO_STRING), (name.as_str(), INTO_STRING)];
+            let mut writer = Writer::new(0, true);
+            writer.constructor(8, params.into_iter());
+            writer.line(&["            let id;"]);
+            let line = format!(
+                "        pub fn new(id: {INTO_STRING}, {name}: {INTO_STRING}) -> Self {{\n            let id;\n"
+            );
+            assert_eq!(writer.finish(), lay_out(&line), "{name}");
+        }
+    }
+
+    /// The template's own text, whose lines but the first two and the last the
+    /// writer does not look at, is laid out as the whole text is: its first line
+    /// closing an empty block or ending a long line, its second line and its last
+    /// opening one, its last a doc comment with a trailing space.
+    #[test]
+    fn the_templates_own_text_is_laid_out_at_its_ends() {
+        let long = format!("        pub fn new(id: {INTO_STRING}, partition_key: {INTO_STRING}");
+        let cases: [&[&str]; 5] = [
+            &[
+                "    impl A {\n",
+                "    }\n    impl B {\n        fn f() {\n            x\n        }\n    }\n",
+            ],
+            &[
+                "    impl A {\n",
+                "    }\n",
+                "    impl B {\n        fn f() {\n",
+                "        }\n    }\n",
+            ],
+            &[
+                &long,
+                ") -> Self {\n            let id = 1;\n            S {\n                id,\n",
+                "            }\n",
+            ],
+            &[
+                "    mod a {\n        x\n        y\n    /// Doc. \n",
+                "    pub struct S {\n",
+                "    }\n",
+            ],
+            &["a {\n", "}\nb {\n", "c\n}\n", "d {\n}"],
+        ];
+        for pieces in cases {
+            let mut writer = Writer::new(0, true);
+            for piece in pieces {
+                writer.text(piece);
+            }
+            assert_eq!(writer.finish(), lay_out(&pieces.concat()), "{pieces:?}");
+        }
+    }
+
+    /// The arms the built-in template writes are written broken without parsing.
+    #[test]
+    fn the_templates_arm_expressions_are_plain() {
+        for expr in [
+            "document.partition_key()",
+            "&document.id",
+            "::serde::Serialize::serialize(document, serializer)",
+        ] {
+            assert!(plain_expression(expr), "{expr}");
+        }
+        for expr in ["a && b", "a + b", "a | b", "x?", "a = b", "a where b"] {
+            assert!(!plain_expression(expr), "{expr}");
+        }
+    }
+
+    /// The word-at-a-time check finds a line break wherever it lies, and no other byte.
+    #[test]
+    fn has_line_break_finds_exactly_line_breaks() {
+        for filler in [b'a', b' ', 0x0b, 0x09, 0x8a, 0xff] {
+            for byte in 0u8..=0xff {
+                for at in 0..20 {
+                    let mut text = vec![filler; 20];
+                    text[at] = byte;
+                    assert_eq!(has_line_break(&text), byte == b'\n', "{byte:#x} at {at} in {filler:#x}");
+                }
+            }
+        }
+        assert!(!has_line_break(b""));
+    }
+
+    #[test]
+    fn a_line_of_another_shape_is_refused_when_written_too() {
+        let mut writer = Writer::new(0, true);
+        writer.line(&["    let x = f(", &"a".repeat(90), ");"]);
+        assert_eq!(writer.finish(), None);
+        // Not laid out, it is kept as it is.
+        let mut writer = Writer::new(0, false);
+        writer.line(&["    let x = f(", &"a".repeat(90), ");"]);
+        writer.constructor(8, [("id", "a")].into_iter());
+        assert_eq!(
+            writer.finish().as_deref(),
+            Some(
+                format!(
+                    "    let x = f({});\n        pub fn new(id: a) -> Self {{\n",
+                    "a".repeat(90)
+                )
+                .as_str()
+            )
+        );
     }
 
     #[test]

@@ -1,7 +1,8 @@
 //! Rust document types: the view (`view`), identifier rules (`names`), and the
 //! text of the built-in `cosmap.rs.hbs` written directly from the view (`emit`),
 //! laid out as `prettyplease` prints it, with its long lines broken as
-//! `prettyplease` breaks them (`layout`): it is written as it is. An overridden
+//! `prettyplease` breaks them as it is written (`layout::Writer`): it is written
+//! as it is. An overridden
 //! template (feature `templates`) is rendered by handlebars, and its output, like
 //! the text with the user's own attributes or type spellings, is checked by `syn`
 //! and formatted by `prettyplease` (feature `format`, in parallel chunks). The data
@@ -34,16 +35,16 @@ const DATA_TEMPLATE: &str = "cosmap_data.rs.hbs";
 
 /// Renders `cosmap.rs` for `model` (the Rust document types alone), formatted as
 /// `prettyplease` prints it without rustfmt: the built-in template's text (written
-/// by `emit`) laid out directly, an overridden template's parsed and pretty-printed.
+/// by `emit`) laid out as it is written, an overridden template's parsed and printed.
 pub fn render(model: &LogicalModel, mapping: &TypeMapping, templates: &Templates) -> Result<String, CodegenError> {
     let view = view::build(model, mapping).map_err(CodegenError::Model)?;
-    let text = templates.render_builtin(TEMPLATE, &view, |v| Ok(emit::rust(v)))?;
     if !templates.is_overridden(TEMPLATE) && layout::lays_out(mapping) {
         // `None`: a long line of a shape `layout` does not mirror (see there).
-        if let Some(text) = layout::lay_out(&text) {
+        if let Some(text) = emit::rust_laid_out(&view) {
             return Ok(text);
         }
     }
+    let text = templates.render_builtin(TEMPLATE, &view, |v| Ok(emit::rust(v)))?;
     print(&text, &templates.origin(TEMPLATE))
 }
 
@@ -53,6 +54,22 @@ pub fn render(model: &LogicalModel, mapping: &TypeMapping, templates: &Templates
 /// shape `layout` does not mirror). For tests that compare it with `prettyplease`.
 #[doc(hidden)]
 pub fn render_direct(
+    model: &LogicalModel,
+    mapping: &TypeMapping,
+    templates: &Templates,
+) -> Result<Option<String>, CodegenError> {
+    if templates.is_overridden(TEMPLATE) || !layout::lays_out(mapping) {
+        return Ok(None);
+    }
+    let view = view::build(model, mapping).map_err(CodegenError::Model)?;
+    Ok(emit::rust_laid_out(&view))
+}
+
+/// [`render_direct`] the way it was first done, and the reference for it: the
+/// built-in template's whole text written, then laid out in a pass over it
+/// (`layout::lay_out`). For the test that the two agree.
+#[doc(hidden)]
+pub fn render_direct_after(
     model: &LogicalModel,
     mapping: &TypeMapping,
     templates: &Templates,

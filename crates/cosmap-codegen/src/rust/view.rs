@@ -107,8 +107,8 @@ pub struct DefaultView {
 impl DefaultView {
     /// Names the function after field `ident` of struct `owner`.
     fn own(&mut self, owner: &str, ident: &str) {
-        self.function = format!("default_{}", ident.trim_start_matches("r#"));
-        self.path = format!("{owner}::{}", self.function);
+        self.function = concat(&["default_", ident.trim_start_matches("r#")]);
+        self.path = concat(&[owner, "::", &self.function]);
     }
 }
 
@@ -379,7 +379,7 @@ impl Shared<'_> {
         types: &str,
         container: &str,
     ) -> Result<DocView, String> {
-        let prefix = format!("super::{types}::");
+        let prefix = concat(&["super::", types, "::"]);
         let mut fields = Vec::new();
         let partition_key_field = match kind {
             ContainerKind::Dictionary => None,
@@ -408,7 +408,7 @@ impl Shared<'_> {
                 &parent.property,
                 "::std::string::String",
                 false,
-                format!("Identity of the `{}` this belongs to.", parent.entity),
+                concat(&["Identity of the `", &parent.entity, "` this belongs to."]),
             ));
         }
         if let Some(doc) = ttl {
@@ -416,10 +416,11 @@ impl Shared<'_> {
         }
         fields.extend(d.attributes.iter().map(|p| self.attribute(p)));
         for v in &d.computed {
-            let doc = format!(
-                "The number of `{}`s that belong to it (`computedValue`), kept current by the writes that create and delete them.",
-                v.counts
-            );
+            let doc = concat(&[
+                "The number of `",
+                &v.counts,
+                "`s that belong to it (`computedValue`), kept current by the writes that create and delete them.",
+            ]);
             fields.push(FieldView {
                 computed: true,
                 ..plain_field(&v.name, "i64", false, doc)
@@ -445,7 +446,7 @@ impl Shared<'_> {
         }
         for r in &d.references {
             let ty = self.reference(r);
-            fields.push(reference_field(r, &format!("{prefix}{ty}")));
+            fields.push(reference_field(r, &concat(&[&prefix, &ty])));
         }
         let mut reserved = vec![("id", "id"), ("type", "r#type"), ("_etag", "etag"), ("_ts", "ts")];
         reserved.extend(
@@ -567,11 +568,11 @@ impl Shared<'_> {
         }
         let key_value = match (&partition_key_field, sub_key_fields.is_empty()) {
             (None, _) => format!("::std::string::String::from(\"{}\")", d.discriminator),
-            (Some(f), true) => format!("::core::clone::Clone::clone(&self.{})", f.ident),
+            (Some(f), true) => concat(&["::core::clone::Clone::clone(&self.", &f.ident, ")"]),
             (Some(f), false) => {
                 let values: Vec<String> = std::iter::once(f)
                     .chain(&sub_key_fields)
-                    .map(|f| format!("::core::clone::Clone::clone(&self.{})", f.ident))
+                    .map(|f| concat(&["::core::clone::Clone::clone(&self.", &f.ident, ")"]))
                     .collect();
                 format!("({})", values.join(", "))
             }
@@ -589,12 +590,18 @@ impl Shared<'_> {
             has_defaults: has_defaults(&fields),
             name: d.name.clone(),
             discriminator: d.discriminator.clone(),
-            doc: format!(
-                "Document type `{}` ({role}) of container `{container}`; its `type` is `\"{}\"`.{}",
-                d.name,
-                d.discriminator,
-                described(d.description.as_deref())
-            ),
+            doc: concat(&[
+                "Document type `",
+                &d.name,
+                "` (",
+                role,
+                ") of container `",
+                container,
+                "`; its `type` is `\"",
+                &d.discriminator,
+                "\"`.",
+                &described(d.description.as_deref()),
+            ]),
             partition_key_constant: partition_key_field.is_none().then(|| d.discriminator.clone()),
             partition_key_field,
             fields,
@@ -606,12 +613,12 @@ impl Shared<'_> {
         let (base, codec) = scalar_type(self.mapping, p.ty);
         let wrap = |base: &str| {
             let ty = if p.many {
-                format!("::std::vec::Vec<{base}>")
+                concat(&["::std::vec::Vec<", base, ">"])
             } else {
                 base.to_string()
             };
             if p.optional {
-                format!("::core::option::Option<{ty}>")
+                concat(&["::core::option::Option<", &ty, ">"])
             } else {
                 ty
             }
@@ -622,8 +629,8 @@ impl Shared<'_> {
                 None => p.ty.as_str().to_string(),
             };
             match &p.description {
-                Some(text) => format!("`{}` ({ty}): {}", p.name, one_line(text)),
-                None => format!("`{}` ({ty}).", p.name),
+                Some(text) => concat(&["`", &p.name, "` (", &ty, "): ", &one_line(text)]),
+                None => concat(&["`", &p.name, "` (", &ty, ")."]),
             }
         });
         if let Some(value) = p.default.as_ref().filter(|_| !p.optional && !p.many) {
@@ -652,7 +659,7 @@ impl Shared<'_> {
     fn shared_type(&self, name: &str, prefix: &str) -> String {
         match self.mapping.extern_paths.iter().find(|(n, _)| n == name) {
             Some((_, path)) => path.clone(),
-            None => format!("{prefix}{name}"),
+            None => concat(&[prefix, name]),
         }
     }
 
@@ -670,12 +677,14 @@ impl Shared<'_> {
         }
         let base = match e.kind {
             EmbeddedKind::ValueObject => e.source.clone(),
-            EmbeddedKind::ReferenceData => format!("{}Snapshot", e.source),
-            EmbeddedKind::Subset => format!("{}Subset", e.source),
+            EmbeddedKind::ReferenceData => concat(&[&e.source, "Snapshot"]),
+            EmbeddedKind::Subset => concat(&[&e.source, "Subset"]),
         };
         dedupe(&mut fields, &[], || base.clone())?;
         let doc = match e.kind {
-            EmbeddedKind::ValueObject => format!("Value object `{}`, embedded in its parent's document.", e.source),
+            EmbeddedKind::ValueObject => {
+                concat(&["Value object `", &e.source, "`, embedded in its parent's document."])
+            }
             EmbeddedKind::ReferenceData => format!(
                 "Snapshot of never-changing reference data `{}`, embedded where it is referenced.",
                 e.source
@@ -741,7 +750,7 @@ impl Shared<'_> {
     fn reference(&mut self, r: &Reference) -> String {
         // An extended reference: one struct per set of copied attributes.
         let extended: Vec<&Property> = r.extended.iter().flat_map(|e| &e.attributes).collect();
-        let mut name = format!("{}Ref", r.target);
+        let mut name = concat(&[&r.target, "Ref"]);
         if !extended.is_empty() {
             let parts: Vec<String> = extended
                 .iter()
@@ -760,7 +769,7 @@ impl Shared<'_> {
             PartitionKeyValue::Property { property } => (None, Some(property.clone()), 1),
             PartitionKeyValue::Levels { properties } => (None, None, properties.len()),
         };
-        let document = format!("super::{}::{}", self.module(&r.target_container), r.target);
+        let document = concat(&["super::", &self.module(&r.target_container), "::", &r.target]);
         self.refs.entry(name.clone()).or_insert_with(|| RefView {
             name: name.clone(),
             target: r.target.clone(),
@@ -858,12 +867,13 @@ fn constructor(
         match source {
             PartitionKeySource::Id => inits.push(init(&pk.ident, "::core::clone::Clone::clone(&id)".into())),
             // Initialised before the reference field is moved in.
-            PartitionKeySource::ReferenceId(field) => {
-                inits.push(init(&pk.ident, format!("::core::clone::Clone::clone(&{field}.id)")))
-            }
+            PartitionKeySource::ReferenceId(field) => inits.push(init(
+                &pk.ident,
+                concat(&["::core::clone::Clone::clone(&", field, ".id)"]),
+            )),
             PartitionKeySource::Parameter => {
                 params.push(param(&pk.ident, STRING));
-                inits.push(init(&pk.ident, format!("{INTO}({})", pk.ident)));
+                inits.push(init(&pk.ident, concat(&[INTO, "(", &pk.ident, ")"])));
             }
         }
     }
@@ -875,7 +885,7 @@ fn constructor(
         let value = if f.computed {
             "0".to_string()
         } else if let Some(d) = &f.default {
-            format!("Self::{}()", d.function)
+            concat(&["Self::", &d.function, "()"])
         } else if f.optional {
             "::core::option::Option::None".to_string()
         } else if f.list {
@@ -883,7 +893,7 @@ fn constructor(
         } else {
             params.push(param(&f.ident, &f.ty));
             if f.ty == STRING {
-                format!("{INTO}({})", f.ident)
+                concat(&[INTO, "(", &f.ident, ")"])
             } else {
                 f.ident.clone()
             }
@@ -902,17 +912,27 @@ fn reference_doc(r: &Reference) -> String {
     }
     let what = if r.many { "References" } else { "Reference" };
     let absent = if r.optional { " Absent when there is none." } else { "" };
-    format!(
-        "{what} to `{}` in container `{}`.{absent}",
-        r.target, r.target_container
-    )
+    concat(&[
+        what,
+        " to `",
+        &r.target,
+        "` in container `",
+        &r.target_container,
+        "`.",
+        absent,
+    ])
 }
 
 /// The field of reference `r` of Rust type `ty`: a list, an option (an optional
 /// `one`), or the reference itself.
 fn reference_field(r: &Reference, ty: &str) -> FieldView {
     if r.optional && !r.many {
-        return plain_field(&r.name, format!("::core::option::Option<{ty}>"), true, reference_doc(r));
+        return plain_field(
+            &r.name,
+            concat(&["::core::option::Option<", ty, ">"]),
+            true,
+            reference_doc(r),
+        );
     }
     container_field(&r.name, ty, r.many, reference_doc(r))
 }
@@ -924,14 +944,25 @@ fn embedded_doc(e: &Embedded) -> String {
             e.source,
             e.max.map(|m| format!(" (at most {m})")).unwrap_or_default()
         ),
-        (EmbeddedKind::ValueObject, false) => format!("Embedded `{}`.", e.source),
-        (EmbeddedKind::ReferenceData, _) => format!("Embedded snapshot of `{}`.", e.source),
+        (EmbeddedKind::ValueObject, false) => concat(&["Embedded `", &e.source, "`."]),
+        (EmbeddedKind::ReferenceData, _) => concat(&["Embedded snapshot of `", &e.source, "`."]),
         (EmbeddedKind::Subset, _) => format!(
             "The newest `{}`s (at most {}), kept from their own documents (`subset`).",
             e.source,
             e.max.unwrap_or_default()
         ),
     }
+}
+
+/// `parts` one after the other, in one allocation: what `format!` makes of
+/// strings, without its formatting machinery (the view makes some hundred
+/// thousand such strings on a large model).
+fn concat(parts: &[&str]) -> String {
+    let mut text = String::with_capacity(parts.iter().map(|p| p.len()).sum());
+    for part in parts {
+        text.push_str(part);
+    }
+    text
 }
 
 /// A model's `description` as one line of a doc comment (whitespace, line breaks
@@ -942,7 +973,7 @@ pub(crate) fn one_line(text: &str) -> String {
 
 /// ` {description}` after a generated sentence, or nothing.
 fn described(description: Option<&str>) -> String {
-    description.map(|d| format!(" {}", one_line(d))).unwrap_or_default()
+    description.map(|d| concat(&[" ", &one_line(d)])).unwrap_or_default()
 }
 
 /// The field of JSON property `json`, of Rust type `ty`, with doc comment `doc`
@@ -1035,7 +1066,7 @@ fn has_default(ty: &str) -> bool {
 
 fn container_field(json: &str, ty: &str, many: bool, doc: impl Into<String>) -> FieldView {
     let ty = if many {
-        format!("::std::vec::Vec<{ty}>")
+        concat(&["::std::vec::Vec<", ty, ">"])
     } else {
         ty.to_string()
     };
@@ -1048,7 +1079,11 @@ fn container_field(json: &str, ty: &str, many: bool, doc: impl Into<String>) -> 
 fn dedupe(fields: &mut [FieldView], reserved: &[(&str, &str)], owner: impl Fn() -> String) -> Result<(), String> {
     // Only looked up, never iterated: a fast hasher for short names.
     type Names<'a> = HashSet<&'a str, BuildHasherDefault<NameHasher>>;
-    let mut json: Names = reserved.iter().map(|(name, _)| *name).collect();
+    // Sized for every name at once: a set grown name by name rehashes three or
+    // four times for a document's thirty fields.
+    let capacity = reserved.len() + fields.len();
+    let mut json = Names::with_capacity_and_hasher(capacity, Default::default());
+    json.extend(reserved.iter().map(|(name, _)| *name));
     if let Some(f) = fields.iter().find(|f| !json.insert(&f.json_name)) {
         return Err(format!(
             "`{}` would have two properties named `{}`",
@@ -1057,7 +1092,8 @@ fn dedupe(fields: &mut [FieldView], reserved: &[(&str, &str)], owner: impl Fn() 
         ));
     }
     // Almost always every identifier differs already: then nothing is renamed.
-    let mut idents: Names = reserved.iter().map(|(_, ident)| *ident).collect();
+    let mut idents = Names::with_capacity_and_hasher(capacity, Default::default());
+    idents.extend(reserved.iter().map(|(_, ident)| *ident));
     if fields.iter().all(|f| idents.insert(&f.ident)) {
         return Ok(());
     }
