@@ -12,9 +12,9 @@
 //! identity, so each logical partition holds one aggregate while the reads that filter
 //! on the value become prefix queries, routed to the physical partitions holding it.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
-use cosmap_domain::{AccessKind, AccessPattern, AttributeType, DomainModel, FilterOp};
+use cosmap_domain::{AccessKind, AccessPattern, AttributeType, DomainModel, FilterOp, NameMap};
 
 use super::Priced;
 use crate::cost::constants::DEFAULT_SKEW;
@@ -118,7 +118,8 @@ impl Candidate {
 /// each candidate by the patterns that read or write its container in either design
 /// (a repartition changes little beyond its own container). The candidates that save
 /// are kept together, and only if the design with exactly those costs less than none.
-/// Returns the priced design it leaves (when it priced one).
+/// Returns the priced design it leaves (when it priced one). `ahead` is `containers`
+/// priced already by `price`, when the caller priced it (see [`weighs`]).
 pub(crate) fn apply(
     model: &DomainModel,
     t: &Thresholds,
@@ -126,12 +127,12 @@ pub(crate) fn apply(
     containers: &mut Vec<Container>,
     trace: &mut Trace,
     price: &dyn Fn(&[Container]) -> Priced,
+    ahead: Option<Priced>,
 ) -> Option<Priced> {
-    let eligible = |c: &Container| c.kind == ContainerKind::Aggregate && c.aggregates.len() == 1;
-    if !containers.iter().any(eligible) {
+    if !weighs(containers) {
         return None;
     }
-    let without = price(containers);
+    let without = ahead.unwrap_or_else(|| price(containers));
     // The reads of each element, in name order.
     let mut reads: BTreeMap<&str, Vec<&AccessPattern>> = BTreeMap::new();
     for p in model.access_patterns().iter().filter(|p| p.kind == AccessKind::Read) {
@@ -216,20 +217,23 @@ pub(crate) fn apply(
     }
     let all = repartitioned(containers, &candidates);
     let with_all = price(&all);
+    // Each container's place by name, looked up once per candidate (never iterated).
+    let by_name = by_name(containers);
     let mut kept: Vec<(String, Candidate)> = Vec::new();
     let mut weighed: Vec<(String, Candidate, Figures)> = Vec::new();
     let mut split_for_load = false;
     for (name, candidate) in candidates {
         let figures = Figures::of(&name, &candidate, &without, &with_all);
-        weighed.push((name.clone(), candidate.clone(), figures));
         if !figures.saves() {
+            weighed.push((name, candidate, figures));
             continue;
         }
+        weighed.push((name.clone(), candidate.clone(), figures));
         if figures.largest_ru <= t.logical_partition_max_ru_per_second {
             kept.push((name, candidate));
         } else if candidate.sub.is_empty() {
             // Too busy alone: the value, then the identity, spreads its load.
-            let Some(c) = containers.iter().find(|c| c.name == name) else {
+            let Some(c) = by_name.get(name.as_str()).map(|&i| &containers[i]) else {
                 continue;
             };
             let future = facts::count_after(model, stats, &root_of(c), c.default_ttl, t.growth_years);
@@ -253,13 +257,14 @@ pub(crate) fn apply(
     };
     let together = chosen.as_ref().is_none_or(|(_, priced)| priced.cheaper_than(&without));
     let chosen_workload = chosen.as_ref().map(|(_, priced)| workload(priced)).unwrap_or_default();
+    // The kept keys by container, looked up once per weighed candidate.
+    let kept_by_name: NameMap<&str, &Candidate> = kept.iter().map(|(k, c)| (k.as_str(), c)).collect();
     for (name, candidate, figures) in weighed {
-        let identity = containers
-            .iter()
-            .find(|c| c.name == name)
-            .map(|c| c.partition_key_property.clone())
+        let identity = by_name
+            .get(name.as_str())
+            .map(|&i| containers[i].partition_key_property.as_str())
             .unwrap_or_default();
-        let kept_as = kept.iter().find(|(k, _)| *k == name).map(|(_, c)| c);
+        let kept_as = kept_by_name.get(name.as_str()).copied();
         let is_kept = kept_as.is_some();
         if let (Some(kept_as), true) = (kept_as, together) {
             // A key split for its load is weighed again on the design that has it.
@@ -269,7 +274,7 @@ pub(crate) fn apply(
                 }
                 _ => figures,
             };
-            record_kept(trace, t, &name, &identity, kept_as, &figures);
+            record_kept(trace, t, &name, identity, kept_as, &figures);
             continue;
         }
         let why = if figures.largest_ru > t.logical_partition_max_ru_per_second && !is_kept {
@@ -286,11 +291,13 @@ pub(crate) fn apply(
                 about(human_ru_per_second(figures.before))
             )
         };
-        refuse(trace, &name, &identity, &candidate, why)
+        refuse(trace, &name, identity, &candidate, why)
             .with("largestPartitionRuPerSecond", figures.largest_ru.round())
             .with("affectedRuPerSecond", rounded(figures.before))
             .with("affectedRuPerSecondWith", rounded(figures.after));
     }
+    drop(kept_by_name);
+    drop(by_name);
     match (together, chosen) {
         (true, Some((chosen, priced))) => {
             *containers = chosen;
@@ -298,6 +305,28 @@ pub(crate) fn apply(
         }
         _ => Some(without),
     }
+}
+
+/// Where each container of `containers` is, by name (the first of a name, as a
+/// search from the front finds it).
+fn by_name(containers: &[Container]) -> NameMap<&str, usize> {
+    let mut out: NameMap<&str, usize> = NameMap::default();
+    for (i, c) in containers.iter().enumerate() {
+        out.entry(c.name.as_str()).or_insert(i);
+    }
+    out
+}
+
+/// Whether [`apply`] weighs `containers` (prices it first): when one of them is an
+/// aggregate container of one aggregate, the only kind it repartitions. A caller can
+/// then price the design ahead, before it owns it.
+pub(crate) fn weighs(containers: &[Container]) -> bool {
+    containers.iter().any(eligible)
+}
+
+/// Whether `c` may be repartitioned: an aggregate container of one aggregate.
+fn eligible(c: &Container) -> bool {
+    c.kind == ContainerKind::Aggregate && c.aggregates.len() == 1
 }
 
 /// Why `candidate` alone is too busy: its busiest logical partition's load.
@@ -333,12 +362,15 @@ struct Figures {
 
 impl Figures {
     fn of(name: &str, candidate: &Candidate, without: &Priced, with: &Priced) -> Self {
-        let mut patterns: BTreeSet<&str> = BTreeSet::new();
+        // Both designs' patterns, each once, in name order (as a set would give them).
+        let mut patterns: Vec<&str> = Vec::new();
         for p in [without, with] {
             if let Some(touching) = p.patterns_by_container.get(name) {
                 patterns.extend(touching.iter().map(String::as_str));
             }
         }
+        patterns.sort_unstable();
+        patterns.dedup();
         let (mut before, mut after) = (0.0, 0.0);
         for pattern in patterns {
             before += without.by_pattern.get(pattern).copied().unwrap_or(0.0);
@@ -424,11 +456,16 @@ fn record_kept(trace: &mut Trace, t: &Thresholds, name: &str, identity: &str, ca
 /// `containers` with each of `keys`' containers repartitioned, and every reference to
 /// a repartitioned root taking its partition key value from the new key.
 fn repartitioned(containers: &[Container], keys: &[(String, Candidate)]) -> Vec<Container> {
+    // The last of a name, as collecting into a map keeps it.
+    let index: NameMap<&str, usize> = containers
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (c.name.as_str(), i))
+        .collect();
     let mut out = containers.to_vec();
-    let index: BTreeMap<String, usize> = out.iter().enumerate().map(|(i, c)| (c.name.clone(), i)).collect();
     let mut values: BTreeMap<String, PartitionKeyValue> = BTreeMap::new();
     for (name, candidate) in keys {
-        if let Some(&i) = index.get(name) {
+        if let Some(&i) = index.get(name.as_str()) {
             let root = repartition(&mut out[i], candidate);
             let value = if candidate.sub.is_empty() {
                 PartitionKeyValue::Property {
