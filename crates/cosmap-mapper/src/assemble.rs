@@ -64,8 +64,9 @@ pub(crate) struct Assembler<'m, 't> {
     // that [`all`] can assemble on two threads without building them twice.
     locations: Arc<BTreeMap<String, Location>>,
     reversed: Arc<BTreeMap<&'m str, Vec<&'m Relationship>>>,
-    /// Relationships by their `from` element, each list sorted by property name.
-    outgoing: Arc<BTreeMap<&'m str, Vec<&'m Relationship>>>,
+    /// Relationships by their `from` element, each with its property name (figured
+    /// once, not per document that holds it), each list sorted by property name.
+    outgoing: Arc<BTreeMap<&'m str, Vec<(String, &'m Relationship)>>>,
 }
 
 /// The contents of a document or embedded object while it is being built.
@@ -137,12 +138,16 @@ impl<'m, 't> Assembler<'m, 't> {
                 );
             }
         }
-        let mut outgoing: BTreeMap<&str, Vec<&Relationship>> = BTreeMap::new();
+        let mut outgoing: BTreeMap<&str, Vec<(String, &Relationship)>> = BTreeMap::new();
         for rel in model.relationships() {
-            outgoing.entry(rel.from.as_str()).or_default().push(rel);
+            outgoing
+                .entry(rel.from.as_str())
+                .or_default()
+                .push((rel.property_name(), rel));
         }
+        // By property name, then target (a stable sort: declaration order breaks ties).
         for list in outgoing.values_mut() {
-            list.sort_by_cached_key(|r| (r.property_name(), r.to.clone()));
+            list.sort_by(|(a, x), (b, y)| a.cmp(b).then_with(|| x.to.cmp(&y.to)));
         }
         Assembler {
             model,
@@ -275,17 +280,19 @@ impl<'m, 't> Assembler<'m, 't> {
         separated: &mut Vec<DocumentType>,
     ) {
         let model = self.model;
-        let relationships = self.outgoing.get(element).cloned().unwrap_or_default();
+        // Shared, so the list is borrowed while `self` records decisions.
+        let outgoing = Arc::clone(&self.outgoing);
+        let relationships = outgoing.get(element).map(Vec::as_slice).unwrap_or_default();
         // The element's own relationship properties (unique among its properties,
         // validation says), so a renamed reference does not take a later one's name.
-        let own: Vec<String> = relationships.iter().map(|r| r.property_name()).collect();
-        for rel in relationships {
-            let property = rel.property_name();
+        let own: Vec<&str> = relationships.iter().map(|(name, _)| name.as_str()).collect();
+        for &(ref property, rel) in relationships {
+            let property = property.as_str();
             let site = format!("{subject}.{property}");
             if mr6_references::is_reference(model, rel) {
                 if !mr6_references::is_reversed(rel) {
                     let taken =
-                        |name: &str| node.has_property(name) || (name != property && own.iter().any(|p| p == name));
+                        |name: &str| node.has_property(name) || (name != property && own.iter().any(|p| *p == name));
                     let reference = mr6_references::forward(model, &self.locations, rel, &taken, &site, self.trace);
                     node.references.extend(reference);
                 }
@@ -323,7 +330,7 @@ impl<'m, 't> Assembler<'m, 't> {
                     node.embedded.push(Embedded {
                         subset: None,
                         description: vo.description.clone(),
-                        name: rel.property_name(),
+                        name: property.to_string(),
                         source: vo.name.clone(),
                         kind: EmbeddedKind::ValueObject,
                         many: rel.is_many(),
