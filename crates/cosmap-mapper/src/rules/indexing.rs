@@ -3,7 +3,10 @@
 //! the rest — cheaper writes — and gets a composite index for each
 //! multi-property `ORDER BY`. (`id` and `_ts` are always indexed by Cosmos DB.)
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::borrow::Cow;
+use std::collections::BTreeSet;
+
+use cosmap_domain::NameMap;
 
 use crate::decision::{Rule, Trace};
 use crate::logical_model::Container;
@@ -12,7 +15,8 @@ use crate::physical::{CompositePath, IndexPath};
 
 /// Narrows each container's indexing policy to what `operations` query.
 pub(crate) fn apply(containers: &mut [Container], operations: &[Operation], trace: &mut Trace) {
-    let mut reads: BTreeMap<&str, Vec<(&str, &Request)>> = BTreeMap::new();
+    // Only looked up, once per container (never iterated): its order reaches no output.
+    let mut reads: NameMap<&str, Vec<(&str, &Request)>> = NameMap::default();
     for op in operations {
         for r in op.requests.iter().filter(|r| r.kind() != OperationKind::Write) {
             reads
@@ -22,22 +26,28 @@ pub(crate) fn apply(containers: &mut [Container], operations: &[Operation], trac
         }
     }
     for c in containers.iter_mut() {
-        let mut paths: BTreeSet<String> = BTreeSet::new();
-        paths.extend(c.partition_key_properties().iter().map(|l| format!("/{l}/?")));
-        paths.insert("/type/?".to_string());
-        let mut composites: BTreeSet<Vec<(String, bool)>> = BTreeSet::new();
+        // The requests' paths are borrowed, and copied into the policy once each.
+        let mut paths: BTreeSet<Cow<'_, str>> = BTreeSet::new();
+        paths.extend(
+            c.partition_key_properties()
+                .iter()
+                .map(|l| Cow::Owned(format!("/{l}/?"))),
+        );
+        paths.insert(Cow::Borrowed("/type/?"));
+        let mut composites: BTreeSet<&[(String, bool)]> = BTreeSet::new();
         let mut users: BTreeSet<&str> = BTreeSet::new();
         for &(pattern, r) in reads.get(c.name.as_str()).map(Vec::as_slice).unwrap_or_default() {
-            paths.extend(r.index_paths.iter().cloned());
+            paths.extend(r.index_paths.iter().map(|p| Cow::Borrowed(p.as_str())));
             if r.order_by.len() > 1 {
-                composites.insert(r.order_by.clone());
+                composites.insert(&r.order_by);
             }
             if !r.index_paths.is_empty() {
                 users.insert(pattern);
             }
         }
+        let listed: Vec<&str> = paths.iter().map(|p| p.as_ref()).collect();
         let policy = &mut c.indexing_policy;
-        policy.included_paths = paths.iter().map(|p| IndexPath { path: p.clone() }).collect();
+        policy.included_paths = listed.iter().map(|p| IndexPath { path: p.to_string() }).collect();
         policy.excluded_paths = vec![
             IndexPath { path: "/*".to_string() },
             IndexPath {
@@ -56,7 +66,6 @@ pub(crate) fn apply(containers: &mut [Container], operations: &[Operation], trac
                     .collect()
             })
             .collect();
-        let listed: Vec<&str> = paths.iter().map(String::as_str).collect();
         let decision = trace.record(
             Rule::Indexing,
             c.name.as_str(),
@@ -70,7 +79,7 @@ pub(crate) fn apply(containers: &mut [Container], operations: &[Operation], trac
                 )
             },
         );
-        decision.with("includedPaths", listed.clone());
+        decision.with("includedPaths", listed);
         if !composites.is_empty() {
             decision.with("compositeIndexes", composites.len());
         }
