@@ -54,6 +54,47 @@ pub(crate) fn all<'m>(
     containers
 }
 
+/// Where each planned aggregate's root lives: its container, and how a reference to
+/// it finds the partition key value.
+fn locations(plans: &[ContainerPlan<'_>]) -> BTreeMap<String, Location> {
+    let mut locations = BTreeMap::new();
+    for plan in plans {
+        for aggregate in &plan.aggregates {
+            let partition_key_value = match plan.kind {
+                ContainerKind::Dictionary => PartitionKeyValue::Constant {
+                    value: crate::discriminator(&aggregate.root),
+                },
+                ContainerKind::Aggregate | ContainerKind::Claims => PartitionKeyValue::SameAsId,
+            };
+            locations.insert(
+                aggregate.root.clone(),
+                Location {
+                    container: plan.name.clone(),
+                    partition_key_value,
+                },
+            );
+        }
+    }
+    locations
+}
+
+/// The relationships of `model` by their `from` element, each with its property name
+/// (figured once, not per document that holds it), each list sorted by property name,
+/// then target (a stable sort: declaration order breaks ties).
+fn outgoing(model: &DomainModel) -> BTreeMap<&str, Vec<(String, &Relationship)>> {
+    let mut outgoing: BTreeMap<&str, Vec<(String, &Relationship)>> = BTreeMap::new();
+    for rel in model.relationships() {
+        outgoing
+            .entry(rel.from.as_str())
+            .or_default()
+            .push((rel.property_name(), rel));
+    }
+    for list in outgoing.values_mut() {
+        list.sort_by(|(a, x), (b, y)| a.cmp(b).then_with(|| x.to.cmp(&y.to)));
+    }
+    outgoing
+}
+
 /// Builds document types for planned containers.
 pub(crate) struct Assembler<'m, 't> {
     pub model: &'m DomainModel,
@@ -120,42 +161,25 @@ impl<'m, 't> Assembler<'m, 't> {
         plans: &[ContainerPlan<'m>],
         trace: &'t mut Trace,
     ) -> Self {
-        let mut locations = BTreeMap::new();
-        for plan in plans {
-            for aggregate in &plan.aggregates {
-                let partition_key_value = match plan.kind {
-                    ContainerKind::Dictionary => PartitionKeyValue::Constant {
-                        value: crate::discriminator(&aggregate.root),
-                    },
-                    ContainerKind::Aggregate | ContainerKind::Claims => PartitionKeyValue::SameAsId,
-                };
-                locations.insert(
-                    aggregate.root.clone(),
-                    Location {
-                        container: plan.name.clone(),
-                        partition_key_value,
-                    },
-                );
-            }
-        }
-        let mut outgoing: BTreeMap<&str, Vec<(String, &Relationship)>> = BTreeMap::new();
-        for rel in model.relationships() {
-            outgoing
-                .entry(rel.from.as_str())
-                .or_default()
-                .push((rel.property_name(), rel));
-        }
-        // By property name, then target (a stable sort: declaration order breaks ties).
-        for list in outgoing.values_mut() {
-            list.sort_by(|(a, x), (b, y)| a.cmp(b).then_with(|| x.to.cmp(&y.to)));
-        }
+        // The relationships' names are most of these lookups' making: on a large
+        // model they are figured on a second thread while the other two are made here.
+        let (locations, reversed, outgoing) = if plans.len() < SPLIT_FROM {
+            (locations(plans), mr6_references::reversed(model), outgoing(model))
+        } else {
+            std::thread::scope(|scope| {
+                let outgoing = scope.spawn(|| outgoing(model));
+                let (locations, reversed) = (locations(plans), mr6_references::reversed(model));
+                let outgoing = outgoing.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+                (locations, reversed, outgoing)
+            })
+        };
         Assembler {
             model,
             thresholds,
             stats,
             trace,
             locations: Arc::new(locations),
-            reversed: Arc::new(mr6_references::reversed(model)),
+            reversed: Arc::new(reversed),
             outgoing: Arc::new(outgoing),
         }
     }

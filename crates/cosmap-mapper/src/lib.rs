@@ -67,10 +67,20 @@ impl Assembled {
         let thresholds = Thresholds::default()
             .with(&model.thresholds())
             .with(&options.thresholds);
-        let stats = statistics::Statistics::new(model);
-        let mut trace = decision::Trace::default();
-        let mut plans = rules::mr1_containers::containers(model, &mut trace);
-        rules::mr2_partition_keys::partition(model, &mut plans, &mut trace);
+        // The statistics are not needed until MR5: on a large model they are figured
+        // on a second thread while MR1 and MR2 plan the containers here.
+        let (stats, mut trace, plans) = if model.access_patterns().len() < PARALLEL_FROM {
+            let stats = statistics::Statistics::new(model);
+            let (trace, plans) = Self::planned(model);
+            (stats, trace, plans)
+        } else {
+            std::thread::scope(|scope| {
+                let stats = scope.spawn(|| statistics::Statistics::new(model));
+                let (trace, plans) = Self::planned(model);
+                let stats = stats.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+                (stats, trace, plans)
+            })
+        };
         let plans = rules::mr5_dictionaries::share(
             model,
             &thresholds,
@@ -86,6 +96,14 @@ impl Assembled {
             trace,
             containers,
         }
+    }
+
+    /// The containers MR1 plans and MR2 partitions, with their decisions.
+    fn planned(model: &DomainModel) -> (decision::Trace, Vec<rules::ContainerPlan<'_>>) {
+        let mut trace = decision::Trace::default();
+        let mut plans = rules::mr1_containers::containers(model, &mut trace);
+        rules::mr2_partition_keys::partition(model, &mut plans, &mut trace);
+        (trace, plans)
     }
 
     /// The rules-only map's share: its containers and decisions so far (it needs
