@@ -12,7 +12,7 @@
 //! identity, so each logical partition holds one aggregate while the reads that filter
 //! on the value become prefix queries, routed to the physical partitions holding it.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use cosmap_domain::{AccessKind, AccessPattern, AttributeType, DomainModel, FilterOp, NameMap};
 
@@ -222,8 +222,10 @@ pub(crate) fn apply(
     let mut kept: Vec<(String, Candidate)> = Vec::new();
     let mut weighed: Vec<(String, Candidate, Figures)> = Vec::new();
     let mut split_for_load = false;
+    // Both designs' figures by name, looked up for every candidate.
+    let (before, after) = (Lookup::of(&without), Lookup::of(&with_all));
     for (name, candidate) in candidates {
-        let figures = Figures::of(&name, &candidate, &without, &with_all);
+        let figures = Figures::of(&name, &candidate, &before, &after);
         if !figures.saves() {
             weighed.push((name, candidate, figures));
             continue;
@@ -270,7 +272,7 @@ pub(crate) fn apply(
             // A key split for its load is weighed again on the design that has it.
             let figures = match &chosen {
                 Some((_, priced)) if kept_as.sub.len() != candidate.sub.len() => {
-                    Figures::of(&name, kept_as, &without, priced)
+                    Figures::of(&name, kept_as, &before, &Lookup::of(priced))
                 }
                 _ => figures,
             };
@@ -360,8 +362,26 @@ struct Figures {
     largest_ru: f64,
 }
 
+/// A priced design's figures by name (hashed: only looked up, never iterated), so
+/// that weighing many candidates on it searches no ordered map.
+struct Lookup<'p> {
+    by_pattern: NameMap<&'p str, f64>,
+    by_container: NameMap<&'p str, f64>,
+    patterns_by_container: NameMap<&'p str, &'p BTreeSet<String>>,
+}
+
+impl<'p> Lookup<'p> {
+    fn of(p: &'p Priced) -> Self {
+        Lookup {
+            by_pattern: p.by_pattern.iter().map(|(k, v)| (k.as_str(), *v)).collect(),
+            by_container: p.by_container.iter().map(|(k, v)| (k.as_str(), *v)).collect(),
+            patterns_by_container: p.patterns_by_container.iter().map(|(k, v)| (k.as_str(), v)).collect(),
+        }
+    }
+}
+
 impl Figures {
-    fn of(name: &str, candidate: &Candidate, without: &Priced, with: &Priced) -> Self {
+    fn of(name: &str, candidate: &Candidate, without: &Lookup<'_>, with: &Lookup<'_>) -> Self {
         // Both designs' patterns, each once, in name order (as a set would give them).
         let mut patterns: Vec<&str> = Vec::new();
         for p in [without, with] {
