@@ -315,8 +315,7 @@ impl<'m, 't> Assembler<'m, 't> {
             let site = format!("{subject}.{property}");
             if mr6_references::is_reference(model, rel) {
                 if !mr6_references::is_reversed(rel) {
-                    let taken =
-                        |name: &str| node.has_property(name) || (name != property && own.iter().any(|p| *p == name));
+                    let taken = |name: &str| node.has_property(name) || (name != property && own.contains(&name));
                     let reference = mr6_references::forward(model, &self.locations, rel, &taken, &site, self.trace);
                     node.references.extend(reference);
                 }

@@ -195,6 +195,20 @@ fn by_rule(mut decisions: Vec<Decision>) -> Vec<Decision> {
     out
 }
 
+impl Decision {
+    /// Adds one piece of evidence.
+    pub fn with(&mut self, name: &str, value: impl Into<Value>) -> &mut Self {
+        self.evidence.insert(name.to_string(), value.into());
+        self
+    }
+}
+
+impl std::fmt::Display for Rule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -232,19 +246,5 @@ mod tests {
         assert!((Rule::Bucket as usize) < RULES);
         assert_eq!(Rule::Indexing as usize, RULES - 1);
         assert!(Rule::Mr1 < Rule::Indexing);
-    }
-}
-
-impl Decision {
-    /// Adds one piece of evidence.
-    pub fn with(&mut self, name: &str, value: impl Into<Value>) -> &mut Self {
-        self.evidence.insert(name.to_string(), value.into());
-        self
-    }
-}
-
-impl std::fmt::Display for Rule {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
     }
 }
