@@ -42,13 +42,12 @@ pub use sync_plan::{ChangeKind, KeyMapping, SyncAction, SyncOperation, SyncPlan,
 use std::borrow::Cow;
 use std::cell::RefCell;
 use std::sync::mpsc::Receiver;
-use std::sync::Arc;
 
 use cosmap_domain::DomainModel;
 
 /// Maps a validated domain model to a Cosmos DB logical model.
 pub fn map(model: &DomainModel, options: &Options) -> LogicalModel {
-    complete(model, options, Arc::new(Assembled::of(model, options)), None, None)
+    complete(model, options, Assembled::of(model, options), None)
 }
 
 /// What MR1–MR6 make of a model before anything is optimised or finished: the same
@@ -116,74 +115,38 @@ impl Assembled {
             containers: self.containers.clone(),
         }
     }
-
-    /// `shared` as its own: taken when no other thread holds it, once the thread
-    /// copying it (if any) says through `released` that it let go; copied (with the
-    /// statistics figured again from `model`) only if it still holds it then.
-    fn owned(model: &DomainModel, shared: Arc<Assembled>, released: Option<Receiver<()>>) -> Assembled {
-        let shared = match Arc::try_unwrap(shared) {
-            Ok(assembled) => return assembled,
-            Err(shared) => shared,
-        };
-        // An error means the thread is gone, and with it its hold.
-        if let Some(released) = released {
-            let _ = released.recv();
-        }
-        Arc::try_unwrap(shared).unwrap_or_else(|shared| Assembled {
-            thresholds: shared.thresholds,
-            stats: statistics::Statistics::new(model),
-            trace: shared.trace.clone(),
-            containers: shared.containers.clone(),
-        })
-    }
 }
 
 /// The map of `assembled`: optimised when `options` say so, then finished.
 /// `foreseen`, when given, brings the snapshots step's design with every snapshot,
 /// priced ahead on another thread for the design the steps before it are likeliest
-/// to leave (see [`optimise::embed_reference_data::Foreseen`]). `assembled` may be
-/// shared with a thread that copies it for the rules-only map: its design is priced
-/// for the partition keys from the shared containers meanwhile, and taken as this
-/// map's own once that thread says through `released` that it let go.
+/// to leave (see [`optimise::embed_reference_data::Foreseen`]).
 fn complete(
     model: &DomainModel,
     options: &Options,
-    assembled: Arc<Assembled>,
-    released: Option<Receiver<()>>,
+    assembled: Assembled,
     foreseen: Option<Receiver<optimise::embed_reference_data::Foreseen>>,
 ) -> LogicalModel {
-    // Each design weighed with its copies, with the copies made and the decisions
-    // recorded, in the order weighed (see `weigh_with_copies`).
-    let weighed_copies: RefCell<Vec<WeighedCopies>> = Default::default();
-    // The partition keys weigh the assembled design first: priced here, while it is shared.
-    let ahead = (options.optimise && optimise::partition_key::weighs(&assembled.containers)).then(|| {
-        let a = &*assembled;
-        weigh_with_copies(model, options, &a.thresholds, &a.stats, &weighed_copies, &a.containers)
-    });
     let Assembled {
         thresholds,
         stats,
         mut trace,
         mut containers,
-    } = Assembled::owned(model, assembled, released);
+    } = assembled;
     if options.optimise {
         // Each optimisation is weighed on the design as the ones before left it,
         // finished and priced the way the cost table prices it.
         let price = |candidate: &[Container]| price(model, options, candidate);
         // A partition key is weighed with the copies each design would then get, so
         // it never displaces a copy that serves the same reads for less.
+        // Each design weighed with its copies, with the copies made and the decisions
+        // recorded, in the order weighed (see `weigh_with_copies`).
+        let weighed_copies: RefCell<Vec<WeighedCopies>> = Default::default();
         let with_copies = |candidate: &[Container]| {
             weigh_with_copies(model, options, &thresholds, &stats, &weighed_copies, candidate)
         };
-        let priced = optimise::partition_key::apply(
-            model,
-            &thresholds,
-            &stats,
-            &mut containers,
-            &mut trace,
-            &with_copies,
-            ahead,
-        );
+        let priced =
+            optimise::partition_key::apply(model, &thresholds, &stats, &mut containers, &mut trace, &with_copies);
         // The design the partition keys left was weighed with its copies: take them.
         let weighing = priced.as_ref().and_then(|p| p.weighing);
         let taken = weighing.and_then(|i| {
@@ -268,26 +231,16 @@ pub fn map_both(model: &DomainModel, options: &Options) -> (LogicalModel, Logica
     let rules_options = options.clone().optimise(false);
     // Both maps start from the same assembled containers.
     let assembled = Assembled::of(model, options);
+    let rules_only = assembled.for_rules_only();
     if model.access_patterns().len() < PARALLEL_FROM {
-        let rules_only = assembled.for_rules_only();
         return (
-            complete(model, &rules_options, Arc::new(rules_only), None, None),
-            complete(model, options, Arc::new(assembled), None, None),
+            complete(model, &rules_options, rules_only, None),
+            complete(model, options, assembled, None),
         );
     }
-    // The rules-only map's copy is made on its own thread, while this one prices the
-    // shared design for the partition keys.
-    let shared = Arc::new(assembled);
-    let theirs = Arc::clone(&shared);
-    let (release, released) = std::sync::mpsc::channel();
     std::thread::scope(|scope| {
         let (send, foreseen) = std::sync::mpsc::sync_channel(1);
         let rules = scope.spawn(move || {
-            let rules_only = theirs.for_rules_only();
-            // Let go, so the optimised map takes the design as its own, uncopied.
-            drop(theirs);
-            // Refused only when the optimised map is gone: the scope reports why.
-            let _ = release.send(());
             // First what the optimised map will ask for halfway: its snapshots step
             // weighs the assembled design unless a step before changes it.
             let (back, leftovers) = std::sync::mpsc::channel();
@@ -300,7 +253,7 @@ pub fn map_both(model: &DomainModel, options: &Options) -> (LogicalModel, Logica
             } else {
                 drop((send, back));
             }
-            let rules = complete(model, &rules_options, Arc::new(rules_only), None, None);
+            let rules = complete(model, &rules_options, rules_only, None);
             // What the optimised map leaves of it is freed here, where it was made
             // (the loop ends when the optimised map is done with it).
             for leftover in leftovers {
@@ -308,7 +261,7 @@ pub fn map_both(model: &DomainModel, options: &Options) -> (LogicalModel, Logica
             }
             rules
         });
-        let optimised = complete(model, options, shared, Some(released), Some(foreseen));
+        let optimised = complete(model, options, assembled, Some(foreseen));
         let rules = rules.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
         (rules, optimised)
     })

@@ -118,8 +118,7 @@ impl Candidate {
 /// each candidate by the patterns that read or write its container in either design
 /// (a repartition changes little beyond its own container). The candidates that save
 /// are kept together, and only if the design with exactly those costs less than none.
-/// Returns the priced design it leaves (when it priced one). `ahead` is `containers`
-/// priced already by `price`, when the caller priced it (see [`weighs`]).
+/// Returns the priced design it leaves (when it priced one).
 pub(crate) fn apply(
     model: &DomainModel,
     t: &Thresholds,
@@ -127,12 +126,11 @@ pub(crate) fn apply(
     containers: &mut Vec<Container>,
     trace: &mut Trace,
     price: &dyn Fn(&[Container]) -> Priced,
-    ahead: Option<Priced>,
 ) -> Option<Priced> {
-    if !weighs(containers) {
+    if !containers.iter().any(eligible) {
         return None;
     }
-    let without = ahead.unwrap_or_else(|| price(containers));
+    let without = price(containers);
     // The reads of each element, in name order.
     let mut reads: BTreeMap<&str, Vec<&AccessPattern>> = BTreeMap::new();
     for p in model.access_patterns().iter().filter(|p| p.kind == AccessKind::Read) {
@@ -317,13 +315,6 @@ fn by_name(containers: &[Container]) -> NameMap<&str, usize> {
         out.entry(c.name.as_str()).or_insert(i);
     }
     out
-}
-
-/// Whether [`apply`] weighs `containers` (prices it first): when one of them is an
-/// aggregate container of one aggregate, the only kind it repartitions. A caller can
-/// then price the design ahead, before it owns it.
-pub(crate) fn weighs(containers: &[Container]) -> bool {
-    containers.iter().any(eligible)
 }
 
 /// Whether `c` may be repartitioned: an aggregate container of one aggregate.
