@@ -54,6 +54,47 @@ pub(crate) fn all<'m>(
     containers
 }
 
+/// Where each planned aggregate's root lives: its container, and how a reference to
+/// it finds the partition key value.
+fn locations(plans: &[ContainerPlan<'_>]) -> BTreeMap<String, Location> {
+    let mut locations = BTreeMap::new();
+    for plan in plans {
+        for aggregate in &plan.aggregates {
+            let partition_key_value = match plan.kind {
+                ContainerKind::Dictionary => PartitionKeyValue::Constant {
+                    value: crate::discriminator(&aggregate.root),
+                },
+                ContainerKind::Aggregate | ContainerKind::Claims => PartitionKeyValue::SameAsId,
+            };
+            locations.insert(
+                aggregate.root.clone(),
+                Location {
+                    container: plan.name.clone(),
+                    partition_key_value,
+                },
+            );
+        }
+    }
+    locations
+}
+
+/// The relationships of `model` by their `from` element, each with its property name
+/// (figured once, not per document that holds it), each list sorted by property name,
+/// then target (a stable sort: declaration order breaks ties).
+fn outgoing(model: &DomainModel) -> BTreeMap<&str, Vec<(String, &Relationship)>> {
+    let mut outgoing: BTreeMap<&str, Vec<(String, &Relationship)>> = BTreeMap::new();
+    for rel in model.relationships() {
+        outgoing
+            .entry(rel.from.as_str())
+            .or_default()
+            .push((rel.property_name(), rel));
+    }
+    for list in outgoing.values_mut() {
+        list.sort_by(|(a, x), (b, y)| a.cmp(b).then_with(|| x.to.cmp(&y.to)));
+    }
+    outgoing
+}
+
 /// Builds document types for planned containers.
 pub(crate) struct Assembler<'m, 't> {
     pub model: &'m DomainModel,
@@ -64,8 +105,9 @@ pub(crate) struct Assembler<'m, 't> {
     // that [`all`] can assemble on two threads without building them twice.
     locations: Arc<BTreeMap<String, Location>>,
     reversed: Arc<BTreeMap<&'m str, Vec<&'m Relationship>>>,
-    /// Relationships by their `from` element, each list sorted by property name.
-    outgoing: Arc<BTreeMap<&'m str, Vec<&'m Relationship>>>,
+    /// Relationships by their `from` element, each with its property name (figured
+    /// once, not per document that holds it), each list sorted by property name.
+    outgoing: Arc<BTreeMap<&'m str, Vec<(String, &'m Relationship)>>>,
 }
 
 /// The contents of a document or embedded object while it is being built.
@@ -119,38 +161,25 @@ impl<'m, 't> Assembler<'m, 't> {
         plans: &[ContainerPlan<'m>],
         trace: &'t mut Trace,
     ) -> Self {
-        let mut locations = BTreeMap::new();
-        for plan in plans {
-            for aggregate in &plan.aggregates {
-                let partition_key_value = match plan.kind {
-                    ContainerKind::Dictionary => PartitionKeyValue::Constant {
-                        value: crate::discriminator(&aggregate.root),
-                    },
-                    ContainerKind::Aggregate | ContainerKind::Claims => PartitionKeyValue::SameAsId,
-                };
-                locations.insert(
-                    aggregate.root.clone(),
-                    Location {
-                        container: plan.name.clone(),
-                        partition_key_value,
-                    },
-                );
-            }
-        }
-        let mut outgoing: BTreeMap<&str, Vec<&Relationship>> = BTreeMap::new();
-        for rel in model.relationships() {
-            outgoing.entry(rel.from.as_str()).or_default().push(rel);
-        }
-        for list in outgoing.values_mut() {
-            list.sort_by_cached_key(|r| (r.property_name(), r.to.clone()));
-        }
+        // The relationships' names are most of these lookups' making: on a large
+        // model they are figured on a second thread while the other two are made here.
+        let (locations, reversed, outgoing) = if plans.len() < SPLIT_FROM {
+            (locations(plans), mr6_references::reversed(model), outgoing(model))
+        } else {
+            std::thread::scope(|scope| {
+                let outgoing = scope.spawn(|| outgoing(model));
+                let (locations, reversed) = (locations(plans), mr6_references::reversed(model));
+                let outgoing = outgoing.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+                (locations, reversed, outgoing)
+            })
+        };
         Assembler {
             model,
             thresholds,
             stats,
             trace,
             locations: Arc::new(locations),
-            reversed: Arc::new(mr6_references::reversed(model)),
+            reversed: Arc::new(reversed),
             outgoing: Arc::new(outgoing),
         }
     }
@@ -275,17 +304,18 @@ impl<'m, 't> Assembler<'m, 't> {
         separated: &mut Vec<DocumentType>,
     ) {
         let model = self.model;
-        let relationships = self.outgoing.get(element).cloned().unwrap_or_default();
+        // Shared, so the list is borrowed while `self` records decisions.
+        let outgoing = Arc::clone(&self.outgoing);
+        let relationships = outgoing.get(element).map(Vec::as_slice).unwrap_or_default();
         // The element's own relationship properties (unique among its properties,
         // validation says), so a renamed reference does not take a later one's name.
-        let own: Vec<String> = relationships.iter().map(|r| r.property_name()).collect();
-        for rel in relationships {
-            let property = rel.property_name();
+        let own: Vec<&str> = relationships.iter().map(|(name, _)| name.as_str()).collect();
+        for &(ref property, rel) in relationships {
+            let property = property.as_str();
             let site = format!("{subject}.{property}");
             if mr6_references::is_reference(model, rel) {
                 if !mr6_references::is_reversed(rel) {
-                    let taken =
-                        |name: &str| node.has_property(name) || (name != property && own.iter().any(|p| p == name));
+                    let taken = |name: &str| node.has_property(name) || (name != property && own.contains(&name));
                     let reference = mr6_references::forward(model, &self.locations, rel, &taken, &site, self.trace);
                     node.references.extend(reference);
                 }
@@ -323,7 +353,7 @@ impl<'m, 't> Assembler<'m, 't> {
                     node.embedded.push(Embedded {
                         subset: None,
                         description: vo.description.clone(),
-                        name: rel.property_name(),
+                        name: property.to_string(),
                         source: vo.name.clone(),
                         kind: EmbeddedKind::ValueObject,
                         many: rel.is_many(),

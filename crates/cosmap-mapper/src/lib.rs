@@ -40,6 +40,8 @@ pub use statistics::{human_bytes, human_count, human_rate, human_ru_per_second, 
 pub use sync_plan::{ChangeKind, KeyMapping, SyncAction, SyncOperation, SyncPlan, SyncTrigger};
 
 use std::borrow::Cow;
+use std::cell::RefCell;
+use std::sync::mpsc::Receiver;
 
 use cosmap_domain::DomainModel;
 
@@ -64,10 +66,20 @@ impl Assembled {
         let thresholds = Thresholds::default()
             .with(&model.thresholds())
             .with(&options.thresholds);
-        let stats = statistics::Statistics::new(model);
-        let mut trace = decision::Trace::default();
-        let mut plans = rules::mr1_containers::containers(model, &mut trace);
-        rules::mr2_partition_keys::partition(model, &mut plans, &mut trace);
+        // The statistics are not needed until MR5: on a large model they are figured
+        // on a second thread while MR1 and MR2 plan the containers here.
+        let (stats, mut trace, plans) = if model.access_patterns().len() < PARALLEL_FROM {
+            let stats = statistics::Statistics::new(model);
+            let (trace, plans) = Self::planned(model);
+            (stats, trace, plans)
+        } else {
+            std::thread::scope(|scope| {
+                let stats = scope.spawn(|| statistics::Statistics::new(model));
+                let (trace, plans) = Self::planned(model);
+                let stats = stats.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+                (stats, trace, plans)
+            })
+        };
         let plans = rules::mr5_dictionaries::share(
             model,
             &thresholds,
@@ -83,6 +95,14 @@ impl Assembled {
             trace,
             containers,
         }
+    }
+
+    /// The containers MR1 plans and MR2 partitions, with their decisions.
+    fn planned(model: &DomainModel) -> (decision::Trace, Vec<rules::ContainerPlan<'_>>) {
+        let mut trace = decision::Trace::default();
+        let mut plans = rules::mr1_containers::containers(model, &mut trace);
+        rules::mr2_partition_keys::partition(model, &mut plans, &mut trace);
+        (trace, plans)
     }
 
     /// The rules-only map's share: its containers and decisions so far (it needs
@@ -105,7 +125,7 @@ fn complete(
     model: &DomainModel,
     options: &Options,
     assembled: Assembled,
-    foreseen: Option<std::sync::mpsc::Receiver<optimise::embed_reference_data::Foreseen>>,
+    foreseen: Option<Receiver<optimise::embed_reference_data::Foreseen>>,
 ) -> LogicalModel {
     let Assembled {
         thresholds,
@@ -120,54 +140,20 @@ fn complete(
         // A partition key is weighed with the copies each design would then get, so
         // it never displaces a copy that serves the same reads for less.
         // Each design weighed with its copies, with the copies made and the decisions
-        // recorded, in the order weighed: the design the partition keys leave was
-        // weighed among them (its `Priced::weighing` says which), so its copies are
-        // taken from there instead of being weighed again.
-        let weighed_copies: std::cell::RefCell<Vec<WeighedCopies>> = Default::default();
+        // recorded, in the order weighed (see `weigh_with_copies`).
+        let weighed_copies: RefCell<Vec<WeighedCopies>> = Default::default();
         let with_copies = |candidate: &[Container]| {
-            // Cloned only when a copy is made.
-            let mut candidate = Cow::Borrowed(candidate);
-            let mut copy_trace = decision::Trace::default();
-            let (_, unchanged) = copies(
-                model,
-                options,
-                &thresholds,
-                &stats,
-                &mut candidate,
-                &mut copy_trace,
-                true,
-            );
-            let mut weighed = weighed_copies.borrow_mut();
-            let weighing = weighed.len();
-            let mut priced = match unchanged {
-                // Without copies the design as finished for them is the design.
-                Some(priced) => {
-                    weighed.push(WeighedCopies {
-                        after: None,
-                        trace: copy_trace,
-                    });
-                    priced
-                }
-                None => {
-                    let after = candidate.into_owned();
-                    weighed.push(WeighedCopies {
-                        after: None,
-                        trace: copy_trace,
-                    });
-                    drop(weighed);
-                    let priced = price(&after);
-                    weighed_copies.borrow_mut()[weighing].after = Some(after);
-                    priced
-                }
-            };
-            priced.weighing = Some(weighing);
-            priced
+            weigh_with_copies(model, options, &thresholds, &stats, &weighed_copies, candidate)
         };
         let priced =
             optimise::partition_key::apply(model, &thresholds, &stats, &mut containers, &mut trace, &with_copies);
         // The design the partition keys left was weighed with its copies: take them.
         let weighing = priced.as_ref().and_then(|p| p.weighing);
-        let priced = match weighing.map(|i| weighed_copies.take().swap_remove(i)) {
+        let taken = weighing.and_then(|i| {
+            let mut weighed = weighed_copies.take();
+            (i < weighed.len()).then(|| weighed.swap_remove(i))
+        });
+        let priced = match taken {
             Some(weighed) => {
                 if let Some(after) = weighed.after {
                     containers = after;
@@ -305,6 +291,45 @@ pub fn discriminator(name: &str) -> String {
 struct WeighedCopies {
     after: Option<Vec<Container>>,
     trace: decision::Trace,
+}
+
+/// `candidate` weighed with its copies (see [`copies`]) and priced, with the copies
+/// made and the decisions recorded pushed onto `weighed` (its `Priced::weighing` says
+/// which): the partition keys weigh each design so, and the design they leave takes
+/// its copies from there instead of being weighed again.
+fn weigh_with_copies(
+    model: &DomainModel,
+    options: &Options,
+    thresholds: &Thresholds,
+    stats: &statistics::Statistics,
+    weighed: &RefCell<Vec<WeighedCopies>>,
+    candidate: &[Container],
+) -> optimise::Priced {
+    // Cloned only when a copy is made.
+    let mut candidate = Cow::Borrowed(candidate);
+    let mut copy_trace = decision::Trace::default();
+    let (_, unchanged) = copies(model, options, thresholds, stats, &mut candidate, &mut copy_trace, true);
+    let mut list = weighed.borrow_mut();
+    let weighing = list.len();
+    list.push(WeighedCopies {
+        after: None,
+        trace: copy_trace,
+    });
+    let mut priced = match unchanged {
+        // Without copies the design as finished for them is the design.
+        Some(priced) => priced,
+        None => {
+            drop(list);
+            let after = candidate.into_owned();
+            let priced = price(model, options, &after);
+            if let Some(entry) = weighed.borrow_mut().get_mut(weighing) {
+                entry.after = Some(after);
+            }
+            priced
+        }
+    };
+    priced.weighing = Some(weighing);
+    priced
 }
 
 /// From this many operations [`copies`] prices the design on a second thread while

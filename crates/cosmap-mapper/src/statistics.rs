@@ -104,9 +104,18 @@ pub fn human_bytes(bytes: f64) -> String {
 
 /// `bytes` as [`human_bytes`] shows it, with more digits when that would read the
 /// same as `threshold` (so "49.99 GB, under 50.0 GB", never "50.0 GB, under 50.0 GB").
+/// (The map formats its thresholds once and calls [`human_bytes_against_shown`].)
+#[cfg(test)]
 pub fn human_bytes_against(bytes: f64, threshold: f64) -> String {
+    human_bytes_against_shown(bytes, threshold, &human_bytes(threshold))
+}
+
+/// [`human_bytes_against`] given `threshold` as [`human_bytes`] shows it
+/// (`threshold_shown`): a caller that compares many figures with one threshold
+/// formats it once.
+pub(crate) fn human_bytes_against_shown(bytes: f64, threshold: f64, threshold_shown: &str) -> String {
     let shown = human_bytes(bytes);
-    if shown != human_bytes(threshold) || bytes == threshold {
+    if shown != threshold_shown || bytes == threshold {
         return shown;
     }
     let unit = shown.split_once(' ').map_or("", |(_, unit)| unit);

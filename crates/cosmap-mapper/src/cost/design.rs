@@ -25,6 +25,11 @@ pub(crate) struct Design<'m> {
     /// Where each container's name is in `facts`: looked up per request, never iterated.
     index: NameMap<String, usize>,
     consistency: Consistency,
+    /// Each request's charge as figured while sizing the partitions, in the order of
+    /// the operations the design was made with; `None` where it depends on the
+    /// partition counts figured after it (a query given a prefix of a hierarchical
+    /// key). See [`Design::request_rus`].
+    charges: Vec<Option<Charge>>,
 }
 
 /// One container's facts with the partitions and RU/s of its workload.
@@ -63,6 +68,7 @@ impl<'m> Design<'m> {
             facts,
             index,
             consistency,
+            charges: Vec::new(),
         };
         // Load on a container = fixed + per_partition × partitions (the fan-out of its
         // cross-partition queries), and partitions = max(by storage, load / 10,000):
@@ -70,9 +76,11 @@ impl<'m> Design<'m> {
         // Only looked up: each container's sums add its requests in the operations' order.
         let mut fixed: NameMap<&str, f64> = NameMap::default();
         let mut fan_out: NameMap<&str, f64> = NameMap::default();
+        let mut charges = Vec::with_capacity(operations.iter().map(|op| op.requests.len()).sum());
         for op in operations {
             for r in &op.requests {
                 let charge = design.charge(op, r);
+                charges.push((!design.fans_by_prefix(r)).then_some(charge));
                 *fixed.entry(r.container.as_str()).or_default() += charge.fixed * op.per_second;
                 *fan_out.entry(r.container.as_str()).or_default() += charge.per_partition * op.per_second;
             }
@@ -97,6 +105,7 @@ impl<'m> Design<'m> {
             figured.partitions = partitions;
             figured.ru_per_second = ru_per_second;
         }
+        design.charges = charges;
         design
     }
 
@@ -114,6 +123,42 @@ impl<'m> Design<'m> {
     /// Request units of one execution of `r`, at its container's partition count.
     pub(crate) fn request_ru(&self, op: &Operation, r: &Request) -> f64 {
         self.charge(op, r).at(self.partitions(&r.container))
+    }
+
+    /// [`Design::request_ru`] of each request of `operations`, in their order, when
+    /// they are the operations this design was made with: the charges figured then
+    /// are taken again (at the partition counts figured after them) instead of being
+    /// figured twice, except where they depend on those counts. Other operations (a
+    /// different number of requests) are figured afresh.
+    pub(crate) fn request_rus(&self, operations: &[Operation]) -> Vec<Vec<f64>> {
+        let requests: usize = operations.iter().map(|op| op.requests.len()).sum();
+        let mut charges = self.charges.iter().filter(|_| requests == self.charges.len());
+        operations
+            .iter()
+            .map(|op| {
+                op.requests
+                    .iter()
+                    .map(|r| match charges.next() {
+                        Some(Some(charge)) => charge.at(self.partitions(&r.container)),
+                        _ => self.request_ru(op, r),
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// Whether `r`'s charge depends on its container's partition count: a query given
+    /// a prefix of a hierarchical key checks the partitions holding it, at most all.
+    fn fans_by_prefix(&self, r: &Request) -> bool {
+        let query = matches!(
+            r.kind(),
+            OperationKind::SinglePartitionQuery | OperationKind::CrossPartitionQuery
+        );
+        query
+            && self
+                .facts_of(&r.container)
+                .and_then(|c| self.prefix_span(r, c))
+                .is_some_and(|span| span > 1.0)
     }
 
     /// Physical partitions of `container` in this design (1 when unknown).
@@ -562,5 +607,47 @@ fn key_parameter(key: Option<&crate::operations::ValueSource>, f: &str) -> bool 
         Some(ValueSource::Parameter(p)) => p == f,
         Some(ValueSource::Levels(levels)) => levels.iter().any(|l| matches!(l, ValueSource::Parameter(p) if p == f)),
         _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each request of `operations` figured afresh by [`Design::request_ru`].
+    fn afresh(design: &Design<'_>, operations: &[Operation]) -> Vec<Vec<f64>> {
+        operations
+            .iter()
+            .map(|op| op.requests.iter().map(|r| design.request_ru(op, r)).collect())
+            .collect()
+    }
+
+    /// The charges a design keeps from its making give each request the RU it gives
+    /// figured afresh, hierarchical keys' prefix queries included; operations it was
+    /// not made with are figured afresh.
+    #[test]
+    fn request_rus_are_each_request_figured_afresh() {
+        let models = [
+            include_str!("../../../../examples/help-desk/model.json").to_string(),
+            cosmap_domain::synthetic::json(40),
+        ];
+        for text in models {
+            let model = cosmap_domain::from_slice(text.as_bytes(), None).expect("a valid model");
+            let logical = crate::map(&model, &crate::Options::default());
+            let (containers, operations) = (&logical.containers, &logical.operations);
+            let design = Design::new(
+                &model,
+                facts::of_containers(&model, containers),
+                operations,
+                Consistency::default(),
+            );
+            assert_eq!(design.request_rus(operations), afresh(&design, operations));
+            let fewer = &operations[..operations.len() / 2];
+            assert_eq!(design.request_rus(fewer), afresh(&design, fewer));
+            // A charge that depends on the partition counts is figured afresh.
+            let mut design = design;
+            design.charges.iter_mut().step_by(3).for_each(|c| *c = None);
+            assert_eq!(design.request_rus(operations), afresh(&design, operations));
+        }
     }
 }

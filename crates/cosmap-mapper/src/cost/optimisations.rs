@@ -6,6 +6,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use cosmap_domain::NameMap;
 use serde::Serialize;
 
 use super::estimate::PatternCost;
@@ -273,7 +274,8 @@ pub(crate) fn snapshot_patterns<'a>(
     without: (&'a [Container], &'a [Operation]),
     with: (&'a [Container], &'a [Operation]),
 ) -> BTreeMap<&'a str, BTreeSet<&'a str>> {
-    let by_name = |containers: &'a [Container]| -> BTreeMap<&'a str, &'a Container> {
+    // Only looked up (the last of a name, as collecting keeps it): hashed, not ordered.
+    let by_name = |containers: &'a [Container]| -> NameMap<&'a str, &'a Container> {
         containers.iter().map(|c| (c.name.as_str(), c)).collect()
     };
     let (before, after) = (by_name(without.0), by_name(with.0));

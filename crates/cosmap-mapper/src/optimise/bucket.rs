@@ -15,10 +15,10 @@
 //! and a sort on one date-time), every write a create. Anything else is refused with
 //! the reason.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 use cosmap_domain::limits::MAX_ITEM_BYTES;
-use cosmap_domain::{AccessKind, AccessPattern, AttributeType, DomainModel, FilterOp, WriteOperation};
+use cosmap_domain::{AccessKind, AccessPattern, AttributeType, DomainModel, FilterOp, NameMap, WriteOperation};
 
 use super::Priced;
 use crate::cost::constants::{DEFAULT_ITEM_BYTES, DEFAULT_SKEW};
@@ -164,10 +164,14 @@ pub(crate) fn apply(
 fn shapes(model: &DomainModel, stats: &Statistics, containers: &[Container], trace: &mut Trace) -> Vec<Vec<Candidate>> {
     let mut out = Vec::new();
     // The patterns that start at or return each element, in name order.
-    let mut by_element: BTreeMap<&str, Vec<&AccessPattern>> = BTreeMap::new();
+    // Only looked up (each list sorted alone): its order reaches no output.
+    let mut by_element: NameMap<&str, Vec<&AccessPattern>> = NameMap::default();
     for p in model.access_patterns() {
-        let mut elements: BTreeSet<&str> = p.returns.iter().map(String::as_str).collect();
-        elements.insert(p.start.as_str());
+        // Each element once, whether it starts the pattern, is returned, or both.
+        let mut elements: Vec<&str> = p.returns.iter().map(String::as_str).collect();
+        elements.push(p.start.as_str());
+        elements.sort_unstable();
+        elements.dedup();
         for element in elements {
             by_element.entry(element).or_default().push(p);
         }
@@ -182,7 +186,7 @@ fn shapes(model: &DomainModel, stats: &Statistics, containers: &[Container], tra
             .filter(|d| matches!(d.role, Role::Entity | Role::ValueObject))
         {
             let element = d.source.as_str();
-            let touching: Vec<&AccessPattern> = by_element.get(element).cloned().unwrap_or_default();
+            let touching: &[&AccessPattern] = by_element.get(element).map(Vec::as_slice).unwrap_or_default();
             let reads: Vec<&AccessPattern> = touching
                 .iter()
                 .copied()
@@ -201,7 +205,7 @@ fn shapes(model: &DomainModel, stats: &Statistics, containers: &[Container], tra
                     reason,
                 );
             };
-            if let Some(reason) = unservable(containers, c, d, &touching, &time) {
+            if let Some(reason) = unservable(containers, c, d, touching, &time) {
                 // Never written: nothing piles up, nothing to say.
                 if touching.iter().any(|p| p.kind == AccessKind::Write) {
                     refuse(reason);

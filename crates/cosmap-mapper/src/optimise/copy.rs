@@ -17,7 +17,7 @@ use crate::decision::{Rule, Trace};
 use crate::logical_model::{Container, ContainerKind, CopyOf, DocumentType, Embedded, EmbeddedKind, Property, Role};
 use crate::operations::PropertyPath;
 use crate::options::Thresholds;
-use crate::statistics::{human_bytes, human_bytes_against, human_rate, Statistics};
+use crate::statistics::{human_bytes, human_bytes_against_shown, human_rate, Statistics};
 use crate::sync_plan::SyncPlan;
 
 /// Adds copy document types to `containers` where a frequent access pattern needs them.
@@ -48,11 +48,26 @@ pub(crate) fn apply(
         .enumerate()
         .map(|(i, c)| (c.name.clone(), i))
         .collect();
+    // The large-container threshold as the refusals quote it, formatted once.
+    let large = human_bytes(t.large_container_bytes);
     let mut changed = false;
     for pattern in patterns {
-        changed |= consider(model, pattern, t, stats, design, &holders, &by_name, containers, trace);
+        let site = Site {
+            holders: &holders,
+            by_name: &by_name,
+            large: &large,
+        };
+        changed |= consider(model, pattern, t, stats, design, &site, containers, trace);
     }
     changed
+}
+
+/// What [`apply`] looks up for every pattern it considers, made once.
+struct Site<'a> {
+    holders: &'a Holders,
+    by_name: &'a BTreeMap<String, usize>,
+    /// `largeContainerBytes` as [`human_bytes`] shows it.
+    large: &'a str,
 }
 
 /// Adds (or widens) a copy serving `pattern` where it pays; whether it changed
@@ -64,11 +79,11 @@ fn consider(
     t: &Thresholds,
     stats: &Statistics,
     design: &Design<'_>,
-    holders: &Holders,
-    by_name: &BTreeMap<String, usize>,
+    site: &Site<'_>,
     containers: &mut Cow<'_, [Container]>,
     trace: &mut Trace,
 ) -> bool {
+    let (holders, by_name) = (site.holders, site.by_name);
     let Some((ci, di)) = holders.locate(&pattern.start) else {
         return false;
     };
@@ -123,8 +138,8 @@ fn consider(
             format!(
                 "`{}` is small (about {}, under {}): a cross-partition query there checks few physical partitions",
                 source.name,
-                human_bytes_against(bytes, t.large_container_bytes),
-                human_bytes(t.large_container_bytes)
+                human_bytes_against_shown(bytes, t.large_container_bytes, site.large),
+                site.large
             ),
         )
         .with("containerBytes", bytes);

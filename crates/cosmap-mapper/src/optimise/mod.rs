@@ -93,10 +93,7 @@ impl Priced {
     pub(crate) fn of(containers: Vec<Container>, operations: Vec<Operation>, design: &Design<'_>) -> Self {
         // Each request's RU, figured once: an operation's cost is their sum (as
         // `Design::operation_cost` adds them), and each request's share is its own.
-        let request_ru: Vec<Vec<f64>> = operations
-            .iter()
-            .map(|op| op.requests.iter().map(|r| design.request_ru(op, r)).collect())
-            .collect();
+        let request_ru: Vec<Vec<f64>> = design.request_rus(&operations);
         let mut by_pattern: BTreeMap<String, f64> = BTreeMap::new();
         for (op, rus) in operations.iter().zip(&request_ru) {
             let ru: f64 = rus.iter().copied().sum();

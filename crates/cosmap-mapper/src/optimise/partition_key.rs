@@ -14,7 +14,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use cosmap_domain::{AccessKind, AccessPattern, AttributeType, DomainModel, FilterOp};
+use cosmap_domain::{AccessKind, AccessPattern, AttributeType, DomainModel, FilterOp, NameMap};
 
 use super::Priced;
 use crate::cost::constants::DEFAULT_SKEW;
@@ -127,7 +127,6 @@ pub(crate) fn apply(
     trace: &mut Trace,
     price: &dyn Fn(&[Container]) -> Priced,
 ) -> Option<Priced> {
-    let eligible = |c: &Container| c.kind == ContainerKind::Aggregate && c.aggregates.len() == 1;
     if !containers.iter().any(eligible) {
         return None;
     }
@@ -216,20 +215,25 @@ pub(crate) fn apply(
     }
     let all = repartitioned(containers, &candidates);
     let with_all = price(&all);
+    // Each container's place by name, looked up once per candidate (never iterated).
+    let by_name = by_name(containers);
     let mut kept: Vec<(String, Candidate)> = Vec::new();
     let mut weighed: Vec<(String, Candidate, Figures)> = Vec::new();
     let mut split_for_load = false;
+    // Both designs' figures by name, looked up for every candidate.
+    let (before, after) = (Lookup::of(&without), Lookup::of(&with_all));
     for (name, candidate) in candidates {
-        let figures = Figures::of(&name, &candidate, &without, &with_all);
-        weighed.push((name.clone(), candidate.clone(), figures));
+        let figures = Figures::of(&name, &candidate, &before, &after);
         if !figures.saves() {
+            weighed.push((name, candidate, figures));
             continue;
         }
+        weighed.push((name.clone(), candidate.clone(), figures));
         if figures.largest_ru <= t.logical_partition_max_ru_per_second {
             kept.push((name, candidate));
         } else if candidate.sub.is_empty() {
             // Too busy alone: the value, then the identity, spreads its load.
-            let Some(c) = containers.iter().find(|c| c.name == name) else {
+            let Some(c) = by_name.get(name.as_str()).map(|&i| &containers[i]) else {
                 continue;
             };
             let future = facts::count_after(model, stats, &root_of(c), c.default_ttl, t.growth_years);
@@ -253,23 +257,24 @@ pub(crate) fn apply(
     };
     let together = chosen.as_ref().is_none_or(|(_, priced)| priced.cheaper_than(&without));
     let chosen_workload = chosen.as_ref().map(|(_, priced)| workload(priced)).unwrap_or_default();
+    // The kept keys by container, looked up once per weighed candidate.
+    let kept_by_name: NameMap<&str, &Candidate> = kept.iter().map(|(k, c)| (k.as_str(), c)).collect();
     for (name, candidate, figures) in weighed {
-        let identity = containers
-            .iter()
-            .find(|c| c.name == name)
-            .map(|c| c.partition_key_property.clone())
+        let identity = by_name
+            .get(name.as_str())
+            .map(|&i| containers[i].partition_key_property.as_str())
             .unwrap_or_default();
-        let kept_as = kept.iter().find(|(k, _)| *k == name).map(|(_, c)| c);
+        let kept_as = kept_by_name.get(name.as_str()).copied();
         let is_kept = kept_as.is_some();
         if let (Some(kept_as), true) = (kept_as, together) {
             // A key split for its load is weighed again on the design that has it.
             let figures = match &chosen {
                 Some((_, priced)) if kept_as.sub.len() != candidate.sub.len() => {
-                    Figures::of(&name, kept_as, &without, priced)
+                    Figures::of(&name, kept_as, &before, &Lookup::of(priced))
                 }
                 _ => figures,
             };
-            record_kept(trace, t, &name, &identity, kept_as, &figures);
+            record_kept(trace, t, &name, identity, kept_as, &figures);
             continue;
         }
         let why = if figures.largest_ru > t.logical_partition_max_ru_per_second && !is_kept {
@@ -286,11 +291,13 @@ pub(crate) fn apply(
                 about(human_ru_per_second(figures.before))
             )
         };
-        refuse(trace, &name, &identity, &candidate, why)
+        refuse(trace, &name, identity, &candidate, why)
             .with("largestPartitionRuPerSecond", figures.largest_ru.round())
             .with("affectedRuPerSecond", rounded(figures.before))
             .with("affectedRuPerSecondWith", rounded(figures.after));
     }
+    drop(kept_by_name);
+    drop(by_name);
     match (together, chosen) {
         (true, Some((chosen, priced))) => {
             *containers = chosen;
@@ -298,6 +305,21 @@ pub(crate) fn apply(
         }
         _ => Some(without),
     }
+}
+
+/// Where each container of `containers` is, by name (the first of a name, as a
+/// search from the front finds it).
+fn by_name(containers: &[Container]) -> NameMap<&str, usize> {
+    let mut out: NameMap<&str, usize> = NameMap::default();
+    for (i, c) in containers.iter().enumerate() {
+        out.entry(c.name.as_str()).or_insert(i);
+    }
+    out
+}
+
+/// Whether `c` may be repartitioned: an aggregate container of one aggregate.
+fn eligible(c: &Container) -> bool {
+    c.kind == ContainerKind::Aggregate && c.aggregates.len() == 1
 }
 
 /// Why `candidate` alone is too busy: its busiest logical partition's load.
@@ -331,14 +353,35 @@ struct Figures {
     largest_ru: f64,
 }
 
+/// A priced design's figures by name (hashed: only looked up, never iterated), so
+/// that weighing many candidates on it searches no ordered map.
+struct Lookup<'p> {
+    by_pattern: NameMap<&'p str, f64>,
+    by_container: NameMap<&'p str, f64>,
+    patterns_by_container: NameMap<&'p str, &'p BTreeSet<String>>,
+}
+
+impl<'p> Lookup<'p> {
+    fn of(p: &'p Priced) -> Self {
+        Lookup {
+            by_pattern: p.by_pattern.iter().map(|(k, v)| (k.as_str(), *v)).collect(),
+            by_container: p.by_container.iter().map(|(k, v)| (k.as_str(), *v)).collect(),
+            patterns_by_container: p.patterns_by_container.iter().map(|(k, v)| (k.as_str(), v)).collect(),
+        }
+    }
+}
+
 impl Figures {
-    fn of(name: &str, candidate: &Candidate, without: &Priced, with: &Priced) -> Self {
-        let mut patterns: BTreeSet<&str> = BTreeSet::new();
+    fn of(name: &str, candidate: &Candidate, without: &Lookup<'_>, with: &Lookup<'_>) -> Self {
+        // Both designs' patterns, each once, in name order (as a set would give them).
+        let mut patterns: Vec<&str> = Vec::new();
         for p in [without, with] {
             if let Some(touching) = p.patterns_by_container.get(name) {
                 patterns.extend(touching.iter().map(String::as_str));
             }
         }
+        patterns.sort_unstable();
+        patterns.dedup();
         let (mut before, mut after) = (0.0, 0.0);
         for pattern in patterns {
             before += without.by_pattern.get(pattern).copied().unwrap_or(0.0);
@@ -424,11 +467,16 @@ fn record_kept(trace: &mut Trace, t: &Thresholds, name: &str, identity: &str, ca
 /// `containers` with each of `keys`' containers repartitioned, and every reference to
 /// a repartitioned root taking its partition key value from the new key.
 fn repartitioned(containers: &[Container], keys: &[(String, Candidate)]) -> Vec<Container> {
+    // The last of a name, as collecting into a map keeps it.
+    let index: NameMap<&str, usize> = containers
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (c.name.as_str(), i))
+        .collect();
     let mut out = containers.to_vec();
-    let index: BTreeMap<String, usize> = out.iter().enumerate().map(|(i, c)| (c.name.clone(), i)).collect();
     let mut values: BTreeMap<String, PartitionKeyValue> = BTreeMap::new();
     for (name, candidate) in keys {
-        if let Some(&i) = index.get(name) {
+        if let Some(&i) = index.get(name.as_str()) {
             let root = repartition(&mut out[i], candidate);
             let value = if candidate.sub.is_empty() {
                 PartitionKeyValue::Property {

@@ -3,7 +3,10 @@
 //! the rest — cheaper writes — and gets a composite index for each
 //! multi-property `ORDER BY`. (`id` and `_ts` are always indexed by Cosmos DB.)
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::borrow::Cow;
+use std::collections::BTreeSet;
+
+use cosmap_domain::NameMap;
 
 use crate::decision::{Rule, Trace};
 use crate::logical_model::Container;
@@ -12,7 +15,8 @@ use crate::physical::{CompositePath, IndexPath};
 
 /// Narrows each container's indexing policy to what `operations` query.
 pub(crate) fn apply(containers: &mut [Container], operations: &[Operation], trace: &mut Trace) {
-    let mut reads: BTreeMap<&str, Vec<(&str, &Request)>> = BTreeMap::new();
+    // Only looked up, once per container (never iterated): its order reaches no output.
+    let mut reads: Reads<'_> = NameMap::default();
     for op in operations {
         for r in op.requests.iter().filter(|r| r.kind() != OperationKind::Write) {
             reads
@@ -21,23 +25,56 @@ pub(crate) fn apply(containers: &mut [Container], operations: &[Operation], trac
                 .push((op.pattern.as_str(), r));
         }
     }
+    if containers.len() < SPLIT_FROM {
+        narrow(containers, &reads, trace);
+        return;
+    }
+    // Each container is narrowed on its own: the second half on a second thread, its
+    // decisions recorded after the first half's, as one pass records them.
+    let (first, second) = containers.split_at_mut(containers.len() / 2);
+    let mut later = Trace::default();
+    std::thread::scope(|scope| {
+        let reads = &reads;
+        let rest = scope.spawn(|| narrow(second, reads, &mut later));
+        narrow(first, reads, trace);
+        rest.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+    });
+    trace.append(later);
+}
+
+/// From this many containers [`apply`] narrows them in two halves, one per thread:
+/// below it a thread costs more than it saves.
+const SPLIT_FROM: usize = 256;
+
+/// The reads of each container (with their patterns), by container name.
+type Reads<'o> = NameMap<&'o str, Vec<(&'o str, &'o Request)>>;
+
+/// Narrows each of `containers`' indexing policies to what `reads` query, recording
+/// why in `trace`.
+fn narrow(containers: &mut [Container], reads: &Reads<'_>, trace: &mut Trace) {
     for c in containers.iter_mut() {
-        let mut paths: BTreeSet<String> = BTreeSet::new();
-        paths.extend(c.partition_key_properties().iter().map(|l| format!("/{l}/?")));
-        paths.insert("/type/?".to_string());
-        let mut composites: BTreeSet<Vec<(String, bool)>> = BTreeSet::new();
+        // The requests' paths are borrowed, and copied into the policy once each.
+        let mut paths: BTreeSet<Cow<'_, str>> = BTreeSet::new();
+        paths.extend(
+            c.partition_key_properties()
+                .iter()
+                .map(|l| Cow::Owned(format!("/{l}/?"))),
+        );
+        paths.insert(Cow::Borrowed("/type/?"));
+        let mut composites: BTreeSet<&[(String, bool)]> = BTreeSet::new();
         let mut users: BTreeSet<&str> = BTreeSet::new();
         for &(pattern, r) in reads.get(c.name.as_str()).map(Vec::as_slice).unwrap_or_default() {
-            paths.extend(r.index_paths.iter().cloned());
+            paths.extend(r.index_paths.iter().map(|p| Cow::Borrowed(p.as_str())));
             if r.order_by.len() > 1 {
-                composites.insert(r.order_by.clone());
+                composites.insert(&r.order_by);
             }
             if !r.index_paths.is_empty() {
                 users.insert(pattern);
             }
         }
+        let listed: Vec<&str> = paths.iter().map(|p| p.as_ref()).collect();
         let policy = &mut c.indexing_policy;
-        policy.included_paths = paths.iter().map(|p| IndexPath { path: p.clone() }).collect();
+        policy.included_paths = listed.iter().map(|p| IndexPath { path: p.to_string() }).collect();
         policy.excluded_paths = vec![
             IndexPath { path: "/*".to_string() },
             IndexPath {
@@ -56,7 +93,6 @@ pub(crate) fn apply(containers: &mut [Container], operations: &[Operation], trac
                     .collect()
             })
             .collect();
-        let listed: Vec<&str> = paths.iter().map(String::as_str).collect();
         let decision = trace.record(
             Rule::Indexing,
             c.name.as_str(),
@@ -70,9 +106,41 @@ pub(crate) fn apply(containers: &mut [Container], operations: &[Operation], trac
                 )
             },
         );
-        decision.with("includedPaths", listed.clone());
+        decision.with("includedPaths", listed);
         if !composites.is_empty() {
             decision.with("compositeIndexes", composites.len());
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A large design narrowed in two halves gets the policies and decisions one pass
+    /// gives.
+    #[test]
+    fn halves_narrow_as_one_pass() {
+        let text = cosmap_domain::synthetic::json(300);
+        let model = cosmap_domain::from_slice(text.as_bytes(), None).expect("a valid model");
+        let logical = crate::map(&model, &crate::Options::default());
+        assert!(logical.containers.len() >= SPLIT_FROM);
+        let mut halves = logical.containers.clone();
+        let mut halves_trace = Trace::default();
+        apply(&mut halves, &logical.operations, &mut halves_trace);
+        let mut one = logical.containers.clone();
+        let mut one_trace = Trace::default();
+        let mut reads: Reads<'_> = NameMap::default();
+        for op in &logical.operations {
+            for r in op.requests.iter().filter(|r| r.kind() != OperationKind::Write) {
+                reads
+                    .entry(r.container.as_str())
+                    .or_default()
+                    .push((op.pattern.as_str(), r));
+            }
+        }
+        narrow(&mut one, &reads, &mut one_trace);
+        assert_eq!(halves, one);
+        assert_eq!(halves_trace.finish(), one_trace.finish());
     }
 }
