@@ -42,9 +42,15 @@ impl Json {
         }
     }
 
-    /// `value` serialised by serde as a `Json`, its structs' fields in declaration order.
+    /// `value` serialised by serde as a `Json`, its structs' fields in declaration
+    /// order: what printing it with `serde_json` and parsing the text back gives, built
+    /// without the text when [`crate::json_ser::to_json`] can (every container
+    /// definition), else by that round trip.
     pub fn of<T: Serialize>(value: &T) -> Result<Json, serde_json::Error> {
-        serde_json::from_str(&serde_json::to_string(value)?)
+        match crate::json_ser::to_json(value) {
+            Ok(json) => Ok(json),
+            Err(_) => serde_json::from_str(&serde_json::to_string(value)?),
+        }
     }
 }
 

@@ -33,6 +33,7 @@ mod bicep;
 mod builder;
 mod error;
 mod json;
+mod json_ser;
 mod mermaid;
 mod options;
 #[cfg(feature = "templates")]
