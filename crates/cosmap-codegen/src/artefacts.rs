@@ -108,6 +108,8 @@ fn others(model: &LogicalModel, templates: &Templates) -> Vec<Result<Artefact, C
             .map(|text| artefact("containers.bicep", text)),
         mermaid(model, templates).map(|text| artefact("model.mmd", text)),
     ];
+    // Each schema is written here, then copied into a string of its size.
+    let mut scratch = String::with_capacity(SCRATCH_CAPACITY);
     for c in &model.containers {
         for d in &c.document_types {
             let view = SchemaView {
@@ -116,13 +118,17 @@ fn others(model: &LogicalModel, templates: &Templates) -> Vec<Result<Artefact, C
             let path = format!("schemas/{}/{}.schema.json", c.name, d.name);
             artefacts.push(
                 templates
-                    .render_builtin(SCHEMA, &view, schema_text)
+                    .render_builtin(SCHEMA, &view, |v| Ok(schema_text_in(&mut scratch, v)))
                     .map(|text| artefact(&path, text)),
             );
         }
     }
     artefacts
 }
+
+/// Room for a schema's text in [`others`]' scratch buffer before it grows (a
+/// schema of the synthetic models is under 3 KiB).
+const SCRATCH_CAPACITY: usize = 16 * 1024;
 
 /// The Mermaid diagram alone (`cosmap model --format mermaid`).
 pub fn mermaid(model: &LogicalModel, templates: &Templates) -> Result<String, CodegenError> {
@@ -160,10 +166,18 @@ struct SchemaView {
 /// The text of the built-in `document.schema.json.hbs`: the schema as pretty JSON
 /// (as `serde_json` prints it, written directly).
 fn schema_text(view: &SchemaView) -> Result<String, CodegenError> {
-    let mut text = String::with_capacity(4096);
-    crate::json::write_pretty(&mut text, &view.schema);
-    text.push('\n');
-    Ok(text)
+    Ok(schema_text_in(&mut String::new(), view))
+}
+
+/// [`schema_text`], written in `scratch` (emptied first) and copied out at its size:
+/// a string sized up front would have most of its room unused (a schema is ≈ 800
+/// bytes), and every page it touches costs a fault, where the scratch buffer's
+/// pages are touched once for every schema.
+fn schema_text_in(scratch: &mut String, view: &SchemaView) -> String {
+    scratch.clear();
+    crate::json::write_pretty(scratch, &view.schema);
+    scratch.push('\n');
+    scratch.as_str().to_owned()
 }
 
 /// `{{json value}}` and a line break: `value` as `serde_json` pretty-prints it.
