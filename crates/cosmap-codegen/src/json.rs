@@ -73,28 +73,52 @@ fn write_value(out: &mut String, value: &Json, depth: usize) {
         Json::Array(items) => {
             out.push('[');
             for (i, item) in items.iter().enumerate() {
-                out.push_str(if i == 0 { "\n" } else { ",\n" });
-                indent(out, depth + 1);
+                line_break(out, i > 0, depth + 1);
                 write_value(out, item, depth + 1);
             }
-            out.push('\n');
-            indent(out, depth);
+            line_break(out, false, depth);
             out.push(']');
         }
         Json::Object(members) if members.is_empty() => out.push_str("{}"),
         Json::Object(members) => {
             out.push('{');
             for (i, (key, item)) in members.iter().enumerate() {
-                out.push_str(if i == 0 { "\n" } else { ",\n" });
-                indent(out, depth + 1);
-                write_string(out, key);
-                out.push_str(": ");
+                line_break(out, i > 0, depth + 1);
+                write_key(out, key);
                 write_value(out, item, depth + 1);
             }
-            out.push('\n');
-            indent(out, depth);
+            line_break(out, false, depth);
             out.push('}');
         }
+    }
+}
+
+/// A comma (after an item) when `comma`, a line break and the indentation of
+/// `depth`: one copy from a constant when it is deep enough, where the comma, the
+/// break and the spaces were three (most of a schema's text is these and its keys).
+fn line_break(out: &mut String, comma: bool, depth: usize) {
+    const BREAKS: &str = ",\n                                                                ";
+    let from = usize::from(!comma);
+    match BREAKS.get(from..2 + 2 * depth) {
+        Some(text) => out.push_str(text),
+        None => {
+            out.push_str(&BREAKS[from..2]);
+            indent(out, depth);
+        }
+    }
+}
+
+/// An object's key and the `": "` after it: the quoted key and the separator in
+/// one copy when the key has nothing to escape (a schema's keys never do).
+fn write_key(out: &mut String, key: &str) {
+    if needs_escape(key.as_bytes()) {
+        write_string(out, key);
+        out.push_str(": ");
+    } else {
+        out.reserve(key.len() + 4);
+        out.push('"');
+        out.push_str(key);
+        out.push_str("\": ");
     }
 }
 
@@ -350,6 +374,21 @@ mod tests {
             let mut out = String::new();
             write_pretty(&mut out, &Json::from(&scalar));
             assert_eq!(out, serde_json::to_string_pretty(&scalar).unwrap());
+        }
+    }
+
+    /// A line break from the constant is the comma, break and indentation written
+    /// one by one, at every depth (past the constant's too).
+    #[test]
+    fn line_breaks_are_the_pieces_they_replace() {
+        for depth in 0..60 {
+            for comma in [false, true] {
+                let mut out = String::from("x");
+                line_break(&mut out, comma, depth);
+                let mut expected = String::from(if comma { "x,\n" } else { "x\n" });
+                indent(&mut expected, depth);
+                assert_eq!(out, expected, "{depth} {comma}");
+            }
         }
     }
 
