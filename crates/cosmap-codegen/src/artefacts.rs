@@ -33,14 +33,40 @@ pub fn generate(
     templates: &Templates,
 ) -> Result<Vec<Artefact>, CodegenError> {
     // The Rust file is most of the work on a large model: it renders on its own
-    // thread while this one renders everything else.
-    let (rust, mut artefacts) = std::thread::scope(|scope| {
-        let rust = scope.spawn(|| crate::rust::render(model, mapping, templates));
+    // thread while this one renders everything else. Its text comes back before that
+    // thread frees its view, so the artefacts are sorted and checked meanwhile.
+    std::thread::scope(|scope| {
+        let (sender, receiver) = std::sync::mpsc::sync_channel(1);
+        let thread = scope.spawn(move || {
+            crate::rust::render_then(model, mapping, templates, |text| {
+                // Only refused if this thread has stopped waiting (it never does).
+                let _ = sender.send(text);
+            });
+        });
         let others = others(model, templates);
-        (rust.join(), others)
-    });
-    let rust = rust.unwrap_or_else(|panic| std::panic::resume_unwind(panic))?;
-    artefacts.push(Ok(artefact(RUST_FILE, rust)));
+        let rust = match receiver.recv() {
+            Ok(text) => text,
+            // No text: the thread panicked, and its panic goes on here.
+            Err(_) => match thread.join() {
+                Err(panic) => std::panic::resume_unwind(panic),
+                Ok(()) => Err(CodegenError::Model("the Rust file was not rendered".to_string())),
+            },
+        };
+        with_rust_file(model, mapping, templates, rust, others)
+    })
+}
+
+/// The artefacts of [`generate`], given the Rust file's text and the others: the data
+/// access added if asked for, the first error (the Rust file's first) returned, the
+/// rest sorted by path and checked.
+fn with_rust_file(
+    model: &LogicalModel,
+    mapping: &TypeMapping,
+    templates: &Templates,
+    rust: Result<String, CodegenError>,
+    mut artefacts: Vec<Result<Artefact, CodegenError>>,
+) -> Result<Vec<Artefact>, CodegenError> {
+    artefacts.push(Ok(artefact(RUST_FILE, rust?)));
     if mapping.data_access {
         // Without feature `data-access`, a typed error naming it.
         artefacts

@@ -38,13 +38,36 @@ const DATA_TEMPLATE: &str = "cosmap_data.rs.hbs";
 /// by `emit`) laid out as it is written, an overridden template's parsed and printed.
 pub fn render(model: &LogicalModel, mapping: &TypeMapping, templates: &Templates) -> Result<String, CodegenError> {
     let view = view::build(model, mapping).map_err(CodegenError::Model)?;
+    render_view(&view, mapping, templates)
+}
+
+/// [`render`], its result handed to `deliver` before the view is dropped: on its own
+/// thread, the caller goes on with the text while the view's thousands of strings
+/// are freed (≈ 11 M instructions on the 1,000-aggregate model).
+pub(crate) fn render_then(
+    model: &LogicalModel,
+    mapping: &TypeMapping,
+    templates: &Templates,
+    deliver: impl FnOnce(Result<String, CodegenError>),
+) {
+    match view::build(model, mapping) {
+        Ok(view) => {
+            deliver(render_view(&view, mapping, templates));
+            drop(view);
+        }
+        Err(message) => deliver(Err(CodegenError::Model(message))),
+    }
+}
+
+/// [`render`] of the view built for it.
+fn render_view(view: &view::RustView, mapping: &TypeMapping, templates: &Templates) -> Result<String, CodegenError> {
     if !templates.is_overridden(TEMPLATE) && layout::lays_out(mapping) {
         // `None`: a long line of a shape `layout` does not mirror (see there).
-        if let Some(text) = emit::rust_laid_out(&view) {
+        if let Some(text) = emit::rust_laid_out(view) {
             return Ok(text);
         }
     }
-    let text = templates.render_builtin(TEMPLATE, &view, |v| Ok(emit::rust(v)))?;
+    let text = templates.render_builtin(TEMPLATE, view, |v| Ok(emit::rust(v)))?;
     print(&text, &templates.origin(TEMPLATE))
 }
 
