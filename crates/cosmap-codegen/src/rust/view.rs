@@ -270,7 +270,7 @@ pub fn build(model: &LogicalModel, mapping: &TypeMapping) -> Result<RustView, St
         order: Vec::new(),
         refs: BTreeMap::new(),
     };
-    let mut containers = Vec::new();
+    let mut containers = Vec::with_capacity(model.containers.len());
     for c in &model.containers {
         let module = shared.module(&c.name);
         let mut taken: BTreeSet<String> = c.document_types.iter().map(|d| d.name.clone()).collect();
@@ -279,7 +279,7 @@ pub fn build(model: &LogicalModel, mapping: &TypeMapping) -> Result<RustView, St
         while taken.contains(&enum_name) {
             enum_name.push('_');
         }
-        let mut documents = Vec::new();
+        let mut documents = Vec::with_capacity(c.document_types.len());
         for d in &c.document_types {
             documents.push(shared.document(c.kind, ttl_doc(c), d, &types_module, &c.name)?);
         }
@@ -333,6 +333,14 @@ pub fn build(model: &LogicalModel, mapping: &TypeMapping) -> Result<RustView, St
     })
 }
 
+/// How many fields [`Shared::document`] gives document type `d` (partition key
+/// levels aside): its parent's identity, `ttl`, its attributes, counts, embedded
+/// objects and references. Only sizes the fields' vector: a wrong count costs a
+/// regrowth, nothing else.
+fn field_count(d: &DocumentType) -> usize {
+    2 + d.attributes.len() + d.computed.len() + d.embedded.len() + d.references.len()
+}
+
 /// `derives` one a line, each indented `indent`, separated by commas.
 fn derive_lines(derives: &[&str], indent: usize) -> String {
     let pad = " ".repeat(indent);
@@ -380,7 +388,8 @@ impl Shared<'_> {
         container: &str,
     ) -> Result<DocView, String> {
         let prefix = concat(&["super::", types, "::"]);
-        let mut fields = Vec::new();
+        // Sized once: a field is hundreds of bytes, and each regrowth moves them all.
+        let mut fields = Vec::with_capacity(field_count(d));
         let partition_key_field = match kind {
             ContainerKind::Dictionary => None,
             ContainerKind::Aggregate | ContainerKind::Claims => Some(plain_field(
@@ -448,7 +457,8 @@ impl Shared<'_> {
             let ty = self.reference(r);
             fields.push(reference_field(r, &concat(&[&prefix, &ty])));
         }
-        let mut reserved = vec![("id", "id"), ("type", "r#type"), ("_etag", "etag"), ("_ts", "ts")];
+        let mut reserved = Vec::with_capacity(5 + sub_key_fields.len());
+        reserved.extend([("id", "id"), ("type", "r#type"), ("_etag", "etag"), ("_ts", "ts")]);
         reserved.extend(
             partition_key_field
                 .iter()
@@ -857,12 +867,14 @@ fn constructor(
         ident: ident.to_string(),
         value,
     };
-    let mut params = if id_param {
-        vec![param("id", STRING)]
-    } else {
-        Vec::new()
-    };
-    let mut inits = Vec::new();
+    // Sized once, as a document's `new` has dozens of each: at most a parameter per
+    // key and field and `id`; an init per key and field, four more, and a bucket's
+    // `window` (inserted by the caller).
+    let mut params = Vec::with_capacity(1 + keys.len() + fields.len());
+    if id_param {
+        params.push(param("id", STRING));
+    }
+    let mut inits = Vec::with_capacity(keys.len() + 5 + fields.len());
     for (pk, source) in keys {
         match source {
             PartitionKeySource::Id => inits.push(init(&pk.ident, "::core::clone::Clone::clone(&id)".into())),
