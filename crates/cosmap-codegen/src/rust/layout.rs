@@ -1022,8 +1022,17 @@ fn flat_group(g: &Group, out: &mut String) {
     out.push(g.close);
 }
 
+/// `n` spaces at the end of `out`: copied from a constant, as a `char` iterator
+/// cost ≈ 165 instructions an indentation (62,000 of them in the 1,000-aggregate
+/// model's match arms and constructors).
 fn push_indent(out: &mut String, n: usize) {
-    out.extend(std::iter::repeat_n(' ', n));
+    const SPACES: &str = "                                                                ";
+    let mut left = n;
+    while left > SPACES.len() {
+        out.push_str(SPACES);
+        left -= SPACES.len();
+    }
+    out.push_str(&SPACES[..left]);
 }
 
 #[cfg(test)]
@@ -1274,6 +1283,16 @@ mod tests {
         }
         for expr in ["a && b", "a + b", "a | b", "x?", "a = b", "a where b"] {
             assert!(!plain_expression(expr), "{expr}");
+        }
+    }
+
+    /// Any indentation, wider than the constant too, is that many spaces.
+    #[test]
+    fn indents_are_that_many_spaces() {
+        for n in 0..200 {
+            let mut out = String::from("x");
+            push_indent(&mut out, n);
+            assert_eq!(out, format!("x{}", " ".repeat(n)));
         }
     }
 
