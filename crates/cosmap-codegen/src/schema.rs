@@ -33,8 +33,11 @@ fn concat(parts: &[&str]) -> String {
 /// The schema of document type `d` in container `c`.
 pub fn document(c: &Container, d: &DocumentType) -> Json {
     let mut defs = BTreeMap::new();
-    let mut properties = Json::Object(Vec::new());
-    let mut required = vec!["id".to_string(), "type".to_string()];
+    // `id`, `type`, up to three key levels, `ttl`, the parent, the members, the counts.
+    let room = 7 + members_count(&d.attributes, &d.embedded, &d.references) + d.computed.len();
+    let mut properties = Json::Object(Vec::with_capacity(room));
+    let mut required = Vec::with_capacity(room);
+    required.extend(["id".to_string(), "type".to_string()]);
     properties.insert(
         "id",
         Json::object([
@@ -126,6 +129,12 @@ pub fn document(c: &Container, d: &DocumentType) -> Json {
     schema
 }
 
+/// How many properties [`object_members`] adds for these members: to size the
+/// object and its `required` list once (a wrong count only costs a regrowth).
+fn members_count(attributes: &[Property], embedded: &[Embedded], references: &[Reference]) -> usize {
+    attributes.len() + embedded.len() + references.len()
+}
+
 fn object_members(
     attributes: &[Property],
     embedded: &[Embedded],
@@ -147,8 +156,9 @@ fn object_members(
             EmbeddedKind::ReferenceData => concat(&[&e.source, "Snapshot"]),
             EmbeddedKind::Subset => concat(&[&e.source, "Subset"]),
         };
-        let mut inner_properties = Json::Object(Vec::new());
-        let mut inner_required = Vec::new();
+        let room = members_count(&e.attributes, &e.embedded, &e.references);
+        let mut inner_properties = Json::Object(Vec::with_capacity(room));
+        let mut inner_required = Vec::with_capacity(room);
         object_members(
             &e.attributes,
             &e.embedded,
