@@ -77,7 +77,7 @@ impl Checker<'_> {
                     folded.insert(lower, (name, id));
                 }
                 declared.insert(name, id);
-                self.index.to_mut().elements.insert(name.to_string(), id);
+                self.index.to_mut().elements.insert(name, id);
             }
         }
     }

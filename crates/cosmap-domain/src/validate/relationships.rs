@@ -31,8 +31,8 @@ impl Checker<'_> {
                 continue;
             }
             let (Some(&from_agg), Some(&to_agg)) = (
-                self.index.aggregate_of.get(&rel.from),
-                self.index.aggregate_of.get(&rel.to),
+                self.index.aggregate_of.get(rel.from.as_str()),
+                self.index.aggregate_of.get(rel.to.as_str()),
             ) else {
                 continue; // reported as "in no aggregate"
             };
@@ -58,12 +58,12 @@ impl Checker<'_> {
             }
         }
         self.check_cycles(&Containment::new(contains));
-        let mut orphans: Vec<(String, String, ElementId)> = self
+        let mut orphans: Vec<(&str, &str, ElementId)> = self
             .index
             .elements
             .iter()
-            .filter(|(name, id)| matches!(id, ElementId::ValueObject(_)) && !has_parent.contains_key(name.as_str()))
-            .filter_map(|(name, id)| self.root_of(name).map(|root| (name.clone(), root.to_string(), *id)))
+            .filter(|(name, id)| matches!(id, ElementId::ValueObject(_)) && !has_parent.contains_key(*name))
+            .filter_map(|(&name, &id)| self.root_of(name).map(|root| (name, root, id)))
             .collect();
         // In name order (the index is a hash map).
         orphans.sort_by(|a, b| a.0.cmp(&b.0));
@@ -227,7 +227,7 @@ impl Checker<'_> {
         }
         for (i, rel) in spec.relationships.iter().enumerate() {
             let same_aggregate_entity = self.is_entity(&rel.to)
-                && self.index.aggregate_of.get(&rel.from) == self.index.aggregate_of.get(&rel.to)
+                && self.index.aggregate_of.get(rel.from.as_str()) == self.index.aggregate_of.get(rel.to.as_str())
                 && self.root_of(&rel.to) != Some(rel.to.as_str());
             if same_aggregate_entity {
                 continue; // a member entity is its own document, not a property
