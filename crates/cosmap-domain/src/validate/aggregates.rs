@@ -92,7 +92,7 @@ impl<'a> Checker<'a> {
             .map(|(&name, &id)| (name, id))
             .collect();
         // In name order (the index is a hash map).
-        unplaced.sort_by(|a, b| a.0.cmp(&b.0));
+        unplaced.sort_by(|a, b| a.0.cmp(b.0));
         for (name, id) in unplaced {
             let help = match id {
                 ElementId::Entity(_) => format!(

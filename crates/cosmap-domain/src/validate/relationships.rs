@@ -66,7 +66,7 @@ impl Checker<'_> {
             .filter_map(|(&name, &id)| self.root_of(name).map(|root| (name, root, id)))
             .collect();
         // In name order (the index is a hash map).
-        orphans.sort_by(|a, b| a.0.cmp(&b.0));
+        orphans.sort_by(|a, b| a.0.cmp(b.0));
         for (name, root, id) in orphans {
             self.report(
                 Diagnostic::new(Self::element_path(id).key("name"), format!("value object `{name}` has no parent"))
