@@ -46,6 +46,10 @@ impl NameLookup {
                 Some(&ElementId::Entity(i)) => Some(i),
                 _ => None,
             });
+            let from = index.from.get(name).cloned().unwrap_or_default();
+            // Every relationship from it, and most often one to it (its parent or a
+            // reference): sized so, the list is rarely grown (and never to four at least).
+            let touching = Vec::with_capacity(from.len() + 1);
             by_name.insert(
                 name.to_string(),
                 Named {
@@ -53,8 +57,8 @@ impl NameLookup {
                     aggregate,
                     root,
                     parent: parents.get(name).copied(),
-                    from: index.from.get(name).cloned().unwrap_or_default(),
-                    touching: Vec::new(),
+                    from,
+                    touching,
                 },
             );
         }
