@@ -67,15 +67,18 @@ impl<'a> Element<'a> {
 
 /// Each element's parent: the first relationship that leads to it from inside its own
 /// aggregate (not to the root: a member's relationship to it is a reference back).
-fn parents(spec: &ModelSpec, index: &validate::Index) -> NameMap<String, usize> {
-    let mut parents: NameMap<String, usize> = name_map(spec.relationships.len());
+fn parents<'a>(spec: &'a ModelSpec, index: &validate::Index<'_>) -> NameMap<&'a str, usize> {
+    let mut parents: NameMap<&str, usize> = name_map(spec.relationships.len());
     for (i, r) in spec.relationships.iter().enumerate() {
-        let aggregate = match (index.aggregate_of.get(&r.from), index.aggregate_of.get(&r.to)) {
+        let aggregate = match (
+            index.aggregate_of.get(r.from.as_str()),
+            index.aggregate_of.get(r.to.as_str()),
+        ) {
             (Some(x), Some(y)) if x == y => &spec.aggregates[*x],
             _ => continue,
         };
-        if aggregate.root != r.to && !parents.contains_key(&r.to) {
-            parents.insert(r.to.clone(), i);
+        if aggregate.root != r.to && !parents.contains_key(r.to.as_str()) {
+            parents.insert(r.to.as_str(), i);
         }
     }
     parents

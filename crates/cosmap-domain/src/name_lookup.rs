@@ -37,24 +37,28 @@ pub(crate) struct NameLookup {
 impl NameLookup {
     /// The lookup of a validated `spec`, from its validation `index` and the
     /// `parents` (element → relationship index) found for it.
-    pub(crate) fn new(spec: &ModelSpec, index: &Index, parents: &NameMap<String, usize>) -> Self {
+    pub(crate) fn new(spec: &ModelSpec, index: &Index<'_>, parents: &NameMap<&str, usize>) -> Self {
         let mut by_name: HashMap<String, Named, BuildHasherDefault<NameHasher>> = HashMap::default();
         by_name.reserve(index.elements.len());
         for (name, &element) in &index.elements {
             let aggregate = index.aggregate_of.get(name).copied();
-            let root = aggregate.and_then(|a| match index.elements.get(&spec.aggregates[a].root) {
+            let root = aggregate.and_then(|a| match index.elements.get(spec.aggregates[a].root.as_str()) {
                 Some(&ElementId::Entity(i)) => Some(i),
                 _ => None,
             });
+            let from = index.from.get(name).cloned().unwrap_or_default();
+            // Every relationship from it, and most often one to it (its parent or a
+            // reference): sized so, the list is rarely grown (and never to four at least).
+            let touching = Vec::with_capacity(from.len() + 1);
             by_name.insert(
-                name.clone(),
+                name.to_string(),
                 Named {
                     element,
                     aggregate,
                     root,
                     parent: parents.get(name).copied(),
-                    from: index.from.get(name).cloned().unwrap_or_default(),
-                    touching: Vec::new(),
+                    from,
+                    touching,
                 },
             );
         }

@@ -87,12 +87,15 @@ pub fn is_lower_camel(name: &str) -> bool {
 }
 
 /// `OrderItem` → `orderItem`.
+/// One allocation of the name's length (every relationship's property name is one).
 pub fn lower_camel(name: &str) -> String {
     let mut chars = name.chars();
-    match chars.next() {
-        Some(first) => first.to_ascii_lowercase().to_string() + chars.as_str(),
-        None => String::new(),
+    let mut out = String::with_capacity(name.len());
+    if let Some(first) = chars.next() {
+        out.push(first.to_ascii_lowercase());
+        out.push_str(chars.as_str());
     }
+    out
 }
 
 /// `orderItem` → `OrderItem`.
@@ -130,20 +133,29 @@ pub fn snake_case(name: &str) -> String {
 
 /// English plural of a lowerCamelCase noun phrase, enough for property names:
 /// `size` → `sizes`, `address` → `addresses`, `history` → `histories`.
+/// The endings are compared ignoring ASCII case, in place: no lowercase copy, and the
+/// result is built in one allocation.
 pub fn plural(word: &str) -> String {
-    let lower = word.to_ascii_lowercase();
-    if lower.ends_with('s') || lower.ends_with('x') || lower.ends_with("ch") || lower.ends_with("sh") {
-        format!("{word}es")
-    } else if lower.ends_with('y')
-        && !lower.ends_with("ay")
-        && !lower.ends_with("ey")
-        && !lower.ends_with("oy")
-        && !lower.ends_with("uy")
-    {
-        format!("{}ies", &word[..word.len() - 1])
+    let ends = |suffix: &str| ends_with_ignoring_case(word, suffix);
+    let (stem, ending) = if ends("s") || ends("x") || ends("ch") || ends("sh") {
+        (word, "es")
+    } else if ends("y") && !ends("ay") && !ends("ey") && !ends("oy") && !ends("uy") {
+        // The last character is an ASCII `y` or `Y`: one byte.
+        (&word[..word.len() - 1], "ies")
     } else {
-        format!("{word}s")
-    }
+        (word, "s")
+    };
+    let mut out = String::with_capacity(stem.len() + ending.len());
+    out.push_str(stem);
+    out.push_str(ending);
+    out
+}
+
+/// Whether `word` ends with the ASCII `suffix`, ignoring ASCII case (as its
+/// `to_ascii_lowercase` ending with `suffix` lowercased would).
+fn ends_with_ignoring_case(word: &str, suffix: &str) -> bool {
+    let (word, suffix) = (word.as_bytes(), suffix.as_bytes());
+    word.len() >= suffix.len() && word[word.len() - suffix.len()..].eq_ignore_ascii_case(suffix)
 }
 
 /// Edit distance between two short names (for "did you mean" hints).
@@ -180,6 +192,41 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn plural_and_lower_camel_are_the_copying_forms() {
+        fn plural_by_lowercase_copy(word: &str) -> String {
+            let lower = word.to_ascii_lowercase();
+            if lower.ends_with('s') || lower.ends_with('x') || lower.ends_with("ch") || lower.ends_with("sh") {
+                format!("{word}es")
+            } else if lower.ends_with('y')
+                && !lower.ends_with("ay")
+                && !lower.ends_with("ey")
+                && !lower.ends_with("oy")
+                && !lower.ends_with("uy")
+            {
+                format!("{}ies", &word[..word.len() - 1])
+            } else {
+                format!("{word}s")
+            }
+        }
+        fn lower_camel_by_concatenation(name: &str) -> String {
+            let mut chars = name.chars();
+            match chars.next() {
+                Some(first) => first.to_ascii_lowercase().to_string() + chars.as_str(),
+                None => String::new(),
+            }
+        }
+        let words = [
+            "", "s", "S", "y", "Y", "ay", "AY", "boy", "BOY", "category", "CATEGORY", "key", "guy", "box", "BOX",
+            "match", "MATCH", "wish", "WiSh", "address", "item", "Item", "ÉcoleY", "caféy", "naïves", "日本", "X",
+            "ch", "cH", "Éy", "ÿ", "ey", "eY", "day", "Day",
+        ];
+        for word in words {
+            assert_eq!(plural(word), plural_by_lowercase_copy(word), "{word:?}");
+            assert_eq!(lower_camel(word), lower_camel_by_concatenation(word), "{word:?}");
+        }
+    }
 
     #[test]
     fn converts_case() {

@@ -39,7 +39,7 @@ impl<'a> Checker<'a> {
                     .map(|rel| rel.property_name())
                     .collect();
                 let first = name.split('.').next().unwrap_or(name);
-                let near_element = closest(name, self.index.elements.keys().map(String::as_str)).is_some();
+                let near_element = closest(name, self.index.elements.keys().copied()).is_some();
                 if let (false, Some(near)) = (near_element, closest(first, properties.iter().map(String::as_str))) {
                     self.report(
                         Diagnostic::new(

@@ -83,16 +83,16 @@ impl<'a> Checker<'a> {
     pub(super) fn check_aggregate_clashes(&mut self) {
         self.check_partition_key_clashes();
         self.check_separated_document_clashes();
-        let mut unplaced: Vec<(String, ElementId)> = self
+        let mut unplaced: Vec<(&str, ElementId)> = self
             .index
             .elements
             .iter()
             // An empty name is already reported, and cannot be placed anyway.
             .filter(|(name, _)| !name.is_empty() && !self.index.aggregate_of.contains_key(*name))
-            .map(|(name, id)| (name.clone(), *id))
+            .map(|(&name, &id)| (name, id))
             .collect();
         // In name order (the index is a hash map).
-        unplaced.sort_by(|a, b| a.0.cmp(&b.0));
+        unplaced.sort_by(|a, b| a.0.cmp(b.0));
         for (name, id) in unplaced {
             let help = match id {
                 ElementId::Entity(_) => format!(
@@ -111,7 +111,7 @@ impl<'a> Checker<'a> {
     }
 
     /// Records that `name` (at `at`) belongs to aggregate `a`, or reports that it already belongs to one.
-    fn place<'s>(&mut self, name: &'s str, at: Placed, a: usize, first_seen: &mut NameMap<&'s str, Placed>) {
+    fn place(&mut self, name: &'a str, at: Placed, a: usize, first_seen: &mut NameMap<&'a str, Placed>) {
         if let Some(first) = first_seen.get(name) {
             let first = first.path();
             let other = self.spec.aggregates[self.index.aggregate_of[name]].display_name();
@@ -126,7 +126,7 @@ impl<'a> Checker<'a> {
             ));
         } else {
             first_seen.insert(name, at);
-            self.index.to_mut().aggregate_of.insert(name.to_string(), a);
+            self.index.to_mut().aggregate_of.insert(name, a);
         }
     }
 
@@ -214,10 +214,12 @@ impl<'a> Checker<'a> {
             .iter()
             .enumerate()
             .filter(|(_, rel)| {
-                let aggregate = self.index.aggregate_of.get(&rel.from);
-                matches!(self.index.elements.get(&rel.to), Some(ElementId::ValueObject(_)))
-                    && aggregate.is_some()
-                    && aggregate == self.index.aggregate_of.get(&rel.to)
+                let aggregate = self.index.aggregate_of.get(rel.from.as_str());
+                matches!(
+                    self.index.elements.get(rel.to.as_str()),
+                    Some(ElementId::ValueObject(_))
+                ) && aggregate.is_some()
+                    && aggregate == self.index.aggregate_of.get(rel.to.as_str())
             })
             .map(|(i, rel)| (i, rel, self.mr4(rel)))
             .collect();
@@ -356,7 +358,7 @@ impl<'a> Checker<'a> {
     /// What MR4 can decide for the value object `rel.to`, judged from the model
     /// alone: [`crate::embedding::fixed_placement`], which the mapper's MR4 uses too.
     fn mr4(&self, rel: &Relationship) -> FixedPlacement {
-        let size = match self.index.elements.get(&rel.to) {
+        let size = match self.index.elements.get(rel.to.as_str()) {
             Some(ElementId::ValueObject(i)) => self.spec.value_objects[*i].volume.and_then(|v| v.avg_size_bytes),
             _ => None,
         };

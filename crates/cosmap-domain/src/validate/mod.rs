@@ -25,16 +25,17 @@ pub(crate) enum ElementId {
 /// Name lookups built while validating; complete only when there are no diagnostics.
 /// Hash maps: looked up by name, and what iterates them sorts what it finds first.
 #[derive(Debug, Default, Clone)]
-pub(crate) struct Index {
+/// Keyed by the names in the model's own text (`'a`): no name is copied.
+pub(crate) struct Index<'a> {
     /// Entity and value object names → declaration.
-    pub elements: NameMap<String, ElementId>,
+    pub elements: NameMap<&'a str, ElementId>,
     /// Entity and value object names → the aggregate (index) they belong to.
-    pub aggregate_of: NameMap<String, usize>,
+    pub aggregate_of: NameMap<&'a str, usize>,
     /// Element names → the relationships (indexes, in declaration order) from it.
-    pub from: NameMap<String, Vec<usize>>,
+    pub from: NameMap<&'a str, Vec<usize>>,
 }
 
-impl Index {
+impl Index<'_> {
     /// The relationships of `spec` declared from `element`, in declaration order.
     pub(crate) fn relationships_from<'s>(
         &self,
@@ -60,12 +61,12 @@ const PARALLEL_FROM: usize = 512;
 /// order. `then` runs once the index is complete and the checks before it found
 /// nothing (on a large model beside the second thread's share, whose problems then
 /// drop its result).
-pub(crate) fn validate<T>(spec: &ModelSpec, then: impl FnOnce(&Index) -> T) -> Result<T, Vec<Diagnostic>> {
+pub(crate) fn validate<T>(spec: &ModelSpec, then: impl FnOnce(&Index<'_>) -> T) -> Result<T, Vec<Diagnostic>> {
     validate_on(spec, spec.access_patterns.len() >= PARALLEL_FROM, then)
 }
 
 /// [`validate`], on two threads when `parallel` says so.
-fn validate_on<T>(spec: &ModelSpec, parallel: bool, then: impl FnOnce(&Index) -> T) -> Result<T, Vec<Diagnostic>> {
+fn validate_on<T>(spec: &ModelSpec, parallel: bool, then: impl FnOnce(&Index<'_>) -> T) -> Result<T, Vec<Diagnostic>> {
     let mut checker = Checker {
         spec,
         diagnostics: Vec::new(),
@@ -110,14 +111,14 @@ fn validate_on<T>(spec: &ModelSpec, parallel: bool, then: impl FnOnce(&Index) ->
     }
 }
 
-impl Index {
+impl<'a> Index<'a> {
     /// The index of `spec` before validation: the relationships by element, and room
     /// for the elements and their aggregates.
-    fn sized_for(spec: &ModelSpec) -> Self {
+    fn sized_for(spec: &'a ModelSpec) -> Self {
         let elements = spec.entities.len() + spec.value_objects.len();
-        let mut from: NameMap<String, Vec<usize>> = name_map(elements.min(spec.relationships.len()));
+        let mut from: NameMap<&str, Vec<usize>> = name_map(elements.min(spec.relationships.len()));
         for (i, rel) in spec.relationships.iter().enumerate() {
-            from.entry(rel.from.clone()).or_default().push(i);
+            from.entry(rel.from.as_str()).or_default().push(i);
         }
         Index {
             elements: name_map(elements),
@@ -132,7 +133,7 @@ pub(crate) struct Checker<'a> {
     diagnostics: Vec<Diagnostic>,
     /// Owned while the checks of names and aggregates fill it; then shared by the
     /// checks that only read it (on two threads for a large model).
-    index: Cow<'a, Index>,
+    index: Cow<'a, Index<'a>>,
 }
 
 impl<'a> Checker<'a> {
@@ -221,7 +222,7 @@ impl<'a> Checker<'a> {
         } else {
             format!("{role} `{name}` is not a declared entity or value object")
         };
-        let help = match closest(name, self.index.elements.keys().map(String::as_str)) {
+        let help = match closest(name, self.index.elements.keys().copied()) {
             Some(near) => format!("did you mean `{near}`?"),
             None if name.is_empty() => "give the name of a declared entity or value object".to_string(),
             None => "declare it under `entities` or `valueObjects`, or fix the name".to_string(),

@@ -40,7 +40,7 @@ impl Checker<'_> {
         let elements = spec.entities.len() + spec.value_objects.len();
         let mut declared: NameMap<&str, ElementId> = name_map(elements);
         // Names folded to lower case: a second name with the same folding differs only by case.
-        let mut folded: NameMap<String, (&str, ElementId)> = name_map(elements);
+        let mut folded: NameMap<Folded<'_>, (&str, ElementId)> = name_map(elements);
         let elements = spec
             .entities
             .iter()
@@ -65,7 +65,7 @@ impl Checker<'_> {
                 let msg = format!("`{name}` is declared twice (first at {})", Self::element_path(first));
                 self.report(Diagnostic::new(path().key("name"), msg).help("rename one of them or remove the copy"));
             } else {
-                let lower = name.to_ascii_lowercase();
+                let lower = Folded(name);
                 if let Some(&(other, first)) = folded.get(&lower) {
                     let first = Self::element_path(first).key("name");
                     let msg = format!("`{name}` and `{other}` (at {first}) differ only by case");
@@ -77,7 +77,7 @@ impl Checker<'_> {
                     folded.insert(lower, (name, id));
                 }
                 declared.insert(name, id);
-                self.index.to_mut().elements.insert(name.to_string(), id);
+                self.index.to_mut().elements.insert(name, id);
             }
         }
     }
@@ -320,4 +320,77 @@ fn to_camel(name: &str) -> String {
         }
     }
     out
+}
+
+/// A name compared and hashed as its ASCII lowercase form, without making that form:
+/// two names are equal when they differ only by ASCII case (as their
+/// `to_ascii_lowercase` copies would be).
+#[derive(Debug, Clone, Copy)]
+struct Folded<'a>(&'a str);
+
+impl PartialEq for Folded<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.eq_ignore_ascii_case(other.0)
+    }
+}
+
+impl Eq for Folded<'_> {}
+
+impl std::hash::Hash for Folded<'_> {
+    /// The lowercase bytes, eight at a time, then the length: equal for names equal
+    /// ignoring ASCII case.
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        let mut word = [0u8; 8];
+        for chunk in self.0.as_bytes().chunks(8) {
+            for (to, from) in word.iter_mut().zip(chunk) {
+                *to = from.to_ascii_lowercase();
+            }
+            state.write(&word[..chunk.len()]);
+        }
+        state.write_usize(self.0.len());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The hash of `value` with the hasher of the name maps.
+    fn hash_of(value: &impl std::hash::Hash) -> u64 {
+        use std::hash::BuildHasher;
+        std::hash::BuildHasherDefault::<crate::name_lookup::NameHasher>::default().hash_one(value)
+    }
+
+    #[test]
+    fn folded_names_are_equal_as_their_lowercase_copies_are() {
+        let names = [
+            "",
+            "a",
+            "A",
+            "Order",
+            "ORDER",
+            "order",
+            "OrderItemsOfTheCustomer",
+            "orderitemsofthecustomer",
+            "Orderitemsofthecustomers",
+            "Éclair",
+            "éclair",
+            "ÉCLAIR",
+            "Straße",
+            "STRASSE",
+            "x1",
+            "X1",
+        ];
+        for a in names {
+            for b in names {
+                // The former key: the lowercase copies themselves.
+                let (lower_a, lower_b) = (a.to_ascii_lowercase(), b.to_ascii_lowercase());
+                let same = lower_a == lower_b;
+                assert_eq!(Folded(a) == Folded(b), same, "{a:?} {b:?}");
+                if same {
+                    assert_eq!(hash_of(&Folded(a)), hash_of(&Folded(b)), "{a:?} {b:?}");
+                }
+            }
+        }
+    }
 }

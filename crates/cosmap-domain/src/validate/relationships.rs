@@ -2,7 +2,6 @@
 //! across aggregates, containment has no cycles, every value object has a parent,
 //! and no two things share a property name in one document.
 
-use std::borrow::Cow;
 use std::fmt;
 
 use super::{Checker, ElementId};
@@ -31,8 +30,8 @@ impl Checker<'_> {
                 continue;
             }
             let (Some(&from_agg), Some(&to_agg)) = (
-                self.index.aggregate_of.get(&rel.from),
-                self.index.aggregate_of.get(&rel.to),
+                self.index.aggregate_of.get(rel.from.as_str()),
+                self.index.aggregate_of.get(rel.to.as_str()),
             ) else {
                 continue; // reported as "in no aggregate"
             };
@@ -58,15 +57,15 @@ impl Checker<'_> {
             }
         }
         self.check_cycles(&Containment::new(contains));
-        let mut orphans: Vec<(String, String, ElementId)> = self
+        let mut orphans: Vec<(&str, &str, ElementId)> = self
             .index
             .elements
             .iter()
-            .filter(|(name, id)| matches!(id, ElementId::ValueObject(_)) && !has_parent.contains_key(name.as_str()))
-            .filter_map(|(name, id)| self.root_of(name).map(|root| (name.clone(), root.to_string(), *id)))
+            .filter(|(name, id)| matches!(id, ElementId::ValueObject(_)) && !has_parent.contains_key(*name))
+            .filter_map(|(&name, &id)| self.root_of(name).map(|root| (name, root, id)))
             .collect();
         // In name order (the index is a hash map).
-        orphans.sort_by(|a, b| a.0.cmp(&b.0));
+        orphans.sort_by(|a, b| a.0.cmp(b.0));
         for (name, root, id) in orphans {
             self.report(
                 Diagnostic::new(Self::element_path(id).key("name"), format!("value object `{name}` has no parent"))
@@ -202,52 +201,76 @@ impl Checker<'_> {
     /// Attributes, identity and relationship properties of one element share one JSON object.
     fn check_property_clashes(&mut self) {
         let spec = self.spec;
-        // Who holds each property of each element: looked up, never iterated.
-        let identities_and_attributes: usize = spec.entities.iter().map(|e| 1 + e.attributes.len()).sum();
-        let value_object_attributes: usize = spec.value_objects.iter().map(|v| v.attributes.len()).sum();
-        let properties = identities_and_attributes + value_object_attributes + spec.relationships.len();
-        let mut owners: NameMap<(&str, Cow<'_, str>), Owner> = name_map(properties);
-        for entity in &spec.entities {
-            owners.insert(
-                (entity.name.as_str(), Cow::Borrowed(entity.identity.as_str())),
-                Owner::Identity,
-            );
-            for a in &entity.attributes {
-                owners
-                    .entry((entity.name.as_str(), Cow::Borrowed(a.name.as_str())))
-                    .or_insert(Owner::Attribute);
+        // Each relationship's property (`None` for a member entity: its own document, not
+        // a property), then who holds each of these properties of each element. Only
+        // the relationships' properties are kept: an identity or attribute no
+        // relationship's property names cannot clash, and the map stays a fifth as large.
+        let properties: Vec<Option<String>> = spec
+            .relationships
+            .iter()
+            .map(|rel| (!self.is_member_entity_of_its_aggregate(rel)).then(|| rel.property_name()))
+            .collect();
+        let mut owners: NameMap<(&str, &str), Option<Owner>> = name_map(properties.len());
+        for (rel, property) in spec.relationships.iter().zip(&properties) {
+            if let Some(property) = property {
+                owners.insert((rel.from.as_str(), property.as_str()), None);
             }
+        }
+        for entity in &spec.entities {
+            // The identity overrides an attribute of the same name; an attribute is
+            // recorded only where nothing is yet.
+            if let Some(owner) = owners.get_mut(&(entity.name.as_str(), entity.identity.as_str())) {
+                *owner = Some(Owner::Identity);
+            }
+            Self::record_attributes(&mut owners, &entity.name, &entity.attributes);
         }
         for vo in &spec.value_objects {
-            for a in &vo.attributes {
-                owners
-                    .entry((vo.name.as_str(), Cow::Borrowed(a.name.as_str())))
-                    .or_insert(Owner::Attribute);
-            }
+            Self::record_attributes(&mut owners, &vo.name, &vo.attributes);
         }
-        for (i, rel) in spec.relationships.iter().enumerate() {
-            let same_aggregate_entity = self.is_entity(&rel.to)
-                && self.index.aggregate_of.get(&rel.from) == self.index.aggregate_of.get(&rel.to)
-                && self.root_of(&rel.to) != Some(rel.to.as_str());
-            if same_aggregate_entity {
+        for (i, (rel, property)) in spec.relationships.iter().zip(&properties).enumerate() {
+            let Some(property) = property else {
                 continue; // a member entity is its own document, not a property
-            }
+            };
             let path = || JsonPath::root().key("relationships").index(i);
-            let key = (rel.from.as_str(), Cow::Owned(rel.property_name()));
-            if let Some(owner) = owners.get(&key) {
+            let Some(slot) = owners.get_mut(&(rel.from.as_str(), property.as_str())) else {
+                continue; // inserted above for every relationship with a property
+            };
+            if let Some(owner) = *slot {
                 let msg = format!(
-                    "property `{}` of `{}` would hold both {owner} and `{}`",
-                    key.1, rel.from, rel.to
+                    "property `{property}` of `{}` would hold both {owner} and `{}`",
+                    rel.from, rel.to
                 );
                 self.report(Diagnostic::new(path(), msg).help("set this relationship's `property` to another name"));
             } else {
-                if crate::naming::RESERVED_PROPERTIES.contains(&key.1.as_ref()) && rel.property.is_none() {
-                    let msg = format!("the default property name `{}` is reserved", key.1);
+                *slot = Some(Owner::Relationship(i));
+                if crate::naming::RESERVED_PROPERTIES.contains(&property.as_str()) && rel.property.is_none() {
+                    let msg = format!("the default property name `{property}` is reserved");
                     self.report(
                         Diagnostic::new(path(), msg).help("set this relationship's `property` to another name"),
                     );
                 }
-                owners.insert(key, Owner::Relationship(i));
+            }
+        }
+    }
+
+    /// Whether `rel` leads to an entity of its own aggregate other than the root: a
+    /// member entity, its own document rather than a property of `from`.
+    fn is_member_entity_of_its_aggregate(&self, rel: &Relationship) -> bool {
+        self.is_entity(&rel.to)
+            && self.index.aggregate_of.get(rel.from.as_str()) == self.index.aggregate_of.get(rel.to.as_str())
+            && self.root_of(&rel.to) != Some(rel.to.as_str())
+    }
+
+    /// Records `attributes` of the element `name` as the owners of the properties of
+    /// that name in `owners` that nothing holds yet.
+    fn record_attributes<'s>(
+        owners: &mut NameMap<(&'s str, &'s str), Option<Owner>>,
+        name: &'s str,
+        attributes: &'s [crate::model::Attribute],
+    ) {
+        for a in attributes {
+            if let Some(owner @ None) = owners.get_mut(&(name, a.name.as_str())) {
+                *owner = Some(Owner::Attribute);
             }
         }
     }
@@ -285,5 +308,119 @@ impl fmt::Display for Owner {
             Owner::Attribute => f.write_str("an attribute"),
             Owner::Relationship(i) => write!(f, "relationships[{i}]"),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::borrow::Cow;
+
+    use super::*;
+    use crate::model::{Attribute, AttributeType, Entity, ModelSpec, ValueObject};
+
+    /// The former check: every identity and attribute in one map with the
+    /// relationships' properties, the diagnostics it gave.
+    fn clashes_with_one_map(checker: &mut Checker<'_>) -> Vec<Diagnostic> {
+        let spec = checker.spec;
+        let mut owners: NameMap<(&str, Cow<'_, str>), Owner> = name_map(0);
+        for entity in &spec.entities {
+            owners.insert(
+                (entity.name.as_str(), Cow::Borrowed(entity.identity.as_str())),
+                Owner::Identity,
+            );
+            for a in &entity.attributes {
+                owners
+                    .entry((entity.name.as_str(), Cow::Borrowed(a.name.as_str())))
+                    .or_insert(Owner::Attribute);
+            }
+        }
+        for vo in &spec.value_objects {
+            for a in &vo.attributes {
+                owners
+                    .entry((vo.name.as_str(), Cow::Borrowed(a.name.as_str())))
+                    .or_insert(Owner::Attribute);
+            }
+        }
+        let mut found = Vec::new();
+        for (i, rel) in spec.relationships.iter().enumerate() {
+            if checker.is_member_entity_of_its_aggregate(rel) {
+                continue;
+            }
+            let path = || JsonPath::root().key("relationships").index(i);
+            let key = (rel.from.as_str(), Cow::Owned(rel.property_name()));
+            if let Some(owner) = owners.get(&key) {
+                let msg = format!(
+                    "property `{}` of `{}` would hold both {owner} and `{}`",
+                    key.1, rel.from, rel.to
+                );
+                found.push(Diagnostic::new(path(), msg).help("set this relationship's `property` to another name"));
+            } else {
+                if crate::naming::RESERVED_PROPERTIES.contains(&key.1.as_ref()) && rel.property.is_none() {
+                    let msg = format!("the default property name `{}` is reserved", key.1);
+                    found.push(Diagnostic::new(path(), msg).help("set this relationship's `property` to another name"));
+                }
+                owners.insert(key, Owner::Relationship(i));
+            }
+        }
+        found
+    }
+
+    /// The e-commerce example with clashes of every kind: with an identity, with an
+    /// attribute, between relationships, under a name declared twice, on an
+    /// undeclared `from`, and a reserved default property.
+    fn clashing_model() -> ModelSpec {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/ecommerce/model.json");
+        let text = std::fs::read_to_string(path).expect("the e-commerce example");
+        let mut spec: ModelSpec = serde_json::from_str(&text).expect("parses");
+        let first = spec.entities[0].name.clone();
+        let attribute = spec.entities[0].attributes[0].name.clone();
+        let identity = spec.entities[0].identity.clone();
+        let mut twin = Entity::new(first.clone(), attribute.clone());
+        twin.attributes
+            .push(Attribute::new(identity.clone(), AttributeType::String));
+        twin.attributes.push(Attribute::new("extra", AttributeType::String));
+        spec.entities.push(twin);
+        let mut vo = ValueObject::new(first.clone());
+        vo.attributes
+            .push(Attribute::new("fromTheValueObject", AttributeType::String));
+        spec.value_objects.push(vo);
+        let template = spec.relationships[0].clone();
+        for (from, property) in [
+            (first.as_str(), Some(attribute.as_str())),
+            (first.as_str(), Some(identity.as_str())),
+            (first.as_str(), Some("extra")),
+            (first.as_str(), Some("fromTheValueObject")),
+            (first.as_str(), Some("twice")),
+            (first.as_str(), Some("twice")),
+            ("Undeclared", Some("same")),
+            ("Undeclared", Some("same")),
+            (first.as_str(), None),
+        ] {
+            let mut rel = template.clone();
+            rel.from = from.to_string();
+            rel.property = property.map(str::to_string);
+            spec.relationships.push(rel);
+        }
+        let mut reserved = template.clone();
+        reserved.to = "Id".to_string();
+        spec.relationships.push(reserved);
+        spec
+    }
+
+    #[test]
+    fn the_clashes_are_those_of_one_map_of_every_property() {
+        let spec = clashing_model();
+        let mut checker = Checker {
+            spec: &spec,
+            diagnostics: Vec::new(),
+            index: Cow::Owned(super::super::Index::sized_for(&spec)),
+        };
+        checker.check_element_names();
+        checker.check_aggregates();
+        checker.diagnostics.clear();
+        let expected = clashes_with_one_map(&mut checker);
+        checker.check_property_clashes();
+        assert!(expected.len() >= 6, "{expected:#?}");
+        assert_eq!(checker.diagnostics, expected);
     }
 }
