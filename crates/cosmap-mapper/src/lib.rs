@@ -228,18 +228,6 @@ fn complete(
 /// patterns) the rules-only one is finished on a second thread; each is the same as
 /// [`map`] gives.
 pub fn map_both(model: &DomainModel, options: &Options) -> (LogicalModel, LogicalModel) {
-    let (rules_only, optimised, ()) = map_both_and(model, options, || ());
-    (rules_only, optimised)
-}
-
-/// [`map_both`], and `beside`'s result: work that needs neither map, done on the
-/// second thread once the rules-only map is finished there (the optimised map takes
-/// longer), or after both maps on a small model.
-pub(crate) fn map_both_and<T: Send>(
-    model: &DomainModel,
-    options: &Options,
-    beside: impl FnOnce() -> T + Send,
-) -> (LogicalModel, LogicalModel, T) {
     let rules_options = options.clone().optimise(false);
     // Both maps start from the same assembled containers.
     let assembled = Assembled::of(model, options);
@@ -248,7 +236,6 @@ pub(crate) fn map_both_and<T: Send>(
         return (
             complete(model, &rules_options, rules_only, None),
             complete(model, options, assembled, None),
-            beside(),
         );
     }
     std::thread::scope(|scope| {
@@ -267,17 +254,16 @@ pub(crate) fn map_both_and<T: Send>(
                 drop((send, back));
             }
             let rules = complete(model, &rules_options, rules_only, None);
-            let beside = beside();
             // What the optimised map leaves of it is freed here, where it was made
             // (the loop ends when the optimised map is done with it).
             for leftover in leftovers {
                 drop(leftover);
             }
-            (rules, beside)
+            rules
         });
         let optimised = complete(model, options, assembled, Some(foreseen));
-        let (rules, beside) = rules.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-        (rules, optimised, beside)
+        let rules = rules.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        (rules, optimised)
     })
 }
 

@@ -88,67 +88,16 @@ fn cut(text: &str) -> Option<usize> {
 
 /// The start of the `marker` nearest `middle`: the last one ending at or before it or
 /// the first one starting at or after it, whichever is closer (the later on a tie).
-/// `marker` starts with a newline; the search goes from newline to newline, eight
-/// bytes at a time, several times faster than a general substring search.
+/// `marker` starts with a newline; the search goes from newline to newline
+/// (`memchr`), several times faster than a general substring search.
 fn nearest(text: &str, marker: &str, middle: usize) -> Option<usize> {
     let (bytes, marker) = (text.as_bytes(), marker.as_bytes());
-    let at = |i: usize| bytes[i..].starts_with(marker);
-    let mut after = None;
-    let mut from = middle;
-    while let Some(i) = next_newline(bytes, from) {
-        if at(i) {
-            after = Some(i);
-            break;
-        }
-        from = i + 1;
-    }
-    let mut before = None;
-    let mut to = (middle + 1).saturating_sub(marker.len());
-    while let Some(i) = last_newline(&bytes[..to]) {
-        if at(i) {
-            before = Some(i);
-            break;
-        }
-        to = i;
-    }
+    let after = memchr::memchr_iter(b'\n', &bytes[middle..])
+        .map(|i| middle + i)
+        .find(|&i| bytes[i..].starts_with(marker));
+    let to = (middle + 1).saturating_sub(marker.len());
+    let before = memchr::memrchr_iter(b'\n', &bytes[..to]).find(|&i| bytes[i..].starts_with(marker));
     closer(before, after, middle)
-}
-
-/// Eight copies of the byte `\n`, and the masks of the word-at-a-time search.
-const NEWLINES: u64 = 0x0a0a_0a0a_0a0a_0a0a;
-const LOW_BITS: u64 = 0x0101_0101_0101_0101;
-const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
-
-/// The eight bytes of `bytes` from `i` as a little-endian word.
-fn word_at(bytes: &[u8], i: usize) -> u64 {
-    let mut word = [0u8; 8];
-    word.copy_from_slice(&bytes[i..i + 8]);
-    u64::from_le_bytes(word)
-}
-
-/// Whether any byte of `word` may be a newline: never false for a word that holds one
-/// (may be true for one that does not, past a real newline's byte).
-fn may_hold_newline(word: u64) -> bool {
-    let x = word ^ NEWLINES;
-    x.wrapping_sub(LOW_BITS) & !x & HIGH_BITS != 0
-}
-
-/// The first newline of `bytes` at or after `from`.
-fn next_newline(bytes: &[u8], from: usize) -> Option<usize> {
-    let mut i = from;
-    while i + 8 <= bytes.len() && !may_hold_newline(word_at(bytes, i)) {
-        i += 8;
-    }
-    bytes.get(i..)?.iter().position(|&b| b == b'\n').map(|p| i + p)
-}
-
-/// The last newline of `bytes`.
-fn last_newline(bytes: &[u8]) -> Option<usize> {
-    let mut end = bytes.len();
-    while end >= 8 && !may_hold_newline(word_at(bytes, end - 8)) {
-        end -= 8;
-    }
-    bytes[..end].iter().rposition(|&b| b == b'\n')
 }
 
 /// Of the marker `before` and the marker `after` the middle, the closer one (the one

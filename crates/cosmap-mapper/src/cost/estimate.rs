@@ -145,8 +145,9 @@ pub fn cost(model: &DomainModel, options: &Options, consistency: Consistency) ->
 /// Maps `model` both ways ([`map_both`](crate::map_both): `(rules_only, optimised)`)
 /// and estimates the cost of the three designs, as [`estimate`] does on the two maps.
 /// The naive baseline needs no map: on a large model (from 512 access patterns) it is
-/// figured on the maps' second thread once the rules-only map is done there (the
-/// optimised map takes longer), and the two mapped designs are figured side by side.
+/// figured on a thread of its own while the maps are made, and the two mapped designs
+/// are figured side by side once they are. (Figured on the maps' second thread after
+/// the rules-only map instead, it made that thread the longer one.)
 pub fn map_and_cost(
     model: &DomainModel,
     options: &Options,
@@ -157,18 +158,21 @@ pub fn map_and_cost(
         let report = estimate(model, &rules_model, &optimised_model, consistency);
         return (rules_model, optimised_model, report);
     }
-    let (rules_model, optimised_model, naive) = crate::map_both_and(model, options, || {
-        let ops = naive_operations(model);
-        Figured::of(&Design::new(model, facts::of_naive(model), &ops, consistency), &ops)
-    });
-    let (rules, (optimised, warnings)) = std::thread::scope(|scope| {
-        let rules = scope.spawn(|| Figured::of_model(model, &rules_model, consistency));
-        let optimised = Figured::with_warnings(model, &optimised_model, consistency);
-        (joined(rules), optimised)
-    });
-    let designs = [naive, rules, optimised];
-    let report = report(model, &rules_model, &optimised_model, consistency, designs, warnings);
-    (rules_model, optimised_model, report)
+    std::thread::scope(|scope| {
+        let naive = scope.spawn(|| {
+            let ops = naive_operations(model);
+            Figured::of(&Design::new(model, facts::of_naive(model), &ops, consistency), &ops)
+        });
+        let (rules_model, optimised_model) = crate::map_both(model, options);
+        let (rules, (optimised, warnings)) = std::thread::scope(|scope| {
+            let rules = scope.spawn(|| Figured::of_model(model, &rules_model, consistency));
+            let optimised = Figured::with_warnings(model, &optimised_model, consistency);
+            (joined(rules), optimised)
+        });
+        let designs = [joined(naive), rules, optimised];
+        let report = report(model, &rules_model, &optimised_model, consistency, designs, warnings);
+        (rules_model, optimised_model, report)
+    })
 }
 
 /// [`cost`] for a caller that has already mapped `model` both ways: `rules_model`
