@@ -316,25 +316,12 @@ mod tests {
         assert_eq!(sorted_by_path(files), expected);
     }
 
-    /// A model of one aggregate whose attribute `at` of type `ty` has `default`.
-    fn meter_model(ty: &str, default: serde_json::Value) -> LogicalModel {
-        let spec = serde_json::json!({
-            "name": "M",
-            "entities": [{"name": "Meter", "identity": "meterId", "attributes": [
-                {"name": "at", "type": ty, "default": default}
-            ]}],
-            "aggregates": [{"root": "Meter"}]
-        });
-        let domain = cosmap_domain::from_slice(spec.to_string().as_bytes(), None).expect("valid");
-        cosmap_mapper::map(&domain, &cosmap_mapper::Options::default())
-    }
-
     /// The Rust file comes back from its thread (before the view is freed) as
     /// `rust::render` makes it, and so does the view's error.
     #[test]
     fn the_rust_files_thread_gives_its_text_and_its_error() {
         let templates = Templates::load(None).expect("built-in templates");
-        let model = meter_model("integer", serde_json::json!(3));
+        let model = crate::test_models::meter("integer", serde_json::json!(3));
         let mapping = TypeMapping::default();
         let artefacts = generate(&model, &mapping, &templates).expect("generated");
         let rust = artefacts
@@ -343,7 +330,7 @@ mod tests {
             .expect("cosmap.rs");
         let alone = crate::rust::render(&model, &mapping, &templates).expect("rendered");
         assert_eq!(rust.contents, artefact(RUST_FILE, alone).contents);
-        let refused = meter_model("dateTime", serde_json::json!("2024-01-01T00:00:00Z"));
+        let refused = crate::test_models::meter("dateTime", serde_json::json!("2024-01-01T00:00:00Z"));
         let mapping = TypeMapping {
             date_time: "crate::MyTime".to_string(),
             ..TypeMapping::default()

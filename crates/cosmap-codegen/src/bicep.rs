@@ -7,6 +7,7 @@ use cosmap_mapper::LogicalModel;
 use serde::Serialize;
 
 use crate::json::Json;
+use crate::spaces::push_spaces;
 
 /// What `containers.bicep.hbs` renders.
 #[derive(Debug, Serialize)]
@@ -125,11 +126,11 @@ fn write_literal(out: &mut String, value: &Json, indent: usize) {
                 if i > 0 {
                     out.push('\n');
                 }
-                spaces(out, indent + 2);
+                push_spaces(out, indent + 2);
                 write_literal(out, v, indent + 2);
             }
             out.push('\n');
-            spaces(out, indent);
+            push_spaces(out, indent);
             out.push(']');
         }
         Json::Object(map) if map.is_empty() => out.push_str("{}"),
@@ -139,28 +140,16 @@ fn write_literal(out: &mut String, value: &Json, indent: usize) {
                 if i > 0 {
                     out.push('\n');
                 }
-                spaces(out, indent + 2);
+                push_spaces(out, indent + 2);
                 write_key(out, k);
                 out.push_str(": ");
                 write_literal(out, v, indent + 2);
             }
             out.push('\n');
-            spaces(out, indent);
+            push_spaces(out, indent);
             out.push('}');
         }
     }
-}
-
-/// `n` spaces at the end of `out`, copied from a constant: pushing them a `char` at
-/// a time was a third of the resources' text's cost.
-fn spaces(out: &mut String, n: usize) {
-    const SPACES: &str = "                                ";
-    let mut left = n;
-    while left > SPACES.len() {
-        out.push_str(SPACES);
-        left -= SPACES.len();
-    }
-    out.push_str(&SPACES[..left]);
 }
 
 /// An object key: as it is when it is an identifier, else quoted.
@@ -259,16 +248,6 @@ mod tests {
             let mut out = String::new();
             write_string(&mut out, s);
             assert_eq!(out, replaced(s), "{s:?}");
-        }
-    }
-
-    /// Any indentation, wider than the constant too, is that many spaces.
-    #[test]
-    fn spaces_are_that_many() {
-        for n in 0..100 {
-            let mut out = String::from("x");
-            spaces(&mut out, n);
-            assert_eq!(out, format!("x{}", " ".repeat(n)));
         }
     }
 

@@ -260,57 +260,31 @@ impl Items {
     }
 }
 
-impl ser::SerializeSeq for Items {
-    type Ok = Json;
-    type Error = Unsupported;
+/// serde's four kinds of sequence (a sequence, a tuple, a tuple struct, a tuple
+/// variant) are built alike: each element pushed onto the array.
+macro_rules! items_of {
+    ($($kind:ident :: $element:ident),+) => {$(
+        impl ser::$kind for Items {
+            type Ok = Json;
+            type Error = Unsupported;
 
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Unsupported> {
-        self.push(value)
-    }
+            fn $element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Unsupported> {
+                self.push(value)
+            }
 
-    fn end(self) -> Result<Json, Unsupported> {
-        Ok(self.done())
-    }
+            fn end(self) -> Result<Json, Unsupported> {
+                Ok(self.done())
+            }
+        }
+    )+};
 }
 
-impl ser::SerializeTuple for Items {
-    type Ok = Json;
-    type Error = Unsupported;
-
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Unsupported> {
-        self.push(value)
-    }
-
-    fn end(self) -> Result<Json, Unsupported> {
-        Ok(self.done())
-    }
-}
-
-impl ser::SerializeTupleStruct for Items {
-    type Ok = Json;
-    type Error = Unsupported;
-
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Unsupported> {
-        self.push(value)
-    }
-
-    fn end(self) -> Result<Json, Unsupported> {
-        Ok(self.done())
-    }
-}
-
-impl ser::SerializeTupleVariant for Items {
-    type Ok = Json;
-    type Error = Unsupported;
-
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Unsupported> {
-        self.push(value)
-    }
-
-    fn end(self) -> Result<Json, Unsupported> {
-        Ok(self.done())
-    }
-}
+items_of!(
+    SerializeSeq::serialize_element,
+    SerializeTuple::serialize_element,
+    SerializeTupleStruct::serialize_field,
+    SerializeTupleVariant::serialize_field
+);
 
 /// An object being built, its members in the order they come (a repeated key kept
 /// twice, as the textual path's parse keeps it); under `variant`'s key when a struct
@@ -369,31 +343,26 @@ impl ser::SerializeMap for Members {
     }
 }
 
-impl ser::SerializeStruct for Members {
-    type Ok = Json;
-    type Error = Unsupported;
+/// serde's two kinds of struct (a struct, a struct variant) are built alike: each
+/// field a member, in order.
+macro_rules! members_of {
+    ($($kind:ident),+) => {$(
+        impl ser::$kind for Members {
+            type Ok = Json;
+            type Error = Unsupported;
 
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Result<(), Unsupported> {
-        self.push(key.to_string(), value)
-    }
+            fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Result<(), Unsupported> {
+                self.push(key.to_string(), value)
+            }
 
-    fn end(self) -> Result<Json, Unsupported> {
-        Ok(self.done())
-    }
+            fn end(self) -> Result<Json, Unsupported> {
+                Ok(self.done())
+            }
+        }
+    )+};
 }
 
-impl ser::SerializeStructVariant for Members {
-    type Ok = Json;
-    type Error = Unsupported;
-
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Result<(), Unsupported> {
-        self.push(key.to_string(), value)
-    }
-
-    fn end(self) -> Result<Json, Unsupported> {
-        Ok(self.done())
-    }
-}
+members_of!(SerializeStruct, SerializeStructVariant);
 
 /// A map key: a string (or a `char`, or a newtype around one); anything else, which
 /// `serde_json` turns into a string its own way or refuses, is [`Unsupported`].

@@ -41,7 +41,10 @@ mod registry;
 mod report;
 mod rust;
 mod schema;
+mod spaces;
 mod templates;
+#[cfg(test)]
+mod test_models;
 mod write;
 
 #[doc(hidden)]

@@ -40,6 +40,7 @@
 //! the writer with (`render_direct_after`).
 
 use crate::options::TypeMapping;
+use crate::spaces::push_spaces;
 
 /// `prettyplease`'s margin: the column a line should end by.
 pub const MARGIN: usize = 89;
@@ -382,7 +383,7 @@ impl Writer {
             });
         if !broken {
             let from = self.out.len();
-            push_indent(&mut self.out, indent);
+            push_spaces(&mut self.out, indent);
             self.out.push_str(HEAD);
             for (i, (name, ty)) in params.enumerate() {
                 if i > 0 {
@@ -397,18 +398,18 @@ impl Writer {
             return;
         }
         // Laid out already: its lines are not noted.
-        push_indent(&mut self.out, indent);
+        push_spaces(&mut self.out, indent);
         self.out.push_str(HEAD);
         for (name, ty) in params {
             self.out.push('\n');
-            push_indent(&mut self.out, inner);
+            push_spaces(&mut self.out, inner);
             self.out.push_str(name);
             self.out.push_str(": ");
             self.out.push_str(ty);
             self.out.push(',');
         }
         self.out.push('\n');
-        push_indent(&mut self.out, indent);
+        push_spaces(&mut self.out, indent);
         self.out.push_str(TAIL);
         self.out.push('\n');
         self.line_start = self.out.len();
@@ -434,7 +435,7 @@ impl Writer {
                 .all(|w| !w.is_empty() && w.bytes().all(is_word))
             && plain_expression(expr);
         let from = self.out.len();
-        push_indent(&mut self.out, indent);
+        push_spaces(&mut self.out, indent);
         if !block {
             for part in [ty, "::", variant, "(", binding, ") => ", expr, ","] {
                 self.out.push_str(part);
@@ -447,10 +448,10 @@ impl Writer {
         }
         // Laid out already: its lines are not noted.
         self.out.push_str("{\n");
-        push_indent(&mut self.out, inner);
+        push_spaces(&mut self.out, inner);
         self.out.push_str(expr);
         self.out.push('\n');
-        push_indent(&mut self.out, indent);
+        push_spaces(&mut self.out, indent);
         self.out.push_str("}\n");
         self.line_start = self.out.len();
     }
@@ -699,11 +700,11 @@ fn arm(pattern: &str, body: &str, indent: usize, out: &mut String) -> Option<()>
     }
     out.push_str("{\n");
     let inner = indent + INDENT;
-    push_indent(out, inner);
+    push_spaces(out, inner);
     let mut col = inner;
     put(&nodes, inner, 0, out, &mut col);
     out.push('\n');
-    push_indent(out, indent);
+    push_spaces(out, indent);
     out.push('}');
     Some(())
 }
@@ -734,7 +735,7 @@ fn impl_header(body: &str, indent: usize, out: &mut String) -> Option<()> {
         out.push(' ');
     } else {
         out.push('\n');
-        push_indent(out, indent);
+        push_spaces(out, indent);
     }
     out.push_str(tail);
     Some(())
@@ -963,7 +964,7 @@ fn put(nodes: &[Node], indent: usize, after: usize, out: &mut String, col: &mut 
                 for (i, item) in g.items.iter().enumerate() {
                     let last = i + 1 == g.items.len();
                     out.push('\n');
-                    push_indent(out, inner);
+                    push_spaces(out, inner);
                     let mut item_col = inner;
                     put(item, inner, usize::from(!last), out, &mut item_col);
                     if !last || g.trailing_comma {
@@ -971,7 +972,7 @@ fn put(nodes: &[Node], indent: usize, after: usize, out: &mut String, col: &mut 
                     }
                 }
                 out.push('\n');
-                push_indent(out, indent);
+                push_spaces(out, indent);
                 out.push(g.close);
                 *col = indent + 1;
             }
@@ -990,7 +991,7 @@ fn chain(base: &str, members: &[&str], indent: usize, trailing: usize, out: &mut
     for m in members {
         if !fits {
             out.push('\n');
-            push_indent(out, indent + INDENT);
+            push_spaces(out, indent + INDENT);
             *col = indent + INDENT;
         }
         out.push('.');
@@ -1020,19 +1021,6 @@ fn flat_group(g: &Group, out: &mut String) {
         }
     }
     out.push(g.close);
-}
-
-/// `n` spaces at the end of `out`: copied from a constant, as a `char` iterator
-/// cost ≈ 165 instructions an indentation (62,000 of them in the 1,000-aggregate
-/// model's match arms and constructors).
-fn push_indent(out: &mut String, n: usize) {
-    const SPACES: &str = "                                                                ";
-    let mut left = n;
-    while left > SPACES.len() {
-        out.push_str(SPACES);
-        left -= SPACES.len();
-    }
-    out.push_str(&SPACES[..left]);
 }
 
 #[cfg(test)]
@@ -1283,16 +1271,6 @@ mod tests {
         }
         for expr in ["a && b", "a + b", "a | b", "x?", "a = b", "a where b"] {
             assert!(!plain_expression(expr), "{expr}");
-        }
-    }
-
-    /// Any indentation, wider than the constant too, is that many spaces.
-    #[test]
-    fn indents_are_that_many_spaces() {
-        for n in 0..200 {
-            let mut out = String::from("x");
-            push_indent(&mut out, n);
-            assert_eq!(out, format!("x{}", " ".repeat(n)));
         }
     }
 

@@ -1125,30 +1125,26 @@ fn dedupe(fields: &mut [FieldView], reserved: &[(&str, &str)], owner: impl Fn() 
 mod tests {
     use super::*;
 
-    fn model(default: serde_json::Value, ty: &str) -> LogicalModel {
-        let spec = serde_json::json!({
-            "name": "M",
-            "entities": [{"name": "Meter", "identity": "meterId", "attributes": [
-                {"name": "at", "type": ty, "default": default}
-            ]}],
-            "aggregates": [{"root": "Meter"}]
-        });
-        let domain = cosmap_domain::from_slice(spec.to_string().as_bytes(), None).expect("valid");
-        cosmap_mapper::map(&domain, &cosmap_mapper::Options::default())
-    }
-
     #[test]
     fn a_default_of_a_type_mapped_to_the_users_own_is_refused_by_name() {
         let mut mapping = TypeMapping {
             date_time: "crate::MyTime".to_string(),
             ..TypeMapping::default()
         };
-        let err = build(&model(serde_json::json!("2024-01-01T00:00:00Z"), "dateTime"), &mapping).expect_err("refused");
+        let err = build(
+            &crate::test_models::meter("dateTime", serde_json::json!("2024-01-01T00:00:00Z")),
+            &mapping,
+        )
+        .expect_err("refused");
         assert!(err.contains("`Meter.at` has a model `default`"), "{err}");
         assert!(err.contains("`crate::MyTime`"), "{err}");
         // Mapped to a built-in codec, it is read through the codec.
         mapping.map("dateTime", "chrono").unwrap();
-        let view = build(&model(serde_json::json!("2024-01-01T00:00:00Z"), "dateTime"), &mapping).expect("built");
+        let view = build(
+            &crate::test_models::meter("dateTime", serde_json::json!("2024-01-01T00:00:00Z")),
+            &mapping,
+        )
+        .expect("built");
         let field = view.containers[0].documents[0]
             .fields
             .iter()
@@ -1176,7 +1172,7 @@ mod tests {
             ("boolean", serde_json::json!(true), "true"),
         ];
         for (ty, value, expected) in cases {
-            let view = build(&model(value, ty), &TypeMapping::default()).expect("built");
+            let view = build(&crate::test_models::meter(ty, value), &TypeMapping::default()).expect("built");
             let field = view.containers[0].documents[0]
                 .fields
                 .iter()
