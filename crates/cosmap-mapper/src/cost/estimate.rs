@@ -159,10 +159,8 @@ pub fn map_and_cost(
         return (rules_model, optimised_model, report);
     }
     std::thread::scope(|scope| {
-        let naive = scope.spawn(|| {
-            let ops = naive_operations(model);
-            Figured::of(&Design::new(model, facts::of_naive(model), &ops, consistency), &ops)
-        });
+        let naive =
+            scope.spawn(|| Figured::naive(model, &naive_operations(model), facts::of_naive(model), consistency));
         let (rules_model, optimised_model) = crate::map_both(model, options);
         let (rules, (optimised, warnings)) = std::thread::scope(|scope| {
             let rules = scope.spawn(|| Figured::of_model(model, &rules_model, consistency));
@@ -187,9 +185,8 @@ pub fn estimate(
     // is figured on a second thread while this one figures its facts (handed over
     // when its operations are made) and everything of the mapped two.
     let (naive, rules, (optimised, warnings)) = if optimised_model.operations.len() < PARALLEL_FROM {
-        let ops = naive_operations(model);
         (
-            Figured::of(&Design::new(model, facts::of_naive(model), &ops, consistency), &ops),
+            Figured::naive(model, &naive_operations(model), facts::of_naive(model), consistency),
             Figured::of_model(model, rules_model, consistency),
             Figured::with_warnings(model, optimised_model, consistency),
         )
@@ -201,7 +198,7 @@ pub fn estimate(
                 // channel (the calling thread is unwinding) leaves it to figure them itself.
                 let ops = naive_operations(model);
                 let facts = receive.recv().unwrap_or_else(|_| facts::of_naive(model));
-                Figured::of(&Design::new(model, facts, &ops, consistency), &ops)
+                Figured::naive(model, &ops, facts, consistency)
             });
             // Sending fails only when the naive thread is gone: its join reports it.
             let _ = send.send(facts::of_naive(model));
@@ -299,6 +296,12 @@ impl Figured {
             costs,
             containers: design.containers(),
         }
+    }
+
+    /// The figures of the naive design: `facts` (its containers') running `ops` (the
+    /// model's naive operations).
+    fn naive(model: &DomainModel, ops: &[Operation], facts: Facts, consistency: Consistency) -> Self {
+        Figured::of(&Design::new(model, facts, ops, consistency), ops)
     }
 
     /// The figures of a mapped design.
