@@ -15,7 +15,7 @@ pub fn run(
     consistency: Consistency,
     options: &cosmap_mapper::Options,
 ) -> anyhow::Result<()> {
-    let (_rules, optimised, cost) = cosmap_mapper::cost::map_and_cost(model, options, consistency);
+    let (optimised, cost) = cosmap_mapper::cost::map_and_cost(model, options, consistency);
     let html = cosmap_codegen::render_report(&optimised, &cost);
     std::fs::write(out, html).with_context(|| format!("cannot write {}", out.display()))?;
     println!("wrote {}", out.display());

@@ -67,7 +67,7 @@ fn dump(out: &Path, label: &str, bytes: &[u8], templates: &Templates) {
         // At session consistency through `map_and_cost` (the naive baseline figured
         // beside the maps), so the dump shows it agrees with `estimate` on the maps.
         let report = if consistency == Consistency::Session {
-            map_and_cost(&model, &Options::default(), consistency).2
+            map_and_cost(&model, &Options::default(), consistency).1
         } else {
             estimate(&model, &rules, &optimised, consistency)
         };

@@ -41,13 +41,78 @@ pub use sync_plan::{ChangeKind, KeyMapping, SyncAction, SyncOperation, SyncPlan,
 
 use std::borrow::Cow;
 use std::cell::RefCell;
-use std::sync::mpsc::Receiver;
+use std::sync::mpsc::{Receiver, SyncSender};
+use std::sync::Arc;
 
 use cosmap_domain::DomainModel;
 
 /// Maps a validated domain model to a Cosmos DB logical model.
 pub fn map(model: &DomainModel, options: &Options) -> LogicalModel {
-    complete(model, options, Assembled::of(model, options), None)
+    complete(model, options, Assembled::of(model, options), None).0
+}
+
+/// The first design the optimised map finishes: MR1–MR6's containers as assembled,
+/// finished, with their operations. It is the rules-only map's design, shared (not
+/// copied) with the priced design made of it.
+pub(crate) type FirstFinished = (Arc<Vec<Container>>, Arc<Vec<operations::Operation>>);
+
+/// MR1–MR6's design, as the cost table compares the optimised one with it.
+pub(crate) enum RulesDesign {
+    /// The optimised map left it as it was: it is the optimised design.
+    Optimised,
+    /// Its finished containers and their operations.
+    Own(Vec<Container>, Vec<operations::Operation>),
+}
+
+/// Maps `model` with `options` and gives MR1–MR6's design beside it, as the cost
+/// table needs them: the optimised map finishes the assembled design first (the
+/// design every optimisation is weighed against), and that is the rules-only
+/// design, so it is taken from there instead of being mapped again. Its decisions
+/// are not recorded: the cost table reads its containers and operations alone.
+pub(crate) fn map_for_cost(model: &DomainModel, options: &Options) -> (LogicalModel, RulesDesign) {
+    let assembled = Assembled::of(model, options);
+    let (optimised, rules) = if !options.optimise || model.access_patterns().len() < PARALLEL_FROM {
+        complete(model, options, assembled, None)
+    } else {
+        std::thread::scope(|scope| {
+            let (send, foreseen) = std::sync::mpsc::sync_channel(1);
+            let design = assembled.containers.clone();
+            let ahead = scope.spawn(move || {
+                for leftover in foresee(model, options, design, send) {
+                    drop(leftover);
+                }
+            });
+            let out = complete(model, options, assembled, Some(foreseen));
+            ahead.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            out
+        })
+    };
+    // Found on every path of the optimised map (each finishes the assembled design);
+    // mapped again should one ever not.
+    let rules = rules.unwrap_or_else(|| {
+        let rules_options = options.clone().optimise(false);
+        let rules = map(model, &rules_options);
+        RulesDesign::Own(rules.containers, rules.operations)
+    });
+    (optimised, rules)
+}
+
+/// Sends the optimised map, on `send`, the snapshots step's design foreseen for
+/// `design` (the assembled one); returns where what the map leaves of it comes back,
+/// to be freed on this thread, where its memory was made (the channel ends when the
+/// optimised map is done with it).
+fn foresee(
+    model: &DomainModel,
+    options: &Options,
+    design: Vec<Container>,
+    send: SyncSender<optimise::embed_reference_data::Foreseen>,
+) -> Receiver<optimise::embed_reference_data::Leftovers> {
+    let (back, leftovers) = std::sync::mpsc::channel();
+    let price = |candidate: &[Container]| price(model, options, candidate);
+    let ahead = optimise::embed_reference_data::Foreseen::of(model, design, &price, back);
+    // Sending fails only when the optimised map is gone: the scope reports why.
+    let _ = send.send(ahead);
+    leftovers
 }
 
 /// What MR1–MR6 make of a model before anything is optimised or finished: the same
@@ -121,12 +186,15 @@ impl Assembled {
 /// `foreseen`, when given, brings the snapshots step's design with every snapshot,
 /// priced ahead on another thread for the design the steps before it are likeliest
 /// to leave (see [`optimise::embed_reference_data::Foreseen`]).
+///
+/// Also returns MR1–MR6's design as this map found it (see [`map_for_cost`]);
+/// `None` only should the optimised map not have finished the assembled design.
 fn complete(
     model: &DomainModel,
     options: &Options,
     assembled: Assembled,
     foreseen: Option<Receiver<optimise::embed_reference_data::Foreseen>>,
-) -> LogicalModel {
+) -> (LogicalModel, Option<RulesDesign>) {
     let Assembled {
         thresholds,
         stats,
@@ -141,7 +209,7 @@ fn complete(
         // it never displaces a copy that serves the same reads for less.
         // Each design weighed with its copies, with the copies made and the decisions
         // recorded, in the order weighed (see `weigh_with_copies`).
-        let weighed_copies: RefCell<Vec<WeighedCopies>> = Default::default();
+        let weighed_copies: RefCell<Weighings> = Default::default();
         let with_copies = |candidate: &[Container]| {
             weigh_with_copies(model, options, &thresholds, &stats, &weighed_copies, candidate)
         };
@@ -149,10 +217,10 @@ fn complete(
             optimise::partition_key::apply(model, &thresholds, &stats, &mut containers, &mut trace, &with_copies);
         // The design the partition keys left was weighed with its copies: take them.
         let weighing = priced.as_ref().and_then(|p| p.weighing);
-        let taken = weighing.and_then(|i| {
-            let mut weighed = weighed_copies.take();
-            (i < weighed.len()).then(|| weighed.swap_remove(i))
-        });
+        let Weighings { list: mut weighed, first } = weighed_copies.take();
+        let taken = weighing.and_then(|i| (i < weighed.len()).then(|| weighed.swap_remove(i)));
+        drop(weighed);
+        let mut first = first;
         let priced = match taken {
             Some(weighed) => {
                 if let Some(after) = weighed.after {
@@ -163,7 +231,9 @@ fn complete(
             }
             None => {
                 let mut design = Cow::Owned(std::mem::take(&mut containers));
-                let (_, priced) = copies(model, options, &thresholds, &stats, &mut design, &mut trace, true);
+                let (_, priced, finished) = copies(model, options, &thresholds, &stats, &mut design, &mut trace);
+                // The assembled design, when the partition keys priced none.
+                first.get_or_insert(finished);
                 containers = design.into_owned();
                 priced
             }
@@ -200,16 +270,44 @@ fn complete(
         // containers, operations and the decisions finishing them recorded.
         if let Some(priced) = priced {
             trace.append(priced.finished);
-            return LogicalModel {
+            // The first design finished, unless it is the one the map leaves.
+            let same = first.as_ref().map(|(containers, operations)| {
+                Arc::ptr_eq(containers, &priced.containers) && Arc::ptr_eq(operations, &priced.operations)
+            });
+            let rules = match (same, first) {
+                (Some(true), first) => {
+                    drop(first);
+                    Some(RulesDesign::Optimised)
+                }
+                (_, first) => first.map(|(c, o)| RulesDesign::Own(owned(c), owned(o))),
+            };
+            let logical = LogicalModel {
                 format_version: FORMAT_VERSION,
                 model: model.name().to_string(),
                 thresholds,
-                containers: priced.containers,
-                operations: priced.operations,
+                containers: owned(priced.containers),
+                operations: owned(priced.operations),
                 decisions: trace.finish(),
             };
+            return (logical, rules);
         }
+        let rules = first.map(|(c, o)| RulesDesign::Own(owned(c), owned(o)));
+        return (finished(model, options, thresholds, containers, trace), rules);
     }
+    (
+        finished(model, options, thresholds, containers, trace),
+        Some(RulesDesign::Optimised),
+    )
+}
+
+/// The logical model of `containers`, finished, with the decisions `trace` holds.
+fn finished(
+    model: &DomainModel,
+    options: &Options,
+    thresholds: Thresholds,
+    containers: Vec<Container>,
+    mut trace: decision::Trace,
+) -> LogicalModel {
     let (containers, operations) = finish(model, options, containers, &mut trace);
     LogicalModel {
         format_version: FORMAT_VERSION,
@@ -219,6 +317,11 @@ fn complete(
         operations,
         decisions: trace.finish(),
     }
+}
+
+/// `shared`'s value: taken when nothing else holds it, else copied.
+fn owned<T: Clone>(shared: Arc<T>) -> T {
+    Arc::try_unwrap(shared).unwrap_or_else(|shared| (*shared).clone())
 }
 
 /// Maps `model` both ways the cost table compares: with the optimisations off (MR1–MR6
@@ -234,8 +337,8 @@ pub fn map_both(model: &DomainModel, options: &Options) -> (LogicalModel, Logica
     let rules_only = assembled.for_rules_only();
     if model.access_patterns().len() < PARALLEL_FROM {
         return (
-            complete(model, &rules_options, rules_only, None),
-            complete(model, options, assembled, None),
+            complete(model, &rules_options, rules_only, None).0,
+            complete(model, options, assembled, None).0,
         );
     }
     std::thread::scope(|scope| {
@@ -243,25 +346,16 @@ pub fn map_both(model: &DomainModel, options: &Options) -> (LogicalModel, Logica
         let rules = scope.spawn(move || {
             // First what the optimised map will ask for halfway: its snapshots step
             // weighs the assembled design unless a step before changes it.
-            let (back, leftovers) = std::sync::mpsc::channel();
-            if options.optimise {
-                let design = rules_only.containers.clone();
-                let price = |candidate: &[Container]| price(model, options, candidate);
-                let ahead = optimise::embed_reference_data::Foreseen::of(model, design, &price, back);
-                // Sending fails only when the optimised map is gone: the scope reports why.
-                let _ = send.send(ahead);
-            } else {
-                drop((send, back));
-            }
-            let rules = complete(model, &rules_options, rules_only, None);
-            // What the optimised map leaves of it is freed here, where it was made
-            // (the loop ends when the optimised map is done with it).
-            for leftover in leftovers {
+            let leftovers = options
+                .optimise
+                .then(|| foresee(model, options, rules_only.containers.clone(), send));
+            let rules = complete(model, &rules_options, rules_only, None).0;
+            for leftover in leftovers.into_iter().flatten() {
                 drop(leftover);
             }
             rules
         });
-        let optimised = complete(model, options, assembled, Some(foreseen));
+        let optimised = complete(model, options, assembled, Some(foreseen)).0;
         let rules = rules.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
         (rules, optimised)
     })
@@ -279,6 +373,14 @@ struct WeighedCopies {
     trace: decision::Trace,
 }
 
+/// The map's weighings with copies, in the order weighed, and the first design they
+/// finished (the assembled one: see [`FirstFinished`]).
+#[derive(Default)]
+struct Weighings {
+    list: Vec<WeighedCopies>,
+    first: Option<FirstFinished>,
+}
+
 /// `candidate` weighed with its copies (see [`copies`]) and priced, with the copies
 /// made and the decisions recorded pushed onto `weighed` (its `Priced::weighing` says
 /// which): the partition keys weigh each design so, and the design they leave takes
@@ -288,16 +390,17 @@ fn weigh_with_copies(
     options: &Options,
     thresholds: &Thresholds,
     stats: &statistics::Statistics,
-    weighed: &RefCell<Vec<WeighedCopies>>,
+    weighed: &RefCell<Weighings>,
     candidate: &[Container],
 ) -> optimise::Priced {
     // Cloned only when a copy is made.
     let mut candidate = Cow::Borrowed(candidate);
     let mut copy_trace = decision::Trace::default();
-    let (_, unchanged) = copies(model, options, thresholds, stats, &mut candidate, &mut copy_trace, true);
-    let mut list = weighed.borrow_mut();
-    let weighing = list.len();
-    list.push(WeighedCopies {
+    let (_, unchanged, finished) = copies(model, options, thresholds, stats, &mut candidate, &mut copy_trace);
+    let mut weighings = weighed.borrow_mut();
+    weighings.first.get_or_insert(finished);
+    let weighing = weighings.list.len();
+    weighings.list.push(WeighedCopies {
         after: None,
         trace: copy_trace,
     });
@@ -305,10 +408,10 @@ fn weigh_with_copies(
         // Without copies the design as finished for them is the design.
         Some(priced) => priced,
         None => {
-            drop(list);
+            drop(weighings);
             let after = candidate.into_owned();
             let priced = price(model, options, &after);
-            if let Some(entry) = weighed.borrow_mut().get_mut(weighing) {
+            if let Some(entry) = weighed.borrow_mut().list.get_mut(weighing) {
                 entry.after = Some(after);
             }
             priced
@@ -324,11 +427,11 @@ const PARALLEL_FROM: usize = 512;
 
 /// Adds the copies a frequent cross-partition read needs, weighed on `containers`'
 /// own figures (finished and priced as the cost table prices them); returns whether
-/// a copy was added or widened and, when `priced` is asked for and none was, the
-/// design the copies were weighed on, priced (`containers` finished, with its
-/// operations and figures). Both only read the finished design, so on a large model
-/// it is priced on a second thread while the copies are weighed (and dropped when a
-/// copy is made).
+/// a copy was added or widened, when none was, the design the copies were weighed
+/// on, priced (`containers` finished, with its operations and figures), and that
+/// finished design itself, shared with the priced one. The copies and the pricing
+/// only read the finished design, so on a large model it is priced on a second
+/// thread while the copies are weighed (and dropped when a copy is made).
 fn copies(
     model: &DomainModel,
     options: &Options,
@@ -336,16 +439,17 @@ fn copies(
     stats: &statistics::Statistics,
     containers: &mut Cow<'_, [Container]>,
     trace: &mut decision::Trace,
-    priced: bool,
-) -> (bool, Option<optimise::Priced>) {
+) -> (bool, Option<optimise::Priced>, FirstFinished) {
     let mut finished_trace = decision::Trace::default();
     let (finished, operations) = finish(model, options, containers.to_vec(), &mut finished_trace);
     let facts = cost::facts::of_containers(model, &finished);
     let design = cost::design::Design::new(model, facts, &operations, cost::Consistency::default());
-    if !priced || operations.len() < PARALLEL_FROM {
+    let shared: FirstFinished = (Arc::new(finished), Arc::new(operations));
+    let (finished, operations) = (Arc::clone(&shared.0), Arc::clone(&shared.1));
+    if operations.len() < PARALLEL_FROM {
         let changed = optimise::copy::apply(model, thresholds, stats, &design, containers, trace);
-        let priced = (priced && !changed).then(|| optimise::Priced::of(finished, operations, &design));
-        return (changed, priced.map(|p| p.with_finished(finished_trace)));
+        let priced = (!changed).then(|| optimise::Priced::of(finished, operations, &design));
+        return (changed, priced.map(|p| p.with_finished(finished_trace)), shared);
     }
     let design = &design;
     let (changed, design_priced) = std::thread::scope(|scope| {
@@ -354,7 +458,7 @@ fn copies(
         (changed, design_priced.join())
     });
     let design_priced = design_priced.unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-    (changed, (!changed).then(|| design_priced.with_finished(finished_trace)))
+    (changed, (!changed).then(|| design_priced.with_finished(finished_trace)), shared)
 }
 
 /// `candidate` finished (unique keys, claims, operations, indexing) and priced the

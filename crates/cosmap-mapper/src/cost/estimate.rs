@@ -12,9 +12,10 @@ use super::design::{ContainerFigures, Design};
 use super::facts::{self, Facts};
 use super::optimisations::{effects, OptimisationEffect};
 use super::units;
-use crate::logical_model::LogicalModel;
+use crate::logical_model::{Container, LogicalModel};
 use crate::operations::{naive_operations, Operation, OperationKind};
 use crate::options::Options;
+use crate::RulesDesign;
 
 /// Read consistency; strong and bounded staleness double read costs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
@@ -139,37 +140,48 @@ const PARALLEL_FROM: usize = 512;
 
 /// Estimates the cost of `model`'s access patterns in the three designs.
 pub fn cost(model: &DomainModel, options: &Options, consistency: Consistency) -> CostReport {
-    map_and_cost(model, options, consistency).2
+    map_and_cost(model, options, consistency).1
 }
 
-/// Maps `model` both ways ([`map_both`](crate::map_both): `(rules_only, optimised)`)
-/// and estimates the cost of the three designs, as [`estimate`] does on the two maps.
-/// The naive baseline needs no map: on a large model (from 512 access patterns) it is
-/// figured on a thread of its own while the maps are made, and the two mapped designs
-/// are figured side by side once they are. (Figured on the maps' second thread after
-/// the rules-only map instead, it made that thread the longer one.)
-pub fn map_and_cost(
-    model: &DomainModel,
-    options: &Options,
-    consistency: Consistency,
-) -> (LogicalModel, LogicalModel, CostReport) {
-    if model.access_patterns().len() < PARALLEL_FROM {
-        let (rules_model, optimised_model) = crate::map_both(model, options);
-        let report = estimate(model, &rules_model, &optimised_model, consistency);
-        return (rules_model, optimised_model, report);
-    }
+/// Maps `model` with `options` and estimates the cost of the three designs: the
+/// optimised map, and the report [`estimate`] gives for it and the rules-only map
+/// ([`map_both`](crate::map_both)). The rules-only design is the first design the
+/// optimised map finishes, so it is taken from there instead of being mapped again
+/// (its decisions, which the report does not read, are not recorded). The naive
+/// baseline needs no map: on a large model (from 512 access patterns) it is figured
+/// on a thread of its own while the map is made, and the two mapped designs are
+/// figured side by side once it is (or once, when the map left the rules-only
+/// design as it was).
+pub fn map_and_cost(model: &DomainModel, options: &Options, consistency: Consistency) -> (LogicalModel, CostReport) {
+    let naive = || Figured::naive(model, &naive_operations(model), facts::of_naive(model), consistency);
+    let large = model.access_patterns().len() >= PARALLEL_FROM;
     std::thread::scope(|scope| {
-        let naive =
-            scope.spawn(|| Figured::naive(model, &naive_operations(model), facts::of_naive(model), consistency));
-        let (rules_model, optimised_model) = crate::map_both(model, options);
-        let (rules, (optimised, warnings)) = std::thread::scope(|scope| {
-            let rules = scope.spawn(|| Figured::of_model(model, &rules_model, consistency));
-            let optimised = Figured::with_warnings(model, &optimised_model, consistency);
-            (joined(rules), optimised)
-        });
-        let designs = [joined(naive), rules, optimised];
-        let report = report(model, &rules_model, &optimised_model, consistency, designs, warnings);
-        (rules_model, optimised_model, report)
+        let beside = large.then(|| scope.spawn(naive));
+        let (optimised_model, rules_design) = crate::map_for_cost(model, options);
+        let rules_side = match &rules_design {
+            RulesDesign::Optimised => (&optimised_model.containers[..], &optimised_model.operations[..]),
+            RulesDesign::Own(containers, operations) => (&containers[..], &operations[..]),
+        };
+        let (rules, (optimised, warnings)) = match rules_design {
+            // The same design: figured once.
+            RulesDesign::Optimised => {
+                let (optimised, warnings) = Figured::with_warnings(model, &optimised_model, consistency);
+                (optimised.clone(), (optimised, warnings))
+            }
+            RulesDesign::Own(..) if large => std::thread::scope(|scope| {
+                let rules = scope.spawn(|| Figured::of_design(model, rules_side, consistency));
+                let optimised = Figured::with_warnings(model, &optimised_model, consistency);
+                (joined(rules), optimised)
+            }),
+            RulesDesign::Own(..) => (
+                Figured::of_design(model, rules_side, consistency),
+                Figured::with_warnings(model, &optimised_model, consistency),
+            ),
+        };
+        let naive = beside.map_or_else(naive, joined);
+        let designs = [naive, rules, optimised];
+        let report = report(model, rules_side, &optimised_model, consistency, designs, warnings);
+        (optimised_model, report)
     })
 }
 
@@ -209,7 +221,7 @@ pub fn estimate(
     };
     report(
         model,
-        rules_model,
+        (&rules_model.containers, &rules_model.operations),
         optimised_model,
         consistency,
         [naive, rules, optimised],
@@ -225,9 +237,10 @@ fn joined<T>(thread: std::thread::ScopedJoinHandle<'_, T>) -> T {
 /// The report from the figures of the naive, rules-only and optimised designs (in
 /// that order) and the optimised design's `warnings`: a row for each operation of
 /// the optimised model (in order) whose pattern all three designs serve.
+/// `rules_design` is the rules-only design's containers and operations.
 fn report(
     model: &DomainModel,
-    rules_model: &LogicalModel,
+    rules_design: (&[Container], &[Operation]),
     optimised_model: &LogicalModel,
     consistency: Consistency,
     [naive, rules, optimised]: [Figured; 3],
@@ -258,7 +271,7 @@ fn report(
         rules: total(|p| &p.rules),
         optimised: total(|p| &p.optimised),
     };
-    let (optimisations, other_effects_ru_per_second) = effects(optimised_model, rules_model, &patterns);
+    let (optimisations, other_effects_ru_per_second) = effects(optimised_model, rules_design, &patterns);
     CostReport {
         model: model.name().to_string(),
         consistency,
@@ -279,6 +292,7 @@ fn report(
 /// What the report takes from one design's figures: each pattern's cost and each
 /// container's figures. Figured from the design alone, so the three designs can be
 /// figured in any order or side by side.
+#[derive(Clone)]
 struct Figured {
     /// Each access pattern's cost (its first operation's), by the pattern's name.
     costs: BTreeMap<String, DesignCost>,
@@ -306,12 +320,21 @@ impl Figured {
 
     /// The figures of a mapped design.
     fn of_model(model: &DomainModel, logical: &LogicalModel, consistency: Consistency) -> Self {
-        Figured::of(&design_of(model, logical, consistency), &logical.operations)
+        Figured::of_design(model, (&logical.containers, &logical.operations), consistency)
+    }
+
+    /// The figures of a mapped design's finished containers running its operations.
+    fn of_design(
+        model: &DomainModel,
+        (containers, operations): (&[Container], &[Operation]),
+        consistency: Consistency,
+    ) -> Self {
+        Figured::of(&design_of(model, containers, operations, consistency), operations)
     }
 
     /// The figures of the optimised design, with the risks found in it.
     fn with_warnings(model: &DomainModel, logical: &LogicalModel, consistency: Consistency) -> (Self, Vec<String>) {
-        let design = design_of(model, logical, consistency);
+        let design = design_of(model, &logical.containers, &logical.operations, consistency);
         let warnings = design.warnings(&logical.containers, &logical.operations, &logical.thresholds);
         (Figured::of(&design, &logical.operations), warnings)
     }
@@ -323,13 +346,13 @@ impl Figured {
 }
 
 /// The figures of a mapped design: its containers' facts, running its operations.
-fn design_of<'m>(model: &'m DomainModel, logical: &LogicalModel, consistency: Consistency) -> Design<'m> {
-    Design::new(
-        model,
-        facts::of_containers(model, &logical.containers),
-        &logical.operations,
-        consistency,
-    )
+fn design_of<'m>(
+    model: &'m DomainModel,
+    containers: &[Container],
+    operations: &[Operation],
+    consistency: Consistency,
+) -> Design<'m> {
+    Design::new(model, facts::of_containers(model, containers), operations, consistency)
 }
 
 /// Each access pattern's operation (the first, should there be several).

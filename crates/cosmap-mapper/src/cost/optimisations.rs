@@ -36,7 +36,7 @@ pub struct OptimisationEffect {
 /// design saves that none of them accounts for alone (negative when it adds).
 pub(crate) fn effects(
     optimised: &LogicalModel,
-    rules: &LogicalModel,
+    (rules_containers, rules_operations): (&[Container], &[Operation]),
     patterns: &[PatternCost],
 ) -> (Vec<OptimisationEffect>, f64) {
     let mut out = Vec::new();
@@ -91,7 +91,7 @@ pub(crate) fn effects(
         }
     }
     let touched = snapshot_patterns(
-        (&rules.containers, &rules.operations),
+        (rules_containers, rules_operations),
         (&optimised.containers, &optimised.operations),
     );
     let none = BTreeSet::new();
@@ -117,7 +117,7 @@ pub(crate) fn effects(
                 .filter(|r| r.extended.is_some() && r.ancestry.is_none())
             {
                 let reads_through = |op: &Operation| {
-                    rules.operations.iter().any(|before| {
+                    rules_operations.iter().any(|before| {
                         before.pattern == op.pattern
                             && before.requests.iter().any(|x| {
                                 matches!(&x.purpose, crate::operations::Purpose::FollowReference { target } if *target == r.target)
@@ -150,7 +150,7 @@ pub(crate) fn effects(
                 let touches = |op: &Operation| {
                     op.requests.iter().any(|x| {
                         matches!(&x.purpose, Purpose::UpdateCount { document, property, .. } if *document == d.name && *property == v.name)
-                    }) || rules.operations.iter().any(|before| {
+                    }) || rules_operations.iter().any(|before| {
                         before.pattern == op.pattern
                             && before.requests.iter().any(|x| {
                                 matches!(&x.purpose, Purpose::Count { element, per } if *element == v.counts && *per == d.source)
@@ -211,7 +211,7 @@ pub(crate) fn effects(
         for d in &c.document_types {
             for (r, ancestry) in d.references.iter().filter_map(|r| Some((r, r.ancestry.as_ref()?))) {
                 let reads_up = |op: &Operation| {
-                    rules.operations.iter().any(|before| {
+                    rules_operations.iter().any(|before| {
                         before.pattern == op.pattern
                             && before.requests.iter().any(|x| {
                                 matches!(&x.purpose, crate::operations::Purpose::FollowAncestors { target, reference } if *target == d.source && *reference == ancestry.parent)

@@ -145,7 +145,7 @@ pub(crate) fn apply(
 fn candidates(containers: &[Container], priced: &Priced, trace: &mut Trace) -> Vec<Candidate> {
     let mut found: BTreeMap<(String, String), Candidate> = BTreeMap::new();
     let mut refused: BTreeSet<(String, String)> = BTreeSet::new();
-    for op in &priced.operations {
+    for op in priced.operations.iter() {
         for r in &op.requests {
             let Purpose::Count { element, per } = &r.purpose else {
                 continue;

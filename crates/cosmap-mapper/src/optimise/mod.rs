@@ -5,6 +5,7 @@
 //! on a [`Priced`] design; [`weigh`] is the batch weighing the derived data share.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 use cosmap_domain::DomainModel;
 
@@ -27,8 +28,10 @@ pub(crate) mod tree_ancestors;
 /// A candidate design, finished (unique keys, operations, indexing) and priced by
 /// the cost table's own figures: what an optimisation is weighed on.
 pub(crate) struct Priced {
-    pub(crate) containers: Vec<Container>,
-    pub(crate) operations: Vec<Operation>,
+    /// Shared with the map's record of the first design it finished (see
+    /// [`crate::FirstFinished`]), so that design is kept without a copy.
+    pub(crate) containers: Arc<Vec<Container>>,
+    pub(crate) operations: Arc<Vec<Operation>>,
     /// RU/s of each access pattern, by name.
     pub(crate) by_pattern: BTreeMap<String, f64>,
     /// RU/s each container serves, by name.
@@ -85,12 +88,16 @@ impl Priced {
             &operations,
             Consistency::default(),
         );
-        Priced::of(containers, operations, &design).with_finished(finished)
+        Priced::of(Arc::new(containers), Arc::new(operations), &design).with_finished(finished)
     }
 
     /// Prices `operations` on `containers` by `design`, their figures already made
     /// (at the default consistency).
-    pub(crate) fn of(containers: Vec<Container>, operations: Vec<Operation>, design: &Design<'_>) -> Self {
+    pub(crate) fn of(
+        containers: Arc<Vec<Container>>,
+        operations: Arc<Vec<Operation>>,
+        design: &Design<'_>,
+    ) -> Self {
         // Each request's RU, figured once: an operation's cost is their sum (as
         // `Design::operation_cost` adds them), and each request's share is its own.
         let request_ru: Vec<Vec<f64>> = design.request_rus(&operations);
