@@ -24,7 +24,7 @@ mod rules;
 mod statistics;
 mod sync_plan;
 
-pub use decision::{Decision, Rule};
+pub use decision::{Decision, Evidence, Rule};
 pub use logical_model::{
     Ancestry, BucketOf, BucketWindow, ClaimOf, ComputedValue, Container, ContainerKind, Containment, CopyOf,
     DocumentType, Embedded, EmbeddedKind, ExtendedReference, IdSource, Keeping, LogicalModel, ParentLink, PartitionKey,
@@ -217,7 +217,10 @@ fn complete(
             optimise::partition_key::apply(model, &thresholds, &stats, &mut containers, &mut trace, &with_copies);
         // The design the partition keys left was weighed with its copies: take them.
         let weighing = priced.as_ref().and_then(|p| p.weighing);
-        let Weighings { list: mut weighed, first } = weighed_copies.take();
+        let Weighings {
+            list: mut weighed,
+            first,
+        } = weighed_copies.take();
         let taken = weighing.and_then(|i| (i < weighed.len()).then(|| weighed.swap_remove(i)));
         drop(weighed);
         let mut first = first;
@@ -458,7 +461,11 @@ fn copies(
         (changed, design_priced.join())
     });
     let design_priced = design_priced.unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-    (changed, (!changed).then(|| design_priced.with_finished(finished_trace)), shared)
+    (
+        changed,
+        (!changed).then(|| design_priced.with_finished(finished_trace)),
+        shared,
+    )
 }
 
 /// `candidate` finished (unique keys, claims, operations, indexing) and priced the

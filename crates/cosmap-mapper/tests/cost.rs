@@ -465,4 +465,3 @@ fn mapping_and_costing_together_is_mapping_then_estimating() {
         }
     }
 }
-

@@ -93,11 +93,7 @@ impl Priced {
 
     /// Prices `operations` on `containers` by `design`, their figures already made
     /// (at the default consistency).
-    pub(crate) fn of(
-        containers: Arc<Vec<Container>>,
-        operations: Arc<Vec<Operation>>,
-        design: &Design<'_>,
-    ) -> Self {
+    pub(crate) fn of(containers: Arc<Vec<Container>>, operations: Arc<Vec<Operation>>, design: &Design<'_>) -> Self {
         // Each request's RU, figured once: an operation's cost is their sum (as
         // `Design::operation_cost` adds them), and each request's share is its own.
         let request_ru: Vec<Vec<f64>> = design.request_rus(&operations);
