@@ -26,10 +26,19 @@ pub(crate) struct Design<'m> {
     index: NameMap<String, usize>,
     consistency: Consistency,
     /// Each request's charge as figured while sizing the partitions, in the order of
-    /// the operations the design was made with; `None` where it depends on the
-    /// partition counts figured after it (a query given a prefix of a hierarchical
-    /// key). See [`Design::request_rus`].
-    charges: Vec<Option<Charge>>,
+    /// the operations the design was made with. See [`Design::request_rus`].
+    charges: Vec<StoredCharge>,
+}
+
+/// One request's charge as [`Design::new`] figured it, kept so that its RU need not
+/// be figured again.
+#[derive(Clone, Copy)]
+struct StoredCharge {
+    /// Where the request's container is in [`Design::facts`] (`None`: not in this design).
+    container: Option<usize>,
+    /// `None` where the charge depends on the partition counts figured after it (a
+    /// query given a prefix of a hierarchical key).
+    charge: Option<Charge>,
 }
 
 /// One container's facts with the partitions and RU/s of its workload.
@@ -73,23 +82,29 @@ impl<'m> Design<'m> {
         // Load on a container = fixed + per_partition × partitions (the fan-out of its
         // cross-partition queries), and partitions = max(by storage, load / 10,000):
         // solved for the smallest partition count that carries its own load.
-        // Only looked up: each container's sums add its requests in the operations' order.
-        let mut fixed: NameMap<&str, f64> = NameMap::default();
-        let mut fan_out: NameMap<&str, f64> = NameMap::default();
+        // Each container's sums (by its place in `facts`) add its requests in the
+        // operations' order.
+        let mut fixed = vec![0.0; design.facts.len()];
+        let mut fan_out = vec![0.0; design.facts.len()];
         let mut charges = Vec::with_capacity(operations.iter().map(|op| op.requests.len()).sum());
         for op in operations {
             for r in &op.requests {
                 let charge = design.charge(op, r);
-                charges.push((!design.fans_by_prefix(r)).then_some(charge));
-                *fixed.entry(r.container.as_str()).or_default() += charge.fixed * op.per_second;
-                *fan_out.entry(r.container.as_str()).or_default() += charge.per_partition * op.per_second;
+                let container = design.index.get(r.container.as_str()).copied();
+                charges.push(StoredCharge {
+                    container,
+                    charge: (!design.fans_by_prefix(r)).then_some(charge),
+                });
+                if let Some(i) = container {
+                    fixed[i] += charge.fixed * op.per_second;
+                    fan_out[i] += charge.per_partition * op.per_second;
+                }
             }
         }
         let mut figures = Vec::with_capacity(design.facts.len());
-        for (name, figured) in &design.facts {
+        for (i, (_, figured)) in design.facts.iter().enumerate() {
             let f = &figured.facts;
-            let a = fixed.get(name.as_str()).copied().unwrap_or(0.0);
-            let b = fan_out.get(name.as_str()).copied().unwrap_or(0.0);
+            let (a, b) = (fixed[i], fan_out[i]);
             let by_storage = units::physical_partitions(f.storage_bytes, 0.0);
             let carried = |p: f64| units::physical_partitions(0.0, a + b * p) <= p;
             let partitions = if carried(by_storage) {
@@ -109,9 +124,21 @@ impl<'m> Design<'m> {
         design
     }
 
-    /// The cost of one execution of `op` and at its rate.
-    pub(crate) fn operation_cost(&self, op: &Operation) -> DesignCost {
-        let ru: f64 = op.requests.iter().map(|r| self.request_ru(op, r)).sum();
+    /// Each of `operations` with the cost of one execution and at its rate, in their
+    /// order; the charges this design was made with are taken again (see
+    /// [`Design::request_rus`]).
+    pub(crate) fn operation_costs<'a>(
+        &'a self,
+        operations: &'a [Operation],
+    ) -> impl Iterator<Item = (&'a Operation, DesignCost)> + 'a {
+        self.with_charges(operations)
+            .map(|(op, stored)| (op, self.operation_cost(op, stored)))
+    }
+
+    /// The cost of one execution of `op` and at its rate: its requests' RU added in
+    /// their order (`stored`: their charges, as [`Design::with_charges`] gives them).
+    fn operation_cost(&self, op: &Operation, stored: &[StoredCharge]) -> DesignCost {
+        let ru: f64 = self.rus(op, stored).sum();
         DesignCost {
             operation: op.kind,
             ru: units::round(ru),
@@ -131,20 +158,42 @@ impl<'m> Design<'m> {
     /// figured twice, except where they depend on those counts. Other operations (a
     /// different number of requests) are figured afresh.
     pub(crate) fn request_rus(&self, operations: &[Operation]) -> Vec<Vec<f64>> {
-        let requests: usize = operations.iter().map(|op| op.requests.len()).sum();
-        let mut charges = self.charges.iter().filter(|_| requests == self.charges.len());
-        operations
-            .iter()
-            .map(|op| {
-                op.requests
-                    .iter()
-                    .map(|r| match charges.next() {
-                        Some(Some(charge)) => charge.at(self.partitions(&r.container)),
-                        _ => self.request_ru(op, r),
-                    })
-                    .collect()
-            })
+        self.with_charges(operations)
+            .map(|(op, stored)| self.rus(op, stored).collect())
             .collect()
+    }
+
+    /// Each of `operations` with the charges stored for its requests when they are the
+    /// operations this design was made with (the same number of requests); with none
+    /// otherwise.
+    fn with_charges<'a>(
+        &'a self,
+        operations: &'a [Operation],
+    ) -> impl Iterator<Item = (&'a Operation, &'a [StoredCharge])> + 'a {
+        let requests: usize = operations.iter().map(|op| op.requests.len()).sum();
+        let mut rest: &[StoredCharge] = if requests == self.charges.len() {
+            &self.charges
+        } else {
+            &[]
+        };
+        operations.iter().map(move |op| {
+            let (stored, after) = rest.split_at(op.requests.len().min(rest.len()));
+            rest = after;
+            (op, stored)
+        })
+    }
+
+    /// [`Design::request_ru`] of each request of `op`, in order: its stored charge (one
+    /// of `stored`, by position) at its container's partition count, or where none is
+    /// stored figured afresh.
+    fn rus<'a>(&'a self, op: &'a Operation, stored: &'a [StoredCharge]) -> impl Iterator<Item = f64> + 'a {
+        op.requests.iter().enumerate().map(move |(i, r)| match stored.get(i) {
+            Some(StoredCharge {
+                container,
+                charge: Some(charge),
+            }) => charge.at(container.map_or(1.0, |c| self.facts[c].1.partitions)),
+            _ => self.request_ru(op, r),
+        })
     }
 
     /// Whether `r`'s charge depends on its container's partition count: a query given
@@ -646,7 +695,7 @@ mod tests {
             assert_eq!(design.request_rus(fewer), afresh(&design, fewer));
             // A charge that depends on the partition counts is figured afresh.
             let mut design = design;
-            design.charges.iter_mut().step_by(3).for_each(|c| *c = None);
+            design.charges.iter_mut().step_by(3).for_each(|c| c.charge = None);
             assert_eq!(design.request_rus(operations), afresh(&design, operations));
         }
     }

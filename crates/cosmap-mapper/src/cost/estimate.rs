@@ -286,11 +286,12 @@ struct Figured {
 }
 
 impl Figured {
-    /// The figures of `design`, which runs `ops`.
+    /// The figures of `design`, which runs `ops` (the operations it was made with, so
+    /// their charges are taken as it figured them).
     fn of(design: &Design, ops: &[Operation]) -> Self {
-        let costs = by_pattern(ops)
+        let costs = by_pattern(design.operation_costs(ops))
             .into_iter()
-            .map(|(pattern, op)| (pattern.to_string(), design.operation_cost(op)))
+            .map(|(pattern, cost)| (pattern.to_string(), cost))
             .collect();
         Figured {
             costs,
@@ -332,11 +333,13 @@ fn design_of<'m>(model: &'m DomainModel, logical: &LogicalModel, consistency: Co
     )
 }
 
-/// Each access pattern's operation (the first, should there be several).
-fn by_pattern(ops: &[Operation]) -> BTreeMap<&str, &Operation> {
-    let mut found: BTreeMap<&str, &Operation> = BTreeMap::new();
-    for o in ops {
-        found.entry(o.pattern.as_str()).or_insert(o);
-    }
+/// Each access pattern's cost, by name: its first operation's, should there be
+/// several. Sorted rather than inserted one by one: the operations usually come in
+/// their patterns' order, which a sort only checks.
+fn by_pattern<'a>(costs: impl Iterator<Item = (&'a Operation, DesignCost)>) -> Vec<(&'a str, DesignCost)> {
+    let mut found: Vec<(&str, DesignCost)> = costs.map(|(op, cost)| (op.pattern.as_str(), cost)).collect();
+    // Stable: each pattern's first operation stays first, and is the one kept.
+    found.sort_by(|a, b| a.0.cmp(b.0));
+    found.dedup_by(|later, first| later.0 == first.0);
     found
 }
