@@ -4,9 +4,10 @@
 //! queries included). The cost table and the mapper's decisions read the same
 //! figures from here.
 
+use std::cell::OnceCell;
 use std::collections::BTreeMap;
 
-use cosmap_domain::{DomainModel, Element, FilterOp, NameMap};
+use cosmap_domain::{AccessPattern, DomainModel, Element, FilterOp, NameMap};
 
 use super::constants::*;
 use super::estimate::{Consistency, DesignCost};
@@ -88,16 +89,17 @@ impl<'m> Design<'m> {
         let mut fan_out = vec![0.0; design.facts.len()];
         let mut charges = Vec::with_capacity(operations.iter().map(|op| op.requests.len()).sum());
         for op in operations {
-            for r in &op.requests {
-                let charge = design.charge(op, r);
+            let op = design.operating(op);
+            for r in &op.op.requests {
+                let charge = design.charge_in(&op, r);
                 let container = design.index.get(r.container.as_str()).copied();
                 charges.push(StoredCharge {
                     container,
                     charge: (!design.fans_by_prefix(r)).then_some(charge),
                 });
                 if let Some(i) = container {
-                    fixed[i] += charge.fixed * op.per_second;
-                    fan_out[i] += charge.per_partition * op.per_second;
+                    fixed[i] += charge.fixed * op.op.per_second;
+                    fan_out[i] += charge.per_partition * op.op.per_second;
                 }
             }
         }
@@ -251,7 +253,22 @@ impl<'m> Design<'m> {
     /// runs once per item the first returns; a query (their children stored
     /// elsewhere) runs once, for all of them, and returns their children.
     pub(crate) fn charge(&self, op: &Operation, r: &Request) -> Charge {
-        let follows = op.requests.first().filter(|first| !std::ptr::eq(*first, r));
+        self.charge_in(&self.operating(op), r)
+    }
+
+    /// The context [`Design::charge_in`] figures `op`'s requests in.
+    fn operating<'o>(&self, op: &'o Operation) -> Operating<'o, 'm> {
+        Operating {
+            op,
+            pattern: self.model.access_pattern(&op.pattern),
+            main_items: OnceCell::new(),
+            start_count: OnceCell::new(),
+        }
+    }
+
+    /// [`Design::charge`] of `r`, a request of `op.op`.
+    fn charge_in(&self, op: &Operating<'_, 'm>, r: &Request) -> Charge {
+        let follows = op.op.requests.first().filter(|first| !std::ptr::eq(*first, r));
         let per_result = matches!(r.purpose, Purpose::Count { .. });
         match (follows, r.kind()) {
             (Some(first), OperationKind::PointRead) => self
@@ -304,13 +321,11 @@ impl<'m> Design<'m> {
 
     /// How many references each result holds for point read `r` to follow: a list's
     /// typical length (`avg`, else `max`), else one; an ancestor per level up a tree.
-    fn references_per_item(&self, op: &Operation, r: &Request) -> f64 {
+    fn references_per_item(&self, op: &Operating<'_, 'm>, r: &Request) -> f64 {
         if matches!(r.purpose, Purpose::FollowAncestors { .. }) {
             return self.typical_depth(r);
         }
-        let (Some(pattern), Some(crate::operations::ValueSource::Property(path))) =
-            (self.model.access_pattern(&op.pattern), r.id())
-        else {
+        let (Some(pattern), Some(crate::operations::ValueSource::Property(path))) = (op.pattern, r.id()) else {
             return 1.0;
         };
         let Some(property) = path.names().first() else {
@@ -325,30 +340,38 @@ impl<'m> Design<'m> {
 
     /// The most items `op`'s main query returns in one execution: the pattern's
     /// `limit`, else one page (a `limit` beyond a page reads several).
-    fn main_page(&self, op: &Operation) -> f64 {
-        self.model
-            .access_pattern(&op.pattern)
-            .and_then(|p| p.limit)
-            .map_or(QUERY_PAGE_ITEMS, |n| n as f64)
+    fn main_page(&self, op: &Operating<'_, 'm>) -> f64 {
+        op.pattern.and_then(|p| p.limit).map_or(QUERY_PAGE_ITEMS, |n| n as f64)
     }
 
     /// How many items the first request of `op` returns (1 for a point read).
-    fn first_items(&self, op: &Operation, first: &Request) -> f64 {
-        let (Some(container), Some(name)) = (self.facts_of(&first.container), first.document_types.first()) else {
+    fn first_items(&self, op: &Operating<'_, 'm>, first: &Request) -> f64 {
+        let Some(container) = self
+            .facts_of(&first.container)
+            .filter(|_| !first.document_types.is_empty())
+        else {
             return 1.0;
         };
         match first.kind() {
-            OperationKind::SinglePartitionQuery | OperationKind::CrossPartitionQuery => self
-                .items(op, first, true, name, container)
-                .min(self.main_page(op))
-                .max(1.0),
+            OperationKind::SinglePartitionQuery | OperationKind::CrossPartitionQuery => {
+                self.main_items(op, container).min(self.main_page(op)).max(1.0)
+            }
             _ => 1.0,
         }
     }
 
+    /// [`Design::items`] of the first document type of `op`'s main (first) request, in
+    /// its container `c`: figured once however many of the requests after it ask.
+    fn main_items(&self, op: &Operating<'_, 'm>, c: &facts::ContainerFacts) -> f64 {
+        *op.main_items.get_or_init(|| {
+            let first = &op.op.requests[0];
+            self.items(op, first, true, &first.document_types[0], c)
+        })
+    }
+
     /// The charge of one execution of `r`; a query after the first returns the
     /// children of `parents` items.
-    fn charge_once(&self, op: &Operation, r: &Request, parents: f64) -> Charge {
+    fn charge_once(&self, op: &Operating<'_, 'm>, r: &Request, parents: f64) -> Charge {
         let Some(container) = self.facts_of(&r.container) else {
             return Charge::default();
         };
@@ -375,7 +398,7 @@ impl<'m> Design<'m> {
                 Charge::once(write + trim)
             }
             kind @ (OperationKind::SinglePartitionQuery | OperationKind::CrossPartitionQuery) => {
-                let main = op.requests.first().is_some_and(|first| std::ptr::eq(first, r));
+                let main = op.op.requests.first().is_some_and(|first| std::ptr::eq(first, r));
                 // What the main query needs: its `limit`, else one page.
                 let page = if main { self.main_page(op) } else { QUERY_PAGE_ITEMS };
                 // Buckets: as many as hold what the read needs, and one more at the edge.
@@ -384,9 +407,8 @@ impl<'m> Design<'m> {
                     _ => page,
                 };
                 // A short form (`project`) returns a share of each document, by its properties.
-                let projected = self
-                    .model
-                    .access_pattern(&op.pattern)
+                let projected = op
+                    .pattern
                     .map(|p| p.project.len())
                     .filter(|&n| main && n > 0 && r.selects_short_form());
                 let bytes = |name: &str| match (projected, doc(name)) {
@@ -398,7 +420,11 @@ impl<'m> Design<'m> {
                     .iter()
                     .enumerate()
                     .map(|(i, name)| {
-                        let items = self.items(op, r, main && i == 0, name, container);
+                        let items = if main && i == 0 {
+                            self.main_items(op, container)
+                        } else {
+                            self.items(op, r, false, name, container)
+                        };
                         let items = if main { items } else { items * parents }.min(page);
                         // A count returns one number (across partitions, a `1` per match).
                         if matches!(r.purpose, Purpose::Count { .. } | Purpose::UpdateCount { .. }) {
@@ -450,7 +476,7 @@ impl<'m> Design<'m> {
 
     /// Items of document type `name` a query returns: each equality filter
     /// narrows them (see `ASSUMPTIONS`); the fewest wins.
-    fn items(&self, op: &Operation, r: &Request, main: bool, name: &str, c: &facts::ContainerFacts) -> f64 {
+    fn items(&self, op: &Operating<'_, 'm>, r: &Request, main: bool, name: &str, c: &facts::ContainerFacts) -> f64 {
         let count = c.documents.get(name).map_or(1.0, |d| d.count);
         // The logical partitions the key given selects (a prefix selects several).
         let given = match r.partition_key() {
@@ -463,12 +489,15 @@ impl<'m> Design<'m> {
         } else {
             count
         };
-        let Some(pattern) = self.model.access_pattern(&op.pattern) else {
+        let Some(pattern) = op.pattern else {
             return unfiltered;
         };
         if !main {
             // Read alongside the main item: its children per parent.
-            let parents = facts::count_of(self.model, &pattern.start).max(1.0);
+            let parents = *op
+                .start_count
+                .get_or_init(|| facts::count_of(self.model, &pattern.start));
+            let parents = parents.max(1.0);
             return (count / parents).min(unfiltered).max(count.min(1.0));
         }
         if pattern.filter.is_empty() {
@@ -629,6 +658,18 @@ impl<'m> Design<'m> {
         }
         out
     }
+}
+
+/// What the charges of one operation's requests share, each figured at most once:
+/// its access pattern, how many items its main request returns, and its start's count.
+struct Operating<'o, 'm> {
+    op: &'o Operation,
+    /// `op`'s access pattern, looked up once.
+    pattern: Option<&'m AccessPattern>,
+    /// [`Design::main_items`], once asked.
+    main_items: OnceCell<f64>,
+    /// [`facts::count_of`] the pattern's start, once asked.
+    start_count: OnceCell<f64>,
 }
 
 /// One container's figures in a design, as the cost report shows them.
