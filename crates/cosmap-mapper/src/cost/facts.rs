@@ -152,8 +152,12 @@ pub(crate) fn largest_partition_after(
 
 /// The declared size of one `element`, or 1 KB.
 pub(crate) fn bytes_of(model: &DomainModel, element: &str) -> f64 {
-    model
-        .element(element)
+    element_bytes(model.element(element))
+}
+
+/// The declared size of one instance of `element` (when there is one), or 1 KB.
+fn element_bytes(element: Option<Element<'_>>) -> f64 {
+    element
         .and_then(|e| e.volume())
         .and_then(|v| v.avg_size_bytes)
         .unwrap_or(DEFAULT_ITEM_BYTES)
@@ -246,37 +250,44 @@ pub(crate) fn largest_share(distinct: f64, declared: Option<f64>) -> f64 {
 }
 
 /// Facts of the naive design: a container per entity and value object, by `/id`.
+/// Collected, not inserted one by one: the map is built from them sorted by name
+/// (the last of a name kept, as inserting would).
 pub(crate) fn of_naive(model: &DomainModel) -> Facts {
-    let mut facts = Facts::new();
     let names = model
         .entities()
         .iter()
         .map(|e| e.name.as_str())
         .chain(model.value_objects().iter().map(|v| v.name.as_str()));
-    for name in names {
-        let count = count_of(model, name);
-        let bytes = bytes_of(model, name);
-        let attributes = model.element(name).map(|e| e.attributes().len()).unwrap_or(0);
-        let extra = usize::from(matches!(model.element(name), Some(Element::Entity(_))));
-        let mut f = ContainerFacts {
-            storage_bytes: count * bytes,
-            partition_key_values: count.max(1.0),
-            largest_partition_share: 1.0 / count.max(1.0),
-            ..ContainerFacts::default()
-        };
-        f.documents.insert(
-            name.to_string(),
-            DocFacts {
-                count,
-                bytes,
-                indexed_paths: attributes + extra + 2,
-                properties: attributes,
-                bucket_items: None,
-            },
-        );
-        facts.insert(name.to_string(), f);
-    }
-    facts
+    names
+        .map(|name| (name.to_string(), naive_container(model, name)))
+        .collect()
+}
+
+/// Facts of `name`'s own container in the naive design.
+fn naive_container(model: &DomainModel, name: &str) -> ContainerFacts {
+    let count = count_of(model, name);
+    // Looked up once for its size, attributes and kind.
+    let element = model.element(name);
+    let bytes = element_bytes(element);
+    let attributes = element.map_or(0, |e| e.attributes().len());
+    let extra = usize::from(matches!(element, Some(Element::Entity(_))));
+    let mut f = ContainerFacts {
+        storage_bytes: count * bytes,
+        partition_key_values: count.max(1.0),
+        largest_partition_share: 1.0 / count.max(1.0),
+        ..ContainerFacts::default()
+    };
+    f.documents.insert(
+        name.to_string(),
+        DocFacts {
+            count,
+            bytes,
+            indexed_paths: attributes + extra + 2,
+            properties: attributes,
+            bucket_items: None,
+        },
+    );
+    f
 }
 
 /// Paths a document has under Cosmos DB's default "index everything" policy.
