@@ -7,11 +7,11 @@
 use std::cell::OnceCell;
 use std::collections::BTreeMap;
 
-use cosmap_domain::{AccessPattern, DomainModel, Element, FilterOp, NameMap};
+use cosmap_domain::{AccessPattern, DomainModel, Element, Filter, FilterOp, NameMap};
 
 use super::constants::*;
 use super::estimate::{Consistency, DesignCost};
-use super::facts::{self, Facts};
+use super::facts::{self, DocFacts, Facts};
 use super::units::{self, Charge};
 use crate::logical_model::Container;
 use crate::operations::{Operation, OperationKind, Purpose, Request, WriteKind};
@@ -91,11 +91,13 @@ impl<'m> Design<'m> {
         for op in operations {
             let op = design.operating(op);
             for r in &op.op.requests {
-                let charge = design.charge_in(&op, r);
+                // Its container looked up once, for every figure of the request.
                 let container = design.index.get(r.container.as_str()).copied();
+                let c = container.map(|i| &design.facts[i].1.facts);
+                let charge = design.charge_in(&op, r, c);
                 charges.push(StoredCharge {
                     container,
-                    charge: (!design.fans_by_prefix(r)).then_some(charge),
+                    charge: (!design.fans_by_prefix(r, c)).then_some(charge),
                 });
                 if let Some(i) = container {
                     fixed[i] += charge.fixed * op.op.per_second;
@@ -200,16 +202,13 @@ impl<'m> Design<'m> {
 
     /// Whether `r`'s charge depends on its container's partition count: a query given
     /// a prefix of a hierarchical key checks the partitions holding it, at most all.
-    fn fans_by_prefix(&self, r: &Request) -> bool {
+    /// (`c`: its container's facts.)
+    fn fans_by_prefix(&self, r: &Request, c: Option<&facts::ContainerFacts>) -> bool {
         let query = matches!(
             r.kind(),
             OperationKind::SinglePartitionQuery | OperationKind::CrossPartitionQuery
         );
-        query
-            && self
-                .facts_of(&r.container)
-                .and_then(|c| self.prefix_span(r, c))
-                .is_some_and(|span| span > 1.0)
+        query && c.and_then(|c| self.prefix_span(r, c)).is_some_and(|span| span > 1.0)
     }
 
     /// Physical partitions of `container` in this design (1 when unknown).
@@ -253,7 +252,7 @@ impl<'m> Design<'m> {
     /// runs once per item the first returns; a query (their children stored
     /// elsewhere) runs once, for all of them, and returns their children.
     pub(crate) fn charge(&self, op: &Operation, r: &Request) -> Charge {
-        self.charge_in(&self.operating(op), r)
+        self.charge_in(&self.operating(op), r, self.facts_of(&r.container))
     }
 
     /// The context [`Design::charge_in`] figures `op`'s requests in.
@@ -261,46 +260,47 @@ impl<'m> Design<'m> {
         Operating {
             op,
             pattern: self.model.access_pattern(&op.pattern),
+            first_items: OnceCell::new(),
             main_items: OnceCell::new(),
             start_count: OnceCell::new(),
         }
     }
 
-    /// [`Design::charge`] of `r`, a request of `op.op`.
-    fn charge_in(&self, op: &Operating<'_, 'm>, r: &Request) -> Charge {
+    /// [`Design::charge`] of `r`, a request of `op.op`, whose container's facts are `c`.
+    fn charge_in(&self, op: &Operating<'_, 'm>, r: &Request, c: Option<&facts::ContainerFacts>) -> Charge {
         let follows = op.op.requests.first().filter(|first| !std::ptr::eq(*first, r));
         let per_result = matches!(r.purpose, Purpose::Count { .. });
         match (follows, r.kind()) {
             (Some(first), OperationKind::PointRead) => self
-                .charge_once(op, r, 1.0)
+                .charge_once(op, r, c, 1.0)
                 .scaled(self.first_items(op, first) * self.references_per_item(op, r)),
             // A count per result: one small answer each time.
-            (Some(first), _) if per_result => self.charge_once(op, r, 0.0).scaled(self.first_items(op, first)),
+            (Some(first), _) if per_result => self.charge_once(op, r, c, 0.0).scaled(self.first_items(op, first)),
             // The rewrite of every document holding an extended reference to the target.
             (Some(_), OperationKind::Write) if matches!(r.purpose, Purpose::SyncExtendedReference { .. }) => {
-                self.charge_once(op, r, 1.0).scaled(self.holders_per_target(r))
+                self.charge_once(op, r, c, 1.0).scaled(self.holders_per_target(r, c))
             }
             // The rewrite of every descendant: as many as an element has ancestors, on average.
             (Some(_), OperationKind::Write) if matches!(r.purpose, Purpose::SyncAncestors { .. }) => {
-                self.charge_once(op, r, 1.0).scaled(self.typical_depth(r))
+                self.charge_once(op, r, c, 1.0).scaled(self.typical_depth(r))
             }
             (Some(first), OperationKind::SinglePartitionQuery | OperationKind::CrossPartitionQuery) => {
-                self.charge_once(op, r, self.first_items(op, first))
+                self.charge_once(op, r, c, self.first_items(op, first))
             }
-            _ => self.charge_once(op, r, 1.0),
+            _ => self.charge_once(op, r, c, 1.0),
         }
     }
 
     /// How many documents of `r`'s type refer to one target of its extended reference:
-    /// their count over the target's.
-    fn holders_per_target(&self, r: &Request) -> f64 {
+    /// their count over the target's (`c`: its container's facts).
+    fn holders_per_target(&self, r: &Request, c: Option<&facts::ContainerFacts>) -> f64 {
         let Purpose::SyncExtendedReference { target, .. } = &r.purpose else {
             return 1.0;
         };
         let holders = r
             .document_types
             .first()
-            .and_then(|d| self.facts_of(&r.container)?.documents.get(d))
+            .and_then(|d| c?.documents.get(d))
             .map_or(1.0, |d| d.count);
         holders / facts::count_of(self.model, target).max(1.0)
     }
@@ -344,42 +344,52 @@ impl<'m> Design<'m> {
         op.pattern.and_then(|p| p.limit).map_or(QUERY_PAGE_ITEMS, |n| n as f64)
     }
 
-    /// How many items the first request of `op` returns (1 for a point read).
+    /// How many items the first request of `op` returns (1 for a point read): figured
+    /// once however many of the requests after it ask.
     fn first_items(&self, op: &Operating<'_, 'm>, first: &Request) -> f64 {
-        let Some(container) = self
-            .facts_of(&first.container)
-            .filter(|_| !first.document_types.is_empty())
-        else {
-            return 1.0;
-        };
-        match first.kind() {
-            OperationKind::SinglePartitionQuery | OperationKind::CrossPartitionQuery => {
-                self.main_items(op, container).min(self.main_page(op)).max(1.0)
+        *op.first_items.get_or_init(|| {
+            let Some(container) = self
+                .facts_of(&first.container)
+                .filter(|_| !first.document_types.is_empty())
+            else {
+                return 1.0;
+            };
+            match first.kind() {
+                OperationKind::SinglePartitionQuery | OperationKind::CrossPartitionQuery => {
+                    self.main_items(op, container).min(self.main_page(op)).max(1.0)
+                }
+                _ => 1.0,
             }
-            _ => 1.0,
-        }
+        })
     }
 
     /// [`Design::items`] of the first document type of `op`'s main (first) request, in
-    /// its container `c`: figured once however many of the requests after it ask.
+    /// its container `c`: figured once, for the main request and those after it.
     fn main_items(&self, op: &Operating<'_, 'm>, c: &facts::ContainerFacts) -> f64 {
         *op.main_items.get_or_init(|| {
             let first = &op.op.requests[0];
-            self.items(op, first, true, &first.document_types[0], c)
+            self.items(op, first, true, c.documents.get(&first.document_types[0]), c)
         })
     }
 
     /// The charge of one execution of `r`; a query after the first returns the
-    /// children of `parents` items.
-    fn charge_once(&self, op: &Operating<'_, 'm>, r: &Request, parents: f64) -> Charge {
-        let Some(container) = self.facts_of(&r.container) else {
+    /// children of `parents` items. `c`: the facts of its container (none when not in
+    /// this design).
+    fn charge_once(
+        &self,
+        op: &Operating<'_, 'm>,
+        r: &Request,
+        c: Option<&facts::ContainerFacts>,
+        parents: f64,
+    ) -> Charge {
+        let Some(container) = c else {
             return Charge::default();
         };
         let doc = |name: &str| container.documents.get(name);
-        let bytes = |name: &str| doc(name).map_or(DEFAULT_ITEM_BYTES, |d| d.bytes);
+        let bytes = |d: Option<&DocFacts>| d.map_or(DEFAULT_ITEM_BYTES, |d| d.bytes);
         let read = self.consistency.read_factor();
         match r.kind() {
-            OperationKind::PointRead => Charge::once(units::point_read(bytes(&r.document_types[0]))).scaled(read),
+            OperationKind::PointRead => Charge::once(units::point_read(bytes(doc(&r.document_types[0])))).scaled(read),
             OperationKind::Write => {
                 let d = doc(&r.document_types[0]);
                 let (mut b, paths) = d.map_or((DEFAULT_ITEM_BYTES, 0), |d| (d.bytes, d.indexed_paths));
@@ -402,7 +412,7 @@ impl<'m> Design<'m> {
                 // What the main query needs: its `limit`, else one page.
                 let page = if main { self.main_page(op) } else { QUERY_PAGE_ITEMS };
                 // Buckets: as many as hold what the read needs, and one more at the edge.
-                let page = match (&r.purpose, self.bucket_items(r)) {
+                let page = match (&r.purpose, bucket_items(r, container)) {
                     (Purpose::ReadBuckets { .. }, Some(per_bucket)) => (page / per_bucket).ceil() + 1.0,
                     _ => page,
                 };
@@ -411,19 +421,20 @@ impl<'m> Design<'m> {
                     .pattern
                     .map(|p| p.project.len())
                     .filter(|&n| main && n > 0 && r.selects_short_form());
-                let bytes = |name: &str| match (projected, doc(name)) {
+                let bytes = |d: Option<&DocFacts>| match (projected, d) {
                     (Some(n), Some(d)) => d.bytes * ((n + 3) as f64 / (d.properties + 3) as f64).min(1.0),
-                    _ => bytes(name),
+                    _ => bytes(d),
                 };
                 let returned: Vec<(f64, f64)> = r
                     .document_types
                     .iter()
                     .enumerate()
                     .map(|(i, name)| {
+                        let d = doc(name);
                         let items = if main && i == 0 {
                             self.main_items(op, container)
                         } else {
-                            self.items(op, r, false, name, container)
+                            self.items(op, r, false, d, container)
                         };
                         let items = if main { items } else { items * parents }.min(page);
                         // A count returns one number (across partitions, a `1` per match).
@@ -435,7 +446,7 @@ impl<'m> Design<'m> {
                             };
                             return (n, COUNT_RESULT_BYTES);
                         }
-                        (items, bytes(name))
+                        (items, bytes(d))
                     })
                     .collect();
                 let cross = kind == OperationKind::CrossPartitionQuery;
@@ -455,14 +466,6 @@ impl<'m> Design<'m> {
         }
     }
 
-    /// The typical number of children each bucket `r` reads holds (`bucket`).
-    fn bucket_items(&self, r: &Request) -> Option<f64> {
-        let Purpose::ReadBuckets { document, .. } = &r.purpose else {
-            return None;
-        };
-        self.facts_of(&r.container)?.documents.get(document)?.bucket_items
-    }
-
     /// How many physical partitions a query given a prefix of a hierarchical key may
     /// check: those its largest prefix value's data fills; `None` for any other request.
     fn prefix_span(&self, r: &Request, c: &facts::ContainerFacts) -> Option<f64> {
@@ -474,10 +477,17 @@ impl<'m> Design<'m> {
         Some(units::physical_partitions(c.storage_bytes * share, 0.0))
     }
 
-    /// Items of document type `name` a query returns: each equality filter
-    /// narrows them (see `ASSUMPTIONS`); the fewest wins.
-    fn items(&self, op: &Operating<'_, 'm>, r: &Request, main: bool, name: &str, c: &facts::ContainerFacts) -> f64 {
-        let count = c.documents.get(name).map_or(1.0, |d| d.count);
+    /// Items of a document type (`d`, its facts in container `c`) a query returns:
+    /// each equality filter narrows them (see `ASSUMPTIONS`); the fewest wins.
+    fn items(
+        &self,
+        op: &Operating<'_, 'm>,
+        r: &Request,
+        main: bool,
+        d: Option<&DocFacts>,
+        c: &facts::ContainerFacts,
+    ) -> f64 {
+        let count = d.map_or(1.0, |d| d.count);
         // The logical partitions the key given selects (a prefix selects several).
         let given = match r.partition_key() {
             Some(crate::operations::ValueSource::Levels(given)) => given.len(),
@@ -510,7 +520,7 @@ impl<'m> Design<'m> {
         let root = self.model.root_of(&pattern.start);
         // Equality filters: the most selective one bounds the answer; ranges keep a share of it.
         let (mut items, mut share) = (unfiltered, 1.0);
-        for filter in pattern.filters().into_iter().flatten() {
+        for filter in pattern.filter.iter().filter_map(|f| Filter::parse(f)) {
             // A path (`author.userId`) is priced as the name it ends in.
             let f = filter.attribute.rsplit('.').next().unwrap_or(filter.attribute);
             let values = match filter.op {
@@ -666,6 +676,8 @@ struct Operating<'o, 'm> {
     op: &'o Operation,
     /// `op`'s access pattern, looked up once.
     pattern: Option<&'m AccessPattern>,
+    /// [`Design::first_items`], once asked.
+    first_items: OnceCell<f64>,
     /// [`Design::main_items`], once asked.
     main_items: OnceCell<f64>,
     /// [`facts::count_of`] the pattern's start, once asked.
@@ -688,6 +700,15 @@ pub struct ContainerFigures {
     pub physical_partitions: f64,
     /// Request units per second its share of the workload takes.
     pub ru_per_second: f64,
+}
+
+/// The typical number of children each bucket `r` reads holds (`bucket`), in its
+/// container `c`.
+fn bucket_items(r: &Request, c: &facts::ContainerFacts) -> Option<f64> {
+    let Purpose::ReadBuckets { document, .. } = &r.purpose else {
+        return None;
+    };
+    c.documents.get(document)?.bucket_items
 }
 
 /// Whether the partition key `key` binds parameter `f` (itself or one of its levels).
