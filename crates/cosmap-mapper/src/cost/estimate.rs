@@ -2,8 +2,6 @@
 //! the naive port, MR1–MR6 alone, and MR1–MR6 with optimisations — the workload
 //! totals in RU/s, and warnings.
 
-use std::collections::BTreeMap;
-
 use cosmap_domain::DomainModel;
 use serde::Serialize;
 
@@ -280,8 +278,9 @@ fn report(
 /// container's figures. Figured from the design alone, so the three designs can be
 /// figured in any order or side by side.
 struct Figured {
-    /// Each access pattern's cost (its first operation's), by the pattern's name.
-    costs: BTreeMap<String, DesignCost>,
+    /// Each access pattern's cost (its first operation's), sorted by the pattern's
+    /// name (each once): looked up by a binary search.
+    costs: Vec<(String, DesignCost)>,
     containers: Vec<ContainerFigures>,
 }
 
@@ -319,7 +318,11 @@ impl Figured {
 
     /// The cost of `pattern` in this design, when it serves it.
     fn cost_of(&self, pattern: &str) -> Option<DesignCost> {
-        self.costs.get(pattern).cloned()
+        let i = self
+            .costs
+            .binary_search_by(|(name, _)| name.as_str().cmp(pattern))
+            .ok()?;
+        Some(self.costs[i].1.clone())
     }
 }
 
