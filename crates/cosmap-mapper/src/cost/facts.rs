@@ -1,7 +1,7 @@
 //! The sizes and counts the estimate needs, for one design: documents per type,
 //! item sizes, indexed paths, storage and partition key values per container.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 use cosmap_domain::{DomainModel, Element};
 
@@ -60,16 +60,24 @@ pub(crate) type Facts = BTreeMap<String, ContainerFacts>;
 pub(crate) fn count_of(model: &DomainModel, element: &str) -> f64 {
     let mut factor = 1.0;
     let mut current = element;
-    let mut seen: BTreeSet<&str> = BTreeSet::new();
+    // The elements walked through after `element` (which is compared apart): most
+    // walks end one step up, at a declared count, without a list made.
+    let mut walked: Vec<&str> = Vec::new();
+    let mut first = true;
     loop {
         let declared = model.element(current).and_then(|e| e.volume()).and_then(|v| v.count);
         if let Some(count) = declared {
             return factor * count;
         }
-        let parent = model.parent_relationship(current).filter(|_| seen.insert(current));
+        let round = !first && (current == element || walked.contains(&current));
+        let parent = model.parent_relationship(current).filter(|_| !round);
         let Some(r) = parent else {
             return factor;
         };
+        if !first {
+            walked.push(current);
+        }
+        first = false;
         factor *= r.typical().unwrap_or(1.0);
         current = &r.from;
     }
@@ -298,4 +306,37 @@ pub(crate) fn document_paths(d: &DocumentType) -> usize {
             .sum()
     }
     3 + d.attributes.len() + 2 * d.references.len() + embedded(&d.embedded)
+}
+
+#[cfg(test)]
+mod tests {
+    use cosmap_domain::{Aggregate, Cardinality, Entity, ModelBuilder, Relationship};
+
+    /// A member's count is its parents' typical counts multiplied up the tree to the
+    /// root's declared count, each step once, however deep (past the first step the
+    /// walk keeps a list of where it has been).
+    #[test]
+    fn a_member_count_multiplies_up_the_tree_to_the_root() {
+        let model = ModelBuilder::new("Deep")
+            .entity(Entity::new("Root", "rootId").volume(10.0, 1000.0))
+            .entity(Entity::new("A", "aId"))
+            .entity(Entity::new("B", "bId"))
+            .entity(Entity::new("C", "cId"))
+            .entity(Entity::new("D", "dId"))
+            .aggregate(Aggregate::new("Root").member("A").member("B").member("C").member("D"))
+            .relationship(Relationship::new("Root", "A", Cardinality::Many).avg(5.0))
+            .relationship(Relationship::new("A", "B", Cardinality::Many).avg(2.0))
+            .relationship(Relationship::new("B", "C", Cardinality::Many).avg(3.0))
+            .relationship(Relationship::new("C", "D", Cardinality::Many).avg(7.0))
+            // A reference back to the root makes no parent of it: the walk ends there.
+            .relationship(Relationship::new("D", "Root", Cardinality::One))
+            .build()
+            .expect("a valid model");
+        let count = |name| super::count_of(&model, name);
+        assert_eq!(count("Root"), 10.0);
+        assert_eq!(count("A"), 50.0);
+        assert_eq!(count("B"), 100.0);
+        assert_eq!(count("C"), 300.0);
+        assert_eq!(count("D"), 2100.0);
+    }
 }
