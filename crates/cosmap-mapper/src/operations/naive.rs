@@ -104,11 +104,13 @@ pub fn naive_operations(model: &DomainModel) -> Vec<Operation> {
                                     vec!["parentIds".to_string()],
                                 )
                             };
-                            let sql = if conditions.is_empty() {
-                                "SELECT * FROM c".to_string()
-                            } else {
-                                format!("SELECT * FROM c WHERE {}", conditions.join(" AND "))
-                            };
+                            // `SELECT * FROM c`, then `WHERE` the conditions joined by `AND`:
+                            // appended in place, without a joined copy to format.
+                            let mut sql = String::from("SELECT * FROM c");
+                            for (k, condition) in conditions.iter().enumerate() {
+                                sql.push_str(if k == 0 { " WHERE " } else { " AND " });
+                                sql.push_str(condition);
+                            }
                             Action::CrossPartitionQuery { sql, parameters }
                         }
                     };
