@@ -258,15 +258,19 @@ pub(crate) fn largest_share(distinct: f64, declared: Option<f64>) -> f64 {
 }
 
 /// Facts of the naive design: a container per entity and value object, by `/id`.
-/// Collected, not inserted one by one: the map is built from them sorted by name
-/// (the last of a name kept, as inserting would).
+/// Collected, not inserted one by one: the names are sorted first (small to move),
+/// so the map is built from facts already in order (the last of a name kept, as
+/// inserting would).
 pub(crate) fn of_naive(model: &DomainModel) -> Facts {
-    let names = model
+    let mut names: Vec<&str> = model
         .entities()
         .iter()
         .map(|e| e.name.as_str())
-        .chain(model.value_objects().iter().map(|v| v.name.as_str()));
+        .chain(model.value_objects().iter().map(|v| v.name.as_str()))
+        .collect();
+    names.sort();
     names
+        .into_iter()
         .map(|name| (name.to_string(), naive_container(model, name)))
         .collect()
 }
