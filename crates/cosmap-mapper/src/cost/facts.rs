@@ -171,41 +171,50 @@ fn element_bytes(element: Option<Element<'_>>) -> f64 {
         .unwrap_or(DEFAULT_ITEM_BYTES)
 }
 
-/// Facts of a design's containers (the MR-only or the optimised design).
+/// Facts of a design's containers (the MR-only or the optimised design). Collected,
+/// not inserted one by one: the containers are sorted by name first (references,
+/// small to move), so the map is built from facts already in order (the last of a
+/// name kept, as inserting would).
 pub(crate) fn of_containers(model: &DomainModel, containers: &[Container]) -> Facts {
-    let mut facts = Facts::new();
-    for c in containers {
-        let index_all = c.indexing_policy.included_paths.iter().any(|p| p.path == "/*");
-        let mut f = ContainerFacts {
-            dictionary: c.kind == ContainerKind::Dictionary,
-            ..ContainerFacts::default()
+    let mut sorted: Vec<&Container> = containers.iter().collect();
+    sorted.sort_by(|a, b| a.name.cmp(&b.name));
+    sorted
+        .into_iter()
+        .map(|c| (c.name.clone(), container_facts(model, c)))
+        .collect()
+}
+
+/// Facts of container `c`.
+fn container_facts(model: &DomainModel, c: &Container) -> ContainerFacts {
+    let index_all = c.indexing_policy.included_paths.iter().any(|p| p.path == "/*");
+    let mut f = ContainerFacts {
+        dictionary: c.kind == ContainerKind::Dictionary,
+        ..ContainerFacts::default()
+    };
+    for d in &c.document_types {
+        let count = documents_of(d, count_of(model, &d.source));
+        let bytes = d.estimated_size_bytes.unwrap_or(DEFAULT_ITEM_BYTES);
+        let indexed_paths = if index_all {
+            document_paths(d)
+        } else {
+            c.indexing_policy.included_paths.len()
         };
-        for d in &c.document_types {
-            let count = documents_of(d, count_of(model, &d.source));
-            let bytes = d.estimated_size_bytes.unwrap_or(DEFAULT_ITEM_BYTES);
-            let indexed_paths = if index_all {
-                document_paths(d)
-            } else {
-                c.indexing_policy.included_paths.len()
-            };
-            f.storage_bytes += count * bytes;
-            f.documents.insert(
-                d.name.clone(),
-                DocFacts {
-                    count,
-                    bytes,
-                    indexed_paths,
-                    properties: d.attributes.len() + d.embedded.len() + d.references.len(),
-                    bucket_items: d.bucket.as_ref().map(|b| b.typical_items),
-                },
-            );
-        }
-        let mut levels = partition_key_values(model, c);
-        (f.partition_key_values, f.largest_partition_share) = levels.pop().unwrap_or((1.0, 1.0));
-        f.prefixes = levels;
-        facts.insert(c.name.clone(), f);
+        f.storage_bytes += count * bytes;
+        f.documents.insert(
+            d.name.clone(),
+            DocFacts {
+                count,
+                bytes,
+                indexed_paths,
+                properties: d.attributes.len() + d.embedded.len() + d.references.len(),
+                bucket_items: d.bucket.as_ref().map(|b| b.typical_items),
+            },
+        );
     }
-    facts
+    let mut levels = partition_key_values(model, c);
+    (f.partition_key_values, f.largest_partition_share) = levels.pop().unwrap_or((1.0, 1.0));
+    f.prefixes = levels;
+    f
 }
 
 /// For each prefix of `c`'s partition key (the first level, the first two, … the whole
