@@ -4,13 +4,14 @@
 //! queries included). The cost table and the mapper's decisions read the same
 //! figures from here.
 
+use std::cell::OnceCell;
 use std::collections::BTreeMap;
 
-use cosmap_domain::{DomainModel, Element, FilterOp, NameMap};
+use cosmap_domain::{AccessPattern, DomainModel, Element, Filter, FilterOp, NameMap};
 
 use super::constants::*;
 use super::estimate::{Consistency, DesignCost};
-use super::facts::{self, Facts};
+use super::facts::{self, DocFacts, Facts};
 use super::units::{self, Charge};
 use crate::logical_model::Container;
 use crate::operations::{Operation, OperationKind, Purpose, Request, WriteKind};
@@ -26,10 +27,19 @@ pub(crate) struct Design<'m> {
     index: NameMap<String, usize>,
     consistency: Consistency,
     /// Each request's charge as figured while sizing the partitions, in the order of
-    /// the operations the design was made with; `None` where it depends on the
-    /// partition counts figured after it (a query given a prefix of a hierarchical
-    /// key). See [`Design::request_rus`].
-    charges: Vec<Option<Charge>>,
+    /// the operations the design was made with. See [`Design::request_rus`].
+    charges: Vec<StoredCharge>,
+}
+
+/// One request's charge as [`Design::new`] figured it, kept so that its RU need not
+/// be figured again.
+#[derive(Clone, Copy)]
+struct StoredCharge {
+    /// Where the request's container is in [`Design::facts`] (`None`: not in this design).
+    container: Option<usize>,
+    /// `None` where the charge depends on the partition counts figured after it (a
+    /// query given a prefix of a hierarchical key).
+    charge: Option<Charge>,
 }
 
 /// One container's facts with the partitions and RU/s of its workload.
@@ -73,23 +83,32 @@ impl<'m> Design<'m> {
         // Load on a container = fixed + per_partition × partitions (the fan-out of its
         // cross-partition queries), and partitions = max(by storage, load / 10,000):
         // solved for the smallest partition count that carries its own load.
-        // Only looked up: each container's sums add its requests in the operations' order.
-        let mut fixed: NameMap<&str, f64> = NameMap::default();
-        let mut fan_out: NameMap<&str, f64> = NameMap::default();
+        // Each container's sums (by its place in `facts`) add its requests in the
+        // operations' order.
+        let mut fixed = vec![0.0; design.facts.len()];
+        let mut fan_out = vec![0.0; design.facts.len()];
         let mut charges = Vec::with_capacity(operations.iter().map(|op| op.requests.len()).sum());
         for op in operations {
-            for r in &op.requests {
-                let charge = design.charge(op, r);
-                charges.push((!design.fans_by_prefix(r)).then_some(charge));
-                *fixed.entry(r.container.as_str()).or_default() += charge.fixed * op.per_second;
-                *fan_out.entry(r.container.as_str()).or_default() += charge.per_partition * op.per_second;
+            let op = design.operating(op);
+            for r in &op.op.requests {
+                // Its container looked up once, for every figure of the request.
+                let container = design.index.get(r.container.as_str()).copied();
+                let c = container.map(|i| &design.facts[i].1.facts);
+                let charge = design.charge_in(&op, r, c);
+                charges.push(StoredCharge {
+                    container,
+                    charge: (!design.fans_by_prefix(r, c)).then_some(charge),
+                });
+                if let Some(i) = container {
+                    fixed[i] += charge.fixed * op.op.per_second;
+                    fan_out[i] += charge.per_partition * op.op.per_second;
+                }
             }
         }
         let mut figures = Vec::with_capacity(design.facts.len());
-        for (name, figured) in &design.facts {
+        for (i, (_, figured)) in design.facts.iter().enumerate() {
             let f = &figured.facts;
-            let a = fixed.get(name.as_str()).copied().unwrap_or(0.0);
-            let b = fan_out.get(name.as_str()).copied().unwrap_or(0.0);
+            let (a, b) = (fixed[i], fan_out[i]);
             let by_storage = units::physical_partitions(f.storage_bytes, 0.0);
             let carried = |p: f64| units::physical_partitions(0.0, a + b * p) <= p;
             let partitions = if carried(by_storage) {
@@ -109,9 +128,21 @@ impl<'m> Design<'m> {
         design
     }
 
-    /// The cost of one execution of `op` and at its rate.
-    pub(crate) fn operation_cost(&self, op: &Operation) -> DesignCost {
-        let ru: f64 = op.requests.iter().map(|r| self.request_ru(op, r)).sum();
+    /// Each of `operations` with the cost of one execution and at its rate, in their
+    /// order; the charges this design was made with are taken again (see
+    /// [`Design::request_rus`]).
+    pub(crate) fn operation_costs<'a>(
+        &'a self,
+        operations: &'a [Operation],
+    ) -> impl Iterator<Item = (&'a Operation, DesignCost)> + 'a {
+        self.with_charges(operations)
+            .map(|(op, stored)| (op, self.operation_cost(op, stored)))
+    }
+
+    /// The cost of one execution of `op` and at its rate: its requests' RU added in
+    /// their order (`stored`: their charges, as [`Design::with_charges`] gives them).
+    fn operation_cost(&self, op: &Operation, stored: &[StoredCharge]) -> DesignCost {
+        let ru: f64 = self.rus(op, stored).sum();
         DesignCost {
             operation: op.kind,
             ru: units::round(ru),
@@ -131,34 +162,53 @@ impl<'m> Design<'m> {
     /// figured twice, except where they depend on those counts. Other operations (a
     /// different number of requests) are figured afresh.
     pub(crate) fn request_rus(&self, operations: &[Operation]) -> Vec<Vec<f64>> {
-        let requests: usize = operations.iter().map(|op| op.requests.len()).sum();
-        let mut charges = self.charges.iter().filter(|_| requests == self.charges.len());
-        operations
-            .iter()
-            .map(|op| {
-                op.requests
-                    .iter()
-                    .map(|r| match charges.next() {
-                        Some(Some(charge)) => charge.at(self.partitions(&r.container)),
-                        _ => self.request_ru(op, r),
-                    })
-                    .collect()
-            })
+        self.with_charges(operations)
+            .map(|(op, stored)| self.rus(op, stored).collect())
             .collect()
+    }
+
+    /// Each of `operations` with the charges stored for its requests when they are the
+    /// operations this design was made with (the same number of requests); with none
+    /// otherwise.
+    fn with_charges<'a>(
+        &'a self,
+        operations: &'a [Operation],
+    ) -> impl Iterator<Item = (&'a Operation, &'a [StoredCharge])> + 'a {
+        let requests: usize = operations.iter().map(|op| op.requests.len()).sum();
+        let mut rest: &[StoredCharge] = if requests == self.charges.len() {
+            &self.charges
+        } else {
+            &[]
+        };
+        operations.iter().map(move |op| {
+            let (stored, after) = rest.split_at(op.requests.len().min(rest.len()));
+            rest = after;
+            (op, stored)
+        })
+    }
+
+    /// [`Design::request_ru`] of each request of `op`, in order: its stored charge (one
+    /// of `stored`, by position) at its container's partition count, or where none is
+    /// stored figured afresh.
+    fn rus<'a>(&'a self, op: &'a Operation, stored: &'a [StoredCharge]) -> impl Iterator<Item = f64> + 'a {
+        op.requests.iter().enumerate().map(move |(i, r)| match stored.get(i) {
+            Some(StoredCharge {
+                container,
+                charge: Some(charge),
+            }) => charge.at(container.map_or(1.0, |c| self.facts[c].1.partitions)),
+            _ => self.request_ru(op, r),
+        })
     }
 
     /// Whether `r`'s charge depends on its container's partition count: a query given
     /// a prefix of a hierarchical key checks the partitions holding it, at most all.
-    fn fans_by_prefix(&self, r: &Request) -> bool {
+    /// (`c`: its container's facts.)
+    fn fans_by_prefix(&self, r: &Request, c: Option<&facts::ContainerFacts>) -> bool {
         let query = matches!(
             r.kind(),
             OperationKind::SinglePartitionQuery | OperationKind::CrossPartitionQuery
         );
-        query
-            && self
-                .facts_of(&r.container)
-                .and_then(|c| self.prefix_span(r, c))
-                .is_some_and(|span| span > 1.0)
+        query && c.and_then(|c| self.prefix_span(r, c)).is_some_and(|span| span > 1.0)
     }
 
     /// Physical partitions of `container` in this design (1 when unknown).
@@ -202,39 +252,55 @@ impl<'m> Design<'m> {
     /// runs once per item the first returns; a query (their children stored
     /// elsewhere) runs once, for all of them, and returns their children.
     pub(crate) fn charge(&self, op: &Operation, r: &Request) -> Charge {
-        let follows = op.requests.first().filter(|first| !std::ptr::eq(*first, r));
+        self.charge_in(&self.operating(op), r, self.facts_of(&r.container))
+    }
+
+    /// The context [`Design::charge_in`] figures `op`'s requests in.
+    fn operating<'o>(&self, op: &'o Operation) -> Operating<'o, 'm> {
+        Operating {
+            op,
+            pattern: self.model.access_pattern(&op.pattern),
+            first_items: OnceCell::new(),
+            main_items: OnceCell::new(),
+            start_count: OnceCell::new(),
+        }
+    }
+
+    /// [`Design::charge`] of `r`, a request of `op.op`, whose container's facts are `c`.
+    fn charge_in(&self, op: &Operating<'_, 'm>, r: &Request, c: Option<&facts::ContainerFacts>) -> Charge {
+        let follows = op.op.requests.first().filter(|first| !std::ptr::eq(*first, r));
         let per_result = matches!(r.purpose, Purpose::Count { .. });
         match (follows, r.kind()) {
             (Some(first), OperationKind::PointRead) => self
-                .charge_once(op, r, 1.0)
+                .charge_once(op, r, c, 1.0)
                 .scaled(self.first_items(op, first) * self.references_per_item(op, r)),
             // A count per result: one small answer each time.
-            (Some(first), _) if per_result => self.charge_once(op, r, 0.0).scaled(self.first_items(op, first)),
+            (Some(first), _) if per_result => self.charge_once(op, r, c, 0.0).scaled(self.first_items(op, first)),
             // The rewrite of every document holding an extended reference to the target.
             (Some(_), OperationKind::Write) if matches!(r.purpose, Purpose::SyncExtendedReference { .. }) => {
-                self.charge_once(op, r, 1.0).scaled(self.holders_per_target(r))
+                self.charge_once(op, r, c, 1.0).scaled(self.holders_per_target(r, c))
             }
             // The rewrite of every descendant: as many as an element has ancestors, on average.
             (Some(_), OperationKind::Write) if matches!(r.purpose, Purpose::SyncAncestors { .. }) => {
-                self.charge_once(op, r, 1.0).scaled(self.typical_depth(r))
+                self.charge_once(op, r, c, 1.0).scaled(self.typical_depth(r))
             }
             (Some(first), OperationKind::SinglePartitionQuery | OperationKind::CrossPartitionQuery) => {
-                self.charge_once(op, r, self.first_items(op, first))
+                self.charge_once(op, r, c, self.first_items(op, first))
             }
-            _ => self.charge_once(op, r, 1.0),
+            _ => self.charge_once(op, r, c, 1.0),
         }
     }
 
     /// How many documents of `r`'s type refer to one target of its extended reference:
-    /// their count over the target's.
-    fn holders_per_target(&self, r: &Request) -> f64 {
+    /// their count over the target's (`c`: its container's facts).
+    fn holders_per_target(&self, r: &Request, c: Option<&facts::ContainerFacts>) -> f64 {
         let Purpose::SyncExtendedReference { target, .. } = &r.purpose else {
             return 1.0;
         };
         let holders = r
             .document_types
             .first()
-            .and_then(|d| self.facts_of(&r.container)?.documents.get(d))
+            .and_then(|d| c?.documents.get(d))
             .map_or(1.0, |d| d.count);
         holders / facts::count_of(self.model, target).max(1.0)
     }
@@ -255,13 +321,11 @@ impl<'m> Design<'m> {
 
     /// How many references each result holds for point read `r` to follow: a list's
     /// typical length (`avg`, else `max`), else one; an ancestor per level up a tree.
-    fn references_per_item(&self, op: &Operation, r: &Request) -> f64 {
+    fn references_per_item(&self, op: &Operating<'_, 'm>, r: &Request) -> f64 {
         if matches!(r.purpose, Purpose::FollowAncestors { .. }) {
             return self.typical_depth(r);
         }
-        let (Some(pattern), Some(crate::operations::ValueSource::Property(path))) =
-            (self.model.access_pattern(&op.pattern), r.id())
-        else {
+        let (Some(pattern), Some(crate::operations::ValueSource::Property(path))) = (op.pattern, r.id()) else {
             return 1.0;
         };
         let Some(property) = path.names().first() else {
@@ -276,38 +340,56 @@ impl<'m> Design<'m> {
 
     /// The most items `op`'s main query returns in one execution: the pattern's
     /// `limit`, else one page (a `limit` beyond a page reads several).
-    fn main_page(&self, op: &Operation) -> f64 {
-        self.model
-            .access_pattern(&op.pattern)
-            .and_then(|p| p.limit)
-            .map_or(QUERY_PAGE_ITEMS, |n| n as f64)
+    fn main_page(&self, op: &Operating<'_, 'm>) -> f64 {
+        op.pattern.and_then(|p| p.limit).map_or(QUERY_PAGE_ITEMS, |n| n as f64)
     }
 
-    /// How many items the first request of `op` returns (1 for a point read).
-    fn first_items(&self, op: &Operation, first: &Request) -> f64 {
-        let (Some(container), Some(name)) = (self.facts_of(&first.container), first.document_types.first()) else {
-            return 1.0;
-        };
-        match first.kind() {
-            OperationKind::SinglePartitionQuery | OperationKind::CrossPartitionQuery => self
-                .items(op, first, true, name, container)
-                .min(self.main_page(op))
-                .max(1.0),
-            _ => 1.0,
-        }
+    /// How many items the first request of `op` returns (1 for a point read): figured
+    /// once however many of the requests after it ask.
+    fn first_items(&self, op: &Operating<'_, 'm>, first: &Request) -> f64 {
+        *op.first_items.get_or_init(|| {
+            let Some(container) = self
+                .facts_of(&first.container)
+                .filter(|_| !first.document_types.is_empty())
+            else {
+                return 1.0;
+            };
+            match first.kind() {
+                OperationKind::SinglePartitionQuery | OperationKind::CrossPartitionQuery => {
+                    self.main_items(op, container).min(self.main_page(op)).max(1.0)
+                }
+                _ => 1.0,
+            }
+        })
+    }
+
+    /// [`Design::items`] of the first document type of `op`'s main (first) request, in
+    /// its container `c`: figured once, for the main request and those after it.
+    fn main_items(&self, op: &Operating<'_, 'm>, c: &facts::ContainerFacts) -> f64 {
+        *op.main_items.get_or_init(|| {
+            let first = &op.op.requests[0];
+            self.items(op, first, true, c.documents.get(&first.document_types[0]), c)
+        })
     }
 
     /// The charge of one execution of `r`; a query after the first returns the
-    /// children of `parents` items.
-    fn charge_once(&self, op: &Operation, r: &Request, parents: f64) -> Charge {
-        let Some(container) = self.facts_of(&r.container) else {
+    /// children of `parents` items. `c`: the facts of its container (none when not in
+    /// this design).
+    fn charge_once(
+        &self,
+        op: &Operating<'_, 'm>,
+        r: &Request,
+        c: Option<&facts::ContainerFacts>,
+        parents: f64,
+    ) -> Charge {
+        let Some(container) = c else {
             return Charge::default();
         };
         let doc = |name: &str| container.documents.get(name);
-        let bytes = |name: &str| doc(name).map_or(DEFAULT_ITEM_BYTES, |d| d.bytes);
+        let bytes = |d: Option<&DocFacts>| d.map_or(DEFAULT_ITEM_BYTES, |d| d.bytes);
         let read = self.consistency.read_factor();
         match r.kind() {
-            OperationKind::PointRead => Charge::once(units::point_read(bytes(&r.document_types[0]))).scaled(read),
+            OperationKind::PointRead => Charge::once(units::point_read(bytes(doc(&r.document_types[0])))).scaled(read),
             OperationKind::Write => {
                 let d = doc(&r.document_types[0]);
                 let (mut b, paths) = d.map_or((DEFAULT_ITEM_BYTES, 0), |d| (d.bytes, d.indexed_paths));
@@ -326,30 +408,34 @@ impl<'m> Design<'m> {
                 Charge::once(write + trim)
             }
             kind @ (OperationKind::SinglePartitionQuery | OperationKind::CrossPartitionQuery) => {
-                let main = op.requests.first().is_some_and(|first| std::ptr::eq(first, r));
+                let main = op.op.requests.first().is_some_and(|first| std::ptr::eq(first, r));
                 // What the main query needs: its `limit`, else one page.
                 let page = if main { self.main_page(op) } else { QUERY_PAGE_ITEMS };
                 // Buckets: as many as hold what the read needs, and one more at the edge.
-                let page = match (&r.purpose, self.bucket_items(r)) {
+                let page = match (&r.purpose, bucket_items(r, container)) {
                     (Purpose::ReadBuckets { .. }, Some(per_bucket)) => (page / per_bucket).ceil() + 1.0,
                     _ => page,
                 };
                 // A short form (`project`) returns a share of each document, by its properties.
-                let projected = self
-                    .model
-                    .access_pattern(&op.pattern)
+                let projected = op
+                    .pattern
                     .map(|p| p.project.len())
                     .filter(|&n| main && n > 0 && r.selects_short_form());
-                let bytes = |name: &str| match (projected, doc(name)) {
+                let bytes = |d: Option<&DocFacts>| match (projected, d) {
                     (Some(n), Some(d)) => d.bytes * ((n + 3) as f64 / (d.properties + 3) as f64).min(1.0),
-                    _ => bytes(name),
+                    _ => bytes(d),
                 };
                 let returned: Vec<(f64, f64)> = r
                     .document_types
                     .iter()
                     .enumerate()
                     .map(|(i, name)| {
-                        let items = self.items(op, r, main && i == 0, name, container);
+                        let d = doc(name);
+                        let items = if main && i == 0 {
+                            self.main_items(op, container)
+                        } else {
+                            self.items(op, r, false, d, container)
+                        };
                         let items = if main { items } else { items * parents }.min(page);
                         // A count returns one number (across partitions, a `1` per match).
                         if matches!(r.purpose, Purpose::Count { .. } | Purpose::UpdateCount { .. }) {
@@ -360,7 +446,7 @@ impl<'m> Design<'m> {
                             };
                             return (n, COUNT_RESULT_BYTES);
                         }
-                        (items, bytes(name))
+                        (items, bytes(d))
                     })
                     .collect();
                 let cross = kind == OperationKind::CrossPartitionQuery;
@@ -380,14 +466,6 @@ impl<'m> Design<'m> {
         }
     }
 
-    /// The typical number of children each bucket `r` reads holds (`bucket`).
-    fn bucket_items(&self, r: &Request) -> Option<f64> {
-        let Purpose::ReadBuckets { document, .. } = &r.purpose else {
-            return None;
-        };
-        self.facts_of(&r.container)?.documents.get(document)?.bucket_items
-    }
-
     /// How many physical partitions a query given a prefix of a hierarchical key may
     /// check: those its largest prefix value's data fills; `None` for any other request.
     fn prefix_span(&self, r: &Request, c: &facts::ContainerFacts) -> Option<f64> {
@@ -399,10 +477,17 @@ impl<'m> Design<'m> {
         Some(units::physical_partitions(c.storage_bytes * share, 0.0))
     }
 
-    /// Items of document type `name` a query returns: each equality filter
-    /// narrows them (see `ASSUMPTIONS`); the fewest wins.
-    fn items(&self, op: &Operation, r: &Request, main: bool, name: &str, c: &facts::ContainerFacts) -> f64 {
-        let count = c.documents.get(name).map_or(1.0, |d| d.count);
+    /// Items of a document type (`d`, its facts in container `c`) a query returns:
+    /// each equality filter narrows them (see `ASSUMPTIONS`); the fewest wins.
+    fn items(
+        &self,
+        op: &Operating<'_, 'm>,
+        r: &Request,
+        main: bool,
+        d: Option<&DocFacts>,
+        c: &facts::ContainerFacts,
+    ) -> f64 {
+        let count = d.map_or(1.0, |d| d.count);
         // The logical partitions the key given selects (a prefix selects several).
         let given = match r.partition_key() {
             Some(crate::operations::ValueSource::Levels(given)) => given.len(),
@@ -414,12 +499,15 @@ impl<'m> Design<'m> {
         } else {
             count
         };
-        let Some(pattern) = self.model.access_pattern(&op.pattern) else {
+        let Some(pattern) = op.pattern else {
             return unfiltered;
         };
         if !main {
             // Read alongside the main item: its children per parent.
-            let parents = facts::count_of(self.model, &pattern.start).max(1.0);
+            let parents = *op
+                .start_count
+                .get_or_init(|| facts::count_of(self.model, &pattern.start));
+            let parents = parents.max(1.0);
             return (count / parents).min(unfiltered).max(count.min(1.0));
         }
         if pattern.filter.is_empty() {
@@ -432,7 +520,7 @@ impl<'m> Design<'m> {
         let root = self.model.root_of(&pattern.start);
         // Equality filters: the most selective one bounds the answer; ranges keep a share of it.
         let (mut items, mut share) = (unfiltered, 1.0);
-        for filter in pattern.filters().into_iter().flatten() {
+        for filter in pattern.filter.iter().filter_map(|f| Filter::parse(f)) {
             // A path (`author.userId`) is priced as the name it ends in.
             let f = filter.attribute.rsplit('.').next().unwrap_or(filter.attribute);
             let values = match filter.op {
@@ -582,6 +670,20 @@ impl<'m> Design<'m> {
     }
 }
 
+/// What the charges of one operation's requests share, each figured at most once:
+/// its access pattern, how many items its main request returns, and its start's count.
+struct Operating<'o, 'm> {
+    op: &'o Operation,
+    /// `op`'s access pattern, looked up once.
+    pattern: Option<&'m AccessPattern>,
+    /// [`Design::first_items`], once asked.
+    first_items: OnceCell<f64>,
+    /// [`Design::main_items`], once asked.
+    main_items: OnceCell<f64>,
+    /// [`facts::count_of`] the pattern's start, once asked.
+    start_count: OnceCell<f64>,
+}
+
 /// One container's figures in a design, as the cost report shows them.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -598,6 +700,15 @@ pub struct ContainerFigures {
     pub physical_partitions: f64,
     /// Request units per second its share of the workload takes.
     pub ru_per_second: f64,
+}
+
+/// The typical number of children each bucket `r` reads holds (`bucket`), in its
+/// container `c`.
+fn bucket_items(r: &Request, c: &facts::ContainerFacts) -> Option<f64> {
+    let Purpose::ReadBuckets { document, .. } = &r.purpose else {
+        return None;
+    };
+    c.documents.get(document)?.bucket_items
 }
 
 /// Whether the partition key `key` binds parameter `f` (itself or one of its levels).
@@ -646,7 +757,7 @@ mod tests {
             assert_eq!(design.request_rus(fewer), afresh(&design, fewer));
             // A charge that depends on the partition counts is figured afresh.
             let mut design = design;
-            design.charges.iter_mut().step_by(3).for_each(|c| *c = None);
+            design.charges.iter_mut().step_by(3).for_each(|c| c.charge = None);
             assert_eq!(design.request_rus(operations), afresh(&design, operations));
         }
     }

@@ -2,8 +2,6 @@
 //! the naive port, MR1–MR6 alone, and MR1–MR6 with optimisations — the workload
 //! totals in RU/s, and warnings.
 
-use std::collections::BTreeMap;
-
 use cosmap_domain::DomainModel;
 use serde::Serialize;
 
@@ -294,17 +292,19 @@ fn report(
 /// figured in any order or side by side.
 #[derive(Clone)]
 struct Figured {
-    /// Each access pattern's cost (its first operation's), by the pattern's name.
-    costs: BTreeMap<String, DesignCost>,
+    /// Each access pattern's cost (its first operation's), sorted by the pattern's
+    /// name (each once): looked up by a binary search.
+    costs: Vec<(String, DesignCost)>,
     containers: Vec<ContainerFigures>,
 }
 
 impl Figured {
-    /// The figures of `design`, which runs `ops`.
+    /// The figures of `design`, which runs `ops` (the operations it was made with, so
+    /// their charges are taken as it figured them).
     fn of(design: &Design, ops: &[Operation]) -> Self {
-        let costs = by_pattern(ops)
+        let costs = by_pattern(design.operation_costs(ops))
             .into_iter()
-            .map(|(pattern, op)| (pattern.to_string(), design.operation_cost(op)))
+            .map(|(pattern, cost)| (pattern.to_string(), cost))
             .collect();
         Figured {
             costs,
@@ -341,7 +341,11 @@ impl Figured {
 
     /// The cost of `pattern` in this design, when it serves it.
     fn cost_of(&self, pattern: &str) -> Option<DesignCost> {
-        self.costs.get(pattern).cloned()
+        let i = self
+            .costs
+            .binary_search_by(|(name, _)| name.as_str().cmp(pattern))
+            .ok()?;
+        Some(self.costs[i].1.clone())
     }
 }
 
@@ -355,11 +359,13 @@ fn design_of<'m>(
     Design::new(model, facts::of_containers(model, containers), operations, consistency)
 }
 
-/// Each access pattern's operation (the first, should there be several).
-fn by_pattern(ops: &[Operation]) -> BTreeMap<&str, &Operation> {
-    let mut found: BTreeMap<&str, &Operation> = BTreeMap::new();
-    for o in ops {
-        found.entry(o.pattern.as_str()).or_insert(o);
-    }
+/// Each access pattern's cost, by name: its first operation's, should there be
+/// several. Sorted rather than inserted one by one: the operations usually come in
+/// their patterns' order, which a sort only checks.
+fn by_pattern<'a>(costs: impl Iterator<Item = (&'a Operation, DesignCost)>) -> Vec<(&'a str, DesignCost)> {
+    let mut found: Vec<(&str, DesignCost)> = costs.map(|(op, cost)| (op.pattern.as_str(), cost)).collect();
+    // Stable: each pattern's first operation stays first, and is the one kept.
+    found.sort_by(|a, b| a.0.cmp(b.0));
+    found.dedup_by(|later, first| later.0 == first.0);
     found
 }

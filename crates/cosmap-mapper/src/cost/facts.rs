@@ -1,7 +1,7 @@
 //! The sizes and counts the estimate needs, for one design: documents per type,
 //! item sizes, indexed paths, storage and partition key values per container.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 use cosmap_domain::{DomainModel, Element};
 
@@ -60,16 +60,24 @@ pub(crate) type Facts = BTreeMap<String, ContainerFacts>;
 pub(crate) fn count_of(model: &DomainModel, element: &str) -> f64 {
     let mut factor = 1.0;
     let mut current = element;
-    let mut seen: BTreeSet<&str> = BTreeSet::new();
+    // The elements walked through after `element` (which is compared apart): most
+    // walks end one step up, at a declared count, without a list made.
+    let mut walked: Vec<&str> = Vec::new();
+    let mut first = true;
     loop {
         let declared = model.element(current).and_then(|e| e.volume()).and_then(|v| v.count);
         if let Some(count) = declared {
             return factor * count;
         }
-        let parent = model.parent_relationship(current).filter(|_| seen.insert(current));
+        let round = !first && (current == element || walked.contains(&current));
+        let parent = model.parent_relationship(current).filter(|_| !round);
         let Some(r) = parent else {
             return factor;
         };
+        if !first {
+            walked.push(current);
+        }
+        first = false;
         factor *= r.typical().unwrap_or(1.0);
         current = &r.from;
     }
@@ -152,48 +160,61 @@ pub(crate) fn largest_partition_after(
 
 /// The declared size of one `element`, or 1 KB.
 pub(crate) fn bytes_of(model: &DomainModel, element: &str) -> f64 {
-    model
-        .element(element)
+    element_bytes(model.element(element))
+}
+
+/// The declared size of one instance of `element` (when there is one), or 1 KB.
+fn element_bytes(element: Option<Element<'_>>) -> f64 {
+    element
         .and_then(|e| e.volume())
         .and_then(|v| v.avg_size_bytes)
         .unwrap_or(DEFAULT_ITEM_BYTES)
 }
 
-/// Facts of a design's containers (the MR-only or the optimised design).
+/// Facts of a design's containers (the MR-only or the optimised design). Collected,
+/// not inserted one by one: the containers are sorted by name first (references,
+/// small to move), so the map is built from facts already in order (the last of a
+/// name kept, as inserting would).
 pub(crate) fn of_containers(model: &DomainModel, containers: &[Container]) -> Facts {
-    let mut facts = Facts::new();
-    for c in containers {
-        let index_all = c.indexing_policy.included_paths.iter().any(|p| p.path == "/*");
-        let mut f = ContainerFacts {
-            dictionary: c.kind == ContainerKind::Dictionary,
-            ..ContainerFacts::default()
+    let mut sorted: Vec<&Container> = containers.iter().collect();
+    sorted.sort_by(|a, b| a.name.cmp(&b.name));
+    sorted
+        .into_iter()
+        .map(|c| (c.name.clone(), container_facts(model, c)))
+        .collect()
+}
+
+/// Facts of container `c`.
+fn container_facts(model: &DomainModel, c: &Container) -> ContainerFacts {
+    let index_all = c.indexing_policy.included_paths.iter().any(|p| p.path == "/*");
+    let mut f = ContainerFacts {
+        dictionary: c.kind == ContainerKind::Dictionary,
+        ..ContainerFacts::default()
+    };
+    for d in &c.document_types {
+        let count = documents_of(d, count_of(model, &d.source));
+        let bytes = d.estimated_size_bytes.unwrap_or(DEFAULT_ITEM_BYTES);
+        let indexed_paths = if index_all {
+            document_paths(d)
+        } else {
+            c.indexing_policy.included_paths.len()
         };
-        for d in &c.document_types {
-            let count = documents_of(d, count_of(model, &d.source));
-            let bytes = d.estimated_size_bytes.unwrap_or(DEFAULT_ITEM_BYTES);
-            let indexed_paths = if index_all {
-                document_paths(d)
-            } else {
-                c.indexing_policy.included_paths.len()
-            };
-            f.storage_bytes += count * bytes;
-            f.documents.insert(
-                d.name.clone(),
-                DocFacts {
-                    count,
-                    bytes,
-                    indexed_paths,
-                    properties: d.attributes.len() + d.embedded.len() + d.references.len(),
-                    bucket_items: d.bucket.as_ref().map(|b| b.typical_items),
-                },
-            );
-        }
-        let mut levels = partition_key_values(model, c);
-        (f.partition_key_values, f.largest_partition_share) = levels.pop().unwrap_or((1.0, 1.0));
-        f.prefixes = levels;
-        facts.insert(c.name.clone(), f);
+        f.storage_bytes += count * bytes;
+        f.documents.insert(
+            d.name.clone(),
+            DocFacts {
+                count,
+                bytes,
+                indexed_paths,
+                properties: d.attributes.len() + d.embedded.len() + d.references.len(),
+                bucket_items: d.bucket.as_ref().map(|b| b.typical_items),
+            },
+        );
     }
-    facts
+    let mut levels = partition_key_values(model, c);
+    (f.partition_key_values, f.largest_partition_share) = levels.pop().unwrap_or((1.0, 1.0));
+    f.prefixes = levels;
+    f
 }
 
 /// For each prefix of `c`'s partition key (the first level, the first two, … the whole
@@ -246,37 +267,48 @@ pub(crate) fn largest_share(distinct: f64, declared: Option<f64>) -> f64 {
 }
 
 /// Facts of the naive design: a container per entity and value object, by `/id`.
+/// Collected, not inserted one by one: the names are sorted first (small to move),
+/// so the map is built from facts already in order (the last of a name kept, as
+/// inserting would).
 pub(crate) fn of_naive(model: &DomainModel) -> Facts {
-    let mut facts = Facts::new();
-    let names = model
+    let mut names: Vec<&str> = model
         .entities()
         .iter()
         .map(|e| e.name.as_str())
-        .chain(model.value_objects().iter().map(|v| v.name.as_str()));
-    for name in names {
-        let count = count_of(model, name);
-        let bytes = bytes_of(model, name);
-        let attributes = model.element(name).map(|e| e.attributes().len()).unwrap_or(0);
-        let extra = usize::from(matches!(model.element(name), Some(Element::Entity(_))));
-        let mut f = ContainerFacts {
-            storage_bytes: count * bytes,
-            partition_key_values: count.max(1.0),
-            largest_partition_share: 1.0 / count.max(1.0),
-            ..ContainerFacts::default()
-        };
-        f.documents.insert(
-            name.to_string(),
-            DocFacts {
-                count,
-                bytes,
-                indexed_paths: attributes + extra + 2,
-                properties: attributes,
-                bucket_items: None,
-            },
-        );
-        facts.insert(name.to_string(), f);
-    }
-    facts
+        .chain(model.value_objects().iter().map(|v| v.name.as_str()))
+        .collect();
+    names.sort();
+    names
+        .into_iter()
+        .map(|name| (name.to_string(), naive_container(model, name)))
+        .collect()
+}
+
+/// Facts of `name`'s own container in the naive design.
+fn naive_container(model: &DomainModel, name: &str) -> ContainerFacts {
+    let count = count_of(model, name);
+    // Looked up once for its size, attributes and kind.
+    let element = model.element(name);
+    let bytes = element_bytes(element);
+    let attributes = element.map_or(0, |e| e.attributes().len());
+    let extra = usize::from(matches!(element, Some(Element::Entity(_))));
+    let mut f = ContainerFacts {
+        storage_bytes: count * bytes,
+        partition_key_values: count.max(1.0),
+        largest_partition_share: 1.0 / count.max(1.0),
+        ..ContainerFacts::default()
+    };
+    f.documents.insert(
+        name.to_string(),
+        DocFacts {
+            count,
+            bytes,
+            indexed_paths: attributes + extra + 2,
+            properties: attributes,
+            bucket_items: None,
+        },
+    );
+    f
 }
 
 /// Paths a document has under Cosmos DB's default "index everything" policy.
@@ -287,4 +319,37 @@ pub(crate) fn document_paths(d: &DocumentType) -> usize {
             .sum()
     }
     3 + d.attributes.len() + 2 * d.references.len() + embedded(&d.embedded)
+}
+
+#[cfg(test)]
+mod tests {
+    use cosmap_domain::{Aggregate, Cardinality, Entity, ModelBuilder, Relationship};
+
+    /// A member's count is its parents' typical counts multiplied up the tree to the
+    /// root's declared count, each step once, however deep (past the first step the
+    /// walk keeps a list of where it has been).
+    #[test]
+    fn a_member_count_multiplies_up_the_tree_to_the_root() {
+        let model = ModelBuilder::new("Deep")
+            .entity(Entity::new("Root", "rootId").volume(10.0, 1000.0))
+            .entity(Entity::new("A", "aId"))
+            .entity(Entity::new("B", "bId"))
+            .entity(Entity::new("C", "cId"))
+            .entity(Entity::new("D", "dId"))
+            .aggregate(Aggregate::new("Root").member("A").member("B").member("C").member("D"))
+            .relationship(Relationship::new("Root", "A", Cardinality::Many).avg(5.0))
+            .relationship(Relationship::new("A", "B", Cardinality::Many).avg(2.0))
+            .relationship(Relationship::new("B", "C", Cardinality::Many).avg(3.0))
+            .relationship(Relationship::new("C", "D", Cardinality::Many).avg(7.0))
+            // A reference back to the root makes no parent of it: the walk ends there.
+            .relationship(Relationship::new("D", "Root", Cardinality::One))
+            .build()
+            .expect("a valid model");
+        let count = |name| super::count_of(&model, name);
+        assert_eq!(count("Root"), 10.0);
+        assert_eq!(count("A"), 50.0);
+        assert_eq!(count("B"), 100.0);
+        assert_eq!(count("C"), 300.0);
+        assert_eq!(count("D"), 2100.0);
+    }
 }

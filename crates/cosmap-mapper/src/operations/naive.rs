@@ -10,7 +10,7 @@
 //! fetching does. A count (`counts`) is a `COUNT` query per result; the ancestors
 //! up a tree's parent link (`parent*`) a point read per level.
 
-use cosmap_domain::{AccessKind, DomainModel, Element, NameMap, Relationship};
+use cosmap_domain::{AccessKind, DomainModel, Element};
 
 use super::sql::{self, Condition};
 use super::{Action, Operation, Purpose, Request, ValueSource, WriteKind};
@@ -19,20 +19,20 @@ use super::{Action, Operation, Purpose, Request, ValueSource, WriteKind};
 pub fn naive_operations(model: &DomainModel) -> Vec<Operation> {
     let mut patterns: Vec<_> = model.access_patterns().iter().collect();
     patterns.sort_by(|a, b| a.name.cmp(&b.name));
-    // Relationships by the element at either end, looked up per pattern (never iterated).
-    let mut outgoing: NameMap<&str, Vec<&Relationship>> = NameMap::default();
-    let mut incoming: NameMap<&str, Vec<&Relationship>> = NameMap::default();
-    for rel in model.relationships() {
-        outgoing.entry(rel.from.as_str()).or_default().push(rel);
-        incoming.entry(rel.to.as_str()).or_default().push(rel);
-    }
+    // The relationships at either end of an element are the model's lookups (in
+    // declaration order), not maps of its own.
     patterns
         .into_iter()
         .filter_map(|p| {
             let mut elements = vec![p.start.as_str()];
             elements.extend(model.returned_elements(p).into_iter().filter(|r| *r != p.start));
             let identity = |name: &str| match model.element(name) {
-                Some(Element::Entity(e)) => Some(e.identity.clone()),
+                Some(Element::Entity(e)) => Some(e.identity.as_str()),
+                _ => None,
+            };
+            // The one filter of a read by its start's identity (figured once per pattern).
+            let identity_filter = match p.equality_filters().as_slice() {
+                [only] if p.filter.len() == 1 => Some(*only),
                 _ => None,
             };
             if p.kind == AccessKind::Read {
@@ -40,7 +40,7 @@ pub fn naive_operations(model: &DomainModel) -> Vec<Operation> {
                 let mut i = 0;
                 while i < elements.len() {
                     let owner = elements[i];
-                    for rel in outgoing.get(owner).into_iter().flatten() {
+                    for rel in model.relationships_from(owner) {
                         let is_value_object = matches!(model.element(&rel.to), Some(Element::ValueObject(_)));
                         if is_value_object && !elements.contains(&rel.to.as_str()) {
                             elements.push(rel.to.as_str());
@@ -56,22 +56,18 @@ pub fn naive_operations(model: &DomainModel) -> Vec<Operation> {
                 let single_value_object = model
                     .parent_relationship(element)
                     .is_some_and(|r| !r.is_many() && matches!(model.element(element), Some(Element::ValueObject(_))));
-                let single_reference = incoming
-                    .get(element)
-                    .into_iter()
-                    .flatten()
-                    .any(|r| !r.is_many() && earlier.iter().take_while(|e| **e != element).any(|e| *e == r.from));
+                let single_reference = model.relationships_touching(element).any(|r| {
+                    r.to == element
+                        && !r.is_many()
+                        && earlier.iter().take_while(|e| **e != element).any(|e| *e == r.from)
+                });
                 single_value_object || single_reference
             };
             let requests: Vec<Request> = elements
                 .iter()
                 .enumerate()
                 .map(|(i, element)| {
-                    let equality = p.equality_filters();
-                    let by_identity = i == 0
-                        && p.filter.len() == 1
-                        && equality.len() == 1
-                        && identity(element).as_deref() == Some(equality[0]);
+                    let by_identity = i == 0 && identity_filter.is_some() && identity(element) == identity_filter;
                     let action = match p.kind {
                         AccessKind::Write => Action::Write {
                             write: match p.write {
@@ -108,11 +104,13 @@ pub fn naive_operations(model: &DomainModel) -> Vec<Operation> {
                                     vec!["parentIds".to_string()],
                                 )
                             };
-                            let sql = if conditions.is_empty() {
-                                "SELECT * FROM c".to_string()
-                            } else {
-                                format!("SELECT * FROM c WHERE {}", conditions.join(" AND "))
-                            };
+                            // `SELECT * FROM c`, then `WHERE` the conditions joined by `AND`:
+                            // appended in place, without a joined copy to format.
+                            let mut sql = String::from("SELECT * FROM c");
+                            for (k, condition) in conditions.iter().enumerate() {
+                                sql.push_str(if k == 0 { " WHERE " } else { " AND " });
+                                sql.push_str(condition);
+                            }
                             Action::CrossPartitionQuery { sql, parameters }
                         }
                     };
@@ -150,12 +148,12 @@ pub fn naive_operations(model: &DomainModel) -> Vec<Operation> {
                     });
                 }
                 // Counts by query, per result: each counted row holds the start's id.
-                let key = identity(&p.start).unwrap_or_else(|| "parentId".to_string());
+                let key = identity(&p.start).unwrap_or("parentId");
                 for element in &p.counts {
                     requests.push(Request {
                         action: Action::CrossPartitionQuery {
                             sql: format!("SELECT VALUE 1 FROM c WHERE c.{key} = @{key}"),
-                            parameters: vec![key.clone()],
+                            parameters: vec![key.to_string()],
                         },
                         container: element.clone(),
                         document_types: vec![element.clone()],
