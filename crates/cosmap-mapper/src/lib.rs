@@ -48,7 +48,7 @@ use cosmap_domain::DomainModel;
 
 /// Maps a validated domain model to a Cosmos DB logical model.
 pub fn map(model: &DomainModel, options: &Options) -> LogicalModel {
-    complete(model, options, Assembled::of(model, options), None).0
+    complete(model, options, Assembled::of(model, options), None).logical
 }
 
 /// The first design the optimised map finishes: MR1–MR6's containers as assembled,
@@ -64,14 +64,33 @@ pub(crate) enum RulesDesign {
     Own(Vec<Container>, Vec<operations::Operation>),
 }
 
+/// What [`complete`] makes of an assembled design: its map, MR1–MR6's design as the
+/// map found it (see [`map_for_cost`]; `None` only should the optimised map not
+/// have finished the assembled design), and the statistics it was weighed with.
+struct Completed {
+    logical: LogicalModel,
+    rules: Option<RulesDesign>,
+    stats: statistics::Statistics,
+}
+
+/// What the cost table needs of the maps (see [`map_for_cost`]).
+pub(crate) struct ForCost {
+    /// The map with `options` as given (optimised unless they say otherwise).
+    pub(crate) optimised: LogicalModel,
+    /// MR1–MR6's design.
+    pub(crate) rules: RulesDesign,
+    /// The model's statistics, as the map figured them.
+    pub(crate) stats: statistics::Statistics,
+}
+
 /// Maps `model` with `options` and gives MR1–MR6's design beside it, as the cost
 /// table needs them: the optimised map finishes the assembled design first (the
 /// design every optimisation is weighed against), and that is the rules-only
 /// design, so it is taken from there instead of being mapped again. Its decisions
 /// are not recorded: the cost table reads its containers and operations alone.
-pub(crate) fn map_for_cost(model: &DomainModel, options: &Options) -> (LogicalModel, RulesDesign) {
+pub(crate) fn map_for_cost(model: &DomainModel, options: &Options) -> ForCost {
     let assembled = Assembled::of(model, options);
-    let (optimised, rules) = if !options.optimise || model.access_patterns().len() < PARALLEL_FROM {
+    let Completed { logical, rules, stats } = if !options.optimise || model.access_patterns().len() < PARALLEL_FROM {
         complete(model, options, assembled, None)
     } else {
         std::thread::scope(|scope| {
@@ -94,7 +113,11 @@ pub(crate) fn map_for_cost(model: &DomainModel, options: &Options) -> (LogicalMo
         let rules = map(model, &rules_options);
         RulesDesign::Own(rules.containers, rules.operations)
     });
-    (optimised, rules)
+    ForCost {
+        optimised: logical,
+        rules,
+        stats,
+    }
 }
 
 /// Sends the optimised map, on `send`, the snapshots step's design foreseen for
@@ -186,15 +209,13 @@ impl Assembled {
 /// `foreseen`, when given, brings the snapshots step's design with every snapshot,
 /// priced ahead on another thread for the design the steps before it are likeliest
 /// to leave (see [`optimise::embed_reference_data::Foreseen`]).
-///
-/// Also returns MR1–MR6's design as this map found it (see [`map_for_cost`]);
-/// `None` only should the optimised map not have finished the assembled design.
+/// Also returns MR1–MR6's design as this map found it, and the statistics.
 fn complete(
     model: &DomainModel,
     options: &Options,
     assembled: Assembled,
     foreseen: Option<Receiver<optimise::embed_reference_data::Foreseen>>,
-) -> (LogicalModel, Option<RulesDesign>) {
+) -> Completed {
     let Assembled {
         thresholds,
         stats,
@@ -292,15 +313,17 @@ fn complete(
                 operations: owned(priced.operations),
                 decisions: trace.finish(),
             };
-            return (logical, rules);
+            return Completed { logical, rules, stats };
         }
         let rules = first.map(|(c, o)| RulesDesign::Own(owned(c), owned(o)));
-        return (finished(model, options, thresholds, containers, trace), rules);
+        let logical = finished(model, options, thresholds, containers, trace);
+        return Completed { logical, rules, stats };
     }
-    (
-        finished(model, options, thresholds, containers, trace),
-        Some(RulesDesign::Optimised),
-    )
+    Completed {
+        logical: finished(model, options, thresholds, containers, trace),
+        rules: Some(RulesDesign::Optimised),
+        stats,
+    }
 }
 
 /// The logical model of `containers`, finished, with the decisions `trace` holds.
@@ -340,8 +363,8 @@ pub fn map_both(model: &DomainModel, options: &Options) -> (LogicalModel, Logica
     let rules_only = assembled.for_rules_only();
     if model.access_patterns().len() < PARALLEL_FROM {
         return (
-            complete(model, &rules_options, rules_only, None).0,
-            complete(model, options, assembled, None).0,
+            complete(model, &rules_options, rules_only, None).logical,
+            complete(model, options, assembled, None).logical,
         );
     }
     std::thread::scope(|scope| {
@@ -352,13 +375,13 @@ pub fn map_both(model: &DomainModel, options: &Options) -> (LogicalModel, Logica
             let leftovers = options
                 .optimise
                 .then(|| foresee(model, options, rules_only.containers.clone(), send));
-            let rules = complete(model, &rules_options, rules_only, None).0;
+            let rules = complete(model, &rules_options, rules_only, None).logical;
             for leftover in leftovers.into_iter().flatten() {
                 drop(leftover);
             }
             rules
         });
-        let optimised = complete(model, options, assembled, Some(foreseen)).0;
+        let optimised = complete(model, options, assembled, Some(foreseen)).logical;
         let rules = rules.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
         (rules, optimised)
     })

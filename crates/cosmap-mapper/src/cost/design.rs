@@ -599,10 +599,15 @@ impl<'m> Design<'m> {
 
     /// Risks of this design: logical partitions over their limits, items near 2 MB,
     /// frequent cross-partition queries.
-    pub(crate) fn warnings(&self, containers: &[Container], operations: &[Operation], t: &Thresholds) -> Vec<String> {
+    pub(crate) fn warnings(
+        &self,
+        containers: &[Container],
+        operations: &[Operation],
+        t: &Thresholds,
+        stats: &Statistics,
+    ) -> Vec<String> {
         let mut out = Vec::new();
         let years = t.growth_years;
-        let stats = Statistics::new(self.model);
         // The containers by name (the first of a name), looked up once per container.
         let mut by_name: BTreeMap<&str, &Container> = BTreeMap::new();
         for c in containers {
@@ -617,7 +622,7 @@ impl<'m> Design<'m> {
                         .and_then(|c| c.document_type(doc))
                         .map_or(doc.as_str(), |d| d.source.as_str());
                     let ttl = container.and_then(|c| c.default_ttl);
-                    let bytes = facts::count_after(self.model, &stats, source, ttl, years) * d.bytes;
+                    let bytes = facts::count_after(self.model, stats, source, ttl, years) * d.bytes;
                     if bytes > LOGICAL_PARTITION_BYTES {
                         out.push(format!("`{name}`: the `{doc}` dictionary (one logical partition) would hold about {} after {years} years, over the 20 GB a logical partition can hold", human_bytes(bytes)));
                     }
@@ -628,7 +633,7 @@ impl<'m> Design<'m> {
                 continue;
             }
             let largest = container.map_or(f.storage_bytes * f.largest_partition_share, |c| {
-                facts::largest_partition_after(self.model, &stats, c, f, years)
+                facts::largest_partition_after(self.model, stats, c, f, years)
             });
             if largest > LOGICAL_PARTITION_BYTES {
                 out.push(format!(

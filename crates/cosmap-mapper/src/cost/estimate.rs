@@ -13,6 +13,7 @@ use super::units;
 use crate::logical_model::{Container, LogicalModel};
 use crate::operations::{naive_operations, Operation, OperationKind};
 use crate::options::Options;
+use crate::statistics::Statistics;
 use crate::RulesDesign;
 
 /// Read consistency; strong and bounded staleness double read costs.
@@ -155,7 +156,11 @@ pub fn map_and_cost(model: &DomainModel, options: &Options, consistency: Consist
     let large = model.access_patterns().len() >= PARALLEL_FROM;
     std::thread::scope(|scope| {
         let beside = large.then(|| scope.spawn(naive));
-        let (optimised_model, rules_design) = crate::map_for_cost(model, options);
+        let crate::ForCost {
+            optimised: optimised_model,
+            rules: rules_design,
+            stats,
+        } = crate::map_for_cost(model, options);
         let rules_side = match &rules_design {
             RulesDesign::Optimised => (&optimised_model.containers[..], &optimised_model.operations[..]),
             RulesDesign::Own(containers, operations) => (&containers[..], &operations[..]),
@@ -163,17 +168,17 @@ pub fn map_and_cost(model: &DomainModel, options: &Options, consistency: Consist
         let (rules, (optimised, warnings)) = match rules_design {
             // The same design: figured once.
             RulesDesign::Optimised => {
-                let (optimised, warnings) = Figured::with_warnings(model, &optimised_model, consistency);
+                let (optimised, warnings) = Figured::with_warnings(model, &optimised_model, consistency, &stats);
                 (optimised.clone(), (optimised, warnings))
             }
             RulesDesign::Own(..) if large => std::thread::scope(|scope| {
                 let rules = scope.spawn(|| Figured::of_design(model, rules_side, consistency));
-                let optimised = Figured::with_warnings(model, &optimised_model, consistency);
+                let optimised = Figured::with_warnings(model, &optimised_model, consistency, &stats);
                 (joined(rules), optimised)
             }),
             RulesDesign::Own(..) => (
                 Figured::of_design(model, rules_side, consistency),
-                Figured::with_warnings(model, &optimised_model, consistency),
+                Figured::with_warnings(model, &optimised_model, consistency, &stats),
             ),
         };
         let naive = beside.map_or_else(naive, joined);
@@ -198,7 +203,7 @@ pub fn estimate(
         (
             Figured::naive(model, &naive_operations(model), facts::of_naive(model), consistency),
             Figured::of_model(model, rules_model, consistency),
-            Figured::with_warnings(model, optimised_model, consistency),
+            Figured::with_warnings(model, optimised_model, consistency, &Statistics::new(model)),
         )
     } else {
         std::thread::scope(|scope| {
@@ -213,7 +218,7 @@ pub fn estimate(
             // Sending fails only when the naive thread is gone: its join reports it.
             let _ = send.send(facts::of_naive(model));
             let rules = Figured::of_model(model, rules_model, consistency);
-            let optimised = Figured::with_warnings(model, optimised_model, consistency);
+            let optimised = Figured::with_warnings(model, optimised_model, consistency, &Statistics::new(model));
             (joined(naive), rules, optimised)
         })
     };
@@ -333,9 +338,15 @@ impl Figured {
     }
 
     /// The figures of the optimised design, with the risks found in it.
-    fn with_warnings(model: &DomainModel, logical: &LogicalModel, consistency: Consistency) -> (Self, Vec<String>) {
+    /// `stats` are the model's (as the map figured them).
+    fn with_warnings(
+        model: &DomainModel,
+        logical: &LogicalModel,
+        consistency: Consistency,
+        stats: &Statistics,
+    ) -> (Self, Vec<String>) {
         let design = design_of(model, &logical.containers, &logical.operations, consistency);
-        let warnings = design.warnings(&logical.containers, &logical.operations, &logical.thresholds);
+        let warnings = design.warnings(&logical.containers, &logical.operations, &logical.thresholds, stats);
         (Figured::of(&design, &logical.operations), warnings)
     }
 
