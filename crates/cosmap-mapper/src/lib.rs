@@ -64,6 +64,14 @@ pub(crate) enum RulesDesign {
     Own(Vec<Container>, Vec<operations::Operation>),
 }
 
+impl RulesDesign {
+    /// The first design finished, taken from the map (copied only should a priced
+    /// design still hold it).
+    fn own((containers, operations): FirstFinished) -> Self {
+        RulesDesign::Own(owned(containers), owned(operations))
+    }
+}
+
 /// What [`complete`] makes of an assembled design: its map, MR1–MR6's design as the
 /// map found it (see [`map_for_cost`]; `None` only should the optimised map not
 /// have finished the assembled design), and the statistics it was weighed with.
@@ -209,6 +217,7 @@ impl Assembled {
 /// `foreseen`, when given, brings the snapshots step's design with every snapshot,
 /// priced ahead on another thread for the design the steps before it are likeliest
 /// to leave (see [`optimise::embed_reference_data::Foreseen`]).
+///
 /// Also returns MR1–MR6's design as this map found it, and the statistics.
 fn complete(
     model: &DomainModel,
@@ -240,11 +249,10 @@ fn complete(
         let weighing = priced.as_ref().and_then(|p| p.weighing);
         let Weighings {
             list: mut weighed,
-            first,
+            mut first,
         } = weighed_copies.take();
         let taken = weighing.and_then(|i| (i < weighed.len()).then(|| weighed.swap_remove(i)));
         drop(weighed);
-        let mut first = first;
         let priced = match taken {
             Some(weighed) => {
                 if let Some(after) = weighed.after {
@@ -294,16 +302,16 @@ fn complete(
         // containers, operations and the decisions finishing them recorded.
         if let Some(priced) = priced {
             trace.append(priced.finished);
-            // The first design finished, unless it is the one the map leaves.
-            let same = first.as_ref().map(|(containers, operations)| {
+            // The first design finished, unless it is the one the map leaves (then
+            // let go first, so the map takes it without a copy).
+            let same = first.as_ref().is_some_and(|(containers, operations)| {
                 Arc::ptr_eq(containers, &priced.containers) && Arc::ptr_eq(operations, &priced.operations)
             });
-            let rules = match (same, first) {
-                (Some(true), first) => {
-                    drop(first);
-                    Some(RulesDesign::Optimised)
-                }
-                (_, first) => first.map(|(c, o)| RulesDesign::Own(owned(c), owned(o))),
+            let rules = if same {
+                drop(first);
+                Some(RulesDesign::Optimised)
+            } else {
+                first.map(RulesDesign::own)
             };
             let logical = LogicalModel {
                 format_version: FORMAT_VERSION,
@@ -315,7 +323,7 @@ fn complete(
             };
             return Completed { logical, rules, stats };
         }
-        let rules = first.map(|(c, o)| RulesDesign::Own(owned(c), owned(o)));
+        let rules = first.map(RulesDesign::own);
         let logical = finished(model, options, thresholds, containers, trace);
         return Completed { logical, rules, stats };
     }
