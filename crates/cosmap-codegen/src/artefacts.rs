@@ -136,17 +136,16 @@ fn others(model: &LogicalModel, templates: &Templates) -> Vec<Result<Artefact, C
     ];
     // Each schema is written here, then copied into a string of its size.
     let mut scratch = String::with_capacity(SCRATCH_CAPACITY);
+    let overridden = templates.is_overridden(SCHEMA);
     for c in &model.containers {
         for d in &c.document_types {
-            let view = SchemaView {
-                schema: crate::schema::document(c, d),
+            let text = if overridden {
+                templates.render(SCHEMA, &SchemaView::of(c, d))
+            } else {
+                Ok(schema_text_in(&mut scratch, c, d))
             };
             let path = format!("schemas/{}/{}.schema.json", c.name, d.name);
-            artefacts.push(
-                templates
-                    .render_builtin(SCHEMA, &view, |v| Ok(schema_text_in(&mut scratch, v)))
-                    .map(|text| artefact(&path, text)),
-            );
+            artefacts.push(text.map(|text| artefact(&path, text)));
         }
     }
     artefacts
@@ -189,19 +188,24 @@ struct SchemaView {
     schema: crate::json::Json,
 }
 
-/// The text of the built-in `document.schema.json.hbs`: the schema as pretty JSON
-/// (as `serde_json` prints it, written directly).
-fn schema_text(view: &SchemaView) -> Result<String, CodegenError> {
-    Ok(schema_text_in(&mut String::new(), view))
+impl SchemaView {
+    /// The view of document type `d` of container `c`.
+    fn of(c: &cosmap_mapper::Container, d: &cosmap_mapper::DocumentType) -> Self {
+        SchemaView {
+            schema: crate::schema::document(c, d),
+        }
+    }
 }
 
-/// [`schema_text`], written in `scratch` (emptied first) and copied out at its size:
-/// a string sized up front would have most of its room unused (a schema is ≈ 800
-/// bytes), and every page it touches costs a fault, where the scratch buffer's
-/// pages are touched once for every schema.
-fn schema_text_in(scratch: &mut String, view: &SchemaView) -> String {
+/// The text of the built-in `document.schema.json.hbs` for document type `d` of
+/// container `c`: the schema as pretty JSON (as `serde_json` prints it), written
+/// directly, without its view, in `scratch` (emptied first) and copied out at its
+/// size: a string sized up front would have most of its room unused (a schema is
+/// ≈ 800 bytes), and every page it touches costs a fault, where the scratch
+/// buffer's pages are touched once for every schema.
+fn schema_text_in(scratch: &mut String, c: &cosmap_mapper::Container, d: &cosmap_mapper::DocumentType) -> String {
     scratch.clear();
-    crate::json::write_pretty(scratch, &view.schema);
+    crate::schema::write_document(scratch, c, d);
     scratch.push('\n');
     scratch.as_str().to_owned()
 }
@@ -261,11 +265,12 @@ pub fn builtin_texts(
     ];
     for c in &model.containers {
         for d in &c.document_types {
-            let view = SchemaView {
-                schema: crate::schema::document(c, d),
-            };
             let path = format!("schemas/{}/{}.schema.json", c.name, d.name);
-            texts.push((path, text(handlebars, SCHEMA, &view, schema_text)?));
+            let schema = match handlebars {
+                Some(templates) => templates.render(SCHEMA, &SchemaView::of(c, d))?,
+                None => schema_text_in(&mut String::new(), c, d),
+            };
+            texts.push((path, schema));
         }
     }
     Ok(texts)
