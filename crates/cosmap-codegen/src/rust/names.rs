@@ -116,6 +116,9 @@ pub fn serde_camel(ident: &str) -> String {
 /// `json` ([`serde_camel`] compared, without building the name).
 pub fn serde_camel_is(ident: &str, json: &str) -> bool {
     let bare = ident.strip_prefix("r#").unwrap_or(ident);
+    if bare.is_ascii() && json.is_ascii() {
+        return ascii_camel_is(bare.as_bytes(), json.as_bytes());
+    }
     let mut expected = json.chars();
     let mut upper = false;
     for c in bare.chars() {
@@ -129,6 +132,25 @@ pub fn serde_camel_is(ident: &str, json: &str) -> bool {
             expected.next() == Some(c)
         };
         if !matched {
+            return false;
+        }
+        upper = false;
+    }
+    expected.next().is_none()
+}
+
+/// [`serde_camel_is`] of an ASCII identifier and name, byte by byte: an ASCII
+/// letter's upper case is one letter (almost every name of a model is ASCII).
+fn ascii_camel_is(bare: &[u8], json: &[u8]) -> bool {
+    let mut expected = json.iter();
+    let mut upper = false;
+    for &c in bare {
+        if c == b'_' {
+            upper = true;
+            continue;
+        }
+        let c = if upper { c.to_ascii_uppercase() } else { c };
+        if expected.next() != Some(&c) {
             return false;
         }
         upper = false;

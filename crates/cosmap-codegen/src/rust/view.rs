@@ -1,10 +1,11 @@
 //! The data the Rust template renders: every name already a valid, unique Rust
 //! identifier and every type already spelled out, so the template only lays out.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::hash::BuildHasherDefault;
 
-use cosmap_domain::{AttributeType, NameHasher};
+use cosmap_domain::{AttributeType, NameHasher, NameMap};
 use cosmap_mapper::{
     ContainerKind, DocumentType, Embedded, EmbeddedKind, IdSource, LogicalModel, PartitionKeyValue, Property,
     Reference, Role,
@@ -209,18 +210,19 @@ pub struct BucketView {
     pub length: usize,
 }
 
-/// A parameter of a document type's constructor.
+/// A parameter of a document type's constructor. The spellings generated alike
+/// for every document are borrowed, not copied (a large model has tens of thousands).
 #[derive(Debug, Serialize)]
 pub struct ParamView {
-    pub ident: String,
-    pub ty: String,
+    pub ident: Cow<'static, str>,
+    pub ty: Cow<'static, str>,
 }
 
-/// A field's value in a document type's constructor.
+/// A field's value in a document type's constructor (borrowed as [`ParamView`]'s).
 #[derive(Debug, Serialize)]
 pub struct InitView {
-    pub ident: String,
-    pub value: String,
+    pub ident: Cow<'static, str>,
+    pub value: Cow<'static, str>,
 }
 
 /// How a copy is built from its source.
@@ -266,7 +268,7 @@ pub fn build(model: &LogicalModel, mapping: &TypeMapping) -> Result<RustView, St
         mapping,
         types: types_module.clone(),
         modules: &modules,
-        structs: BTreeMap::new(),
+        structs: NameMap::default(),
         order: Vec::new(),
         refs: BTreeMap::new(),
     };
@@ -358,7 +360,9 @@ struct Shared<'a> {
     types: String,
     /// Container name → module name.
     modules: &'a BTreeMap<String, String>,
-    structs: BTreeMap<String, StructView>,
+    /// The shared structs by name: only looked up (their order is `order`), so
+    /// hashed rather than sorted (a struct is looked up several times as it is made).
+    structs: NameMap<String, StructView>,
     order: Vec<String>,
     refs: BTreeMap<String, RefView>,
 }
@@ -570,8 +574,8 @@ impl Shared<'_> {
                 inits.insert(
                     at,
                     InitView {
-                        ident: window.ident.clone(),
-                        value: "::core::clone::Clone::clone(&id)".to_string(),
+                        ident: window.ident.clone().into(),
+                        value: "::core::clone::Clone::clone(&id)".into(),
                     },
                 );
             }
@@ -633,22 +637,25 @@ impl Shared<'_> {
                 ty
             }
         };
-        let mut field = plain_field(&p.name, wrap(base), p.optional, {
-            let ty = match p.default.as_ref().filter(|_| !p.optional && !p.many) {
-                Some(value) => format!("{}, default `{value}`", p.ty.as_str()),
-                None => p.ty.as_str().to_string(),
-            };
-            match &p.description {
-                Some(text) => concat(&["`", &p.name, "` (", &ty, "): ", &one_line(text)]),
-                None => concat(&["`", &p.name, "` (", &ty, ")."]),
-            }
-        });
-        if let Some(value) = p.default.as_ref().filter(|_| !p.optional && !p.many) {
+        let default = p.default.as_ref().filter(|_| !p.optional && !p.many);
+        // The default as the model spells it, for the doc and the default function's doc.
+        let json = default.map(|value| value.to_string());
+        let [with, json_text, after] = match &json {
+            Some(text) => [", default `", text.as_str(), "`"],
+            None => ["", "", ""],
+        };
+        let ty = p.ty.as_str();
+        let doc = match &p.description {
+            Some(text) => concat(&["`", &p.name, "` (", ty, with, json_text, after, "): ", &one_line(text)]),
+            None => concat(&["`", &p.name, "` (", ty, with, json_text, after, ")."]),
+        };
+        let mut field = plain_field(&p.name, wrap(base), p.optional, doc);
+        if let (Some(value), Some(json)) = (default, json) {
             field.default = Some(DefaultView {
                 function: String::new(),
                 path: String::new(),
                 value: default_value(base, codec.map(|_| self.types.as_str()), value),
-                json: value.to_string(),
+                json,
             });
         }
         if codec.is_some() {
@@ -856,15 +863,15 @@ fn constructor(
     id_param: bool,
 ) -> (Vec<ParamView>, Vec<InitView>) {
     let param = |ident: &str, ty: &str| ParamView {
-        ident: ident.to_string(),
+        ident: ident.to_string().into(),
         ty: if ty == STRING {
-            INTO_STRING.to_string()
+            INTO_STRING.into()
         } else {
-            ty.to_string()
+            ty.to_string().into()
         },
     };
-    let init = |ident: &str, value: String| InitView {
-        ident: ident.to_string(),
+    let init = |ident: &str, value: Cow<'static, str>| InitView {
+        ident: ident.to_string().into(),
         value,
     };
     // Sized once, as a document's `new` has dozens of each: at most a parameter per
@@ -872,7 +879,10 @@ fn constructor(
     // `window` (inserted by the caller).
     let mut params = Vec::with_capacity(1 + keys.len() + fields.len());
     if id_param {
-        params.push(param("id", STRING));
+        params.push(ParamView {
+            ident: "id".into(),
+            ty: INTO_STRING.into(),
+        });
     }
     let mut inits = Vec::with_capacity(keys.len() + 5 + fields.len());
     for (pk, source) in keys {
@@ -881,33 +891,40 @@ fn constructor(
             // Initialised before the reference field is moved in.
             PartitionKeySource::ReferenceId(field) => inits.push(init(
                 &pk.ident,
-                concat(&["::core::clone::Clone::clone(&", field, ".id)"]),
+                concat(&["::core::clone::Clone::clone(&", field, ".id)"]).into(),
             )),
             PartitionKeySource::Parameter => {
                 params.push(param(&pk.ident, STRING));
-                inits.push(init(&pk.ident, concat(&[INTO, "(", &pk.ident, ")"])));
+                inits.push(init(&pk.ident, concat(&[INTO, "(", &pk.ident, ")"]).into()));
             }
         }
     }
-    inits.push(init("id", "id".into()));
-    inits.push(init("r#type", "::core::default::Default::default()".into()));
-    inits.push(init("etag", "::core::option::Option::None".into()));
-    inits.push(init("ts", "::core::option::Option::None".into()));
+    for (ident, value) in [
+        ("id", "id"),
+        ("r#type", "::core::default::Default::default()"),
+        ("etag", "::core::option::Option::None"),
+        ("ts", "::core::option::Option::None"),
+    ] {
+        inits.push(InitView {
+            ident: ident.into(),
+            value: value.into(),
+        });
+    }
     for f in fields {
-        let value = if f.computed {
-            "0".to_string()
+        let value: Cow<'static, str> = if f.computed {
+            "0".into()
         } else if let Some(d) = &f.default {
-            concat(&["Self::", &d.function, "()"])
+            concat(&["Self::", &d.function, "()"]).into()
         } else if f.optional {
-            "::core::option::Option::None".to_string()
+            "::core::option::Option::None".into()
         } else if f.list {
-            "::std::vec::Vec::new()".to_string()
+            "::std::vec::Vec::new()".into()
         } else {
             params.push(param(&f.ident, &f.ty));
             if f.ty == STRING {
-                concat(&[INTO, "(", &f.ident, ")"])
+                concat(&[INTO, "(", &f.ident, ")"]).into()
             } else {
-                f.ident.clone()
+                f.ident.clone().into()
             }
         };
         inits.push(init(&f.ident, value));
@@ -1012,12 +1029,15 @@ fn plain_field(json: &str, ty: impl Into<String>, optional: bool, doc: impl Into
 /// A model default on an attribute whose type `mapping` maps to the user's own type
 /// without a built-in codec: cosmap cannot spell such a value, so it refuses.
 fn unbuildable_default(model: &LogicalModel, mapping: &TypeMapping) -> Option<String> {
-    fn in_properties(owner: &str, properties: &[Property], mapping: &TypeMapping) -> Option<String> {
+    // Each owner is spelled only for the message: the walk finds nothing almost always.
+    type Owner<'o> = &'o dyn Fn() -> String;
+    fn in_properties(owner: Owner, properties: &[Property], mapping: &TypeMapping) -> Option<String> {
         properties.iter().find_map(|p| {
             let (base, codec) = scalar_type(mapping, p.ty);
             (p.default.is_some() && codec.is_none() && !matches!(base, STRING | "i64" | "f64" | "bool")).then(|| {
                 format!(
-                    "`{owner}.{}` has a model `default`, and its type {} is mapped to your own type `{base}`, which cosmap cannot build a value of: map {} to a built-in codec (or to `String`), or remove the default",
+                    "`{}.{}` has a model `default`, and its type {} is mapped to your own type `{base}`, which cosmap cannot build a value of: map {} to a built-in codec (or to `String`), or remove the default",
+                    owner(),
                     p.name,
                     p.ty.as_str(),
                     p.ty.as_str()
@@ -1025,24 +1045,25 @@ fn unbuildable_default(model: &LogicalModel, mapping: &TypeMapping) -> Option<St
             })
         })
     }
-    fn in_embedded(owner: &str, e: &Embedded, mapping: &TypeMapping) -> Option<String> {
-        let owner = format!("{owner}.{}", e.name);
+    fn in_embedded(owner: Owner, e: &Embedded, mapping: &TypeMapping) -> Option<String> {
+        let owner = || format!("{}.{}", owner(), e.name);
         in_properties(&owner, &e.attributes, mapping)
             .or_else(|| e.embedded.iter().find_map(|inner| in_embedded(&owner, inner, mapping)))
             .or_else(|| in_references(&owner, &e.references, mapping))
     }
-    fn in_references(owner: &str, references: &[Reference], mapping: &TypeMapping) -> Option<String> {
+    fn in_references(owner: Owner, references: &[Reference], mapping: &TypeMapping) -> Option<String> {
         references.iter().find_map(|r| {
-            let owner = format!("{owner}.{}", r.name);
+            let owner = || format!("{}.{}", owner(), r.name);
             r.extended
                 .iter()
                 .find_map(|x| in_properties(&owner, &x.attributes, mapping))
         })
     }
     model.containers.iter().flat_map(|c| &c.document_types).find_map(|d| {
-        in_properties(&d.name, &d.attributes, mapping)
-            .or_else(|| d.embedded.iter().find_map(|e| in_embedded(&d.name, e, mapping)))
-            .or_else(|| in_references(&d.name, &d.references, mapping))
+        let owner = || d.name.clone();
+        in_properties(&owner, &d.attributes, mapping)
+            .or_else(|| d.embedded.iter().find_map(|e| in_embedded(&owner, e, mapping)))
+            .or_else(|| in_references(&owner, &d.references, mapping))
     })
 }
 
