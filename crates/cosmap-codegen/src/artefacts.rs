@@ -100,9 +100,10 @@ pub const MAX_FILE_NAME_BYTES: usize = 255;
 /// [`MAX_FILE_NAME_BYTES`]); validation keeps models from getting here, this
 /// keeps a logical model built another way from writing half its files.
 fn check_paths(artefacts: &[Artefact]) -> Result<(), CodegenError> {
-    // Only looked up: the first clash in path order is reported whatever the hashing.
-    let mut folded: std::collections::HashMap<String, &Path> =
-        std::collections::HashMap::with_capacity(artefacts.len());
+    // Only looked up: the first clash in path order is reported whatever the hashing
+    // (so a fast hasher for short names).
+    let mut folded: cosmap_domain::NameMap<String, &Path> =
+        cosmap_domain::NameMap::with_capacity_and_hasher(artefacts.len(), Default::default());
     for a in artefacts {
         if let Some(long) = a.path.iter().find(|n| n.len() > MAX_FILE_NAME_BYTES) {
             return Err(CodegenError::FileNames(format!(
@@ -111,7 +112,13 @@ fn check_paths(artefacts: &[Artefact]) -> Result<(), CodegenError> {
                 long.len()
             )));
         }
-        let key = a.path.to_string_lossy().to_lowercase();
+        let path = a.path.to_string_lossy();
+        // An ASCII path (almost every one) folds byte by byte, to the same text.
+        let key = if path.is_ascii() {
+            path.to_ascii_lowercase()
+        } else {
+            path.to_lowercase()
+        };
         if let Some(other) = folded.insert(key, &a.path) {
             return Err(CodegenError::FileNames(format!(
                 "the files `{}` and `{}` differ only by case and would overwrite each other on a case-insensitive file system: rename one of the elements",

@@ -133,16 +133,19 @@ impl<'o> Object<'o> {
     }
 }
 
-/// An object's members written apart, each value in its own stretch of one text, a
-/// later member of a key taking the earlier one's value in its place (as an object
-/// of `serde_json` with `preserve_order` does); printed by [`Members::write`]. For a
-/// schema's `properties`, whose names come from the model and so may meet.
+/// An object's members written apart, each value in its own stretch of a text of
+/// values (shared by the objects of a document, so that nested ones can be written
+/// while this one is), a later member of a key taking the earlier one's value in its
+/// place (as an object of `serde_json` with `preserve_order` does); printed by
+/// [`Members::write`]. For a schema's `properties`, whose names come from the model
+/// and so may meet.
 pub struct Members<'k> {
     /// How many levels in the object's own line is.
     depth: usize,
-    /// The values' text, one after the other (a replaced one stays, unused).
-    text: String,
-    /// Each key and where its value lies in `text`, in order.
+    /// One bit per key length (modulo 64) among the members: a key whose bit is
+    /// clear is new without being compared with every other.
+    lengths: u64,
+    /// Each key and where its value lies in the text of values, in order.
     members: Vec<(&'k str, std::ops::Range<usize>)>,
 }
 
@@ -152,25 +155,33 @@ impl<'k> Members<'k> {
     pub fn new(depth: usize, count: usize) -> Self {
         Members {
             depth,
-            text: String::new(),
+            lengths: 0,
             members: Vec::with_capacity(count),
         }
     }
 
-    /// Sets member `key` to the value `write` writes in the text it is given, at
-    /// the depth it is given: in the earlier member's place if `key` is there, else last.
-    pub fn insert(&mut self, key: &'k str, write: impl FnOnce(&mut String, usize)) {
-        let start = self.text.len();
-        write(&mut self.text, self.depth + 1);
-        let value = start..self.text.len();
-        match self.members.iter_mut().find(|(k, _)| *k == key) {
+    /// Sets member `key` to the value `write` writes at the end of `values` (the
+    /// text it is given), at the depth it is given: in the earlier member's place if
+    /// `key` is there, else last. A replaced value stays in `values`, unused.
+    pub fn insert(&mut self, values: &mut String, key: &'k str, write: impl FnOnce(&mut String, usize)) {
+        let start = values.len();
+        write(values, self.depth + 1);
+        let value = start..values.len();
+        let length = 1u64 << (key.len() % 64);
+        let earlier = if self.lengths & length == 0 {
+            None
+        } else {
+            self.members.iter_mut().find(|(k, _)| *k == key)
+        };
+        match earlier {
             Some((_, old)) => *old = value,
             None => self.members.push((key, value)),
         }
+        self.lengths |= length;
     }
 
-    /// Writes the object at the end of `out`.
-    pub fn write(&self, out: &mut String) {
+    /// Writes the object at the end of `out`, its values taken from `values`.
+    pub fn write(&self, values: &str, out: &mut String) {
         if self.members.is_empty() {
             out.push_str("{}");
             return;
@@ -179,7 +190,7 @@ impl<'k> Members<'k> {
         for (i, (key, value)) in self.members.iter().enumerate() {
             line_break(out, i > 0, self.depth + 1);
             write_key(out, key);
-            out.push_str(&self.text[value.clone()]);
+            out.push_str(&values[value.clone()]);
         }
         line_break(out, false, self.depth);
         out.push('}');
@@ -529,9 +540,12 @@ mod tests {
     /// `preserve_order`: a later member of a key takes the earlier one's place).
     #[test]
     fn objects_written_member_by_member_are_serde_jsons() {
+        let mut values = String::new();
         let mut properties = Members::new(1, 0);
-        properties.insert("b", |out, _| write_string(out, "first"));
-        properties.insert("a\"", |out, depth| {
+        properties.insert(&mut values, "b", |out, _| write_string(out, "first"));
+        // Same length as `b`'s, compared and told apart.
+        properties.insert(&mut values, "c", |out, _| write_string(out, "third"));
+        properties.insert(&mut values, "a\"", |out, depth| {
             let mut o = Object::open(out, depth);
             o.number("n", 7)
                 .bool("t", true)
@@ -540,15 +554,15 @@ mod tests {
             o.object("empty").close();
             o.close();
         });
-        properties.insert("b", |out, depth| {
+        properties.insert(&mut values, "b", |out, depth| {
             let mut o = Object::open(out, depth);
             o.string_of("joined", &["a\\", "b"]).value("v", &Json::Null);
             o.close();
         });
         let mut out = String::new();
         let mut top = Object::open(&mut out, 0);
-        properties.write(top.key("properties"));
-        Members::new(1, 0).write(top.key("none"));
+        properties.write(&values, top.key("properties"));
+        Members::new(1, 0).write(&values, top.key("none"));
         top.close();
         let expected = r#"{
   "properties": {
@@ -556,6 +570,7 @@ mod tests {
       "joined": "a\\b",
       "v": null
     },
+    "c": "third",
     "a\"": {
       "n": 7,
       "t": true,

@@ -47,6 +47,10 @@ fn one_line(text: &str) -> Vec<&str> {
     parts
 }
 
+/// Room for a document's property values ([`Members`]) before their text grows:
+/// a schema of the synthetic models is under 3 KiB.
+const VALUES_CAPACITY: usize = 4096;
+
 /// The `$defs` of a schema: each definition's text (an object whose own line is
 /// two levels in) by name, in name order; a later one of a name replaces the earlier.
 struct Defs<'a> {
@@ -79,23 +83,29 @@ pub fn document(c: &Container, d: &DocumentType) -> Json {
 /// The schema of document type `d` in container `c`, as pretty JSON, written at the
 /// end of `out`.
 pub fn write_document(out: &mut String, c: &Container, d: &DocumentType) {
+    // Sized once when there will be definitions (a schema of the synthetic models
+    // is under 3 KiB).
+    let has_defs = !(d.embedded.is_empty() && d.references.is_empty());
     let mut defs = Defs {
-        text: String::new(),
+        text: String::with_capacity(if has_defs { VALUES_CAPACITY } else { 0 }),
         at: BTreeMap::new(),
     };
+    // Every object's property values, nested ones too, written here first.
+    let mut values = String::with_capacity(VALUES_CAPACITY);
+    let values = &mut values;
     // `id`, `type`, up to three key levels, `ttl`, the parent, the members, the counts.
     let room = 7 + members_count(&d.attributes, &d.embedded, &d.references) + d.computed.len();
     let mut properties = Members::new(1, room);
     let mut required: Vec<&str> = Vec::with_capacity(room);
     required.extend(["id", "type"]);
-    properties.insert("id", |out, depth| {
+    properties.insert(values, "id", |out, depth| {
         let mut o = Object::open(out, depth);
         o.string("type", "string")
             .number("minLength", 1)
             .string("description", "Document id, unique within the partition.");
         o.close();
     });
-    properties.insert("type", |out, depth| {
+    properties.insert(values, "type", |out, depth| {
         let mut o = Object::open(out, depth);
         o.string("type", "string")
             .string("const", &d.discriminator)
@@ -104,14 +114,14 @@ pub fn write_document(out: &mut String, c: &Container, d: &DocumentType) {
     });
     if c.kind == ContainerKind::Aggregate {
         for level in d.partition_key_properties() {
-            properties.insert(level, |out, depth| {
+            properties.insert(values, level, |out, depth| {
                 described(out, depth, "string", &["Partition key value."])
             });
             required.push(level);
         }
     }
     if c.default_ttl.is_some() {
-        properties.insert("ttl", |out, depth| {
+        properties.insert(values, "ttl", |out, depth| {
             described(
                 out,
                 depth,
@@ -121,7 +131,7 @@ pub fn write_document(out: &mut String, c: &Container, d: &DocumentType) {
         });
     }
     if let Some(parent) = &d.parent {
-        properties.insert(&parent.property, |out, depth| {
+        properties.insert(values, &parent.property, |out, depth| {
             described(
                 out,
                 depth,
@@ -135,12 +145,13 @@ pub fn write_document(out: &mut String, c: &Container, d: &DocumentType) {
         &d.attributes,
         &d.embedded,
         &d.references,
+        values,
         &mut properties,
         &mut required,
         &mut defs,
     );
     for v in &d.computed {
-        properties.insert(&v.name, |out, depth| {
+        properties.insert(values, &v.name, |out, depth| {
             let mut o = Object::open(out, depth);
             o.string("type", "integer").number("minimum", 0).string_of(
                 "description",
@@ -174,7 +185,7 @@ pub fn write_document(out: &mut String, c: &Container, d: &DocumentType) {
         description.extend(one_line(text));
     }
     schema.string_of("description", &description).string("type", "object");
-    properties.write(schema.key("properties"));
+    properties.write(values, schema.key("properties"));
     schema.strings("required", &required);
     if !defs.at.is_empty() {
         let mut all = schema.object("$defs");
@@ -199,12 +210,13 @@ fn object_members<'a>(
     attributes: &'a [Property],
     embedded: &'a [Embedded],
     references: &'a [Reference],
+    values: &mut String,
     properties: &mut Members<'a>,
     required: &mut Vec<&'a str>,
     defs: &mut Defs<'a>,
 ) {
     for p in attributes {
-        properties.insert(&p.name, |out, depth| attribute(out, depth, p));
+        properties.insert(values, &p.name, |out, depth| attribute(out, depth, p));
         // A document written before a defaulted property existed lacks it, and reads.
         if !p.optional && p.default.is_none() {
             required.push(&p.name);
@@ -224,11 +236,12 @@ fn object_members<'a>(
             &e.attributes,
             &e.embedded,
             &e.references,
+            values,
             &mut inner_properties,
             &mut inner_required,
             defs,
         );
-        properties.insert(&e.name, |out, depth| {
+        properties.insert(values, &e.name, |out, depth| {
             if !e.many {
                 return reference_to(out, depth, &name);
             }
@@ -244,7 +257,7 @@ fn object_members<'a>(
         defs.insert(name, |out| {
             let mut o = Object::open(out, Defs::DEPTH);
             o.string("type", "object");
-            inner_properties.write(o.key("properties"));
+            inner_properties.write(values, o.key("properties"));
             o.strings("required", &inner_required)
                 .bool("additionalProperties", false);
             o.close();
@@ -255,8 +268,8 @@ fn object_members<'a>(
         let mut name = [&r.target, "Ref"].concat();
         // The reference object's properties, a level in from its definition.
         let mut members = Members::new(Defs::DEPTH + 1, 2);
-        members.insert("id", |out, depth| typed(out, depth, "string"));
-        members.insert("partitionKey", |out, depth| reference_key(out, depth, r));
+        members.insert(values, "id", |out, depth| typed(out, depth, "string"));
+        members.insert(values, "partitionKey", |out, depth| reference_key(out, depth, r));
         let mut members_required = vec!["id", "partitionKey"];
         // An extended reference: the target's attributes read through it, beside it.
         if let Some(extended) = &r.extended {
@@ -268,13 +281,13 @@ fn object_members<'a>(
                 name.push_str(&cosmap_domain::naming::upper_camel(&a.name));
             }
             for a in &extended.attributes {
-                members.insert(&a.name, |out, depth| attribute(out, depth, a));
+                members.insert(values, &a.name, |out, depth| attribute(out, depth, a));
                 if !a.optional {
                     members_required.push(&a.name);
                 }
             }
         }
-        properties.insert(&r.name, |out, depth| match (r.many, &r.ancestry) {
+        properties.insert(values, &r.name, |out, depth| match (r.many, &r.ancestry) {
             // Every ancestor up a tree's parent link, root first.
             (_, Some(a)) => {
                 let mut array = Object::open(out, depth);
@@ -307,7 +320,7 @@ fn object_members<'a>(
                     "`.",
                 ],
             );
-            members.write(o.key("properties"));
+            members.write(values, o.key("properties"));
             o.strings("required", &members_required)
                 .bool("additionalProperties", false);
             o.close();
