@@ -275,10 +275,10 @@ pub fn build(model: &LogicalModel, mapping: &TypeMapping) -> Result<RustView, St
     let mut containers = Vec::with_capacity(model.containers.len());
     for c in &model.containers {
         let module = shared.module(&c.name);
-        let mut taken: BTreeSet<String> = c.document_types.iter().map(|d| d.name.clone()).collect();
-        taken.insert("kind".into());
+        let mut taken: BTreeSet<&str> = c.document_types.iter().map(|d| d.name.as_str()).collect();
+        taken.insert("kind");
         let mut enum_name = format!("{}Document", c.name);
-        while taken.contains(&enum_name) {
+        while taken.contains(enum_name.as_str()) {
             enum_name.push('_');
         }
         let mut documents = Vec::with_capacity(c.document_types.len());
@@ -449,17 +449,17 @@ impl Shared<'_> {
         let mut embedded_types = BTreeMap::new();
         for e in &d.embedded {
             let ty = self.embedded(e)?;
-            embedded_types.insert(e.name.as_str(), ty.clone());
             fields.push(container_field(
                 &e.name,
-                &self.shared_type(&ty, &prefix),
+                self.shared_type(&ty, &prefix),
                 e.many,
                 embedded_doc(e),
             ));
+            embedded_types.insert(e.name.as_str(), ty);
         }
         for r in &d.references {
             let ty = self.reference(r);
-            fields.push(reference_field(r, &concat(&[&prefix, &ty])));
+            fields.push(reference_field(r, concat(&[&prefix, &ty])));
         }
         let mut reserved = Vec::with_capacity(5 + sub_key_fields.len());
         reserved.extend([("id", "id"), ("type", "r#type"), ("_etag", "etag"), ("_ts", "ts")]);
@@ -686,11 +686,11 @@ impl Shared<'_> {
         for inner in &e.embedded {
             let ty = self.embedded(inner)?;
             let ty = self.shared_type(&ty, "");
-            fields.push(container_field(&inner.name, &ty, inner.many, embedded_doc(inner)));
+            fields.push(container_field(&inner.name, ty, inner.many, embedded_doc(inner)));
         }
         for r in &e.references {
             let ty = self.reference(r);
-            fields.push(reference_field(r, &ty));
+            fields.push(reference_field(r, ty));
         }
         let base = match e.kind {
             EmbeddedKind::ValueObject => e.source.clone(),
@@ -954,11 +954,11 @@ fn reference_doc(r: &Reference) -> String {
 
 /// The field of reference `r` of Rust type `ty`: a list, an option (an optional
 /// `one`), or the reference itself.
-fn reference_field(r: &Reference, ty: &str) -> FieldView {
+fn reference_field(r: &Reference, ty: String) -> FieldView {
     if r.optional && !r.many {
         return plain_field(
             &r.name,
-            concat(&["::core::option::Option<", ty, ">"]),
+            concat(&["::core::option::Option<", &ty, ">"]),
             true,
             reference_doc(r),
         );
@@ -997,12 +997,32 @@ fn concat(parts: &[&str]) -> String {
 /// A model's `description` as one line of a doc comment (whitespace, line breaks
 /// included, collapsed: a line break would end the comment).
 pub(crate) fn one_line(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
+    let mut line = String::with_capacity(text.len());
+    push_one_line(&mut line, text);
+    line
+}
+
+/// [`one_line`] of `text` at the end of `out`, in the text's own room: no list of
+/// its words, no second copy.
+fn push_one_line(out: &mut String, text: &str) {
+    for (i, word) in text.split_whitespace().enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
 }
 
 /// ` {description}` after a generated sentence, or nothing.
 fn described(description: Option<&str>) -> String {
-    description.map(|d| concat(&[" ", &one_line(d)])).unwrap_or_default()
+    description
+        .map(|d| {
+            let mut text = String::with_capacity(1 + d.len());
+            text.push(' ');
+            push_one_line(&mut text, d);
+            text
+        })
+        .unwrap_or_default()
 }
 
 /// The field of JSON property `json`, of Rust type `ty`, with doc comment `doc`
@@ -1097,11 +1117,13 @@ fn has_default(ty: &str) -> bool {
     DEFAULTS.contains(&ty) || ty.starts_with("::std::vec::Vec<") || ty.starts_with("::core::option::Option<")
 }
 
-fn container_field(json: &str, ty: &str, many: bool, doc: impl Into<String>) -> FieldView {
+/// The field of JSON property `json` holding `ty` (taken as it is when one), or a
+/// list of them when `many`.
+fn container_field(json: &str, ty: String, many: bool, doc: impl Into<String>) -> FieldView {
     let ty = if many {
-        concat(&["::std::vec::Vec<", ty, ">"])
+        concat(&["::std::vec::Vec<", &ty, ">"])
     } else {
-        ty.to_string()
+        ty
     };
     plain_field(json, ty, false, doc)
 }
