@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use cosmap_mapper::{ContainerDefinition, LogicalModel};
+use cosmap_mapper::{Container, ContainerDefinition, DocumentType, LogicalModel};
 use serde::Serialize;
 
 use crate::error::CodegenError;
@@ -144,19 +144,42 @@ fn others(model: &LogicalModel, templates: &Templates) -> Vec<Result<Artefact, C
     // Each schema is written here, then copied into a string of its size.
     let mut scratch = String::with_capacity(SCRATCH_CAPACITY);
     let overridden = templates.is_overridden(SCHEMA);
-    for c in &model.containers {
-        for d in &c.document_types {
-            let text = if overridden {
-                templates.render(SCHEMA, &SchemaView::of(c, d))
-            } else {
-                Ok(schema_text_in(&mut scratch, c, d))
-            };
-            let path = format!("schemas/{}/{}.schema.json", c.name, d.name);
-            artefacts.push(text.map(|text| artefact(&path, text)));
-        }
+    for (c, d) in schemas_in_path_order(model) {
+        let text = if overridden {
+            templates.render(SCHEMA, &SchemaView::of(c, d))
+        } else {
+            Ok(schema_text_in(&mut scratch, c, d))
+        };
+        let path = format!("schemas/{}/{}.schema.json", c.name, d.name);
+        artefacts.push(text.map(|text| artefact(&path, text)));
     }
     artefacts
 }
+
+/// Every document type of `model` with its container, in the order of their schemas'
+/// paths (almost always: names the paths' components split otherwise): so that
+/// [`sorted_by_path`] finds the schemas sorted already, one run, instead of
+/// comparing paths some 70,000 times on a large model.
+fn schemas_in_path_order(model: &LogicalModel) -> Vec<(&Container, &DocumentType)> {
+    let mut containers: Vec<&Container> = model.containers.iter().collect();
+    containers.sort_by(|a, b| a.name.cmp(&b.name));
+    let mut schemas = Vec::with_capacity(containers.iter().map(|c| c.document_types.len()).sum());
+    for c in containers {
+        let start = schemas.len();
+        schemas.extend(c.document_types.iter().map(|d| (c, d)));
+        // `X.schema.json` before `X2.schema.json`, as the file names sort.
+        schemas[start..].sort_by(|(_, a), (_, b)| {
+            a.name
+                .bytes()
+                .chain(SCHEMA_SUFFIX.bytes())
+                .cmp(b.name.bytes().chain(SCHEMA_SUFFIX.bytes()))
+        });
+    }
+    schemas
+}
+
+/// What a schema's file name adds to its document type's name.
+const SCHEMA_SUFFIX: &str = ".schema.json";
 
 /// Room for a schema's text in [`others`]' scratch buffer before it grows (a
 /// schema of the synthetic models is under 3 KiB).

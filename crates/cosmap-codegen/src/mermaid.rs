@@ -351,7 +351,10 @@ fn push_number(out: &mut String, mut n: usize) {
             break;
         }
     }
-    out.extend(digits[start..].iter().map(|&d| char::from(d)));
+    // Always ASCII digits: copied as a string, not pushed char by char.
+    if let Ok(text) = std::str::from_utf8(&digits[start..]) {
+        out.push_str(text);
+    }
 }
 
 /// `parts` one after the other, in one allocation: what `format!` makes of
