@@ -150,8 +150,8 @@ fn others(model: &LogicalModel, templates: &Templates) -> Vec<Result<Artefact, C
         } else {
             Ok(schema_text_in(&mut scratch, c, d))
         };
-        let path = format!("schemas/{}/{}.schema.json", c.name, d.name);
-        artefacts.push(text.map(|text| artefact(&path, text)));
+        let path = ["schemas/", &c.name, "/", &d.name, SCHEMA_SUFFIX].concat();
+        artefacts.push(text.map(|text| artefact(path, text)));
     }
     artefacts
 }
@@ -306,14 +306,16 @@ pub fn builtin_texts(
     Ok(texts)
 }
 
-fn artefact(path: &str, contents: String) -> Artefact {
+/// An artefact at `path` (taken as it is when a `String`), its contents ending
+/// with a line break.
+fn artefact(path: impl Into<PathBuf>, contents: String) -> Artefact {
     let contents = if contents.ends_with('\n') {
         contents
     } else {
         contents + "\n"
     };
     Artefact {
-        path: PathBuf::from(path),
+        path: path.into(),
         contents,
     }
 }

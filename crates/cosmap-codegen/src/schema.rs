@@ -7,6 +7,7 @@
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::ops::Range;
+use std::sync::OnceLock;
 
 use cosmap_domain::AttributeType;
 use cosmap_mapper::{Container, ContainerKind, DocumentType, Embedded, EmbeddedKind, Property, Reference};
@@ -25,6 +26,25 @@ fn described(out: &mut String, depth: usize, ty: &str, description: &[&str]) {
     let mut o = Object::open(out, depth);
     o.string("type", ty).string_of("description", description);
     o.close();
+}
+
+/// The text of a value that is the same in every schema, and the depth it was
+/// written at: written once a run.
+type Cached = OnceLock<(usize, String)>;
+
+/// What `write` writes at `depth`, copied from `cell` (written there the first
+/// time): `id`, a partition key level and `ttl` are the same in every schema.
+fn cached(out: &mut String, depth: usize, cell: &Cached, write: fn(&mut String, usize)) {
+    let (at, text) = cell.get_or_init(|| {
+        let mut text = String::new();
+        write(&mut text, depth);
+        (depth, text)
+    });
+    if *at == depth {
+        out.push_str(text);
+    } else {
+        write(out, depth);
+    }
 }
 
 /// `{"$ref": "#/$defs/{name}"}`, its own line `depth` levels in.
@@ -98,12 +118,15 @@ pub fn write_document(out: &mut String, c: &Container, d: &DocumentType) {
     let mut properties = Members::new(1, room);
     let mut required: Vec<&str> = Vec::with_capacity(room);
     required.extend(["id", "type"]);
+    static ID: Cached = OnceLock::new();
     properties.insert(values, "id", |out, depth| {
-        let mut o = Object::open(out, depth);
-        o.string("type", "string")
-            .number("minLength", 1)
-            .string("description", "Document id, unique within the partition.");
-        o.close();
+        cached(out, depth, &ID, |out, depth| {
+            let mut o = Object::open(out, depth);
+            o.string("type", "string")
+                .number("minLength", 1)
+                .string("description", "Document id, unique within the partition.");
+            o.close();
+        })
     });
     properties.insert(values, "type", |out, depth| {
         let mut o = Object::open(out, depth);
@@ -113,21 +136,27 @@ pub fn write_document(out: &mut String, c: &Container, d: &DocumentType) {
         o.close();
     });
     if c.kind == ContainerKind::Aggregate {
+        static KEY: Cached = OnceLock::new();
         for level in d.partition_key_properties() {
             properties.insert(values, level, |out, depth| {
-                described(out, depth, "string", &["Partition key value."])
+                cached(out, depth, &KEY, |out, depth| {
+                    described(out, depth, "string", &["Partition key value."])
+                })
             });
             required.push(level);
         }
     }
     if c.default_ttl.is_some() {
+        static TTL: Cached = OnceLock::new();
         properties.insert(values, "ttl", |out, depth| {
-            described(
-                out,
-                depth,
-                "integer",
-                &["Time to live in seconds (the container has TTL on)."],
-            )
+            cached(out, depth, &TTL, |out, depth| {
+                described(
+                    out,
+                    depth,
+                    "integer",
+                    &["Time to live in seconds (the container has TTL on)."],
+                )
+            })
         });
     }
     if let Some(parent) = &d.parent {
