@@ -33,8 +33,9 @@ fn described(out: &mut String, depth: usize, ty: &str, description: &[&str]) {
 type Cached = OnceLock<(usize, String)>;
 
 /// What `write` writes at `depth`, copied from `cell` (written there the first
-/// time): `id`, a partition key level and `ttl` are the same in every schema.
-fn cached(out: &mut String, depth: usize, cell: &Cached, write: fn(&mut String, usize)) {
+/// time, at the depth of that time): `id`, a partition key level, `ttl` and a
+/// plain attribute are the same in every schema.
+fn cached(out: &mut String, depth: usize, cell: &Cached, write: impl Fn(&mut String, usize)) {
     let (at, text) = cell.get_or_init(|| {
         let mut text = String::new();
         write(&mut text, depth);
@@ -363,14 +364,19 @@ fn object_members<'a>(
 
 /// The schema of attribute `p`, its own line `depth` levels in.
 fn attribute(out: &mut String, depth: usize, p: &Property) {
-    let mut schema = Object::open(out, depth);
-    if p.many {
-        schema.string("type", "array");
-        let items = schema.inner();
-        scalar(schema.key("items"), items, p.ty);
-    } else {
-        scalar_members(&mut schema, p.ty);
+    if p.description.is_none() && p.default.is_none() {
+        // Alike for every attribute of a type and shape: written once a run for each,
+        // at each of the depths attributes are (a document's properties, a definition's).
+        static PLAIN: [[Cached; 2]; 2 * TYPES] = [const { [const { OnceLock::new() }; 2] }; 2 * TYPES];
+        let cell = &PLAIN[2 * type_index(p.ty) + usize::from(p.many)][usize::from(depth > 2)];
+        return cached(out, depth, cell, |out, depth| {
+            let mut schema = Object::open(out, depth);
+            typed_members(&mut schema, p.ty, p.many);
+            schema.close();
+        });
     }
+    let mut schema = Object::open(out, depth);
+    typed_members(&mut schema, p.ty, p.many);
     if let Some(text) = &p.description {
         schema.string_of("description", &one_line(text));
     }
@@ -378,6 +384,35 @@ fn attribute(out: &mut String, depth: usize, p: &Property) {
         schema.value("default", &value.into());
     }
     schema.close();
+}
+
+/// How many attribute types there are ([`type_index`]).
+const TYPES: usize = 8;
+
+/// Attribute type `ty`'s place among the [`TYPES`].
+fn type_index(ty: AttributeType) -> usize {
+    match ty {
+        AttributeType::String => 0,
+        AttributeType::Integer => 1,
+        AttributeType::Number => 2,
+        AttributeType::Boolean => 3,
+        AttributeType::Decimal => 4,
+        AttributeType::DateTime => 5,
+        AttributeType::Date => 6,
+        AttributeType::Uuid => 7,
+    }
+}
+
+/// The members of the schema of an attribute of type `ty`: a value's, or a list's
+/// when `many`.
+fn typed_members(schema: &mut Object, ty: AttributeType, many: bool) {
+    if many {
+        schema.string("type", "array");
+        let items = schema.inner();
+        scalar(schema.key("items"), items, ty);
+    } else {
+        scalar_members(schema, ty);
+    }
 }
 
 /// The schema of one value of type `ty`, its own line `depth` levels in.
@@ -424,5 +459,40 @@ fn reference_key(out: &mut String, depth: usize, r: &Reference) {
             o.close();
         }
         _ => typed(out, depth, "string"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A value written once and copied is what writing it gives, at the depth it
+    /// was first written at and at any other.
+    #[test]
+    fn cached_text_is_the_written_text() {
+        static CELL: Cached = OnceLock::new();
+        let write = |out: &mut String, depth: usize| described(out, depth, "string", &["a \"quoted\" ", "word"]);
+        for depth in [2, 4, 2, 0] {
+            let mut copied = String::from("x");
+            cached(&mut copied, depth, &CELL, write);
+            let mut written = String::from("x");
+            write(&mut written, depth);
+            assert_eq!(copied, written, "{depth}");
+        }
+    }
+
+    /// A schema is pretty JSON as `serde_json` prints it, its keys in the order written.
+    #[test]
+    fn a_schema_is_serde_jsons_pretty_text() {
+        let model = crate::test_models::meter("integer", serde_json::json!(3));
+        for c in &model.containers {
+            for d in &c.document_types {
+                let mut text = String::new();
+                write_document(&mut text, c, d);
+                let value: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+                assert_eq!(serde_json::to_string_pretty(&value).expect("printed"), text);
+                assert_eq!(document(c, d), Json::from(&value));
+            }
+        }
     }
 }
