@@ -272,6 +272,8 @@ pub fn build(model: &LogicalModel, mapping: &TypeMapping) -> Result<RustView, St
         order: Vec::new(),
         refs: BTreeMap::new(),
     };
+    // How a container module spells a path in the types module: `super::types::`.
+    let types_prefix = concat(&["super::", &types_module, "::"]);
     let mut containers = Vec::with_capacity(model.containers.len());
     for c in &model.containers {
         let module = shared.module(&c.name);
@@ -283,7 +285,7 @@ pub fn build(model: &LogicalModel, mapping: &TypeMapping) -> Result<RustView, St
         }
         let mut documents = Vec::with_capacity(c.document_types.len());
         for d in &c.document_types {
-            documents.push(shared.document(c.kind, ttl_doc(c), d, &types_module, &c.name)?);
+            documents.push(shared.document(c.kind, ttl_doc(c), d, &types_prefix, &c.name)?);
         }
         containers.push(ContainerView {
             module,
@@ -383,15 +385,16 @@ impl Shared<'_> {
         self.modules.get(name).cloned().unwrap_or_else(|| names::module(name))
     }
 
+    /// The view of document type `d` of a container of `kind` (its `ttl` doc if it
+    /// has TTL on) named `container`; `prefix` spells the types module's paths.
     fn document(
         &mut self,
         kind: ContainerKind,
         ttl: Option<&'static str>,
         d: &DocumentType,
-        types: &str,
+        prefix: &str,
         container: &str,
     ) -> Result<DocView, String> {
-        let prefix = concat(&["super::", types, "::"]);
         // Sized once: a field is hundreds of bytes, and each regrowth moves them all.
         let mut fields = Vec::with_capacity(field_count(d));
         let partition_key_field = match kind {
@@ -451,7 +454,7 @@ impl Shared<'_> {
             let ty = self.embedded(e)?;
             fields.push(container_field(
                 &e.name,
-                self.shared_type(&ty, &prefix),
+                self.shared_type(&ty, prefix),
                 e.many,
                 embedded_doc(e),
             ));
@@ -459,7 +462,7 @@ impl Shared<'_> {
         }
         for r in &d.references {
             let ty = self.reference(r);
-            fields.push(reference_field(r, concat(&[&prefix, &ty])));
+            fields.push(reference_field(r, concat(&[prefix, &ty])));
         }
         let mut reserved = Vec::with_capacity(5 + sub_key_fields.len());
         reserved.extend([("id", "id"), ("type", "r#type"), ("_etag", "etag"), ("_ts", "ts")]);
@@ -778,6 +781,10 @@ impl Shared<'_> {
         while self.structs.contains_key(&name) {
             name.push('_');
         }
+        // Made once a name: a reference met again is named, not built again.
+        if self.refs.contains_key(&name) {
+            return name;
+        }
         let mut fields: Vec<FieldView> = extended.iter().map(|a| self.attribute(a)).collect();
         own_defaults(&mut fields, &name);
         let (constant, by_property, levels) = match &r.partition_key_value {
@@ -787,18 +794,21 @@ impl Shared<'_> {
             PartitionKeyValue::Levels { properties } => (None, None, properties.len()),
         };
         let document = concat(&["super::", &self.module(&r.target_container), "::", &r.target]);
-        self.refs.entry(name.clone()).or_insert_with(|| RefView {
-            name: name.clone(),
-            target: r.target.clone(),
-            container: r.target_container.clone(),
-            constant,
-            by_property,
-            levels: levels > 1,
-            key_type: key_type(levels),
-            has_defaults: has_defaults(&fields),
-            fields,
-            document,
-        });
+        self.refs.insert(
+            name.clone(),
+            RefView {
+                name: name.clone(),
+                target: r.target.clone(),
+                container: r.target_container.clone(),
+                constant,
+                by_property,
+                levels: levels > 1,
+                key_type: key_type(levels),
+                has_defaults: has_defaults(&fields),
+                fields,
+                document,
+            },
+        );
         name
     }
 
@@ -1146,8 +1156,10 @@ fn dedupe(fields: &mut [FieldView], reserved: &[(&str, &str)], owner: impl Fn() 
             f.json_name
         ));
     }
-    // Almost always every identifier differs already: then nothing is renamed.
-    let mut idents = Names::with_capacity_and_hasher(capacity, Default::default());
+    // Almost always every identifier differs already: then nothing is renamed. The
+    // names' set, emptied, holds them: one allocation for both looks.
+    let mut idents = json;
+    idents.clear();
     idents.extend(reserved.iter().map(|(_, ident)| *ident));
     if fields.iter().all(|f| idents.insert(&f.ident)) {
         return Ok(());
