@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use cosmap_mapper::{ContainerDefinition, LogicalModel};
+use cosmap_mapper::{Container, ContainerDefinition, DocumentType, LogicalModel};
 use serde::Serialize;
 
 use crate::error::CodegenError;
@@ -100,9 +100,10 @@ pub const MAX_FILE_NAME_BYTES: usize = 255;
 /// [`MAX_FILE_NAME_BYTES`]); validation keeps models from getting here, this
 /// keeps a logical model built another way from writing half its files.
 fn check_paths(artefacts: &[Artefact]) -> Result<(), CodegenError> {
-    // Only looked up: the first clash in path order is reported whatever the hashing.
-    let mut folded: std::collections::HashMap<String, &Path> =
-        std::collections::HashMap::with_capacity(artefacts.len());
+    // Only looked up: the first clash in path order is reported whatever the hashing
+    // (so a fast hasher for short names).
+    let mut folded: cosmap_domain::NameMap<String, &Path> =
+        cosmap_domain::NameMap::with_capacity_and_hasher(artefacts.len(), Default::default());
     for a in artefacts {
         if let Some(long) = a.path.iter().find(|n| n.len() > MAX_FILE_NAME_BYTES) {
             return Err(CodegenError::FileNames(format!(
@@ -111,7 +112,13 @@ fn check_paths(artefacts: &[Artefact]) -> Result<(), CodegenError> {
                 long.len()
             )));
         }
-        let key = a.path.to_string_lossy().to_lowercase();
+        let path = a.path.to_string_lossy();
+        // An ASCII path (almost every one) folds byte by byte, to the same text.
+        let key = if path.is_ascii() {
+            path.to_ascii_lowercase()
+        } else {
+            path.to_lowercase()
+        };
         if let Some(other) = folded.insert(key, &a.path) {
             return Err(CodegenError::FileNames(format!(
                 "the files `{}` and `{}` differ only by case and would overwrite each other on a case-insensitive file system: rename one of the elements",
@@ -136,21 +143,43 @@ fn others(model: &LogicalModel, templates: &Templates) -> Vec<Result<Artefact, C
     ];
     // Each schema is written here, then copied into a string of its size.
     let mut scratch = String::with_capacity(SCRATCH_CAPACITY);
-    for c in &model.containers {
-        for d in &c.document_types {
-            let view = SchemaView {
-                schema: crate::schema::document(c, d),
-            };
-            let path = format!("schemas/{}/{}.schema.json", c.name, d.name);
-            artefacts.push(
-                templates
-                    .render_builtin(SCHEMA, &view, |v| Ok(schema_text_in(&mut scratch, v)))
-                    .map(|text| artefact(&path, text)),
-            );
-        }
+    let overridden = templates.is_overridden(SCHEMA);
+    for (c, d) in schemas_in_path_order(model) {
+        let text = if overridden {
+            templates.render(SCHEMA, &SchemaView::of(c, d))
+        } else {
+            Ok(schema_text_in(&mut scratch, c, d))
+        };
+        let path = ["schemas/", &c.name, "/", &d.name, SCHEMA_SUFFIX].concat();
+        artefacts.push(text.map(|text| artefact(path, text)));
     }
     artefacts
 }
+
+/// Every document type of `model` with its container, in the order of their schemas'
+/// paths (almost always: names the paths' components split otherwise): so that
+/// [`sorted_by_path`] finds the schemas sorted already, one run, instead of
+/// comparing paths some 70,000 times on a large model.
+fn schemas_in_path_order(model: &LogicalModel) -> Vec<(&Container, &DocumentType)> {
+    let mut containers: Vec<&Container> = model.containers.iter().collect();
+    containers.sort_by(|a, b| a.name.cmp(&b.name));
+    let mut schemas = Vec::with_capacity(containers.iter().map(|c| c.document_types.len()).sum());
+    for c in containers {
+        let start = schemas.len();
+        schemas.extend(c.document_types.iter().map(|d| (c, d)));
+        // `X.schema.json` before `X2.schema.json`, as the file names sort.
+        schemas[start..].sort_by(|(_, a), (_, b)| {
+            a.name
+                .bytes()
+                .chain(SCHEMA_SUFFIX.bytes())
+                .cmp(b.name.bytes().chain(SCHEMA_SUFFIX.bytes()))
+        });
+    }
+    schemas
+}
+
+/// What a schema's file name adds to its document type's name.
+const SCHEMA_SUFFIX: &str = ".schema.json";
 
 /// Room for a schema's text in [`others`]' scratch buffer before it grows (a
 /// schema of the synthetic models is under 3 KiB).
@@ -189,19 +218,24 @@ struct SchemaView {
     schema: crate::json::Json,
 }
 
-/// The text of the built-in `document.schema.json.hbs`: the schema as pretty JSON
-/// (as `serde_json` prints it, written directly).
-fn schema_text(view: &SchemaView) -> Result<String, CodegenError> {
-    Ok(schema_text_in(&mut String::new(), view))
+impl SchemaView {
+    /// The view of document type `d` of container `c`.
+    fn of(c: &cosmap_mapper::Container, d: &cosmap_mapper::DocumentType) -> Self {
+        SchemaView {
+            schema: crate::schema::document(c, d),
+        }
+    }
 }
 
-/// [`schema_text`], written in `scratch` (emptied first) and copied out at its size:
-/// a string sized up front would have most of its room unused (a schema is ≈ 800
-/// bytes), and every page it touches costs a fault, where the scratch buffer's
-/// pages are touched once for every schema.
-fn schema_text_in(scratch: &mut String, view: &SchemaView) -> String {
+/// The text of the built-in `document.schema.json.hbs` for document type `d` of
+/// container `c`: the schema as pretty JSON (as `serde_json` prints it), written
+/// directly, without its view, in `scratch` (emptied first) and copied out at its
+/// size: a string sized up front would have most of its room unused (a schema is
+/// ≈ 800 bytes), and every page it touches costs a fault, where the scratch
+/// buffer's pages are touched once for every schema.
+fn schema_text_in(scratch: &mut String, c: &cosmap_mapper::Container, d: &cosmap_mapper::DocumentType) -> String {
     scratch.clear();
-    crate::json::write_pretty(scratch, &view.schema);
+    crate::schema::write_document(scratch, c, d);
     scratch.push('\n');
     scratch.as_str().to_owned()
 }
@@ -261,24 +295,27 @@ pub fn builtin_texts(
     ];
     for c in &model.containers {
         for d in &c.document_types {
-            let view = SchemaView {
-                schema: crate::schema::document(c, d),
-            };
             let path = format!("schemas/{}/{}.schema.json", c.name, d.name);
-            texts.push((path, text(handlebars, SCHEMA, &view, schema_text)?));
+            let schema = match handlebars {
+                Some(templates) => templates.render(SCHEMA, &SchemaView::of(c, d))?,
+                None => schema_text_in(&mut String::new(), c, d),
+            };
+            texts.push((path, schema));
         }
     }
     Ok(texts)
 }
 
-fn artefact(path: &str, contents: String) -> Artefact {
+/// An artefact at `path` (taken as it is when a `String`), its contents ending
+/// with a line break.
+fn artefact(path: impl Into<PathBuf>, contents: String) -> Artefact {
     let contents = if contents.ends_with('\n') {
         contents
     } else {
         contents + "\n"
     };
     Artefact {
-        path: PathBuf::from(path),
+        path: path.into(),
         contents,
     }
 }

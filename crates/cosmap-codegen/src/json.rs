@@ -1,6 +1,7 @@
 //! [`Json`]: a JSON value whose objects keep their keys in the order they were
-//! written, whatever `serde_json` is built with. The JSON Schemas and the Bicep
-//! resources are built as it, so their text does not depend on `serde_json`'s
+//! written, whatever `serde_json` is built with. The Bicep resources are built as
+//! it, and the JSON Schemas are written by [`Object`] and [`Members`] in the order
+//! they are made, so their text does not depend on `serde_json`'s
 //! `preserve_order` feature, which the default build leaves off (it costs
 //! `indexmap` and `hashbrown` in a build-dependency; feature `templates` turns it
 //! on, for the views handlebars turns into `serde_json::Value`s).
@@ -25,23 +26,6 @@ pub enum Json {
 }
 
 impl Json {
-    /// An object of `members`, in that order.
-    pub fn object<const N: usize>(members: [(&'static str, Json); N]) -> Json {
-        Json::Object(members.into_iter().map(|(k, v)| (Cow::Borrowed(k), v)).collect())
-    }
-
-    /// Sets member `key` of an object: in its place if it is there, else last (as
-    /// `serde_json`'s map does with `preserve_order`). Nothing for another value.
-    pub fn insert(&mut self, key: impl Into<Cow<'static, str>>, value: Json) {
-        if let Json::Object(members) = self {
-            let key = key.into();
-            match members.iter_mut().find(|(k, _)| *k == key) {
-                Some((_, old)) => *old = value,
-                None => members.push((key, value)),
-            }
-        }
-    }
-
     /// `value` serialised by serde as a `Json`, its structs' fields in declaration
     /// order: what printing it with `serde_json` and parsing the text back gives, built
     /// without the text when [`crate::json_ser::to_json`] can (every container
@@ -54,15 +38,169 @@ impl Json {
     }
 }
 
-/// `value` as `serde_json::to_string_pretty` prints it (two-space indentation,
-/// `": "` after a key, `{}` and `[]` when empty, `serde_json`'s string escapes),
-/// written at the end of `out` without going through serde: the 5,500 JSON Schemas of
-/// a large model are most of the artefacts' text.
-pub fn write_pretty(out: &mut String, value: &Json) {
-    write_value(out, value, 0);
+/// An object written member by member as [`write_value`] prints it, straight into
+/// the text: a JSON Schema is written as it is made, not built as a [`Json`] tree and
+/// then printed (5,500 schemas on a large model).
+pub struct Object<'o> {
+    out: &'o mut String,
+    /// How many levels in the object's own line is.
+    depth: usize,
+    /// Whether a member was written (the next one follows a comma).
+    any: bool,
 }
 
-/// [`write_pretty`] of `value`, nested lines `depth` levels in.
+impl<'o> Object<'o> {
+    /// Opens an object at the end of `out`, its own line `depth` levels in.
+    pub fn open(out: &'o mut String, depth: usize) -> Self {
+        out.push('{');
+        Object { out, depth, any: false }
+    }
+
+    /// Starts member `key`: the text to write its value in, at [`Object::inner`].
+    pub fn key(&mut self, key: &str) -> &mut String {
+        line_break(self.out, self.any, self.depth + 1);
+        self.any = true;
+        write_key(self.out, key);
+        self.out
+    }
+
+    /// The depth of the members' lines, where their values are written.
+    pub fn inner(&self) -> usize {
+        self.depth + 1
+    }
+
+    /// Member `key`, a string.
+    pub fn string(&mut self, key: &str, value: &str) -> &mut Self {
+        write_string(self.key(key), value);
+        self
+    }
+
+    /// Member `key`, a string of `parts` one after the other.
+    pub fn string_of(&mut self, key: &str, parts: &[&str]) -> &mut Self {
+        write_string_of(self.key(key), parts);
+        self
+    }
+
+    /// Member `key`, a number.
+    pub fn number(&mut self, key: &str, value: u64) -> &mut Self {
+        write_u64(self.key(key), value);
+        self
+    }
+
+    /// Member `key`, a boolean.
+    pub fn bool(&mut self, key: &str, value: bool) -> &mut Self {
+        self.key(key).push_str(if value { "true" } else { "false" });
+        self
+    }
+
+    /// Member `key`, an array of strings.
+    pub fn strings(&mut self, key: &str, items: &[&str]) -> &mut Self {
+        let depth = self.inner();
+        let out = self.key(key);
+        if items.is_empty() {
+            out.push_str("[]");
+            return self;
+        }
+        out.push('[');
+        for (i, item) in items.iter().enumerate() {
+            line_break(out, i > 0, depth + 1);
+            write_string(out, item);
+        }
+        line_break(out, false, depth);
+        out.push(']');
+        self
+    }
+
+    /// Member `key`, any value.
+    pub fn value(&mut self, key: &str, value: &Json) -> &mut Self {
+        let depth = self.inner();
+        write_value(self.key(key), value, depth);
+        self
+    }
+
+    /// Member `key`, an object: written through the one returned, closed by it.
+    pub fn object(&mut self, key: &str) -> Object<'_> {
+        let depth = self.inner();
+        Object::open(self.key(key), depth)
+    }
+
+    /// Closes the object: `}` on a line of its own, or `{}` when it has no member.
+    pub fn close(self) {
+        if self.any {
+            line_break(self.out, false, self.depth);
+        }
+        self.out.push('}');
+    }
+}
+
+/// An object's members written apart, each value in its own stretch of a text of
+/// values (shared by the objects of a document, so that nested ones can be written
+/// while this one is), a later member of a key taking the earlier one's value in its
+/// place (as an object of `serde_json` with `preserve_order` does); printed by
+/// [`Members::write`]. For a schema's `properties`, whose names come from the model
+/// and so may meet.
+pub struct Members<'k> {
+    /// How many levels in the object's own line is.
+    depth: usize,
+    /// One bit per key length (modulo 64) among the members: a key whose bit is
+    /// clear is new without being compared with every other.
+    lengths: u64,
+    /// Each key and where its value lies in the text of values, in order.
+    members: Vec<(&'k str, std::ops::Range<usize>)>,
+}
+
+impl<'k> Members<'k> {
+    /// No members yet, of an object whose own line is `depth` levels in; room for
+    /// `count` of them.
+    pub fn new(depth: usize, count: usize) -> Self {
+        Members {
+            depth,
+            lengths: 0,
+            members: Vec::with_capacity(count),
+        }
+    }
+
+    /// Sets member `key` to the value `write` writes at the end of `values` (the
+    /// text it is given), at the depth it is given: in the earlier member's place if
+    /// `key` is there, else last. A replaced value stays in `values`, unused.
+    pub fn insert(&mut self, values: &mut String, key: &'k str, write: impl FnOnce(&mut String, usize)) {
+        let start = values.len();
+        write(values, self.depth + 1);
+        let value = start..values.len();
+        let length = 1u64 << (key.len() % 64);
+        let earlier = if self.lengths & length == 0 {
+            None
+        } else {
+            self.members.iter_mut().find(|(k, _)| *k == key)
+        };
+        match earlier {
+            Some((_, old)) => *old = value,
+            None => self.members.push((key, value)),
+        }
+        self.lengths |= length;
+    }
+
+    /// Writes the object at the end of `out`, its values taken from `values`.
+    pub fn write(&self, values: &str, out: &mut String) {
+        if self.members.is_empty() {
+            out.push_str("{}");
+            return;
+        }
+        out.push('{');
+        for (i, (key, value)) in self.members.iter().enumerate() {
+            line_break(out, i > 0, self.depth + 1);
+            write_key(out, key);
+            out.push_str(&values[value.clone()]);
+        }
+        line_break(out, false, self.depth);
+        out.push('}');
+    }
+}
+
+/// `value` as `serde_json::to_string_pretty` prints it (two-space indentation,
+/// `": "` after a key, `{}` and `[]` when empty, `serde_json`'s string escapes),
+/// nested lines `depth` levels in, written at the end of `out` without going through
+/// serde.
 fn write_value(out: &mut String, value: &Json, depth: usize) {
     match value {
         Json::Null => out.push_str("null"),
@@ -153,7 +291,7 @@ fn indent(out: &mut String, depth: usize) {
 fn write_number(out: &mut String, n: &Number) {
     use std::fmt::Write as _;
     if let Some(u) = n.as_u64() {
-        let _ = write!(out, "{u}");
+        write_u64(out, u);
     } else if let Some(i) = n.as_i64() {
         let _ = write!(out, "{i}");
     } else {
@@ -161,14 +299,36 @@ fn write_number(out: &mut String, n: &Number) {
     }
 }
 
+/// An unsigned integer in decimal.
+fn write_u64(out: &mut String, n: u64) {
+    use std::fmt::Write as _;
+    let _ = write!(out, "{n}");
+}
+
+/// A JSON string literal of `parts` one after the other, as [`write_string`] writes
+/// their concatenation (escapes are of single bytes, so each part escapes alone).
+fn write_string_of(out: &mut String, parts: &[&str]) {
+    out.push('"');
+    for part in parts {
+        escape(out, part);
+    }
+    out.push('"');
+}
+
 /// A JSON string literal with `serde_json`'s escapes: `\"`, `\\`, `\b`, `\t`, `\n`,
 /// `\f`, `\r`, and `\u00xx` (lower-case hex) for the other control characters. The
 /// runs between escapes are copied whole.
 fn write_string(out: &mut String, s: &str) {
     out.push('"');
+    escape(out, s);
+    out.push('"');
+}
+
+/// `s` with [`write_string`]'s escapes, without the quotes: copied whole when it
+/// has nothing to escape.
+fn escape(out: &mut String, s: &str) {
     if !needs_escape(s.as_bytes()) {
         out.push_str(s);
-        out.push('"');
         return;
     }
     let mut start = 0;
@@ -196,7 +356,6 @@ fn write_string(out: &mut String, s: &str) {
         start = i + 1;
     }
     out.push_str(&s[start..]);
-    out.push('"');
 }
 
 impl From<&'static str> for Json {
@@ -344,7 +503,7 @@ impl<'de> Visitor<'de> for JsonVisitor {
 mod tests {
     use super::*;
 
-    /// [`write_pretty`] prints what `serde_json::to_string_pretty` prints, escapes,
+    /// [`write_value`] prints what `serde_json::to_string_pretty` prints, escapes,
     /// empty and nested containers and numbers included.
     #[test]
     fn pretty_printing_is_serde_jsons() {
@@ -358,7 +517,7 @@ mod tests {
             "nested": {"a": [{"b": [[], {}, [1, [2, {"c": "d"}]]]}], "e": {"f": {}}}
         });
         let mut out = String::new();
-        write_pretty(&mut out, &Json::from(&value));
+        write_value(&mut out, &Json::from(&value), 0);
         assert_eq!(out, serde_json::to_string_pretty(&value).unwrap());
         let deep = (0..40).fold(
             serde_json::json!("bottom"),
@@ -372,9 +531,62 @@ mod tests {
             deep,
         ] {
             let mut out = String::new();
-            write_pretty(&mut out, &Json::from(&scalar));
+            write_value(&mut out, &Json::from(&scalar), 0);
             assert_eq!(out, serde_json::to_string_pretty(&scalar).unwrap());
         }
+    }
+
+    /// [`Object`] and [`Members`] write what `serde_json` pretty-prints (with
+    /// `preserve_order`: a later member of a key takes the earlier one's place).
+    #[test]
+    fn objects_written_member_by_member_are_serde_jsons() {
+        let mut values = String::new();
+        let mut properties = Members::new(1, 0);
+        properties.insert(&mut values, "b", |out, _| write_string(out, "first"));
+        // Same length as `b`'s, compared and told apart.
+        properties.insert(&mut values, "c", |out, _| write_string(out, "third"));
+        properties.insert(&mut values, "a\"", |out, depth| {
+            let mut o = Object::open(out, depth);
+            o.number("n", 7)
+                .bool("t", true)
+                .strings("none", &[])
+                .strings("two", &["x", "y\n"]);
+            o.object("empty").close();
+            o.close();
+        });
+        properties.insert(&mut values, "b", |out, depth| {
+            let mut o = Object::open(out, depth);
+            o.string_of("joined", &["a\\", "b"]).value("v", &Json::Null);
+            o.close();
+        });
+        let mut out = String::new();
+        let mut top = Object::open(&mut out, 0);
+        properties.write(&values, top.key("properties"));
+        Members::new(1, 0).write(&values, top.key("none"));
+        top.close();
+        let expected = r#"{
+  "properties": {
+    "b": {
+      "joined": "a\\b",
+      "v": null
+    },
+    "c": "third",
+    "a\"": {
+      "n": 7,
+      "t": true,
+      "none": [],
+      "two": [
+        "x",
+        "y\n"
+      ],
+      "empty": {}
+    }
+  },
+  "none": {}
+}"#;
+        assert_eq!(out, expected);
+        let parsed: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+        assert_eq!(serde_json::to_string_pretty(&parsed).unwrap().len(), out.len());
     }
 
     /// A line break from the constant is the comma, break and indentation written

@@ -73,7 +73,7 @@ pub fn view(model: &LogicalModel) -> MermaidView {
         // The partition key, as the edges to a document type's holder name it.
         let key = c.partition_key_properties().join(", /");
         for (di, d) in c.document_types.iter().enumerate() {
-            let id = format!("c{ci}d{di}");
+            let id = document_id(ci, di);
             let role = d.role.as_str();
             nodes.push(DiagramBox {
                 id: id.clone(),
@@ -103,7 +103,7 @@ pub fn view(model: &LogicalModel) -> MermaidView {
             pending.extend(d.references.iter().map(|r| (id.clone(), d.name.clone(), r)));
         }
         containers.push(Subgraph {
-            id: format!("c{ci}"),
+            id: numbered("c", ci),
             label: quote(concat(&[&c.name, " · ", &c.partition_key.paths.join(", ")])),
             nodes,
         });
@@ -145,14 +145,15 @@ pub fn view(model: &LogicalModel) -> MermaidView {
 fn patterns(model: &LogicalModel, places: &Places<'_>, edges: &mut Vec<Edge>) -> Vec<DiagramBox> {
     let mut nodes = Vec::new();
     for (pi, op) in model.operations.iter().enumerate() {
-        let id = format!("p{pi}");
+        let id = numbered("p", pi);
         nodes.push(DiagramBox {
             id: id.clone(),
             label: quote(format!("{} · {}/s", op.pattern, op.per_second)),
             document: false,
             description: None,
         });
-        let mut seen: Vec<(String, &str)> = Vec::new();
+        // The document types (container and index) and ways already joined to it.
+        let mut seen: Vec<(usize, usize, &str)> = Vec::new();
         for r in &op.requests {
             let Some(&ci) = places.containers.get(r.container.as_str()) else {
                 continue;
@@ -161,15 +162,14 @@ fn patterns(model: &LogicalModel, places: &Places<'_>, edges: &mut Vec<Edge>) ->
                 let Some(&(di, _)) = places.documents[ci].get(name.as_str()) else {
                     continue;
                 };
-                let to = format!("c{ci}d{di}");
                 let how = r.kind().as_str();
-                if seen.iter().any(|(t, h)| *t == to && *h == how) {
+                if seen.contains(&(ci, di, how)) {
                     continue;
                 }
-                seen.push((to.clone(), how));
+                seen.push((ci, di, how));
                 edges.push(Edge {
                     from: id.clone(),
-                    to,
+                    to: document_id(ci, di),
                     label: quote(how.to_string()),
                     kind: "pattern",
                 });
@@ -188,7 +188,10 @@ fn embedded<'m>(
     pending: &mut Vec<(String, String, &'m Reference)>,
 ) {
     for (k, e) in list.iter().enumerate() {
-        let id = format!("{parent}e{k}");
+        let mut id = String::with_capacity(parent.len() + 4);
+        id.push_str(parent);
+        id.push('e');
+        push_number(&mut id, k);
         let what = match e.kind {
             EmbeddedKind::ValueObject => e.source.clone(),
             EmbeddedKind::ReferenceData => concat(&[&e.source, " snapshot"]),
@@ -319,6 +322,41 @@ fn bound(decision: &Decision) -> Option<String> {
     }
 }
 
+/// The node id of document type `di` of container `ci`: `c{ci}d{di}`.
+fn document_id(ci: usize, di: usize) -> String {
+    let mut id = numbered("c", ci);
+    id.push('d');
+    push_number(&mut id, di);
+    id
+}
+
+/// `prefix` and `n` in decimal (a node id), without `format!`'s machinery: the
+/// diagram of a large model has tens of thousands of ids.
+fn numbered(prefix: &str, n: usize) -> String {
+    let mut id = String::with_capacity(prefix.len() + 10);
+    id.push_str(prefix);
+    push_number(&mut id, n);
+    id
+}
+
+/// `n` in decimal, at the end of `out`.
+fn push_number(out: &mut String, mut n: usize) {
+    let mut digits = [0u8; 20];
+    let mut start = digits.len();
+    loop {
+        start -= 1;
+        digits[start] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    // Always ASCII digits: copied as a string, not pushed char by char.
+    if let Ok(text) = std::str::from_utf8(&digits[start..]) {
+        out.push_str(text);
+    }
+}
+
 /// `parts` one after the other, in one allocation: what `format!` makes of
 /// strings, without its formatting machinery (a label or two per document type).
 fn concat(parts: &[&str]) -> String {
@@ -333,7 +371,7 @@ fn concat(parts: &[&str]) -> String {
 /// breaks become spaces.
 fn quote(label: String) -> String {
     // Nearly every label has neither: kept as it is, not copied twice.
-    if !label.bytes().any(|b| matches!(b, b'"' | b'\n' | b'\r')) {
+    if memchr::memchr3(b'"', b'\n', b'\r', label.as_bytes()).is_none() {
         return label;
     }
     label.replace('"', "#quot;").replace(['\n', '\r'], " ")
@@ -390,13 +428,22 @@ impl<'m> Places<'m> {
     fn locate(&self, container: &str, document: &str) -> Option<String> {
         let &ci = self.containers.get(container)?;
         let di = self.documents[ci].get(document)?.1?;
-        Some(format!("c{ci}d{di}"))
+        Some(document_id(ci, di))
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::quote;
+    use super::{document_id, numbered, quote};
+
+    /// Ids are the numbers in decimal, as `format!` writes them.
+    #[test]
+    fn ids_are_decimal() {
+        for n in [0, 7, 10, 99, 100, 12_345, usize::MAX] {
+            assert_eq!(numbered("p", n), format!("p{n}"));
+            assert_eq!(document_id(n, 3), format!("c{n}d3"));
+        }
+    }
 
     #[test]
     fn quotes_cannot_end_a_label() {

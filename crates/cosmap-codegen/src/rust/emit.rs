@@ -545,7 +545,7 @@ fn document_impl(out: &mut Out, d: &DocView) {
         },
     ]);
     // Followed by a `let`: the layout of the line does not depend on the next.
-    out.constructor(8, d.params.iter().map(|p| (p.ident.as_str(), p.ty.as_str())));
+    out.constructor(8, d.params.iter().map(|p| (&*p.ident, &*p.ty)));
     if d.id_is_type {
         out.lines(const { Lines::of("            let id = ::std::string::String::from(Self::TYPE);\n") });
     } else {

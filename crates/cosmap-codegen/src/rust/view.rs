@@ -1,10 +1,11 @@
 //! The data the Rust template renders: every name already a valid, unique Rust
 //! identifier and every type already spelled out, so the template only lays out.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::hash::BuildHasherDefault;
 
-use cosmap_domain::{AttributeType, NameHasher};
+use cosmap_domain::{AttributeType, NameHasher, NameMap};
 use cosmap_mapper::{
     ContainerKind, DocumentType, Embedded, EmbeddedKind, IdSource, LogicalModel, PartitionKeyValue, Property,
     Reference, Role,
@@ -209,18 +210,19 @@ pub struct BucketView {
     pub length: usize,
 }
 
-/// A parameter of a document type's constructor.
+/// A parameter of a document type's constructor. The spellings generated alike
+/// for every document are borrowed, not copied (a large model has tens of thousands).
 #[derive(Debug, Serialize)]
 pub struct ParamView {
-    pub ident: String,
-    pub ty: String,
+    pub ident: Cow<'static, str>,
+    pub ty: Cow<'static, str>,
 }
 
-/// A field's value in a document type's constructor.
+/// A field's value in a document type's constructor (borrowed as [`ParamView`]'s).
 #[derive(Debug, Serialize)]
 pub struct InitView {
-    pub ident: String,
-    pub value: String,
+    pub ident: Cow<'static, str>,
+    pub value: Cow<'static, str>,
 }
 
 /// How a copy is built from its source.
@@ -266,22 +268,24 @@ pub fn build(model: &LogicalModel, mapping: &TypeMapping) -> Result<RustView, St
         mapping,
         types: types_module.clone(),
         modules: &modules,
-        structs: BTreeMap::new(),
+        structs: NameMap::default(),
         order: Vec::new(),
         refs: BTreeMap::new(),
     };
+    // How a container module spells a path in the types module: `super::types::`.
+    let types_prefix = concat(&["super::", &types_module, "::"]);
     let mut containers = Vec::with_capacity(model.containers.len());
     for c in &model.containers {
         let module = shared.module(&c.name);
-        let mut taken: BTreeSet<String> = c.document_types.iter().map(|d| d.name.clone()).collect();
-        taken.insert("kind".into());
+        let mut taken: BTreeSet<&str> = c.document_types.iter().map(|d| d.name.as_str()).collect();
+        taken.insert("kind");
         let mut enum_name = format!("{}Document", c.name);
-        while taken.contains(&enum_name) {
+        while taken.contains(enum_name.as_str()) {
             enum_name.push('_');
         }
         let mut documents = Vec::with_capacity(c.document_types.len());
         for d in &c.document_types {
-            documents.push(shared.document(c.kind, ttl_doc(c), d, &types_module, &c.name)?);
+            documents.push(shared.document(c.kind, ttl_doc(c), d, &types_prefix, &c.name)?);
         }
         containers.push(ContainerView {
             module,
@@ -358,7 +362,9 @@ struct Shared<'a> {
     types: String,
     /// Container name → module name.
     modules: &'a BTreeMap<String, String>,
-    structs: BTreeMap<String, StructView>,
+    /// The shared structs by name: only looked up (their order is `order`), so
+    /// hashed rather than sorted (a struct is looked up several times as it is made).
+    structs: NameMap<String, StructView>,
     order: Vec<String>,
     refs: BTreeMap<String, RefView>,
 }
@@ -379,15 +385,16 @@ impl Shared<'_> {
         self.modules.get(name).cloned().unwrap_or_else(|| names::module(name))
     }
 
+    /// The view of document type `d` of a container of `kind` (its `ttl` doc if it
+    /// has TTL on) named `container`; `prefix` spells the types module's paths.
     fn document(
         &mut self,
         kind: ContainerKind,
         ttl: Option<&'static str>,
         d: &DocumentType,
-        types: &str,
+        prefix: &str,
         container: &str,
     ) -> Result<DocView, String> {
-        let prefix = concat(&["super::", types, "::"]);
         // Sized once: a field is hundreds of bytes, and each regrowth moves them all.
         let mut fields = Vec::with_capacity(field_count(d));
         let partition_key_field = match kind {
@@ -445,17 +452,17 @@ impl Shared<'_> {
         let mut embedded_types = BTreeMap::new();
         for e in &d.embedded {
             let ty = self.embedded(e)?;
-            embedded_types.insert(e.name.as_str(), ty.clone());
             fields.push(container_field(
                 &e.name,
-                &self.shared_type(&ty, &prefix),
+                self.shared_type(&ty, prefix),
                 e.many,
                 embedded_doc(e),
             ));
+            embedded_types.insert(e.name.as_str(), ty);
         }
         for r in &d.references {
             let ty = self.reference(r);
-            fields.push(reference_field(r, &concat(&[&prefix, &ty])));
+            fields.push(reference_field(r, concat(&[prefix, &ty])));
         }
         let mut reserved = Vec::with_capacity(5 + sub_key_fields.len());
         reserved.extend([("id", "id"), ("type", "r#type"), ("_etag", "etag"), ("_ts", "ts")]);
@@ -570,8 +577,8 @@ impl Shared<'_> {
                 inits.insert(
                     at,
                     InitView {
-                        ident: window.ident.clone(),
-                        value: "::core::clone::Clone::clone(&id)".to_string(),
+                        ident: window.ident.clone().into(),
+                        value: "::core::clone::Clone::clone(&id)".into(),
                     },
                 );
             }
@@ -633,22 +640,25 @@ impl Shared<'_> {
                 ty
             }
         };
-        let mut field = plain_field(&p.name, wrap(base), p.optional, {
-            let ty = match p.default.as_ref().filter(|_| !p.optional && !p.many) {
-                Some(value) => format!("{}, default `{value}`", p.ty.as_str()),
-                None => p.ty.as_str().to_string(),
-            };
-            match &p.description {
-                Some(text) => concat(&["`", &p.name, "` (", &ty, "): ", &one_line(text)]),
-                None => concat(&["`", &p.name, "` (", &ty, ")."]),
-            }
-        });
-        if let Some(value) = p.default.as_ref().filter(|_| !p.optional && !p.many) {
+        let default = p.default.as_ref().filter(|_| !p.optional && !p.many);
+        // The default as the model spells it, for the doc and the default function's doc.
+        let json = default.map(|value| value.to_string());
+        let [with, json_text, after] = match &json {
+            Some(text) => [", default `", text.as_str(), "`"],
+            None => ["", "", ""],
+        };
+        let ty = p.ty.as_str();
+        let doc = match &p.description {
+            Some(text) => concat(&["`", &p.name, "` (", ty, with, json_text, after, "): ", &one_line(text)]),
+            None => concat(&["`", &p.name, "` (", ty, with, json_text, after, ")."]),
+        };
+        let mut field = plain_field(&p.name, wrap(base), p.optional, doc);
+        if let (Some(value), Some(json)) = (default, json) {
             field.default = Some(DefaultView {
                 function: String::new(),
                 path: String::new(),
                 value: default_value(base, codec.map(|_| self.types.as_str()), value),
-                json: value.to_string(),
+                json,
             });
         }
         if codec.is_some() {
@@ -679,11 +689,11 @@ impl Shared<'_> {
         for inner in &e.embedded {
             let ty = self.embedded(inner)?;
             let ty = self.shared_type(&ty, "");
-            fields.push(container_field(&inner.name, &ty, inner.many, embedded_doc(inner)));
+            fields.push(container_field(&inner.name, ty, inner.many, embedded_doc(inner)));
         }
         for r in &e.references {
             let ty = self.reference(r);
-            fields.push(reference_field(r, &ty));
+            fields.push(reference_field(r, ty));
         }
         let base = match e.kind {
             EmbeddedKind::ValueObject => e.source.clone(),
@@ -771,6 +781,10 @@ impl Shared<'_> {
         while self.structs.contains_key(&name) {
             name.push('_');
         }
+        // Made once a name: a reference met again is named, not built again.
+        if self.refs.contains_key(&name) {
+            return name;
+        }
         let mut fields: Vec<FieldView> = extended.iter().map(|a| self.attribute(a)).collect();
         own_defaults(&mut fields, &name);
         let (constant, by_property, levels) = match &r.partition_key_value {
@@ -780,18 +794,21 @@ impl Shared<'_> {
             PartitionKeyValue::Levels { properties } => (None, None, properties.len()),
         };
         let document = concat(&["super::", &self.module(&r.target_container), "::", &r.target]);
-        self.refs.entry(name.clone()).or_insert_with(|| RefView {
-            name: name.clone(),
-            target: r.target.clone(),
-            container: r.target_container.clone(),
-            constant,
-            by_property,
-            levels: levels > 1,
-            key_type: key_type(levels),
-            has_defaults: has_defaults(&fields),
-            fields,
-            document,
-        });
+        self.refs.insert(
+            name.clone(),
+            RefView {
+                name: name.clone(),
+                target: r.target.clone(),
+                container: r.target_container.clone(),
+                constant,
+                by_property,
+                levels: levels > 1,
+                key_type: key_type(levels),
+                has_defaults: has_defaults(&fields),
+                fields,
+                document,
+            },
+        );
         name
     }
 
@@ -856,15 +873,15 @@ fn constructor(
     id_param: bool,
 ) -> (Vec<ParamView>, Vec<InitView>) {
     let param = |ident: &str, ty: &str| ParamView {
-        ident: ident.to_string(),
+        ident: ident.to_string().into(),
         ty: if ty == STRING {
-            INTO_STRING.to_string()
+            INTO_STRING.into()
         } else {
-            ty.to_string()
+            ty.to_string().into()
         },
     };
-    let init = |ident: &str, value: String| InitView {
-        ident: ident.to_string(),
+    let init = |ident: &str, value: Cow<'static, str>| InitView {
+        ident: ident.to_string().into(),
         value,
     };
     // Sized once, as a document's `new` has dozens of each: at most a parameter per
@@ -872,7 +889,10 @@ fn constructor(
     // `window` (inserted by the caller).
     let mut params = Vec::with_capacity(1 + keys.len() + fields.len());
     if id_param {
-        params.push(param("id", STRING));
+        params.push(ParamView {
+            ident: "id".into(),
+            ty: INTO_STRING.into(),
+        });
     }
     let mut inits = Vec::with_capacity(keys.len() + 5 + fields.len());
     for (pk, source) in keys {
@@ -881,33 +901,40 @@ fn constructor(
             // Initialised before the reference field is moved in.
             PartitionKeySource::ReferenceId(field) => inits.push(init(
                 &pk.ident,
-                concat(&["::core::clone::Clone::clone(&", field, ".id)"]),
+                concat(&["::core::clone::Clone::clone(&", field, ".id)"]).into(),
             )),
             PartitionKeySource::Parameter => {
                 params.push(param(&pk.ident, STRING));
-                inits.push(init(&pk.ident, concat(&[INTO, "(", &pk.ident, ")"])));
+                inits.push(init(&pk.ident, concat(&[INTO, "(", &pk.ident, ")"]).into()));
             }
         }
     }
-    inits.push(init("id", "id".into()));
-    inits.push(init("r#type", "::core::default::Default::default()".into()));
-    inits.push(init("etag", "::core::option::Option::None".into()));
-    inits.push(init("ts", "::core::option::Option::None".into()));
+    for (ident, value) in [
+        ("id", "id"),
+        ("r#type", "::core::default::Default::default()"),
+        ("etag", "::core::option::Option::None"),
+        ("ts", "::core::option::Option::None"),
+    ] {
+        inits.push(InitView {
+            ident: ident.into(),
+            value: value.into(),
+        });
+    }
     for f in fields {
-        let value = if f.computed {
-            "0".to_string()
+        let value: Cow<'static, str> = if f.computed {
+            "0".into()
         } else if let Some(d) = &f.default {
-            concat(&["Self::", &d.function, "()"])
+            concat(&["Self::", &d.function, "()"]).into()
         } else if f.optional {
-            "::core::option::Option::None".to_string()
+            "::core::option::Option::None".into()
         } else if f.list {
-            "::std::vec::Vec::new()".to_string()
+            "::std::vec::Vec::new()".into()
         } else {
             params.push(param(&f.ident, &f.ty));
             if f.ty == STRING {
-                concat(&[INTO, "(", &f.ident, ")"])
+                concat(&[INTO, "(", &f.ident, ")"]).into()
             } else {
-                f.ident.clone()
+                f.ident.clone().into()
             }
         };
         inits.push(init(&f.ident, value));
@@ -937,11 +964,11 @@ fn reference_doc(r: &Reference) -> String {
 
 /// The field of reference `r` of Rust type `ty`: a list, an option (an optional
 /// `one`), or the reference itself.
-fn reference_field(r: &Reference, ty: &str) -> FieldView {
+fn reference_field(r: &Reference, ty: String) -> FieldView {
     if r.optional && !r.many {
         return plain_field(
             &r.name,
-            concat(&["::core::option::Option<", ty, ">"]),
+            concat(&["::core::option::Option<", &ty, ">"]),
             true,
             reference_doc(r),
         );
@@ -980,12 +1007,32 @@ fn concat(parts: &[&str]) -> String {
 /// A model's `description` as one line of a doc comment (whitespace, line breaks
 /// included, collapsed: a line break would end the comment).
 pub(crate) fn one_line(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
+    let mut line = String::with_capacity(text.len());
+    push_one_line(&mut line, text);
+    line
+}
+
+/// [`one_line`] of `text` at the end of `out`, in the text's own room: no list of
+/// its words, no second copy.
+fn push_one_line(out: &mut String, text: &str) {
+    for (i, word) in text.split_whitespace().enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
 }
 
 /// ` {description}` after a generated sentence, or nothing.
 fn described(description: Option<&str>) -> String {
-    description.map(|d| concat(&[" ", &one_line(d)])).unwrap_or_default()
+    description
+        .map(|d| {
+            let mut text = String::with_capacity(1 + d.len());
+            text.push(' ');
+            push_one_line(&mut text, d);
+            text
+        })
+        .unwrap_or_default()
 }
 
 /// The field of JSON property `json`, of Rust type `ty`, with doc comment `doc`
@@ -1012,12 +1059,15 @@ fn plain_field(json: &str, ty: impl Into<String>, optional: bool, doc: impl Into
 /// A model default on an attribute whose type `mapping` maps to the user's own type
 /// without a built-in codec: cosmap cannot spell such a value, so it refuses.
 fn unbuildable_default(model: &LogicalModel, mapping: &TypeMapping) -> Option<String> {
-    fn in_properties(owner: &str, properties: &[Property], mapping: &TypeMapping) -> Option<String> {
+    // Each owner is spelled only for the message: the walk finds nothing almost always.
+    type Owner<'o> = &'o dyn Fn() -> String;
+    fn in_properties(owner: Owner, properties: &[Property], mapping: &TypeMapping) -> Option<String> {
         properties.iter().find_map(|p| {
             let (base, codec) = scalar_type(mapping, p.ty);
             (p.default.is_some() && codec.is_none() && !matches!(base, STRING | "i64" | "f64" | "bool")).then(|| {
                 format!(
-                    "`{owner}.{}` has a model `default`, and its type {} is mapped to your own type `{base}`, which cosmap cannot build a value of: map {} to a built-in codec (or to `String`), or remove the default",
+                    "`{}.{}` has a model `default`, and its type {} is mapped to your own type `{base}`, which cosmap cannot build a value of: map {} to a built-in codec (or to `String`), or remove the default",
+                    owner(),
                     p.name,
                     p.ty.as_str(),
                     p.ty.as_str()
@@ -1025,24 +1075,25 @@ fn unbuildable_default(model: &LogicalModel, mapping: &TypeMapping) -> Option<St
             })
         })
     }
-    fn in_embedded(owner: &str, e: &Embedded, mapping: &TypeMapping) -> Option<String> {
-        let owner = format!("{owner}.{}", e.name);
+    fn in_embedded(owner: Owner, e: &Embedded, mapping: &TypeMapping) -> Option<String> {
+        let owner = || format!("{}.{}", owner(), e.name);
         in_properties(&owner, &e.attributes, mapping)
             .or_else(|| e.embedded.iter().find_map(|inner| in_embedded(&owner, inner, mapping)))
             .or_else(|| in_references(&owner, &e.references, mapping))
     }
-    fn in_references(owner: &str, references: &[Reference], mapping: &TypeMapping) -> Option<String> {
+    fn in_references(owner: Owner, references: &[Reference], mapping: &TypeMapping) -> Option<String> {
         references.iter().find_map(|r| {
-            let owner = format!("{owner}.{}", r.name);
+            let owner = || format!("{}.{}", owner(), r.name);
             r.extended
                 .iter()
                 .find_map(|x| in_properties(&owner, &x.attributes, mapping))
         })
     }
     model.containers.iter().flat_map(|c| &c.document_types).find_map(|d| {
-        in_properties(&d.name, &d.attributes, mapping)
-            .or_else(|| d.embedded.iter().find_map(|e| in_embedded(&d.name, e, mapping)))
-            .or_else(|| in_references(&d.name, &d.references, mapping))
+        let owner = || d.name.clone();
+        in_properties(&owner, &d.attributes, mapping)
+            .or_else(|| d.embedded.iter().find_map(|e| in_embedded(&owner, e, mapping)))
+            .or_else(|| in_references(&owner, &d.references, mapping))
     })
 }
 
@@ -1076,11 +1127,13 @@ fn has_default(ty: &str) -> bool {
     DEFAULTS.contains(&ty) || ty.starts_with("::std::vec::Vec<") || ty.starts_with("::core::option::Option<")
 }
 
-fn container_field(json: &str, ty: &str, many: bool, doc: impl Into<String>) -> FieldView {
+/// The field of JSON property `json` holding `ty` (taken as it is when one), or a
+/// list of them when `many`.
+fn container_field(json: &str, ty: String, many: bool, doc: impl Into<String>) -> FieldView {
     let ty = if many {
-        concat(&["::std::vec::Vec<", ty, ">"])
+        concat(&["::std::vec::Vec<", &ty, ">"])
     } else {
-        ty.to_string()
+        ty
     };
     plain_field(json, ty, false, doc)
 }
@@ -1103,8 +1156,10 @@ fn dedupe(fields: &mut [FieldView], reserved: &[(&str, &str)], owner: impl Fn() 
             f.json_name
         ));
     }
-    // Almost always every identifier differs already: then nothing is renamed.
-    let mut idents = Names::with_capacity_and_hasher(capacity, Default::default());
+    // Almost always every identifier differs already: then nothing is renamed. The
+    // names' set, emptied, holds them: one allocation for both looks.
+    let mut idents = json;
+    idents.clear();
     idents.extend(reserved.iter().map(|(_, ident)| *ident));
     if fields.iter().all(|f| idents.insert(&f.ident)) {
         return Ok(());
