@@ -352,12 +352,16 @@ pub(crate) fn mark_children_sources(
     }
 }
 
-/// The copy of `doc` a read needs: for a short form (`project`) of the document's
-/// own element, only the projected properties, what the pattern filters and sorts on,
-/// and the reference `via` the copy's partition key comes from; otherwise all of it.
 /// The attribute of `doc` marked `sensitive` that `pattern` names (projects, filters
 /// or sorts on), if any: no copy or feed can serve it.
 pub(crate) fn reads_sensitive<'d>(doc: &'d DocumentType, pattern: &AccessPattern) -> Option<&'d str> {
+    fn any_sensitive(attributes: &[Property], embedded: &[Embedded]) -> bool {
+        attributes.iter().any(|a| a.sensitive) || embedded.iter().any(|e| any_sensitive(&e.attributes, &e.embedded))
+    }
+    // Most documents hold nothing sensitive: then nothing the pattern names is.
+    if !any_sensitive(&doc.attributes, &doc.embedded) {
+        return None;
+    }
     let mut named: BTreeSet<&str> = pattern.project.iter().map(String::as_str).collect();
     named.extend(pattern.filter_attributes());
     named.extend(pattern.sort_keys().iter().map(|k| k.attribute));
@@ -387,8 +391,10 @@ pub(crate) fn strip_sensitive(attributes: &mut Vec<Property>, embedded: &mut [Em
     }
 }
 
-/// The document a copy or feed of `doc` stores for `pattern`: what the pattern reads
-/// when it reads a short form, else the whole document; never a `sensitive` value.
+/// The document a copy or feed of `doc` stores for `pattern`: for a short form
+/// (`project`) of the document's own element, only the projected properties, what
+/// the pattern filters and sorts on, and the reference `via` the copy's partition key
+/// comes from; otherwise the whole document; never a `sensitive` value.
 pub(crate) fn projected(doc: &DocumentType, pattern: &AccessPattern, via: &str) -> DocumentType {
     let mut copy = doc.clone();
     strip_sensitive(&mut copy.attributes, &mut copy.embedded);
