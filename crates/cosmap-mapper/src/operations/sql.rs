@@ -62,10 +62,18 @@ const KEYWORDS: &[&str] = &[
 
 /// `alias.name`, or `alias["name"]` for keywords.
 pub(crate) fn property(alias: &str, name: &str) -> String {
-    if KEYWORDS.contains(&name.to_ascii_lowercase().as_str()) {
-        format!("{alias}[\"{name}\"]")
+    path_of(alias, [name])
+}
+
+/// Appends `.name`, or `["name"]` for a keyword (in any case), to `out`.
+fn push_property(out: &mut String, name: &str) {
+    if KEYWORDS.iter().any(|k| k.eq_ignore_ascii_case(name)) {
+        out.push_str("[\"");
+        out.push_str(name);
+        out.push_str("\"]");
     } else {
-        format!("{alias}.{name}")
+        out.push('.');
+        out.push_str(name);
     }
 }
 
@@ -83,7 +91,16 @@ pub(crate) fn property_name<'t>(alias: &str, text: &'t str) -> Option<&'t str> {
 
 /// `alias.a.b.c` for a dotted path.
 pub(crate) fn path(alias: &str, names: &[String]) -> String {
-    names.iter().fold(alias.to_string(), |acc, n| property(&acc, n))
+    path_of(alias, names.iter().map(String::as_str))
+}
+
+/// [`path`] of names however held, written into one string.
+fn path_of<'n>(alias: &str, names: impl IntoIterator<Item = &'n str>) -> String {
+    let mut out = String::from(alias);
+    for name in names {
+        push_property(&mut out, name);
+    }
+    out
 }
 
 /// One condition: the object path to the property's owner, the property path
@@ -137,13 +154,12 @@ pub(crate) fn conjunction(alias: &str, conditions: &[Condition], depth: usize) -
     for c in conditions {
         match c.steps.iter().position(|s| s.many) {
             None => {
-                let names: Vec<String> = c
+                let names = c
                     .steps
                     .iter()
-                    .map(|s| s.name.clone())
-                    .chain(c.leaf.iter().cloned())
-                    .collect();
-                out.push(c.sql(&path(alias, &names)));
+                    .map(|s| s.name.as_str())
+                    .chain(c.leaf.iter().map(String::as_str));
+                out.push(c.sql(&path_of(alias, names)));
             }
             Some(k) => {
                 let prefix = c.steps[..=k].to_vec();
@@ -160,19 +176,28 @@ pub(crate) fn conjunction(alias: &str, conditions: &[Condition], depth: usize) -
     }
     for (prefix, inner) in groups {
         let var = format!("x{depth}");
-        let names: Vec<String> = prefix.iter().map(|s| s.name.clone()).collect();
         let body = conjunction(&var, &inner, depth + 1).join(" AND ");
         out.push(format!(
             "EXISTS(SELECT VALUE {var} FROM {var} IN {} WHERE {body})",
-            path(alias, &names)
+            path_of(alias, prefix.iter().map(|s| s.name.as_str()))
         ));
     }
     out
 }
 
-/// A JSON string literal for SQL (`'order'`).
+/// A JSON string literal for SQL (`'order'`): a backslash doubled, a quote escaped.
 pub(crate) fn literal(value: &str) -> String {
-    format!("'{}'", value.replace('\\', "\\\\").replace('\'', "\\'"))
+    let mut out = String::with_capacity(value.len() + 2);
+    out.push('\'');
+    for c in value.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\'' => out.push_str("\\'"),
+            c => out.push(c),
+        }
+    }
+    out.push('\'');
+    out
 }
 
 #[cfg(test)]
@@ -183,6 +208,21 @@ mod tests {
     fn brackets_keywords() {
         assert_eq!(property("c", "accountId"), "c.accountId");
         assert_eq!(property("c", "value"), "c[\"value\"]");
+        assert_eq!(property("c", "Value"), "c[\"Value\"]");
+        assert_eq!(property("c", "valueé"), "c.valueé");
+        let names = ["order", "items", "total"].map(String::from);
+        assert_eq!(path("c", &names), "c[\"order\"].items.total");
+    }
+
+    /// A literal doubles each backslash and escapes each quote, in one pass, as
+    /// replacing the backslashes first and then the quotes does.
+    #[test]
+    fn literals_escape_backslashes_then_quotes() {
+        for value in ["order", "", "it's", "a\\b", "\\'", "'\\", "é'\\x"] {
+            let replaced = format!("'{}'", value.replace('\\', "\\\\").replace('\'', "\\'"));
+            assert_eq!(literal(value), replaced, "{value}");
+        }
+        assert_eq!(literal("it's"), "'it\\'s'");
     }
 
     #[test]
