@@ -54,11 +54,20 @@ const BYTES_PER_STRUCT: usize = 4096;
 fn write(view: &RustView, lays_out: bool) -> Option<String> {
     let structs =
         view.shared.len() + view.references.len() + view.containers.iter().map(|c| c.documents.len()).sum::<usize>();
-    let mut out = Out::new(structs * BYTES_PER_STRUCT + CODEC_HELPERS.len(), lays_out);
-    header(&mut out, view);
-    types_module(&mut out, view);
-    for c in &view.containers {
-        container(&mut out, view, c);
+    let capacity = structs * BYTES_PER_STRUCT + CODEC_HELPERS.len();
+    let write_all = |mut out: Out| {
+        header(&mut out, view);
+        types_module(&mut out, view);
+        for c in &view.containers {
+            container(&mut out, view, c);
+        }
+        out
+    };
+    let out = write_all(Out::new(capacity, lays_out));
+    if out.hid_a_break() {
+        // A string of the view written in a line held a line break: written
+        // again, each line searched for them (as it was before this check).
+        return write_all(Out::new(capacity, lays_out).scanning()).finish();
     }
     out.finish()
 }
@@ -103,9 +112,9 @@ fn codec(out: &mut Out, c: &CodecView) {
     out.line(&["        /// `", &c.mapping, "`."]);
     out.line(&["        impl Canonical for ", c.ty, " {"]);
     out.lines(const { Lines::of("            fn write(\n                &self,\n            ) -> ::core::result::Result<::std::string::String, ::std::string::String> {\n") });
-    out.line(&["                ", c.write]);
+    out.broken_line(&["                ", c.write]);
     out.lines(const { Lines::of("            }\n            fn read(text: &str) -> ::core::result::Result<Self, ::std::string::String> {\n") });
-    out.line(&["                ", c.read]);
+    out.broken_line(&["                ", c.read]);
     out.lines(const { Lines::of("            }\n        }\n") });
 }
 

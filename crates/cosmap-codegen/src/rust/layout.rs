@@ -230,6 +230,14 @@ pub struct Writer {
     line_start: usize,
     /// Where each complete line that may change starts and ends, in order.
     noted: Vec<(usize, usize)>,
+    /// How many line breaks it wrote itself or were in the text it was given as
+    /// lines ([`Writer::text`], [`Writer::lines`]): unless it `scans`, the parts of
+    /// a line ([`Writer::line`]) are taken to hold none, which
+    /// [`Writer::hid_a_break`] checks once by counting the text's line breaks.
+    breaks: usize,
+    /// Each line written by [`Writer::line`] is searched for a line break in its
+    /// parts (a text whose parts may hold some, [`Writer::scanning`]).
+    scans: bool,
 }
 
 impl Writer {
@@ -240,7 +248,23 @@ impl Writer {
             lays_out,
             line_start: 0,
             noted: Vec::with_capacity(if lays_out { capacity / TEXT_PER_NOTED_LINE } else { 0 }),
+            breaks: 0,
+            scans: false,
         }
+    }
+
+    /// The writer, searching each line written by [`Writer::line`] for a line break
+    /// in its parts: for a text written again after [`Writer::hid_a_break`].
+    pub fn scanning(mut self) -> Writer {
+        self.scans = true;
+        self
+    }
+
+    /// Whether a part of a line held a line break, so that the line was noted
+    /// whole where it is several: the text must then be written again by a
+    /// [`Writer::scanning`] writer to be laid out right. Never when not laid out.
+    pub fn hid_a_break(&self) -> bool {
+        self.lays_out && memchr::memchr_iter(b'\n', self.out.as_bytes()).count() != self.breaks
     }
 
     /// Appends `text`: any number of lines, or part of one. Its first line and
@@ -251,13 +275,14 @@ impl Writer {
         let from = self.out.len();
         self.out.push_str(text);
         if self.lays_out {
-            self.noted_ends(from, Lines::of(text));
+            self.noted_ends(from, Lines::found(text));
         }
     }
 
     /// Notes the first and the last complete line of `lines`, written from `from`
     /// on, and takes the lines between as kept (checked in debug builds).
     fn noted_ends(&mut self, from: usize, lines: Lines) {
+        self.breaks += lines.breaks;
         let Some(first) = lines.first_break else {
             return;
         };
@@ -309,13 +334,29 @@ impl Writer {
         }
     }
 
-    /// Appends one line: `parts` one after the other, then a line break.
+    /// Appends one line: `parts` one after the other, then a line break. Unless it
+    /// [`Writer::scanning`], the parts are taken to hold no line break, not searched
+    /// for one (each line of the text is written this way): [`Writer::hid_a_break`]
+    /// checks it once for the whole text.
     pub fn line(&mut self, parts: &[&str]) {
         let from = self.out.len();
         for part in parts {
             self.out.push_str(part);
         }
         self.end_line(from);
+    }
+
+    /// [`Writer::line`] of parts that hold line breaks (a codec's body): each line
+    /// of it looked at.
+    pub fn broken_line(&mut self, parts: &[&str]) {
+        let from = self.out.len();
+        for part in parts {
+            self.out.push_str(part);
+        }
+        self.out.push('\n');
+        if self.lays_out {
+            self.scan(from);
+        }
     }
 
     /// Ends the line written from `from` on (where a line starts, almost always)
@@ -326,7 +367,9 @@ impl Writer {
         if !self.lays_out {
             return;
         }
-        if self.line_start == from && memchr::memchr(b'\n', &self.out.as_bytes()[from..end]).is_none() {
+        if self.line_start == from && !self.scans {
+            // Its parts taken to hold no line break: checked by `hid_a_break`.
+            self.breaks += 1;
             self.note(from, end);
             self.line_start = end + 1;
         } else {
@@ -341,6 +384,7 @@ impl Writer {
             self.note(self.line_start, pos + i);
             pos += i + 1;
             self.line_start = pos;
+            self.breaks += 1;
         }
     }
 
@@ -413,6 +457,7 @@ impl Writer {
         self.out.push_str(TAIL);
         self.out.push('\n');
         self.line_start = self.out.len();
+        self.breaks += count + 2;
     }
 
     /// Writes a match arm `Type::Variant(binding) => expr,` indented `indent`, and
@@ -454,6 +499,7 @@ impl Writer {
         push_spaces(&mut self.out, indent);
         self.out.push_str("}\n");
         self.line_start = self.out.len();
+        self.breaks += 3;
     }
 
     /// The text, its noted lines laid out; `None` when laid out and a long line is
@@ -527,7 +573,7 @@ fn opens(text: &str, start: usize, end: usize) -> Change {
 }
 
 /// Text and where its line breaks that matter to [`Writer`] are: the first, the
-/// last, and the start of the line the last ends.
+/// last, and the start of the line the last ends; and how many it holds.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Lines<'a> {
     text: &'a str,
@@ -537,10 +583,12 @@ pub struct Lines<'a> {
     last_break: usize,
     /// Where the line the last line break ends starts.
     last_start: usize,
+    /// How many line breaks it holds.
+    breaks: usize,
 }
 
 impl<'a> Lines<'a> {
-    /// Finds the line breaks of `text`; a `const fn`, so that the emitter's text
+    /// Finds and counts the line breaks of `text`; a `const fn`, so that the emitter's text
     /// is looked at once, when it is compiled (`const { Lines::of("…") }`).
     pub const fn of(text: &'a str) -> Lines<'a> {
         let bytes = text.as_bytes();
@@ -570,11 +618,41 @@ impl<'a> Lines<'a> {
             }
             last_start = i;
         }
+        let (mut breaks, mut i) = (0, 0);
+        while i < bytes.len() {
+            breaks += (bytes[i] == b'\n') as usize;
+            i += 1;
+        }
         Lines {
             text,
             first_break,
             last_break,
             last_start,
+            breaks,
+        }
+    }
+
+    /// [`Lines::of`] at run time, with `memchr`: a byte at a time, counting every
+    /// line break, costs several times as much on the text the emitter writes this
+    /// way (the derive lists, thousands of times).
+    pub fn found(text: &'a str) -> Lines<'a> {
+        let bytes = text.as_bytes();
+        let Some(first) = memchr::memchr(b'\n', bytes) else {
+            return Lines {
+                text,
+                first_break: None,
+                last_break: 0,
+                last_start: 0,
+                breaks: 0,
+            };
+        };
+        let last_break = memchr::memrchr(b'\n', bytes).unwrap_or(first);
+        Lines {
+            text,
+            first_break: Some(first),
+            last_break,
+            last_start: memchr::memrchr(b'\n', &bytes[..last_break]).map_or(0, |i| i + 1),
+            breaks: memchr::memchr_iter(b'\n', bytes).count(),
         }
     }
 }
@@ -1080,6 +1158,12 @@ mod tests {
         fn lines_finds_the_first_and_last_line_breaks(text in "[a\n]{0,12}") {
             let bytes = text.as_bytes();
             let lines = Lines::of(&text);
+            let found = Lines::found(&text);
+            proptest::prop_assert_eq!(
+                (found.first_break, found.last_break, found.last_start, found.breaks),
+                (lines.first_break, lines.last_break, lines.last_start, lines.breaks)
+            );
+            proptest::prop_assert_eq!(lines.breaks, bytes.iter().filter(|&&b| b == b'\n').count());
             let first = memchr::memchr(b'\n', bytes);
             proptest::prop_assert_eq!(lines.first_break, first);
             if let Some(first) = first {
@@ -1162,6 +1246,38 @@ mod tests {
             from = cut;
         }
         writer.finish()
+    }
+
+    /// A line whose part holds a line break (taken to hold none as it is written)
+    /// is found out by `hid_a_break`, and laid out line by line when written again
+    /// by a scanning writer, or with `broken_line`.
+    #[test]
+    fn a_part_with_a_line_break_is_found_and_laid_out_line_by_line() {
+        let parts = [
+            "    /// A doc.\n",
+            "        pub fn new(id: impl ::core::convert::Into<::std::string::String>, key: ::std::string::String) -> Self {",
+        ];
+        let text = format!("{}\n            let id;\n", parts.concat());
+        let laid = lay_out(&text).expect("laid out");
+        assert_ne!(laid, text, "the long line is broken");
+        let write = |writer: &mut Writer, broken: bool| {
+            if broken {
+                writer.broken_line(&parts);
+            } else {
+                writer.line(&parts);
+            }
+            writer.line(&["            let id;"]);
+        };
+        let mut trusting = Writer::new(0, true);
+        write(&mut trusting, false);
+        assert!(trusting.hid_a_break());
+        let mut scanning = Writer::new(0, true).scanning();
+        write(&mut scanning, false);
+        let mut broken = Writer::new(0, true);
+        write(&mut broken, true);
+        assert!(!broken.hid_a_break());
+        assert_eq!(scanning.finish().as_ref(), Some(&laid));
+        assert_eq!(broken.finish(), Some(laid));
     }
 
     #[test]
