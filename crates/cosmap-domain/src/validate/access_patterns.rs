@@ -21,6 +21,8 @@ impl<'a> Checker<'a> {
                 touching.entry(rel.to.as_str()).or_default().push(rel);
             }
         }
+        // The queryable properties of each start, figured once: many patterns share a start.
+        let mut queryable: NameMap<&str, BTreeSet<&str>> = name_map(touching.len());
         for (i, pattern) in spec.access_patterns.iter().enumerate() {
             // Paths are built only for a problem: a valid model needs none.
             let path = || JsonPath::root().key("accessPatterns").index(i);
@@ -74,7 +76,9 @@ impl<'a> Checker<'a> {
                 ),
                 _ => {}
             }
-            let valid = self.queryable_properties(&pattern.start, touching.get(pattern.start.as_str()));
+            let valid = queryable
+                .entry(pattern.start.as_str())
+                .or_insert_with(|| self.queryable_properties(&pattern.start, touching.get(pattern.start.as_str())));
             self.check_projection(pattern, &path);
             self.check_counts(pattern, &path, touching.get(pattern.start.as_str()));
             let sorted: Vec<&str> = pattern.sort_keys().iter().map(|k| k.attribute).collect();
@@ -220,14 +224,17 @@ impl<'a> Checker<'a> {
     /// A bare filter name that names the identity of more than one root `start`
     /// refers to (and nothing of its own): reported with the paths to choose from.
     fn ambiguous(&mut self, start: &str, name: &str, at: &dyn Fn() -> JsonPath) -> bool {
-        let own = self.attribute_type(start, name).is_some() || self.identity_of(start) == Some(name);
+        // A name of the start's own is never ambiguous: the references are not followed then.
+        if self.attribute_type(start, name).is_some() || self.identity_of(start) == Some(name) {
+            return false;
+        }
         let paths: Vec<String> = self
             .forward_references(start)
             .into_iter()
             .filter(|(_, target)| self.identity_of(target) == Some(name))
             .map(|(property, _)| format!("`{property}.{name}`"))
             .collect();
-        if own || paths.len() < 2 {
+        if paths.len() < 2 {
             return false;
         }
         self.report(
