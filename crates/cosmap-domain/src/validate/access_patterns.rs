@@ -1,6 +1,7 @@
 //! Access patterns: they start from a declared element and filter and sort on
 //! properties its documents will carry.
 
+use std::collections::btree_map::Entry;
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::{Checker, ElementId};
@@ -192,7 +193,15 @@ impl<'a> Checker<'a> {
                 );
             }
             for parameter in filter.parameters() {
-                if let Some(other) = bound.insert(parameter.clone(), entry.as_str()) {
+                // A parameter bound again is reported with the entry that bound it last.
+                let other = match bound.entry(parameter) {
+                    Entry::Vacant(vacant) => {
+                        vacant.insert(entry.as_str());
+                        None
+                    }
+                    Entry::Occupied(mut occupied) => Some((occupied.key().clone(), occupied.insert(entry.as_str()))),
+                };
+                if let Some((parameter, other)) = other {
                     self.report(
                         Diagnostic::new(
                             at(),
