@@ -216,18 +216,17 @@ impl<'a> Checker<'a> {
         }
     }
 
-    /// The references `element` stores forward (MR6) to roots other than its own,
-    /// as (property, target root).
-    fn forward_references(&self, element: &str) -> Vec<(String, &'a str)> {
-        self.relationships_from(element)
-            .filter(|rel| {
-                !rel.is_stored_reversed()
-                    && self.root_of(&rel.to) == Some(rel.to.as_str())
-                    // Not a member's link to its own root; a root's link to itself (a tree) is a reference.
-                    && (self.root_of(element) != Some(rel.to.as_str()) || rel.from == rel.to)
-            })
-            .map(|rel| (rel.property_name(), rel.to.as_str()))
-            .collect()
+    /// The references `element` stores forward (MR6) to roots other than its own, in
+    /// declaration order. An iterator: a caller that needs no property name (most
+    /// need only the targets) builds none.
+    fn forward_references<'s>(&'s self, element: &'s str) -> impl Iterator<Item = &'a Relationship> + 's {
+        let own_root = self.root_of(element);
+        self.relationships_from(element).filter(move |rel| {
+            !rel.is_stored_reversed()
+                && self.root_of(&rel.to) == Some(rel.to.as_str())
+                // Not a member's link to its own root; a root's link to itself (a tree) is a reference.
+                && (own_root != Some(rel.to.as_str()) || rel.from == rel.to)
+        })
     }
 
     /// A bare filter name that names the identity of more than one root `start`
@@ -237,15 +236,17 @@ impl<'a> Checker<'a> {
         if self.attribute_type(start, name).is_some() || self.identity_of(start) == Some(name) {
             return false;
         }
-        let paths: Vec<String> = self
-            .forward_references(start)
-            .into_iter()
-            .filter(|(_, target)| self.identity_of(target) == Some(name))
-            .map(|(property, _)| format!("`{property}.{name}`"))
-            .collect();
-        if paths.len() < 2 {
+        let reaching = || {
+            self.forward_references(start)
+                .filter(|rel| self.identity_of(&rel.to) == Some(name))
+        };
+        // Counted first: the paths are written out only for a problem.
+        if reaching().nth(1).is_none() {
             return false;
         }
+        let paths: Vec<String> = reaching()
+            .map(|rel| format!("`{}.{name}`", rel.property_name()))
+            .collect();
         self.report(
             Diagnostic::new(
                 at(),
@@ -266,8 +267,9 @@ impl<'a> Checker<'a> {
         let spec = self.spec;
         let (first, rest) = name.split_once('.').unwrap_or((name, ""));
         let mut choices: Vec<String> = Vec::new();
-        for (property, target) in self.forward_references(start) {
-            if let Some(identity) = self.identity_of(target) {
+        for rel in self.forward_references(start) {
+            if let Some(identity) = self.identity_of(&rel.to) {
+                let property = rel.property_name();
                 if property == first && rest == identity {
                     return;
                 }
