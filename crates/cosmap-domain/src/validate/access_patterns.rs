@@ -77,14 +77,14 @@ impl<'a> Checker<'a> {
                 ),
                 _ => {}
             }
-            let valid = queryable
+            let valid: &BTreeSet<&str> = queryable
                 .entry(pattern.start.as_str())
                 .or_insert_with(|| self.queryable_properties(&pattern.start, touching.get(pattern.start.as_str())));
             self.check_projection(pattern, &path);
             self.check_counts(pattern, &path, touching.get(pattern.start.as_str()));
             let sorted: Vec<&str> = pattern.sort_keys().iter().map(|k| k.attribute).collect();
             let filtered: Vec<&str> = pattern.filter_attributes();
-            self.check_filter_operators(pattern, &path, &valid);
+            self.check_filter_operators(pattern, &path, valid);
             let lists = [("filter", &filtered), ("sort", &sorted)];
             for (list, names) in lists {
                 for (f, &name) in names.iter().enumerate() {
