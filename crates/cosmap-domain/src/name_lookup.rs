@@ -86,6 +86,7 @@ impl NameLookup {
     }
 
     /// What is known about `name`, when it is a declared element.
+    #[inline]
     pub(crate) fn get(&self, name: &str) -> Option<&Named> {
         self.by_name.get(name)
     }
@@ -110,13 +111,17 @@ pub struct NameHasher {
 
 const SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
 
+// The methods are `#[inline]`: without it the crates that look names up (the
+// mapper, the renderers) call across crates for every few bytes hashed.
 impl NameHasher {
+    #[inline]
     fn add(&mut self, word: u64) {
         self.hash = (self.hash.rotate_left(5) ^ word).wrapping_mul(SEED);
     }
 }
 
 impl Hasher for NameHasher {
+    #[inline]
     fn write(&mut self, bytes: &[u8]) {
         let mut chunks = bytes.chunks_exact(8);
         for chunk in &mut chunks {
@@ -130,14 +135,17 @@ impl Hasher for NameHasher {
         }
     }
 
+    #[inline]
     fn write_u8(&mut self, i: u8) {
         self.add(u64::from(i));
     }
 
+    #[inline]
     fn write_usize(&mut self, i: usize) {
         self.add(i as u64);
     }
 
+    #[inline]
     fn finish(&self) -> u64 {
         self.hash
     }

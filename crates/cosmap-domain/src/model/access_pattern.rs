@@ -264,7 +264,8 @@ impl<'a> Filter<'a> {
     /// `dueOnMin` and `dueOnMax`, or `statusList`.
     pub fn parameters(&self) -> Vec<String> {
         // A path names its parameter in one word: `voters.userId` → `votersUserId`.
-        let mut a = String::new();
+        // Room for the longest suffix: no parameter is grown after.
+        let mut a = String::with_capacity(self.attribute.len() + "List".len());
         for (i, part) in self.attribute.split('.').enumerate() {
             let mut chars = part.chars();
             match chars.next() {
@@ -275,12 +276,16 @@ impl<'a> Filter<'a> {
                 _ => a.push_str(part),
             }
         }
+        let suffixed = |mut a: String, suffix: &str| {
+            a.push_str(suffix);
+            a
+        };
         match self.op {
-            FilterOp::Equal => vec![a.to_string()],
-            FilterOp::Less | FilterOp::LessOrEqual => vec![format!("{a}Max")],
-            FilterOp::Greater | FilterOp::GreaterOrEqual => vec![format!("{a}Min")],
-            FilterOp::Between => vec![format!("{a}Min"), format!("{a}Max")],
-            FilterOp::In => vec![format!("{a}List")],
+            FilterOp::Equal => vec![a],
+            FilterOp::Less | FilterOp::LessOrEqual => vec![suffixed(a, "Max")],
+            FilterOp::Greater | FilterOp::GreaterOrEqual => vec![suffixed(a, "Min")],
+            FilterOp::Between => vec![suffixed(a.clone(), "Min"), suffixed(a, "Max")],
+            FilterOp::In => vec![suffixed(a, "List")],
         }
     }
 

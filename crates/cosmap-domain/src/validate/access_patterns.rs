@@ -1,6 +1,7 @@
 //! Access patterns: they start from a declared element and filter and sort on
 //! properties its documents will carry.
 
+use std::collections::btree_map::Entry;
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::{Checker, ElementId};
@@ -21,6 +22,8 @@ impl<'a> Checker<'a> {
                 touching.entry(rel.to.as_str()).or_default().push(rel);
             }
         }
+        // The queryable properties of each start, figured once: many patterns share a start.
+        let mut queryable: NameMap<&str, BTreeSet<&str>> = name_map(touching.len());
         for (i, pattern) in spec.access_patterns.iter().enumerate() {
             // Paths are built only for a problem: a valid model needs none.
             let path = || JsonPath::root().key("accessPatterns").index(i);
@@ -74,12 +77,14 @@ impl<'a> Checker<'a> {
                 ),
                 _ => {}
             }
-            let valid = self.queryable_properties(&pattern.start, touching.get(pattern.start.as_str()));
+            let valid: &BTreeSet<&str> = queryable
+                .entry(pattern.start.as_str())
+                .or_insert_with(|| self.queryable_properties(&pattern.start, touching.get(pattern.start.as_str())));
             self.check_projection(pattern, &path);
             self.check_counts(pattern, &path, touching.get(pattern.start.as_str()));
             let sorted: Vec<&str> = pattern.sort_keys().iter().map(|k| k.attribute).collect();
             let filtered: Vec<&str> = pattern.filter_attributes();
-            self.check_filter_operators(pattern, &path, &valid);
+            self.check_filter_operators(pattern, &path, valid);
             let lists = [("filter", &filtered), ("sort", &sorted)];
             for (list, names) in lists {
                 for (f, &name) in names.iter().enumerate() {
@@ -188,7 +193,15 @@ impl<'a> Checker<'a> {
                 );
             }
             for parameter in filter.parameters() {
-                if let Some(other) = bound.insert(parameter.clone(), entry.as_str()) {
+                // A parameter bound again is reported with the entry that bound it last.
+                let other = match bound.entry(parameter) {
+                    Entry::Vacant(vacant) => {
+                        vacant.insert(entry.as_str());
+                        None
+                    }
+                    Entry::Occupied(mut occupied) => Some((occupied.key().clone(), occupied.insert(entry.as_str()))),
+                };
+                if let Some((parameter, other)) = other {
                     self.report(
                         Diagnostic::new(
                             at(),
@@ -203,33 +216,37 @@ impl<'a> Checker<'a> {
         }
     }
 
-    /// The references `element` stores forward (MR6) to roots other than its own,
-    /// as (property, target root).
-    fn forward_references(&self, element: &str) -> Vec<(String, &'a str)> {
-        self.relationships_from(element)
-            .filter(|rel| {
-                !rel.is_stored_reversed()
-                    && self.root_of(&rel.to) == Some(rel.to.as_str())
-                    // Not a member's link to its own root; a root's link to itself (a tree) is a reference.
-                    && (self.root_of(element) != Some(rel.to.as_str()) || rel.from == rel.to)
-            })
-            .map(|rel| (rel.property_name(), rel.to.as_str()))
-            .collect()
+    /// The references `element` stores forward (MR6) to roots other than its own, in
+    /// declaration order. An iterator: a caller that needs no property name (most
+    /// need only the targets) builds none.
+    fn forward_references<'s>(&'s self, element: &'s str) -> impl Iterator<Item = &'a Relationship> + 's {
+        let own_root = self.root_of(element);
+        self.relationships_from(element).filter(move |rel| {
+            !rel.is_stored_reversed()
+                && self.root_of(&rel.to) == Some(rel.to.as_str())
+                // Not a member's link to its own root; a root's link to itself (a tree) is a reference.
+                && (own_root != Some(rel.to.as_str()) || rel.from == rel.to)
+        })
     }
 
     /// A bare filter name that names the identity of more than one root `start`
     /// refers to (and nothing of its own): reported with the paths to choose from.
     fn ambiguous(&mut self, start: &str, name: &str, at: &dyn Fn() -> JsonPath) -> bool {
-        let own = self.attribute_type(start, name).is_some() || self.identity_of(start) == Some(name);
-        let paths: Vec<String> = self
-            .forward_references(start)
-            .into_iter()
-            .filter(|(_, target)| self.identity_of(target) == Some(name))
-            .map(|(property, _)| format!("`{property}.{name}`"))
-            .collect();
-        if own || paths.len() < 2 {
+        // A name of the start's own is never ambiguous: the references are not followed then.
+        if self.attribute_type(start, name).is_some() || self.identity_of(start) == Some(name) {
             return false;
         }
+        let reaching = || {
+            self.forward_references(start)
+                .filter(|rel| self.identity_of(&rel.to) == Some(name))
+        };
+        // Counted first: the paths are written out only for a problem.
+        if reaching().nth(1).is_none() {
+            return false;
+        }
+        let paths: Vec<String> = reaching()
+            .map(|rel| format!("`{}.{name}`", rel.property_name()))
+            .collect();
         self.report(
             Diagnostic::new(
                 at(),
@@ -250,8 +267,9 @@ impl<'a> Checker<'a> {
         let spec = self.spec;
         let (first, rest) = name.split_once('.').unwrap_or((name, ""));
         let mut choices: Vec<String> = Vec::new();
-        for (property, target) in self.forward_references(start) {
-            if let Some(identity) = self.identity_of(target) {
+        for rel in self.forward_references(start) {
+            if let Some(identity) = self.identity_of(&rel.to) {
+                let property = rel.property_name();
                 if property == first && rest == identity {
                     return;
                 }

@@ -81,8 +81,10 @@ impl<'a> Checker<'a> {
     /// What needs every element placed: partition key and parent link clashes, and
     /// the elements in no aggregate. Reads the index only.
     pub(super) fn check_aggregate_clashes(&mut self) {
-        self.check_partition_key_clashes();
-        self.check_separated_document_clashes();
+        // Each aggregate's partition key, looked up once: every element asks for its own.
+        let keys: Vec<Option<&'a str>> = self.spec.aggregates.iter().map(|a| self.identity_of(&a.root)).collect();
+        self.check_partition_key_clashes(&keys);
+        self.check_separated_document_clashes(&keys);
         let mut unplaced: Vec<(&str, ElementId)> = self
             .index
             .elements
@@ -134,10 +136,10 @@ impl<'a> Checker<'a> {
     /// key (MR2), and a member's documents (a member entity's, MR3, or a separated
     /// value object's, MR4) store the member's own properties beside it: no member
     /// may have an attribute, nor a member entity an identity, of that name.
-    fn check_partition_key_clashes(&mut self) {
+    fn check_partition_key_clashes(&mut self, keys: &[Option<&'a str>]) {
         let spec = self.spec;
         for (i, entity) in spec.entities.iter().enumerate() {
-            let Some((root, key)) = self.member_partition_key(&entity.name) else {
+            let Some((root, key)) = self.member_partition_key(keys, &entity.name) else {
                 continue;
             };
             let path = || Self::entity_path(i);
@@ -170,7 +172,7 @@ impl<'a> Checker<'a> {
             }
         }
         for (i, vo) in spec.value_objects.iter().enumerate() {
-            let Some((root, key)) = self.member_partition_key(&vo.name) else {
+            let Some((root, key)) = self.member_partition_key(keys, &vo.name) else {
                 continue;
             };
             let Some(j) = vo.attributes.iter().position(|a| a.name == key) else {
@@ -206,7 +208,7 @@ impl<'a> Checker<'a> {
     /// always embedded ([`FixedPlacement::AlwaysEmbedded`]) is never a document with a parent
     /// link, and one that is always separated ([`FixedPlacement::AlwaysSeparated`]) is no
     /// property of its parent's document.
-    fn check_separated_document_clashes(&mut self) {
+    fn check_separated_document_clashes(&mut self, keys: &[Option<&'a str>]) {
         let spec = self.spec;
         // Containment inside one aggregate, to a value object, both ends known.
         let contains: Vec<(usize, &'a Relationship, FixedPlacement)> = spec
@@ -231,7 +233,7 @@ impl<'a> Checker<'a> {
                 continue;
             }
             let links = separable.entry(rel.to.as_str()).or_default();
-            let member = self.member_partition_key(&rel.from).is_some();
+            let member = self.member_partition_key(keys, &rel.from).is_some();
             if let (true, Some(identity)) = (member, self.identity_of(&rel.from)) {
                 if !links.iter().any(|(_, l)| *l == identity) {
                     links.push((rel.from.as_str(), identity));
@@ -239,7 +241,7 @@ impl<'a> Checker<'a> {
             }
         }
         for (i, vo) in spec.value_objects.iter().enumerate() {
-            let Some((_, key)) = self.member_partition_key(&vo.name) else {
+            let Some((_, key)) = self.member_partition_key(keys, &vo.name) else {
                 continue;
             };
             let Some(links) = separable.get(vo.name.as_str()) else {
@@ -269,7 +271,7 @@ impl<'a> Checker<'a> {
             if matches!(mr4, FixedPlacement::AlwaysSeparated(_)) {
                 continue;
             }
-            let Some((root, key)) = self.member_partition_key(&rel.from) else {
+            let Some((root, key)) = self.member_partition_key(keys, &rel.from) else {
                 continue; // the root: its identity is the partition key, and a property of that name clashes with it
             };
             let property = rel.property_name();
@@ -366,13 +368,15 @@ impl<'a> Checker<'a> {
     }
 
     /// For a member (not the root) of an aggregate: the root and its identity,
-    /// which every document of the aggregate carries as its partition key.
-    fn member_partition_key(&self, name: &str) -> Option<(&'a str, &'a str)> {
-        let root = self.root_of(name)?;
+    /// which every document of the aggregate carries as its partition key. `keys`
+    /// holds each aggregate's root identity (by aggregate index), found once.
+    fn member_partition_key(&self, keys: &[Option<&'a str>], name: &str) -> Option<(&'a str, &'a str)> {
+        let &a = self.index.aggregate_of.get(name)?;
+        let root = self.spec.aggregates[a].root.as_str();
         if root == name {
             return None;
         }
-        Some((root, self.identity_of(root)?))
+        Some((root, keys[a]?))
     }
 }
 

@@ -210,29 +210,43 @@ impl Checker<'_> {
             .iter()
             .map(|rel| (!self.is_member_entity_of_its_aggregate(rel)).then(|| rel.property_name()))
             .collect();
-        let mut owners: NameMap<(&str, &str), Option<Owner>> = name_map(properties.len());
+        // By element: one lookup per element, not one per attribute (most elements hold
+        // no such property, the others a few).
+        let mut owners: NameMap<&str, Vec<Held<'_>>> = name_map(properties.len());
         for (rel, property) in spec.relationships.iter().zip(&properties) {
             if let Some(property) = property {
-                owners.insert((rel.from.as_str(), property.as_str()), None);
+                let held = owners.entry(rel.from.as_str()).or_default();
+                if !held.iter().any(|h| h.property == property.as_str()) {
+                    held.push(Held {
+                        property: property.as_str(),
+                        owner: None,
+                    });
+                }
             }
         }
         for entity in &spec.entities {
+            let Some(held) = owners.get_mut(entity.name.as_str()) else {
+                continue;
+            };
             // The identity overrides an attribute of the same name; an attribute is
             // recorded only where nothing is yet.
-            if let Some(owner) = owners.get_mut(&(entity.name.as_str(), entity.identity.as_str())) {
-                *owner = Some(Owner::Identity);
+            if let Some(h) = held.iter_mut().find(|h| h.property == entity.identity) {
+                h.owner = Some(Owner::Identity);
             }
-            Self::record_attributes(&mut owners, &entity.name, &entity.attributes);
+            Self::record_attributes(held, &entity.attributes);
         }
         for vo in &spec.value_objects {
-            Self::record_attributes(&mut owners, &vo.name, &vo.attributes);
+            if let Some(held) = owners.get_mut(vo.name.as_str()) {
+                Self::record_attributes(held, &vo.attributes);
+            }
         }
         for (i, (rel, property)) in spec.relationships.iter().zip(&properties).enumerate() {
             let Some(property) = property else {
                 continue; // a member entity is its own document, not a property
             };
             let path = || JsonPath::root().key("relationships").index(i);
-            let Some(slot) = owners.get_mut(&(rel.from.as_str(), property.as_str())) else {
+            let mut held = owners.get_mut(rel.from.as_str()).into_iter().flatten();
+            let Some(slot) = held.find(|h| h.property == property.as_str()).map(|h| &mut h.owner) else {
                 continue; // inserted above for every relationship with a property
             };
             if let Some(owner) = *slot {
@@ -256,21 +270,21 @@ impl Checker<'_> {
     /// Whether `rel` leads to an entity of its own aggregate other than the root: a
     /// member entity, its own document rather than a property of `from`.
     fn is_member_entity_of_its_aggregate(&self, rel: &Relationship) -> bool {
+        // `to`'s aggregate looked up once, for the comparison and for its root.
+        let aggregate = self.index.aggregate_of.get(rel.to.as_str());
         self.is_entity(&rel.to)
-            && self.index.aggregate_of.get(rel.from.as_str()) == self.index.aggregate_of.get(rel.to.as_str())
-            && self.root_of(&rel.to) != Some(rel.to.as_str())
+            && self.index.aggregate_of.get(rel.from.as_str()) == aggregate
+            && aggregate.map(|&a| self.spec.aggregates[a].root.as_str()) != Some(rel.to.as_str())
     }
 
-    /// Records `attributes` of the element `name` as the owners of the properties of
-    /// that name in `owners` that nothing holds yet.
-    fn record_attributes<'s>(
-        owners: &mut NameMap<(&'s str, &'s str), Option<Owner>>,
-        name: &'s str,
-        attributes: &'s [crate::model::Attribute],
-    ) {
+    /// Records `attributes` of an element as the owners of the properties of that
+    /// name it `held` that nothing holds yet.
+    fn record_attributes(held: &mut [Held<'_>], attributes: &[crate::model::Attribute]) {
         for a in attributes {
-            if let Some(owner @ None) = owners.get_mut(&(name, a.name.as_str())) {
-                *owner = Some(Owner::Attribute);
+            if let Some(h) = held.iter_mut().find(|h| h.property == a.name) {
+                if h.owner.is_none() {
+                    h.owner = Some(Owner::Attribute);
+                }
             }
         }
     }
@@ -289,6 +303,13 @@ impl<'s> Containment<'s> {
         sources.sort_unstable();
         Containment { edges, sources }
     }
+}
+
+/// A property of an element that a relationship's property names, once each, and
+/// what holds it so far.
+struct Held<'s> {
+    property: &'s str,
+    owner: Option<Owner>,
 }
 
 /// What already holds a property of an element, for the message when a relationship's
