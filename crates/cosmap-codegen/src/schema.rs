@@ -94,11 +94,19 @@ impl<'a> Defs<'a> {
 }
 
 /// The schema of document type `d` in container `c`, as a [`Json`] (for an
-/// overriding template): its text ([`write_document`]) read back.
+/// overriding template): its text ([`write_document`]) read back. That text is
+/// always JSON (the tests compare it with `serde_json`'s printing of it), so a
+/// failure to read it is a bug in the writer, reported as such rather than handed
+/// to the template as `null`.
 pub fn document(c: &Container, d: &DocumentType) -> Json {
     let mut text = String::new();
     write_document(&mut text, c, d);
-    serde_json::from_str(&text).unwrap_or(Json::Null)
+    serde_json::from_str(&text).unwrap_or_else(|e| {
+        panic!(
+            "the JSON Schema written for `{}` is not JSON ({e}): a bug in cosmap",
+            d.name
+        )
+    })
 }
 
 /// The schema of document type `d` in container `c`, as pretty JSON, written at the
