@@ -150,8 +150,7 @@ fn others(model: &LogicalModel, templates: &Templates) -> Vec<Result<Artefact, C
         } else {
             Ok(schema_text_in(&mut scratch, c, d))
         };
-        let path = ["schemas/", &c.name, "/", &d.name, SCHEMA_SUFFIX].concat();
-        artefacts.push(text.map(|text| artefact(path, text)));
+        artefacts.push(text.map(|text| artefact(schema_path(c, d), text)));
     }
     artefacts
 }
@@ -180,6 +179,11 @@ fn schemas_in_path_order(model: &LogicalModel) -> Vec<(&Container, &DocumentType
 
 /// What a schema's file name adds to its document type's name.
 const SCHEMA_SUFFIX: &str = ".schema.json";
+
+/// Where the JSON Schema of document type `d` of container `c` is written.
+fn schema_path(c: &Container, d: &DocumentType) -> String {
+    ["schemas/", &c.name, "/", &d.name, SCHEMA_SUFFIX].concat()
+}
 
 /// Room for a schema's text in [`others`]' scratch buffer before it grows (a
 /// schema of the synthetic models is under 3 KiB).
@@ -295,7 +299,7 @@ pub fn builtin_texts(
     ];
     for c in &model.containers {
         for d in &c.document_types {
-            let path = format!("schemas/{}/{}.schema.json", c.name, d.name);
+            let path = schema_path(c, d);
             let schema = match handlebars {
                 Some(templates) => templates.render(SCHEMA, &SchemaView::of(c, d))?,
                 None => schema_text_in(&mut String::new(), c, d),

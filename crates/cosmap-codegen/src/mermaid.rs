@@ -330,7 +330,7 @@ fn document_id(ci: usize, di: usize) -> String {
     id
 }
 
-/// `prefix` and `n` in decimal (a node id), without `format!`'s machinery: the
+/// `prefix` and `n` in decimal (a node id), written into one string sized once: the
 /// diagram of a large model has tens of thousands of ids.
 fn numbered(prefix: &str, n: usize) -> String {
     let mut id = String::with_capacity(prefix.len() + 10);
@@ -340,21 +340,10 @@ fn numbered(prefix: &str, n: usize) -> String {
 }
 
 /// `n` in decimal, at the end of `out`.
-fn push_number(out: &mut String, mut n: usize) {
-    let mut digits = [0u8; 20];
-    let mut start = digits.len();
-    loop {
-        start -= 1;
-        digits[start] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    // Always ASCII digits: copied as a string, not pushed char by char.
-    if let Ok(text) = std::str::from_utf8(&digits[start..]) {
-        out.push_str(text);
-    }
+fn push_number(out: &mut String, n: usize) {
+    use std::fmt::Write as _;
+    // Writing to a `String` cannot fail.
+    let _ = write!(out, "{n}");
 }
 
 /// `parts` one after the other, in one allocation: what `format!` makes of

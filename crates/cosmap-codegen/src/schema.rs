@@ -55,19 +55,6 @@ fn reference_to(out: &mut String, depth: usize, name: &str) {
     o.close();
 }
 
-/// `text` on one line, its runs of whitespace one space each (as
-/// [`crate::rust::one_line`] spells it), as the parts of a string.
-fn one_line(text: &str) -> Vec<&str> {
-    let mut parts = Vec::new();
-    for (i, word) in text.split_whitespace().enumerate() {
-        if i > 0 {
-            parts.push(" ");
-        }
-        parts.push(word);
-    }
-    parts
-}
-
 /// Room for a document's property values ([`Members`]) before their text grows:
 /// a schema of the synthetic models is under 3 KiB.
 const VALUES_CAPACITY: usize = 4096;
@@ -218,9 +205,9 @@ pub fn write_document(out: &mut String, c: &Container, d: &DocumentType) {
         description.push(path);
     }
     description.push("`).");
-    if let Some(text) = &d.description {
-        description.push(" ");
-        description.extend(one_line(text));
+    let own = d.description.as_deref().map(crate::rust::one_line);
+    if let Some(text) = &own {
+        description.extend([" ", text.as_str()]);
     }
     schema.string_of("description", &description).string("type", "object");
     properties.write(values, schema.key("properties"));
@@ -386,7 +373,7 @@ fn attribute(out: &mut String, depth: usize, p: &Property) {
     let mut schema = Object::open(out, depth);
     typed_members(&mut schema, p.ty, p.many);
     if let Some(text) = &p.description {
-        schema.string_of("description", &one_line(text));
+        schema.string("description", &crate::rust::one_line(text));
     }
     if let Some(value) = &p.default {
         schema.value("default", &value.into());

@@ -116,9 +116,6 @@ pub fn serde_camel(ident: &str) -> String {
 /// `json` ([`serde_camel`] compared, without building the name).
 pub fn serde_camel_is(ident: &str, json: &str) -> bool {
     let bare = ident.strip_prefix("r#").unwrap_or(ident);
-    if let Some(answer) = ascii_camel_is(bare.as_bytes(), json.as_bytes()) {
-        return answer;
-    }
     let mut expected = json.chars();
     let mut upper = false;
     for c in bare.chars() {
@@ -137,32 +134,6 @@ pub fn serde_camel_is(ident: &str, json: &str) -> bool {
         upper = false;
     }
     expected.next().is_none()
-}
-
-/// [`serde_camel_is`] of an ASCII identifier, byte by byte (almost every name of a
-/// model is ASCII): an ASCII letter's upper case is one letter, and an ASCII byte
-/// equals a byte of the name only where the name's character is that one. `None`
-/// at the identifier's first non-ASCII byte (reached with every character before
-/// it matched).
-fn ascii_camel_is(bare: &[u8], json: &[u8]) -> Option<bool> {
-    let mut expected = json.iter();
-    let mut upper = false;
-    for &c in bare {
-        if !c.is_ascii() {
-            return None;
-        }
-        if c == b'_' {
-            upper = true;
-            continue;
-        }
-        let c = if upper { c.to_ascii_uppercase() } else { c };
-        if expected.next() != Some(&c) {
-            // As the character comparison finds, at the same character.
-            return Some(false);
-        }
-        upper = false;
-    }
-    Some(expected.next().is_none())
 }
 
 #[cfg(test)]
