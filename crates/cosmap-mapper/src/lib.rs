@@ -91,29 +91,59 @@ pub(crate) struct ForCost {
     pub(crate) stats: statistics::Statistics,
 }
 
+impl ForCost {
+    /// MR1–MR6's containers and operations.
+    pub(crate) fn rules_side(&self) -> (&[Container], &[operations::Operation]) {
+        match &self.rules {
+            RulesDesign::Optimised => (&self.optimised.containers, &self.optimised.operations),
+            RulesDesign::Own(containers, operations) => (containers, operations),
+        }
+    }
+}
+
+/// The thread that foresaw the snapshots step's design (see [`map_for_cost`]), still
+/// freeing what the map left of it.
+pub(crate) struct Ahead<'scope>(Option<std::thread::ScopedJoinHandle<'scope, ()>>);
+
+impl Ahead<'_> {
+    /// Waits for the thread to be done; its panic, if it had one, goes on here.
+    pub(crate) fn join(self) {
+        if let Some(ahead) = self.0 {
+            ahead.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        }
+    }
+}
+
 /// Maps `model` with `options` and gives MR1–MR6's design beside it, as the cost
 /// table needs them: the optimised map finishes the assembled design first (the
 /// design every optimisation is weighed against), and that is the rules-only
 /// design, so it is taken from there instead of being mapped again. Its decisions
 /// are not recorded: the cost table reads its containers and operations alone.
-pub(crate) fn map_for_cost(model: &DomainModel, options: &Options) -> ForCost {
+///
+/// On a large model the snapshots step's design is foreseen on a thread of `scope`,
+/// which then frees what the map leaves of it: not waited for here, so the caller
+/// goes on meanwhile and joins it ([`Ahead::join`]) when done.
+pub(crate) fn map_for_cost<'scope, 'env>(
+    scope: &'scope std::thread::Scope<'scope, 'env>,
+    model: &'env DomainModel,
+    options: &'env Options,
+) -> (ForCost, Ahead<'scope>) {
     let assembled = Assembled::of(model, options);
-    let Completed { logical, rules, stats } = if !options.optimise || model.access_patterns().len() < PARALLEL_FROM {
-        complete(model, options, assembled, None)
-    } else {
-        std::thread::scope(|scope| {
+    let (Completed { logical, rules, stats }, ahead) =
+        if !options.optimise || model.access_patterns().len() < PARALLEL_FROM {
+            (complete(model, options, assembled, None), None)
+        } else {
             let (send, foreseen) = std::sync::mpsc::sync_channel(1);
-            let design = assembled.containers.clone();
+            // Shared: the map copies it only should it change it while this thread
+            // still holds it.
+            let design = Arc::clone(&assembled.containers);
             let ahead = scope.spawn(move || {
                 for leftover in foresee(model, options, design, send) {
                     drop(leftover);
                 }
             });
-            let out = complete(model, options, assembled, Some(foreseen));
-            ahead.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-            out
-        })
-    };
+            (complete(model, options, assembled, Some(foreseen)), Some(ahead))
+        };
     // Found on every path of the optimised map (each finishes the assembled design);
     // mapped again should one ever not.
     let rules = rules.unwrap_or_else(|| {
@@ -121,11 +151,12 @@ pub(crate) fn map_for_cost(model: &DomainModel, options: &Options) -> ForCost {
         let rules = map(model, &rules_options);
         RulesDesign::Own(rules.containers, rules.operations)
     });
-    ForCost {
+    let for_cost = ForCost {
         optimised: logical,
         rules,
         stats,
-    }
+    };
+    (for_cost, Ahead(ahead))
 }
 
 /// Sends the optimised map, on `send`, the snapshots step's design foreseen for
@@ -135,7 +166,7 @@ pub(crate) fn map_for_cost(model: &DomainModel, options: &Options) -> ForCost {
 fn foresee(
     model: &DomainModel,
     options: &Options,
-    design: Vec<Container>,
+    design: Arc<Vec<Container>>,
     send: SyncSender<optimise::embed_reference_data::Foreseen>,
 ) -> Receiver<optimise::embed_reference_data::Leftovers> {
     let (back, leftovers) = std::sync::mpsc::channel();
@@ -152,7 +183,9 @@ struct Assembled {
     thresholds: Thresholds,
     stats: statistics::Statistics,
     trace: decision::Trace,
-    containers: Vec<Container>,
+    /// Shared (not copied) with the rules-only map and the thread that foresees the
+    /// snapshots step: a map that changes it replaces it.
+    containers: Arc<Vec<Container>>,
 }
 
 impl Assembled {
@@ -189,7 +222,7 @@ impl Assembled {
             thresholds,
             stats,
             trace,
-            containers,
+            containers: Arc::new(containers),
         }
     }
 
@@ -208,7 +241,7 @@ impl Assembled {
             thresholds: self.thresholds,
             stats: statistics::Statistics::default(),
             trace: self.trace.clone(),
-            containers: self.containers.clone(),
+            containers: Arc::clone(&self.containers),
         }
     }
 }
@@ -256,17 +289,19 @@ fn complete(
         let priced = match taken {
             Some(weighed) => {
                 if let Some(after) = weighed.after {
-                    containers = after;
+                    containers = Arc::new(after);
                 }
                 trace.append(weighed.trace);
                 priced
             }
             None => {
-                let mut design = Cow::Owned(std::mem::take(&mut containers));
+                let mut design = Cow::Borrowed(&containers[..]);
                 let (_, priced, finished) = copies(model, options, &thresholds, &stats, &mut design, &mut trace);
                 // The assembled design, when the partition keys priced none.
                 first.get_or_insert(finished);
-                containers = design.into_owned();
+                if let Cow::Owned(design) = design {
+                    containers = Arc::new(design);
+                }
                 priced
             }
         };
@@ -324,11 +359,11 @@ fn complete(
             return Completed { logical, rules, stats };
         }
         let rules = first.map(RulesDesign::own);
-        let logical = finished(model, options, thresholds, containers, trace);
+        let logical = finished(model, options, thresholds, owned(containers), trace);
         return Completed { logical, rules, stats };
     }
     Completed {
-        logical: finished(model, options, thresholds, containers, trace),
+        logical: finished(model, options, thresholds, owned(containers), trace),
         rules: Some(RulesDesign::Optimised),
         stats,
     }
@@ -382,7 +417,7 @@ pub fn map_both(model: &DomainModel, options: &Options) -> (LogicalModel, Logica
             // weighs the assembled design unless a step before changes it.
             let leftovers = options
                 .optimise
-                .then(|| foresee(model, options, rules_only.containers.clone(), send));
+                .then(|| foresee(model, options, Arc::clone(&rules_only.containers), send));
             let rules = complete(model, &rules_options, rules_only, None).logical;
             for leftover in leftovers.into_iter().flatten() {
                 drop(leftover);

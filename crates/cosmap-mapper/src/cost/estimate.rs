@@ -152,40 +152,50 @@ pub fn cost(model: &DomainModel, options: &Options, consistency: Consistency) ->
 /// figured side by side once it is (or once, when the map left the rules-only
 /// design as it was).
 pub fn map_and_cost(model: &DomainModel, options: &Options, consistency: Consistency) -> (LogicalModel, CostReport) {
-    let naive = || Figured::naive(model, &naive_operations(model), facts::of_naive(model), consistency);
     let large = model.access_patterns().len() >= PARALLEL_FROM;
     std::thread::scope(|scope| {
-        let beside = large.then(|| scope.spawn(naive));
-        let crate::ForCost {
-            optimised: optimised_model,
-            rules: rules_design,
-            stats,
-        } = crate::map_for_cost(model, options);
-        let rules_side = match &rules_design {
-            RulesDesign::Optimised => (&optimised_model.containers[..], &optimised_model.operations[..]),
-            RulesDesign::Own(containers, operations) => (&containers[..], &operations[..]),
-        };
-        let (rules, (optimised, warnings)) = match rules_design {
-            // The same design: figured once.
-            RulesDesign::Optimised => {
-                let (optimised, warnings) = Figured::with_warnings(model, &optimised_model, consistency, &stats);
-                (optimised.clone(), (optimised, warnings))
-            }
-            RulesDesign::Own(..) if large => std::thread::scope(|scope| {
-                let rules = scope.spawn(|| Figured::of_design(model, rules_side, consistency));
-                let optimised = Figured::with_warnings(model, &optimised_model, consistency, &stats);
-                (joined(rules), optimised)
-            }),
-            RulesDesign::Own(..) => (
-                Figured::of_design(model, rules_side, consistency),
-                Figured::with_warnings(model, &optimised_model, consistency, &stats),
-            ),
-        };
-        let naive = beside.map_or_else(naive, joined);
-        let designs = [naive, rules, optimised];
-        let report = report(model, rules_side, &optimised_model, consistency, designs, warnings);
-        (optimised_model, report)
+        let naive = || Figured::naive(model, &naive_operations(model), facts::of_naive(model), consistency);
+        let naive_beside = large.then(|| scope.spawn(naive));
+        // The thread that foresaw the snapshots step's design frees what the map left
+        // of it while the report is figured here.
+        let (for_cost, ahead) = crate::map_for_cost(scope, model, options);
+        let naive = naive_beside.map_or_else(naive, joined);
+        let report = report_of(model, &for_cost, consistency, large, naive);
+        ahead.join();
+        (for_cost.optimised, report)
     })
+}
+
+/// The cost report of the maps `for_cost` holds, given the naive baseline's figures:
+/// the two mapped designs figured (once when they are the same design; side by side
+/// on a large model) and the rows made.
+fn report_of(
+    model: &DomainModel,
+    for_cost: &crate::ForCost,
+    consistency: Consistency,
+    large: bool,
+    naive: Figured,
+) -> CostReport {
+    let optimised_model = &for_cost.optimised;
+    let rules_side = for_cost.rules_side();
+    let (rules, (optimised, warnings)) = match for_cost.rules {
+        // The same design: figured once.
+        RulesDesign::Optimised => {
+            let (optimised, warnings) = Figured::with_warnings(model, optimised_model, consistency, &for_cost.stats);
+            (optimised.clone(), (optimised, warnings))
+        }
+        RulesDesign::Own(..) if large => std::thread::scope(|scope| {
+            let rules = scope.spawn(|| Figured::of_design(model, rules_side, consistency));
+            let optimised = Figured::with_warnings(model, optimised_model, consistency, &for_cost.stats);
+            (joined(rules), optimised)
+        }),
+        RulesDesign::Own(..) => (
+            Figured::of_design(model, rules_side, consistency),
+            Figured::with_warnings(model, optimised_model, consistency, &for_cost.stats),
+        ),
+    };
+    let designs = [naive, rules, optimised];
+    report(model, rules_side, optimised_model, consistency, designs, warnings)
 }
 
 /// [`cost`] for a caller that has already mapped `model` both ways: `rules_model`

@@ -16,6 +16,7 @@
 //! the reason.
 
 use std::collections::BTreeSet;
+use std::sync::Arc;
 
 use cosmap_domain::limits::MAX_ITEM_BYTES;
 use cosmap_domain::{AccessKind, AccessPattern, AttributeType, DomainModel, FilterOp, NameMap, WriteOperation};
@@ -58,7 +59,7 @@ impl Candidate {
 pub(crate) fn apply(
     model: &DomainModel,
     stats: &Statistics,
-    containers: &mut Vec<Container>,
+    containers: &mut Arc<Vec<Container>>,
     trace: &mut Trace,
     price: &dyn Fn(&[Container]) -> Priced,
     priced: Option<Priced>,
@@ -152,7 +153,7 @@ pub(crate) fn apply(
     }
     match batch.chosen {
         Some((design, priced)) => {
-            *containers = design;
+            *containers = Arc::new(design);
             Some(priced)
         }
         None => Some(without),

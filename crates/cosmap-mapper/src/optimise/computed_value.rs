@@ -6,6 +6,7 @@
 //! is harmless). Kept only where the whole workload's RU/s drops.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 use cosmap_domain::{AccessKind, DomainModel};
 
@@ -40,7 +41,7 @@ struct Candidate {
 /// the patterns it changes, the kept ones together).
 pub(crate) fn apply(
     model: &DomainModel,
-    containers: &mut Vec<Container>,
+    containers: &mut Arc<Vec<Container>>,
     trace: &mut Trace,
     price: &dyn Fn(&[Container]) -> Priced,
     priced: Option<Priced>,
@@ -131,7 +132,7 @@ pub(crate) fn apply(
             (!counted.is_empty()).then(|| format!("its change feed keeps the counts of {}", counted.join(", ")))
         };
         super::copy::mark_children_sources(containers, &design, why, trace);
-        *containers = design;
+        *containers = Arc::new(design);
         return Some(priced);
     }
     Some(without)

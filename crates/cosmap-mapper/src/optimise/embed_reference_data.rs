@@ -5,6 +5,7 @@
 //! RU/s drops, by the cost table's own figures.
 
 use std::collections::BTreeSet;
+use std::sync::Arc;
 
 use cosmap_domain::{ChangeRate, DomainModel};
 
@@ -30,7 +31,7 @@ use crate::sync_plan::SyncPlan;
 /// taken when that design is `containers`, else priced here.
 pub(crate) fn apply(
     model: &DomainModel,
-    containers: &mut Vec<Container>,
+    containers: &mut Arc<Vec<Container>>,
     trace: &mut Trace,
     price: &dyn Fn(&[Container]) -> Priced,
     priced: Option<Priced>,
@@ -44,7 +45,7 @@ pub(crate) fn apply(
     let mut foreseen = foreseen;
     let ahead = foreseen
         .as_mut()
-        .filter(|f| f.design == *containers)
+        .filter(|f| Arc::ptr_eq(&f.design, containers) || *f.design == **containers)
         .and_then(|f| f.with_all.take());
     let with_all = ahead.unwrap_or_else(|| with_all(model, containers, &candidates, price));
     let mut kept = BTreeSet::new();
@@ -123,7 +124,7 @@ pub(crate) fn apply(
     }
     match chosen {
         Some(priced) if !together_worse => {
-            *containers = embedded(model, containers, &kept, trace);
+            *containers = Arc::new(embedded(model, containers, &kept, trace));
             Some(priced)
         }
         _ => Some(without),
@@ -145,7 +146,9 @@ fn with_all(
 /// `design` with every snapshot, priced. It depends on `design` alone, so [`apply`]
 /// takes it only when its containers equal `design`, and prices its own otherwise.
 pub(crate) struct Foreseen {
-    design: Vec<Container>,
+    /// Shared with the map, which takes [`Foreseen::with_all`] without comparing
+    /// designs when it still holds this one.
+    design: Arc<Vec<Container>>,
     /// `None` when `design` refers to no never-changing reference data.
     with_all: Option<Priced>,
     /// Where what is left of it goes once weighed: back to the thread that made it,
@@ -155,14 +158,14 @@ pub(crate) struct Foreseen {
 
 /// What is left of a [`Foreseen`] once weighed: its design, and its design with every
 /// snapshot unless [`apply`] kept it.
-pub(crate) type Leftovers = (Vec<Container>, Option<Priced>);
+pub(crate) type Leftovers = (Arc<Vec<Container>>, Option<Priced>);
 
 impl Foreseen {
     /// `design` with every snapshot, priced by `price`; what is left of it once
     /// weighed is sent `back`.
     pub(crate) fn of(
         model: &DomainModel,
-        design: Vec<Container>,
+        design: Arc<Vec<Container>>,
         price: &dyn Fn(&[Container]) -> Priced,
         back: std::sync::mpsc::Sender<Leftovers>,
     ) -> Self {

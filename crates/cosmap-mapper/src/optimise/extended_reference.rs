@@ -8,6 +8,7 @@
 //! priced at the rates of the writes that trigger them.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 use cosmap_domain::{AccessKind, ChangeRate, DomainModel};
 
@@ -46,7 +47,7 @@ impl Candidate {
 /// together, and only if the design with exactly those costs less than none.
 pub(crate) fn apply(
     model: &DomainModel,
-    containers: &mut Vec<Container>,
+    containers: &mut Arc<Vec<Container>>,
     trace: &mut Trace,
     price: &dyn Fn(&[Container]) -> Priced,
     priced: Option<Priced>,
@@ -132,7 +133,7 @@ pub(crate) fn apply(
     }
     match batch.chosen {
         Some((design, priced)) => {
-            *containers = design;
+            *containers = Arc::new(design);
             Some(priced)
         }
         None => Some(without),

@@ -7,6 +7,7 @@
 //! it replaces.
 
 use cosmap_domain::{AccessKind, AccessPattern, DomainModel};
+use std::sync::Arc;
 
 use super::copy::{mark_copy_source, projected};
 use super::Priced;
@@ -28,7 +29,7 @@ pub(crate) fn apply(
     model: &DomainModel,
     t: &Thresholds,
     name: &str,
-    containers: &mut Vec<Container>,
+    containers: &mut Arc<Vec<Container>>,
     trace: &mut Trace,
     price: &dyn Fn(&[Container]) -> Priced,
     priced: Option<Priced>,
@@ -121,10 +122,11 @@ pub(crate) fn apply(
             .with("limit", pattern.limit.unwrap_or_default())
             .with("workloadRuPerSecond", before)
             .with("workloadRuPerSecondWith", after);
-        *containers = candidate;
-        if let Some(source) = containers.iter_mut().find(|c| c.name == source) {
+        let mut candidate = candidate;
+        if let Some(source) = candidate.iter_mut().find(|c| c.name == source) {
             mark_copy_source(source, trace);
         }
+        *containers = Arc::new(candidate);
         current = price(containers);
     }
     Some(current)

@@ -13,6 +13,7 @@
 //! on the value become prefix queries, routed to the physical partitions holding it.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 use cosmap_domain::{AccessKind, AccessPattern, AttributeType, DomainModel, FilterOp, NameMap};
 
@@ -123,7 +124,7 @@ pub(crate) fn apply(
     model: &DomainModel,
     t: &Thresholds,
     stats: &Statistics,
-    containers: &mut Vec<Container>,
+    containers: &mut Arc<Vec<Container>>,
     trace: &mut Trace,
     price: &dyn Fn(&[Container]) -> Priced,
 ) -> Option<Priced> {
@@ -300,7 +301,7 @@ pub(crate) fn apply(
     drop(by_name);
     match (together, chosen) {
         (true, Some((chosen, priced))) => {
-            *containers = chosen;
+            *containers = Arc::new(chosen);
             Some(priced)
         }
         _ => Some(without),

@@ -7,6 +7,7 @@
 //! the parent stays within `maxEmbeddedDocumentBytes`; never a `sensitive` value.
 
 use std::collections::BTreeSet;
+use std::sync::Arc;
 
 use cosmap_domain::{AccessKind, AccessPattern, DomainModel, FilterOp};
 
@@ -37,7 +38,7 @@ struct Candidate {
 pub(crate) fn apply(
     model: &DomainModel,
     t: &Thresholds,
-    containers: &mut Vec<Container>,
+    containers: &mut Arc<Vec<Container>>,
     trace: &mut Trace,
     price: &dyn Fn(&[Container]) -> Priced,
     priced: Option<Priced>,
@@ -127,7 +128,7 @@ pub(crate) fn apply(
             (!kept.is_empty()).then(|| format!("its change feed keeps {}", kept.join(", ")))
         };
         super::copy::mark_children_sources(containers, &design, why, trace);
-        *containers = design;
+        *containers = Arc::new(design);
         return Some(priced);
     }
     Some(without)

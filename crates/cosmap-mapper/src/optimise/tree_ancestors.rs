@@ -12,6 +12,7 @@
 //! queries the parent reference.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 use cosmap_domain::limits::{REFERENCE_BYTES, REFERENCE_LIST_MAX_BYTES};
 use cosmap_domain::{AccessKind, ChangeRate, DomainModel};
@@ -47,7 +48,7 @@ impl Candidate {
 /// lowers the workload's RU/s (weighed like the other derived data: [`super::weigh`]).
 pub(crate) fn apply(
     model: &DomainModel,
-    containers: &mut Vec<Container>,
+    containers: &mut Arc<Vec<Container>>,
     trace: &mut Trace,
     price: &dyn Fn(&[Container]) -> Priced,
     priced: Option<Priced>,
@@ -113,7 +114,7 @@ pub(crate) fn apply(
     }
     match batch.chosen {
         Some((design, priced)) => {
-            *containers = design;
+            *containers = Arc::new(design);
             Some(priced)
         }
         None => Some(without),
