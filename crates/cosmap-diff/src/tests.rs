@@ -430,6 +430,7 @@ fn a_copy_added_is_a_back_fill_of_its_source() {
         .find(|c| c.name == "Customer")
         .unwrap()
         .document_types
+        .make_mut()
         .push(copy);
     let d = diff(&old, &new, &Volumes::of(&domain(&base()), &old)).unwrap();
     let c = only(&d);
@@ -456,14 +457,14 @@ fn a_document_type_moved_between_containers_must_be_copied() {
     let old = map(&base());
     let mut new = old.clone();
     let order = new.containers.iter_mut().find(|c| c.name == "Order").unwrap();
-    let payment = order
-        .document_types
-        .remove(order.document_types.iter().position(|d| d.name == "Payment").unwrap());
+    let at = order.document_types.iter().position(|d| d.name == "Payment").unwrap();
+    let payment = order.document_types.make_mut().remove(at);
     new.containers
         .iter_mut()
         .find(|c| c.name == "Customer")
         .unwrap()
         .document_types
+        .make_mut()
         .push(payment);
     let d = diff(&old, &new, &Volumes::of(&domain(&base()), &old)).unwrap();
     let c = only(&d);
@@ -484,7 +485,12 @@ fn a_snapshot_in_place_of_a_reference_breaks_readers() {
     let old = map(&base());
     let mut new = old.clone();
     let order = new.containers.iter_mut().find(|c| c.name == "Order").unwrap();
-    let root = order.document_types.iter_mut().find(|d| d.name == "Order").unwrap();
+    let root = order
+        .document_types
+        .make_mut()
+        .iter_mut()
+        .find(|d| d.name == "Order")
+        .unwrap();
     let reference = root.references.remove(0);
     root.embedded.push(cosmap_mapper::Embedded {
         name: reference.name.clone(),

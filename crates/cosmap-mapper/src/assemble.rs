@@ -243,7 +243,7 @@ impl<'m, 't> Assembler<'m, 't> {
             indexing_policy: crate::physical::IndexingPolicy::default(),
             unique_keys: Vec::new(),
             rules: plan.rules.clone(),
-            document_types: documents,
+            document_types: documents.into(),
         }
     }
 

@@ -27,8 +27,8 @@ mod sync_plan;
 pub use decision::{Decision, Evidence, Rule};
 pub use logical_model::{
     Ancestry, BucketOf, BucketWindow, ClaimOf, ComputedValue, Container, ContainerKind, Containment, CopyOf,
-    DocumentType, Embedded, EmbeddedKind, ExtendedReference, IdSource, Keeping, LogicalModel, ParentLink, PartitionKey,
-    PartitionKeyValue, Property, PropertyHolder, Reference, Role, FORMAT_VERSION,
+    DocumentType, DocumentTypes, Embedded, EmbeddedKind, ExtendedReference, IdSource, Keeping, LogicalModel,
+    ParentLink, PartitionKey, PartitionKeyValue, Property, PropertyHolder, Reference, Role, FORMAT_VERSION,
 };
 pub use options::{
     Options, Thresholds, LOGICAL_PARTITION_BYTES, LOGICAL_PARTITION_RU_PER_SECOND, MAX_ITEM_BYTES,

@@ -3,6 +3,8 @@
 //! contract of `cosmap model --format json` (see `docs/logical-model.md`).
 
 use cosmap_domain::{AttributeType, Cardinality};
+use std::sync::Arc;
+
 use serde::Serialize;
 
 use crate::decision::{Decision, Rule};
@@ -75,7 +77,63 @@ pub struct Container {
     /// change feed keeps copies, counts or subsets, so TTL is on and deletes are soft).
     pub rules: Vec<Rule>,
     /// Document types: the root first, then entities, separated value objects, copies.
-    pub document_types: Vec<DocumentType>,
+    pub document_types: DocumentTypes,
+}
+
+/// A container's document types, read as a slice. A copy of them shares them (the map
+/// copies every design it weighs, and most keep most containers' documents as they
+/// were): [`DocumentTypes::make_mut`] copies them when they are changed.
+#[derive(Clone, Default, PartialEq)]
+pub struct DocumentTypes(Arc<Vec<DocumentType>>);
+
+impl DocumentTypes {
+    /// The document types to change, copied first when another container shares them.
+    pub fn make_mut(&mut self) -> &mut Vec<DocumentType> {
+        Arc::make_mut(&mut self.0)
+    }
+}
+
+impl From<Vec<DocumentType>> for DocumentTypes {
+    fn from(documents: Vec<DocumentType>) -> Self {
+        DocumentTypes(Arc::new(documents))
+    }
+}
+
+impl FromIterator<DocumentType> for DocumentTypes {
+    fn from_iter<I: IntoIterator<Item = DocumentType>>(documents: I) -> Self {
+        DocumentTypes(Arc::new(documents.into_iter().collect()))
+    }
+}
+
+impl std::ops::Deref for DocumentTypes {
+    type Target = [DocumentType];
+
+    fn deref(&self) -> &[DocumentType] {
+        &self.0
+    }
+}
+
+impl<'a> IntoIterator for &'a DocumentTypes {
+    type Item = &'a DocumentType;
+    type IntoIter = std::slice::Iter<'a, DocumentType>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter()
+    }
+}
+
+/// Printed as the list it holds.
+impl std::fmt::Debug for DocumentTypes {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+/// Serialised as the list it holds.
+impl Serialize for DocumentTypes {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.0.as_slice().serialize(serializer)
+    }
 }
 
 /// A partition key definition as Cosmos DB's REST API and SDKs take it.

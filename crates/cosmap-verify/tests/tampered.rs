@@ -210,6 +210,7 @@ async fn a_filter_the_documents_do_not_store_cannot_pass() {
     let item = logical.containers.iter_mut().find(|c| c.name == "Item").expect("Item");
     let availability = item
         .document_types
+        .make_mut()
         .iter_mut()
         .find(|d| d.name == "ProductAvailability")
         .expect("ProductAvailability");
@@ -309,7 +310,7 @@ async fn ancestors_read_up_a_tree_are_checked_level_by_level() {
     let category = logical
         .containers
         .iter_mut()
-        .flat_map(|c| c.document_types.iter_mut())
+        .flat_map(|c| c.document_types.make_mut().iter_mut())
         .find(|d| d.name == "Category")
         .unwrap();
     category.references.retain(|r| r.ancestry.is_none());

@@ -365,8 +365,9 @@ fn bucketed(containers: &[Container], candidates: &[Candidate]) -> Vec<Container
         let Some(at) = c.document_types.iter().position(|d| d.name == k.document) else {
             continue;
         };
-        let d = c.document_types.remove(at);
-        c.document_types.insert(at, bucket_of(&d, k));
+        let documents = c.document_types.make_mut();
+        let d = documents.remove(at);
+        documents.insert(at, bucket_of(&d, k));
     }
     out
 }

@@ -263,10 +263,12 @@ fn affected(model: &DomainModel, c: &Candidate) -> BTreeSet<String> {
 fn computed(containers: &[Container], candidates: &[Candidate]) -> Vec<Container> {
     let mut out = containers.to_vec();
     for c in candidates {
-        let parent = out
-            .iter_mut()
-            .find(|k| k.name == c.parent_container)
-            .and_then(|k| k.document_types.iter_mut().find(|d| d.name == c.parent_document));
+        let parent = out.iter_mut().find(|k| k.name == c.parent_container).and_then(|k| {
+            k.document_types
+                .make_mut()
+                .iter_mut()
+                .find(|d| d.name == c.parent_document)
+        });
         if let Some(d) = parent {
             d.computed.push(ComputedValue {
                 name: c.name.clone(),

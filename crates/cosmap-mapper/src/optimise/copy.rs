@@ -214,7 +214,7 @@ fn consider(
     let source_name = source.name.clone();
     // The design is cloned only when a copy is made (a weighing often makes none).
     let target = &mut containers.to_mut()[tj];
-    let existing = target.document_types.iter_mut().find(|d| {
+    let existing = target.document_types.make_mut().iter_mut().find(|d| {
         d.copy_of
             .as_ref()
             .is_some_and(|c| c.container == source_name && c.document_type == copy.name)
@@ -287,7 +287,7 @@ fn consider(
         .with("readRuSaved", units::round(saved))
         .with("writeRuAdded", units::round(added))
         .with("targetContainer", target.name.as_str());
-    target.document_types.push(copy);
+    target.document_types.make_mut().push(copy);
     if !target.rules.contains(&Rule::Copy) {
         target.rules.push(Rule::Copy);
     }

@@ -215,7 +215,7 @@ fn embedded(
 ) -> Vec<Container> {
     let mut containers = containers.to_vec();
     for container in containers.iter_mut() {
-        for doc in &mut container.document_types {
+        for doc in container.document_types.make_mut() {
             let subject = if doc.role == Role::Copy {
                 format!("{}.{}", container.name, doc.name)
             } else {

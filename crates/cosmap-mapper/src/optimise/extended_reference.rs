@@ -16,7 +16,7 @@ use super::Priced;
 use crate::cost::facts;
 use crate::cost::units;
 use crate::decision::{Rule, Trace};
-use crate::logical_model::{Container, ExtendedReference, Property, Role};
+use crate::logical_model::{Container, DocumentType, ExtendedReference, Property, Role};
 use crate::operations::PropertyPath;
 use crate::statistics::{about, human_ru_per_second};
 use crate::sync_plan::{ChangeKind, KeyMapping, SyncAction, SyncOperation, SyncPlan, SyncTrigger};
@@ -262,13 +262,11 @@ fn extended(model: &DomainModel, containers: &[Container], candidates: &[Candida
             .collect();
         // A share of the target's size, by the properties copied.
         let extra = facts::bytes_of(model, &c.target) * attributes.len() as f64 / (target.attributes.len() + 3) as f64;
-        for container in out.iter_mut() {
+        let holds = |d: &DocumentType| d.source == c.holder && matches!(d.role, Role::Root | Role::Entity);
+        // Only the containers holding the holder have their documents changed (copied).
+        for container in out.iter_mut().filter(|k| k.document_types.iter().any(holds)) {
             let name = container.name.clone();
-            for d in container
-                .document_types
-                .iter_mut()
-                .filter(|d| d.source == c.holder && matches!(d.role, Role::Root | Role::Entity))
-            {
+            for d in container.document_types.make_mut().iter_mut().filter(|d| holds(d)) {
                 let Some(r) = d.references.iter_mut().find(|r| r.name == c.reference && !r.many) else {
                     continue;
                 };

@@ -12,7 +12,7 @@ use std::sync::Arc;
 use super::copy::{mark_copy_source, projected};
 use super::Priced;
 use crate::decision::{Rule, Trace};
-use crate::logical_model::{Container, ContainerKind, CopyOf, DocumentType, PartitionKey, Role};
+use crate::logical_model::{Container, ContainerKind, CopyOf, DocumentType, DocumentTypes, PartitionKey, Role};
 use crate::operations::{OperationKind, PropertyPath};
 use crate::options::Thresholds;
 use crate::physical::IndexingPolicy;
@@ -215,14 +215,14 @@ fn with_feed(
                 indexing_policy: IndexingPolicy::default(),
                 unique_keys: Vec::new(),
                 rules: vec![Rule::Feed],
-                document_types: Vec::new(),
+                document_types: DocumentTypes::default(),
             });
             out.len() - 1
         }
     };
     let feed = feed_of(source, doc, pattern, &out[feeds]);
     let feed_name = feed.name.clone();
-    out[feeds].document_types.push(feed);
+    out[feeds].document_types.make_mut().push(feed);
     Some((out, feed_name, source.name.clone()))
 }
 

@@ -494,7 +494,7 @@ fn repartitioned(containers: &[Container], keys: &[(String, Candidate)]) -> Vec<
             values.insert(root, value);
         }
     }
-    for d in out.iter_mut().flat_map(|c| c.document_types.iter_mut()) {
+    for d in out.iter_mut().flat_map(|c| c.document_types.make_mut().iter_mut()) {
         point_at(&mut d.references, &mut d.embedded, &values);
     }
     out
@@ -690,7 +690,7 @@ fn repartition(c: &mut Container, candidate: &Candidate) -> String {
     if !c.rules.contains(&Rule::PartitionKey) {
         c.rules.push(Rule::PartitionKey);
     }
-    for d in &mut c.document_types {
+    for d in c.document_types.make_mut() {
         d.partition_key_property = candidate.property.clone();
         d.sub_partition_key_properties = candidate.sub.clone();
         if d.role == Role::Root && candidate.source == Source::Attribute {

@@ -294,7 +294,7 @@ fn with_ancestors(model: &DomainModel, containers: &[Container], candidates: &[C
             // Reference data that never changes needs no sync.
             let sync = (entity.reference_data != Some(ChangeRate::Never))
                 .then(|| reancestor(&container.name, &d.name, &d.discriminator, &name));
-            let d = &mut container.document_types[at];
+            let d = &mut container.document_types.make_mut()[at];
             d.references.push(Reference {
                 name,
                 many: true,

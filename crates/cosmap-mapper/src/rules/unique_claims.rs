@@ -106,7 +106,7 @@ pub(crate) fn apply(containers: &mut Vec<Container>, name: &str, trace: &mut Tra
         indexing_policy: IndexingPolicy::default(),
         unique_keys: Vec::new(),
         rules: vec![Rule::UniqueClaim],
-        document_types: claims,
+        document_types: claims.into(),
     });
 }
 
