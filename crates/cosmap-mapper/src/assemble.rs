@@ -18,15 +18,18 @@ use crate::rules::mr6_references::{self, Location};
 use crate::rules::{mr3_entities, ContainerPlan};
 use crate::statistics::Statistics;
 
-/// From this many planned containers [`all`] assembles them in two halves, one per
-/// thread: below it a thread costs more than it saves.
+/// From this many planned containers [`all`] shares them with a second thread (see
+/// [`crate::chunks`]): below it a thread costs more than it saves.
 const SPLIT_FROM: usize = 256;
+
+/// Planned containers assembled at a time by either thread.
+const ASSEMBLE_CHUNK: usize = 16;
 
 /// The container of every plan, in plan order, with their decisions recorded in
 /// `trace` in that order. Each container is assembled from the model and the shared
-/// lookups alone, so a large model's plans are assembled in two halves on two
-/// threads, the second half's decisions appended after the first's: the same
-/// containers and trace as one pass.
+/// lookups alone, so a large model's plans are assembled in chunks on two threads,
+/// each chunk's decisions appended in plan order: the same containers and trace as
+/// one pass.
 pub(crate) fn all<'m>(
     model: &'m DomainModel,
     thresholds: &Thresholds,
@@ -34,23 +37,21 @@ pub(crate) fn all<'m>(
     plans: &[ContainerPlan<'m>],
     trace: &mut Trace,
 ) -> Vec<Container> {
-    let mut later_trace = Trace::default();
-    let containers = {
-        let mut assembler = Assembler::new(model, thresholds, stats, plans, trace);
-        if plans.len() < SPLIT_FROM {
-            return plans.iter().map(|plan| assembler.container(plan)).collect();
-        }
-        let (first, second) = plans.split_at(plans.len() / 2);
-        let mut later = assembler.fork(&mut later_trace);
-        let (mut containers, rest) = std::thread::scope(|scope| {
-            let rest = scope.spawn(move || second.iter().map(|plan| later.container(plan)).collect::<Vec<_>>());
-            let containers: Vec<Container> = first.iter().map(|plan| assembler.container(plan)).collect();
-            (containers, rest.join())
-        });
-        containers.extend(rest.unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
-        containers
-    };
-    trace.append(later_trace);
+    let assembler = Assembler::new(model, thresholds, stats, plans, trace);
+    // Each plan is assembled on its own, recording its decisions in its chunk's
+    // trace: the chunks' containers and decisions in order are what one pass makes.
+    let chunks = crate::chunks::map(plans, ASSEMBLE_CHUNK, SPLIT_FROM, |chunk| {
+        let mut trace = Trace::default();
+        let mut assembler = assembler.fork(&mut trace);
+        let containers: Vec<Container> = chunk.iter().map(|plan| assembler.container(plan)).collect();
+        (containers, trace)
+    });
+    let trace = assembler.trace;
+    let mut containers = Vec::with_capacity(plans.len());
+    for (assembled, decisions) in chunks {
+        containers.extend(assembled);
+        trace.append(decisions);
+    }
     containers
 }
 

@@ -12,6 +12,7 @@
 //! provisioning (`cosmap-provision`) consume its output.
 
 mod assemble;
+mod chunks;
 pub mod cost;
 mod decision;
 mod logical_model;

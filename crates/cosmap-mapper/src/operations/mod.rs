@@ -6,7 +6,6 @@
 //! Everything here is typed data: the text printer and the templates make prose of
 //! it; verify, the cost model and codegen read it without parsing any string.
 
-mod halves;
 mod live;
 mod locate;
 mod naive;
