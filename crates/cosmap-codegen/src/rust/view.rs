@@ -1,5 +1,12 @@
 //! The data the Rust template renders: every name already a valid, unique Rust
 //! identifier and every type already spelled out, so the template only lays out.
+//!
+//! The view lives no longer than the model and type mapping it is built from (`'a`):
+//! what it shows as they spell it (a property's JSON name, a document type's name and
+//! discriminator, a reference's target, a scalar type, a fixed doc sentence) is
+//! borrowed from them rather than copied, which spares tens of thousands of strings
+//! on a large model. Borrowed strings serialise as owned ones do, so handlebars
+//! templates see the same view.
 
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
@@ -19,7 +26,7 @@ use crate::options::{Codec, TypeMapping};
 
 /// Everything `cosmap.rs.hbs` needs.
 #[derive(Debug, Serialize)]
-pub struct RustView {
+pub struct RustView<'a> {
     pub model: String,
     pub derives: String,
     /// The derives one a line at a struct's indentation (4), as `prettyplease` breaks
@@ -31,17 +38,17 @@ pub struct RustView {
     pub types_module: String,
     /// The built-in codecs the type mapping uses (`types::codec`).
     pub codecs: Vec<CodecView>,
-    pub shared: Vec<StructView>,
-    pub references: Vec<RefView>,
-    pub containers: Vec<ContainerView>,
+    pub shared: Vec<StructView<'a>>,
+    pub references: Vec<RefView<'a>>,
+    pub containers: Vec<ContainerView<'a>>,
 }
 
 /// A struct for an embedded value object or a reference data snapshot.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct StructView {
+pub struct StructView<'a> {
     pub name: String,
     pub doc: String,
-    pub fields: Vec<FieldView>,
+    pub fields: Vec<FieldView<'a>>,
     /// Attributes from [`TypeMapping::type_attributes`], each a line of Rust.
     pub attributes: Vec<String>,
     /// For a reference data snapshot: the document it is taken from.
@@ -67,17 +74,21 @@ pub struct SnapshotView {
 
 /// One struct field.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct FieldView {
+pub struct FieldView<'a> {
     pub ident: String,
-    /// The JSON property name (not `json`: that is a template helper's name).
-    pub json_name: String,
+    /// The JSON property name (not `json`: that is a template helper's name),
+    /// borrowed from the model.
+    pub json_name: Cow<'a, str>,
     /// Needs `#[serde(rename = …)]`: camelCase of `ident` is not `json`.
     pub rename: bool,
-    pub ty: String,
+    /// Borrowed when it is a spelling of its own (a scalar type, `String`), built
+    /// when it wraps one (`Vec<…>`, `Option<…>`).
+    pub ty: Cow<'a, str>,
     pub optional: bool,
     /// A required list: `#[serde(default)]`, so a document without it reads as empty.
     pub list: bool,
-    pub doc: String,
+    /// Borrowed when it is a fixed sentence (`ttl`'s, a partition key's), built otherwise.
+    pub doc: Cow<'a, str>,
     /// `#[serde(with = …)]`: the codec helper of a mapped type.
     pub serde_with: Option<String>,
     /// `#[schemars(with = …)]`: the text type a mapped type is written as.
@@ -113,8 +124,29 @@ impl DefaultView {
     }
 }
 
+impl FieldView<'_> {
+    /// The field with every string its own: for a view kept apart from the model it
+    /// was built from (a row of the data access, copied from a document's field).
+    pub(crate) fn into_owned(self) -> FieldView<'static> {
+        FieldView {
+            json_name: Cow::Owned(self.json_name.into_owned()),
+            ty: Cow::Owned(self.ty.into_owned()),
+            doc: Cow::Owned(self.doc.into_owned()),
+            ident: self.ident,
+            rename: self.rename,
+            optional: self.optional,
+            list: self.list,
+            serde_with: self.serde_with,
+            schema_with: self.schema_with,
+            attributes: self.attributes,
+            computed: self.computed,
+            default: self.default,
+        }
+    }
+}
+
 /// Names the default functions of `fields` (their identifiers final) after `owner`.
-fn own_defaults(fields: &mut [FieldView], owner: &str) {
+fn own_defaults(fields: &mut [FieldView<'_>], owner: &str) {
     for f in fields {
         if let Some(d) = &mut f.default {
             d.own(owner, &f.ident);
@@ -123,16 +155,16 @@ fn own_defaults(fields: &mut [FieldView], owner: &str) {
 }
 
 /// Whether any of `fields` has a model default (its struct gets an `impl` of them).
-pub(crate) fn has_defaults(fields: &[FieldView]) -> bool {
+pub(crate) fn has_defaults(fields: &[FieldView<'_>]) -> bool {
     fields.iter().any(|f| f.default.is_some())
 }
 
 /// A typed reference to an aggregate root: id and partition key value.
 #[derive(Debug, Serialize)]
-pub struct RefView {
+pub struct RefView<'a> {
     pub name: String,
-    pub target: String,
-    pub container: String,
+    pub target: &'a str,
+    pub container: &'a str,
     /// The constant partition key value (dictionary container), if not the id.
     pub constant: Option<String>,
     /// The target's partition key is one of its own properties (the `partitionKey`
@@ -144,7 +176,7 @@ pub struct RefView {
     /// The Rust type of its `partition_key`: `String`, or a tuple of one per level.
     pub key_type: String,
     /// An extended reference's copied attributes (empty for a plain reference).
-    pub fields: Vec<FieldView>,
+    pub fields: Vec<FieldView<'a>>,
     /// Path of the target's document struct, e.g. `super::account::Account`.
     pub document: String,
     /// A copied attribute has a model default (an `impl` of default functions).
@@ -153,9 +185,9 @@ pub struct RefView {
 
 /// One container module.
 #[derive(Debug, Serialize)]
-pub struct ContainerView {
+pub struct ContainerView<'a> {
     pub module: String,
-    pub name: String,
+    pub name: &'a str,
     /// The (first level's) path, and every level's.
     pub partition_key_path: String,
     pub partition_key_paths: Vec<String>,
@@ -163,27 +195,27 @@ pub struct ContainerView {
     pub enum_name: String,
     /// What `partition_key()` returns: `String`, or a tuple of one per level.
     pub key_type: String,
-    pub documents: Vec<DocView>,
+    pub documents: Vec<DocView<'a>>,
 }
 
 /// One document type struct.
 #[derive(Debug, Serialize)]
-pub struct DocView {
-    pub name: String,
+pub struct DocView<'a> {
+    pub name: &'a str,
     /// The `id` is the `type` (a uniqueness claim): `new` takes no id.
     pub id_is_type: bool,
-    pub discriminator: String,
+    pub discriminator: &'a str,
     pub doc: String,
     /// The partition key field, or `None` when the partition key is `type`.
-    pub partition_key_field: Option<FieldView>,
+    pub partition_key_field: Option<FieldView<'a>>,
     /// The partition key value when it is the `type` constant.
-    pub partition_key_constant: Option<String>,
+    pub partition_key_constant: Option<&'a str>,
     /// A hierarchical key's further levels, each a field after the first.
-    pub sub_key_fields: Vec<FieldView>,
+    pub sub_key_fields: Vec<FieldView<'a>>,
     /// What `partition_key()` returns, and the expression it returns.
     pub key_type: String,
     pub key_value: String,
-    pub fields: Vec<FieldView>,
+    pub fields: Vec<FieldView<'a>>,
     /// Attributes from [`TypeMapping::type_attributes`], each a line of Rust.
     pub attributes: Vec<String>,
     pub copy: Option<CopyView>,
@@ -243,7 +275,7 @@ pub struct CopyView {
 }
 
 /// Builds the view for `model` with the given type mapping.
-pub fn build(model: &LogicalModel, mapping: &TypeMapping) -> Result<RustView, String> {
+pub fn build<'a>(model: &'a LogicalModel, mapping: &'a TypeMapping) -> Result<RustView<'a>, String> {
     // Two container names can share a snake_case form (`HttpServer`, `HTTPServer`):
     // the later one, in container order, gets a trailing `_`.
     let mut modules: BTreeMap<String, String> = BTreeMap::new();
@@ -267,7 +299,7 @@ pub fn build(model: &LogicalModel, mapping: &TypeMapping) -> Result<RustView, St
         model,
         mapping,
         types: types_module.clone(),
-        modules: &modules,
+        modules,
         structs: NameMap::default(),
         order: Vec::new(),
         refs: BTreeMap::new(),
@@ -289,7 +321,7 @@ pub fn build(model: &LogicalModel, mapping: &TypeMapping) -> Result<RustView, St
         }
         containers.push(ContainerView {
             module,
-            name: c.name.clone(),
+            name: &c.name,
             partition_key_path: c.partition_key.paths.first().cloned().unwrap_or_default(),
             partition_key_paths: c.partition_key.paths.clone(),
             hierarchical: c.partition_key.is_hierarchical(),
@@ -310,7 +342,7 @@ pub fn build(model: &LogicalModel, mapping: &TypeMapping) -> Result<RustView, St
     }
     // Moved out in the order they were made, not copied: nothing looks them up now.
     let mut defined = std::mem::take(&mut shared.structs);
-    let mut structs: Vec<StructView> = shared
+    let mut structs: Vec<StructView<'a>> = shared
         .order
         .iter()
         .filter(|n| !mapping.extern_paths.iter().any(|(name, _)| name == *n))
@@ -361,12 +393,12 @@ struct Shared<'a> {
     /// The types module's name.
     types: String,
     /// Container name → module name.
-    modules: &'a BTreeMap<String, String>,
+    modules: BTreeMap<String, String>,
     /// The shared structs by name: only looked up (their order is `order`), so
     /// hashed rather than sorted (a struct is looked up several times as it is made).
-    structs: NameMap<String, StructView>,
+    structs: NameMap<String, StructView<'a>>,
     order: Vec<String>,
-    refs: BTreeMap<String, RefView>,
+    refs: BTreeMap<String, RefView<'a>>,
 }
 
 /// The doc of the `ttl` field of `c`'s documents, when it has TTL on: in a container
@@ -379,7 +411,7 @@ fn ttl_doc(c: &cosmap_mapper::Container) -> Option<&'static str> {
         "Time to live in seconds: Cosmos DB deletes the document that long after its last write (the container has TTL on)."
     })
 }
-impl Shared<'_> {
+impl<'a> Shared<'a> {
     /// The module of container `name`.
     fn module(&self, name: &str) -> String {
         self.modules.get(name).cloned().unwrap_or_else(|| names::module(name))
@@ -391,10 +423,10 @@ impl Shared<'_> {
         &mut self,
         kind: ContainerKind,
         ttl: Option<&'static str>,
-        d: &DocumentType,
+        d: &'a DocumentType,
         prefix: &str,
         container: &str,
-    ) -> Result<DocView, String> {
+    ) -> Result<DocView<'a>, String> {
         // Sized once: a field is hundreds of bytes, and each regrowth moves them all.
         let mut fields = Vec::with_capacity(field_count(d));
         let partition_key_field = match kind {
@@ -407,7 +439,7 @@ impl Shared<'_> {
             )),
         };
         let levels = d.sub_partition_key_properties.len() + 1;
-        let sub_key_fields: Vec<FieldView> = d
+        let sub_key_fields: Vec<FieldView<'a>> = d
             .sub_partition_key_properties
             .iter()
             .enumerate()
@@ -470,7 +502,7 @@ impl Shared<'_> {
             partition_key_field
                 .iter()
                 .chain(&sub_key_fields)
-                .map(|f| (f.json_name.as_str(), f.ident.as_str())),
+                .map(|f| (&*f.json_name, f.ident.as_str())),
         );
         dedupe(&mut fields, &reserved, || format!("{container}::{}", d.name))?;
         own_defaults(&mut fields, &d.name);
@@ -605,8 +637,8 @@ impl Shared<'_> {
             inits,
             bucket,
             has_defaults: has_defaults(&fields),
-            name: d.name.clone(),
-            discriminator: d.discriminator.clone(),
+            name: &d.name,
+            discriminator: &d.discriminator,
             doc: concat(&[
                 "Document type `",
                 &d.name,
@@ -619,25 +651,23 @@ impl Shared<'_> {
                 "\"`.",
                 &described(d.description.as_deref()),
             ]),
-            partition_key_constant: partition_key_field.is_none().then(|| d.discriminator.clone()),
+            partition_key_constant: partition_key_field.is_none().then_some(d.discriminator.as_str()),
             partition_key_field,
             fields,
             copy,
         })
     }
 
-    fn attribute(&self, p: &Property) -> FieldView {
+    fn attribute(&self, p: &'a Property) -> FieldView<'a> {
         let (base, codec) = scalar_type(self.mapping, p.ty);
-        let wrap = |base: &str| {
-            let ty = if p.many {
-                concat(&["::std::vec::Vec<", base, ">"])
-            } else {
-                base.to_string()
-            };
-            if p.optional {
-                concat(&["::core::option::Option<", &ty, ">"])
-            } else {
-                ty
+        // A required single value is the scalar's own spelling, borrowed (most
+        // attributes); a list or an option is spelled in one string.
+        let wrap = |base: &'a str| -> Cow<'a, str> {
+            match (p.optional, p.many) {
+                (false, false) => Cow::Borrowed(base),
+                (false, true) => concat(&["::std::vec::Vec<", base, ">"]).into(),
+                (true, false) => concat(&["::core::option::Option<", base, ">"]).into(),
+                (true, true) => concat(&["::core::option::Option<::std::vec::Vec<", base, ">>"]).into(),
             }
         };
         let default = p.default.as_ref().filter(|_| !p.optional && !p.many);
@@ -669,7 +699,10 @@ impl Shared<'_> {
                 (true, true) => "option_many",
             };
             field.serde_with = Some(format!("super::{}::codec::{helper}", self.types));
-            field.schema_with = self.mapping.json_schema.then(|| wrap("::std::string::String"));
+            field.schema_with = self
+                .mapping
+                .json_schema
+                .then(|| wrap("::std::string::String").into_owned());
         }
         field
     }
@@ -684,8 +717,8 @@ impl Shared<'_> {
     }
 
     /// The shared struct for embedded `e` (created once per shape); returns its name.
-    fn embedded(&mut self, e: &Embedded) -> Result<String, String> {
-        let mut fields: Vec<FieldView> = e.attributes.iter().map(|p| self.attribute(p)).collect();
+    fn embedded(&mut self, e: &'a Embedded) -> Result<String, String> {
+        let mut fields: Vec<FieldView<'a>> = e.attributes.iter().map(|p| self.attribute(p)).collect();
         for inner in &e.embedded {
             let ty = self.embedded(inner)?;
             let ty = self.shared_type(&ty, "");
@@ -735,7 +768,7 @@ impl Shared<'_> {
         // by hand (the template), calling the default functions.
         let default = e.kind == EmbeddedKind::ValueObject
             && fields.iter().all(|f| {
-                f.optional || f.list || has_default(&f.ty) || self.structs.get(&f.ty).is_some_and(|s| s.default)
+                f.optional || f.list || has_default(&f.ty) || self.structs.get(&*f.ty).is_some_and(|s| s.default)
             });
         let snapshot_of = match e.kind {
             EmbeddedKind::ValueObject => None,
@@ -767,9 +800,9 @@ impl Shared<'_> {
         Ok(name)
     }
 
-    fn reference(&mut self, r: &Reference) -> String {
+    fn reference(&mut self, r: &'a Reference) -> String {
         // An extended reference: one struct per set of copied attributes.
-        let extended: Vec<&Property> = r.extended.iter().flat_map(|e| &e.attributes).collect();
+        let extended: Vec<&'a Property> = r.extended.iter().flat_map(|e| &e.attributes).collect();
         let mut name = concat(&[&r.target, "Ref"]);
         if !extended.is_empty() {
             let parts: Vec<String> = extended
@@ -785,7 +818,7 @@ impl Shared<'_> {
         if self.refs.contains_key(&name) {
             return name;
         }
-        let mut fields: Vec<FieldView> = extended.iter().map(|a| self.attribute(a)).collect();
+        let mut fields: Vec<FieldView<'a>> = extended.iter().map(|a| self.attribute(a)).collect();
         own_defaults(&mut fields, &name);
         let (constant, by_property, levels) = match &r.partition_key_value {
             PartitionKeyValue::SameAsId => (None, None, 1),
@@ -798,8 +831,8 @@ impl Shared<'_> {
             name.clone(),
             RefView {
                 name: name.clone(),
-                target: r.target.clone(),
-                container: r.target_container.clone(),
+                target: &r.target,
+                container: &r.target_container,
                 constant,
                 by_property,
                 levels: levels > 1,
@@ -868,8 +901,8 @@ enum PartitionKeySource<'f> {
 }
 
 fn constructor(
-    keys: &[(&FieldView, PartitionKeySource<'_>)],
-    fields: &[FieldView],
+    keys: &[(&FieldView<'_>, PartitionKeySource<'_>)],
+    fields: &[FieldView<'_>],
     id_param: bool,
 ) -> (Vec<ParamView>, Vec<InitView>) {
     let param = |ident: &str, ty: &str| ParamView {
@@ -964,7 +997,7 @@ fn reference_doc(r: &Reference) -> String {
 
 /// The field of reference `r` of Rust type `ty`: a list, an option (an optional
 /// `one`), or the reference itself.
-fn reference_field(r: &Reference, ty: String) -> FieldView {
+fn reference_field(r: &Reference, ty: String) -> FieldView<'_> {
     if r.optional && !r.many {
         return plain_field(
             &r.name,
@@ -1035,15 +1068,22 @@ fn described(description: Option<&str>) -> String {
         .unwrap_or_default()
 }
 
-/// The field of JSON property `json`, of Rust type `ty`, with doc comment `doc`
-/// (each taken as it is when already a `String`, not copied).
-fn plain_field(json: &str, ty: impl Into<String>, optional: bool, doc: impl Into<String>) -> FieldView {
+/// The field of JSON property `json`, of Rust type `ty`, with doc comment `doc`:
+/// the name borrowed from the model, the type and doc borrowed when they are
+/// `&str`s, taken as they are when already `String`s (never copied: a large model
+/// has tens of thousands of fields).
+fn plain_field<'a>(
+    json: &'a str,
+    ty: impl Into<Cow<'a, str>>,
+    optional: bool,
+    doc: impl Into<Cow<'a, str>>,
+) -> FieldView<'a> {
     let ident = names::field(json);
     let ty = ty.into();
     FieldView {
         rename: !names::serde_camel_is(&ident, json),
         ident,
-        json_name: json.to_string(),
+        json_name: Cow::Borrowed(json),
         optional,
         list: !optional && ty.starts_with("::std::vec::Vec<"),
         ty,
@@ -1129,7 +1169,7 @@ fn has_default(ty: &str) -> bool {
 
 /// The field of JSON property `json` holding `ty` (taken as it is when one), or a
 /// list of them when `many`.
-fn container_field(json: &str, ty: String, many: bool, doc: impl Into<String>) -> FieldView {
+fn container_field<'a>(json: &'a str, ty: String, many: bool, doc: impl Into<Cow<'a, str>>) -> FieldView<'a> {
     let ty = if many {
         concat(&["::std::vec::Vec<", &ty, ">"])
     } else {
@@ -1141,7 +1181,7 @@ fn container_field(json: &str, ty: String, many: bool, doc: impl Into<String>) -
 /// Makes field identifiers unique (two JSON names can share a snake_case form)
 /// and rejects two fields with one JSON name; `reserved` are (JSON name, ident)
 /// pairs the struct already uses; `owner` names the struct in the message.
-fn dedupe(fields: &mut [FieldView], reserved: &[(&str, &str)], owner: impl Fn() -> String) -> Result<(), String> {
+fn dedupe(fields: &mut [FieldView<'_>], reserved: &[(&str, &str)], owner: impl Fn() -> String) -> Result<(), String> {
     // Only looked up, never iterated: a fast hasher for short names.
     type Names<'a> = HashSet<&'a str, BuildHasherDefault<NameHasher>>;
     // Sized for every name at once: a set grown name by name rehashes three or
@@ -1195,11 +1235,8 @@ mod tests {
         assert!(err.contains("`crate::MyTime`"), "{err}");
         // Mapped to a built-in codec, it is read through the codec.
         mapping.map("dateTime", "chrono").unwrap();
-        let view = build(
-            &crate::test_models::meter("dateTime", serde_json::json!("2024-01-01T00:00:00Z")),
-            &mapping,
-        )
-        .expect("built");
+        let model = crate::test_models::meter("dateTime", serde_json::json!("2024-01-01T00:00:00Z"));
+        let view = build(&model, &mapping).expect("built");
         let field = view.containers[0].documents[0]
             .fields
             .iter()
@@ -1227,7 +1264,9 @@ mod tests {
             ("boolean", serde_json::json!(true), "true"),
         ];
         for (ty, value, expected) in cases {
-            let view = build(&crate::test_models::meter(ty, value), &TypeMapping::default()).expect("built");
+            let model = crate::test_models::meter(ty, value);
+            let mapping = TypeMapping::default();
+            let view = build(&model, &mapping).expect("built");
             let field = view.containers[0].documents[0]
                 .fields
                 .iter()
