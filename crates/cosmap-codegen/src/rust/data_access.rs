@@ -1236,7 +1236,7 @@ fn pattern(cx: &Context<'_>, op: &Operation) -> Result<PatternView, String> {
                     docs.push(format!(
                         "It returns the `{d}`'s `{property}`: empty when there is no `{d}`."
                     ));
-                    Some(field.ident.clone())
+                    Some(field.ident.to_string())
                 }
                 _ => None,
             };

@@ -488,7 +488,7 @@ fn document(out: &mut Out, view: &RustView, d: &DocView) {
         out.line(&["        fn from(source: &", &copy.source, ") -> Self {"]);
         out.line(&["            ", d.name, " {"]);
         out.lines(const { Lines::of("                id: ::core::clone::Clone::clone(&source.id),\n                r#type: ::core::default::Default::default(),\n                etag: ::core::option::Option::None,\n                ts: ::core::option::Option::None,\n") });
-        let key = d.partition_key_field.as_ref().map_or("", |f| f.ident.as_str());
+        let key = d.partition_key_field.as_ref().map_or("", |f| &*f.ident);
         out.line(&["                ", key, ": ", &copy.pk_init, ","]);
         for f in &copy.fields {
             out.line(&["                ", f, ": ::core::clone::Clone::clone(&source.", f, "),"]);

@@ -52,7 +52,7 @@ pub struct StructView<'a> {
     /// Attributes from [`TypeMapping::type_attributes`], each a line of Rust.
     pub attributes: Vec<String>,
     /// For a reference data snapshot: the document it is taken from.
-    pub snapshot_of: Option<SnapshotView>,
+    pub snapshot_of: Option<SnapshotView<'a>>,
     /// Implements `Default`: a value object whose every field has a default (an empty
     /// value object is a value; a snapshot, subset item or reference without its
     /// document's id is not). Derived, or by hand when a field has a model default.
@@ -63,19 +63,21 @@ pub struct StructView<'a> {
 
 /// How a snapshot is built from the reference data document it copies.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct SnapshotView {
+pub struct SnapshotView<'a> {
     /// Path of the document struct, e.g. `super::dictionary::Country`.
     pub source: String,
     /// The snapshot field that holds the document's `id`.
-    pub identity: String,
+    pub identity: Cow<'a, str>,
     /// The other fields, named alike in both.
-    pub fields: Vec<String>,
+    pub fields: Vec<Cow<'a, str>>,
 }
 
 /// One struct field.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct FieldView<'a> {
-    pub ident: String,
+    /// The JSON name itself, borrowed, when that is already an identifier (most
+    /// are: `amount`, `title`); else made from it (`created_at`, `r#type`).
+    pub ident: Cow<'a, str>,
     /// The JSON property name (not `json`: that is a template helper's name),
     /// borrowed from the model.
     pub json_name: Cow<'a, str>,
@@ -132,7 +134,7 @@ impl FieldView<'_> {
             json_name: Cow::Owned(self.json_name.into_owned()),
             ty: Cow::Owned(self.ty.into_owned()),
             doc: Cow::Owned(self.doc.into_owned()),
-            ident: self.ident,
+            ident: Cow::Owned(self.ident.into_owned()),
             rename: self.rename,
             optional: self.optional,
             list: self.list,
@@ -218,13 +220,13 @@ pub struct DocView<'a> {
     pub fields: Vec<FieldView<'a>>,
     /// Attributes from [`TypeMapping::type_attributes`], each a line of Rust.
     pub attributes: Vec<String>,
-    pub copy: Option<CopyView>,
+    pub copy: Option<CopyView<'a>>,
     /// The partition key value is the id: `new` fills it from `id`.
     pub pk_from_id: bool,
     /// `new`: the required values as parameters, in field order.
-    pub params: Vec<ParamView>,
+    pub params: Vec<ParamView<'a>>,
     /// `new`: every field's value, in the order they are evaluated.
-    pub inits: Vec<InitView>,
+    pub inits: Vec<InitView<'a>>,
     /// A bucket (`bucket`): its `id` is its window, taken from a date-time's text.
     pub bucket: Option<BucketView>,
     /// A field has a model default (an `impl` of default functions).
@@ -243,23 +245,24 @@ pub struct BucketView {
 }
 
 /// A parameter of a document type's constructor. The spellings generated alike
-/// for every document are borrowed, not copied (a large model has tens of thousands).
+/// for every document, and the identifiers and types its field borrows, are
+/// borrowed, not copied (a large model has tens of thousands).
 #[derive(Debug, Serialize)]
-pub struct ParamView {
-    pub ident: Cow<'static, str>,
-    pub ty: Cow<'static, str>,
+pub struct ParamView<'a> {
+    pub ident: Cow<'a, str>,
+    pub ty: Cow<'a, str>,
 }
 
 /// A field's value in a document type's constructor (borrowed as [`ParamView`]'s).
 #[derive(Debug, Serialize)]
-pub struct InitView {
-    pub ident: Cow<'static, str>,
-    pub value: Cow<'static, str>,
+pub struct InitView<'a> {
+    pub ident: Cow<'a, str>,
+    pub value: Cow<'a, str>,
 }
 
 /// How a copy is built from its source.
 #[derive(Debug, Serialize)]
-pub struct CopyView {
+pub struct CopyView<'a> {
     pub source: String,
     /// The source's field the partition key value is read from: a reference, or
     /// a reference data snapshot that replaced one (empty for a feed, whose key is
@@ -271,7 +274,7 @@ pub struct CopyView {
     pub via_field: String,
     /// The expression the copy's partition key field is built from.
     pub pk_init: String,
-    pub fields: Vec<String>,
+    pub fields: Vec<Cow<'a, str>>,
 }
 
 /// Builds the view for `model` with the given type mapping.
@@ -502,7 +505,7 @@ impl<'a> Shared<'a> {
             partition_key_field
                 .iter()
                 .chain(&sub_key_fields)
-                .map(|f| (&*f.json_name, f.ident.as_str())),
+                .map(|f| (&*f.json_name, &*f.ident)),
         );
         dedupe(&mut fields, &reserved, || format!("{container}::{}", d.name))?;
         own_defaults(&mut fields, &d.name);
@@ -533,7 +536,7 @@ impl<'a> Shared<'a> {
                 let via_ident = fields
                     .iter()
                     .find(|f| f.json_name == via)
-                    .map(|f| f.ident.clone())
+                    .map(|f| f.ident.to_string())
                     .ok_or_else(missing)?;
                 let via_field = if d.references.iter().any(|r| r.name == via && !r.many) && inner == "id" {
                     "id".to_string()
@@ -543,7 +546,7 @@ impl<'a> Shared<'a> {
                         .and_then(|ty| self.structs.get(ty))
                         .and_then(|s| s.fields.iter().find(|f| f.json_name == inner))
                         .filter(|_| d.embedded.iter().any(|e| e.name == via && !e.many))
-                        .map(|f| f.ident.clone())
+                        .map(|f| f.ident.to_string())
                         .ok_or_else(missing)?
                 };
                 Some(CopyView {
@@ -572,7 +575,7 @@ impl<'a> Shared<'a> {
             .iter()
             .find(|r| !pk_is_id && d.role == Role::Root && !r.many && r.target_identity == d.partition_key_property)
             .and_then(|r| fields.iter().find(|f| f.json_name == r.name))
-            .map(|f| f.ident.as_str());
+            .map(|f| &*f.ident);
         let pk_source = match (pk_is_id, pk_from_reference) {
             (true, _) => PartitionKeySource::Id,
             (false, Some(field)) => PartitionKeySource::ReferenceId(field),
@@ -609,7 +612,7 @@ impl<'a> Shared<'a> {
                 inits.insert(
                     at,
                     InitView {
-                        ident: window.ident.clone().into(),
+                        ident: window.ident.clone(),
                         value: "::core::clone::Clone::clone(&id)".into(),
                     },
                 );
@@ -900,21 +903,23 @@ enum PartitionKeySource<'f> {
     Parameter,
 }
 
-fn constructor(
-    keys: &[(&FieldView<'_>, PartitionKeySource<'_>)],
-    fields: &[FieldView<'_>],
+fn constructor<'a>(
+    keys: &[(&FieldView<'a>, PartitionKeySource<'_>)],
+    fields: &[FieldView<'a>],
     id_param: bool,
-) -> (Vec<ParamView>, Vec<InitView>) {
-    let param = |ident: &str, ty: &str| ParamView {
-        ident: ident.to_string().into(),
-        ty: if ty == STRING {
+) -> (Vec<ParamView<'a>>, Vec<InitView<'a>>) {
+    // A field's identifier and type as the field holds them: cloning a borrowed one
+    // copies no text.
+    let param = |f: &FieldView<'a>| ParamView {
+        ident: f.ident.clone(),
+        ty: if f.ty == STRING {
             INTO_STRING.into()
         } else {
-            ty.to_string().into()
+            f.ty.clone()
         },
     };
-    let init = |ident: &str, value: Cow<'static, str>| InitView {
-        ident: ident.to_string().into(),
+    let init = |f: &FieldView<'a>, value: Cow<'a, str>| InitView {
+        ident: f.ident.clone(),
         value,
     };
     // Sized once, as a document's `new` has dozens of each: at most a parameter per
@@ -930,15 +935,16 @@ fn constructor(
     let mut inits = Vec::with_capacity(keys.len() + 5 + fields.len());
     for (pk, source) in keys {
         match source {
-            PartitionKeySource::Id => inits.push(init(&pk.ident, "::core::clone::Clone::clone(&id)".into())),
+            PartitionKeySource::Id => inits.push(init(pk, "::core::clone::Clone::clone(&id)".into())),
             // Initialised before the reference field is moved in.
             PartitionKeySource::ReferenceId(field) => inits.push(init(
-                &pk.ident,
+                pk,
                 concat(&["::core::clone::Clone::clone(&", field, ".id)"]).into(),
             )),
             PartitionKeySource::Parameter => {
-                params.push(param(&pk.ident, STRING));
-                inits.push(init(&pk.ident, concat(&[INTO, "(", &pk.ident, ")"]).into()));
+                // A partition key level is a `String`.
+                params.push(param(pk));
+                inits.push(init(pk, concat(&[INTO, "(", &pk.ident, ")"]).into()));
             }
         }
     }
@@ -954,7 +960,7 @@ fn constructor(
         });
     }
     for f in fields {
-        let value: Cow<'static, str> = if f.computed {
+        let value: Cow<'a, str> = if f.computed {
             "0".into()
         } else if let Some(d) = &f.default {
             concat(&["Self::", &d.function, "()"]).into()
@@ -963,14 +969,14 @@ fn constructor(
         } else if f.list {
             "::std::vec::Vec::new()".into()
         } else {
-            params.push(param(&f.ident, &f.ty));
+            params.push(param(f));
             if f.ty == STRING {
                 concat(&[INTO, "(", &f.ident, ")"]).into()
             } else {
-                f.ident.clone().into()
+                f.ident.clone()
             }
         };
-        inits.push(init(&f.ident, value));
+        inits.push(init(f, value));
     }
     (params, inits)
 }
@@ -1078,10 +1084,16 @@ fn plain_field<'a>(
     optional: bool,
     doc: impl Into<Cow<'a, str>>,
 ) -> FieldView<'a> {
-    let ident = names::field(json);
+    let ident = names::field_of(json);
     let ty = ty.into();
+    // A borrowed identifier is the JSON name itself, which serde's camelCase keeps
+    // as it is unless it holds a `_`.
+    let rename = match &ident {
+        Cow::Borrowed(_) if !json.contains('_') => false,
+        _ => !names::serde_camel_is(&ident, json),
+    };
     FieldView {
-        rename: !names::serde_camel_is(&ident, json),
+        rename,
         ident,
         json_name: Cow::Borrowed(json),
         optional,
@@ -1207,11 +1219,11 @@ fn dedupe(fields: &mut [FieldView<'_>], reserved: &[(&str, &str)], owner: impl F
     // Each field in turn gets trailing `_`s until it differs from those before it.
     let mut idents: HashSet<String> = reserved.iter().map(|(_, ident)| ident.to_string()).collect();
     for f in fields.iter_mut() {
-        while idents.contains(&f.ident) {
-            f.ident.push('_');
+        while idents.contains(&*f.ident) {
+            f.ident.to_mut().push('_');
             f.rename = true;
         }
-        idents.insert(f.ident.clone());
+        idents.insert(f.ident.to_string());
     }
     Ok(())
 }
