@@ -1194,26 +1194,15 @@ fn container_field<'a>(json: &'a str, ty: String, many: bool, doc: impl Into<Cow
 /// and rejects two fields with one JSON name; `reserved` are (JSON name, ident)
 /// pairs the struct already uses; `owner` names the struct in the message.
 fn dedupe(fields: &mut [FieldView<'_>], reserved: &[(&str, &str)], owner: impl Fn() -> String) -> Result<(), String> {
-    // Only looked up, never iterated: a fast hasher for short names.
-    type Names<'a> = HashSet<&'a str, BuildHasherDefault<NameHasher>>;
-    // Sized for every name at once: a set grown name by name rehashes three or
-    // four times for a document's thirty fields.
-    let capacity = reserved.len() + fields.len();
-    let mut json = Names::with_capacity_and_hasher(capacity, Default::default());
-    json.extend(reserved.iter().map(|(name, _)| *name));
-    if let Some(f) = fields.iter().find(|f| !json.insert(&f.json_name)) {
+    if let Some(i) = first_repeat(fields, reserved.iter().map(|(json, _)| *json), |f| &f.json_name) {
         return Err(format!(
             "`{}` would have two properties named `{}`",
             owner(),
-            f.json_name
+            fields[i].json_name
         ));
     }
-    // Almost always every identifier differs already: then nothing is renamed. The
-    // names' set, emptied, holds them: one allocation for both looks.
-    let mut idents = json;
-    idents.clear();
-    idents.extend(reserved.iter().map(|(_, ident)| *ident));
-    if fields.iter().all(|f| idents.insert(&f.ident)) {
+    // Almost always every identifier differs already: then nothing is renamed.
+    if first_repeat(fields, reserved.iter().map(|(_, ident)| *ident), |f| &f.ident).is_none() {
         return Ok(());
     }
     // Each field in turn gets trailing `_`s until it differs from those before it.
@@ -1228,9 +1217,78 @@ fn dedupe(fields: &mut [FieldView<'_>], reserved: &[(&str, &str)], owner: impl F
     Ok(())
 }
 
+/// Up to how many names (reserved and fields) [`first_repeat`] compares them with
+/// each other rather than hashing them: a struct's few dozen names are told apart
+/// in fewer instructions than it takes to hash them and build a set.
+const FEW_NAMES: usize = 64;
+
+/// The index of the first field whose name (`name` of it: its JSON name or its
+/// identifier) is one of the `reserved` names or an earlier field's. A few names
+/// are compared with those before them, and only with those of their length (a bit
+/// per length, modulo 64, says whether any came before); more are put in a set.
+fn first_repeat<'n>(
+    fields: &'n [FieldView<'_>],
+    reserved: impl ExactSizeIterator<Item = &'n str> + Clone,
+    name: fn(&'n FieldView<'_>) -> &'n str,
+) -> Option<usize> {
+    if reserved.len() + fields.len() > FEW_NAMES {
+        // Only looked up, never iterated: a fast hasher for short names.
+        let mut seen: HashSet<&str, BuildHasherDefault<NameHasher>> =
+            HashSet::with_capacity_and_hasher(reserved.len() + fields.len(), Default::default());
+        seen.extend(reserved);
+        return fields.iter().position(|f| !seen.insert(name(f)));
+    }
+    let bit = |text: &str| 1u64 << (text.len() % 64);
+    let mut lengths = reserved.clone().fold(0, |bits, r| bits | bit(r));
+    for (i, f) in fields.iter().enumerate() {
+        let text = name(f);
+        let repeated = lengths & bit(text) != 0
+            && (reserved.clone().any(|r| r == text) || fields[..i].iter().any(|g| name(g) == text));
+        if repeated {
+            return Some(i);
+        }
+        lengths |= bit(text);
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A few names compared one with another and many put in a set find the same
+    /// first repeat: of a reserved name, of an earlier field's, or none.
+    #[test]
+    fn repeats_are_found_alike_among_few_names_and_many() {
+        let reserved = [("id", "id"), ("type", "r#type")];
+        for count in [3, FEW_NAMES + 10] {
+            let names: Vec<String> = (0..count).map(|i| format!("name{i}")).collect();
+            let fields = |names: &[String]| -> Vec<FieldView<'static>> {
+                names
+                    .iter()
+                    .map(|n| plain_field(n, STRING, false, "").into_owned())
+                    .collect()
+            };
+            let json = |fields: &[FieldView<'_>]| {
+                first_repeat(fields, reserved.iter().map(|(json, _)| *json), |f| &f.json_name)
+            };
+            assert_eq!(json(&fields(&names)), None, "{count}");
+            let mut with_reserved = names.clone();
+            with_reserved[2] = "type".to_string();
+            assert_eq!(json(&fields(&with_reserved)), Some(2), "{count}");
+            let mut twice = names.clone();
+            twice[2] = "name0".to_string();
+            twice.push("name1".to_string());
+            assert_eq!(json(&fields(&twice)), Some(2), "{count}");
+            // Two JSON names of one identifier: the later one renamed.
+            let mut alike = names.clone();
+            alike.push("Name0".to_string());
+            let mut alike = fields(&alike);
+            dedupe(&mut alike, &reserved, String::new).expect("deduped");
+            assert_eq!(alike.last().map(|f| &*f.ident), Some("name0_"), "{count}");
+            assert!(dedupe(&mut fields(&twice), &reserved, String::new).is_err(), "{count}");
+        }
+    }
 
     #[test]
     fn a_default_of_a_type_mapped_to_the_users_own_is_refused_by_name() {
