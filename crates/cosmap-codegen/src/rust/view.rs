@@ -126,6 +126,7 @@ impl DefaultView {
     }
 }
 
+#[cfg(feature = "data-access")]
 impl FieldView<'_> {
     /// The field with every string its own: for a view kept apart from the model it
     /// was built from (a row of the data access, copied from a document's field).
