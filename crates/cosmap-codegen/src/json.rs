@@ -261,19 +261,37 @@ fn write_key(out: &mut String, key: &str) {
 }
 
 /// Whether `bytes` hold a byte JSON escapes (a control character, `"` or `\\`):
-/// eight bytes at a time, as almost no string of a schema has one.
+/// eight bytes at a time, as almost no string of a schema has one. The bytes after
+/// the last whole eight are checked as the last eight bytes (some of them checked
+/// twice), not one by one; a string shorter than eight (most keys: `type`,
+/// `items`) is looked up byte by byte in [`ESCAPED`].
 fn needs_escape(bytes: &[u8]) -> bool {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
     // Whether a byte of `word` is below `n` (exact for `n` up to 0x80).
     let below = |word: u64, n: u8| word.wrapping_sub(ONES * u64::from(n)) & !word & HIGH != 0;
-    let special = |word: u64| below(word, 0x20) || below(word ^ (ONES * 0x22), 1) || below(word ^ (ONES * 0x5c), 1);
-    let mut chunks = bytes.chunks_exact(8);
-    let any_word = chunks
-        .by_ref()
-        .any(|chunk| special(u64::from_le_bytes(chunk.try_into().unwrap_or_default())));
-    any_word || chunks.remainder().iter().any(|&b| b < 0x20 || b == b'"' || b == b'\\')
+    let special = |chunk: &[u8]| {
+        let word = u64::from_le_bytes(chunk.try_into().unwrap_or_default());
+        below(word, 0x20) || below(word ^ (ONES * 0x22), 1) || below(word ^ (ONES * 0x5c), 1)
+    };
+    match bytes.len() {
+        0..8 => bytes.iter().any(|&b| ESCAPED[usize::from(b)]),
+        n => bytes.chunks_exact(8).any(special) || (n % 8 != 0 && special(&bytes[n - 8..])),
+    }
 }
+
+/// Which bytes JSON escapes: the control characters, `"` and `\\`.
+static ESCAPED: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 0x20 {
+        table[b] = true;
+        b += 1;
+    }
+    table[b'"' as usize] = true;
+    table[b'\\' as usize] = true;
+    table
+};
 
 /// Two spaces a level, as `serde_json`'s `PrettyFormatter` indents.
 fn indent(out: &mut String, depth: usize) {
@@ -609,13 +627,22 @@ mod tests {
     fn needs_escape_finds_exactly_the_escaped_bytes() {
         for filler in [b'a', b'!', b'#', b'[', b']', 0x7f, 0x80, 0xff] {
             for byte in 0u8..=0xff {
-                for at in 0..20 {
-                    let mut text = vec![filler; 20];
-                    text[at] = byte;
-                    let expected = byte < 0x20 || byte == b'"' || byte == b'\\';
-                    assert_eq!(needs_escape(&text), expected, "{byte:#x} at {at} in {filler:#x}");
+                // Every length up to past two words: short strings, whole words, and
+                // a tail checked as the last word.
+                for len in 1..20 {
+                    for at in 0..len {
+                        let mut text = vec![filler; len];
+                        text[at] = byte;
+                        let expected = byte < 0x20 || byte == b'"' || byte == b'\\';
+                        assert_eq!(
+                            needs_escape(&text),
+                            expected,
+                            "{byte:#x} at {at} of {len} in {filler:#x}"
+                        );
+                    }
                 }
             }
+            assert!(!needs_escape(&[filler; 0]));
         }
         assert!(!needs_escape("é 😀 ÿ".as_bytes()));
     }

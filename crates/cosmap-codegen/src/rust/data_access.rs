@@ -291,7 +291,7 @@ pub struct CountView {
 #[derive(Debug, Serialize)]
 pub struct RowView {
     pub name: String,
-    pub fields: Vec<FieldView>,
+    pub fields: Vec<FieldView<'static>>,
     pub kind: String,
 }
 
@@ -425,7 +425,7 @@ pub fn build(model: &LogicalModel, rust: &RustView, mapping: &TypeMapping) -> Da
         .containers
         .iter()
         .map(|c| HandleView {
-            name: c.name.clone(),
+            name: c.name.to_string(),
             module: c.module.clone(),
             handle: unique(format!("{}Container", upper_camel_of_snake(&c.module))),
             field: c.module.clone(),
@@ -1041,7 +1041,7 @@ fn aggregate(
     })
 }
 
-fn doc_view<'v>(cv: &'v ContainerView, name: &str) -> Result<&'v DocView, String> {
+fn doc_view<'v, 'a>(cv: &'v ContainerView<'a>, name: &str) -> Result<&'v DocView<'a>, String> {
     cv.documents
         .iter()
         .find(|d| d.name == name)
@@ -1051,7 +1051,7 @@ fn doc_view<'v>(cv: &'v ContainerView, name: &str) -> Result<&'v DocView, String
 /// What every access pattern's view is made from.
 struct Context<'a> {
     model: &'a LogicalModel,
-    rust: &'a RustView,
+    rust: &'a RustView<'a>,
     mapping: &'a TypeMapping,
     handles: &'a [HandleView],
     /// The (container, `type`) pairs whose deletes set `ttl`.
@@ -1232,11 +1232,11 @@ fn pattern(cx: &Context<'_>, op: &Operation) -> Result<PatternView, String> {
                         .iter()
                         .find(|f| f.json_name == *property)
                         .ok_or_else(|| format!("`{d}` has no `{property}`"))?;
-                    view.returns = field.ty.clone();
+                    view.returns = field.ty.to_string();
                     docs.push(format!(
                         "It returns the `{d}`'s `{property}`: empty when there is no `{d}`."
                     ));
-                    Some(field.ident.clone())
+                    Some(field.ident.to_string())
                 }
                 _ => None,
             };
@@ -1298,7 +1298,7 @@ fn pattern(cx: &Context<'_>, op: &Operation) -> Result<PatternView, String> {
                         .iter()
                         .find(|f| f.json_name == *items)
                         .ok_or_else(|| format!("`{document}` has no `{items}`"))?;
-                    view.returns = field.ty.clone();
+                    view.returns = field.ty.to_string();
                     docs.push(format!(
                         "It returns the items of the buckets in range, {}{}.",
                         if *newest_first { "newest first" } else { "oldest first" },
@@ -1601,7 +1601,7 @@ fn write_pattern(
     }
 
     let dv = doc_view(cv, d)?;
-    let soft = sources.contains(&(cv.name.clone(), dv.discriminator.clone()));
+    let soft = sources.contains(&(cv.name.to_string(), dv.discriminator.to_string()));
     let identity = model
         .container(&main.container)
         .and_then(|c| c.document_type(d))
@@ -1855,7 +1855,7 @@ fn row(dv: &DocView, module: &str, properties: &[String]) -> Result<RowView, Str
                 ident: "id".into(),
                 json_name: "id".into(),
                 rename: false,
-                ty: STRING.to_string(),
+                ty: STRING.into(),
                 optional: false,
                 list: false,
                 doc: "Document id.".into(),
@@ -1878,7 +1878,7 @@ fn row(dv: &DocView, module: &str, properties: &[String]) -> Result<RowView, Str
                     if let Some(d) = &mut f.default {
                         d.path = format!("super::{module}::{}", d.path);
                     }
-                    f
+                    f.into_owned()
                 })
                 .ok_or_else(|| format!("it selects `{p}`, which `{}` does not have", dv.name))?,
         };

@@ -250,9 +250,9 @@ fn default_by_hand(out: &mut Out, name: &str, fields: &[FieldView]) {
 fn reference(out: &mut Out, view: &RustView, r: &RefView) {
     out.line(&[
         "    /// A reference to `",
-        &r.target,
+        r.target,
         "` in container `",
-        &r.container,
+        r.container,
         "`: its id and partition key value, enough for a point read",
         &if r.fields.is_empty() {
             String::new()
@@ -268,11 +268,11 @@ fn reference(out: &mut Out, view: &RustView, r: &RefView) {
     out.text(&view.derive_lines);
     out.lines(const { Lines::of("\n    )]\n    #[serde(rename_all = \"camelCase\")]\n") });
     out.line(&["    pub struct ", &r.name, " {"]);
-    out.line(&["        /// The `", &r.target, "`'s `id`."]);
+    out.line(&["        /// The `", r.target, "`'s `id`."]);
     out.lines(const { Lines::of("        pub id: ::std::string::String,\n") });
     out.line(&[
         "        /// The `",
-        &r.target,
+        r.target,
         "`'s partition key value",
         if r.levels {
             ": one per level of its hierarchical key"
@@ -316,7 +316,7 @@ fn reference_constructor(out: &mut Out, r: &RefView) {
     if r.levels {
         out.line(&[
             "        /// A reference to the `",
-            &r.target,
+            r.target,
             "` with this id, whose partition key value",
         ]);
         out.lines(const { Lines::of("        /// (one per level of its hierarchical key) is `partition_key`.\n") });
@@ -332,7 +332,7 @@ fn reference_constructor(out: &mut Out, r: &RefView) {
     } else if given(&r.by_property) {
         out.line(&[
             "        /// A reference to the `",
-            &r.target,
+            r.target,
             "` with this id, whose partition key value",
         ]);
         out.line(&[
@@ -350,7 +350,7 @@ fn reference_constructor(out: &mut Out, r: &RefView) {
         out.line(&["            ", &r.name, " {"]);
         out.lines(const { Lines::of("                id: ::core::convert::Into::into(id),\n                partition_key: ::core::convert::Into::into(partition_key),\n            }\n        }\n") });
     } else {
-        out.line(&["        /// A reference to the `", &r.target, "` with this id."]);
+        out.line(&["        /// A reference to the `", r.target, "` with this id."]);
         out.line(&["        pub fn new(id: ", INTO_STRING, ") -> Self {"]);
         out.lines(
             const { Lines::of("            let id: ::std::string::String = ::core::convert::Into::into(id);\n") },
@@ -393,7 +393,7 @@ fn joined(items: &[String], separator: &str, quote: &str) -> String {
 fn container(out: &mut Out, view: &RustView, c: &ContainerView) {
     out.line(&[
         "/// Container `",
-        &c.name,
+        c.name,
         "`, partitioned by ",
         &joined(&c.partition_key_paths, ", then ", "`"),
         ".",
@@ -401,7 +401,7 @@ fn container(out: &mut Out, view: &RustView, c: &ContainerView) {
     out.lines(const { Lines::of("#[allow(clippy::all, clippy::pedantic, clippy::nursery)]\n") });
     out.line(&["pub mod ", &c.module, " {"]);
     out.lines(const { Lines::of("    /// The container's id.\n") });
-    out.line(&["    pub const CONTAINER: &str = \"", &c.name, "\";"]);
+    out.line(&["    pub const CONTAINER: &str = \"", c.name, "\";"]);
     out.line(&[
         "    /// The container's partition key path",
         if c.hierarchical {
@@ -436,15 +436,15 @@ fn container(out: &mut Out, view: &RustView, c: &ContainerView) {
 
 /// The `kind` enum of document type `d`: its `type` value.
 fn kind_enum(out: &mut Out, view: &RustView, d: &DocView) {
-    out.line(&["        /// `type` of `", &d.name, "`: `\"", &d.discriminator, "\"`."]);
+    out.line(&["        /// `type` of `", d.name, "`: `\"", d.discriminator, "\"`."]);
     out.lines(const { Lines::of("        #[derive(\n") });
     out.text(&view.kind_derive_lines);
     out.lines(const { Lines::of("\n        )]\n") });
-    out.line(&["        pub enum ", &d.name, " {"]);
-    out.line(&["            /// `\"", &d.discriminator, "\"`"]);
+    out.line(&["        pub enum ", d.name, " {"]);
+    out.line(&["            /// `\"", d.discriminator, "\"`"]);
     out.lines(const { Lines::of("            #[default]\n") });
-    out.line(&["            #[serde(rename = \"", &d.discriminator, "\")]"]);
-    out.line(&["            ", &d.name, ","]);
+    out.line(&["            #[serde(rename = \"", d.discriminator, "\")]"]);
+    out.line(&["            ", d.name, ","]);
     out.lines(const { Lines::of("        }\n") });
 }
 
@@ -458,14 +458,14 @@ fn document(out: &mut Out, view: &RustView, d: &DocView) {
     for a in &d.attributes {
         out.line(&["    ", a]);
     }
-    out.line(&["    pub struct ", &d.name, " {"]);
+    out.line(&["    pub struct ", d.name, " {"]);
     out.lines(
         const {
             Lines::of("        /// Document id, unique within the partition.\n        pub id: ::std::string::String,\n")
         },
     );
-    out.line(&["        /// Document type discriminator, `\"", &d.discriminator, "\"`."]);
-    out.line(&["        pub r#type: kind::", &d.name, ","]);
+    out.line(&["        /// Document type discriminator, `\"", d.discriminator, "\"`."]);
+    out.line(&["        pub r#type: kind::", d.name, ","]);
     if let Some(f) = &d.partition_key_field {
         field(out, f, Field::Key);
     }
@@ -477,24 +477,18 @@ fn document(out: &mut Out, view: &RustView, d: &DocView) {
     }
     out.lines(const { Lines::of(SYSTEM_FIELDS) });
     if d.has_defaults {
-        defaults(out, &d.name, &d.fields);
+        defaults(out, d.name, &d.fields);
     }
     document_impl(out, d);
     if let Some(copy) = &d.copy {
-        out.line(&[
-            "    impl ::core::convert::From<&",
-            &copy.source,
-            "> for ",
-            &d.name,
-            " {",
-        ]);
+        out.line(&["    impl ::core::convert::From<&", &copy.source, "> for ", d.name, " {"]);
         out.lines(
             const { Lines::of("        /// Builds the copy kept in this container from its source document.\n") },
         );
         out.line(&["        fn from(source: &", &copy.source, ") -> Self {"]);
-        out.line(&["            ", &d.name, " {"]);
+        out.line(&["            ", d.name, " {"]);
         out.lines(const { Lines::of("                id: ::core::clone::Clone::clone(&source.id),\n                r#type: ::core::default::Default::default(),\n                etag: ::core::option::Option::None,\n                ts: ::core::option::Option::None,\n") });
-        let key = d.partition_key_field.as_ref().map_or("", |f| f.ident.as_str());
+        let key = d.partition_key_field.as_ref().map_or("", |f| &*f.ident);
         out.line(&["                ", key, ": ", &copy.pk_init, ","]);
         for f in &copy.fields {
             out.line(&["                ", f, ": ::core::clone::Clone::clone(&source.", f, "),"]);
@@ -525,12 +519,12 @@ const SYSTEM_FIELDS: &str = r#"        /// The version Cosmos DB gave the docume
 
 /// `impl Document`: `TYPE`, `new`, `partition_key` and a bucket's window.
 fn document_impl(out: &mut Out, d: &DocView) {
-    out.line(&["    impl ", &d.name, " {"]);
+    out.line(&["    impl ", d.name, " {"]);
     out.lines(const { Lines::of("        /// The `type` value of this document type.\n") });
-    out.line(&["        pub const TYPE: &'static str = \"", &d.discriminator, "\";"]);
+    out.line(&["        pub const TYPE: &'static str = \"", d.discriminator, "\";"]);
     out.line(&[
         "        /// Builds a `",
-        &d.name,
+        d.name,
         "` from its required values",
         if d.pk_from_id {
             " (its partition key value is its `id`)"
@@ -562,7 +556,7 @@ fn document_impl(out: &mut Out, d: &DocView) {
             const { Lines::of("            let id: ::std::string::String = ::core::convert::Into::into(id);\n") },
         );
     }
-    out.line(&["            ", &d.name, " {"]);
+    out.line(&["            ", d.name, " {"]);
     for i in &d.inits {
         out.line(&["                ", &i.ident, ": ", &i.value, ","]);
     }
@@ -603,7 +597,7 @@ fn container_enum(out: &mut Out, c: &ContainerView) {
     let e = c.enum_name.as_str();
     out.line(&[
         "    /// Any document of container `",
-        &c.name,
+        c.name,
         "`, told apart by its `type`; a query over",
     ]);
     out.lines(const { Lines::of("    /// a mixed partition deserialises each item into the right variant.\n    #[derive(::core::fmt::Debug, ::core::clone::Clone, ::core::cmp::PartialEq)]\n") });
@@ -611,12 +605,12 @@ fn container_enum(out: &mut Out, c: &ContainerView) {
     for d in &c.documents {
         out.line(&[
             "        /// A document of type `",
-            &d.name,
+            d.name,
             "` (`type` `\"",
-            &d.discriminator,
+            d.discriminator,
             "\"`).",
         ]);
-        out.line(&["        ", &d.name, "(", &d.name, "),"]);
+        out.line(&["        ", d.name, "(", d.name, "),"]);
     }
     out.lines(const { Lines::of("    }\n") });
     out.line(&["    impl ", e, " {"]);
@@ -624,17 +618,17 @@ fn container_enum(out: &mut Out, c: &ContainerView) {
     out.line(&["        pub fn partition_key(&self) -> ", &c.key_type, " {"]);
     out.lines(const { Lines::of("            match self {\n") });
     for d in &c.documents {
-        out.arm(16, [e, &d.name], "document", "document.partition_key()");
+        out.arm(16, [e, d.name], "document", "document.partition_key()");
     }
     out.lines(const { Lines::of("            }\n        }\n        /// The document's id.\n        pub fn id(&self) -> &str {\n            match self {\n") });
     for d in &c.documents {
-        out.arm(16, [e, &d.name], "document", "&document.id");
+        out.arm(16, [e, d.name], "document", "&document.id");
     }
     out.lines(const { Lines::of("            }\n        }\n    }\n") });
     for d in &c.documents {
-        out.line(&["    impl ::core::convert::From<", &d.name, "> for ", e, " {"]);
-        out.line(&["        fn from(document: ", &d.name, ") -> Self {"]);
-        out.line(&["            ", e, "::", &d.name, "(document)"]);
+        out.line(&["    impl ::core::convert::From<", d.name, "> for ", e, " {"]);
+        out.line(&["        fn from(document: ", d.name, ") -> Self {"]);
+        out.line(&["            ", e, "::", d.name, "(document)"]);
         out.lines(const { Lines::of("        }\n    }\n") });
     }
     out.line(&["    impl ::serde::Serialize for ", e, " {"]);
@@ -642,7 +636,7 @@ fn container_enum(out: &mut Out, c: &ContainerView) {
     for d in &c.documents {
         out.arm(
             16,
-            [e, &d.name],
+            [e, d.name],
             "document",
             "::serde::Serialize::serialize(document, serializer)",
         );
@@ -653,17 +647,17 @@ fn container_enum(out: &mut Out, c: &ContainerView) {
     for d in &c.documents {
         out.line(&[
             "                ::core::option::Option::Some(\"",
-            &d.discriminator,
+            d.discriminator,
             "\") => {",
         ]);
         out.lines(const { Lines::of("                    ::serde_json::from_value(value)\n") });
-        out.line(&["                        .map(", e, "::", &d.name, ")"]);
+        out.line(&["                        .map(", e, "::", d.name, ")"]);
         out.lines(const { Lines::of("                        .map_err(D::Error::custom)\n                }\n") });
     }
     out.lines(const { Lines::of("                ::core::option::Option::Some(other) => {\n                    ::core::result::Result::Err(\n                        D::Error::custom(\n                            ::std::format!(\n") });
     out.line(&[
         "                                \"unknown document type `{other}` in container `",
-        &c.name,
+        c.name,
         "`\"",
     ]);
     out.lines(const { Lines::of(DESERIALIZE_END) });

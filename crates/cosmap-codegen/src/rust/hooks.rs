@@ -41,7 +41,7 @@ pub fn apply(mapping: &TypeMapping, structs: &mut [StructView], containers: &mut
     }
     for c in containers {
         for d in &mut c.documents {
-            let names = vec![d.name.clone(), format!("{}.{}", c.name, d.name)];
+            let names = vec![d.name.to_string(), format!("{}.{}", c.name, d.name)];
             d.attributes = matching(&mapping.type_attributes, &names);
             fields(mapping, &names, &mut d.fields);
             if let Some(pk) = &mut d.partition_key_field {

@@ -1,6 +1,8 @@
 //! Rust names for model names: snake_case fields and modules, keyword escapes,
 //! and serde's camelCase rule (to know when a field needs an explicit rename).
 
+use std::borrow::Cow;
+
 use cosmap_domain::naming::snake_case;
 
 /// Whether `word` is a keyword in some Rust edition, so needs `r#` as an identifier.
@@ -87,6 +89,17 @@ pub fn field(json: &str) -> String {
     owned_ident(snake_case(json))
 }
 
+/// [`field`], borrowed when `json` is already its own identifier (no ASCII capital,
+/// not a keyword): most property names are (`amount`, `title`), and each would
+/// otherwise be copied into a string of its own.
+pub fn field_of(json: &str) -> Cow<'_, str> {
+    if json.bytes().any(|b| b.is_ascii_uppercase()) || is_keyword(json) || is_non_raw(json) {
+        Cow::Owned(field(json))
+    } else {
+        Cow::Borrowed(json)
+    }
+}
+
 /// The module identifier for container `name`: `PresentedProduct` → `presented_product`.
 pub fn module(name: &str) -> String {
     owned_ident(snake_case(name))
@@ -146,6 +159,21 @@ mod tests {
         assert_eq!(field("match"), "r#match");
         assert_eq!(field("self"), "self_");
         assert_eq!(module("PresentedProduct"), "presented_product");
+        for json in [
+            "createdAt",
+            "match",
+            "self",
+            "Self",
+            "amount",
+            "created_at",
+            "x2",
+            "",
+            "_",
+            "crate",
+        ] {
+            assert_eq!(field_of(json), field(json), "{json}");
+        }
+        assert!(matches!(field_of("amount"), Cow::Borrowed(_)));
         assert_eq!(module("Type"), "r#type");
         assert_eq!(serde_camel("created_at"), "createdAt");
         assert_eq!(serde_camel("r#match"), "match");

@@ -1,5 +1,12 @@
 //! The data the Rust template renders: every name already a valid, unique Rust
 //! identifier and every type already spelled out, so the template only lays out.
+//!
+//! The view lives no longer than the model and type mapping it is built from (`'a`):
+//! what it shows as they spell it (a property's JSON name, a document type's name and
+//! discriminator, a reference's target, a scalar type, a fixed doc sentence) is
+//! borrowed from them rather than copied, which spares tens of thousands of strings
+//! on a large model. Borrowed strings serialise as owned ones do, so handlebars
+//! templates see the same view.
 
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
@@ -19,7 +26,7 @@ use crate::options::{Codec, TypeMapping};
 
 /// Everything `cosmap.rs.hbs` needs.
 #[derive(Debug, Serialize)]
-pub struct RustView {
+pub struct RustView<'a> {
     pub model: String,
     pub derives: String,
     /// The derives one a line at a struct's indentation (4), as `prettyplease` breaks
@@ -31,21 +38,21 @@ pub struct RustView {
     pub types_module: String,
     /// The built-in codecs the type mapping uses (`types::codec`).
     pub codecs: Vec<CodecView>,
-    pub shared: Vec<StructView>,
-    pub references: Vec<RefView>,
-    pub containers: Vec<ContainerView>,
+    pub shared: Vec<StructView<'a>>,
+    pub references: Vec<RefView<'a>>,
+    pub containers: Vec<ContainerView<'a>>,
 }
 
 /// A struct for an embedded value object or a reference data snapshot.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct StructView {
+pub struct StructView<'a> {
     pub name: String,
     pub doc: String,
-    pub fields: Vec<FieldView>,
+    pub fields: Vec<FieldView<'a>>,
     /// Attributes from [`TypeMapping::type_attributes`], each a line of Rust.
     pub attributes: Vec<String>,
     /// For a reference data snapshot: the document it is taken from.
-    pub snapshot_of: Option<SnapshotView>,
+    pub snapshot_of: Option<SnapshotView<'a>>,
     /// Implements `Default`: a value object whose every field has a default (an empty
     /// value object is a value; a snapshot, subset item or reference without its
     /// document's id is not). Derived, or by hand when a field has a model default.
@@ -56,28 +63,34 @@ pub struct StructView {
 
 /// How a snapshot is built from the reference data document it copies.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct SnapshotView {
+pub struct SnapshotView<'a> {
     /// Path of the document struct, e.g. `super::dictionary::Country`.
     pub source: String,
     /// The snapshot field that holds the document's `id`.
-    pub identity: String,
+    pub identity: Cow<'a, str>,
     /// The other fields, named alike in both.
-    pub fields: Vec<String>,
+    pub fields: Vec<Cow<'a, str>>,
 }
 
 /// One struct field.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct FieldView {
-    pub ident: String,
-    /// The JSON property name (not `json`: that is a template helper's name).
-    pub json_name: String,
+pub struct FieldView<'a> {
+    /// The JSON name itself, borrowed, when that is already an identifier (most
+    /// are: `amount`, `title`); else made from it (`created_at`, `r#type`).
+    pub ident: Cow<'a, str>,
+    /// The JSON property name (not `json`: that is a template helper's name),
+    /// borrowed from the model.
+    pub json_name: Cow<'a, str>,
     /// Needs `#[serde(rename = …)]`: camelCase of `ident` is not `json`.
     pub rename: bool,
-    pub ty: String,
+    /// Borrowed when it is a spelling of its own (a scalar type, `String`), built
+    /// when it wraps one (`Vec<…>`, `Option<…>`).
+    pub ty: Cow<'a, str>,
     pub optional: bool,
     /// A required list: `#[serde(default)]`, so a document without it reads as empty.
     pub list: bool,
-    pub doc: String,
+    /// Borrowed when it is a fixed sentence (`ttl`'s, a partition key's), built otherwise.
+    pub doc: Cow<'a, str>,
     /// `#[serde(with = …)]`: the codec helper of a mapped type.
     pub serde_with: Option<String>,
     /// `#[schemars(with = …)]`: the text type a mapped type is written as.
@@ -113,8 +126,30 @@ impl DefaultView {
     }
 }
 
+#[cfg(feature = "data-access")]
+impl FieldView<'_> {
+    /// The field with every string its own: for a view kept apart from the model it
+    /// was built from (a row of the data access, copied from a document's field).
+    pub(crate) fn into_owned(self) -> FieldView<'static> {
+        FieldView {
+            json_name: Cow::Owned(self.json_name.into_owned()),
+            ty: Cow::Owned(self.ty.into_owned()),
+            doc: Cow::Owned(self.doc.into_owned()),
+            ident: Cow::Owned(self.ident.into_owned()),
+            rename: self.rename,
+            optional: self.optional,
+            list: self.list,
+            serde_with: self.serde_with,
+            schema_with: self.schema_with,
+            attributes: self.attributes,
+            computed: self.computed,
+            default: self.default,
+        }
+    }
+}
+
 /// Names the default functions of `fields` (their identifiers final) after `owner`.
-fn own_defaults(fields: &mut [FieldView], owner: &str) {
+fn own_defaults(fields: &mut [FieldView<'_>], owner: &str) {
     for f in fields {
         if let Some(d) = &mut f.default {
             d.own(owner, &f.ident);
@@ -123,16 +158,16 @@ fn own_defaults(fields: &mut [FieldView], owner: &str) {
 }
 
 /// Whether any of `fields` has a model default (its struct gets an `impl` of them).
-pub(crate) fn has_defaults(fields: &[FieldView]) -> bool {
+pub(crate) fn has_defaults(fields: &[FieldView<'_>]) -> bool {
     fields.iter().any(|f| f.default.is_some())
 }
 
 /// A typed reference to an aggregate root: id and partition key value.
 #[derive(Debug, Serialize)]
-pub struct RefView {
+pub struct RefView<'a> {
     pub name: String,
-    pub target: String,
-    pub container: String,
+    pub target: &'a str,
+    pub container: &'a str,
     /// The constant partition key value (dictionary container), if not the id.
     pub constant: Option<String>,
     /// The target's partition key is one of its own properties (the `partitionKey`
@@ -144,7 +179,7 @@ pub struct RefView {
     /// The Rust type of its `partition_key`: `String`, or a tuple of one per level.
     pub key_type: String,
     /// An extended reference's copied attributes (empty for a plain reference).
-    pub fields: Vec<FieldView>,
+    pub fields: Vec<FieldView<'a>>,
     /// Path of the target's document struct, e.g. `super::account::Account`.
     pub document: String,
     /// A copied attribute has a model default (an `impl` of default functions).
@@ -153,9 +188,9 @@ pub struct RefView {
 
 /// One container module.
 #[derive(Debug, Serialize)]
-pub struct ContainerView {
+pub struct ContainerView<'a> {
     pub module: String,
-    pub name: String,
+    pub name: &'a str,
     /// The (first level's) path, and every level's.
     pub partition_key_path: String,
     pub partition_key_paths: Vec<String>,
@@ -163,36 +198,36 @@ pub struct ContainerView {
     pub enum_name: String,
     /// What `partition_key()` returns: `String`, or a tuple of one per level.
     pub key_type: String,
-    pub documents: Vec<DocView>,
+    pub documents: Vec<DocView<'a>>,
 }
 
 /// One document type struct.
 #[derive(Debug, Serialize)]
-pub struct DocView {
-    pub name: String,
+pub struct DocView<'a> {
+    pub name: &'a str,
     /// The `id` is the `type` (a uniqueness claim): `new` takes no id.
     pub id_is_type: bool,
-    pub discriminator: String,
+    pub discriminator: &'a str,
     pub doc: String,
     /// The partition key field, or `None` when the partition key is `type`.
-    pub partition_key_field: Option<FieldView>,
+    pub partition_key_field: Option<FieldView<'a>>,
     /// The partition key value when it is the `type` constant.
-    pub partition_key_constant: Option<String>,
+    pub partition_key_constant: Option<&'a str>,
     /// A hierarchical key's further levels, each a field after the first.
-    pub sub_key_fields: Vec<FieldView>,
+    pub sub_key_fields: Vec<FieldView<'a>>,
     /// What `partition_key()` returns, and the expression it returns.
     pub key_type: String,
     pub key_value: String,
-    pub fields: Vec<FieldView>,
+    pub fields: Vec<FieldView<'a>>,
     /// Attributes from [`TypeMapping::type_attributes`], each a line of Rust.
     pub attributes: Vec<String>,
-    pub copy: Option<CopyView>,
+    pub copy: Option<CopyView<'a>>,
     /// The partition key value is the id: `new` fills it from `id`.
     pub pk_from_id: bool,
     /// `new`: the required values as parameters, in field order.
-    pub params: Vec<ParamView>,
+    pub params: Vec<ParamView<'a>>,
     /// `new`: every field's value, in the order they are evaluated.
-    pub inits: Vec<InitView>,
+    pub inits: Vec<InitView<'a>>,
     /// A bucket (`bucket`): its `id` is its window, taken from a date-time's text.
     pub bucket: Option<BucketView>,
     /// A field has a model default (an `impl` of default functions).
@@ -211,23 +246,24 @@ pub struct BucketView {
 }
 
 /// A parameter of a document type's constructor. The spellings generated alike
-/// for every document are borrowed, not copied (a large model has tens of thousands).
+/// for every document, and the identifiers and types its field borrows, are
+/// borrowed, not copied (a large model has tens of thousands).
 #[derive(Debug, Serialize)]
-pub struct ParamView {
-    pub ident: Cow<'static, str>,
-    pub ty: Cow<'static, str>,
+pub struct ParamView<'a> {
+    pub ident: Cow<'a, str>,
+    pub ty: Cow<'a, str>,
 }
 
 /// A field's value in a document type's constructor (borrowed as [`ParamView`]'s).
 #[derive(Debug, Serialize)]
-pub struct InitView {
-    pub ident: Cow<'static, str>,
-    pub value: Cow<'static, str>,
+pub struct InitView<'a> {
+    pub ident: Cow<'a, str>,
+    pub value: Cow<'a, str>,
 }
 
 /// How a copy is built from its source.
 #[derive(Debug, Serialize)]
-pub struct CopyView {
+pub struct CopyView<'a> {
     pub source: String,
     /// The source's field the partition key value is read from: a reference, or
     /// a reference data snapshot that replaced one (empty for a feed, whose key is
@@ -239,11 +275,11 @@ pub struct CopyView {
     pub via_field: String,
     /// The expression the copy's partition key field is built from.
     pub pk_init: String,
-    pub fields: Vec<String>,
+    pub fields: Vec<Cow<'a, str>>,
 }
 
 /// Builds the view for `model` with the given type mapping.
-pub fn build(model: &LogicalModel, mapping: &TypeMapping) -> Result<RustView, String> {
+pub fn build<'a>(model: &'a LogicalModel, mapping: &'a TypeMapping) -> Result<RustView<'a>, String> {
     // Two container names can share a snake_case form (`HttpServer`, `HTTPServer`):
     // the later one, in container order, gets a trailing `_`.
     let mut modules: BTreeMap<String, String> = BTreeMap::new();
@@ -267,7 +303,7 @@ pub fn build(model: &LogicalModel, mapping: &TypeMapping) -> Result<RustView, St
         model,
         mapping,
         types: types_module.clone(),
-        modules: &modules,
+        modules,
         structs: NameMap::default(),
         order: Vec::new(),
         refs: BTreeMap::new(),
@@ -289,7 +325,7 @@ pub fn build(model: &LogicalModel, mapping: &TypeMapping) -> Result<RustView, St
         }
         containers.push(ContainerView {
             module,
-            name: c.name.clone(),
+            name: &c.name,
             partition_key_path: c.partition_key.paths.first().cloned().unwrap_or_default(),
             partition_key_paths: c.partition_key.paths.clone(),
             hierarchical: c.partition_key.is_hierarchical(),
@@ -310,7 +346,7 @@ pub fn build(model: &LogicalModel, mapping: &TypeMapping) -> Result<RustView, St
     }
     // Moved out in the order they were made, not copied: nothing looks them up now.
     let mut defined = std::mem::take(&mut shared.structs);
-    let mut structs: Vec<StructView> = shared
+    let mut structs: Vec<StructView<'a>> = shared
         .order
         .iter()
         .filter(|n| !mapping.extern_paths.iter().any(|(name, _)| name == *n))
@@ -361,12 +397,12 @@ struct Shared<'a> {
     /// The types module's name.
     types: String,
     /// Container name → module name.
-    modules: &'a BTreeMap<String, String>,
+    modules: BTreeMap<String, String>,
     /// The shared structs by name: only looked up (their order is `order`), so
     /// hashed rather than sorted (a struct is looked up several times as it is made).
-    structs: NameMap<String, StructView>,
+    structs: NameMap<String, StructView<'a>>,
     order: Vec<String>,
-    refs: BTreeMap<String, RefView>,
+    refs: BTreeMap<String, RefView<'a>>,
 }
 
 /// The doc of the `ttl` field of `c`'s documents, when it has TTL on: in a container
@@ -379,7 +415,7 @@ fn ttl_doc(c: &cosmap_mapper::Container) -> Option<&'static str> {
         "Time to live in seconds: Cosmos DB deletes the document that long after its last write (the container has TTL on)."
     })
 }
-impl Shared<'_> {
+impl<'a> Shared<'a> {
     /// The module of container `name`.
     fn module(&self, name: &str) -> String {
         self.modules.get(name).cloned().unwrap_or_else(|| names::module(name))
@@ -391,10 +427,10 @@ impl Shared<'_> {
         &mut self,
         kind: ContainerKind,
         ttl: Option<&'static str>,
-        d: &DocumentType,
+        d: &'a DocumentType,
         prefix: &str,
         container: &str,
-    ) -> Result<DocView, String> {
+    ) -> Result<DocView<'a>, String> {
         // Sized once: a field is hundreds of bytes, and each regrowth moves them all.
         let mut fields = Vec::with_capacity(field_count(d));
         let partition_key_field = match kind {
@@ -407,7 +443,7 @@ impl Shared<'_> {
             )),
         };
         let levels = d.sub_partition_key_properties.len() + 1;
-        let sub_key_fields: Vec<FieldView> = d
+        let sub_key_fields: Vec<FieldView<'a>> = d
             .sub_partition_key_properties
             .iter()
             .enumerate()
@@ -470,7 +506,7 @@ impl Shared<'_> {
             partition_key_field
                 .iter()
                 .chain(&sub_key_fields)
-                .map(|f| (f.json_name.as_str(), f.ident.as_str())),
+                .map(|f| (&*f.json_name, &*f.ident)),
         );
         dedupe(&mut fields, &reserved, || format!("{container}::{}", d.name))?;
         own_defaults(&mut fields, &d.name);
@@ -501,7 +537,7 @@ impl Shared<'_> {
                 let via_ident = fields
                     .iter()
                     .find(|f| f.json_name == via)
-                    .map(|f| f.ident.clone())
+                    .map(|f| f.ident.to_string())
                     .ok_or_else(missing)?;
                 let via_field = if d.references.iter().any(|r| r.name == via && !r.many) && inner == "id" {
                     "id".to_string()
@@ -511,7 +547,7 @@ impl Shared<'_> {
                         .and_then(|ty| self.structs.get(ty))
                         .and_then(|s| s.fields.iter().find(|f| f.json_name == inner))
                         .filter(|_| d.embedded.iter().any(|e| e.name == via && !e.many))
-                        .map(|f| f.ident.clone())
+                        .map(|f| f.ident.to_string())
                         .ok_or_else(missing)?
                 };
                 Some(CopyView {
@@ -540,7 +576,7 @@ impl Shared<'_> {
             .iter()
             .find(|r| !pk_is_id && d.role == Role::Root && !r.many && r.target_identity == d.partition_key_property)
             .and_then(|r| fields.iter().find(|f| f.json_name == r.name))
-            .map(|f| f.ident.as_str());
+            .map(|f| &*f.ident);
         let pk_source = match (pk_is_id, pk_from_reference) {
             (true, _) => PartitionKeySource::Id,
             (false, Some(field)) => PartitionKeySource::ReferenceId(field),
@@ -577,7 +613,7 @@ impl Shared<'_> {
                 inits.insert(
                     at,
                     InitView {
-                        ident: window.ident.clone().into(),
+                        ident: window.ident.clone(),
                         value: "::core::clone::Clone::clone(&id)".into(),
                     },
                 );
@@ -605,8 +641,8 @@ impl Shared<'_> {
             inits,
             bucket,
             has_defaults: has_defaults(&fields),
-            name: d.name.clone(),
-            discriminator: d.discriminator.clone(),
+            name: &d.name,
+            discriminator: &d.discriminator,
             doc: concat(&[
                 "Document type `",
                 &d.name,
@@ -619,25 +655,23 @@ impl Shared<'_> {
                 "\"`.",
                 &described(d.description.as_deref()),
             ]),
-            partition_key_constant: partition_key_field.is_none().then(|| d.discriminator.clone()),
+            partition_key_constant: partition_key_field.is_none().then_some(d.discriminator.as_str()),
             partition_key_field,
             fields,
             copy,
         })
     }
 
-    fn attribute(&self, p: &Property) -> FieldView {
+    fn attribute(&self, p: &'a Property) -> FieldView<'a> {
         let (base, codec) = scalar_type(self.mapping, p.ty);
-        let wrap = |base: &str| {
-            let ty = if p.many {
-                concat(&["::std::vec::Vec<", base, ">"])
-            } else {
-                base.to_string()
-            };
-            if p.optional {
-                concat(&["::core::option::Option<", &ty, ">"])
-            } else {
-                ty
+        // A required single value is the scalar's own spelling, borrowed (most
+        // attributes); a list or an option is spelled in one string.
+        let wrap = |base: &'a str| -> Cow<'a, str> {
+            match (p.optional, p.many) {
+                (false, false) => Cow::Borrowed(base),
+                (false, true) => concat(&["::std::vec::Vec<", base, ">"]).into(),
+                (true, false) => concat(&["::core::option::Option<", base, ">"]).into(),
+                (true, true) => concat(&["::core::option::Option<::std::vec::Vec<", base, ">>"]).into(),
             }
         };
         let default = p.default.as_ref().filter(|_| !p.optional && !p.many);
@@ -669,7 +703,10 @@ impl Shared<'_> {
                 (true, true) => "option_many",
             };
             field.serde_with = Some(format!("super::{}::codec::{helper}", self.types));
-            field.schema_with = self.mapping.json_schema.then(|| wrap("::std::string::String"));
+            field.schema_with = self
+                .mapping
+                .json_schema
+                .then(|| wrap("::std::string::String").into_owned());
         }
         field
     }
@@ -684,8 +721,8 @@ impl Shared<'_> {
     }
 
     /// The shared struct for embedded `e` (created once per shape); returns its name.
-    fn embedded(&mut self, e: &Embedded) -> Result<String, String> {
-        let mut fields: Vec<FieldView> = e.attributes.iter().map(|p| self.attribute(p)).collect();
+    fn embedded(&mut self, e: &'a Embedded) -> Result<String, String> {
+        let mut fields: Vec<FieldView<'a>> = e.attributes.iter().map(|p| self.attribute(p)).collect();
         for inner in &e.embedded {
             let ty = self.embedded(inner)?;
             let ty = self.shared_type(&ty, "");
@@ -735,7 +772,7 @@ impl Shared<'_> {
         // by hand (the template), calling the default functions.
         let default = e.kind == EmbeddedKind::ValueObject
             && fields.iter().all(|f| {
-                f.optional || f.list || has_default(&f.ty) || self.structs.get(&f.ty).is_some_and(|s| s.default)
+                f.optional || f.list || has_default(&f.ty) || self.structs.get(&*f.ty).is_some_and(|s| s.default)
             });
         let snapshot_of = match e.kind {
             EmbeddedKind::ValueObject => None,
@@ -767,9 +804,9 @@ impl Shared<'_> {
         Ok(name)
     }
 
-    fn reference(&mut self, r: &Reference) -> String {
+    fn reference(&mut self, r: &'a Reference) -> String {
         // An extended reference: one struct per set of copied attributes.
-        let extended: Vec<&Property> = r.extended.iter().flat_map(|e| &e.attributes).collect();
+        let extended: Vec<&'a Property> = r.extended.iter().flat_map(|e| &e.attributes).collect();
         let mut name = concat(&[&r.target, "Ref"]);
         if !extended.is_empty() {
             let parts: Vec<String> = extended
@@ -785,7 +822,7 @@ impl Shared<'_> {
         if self.refs.contains_key(&name) {
             return name;
         }
-        let mut fields: Vec<FieldView> = extended.iter().map(|a| self.attribute(a)).collect();
+        let mut fields: Vec<FieldView<'a>> = extended.iter().map(|a| self.attribute(a)).collect();
         own_defaults(&mut fields, &name);
         let (constant, by_property, levels) = match &r.partition_key_value {
             PartitionKeyValue::SameAsId => (None, None, 1),
@@ -798,8 +835,8 @@ impl Shared<'_> {
             name.clone(),
             RefView {
                 name: name.clone(),
-                target: r.target.clone(),
-                container: r.target_container.clone(),
+                target: &r.target,
+                container: &r.target_container,
                 constant,
                 by_property,
                 levels: levels > 1,
@@ -867,21 +904,23 @@ enum PartitionKeySource<'f> {
     Parameter,
 }
 
-fn constructor(
-    keys: &[(&FieldView, PartitionKeySource<'_>)],
-    fields: &[FieldView],
+fn constructor<'a>(
+    keys: &[(&FieldView<'a>, PartitionKeySource<'_>)],
+    fields: &[FieldView<'a>],
     id_param: bool,
-) -> (Vec<ParamView>, Vec<InitView>) {
-    let param = |ident: &str, ty: &str| ParamView {
-        ident: ident.to_string().into(),
-        ty: if ty == STRING {
+) -> (Vec<ParamView<'a>>, Vec<InitView<'a>>) {
+    // A field's identifier and type as the field holds them: cloning a borrowed one
+    // copies no text.
+    let param = |f: &FieldView<'a>| ParamView {
+        ident: f.ident.clone(),
+        ty: if f.ty == STRING {
             INTO_STRING.into()
         } else {
-            ty.to_string().into()
+            f.ty.clone()
         },
     };
-    let init = |ident: &str, value: Cow<'static, str>| InitView {
-        ident: ident.to_string().into(),
+    let init = |f: &FieldView<'a>, value: Cow<'a, str>| InitView {
+        ident: f.ident.clone(),
         value,
     };
     // Sized once, as a document's `new` has dozens of each: at most a parameter per
@@ -897,15 +936,16 @@ fn constructor(
     let mut inits = Vec::with_capacity(keys.len() + 5 + fields.len());
     for (pk, source) in keys {
         match source {
-            PartitionKeySource::Id => inits.push(init(&pk.ident, "::core::clone::Clone::clone(&id)".into())),
+            PartitionKeySource::Id => inits.push(init(pk, "::core::clone::Clone::clone(&id)".into())),
             // Initialised before the reference field is moved in.
             PartitionKeySource::ReferenceId(field) => inits.push(init(
-                &pk.ident,
+                pk,
                 concat(&["::core::clone::Clone::clone(&", field, ".id)"]).into(),
             )),
             PartitionKeySource::Parameter => {
-                params.push(param(&pk.ident, STRING));
-                inits.push(init(&pk.ident, concat(&[INTO, "(", &pk.ident, ")"]).into()));
+                // A partition key level is a `String`.
+                params.push(param(pk));
+                inits.push(init(pk, concat(&[INTO, "(", &pk.ident, ")"]).into()));
             }
         }
     }
@@ -921,7 +961,7 @@ fn constructor(
         });
     }
     for f in fields {
-        let value: Cow<'static, str> = if f.computed {
+        let value: Cow<'a, str> = if f.computed {
             "0".into()
         } else if let Some(d) = &f.default {
             concat(&["Self::", &d.function, "()"]).into()
@@ -930,14 +970,14 @@ fn constructor(
         } else if f.list {
             "::std::vec::Vec::new()".into()
         } else {
-            params.push(param(&f.ident, &f.ty));
+            params.push(param(f));
             if f.ty == STRING {
                 concat(&[INTO, "(", &f.ident, ")"]).into()
             } else {
-                f.ident.clone().into()
+                f.ident.clone()
             }
         };
-        inits.push(init(&f.ident, value));
+        inits.push(init(f, value));
     }
     (params, inits)
 }
@@ -964,7 +1004,7 @@ fn reference_doc(r: &Reference) -> String {
 
 /// The field of reference `r` of Rust type `ty`: a list, an option (an optional
 /// `one`), or the reference itself.
-fn reference_field(r: &Reference, ty: String) -> FieldView {
+fn reference_field(r: &Reference, ty: String) -> FieldView<'_> {
     if r.optional && !r.many {
         return plain_field(
             &r.name,
@@ -1035,15 +1075,28 @@ fn described(description: Option<&str>) -> String {
         .unwrap_or_default()
 }
 
-/// The field of JSON property `json`, of Rust type `ty`, with doc comment `doc`
-/// (each taken as it is when already a `String`, not copied).
-fn plain_field(json: &str, ty: impl Into<String>, optional: bool, doc: impl Into<String>) -> FieldView {
-    let ident = names::field(json);
+/// The field of JSON property `json`, of Rust type `ty`, with doc comment `doc`:
+/// the name borrowed from the model, the type and doc borrowed when they are
+/// `&str`s, taken as they are when already `String`s (never copied: a large model
+/// has tens of thousands of fields).
+fn plain_field<'a>(
+    json: &'a str,
+    ty: impl Into<Cow<'a, str>>,
+    optional: bool,
+    doc: impl Into<Cow<'a, str>>,
+) -> FieldView<'a> {
+    let ident = names::field_of(json);
     let ty = ty.into();
+    // A borrowed identifier is the JSON name itself, which serde's camelCase keeps
+    // as it is unless it holds a `_`.
+    let rename = match &ident {
+        Cow::Borrowed(_) if !json.contains('_') => false,
+        _ => !names::serde_camel_is(&ident, json),
+    };
     FieldView {
-        rename: !names::serde_camel_is(&ident, json),
+        rename,
         ident,
-        json_name: json.to_string(),
+        json_name: Cow::Borrowed(json),
         optional,
         list: !optional && ty.starts_with("::std::vec::Vec<"),
         ty,
@@ -1129,7 +1182,7 @@ fn has_default(ty: &str) -> bool {
 
 /// The field of JSON property `json` holding `ty` (taken as it is when one), or a
 /// list of them when `many`.
-fn container_field(json: &str, ty: String, many: bool, doc: impl Into<String>) -> FieldView {
+fn container_field<'a>(json: &'a str, ty: String, many: bool, doc: impl Into<Cow<'a, str>>) -> FieldView<'a> {
     let ty = if many {
         concat(&["::std::vec::Vec<", &ty, ">"])
     } else {
@@ -1141,44 +1194,102 @@ fn container_field(json: &str, ty: String, many: bool, doc: impl Into<String>) -
 /// Makes field identifiers unique (two JSON names can share a snake_case form)
 /// and rejects two fields with one JSON name; `reserved` are (JSON name, ident)
 /// pairs the struct already uses; `owner` names the struct in the message.
-fn dedupe(fields: &mut [FieldView], reserved: &[(&str, &str)], owner: impl Fn() -> String) -> Result<(), String> {
-    // Only looked up, never iterated: a fast hasher for short names.
-    type Names<'a> = HashSet<&'a str, BuildHasherDefault<NameHasher>>;
-    // Sized for every name at once: a set grown name by name rehashes three or
-    // four times for a document's thirty fields.
-    let capacity = reserved.len() + fields.len();
-    let mut json = Names::with_capacity_and_hasher(capacity, Default::default());
-    json.extend(reserved.iter().map(|(name, _)| *name));
-    if let Some(f) = fields.iter().find(|f| !json.insert(&f.json_name)) {
+fn dedupe(fields: &mut [FieldView<'_>], reserved: &[(&str, &str)], owner: impl Fn() -> String) -> Result<(), String> {
+    if let Some(i) = first_repeat(fields, reserved.iter().map(|(json, _)| *json), |f| &f.json_name) {
         return Err(format!(
             "`{}` would have two properties named `{}`",
             owner(),
-            f.json_name
+            fields[i].json_name
         ));
     }
-    // Almost always every identifier differs already: then nothing is renamed. The
-    // names' set, emptied, holds them: one allocation for both looks.
-    let mut idents = json;
-    idents.clear();
-    idents.extend(reserved.iter().map(|(_, ident)| *ident));
-    if fields.iter().all(|f| idents.insert(&f.ident)) {
+    // Almost always every identifier differs already: then nothing is renamed.
+    if first_repeat(fields, reserved.iter().map(|(_, ident)| *ident), |f| &f.ident).is_none() {
         return Ok(());
     }
     // Each field in turn gets trailing `_`s until it differs from those before it.
     let mut idents: HashSet<String> = reserved.iter().map(|(_, ident)| ident.to_string()).collect();
     for f in fields.iter_mut() {
-        while idents.contains(&f.ident) {
-            f.ident.push('_');
+        while idents.contains(&*f.ident) {
+            f.ident.to_mut().push('_');
             f.rename = true;
         }
-        idents.insert(f.ident.clone());
+        idents.insert(f.ident.to_string());
     }
     Ok(())
+}
+
+/// Up to how many names (reserved and fields) [`first_repeat`] compares them with
+/// each other rather than hashing them: a struct's few dozen names are told apart
+/// in fewer instructions than it takes to hash them and build a set.
+const FEW_NAMES: usize = 64;
+
+/// The index of the first field whose name (`name` of it: its JSON name or its
+/// identifier) is one of the `reserved` names or an earlier field's. A few names
+/// are compared with those before them, and only with those of their length (a bit
+/// per length, modulo 64, says whether any came before); more are put in a set.
+fn first_repeat<'n>(
+    fields: &'n [FieldView<'_>],
+    reserved: impl ExactSizeIterator<Item = &'n str> + Clone,
+    name: fn(&'n FieldView<'_>) -> &'n str,
+) -> Option<usize> {
+    if reserved.len() + fields.len() > FEW_NAMES {
+        // Only looked up, never iterated: a fast hasher for short names.
+        let mut seen: HashSet<&str, BuildHasherDefault<NameHasher>> =
+            HashSet::with_capacity_and_hasher(reserved.len() + fields.len(), Default::default());
+        seen.extend(reserved);
+        return fields.iter().position(|f| !seen.insert(name(f)));
+    }
+    let bit = |text: &str| 1u64 << (text.len() % 64);
+    let mut lengths = reserved.clone().fold(0, |bits, r| bits | bit(r));
+    for (i, f) in fields.iter().enumerate() {
+        let text = name(f);
+        let repeated = lengths & bit(text) != 0
+            && (reserved.clone().any(|r| r == text) || fields[..i].iter().any(|g| name(g) == text));
+        if repeated {
+            return Some(i);
+        }
+        lengths |= bit(text);
+    }
+    None
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A few names compared one with another and many put in a set find the same
+    /// first repeat: of a reserved name, of an earlier field's, or none.
+    #[test]
+    fn repeats_are_found_alike_among_few_names_and_many() {
+        let reserved = [("id", "id"), ("type", "r#type")];
+        for count in [3, FEW_NAMES + 10] {
+            let names: Vec<String> = (0..count).map(|i| format!("name{i}")).collect();
+            let fields = |names: &[String]| -> Vec<FieldView<'static>> {
+                names
+                    .iter()
+                    .map(|n| plain_field(n, STRING, false, "").into_owned())
+                    .collect()
+            };
+            let json = |fields: &[FieldView<'_>]| {
+                first_repeat(fields, reserved.iter().map(|(json, _)| *json), |f| &f.json_name)
+            };
+            assert_eq!(json(&fields(&names)), None, "{count}");
+            let mut with_reserved = names.clone();
+            with_reserved[2] = "type".to_string();
+            assert_eq!(json(&fields(&with_reserved)), Some(2), "{count}");
+            let mut twice = names.clone();
+            twice[2] = "name0".to_string();
+            twice.push("name1".to_string());
+            assert_eq!(json(&fields(&twice)), Some(2), "{count}");
+            // Two JSON names of one identifier: the later one renamed.
+            let mut alike = names.clone();
+            alike.push("Name0".to_string());
+            let mut alike = fields(&alike);
+            dedupe(&mut alike, &reserved, String::new).expect("deduped");
+            assert_eq!(alike.last().map(|f| &*f.ident), Some("name0_"), "{count}");
+            assert!(dedupe(&mut fields(&twice), &reserved, String::new).is_err(), "{count}");
+        }
+    }
 
     #[test]
     fn a_default_of_a_type_mapped_to_the_users_own_is_refused_by_name() {
@@ -1195,11 +1306,8 @@ mod tests {
         assert!(err.contains("`crate::MyTime`"), "{err}");
         // Mapped to a built-in codec, it is read through the codec.
         mapping.map("dateTime", "chrono").unwrap();
-        let view = build(
-            &crate::test_models::meter("dateTime", serde_json::json!("2024-01-01T00:00:00Z")),
-            &mapping,
-        )
-        .expect("built");
+        let model = crate::test_models::meter("dateTime", serde_json::json!("2024-01-01T00:00:00Z"));
+        let view = build(&model, &mapping).expect("built");
         let field = view.containers[0].documents[0]
             .fields
             .iter()
@@ -1227,7 +1335,9 @@ mod tests {
             ("boolean", serde_json::json!(true), "true"),
         ];
         for (ty, value, expected) in cases {
-            let view = build(&crate::test_models::meter(ty, value), &TypeMapping::default()).expect("built");
+            let model = crate::test_models::meter(ty, value);
+            let mapping = TypeMapping::default();
+            let view = build(&model, &mapping).expect("built");
             let field = view.containers[0].documents[0]
                 .fields
                 .iter()
