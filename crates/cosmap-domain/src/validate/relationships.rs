@@ -1,6 +1,7 @@
 //! Relationships: both ends exist, bounds make sense, only roots are referenced
 //! across aggregates, containment has no cycles, every value object has a parent,
-//! and no two things share a property name in one document.
+//! and no two things share a property name in one document (a check of its own,
+//! [`Checker::check_property_clashes`], reported right after the others).
 
 use std::fmt;
 
@@ -10,6 +11,8 @@ use crate::model::{Cardinality, Growth, Relationship};
 use crate::name_lookup::{name_map, NameMap};
 
 impl Checker<'_> {
+    /// Every check of the relationships but their properties' clashes, which run
+    /// apart ([`Checker::check_property_clashes`], reported right after these).
     pub(super) fn check_relationships(&mut self) {
         let spec = self.spec;
         // Containment edges (inside one aggregate, not pointing at its root), for cycles and
@@ -74,7 +77,6 @@ impl Checker<'_> {
                     )),
             );
         }
-        self.check_property_clashes();
     }
 
     fn check_bounds(&mut self, rel: &Relationship, path: &dyn Fn() -> JsonPath) {
@@ -199,7 +201,9 @@ impl Checker<'_> {
     }
 
     /// Attributes, identity and relationship properties of one element share one JSON object.
-    fn check_property_clashes(&mut self) {
+    /// Reported right after the other checks of the relationships; it reads only the
+    /// complete index, so on a large model it runs on the second thread.
+    pub(super) fn check_property_clashes(&mut self) {
         let spec = self.spec;
         // Each relationship's property (`None` for a member entity: its own document, not
         // a property), then who holds each of these properties of each element. Only
