@@ -275,16 +275,21 @@ impl<'a> Checker<'a> {
                 continue; // the root: its identity is the partition key, and a property of that name clashes with it
             };
             let property = rel.property_name();
-            let own = self.own_properties(&rel.from);
-            if own.contains(&property.as_str()) {
-                continue; // reported as a property clash (relationships)
-            }
             let from_entity = self.is_entity(&rel.from);
             let links: &[(&str, &str)] = match separable.get(rel.from.as_str()) {
                 Some(links) => links,
                 None if from_entity => &[],
                 None => continue, // a value object always embedded: no document of its own
             };
+            // Most properties are neither the partition key nor a parent link: the
+            // element's own properties are listed only for those that are.
+            if property != key && !links.iter().any(|(_, link)| *link == property) {
+                continue;
+            }
+            let own = self.own_properties(&rel.from);
+            if own.contains(&property.as_str()) {
+                continue; // reported as a property clash (relationships)
+            }
             let (message, document) = if property == key {
                 let document = if from_entity {
                     format!("every `{}` document stores `{key}` already (MR2)", rel.from)
