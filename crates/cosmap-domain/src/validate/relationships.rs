@@ -274,10 +274,14 @@ impl Checker<'_> {
     /// Whether `rel` leads to an entity of its own aggregate other than the root: a
     /// member entity, its own document rather than a property of `from`.
     fn is_member_entity_of_its_aggregate(&self, rel: &Relationship) -> bool {
-        // `to`'s aggregate looked up once, for the comparison and for its root.
+        // An entity first: most relationships lead to a value object, and need no
+        // more lookups. `to`'s aggregate is looked up once, for the comparison and
+        // for its root.
+        if !self.is_entity(&rel.to) {
+            return false;
+        }
         let aggregate = self.index.aggregate_of.get(rel.to.as_str());
-        self.is_entity(&rel.to)
-            && self.index.aggregate_of.get(rel.from.as_str()) == aggregate
+        self.index.aggregate_of.get(rel.from.as_str()) == aggregate
             && aggregate.map(|&a| self.spec.aggregates[a].root.as_str()) != Some(rel.to.as_str())
     }
 
