@@ -1,6 +1,8 @@
 //! Aggregates: each has an entity as root, and every entity and value object
 //! belongs to exactly one aggregate.
 
+use std::collections::hash_map::Entry;
+
 use super::{Checker, ElementId};
 use crate::diagnostic::{Diagnostic, JsonPath};
 use crate::embedding::{fixed_placement, FixedPlacement};
@@ -114,22 +116,25 @@ impl<'a> Checker<'a> {
 
     /// Records that `name` (at `at`) belongs to aggregate `a`, or reports that it already belongs to one.
     fn place(&mut self, name: &'a str, at: Placed, a: usize, first_seen: &mut NameMap<&'a str, Placed>) {
-        if let Some(first) = first_seen.get(name) {
-            let first = first.path();
-            let other = self.spec.aggregates[self.index.aggregate_of[name]].display_name();
-            let this = self.spec.aggregates[a].display_name();
-            let msg = if other == this {
-                format!("`{name}` is listed twice in aggregate `{other}` (first at {first})")
-            } else {
-                format!("`{name}` is in two aggregates: `{other}` (at {first}) and `{this}`")
-            };
-            self.report(Diagnostic::new(at.path(), msg).help(
-                "an entity or value object belongs to exactly one aggregate: remove it from one, or split it into two types",
-            ));
+        // One lookup for both the question and the record.
+        let first = match first_seen.entry(name) {
+            Entry::Occupied(first) => first.get().path(),
+            Entry::Vacant(slot) => {
+                slot.insert(at);
+                self.index.to_mut().aggregate_of.insert(name, a);
+                return;
+            }
+        };
+        let other = self.spec.aggregates[self.index.aggregate_of[name]].display_name();
+        let this = self.spec.aggregates[a].display_name();
+        let msg = if other == this {
+            format!("`{name}` is listed twice in aggregate `{other}` (first at {first})")
         } else {
-            first_seen.insert(name, at);
-            self.index.to_mut().aggregate_of.insert(name, a);
-        }
+            format!("`{name}` is in two aggregates: `{other}` (at {first}) and `{this}`")
+        };
+        self.report(Diagnostic::new(at.path(), msg).help(
+            "an entity or value object belongs to exactly one aggregate: remove it from one, or split it into two types",
+        ));
     }
 
     /// Every document of an aggregate carries the root's identity as its partition
