@@ -97,12 +97,13 @@ fn validate_on<T>(spec: &ModelSpec, parallel: bool, then: impl FnOnce(&Index<'_>
     };
     let mut checker = reader();
     let clean_before = element_names.is_empty() && aggregates.is_empty() && names.is_empty() && numbers.is_empty();
-    // `last`: the relationships' property clashes, then the access patterns' problems.
-    let (last, made) = if !parallel {
-        let last = reader().second_share();
+    // `key_clashes`: the partition key clashes; `last`: the relationships' property
+    // clashes, then the access patterns' problems.
+    let ((key_clashes, last), made) = if !parallel {
+        let (key_clashes, last) = reader().second_share();
         checker.first_share();
-        let clean = clean_before && last.is_empty() && checker.diagnostics.is_empty();
-        (last, clean.then(|| then(&index)))
+        let clean = clean_before && key_clashes.is_empty() && last.is_empty() && checker.diagnostics.is_empty();
+        ((key_clashes, last), clean.then(|| then(&index)))
     } else {
         std::thread::scope(|scope| {
             let second = scope.spawn(|| reader().second_share());
@@ -115,6 +116,7 @@ fn validate_on<T>(spec: &ModelSpec, parallel: bool, then: impl FnOnce(&Index<'_>
     diagnostics.extend(names);
     diagnostics.extend(numbers);
     diagnostics.extend(aggregates);
+    diagnostics.extend(key_clashes);
     diagnostics.extend(checker.diagnostics);
     diagnostics.extend(last);
     match made {
@@ -171,24 +173,28 @@ impl<'a> Checker<'a> {
     }
 
     /// The checks of the first thread once the index is complete: the aggregates'
-    /// clashes and the relationships but their property clashes (their problems left
-    /// in `self.diagnostics`). The first thread then builds what `then` makes of the
-    /// index, while the second runs [`Checker::second_share`].
+    /// clashes but the partition key's, and the relationships but their property
+    /// clashes (their problems left in `self.diagnostics`). The first thread then
+    /// builds what `then` makes of the index, while the second runs
+    /// [`Checker::second_share`].
     fn first_share(&mut self) {
         self.check_aggregate_clashes();
         self.check_relationships();
     }
 
     /// The checks of the second thread on a large model, once the index is complete:
-    /// the relationships' property clashes and the access patterns (reported last, in
-    /// this order). The property clashes are here so that the two threads take about
-    /// as long, the first one's share including what `then` makes (on 1,000
-    /// aggregates about 38 M instructions against 33 M; with the property clashes on
-    /// the first thread it was 53 M against 33 M).
-    fn second_share(mut self) -> Vec<Diagnostic> {
+    /// the partition key clashes (returned first: reported first of the aggregates'
+    /// clashes), then the relationships' property clashes and the access patterns
+    /// (returned second: reported last, in this order). The clashes are here so that
+    /// the two threads take about as long, the first one's share including what
+    /// `then` makes (on 1,000 aggregates about 36 M instructions each; with these
+    /// clashes on the first thread it was 53 M against 33 M).
+    fn second_share(mut self) -> (Vec<Diagnostic>, Vec<Diagnostic>) {
+        self.check_key_clashes();
+        let key_clashes = std::mem::take(&mut self.diagnostics);
         self.check_property_clashes();
         self.check_access_patterns();
-        self.diagnostics
+        (key_clashes, self.diagnostics)
     }
 
     fn report(&mut self, diagnostic: Diagnostic) {
@@ -296,6 +302,28 @@ mod tests {
         let repeated = spec.value_objects[0].attributes[0].clone();
         spec.value_objects[0].attributes.push(repeated);
         spec.access_patterns[3].per_second = -1.0;
+        // A partition key clash: a member of the first aggregate with an attribute
+        // named as the root's identity (checked on the second thread).
+        let root = spec.aggregates[0].root.clone();
+        let key = spec
+            .entities
+            .iter()
+            .find(|e| e.name == root)
+            .expect("the root")
+            .identity
+            .clone();
+        let member = spec.aggregates[0].members[0].clone();
+        let attribute = crate::model::Attribute::new(key, crate::model::AttributeType::String);
+        match spec.entities.iter_mut().find(|e| e.name == member) {
+            Some(entity) => entity.attributes.push(attribute),
+            None => spec
+                .value_objects
+                .iter_mut()
+                .find(|v| v.name == member)
+                .expect("the member")
+                .attributes
+                .push(attribute),
+        }
         spec.aggregates[0].members.push("Nowhere".into());
         spec.aggregates[1].default_ttl_seconds = Some(0);
         spec.relationships[0].max = Some(0);
@@ -314,6 +342,10 @@ mod tests {
         let two = validate_on(&spec, true, |_| ()).expect_err("broken");
         assert!(one.len() >= 10, "{one:#?}");
         assert!(one.iter().any(|d| d.message.contains("would hold both")), "{one:#?}");
+        assert!(
+            one.iter().any(|d| d.message.contains("is the partition key")),
+            "{one:#?}"
+        );
         assert_eq!(one, two);
     }
 }
