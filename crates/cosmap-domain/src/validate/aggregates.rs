@@ -246,7 +246,8 @@ impl<'a> Checker<'a> {
             .collect();
         // Value objects MR4 may separate, with the parent links their documents
         // may carry: (parent entity, its identity), one per member entity parent.
-        let mut separable: NameMap<&str, Vec<(&'a str, &'a str)>> = NameMap::default();
+        // Only looked up; sized for every containment, so it never grows.
+        let mut separable: NameMap<&str, Vec<(&'a str, &'a str)>> = name_map(contains.len());
         for &(_, rel, mr4) in &contains {
             if mr4 == FixedPlacement::AlwaysEmbedded {
                 continue;

@@ -23,8 +23,13 @@ impl Checker<'_> {
             // Built only for a problem: a valid model needs no path.
             let path = || JsonPath::root().key("relationships").index(i);
             self.check_bounds(rel, &path);
-            let from_ok = self.require_element(&rel.from, || path().key("from"), "`from`");
-            let to_ok = self.require_element(&rel.to, || path().key("to"), "`to`");
+            // A name placed in an aggregate is a declared element (it is placed only
+            // then): its aggregate's lookup answers both questions, and the elements
+            // are asked (and a wrong name reported) only for the other names.
+            let from_agg = self.index.aggregate_of.get(rel.from.as_str()).copied();
+            let to_agg = self.index.aggregate_of.get(rel.to.as_str()).copied();
+            let from_ok = from_agg.is_some() || self.require_element(&rel.from, || path().key("from"), "`from`");
+            let to_ok = to_agg.is_some() || self.require_element(&rel.to, || path().key("to"), "`to`");
             if !(from_ok && to_ok) {
                 if to_ok {
                     // Its parent's name is wrong (reported above), not missing.
@@ -32,10 +37,7 @@ impl Checker<'_> {
                 }
                 continue;
             }
-            let (Some(&from_agg), Some(&to_agg)) = (
-                self.index.aggregate_of.get(rel.from.as_str()),
-                self.index.aggregate_of.get(rel.to.as_str()),
-            ) else {
+            let (Some(from_agg), Some(to_agg)) = (from_agg, to_agg) else {
                 continue; // reported as "in no aggregate"
             };
             let to_root = spec.aggregates[to_agg].root.as_str();
