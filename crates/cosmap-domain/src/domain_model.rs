@@ -4,7 +4,7 @@ use crate::diagnostic::Diagnostic;
 use crate::model::{
     AccessPattern, Aggregate, Attribute, Entity, ModelSpec, Relationship, ThresholdOverrides, ValueObject, Volume,
 };
-use crate::name_lookup::{name_map, NameLookup, NameMap};
+use crate::name_lookup::NameLookup;
 use crate::validate::{self, ElementId};
 
 /// A validated domain model: every name resolves, every entity and value object
@@ -65,32 +65,13 @@ impl<'a> Element<'a> {
     }
 }
 
-/// Each element's parent: the first relationship that leads to it from inside its own
-/// aggregate (not to the root: a member's relationship to it is a reference back).
-fn parents<'a>(spec: &'a ModelSpec, index: &validate::Index<'_>) -> NameMap<&'a str, usize> {
-    let mut parents: NameMap<&str, usize> = name_map(spec.relationships.len());
-    for (i, r) in spec.relationships.iter().enumerate() {
-        let aggregate = match (
-            index.aggregate_of.get(r.from.as_str()),
-            index.aggregate_of.get(r.to.as_str()),
-        ) {
-            (Some(x), Some(y)) if x == y => &spec.aggregates[*x],
-            _ => continue,
-        };
-        if aggregate.root != r.to && !parents.contains_key(r.to.as_str()) {
-            parents.insert(r.to.as_str(), i);
-        }
-    }
-    parents
-}
-
 impl DomainModel {
     /// Validates `spec`; on failure returns every problem found (with JSON paths,
     /// without line numbers: the spec has no text).
     pub fn new(spec: ModelSpec) -> Result<Self, Vec<Diagnostic>> {
         // The lookups need only the validation index: on a large model they are built
         // beside the last checks.
-        let lookup = validate::validate(&spec, |index| NameLookup::new(&spec, index, &parents(&spec, index)))?;
+        let lookup = validate::validate(&spec, |index| NameLookup::new(&spec, index))?;
         Ok(DomainModel { spec, lookup })
     }
 

@@ -35,40 +35,63 @@ pub(crate) struct NameLookup {
 }
 
 impl NameLookup {
-    /// The lookup of a validated `spec`, from its validation `index` and the
-    /// `parents` (element → relationship index) found for it.
-    pub(crate) fn new(spec: &ModelSpec, index: &Index<'_>, parents: &NameMap<&str, usize>) -> Self {
+    /// The lookup of a validated `spec`, from its validation `index`.
+    ///
+    /// One hash lookup per element (its aggregate) and two per relationship (its
+    /// ends): each relationship is put, in declaration order, into the `from` and
+    /// `touching` lists of its ends and, when it leads to a member from inside the
+    /// member's own aggregate, becomes the member's parent unless an earlier one did.
+    /// The roots are found once per aggregate.
+    pub(crate) fn new(spec: &ModelSpec, index: &Index<'_>) -> Self {
+        let roots: Vec<Option<usize>> = spec
+            .aggregates
+            .iter()
+            .map(|a| match index.elements.get(a.root.as_str()) {
+                Some(&ElementId::Entity(i)) => Some(i),
+                _ => None,
+            })
+            .collect();
         let mut by_name: HashMap<String, Named, BuildHasherDefault<NameHasher>> = HashMap::default();
         by_name.reserve(index.elements.len());
         for (name, &element) in &index.elements {
             let aggregate = index.aggregate_of.get(name).copied();
-            let root = aggregate.and_then(|a| match index.elements.get(spec.aggregates[a].root.as_str()) {
-                Some(&ElementId::Entity(i)) => Some(i),
-                _ => None,
-            });
-            let from = index.from.get(name).cloned().unwrap_or_default();
-            // Every relationship from it, and most often one to it (its parent or a
-            // reference): sized so, the list is rarely grown (and never to four at least).
-            let touching = Vec::with_capacity(from.len() + 1);
             by_name.insert(
                 name.to_string(),
                 Named {
                     element,
                     aggregate,
-                    root,
-                    parent: parents.get(name).copied(),
-                    from,
-                    touching,
+                    root: aggregate.and_then(|a| roots[a]),
+                    parent: None,
+                    from: Vec::new(),
+                    touching: Vec::new(),
                 },
             );
         }
         for (i, rel) in spec.relationships.iter().enumerate() {
-            if let Some(named) = by_name.get_mut(rel.from.as_str()) {
-                named.touching.push(i);
-            }
+            // The parent link: to a member (not the root) from inside its aggregate.
+            let adopt = |named: &mut Named, from_aggregate: Option<usize>| {
+                if let (Some(a), None) = (from_aggregate, named.parent) {
+                    if named.aggregate == Some(a) && spec.aggregates[a].root != rel.to {
+                        named.parent = Some(i);
+                    }
+                }
+            };
+            let from_aggregate = match by_name.get_mut(rel.from.as_str()) {
+                Some(named) => {
+                    named.from.push(i);
+                    named.touching.push(i);
+                    if rel.to == rel.from {
+                        let aggregate = named.aggregate;
+                        adopt(named, aggregate);
+                    }
+                    named.aggregate
+                }
+                None => None,
+            };
             if rel.to != rel.from {
                 if let Some(named) = by_name.get_mut(rel.to.as_str()) {
                     named.touching.push(i);
+                    adopt(named, from_aggregate);
                 }
             }
         }

@@ -1,6 +1,8 @@
 //! Aggregates: each has an entity as root, and every entity and value object
 //! belongs to exactly one aggregate.
 
+use std::collections::hash_map::Entry;
+
 use super::{Checker, ElementId};
 use crate::diagnostic::{Diagnostic, JsonPath};
 use crate::embedding::{fixed_placement, FixedPlacement};
@@ -78,12 +80,26 @@ impl<'a> Checker<'a> {
         }
     }
 
-    /// What needs every element placed: partition key and parent link clashes, and
-    /// the elements in no aggregate. Reads the index only.
-    pub(super) fn check_aggregate_clashes(&mut self) {
-        // Each aggregate's partition key, looked up once: every element asks for its own.
-        let keys: Vec<Option<&'a str>> = self.spec.aggregates.iter().map(|a| self.identity_of(&a.root)).collect();
+    /// Each aggregate's partition key (its root's identity), looked up once: every
+    /// element asks for its own.
+    fn partition_keys(&self) -> Vec<Option<&'a str>> {
+        self.spec.aggregates.iter().map(|a| self.identity_of(&a.root)).collect()
+    }
+
+    /// What needs every element placed, first: the partition key clashes
+    /// ([`Self::check_partition_key_clashes`]), reported before the others of
+    /// [`Self::check_aggregate_clashes`]. Reads the index only: on a large model it
+    /// runs on the second thread, the others on the first.
+    pub(super) fn check_key_clashes(&mut self) {
+        let keys = self.partition_keys();
         self.check_partition_key_clashes(&keys);
+    }
+
+    /// What needs every element placed, but the partition key clashes (see
+    /// [`Self::check_key_clashes`]): parent link clashes, and the elements in no
+    /// aggregate. Reads the index only.
+    pub(super) fn check_aggregate_clashes(&mut self) {
+        let keys = self.partition_keys();
         self.check_separated_document_clashes(&keys);
         let mut unplaced: Vec<(&str, ElementId)> = self
             .index
@@ -114,22 +130,25 @@ impl<'a> Checker<'a> {
 
     /// Records that `name` (at `at`) belongs to aggregate `a`, or reports that it already belongs to one.
     fn place(&mut self, name: &'a str, at: Placed, a: usize, first_seen: &mut NameMap<&'a str, Placed>) {
-        if let Some(first) = first_seen.get(name) {
-            let first = first.path();
-            let other = self.spec.aggregates[self.index.aggregate_of[name]].display_name();
-            let this = self.spec.aggregates[a].display_name();
-            let msg = if other == this {
-                format!("`{name}` is listed twice in aggregate `{other}` (first at {first})")
-            } else {
-                format!("`{name}` is in two aggregates: `{other}` (at {first}) and `{this}`")
-            };
-            self.report(Diagnostic::new(at.path(), msg).help(
-                "an entity or value object belongs to exactly one aggregate: remove it from one, or split it into two types",
-            ));
+        // One lookup for both the question and the record.
+        let first = match first_seen.entry(name) {
+            Entry::Occupied(first) => first.get().path(),
+            Entry::Vacant(slot) => {
+                slot.insert(at);
+                self.index.to_mut().aggregate_of.insert(name, a);
+                return;
+            }
+        };
+        let other = self.spec.aggregates[self.index.aggregate_of[name]].display_name();
+        let this = self.spec.aggregates[a].display_name();
+        let msg = if other == this {
+            format!("`{name}` is listed twice in aggregate `{other}` (first at {first})")
         } else {
-            first_seen.insert(name, at);
-            self.index.to_mut().aggregate_of.insert(name, a);
-        }
+            format!("`{name}` is in two aggregates: `{other}` (at {first}) and `{this}`")
+        };
+        self.report(Diagnostic::new(at.path(), msg).help(
+            "an entity or value object belongs to exactly one aggregate: remove it from one, or split it into two types",
+        ));
     }
 
     /// Every document of an aggregate carries the root's identity as its partition
@@ -227,7 +246,8 @@ impl<'a> Checker<'a> {
             .collect();
         // Value objects MR4 may separate, with the parent links their documents
         // may carry: (parent entity, its identity), one per member entity parent.
-        let mut separable: NameMap<&str, Vec<(&'a str, &'a str)>> = NameMap::default();
+        // Only looked up; sized for every containment, so it never grows.
+        let mut separable: NameMap<&str, Vec<(&'a str, &'a str)>> = name_map(contains.len());
         for &(_, rel, mr4) in &contains {
             if mr4 == FixedPlacement::AlwaysEmbedded {
                 continue;
@@ -275,16 +295,21 @@ impl<'a> Checker<'a> {
                 continue; // the root: its identity is the partition key, and a property of that name clashes with it
             };
             let property = rel.property_name();
-            let own = self.own_properties(&rel.from);
-            if own.contains(&property.as_str()) {
-                continue; // reported as a property clash (relationships)
-            }
             let from_entity = self.is_entity(&rel.from);
             let links: &[(&str, &str)] = match separable.get(rel.from.as_str()) {
                 Some(links) => links,
                 None if from_entity => &[],
                 None => continue, // a value object always embedded: no document of its own
             };
+            // Most properties are neither the partition key nor a parent link: the
+            // element's own properties are listed only for those that are.
+            if property != key && !links.iter().any(|(_, link)| *link == property) {
+                continue;
+            }
+            let own = self.own_properties(&rel.from);
+            if own.contains(&property.as_str()) {
+                continue; // reported as a property clash (relationships)
+            }
             let (message, document) = if property == key {
                 let document = if from_entity {
                     format!("every `{}` document stores `{key}` already (MR2)", rel.from)

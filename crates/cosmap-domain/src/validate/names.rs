@@ -1,5 +1,7 @@
 //! Names: each must be usable as a Rust identifier and a JSON property, and unique.
 
+use std::collections::hash_map::Entry;
+
 use crate::name_lookup::{name_map, NameMap};
 
 use super::{Checker, ElementId};
@@ -36,11 +38,11 @@ impl Checker<'_> {
                 "the model's `description`",
             );
         }
-        // Where each name was first declared (its path is built only for a problem).
-        let elements = spec.entities.len() + spec.value_objects.len();
-        let mut declared: NameMap<&str, ElementId> = name_map(elements);
-        // Names folded to lower case: a second name with the same folding differs only by case.
-        let mut folded: NameMap<Folded<'_>, (&str, ElementId)> = name_map(elements);
+        // Where each name was first declared is the index's `elements` (sized for them
+        // by `Index::sized_for`; a path is built only for a problem). Names folded to
+        // lower case: a second name with the same folding differs only by case.
+        let mut folded: NameMap<Folded<'_>, (&str, ElementId)> =
+            name_map(spec.entities.len() + spec.value_objects.len());
         let elements = spec
             .entities
             .iter()
@@ -61,22 +63,25 @@ impl Checker<'_> {
                 "value object"
             };
             self.check_type_name(name, || path().key("name"), what);
-            if let Some(&first) = declared.get(name) {
+            if let Some(&first) = self.index.elements.get(name) {
                 let msg = format!("`{name}` is declared twice (first at {})", Self::element_path(first));
                 self.report(Diagnostic::new(path().key("name"), msg).help("rename one of them or remove the copy"));
             } else {
-                let lower = Folded(name);
-                if let Some(&(other, first)) = folded.get(&lower) {
-                    let first = Self::element_path(first).key("name");
-                    let msg = format!("`{name}` and `{other}` (at {first}) differ only by case");
-                    self.report(Diagnostic::new(path().key("name"), msg).help(format!(
-                        "rename one: both would give the snake_case name `{}` (Rust modules, Bicep symbols) and the same file names on case-insensitive file systems (Windows, macOS)",
-                        snake_case(name)
-                    )));
-                } else {
-                    folded.insert(lower, (name, id));
+                // One lookup of the folded name (hashed byte by byte), for both questions.
+                match folded.entry(Folded(name)) {
+                    Entry::Occupied(seen) => {
+                        let &(other, first) = seen.get();
+                        let first = Self::element_path(first).key("name");
+                        let msg = format!("`{name}` and `{other}` (at {first}) differ only by case");
+                        self.report(Diagnostic::new(path().key("name"), msg).help(format!(
+                            "rename one: both would give the snake_case name `{}` (Rust modules, Bicep symbols) and the same file names on case-insensitive file systems (Windows, macOS)",
+                            snake_case(name)
+                        )));
+                    }
+                    Entry::Vacant(slot) => {
+                        slot.insert((name, id));
+                    }
                 }
-                declared.insert(name, id);
                 self.index.to_mut().elements.insert(name, id);
             }
         }

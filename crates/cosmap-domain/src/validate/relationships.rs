@@ -1,6 +1,7 @@
 //! Relationships: both ends exist, bounds make sense, only roots are referenced
 //! across aggregates, containment has no cycles, every value object has a parent,
-//! and no two things share a property name in one document.
+//! and no two things share a property name in one document (a check of its own,
+//! [`Checker::check_property_clashes`], reported right after the others).
 
 use std::fmt;
 
@@ -10,6 +11,8 @@ use crate::model::{Cardinality, Growth, Relationship};
 use crate::name_lookup::{name_map, NameMap};
 
 impl Checker<'_> {
+    /// Every check of the relationships but their properties' clashes, which run
+    /// apart ([`Checker::check_property_clashes`], reported right after these).
     pub(super) fn check_relationships(&mut self) {
         let spec = self.spec;
         // Containment edges (inside one aggregate, not pointing at its root), for cycles and
@@ -20,8 +23,13 @@ impl Checker<'_> {
             // Built only for a problem: a valid model needs no path.
             let path = || JsonPath::root().key("relationships").index(i);
             self.check_bounds(rel, &path);
-            let from_ok = self.require_element(&rel.from, || path().key("from"), "`from`");
-            let to_ok = self.require_element(&rel.to, || path().key("to"), "`to`");
+            // A name placed in an aggregate is a declared element (it is placed only
+            // then): its aggregate's lookup answers both questions, and the elements
+            // are asked (and a wrong name reported) only for the other names.
+            let from_agg = self.index.aggregate_of.get(rel.from.as_str()).copied();
+            let to_agg = self.index.aggregate_of.get(rel.to.as_str()).copied();
+            let from_ok = from_agg.is_some() || self.require_element(&rel.from, || path().key("from"), "`from`");
+            let to_ok = to_agg.is_some() || self.require_element(&rel.to, || path().key("to"), "`to`");
             if !(from_ok && to_ok) {
                 if to_ok {
                     // Its parent's name is wrong (reported above), not missing.
@@ -29,10 +37,7 @@ impl Checker<'_> {
                 }
                 continue;
             }
-            let (Some(&from_agg), Some(&to_agg)) = (
-                self.index.aggregate_of.get(rel.from.as_str()),
-                self.index.aggregate_of.get(rel.to.as_str()),
-            ) else {
+            let (Some(from_agg), Some(to_agg)) = (from_agg, to_agg) else {
                 continue; // reported as "in no aggregate"
             };
             let to_root = spec.aggregates[to_agg].root.as_str();
@@ -74,7 +79,6 @@ impl Checker<'_> {
                     )),
             );
         }
-        self.check_property_clashes();
     }
 
     fn check_bounds(&mut self, rel: &Relationship, path: &dyn Fn() -> JsonPath) {
@@ -199,7 +203,9 @@ impl Checker<'_> {
     }
 
     /// Attributes, identity and relationship properties of one element share one JSON object.
-    fn check_property_clashes(&mut self) {
+    /// Reported right after the other checks of the relationships; it reads only the
+    /// complete index, so on a large model it runs on the second thread.
+    pub(super) fn check_property_clashes(&mut self) {
         let spec = self.spec;
         // Each relationship's property (`None` for a member entity: its own document, not
         // a property), then who holds each of these properties of each element. Only
@@ -270,10 +276,14 @@ impl Checker<'_> {
     /// Whether `rel` leads to an entity of its own aggregate other than the root: a
     /// member entity, its own document rather than a property of `from`.
     fn is_member_entity_of_its_aggregate(&self, rel: &Relationship) -> bool {
-        // `to`'s aggregate looked up once, for the comparison and for its root.
+        // An entity first: most relationships lead to a value object, and need no
+        // more lookups. `to`'s aggregate is looked up once, for the comparison and
+        // for its root.
+        if !self.is_entity(&rel.to) {
+            return false;
+        }
         let aggregate = self.index.aggregate_of.get(rel.to.as_str());
-        self.is_entity(&rel.to)
-            && self.index.aggregate_of.get(rel.from.as_str()) == aggregate
+        self.index.aggregate_of.get(rel.from.as_str()) == aggregate
             && aggregate.map(|&a| self.spec.aggregates[a].root.as_str()) != Some(rel.to.as_str())
     }
 
