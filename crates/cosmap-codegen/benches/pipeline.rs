@@ -9,6 +9,11 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Through
 #[path = "support/pipeline.rs"]
 mod pipeline;
 
+/// The allocator the `cosmap` binary uses (`src/main.rs`), as the `pipeline` example
+/// does: measured with glibc's `malloc`, the run is slower than any user's.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn bench(c: &mut Criterion) {
     let templates = cosmap_codegen::Templates::load(None).expect("embedded templates");
     let mut group = c.benchmark_group("pipeline");
