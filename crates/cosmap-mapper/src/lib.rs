@@ -135,8 +135,8 @@ pub(crate) fn map_for_cost<'scope, 'env>(
             (complete(model, options, assembled, None), None)
         } else {
             let (send, foreseen) = std::sync::mpsc::sync_channel(1);
-            // Shared: the map copies it only should it change it while this thread
-            // still holds it.
+            // Shared, not copied: the map replaces a design it changes, never edits
+            // it, so this thread's stays the assembled one.
             let design = Arc::clone(&assembled.containers);
             let ahead = scope.spawn(move || {
                 for leftover in foresee(model, options, design, send) {
