@@ -8,7 +8,6 @@
 //! whichever thread did which chunk.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
 
 /// `work` of each chunk of `items` (`size` items, the last fewer), in order: on this
 /// thread alone below `threshold` items, else on this thread and a second one.
@@ -24,31 +23,26 @@ where
     }
     let count = items.len().div_ceil(size);
     let next = AtomicUsize::new(0);
-    let done: Mutex<Vec<Option<R>>> = Mutex::new((0..count).map(|_| None).collect());
-    let take = || loop {
-        let i = next.fetch_add(1, Ordering::Relaxed);
-        if i >= count {
-            return;
-        }
-        let chunk = &items[i * size..((i + 1) * size).min(items.len())];
-        let result = work(chunk);
-        // A poisoned lock means the other thread panicked: its join reports it.
-        if let Ok(mut done) = done.lock() {
-            done[i] = Some(result);
+    // Each thread takes the next chunk's number until none is left, and keeps what it
+    // worked with the number: each number is taken once, by one thread.
+    let take = || {
+        let mut worked = Vec::new();
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            if i >= count {
+                return worked;
+            }
+            worked.push((i, work(&items[i * size..((i + 1) * size).min(items.len())])));
         }
     };
-    std::thread::scope(|scope| {
+    let mut worked = std::thread::scope(|scope| {
         let other = scope.spawn(take);
-        take();
-        other.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        let mut worked = take();
+        worked.extend(other.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
+        worked
     });
-    done.into_inner()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
-        .into_iter()
-        // Every chunk was taken by one thread, which finished it (or panicked, and
-        // then the join above did not return).
-        .map(|result| result.expect("every chunk is worked"))
-        .collect()
+    worked.sort_unstable_by_key(|&(i, _)| i);
+    worked.into_iter().map(|(_, result)| result).collect()
 }
 
 #[cfg(test)]
@@ -66,5 +60,20 @@ mod tests {
         assert_eq!(alone[0], 21);
         assert_eq!(alone[142], 999 + 998 + 997 + 996 + 995 + 994);
         assert!(map(&[] as &[u32], 7, 0, |c: &[u32]| c.len()).is_empty());
+    }
+
+    /// Both threads work chunks (each takes a while), and the results still come back
+    /// in the list's order, not in the order the threads finished them.
+    #[test]
+    fn chunks_worked_by_both_threads_come_back_in_order() {
+        let items: Vec<u32> = (0..40).collect();
+        let worked = map(&items, 2, 0, |c: &[u32]| {
+            std::thread::sleep(std::time::Duration::from_millis(2));
+            (c[0], std::thread::current().id())
+        });
+        let firsts: Vec<u32> = worked.iter().map(|&(first, _)| first).collect();
+        assert_eq!(firsts, (0..40).step_by(2).collect::<Vec<u32>>());
+        let threads: std::collections::BTreeSet<String> = worked.iter().map(|(_, t)| format!("{t:?}")).collect();
+        assert_eq!(threads.len(), 2, "both threads took chunks");
     }
 }

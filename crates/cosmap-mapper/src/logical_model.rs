@@ -99,12 +99,6 @@ impl From<Vec<DocumentType>> for DocumentTypes {
     }
 }
 
-impl FromIterator<DocumentType> for DocumentTypes {
-    fn from_iter<I: IntoIterator<Item = DocumentType>>(documents: I) -> Self {
-        DocumentTypes(Arc::new(documents.into_iter().collect()))
-    }
-}
-
 impl std::ops::Deref for DocumentTypes {
     type Target = [DocumentType];
 
