@@ -62,13 +62,24 @@ mod tests {
         assert!(map(&[] as &[u32], 7, 0, |c: &[u32]| c.len()).is_empty());
     }
 
-    /// Both threads work chunks (each takes a while), and the results still come back
-    /// in the list's order, not in the order the threads finished them.
+    /// Both threads work chunks, and the results still come back in the list's order,
+    /// not in the order the threads finished them: the first chunk waits until another
+    /// chunk is done, so the other thread surely works one, and finishes after it.
     #[test]
     fn chunks_worked_by_both_threads_come_back_in_order() {
         let items: Vec<u32> = (0..40).collect();
+        let others_done = AtomicUsize::new(0);
         let worked = map(&items, 2, 0, |c: &[u32]| {
-            std::thread::sleep(std::time::Duration::from_millis(2));
+            if c[0] == 0 {
+                let waiting = std::time::Instant::now();
+                while others_done.load(Ordering::Relaxed) == 0 {
+                    assert!(waiting.elapsed().as_secs() < 60, "no other chunk was worked");
+                    std::thread::yield_now();
+                }
+            } else {
+                std::thread::sleep(std::time::Duration::from_millis(1));
+                others_done.fetch_add(1, Ordering::Relaxed);
+            }
             (c[0], std::thread::current().id())
         });
         let firsts: Vec<u32> = worked.iter().map(|&(first, _)| first).collect();
