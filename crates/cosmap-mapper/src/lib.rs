@@ -555,7 +555,8 @@ fn finish(
         rules::unique_keys::apply(container, trace);
     }
     rules::unique_claims::apply(&mut containers, &options.claims_container, trace);
-    let operations = operations::resolve(model, &containers);
+    let mut operations = operations::resolve(model, &containers);
+    cost::choose::list_reads(model, &containers, &mut operations);
     if !options.index_all {
         rules::indexing::apply(&mut containers, &operations, trace);
     }

@@ -179,6 +179,21 @@ pub struct FollowView {
     /// For a climb up a self-reference (`FollowAncestors`): the reference's name; the
     /// point read repeats level after level.
     pub climb: Option<String>,
+    /// For the targets of a list of references read in one query (`ReadListed`).
+    pub listed: Option<ListedView>,
+}
+
+/// One query for the targets a result's list of references names (`Purpose::ReadListed`).
+#[derive(Debug, Serialize)]
+pub struct ListedView {
+    /// The SQL, a Rust string literal.
+    pub sql: String,
+    /// `@partsIds`: the parameter bound to the list's ids.
+    pub parameter: String,
+    /// The list's property (`parts`).
+    pub list: String,
+    /// `Some("…")` (the one partition the list's keys name) or `None`: Rust source.
+    pub key: String,
 }
 
 /// A count query per result (`Purpose::Count`): every parameter bound to the result's
@@ -1658,6 +1673,9 @@ fn follow(rust: &RustView, handles: &[HandleView], r: &Request) -> Result<Follow
     if let Purpose::Count { element, .. } = &r.purpose {
         return count_per_result(handles, r, element);
     }
+    if let Purpose::ReadListed { target, reference } = &r.purpose {
+        return read_listed(rust, handles, r, target, reference);
+    }
     let (target, climb) = match &r.purpose {
         Purpose::FollowReference { target } => (target, None),
         Purpose::FollowAncestors { target, reference } => (target, Some(reference.clone())),
@@ -1699,6 +1717,7 @@ fn follow(rust: &RustView, handles: &[HandleView], r: &Request) -> Result<Follow
         query: None,
         count: None,
         climb,
+        listed: None,
     })
 }
 
@@ -1730,6 +1749,7 @@ fn count_per_result(handles: &[HandleView], r: &Request, element: &str) -> Resul
         target: element.to_string(),
         query: None,
         climb: None,
+        listed: None,
         count: Some(CountQueryView {
             sql: format!("{sql:?}"),
             parameters: sql_parameters(parameters),
@@ -1775,6 +1795,54 @@ fn find_referring(rust: &RustView, handles: &[HandleView], r: &Request, target: 
         }),
         count: None,
         climb: None,
+        listed: None,
+    })
+}
+
+/// A query per result for the `target`s its list `reference` names.
+fn read_listed(
+    rust: &RustView,
+    handles: &[HandleView],
+    r: &Request,
+    target: &str,
+    reference: &str,
+) -> Result<FollowView, String> {
+    let (sql, parameters) = r.query().ok_or("not as a query")?;
+    let [parameter] = parameters else {
+        return Err("its query does not take exactly one list of ids".into());
+    };
+    let key = match r.partition_key() {
+        None => "::core::option::Option::None".to_string(),
+        Some(ValueSource::Constant(value)) => format!("::core::option::Option::Some({value:?})"),
+        Some(_) => return Err("its partition is not a constant".into()),
+    };
+    let handle = handles
+        .iter()
+        .find(|h| h.name == r.container)
+        .ok_or("its container has no handle")?;
+    let cv = rust
+        .containers
+        .iter()
+        .find(|c| c.name == r.container)
+        .ok_or("its container has no Rust module")?;
+    let d = r.document_types.first().ok_or("it reads no document type")?;
+    doc_view(cv, d)?;
+    Ok(FollowView {
+        ident: names::field(&cosmap_domain::naming::plural(&lower_camel(target))),
+        document: format!("super::{}::{d}", cv.module),
+        field: handle.field.clone(),
+        key: String::new(),
+        id: String::new(),
+        target: target.to_string(),
+        query: None,
+        count: None,
+        climb: None,
+        listed: Some(ListedView {
+            sql: format!("{sql:?}"),
+            parameter: format!("@{parameter}"),
+            list: reference.to_string(),
+            key,
+        }),
     })
 }
 

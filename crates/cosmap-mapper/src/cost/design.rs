@@ -274,6 +274,10 @@ impl<'m> Design<'m> {
             (Some(first), OperationKind::PointRead) => self
                 .charge_once(op, r, c, 1.0)
                 .scaled(self.first_items(op, first) * self.references_per_item(op, r)),
+            // The targets a result's list names: one query per result.
+            (Some(first), _) if matches!(r.purpose, Purpose::ReadListed { .. }) => {
+                self.charge_once(op, r, c, 1.0).scaled(self.first_items(op, first))
+            }
             // A count per result: one small answer each time.
             (Some(first), _) if per_result => self.charge_once(op, r, c, 0.0).scaled(self.first_items(op, first)),
             // The rewrite of every document holding an extended reference to the target.
@@ -325,14 +329,19 @@ impl<'m> Design<'m> {
         if matches!(r.purpose, Purpose::FollowAncestors { .. }) {
             return self.typical_depth(r);
         }
-        let (Some(pattern), Some(crate::operations::ValueSource::Property(path))) = (op.pattern, r.id()) else {
+        let Some(crate::operations::ValueSource::Property(path)) = r.id() else {
             return 1.0;
         };
-        let Some(property) = path.names().first() else {
-            return 1.0;
-        };
-        self.model
-            .relationship_by_property(&pattern.start, property)
+        path.names()
+            .first()
+            .map_or(1.0, |property| self.list_length(op, property))
+    }
+
+    /// The typical length (`avg`, else `max`) of the start's list of references
+    /// `property`; one when it is no list.
+    fn list_length(&self, op: &Operating<'_, 'm>, property: &str) -> f64 {
+        op.pattern
+            .and_then(|pattern| self.model.relationship_by_property(&pattern.start, property))
             .filter(|rel| rel.is_many())
             .and_then(|rel| rel.typical())
             .unwrap_or(1.0)
@@ -409,8 +418,9 @@ impl<'m> Design<'m> {
             }
             kind @ (OperationKind::SinglePartitionQuery | OperationKind::CrossPartitionQuery) => {
                 let main = op.op.requests.first().is_some_and(|first| std::ptr::eq(first, r));
-                // What the main query needs: its `limit`, else one page.
-                let page = if main { self.main_page(op) } else { QUERY_PAGE_ITEMS };
+                // What the main query needs: its `limit`, else one page; a query after
+                // it, all it finds (page after page).
+                let page = if main { self.main_page(op) } else { f64::INFINITY };
                 // Buckets: as many as hold what the read needs, and one more at the edge.
                 let page = match (&r.purpose, bucket_items(r, container)) {
                     (Purpose::ReadBuckets { .. }, Some(per_bucket)) => (page / per_bucket).ceil() + 1.0,
@@ -487,6 +497,22 @@ impl<'m> Design<'m> {
         d: Option<&DocFacts>,
         c: &facts::ContainerFacts,
     ) -> f64 {
+        // The targets of a list: as many as it typically holds (in the naive port, the
+        // rows of its own table that the start's list names).
+        match &r.purpose {
+            Purpose::ReadListed { reference, .. } => return self.list_length(op, reference),
+            Purpose::OwnContainer { element, write: false } if !main => {
+                let list = op.pattern.and_then(|p| {
+                    self.model
+                        .relationships_from(&p.start)
+                        .find(|rel| rel.to == *element && rel.is_many())
+                });
+                if let Some(length) = list.and_then(|rel| rel.typical()) {
+                    return length;
+                }
+            }
+            _ => {}
+        }
         let count = d.map_or(1.0, |d| d.count);
         // The logical partitions the key given selects (a prefix selects several).
         let given = match r.partition_key() {

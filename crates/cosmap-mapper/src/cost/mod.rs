@@ -3,6 +3,7 @@
 //! estimate of a whole workload under three designs (`estimate`), and what each
 //! optimisation saves and adds (`optimisations`).
 
+pub(crate) mod choose;
 pub mod constants;
 pub(crate) mod design;
 mod estimate;

@@ -19,8 +19,8 @@ pub use purpose::Purpose;
 pub use request::{
     Action, Operation, OperationKind, Parameter, PropertyPath, Request, ValueSource, WriteKind, WrittenPartition,
 };
-pub use resolve::extended_reference_sync;
 pub(crate) use resolve::resolve;
+pub use resolve::{extended_reference_sync, listed_as_point_reads, listed_parameter};
 
 /// How the generated SQL names property `name` of the item alias `alias`:
 /// `c.total`, or `c["value"]` for a word the SQL reserves.

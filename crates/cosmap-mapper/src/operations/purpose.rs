@@ -27,6 +27,15 @@ pub enum Purpose {
         /// The referenced root.
         target: String,
     },
+    /// Reads the `target`s a result's list of references `reference` names, in one
+    /// query per result (`ARRAY_CONTAINS(@…Ids, c.id)`) instead of a point read each:
+    /// chosen where that costs less.
+    ReadListed {
+        /// The referenced root.
+        target: String,
+        /// The list's property.
+        reference: String,
+    },
     /// Reads `target`, which nothing in `from` refers to: a scan of its documents.
     ScanUnreferenced {
         /// The element read.
@@ -220,6 +229,9 @@ impl fmt::Display for Purpose {
                 )
             }
             Purpose::FollowReference { target } => write!(f, "reads the referenced `{target}`"),
+            Purpose::ReadListed { target, reference } => {
+                write!(f, "reads the `{target}`s `{reference}` lists, in one query")
+            }
             Purpose::ScanUnreferenced { target, from } => {
                 write!(f, "reads `{target}`, which nothing in `{from}` refers to")
             }

@@ -346,7 +346,11 @@ fn read_at(all: &Places<'_>, p: &AccessPattern, at: &Location<'_>) -> Vec<Reques
             let reference = at.node.references().iter().find(|x| x.name == first);
             let target = reference.and_then(|x| places(all, &x.target, false).next());
             if let (Some(reference), Some(target)) = (reference, target) {
-                let request = follow_reference(target, reference);
+                let request = if reference.many {
+                    read_listed(target, reference)
+                } else {
+                    follow_reference(target, reference)
+                };
                 if !extra.contains(&request) {
                     extra.push(request);
                 }
@@ -616,6 +620,11 @@ fn follow(from: &Location<'_>, home: &Location<'_>) -> Request {
         .references
         .iter()
         .find(|r| r.target == from.document.source && from.document.role == Role::Root);
+    // A list of references to it: read in one query per result (see [`read_listed`]).
+    let listed = from.document.references.iter().find(|r| &r.target == target && r.many);
+    if let (None, Some(r)) = (reference, listed) {
+        return read_listed(home, r);
+    }
     match (reference, back, identity_of(from.document)) {
         (Some(r), _, _) => follow_reference(home, r),
         (None, Some(r), Some(identity)) => {
@@ -694,6 +703,60 @@ fn follow(from: &Location<'_>, home: &Location<'_>) -> Request {
             order_by: Vec::new(),
         },
     }
+}
+
+/// The targets of list of references `r`, in `home`: one query per result for the
+/// ids the list holds (`ARRAY_CONTAINS(@<list>Ids, c.id)`), in the one partition the
+/// list's keys name when they are a constant (a dictionary), else across partitions.
+/// [`crate::cost::choose`] turns it back into a point read per element
+/// ([`listed_as_point_reads`]) where that costs less.
+fn read_listed(home: &Location<'_>, r: &crate::logical_model::Reference) -> Request {
+    let parameter = listed_parameter(&r.name);
+    let partition_key = match &r.partition_key_value {
+        PartitionKeyValue::Constant { value } => Some(ValueSource::Constant(value.clone())),
+        _ => None,
+    };
+    let sql = format!(
+        "SELECT * FROM c WHERE ARRAY_CONTAINS(@{parameter}, c.id) AND c.type = {}",
+        sql::literal(&home.document.discriminator)
+    );
+    Request {
+        action: Action::query(partition_key, sql, vec![parameter]),
+        container: home.container.name.clone(),
+        document_types: vec![home.document.name.clone()],
+        purpose: Purpose::ReadListed {
+            target: home.document.source.clone(),
+            reference: r.name.clone(),
+        },
+        index_paths: vec!["/type/?".to_string()],
+        order_by: Vec::new(),
+    }
+}
+
+/// The parameter a [`Purpose::ReadListed`] query binds to the ids of list `reference`:
+/// `@partsIds` for `parts`.
+pub fn listed_parameter(reference: &str) -> String {
+    format!("{reference}Ids")
+}
+
+/// A [`Purpose::ReadListed`] query as the other way to read the same documents: a
+/// point read of each element of the list (its id and partition key); `None` for any
+/// other request.
+pub fn listed_as_point_reads(r: &Request) -> Option<Request> {
+    let Purpose::ReadListed { target, reference } = &r.purpose else {
+        return None;
+    };
+    Some(Request {
+        action: Action::PointRead {
+            partition_key: ValueSource::Property(PropertyPath::new([reference.as_str(), "partitionKey"])),
+            id: ValueSource::Property(PropertyPath::new([reference.as_str(), "id"])),
+        },
+        container: r.container.clone(),
+        document_types: r.document_types.clone(),
+        purpose: Purpose::FollowReference { target: target.clone() },
+        index_paths: Vec::new(),
+        order_by: Vec::new(),
+    })
 }
 
 /// A point read of what reference `r` leads to, in `home`: for a list of

@@ -412,6 +412,15 @@ pub(super) fn all_bound_to(r: &Request, value: &str) -> BTreeMap<String, Value> 
         .unwrap_or_default()
 }
 
+/// Every parameter of `r`'s query bound to the list `ids` (a query for the targets a
+/// list of references names).
+pub(super) fn list_bound_to(r: &Request, ids: &[String]) -> BTreeMap<String, Value> {
+    let list = Value::Array(ids.iter().cloned().map(Value::String).collect());
+    r.query()
+        .map(|(_, names)| names.iter().map(|n| (format!("@{n}"), list.clone())).collect())
+        .unwrap_or_default()
+}
+
 /// A partition key or id a read binds from the pattern's filters: a parameter
 /// from `binding`, a constant as is; a property path is not bound from filters.
 pub(super) fn bind(

@@ -606,8 +606,25 @@ impl Run<'_> {
                 },
                 _ => None,
             };
+            // The targets a result's list names: the ids the first result's list holds.
+            let listed: Option<Vec<String>> = match &r.purpose {
+                Purpose::ReadListed { reference, .. } => match main.expected.first() {
+                    Some(m) => Some(listed_ids(&m.body, reference)),
+                    None => {
+                        return fail(
+                            outcome,
+                            format!("the main read should return nothing whose `{reference}` lists what to read"),
+                        )
+                    }
+                },
+                _ => None,
+            };
             let partition = match (r.kind() == OperationKind::SinglePartitionQuery, referred) {
                 (false, _) => None,
+                (true, None) if listed.is_some() => match bind_key(r.partition_key(), &main.binding) {
+                    Ok(p) => Some(p),
+                    Err(reason) => return fail(outcome, reason),
+                },
                 // Partitioned by the reference: the referred document's id.
                 (true, Some(m)) => Some(Key::one(m.id.clone())),
                 (true, None) => match bind_key(r.partition_key(), &main.binding) {
@@ -625,7 +642,7 @@ impl Run<'_> {
                     };
                     ids.contains(&m.id.as_str())
                 }
-                _ => true,
+                _ => listed.as_ref().is_none_or(|ids| ids.contains(&s.id)),
             };
             outcome.expected = self
                 .samples
@@ -635,9 +652,10 @@ impl Run<'_> {
                 .filter(referring)
                 .map(|s| s.id.clone())
                 .collect();
-            let parameters = match referred {
-                Some(m) => Ok(super::all_bound_to(r, &m.id)),
-                None => self.parameters(r, &main.binding),
+            let parameters = match (referred, &listed) {
+                (Some(m), _) => Ok(super::all_bound_to(r, &m.id)),
+                (None, Some(ids)) => Ok(super::list_bound_to(r, ids)),
+                (None, None) => self.parameters(r, &main.binding),
             };
             match parameters {
                 Ok(parameters) => {
@@ -1004,6 +1022,17 @@ fn tree_link(body: &Value, reference: &str) -> Option<(Key, String)> {
         Key::from_json(l.get("partitionKey")?)?,
         l.get("id")?.as_str()?.to_string(),
     ))
+}
+
+/// The ids list `reference` of `body` holds (each element's `id`), in its order.
+fn listed_ids(body: &Value, reference: &str) -> Vec<String> {
+    match body.get(reference) {
+        Some(Value::Array(list)) => list
+            .iter()
+            .filter_map(|x| Some(x.get("id")?.as_str()?.to_string()))
+            .collect(),
+        _ => Vec::new(),
+    }
 }
 
 #[cfg(test)]
