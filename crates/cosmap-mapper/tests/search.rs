@@ -1,0 +1,69 @@
+//! The shapes issue 32 found dearer or wrong, each read the right way: a long list of
+//! references in one query, a count in the partition its children share, and the
+//! design as a whole never dearer than MR1–MR6 alone or the naive port.
+
+use std::path::PathBuf;
+
+use cosmap_domain::DomainModel;
+use cosmap_mapper::cost::{cost, Consistency};
+use cosmap_mapper::operations::{OperationKind, Purpose, ValueSource};
+use cosmap_mapper::{map, LogicalModel, Options};
+
+/// A model of `crates/cosmap-verify/tests/models/` (verify runs them too).
+fn model(name: &str) -> DomainModel {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("../cosmap-verify/tests/models/{name}.json"));
+    cosmap_domain::load_file(&path).expect("valid model")
+}
+
+fn operation<'m>(m: &'m LogicalModel, pattern: &str) -> &'m cosmap_mapper::operations::Operation {
+    m.operations.iter().find(|o| o.pattern == pattern).expect("the pattern")
+}
+
+#[test]
+fn a_thousand_references_are_read_in_one_query_not_a_point_read_each() {
+    let m = map(&model("list-of-a-thousand-references"), &Options::default());
+    for pattern in ["parts of a product", "parts of a product as elements"] {
+        let op = operation(&m, pattern);
+        assert_eq!(op.requests.len(), 2, "{pattern}: {op:?}");
+        let parts = &op.requests[1];
+        assert!(
+            matches!(&parts.purpose, Purpose::ReadListed { reference, .. } if reference == "parts"),
+            "{pattern}: {parts:?}"
+        );
+        assert_eq!(
+            parts.sql(),
+            Some("SELECT * FROM c WHERE ARRAY_CONTAINS(@partsIds, c.id) AND c.type = 'part'")
+        );
+    }
+}
+
+#[test]
+fn a_long_list_costs_no_more_than_the_naive_port_reads_it() {
+    let model = model("list-of-a-thousand-references");
+    let e = cost(&model, &Options::default(), Consistency::default());
+    for p in &e.patterns {
+        assert!(
+            p.optimised.ru_per_second <= p.naive.ru_per_second * 1.05,
+            "{}: optimised {} against naive {}",
+            p.name,
+            p.optimised.ru_per_second,
+            p.naive.ru_per_second
+        );
+    }
+    assert!(e.totals.optimised <= e.totals.naive * 1.05, "{:?}", e.totals);
+}
+
+#[test]
+fn a_count_runs_in_the_partition_its_children_share() {
+    let m = map(&model("count-in-the-parents-partition"), &Options::default());
+    let checkins = m.container("CheckIn").expect("the check-ins");
+    assert_eq!(checkins.partition_key.paths, ["/eventId"]);
+    let count = &operation(&m, "event by id").requests[1];
+    assert!(matches!(count.purpose, Purpose::Count { .. }), "{count:?}");
+    assert_eq!(count.kind(), OperationKind::SinglePartitionQuery);
+    assert_eq!(
+        count.partition_key(),
+        Some(&ValueSource::Property(cosmap_mapper::operations::PropertyPath::new(["id"])))
+    );
+    assert!(count.sql().is_some_and(|sql| sql.starts_with("SELECT VALUE COUNT(1) ")));
+}
