@@ -37,6 +37,10 @@ pub struct Thresholds {
     pub logical_partition_max_ru_per_second: f64,
     /// Years of growth a logical partition must still hold (partitionKey).
     pub growth_years: f64,
+    /// How much cheaper (a share) the patterns a partition key changes must get before
+    /// it replaces the root's identity, so that a small change of a rate does not flip
+    /// the design (partitionKey).
+    pub decision_margin: f64,
 }
 
 pub use cosmap_domain::limits::{
@@ -81,6 +85,9 @@ impl Default for Thresholds {
             // A partition key cannot be changed without moving every document:
             // choose one that lasts.
             growth_years: 5.0,
+            // Estimates are rough to tens of percent: a 5% difference is noise, and a
+            // key that moves costs a migration of every document.
+            decision_margin: 0.05,
         }
     }
 }
@@ -112,6 +119,7 @@ impl Thresholds {
             .logical_partition_max_ru_per_second
             .unwrap_or(self.logical_partition_max_ru_per_second);
         self.growth_years = o.growth_years.unwrap_or(self.growth_years);
+        self.decision_margin = o.decision_margin.unwrap_or(self.decision_margin);
         self
     }
 }

@@ -67,3 +67,74 @@ fn a_count_runs_in_the_partition_its_children_share() {
     );
     assert!(count.sql().is_some_and(|sql| sql.starts_with("SELECT VALUE COUNT(1) ")));
 }
+
+/// `model` with its spec changed by `edit`.
+fn with(model: &DomainModel, edit: impl Fn(&mut cosmap_domain::ModelSpec)) -> DomainModel {
+    let mut spec = model.spec().clone();
+    edit(&mut spec);
+    DomainModel::new(spec).expect("still valid")
+}
+
+fn partition_key_decision<'m>(m: &'m LogicalModel, container: &str) -> &'m cosmap_mapper::Decision {
+    m.decisions
+        .iter()
+        .find(|d| d.rule == cosmap_mapper::Rule::PartitionKey && d.subject == container)
+        .expect("a partition key decision")
+}
+
+fn evidence(d: &cosmap_mapper::Decision, key: &str) -> f64 {
+    d.evidence
+        .get(key)
+        .and_then(|v| v.as_f64())
+        .unwrap_or_else(|| panic!("no `{key}` in {d:?}"))
+}
+
+#[test]
+fn a_key_moves_only_when_it_saves_more_than_the_decision_margin() {
+    // Unpinned, with no margin: check-ins move to `/eventId`, saving a little.
+    let unpinned = |margin: f64| {
+        with(&model("count-in-the-parents-partition"), |spec| {
+            spec.aggregates.iter_mut().for_each(|a| a.partition_key = None);
+            spec.thresholds.get_or_insert_with(Default::default).decision_margin = Some(margin);
+        })
+    };
+    let m = map(&unpinned(0.0), &Options::default());
+    assert_eq!(m.container("CheckIn").unwrap().partition_key.paths, ["/eventId"]);
+    let d = partition_key_decision(&m, "CheckIn");
+    let (before, after) = (evidence(d, "affectedRuPerSecond"), evidence(d, "affectedRuPerSecondWith"));
+    let saving = 1.0 - after / before;
+    assert!(saving > 0.0 && saving < 0.05, "{before} → {after}");
+    for (margin, expected) in [(saving * 0.5, "/eventId"), (saving * 1.5, "/checkInId"), (0.05, "/checkInId")] {
+        let m = map(&unpinned(margin), &Options::default());
+        let key = &m.container("CheckIn").unwrap().partition_key.paths;
+        assert_eq!(key, &[expected], "margin {margin} against a saving of {saving}");
+    }
+}
+
+#[test]
+fn a_pinned_identity_is_kept_and_said_to_be_pinned() {
+    let pinned = with(&model("count-in-the-parents-partition"), |spec| {
+        let checkin = spec.aggregates.iter_mut().find(|a| a.root == "CheckIn").unwrap();
+        checkin.partition_key = Some("checkInId".into());
+    });
+    let m = map(&pinned, &Options::default());
+    assert_eq!(m.container("CheckIn").unwrap().partition_key.paths, ["/checkInId"]);
+    let d = partition_key_decision(&m, "CheckIn");
+    assert!(d.outcome.contains("pinned"), "{d:?}");
+}
+
+#[test]
+fn a_pinned_key_is_kept_even_where_it_costs_more_and_its_cost_is_reported() {
+    let pinned = with(&model("count-in-the-parents-partition"), |spec| {
+        let event = spec.aggregates.iter_mut().find(|a| a.root == "Event").unwrap();
+        event.partition_key = Some("city".into());
+    });
+    let m = map(&pinned, &Options::default());
+    assert_eq!(m.container("Event").unwrap().partition_key.paths, ["/city"]);
+    let d = m
+        .decisions
+        .iter()
+        .find(|d| d.subject == "Event" && d.outcome.contains("pinned"))
+        .expect("the pin recorded");
+    assert!(evidence(d, "pinCostsRuPerSecond") > 0.0, "{d:?}");
+}

@@ -16,6 +16,12 @@ pub struct Aggregate {
     /// Default time-to-live of the aggregate's documents in seconds (-1: never expire by default).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub default_ttl_seconds: Option<i64>,
+    /// Pins the container's partition key, so the mapper never moves it: the root's
+    /// identity, a required single string attribute of the root, or the identity of a
+    /// root it refers to through a single reference (`eventId`). Priced like any
+    /// other key; `cosmap model` shows it as pinned.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub partition_key: Option<String>,
 }
 
 impl Aggregate {
@@ -26,12 +32,19 @@ impl Aggregate {
             root: root.into(),
             members: Vec::new(),
             default_ttl_seconds: None,
+            partition_key: None,
         }
     }
 
     /// Adds a member entity or value object.
     pub fn member(mut self, name: impl Into<String>) -> Self {
         self.members.push(name.into());
+        self
+    }
+
+    /// Pins the partition key to `property` (see [`Aggregate::partition_key`]).
+    pub fn partition_key(mut self, property: impl Into<String>) -> Self {
+        self.partition_key = Some(property.into());
         self
     }
 

@@ -48,4 +48,9 @@ pub struct ThresholdOverrides {
     /// a logical partition must still hold.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub growth_years: Option<f64>,
+    /// How much cheaper (a share, 0.05 for 5%) a design must be before a decision
+    /// moves away from what MR1–MR6 chose, so that a small change of a rate does
+    /// not flip it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub decision_margin: Option<f64>,
 }

@@ -80,6 +80,53 @@ impl<'a> Checker<'a> {
         }
     }
 
+    /// Each pinned partition key (`partitionKey`) names what the mapper could key the
+    /// container by: the root's identity, a required single string attribute of the
+    /// root, or the identity of a root the root refers to through a required single
+    /// reference. Needs every element placed.
+    pub(super) fn check_pinned_keys(&mut self) {
+        let spec = self.spec;
+        for (a, aggregate) in spec.aggregates.iter().enumerate() {
+            let Some(key) = aggregate.partition_key.as_deref() else {
+                continue;
+            };
+            let Some(identity) = self.identity_of(&aggregate.root) else {
+                continue; // the root's own problem is reported already
+            };
+            let mut choices: Vec<&str> = vec![identity];
+            choices.extend(
+                self.attributes_of(&aggregate.root)
+                    .iter()
+                    .filter(|x| x.ty == crate::AttributeType::String && !x.many && !x.optional)
+                    .map(|x| x.name.as_str()),
+            );
+            for rel in self.relationships_from(&aggregate.root) {
+                let single = rel.cardinality == crate::Cardinality::One && !rel.optional && rel.to != aggregate.root;
+                if single && self.root_of(&rel.to) == Some(rel.to.as_str()) {
+                    choices.extend(self.identity_of(&rel.to));
+                }
+            }
+            if choices.contains(&key) {
+                continue;
+            }
+            let listed: Vec<String> = choices.iter().map(|c| format!("`{c}`")).collect();
+            self.report(
+                Diagnostic::new(
+                    JsonPath::root().key("aggregates").index(a).key("partitionKey"),
+                    format!(
+                        "`{key}` cannot be the partition key of aggregate `{}`",
+                        aggregate.display_name()
+                    ),
+                )
+                .help(format!(
+                    "pin one of {}: the root's identity, a required single string attribute of `{}`, or the identity of a root it refers to through a required single reference",
+                    listed.join(", "),
+                    aggregate.root
+                )),
+            );
+        }
+    }
+
     /// Each aggregate's partition key (its root's identity), looked up once: every
     /// element asks for its own.
     fn partition_keys(&self) -> Vec<Option<&'a str>> {

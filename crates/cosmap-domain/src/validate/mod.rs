@@ -179,6 +179,7 @@ impl<'a> Checker<'a> {
     /// [`Checker::second_share`].
     fn first_share(&mut self) {
         self.check_aggregate_clashes();
+        self.check_pinned_keys();
         self.check_relationships();
     }
 

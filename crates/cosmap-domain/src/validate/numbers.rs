@@ -90,6 +90,7 @@ impl Checker<'_> {
                     LOGICAL_PARTITION_RU_PER_SECOND,
                 ),
                 ("growthYears", t.growth_years, 100.0),
+                ("decisionMargin", t.decision_margin, 0.5),
             ];
             for (name, value, max) in fields {
                 if let Some(value) = value {

@@ -143,11 +143,18 @@ pub(crate) fn apply(
     // Each container's heaviest candidate that can be its key, weighed on the design as
     // it stands: one that would clash or overflow is refused and the next one tried.
     let mut candidates: Vec<(String, Candidate)> = Vec::new();
+    // The containers whose key the model pins to something other than the identity.
+    let mut pinned: BTreeSet<String> = BTreeSet::new();
     for c in containers.iter().filter(|c| eligible(c)) {
         let Some(root) = c.document_types.iter().find(|d| d.role == Role::Root) else {
             continue;
         };
         let identity = c.partition_key_property.clone();
+        let pin = pin_of(model, c);
+        if pin == Some(identity.as_str()) {
+            record_pinned_identity(trace, &c.name, &identity);
+            continue;
+        }
         // Overflowing values, refused unless the first becomes a hierarchical key.
         let mut overflowing: Vec<(Candidate, String)> = Vec::new();
         let mut chosen = false;
@@ -163,7 +170,16 @@ pub(crate) fn apply(
             .filter(|d| d.role != Role::Root)
             .map(|d| d.name.as_str())
             .collect();
-        for candidate in candidates_of(model, &reads, c, &root.source, &without) {
+        let mut found = candidates_of(model, &reads, c, &root.source, &without);
+        if let Some(pin) = pin {
+            // Only the pinned key is weighed, whatever the reads filter on.
+            found.retain(|k| k.property == pin);
+            if found.is_empty() {
+                found.extend(pinned_candidate(model, c, &root.source, pin));
+            }
+            pinned.insert(c.name.clone());
+        }
+        for candidate in found {
             if let Some(clash) = clash(c, &candidate) {
                 refuse(trace, &c.name, &identity, &candidate, clash);
                 continue;
@@ -225,7 +241,7 @@ pub(crate) fn apply(
     let (before, after) = (Lookup::of(&without), Lookup::of(&with_all));
     for (name, candidate) in candidates {
         let figures = Figures::of(&name, &candidate, &before, &after);
-        if !figures.saves() {
+        if !figures.saves(t.decision_margin) && !pinned.contains(&name) {
             weighed.push((name, candidate, figures));
             continue;
         }
@@ -256,7 +272,16 @@ pub(crate) fn apply(
         let priced = price(&chosen);
         Some((chosen, priced))
     };
-    let together = chosen.as_ref().is_none_or(|(_, priced)| priced.cheaper_than(&without));
+    let mut together = chosen.as_ref().is_none_or(|(_, priced)| priced.cheaper_than(&without));
+    // Keys the model pins stay whatever they cost; the others only if they save together.
+    let (mut kept, mut chosen) = (kept, chosen);
+    if !together && kept.iter().any(|(name, _)| pinned.contains(name)) {
+        kept.retain(|(name, _)| pinned.contains(name));
+        let design = repartitioned(containers, &kept);
+        let priced = price(&design);
+        chosen = Some((design, priced));
+        together = true;
+    }
     let chosen_workload = chosen.as_ref().map(|(_, priced)| workload(priced)).unwrap_or_default();
     // The kept keys by container, looked up once per weighed candidate.
     let kept_by_name: NameMap<&str, &Candidate> = kept.iter().map(|(k, c)| (k.as_str(), c)).collect();
@@ -276,6 +301,9 @@ pub(crate) fn apply(
                 _ => figures,
             };
             record_kept(trace, t, &name, identity, kept_as, &figures);
+            if pinned.contains(&name) {
+                record_pinned(trace, &name, &figures);
+            }
             continue;
         }
         let why = if figures.largest_ru > t.logical_partition_max_ru_per_second && !is_kept {
@@ -306,6 +334,63 @@ pub(crate) fn apply(
         }
         _ => Some(without),
     }
+}
+
+/// The partition key the model pins for `c`'s aggregate (`partitionKey`), if any.
+fn pin_of<'m>(model: &'m DomainModel, c: &Container) -> Option<&'m str> {
+    let aggregate = c.aggregates.first()?;
+    model
+        .aggregates()
+        .iter()
+        .find(|a| a.display_name() == aggregate.as_str())?
+        .partition_key
+        .as_deref()
+}
+
+/// The key `pin` of `c` (rooted at `root`) when no read filters on it: validation
+/// made sure it is a required single string attribute of the root or the identity
+/// of a root it refers to; without a declared count of values, as many as the
+/// roots (each its own).
+fn pinned_candidate(model: &DomainModel, c: &Container, root: &str, pin: &str) -> Option<Candidate> {
+    let entity = model.entity(root)?;
+    let doc = c.document_types.iter().find(|d| d.role == Role::Root)?;
+    if let Some(a) = entity.attributes.iter().find(|a| a.name == pin) {
+        let distinct = a.distinct_values.map_or_else(|| facts::count_of(model, root), |d| d as f64);
+        return Some(Candidate::new(pin, Source::Attribute, distinct, a.largest_value_share));
+    }
+    let r = doc.references.iter().find(|r| !r.many && r.target_identity == pin)?;
+    let source = Source::Reference {
+        name: r.name.clone(),
+        target: r.target.clone(),
+    };
+    Some(Candidate::new(pin, source, facts::count_of(model, &r.target), None))
+}
+
+/// Records that the model pins `c`'s key to its root's `identity`: no other is weighed.
+fn record_pinned_identity(trace: &mut Trace, c: &str, identity: &str) {
+    trace
+        .record(
+            Rule::PartitionKey,
+            c,
+            format!("keeps `/{identity}` (pinned)"),
+            format!("the model pins the partition key of `{c}` to `{identity}` (`partitionKey`): no other key is weighed"),
+        )
+        .with("pinned", true);
+}
+
+/// Records that the key kept for `c` is the model's pin, with what it costs against
+/// the root's identity.
+fn record_pinned(trace: &mut Trace, c: &str, f: &Figures) {
+    let (with, without) = (about(human_ru_per_second(f.after)), about(human_ru_per_second(f.before)));
+    trace
+        .record(
+            Rule::PartitionKey,
+            c,
+            "the key is pinned by the model",
+            format!("the model pins it (`partitionKey`): the patterns on `{c}` cost {with} with it against {without} with the root's identity"),
+        )
+        .with("pinned", true)
+        .with("pinCostsRuPerSecond", rounded(f.after - f.before));
 }
 
 /// Where each container of `containers` is, by name (the first of a name, as a
@@ -397,12 +482,13 @@ impl Figures {
         }
     }
 
-    /// Whether the patterns it changes cost less (an unbounded cost made bounded counts).
-    fn saves(&self) -> bool {
+    /// Whether the patterns it changes cost less by more than `margin` (a share of
+    /// what they cost now; an unbounded cost made bounded counts).
+    fn saves(&self, margin: f64) -> bool {
         if self.before.is_infinite() {
             return self.after.is_finite();
         }
-        self.after < self.before
+        self.after < self.before * (1.0 - margin)
     }
 }
 
