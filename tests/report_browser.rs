@@ -5,7 +5,7 @@
 //! decisions; in the diagram, with and without the attributes, no two edge labels
 //! overlap, no label covers a box, no edge passes through a box it does not join,
 //! and the page fits 1,400 px. Screenshots of every example (the whole page, its
-//! top, the diagram with its attributes, where the cost goes) are left under
+//! top, the diagram, the diagram with its attributes, where the cost goes) are left under
 //! `target/report-screenshots/` for a look.
 
 mod support_browser;
@@ -15,15 +15,18 @@ use std::process::Command;
 
 use support_browser::{number, out_dir, repo, run};
 
-const EXAMPLES: [&str; 8] = [
-    "ecommerce",
-    "iot-fleet",
-    "publishing",
-    "tricky-names",
-    "help-desk",
-    "cosmic-works",
-    "library",
-    "patterns/extended-reference",
+/// The reports opened: the examples, and a ticketing service's model the size of the
+/// one the report was first read with (`tests/browser/models/ticketing.json`).
+const REPORTS: [(&str, &str); 9] = [
+    ("ecommerce", "examples/ecommerce/model.json"),
+    ("iot-fleet", "examples/iot-fleet/model.json"),
+    ("publishing", "examples/publishing/model.json"),
+    ("tricky-names", "examples/tricky-names/model.json"),
+    ("help-desk", "examples/help-desk/model.json"),
+    ("cosmic-works", "examples/cosmic-works/model.json"),
+    ("library", "examples/library/model.json"),
+    ("extended-reference", "examples/patterns/extended-reference/model.json"),
+    ("ticketing", "tests/browser/models/ticketing.json"),
 ];
 
 fn cosmap(args: &[&str]) -> std::process::Output {
@@ -45,12 +48,11 @@ fn every_example_report_opens_offline_and_draws_its_pictures() {
     let dir = out_dir("report-screenshots");
     let mut files: Vec<PathBuf> = Vec::new();
     let mut models = Vec::new();
-    for example in EXAMPLES {
-        let model = format!("examples/{example}/model.json");
-        let file = dir.join(format!("{}.html", example.replace('/', "-")));
-        cosmap(&["report", &model, "--out", file.to_str().expect("UTF-8 path")]);
+    for (name, model) in REPORTS {
+        let file = dir.join(format!("{name}.html"));
+        cosmap(&["report", model, "--out", file.to_str().expect("UTF-8 path")]);
         let logical: serde_json::Value =
-            serde_json::from_slice(&cosmap(&["model", &model, "--format", "json"]).stdout).expect("JSON model");
+            serde_json::from_slice(&cosmap(&["model", model, "--format", "json"]).stdout).expect("JSON model");
         files.push(file);
         models.push(logical);
     }
@@ -59,7 +61,7 @@ fn every_example_report_opens_offline_and_draws_its_pictures() {
         .collect();
     let results = run("report.js", &args);
     assert_eq!(results.len(), files.len(), "one result per report: {results:?}");
-    for ((example, logical), r) in EXAMPLES.iter().zip(&models).zip(&results) {
+    for (((example, _), logical), r) in REPORTS.iter().zip(&models).zip(&results) {
         let containers = logical["containers"].as_array().map_or(0, Vec::len);
         let documents: usize = logical["containers"]
             .as_array()
@@ -150,6 +152,14 @@ fn every_example_report_opens_offline_and_draws_its_pictures() {
     assert_eq!(number(kinds, "copy"), 1.0, "{ecommerce}");
     assert_eq!(number(kinds, "claim"), 2.0, "{ecommerce}");
     assert!(number(kinds, "ref") >= 4.0, "{ecommerce}");
+    // The event keeps its venue's name: an extended reference, drawn as one.
+    let ticketing = &results[8]["layout"][0]["kinds"];
+    assert!(
+        number(ticketing, "ext") >= 1.0 && number(ticketing, "claim") >= 2.0,
+        "{ticketing}"
+    );
+    let extended = &results[7]["layout"][0]["kinds"];
+    assert_eq!(number(extended, "ext"), 1.0, "{extended}");
     assert_eq!(
         number(ecommerce, "overridden"),
         10.0,

@@ -3,7 +3,7 @@
 // For each report: measures the diagram and the charts as drawn (elements and their boxes),
 // checks the diagram's layout (labels' overlaps, edges through boxes they do not join, both
 // without and with the attributes), tries the rule filter, saves OUT_DIR/<name>.png (the whole
-// page), <name>.top.png, <name>.attributes.png and <name>.spending.png, and prints one JSON line.
+// page), <name>.top.png, <name>.diagram.png, <name>.attributes.png and <name>.spending.png, and prints one JSON line.
 // Exits 1 on any console error, page error, or request that failed or left the machine.
 'use strict';
 const fs = require('fs');
@@ -44,11 +44,14 @@ async function main() {
       });
       // The diagram as laid out, without and then with the attributes: no two edge labels
       // overlap, no edge passes through a box it does not join, the page fits 1,400 px.
+      const base = path.join(outDir, path.basename(file).replace(/\.html$/, ''));
+      const compactShot = base + '.diagram.png';
+      await (await p.$('#diagram-section')).screenshot({ path: compactShot });
+      result.diagramScreenshot = compactShot;
       result.layout = [await p.evaluate(measureDiagram, 'svg#diagram')];
       await p.check('#show-attributes');
       result.layout.push(await p.evaluate(measureDiagram, 'svg#diagram-attributes'));
       result.pageWidth = await p.evaluate(() => document.documentElement.scrollWidth);
-      const base = path.join(outDir, path.basename(file).replace(/\.html$/, ''));
       const diagramShot = base + '.attributes.png';
       await (await p.$('svg#diagram-attributes')).screenshot({ path: diagramShot });
       result.attributesScreenshot = diagramShot;

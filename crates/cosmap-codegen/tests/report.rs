@@ -177,7 +177,7 @@ fn a_claims_container_is_sized_per_claimed_value() {
     assert_eq!(seen, 2);
 }
 
-/// Every example: each warning names a container or pattern of the design it warns
+/// Every example (and the browser test's ticketing model): each warning names a container or pattern of the design it warns
 /// of, and none contradicts that design's own figures: a largest logical partition
 /// holds at least the container's average one, and a container whose partitions
 /// hold about one item of each document type (partitioned by a unique value) has
@@ -192,8 +192,16 @@ fn no_warning_contradicts_the_design_figures() {
         .map(|e| e.file_name().to_string_lossy().into_owned())
         .collect::<Vec<_>>();
     assert!(examples.len() >= 8, "{examples:?}");
-    for example in &examples {
-        let (model, cost) = mapped(example);
+    let ticketing = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/browser/models/ticketing.json");
+    let designs = examples.iter().map(|e| (e.clone(), mapped(e))).chain(std::iter::once((
+        "ticketing".to_string(),
+        map_and_cost(
+            &cosmap_domain::load_file(&ticketing).expect("valid model"),
+            &Options::default(),
+            Consistency::Session,
+        ),
+    )));
+    for (example, (model, cost)) in designs {
         for w in &cost.warnings {
             if let Some((name, rest)) = w
                 .strip_prefix('`')
