@@ -184,6 +184,15 @@ struct Routing {
     in_ports: Vec<Vec<usize>>,
 }
 
+/// The drawing's frame: the boxes, each gutter's left and each channel's top.
+struct Frame {
+    boxes: Vec<Rect>,
+    gutter_x: Vec<f64>,
+    channel_y: Vec<f64>,
+    width: f64,
+    height: f64,
+}
+
 struct Plan {
     first: (usize, usize),
     gutter: Option<(usize, usize)>,
@@ -244,8 +253,9 @@ impl Routing {
         }
     }
 
-    /// Coordinates: gutters as wide as their lanes, channels as tall as their tracks.
-    fn place(&self, g: &Graph, cell: &[(usize, usize)]) -> Laid {
+    /// Where the columns, gutters, channels and boxes go: gutters as wide as their
+    /// lanes, channels as tall as their tracks, rows as tall as their tallest box.
+    fn frame(&self, g: &Graph, cell: &[(usize, usize)]) -> Frame {
         let gutter_w: Vec<f64> = self
             .lanes
             .iter()
@@ -267,16 +277,11 @@ impl Routing {
         for (v, &(r, _)) in cell.iter().enumerate() {
             row_h[r] = row_h[r].max(g.heights[v]);
         }
-        let channel_h: Vec<f64> = self
-            .tracks
-            .iter()
-            .map(|&t| 2.0 * CHANNEL_PAD + t as f64 * TRACK)
-            .collect();
         let (mut channel_y, mut row_y) = (Vec::new(), Vec::new());
         let mut y = 0.0;
         for r in 0..=self.rows {
             channel_y.push(y);
-            y += channel_h[r];
+            y += 2.0 * CHANNEL_PAD + self.tracks[r] as f64 * TRACK;
             if r < self.rows {
                 row_y.push(y);
                 y += row_h[r];
@@ -292,6 +297,24 @@ impl Routing {
                 h: g.heights[v],
             })
             .collect();
+        Frame {
+            boxes,
+            gutter_x,
+            channel_y,
+            width,
+            height: y,
+        }
+    }
+
+    /// The boxes where [`Routing::frame`] puts them, and each edge's route and label.
+    fn place(&self, g: &Graph, cell: &[(usize, usize)]) -> Laid {
+        let Frame {
+            boxes,
+            gutter_x,
+            channel_y,
+            width,
+            height,
+        } = self.frame(g, cell);
         let port = |ports: &[usize], e: usize, b: &Rect| {
             let i = ports.iter().position(|&p| p == e).unwrap_or(0);
             b.x + BOX_WIDTH * (i + 1) as f64 / (ports.len() + 1) as f64
@@ -330,7 +353,7 @@ impl Routing {
             routes,
             labels,
             width,
-            height: y,
+            height,
         }
     }
 }
