@@ -381,10 +381,11 @@ mod tests {
         }
     }
 
-    #[test]
-    fn no_edge_crosses_a_box_it_does_not_join() {
-        let g = sample();
-        let laid = layout(&g);
+    /// Every route starts on its source's bottom, ends on its target's top and
+    /// passes through no other box; no two boxes overlap; no two labels share a
+    /// track where they would overlap.
+    fn check(g: &Graph) {
+        let laid = layout(g);
         for (e, route) in laid.routes.iter().enumerate() {
             let (a, b) = g.edges[e];
             for (v, r) in laid.boxes.iter().enumerate() {
@@ -399,11 +400,41 @@ mod tests {
                     );
                 }
             }
-            // It starts on its source's bottom and ends on its target's top.
             let (from, to) = (laid.boxes[a], laid.boxes[b]);
             assert_eq!(route[0].1, from.y + from.h);
             assert_eq!(route[route.len() - 1].1, to.y);
         }
+        for (i, a) in laid.boxes.iter().enumerate() {
+            for b in &laid.boxes[i + 1..] {
+                let apart = a.x + a.w <= b.x || b.x + b.w <= a.x || a.y + a.h <= b.y || b.y + b.h <= a.y;
+                assert!(apart, "{a:?} {b:?}");
+            }
+        }
+        for (i, a) in laid.labels.iter().enumerate() {
+            for (j, b) in laid.labels.iter().enumerate().skip(i + 1) {
+                let (wa, wb) = (g.label_widths[i], g.label_widths[j]);
+                let apart = (a.1 - b.1).abs() >= TRACK - 0.01 || a.0 + wa <= b.0 || b.0 + wb <= a.0;
+                assert!(apart, "{a:?} {b:?}");
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn any_graph_is_laid_out_without_crossings(
+            heights in proptest::collection::vec(40.0_f64..400.0, 1..14),
+            pairs in proptest::collection::vec((0usize..14, 0usize..14), 0..30),
+        ) {
+            let n = heights.len();
+            let edges: Vec<(usize, usize)> = pairs.into_iter().map(|(a, b)| (a % n, b % n)).collect();
+            let label_widths = edges.iter().map(|(a, b)| 40.0 + 7.0 * ((a + b) % 9) as f64).collect();
+            check(&Graph { heights, edges, label_widths });
+        }
+    }
+
+    #[test]
+    fn no_edge_crosses_a_box_it_does_not_join() {
+        check(&sample());
     }
 
     #[test]
