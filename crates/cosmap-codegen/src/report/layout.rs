@@ -279,12 +279,13 @@ impl Routing {
         }
         let (mut channel_y, mut row_y) = (Vec::new(), Vec::new());
         let mut y = 0.0;
-        for r in 0..=self.rows {
+        // Each row below its channel, the last channel below the last row.
+        for (tracks, row) in self.tracks.iter().zip(row_h.iter().map(Some).chain([None])) {
             channel_y.push(y);
-            y += 2.0 * CHANNEL_PAD + self.tracks[r] as f64 * TRACK;
-            if r < self.rows {
+            y += 2.0 * CHANNEL_PAD + *tracks as f64 * TRACK;
+            if let Some(h) = row {
                 row_y.push(y);
-                y += row_h[r];
+                y += h;
             }
         }
         let boxes: Vec<Rect> = cell
