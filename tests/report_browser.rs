@@ -2,8 +2,11 @@
 //! (tests/browser/report.js): no console error, no failed request and none that
 //! leaves the machine; the diagram draws every container, the chart three bars per
 //! access pattern, all with a size; the rule filter shows exactly that rule's
-//! decisions. Screenshots (the whole page, and its top) are left under
-//! `target/report-browser/`.
+//! decisions; in the diagram, with and without the attributes, no two edge labels
+//! overlap, no label covers a box, no edge passes through a box it does not join,
+//! and the page fits 1,400 px. Screenshots of every example (the whole page, its
+//! top, the diagram, the diagram with its attributes, where the cost goes) are left under
+//! `target/report-screenshots/` for a look.
 
 mod support_browser;
 
@@ -12,7 +15,19 @@ use std::process::Command;
 
 use support_browser::{number, out_dir, repo, run};
 
-const EXAMPLES: [&str; 4] = ["ecommerce", "iot-fleet", "publishing", "tricky-names"];
+/// The reports opened: the examples, and a ticketing service's model the size of the
+/// one the report was first read with (`tests/browser/models/ticketing.json`).
+const REPORTS: [(&str, &str); 9] = [
+    ("ecommerce", "examples/ecommerce/model.json"),
+    ("iot-fleet", "examples/iot-fleet/model.json"),
+    ("publishing", "examples/publishing/model.json"),
+    ("tricky-names", "examples/tricky-names/model.json"),
+    ("help-desk", "examples/help-desk/model.json"),
+    ("cosmic-works", "examples/cosmic-works/model.json"),
+    ("library", "examples/library/model.json"),
+    ("extended-reference", "examples/patterns/extended-reference/model.json"),
+    ("ticketing", "tests/browser/models/ticketing.json"),
+];
 
 fn cosmap(args: &[&str]) -> std::process::Output {
     let out = Command::new(env!("CARGO_BIN_EXE_cosmap"))
@@ -30,15 +45,14 @@ fn cosmap(args: &[&str]) -> std::process::Output {
 
 #[test]
 fn every_example_report_opens_offline_and_draws_its_pictures() {
-    let dir = out_dir("report-browser");
+    let dir = out_dir("report-screenshots");
     let mut files: Vec<PathBuf> = Vec::new();
     let mut models = Vec::new();
-    for example in EXAMPLES {
-        let model = format!("examples/{example}/model.json");
-        let file = dir.join(format!("{example}.html"));
-        cosmap(&["report", &model, "--out", file.to_str().expect("UTF-8 path")]);
+    for (name, model) in REPORTS {
+        let file = dir.join(format!("{name}.html"));
+        cosmap(&["report", model, "--out", file.to_str().expect("UTF-8 path")]);
         let logical: serde_json::Value =
-            serde_json::from_slice(&cosmap(&["model", &model, "--format", "json"]).stdout).expect("JSON model");
+            serde_json::from_slice(&cosmap(&["model", model, "--format", "json"]).stdout).expect("JSON model");
         files.push(file);
         models.push(logical);
     }
@@ -47,7 +61,7 @@ fn every_example_report_opens_offline_and_draws_its_pictures() {
         .collect();
     let results = run("report.js", &args);
     assert_eq!(results.len(), files.len(), "one result per report: {results:?}");
-    for ((example, logical), r) in EXAMPLES.iter().zip(&models).zip(&results) {
+    for (((example, _), logical), r) in REPORTS.iter().zip(&models).zip(&results) {
         let containers = logical["containers"].as_array().map_or(0, Vec::len);
         let documents: usize = logical["containers"]
             .as_array()
@@ -91,7 +105,37 @@ fn every_example_report_opens_offline_and_draws_its_pictures() {
             "{example}: {r}"
         );
         assert_eq!(number(r, "visibleAfterAll") as usize, decisions, "{example}: {r}");
-        for shot in ["screenshot", "topScreenshot"] {
+        assert!(
+            number(r, "pageWidth") <= 1400.0,
+            "{example}: the page scrolls sideways: {r}"
+        );
+        let drawings = r["layout"].as_array().expect("both drawings measured");
+        assert_eq!(drawings.len(), 2, "{example}: {r}");
+        for d in drawings {
+            for problem in ["overlaps", "crossings", "labelOverBox"] {
+                assert_eq!(
+                    d[problem].as_array().map(Vec::len),
+                    Some(0),
+                    "{example}: {problem}: {d}"
+                );
+            }
+            assert_eq!(
+                number(d, "labels"),
+                number(d, "links"),
+                "{example}: a label per edge: {d}"
+            );
+            assert!(number(d, "right") <= 1400.0, "{example}: {d}");
+            assert_eq!(
+                d["kinds"], drawings[0]["kinds"],
+                "{example}: the same edges in both: {r}"
+            );
+        }
+        for shot in [
+            "screenshot",
+            "topScreenshot",
+            "attributesScreenshot",
+            "spendingScreenshot",
+        ] {
             let path = r[shot].as_str().map(|p| repo().join(p)).unwrap_or_default();
             let size = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
             assert!(
@@ -102,8 +146,20 @@ fn every_example_report_opens_offline_and_draws_its_pictures() {
         }
     }
     let ecommerce = &results[0];
-    // The references, the copy, and the projection copy's one reference (`account`).
-    assert_eq!(number(ecommerce, "links"), 8.0, "references and the copy: {ecommerce}");
+    // Order's copy in Account, the claims of an account's email and an item's SKU
+    // (both owners' edges to `UniqueClaims`), and the references between containers.
+    let kinds = &ecommerce["layout"][0]["kinds"];
+    assert_eq!(number(kinds, "copy"), 1.0, "{ecommerce}");
+    assert_eq!(number(kinds, "claim"), 2.0, "{ecommerce}");
+    assert!(number(kinds, "ref") >= 4.0, "{ecommerce}");
+    // The event keeps its venue's name: an extended reference, drawn as one.
+    let ticketing = &results[8]["layout"][0]["kinds"];
+    assert!(
+        number(ticketing, "ext") >= 1.0 && number(ticketing, "claim") >= 2.0,
+        "{ticketing}"
+    );
+    let extended = &results[7]["layout"][0]["kinds"];
+    assert_eq!(number(extended, "ext"), 1.0, "{extended}");
     assert_eq!(
         number(ecommerce, "overridden"),
         10.0,

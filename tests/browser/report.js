@@ -1,7 +1,9 @@
 // Opens cosmap's HTML design reports in headless Chromium, offline.
 //   node tests/browser/report.js OUT_DIR FILE.html...
 // For each report: measures the diagram and the charts as drawn (elements and their boxes),
-// tries the rule filter, saves OUT_DIR/<name>.png (the whole page), and prints one JSON line.
+// checks the diagram's layout (labels' overlaps, edges through boxes they do not join, both
+// without and with the attributes), tries the rule filter, saves OUT_DIR/<name>.png (the whole
+// page), <name>.top.png, <name>.diagram.png, <name>.attributes.png and <name>.spending.png, and prints one JSON line.
 // Exits 1 on any console error, page error, or request that failed or left the machine.
 'use strict';
 const fs = require('fs');
@@ -40,6 +42,23 @@ async function main() {
           overridden: document.querySelectorAll('#decisions tbody tr.overridden').length,
         };
       });
+      // The diagram as laid out, without and then with the attributes: no two edge labels
+      // overlap, no edge passes through a box it does not join, the page fits 1,400 px.
+      const base = path.join(outDir, path.basename(file).replace(/\.html$/, ''));
+      const compactShot = base + '.diagram.png';
+      await (await p.$('#diagram-section')).screenshot({ path: compactShot });
+      result.diagramScreenshot = compactShot;
+      result.layout = [await p.evaluate(measureDiagram, 'svg#diagram')];
+      await p.check('#show-attributes');
+      result.layout.push(await p.evaluate(measureDiagram, 'svg#diagram-attributes'));
+      result.pageWidth = await p.evaluate(() => document.documentElement.scrollWidth);
+      const diagramShot = base + '.attributes.png';
+      await (await p.$('svg#diagram-attributes')).screenshot({ path: diagramShot });
+      result.attributesScreenshot = diagramShot;
+      const spendingShot = base + '.spending.png';
+      await (await p.$('#spending')).screenshot({ path: spendingShot });
+      result.spendingScreenshot = spendingShot;
+      await p.uncheck('#show-attributes');
       // The filter: the first rule's button shows only that rule's decisions, "all" shows all.
       const rule = await p.getAttribute('.filter button:nth-child(2)', 'data-rule');
       await p.click('.filter button:nth-child(2)');
@@ -66,6 +85,49 @@ async function main() {
     for (const problem of problems) console.error(problem);
     process.exit(1);
   }
+}
+
+// Runs in the page: the labels' overlaps and the edges' crossings of the diagram `selector`.
+function measureDiagram(selector) {
+  const svg = document.querySelector(selector);
+  if (!svg) return null;
+  const inside = (r, x, y, inset) => x > r.x + inset && x < r.x + r.width - inset && y > r.y + inset && y < r.y + r.height - inset;
+  const labels = [...svg.querySelectorAll('text.link-label')].map((t) => t.getBoundingClientRect());
+  const overlaps = [];
+  for (let i = 0; i < labels.length; i++) {
+    for (let j = i + 1; j < labels.length; j++) {
+      const a = labels[i]; const b = labels[j];
+      const apart = a.right <= b.left + 0.5 || b.right <= a.left + 0.5 || a.bottom <= b.top + 0.5 || b.bottom <= a.top + 0.5;
+      if (!apart) overlaps.push([svg.querySelectorAll('text.link-label')[i].textContent, svg.querySelectorAll('text.link-label')[j].textContent]);
+    }
+  }
+  const boxes = [...svg.querySelectorAll('g.container')].map((g) => ({ index: g.getAttribute('data-index'), r: g.querySelector('rect.box').getBBox() }));
+  const crossings = [];
+  for (const link of svg.querySelectorAll('g.link')) {
+    const ends = [link.getAttribute('data-from'), link.getAttribute('data-to')];
+    const path = link.querySelector('path');
+    const length = path.getTotalLength();
+    for (const b of boxes) {
+      if (ends.includes(b.index)) continue;
+      for (let at = 0; at <= length; at += 2) {
+        const pt = path.getPointAtLength(at);
+        if (inside(b.r, pt.x, pt.y, 1.5)) { crossings.push(`${ends.join('->')} crosses ${b.index}`); break; }
+      }
+    }
+  }
+  // Labels over the boxes of containers count as hidden text too.
+  const labelOverBox = [];
+  for (const t of svg.querySelectorAll('text.link-label')) {
+    const r = t.getBBox();
+    for (const b of boxes) {
+      const apart = r.x + r.width <= b.r.x || b.r.x + b.r.width <= r.x || r.y + r.height <= b.r.y || b.r.y + b.r.height <= r.y;
+      if (!apart) { labelOverBox.push(`${t.textContent} over ${b.index}`); break; }
+    }
+  }
+  const box = svg.getBoundingClientRect();
+  const kinds = {};
+  for (const kind of ['ref', 'ext', 'copy', 'claim']) kinds[kind] = svg.querySelectorAll(`g.link.${kind}`).length;
+  return { labels: labels.length, overlaps, crossings, labelOverBox, links: svg.querySelectorAll('g.link').length, kinds, right: box.right, width: box.width };
 }
 
 main().catch((e) => { console.error(e.stack || String(e)); process.exit(1); });

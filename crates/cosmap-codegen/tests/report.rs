@@ -5,8 +5,9 @@ use std::path::PathBuf;
 
 use cosmap_codegen::render_report;
 use cosmap_domain::DomainModel;
-use cosmap_mapper::cost::{estimate, Consistency};
-use cosmap_mapper::{map, Options};
+use cosmap_mapper::cost::{estimate, map_and_cost, Consistency, CostReport};
+use cosmap_mapper::operations::OperationKind;
+use cosmap_mapper::{map, ContainerKind, LogicalModel, Options};
 
 fn load(example: &str) -> DomainModel {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("../../examples/{example}/model.json"));
@@ -26,6 +27,9 @@ fn the_report_has_every_section_and_one_bar_per_design_and_pattern() {
     for id in [
         "overview",
         "diagram",
+        "diagram-attributes",
+        "spending-chart",
+        "container-figures",
         "costs",
         "cost-chart",
         "totals-chart",
@@ -41,7 +45,8 @@ fn the_report_has_every_section_and_one_bar_per_design_and_pattern() {
         3 * patterns + 3,
         "three bars per pattern and three for the workload"
     );
-    assert_eq!(html.matches("<g class=\"container\">").count(), 6);
+    // Each container in both drawings (without and with the attributes).
+    assert_eq!(html.matches("<g class=\"container\" data-index=").count(), 2 * 6);
     let queries = map(&model, &Options::default())
         .operations
         .iter()
@@ -111,4 +116,136 @@ fn a_write_that_is_not_atomic_says_so_beside_its_requests() {
     assert!(warning < next, "the warning belongs to `join the library`");
     // ecommerce's writes are each one transaction.
     assert!(!report(&load("ecommerce")).contains("not atomic"));
+}
+
+/// The mapper's optimised design and its cost estimate, as `cosmap report` makes them.
+fn mapped(example: &str) -> (LogicalModel, CostReport) {
+    map_and_cost(&load(example), &Options::default(), Consistency::Session)
+}
+
+/// Bytes as `human_bytes` prints them (`198 GB`).
+fn parse_bytes(text: &str) -> f64 {
+    let (number, unit) = text.split_once(' ').expect("a number and a unit");
+    let scale = match unit {
+        "B" => 1.0,
+        "kB" => 1e3,
+        "MB" => 1e6,
+        "GB" => 1e9,
+        "TB" => 1e12,
+        "PB" => 1e15,
+        other => panic!("unit {other}"),
+    };
+    number.replace(',', "").parse::<f64>().expect("a number") * scale
+}
+
+/// A claims container is partitioned by the claimed value: as many logical
+/// partitions as values (at least its claims over its claimed attributes), and its
+/// largest holds one claim per attribute, never a warning's 20 GB.
+#[test]
+fn a_claims_container_is_sized_per_claimed_value() {
+    let mut seen = 0;
+    for example in ["help-desk", "cosmic-works"] {
+        let (model, cost) = mapped(example);
+        let claims = model
+            .containers
+            .iter()
+            .find(|c| c.kind == ContainerKind::Claims)
+            .unwrap_or_else(|| panic!("{example} claims unique values"));
+        let figures = cost
+            .containers
+            .optimised
+            .iter()
+            .find(|f| f.name == claims.name)
+            .expect("the claims container's figures");
+        let attributes = claims.document_types.len() as f64;
+        assert!(figures.items > 1_000.0, "{example}: {figures:?}");
+        assert!(
+            figures.logical_partitions >= figures.items / attributes,
+            "{example}: one logical partition per value: {figures:?}"
+        );
+        let named = format!("`{}`", claims.name);
+        assert!(
+            !cost.warnings.iter().any(|w| w.contains(&named)),
+            "{example}: {:?}",
+            cost.warnings
+        );
+        let html = render_report(&model, &cost);
+        let warning = format!("<li class=\"warning\"><code>{}</code>", claims.name);
+        assert!(!html.contains(&warning), "{example}");
+        seen += 1;
+    }
+    assert_eq!(seen, 2);
+}
+
+/// Every example (and the browser test's ticketing model): each warning names a container or pattern of the design it warns
+/// of, and none contradicts that design's own figures: a largest logical partition
+/// holds at least the container's average one, and a container whose partitions
+/// hold about one item of each document type (partitioned by a unique value) has
+/// none over 20 GB (an item is at most 2 MB); a pattern said to run as a
+/// cross-partition query does so in the estimate.
+#[test]
+fn no_warning_contradicts_the_design_figures() {
+    let examples = std::fs::read_dir(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples"))
+        .expect("the examples")
+        .filter_map(|e| e.ok())
+        .filter(|e| e.path().join("model.json").exists())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect::<Vec<_>>();
+    assert!(examples.len() >= 8, "{examples:?}");
+    let ticketing = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/browser/models/ticketing.json");
+    let designs = examples.iter().map(|e| (e.clone(), mapped(e))).chain(std::iter::once((
+        "ticketing".to_string(),
+        map_and_cost(
+            &cosmap_domain::load_file(&ticketing).expect("valid model"),
+            &Options::default(),
+            Consistency::Session,
+        ),
+    )));
+    for (example, (model, cost)) in designs {
+        for w in &cost.warnings {
+            if let Some((name, rest)) = w
+                .strip_prefix('`')
+                .and_then(|w| w.split_once("`: its largest logical partition would hold about "))
+            {
+                let figures = cost
+                    .containers
+                    .optimised
+                    .iter()
+                    .find(|f| f.name == name)
+                    .unwrap_or_else(|| panic!("{example}: {w}: no such container"));
+                let types = model
+                    .containers
+                    .iter()
+                    .find(|c| c.name == name)
+                    .map_or(1, |c| c.document_types.len()) as f64;
+                let bytes = parse_bytes(rest.split(" after ").next().unwrap_or(rest));
+                let average = figures.storage_bytes / figures.logical_partitions.max(1.0);
+                assert!(
+                    bytes >= average * 0.99,
+                    "{example}: {w} below the average partition ({average}): {figures:?}"
+                );
+                let per_partition = figures.items / figures.logical_partitions.max(1.0);
+                assert!(
+                    per_partition > types || bytes <= types * 2e6,
+                    "{example}: {w}, yet about {per_partition} items a logical partition: {figures:?}"
+                );
+            } else if let Some((pattern, _)) = w.strip_prefix('`').and_then(|w| w.split_once("` runs ")) {
+                let p = cost
+                    .patterns
+                    .iter()
+                    .find(|p| p.name == pattern)
+                    .unwrap_or_else(|| panic!("{example}: {w}: no such pattern"));
+                assert_eq!(
+                    p.optimised.operation,
+                    OperationKind::CrossPartitionQuery,
+                    "{example}: {w}"
+                );
+            } else if let Some(name) = w.strip_prefix('`').and_then(|w| w.split('`').next()) {
+                assert!(
+                    cost.containers.optimised.iter().any(|f| f.name == name),
+                    "{example}: {w}: no such container"
+                );
+            }
+        }
+    }
 }

@@ -1,22 +1,27 @@
-//! The report's diagram, as SVG laid out in Rust: one box per container (name and
-//! partition key), a row per document type with its embedded objects indented
-//! beneath it (arrays with their bound), dashed curves for references and thick
-//! curves for copies. Deterministic: the layout follows the model's order.
+//! The report's diagram, as SVG drawn in Rust and laid out by [`super::layout`]:
+//! one box per container (name and partition key), a row per document type with
+//! its embedded objects indented beneath it (arrays with their bound) and, in the
+//! fuller drawing, its attributes; an edge from each container to the containers
+//! it refers to (plain and extended references drawn apart), to its copies and to
+//! the claims of its unique values, each labelled. Deterministic: the layout
+//! follows the model's order.
 
 use std::fmt::Write as _;
 
-use cosmap_mapper::{Embedded, EmbeddedKind, LogicalModel, Reference, Role};
+use cosmap_mapper::{Embedded, EmbeddedKind, LogicalModel, Property, Reference, Role};
 
+use super::chart::truncate;
 use super::html::{esc, px};
+use super::layout::{layout, Graph, Laid, BOX_WIDTH};
 
-const BOX: f64 = 330.0;
-const GUTTER: f64 = 140.0;
-const HEADER: f64 = 34.0;
+const HEADER: f64 = 38.0;
 const ROW: f64 = 20.0;
 const PAD: f64 = 10.0;
-const COLUMNS: usize = 3;
-const ROW_GAP: f64 = 50.0;
-const INDENT: f64 = 16.0;
+const INDENT: f64 = 14.0;
+/// Characters of a line that fit a box (about 6.5 px a character at 12 px).
+const LINE_CHARS: usize = 34;
+/// Width of a character of an edge's label (10 px text), kept generous.
+const LABEL_CHAR: f64 = 6.2;
 
 /// One line inside a container box.
 struct Line {
@@ -25,152 +30,197 @@ struct Line {
     class: &'static str,
 }
 
-/// A curve between two lines: (container, line) to (container, line).
-struct Link {
-    from: (usize, usize),
-    to: (usize, usize),
-    label: String,
-    class: &'static str,
+/// The kinds of edge, each drawn its own way (the legend says which).
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Kind {
+    Reference,
+    Extended,
+    Copy,
+    Claim,
 }
 
-/// A laid-out container.
-struct Placed {
-    x: f64,
-    y: f64,
-    height: f64,
-    column: usize,
-}
-
-/// The SVG diagram of `model`, with `id="diagram"`.
-pub fn svg(model: &LogicalModel) -> String {
-    let mut lines: Vec<Vec<Line>> = Vec::new();
-    let mut holders: Vec<(usize, usize, &Reference)> = Vec::new();
-    let mut doc_line: Vec<Vec<usize>> = Vec::new();
-    for (ci, c) in model.containers.iter().enumerate() {
-        let mut own = Vec::new();
-        let mut docs = Vec::new();
-        for d in &c.document_types {
-            docs.push(own.len());
-            let role = d.role.as_str();
-            let class = match d.role {
-                Role::Copy => "doc copy",
-                _ => "doc",
-            };
-            own.push(Line {
-                text: format!("{} · {role}", d.name),
-                depth: 0,
-                class,
-            });
-            let line = own.len() - 1;
-            holders.extend(d.references.iter().map(|r| (ci, line, r)));
-            embedded(ci, &d.embedded, 1, &mut own, &mut holders);
+impl Kind {
+    fn class(self) -> &'static str {
+        match self {
+            Kind::Reference => "ref",
+            Kind::Extended => "ext",
+            Kind::Copy => "copy",
+            Kind::Claim => "claim",
         }
-        lines.push(own);
-        doc_line.push(docs);
     }
-    let locate = |container: &str, document: &str| -> Option<(usize, usize)> {
-        let ci = model.containers.iter().position(|c| c.name == container)?;
-        let di = model.containers[ci]
-            .document_types
+}
+
+/// An edge between two containers, its label the names it stands for.
+struct Edge {
+    from: usize,
+    to: usize,
+    kind: Kind,
+    names: Vec<String>,
+}
+
+/// The SVG diagram of `model`, with `id`; with each document type's attributes
+/// when `attributes`.
+pub fn svg(model: &LogicalModel, id: &str, attributes: bool) -> String {
+    let lines: Vec<Vec<Line>> = model.containers.iter().map(|c| box_lines(c, attributes)).collect();
+    let edges = edges(model);
+    let labels: Vec<String> = edges.iter().map(|e| truncate(&e.names.join(", "), 40)).collect();
+    let graph = Graph {
+        heights: lines.iter().map(|l| HEADER + l.len() as f64 * ROW + PAD).collect(),
+        edges: edges.iter().map(|e| (e.from, e.to)).collect(),
+        label_widths: labels
             .iter()
-            .position(|d| d.name == document && d.role != Role::Copy)?;
-        Some((ci, *doc_line.get(ci)?.get(di)?))
+            .map(|l| l.chars().count() as f64 * LABEL_CHAR + 4.0)
+            .collect(),
     };
-    let mut links = Vec::new();
-    for (ci, line, r) in &holders {
-        if let Some(to) = locate(&r.target_container, &r.target) {
-            links.push(Link {
-                from: (*ci, *line),
-                to,
-                label: if r.many {
-                    format!("{}[]", r.name)
-                } else {
-                    r.name.clone()
-                },
-                class: "ref",
-            });
-        }
-    }
-    for (ci, c) in model.containers.iter().enumerate() {
-        for (di, d) in c.document_types.iter().enumerate() {
-            if let (Some(of), Some(line)) = (&d.copy_of, doc_line[ci].get(di)) {
-                if let Some(from) = locate(&of.container, &of.document_type) {
-                    links.push(Link {
-                        from,
-                        to: (ci, *line),
-                        label: format!("copy by {}", of.partition_key_from),
-                        class: "copy",
-                    });
-                }
-            }
-        }
-    }
-    let placed = layout(&lines);
-    let width = placed.iter().map(|p| p.x + BOX).fold(BOX, f64::max) + GUTTER / 2.0;
-    let height = placed.iter().map(|p| p.y + p.height).fold(HEADER, f64::max) + PAD;
+    let laid = layout(&graph);
     let mut svg = String::new();
     let _ = write!(
         svg,
-        r#"<svg id="diagram" xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" role="img"><title>Containers of {}</title>"#,
+        r#"<svg id="{}" class="diagram" xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" style="max-width:100%;height:auto" role="img"><title>Containers of {}</title>"#,
+        esc(id),
         esc(&model.model),
-        w = px(width),
-        h = px(height)
+        w = px(laid.width),
+        h = px(laid.height)
     );
-    svg.push_str(r##"<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerUnits="userSpaceOnUse" markerWidth="9" markerHeight="9" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#555"/></marker></defs>"##);
-    for ((c, p), own) in model.containers.iter().zip(&placed).zip(&lines) {
-        let _ = write!(
-            svg,
-            r#"<g class="container"><rect class="box" x="{}" y="{}" width="{}" height="{}" rx="6"/><text class="name" x="{}" y="{}">{}</text><text class="key" x="{}" y="{}">partition key {}</text>"#,
-            px(p.x),
-            px(p.y),
-            px(BOX),
-            px(p.height),
-            px(p.x + PAD),
-            px(p.y + 16.0),
-            esc(&c.name),
-            px(p.x + PAD),
-            px(p.y + 29.0),
-            esc(&c.partition_key.paths.join(", "))
-        );
-        for (i, line) in own.iter().enumerate() {
-            let y = p.y + HEADER + i as f64 * ROW;
-            let x = p.x + PAD + line.depth as f64 * INDENT;
-            if line.depth == 0 {
-                let _ = write!(
-                    svg,
-                    r#"<rect class="{}" x="{}" y="{}" width="{}" height="{}" rx="3"/>"#,
-                    line.class,
-                    px(x - 4.0),
-                    px(y + 2.0),
-                    px(BOX - 2.0 * PAD + 8.0),
-                    px(ROW - 3.0)
-                );
-            }
-            let _ = write!(
-                svg,
-                r#"<text class="line {}" x="{}" y="{}">{}</text>"#,
-                if line.depth == 0 { "doc-name" } else { "embedded" },
-                px(x),
-                px(y + 15.0),
-                esc(&line.text)
-            );
-        }
-        svg.push_str("</g>");
+    let _ = write!(
+        svg,
+        r##"<defs><marker id="{id}-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerUnits="userSpaceOnUse" markerWidth="9" markerHeight="9" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#555"/></marker></defs>"##,
+        id = esc(id)
+    );
+    for (ci, c) in model.containers.iter().enumerate() {
+        container(&mut svg, ci, c, &laid, &lines[ci]);
     }
-    for link in &links {
-        svg.push_str(&curve(link, &placed));
+    // Edges over the boxes (they only touch their own), labels over the edges.
+    for (e, edge) in edges.iter().enumerate() {
+        draw_edge(
+            &mut svg,
+            id,
+            edge,
+            &laid.routes[e],
+            &labels[e],
+            edge.names.join(", "),
+            laid.labels[e],
+        );
     }
     svg.push_str("</svg>");
     svg
 }
 
-fn embedded<'m>(
-    ci: usize,
-    list: &'m [Embedded],
-    depth: usize,
-    own: &mut Vec<Line>,
-    holders: &mut Vec<(usize, usize, &'m Reference)>,
-) {
+/// The HTML legend of the edges' kinds.
+pub fn legend() -> String {
+    let sample = |class: &str, what: &str| {
+        format!(
+            r#"<li><svg class="sample" width="44" height="12" viewBox="0 0 44 12"><g class="link {class}"><path d="M2 6 H42"/></g></svg> {what}</li>"#
+        )
+    };
+    format!(
+        "<ul class=\"legend\">{}{}{}{}</ul>",
+        sample("ref", "reference (id and partition key)"),
+        sample("ext", "extended reference (keeps some of the target's attributes)"),
+        sample("copy", "copy kept in sync from the change feed"),
+        sample("claim", "uniqueness claim of an owner's value")
+    )
+}
+
+fn container(svg: &mut String, ci: usize, c: &cosmap_mapper::Container, laid: &Laid, own: &[Line]) {
+    let b = laid.boxes[ci];
+    let _ = write!(
+        svg,
+        r#"<g class="container" data-index="{ci}"><rect class="box" x="{}" y="{}" width="{}" height="{}" rx="6"/><text class="name" x="{}" y="{}">{}</text><text class="key" x="{}" y="{}">partition key {}</text>"#,
+        px(b.x),
+        px(b.y),
+        px(b.w),
+        px(b.h),
+        px(b.x + PAD),
+        px(b.y + 17.0),
+        esc(&truncate(&c.name, LINE_CHARS)),
+        px(b.x + PAD),
+        px(b.y + 31.0),
+        esc(&truncate(&c.partition_key.paths.join(", "), LINE_CHARS - 14))
+    );
+    for (i, line) in own.iter().enumerate() {
+        let y = b.y + HEADER + i as f64 * ROW;
+        let x = b.x + PAD + line.depth as f64 * INDENT;
+        if line.depth == 0 {
+            let _ = write!(
+                svg,
+                r#"<rect class="{}" x="{}" y="{}" width="{}" height="{}" rx="3"/>"#,
+                line.class,
+                px(x - 4.0),
+                px(y + 2.0),
+                px(BOX_WIDTH - 2.0 * PAD + 8.0),
+                px(ROW - 3.0)
+            );
+        }
+        let chars = LINE_CHARS.saturating_sub(2 * line.depth);
+        let shown = truncate(&line.text, chars);
+        let title = if shown == line.text {
+            String::new()
+        } else {
+            format!("<title>{}</title>", esc(&line.text))
+        };
+        let _ = write!(
+            svg,
+            r#"<text class="line {}" x="{}" y="{}">{title}{}</text>"#,
+            if line.depth == 0 { "doc-name" } else { line.class },
+            px(x),
+            px(y + 15.0),
+            esc(&shown)
+        );
+    }
+    svg.push_str("</g>");
+}
+
+fn draw_edge(svg: &mut String, id: &str, edge: &Edge, route: &[(f64, f64)], label: &str, full: String, at: (f64, f64)) {
+    let mut d = String::new();
+    for (i, (x, y)) in route.iter().enumerate() {
+        let _ = write!(d, "{}{} {}", if i == 0 { "M" } else { " L" }, px(*x), px(*y));
+    }
+    let _ = write!(
+        svg,
+        r#"<g class="link {class}" data-from="{}" data-to="{}"><path d="{d}" marker-end="url(#{}-arrow)"><title>{}</title></path><text class="link-label" x="{}" y="{}">{}</text></g>"#,
+        edge.from,
+        edge.to,
+        esc(id),
+        esc(&full),
+        px(at.0),
+        px(at.1),
+        esc(label),
+        class = edge.kind.class()
+    );
+}
+
+/// A container's lines: each document type (name and role), the objects embedded
+/// in it and, when `attributes`, its attributes.
+fn box_lines(c: &cosmap_mapper::Container, attributes: bool) -> Vec<Line> {
+    let mut own = Vec::new();
+    for d in &c.document_types {
+        own.push(Line {
+            text: format!("{} · {}", d.name, d.role.as_str()),
+            depth: 0,
+            class: if d.role == Role::Copy { "doc copy" } else { "doc" },
+        });
+        if attributes {
+            properties(&d.attributes, 1, &mut own);
+        }
+        embedded(&d.embedded, 1, attributes, &mut own);
+    }
+    own
+}
+
+fn properties(list: &[Property], depth: usize, own: &mut Vec<Line>) {
+    for p in list {
+        let many = if p.many { "[]" } else { "" };
+        let optional = if p.optional { "?" } else { "" };
+        own.push(Line {
+            text: format!("{}{optional}: {}{many}", p.name, p.ty.as_str()),
+            depth,
+            class: "attribute",
+        });
+    }
+}
+
+fn embedded(list: &[Embedded], depth: usize, attributes: bool, own: &mut Vec<Line>) {
     for e in list {
         let what = match e.kind {
             EmbeddedKind::ValueObject => e.source.clone(),
@@ -187,62 +237,75 @@ fn embedded<'m>(
             depth,
             class: "embedded",
         });
-        let line = own.len() - 1;
-        holders.extend(e.references.iter().map(|r| (ci, line, r)));
-        embedded(ci, &e.embedded, depth + 1, own, holders);
-    }
-}
-
-/// Containers in rows of [`COLUMNS`], each row as tall as its tallest box.
-fn layout(lines: &[Vec<Line>]) -> Vec<Placed> {
-    let mut placed = Vec::new();
-    let mut y = PAD;
-    for row in lines.chunks(COLUMNS) {
-        let mut tallest: f64 = 0.0;
-        for (column, own) in row.iter().enumerate() {
-            let height = HEADER + own.len() as f64 * ROW + PAD;
-            tallest = tallest.max(height);
-            placed.push(Placed {
-                x: PAD + column as f64 * (BOX + GUTTER),
-                y,
-                height,
-                column,
-            });
+        if attributes {
+            properties(&e.attributes, depth + 1, own);
         }
-        y += tallest + ROW_GAP;
+        embedded(&e.embedded, depth + 1, attributes, own);
     }
-    placed
 }
 
-/// A cubic curve between two lines' edges, with its label at the middle.
-fn curve(link: &Link, placed: &[Placed]) -> String {
-    let (Some(a), Some(b)) = (placed.get(link.from.0), placed.get(link.to.0)) else {
-        return String::new();
+/// The edges between containers: references (of document types and of the objects
+/// embedded in them), copies and claims, one edge per pair of containers and kind,
+/// labelled with every name it stands for.
+fn edges(model: &LogicalModel) -> Vec<Edge> {
+    let index = |name: &str| model.containers.iter().position(|c| c.name == name);
+    let mut out: Vec<Edge> = Vec::new();
+    let mut add = |from: Option<usize>, to: Option<usize>, kind: Kind, name: String| {
+        let (Some(from), Some(to)) = (from, to) else { return };
+        match out.iter_mut().find(|e| e.from == from && e.to == to && e.kind == kind) {
+            Some(e) if !e.names.contains(&name) => e.names.push(name),
+            Some(_) => {}
+            None => out.push(Edge {
+                from,
+                to,
+                kind,
+                names: vec![name],
+            }),
+        }
     };
-    let ay = a.y + HEADER + link.from.1 as f64 * ROW + ROW / 2.0 + 1.0;
-    let by = b.y + HEADER + link.to.1 as f64 * ROW + ROW / 2.0 + 1.0;
-    let (ax, bx, ac, bc) = if b.column > a.column {
-        (a.x + BOX, b.x, a.x + BOX + 70.0, b.x - 70.0)
-    } else if b.column < a.column {
-        (a.x, b.x + BOX, a.x - 70.0, b.x + BOX + 70.0)
-    } else {
-        let bend = 60.0 + 6.0 * ((link.from.1 + link.to.1) % 8) as f64;
-        (a.x + BOX, b.x + BOX, a.x + BOX + bend, b.x + BOX + bend)
-    };
-    let (mx, my) = (0.125 * ax + 0.375 * ac + 0.375 * bc + 0.125 * bx, 0.5 * ay + 0.5 * by);
-    format!(
-        r#"<g class="link {class}"><path d="M{} {} C{} {} {} {} {} {}" marker-end="url(#arrow)"><title>{label}</title></path><text class="link-label" x="{}" y="{}" text-anchor="middle">{label}</text></g>"#,
-        px(ax),
-        px(ay),
-        px(ac),
-        px(ay),
-        px(bc),
-        px(by),
-        px(bx),
-        px(by),
-        px(mx),
-        px(my - 3.0),
-        class = link.class,
-        label = esc(&link.label)
-    )
+    for (ci, c) in model.containers.iter().enumerate() {
+        for d in &c.document_types {
+            let mut refs: Vec<&Reference> = d.references.iter().collect();
+            collect_refs(&d.embedded, &mut refs);
+            for r in refs {
+                let kind = if r.extended.is_some() {
+                    Kind::Extended
+                } else {
+                    Kind::Reference
+                };
+                let many = if r.many { "[]" } else { "" };
+                // Which document type holds it, where the container holds more than one.
+                let name = if c.document_types.len() > 1 {
+                    format!("{}.{}{many}", d.name, r.name)
+                } else {
+                    format!("{}{many}", r.name)
+                };
+                add(Some(ci), index(&r.target_container), kind, name);
+            }
+            if let Some(of) = &d.copy_of {
+                add(
+                    index(&of.container),
+                    Some(ci),
+                    Kind::Copy,
+                    format!("copy by {}", of.partition_key_from),
+                );
+            }
+            if let Some(of) = &d.claim_of {
+                add(
+                    index(&of.container),
+                    Some(ci),
+                    Kind::Claim,
+                    format!("unique {}", of.attribute),
+                );
+            }
+        }
+    }
+    out
+}
+
+fn collect_refs<'m>(list: &'m [Embedded], refs: &mut Vec<&'m Reference>) {
+    for e in list {
+        refs.extend(&e.references);
+        collect_refs(&e.embedded, refs);
+    }
 }

@@ -1,7 +1,8 @@
 //! `cosmap report`: one self-contained HTML page about a logical model — an
 //! overview (containers, document types, the workload's RU/s under the three
-//! designs, the warnings), an SVG diagram of the containers, a bar chart of every
-//! access pattern's cost under the three designs, each pattern's requests and
+//! designs, the warnings), an SVG diagram of the containers laid out in layers,
+//! where the workload's RU/s go (by pattern and by container, on one scale), a bar
+//! chart of every access pattern's cost under the three designs, each pattern's requests and
 //! SQL, and the decisions with their evidence, filterable by rule.
 //!
 //! Everything is drawn here, in Rust, as inline SVG: no script library, no
@@ -11,8 +12,10 @@
 mod chart;
 mod diagram;
 mod html;
+mod layout;
 mod page;
 mod sections;
+mod spending;
 
 use cosmap_mapper::cost::CostReport;
 use cosmap_mapper::LogicalModel;
@@ -23,6 +26,7 @@ pub fn render(model: &LogicalModel, cost: &CostReport) -> String {
     let mut out = page::open(&html::esc(&format!("{} · cosmap design report", model.model)));
     out.push_str(&sections::overview(model, cost));
     out.push_str(&sections::diagram(model));
+    out.push_str(&spending::section(cost));
     out.push_str(&sections::costs(cost));
     out.push_str(&sections::patterns(model));
     out.push_str(&sections::decisions(model));

@@ -30,7 +30,12 @@ svg text{font:12px system-ui,sans-serif;fill:#1d2330}
 svg .box{fill:#fbfbf2;stroke:#b9b98a}svg .name{font-weight:600;font-size:13px}svg .key{fill:#5b6270;font-size:11px}
 svg .doc{fill:#e8e9fb;stroke:#9a9ee0}svg .doc.copy{fill:#fdeede;stroke:#e0a66a}svg .embedded{fill:#3b4150}
 svg .link path{fill:none;stroke:#555;stroke-width:1.2}svg .link.ref path{stroke-dasharray:5 4}
-svg .link.copy path{stroke:#c2691d;stroke-width:3}svg .link-label{font-size:10px;fill:#444}
+svg .link.ext path{stroke:#6a3fb5;stroke-width:2;stroke-dasharray:9 3}svg .link.claim path{stroke:#2e8b57;stroke-width:1.5;stroke-dasharray:2 3}
+svg .link.copy path{stroke:#c2691d;stroke-width:3}svg .link-label{font-size:10px;fill:#333;paint-order:stroke;stroke:#fff;stroke-width:3px}
+svg .attribute{fill:#5b6270;font-size:11px}svg .part-label{fill:#fff;font-size:11px}svg .legend{font-size:11px}
+.legend{list-style:none;padding:0;margin:4px 0;display:flex;flex-wrap:wrap;gap:4px 18px}.legend svg{vertical-align:middle}
+.diagram-full{display:none}#show-attributes:checked~.diagram-full{display:block}#show-attributes:checked~.diagram-compact{display:none}
+.figure svg.diagram{display:block;margin:0 auto}
 svg .bar.naive{fill:#b3b8c3}svg .bar.rules{fill:#7d9fd6}svg .bar.optimised{fill:#2f6fd0}
 svg .title{font-weight:600}svg .design,svg .value{font-size:11px}
 .pattern{margin:18px 0}.pattern h3{margin:0 0 4px}

@@ -8,7 +8,7 @@ use cosmap_mapper::operations::Operation;
 use cosmap_mapper::LogicalModel;
 
 use super::chart::{bars, Group};
-use super::html::{esc, ru};
+use super::html::{esc, figure, inline, num, ru};
 
 /// Title, counts, the containers table, the workload's RU/s and the warnings.
 pub fn overview(model: &LogicalModel, cost: &CostReport) -> String {
@@ -65,7 +65,7 @@ pub fn overview(model: &LogicalModel, cost: &CostReport) -> String {
     } else {
         out.push_str("<ul class=\"warnings\">\n");
         for w in &cost.warnings {
-            let _ = writeln!(out, "<li class=\"warning\">{}</li>", esc(w));
+            let _ = writeln!(out, "<li class=\"warning\">{}</li>", inline(w));
         }
         out.push_str("</ul>\n");
     }
@@ -73,11 +73,14 @@ pub fn overview(model: &LogicalModel, cost: &CostReport) -> String {
     out
 }
 
-/// The SVG diagram of the containers.
+/// The diagram of the containers, its legend, and a toggle that shows each
+/// document type's attributes (a second drawing, laid out for them).
 pub fn diagram(model: &LogicalModel) -> String {
     format!(
-        "<section id=\"diagram-section\"><h2>Diagram</h2>\n<p class=\"muted\">Each box is a container with its partition key; each shaded row a document type, with the objects embedded in it beneath (arrays with their bound). Dashed arrows are references (id and partition key); thick orange arrows are copies kept in sync from the change feed.</p>\n<div class=\"figure\">{}</div>\n</section>\n",
-        super::diagram::svg(model)
+        "<section id=\"diagram-section\"><h2>Diagram</h2>\n<p class=\"muted\">Each box is a container with its partition key; each shaded row a document type, with the objects embedded in it beneath (arrays with their bound). Arrows run from a container to the containers it refers to, keeps copies in or claims values in.</p>\n{}\n<input type=\"checkbox\" id=\"show-attributes\"><label for=\"show-attributes\"> show attributes</label>\n<div class=\"figure diagram-compact\">{}</div>\n<div class=\"figure diagram-full\">{}</div>\n</section>\n",
+        super::diagram::legend(),
+        super::diagram::svg(model, "diagram", false),
+        super::diagram::svg(model, "diagram-attributes", true)
     )
 }
 
@@ -86,7 +89,7 @@ pub fn costs(cost: &CostReport) -> String {
     let labels: Vec<String> = cost
         .patterns
         .iter()
-        .map(|p| format!("{} ({}/s)", p.name, p.per_second))
+        .map(|p| format!("{} ({}/s)", p.name, num(p.per_second)))
         .collect();
     let groups: Vec<Group> = cost
         .patterns
@@ -97,7 +100,7 @@ pub fn costs(cost: &CostReport) -> String {
             values: [p.naive.ru_per_second, p.rules.ru_per_second, p.optimised.ru_per_second],
         })
         .collect();
-    let mut out = String::from("<section id=\"costs\"><h2>Cost per access pattern</h2>\n<p class=\"muted\">RU/s of each access pattern at its rate, under the naive port, the rules MR1–MR6 and the optimised design; the bars of each pattern are scaled to its largest figure.</p>\n");
+    let mut out = String::from("<section id=\"costs\"><h2>Cost per access pattern</h2>\n<p class=\"muted\">RU/s of each access pattern at its rate, under the naive port, the rules MR1–MR6 and the optimised design; every bar on one scale (the largest figure of all).</p>\n");
     if groups.is_empty() {
         out.push_str("<p class=\"muted\">The model declares no access pattern.</p>\n");
     } else {
@@ -106,7 +109,7 @@ pub fn costs(cost: &CostReport) -> String {
     if !cost.assumptions.is_empty() {
         out.push_str("<details><summary>Assumptions</summary><ul>\n");
         for a in &cost.assumptions {
-            let _ = writeln!(out, "<li>{}</li>", esc(a));
+            let _ = writeln!(out, "<li>{}</li>", inline(a));
         }
         out.push_str("</ul></details>\n");
     }
@@ -134,7 +137,7 @@ fn pattern(op: &Operation) -> String {
         "<div class=\"pattern\"><h3>{} <span class=\"tag\">{}</span> <span class=\"muted\">{}/s</span></h3>\n<ol>\n",
         esc(&op.pattern),
         op.kind.as_str(),
-        op.per_second
+        num(op.per_second)
     );
     for r in &op.requests {
         let mut what = format!("<b>{}</b>", r.kind().as_str());
@@ -153,7 +156,7 @@ fn pattern(op: &Operation) -> String {
         if let Some(id) = r.id() {
             let _ = write!(what, ", id <code>{}</code>", esc(&id.to_string()));
         }
-        let _ = write!(out, "<li>{what}: {}", esc(&r.purpose.to_string()));
+        let _ = write!(out, "<li>{what}: {}", inline(&r.purpose.to_string()));
         if let Some(sql) = r.sql() {
             let _ = write!(out, "<pre class=\"sql\">{}</pre>", esc(sql));
         }
@@ -161,7 +164,7 @@ fn pattern(op: &Operation) -> String {
     }
     out.push_str("</ol>");
     if let Some(advice) = op.not_atomic_advice() {
-        let _ = write!(out, "<p class=\"warning\">{}</p>", esc(&advice));
+        let _ = write!(out, "<p class=\"warning\">{}</p>", inline(&advice));
     }
     out.push_str("</div>\n");
     out
@@ -186,7 +189,7 @@ pub fn decisions(model: &LogicalModel) -> String {
         let evidence: Vec<String> = d
             .evidence
             .iter()
-            .map(|(k, v)| format!("{}&nbsp;=&nbsp;{}", esc(k), esc(&v.to_string())))
+            .map(|(k, v)| format!("{}&nbsp;=&nbsp;{}", esc(k), figure(k, v)))
             .collect();
         let (class, note) = match by.and_then(|i| model.decisions.get(i)) {
             Some(later) => (
@@ -194,7 +197,7 @@ pub fn decisions(model: &LogicalModel) -> String {
                 format!(
                     " <span class=\"tag\">overridden by {}: {}</span>",
                     esc(later.rule.as_str()),
-                    esc(&later.outcome)
+                    inline(&later.outcome)
                 ),
             ),
             None => ("", String::new()),
@@ -205,8 +208,8 @@ pub fn decisions(model: &LogicalModel) -> String {
             esc(d.rule.as_str()),
             esc(d.rule.as_str()),
             esc(&d.subject),
-            esc(&d.outcome),
-            esc(&d.reason),
+            inline(&d.outcome),
+            inline(&d.reason),
             evidence.join("<br>")
         );
     }

@@ -129,7 +129,8 @@ pub(crate) fn storage_after(model: &DomainModel, stats: &Statistics, c: &Contain
 
 /// The bytes of `c`'s largest logical partition after `years`: one aggregate's
 /// share of the grown storage under the root's identity (aggregates and their
-/// members grow alike), the key's largest share of it otherwise.
+/// members grow alike), one claim per claimed attribute in a claims container
+/// (partitioned by the value), the key's largest share of it otherwise.
 pub(crate) fn largest_partition_after(
     model: &DomainModel,
     stats: &Statistics,
@@ -137,6 +138,16 @@ pub(crate) fn largest_partition_after(
     f: &ContainerFacts,
     years: f64,
 ) -> f64 {
+    if c.kind == ContainerKind::Claims {
+        // Partitioned by the claimed value: a logical partition holds at most one
+        // claim of each claimed attribute (two attributes may claim the same value),
+        // however many values there are.
+        return c
+            .document_types
+            .iter()
+            .map(|d| d.estimated_size_bytes.unwrap_or(DEFAULT_ITEM_BYTES))
+            .sum();
+    }
     let storage = storage_after(model, stats, c, years);
     // The key's last level: one aggregate per logical partition when it is the identity.
     let last = c.partition_key_properties().last().copied().unwrap_or_default();
@@ -219,7 +230,8 @@ fn container_facts(model: &DomainModel, c: &Container) -> ContainerFacts {
 
 /// For each prefix of `c`'s partition key (the first level, the first two, … the whole
 /// key), the number of its values and the share of the data under the most common:
-/// in a dictionary one per document type (the largest takes all of its type); under
+/// in a dictionary one per document type (the largest takes all of its type); in a
+/// claims container one per claimed value (at most one claim per attribute); under
 /// the root's identity one per aggregate; under an attribute of the root its
 /// `distinctValues` and `largestValueShare`; under a reference of the root the
 /// referenced root's count. Levels combine as if independent, never beyond one
@@ -229,6 +241,14 @@ fn partition_key_values(model: &DomainModel, c: &Container) -> Vec<(f64, f64)> {
     if c.kind == ContainerKind::Dictionary {
         let types = (c.document_types.len() as f64).max(1.0);
         return vec![(types, 1.0 / types)];
+    }
+    if c.kind == ContainerKind::Claims {
+        // One logical partition per claimed value (each claim's value is unique within
+        // its attribute), holding at most one claim of each claimed attribute.
+        let counts: Vec<f64> = c.document_types.iter().map(|d| count_of(model, &d.source)).collect();
+        let values = counts.iter().copied().fold(1.0_f64, f64::max);
+        let claims = counts.iter().sum::<f64>().max(1.0);
+        return vec![(values, (counts.len() as f64 / claims).min(1.0))];
     }
     let roots: Vec<&DocumentType> = c.document_types.iter().filter(|d| d.role == Role::Root).collect();
     let aggregates = roots.iter().map(|d| count_of(model, &d.source)).sum::<f64>().max(1.0);
