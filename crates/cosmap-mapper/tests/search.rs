@@ -63,7 +63,9 @@ fn a_count_runs_in_the_partition_its_children_share() {
     assert_eq!(count.kind(), OperationKind::SinglePartitionQuery);
     assert_eq!(
         count.partition_key(),
-        Some(&ValueSource::Property(cosmap_mapper::operations::PropertyPath::new(["id"])))
+        Some(&ValueSource::Property(cosmap_mapper::operations::PropertyPath::new([
+            "id"
+        ])))
     );
     assert!(count.sql().is_some_and(|sql| sql.starts_with("SELECT VALUE COUNT(1) ")));
 }
@@ -101,10 +103,17 @@ fn a_key_moves_only_when_it_saves_more_than_the_decision_margin() {
     let m = map(&unpinned(0.0), &Options::default());
     assert_eq!(m.container("CheckIn").unwrap().partition_key.paths, ["/eventId"]);
     let d = partition_key_decision(&m, "CheckIn");
-    let (before, after) = (evidence(d, "affectedRuPerSecond"), evidence(d, "affectedRuPerSecondWith"));
+    let (before, after) = (
+        evidence(d, "affectedRuPerSecond"),
+        evidence(d, "affectedRuPerSecondWith"),
+    );
     let saving = 1.0 - after / before;
     assert!(saving > 0.0 && saving < 0.05, "{before} → {after}");
-    for (margin, expected) in [(saving * 0.5, "/eventId"), (saving * 1.5, "/checkInId"), (0.05, "/checkInId")] {
+    for (margin, expected) in [
+        (saving * 0.5, "/eventId"),
+        (saving * 1.5, "/checkInId"),
+        (0.05, "/checkInId"),
+    ] {
         let m = map(&unpinned(margin), &Options::default());
         let key = &m.container("CheckIn").unwrap().partition_key.paths;
         assert_eq!(key, &[expected], "margin {margin} against a saving of {saving}");
@@ -137,4 +146,37 @@ fn a_pinned_key_is_kept_even_where_it_costs_more_and_its_cost_is_reported() {
         .find(|d| d.subject == "Event" && d.outcome.contains("pinned"))
         .expect("the pin recorded");
     assert!(evidence(d, "pinCostsRuPerSecond") > 0.0, "{d:?}");
+}
+
+#[test]
+fn each_holder_of_an_extended_reference_pays_only_its_own_rewrites() {
+    let m = map(&model("two-holders-of-one-extended-reference"), &Options::default());
+    let decision = |subject: &str| {
+        m.decisions
+            .iter()
+            .find(|d| d.rule == cosmap_mapper::Rule::ExtendedReference && d.subject == subject)
+            .unwrap_or_else(|| panic!("a decision on {subject}"))
+    };
+    let (post, review) = (decision("Post.author"), decision("Review.reviewer"));
+    // Charged each other's rewrites (the update of a user sends both), the review's
+    // would add about 711 RU/s and be refused; its own are about 134 RU/s.
+    let adds = evidence(review, "addsRuPerSecond");
+    assert!(adds < evidence(post, "addsRuPerSecond") / 2.0, "{review:?}");
+    assert!(review.outcome.starts_with("stores"), "{review:?}");
+    assert!(post.outcome.starts_with("keeps a plain reference"), "{post:?}");
+    // The same as when the review is the only holder.
+    let alone = with(&model("two-holders-of-one-extended-reference"), |spec| {
+        spec.access_patterns.retain(|p| p.name != "post with its author's name");
+    });
+    let m = map(&alone, &Options::default());
+    let d = m
+        .decisions
+        .iter()
+        .find(|d| d.rule == cosmap_mapper::Rule::ExtendedReference && d.subject == "Review.reviewer")
+        .expect("the decision alone");
+    let alone = evidence(d, "addsRuPerSecond");
+    assert!(
+        (adds - alone).abs() <= 0.02 * alone,
+        "{adds} with the other holder, {alone} alone"
+    );
 }

@@ -57,12 +57,22 @@ pub(crate) fn apply(
         return priced;
     }
     let without = priced.unwrap_or_else(|| price(containers));
-    let batch = super::weigh(
+    // Each candidate is charged only the rewrites of its own holders.
+    let owner = |r: &crate::operations::Request| match &r.purpose {
+        crate::operations::Purpose::SyncExtendedReference {
+            document, reference, ..
+        } => candidates
+            .iter()
+            .position(|c| holder_of(containers, c) == Some(document.as_str()) && c.reference == *reference),
+        _ => None,
+    };
+    let batch = super::weigh_owned(
         &candidates,
         &without,
         price,
         |kept| extended(model, containers, kept),
         |c| affected(model, c),
+        owner,
     );
     for w in &batch.weighed {
         let (c, saves, adds) = (w.candidate, w.saves, w.adds);
@@ -138,6 +148,11 @@ pub(crate) fn apply(
         }
         None => Some(without),
     }
+}
+
+/// The document type that holds candidate `c`'s reference: its holder's home document.
+fn holder_of<'c>(containers: &'c [Container], c: &Candidate) -> Option<&'c str> {
+    super::home(containers, &c.holder).map(|(_, d)| d.name.as_str())
 }
 
 /// Whether `target` can change: reference data that never changes needs no sync.

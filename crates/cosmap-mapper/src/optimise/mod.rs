@@ -188,14 +188,45 @@ pub(crate) fn weigh<'c, C: Clone>(
     design: impl Fn(&[C]) -> Vec<Container>,
     affected: impl Fn(&C) -> BTreeSet<String>,
 ) -> Batch<'c, C> {
+    weigh_owned(candidates, without, price, design, affected, |_| None)
+}
+
+/// [`weigh`], where `owner` tells which candidate (by its place in `candidates`) a
+/// request of the design with all of them is sent for (a sync that keeps it): each
+/// candidate is charged its own such requests, never another's sent by the same
+/// write (two holders of an extended reference to one root).
+pub(crate) fn weigh_owned<'c, C: Clone>(
+    candidates: &'c [C],
+    without: &Priced,
+    price: &dyn Fn(&[Container]) -> Priced,
+    design: impl Fn(&[C]) -> Vec<Container>,
+    affected: impl Fn(&C) -> BTreeSet<String>,
+    owner: impl Fn(&crate::operations::Request) -> Option<usize>,
+) -> Batch<'c, C> {
     let all = design(candidates);
     let with_all = price(&all);
+    // RU/s of the requests each candidate is charged, by pattern: (pattern, owner) → RU/s.
+    let mut owned: BTreeMap<(&str, usize), f64> = BTreeMap::new();
+    for (op, rus) in with_all.operations.iter().zip(&with_all.request_ru_per_second) {
+        for (r, ru) in op.requests.iter().zip(rus) {
+            if let Some(i) = owner(r) {
+                *owned.entry((op.pattern.as_str(), i)).or_default() += ru;
+            }
+        }
+    }
+    let others = |name: &str, me: usize| -> f64 {
+        owned
+            .range((name, 0)..=(name, usize::MAX))
+            .filter(|((_, i), _)| *i != me)
+            .map(|(_, ru)| ru)
+            .sum()
+    };
     let mut weighed = Vec::new();
     let mut kept: Vec<C> = Vec::new();
-    for candidate in candidates {
+    for (me, candidate) in candidates.iter().enumerate() {
         let (saves, adds) = crate::cost::optimisations::saves_and_adds(affected(candidate).iter().map(|name| {
             let ru = |p: &Priced| p.by_pattern.get(name.as_str()).copied().unwrap_or(0.0);
-            ru(without) - ru(&with_all)
+            ru(without) - (ru(&with_all) - others(name, me))
         }));
         let saving = saves > adds;
         if saving {

@@ -355,7 +355,9 @@ fn pinned_candidate(model: &DomainModel, c: &Container, root: &str, pin: &str) -
     let entity = model.entity(root)?;
     let doc = c.document_types.iter().find(|d| d.role == Role::Root)?;
     if let Some(a) = entity.attributes.iter().find(|a| a.name == pin) {
-        let distinct = a.distinct_values.map_or_else(|| facts::count_of(model, root), |d| d as f64);
+        let distinct = a
+            .distinct_values
+            .map_or_else(|| facts::count_of(model, root), |d| d as f64);
         return Some(Candidate::new(pin, Source::Attribute, distinct, a.largest_value_share));
     }
     let r = doc.references.iter().find(|r| !r.many && r.target_identity == pin)?;
@@ -373,7 +375,9 @@ fn record_pinned_identity(trace: &mut Trace, c: &str, identity: &str) {
             Rule::PartitionKey,
             c,
             format!("keeps `/{identity}` (pinned)"),
-            format!("the model pins the partition key of `{c}` to `{identity}` (`partitionKey`): no other key is weighed"),
+            format!(
+                "the model pins the partition key of `{c}` to `{identity}` (`partitionKey`): no other key is weighed"
+            ),
         )
         .with("pinned", true);
 }
@@ -381,7 +385,10 @@ fn record_pinned_identity(trace: &mut Trace, c: &str, identity: &str) {
 /// Records that the key kept for `c` is the model's pin, with what it costs against
 /// the root's identity.
 fn record_pinned(trace: &mut Trace, c: &str, f: &Figures) {
-    let (with, without) = (about(human_ru_per_second(f.after)), about(human_ru_per_second(f.before)));
+    let (with, without) = (
+        about(human_ru_per_second(f.after)),
+        about(human_ru_per_second(f.before)),
+    );
     trace
         .record(
             Rule::PartitionKey,
