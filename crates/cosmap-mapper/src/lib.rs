@@ -558,7 +558,8 @@ fn finish(
     let mut operations = operations::resolve(model, &containers);
     cost::choose::list_reads(model, &containers, &mut operations);
     if !options.index_all {
-        rules::indexing::apply(&mut containers, &operations, trace);
+        let workers = operations::worker_queries(&containers);
+        rules::indexing::apply(&mut containers, &operations, &workers, trace);
     }
     (containers, operations)
 }

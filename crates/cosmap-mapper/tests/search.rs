@@ -180,3 +180,60 @@ fn each_holder_of_an_extended_reference_pays_only_its_own_rewrites() {
         "{adds} with the other holder, {alone} alone"
     );
 }
+
+/// Every example and every verify test model.
+fn every_model() -> Vec<PathBuf> {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut paths = Vec::new();
+    for dir in ["examples", "examples/patterns", "crates/cosmap-verify/tests/models"] {
+        for entry in std::fs::read_dir(root.join(dir)).expect("the models' folder") {
+            let path = entry.expect("an entry").path();
+            let model = if path.is_dir() { path.join("model.json") } else { path };
+            if model.extension().is_some_and(|e| e == "json") && model.is_file() {
+                paths.push(model);
+            }
+        }
+    }
+    paths.sort();
+    paths
+}
+
+#[test]
+fn every_query_a_pattern_or_a_worker_sends_is_indexed() {
+    let created_only = with(&model("two-holders-of-one-extended-reference"), |spec| {
+        spec.access_patterns.retain(|p| p.name != "update a user");
+        spec.access_patterns.push(
+            serde_json::from_str(
+                r#"{"name": "sign up", "kind": "write", "write": "create", "start": "User", "perSecond": 1}"#,
+            )
+            .expect("a pattern"),
+        );
+    });
+    let mut models: Vec<(String, DomainModel)> = vec![("created only".into(), created_only)];
+    for path in every_model() {
+        models.push((
+            path.display().to_string(),
+            cosmap_domain::load_file(&path).expect("valid"),
+        ));
+    }
+    for (name, model) in &models {
+        let m = map(model, &Options::default());
+        let workers = cosmap_mapper::operations::worker_queries(&m.containers);
+        let reads = m.operations.iter().flat_map(|o| &o.requests).chain(&workers);
+        for r in reads.filter(|r| r.query().is_some()) {
+            let c = m.container(&r.container).expect("its container");
+            let included: Vec<&str> = c
+                .indexing_policy
+                .included_paths
+                .iter()
+                .map(|p| p.path.as_str())
+                .collect();
+            for path in &r.index_paths {
+                assert!(
+                    included.contains(&path.as_str()),
+                    "{name}: `{path}` of {r:?} is not indexed in {included:?}"
+                );
+            }
+        }
+    }
+}

@@ -20,7 +20,7 @@ pub use request::{
     Action, Operation, OperationKind, Parameter, PropertyPath, Request, ValueSource, WriteKind, WrittenPartition,
 };
 pub(crate) use resolve::resolve;
-pub use resolve::{extended_reference_sync, listed_as_point_reads, listed_parameter};
+pub use resolve::{extended_reference_sync, listed_as_point_reads, listed_parameter, worker_queries};
 
 /// How the generated SQL names property `name` of the item alias `alias`:
 /// `c.total`, or `c["value"]` for a word the SQL reserves.

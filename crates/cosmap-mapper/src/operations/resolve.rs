@@ -1051,6 +1051,25 @@ pub fn extended_reference_sync(containers: &[Container], target: &DocumentType) 
     requests
 }
 
+/// The requests the change-feed workers that keep extended references current send,
+/// whether or not an access pattern writes their roots: what the indexing must cover.
+pub fn worker_queries(containers: &[Container]) -> Vec<Request> {
+    let keepers = keepers(containers);
+    let targets: std::collections::BTreeSet<&str> = keepers
+        .iter()
+        .flat_map(|(_, d)| &d.references)
+        .filter(|r| r.extended.as_ref().is_some_and(|e| e.sync.is_some()))
+        .map(|r| r.target.as_str())
+        .collect();
+    let roots = containers
+        .iter()
+        .flat_map(|c| c.document_types.iter())
+        .filter(|d| d.role == Role::Root && targets.contains(d.source.as_str()));
+    roots
+        .flat_map(|root| extended_reference_sync(containers, root))
+        .collect()
+}
+
 /// The requests that keep extended references to root `target` current after it is
 /// replaced: for each document type that stores some of its attributes beside a
 /// reference to it (and is kept in sync), a query for those that refer to it, in

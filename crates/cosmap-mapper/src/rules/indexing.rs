@@ -13,8 +13,12 @@ use crate::logical_model::Container;
 use crate::operations::{Operation, OperationKind, Request};
 use crate::physical::{CompositePath, IndexPath};
 
-/// Narrows each container's indexing policy to what `operations` query.
-pub(crate) fn apply(containers: &mut [Container], operations: &[Operation], trace: &mut Trace) {
+/// What the change-feed workers query, named so in the indexing decisions.
+const WORKERS: &str = "the change-feed workers";
+
+/// Narrows each container's indexing policy to what `operations` and the change-feed
+/// workers (`workers`: their queries) query.
+pub(crate) fn apply(containers: &mut [Container], operations: &[Operation], workers: &[Request], trace: &mut Trace) {
     // Only looked up, once per container (never iterated): its order reaches no output.
     let mut reads: Reads<'_> = NameMap::default();
     for op in operations {
@@ -24,6 +28,9 @@ pub(crate) fn apply(containers: &mut [Container], operations: &[Operation], trac
                 .or_default()
                 .push((op.pattern.as_str(), r));
         }
+    }
+    for r in workers.iter().filter(|r| r.kind() != OperationKind::Write) {
+        reads.entry(r.container.as_str()).or_default().push((WORKERS, r));
     }
     if containers.len() < SPLIT_FROM {
         narrow(containers, &reads, trace);
@@ -127,7 +134,7 @@ mod tests {
         assert!(logical.containers.len() >= SPLIT_FROM);
         let mut halves = logical.containers.clone();
         let mut halves_trace = Trace::default();
-        apply(&mut halves, &logical.operations, &mut halves_trace);
+        apply(&mut halves, &logical.operations, &[], &mut halves_trace);
         let mut one = logical.containers.clone();
         let mut one_trace = Trace::default();
         let mut reads: Reads<'_> = NameMap::default();
