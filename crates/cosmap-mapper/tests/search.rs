@@ -237,3 +237,38 @@ fn every_query_a_pattern_or_a_worker_sends_is_indexed() {
         }
     }
 }
+
+#[test]
+fn a_path_filter_and_the_same_filter_written_bare_give_one_design() {
+    let path = model("path-filter-to-a-copy");
+    let bare = with(&path, |spec| {
+        for p in &mut spec.access_patterns {
+            for f in &mut p.filter {
+                if f == "author.userId" {
+                    *f = "userId".into();
+                }
+            }
+        }
+    });
+    let (a, b) = (map(&path, &Options::default()), map(&bare, &Options::default()));
+    let shape = |m: &LogicalModel| -> Vec<(String, Vec<String>, Vec<String>)> {
+        m.containers
+            .iter()
+            .map(|c| {
+                let docs = c.document_types.iter().map(|d| d.name.clone()).collect();
+                (c.name.clone(), c.partition_key.paths.clone(), docs)
+            })
+            .collect()
+    };
+    assert_eq!(shape(&a), shape(&b));
+    let kinds = |m: &LogicalModel| {
+        m.operations
+            .iter()
+            .map(|o| (o.pattern.clone(), o.kind))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(kinds(&a), kinds(&b));
+    let read = operation(&a, "posts of an author");
+    assert_eq!(read.kind, OperationKind::SinglePartitionQuery, "{read:?}");
+    assert_eq!(read.requests[0].container, "User");
+}

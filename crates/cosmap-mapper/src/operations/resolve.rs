@@ -1315,8 +1315,14 @@ fn filter(at: &Location<'_>, f: &str) -> Match {
     // id (`member.memberId`) is the partition key too.
     if let Some((first, rest)) = f.split_once('.') {
         let level = levels.iter().position(|l| *l == rest);
+        // A copy keyed by that reference's id (`author.id` gives its `/userId`) too.
+        let copy_keyed = at
+            .document
+            .copy_of
+            .as_ref()
+            .is_some_and(|of| of.partition_key_from.names() == [first, "id"]);
         let keyed = at.path.is_empty()
-            && at.document.role != Role::Copy
+            && (at.document.role != Role::Copy || copy_keyed)
             && level.is_some()
             && at
                 .node

@@ -88,13 +88,13 @@ fn consider(
         return false;
     };
     let source = &containers[ci];
-    if pattern
-        .equality_filters()
-        .contains(&source.partition_key_property.as_str())
-    {
+    let doc = &source.document_types[di];
+    // A path to a referenced root's id (`author.userId`) is the same question as the
+    // bare id (`userId`): one design for both.
+    let filters = bare_equality_filters(pattern, doc);
+    if filters.contains(&source.partition_key_property.as_str()) {
         return false; // already a single-partition read
     }
-    let doc = &source.document_types[di];
     let subject = pattern.name.as_str();
     if pattern.filter.is_empty() {
         refuse(
@@ -157,7 +157,7 @@ fn consider(
         let fits = j != ci
             && c.kind == ContainerKind::Aggregate
             && c.sub_partition_key_properties.is_empty()
-            && pattern.equality_filters().contains(&c.partition_key_property.as_str())
+            && filters.contains(&c.partition_key_property.as_str())
             && r.target_identity == c.partition_key_property;
         if fits && target.as_ref().is_none_or(|(best, _)| j < *best) {
             target = Some((j, r.name.clone()));
@@ -293,6 +293,26 @@ fn consider(
     }
     mark_copy_source(&mut containers.to_mut()[ci], trace);
     true
+}
+
+/// The equality filters of `pattern` on `doc`, a path to the id of a root that `doc`
+/// refers to once (`author.userId`) given as that id (`userId`).
+fn bare_equality_filters<'p>(pattern: &'p AccessPattern, doc: &DocumentType) -> Vec<&'p str> {
+    pattern
+        .equality_filters()
+        .into_iter()
+        .map(|f| match f.split_once('.') {
+            Some((first, rest))
+                if doc
+                    .references
+                    .iter()
+                    .any(|r| r.name == first && !r.many && r.target_identity == rest) =>
+            {
+                rest
+            }
+            _ => f,
+        })
+        .collect()
 }
 
 /// Turns TTL on in `source`, whose documents are copied elsewhere: the change feed
