@@ -227,6 +227,12 @@ impl Trace {
         self.decisions.last_mut().expect("just pushed")
     }
 
+    /// Keeps the decisions `keep` says to keep, each changed as it leaves it (a
+    /// decision a later weighing overturned, rewritten).
+    pub fn retain_mut(&mut self, keep: impl FnMut(&mut Decision) -> bool) {
+        self.decisions.retain_mut(keep);
+    }
+
     /// Records `other`'s decisions after this trace's, in their order.
     pub fn append(&mut self, mut other: Trace) {
         self.decisions.append(&mut other.decisions);

@@ -303,7 +303,7 @@ fn complete(
                 if let Cow::Owned(design) = design {
                     containers = Arc::new(design);
                 }
-                priced
+                Some(priced)
             }
         };
         let priced = optimise::feed::apply(
@@ -466,27 +466,17 @@ fn weigh_with_copies(
     // Cloned only when a copy is made.
     let mut candidate = Cow::Borrowed(candidate);
     let mut copy_trace = decision::Trace::default();
-    let (_, unchanged, finished) = copies(model, options, thresholds, stats, &mut candidate, &mut copy_trace);
+    let (changed, priced, finished) = copies(model, options, thresholds, stats, &mut candidate, &mut copy_trace);
     let mut weighings = weighed.borrow_mut();
     weighings.first.get_or_insert(finished);
     let weighing = weighings.list.len();
     weighings.list.push(WeighedCopies {
-        after: None,
+        // With copies, the design they left; without, the design as finished for them.
+        after: changed.then(|| candidate.into_owned()),
         trace: copy_trace,
     });
-    let mut priced = match unchanged {
-        // Without copies the design as finished for them is the design.
-        Some(priced) => priced,
-        None => {
-            drop(weighings);
-            let after = candidate.into_owned();
-            let priced = price(model, options, &after);
-            if let Some(entry) = weighed.borrow_mut().list.get_mut(weighing) {
-                entry.after = Some(after);
-            }
-            priced
-        }
-    };
+    drop(weighings);
+    let mut priced = priced;
     priced.weighing = Some(weighing);
     priced
 }
@@ -495,13 +485,13 @@ fn weigh_with_copies(
 /// it weighs the copies: below it a thread costs more than it saves.
 const PARALLEL_FROM: usize = 512;
 
-/// Adds the copies a frequent cross-partition read needs, weighed on `containers`'
-/// own figures (finished and priced as the cost table prices them); returns whether
-/// a copy was added or widened, when none was, the design the copies were weighed
-/// on, priced (`containers` finished, with its operations and figures), and that
-/// finished design itself, shared with the priced one. The copies and the pricing
-/// only read the finished design, so on a large model it is priced on a second
-/// thread while the copies are weighed (and dropped when a copy is made).
+/// Adds the copies a frequent cross-partition read needs, each weighed on
+/// `containers`' own figures (finished and priced as the cost table prices them),
+/// and keeps them only if the design with them also costs less as a whole (else none,
+/// each refusal saying so). Returns whether a copy was added or widened, the design it
+/// leaves, priced, and the finished design the copies were weighed on (shared with
+/// the priced one when no copy is kept). On a large model the design is priced on a
+/// second thread while the copies are weighed.
 fn copies(
     model: &DomainModel,
     options: &Options,
@@ -509,30 +499,57 @@ fn copies(
     stats: &statistics::Statistics,
     containers: &mut Cow<'_, [Container]>,
     trace: &mut decision::Trace,
-) -> (bool, Option<optimise::Priced>, FirstFinished) {
+) -> (bool, optimise::Priced, FirstFinished) {
     let mut finished_trace = decision::Trace::default();
     let (finished, operations) = finish(model, options, containers.to_vec(), &mut finished_trace);
     let facts = cost::facts::of_containers(model, &finished);
     let design = cost::design::Design::new(model, facts, &operations, cost::Consistency::default());
     let shared: FirstFinished = (Arc::new(finished), Arc::new(operations));
     let (finished, operations) = (Arc::clone(&shared.0), Arc::clone(&shared.1));
-    if operations.len() < PARALLEL_FROM {
-        let changed = optimise::copy::apply(model, thresholds, stats, &design, containers, trace);
-        let priced = (!changed).then(|| optimise::Priced::of(finished, operations, &design));
-        return (changed, priced.map(|p| p.with_finished(finished_trace)), shared);
+    let before = containers.clone();
+    let mut made = decision::Trace::default();
+    let (changed, design_priced) = if operations.len() < PARALLEL_FROM {
+        let changed = optimise::copy::apply(model, thresholds, stats, &design, containers, &mut made);
+        (changed, optimise::Priced::of(finished, operations, &design))
+    } else {
+        let design = &design;
+        let (changed, design_priced) = std::thread::scope(|scope| {
+            let design_priced = scope.spawn(move || optimise::Priced::of(finished, operations, design));
+            let changed = optimise::copy::apply(model, thresholds, stats, design, containers, &mut made);
+            (changed, design_priced.join())
+        });
+        let design_priced = design_priced.unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        (changed, design_priced)
+    };
+    if !changed {
+        trace.append(made);
+        return (false, design_priced.with_finished(finished_trace), shared);
     }
-    let design = &design;
-    let (changed, design_priced) = std::thread::scope(|scope| {
-        let design_priced = scope.spawn(move || optimise::Priced::of(finished, operations, design));
-        let changed = optimise::copy::apply(model, thresholds, stats, design, containers, trace);
-        (changed, design_priced.join())
+    // Each copy was weighed on its own reads and writes; the design with them must
+    // also cost less as a whole (a copy grows its target, whose other queries may then
+    // fan out over more partitions), or none is kept.
+    let with = price(model, options, containers);
+    if with.cheaper_than(&design_priced) {
+        trace.append(made);
+        return (true, with, shared);
+    }
+    *containers = before;
+    let (with, without) = (with.total(), design_priced.total());
+    made.retain_mut(|d| match d.rule {
+        Rule::Copy if d.outcome.starts_with("copy ") => {
+            d.outcome = "no copy".to_string();
+            d.reason = format!(
+                "alone it would save fan-out for more than its copy writes, but the whole workload would cost {} with the copies against {} without: a copy grows the container it is kept in, whose other queries then fan out over more partitions",
+                statistics::human_ru_per_second(with),
+                statistics::human_ru_per_second(without)
+            );
+            true
+        }
+        Rule::CopySource => false,
+        _ => true,
     });
-    let design_priced = design_priced.unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-    (
-        changed,
-        (!changed).then(|| design_priced.with_finished(finished_trace)),
-        shared,
-    )
+    trace.append(made);
+    (false, design_priced.with_finished(finished_trace), shared)
 }
 
 /// `candidate` finished (unique keys, claims, operations, indexing) and priced the

@@ -390,6 +390,29 @@ proptest! {
     }
 
     #[test]
+    fn the_optimised_design_is_never_dearer_than_the_rules_alone(spec in strategy::model_spec()) {
+        let model = domain(&spec);
+        let report = cosmap_mapper::cost::cost(&model, &options(true), cosmap_mapper::cost::Consistency::default());
+        // As the map weighs designs: fewer patterns no container can carry, then fewer
+        // RU/s for the others (rounded per pattern to 0.01 RU/s).
+        let key = |design: fn(&cosmap_mapper::cost::PatternCost) -> f64| {
+            let unbounded = report.patterns.iter().filter(|p| !design(p).is_finite()).count();
+            let finite: f64 = report.patterns.iter().map(design).filter(|v| v.is_finite()).sum();
+            (unbounded, finite)
+        };
+        let optimised = key(|p| p.optimised.ru_per_second);
+        let rules = key(|p| p.rules.ru_per_second);
+        let rounding = 0.01 * report.patterns.len() as f64;
+        prop_assert!(
+            optimised.0 < rules.0 || (optimised.0 == rules.0 && optimised.1 <= rules.1 + rounding),
+            "optimised {:?} against rules {:?}\n{}",
+            optimised,
+            rules,
+            serde_json::to_string(&spec).unwrap()
+        );
+    }
+
+    #[test]
     fn the_model_file_maps_like_the_builder(spec in strategy::model_spec()) {
         let text = serde_json::to_vec_pretty(&spec).expect("a spec serialises");
         let loaded = cosmap_domain::from_slice(&text, None).expect("the model file is valid too");

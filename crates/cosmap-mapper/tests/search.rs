@@ -272,3 +272,26 @@ fn a_path_filter_and_the_same_filter_written_bare_give_one_design() {
     assert_eq!(read.kind, OperationKind::SinglePartitionQuery, "{read:?}");
     assert_eq!(read.requests[0].container, "User");
 }
+
+#[test]
+fn copies_that_make_the_whole_design_dearer_are_not_kept() {
+    // A copy of the huge `Account3` into `Account4` saves its own read's fan-out, but
+    // `Account4`'s other query then fans out over thousands of partitions.
+    let model = model("copy-that-grows-its-target");
+    let m = map(&model, &Options::default());
+    let copies = m
+        .containers
+        .iter()
+        .flat_map(|c| &c.document_types)
+        .filter(|d| d.copy_of.is_some());
+    assert_eq!(copies.count(), 0);
+    let refusal = m
+        .decisions
+        .iter()
+        .find(|d| d.rule == cosmap_mapper::Rule::Copy && d.subject == "Account3 by code")
+        .expect("the copy's decision");
+    assert_eq!(refusal.outcome, "no copy");
+    assert!(refusal.reason.contains("the whole workload would cost"), "{refusal:?}");
+    let report = cost(&model, &Options::default(), Consistency::default());
+    assert!(report.totals.optimised <= report.totals.rules, "{:?}", report.totals);
+}
