@@ -285,6 +285,8 @@ fn report(
         optimised: total(|p| &p.optimised),
     };
     let (optimisations, other_effects_ru_per_second) = effects(optimised_model, rules_design, &patterns);
+    let mut warnings = warnings;
+    warnings.extend(dearer_than_naive(&patterns, &totals));
     CostReport {
         model: model.name().to_string(),
         consistency,
@@ -300,6 +302,44 @@ fn report(
         warnings,
         assumptions: ASSUMPTIONS.iter().map(|a| a.to_string()).collect(),
     }
+}
+
+/// The reads (and the workload) that cost more in the optimised design than in the
+/// naive port, by more than 5% and 1 RU/s: a design a user could beat by the obvious
+/// port is said to be one, never shown as optimised without a word. (Writes that pay
+/// for what the reads save are the design's trade, weighed in the workload.)
+fn dearer_than_naive(patterns: &[PatternCost], totals: &Totals) -> Vec<String> {
+    use crate::statistics::{about, human_ru_per_second};
+    let dearer = |optimised: f64, naive: f64| {
+        optimised.is_finite() && naive.is_finite() && optimised > naive * 1.05 && optimised - naive >= 1.0
+    };
+    let mut out = Vec::new();
+    if dearer(totals.optimised, totals.naive) {
+        out.push(format!(
+            "the workload costs {} in this design against {} in the naive port (one container per entity, by `/id`): the patterns below cost more here",
+            about(human_ru_per_second(totals.optimised)),
+            about(human_ru_per_second(totals.naive))
+        ));
+    }
+    for p in patterns {
+        let (o, n) = (&p.optimised, &p.naive);
+        let read = o.operation != OperationKind::Write;
+        if read && dearer(o.ru_per_second, n.ru_per_second) {
+            out.push(format!(
+                "`{}` costs {} here ({}, {} request{}) against {} in the naive port ({}, {} request{})",
+                p.name,
+                about(human_ru_per_second(o.ru_per_second)),
+                o.operation.as_str(),
+                o.requests,
+                if o.requests == 1 { "" } else { "s" },
+                about(human_ru_per_second(n.ru_per_second)),
+                n.operation.as_str(),
+                n.requests,
+                if n.requests == 1 { "" } else { "s" },
+            ));
+        }
+    }
+    out
 }
 
 /// What the report takes from one design's figures: each pattern's cost and each
