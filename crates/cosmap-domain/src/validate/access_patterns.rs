@@ -30,6 +30,7 @@ impl<'a> Checker<'a> {
             for (r, name) in pattern.returns.iter().enumerate() {
                 let at = || path().key("returns").index(r);
                 if self.index.elements.contains_key(name.as_str()) {
+                    self.check_returned_element_related(pattern, name, &touching, &at);
                     continue;
                 }
                 if self.index.elements.contains_key(pattern.start.as_str()) && self.returns_property(pattern, name, &at)
@@ -534,5 +535,37 @@ impl<'a> Checker<'a> {
             }
         }
         valid
+    }
+}
+
+impl<'a> Checker<'a> {
+    /// A returned element other than the start must be related to it (a relationship
+    /// between the two, either way, or one aggregate): nothing else says which of its
+    /// documents belong to each result, and a read of all of them is no answer.
+    fn check_returned_element_related(
+        &mut self,
+        pattern: &crate::AccessPattern,
+        name: &str,
+        touching: &NameMap<&str, Vec<&Relationship>>,
+        at: &dyn Fn() -> JsonPath,
+    ) {
+        let start = pattern.start.as_str();
+        if name == start || !self.index.elements.contains_key(start) {
+            return;
+        }
+        let related = touching
+            .get(start)
+            .is_some_and(|rels| rels.iter().any(|rel| rel.to == name || rel.from == name));
+        let one_aggregate = self.index.aggregate_of.get(name).is_some()
+            && self.index.aggregate_of.get(name) == self.index.aggregate_of.get(start);
+        if related || one_aggregate {
+            return;
+        }
+        self.report(
+            Diagnostic::new(at(), format!("`{}` returns `{name}`, which `{start}` is not related to", pattern.name))
+                .help(format!(
+                    "return only elements related to `{start}` (a relationship between the two, or one aggregate); to read `{name}` through another element, start a read from that element, or declare the relationship"
+                )),
+        );
     }
 }

@@ -1061,6 +1061,12 @@ pub fn build(raw: &Raw) -> ModelSpec {
             set.extend(properties.iter().map(|p| format!("{p}.{identity}")));
         }
     }
+    // Which elements are related (either way): a read returns only those of its start
+    // (validation refuses the others).
+    let related: BTreeSet<(String, String)> = relationships
+        .iter()
+        .flat_map(|rel| [(rel.from.clone(), rel.to.clone()), (rel.to.clone(), rel.from.clone())])
+        .collect();
     for rel in relationships {
         builder = builder.relationship(rel);
     }
@@ -1098,7 +1104,10 @@ pub fn build(raw: &Raw) -> ModelSpec {
             .collect();
         for r in &p.returns {
             let name = r.get(&names).clone();
-            if !pattern.returns.contains(&name) {
+            let returnable = name == start
+                || related.contains(&(start.clone(), name.clone()))
+                || aggregate_of(&name).is_some_and(|a| Some(a) == aggregate_of(&start));
+            if returnable && !pattern.returns.contains(&name) {
                 pattern.returns.push(name);
             }
         }
