@@ -295,3 +295,31 @@ fn copies_that_make_the_whole_design_dearer_are_not_kept() {
     let report = cost(&model, &Options::default(), Consistency::default());
     assert!(report.totals.optimised <= report.totals.rules, "{:?}", report.totals);
 }
+
+#[test]
+fn a_feed_of_a_holder_carries_its_extended_reference() {
+    // The feed is weighed first; the extended reference after it must still be kept,
+    // on the posts and on their feed, or the feed's read follows a reference per post.
+    let model = model("feed-beside-an-extended-reference");
+    let m = map(&model, &Options::default());
+    let feed = m
+        .container("Feeds")
+        .and_then(|c| c.document_type("PostFeed"))
+        .expect("the feed");
+    let author = feed
+        .references
+        .iter()
+        .find(|r| r.name == "author")
+        .expect("the reference");
+    let extended = author.extended.as_ref().expect("extended on the feed too");
+    assert_eq!(extended.attributes[0].name, "username");
+    assert!(extended.sync.is_none(), "the feed's own sync keeps it");
+    let newest = operation(&m, "the newest posts");
+    assert_eq!(newest.requests.len(), 1, "{newest:?}");
+    let report = cost(&model, &Options::default(), Consistency::default());
+    assert!(
+        report.totals.optimised < report.totals.rules / 2.0,
+        "{:?}",
+        report.totals
+    );
+}

@@ -162,8 +162,9 @@ fn changes(model: &DomainModel, target: &str) -> bool {
 
 /// The references reads take attributes through, one candidate per holding element
 /// and reference, in name order. A `sensitive` attribute is never one of them (the
-/// refusal is recorded); a list of references, a reference inside an embedded
-/// object, or a holder whose documents are copied elsewhere is not extended.
+/// refusal is recorded); a list of references or a reference inside an embedded
+/// object is not extended. A holder copied elsewhere is: its copies carry the
+/// attributes too.
 fn candidates(model: &DomainModel, containers: &[Container], trace: &mut Trace) -> Vec<Candidate> {
     let mut found: BTreeMap<(String, String), Candidate> = BTreeMap::new();
     let mut refused: BTreeSet<String> = BTreeSet::new();
@@ -206,20 +207,9 @@ fn candidates(model: &DomainModel, containers: &[Container], trace: &mut Trace) 
                 }
                 continue;
             }
-            if super::copied(containers, home, holder) {
-                if refused.insert(subject.clone()) {
-                    trace.record(
-                        Rule::ExtendedReference,
-                        subject,
-                        "keeps a plain reference",
-                        format!(
-                            "`{}` reads `{returned}`, but `{}` documents are copied elsewhere, and an extended reference there would go stale between the two syncs",
-                            p.name, holder.name
-                        ),
-                    );
-                }
-                continue;
-            }
+            // A holder copied elsewhere (a copy, a feed): its copies carry the stored
+            // attributes too, kept by their own sync from the holder's change feed.
+            let _ = home;
             let entry = found
                 .entry((p.start.clone(), first.to_string()))
                 .or_insert_with(|| Candidate {
@@ -278,6 +268,27 @@ fn extended(model: &DomainModel, containers: &[Container], candidates: &[Candida
         // A share of the target's size, by the properties copied.
         let extra = facts::bytes_of(model, &c.target) * attributes.len() as f64 / (target.attributes.len() + 3) as f64;
         let holds = |d: &DocumentType| d.source == c.holder && matches!(d.role, Role::Root | Role::Entity);
+        // The holder's copies (copies and feeds of its home document) carry them too.
+        let home = super::home(containers, &c.holder).map(|(_, d)| d.name.clone());
+        let copies = |d: &DocumentType| {
+            d.role == Role::Copy
+                && d.copy_of
+                    .as_ref()
+                    .is_some_and(|of| Some(&of.document_type) == home.as_ref())
+        };
+        for container in out.iter_mut().filter(|k| k.document_types.iter().any(copies)) {
+            for d in container.document_types.make_mut().iter_mut().filter(|d| copies(d)) {
+                let Some(r) = d.references.iter_mut().find(|r| r.name == c.reference && !r.many) else {
+                    continue;
+                };
+                // No sync of its own: the copy's sync brings the holder's new values.
+                r.extended = Some(ExtendedReference {
+                    attributes: attributes.clone(),
+                    sync: None,
+                });
+                d.estimated_size_bytes = d.estimated_size_bytes.map(|b| b + extra);
+            }
+        }
         // Only the containers holding the holder have their documents changed (copied).
         for container in out.iter_mut().filter(|k| k.document_types.iter().any(holds)) {
             let name = container.name.clone();
