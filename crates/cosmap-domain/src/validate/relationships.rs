@@ -306,7 +306,7 @@ impl Checker<'_> {
                 .iter()
                 .copied()
                 .take_while(|&j| j < i)
-                .find(|&j| properties[j].as_deref().is_some_and(|q| clashes(q)))
+                .find(|&j| properties[j].as_deref().is_some_and(&clashes))
                 .and_then(|j| {
                     Some((
                         properties[j].as_deref()?,
