@@ -84,7 +84,56 @@ fn every_example_diagram_renders_in_mermaid() {
             number(result, "width") > 0.0 && number(result, "height") > 0.0,
             "{name}: empty SVG {result}"
         );
+        // Nothing of the model's text is live: no element or handler, no directive.
+        assert_eq!(number(result, "live"), 0.0, "{name}: live HTML in the SVG {result}");
+        assert_eq!(
+            result["styleInjected"], false,
+            "{name}: a directive's CSS took effect {result}"
+        );
     }
+    // tricky-names names a pattern in HTML with a directive, and gives a description a
+    // directive and a backtick: shown as text, the directive in a comment inert.
+    let tricky = &results[EXAMPLES.iter().position(|e| *e == "tricky-names").unwrap()];
+    let text = tricky["text"].as_str().unwrap_or_default();
+    for shown in [
+        "<img src=x onerror=alert(1)>",
+        "<a href=\"https://example.com\">super</a>",
+        "%%{init: {'theme': 'dark'}}%% #quot; &amp;",
+        "ñandú por id",
+    ] {
+        assert!(
+            text.contains(shown),
+            "tricky-names: `{shown}` is not drawn as text: {text}"
+        );
+    }
+}
+
+/// The diagram's text carries no directive, HTML or backtick from the model: every
+/// `%`, `<`, `>`, `&`, `` ` `` and `#` of a name or description is an entity code.
+#[test]
+fn hostile_names_and_descriptions_are_escaped_in_the_text() {
+    let out = Command::new(env!("CARGO_BIN_EXE_cosmap"))
+        .args(["model", "examples/tricky-names/model.json", "--format", "mermaid"])
+        .current_dir(repo())
+        .output()
+        .expect("cosmap runs");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(!text.contains("%%{"), "a directive survived: {text}");
+    assert_eq!(
+        text.matches("%%").count(),
+        text.lines().filter(|l| l.trim_start().starts_with("%%")).count(),
+        "{text}"
+    );
+    // The first line quotes the model's name in backticks, as every header does.
+    // The arrows (`-->`, `-.->`, `==>`) are the diagram's own.
+    let body = text.split_once('\n').map_or("", |(_, body)| body);
+    let body = body.replace("-.->", "").replace("-->", "").replace("==>", "");
+    for raw in ['<', '>', '&', '`'] {
+        assert!(!body.contains(raw), "`{raw}` survived: {text}");
+    }
+    assert!(text.contains("([\"#60;img src=x onerror=alert(1)#62;"), "{text}");
+    assert!(text.contains("#37;#37;{init: {'theme': 'dark', 'themeCSS'"), "{text}");
 }
 
 #[test]

@@ -2,7 +2,7 @@
 // package-lock.json) in headless Chromium.
 //   node tests/browser/mermaid.js OUT_DIR FILE.mmd...
 // For each file: parses and renders it, saves OUT_DIR/<n>.svg and a screenshot, and prints one
-// JSON line {file, nodes, edges, edgeLabels, subgraphs, width, height}. Exits 1 on any parse
+// JSON line {file, nodes, edges, edgeLabels, subgraphs, live, styleInjected, text, width, height}. Exits 1 on any parse
 // or render error, console error or failed request.
 'use strict';
 const fs = require('fs');
@@ -41,6 +41,12 @@ async function main() {
             edgeLabels: [...el.querySelectorAll('g.edgeLabel')].filter((l) => l.textContent.trim() !== '').length,
             subgraphs: el.querySelectorAll('g.cluster').length,
             error: el.querySelector('.error-text') ? 'Mermaid drew its error diagram' : null,
+            // What a model's text could make live: elements a label should never hold,
+            // event handler attributes, and a directive's CSS in the diagram's style.
+            live: el.querySelectorAll('img, a, script, iframe, object, embed, b').length
+              + [...el.querySelectorAll('*')].filter((e) => [...e.attributes].some((a) => a.name.startsWith('on'))).length,
+            styleInjected: [...el.querySelectorAll('style')].some((s) => /fill:\s*red/.test(s.textContent)),
+            text: el.textContent,
             width: box.width,
             height: box.height,
           };

@@ -4,8 +4,9 @@
 //! references, copies, and the access patterns with the document types each
 //! reads or writes.
 //!
-//! Every label is quoted (`["…"]`, `|"…"|`) with `"` written as `#quot;`, so no
-//! name or bound (`items[] ≤ 100`) can break Mermaid's parser.
+//! Every label is quoted (`["…"]`, `|"…"|`) with `"` written as `#quot;` and the
+//! characters that could start a directive, HTML or Markdown as entity codes, so no
+//! name, bound (`items[] ≤ 100`) or description can break Mermaid's parser or run.
 
 use cosmap_domain::NameMap;
 use cosmap_mapper::{Decision, DocumentType, Embedded, EmbeddedKind, LogicalModel, Reference, Role, Rule};
@@ -79,7 +80,7 @@ pub fn view(model: &LogicalModel) -> MermaidView {
                 id: id.clone(),
                 label: quote(concat(&[&d.name, " · ", role])),
                 document: true,
-                description: d.description.as_deref().map(crate::rust::one_line),
+                description: d.description.as_deref().map(comment),
             });
             if let Some(of) = &d.copy_of {
                 if let Some(source) = places.locate(&of.container, &of.document_type) {
@@ -133,7 +134,7 @@ pub fn view(model: &LogicalModel) -> MermaidView {
     }
     let patterns = patterns(model, &places, &mut edges);
     MermaidView {
-        model: model.model.clone(),
+        model: quote(model.model.clone()),
         containers,
         patterns,
         edges,
@@ -201,7 +202,7 @@ fn embedded<'m>(
             id: id.clone(),
             label: quote(what),
             document: false,
-            description: e.description.as_deref().map(crate::rust::one_line),
+            description: e.description.as_deref().map(comment),
         });
         let label = match (e.many, e.max) {
             (true, Some(max)) => format!("{}[] ≤ {max}", e.name),
@@ -356,14 +357,40 @@ fn concat(parts: &[&str]) -> String {
     text
 }
 
-/// A label as Mermaid reads it between quotes: `"` becomes `#quot;`, and line
-/// breaks become spaces.
+/// A label (or a `%%` comment's text) as Mermaid reads it literally: `"` becomes
+/// `#quot;`; `#`, `%`, `<`, `>`, `&` and `` ` `` their decimal entity codes (`#35;`,
+/// `#37;`, …), so no text of the model starts a directive (`%%{init: …}%%`, read
+/// anywhere in the text), an HTML tag or entity (drawn as HTML even in Mermaid's
+/// strict mode), or a Markdown label; line breaks become spaces.
 fn quote(label: String) -> String {
-    // Nearly every label has neither: kept as it is, not copied twice.
-    if memchr::memchr3(b'"', b'\n', b'\r', label.as_bytes()).is_none() {
+    // Nearly every label has none of these: kept as it is, not copied.
+    if !label
+        .bytes()
+        .any(|b| matches!(b, b'"' | b'\n' | b'\r' | b'#' | b'%' | b'<' | b'>' | b'&' | b'`'))
+    {
         return label;
     }
-    label.replace('"', "#quot;").replace(['\n', '\r'], " ")
+    let mut out = String::with_capacity(label.len() + 16);
+    for c in label.chars() {
+        match c {
+            '"' => out.push_str("#quot;"),
+            '#' => out.push_str("#35;"),
+            '%' => out.push_str("#37;"),
+            '<' => out.push_str("#60;"),
+            '>' => out.push_str("#62;"),
+            '&' => out.push_str("#38;"),
+            '`' => out.push_str("#96;"),
+            '\n' | '\r' => out.push(' '),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// A model's `description` as the text of a `%%` comment: one line, quoted as a
+/// label is ([`quote`]), so it cannot close the comment or hold a directive.
+fn comment(text: &str) -> String {
+    quote(crate::rust::one_line(text))
 }
 
 /// The diagram's lookups, built once: a model of a thousand aggregates has
@@ -438,5 +465,9 @@ mod tests {
     fn quotes_cannot_end_a_label() {
         assert_eq!(quote("a \"b\"\nc".to_string()), "a #quot;b#quot; c");
         assert_eq!(quote("plain · 3/s".to_string()), "plain · 3/s");
+        assert_eq!(
+            quote("%%{init: {}}%% <img src=x> &amp; `md` #quot;".to_string()),
+            "#37;#37;{init: {}}#37;#37; #60;img src=x#62; #38;amp; #96;md#96; #35;quot;"
+        );
     }
 }

@@ -26,3 +26,7 @@ pub const REFERENCE_BYTES: f64 = 100.0;
 pub const REFERENCE_LIST_MAX_BYTES: f64 = MAX_ITEM_BYTES / 4.0;
 /// A transactional batch holds at most 100 operations, in one logical partition.
 pub const MAX_BATCH_OPERATIONS: usize = 100;
+/// The largest `TOP n` a query takes: the query plan the Cosmos DB SDKs read for a
+/// cross-partition query holds `top` as a 32-bit signed integer (the in-memory
+/// engine parses an `i64`; the smaller bound is the one every engine takes).
+pub const MAX_TOP: u64 = i32::MAX as u64;

@@ -131,6 +131,124 @@ pub fn snake_case(name: &str) -> String {
     out
 }
 
+/// Whether `word` is a keyword in some Rust edition, so needs `r#` as an identifier.
+/// A `match`, not a list searched in turn: every field of every struct asks.
+pub fn is_rust_keyword(word: &str) -> bool {
+    matches!(
+        word,
+        "abstract"
+            | "as"
+            | "async"
+            | "await"
+            | "become"
+            | "box"
+            | "break"
+            | "const"
+            | "continue"
+            | "do"
+            | "dyn"
+            | "else"
+            | "enum"
+            | "extern"
+            | "false"
+            | "final"
+            | "fn"
+            | "for"
+            | "gen"
+            | "if"
+            | "impl"
+            | "in"
+            | "let"
+            | "loop"
+            | "macro"
+            | "match"
+            | "mod"
+            | "move"
+            | "mut"
+            | "override"
+            | "priv"
+            | "pub"
+            | "ref"
+            | "return"
+            | "static"
+            | "struct"
+            | "trait"
+            | "true"
+            | "try"
+            | "type"
+            | "typeof"
+            | "unsafe"
+            | "unsized"
+            | "use"
+            | "virtual"
+            | "where"
+            | "while"
+            | "yield"
+    )
+}
+
+/// A valid Rust identifier for `word`: raw (`r#match`) for keywords, `super_` for
+/// the few that cannot be raw ([`NON_RAW_KEYWORDS`]); any other word as it is.
+pub fn rust_ident(mut word: String) -> String {
+    if NON_RAW_KEYWORDS.contains(&word.as_str()) {
+        word.push('_');
+        word
+    } else if is_rust_keyword(&word) {
+        format!("r#{word}")
+    } else {
+        word
+    }
+}
+
+/// The Rust field, parameter or module identifier code generation gives the JSON
+/// property or element name `json`: `createdAt` → `created_at`, `type` → `r#type`.
+/// Validation compares these to refuse two names that would give one identifier.
+pub fn field_ident(json: &str) -> String {
+    rust_ident(snake_case(json))
+}
+
+/// The Rust method identifier code generation gives an access pattern named `name`
+/// (before making it unique among helpers): its words (runs of characters a Rust
+/// identifier may hold, `_` a separator) in snake_case, lowercased, joined by `_`;
+/// non-ASCII letters kept (`ñandú por id` → `ñandú_por_id`); `pattern_` before a
+/// name that does not start as an identifier may (`2fa codes` → `pattern_2fa_codes`).
+/// Validation compares these to refuse two patterns that would give one method.
+pub fn method_ident(name: &str) -> String {
+    let mut ident = String::with_capacity(name.len() + 8);
+    for word in name.split(|c: char| c == '_' || !unicode_ident::is_xid_continue(c)) {
+        if word.is_empty() {
+            continue;
+        }
+        if !ident.is_empty() {
+            ident.push('_');
+        }
+        ident.extend(snake_case(word).chars().flat_map(char::to_lowercase));
+    }
+    if !ident.starts_with(unicode_ident::is_xid_start) {
+        ident.insert_str(0, "pattern_");
+    }
+    rust_ident(ident)
+}
+
+/// The first character of `name` whose form in an identifier rustc may change: it
+/// reads identifiers in Unicode normalisation form C, so a combining mark after a
+/// letter (`n` + U+0303), a compatibility ideograph or a conjoining Hangul letter
+/// could turn two different names into one method. Refused in access pattern names
+/// (precomposed letters, `ñ`, are kept as they are).
+pub fn unnormalised_ident_char(name: &str) -> Option<char> {
+    name.chars().find(|&c| {
+        let mark = unicode_ident::is_xid_continue(c) && !unicode_ident::is_xid_start(c) && c != '_' && !c.is_numeric();
+        mark || matches!(
+            c,
+            '\u{1100}'..='\u{11FF}'
+                | '\u{A960}'..='\u{A97F}'
+                | '\u{D7B0}'..='\u{D7FF}'
+                | '\u{F900}'..='\u{FAFF}'
+                | '\u{2F800}'..='\u{2FA1F}'
+        )
+    })
+}
+
 /// English plural of a lowerCamelCase noun phrase, enough for property names:
 /// `size` → `sizes`, `address` → `addresses`, `history` → `histories`.
 /// The endings are compared ignoring ASCII case, in place: no lowercase copy, and the
@@ -287,6 +405,35 @@ mod tests {
         for name in &names {
             assert_eq!(snake_case(name), by_neighbours(name), "{name}");
         }
+    }
+
+    #[test]
+    fn makes_method_identifiers() {
+        assert_eq!(method_ident("orders of an account"), "orders_of_an_account");
+        assert_eq!(method_ident("Posts newest"), "posts_newest");
+        assert_eq!(method_ident("posts  newest"), "posts_newest");
+        assert_eq!(method_ident("posts_newest"), "posts_newest");
+        assert_eq!(method_ident("ñandú por id"), "ñandú_por_id");
+        assert_eq!(method_ident("Ñandú por id"), "ñandú_por_id");
+        assert_eq!(method_ident("byAccountId"), "by_account_id");
+        assert_eq!(method_ident("2fa codes"), "pattern_2fa_codes");
+        assert_eq!(method_ident("<img src=x>"), "img_src_x");
+        assert_eq!(method_ident("`"), "pattern_");
+        assert_eq!(method_ident("match"), "r#match");
+        assert_eq!(method_ident("self"), "self_");
+        assert_eq!(method_ident("東京 orders"), "東京_orders");
+        assert_eq!(field_ident("fooBar"), field_ident("fooBAR"));
+        assert_eq!(field_ident("type"), "r#type");
+    }
+
+    #[test]
+    fn finds_characters_rustc_may_normalise() {
+        assert_eq!(unnormalised_ident_char("ñandú por id"), None);
+        assert_eq!(unnormalised_ident_char("orders 2"), None);
+        assert_eq!(unnormalised_ident_char("posts_newest"), None);
+        assert_eq!(unnormalised_ident_char("n\u{303}andu"), Some('\u{303}'));
+        assert_eq!(unnormalised_ident_char("\u{F900}"), Some('\u{F900}'));
+        assert_eq!(unnormalised_ident_char("\u{1100}\u{1161}"), Some('\u{1100}'));
     }
 
     #[test]

@@ -6,7 +6,7 @@
 // beside `cosmap.rs`, in the same module; the crate depends on `azure_data_cosmos`,
 // `futures` and `serde_json`, as the SDK itself does.
 
-/// Data access for the model `Ecommerce` on `azure_data_cosmos`: open a [`Database`],
+/// Data access for the model `Ecommerce` on `azure_data_cosmos`: open a [`Database`](data::Database),
 /// then call its access patterns, its repositories and its workers.
 #[allow(clippy::all, clippy::pedantic, clippy::nursery)]
 pub mod data {

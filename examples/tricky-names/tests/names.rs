@@ -14,7 +14,6 @@ fn option_doc() -> option::Option {
         r#match: "m".into(),
         r#loop: Some(3),
         a_bc: "upper".into(),
-        a_bc_: "lower".into(),
         kind: "k".into(),
         account_ref: types::AccountRef {
             note: "a value object named like a reference".into(),
@@ -32,7 +31,7 @@ fn keyword_and_colliding_fields_keep_their_json_names() {
         value,
         json!({
             "id": "o1", "type": "option", "optionId": "o1",
-            "match": "m", "loop": 3, "aBC": "upper", "aBc": "lower", "kind": "k",
+            "match": "m", "loop": 3, "aBC": "upper", "kind": "k",
             "accountRef": {"note": "a value object named like a reference"},
             "impl": {},
             "vecs": [{"fn": "f"}],
@@ -84,4 +83,21 @@ fn prelude_named_types_convert_and_refer() {
     let reference = types::OptionRef::from(&option_doc());
     assert_eq!((reference.id.as_str(), reference.partition_key.as_str()), ("o1", "o1"));
     assert_eq!(types::AccountRef_::new("a9").partition_key, dictionary::Account::TYPE);
+}
+
+/// Access pattern methods keep the non-ASCII letters of their names (`ñandú por id`
+/// was `and_por_id`), and a name written as HTML becomes its words.
+#[test]
+fn pattern_methods_keep_non_ascii_letters() {
+    use tricky_names::data::Database;
+    let by_id = Database::ñandú_por_id;
+    let tokyo = Database::東京_types_by_id;
+    let hostile = Database::img_src_x_onerror_alert_1_a_href_https_example_com_super_a_init_theme_dark_quot_amp;
+    let names = [
+        std::any::type_name_of_val(&by_id),
+        std::any::type_name_of_val(&tokyo),
+        std::any::type_name_of_val(&hostile),
+    ];
+    assert!(names[0].ends_with("ñandú_por_id"), "{names:?}");
+    assert!(names[1].ends_with("東京_types_by_id"), "{names:?}");
 }

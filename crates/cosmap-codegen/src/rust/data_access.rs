@@ -1959,21 +1959,10 @@ fn row(dv: &DocView, module: &str, properties: &[String]) -> Result<RowView, Str
     })
 }
 
-/// A method name for `name` (an access pattern's or a helper's), unique among `taken`.
+/// A method name for `name` (an access pattern's or a helper's), unique among `taken`:
+/// [`cosmap_domain::naming::method_ident`], the rule `cosmap check` refuses clashes by.
 fn method(taken: &mut BTreeSet<String>, name: &str) -> String {
-    let words: String = name
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c } else { ' ' })
-        .collect();
-    let mut ident = words
-        .split_whitespace()
-        .map(|w| snake_case(w).to_ascii_lowercase())
-        .collect::<Vec<_>>()
-        .join("_");
-    if ident.is_empty() || ident.starts_with(|c: char| c.is_ascii_digit()) {
-        ident = format!("pattern_{ident}");
-    }
-    let mut ident = names::ident(&ident);
+    let mut ident = cosmap_domain::naming::method_ident(name);
     while !taken.insert(ident.clone()) {
         ident.push('_');
     }

@@ -3,97 +3,29 @@
 
 use std::borrow::Cow;
 
-use cosmap_domain::naming::snake_case;
-
-/// Whether `word` is a keyword in some Rust edition, so needs `r#` as an identifier.
-/// A `match`, not a list searched in turn: every field of every struct asks.
-fn is_keyword(word: &str) -> bool {
-    matches!(
-        word,
-        "abstract"
-            | "as"
-            | "async"
-            | "await"
-            | "become"
-            | "box"
-            | "break"
-            | "const"
-            | "continue"
-            | "do"
-            | "dyn"
-            | "else"
-            | "enum"
-            | "extern"
-            | "false"
-            | "final"
-            | "fn"
-            | "for"
-            | "gen"
-            | "if"
-            | "impl"
-            | "in"
-            | "let"
-            | "loop"
-            | "macro"
-            | "match"
-            | "mod"
-            | "move"
-            | "mut"
-            | "override"
-            | "priv"
-            | "pub"
-            | "ref"
-            | "return"
-            | "static"
-            | "struct"
-            | "trait"
-            | "true"
-            | "try"
-            | "type"
-            | "typeof"
-            | "unsafe"
-            | "unsized"
-            | "use"
-            | "virtual"
-            | "where"
-            | "while"
-            | "yield"
-    )
-}
-
-/// Whether `word` is a keyword that cannot be a raw identifier (it gets a trailing `_`).
-fn is_non_raw(word: &str) -> bool {
-    matches!(word, "self" | "Self" | "super" | "crate" | "_")
-}
+use cosmap_domain::naming;
 
 /// A valid Rust identifier for `word`: raw (`r#match`) for keywords,
-/// `super_` for the few that cannot be raw.
-pub fn ident(word: &str) -> String {
-    owned_ident(word.to_string())
-}
-
-/// [`ident`] of a word already owned: returned as it is unless it is a keyword.
-fn owned_ident(mut word: String) -> String {
-    if is_non_raw(&word) {
-        word.push('_');
-        word
-    } else if is_keyword(&word) {
-        format!("r#{word}")
-    } else {
-        word
-    }
+/// `super_` for the few that cannot be raw ([`naming::rust_ident`]).
+#[cfg(test)]
+fn ident(word: &str) -> String {
+    naming::rust_ident(word.to_string())
 }
 
 /// The field identifier for JSON property `json`: `createdAt` → `created_at`.
+/// The rule is [`naming::field_ident`], the one validation checks names against.
 pub fn field(json: &str) -> String {
-    owned_ident(snake_case(json))
+    naming::field_ident(json)
 }
 
 /// [`field`], borrowed when `json` is already its own identifier (no ASCII capital,
 /// not a keyword): most property names are (`amount`, `title`), and each would
 /// otherwise be copied into a string of its own.
 pub fn field_of(json: &str) -> Cow<'_, str> {
-    if json.bytes().any(|b| b.is_ascii_uppercase()) || is_keyword(json) || is_non_raw(json) {
+    if json.bytes().any(|b| b.is_ascii_uppercase())
+        || naming::is_rust_keyword(json)
+        || naming::NON_RAW_KEYWORDS.contains(&json)
+    {
         Cow::Owned(field(json))
     } else {
         Cow::Borrowed(json)
@@ -102,7 +34,7 @@ pub fn field_of(json: &str) -> Cow<'_, str> {
 
 /// The module identifier for container `name`: `PresentedProduct` → `presented_product`.
 pub fn module(name: &str) -> String {
-    owned_ident(snake_case(name))
+    naming::field_ident(name)
 }
 
 /// The JSON name serde's `rename_all = "camelCase"` gives field `ident` (what

@@ -683,7 +683,7 @@ impl<'a> Shared<'a> {
         };
         let ty = p.ty.as_str();
         let doc = match &p.description {
-            Some(text) => concat(&["`", &p.name, "` (", ty, with, json_text, after, "): ", &one_line(text)]),
+            Some(text) => concat(&["`", &p.name, "` (", ty, with, json_text, after, "): ", &doc_line(text)]),
             None => concat(&["`", &p.name, "` (", ty, with, json_text, after, ")."]),
         };
         let mut field = plain_field(&p.name, wrap(base), p.optional, doc);
@@ -1063,13 +1063,43 @@ fn push_one_line(out: &mut String, text: &str) {
     }
 }
 
-/// ` {description}` after a generated sentence, or nothing.
+/// A model's `description` as one line of a doc comment that renders as the text it
+/// is ([`one_line`], then [`push_doc_text`]'s escapes): no HTML, link or code span
+/// of a description reaches the `cargo doc` page.
+fn doc_line(text: &str) -> String {
+    let mut line = String::with_capacity(text.len() + 8);
+    push_doc_text(&mut line, &one_line(text));
+    line
+}
+
+/// `text` at the end of `out` as rustdoc Markdown shows it literally: `<`, `>` and
+/// `&` as HTML entities (no tag, no autolink `<https://…>`, no entity of its own),
+/// `` ` ``, `[`, `]` and `\` escaped with a backslash (no code span, link or image),
+/// and `:` before `//` as `&#58;` (rustdoc warns of a bare URL, which
+/// `cargo doc -D warnings` refuses).
+fn push_doc_text(out: &mut String, text: &str) {
+    for (i, c) in text.char_indices() {
+        match c {
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '&' => out.push_str("&amp;"),
+            '`' | '[' | ']' | '\\' => {
+                out.push('\\');
+                out.push(c);
+            }
+            ':' if text[i + 1..].starts_with("//") => out.push_str("&#58;"),
+            _ => out.push(c),
+        }
+    }
+}
+
+/// ` {description}` after a generated sentence, or nothing ([`doc_line`]).
 fn described(description: Option<&str>) -> String {
     description
         .map(|d| {
-            let mut text = String::with_capacity(1 + d.len());
+            let mut text = String::with_capacity(2 + d.len());
             text.push(' ');
-            push_one_line(&mut text, d);
+            text.push_str(&doc_line(d));
             text
         })
         .unwrap_or_default()
@@ -1256,6 +1286,16 @@ fn first_repeat<'n>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A description renders as its text: no tag, link, code span or bare URL.
+    #[test]
+    fn descriptions_are_escaped_for_rustdoc() {
+        assert_eq!(
+            doc_line("<script>alert(1)</script> &amp;\n [a](https://x.example) `c` \\"),
+            "&lt;script&gt;alert(1)&lt;/script&gt; &amp;amp; \\[a\\](https&#58;//x.example) \\`c\\` \\\\"
+        );
+        assert_eq!(doc_line("plain words: a list"), "plain words: a list");
+    }
 
     /// A few names compared one with another and many put in a set find the same
     /// first repeat: of a reserved name, of an earlier field's, or none.

@@ -24,9 +24,10 @@ pub struct AccessPattern {
     /// descending (`"-createdAt"`: newest first). See [`AccessPattern::sort_keys`].
     #[serde(default)]
     pub sort: Vec<String>,
-    /// The most items one execution returns (`TOP n`), for reads: "the ten newest".
+    /// The most items one execution returns (`TOP n`), for reads: "the ten newest";
+    /// at most 2,147,483,647 (`limits::MAX_TOP`, what a query's `TOP` takes).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "schema", schemars(range(min = 1)))]
+    #[cfg_attr(feature = "schema", schemars(range(min = 1, max = 2147483647)))]
     pub limit: Option<u64>,
     /// For reads: the attributes of the start element the read needs (a short form,
     /// `["title", "publishedAt"]`); the query returns only those (with `id`, `type`

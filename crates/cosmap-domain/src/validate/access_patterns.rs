@@ -6,9 +6,37 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::{Checker, ElementId};
 use crate::diagnostic::{Diagnostic, JsonPath};
+use crate::limits::MAX_TOP;
 use crate::model::Relationship;
 use crate::name_lookup::{name_map, NameMap};
-use crate::naming::closest;
+use crate::naming::{closest, field_ident};
+
+/// What is wrong with the shape of a filter entry, as a message and a fix: a space
+/// before or after it (`"status "` would bind `@status `), or more than an attribute
+/// and one operator (`"status in in"` would give invalid SQL). `None` for
+/// `attribute` and `attribute operator`, one space between.
+fn filter_shape(entry: &str) -> Option<(String, String)> {
+    if entry.trim() != entry {
+        return Some((
+            format!("the filter `{entry}` has a space before or after it"),
+            format!(
+                "write `\"{}\"`: the attribute, then a space and an operator if any, nothing around them",
+                entry.trim()
+            ),
+        ));
+    }
+    if entry.split(' ').count() > 2
+        || entry
+            .split(' ')
+            .any(|w| w.is_empty() || w.contains(char::is_whitespace))
+    {
+        return Some((
+            format!("the filter `{entry}` is more than an attribute and an operator"),
+            "write the attribute alone for equality, or the attribute, one space and one operator (`\"status in\"`); list another condition as its own entry".to_string(),
+        ));
+    }
+    None
+}
 
 impl<'a> Checker<'a> {
     pub(super) fn check_access_patterns(&mut self) {
@@ -72,6 +100,15 @@ impl<'a> Checker<'a> {
                     Diagnostic::new(path().key("limit"), "`limit` is 0: the read would return nothing")
                         .help("give the most items one execution returns, 1 or more, or remove `limit`"),
                 ),
+                Some(n) if n > MAX_TOP => self.report(
+                    Diagnostic::new(
+                        path().key("limit"),
+                        format!("`limit` is {n}, more than a query's `TOP` takes ({MAX_TOP})"),
+                    )
+                    .help(format!(
+                        "give at most {MAX_TOP} (a 32-bit integer, the bound of Cosmos DB's query plans), or remove `limit` to read every match"
+                    )),
+                ),
                 Some(_) if pattern.kind == crate::model::AccessKind::Write => self.report(
                     Diagnostic::new(path().key("limit"), "`limit` is set on a write access pattern")
                         .help("remove `limit`: it bounds what a read returns"),
@@ -86,9 +123,13 @@ impl<'a> Checker<'a> {
             let sorted: Vec<&str> = pattern.sort_keys().iter().map(|k| k.attribute).collect();
             let filtered: Vec<&str> = pattern.filter_attributes();
             self.check_filter_operators(pattern, &path, valid);
+            self.check_sort_twice(pattern, &path);
             let lists = [("filter", &filtered), ("sort", &sorted)];
             for (list, names) in lists {
                 for (f, &name) in names.iter().enumerate() {
+                    if list == "filter" && filter_shape(&pattern.filter[f]).is_some() {
+                        continue; // reported with the operators
+                    }
                     if list == "filter" && name.contains('.') {
                         self.check_filter_path(&pattern.start, name, &|| path().key(list).index(f));
                         continue;
@@ -148,10 +189,15 @@ impl<'a> Checker<'a> {
         path: &dyn Fn() -> JsonPath,
         valid: &BTreeSet<&str>,
     ) {
-        use crate::model::{AttributeType, Filter, FilterOp, FILTER_OPERATORS};
-        let mut bound: BTreeMap<String, &str> = BTreeMap::new();
+        use crate::model::{Filter, FILTER_OPERATORS};
+        // Each parameter's Rust identifier → the parameter and the entry that bound it last.
+        let mut bound: BTreeMap<String, (String, &str)> = BTreeMap::new();
         for (f, entry) in pattern.filter.iter().enumerate() {
             let at = || path().key("filter").index(f);
+            if let Some((message, help)) = filter_shape(entry) {
+                self.report(Diagnostic::new(at(), message).help(help));
+                continue;
+            }
             let Some(filter) = Filter::parse(entry) else {
                 let word = entry.trim_end().rsplit(' ').next().unwrap_or_default();
                 let ops = FILTER_OPERATORS
@@ -165,55 +211,107 @@ impl<'a> Checker<'a> {
                 );
                 continue;
             };
-            if !valid.contains(filter.attribute) {
+            if valid.contains(filter.attribute) {
+                self.check_filter_comparison(pattern, entry, filter, &at);
+            } else if !filter.attribute.contains('.') {
                 continue; // reported with the other unknown names
-            }
-            let ty = self.attribute_type(&pattern.start, filter.attribute);
-            if filter.op != FilterOp::Equal && self.is_list_attribute(&pattern.start, filter.attribute) {
-                self.report(
-                    Diagnostic::new(
-                        at(),
-                        format!(
-                            "`{}` is a list (`\"many\": true`): it cannot be compared with `{}`",
-                            filter.attribute,
-                            entry.trim_end().rsplit(' ').next().unwrap_or_default()
-                        ),
-                    )
-                    .help(format!(
-                        "filter on `{}` alone: on a list it matches the items that hold the value",
-                        filter.attribute
-                    )),
-                );
-            } else if filter.is_range() && ty == Some(AttributeType::Boolean) {
-                self.report(
-                    Diagnostic::new(
-                        at(),
-                        format!("`{}` is a boolean: it has no range to compare", filter.attribute),
-                    )
-                    .help(format!("filter on `{}` alone (equality)", filter.attribute)),
-                );
             }
             for parameter in filter.parameters() {
                 // A parameter bound again is reported with the entry that bound it last.
-                let other = match bound.entry(parameter) {
+                let other = match bound.entry(field_ident(&parameter)) {
                     Entry::Vacant(vacant) => {
-                        vacant.insert(entry.as_str());
+                        vacant.insert((parameter.clone(), entry.as_str()));
                         None
                     }
-                    Entry::Occupied(mut occupied) => Some((occupied.key().clone(), occupied.insert(entry.as_str()))),
+                    Entry::Occupied(mut occupied) => {
+                        let ident = occupied.key().clone();
+                        let (before, other) = occupied.insert((parameter.clone(), entry.as_str()));
+                        Some((ident, before, other))
+                    }
                 };
-                if let Some((parameter, other)) = other {
-                    self.report(
-                        Diagnostic::new(
-                            at(),
-                            format!("`{entry}` and `{other}` both bind the parameter `@{parameter}`"),
-                        )
-                        .help(
-                            "keep one of them: `<` and `<=` are both an upper bound, `between` already has both bounds",
+                let Some((ident, before, other)) = other else {
+                    continue;
+                };
+                let diagnostic = if before == parameter {
+                    Diagnostic::new(
+                        at(),
+                        format!("`{entry}` and `{other}` both bind the parameter `@{parameter}`"),
+                    )
+                    .help("keep one of them: `<` and `<=` are both an upper bound, `between` already has both bounds")
+                } else {
+                    Diagnostic::new(
+                        at(),
+                        format!(
+                            "`{entry}` and `{other}` bind `@{parameter}` and `@{before}`, which both become the Rust parameter `{ident}`"
                         ),
-                    );
-                }
+                    )
+                    .help("filter on attributes whose names differ in more than the case of their letters")
+                };
+                self.report(diagnostic);
             }
+        }
+    }
+
+    /// A filter entry's operator against its (known) attribute: no range on a list or
+    /// a boolean.
+    fn check_filter_comparison(
+        &mut self,
+        pattern: &crate::model::AccessPattern,
+        entry: &str,
+        filter: crate::model::Filter<'_>,
+        at: &dyn Fn() -> JsonPath,
+    ) {
+        use crate::model::{AttributeType, FilterOp};
+        let ty = self.attribute_type(&pattern.start, filter.attribute);
+        if filter.op != FilterOp::Equal && self.is_list_attribute(&pattern.start, filter.attribute) {
+            self.report(
+                Diagnostic::new(
+                    at(),
+                    format!(
+                        "`{}` is a list (`\"many\": true`): it cannot be compared with `{}`",
+                        filter.attribute,
+                        entry.trim_end().rsplit(' ').next().unwrap_or_default()
+                    ),
+                )
+                .help(format!(
+                    "filter on `{}` alone: on a list it matches the items that hold the value",
+                    filter.attribute
+                )),
+            );
+        } else if filter.is_range() && ty == Some(AttributeType::Boolean) {
+            self.report(
+                Diagnostic::new(
+                    at(),
+                    format!("`{}` is a boolean: it has no range to compare", filter.attribute),
+                )
+                .help(format!("filter on `{}` alone (equality)", filter.attribute)),
+            );
+        }
+    }
+
+    /// `sort`: each attribute once, whatever its direction (`["-title", "title"]` asks
+    /// for two orders of one property, which no index or query can serve).
+    fn check_sort_twice(&mut self, pattern: &crate::model::AccessPattern, path: &dyn Fn() -> JsonPath) {
+        let keys = pattern.sort_keys();
+        for (i, key) in keys.iter().enumerate() {
+            let Some(first) = keys[..i].iter().position(|k| k.attribute == key.attribute) else {
+                continue;
+            };
+            let message = format!(
+                "`{}` sorts on `{}` again (first at {})",
+                pattern.sort[i],
+                key.attribute,
+                path().key("sort").index(first)
+            );
+            let help = if keys[first].descending == key.descending {
+                "remove the second entry: a sort key is listed once".to_string()
+            } else {
+                format!(
+                    "keep one direction: `\"{0}\"` (ascending) or `\"-{0}\"` (descending); the composite index would hold `/{0}` twice",
+                    key.attribute
+                )
+            };
+            self.report(Diagnostic::new(path().key("sort").index(i), message).help(help));
         }
     }
 

@@ -8,8 +8,8 @@ use super::{Checker, ElementId};
 use crate::diagnostic::{Diagnostic, JsonPath};
 use crate::model::Attribute;
 use crate::naming::{
-    is_hidden_char, is_lower_camel, is_upper_camel, lower_camel, snake_case, upper_camel, MAX_TYPE_NAME_CHARS,
-    NON_RAW_KEYWORDS, RESERVED_PROPERTIES,
+    field_ident, is_hidden_char, is_lower_camel, is_upper_camel, lower_camel, method_ident, snake_case,
+    unnormalised_ident_char, upper_camel, MAX_TYPE_NAME_CHARS, NON_RAW_KEYWORDS, RESERVED_PROPERTIES,
 };
 
 impl Checker<'_> {
@@ -148,7 +148,15 @@ impl Checker<'_> {
                 self.check_property_name(property, path, "property");
             }
         }
+        self.check_pattern_names();
+    }
+
+    /// Access pattern names: visible text, no backtick, each once, and each its own
+    /// generated method ([`method_ident`], the rule code generation names methods by).
+    fn check_pattern_names(&mut self) {
+        let spec = self.spec;
         let mut patterns: NameMap<&str, usize> = name_map(spec.access_patterns.len());
+        let mut methods: NameMap<String, usize> = name_map(spec.access_patterns.len());
         for (i, pattern) in spec.access_patterns.iter().enumerate() {
             let path = || JsonPath::root().key("accessPatterns").index(i).key("name");
             if pattern.name.trim().is_empty() {
@@ -158,12 +166,48 @@ impl Checker<'_> {
                 );
             } else if pattern.name.chars().any(is_hidden_char) {
                 self.check_visible_text(&pattern.name, path, "the access pattern's name");
+            } else if pattern.name.contains('`') {
+                self.report(
+                    Diagnostic::new(path(), format!("the access pattern's name `{}` holds a backtick", pattern.name))
+                        .help("remove it: the name is quoted as code in the generated docs and diagram (model.mmd), where a backtick ends the quote or starts a Markdown label"),
+                );
             } else if let Some(first) = patterns.insert(pattern.name.as_str(), i) {
                 let msg = format!(
                     "access pattern `{}` is declared twice (first at $.accessPatterns[{first}])",
                     pattern.name
                 );
                 self.report(Diagnostic::new(path(), msg).help("give each access pattern its own name"));
+            } else if let Some(c) = unnormalised_ident_char(&pattern.name) {
+                self.report(
+                    Diagnostic::new(
+                        path(),
+                        format!(
+                            "the access pattern's name `{}` holds U+{:04X}, which Rust may read as another character in the generated method name",
+                            pattern.name, c as u32
+                        ),
+                    )
+                    .help("write each letter as one precomposed character (`ñ`, not `n` and a combining tilde)"),
+                );
+            } else {
+                let ident = method_ident(&pattern.name);
+                match methods.entry(ident) {
+                    Entry::Occupied(seen) => {
+                        let first = *seen.get();
+                        let msg = format!(
+                            "access patterns `{}` and `{}` (at {}) both become the generated method `{}()`",
+                            pattern.name,
+                            spec.access_patterns[first].name,
+                            JsonPath::root().key("accessPatterns").index(first).key("name"),
+                            seen.key()
+                        );
+                        self.report(Diagnostic::new(path(), msg).help(
+                            "rename one so that they differ in more than case, spaces or punctuation: otherwise one method would silently get a trailing `_`, and callers of the other could run this query",
+                        ));
+                    }
+                    Entry::Vacant(slot) => {
+                        slot.insert(i);
+                    }
+                }
             }
         }
     }
@@ -196,6 +240,19 @@ impl Checker<'_> {
                     path().key("attributes").index(first)
                 );
                 self.report(Diagnostic::new(at(), msg).help("remove or rename one of them"));
+            } else if let Some((other, place)) = ident_clash(attributes, j, identity) {
+                let other_path = match place {
+                    Some(k) => path().key("attributes").index(k).key("name"),
+                    None => path().key("identity"),
+                };
+                let msg = format!(
+                    "`{}` and `{other}` (at {other_path}) both become the Rust field `{}`",
+                    attribute.name,
+                    field_ident(other)
+                );
+                self.report(Diagnostic::new(at(), msg).help(
+                    "rename one so that they differ in more than the case of their letters: one field would otherwise get a trailing `_`",
+                ));
             }
         }
     }
@@ -300,6 +357,27 @@ const SCAN_UP_TO: usize = 16;
 fn last_before(attributes: &[Attribute], j: usize) -> Option<usize> {
     let name = &attributes[j].name;
     attributes[..j].iter().rposition(|a| a.name == *name)
+}
+
+/// An earlier name of the element (the identity, or the `k`th attribute: `Some(k)`)
+/// that differs from the `j`th attribute's but gives the same Rust field
+/// ([`field_ident`]). Such names are equal ignoring ASCII case (lowerCamelCase names
+/// hold no `_`): only those are compared by identifier.
+fn ident_clash<'m>(
+    attributes: &'m [Attribute],
+    j: usize,
+    identity: Option<&'m str>,
+) -> Option<(&'m str, Option<usize>)> {
+    let name = attributes[j].name.as_str();
+    let clashes =
+        |other: &str| other != name && other.eq_ignore_ascii_case(name) && field_ident(other) == field_ident(name);
+    if let Some(identity) = identity.filter(|i| clashes(i)) {
+        return Some((identity, None));
+    }
+    attributes[..j]
+        .iter()
+        .position(|a| clashes(&a.name))
+        .map(|k| (attributes[k].name.as_str(), Some(k)))
 }
 
 fn hint_for(suggestion: &str, form: &str, example: &str) -> String {

@@ -9,6 +9,7 @@ use super::{Checker, ElementId};
 use crate::diagnostic::{Diagnostic, JsonPath};
 use crate::model::{Cardinality, Growth, Relationship};
 use crate::name_lookup::{name_map, NameMap};
+use crate::naming::field_ident;
 
 impl Checker<'_> {
     /// Every check of the relationships but their properties' clashes, which run
@@ -268,8 +269,61 @@ impl Checker<'_> {
                     self.report(
                         Diagnostic::new(path(), msg).help("set this relationship's `property` to another name"),
                     );
+                } else {
+                    self.check_property_ident(i, property, &properties);
                 }
             }
+        }
+    }
+
+    /// Relationship `i`'s property `property` against the other names of its element
+    /// (identity, attributes, earlier relationships' properties): one that differs
+    /// from it but gives the same Rust field ([`field_ident`]; such names are equal
+    /// ignoring ASCII case) is reported with its place.
+    fn check_property_ident(&mut self, i: usize, property: &str, properties: &[Option<String>]) {
+        let spec = self.spec;
+        let from = spec.relationships[i].from.as_str();
+        let clashes = |other: &str| {
+            other != property && other.eq_ignore_ascii_case(property) && field_ident(other) == field_ident(property)
+        };
+        let element = || match self.index.elements.get(from) {
+            Some(&ElementId::Entity(e)) => JsonPath::root().key("entities").index(e),
+            Some(&ElementId::ValueObject(v)) => JsonPath::root().key("valueObjects").index(v),
+            None => JsonPath::root(),
+        };
+        let attributes = self.attributes_of(from);
+        let other = if let Some(identity) = self.identity_of(from).filter(|id| clashes(id)) {
+            Some((identity, element().key("identity")))
+        } else if let Some(k) = attributes.iter().position(|a| clashes(&a.name)) {
+            Some((
+                attributes[k].name.as_str(),
+                element().key("attributes").index(k).key("name"),
+            ))
+        } else {
+            // The earlier relationships from the same element, by the index.
+            let from_here = self.index.from.get(from).map(Vec::as_slice).unwrap_or_default();
+            from_here
+                .iter()
+                .copied()
+                .take_while(|&j| j < i)
+                .find(|&j| properties[j].as_deref().is_some_and(&clashes))
+                .and_then(|j| {
+                    Some((
+                        properties[j].as_deref()?,
+                        JsonPath::root().key("relationships").index(j),
+                    ))
+                })
+        };
+        if let Some((other, at)) = other {
+            let msg = format!(
+                "property `{property}` of `{from}` and `{other}` (at {at}) both become the Rust field `{}`",
+                field_ident(property)
+            );
+            self.report(
+                Diagnostic::new(JsonPath::root().key("relationships").index(i), msg).help(
+                    "set this relationship's `property` to a name that differs in more than the case of its letters",
+                ),
+            );
         }
     }
 

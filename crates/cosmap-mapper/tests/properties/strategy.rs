@@ -16,7 +16,8 @@
 //! access patterns of every kind (read by id, queries with filters and sorts,
 //! writes that create, replace or delete). Names mix realistic ones with Rust
 //! keywords and prelude names, and names that collide once converted
-//! (`HttpServer`/`HTTPServer`, `aBC`/`aBc`).
+//! (`HttpServer`/`HTTPServer`, `aBC`/`aBc`), never two of these in one place
+//! (validation refuses two names that give one Rust identifier).
 #![allow(dead_code)]
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -647,13 +648,14 @@ fn unique_type_name(pool_index: usize, used: &mut BTreeSet<String>) -> String {
     name
 }
 
-/// Attributes without duplicates and without the names in `forbidden`.
+/// Attributes without duplicates, even by case (`aBC`/`aBc` give one Rust field,
+/// which validation refuses), and without the names in `forbidden`.
 fn attribute_list(raw: &[RawAttribute], forbidden: &[&str]) -> Vec<Attribute> {
     let mut seen = BTreeSet::new();
     let mut out = Vec::new();
     for a in raw {
         let name = ATTRIBUTE_NAMES[a.name % ATTRIBUTE_NAMES.len()];
-        if forbidden.contains(&name) || !seen.insert(name) {
+        if forbidden.contains(&name) || !seen.insert(name.to_ascii_lowercase()) {
             continue;
         }
         let mut attribute = Attribute::new(name, a.ty);
