@@ -1,6 +1,9 @@
 //! [`run`]: sends a [`MigrationPlan`]'s steps through a `cosmap-provision`
 //! [`Connection`] (its retries, timeout and error messages).
 
+mod conditional;
+
+use std::collections::HashMap;
 use std::num::NonZeroU32;
 
 use azure_data_cosmos::clients::ContainerClient;
@@ -15,6 +18,7 @@ use serde_json::{Map, Value};
 
 use crate::error::MigrateError;
 use crate::plan::{Conversion, LeaseRef, MigrationPlan, Step, LEASE_TYPE};
+use conditional::{timestamp, Outcome, Place, CONFLICT_RETRIES};
 
 /// The properties Cosmos DB adds to every document; left out of what is copied.
 pub const SYSTEM_PROPERTIES: [&str; 6] = ["_rid", "_etag", "_ts", "_self", "_attachments", "_lsn"];
@@ -229,6 +233,9 @@ struct Feed<'a> {
     lease: &'a LeaseRef,
     page_size: u32,
     report: StepReport,
+    /// The `_etag` of each document this run wrote, by partition key and id: a copy
+    /// this run made may be replaced by a newer version of its source.
+    wrote: HashMap<(String, String), String>,
 }
 
 impl<'a> Feed<'a> {
@@ -266,6 +273,7 @@ impl<'a> Feed<'a> {
                 caught_up: false,
             },
             name,
+            wrote: HashMap::new(),
         })
     }
 
@@ -472,88 +480,65 @@ impl<'a> Feed<'a> {
                     }
                 };
                 body[new_key] = Value::String(value.clone());
-                self.upsert(&self.target.clone(), target, &value, &id, &body).await?;
-                Ok(true)
+                let client = self.target.clone();
+                let at = Place {
+                    client: &client,
+                    container: target,
+                    key: &value,
+                };
+                self.write_new(&at, &id, &body, timestamp(document)).await
             }
             Step::CopyWithUniqueKeys { target, key, .. } => {
                 let body = strip_system(document);
                 let value = text(document, key)
                     .ok_or_else(|| self.data(format!("document `{id}` has no text partition key `{key}`")))?;
-                let operation = format!("upsert item `{id}` in partition `{value}` of `{target}`");
                 let client = self.target.clone();
-                let response = self
-                    .connection
-                    .request(&operation, &[409], || {
-                        client.upsert_item(PartitionKey::from(value.clone()), &id, &body, None)
-                    })
-                    .await?;
-                let Some(response) = response else {
-                    return Err(self.data(format!(
-                        "document `{id}` in partition `{value}` holds a value the new unique keys refuse there: another document of the partition holds it too. Make the values unique in the old container, then run `cosmap migrate` again (it resumes from its lease)"
-                    )));
+                let at = Place {
+                    client: &client,
+                    container: target,
+                    key: &value,
                 };
-                self.report.request_units += charge(response.headers());
-                self.report.written += 1;
-                Ok(true)
+                self.write_new(&at, &id, &body, timestamp(document)).await
             }
             Step::SplitEmbedded {
                 container,
                 holder,
-                property,
-                many,
-                discriminator,
                 partition_key_property,
-                parent_property,
                 ..
             } => {
                 if text(document, "type").as_deref() != Some(holder.as_str()) {
                     return Ok(false);
                 }
-                let Some(held) = document.get(property) else {
-                    return Ok(false);
-                };
                 let key = text(document, partition_key_property).ok_or_else(|| {
                     self.data(format!(
                         "`{holder}` `{id}` has no text partition key `{partition_key_property}`"
                     ))
                 })?;
-                let values: Vec<&Value> = match (held, *many) {
-                    (Value::Array(items), true) => items.iter().collect(),
-                    (Value::Null, _) => Vec::new(),
-                    (value, false) => vec![value],
-                    (other, true) => {
-                        return Err(self.data(format!("`{holder}` `{id}`: `{property}` is {other}, not an array")))
-                    }
-                };
                 let client = self.source.clone();
-                for (i, value) in values.into_iter().enumerate() {
-                    let Value::Object(fields) = value else {
-                        return Err(self.data(format!("`{holder}` `{id}`: `{property}` holds {value}, not an object")));
+                let at = Place {
+                    client: &client,
+                    container,
+                    key: &key,
+                };
+                let mut current = document.clone();
+                for _ in 0..=CONFLICT_RETRIES {
+                    let Some(rewritten) = self.split_out(&at, &id, &current).await? else {
+                        return Ok(false);
                     };
-                    let new_id = if *many {
-                        format!("{id}-{property}-{i}")
-                    } else {
-                        format!("{id}-{property}")
-                    };
-                    let mut body = Map::new();
-                    body.insert("id".into(), Value::String(new_id.clone()));
-                    body.insert("type".into(), Value::String(discriminator.clone()));
-                    body.insert(partition_key_property.clone(), Value::String(key.clone()));
-                    if let Some(parent) = parent_property {
-                        body.insert(parent.clone(), Value::String(id.clone()));
+                    let etag = text(&current, "_etag").unwrap_or_default();
+                    if let Outcome::Written = self.replace_if_match(&at, &id, &rewritten, &etag).await? {
+                        return Ok(true);
                     }
-                    for (k, v) in fields {
-                        body.entry(k.clone()).or_insert_with(|| v.clone());
+                    // Changed by a writer meanwhile: split its newer version.
+                    match self.read(&at, &id).await? {
+                        Some(newer) => current = newer,
+                        None => return Ok(false),
                     }
-                    self.upsert(&client, container, &key, &new_id, &Value::Object(body))
-                        .await?;
                 }
-                let mut rewritten = strip_system(document);
-                if let Value::Object(map) = &mut rewritten {
-                    map.remove(property);
-                }
-                self.upsert(&client, container, &key, &id, &rewritten).await?;
-                Ok(true)
+                Err(self.data(format!(
+                    "`{holder}` `{id}` changed {} times while it was split: run `cosmap migrate` again (it resumes from its lease)",
+                    CONFLICT_RETRIES + 1
+                )))
             }
             Step::BackfillDefault {
                 container,
@@ -752,33 +737,92 @@ impl<'a> Feed<'a> {
                         )))
                     }
                 };
-        let operation = format!("read `{holder}` `{holder_id}` in partition `{key}` of `{container}`");
-        let found = self
-            .connection
-            .request(&operation, &[404], || {
-                source.read_item(PartitionKey::from(key.clone()), &holder_id, None)
-            })
-            .await?;
-        let Some(found) = found else {
-            return Err(self.data(format!(
-                        "`{child}` `{id}` names `{holder}` `{holder_id}`, which partition `{key}` does not hold: give it a holder (or delete it), then run again"
-                    )));
+        let at = Place {
+            client: &source,
+            container,
+            key: &key,
         };
-        self.report.request_units += charge(found.headers());
-        let current: Value = found
-            .into_model()
-            .map_err(|e| self.data(format!("`{holder_id}`: {e}")))?;
-        if current.get(property) == Some(&embedded) {
-            return Ok(false);
+        for _ in 0..=CONFLICT_RETRIES {
+            let Some(current) = self.read(&at, &holder_id).await? else {
+                return Err(self.data(format!(
+                    "`{child}` `{id}` names `{holder}` `{holder_id}`, which partition `{key}` does not hold: give it a holder (or delete it), then run again"
+                )));
+            };
+            if current.get(property) == Some(&embedded) {
+                return Ok(false);
+            }
+            let mut body = strip_system(&current);
+            body[property.as_str()] = embedded.clone();
+            let etag = text(&current, "_etag").unwrap_or_default();
+            // Changed by a writer since it was read: read again and embed into that.
+            if let Outcome::Written = self.replace_if_match(&at, &holder_id, &body, &etag).await? {
+                return Ok(true);
+            }
         }
-        let mut body = strip_system(&current);
-        body[property.as_str()] = embedded;
-        self.upsert(&source, container, &key, &holder_id, &body).await?;
-        Ok(true)
+        Err(self.data(format!(
+            "`{holder}` `{holder_id}` changed {} times while this step wrote it: run `cosmap migrate` again (it resumes from its lease)",
+            CONFLICT_RETRIES + 1
+        )))
     }
 
-    /// Upserts `document` (`id`, in `container`) as `edit` changes it, when it is of
-    /// `document_type` and `edit` changes anything; `edit`'s error names what stops it.
+    /// Writes the holder `document`'s embedded values (`id` in `at`) as documents of
+    /// their own, and answers the holder without them (`None` when it holds none).
+    async fn split_out(&mut self, at: &Place<'_>, id: &str, document: &Value) -> Result<Option<Value>, MigrateError> {
+        let Step::SplitEmbedded {
+            holder,
+            property,
+            many,
+            discriminator,
+            partition_key_property,
+            parent_property,
+            ..
+        } = self.step
+        else {
+            return Ok(None);
+        };
+        let Some(held) = document.get(property) else {
+            return Ok(None);
+        };
+        let values: Vec<&Value> = match (held, *many) {
+            (Value::Array(items), true) => items.iter().collect(),
+            (Value::Null, _) => Vec::new(),
+            (value, false) => vec![value],
+            (other, true) => {
+                return Err(self.data(format!("`{holder}` `{id}`: `{property}` is {other}, not an array")))
+            }
+        };
+        for (i, value) in values.into_iter().enumerate() {
+            let Value::Object(fields) = value else {
+                return Err(self.data(format!("`{holder}` `{id}`: `{property}` holds {value}, not an object")));
+            };
+            let new_id = if *many {
+                format!("{id}-{property}-{i}")
+            } else {
+                format!("{id}-{property}")
+            };
+            let mut body = Map::new();
+            body.insert("id".into(), Value::String(new_id.clone()));
+            body.insert("type".into(), Value::String(discriminator.clone()));
+            body.insert(partition_key_property.clone(), Value::String(at.key.to_string()));
+            if let Some(parent) = parent_property {
+                body.insert(parent.clone(), Value::String(id.to_string()));
+            }
+            for (k, v) in fields {
+                body.entry(k.clone()).or_insert_with(|| v.clone());
+            }
+            self.write_new(at, &new_id, &Value::Object(body), timestamp(document))
+                .await?;
+        }
+        let mut rewritten = strip_system(document);
+        if let Value::Object(map) = &mut rewritten {
+            map.remove(property);
+        }
+        Ok(Some(rewritten))
+    }
+
+    /// Replaces `document` (`id`, in `container`) as `edit` changes it, when it is of
+    /// `document_type` and `edit` changes anything, conditionally on the version it
+    /// was computed from; `edit`'s error names what stops it.
     async fn edit_in_place(
         &mut self,
         document: &Value,
@@ -786,16 +830,14 @@ impl<'a> Feed<'a> {
         container: &str,
         document_type: &str,
         partition_key_property: &str,
-        edit: impl FnOnce(&mut Value) -> Result<bool, String>,
+        mut edit: impl FnMut(&mut Value) -> Result<bool, String>,
     ) -> Result<bool, MigrateError> {
         if text(document, "type").as_deref() != Some(document_type) {
             return Ok(false);
         }
-        let mut body = strip_system(document);
-        match edit(&mut body) {
-            Ok(false) => return Ok(false),
-            Ok(true) => {}
-            Err(why) => return Err(self.data(format!("`{document_type}` `{id}`: {why}"))),
+        // Nothing to change: no key needed, nothing written.
+        if !edit(&mut strip_system(document)).unwrap_or(true) {
+            return Ok(false);
         }
         let key = text(document, partition_key_property).ok_or_else(|| {
             self.data(format!(
@@ -803,8 +845,13 @@ impl<'a> Feed<'a> {
             ))
         })?;
         let client = self.source.clone();
-        self.upsert(&client, container, &key, id, &body).await?;
-        Ok(true)
+        let at = Place {
+            client: &client,
+            container,
+            key: &key,
+        };
+        self.edit_conditionally(&at, id, document, &mut edit, &format!("`{document_type}`"))
+            .await
     }
 
     async fn upsert(
