@@ -787,9 +787,7 @@ impl<'a> Feed<'a> {
             (Value::Array(items), true) => items.iter().collect(),
             (Value::Null, _) => Vec::new(),
             (value, false) => vec![value],
-            (other, true) => {
-                return Err(self.data(format!("`{holder}` `{id}`: `{property}` is {other}, not an array")))
-            }
+            (other, true) => return Err(self.data(format!("`{holder}` `{id}`: `{property}` is {other}, not an array"))),
         };
         for (i, value) in values.into_iter().enumerate() {
             let Value::Object(fields) = value else {

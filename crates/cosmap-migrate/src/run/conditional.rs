@@ -193,7 +193,9 @@ impl Feed<'_> {
                 // A feed without `_etag`: the version to edit is read first.
                 match self.read(at, id).await? {
                     Some(read) if text(&read, "_etag").is_some() => current = read,
-                    Some(_) => return Err(self.data(format!("{describe} `{id}` has no `_etag` to write it conditionally"))),
+                    Some(_) => {
+                        return Err(self.data(format!("{describe} `{id}` has no `_etag` to write it conditionally")))
+                    }
                     None => return Ok(false),
                 }
                 continue;
