@@ -79,7 +79,7 @@ fn provisions_the_six_containers_and_a_second_run_changes_nothing() {
     let server = CosmosServer::start();
     let endpoint = server.endpoint();
 
-    let first = cosmap_with(&["provision", MODEL, "--endpoint", &endpoint], &[("COSMOS_KEY", KEY)]);
+    let first = cosmap_with(&["provision", "--create-database", MODEL, "--endpoint", &endpoint], &[("COSMOS_KEY", KEY)]);
     assert_eq!(code(&first), Some(0), "{}{}", stdout(&first), stderr(&first));
     let text = stdout(&first);
     assert!(text.contains("created database `Ecommerce`"), "{text}");
@@ -104,6 +104,7 @@ fn provisions_the_six_containers_and_a_second_run_changes_nothing() {
     }
     let before = server.fingerprint("Ecommerce");
 
+    // The database exists now: no --create-database needed.
     let second = cosmap(&["provision", MODEL, "--endpoint", &endpoint, "--key", KEY, "--verbose"]);
     assert_eq!(code(&second), Some(0), "{}{}", stdout(&second), stderr(&second));
     let text = stdout(&second);
@@ -123,7 +124,7 @@ fn provisions_the_six_containers_and_a_second_run_changes_nothing() {
 
     // A dry run into another database changes nothing either.
     let dry = cosmap(&[
-        "provision",
+        "provision", "--create-database",
         MODEL,
         "--endpoint",
         &endpoint,
@@ -157,7 +158,7 @@ fn index_all_provisions_what_generate_index_all_writes() {
     let server = CosmosServer::start();
     let endpoint = server.endpoint();
     let out = cosmap(&[
-        "provision",
+        "provision", "--create-database",
         MODEL,
         "--endpoint",
         &endpoint,
@@ -180,7 +181,7 @@ fn index_all_provisions_what_generate_index_all_writes() {
     }
     // Without the flag the model's narrowed policies differ: that is a difference to report.
     let narrowed = cosmap(&[
-        "provision",
+        "provision", "--create-database",
         MODEL,
         "--endpoint",
         &endpoint,
@@ -196,12 +197,12 @@ fn index_all_provisions_what_generate_index_all_writes() {
 fn a_changed_partition_key_is_drift_and_changes_nothing() {
     let server = CosmosServer::start();
     let endpoint = server.endpoint();
-    let provisioned = cosmap(&["provision", MODEL, "--endpoint", &endpoint]);
+    let provisioned = cosmap(&["provision", "--create-database", MODEL, "--endpoint", &endpoint]);
     assert_eq!(code(&provisioned), Some(0), "{}", stderr(&provisioned));
     let before = server.fingerprint("Ecommerce");
 
     let drift_model = model_with_changed_partition_key();
-    let out = cosmap(&["provision", &drift_model, "--endpoint", &endpoint, "--key", KEY]);
+    let out = cosmap(&["provision", "--create-database", &drift_model, "--endpoint", &endpoint, "--key", KEY]);
     assert_eq!(code(&out), Some(3), "{}{}", stdout(&out), stderr(&out));
     assert!(stdout(&out).contains("Order             DRIFT"), "{}", stdout(&out));
     let message = stderr(&out);
@@ -223,7 +224,7 @@ fn a_changed_partition_key_is_drift_and_changes_nothing() {
     assert_eq!(server.post("/dbs/Partial/colls", &order).0, 201);
     let before = server.fingerprint("Partial");
     let out = cosmap(&[
-        "provision",
+        "provision", "--create-database",
         &drift_model,
         "--endpoint",
         &endpoint,
@@ -272,7 +273,7 @@ fn update_indexing_replaces_only_the_indexing_policy() {
     });
     assert_eq!(server.post("/dbs/Idx/colls", &account).0, 201);
 
-    let out = cosmap(&["provision", MODEL, "--endpoint", &endpoint, "--database", "Idx"]);
+    let out = cosmap(&["provision", "--create-database", MODEL, "--endpoint", &endpoint, "--database", "Idx"]);
     assert_eq!(code(&out), Some(0), "{}", stderr(&out));
     let text = stdout(&out);
     assert!(text.contains("Account           differs"), "{text}");
@@ -285,7 +286,7 @@ fn update_indexing_replaces_only_the_indexing_policy() {
     assert_eq!(server.container_ids("Idx").len(), 6);
 
     let out = cosmap(&[
-        "provision",
+        "provision", "--create-database",
         MODEL,
         "--endpoint",
         &endpoint,
@@ -305,7 +306,7 @@ fn update_indexing_replaces_only_the_indexing_policy() {
     assert_eq!(replaced["_rid"], kept["_rid"], "the container was recreated");
 
     let again = cosmap(&[
-        "provision",
+        "provision", "--create-database",
         MODEL,
         "--endpoint",
         &endpoint,
@@ -322,7 +323,7 @@ fn throughput_flags_are_sent_with_the_creations() {
     let server = CosmosServer::start();
     let endpoint = server.endpoint();
     for (database, flags) in [("Manual", ["--throughput", "400"]), ("Auto", ["--autoscale", "4000"])] {
-        let mut args = vec!["provision", MODEL, "--endpoint", &endpoint, "--database", database];
+        let mut args = vec!["provision", "--create-database", MODEL, "--endpoint", &endpoint, "--database", database];
         args.extend(flags);
         let out = cosmap(&args);
         assert_eq!(code(&out), Some(0), "{}", stderr(&out));
@@ -336,7 +337,7 @@ fn a_stopped_server_is_reported_in_one_line_with_a_hint() {
     let endpoint = server.endpoint();
     drop(server);
     for verbose in [false, true] {
-        let mut args = vec!["provision", MODEL, "--endpoint", &endpoint, "--key", KEY];
+        let mut args = vec!["provision", "--create-database", MODEL, "--endpoint", &endpoint, "--key", KEY];
         if verbose {
             args.push("--verbose");
         }
@@ -362,7 +363,7 @@ fn a_stopped_server_is_reported_in_one_line_with_a_hint() {
 fn a_rejected_key_and_endless_throttling_are_clear_failures() {
     let rejecting = CosmosServer::answering(401);
     let endpoint = rejecting.endpoint();
-    let out = cosmap(&["provision", MODEL, "--endpoint", &endpoint, "--key", KEY]);
+    let out = cosmap(&["provision", "--create-database", MODEL, "--endpoint", &endpoint, "--key", KEY]);
     assert_eq!(code(&out), Some(1), "{}", stderr(&out));
     let message = stderr(&out);
     assert!(
@@ -375,7 +376,7 @@ fn a_rejected_key_and_endless_throttling_are_clear_failures() {
     let throttling = CosmosServer::answering(429);
     let endpoint = throttling.endpoint();
     let started = std::time::Instant::now();
-    let out = cosmap(&["provision", MODEL, "--endpoint", &endpoint, "--verbose"]);
+    let out = cosmap(&["provision", "--create-database", MODEL, "--endpoint", &endpoint, "--verbose"]);
     let elapsed = started.elapsed();
     assert_eq!(code(&out), Some(1), "{}", stderr(&out));
     let message = stderr(&out);
@@ -395,7 +396,7 @@ fn a_rejected_key_and_endless_throttling_are_clear_failures() {
 #[test]
 fn the_key_never_appears_and_is_required_off_loopback() {
     // Help with COSMOS_KEY set names the variable, not its value.
-    let help = cosmap_with(&["provision", "--help"], &[("COSMOS_KEY", KEY)]);
+    let help = cosmap_with(&["provision", "--create-database", "--help"], &[("COSMOS_KEY", KEY)]);
     assert_eq!(code(&help), Some(0));
     assert!(stdout(&help).contains("[env: COSMOS_KEY]"), "{}", stdout(&help));
     assert!(stdout(&help).contains("3  drift refused"), "{}", stdout(&help));
@@ -436,7 +437,7 @@ fn the_key_never_appears_and_is_required_off_loopback() {
         ),
     ];
     for (flags, env, expected) in cases {
-        let mut args = vec!["provision", MODEL];
+        let mut args = vec!["provision", "--create-database", MODEL];
         args.extend(flags);
         let out = cosmap_with(&args, env);
         assert_eq!(code(&out), Some(2), "{args:?}: {}", stderr(&out));
@@ -445,14 +446,14 @@ fn the_key_never_appears_and_is_required_off_loopback() {
     }
 
     // A model that does not validate: exit 2, as for `cosmap check`.
-    let out = cosmap(&["provision", "tests/bad-models/empty.json"]);
+    let out = cosmap(&["provision", "--create-database", "tests/bad-models/empty.json"]);
     assert_eq!(code(&out), Some(2), "{}", stderr(&out));
 
     // Success, JSON and traces with the key from the environment.
     let server = CosmosServer::start();
     let endpoint = server.endpoint();
     let out = cosmap_with(
-        &["provision", MODEL, "--format", "json", "--verbose"],
+        &["provision", "--create-database", MODEL, "--format", "json", "--verbose"],
         &[("COSMOS_ENDPOINT", &endpoint), ("COSMOS_KEY", KEY)],
     );
     assert_eq!(code(&out), Some(0), "{}", stderr(&out));
@@ -469,7 +470,7 @@ fn a_hierarchical_key_is_provisioned_as_multi_hash_and_a_second_run_changes_noth
     let model = "examples/help-desk/model.json";
     let server = CosmosServer::start();
     let endpoint = server.endpoint();
-    let first = cosmap_with(&["provision", model, "--endpoint", &endpoint], &[("COSMOS_KEY", KEY)]);
+    let first = cosmap_with(&["provision", "--create-database", model, "--endpoint", &endpoint], &[("COSMOS_KEY", KEY)]);
     assert_eq!(code(&first), Some(0), "{}{}", stdout(&first), stderr(&first));
     let (status, container) = server.get("/dbs/HelpDesk/colls/Ticket");
     assert_eq!(status, 200, "{container}");
@@ -478,7 +479,7 @@ fn a_hierarchical_key_is_provisioned_as_multi_hash_and_a_second_run_changes_noth
         json!({"paths": ["/tenantId", "/ticketId"], "kind": "MultiHash", "version": 2})
     );
     let before = server.fingerprint("HelpDesk");
-    let second = cosmap_with(&["provision", model, "--endpoint", &endpoint], &[("COSMOS_KEY", KEY)]);
+    let second = cosmap_with(&["provision", "--create-database", model, "--endpoint", &endpoint], &[("COSMOS_KEY", KEY)]);
     assert_eq!(code(&second), Some(0), "{}{}", stdout(&second), stderr(&second));
     assert!(stdout(&second).contains("Nothing to do"), "{}", stdout(&second));
     assert_eq!(server.fingerprint("HelpDesk"), before);

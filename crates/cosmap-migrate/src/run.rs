@@ -11,7 +11,7 @@ use azure_data_cosmos::models::ChangeFeedItem;
 use azure_data_cosmos::options::{ChangeFeedOptions, ChangeFeedStartFrom, MaxItemCountHint};
 use azure_data_cosmos::{FeedScope, PartitionKey, Query};
 use cosmap_mapper::operations::sql_property;
-use cosmap_provision::{apply, ApplyOptions, Connection, ProvisionError, Throughput};
+use cosmap_provision::{apply_reporting, ApplyOptions, Connection, ProvisionError, Throughput};
 use futures::{StreamExt, TryStreamExt};
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -42,15 +42,27 @@ pub fn strip_system(document: &Value) -> Value {
 pub struct RunOptions {
     /// Changes asked for per change feed page; the lease is written after each page.
     pub page_size: u32,
+    /// Create the database when it does not exist (off: a missing database stops the
+    /// run before anything is sent, naming it).
+    pub create_database: bool,
 }
 
 impl Default for RunOptions {
     fn default() -> Self {
-        RunOptions { page_size: 100 }
+        RunOptions {
+            page_size: 100,
+            create_database: false,
+        }
     }
 }
 
 impl RunOptions {
+    /// Whether a missing database is created (`cosmap migrate --create-database`).
+    pub fn create_database(mut self, on: bool) -> Self {
+        self.create_database = on;
+        self
+    }
+
     /// Changes per change feed page (at least 1).
     pub fn page_size(mut self, size: u32) -> Self {
         self.page_size = size.max(1);
@@ -109,6 +121,10 @@ pub struct MigrationReport {
     pub steps: Vec<StepReport>,
     /// The progress callback stopped the run: run again to resume.
     pub stopped: bool,
+    /// What stopped the run with an error, after the steps listed did what they say
+    /// (see [`run_reporting`]); a rerun resumes from the leases.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub failed: Option<String>,
     /// Request units charged by the whole run.
     pub request_units: f64,
     /// Containers to switch readers and writers to: `(model name, new name)`.
@@ -140,6 +156,13 @@ impl MigrationReport {
             out.push_str("stopped: run `cosmap migrate` again to resume from the leases\n");
             return out;
         }
+        if self.failed.is_some() {
+            out.push_str(&format!(
+                "failed after what is listed above, which is kept: run `cosmap migrate` again to resume from the leases ({:.1} RU in all)\n",
+                self.request_units
+            ));
+            return out;
+        }
         if !self.to_run.is_empty() {
             out.push_str("still to do, before the new readers rely on it:\n");
             for step in &self.to_run {
@@ -168,11 +191,27 @@ pub async fn run(
     plan: &MigrationPlan,
     connection: &Connection,
     options: &RunOptions,
-    mut progress: impl FnMut(&Progress) -> Control,
+    progress: impl FnMut(&Progress) -> Control,
 ) -> Result<MigrationReport, MigrateError> {
+    match run_reporting(plan, connection, options, progress).await {
+        (report, None) => Ok(report),
+        (_, Some(error)) => Err(error),
+    }
+}
+
+/// [`run`], answering the report also when an error stops the run: the steps done
+/// and the one that failed, with what it did before the error (`failed` holds the
+/// error's message), so that a caller can say what was done.
+pub async fn run_reporting(
+    plan: &MigrationPlan,
+    connection: &Connection,
+    options: &RunOptions,
+    mut progress: impl FnMut(&Progress) -> Control,
+) -> (MigrationReport, Option<MigrateError>) {
     let mut report = MigrationReport {
         steps: Vec::new(),
         stopped: false,
+        failed: None,
         request_units: 0.0,
         renamed: plan.renamed.clone(),
         droppable: plan.droppable.clone(),
@@ -183,27 +222,13 @@ pub async fn run(
             .map(Step::describe)
             .collect(),
     };
+    if let Err(error) = database_to_use(connection, options).await {
+        report.failed = Some(error.to_string());
+        return (report, Some(error));
+    }
     for step in &plan.steps {
-        let (step_report, stopped) = match step {
-            Step::CreateContainers { definitions } => {
-                let planned = cosmap_provision::plan(connection, definitions, Throughput::None).await?;
-                let applied = apply(connection, &planned, &ApplyOptions::default()).await?;
-                let written = applied
-                    .iter()
-                    .filter(|a| a.action != cosmap_provision::AppliedAction::FoundCreated)
-                    .count() as u64;
-                (
-                    StepReport {
-                        step: step.describe(),
-                        read: 0,
-                        migrated: 0,
-                        written,
-                        request_units: 0.0,
-                        caught_up: true,
-                    },
-                    false,
-                )
-            }
+        let (step_report, outcome) = match step {
+            Step::CreateContainers { definitions } => create_containers(connection, step, definitions, options).await,
             Step::Nothing { .. } | Step::RunWorker { .. } | Step::DeleteYourself { .. } => continue,
             Step::Repartition { .. }
             | Step::CopyWithUniqueKeys { .. }
@@ -211,16 +236,81 @@ pub async fn run(
             | Step::Rewrite { .. }
             | Step::EmbedSeparate { .. }
             | Step::ClaimValues { .. }
-            | Step::BackfillDefault { .. } => Feed::new(connection, step, options).await?.run(&mut progress).await?,
+            | Step::BackfillDefault { .. } => match Feed::new(connection, step, options).await {
+                Ok(feed) => feed.run(&mut progress).await,
+                Err(error) => (StepReport::new(step.describe()), Err(error)),
+            },
         };
         report.request_units += step_report.request_units;
         report.steps.push(step_report);
-        if stopped {
-            report.stopped = true;
-            break;
+        match outcome {
+            Ok(false) => {}
+            Ok(true) => {
+                report.stopped = true;
+                break;
+            }
+            Err(error) => {
+                report.failed = Some(error.to_string());
+                return (report, Some(error));
+            }
         }
     }
-    Ok(report)
+    (report, None)
+}
+
+/// `Err` naming the database when it does not exist and is not to be created.
+async fn database_to_use(connection: &Connection, options: &RunOptions) -> Result<(), MigrateError> {
+    if options.create_database || cosmap_provision::database_exists(connection).await? {
+        return Ok(());
+    }
+    Err(ProvisionError::DatabaseMissing {
+        database: connection.database().to_string(),
+        endpoint: connection.endpoint().to_string(),
+    }
+    .into())
+}
+
+/// [`Step::CreateContainers`]: what it created, also when it stops on an error.
+async fn create_containers(
+    connection: &Connection,
+    step: &Step,
+    definitions: &[cosmap_mapper::ContainerDefinition],
+    options: &RunOptions,
+) -> (StepReport, Result<bool, MigrateError>) {
+    let mut report = StepReport::new(step.describe());
+    let planned = match cosmap_provision::plan(connection, definitions, Throughput::None).await {
+        Ok(planned) => planned,
+        Err(error) => return (report, Err(error.into())),
+    };
+    let apply_options = ApplyOptions::default().create_database(options.create_database);
+    let mut written = 0;
+    let applied = apply_reporting(connection, &planned, &apply_options, &mut |a| {
+        if a.action != cosmap_provision::AppliedAction::FoundCreated {
+            written += 1;
+        }
+    })
+    .await;
+    report.written = written;
+    match applied {
+        Ok(_) => {
+            report.caught_up = true;
+            (report, Ok(false))
+        }
+        Err(error) => (report, Err(error.into())),
+    }
+}
+
+impl StepReport {
+    fn new(step: String) -> StepReport {
+        StepReport {
+            step,
+            read: 0,
+            migrated: 0,
+            written: 0,
+            request_units: 0.0,
+            caught_up: false,
+        }
+    }
 }
 
 /// A step that reads a change feed.
@@ -284,10 +374,17 @@ impl<'a> Feed<'a> {
         }
     }
 
+    /// Reads the feed from the lease and migrates each change: the step's report, and
+    /// whether the progress callback stopped it (or the error that did).
     async fn run(
         mut self,
         progress: &mut impl FnMut(&Progress) -> Control,
-    ) -> Result<(StepReport, bool), MigrateError> {
+    ) -> (StepReport, Result<bool, MigrateError>) {
+        let outcome = self.read_feed(progress).await;
+        (self.report, outcome)
+    }
+
+    async fn read_feed(&mut self, progress: &mut impl FnMut(&Progress) -> Control) -> Result<bool, MigrateError> {
         let total = self.remaining().await;
         let lease_key = PartitionKey::from(self.lease.key());
         let operation = format!("read lease `{}` in `{}`", self.lease.id, self.lease.container);
@@ -371,7 +468,7 @@ impl<'a> Feed<'a> {
                         request_units: self.report.request_units,
                     });
                     if control == Control::Stop {
-                        return Ok((self.report, true));
+                        return Ok(true);
                     }
                 }
             }
@@ -379,7 +476,7 @@ impl<'a> Feed<'a> {
             self.write_lease(&token).await?;
         }
         self.report.caught_up = true;
-        Ok((self.report, false))
+        Ok(false)
     }
 
     /// Documents the step has left: the source's documents, or the holders still
