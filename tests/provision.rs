@@ -79,7 +79,10 @@ fn provisions_the_six_containers_and_a_second_run_changes_nothing() {
     let server = CosmosServer::start();
     let endpoint = server.endpoint();
 
-    let first = cosmap_with(&["provision", "--create-database", MODEL, "--endpoint", &endpoint], &[("COSMOS_KEY", KEY)]);
+    let first = cosmap_with(
+        &["provision", "--create-database", MODEL, "--endpoint", &endpoint],
+        &[("COSMOS_KEY", KEY)],
+    );
     assert_eq!(code(&first), Some(0), "{}{}", stdout(&first), stderr(&first));
     let text = stdout(&first);
     assert!(text.contains("created database `Ecommerce`"), "{text}");
@@ -124,7 +127,8 @@ fn provisions_the_six_containers_and_a_second_run_changes_nothing() {
 
     // A dry run into another database changes nothing either.
     let dry = cosmap(&[
-        "provision", "--create-database",
+        "provision",
+        "--create-database",
         MODEL,
         "--endpoint",
         &endpoint,
@@ -158,7 +162,8 @@ fn index_all_provisions_what_generate_index_all_writes() {
     let server = CosmosServer::start();
     let endpoint = server.endpoint();
     let out = cosmap(&[
-        "provision", "--create-database",
+        "provision",
+        "--create-database",
         MODEL,
         "--endpoint",
         &endpoint,
@@ -181,7 +186,8 @@ fn index_all_provisions_what_generate_index_all_writes() {
     }
     // Without the flag the model's narrowed policies differ: that is a difference to report.
     let narrowed = cosmap(&[
-        "provision", "--create-database",
+        "provision",
+        "--create-database",
         MODEL,
         "--endpoint",
         &endpoint,
@@ -202,7 +208,15 @@ fn a_changed_partition_key_is_drift_and_changes_nothing() {
     let before = server.fingerprint("Ecommerce");
 
     let drift_model = model_with_changed_partition_key();
-    let out = cosmap(&["provision", "--create-database", &drift_model, "--endpoint", &endpoint, "--key", KEY]);
+    let out = cosmap(&[
+        "provision",
+        "--create-database",
+        &drift_model,
+        "--endpoint",
+        &endpoint,
+        "--key",
+        KEY,
+    ]);
     assert_eq!(code(&out), Some(3), "{}{}", stdout(&out), stderr(&out));
     assert!(stdout(&out).contains("Order             DRIFT"), "{}", stdout(&out));
     let message = stderr(&out);
@@ -224,7 +238,8 @@ fn a_changed_partition_key_is_drift_and_changes_nothing() {
     assert_eq!(server.post("/dbs/Partial/colls", &order).0, 201);
     let before = server.fingerprint("Partial");
     let out = cosmap(&[
-        "provision", "--create-database",
+        "provision",
+        "--create-database",
         &drift_model,
         "--endpoint",
         &endpoint,
@@ -273,7 +288,15 @@ fn update_indexing_replaces_only_the_indexing_policy() {
     });
     assert_eq!(server.post("/dbs/Idx/colls", &account).0, 201);
 
-    let out = cosmap(&["provision", "--create-database", MODEL, "--endpoint", &endpoint, "--database", "Idx"]);
+    let out = cosmap(&[
+        "provision",
+        "--create-database",
+        MODEL,
+        "--endpoint",
+        &endpoint,
+        "--database",
+        "Idx",
+    ]);
     assert_eq!(code(&out), Some(0), "{}", stderr(&out));
     let text = stdout(&out);
     assert!(text.contains("Account           differs"), "{text}");
@@ -286,7 +309,8 @@ fn update_indexing_replaces_only_the_indexing_policy() {
     assert_eq!(server.container_ids("Idx").len(), 6);
 
     let out = cosmap(&[
-        "provision", "--create-database",
+        "provision",
+        "--create-database",
         MODEL,
         "--endpoint",
         &endpoint,
@@ -306,7 +330,8 @@ fn update_indexing_replaces_only_the_indexing_policy() {
     assert_eq!(replaced["_rid"], kept["_rid"], "the container was recreated");
 
     let again = cosmap(&[
-        "provision", "--create-database",
+        "provision",
+        "--create-database",
         MODEL,
         "--endpoint",
         &endpoint,
@@ -323,7 +348,15 @@ fn throughput_flags_are_sent_with_the_creations() {
     let server = CosmosServer::start();
     let endpoint = server.endpoint();
     for (database, flags) in [("Manual", ["--throughput", "400"]), ("Auto", ["--autoscale", "4000"])] {
-        let mut args = vec!["provision", "--create-database", MODEL, "--endpoint", &endpoint, "--database", database];
+        let mut args = vec![
+            "provision",
+            "--create-database",
+            MODEL,
+            "--endpoint",
+            &endpoint,
+            "--database",
+            database,
+        ];
         args.extend(flags);
         let out = cosmap(&args);
         assert_eq!(code(&out), Some(0), "{}", stderr(&out));
@@ -337,7 +370,15 @@ fn a_stopped_server_is_reported_in_one_line_with_a_hint() {
     let endpoint = server.endpoint();
     drop(server);
     for verbose in [false, true] {
-        let mut args = vec!["provision", "--create-database", MODEL, "--endpoint", &endpoint, "--key", KEY];
+        let mut args = vec![
+            "provision",
+            "--create-database",
+            MODEL,
+            "--endpoint",
+            &endpoint,
+            "--key",
+            KEY,
+        ];
         if verbose {
             args.push("--verbose");
         }
@@ -363,7 +404,15 @@ fn a_stopped_server_is_reported_in_one_line_with_a_hint() {
 fn a_rejected_key_and_endless_throttling_are_clear_failures() {
     let rejecting = CosmosServer::answering(401);
     let endpoint = rejecting.endpoint();
-    let out = cosmap(&["provision", "--create-database", MODEL, "--endpoint", &endpoint, "--key", KEY]);
+    let out = cosmap(&[
+        "provision",
+        "--create-database",
+        MODEL,
+        "--endpoint",
+        &endpoint,
+        "--key",
+        KEY,
+    ]);
     assert_eq!(code(&out), Some(1), "{}", stderr(&out));
     let message = stderr(&out);
     assert!(
@@ -376,7 +425,14 @@ fn a_rejected_key_and_endless_throttling_are_clear_failures() {
     let throttling = CosmosServer::answering(429);
     let endpoint = throttling.endpoint();
     let started = std::time::Instant::now();
-    let out = cosmap(&["provision", "--create-database", MODEL, "--endpoint", &endpoint, "--verbose"]);
+    let out = cosmap(&[
+        "provision",
+        "--create-database",
+        MODEL,
+        "--endpoint",
+        &endpoint,
+        "--verbose",
+    ]);
     let elapsed = started.elapsed();
     assert_eq!(code(&out), Some(1), "{}", stderr(&out));
     let message = stderr(&out);
@@ -470,7 +526,10 @@ fn a_hierarchical_key_is_provisioned_as_multi_hash_and_a_second_run_changes_noth
     let model = "examples/help-desk/model.json";
     let server = CosmosServer::start();
     let endpoint = server.endpoint();
-    let first = cosmap_with(&["provision", "--create-database", model, "--endpoint", &endpoint], &[("COSMOS_KEY", KEY)]);
+    let first = cosmap_with(
+        &["provision", "--create-database", model, "--endpoint", &endpoint],
+        &[("COSMOS_KEY", KEY)],
+    );
     assert_eq!(code(&first), Some(0), "{}{}", stdout(&first), stderr(&first));
     let (status, container) = server.get("/dbs/HelpDesk/colls/Ticket");
     assert_eq!(status, 200, "{container}");
@@ -479,8 +538,57 @@ fn a_hierarchical_key_is_provisioned_as_multi_hash_and_a_second_run_changes_noth
         json!({"paths": ["/tenantId", "/ticketId"], "kind": "MultiHash", "version": 2})
     );
     let before = server.fingerprint("HelpDesk");
-    let second = cosmap_with(&["provision", "--create-database", model, "--endpoint", &endpoint], &[("COSMOS_KEY", KEY)]);
+    let second = cosmap_with(
+        &["provision", "--create-database", model, "--endpoint", &endpoint],
+        &[("COSMOS_KEY", KEY)],
+    );
     assert_eq!(code(&second), Some(0), "{}{}", stdout(&second), stderr(&second));
     assert!(stdout(&second).contains("Nothing to do"), "{}", stdout(&second));
     assert_eq!(server.fingerprint("HelpDesk"), before);
+}
+
+#[test]
+fn a_missing_database_is_an_error_naming_it_and_the_flag_and_nothing_is_created() {
+    let server = CosmosServer::start();
+    let endpoint = server.endpoint();
+    for extra in [&[][..], &["--dry-run"][..], &["--format", "json"][..]] {
+        let mut args = vec!["provision", MODEL, "--endpoint", &endpoint, "--database", "Ecomerce"];
+        args.extend_from_slice(extra);
+        let out = cosmap(&args);
+        let err = stderr(&out);
+        assert_eq!(code(&out), Some(2), "{extra:?}: {err}");
+        assert!(
+            err.contains("error: the database `Ecomerce` does not exist at") && err.contains("nothing was created"),
+            "{err}"
+        );
+        assert!(err.contains("hint: pass --create-database to create it"), "{err}");
+        if extra == ["--format", "json"] {
+            let report: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+            assert_eq!(report["applied"], json!([]), "{report}");
+            assert_eq!(report["error"]["class"], "usage", "{report}");
+        } else {
+            assert!(
+                stdout(&out).contains("MISSING (created only with --create-database)"),
+                "{}",
+                stdout(&out)
+            );
+        }
+    }
+    assert_eq!(server.get("/dbs/Ecomerce").0, 404, "nothing created");
+    assert_eq!(server.get("/dbs").1["Databases"], json!([]));
+}
+
+#[test]
+fn verify_says_left_in_place_only_for_a_database_it_created() {
+    let server = CosmosServer::start();
+    let endpoint = server.endpoint();
+    drop(server);
+    let out = cosmap(&["verify", MODEL, "--endpoint", &endpoint]);
+    let err = stderr(&out);
+    assert_eq!(code(&out), Some(1), "{err}");
+    assert!(err.contains("cannot reach"), "{err}");
+    assert!(
+        !err.contains("left in place"),
+        "nothing was created, nothing is left: {err}"
+    );
 }

@@ -36,4 +36,6 @@ pub use plan::{
     plan, repartitioned_name, unique_keys_name, Conversion, LeaseRef, MigrationPlan, Step, LEASE_TYPE,
     MIGRATION_FORMAT_VERSION,
 };
-pub use run::{run, run_reporting, strip_system, Control, MigrationReport, Progress, RunOptions, StepReport, SYSTEM_PROPERTIES};
+pub use run::{
+    run, run_reporting, strip_system, Control, MigrationReport, Progress, RunOptions, StepReport, SYSTEM_PROPERTIES,
+};

@@ -318,7 +318,10 @@ mod tests {
             let shown = err.to_string();
             assert!(!shown.contains(&KEY[..12]), "{shown}");
         }
-        assert_eq!(shown_endpoint("https://acct.documents.azure.com:443/"), "https://acct.documents.azure.com:443/");
+        assert_eq!(
+            shown_endpoint("https://acct.documents.azure.com:443/"),
+            "https://acct.documents.azure.com:443/"
+        );
         assert_eq!(shown_endpoint(&format!("https://a:{KEY}@h/x?k={KEY}")), "https://h/…");
     }
 
