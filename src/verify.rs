@@ -24,7 +24,7 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<()> {
             let target = Target::new(endpoint, args.key, &database)
                 .map_err(|e| Failure::for_endpoint_flag(ProvisionError::from(e)))?;
             eprintln!(
-                "verify: writing into a new database, `{database}`, at {}",
+                "verify: writing into the new database `{database}` at {}",
                 target.endpoint()
             );
             Engine::Endpoint(target)
