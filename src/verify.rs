@@ -33,10 +33,7 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<()> {
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
     let report = runtime
         .block_on(verify(&model, &logical, engine, Settings::default()))
-        .map_err(|e| {
-            left_in_place(&e, &args.endpoint);
-            e
-        })
+        .inspect_err(|e| left_in_place(e, &args.endpoint))
         .map_err(|e| match e {
             VerifyError::Provision(e) => anyhow::Error::from(Failure::for_endpoint_flag(e)),
             other => match other.hint() {

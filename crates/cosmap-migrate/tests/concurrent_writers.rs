@@ -249,7 +249,7 @@ impl RequestObserver for Adversary {
             return;
         };
         // Each run races on other documents, each at most once.
-        if (i + self.run) % 3 == 0 || !race.raced.insert(i) {
+        if (i + self.run).is_multiple_of(3) || !race.raced.insert(i) {
             return;
         }
         let Some(jobs) = race.jobs.clone() else {
