@@ -623,8 +623,12 @@ impl<'a> Feed<'a> {
                         return Ok(false);
                     };
                     let etag = text(&current, "_etag").unwrap_or_default();
-                    if let Outcome::Written = self.replace_if_match(&at, &id, &rewritten, &etag).await? {
-                        return Ok(true);
+                    match self.replace_if_match(&at, &id, &rewritten, &etag).await? {
+                        Outcome::Written => return Ok(true),
+                        Outcome::Refused => {
+                            return Err(self.data(format!("`{holder}` `{id}`: a unique key refuses it")))
+                        }
+                        Outcome::Changed => {}
                     }
                     // Changed by a writer meanwhile: split its newer version.
                     match self.read(&at, &id).await? {
@@ -852,8 +856,10 @@ impl<'a> Feed<'a> {
             body[property.as_str()] = embedded.clone();
             let etag = text(&current, "_etag").unwrap_or_default();
             // Changed by a writer since it was read: read again and embed into that.
-            if let Outcome::Written = self.replace_if_match(&at, &holder_id, &body, &etag).await? {
-                return Ok(true);
+            match self.replace_if_match(&at, &holder_id, &body, &etag).await? {
+                Outcome::Written => return Ok(true),
+                Outcome::Refused => return Err(self.data(format!("`{holder}` `{holder_id}`: a unique key refuses it"))),
+                Outcome::Changed => {}
             }
         }
         Err(self.data(format!(

@@ -27,6 +27,9 @@ pub(super) enum Outcome {
     Written,
     /// The document changed (412) or went (404) since the version read.
     Changed,
+    /// A unique key of the container refuses it (409): another document of the
+    /// partition holds the value.
+    Refused,
 }
 
 /// What to do with a new document whose id is taken.
@@ -86,12 +89,18 @@ impl Feed<'_> {
         let options = ItemWriteOptions::default().with_precondition(Precondition::if_match(etag.to_string()));
         let response = self
             .connection
-            .request(&operation, &[404, 412], || {
+            .request(&operation, &[404, 409, 412], || {
                 client.replace_item(PartitionKey::from(key.to_string()), id, body, Some(options.clone()))
             })
             .await?;
         let Some(response) = response else {
-            return Ok(Outcome::Changed);
+            // Refused while still the version read: not a change meanwhile (412, 404)
+            // but a unique key (409).
+            let unchanged = self
+                .read(at, id)
+                .await?
+                .is_some_and(|now| text(&now, "_etag").as_deref() == Some(etag));
+            return Ok(if unchanged { Outcome::Refused } else { Outcome::Changed });
         };
         self.report.request_units += charge(response.headers());
         self.report.written += 1;
@@ -144,26 +153,22 @@ impl Feed<'_> {
         source_ts: u64,
     ) -> Result<bool, MigrateError> {
         for _ in 0..=CONFLICT_RETRIES {
-            let existing = match self.read(at, id).await? {
-                None => match self.create_new(at, id, body).await? {
-                    Outcome::Written => return Ok(true),
-                    // Its id is taken after all: by a document it cannot read (a
-                    // unique key) or one written meanwhile.
-                    Outcome::Changed => match self.read(at, id).await? {
-                        Some(existing) => existing,
-                        None => return Err(self.unique_conflict(id, at.key)),
-                    },
+            let existing = match self.create_new(at, id, body).await? {
+                Outcome::Written => return Ok(true),
+                // Its id is taken (or a unique key refuses it: then nothing holds the id).
+                _ => match self.read(at, id).await? {
+                    Some(existing) => existing,
+                    None => return Err(self.unique_conflict(id, at.key)),
                 },
-                Some(existing) => existing,
             };
             match self.taken(at.key, &existing, body, source_ts) {
                 Taken::Same => return Ok(true),
                 Taken::Newer => return Ok(false),
-                Taken::Replace(etag) => {
-                    if let Outcome::Written = self.replace_if_match(at, id, body, &etag).await? {
-                        return Ok(true);
-                    }
-                }
+                Taken::Replace(etag) => match self.replace_if_match(at, id, body, &etag).await? {
+                    Outcome::Written => return Ok(true),
+                    Outcome::Refused => return Err(self.unique_conflict(id, at.key)),
+                    Outcome::Changed => {}
+                },
             }
         }
         Err(self.changed_too_often(id))
@@ -202,6 +207,7 @@ impl Feed<'_> {
             };
             match self.replace_if_match(at, id, &body, &etag).await? {
                 Outcome::Written => return Ok(true),
+                Outcome::Refused => return Err(self.unique_conflict(id, at.key)),
                 Outcome::Changed => match self.read(at, id).await? {
                     Some(read) => current = read,
                     None => return Ok(false),
