@@ -41,6 +41,13 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<()> {
                 None => anyhow!("{other}"),
             },
         })?;
+    // A report on an endpoint: verify created its database (it refuses an existing one).
+    if args.endpoint.is_some() {
+        eprintln!(
+            "verify: the database `{}` it created is left in place: drop it when done",
+            report.engine.database
+        );
+    }
     crate::print(&match args.format {
         VerifyFormat::Text => report.to_text(),
         VerifyFormat::Json => report.to_json(),
