@@ -146,6 +146,10 @@ pub struct MigrateArgs {
     /// The database holding OLD's containers [default: OLD's name].
     #[arg(long)]
     pub database: Option<String>,
+    /// Create the database when it does not exist (without it, a missing database is
+    /// an error and nothing is created).
+    #[arg(long)]
+    pub create_database: bool,
     /// Print the plan and send nothing (no connection is made).
     #[arg(long)]
     pub dry_run: bool,
@@ -293,6 +297,10 @@ pub struct ProvisionArgs {
     /// The database to provision into [default: the model's name].
     #[arg(long)]
     pub database: Option<String>,
+    /// Create the database when it does not exist (without it, a missing database is
+    /// an error and nothing is created).
+    #[arg(long)]
+    pub create_database: bool,
     /// Print the plan and change nothing.
     #[arg(long)]
     pub dry_run: bool,

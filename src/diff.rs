@@ -46,6 +46,7 @@ pub fn run(args: DiffArgs) -> anyhow::Result<u8> {
                 "`cosmap diff` compares two model files, or one model file with what is provisioned at --endpoint, not both: {} and {} were given with --endpoint {endpoint}\n  hint: cosmap diff NEW --endpoint URL (the model file to deploy), or cosmap diff OLD NEW (without --endpoint)",
                 args.old.display(),
                 second.display(),
+                endpoint = cosmap_provision::shown_endpoint(&endpoint),
             ))
             .into());
         }

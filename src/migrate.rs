@@ -42,29 +42,66 @@ pub fn run(args: MigrateArgs) -> anyhow::Result<u8> {
     }
     let database = args.database.clone().unwrap_or_else(|| old.name().to_string());
     let (target, trace) = crate::provision::target_and_trace(args.account, &database, args.verbose)?;
-    let run_options = RunOptions::default().page_size(args.page_size);
+    let run_options = RunOptions::default()
+        .page_size(args.page_size)
+        .create_database(args.create_database);
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
     runtime.block_on(async {
-        let connection = Connection::open(&target, Settings::default().trace(trace))
-            .await
-            .map_err(Failure::from)?;
-        let report = cosmap_migrate::run(&plan, &connection, &run_options, |p| {
+        let connection = match Connection::open(&target, Settings::default().trace(trace)).await {
+            Ok(connection) => connection,
+            Err(error) => {
+                let failure = Failure::from(error);
+                if !text {
+                    crate::print(&outcome(&plan, None, Some(&failure.to_string()))?)?;
+                }
+                return Err(failure.into());
+            }
+        };
+        let (report, error) = cosmap_migrate::run_reporting(&plan, &connection, &run_options, |p| {
             if p.done % PROGRESS_EVERY == 0 || Some(p.done) == p.total {
                 let total = p.total.map_or("?".to_string(), |t| t.to_string());
                 eprintln!("{}: {} / {total} documents, {:.1} RU", p.step, p.done, p.request_units);
             }
             Control::Continue
         })
-        .await
-        .map_err(|e| match e {
+        .await;
+        let error = error.map(|e| match e {
             MigrateError::Provision(p) => anyhow::Error::from(Failure::from(p)),
             other => other.into(),
-        })?;
+        });
+        // What was done is printed also when an error stopped the rest.
+        let message = error.as_ref().map(|e| match report.steps.is_empty() {
+            true => e.to_string(),
+            false => format!("{e}\n  {RESUMES}"),
+        });
         crate::print(&if text {
             format!("\n{}", report.to_text())
         } else {
-            serde_json::to_string_pretty(&json!({"plan": plan, "dryRun": false, "report": report}))? + "\n"
+            outcome(&plan, Some(&report), message.as_deref())?
         })?;
-        Ok(0)
+        match (error, message) {
+            (Some(error), Some(message)) => Err(match error.downcast::<Failure>() {
+                Ok(failure) => Failure::new(failure.code, message).into(),
+                Err(_) => anyhow::anyhow!(message),
+            }),
+            _ => Ok(0),
+        }
     })
+}
+
+/// Said after any failure once connected: nothing done is undone, and a rerun resumes.
+const RESUMES: &str = "rerun: what was done is kept; running `cosmap migrate` again resumes each step from its lease";
+
+/// `{"plan": …, "dryRun": false, "report": …, "error": …}`: the report holds the steps
+/// done, also when `error` says what stopped the rest (`null` when nothing was sent).
+fn outcome(
+    plan: &cosmap_migrate::MigrationPlan,
+    report: Option<&cosmap_migrate::MigrationReport>,
+    error: Option<&str>,
+) -> anyhow::Result<String> {
+    let mut out = json!({"plan": plan, "dryRun": false, "report": report});
+    if let Some(error) = error {
+        out["error"] = json!({ "message": error });
+    }
+    Ok(serde_json::to_string_pretty(&out)? + "\n")
 }

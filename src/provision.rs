@@ -41,6 +41,11 @@ impl From<ProvisionError> for Failure {
 }
 
 impl Failure {
+    /// A failure with `code` and the whole `message` (hint included).
+    pub fn new(code: u8, message: String) -> Failure {
+        Failure { code, message }
+    }
+
     /// For `cosmap verify` and `cosmap diff`, which read their endpoint from
     /// `--endpoint` only: the hint does not point to `COSMOS_ENDPOINT`.
     pub fn for_endpoint_flag(error: ProvisionError) -> Failure {
@@ -73,7 +78,9 @@ pub fn run(args: ProvisionArgs) -> anyhow::Result<()> {
     }
     .map_err(Failure::from)?;
     let (target, trace) = target_and_trace(args.account, &database, args.verbose)?;
-    let options = ApplyOptions::default().update_indexing(args.update_indexing);
+    let options = ApplyOptions::default()
+        .update_indexing(args.update_indexing)
+        .create_database(args.create_database);
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
     runtime.block_on(async {
         let connection = Connection::open(&target, Settings::default().trace(trace))
@@ -90,8 +97,10 @@ pub fn run(args: ProvisionArgs) -> anyhow::Result<()> {
             if !text {
                 crate::print(&report(&plan, true, &[], None)?)?;
             }
-            // Drift is decided by the library, for a dry run as for a real one.
+            // Drift and a missing database are decided by the library, for a dry run
+            // as for a real one.
             plan.refuse_drift().map_err(Failure::from)?;
+            plan.refuse_missing_database(&options).map_err(Failure::from)?;
             if text {
                 crate::print(&format!(
                     "\nDry run: nothing was changed ({} would be sent).\n",
@@ -154,6 +163,7 @@ fn render_plan(plan: &Plan, options: &ApplyOptions) -> String {
         .unwrap_or(0);
     let mut out = format!("Plan for database `{}` at {}\n\n", plan.database.id, plan.endpoint);
     let database_action = match plan.database.action {
+        DatabaseAction::Create if !options.create_database => "MISSING (created only with --create-database)",
         DatabaseAction::Create => "create",
         DatabaseAction::Present => "present",
     };
@@ -193,7 +203,11 @@ fn summary(plan: &Plan, options: &ApplyOptions) -> String {
     let drift = plan.count(ContainerAction::Drift);
     let mut parts = vec![];
     if plan.database.action == DatabaseAction::Create {
-        parts.push("1 database to create".to_string());
+        parts.push(if options.create_database {
+            "1 database to create".to_string()
+        } else {
+            "the database is missing".to_string()
+        });
     }
     for (count, what) in [
         (create, "to create"),

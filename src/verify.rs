@@ -24,7 +24,7 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<()> {
             let target = Target::new(endpoint, args.key, &database)
                 .map_err(|e| Failure::for_endpoint_flag(ProvisionError::from(e)))?;
             eprintln!(
-                "verify: using the new database `{database}` at {}; it is left in place: drop it when done",
+                "verify: writing into the new database `{database}` at {}",
                 target.endpoint()
             );
             Engine::Endpoint(target)
@@ -33,6 +33,7 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<()> {
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
     let report = runtime
         .block_on(verify(&model, &logical, engine, Settings::default()))
+        .inspect_err(|e| left_in_place(e, &args.endpoint))
         .map_err(|e| match e {
             VerifyError::Provision(e) => anyhow::Error::from(Failure::for_endpoint_flag(e)),
             other => match other.hint() {
@@ -40,6 +41,13 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<()> {
                 None => anyhow!("{other}"),
             },
         })?;
+    // A report on an endpoint: verify created its database (it refuses an existing one).
+    if args.endpoint.is_some() {
+        eprintln!(
+            "verify: the database `{}` it created is left in place: drop it when done",
+            report.engine.database
+        );
+    }
     crate::print(&match args.format {
         VerifyFormat::Text => report.to_text(),
         VerifyFormat::Json => report.to_json(),
@@ -63,4 +71,24 @@ fn run_suffix(nanos: u32) -> String {
     use std::hash::BuildHasher;
     let random = std::collections::hash_map::RandomState::new().hash_one((std::process::id(), nanos));
     format!("{:08x}", random as u32)
+}
+
+/// After a failure on an endpoint: says the database is left in place only when verify
+/// created it (the samples are written after the creation; a partial provisioning
+/// lists it as made). A database found existing, or never reached, is not verify's.
+fn left_in_place(error: &VerifyError, endpoint: &Option<String>) {
+    if endpoint.is_none() {
+        return;
+    }
+    let created = match error {
+        VerifyError::Samples(_) | VerifyError::WriteSample { .. } => true,
+        VerifyError::Provision(e) => e
+            .made()
+            .iter()
+            .any(|a| a.action == cosmap_provision::AppliedAction::CreatedDatabase),
+        VerifyError::DatabaseExists { .. } => false,
+    };
+    if created {
+        eprintln!("verify: the database it created is left in place: drop it when done");
+    }
 }

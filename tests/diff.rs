@@ -173,7 +173,13 @@ fn cosmap_keyed(args: &[&str]) -> Output {
 /// A server with `model` provisioned into its database (the model's name).
 fn provisioned(model: &str) -> CosmosServer {
     let server = CosmosServer::start();
-    let out = cosmap_keyed(&["provision", model, "--endpoint", &server.endpoint()]);
+    let out = cosmap_keyed(&[
+        "provision",
+        "--create-database",
+        model,
+        "--endpoint",
+        &server.endpoint(),
+    ]);
     assert_eq!(out.status.code(), Some(0), "{}{}", stdout(&out), stderr(&out));
     server
 }

@@ -1,7 +1,10 @@
 //! `cosmap migrate` as a user runs it: the plan of e-commerce v1 → v2 (`--dry-run`, text
 //! and JSON, no connection made), a migration it cannot make refused with each change
-//! named, and a key given by flag never printed. The run itself is tested on the SDK's
-//! in-memory engine in `crates/cosmap-migrate/tests/ecommerce.rs`.
+//! named, and a key given by flag (or hidden in the endpoint) never printed. Against the
+//! local server (`tests/support`): a missing database named, never created; a failure
+//! midway reported with what was done before it. The run itself is tested on the SDK's
+//! in-memory engine in `crates/cosmap-migrate/tests/` (the local server cannot run a
+//! change feed step: it answers 500 to a read of a missing document, the lease).
 
 mod support_cli;
 
@@ -81,4 +84,115 @@ fn a_change_it_cannot_migrate_is_refused_by_name_and_nothing_is_sent() {
     );
     assert!(err.contains("nothing was done"), "{err}");
     assert!(stdout(&out).is_empty());
+}
+
+mod support;
+
+/// A distinctive (fake, valid base64) key: it must never appear in any output.
+const KEY: &str = "Q09TTUFQLU1JR1JBVEUtS0VZLW5ldmVyLXByaW50ZWQ=";
+
+#[test]
+fn a_missing_database_is_an_error_naming_it_and_the_flag_and_nothing_is_created() {
+    let server = support::CosmosServer::start();
+    let endpoint = server.endpoint();
+    for format in ["text", "json"] {
+        let out = support::cosmap_without_leaking(
+            &[
+                "migrate",
+                V1,
+                V2,
+                "--endpoint",
+                &endpoint,
+                "--database",
+                "Ecomerce",
+                "--format",
+                format,
+            ],
+            &[("COSMOS_KEY", KEY)],
+            KEY,
+        );
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(
+            err.contains("the database `Ecomerce` does not exist") && err.contains("--create-database"),
+            "{err}"
+        );
+        if format == "json" {
+            let report: Value = serde_json::from_slice(&out.stdout).expect("JSON on failure too");
+            assert!(
+                report["error"]["message"].as_str().unwrap().contains("`Ecomerce`"),
+                "{report}"
+            );
+            assert_eq!(report["report"]["steps"], serde_json::json!([]), "{report}");
+        }
+    }
+    assert_eq!(server.get("/dbs/Ecomerce").0, 404, "nothing created");
+    assert_eq!(server.get("/dbs").1["Databases"], serde_json::json!([]));
+}
+
+/// The local server answers 500 when a missing document is read (the lease of the
+/// copy step): the run stops there, after the container step made the copy's
+/// container, and says so in text and JSON, and that a rerun resumes.
+#[test]
+fn a_failure_midway_reports_what_was_done_before_it_in_text_and_json() {
+    let server = support::CosmosServer::start();
+    let endpoint = server.endpoint();
+    let provisioned = cosmap(&["provision", V1, "--endpoint", &endpoint, "--create-database"]);
+    assert_eq!(provisioned.status.code(), Some(0), "{}", stderr(&provisioned));
+
+    let out = cosmap(&["migrate", V1, V2, "--endpoint", &endpoint]);
+    let (text, err) = (stdout(&out), stderr(&out));
+    assert_eq!(out.status.code(), Some(1), "{text}{err}");
+    assert!(
+        text.contains("create container `Item-itemCode` (/itemCode)\n    0 read, 0 migrated, 1 written"),
+        "{text}"
+    );
+    assert!(
+        text.contains("failed after what is listed above, which is kept"),
+        "{text}"
+    );
+    assert!(err.contains("could not read lease"), "{err}");
+    assert!(
+        err.contains("running `cosmap migrate` again resumes each step from its lease"),
+        "{err}"
+    );
+    assert_eq!(server.get("/dbs/Ecommerce/colls/Item-itemCode").0, 200);
+
+    let out = cosmap(&["migrate", V1, V2, "--endpoint", &endpoint, "--format", "json"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let report: Value = serde_json::from_slice(&out.stdout).expect("JSON on failure too");
+    let steps = report["report"]["steps"].as_array().expect("the steps run");
+    assert_eq!(steps.len(), 2, "{report}");
+    assert_eq!(steps[0]["written"], 0, "the container exists now: {report}");
+    assert!(
+        report["report"]["failed"]
+            .as_str()
+            .unwrap()
+            .contains("could not read lease"),
+        "{report}"
+    );
+    assert!(
+        report["error"]["message"].as_str().unwrap().contains("resumes"),
+        "{report}"
+    );
+}
+
+#[test]
+fn a_key_in_the_endpoints_path_or_query_is_never_echoed() {
+    for endpoint in [
+        format!("https://127.0.0.1:9/{KEY}"),
+        format!("https://127.0.0.1:9/?key={KEY}"),
+        format!("127.0.0.1:9/{KEY}"),
+    ] {
+        for args in [
+            vec!["migrate", V1, V2, "--endpoint", &endpoint],
+            vec!["provision", V1, "--endpoint", &endpoint],
+            vec!["diff", V1, V2, "--endpoint", &endpoint],
+            vec!["verify", V1, "--endpoint", &endpoint],
+        ] {
+            // Fails if the key (or its first half) appears anywhere in the output.
+            let out = support::cosmap_without_leaking(&args, &[], &KEY[..20]);
+            assert_ne!(out.status.code(), Some(0), "{args:?}");
+        }
+    }
 }

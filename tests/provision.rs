@@ -79,7 +79,10 @@ fn provisions_the_six_containers_and_a_second_run_changes_nothing() {
     let server = CosmosServer::start();
     let endpoint = server.endpoint();
 
-    let first = cosmap_with(&["provision", MODEL, "--endpoint", &endpoint], &[("COSMOS_KEY", KEY)]);
+    let first = cosmap_with(
+        &["provision", "--create-database", MODEL, "--endpoint", &endpoint],
+        &[("COSMOS_KEY", KEY)],
+    );
     assert_eq!(code(&first), Some(0), "{}{}", stdout(&first), stderr(&first));
     let text = stdout(&first);
     assert!(text.contains("created database `Ecommerce`"), "{text}");
@@ -104,6 +107,7 @@ fn provisions_the_six_containers_and_a_second_run_changes_nothing() {
     }
     let before = server.fingerprint("Ecommerce");
 
+    // The database exists now: no --create-database needed.
     let second = cosmap(&["provision", MODEL, "--endpoint", &endpoint, "--key", KEY, "--verbose"]);
     assert_eq!(code(&second), Some(0), "{}{}", stdout(&second), stderr(&second));
     let text = stdout(&second);
@@ -124,6 +128,7 @@ fn provisions_the_six_containers_and_a_second_run_changes_nothing() {
     // A dry run into another database changes nothing either.
     let dry = cosmap(&[
         "provision",
+        "--create-database",
         MODEL,
         "--endpoint",
         &endpoint,
@@ -158,6 +163,7 @@ fn index_all_provisions_what_generate_index_all_writes() {
     let endpoint = server.endpoint();
     let out = cosmap(&[
         "provision",
+        "--create-database",
         MODEL,
         "--endpoint",
         &endpoint,
@@ -181,6 +187,7 @@ fn index_all_provisions_what_generate_index_all_writes() {
     // Without the flag the model's narrowed policies differ: that is a difference to report.
     let narrowed = cosmap(&[
         "provision",
+        "--create-database",
         MODEL,
         "--endpoint",
         &endpoint,
@@ -196,12 +203,20 @@ fn index_all_provisions_what_generate_index_all_writes() {
 fn a_changed_partition_key_is_drift_and_changes_nothing() {
     let server = CosmosServer::start();
     let endpoint = server.endpoint();
-    let provisioned = cosmap(&["provision", MODEL, "--endpoint", &endpoint]);
+    let provisioned = cosmap(&["provision", "--create-database", MODEL, "--endpoint", &endpoint]);
     assert_eq!(code(&provisioned), Some(0), "{}", stderr(&provisioned));
     let before = server.fingerprint("Ecommerce");
 
     let drift_model = model_with_changed_partition_key();
-    let out = cosmap(&["provision", &drift_model, "--endpoint", &endpoint, "--key", KEY]);
+    let out = cosmap(&[
+        "provision",
+        "--create-database",
+        &drift_model,
+        "--endpoint",
+        &endpoint,
+        "--key",
+        KEY,
+    ]);
     assert_eq!(code(&out), Some(3), "{}{}", stdout(&out), stderr(&out));
     assert!(stdout(&out).contains("Order             DRIFT"), "{}", stdout(&out));
     let message = stderr(&out);
@@ -224,6 +239,7 @@ fn a_changed_partition_key_is_drift_and_changes_nothing() {
     let before = server.fingerprint("Partial");
     let out = cosmap(&[
         "provision",
+        "--create-database",
         &drift_model,
         "--endpoint",
         &endpoint,
@@ -272,7 +288,15 @@ fn update_indexing_replaces_only_the_indexing_policy() {
     });
     assert_eq!(server.post("/dbs/Idx/colls", &account).0, 201);
 
-    let out = cosmap(&["provision", MODEL, "--endpoint", &endpoint, "--database", "Idx"]);
+    let out = cosmap(&[
+        "provision",
+        "--create-database",
+        MODEL,
+        "--endpoint",
+        &endpoint,
+        "--database",
+        "Idx",
+    ]);
     assert_eq!(code(&out), Some(0), "{}", stderr(&out));
     let text = stdout(&out);
     assert!(text.contains("Account           differs"), "{text}");
@@ -286,6 +310,7 @@ fn update_indexing_replaces_only_the_indexing_policy() {
 
     let out = cosmap(&[
         "provision",
+        "--create-database",
         MODEL,
         "--endpoint",
         &endpoint,
@@ -306,6 +331,7 @@ fn update_indexing_replaces_only_the_indexing_policy() {
 
     let again = cosmap(&[
         "provision",
+        "--create-database",
         MODEL,
         "--endpoint",
         &endpoint,
@@ -322,7 +348,15 @@ fn throughput_flags_are_sent_with_the_creations() {
     let server = CosmosServer::start();
     let endpoint = server.endpoint();
     for (database, flags) in [("Manual", ["--throughput", "400"]), ("Auto", ["--autoscale", "4000"])] {
-        let mut args = vec!["provision", MODEL, "--endpoint", &endpoint, "--database", database];
+        let mut args = vec![
+            "provision",
+            "--create-database",
+            MODEL,
+            "--endpoint",
+            &endpoint,
+            "--database",
+            database,
+        ];
         args.extend(flags);
         let out = cosmap(&args);
         assert_eq!(code(&out), Some(0), "{}", stderr(&out));
@@ -336,7 +370,15 @@ fn a_stopped_server_is_reported_in_one_line_with_a_hint() {
     let endpoint = server.endpoint();
     drop(server);
     for verbose in [false, true] {
-        let mut args = vec!["provision", MODEL, "--endpoint", &endpoint, "--key", KEY];
+        let mut args = vec![
+            "provision",
+            "--create-database",
+            MODEL,
+            "--endpoint",
+            &endpoint,
+            "--key",
+            KEY,
+        ];
         if verbose {
             args.push("--verbose");
         }
@@ -362,7 +404,15 @@ fn a_stopped_server_is_reported_in_one_line_with_a_hint() {
 fn a_rejected_key_and_endless_throttling_are_clear_failures() {
     let rejecting = CosmosServer::answering(401);
     let endpoint = rejecting.endpoint();
-    let out = cosmap(&["provision", MODEL, "--endpoint", &endpoint, "--key", KEY]);
+    let out = cosmap(&[
+        "provision",
+        "--create-database",
+        MODEL,
+        "--endpoint",
+        &endpoint,
+        "--key",
+        KEY,
+    ]);
     assert_eq!(code(&out), Some(1), "{}", stderr(&out));
     let message = stderr(&out);
     assert!(
@@ -375,7 +425,14 @@ fn a_rejected_key_and_endless_throttling_are_clear_failures() {
     let throttling = CosmosServer::answering(429);
     let endpoint = throttling.endpoint();
     let started = std::time::Instant::now();
-    let out = cosmap(&["provision", MODEL, "--endpoint", &endpoint, "--verbose"]);
+    let out = cosmap(&[
+        "provision",
+        "--create-database",
+        MODEL,
+        "--endpoint",
+        &endpoint,
+        "--verbose",
+    ]);
     let elapsed = started.elapsed();
     assert_eq!(code(&out), Some(1), "{}", stderr(&out));
     let message = stderr(&out);
@@ -395,7 +452,7 @@ fn a_rejected_key_and_endless_throttling_are_clear_failures() {
 #[test]
 fn the_key_never_appears_and_is_required_off_loopback() {
     // Help with COSMOS_KEY set names the variable, not its value.
-    let help = cosmap_with(&["provision", "--help"], &[("COSMOS_KEY", KEY)]);
+    let help = cosmap_with(&["provision", "--create-database", "--help"], &[("COSMOS_KEY", KEY)]);
     assert_eq!(code(&help), Some(0));
     assert!(stdout(&help).contains("[env: COSMOS_KEY]"), "{}", stdout(&help));
     assert!(stdout(&help).contains("3  drift refused"), "{}", stdout(&help));
@@ -436,7 +493,7 @@ fn the_key_never_appears_and_is_required_off_loopback() {
         ),
     ];
     for (flags, env, expected) in cases {
-        let mut args = vec!["provision", MODEL];
+        let mut args = vec!["provision", "--create-database", MODEL];
         args.extend(flags);
         let out = cosmap_with(&args, env);
         assert_eq!(code(&out), Some(2), "{args:?}: {}", stderr(&out));
@@ -445,14 +502,14 @@ fn the_key_never_appears_and_is_required_off_loopback() {
     }
 
     // A model that does not validate: exit 2, as for `cosmap check`.
-    let out = cosmap(&["provision", "tests/bad-models/empty.json"]);
+    let out = cosmap(&["provision", "--create-database", "tests/bad-models/empty.json"]);
     assert_eq!(code(&out), Some(2), "{}", stderr(&out));
 
     // Success, JSON and traces with the key from the environment.
     let server = CosmosServer::start();
     let endpoint = server.endpoint();
     let out = cosmap_with(
-        &["provision", MODEL, "--format", "json", "--verbose"],
+        &["provision", "--create-database", MODEL, "--format", "json", "--verbose"],
         &[("COSMOS_ENDPOINT", &endpoint), ("COSMOS_KEY", KEY)],
     );
     assert_eq!(code(&out), Some(0), "{}", stderr(&out));
@@ -469,7 +526,10 @@ fn a_hierarchical_key_is_provisioned_as_multi_hash_and_a_second_run_changes_noth
     let model = "examples/help-desk/model.json";
     let server = CosmosServer::start();
     let endpoint = server.endpoint();
-    let first = cosmap_with(&["provision", model, "--endpoint", &endpoint], &[("COSMOS_KEY", KEY)]);
+    let first = cosmap_with(
+        &["provision", "--create-database", model, "--endpoint", &endpoint],
+        &[("COSMOS_KEY", KEY)],
+    );
     assert_eq!(code(&first), Some(0), "{}{}", stdout(&first), stderr(&first));
     let (status, container) = server.get("/dbs/HelpDesk/colls/Ticket");
     assert_eq!(status, 200, "{container}");
@@ -478,8 +538,57 @@ fn a_hierarchical_key_is_provisioned_as_multi_hash_and_a_second_run_changes_noth
         json!({"paths": ["/tenantId", "/ticketId"], "kind": "MultiHash", "version": 2})
     );
     let before = server.fingerprint("HelpDesk");
-    let second = cosmap_with(&["provision", model, "--endpoint", &endpoint], &[("COSMOS_KEY", KEY)]);
+    let second = cosmap_with(
+        &["provision", "--create-database", model, "--endpoint", &endpoint],
+        &[("COSMOS_KEY", KEY)],
+    );
     assert_eq!(code(&second), Some(0), "{}{}", stdout(&second), stderr(&second));
     assert!(stdout(&second).contains("Nothing to do"), "{}", stdout(&second));
     assert_eq!(server.fingerprint("HelpDesk"), before);
+}
+
+#[test]
+fn a_missing_database_is_an_error_naming_it_and_the_flag_and_nothing_is_created() {
+    let server = CosmosServer::start();
+    let endpoint = server.endpoint();
+    for extra in [&[][..], &["--dry-run"][..], &["--format", "json"][..]] {
+        let mut args = vec!["provision", MODEL, "--endpoint", &endpoint, "--database", "Ecomerce"];
+        args.extend_from_slice(extra);
+        let out = cosmap(&args);
+        let err = stderr(&out);
+        assert_eq!(code(&out), Some(2), "{extra:?}: {err}");
+        assert!(
+            err.contains("error: the database `Ecomerce` does not exist at") && err.contains("nothing was created"),
+            "{err}"
+        );
+        assert!(err.contains("hint: pass --create-database to create it"), "{err}");
+        if extra == ["--format", "json"] {
+            let report: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+            assert_eq!(report["applied"], json!([]), "{report}");
+            assert_eq!(report["error"]["class"], "usage", "{report}");
+        } else {
+            assert!(
+                stdout(&out).contains("MISSING (created only with --create-database)"),
+                "{}",
+                stdout(&out)
+            );
+        }
+    }
+    assert_eq!(server.get("/dbs/Ecomerce").0, 404, "nothing created");
+    assert_eq!(server.get("/dbs").1["Databases"], json!([]));
+}
+
+#[test]
+fn verify_says_left_in_place_only_for_a_database_it_created() {
+    let server = CosmosServer::start();
+    let endpoint = server.endpoint();
+    drop(server);
+    let out = cosmap(&["verify", MODEL, "--endpoint", &endpoint]);
+    let err = stderr(&out);
+    assert_eq!(code(&out), Some(1), "{err}");
+    assert!(err.contains("cannot reach"), "{err}");
+    assert!(
+        !err.contains("left in place"),
+        "nothing was created, nothing is left: {err}"
+    );
 }

@@ -35,7 +35,15 @@ fn a_provision_interrupted_midway_prints_what_it_made_and_a_rerun_converges() {
     let server = CosmosServer::interrupting(2, &revive);
     let endpoint = server.endpoint();
 
-    let first = cosmap(&["provision", MODEL, "--endpoint", &endpoint, "--key", KEY]);
+    let first = cosmap(&[
+        "provision",
+        "--create-database",
+        MODEL,
+        "--endpoint",
+        &endpoint,
+        "--key",
+        KEY,
+    ]);
     let (out, err) = (text(&first.stdout), text(&first.stderr));
     assert_eq!(first.status.code(), Some(1), "{out}{err}");
     // Printed as they were made, before the failure.
@@ -53,7 +61,15 @@ fn a_provision_interrupted_midway_prints_what_it_made_and_a_rerun_converges() {
 
     std::fs::write(&revive, "").unwrap();
     assert_eq!(server.container_ids("Ecommerce"), ["Account", "Dictionary"]);
-    let second = cosmap(&["provision", MODEL, "--endpoint", &endpoint, "--key", KEY]);
+    let second = cosmap(&[
+        "provision",
+        "--create-database",
+        MODEL,
+        "--endpoint",
+        &endpoint,
+        "--key",
+        KEY,
+    ]);
     let out = text(&second.stdout);
     assert_eq!(second.status.code(), Some(0), "{out}{}", text(&second.stderr));
     assert!(
@@ -61,7 +77,15 @@ fn a_provision_interrupted_midway_prints_what_it_made_and_a_rerun_converges() {
         "{out}"
     );
     assert_eq!(server.container_ids("Ecommerce"), CONTAINERS);
-    let third = cosmap(&["provision", MODEL, "--endpoint", &endpoint, "--key", KEY]);
+    let third = cosmap(&[
+        "provision",
+        "--create-database",
+        MODEL,
+        "--endpoint",
+        &endpoint,
+        "--key",
+        KEY,
+    ]);
     assert!(text(&third.stdout).contains("Nothing to do"), "{}", text(&third.stdout));
 }
 
@@ -73,6 +97,7 @@ fn json_lists_the_changes_made_before_a_failure() {
     let endpoint = server.endpoint();
     let out = cosmap(&[
         "provision",
+        "--create-database",
         MODEL,
         "--endpoint",
         &endpoint,
@@ -104,7 +129,15 @@ fn json_lists_the_changes_made_before_a_failure() {
 fn differences_left_alone_are_not_nothing_to_do() {
     let server = CosmosServer::start();
     let endpoint = server.endpoint();
-    let first = cosmap(&["provision", MODEL, "--endpoint", &endpoint, "--key", KEY]);
+    let first = cosmap(&[
+        "provision",
+        "--create-database",
+        MODEL,
+        "--endpoint",
+        &endpoint,
+        "--key",
+        KEY,
+    ]);
     assert_eq!(first.status.code(), Some(0), "{}", text(&first.stderr));
     // The same model with another default TTL on a container: listed, left alone.
     let model = std::fs::read_to_string(support::repo().join(MODEL)).unwrap();
@@ -119,6 +152,7 @@ fn differences_left_alone_are_not_nothing_to_do() {
     let changed = scratch_file("ttl-model.json", &value.to_string());
     let second = cosmap(&[
         "provision",
+        "--create-database",
         changed.to_str().unwrap(),
         "--endpoint",
         &endpoint,
@@ -142,7 +176,16 @@ fn a_200_with_an_unparsable_body_is_a_bad_answer_sent_once() {
     let server = CosmosServer::answering(200);
     let endpoint = server.endpoint();
     let started = std::time::Instant::now();
-    let out = cosmap(&["provision", MODEL, "--endpoint", &endpoint, "--key", KEY, "--verbose"]);
+    let out = cosmap(&[
+        "provision",
+        "--create-database",
+        MODEL,
+        "--endpoint",
+        &endpoint,
+        "--key",
+        KEY,
+        "--verbose",
+    ]);
     let err = text(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(

@@ -12,7 +12,9 @@
 //! (the continuation) in a lease document ([`LEASE_TYPE`]) written after each page, so
 //! a run that stops (killed, or asked to by the progress callback) resumes where the
 //! lease says; what was written after the last lease is written again, which is
-//! harmless: every write is an upsert of a document with a deterministic id. Nothing
+//! harmless: every write goes to a document with a deterministic id, and is
+//! conditional on the version it was computed from (`if-match`; a new document never
+//! replaces a newer one), so an application writing meanwhile loses nothing. Nothing
 //! is ever deleted: the report lists what the user may drop once satisfied.
 //!
 //! ```no_run
@@ -36,4 +38,6 @@ pub use plan::{
     plan, repartitioned_name, unique_keys_name, Conversion, LeaseRef, MigrationPlan, Step, LEASE_TYPE,
     MIGRATION_FORMAT_VERSION,
 };
-pub use run::{run, strip_system, Control, MigrationReport, Progress, RunOptions, StepReport, SYSTEM_PROPERTIES};
+pub use run::{
+    run, run_reporting, strip_system, Control, MigrationReport, Progress, RunOptions, StepReport, SYSTEM_PROPERTIES,
+};

@@ -1,6 +1,9 @@
 //! [`run`]: sends a [`MigrationPlan`]'s steps through a `cosmap-provision`
 //! [`Connection`] (its retries, timeout and error messages).
 
+mod conditional;
+
+use std::collections::HashMap;
 use std::num::NonZeroU32;
 
 use azure_data_cosmos::clients::ContainerClient;
@@ -8,13 +11,14 @@ use azure_data_cosmos::models::ChangeFeedItem;
 use azure_data_cosmos::options::{ChangeFeedOptions, ChangeFeedStartFrom, MaxItemCountHint};
 use azure_data_cosmos::{FeedScope, PartitionKey, Query};
 use cosmap_mapper::operations::sql_property;
-use cosmap_provision::{apply, ApplyOptions, Connection, ProvisionError, Throughput};
+use cosmap_provision::{apply_reporting, ApplyOptions, Connection, ProvisionError, Throughput};
 use futures::{StreamExt, TryStreamExt};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::error::MigrateError;
 use crate::plan::{Conversion, LeaseRef, MigrationPlan, Step, LEASE_TYPE};
+use conditional::{timestamp, Outcome, Place, CONFLICT_RETRIES};
 
 /// The properties Cosmos DB adds to every document; left out of what is copied.
 pub const SYSTEM_PROPERTIES: [&str; 6] = ["_rid", "_etag", "_ts", "_self", "_attachments", "_lsn"];
@@ -38,15 +42,27 @@ pub fn strip_system(document: &Value) -> Value {
 pub struct RunOptions {
     /// Changes asked for per change feed page; the lease is written after each page.
     pub page_size: u32,
+    /// Create the database when it does not exist (off: a missing database stops the
+    /// run before anything is sent, naming it).
+    pub create_database: bool,
 }
 
 impl Default for RunOptions {
     fn default() -> Self {
-        RunOptions { page_size: 100 }
+        RunOptions {
+            page_size: 100,
+            create_database: false,
+        }
     }
 }
 
 impl RunOptions {
+    /// Whether a missing database is created (`cosmap migrate --create-database`).
+    pub fn create_database(mut self, on: bool) -> Self {
+        self.create_database = on;
+        self
+    }
+
     /// Changes per change feed page (at least 1).
     pub fn page_size(mut self, size: u32) -> Self {
         self.page_size = size.max(1);
@@ -105,6 +121,10 @@ pub struct MigrationReport {
     pub steps: Vec<StepReport>,
     /// The progress callback stopped the run: run again to resume.
     pub stopped: bool,
+    /// What stopped the run with an error, after the steps listed did what they say
+    /// (see [`run_reporting`]); a rerun resumes from the leases.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub failed: Option<String>,
     /// Request units charged by the whole run.
     pub request_units: f64,
     /// Containers to switch readers and writers to: `(model name, new name)`.
@@ -136,6 +156,13 @@ impl MigrationReport {
             out.push_str("stopped: run `cosmap migrate` again to resume from the leases\n");
             return out;
         }
+        if self.failed.is_some() {
+            out.push_str(&format!(
+                "failed after what is listed above, which is kept: run `cosmap migrate` again to resume from the leases ({:.1} RU in all)\n",
+                self.request_units
+            ));
+            return out;
+        }
         if !self.to_run.is_empty() {
             out.push_str("still to do, before the new readers rely on it:\n");
             for step in &self.to_run {
@@ -164,11 +191,27 @@ pub async fn run(
     plan: &MigrationPlan,
     connection: &Connection,
     options: &RunOptions,
-    mut progress: impl FnMut(&Progress) -> Control,
+    progress: impl FnMut(&Progress) -> Control,
 ) -> Result<MigrationReport, MigrateError> {
+    match run_reporting(plan, connection, options, progress).await {
+        (report, None) => Ok(report),
+        (_, Some(error)) => Err(error),
+    }
+}
+
+/// [`run`], answering the report also when an error stops the run: the steps done
+/// and the one that failed, with what it did before the error (`failed` holds the
+/// error's message), so that a caller can say what was done.
+pub async fn run_reporting(
+    plan: &MigrationPlan,
+    connection: &Connection,
+    options: &RunOptions,
+    mut progress: impl FnMut(&Progress) -> Control,
+) -> (MigrationReport, Option<MigrateError>) {
     let mut report = MigrationReport {
         steps: Vec::new(),
         stopped: false,
+        failed: None,
         request_units: 0.0,
         renamed: plan.renamed.clone(),
         droppable: plan.droppable.clone(),
@@ -179,27 +222,13 @@ pub async fn run(
             .map(Step::describe)
             .collect(),
     };
+    if let Err(error) = database_to_use(connection, options).await {
+        report.failed = Some(error.to_string());
+        return (report, Some(error));
+    }
     for step in &plan.steps {
-        let (step_report, stopped) = match step {
-            Step::CreateContainers { definitions } => {
-                let planned = cosmap_provision::plan(connection, definitions, Throughput::None).await?;
-                let applied = apply(connection, &planned, &ApplyOptions::default()).await?;
-                let written = applied
-                    .iter()
-                    .filter(|a| a.action != cosmap_provision::AppliedAction::FoundCreated)
-                    .count() as u64;
-                (
-                    StepReport {
-                        step: step.describe(),
-                        read: 0,
-                        migrated: 0,
-                        written,
-                        request_units: 0.0,
-                        caught_up: true,
-                    },
-                    false,
-                )
-            }
+        let (step_report, outcome) = match step {
+            Step::CreateContainers { definitions } => create_containers(connection, step, definitions, options).await,
             Step::Nothing { .. } | Step::RunWorker { .. } | Step::DeleteYourself { .. } => continue,
             Step::Repartition { .. }
             | Step::CopyWithUniqueKeys { .. }
@@ -207,16 +236,81 @@ pub async fn run(
             | Step::Rewrite { .. }
             | Step::EmbedSeparate { .. }
             | Step::ClaimValues { .. }
-            | Step::BackfillDefault { .. } => Feed::new(connection, step, options).await?.run(&mut progress).await?,
+            | Step::BackfillDefault { .. } => match Feed::new(connection, step, options).await {
+                Ok(feed) => feed.run(&mut progress).await,
+                Err(error) => (StepReport::new(step.describe()), Err(error)),
+            },
         };
         report.request_units += step_report.request_units;
         report.steps.push(step_report);
-        if stopped {
-            report.stopped = true;
-            break;
+        match outcome {
+            Ok(false) => {}
+            Ok(true) => {
+                report.stopped = true;
+                break;
+            }
+            Err(error) => {
+                report.failed = Some(error.to_string());
+                return (report, Some(error));
+            }
         }
     }
-    Ok(report)
+    (report, None)
+}
+
+/// `Err` naming the database when it does not exist and is not to be created.
+async fn database_to_use(connection: &Connection, options: &RunOptions) -> Result<(), MigrateError> {
+    if options.create_database || cosmap_provision::database_exists(connection).await? {
+        return Ok(());
+    }
+    Err(ProvisionError::DatabaseMissing {
+        database: connection.database().to_string(),
+        endpoint: connection.endpoint().to_string(),
+    }
+    .into())
+}
+
+/// [`Step::CreateContainers`]: what it created, also when it stops on an error.
+async fn create_containers(
+    connection: &Connection,
+    step: &Step,
+    definitions: &[cosmap_mapper::ContainerDefinition],
+    options: &RunOptions,
+) -> (StepReport, Result<bool, MigrateError>) {
+    let mut report = StepReport::new(step.describe());
+    let planned = match cosmap_provision::plan(connection, definitions, Throughput::None).await {
+        Ok(planned) => planned,
+        Err(error) => return (report, Err(error.into())),
+    };
+    let apply_options = ApplyOptions::default().create_database(options.create_database);
+    let mut written = 0;
+    let applied = apply_reporting(connection, &planned, &apply_options, &mut |a| {
+        if a.action != cosmap_provision::AppliedAction::FoundCreated {
+            written += 1;
+        }
+    })
+    .await;
+    report.written = written;
+    match applied {
+        Ok(_) => {
+            report.caught_up = true;
+            (report, Ok(false))
+        }
+        Err(error) => (report, Err(error.into())),
+    }
+}
+
+impl StepReport {
+    fn new(step: String) -> StepReport {
+        StepReport {
+            step,
+            read: 0,
+            migrated: 0,
+            written: 0,
+            request_units: 0.0,
+            caught_up: false,
+        }
+    }
 }
 
 /// A step that reads a change feed.
@@ -229,6 +323,9 @@ struct Feed<'a> {
     lease: &'a LeaseRef,
     page_size: u32,
     report: StepReport,
+    /// The `_etag` of each document this run wrote, by partition key and id: a copy
+    /// this run made may be replaced by a newer version of its source.
+    wrote: HashMap<(String, String), String>,
 }
 
 impl<'a> Feed<'a> {
@@ -266,6 +363,7 @@ impl<'a> Feed<'a> {
                 caught_up: false,
             },
             name,
+            wrote: HashMap::new(),
         })
     }
 
@@ -276,10 +374,17 @@ impl<'a> Feed<'a> {
         }
     }
 
+    /// Reads the feed from the lease and migrates each change: the step's report, and
+    /// whether the progress callback stopped it (or the error that did).
     async fn run(
         mut self,
         progress: &mut impl FnMut(&Progress) -> Control,
-    ) -> Result<(StepReport, bool), MigrateError> {
+    ) -> (StepReport, Result<bool, MigrateError>) {
+        let outcome = self.read_feed(progress).await;
+        (self.report, outcome)
+    }
+
+    async fn read_feed(&mut self, progress: &mut impl FnMut(&Progress) -> Control) -> Result<bool, MigrateError> {
         let total = self.remaining().await;
         let lease_key = PartitionKey::from(self.lease.key());
         let operation = format!("read lease `{}` in `{}`", self.lease.id, self.lease.container);
@@ -363,7 +468,7 @@ impl<'a> Feed<'a> {
                         request_units: self.report.request_units,
                     });
                     if control == Control::Stop {
-                        return Ok((self.report, true));
+                        return Ok(true);
                     }
                 }
             }
@@ -371,7 +476,7 @@ impl<'a> Feed<'a> {
             self.write_lease(&token).await?;
         }
         self.report.caught_up = true;
-        Ok((self.report, false))
+        Ok(false)
     }
 
     /// Documents the step has left: the source's documents, or the holders still
@@ -472,88 +577,69 @@ impl<'a> Feed<'a> {
                     }
                 };
                 body[new_key] = Value::String(value.clone());
-                self.upsert(&self.target.clone(), target, &value, &id, &body).await?;
-                Ok(true)
+                let client = self.target.clone();
+                let at = Place {
+                    client: &client,
+                    container: target,
+                    key: &value,
+                };
+                self.write_new(&at, &id, &body, timestamp(document)).await
             }
             Step::CopyWithUniqueKeys { target, key, .. } => {
                 let body = strip_system(document);
                 let value = text(document, key)
                     .ok_or_else(|| self.data(format!("document `{id}` has no text partition key `{key}`")))?;
-                let operation = format!("upsert item `{id}` in partition `{value}` of `{target}`");
                 let client = self.target.clone();
-                let response = self
-                    .connection
-                    .request(&operation, &[409], || {
-                        client.upsert_item(PartitionKey::from(value.clone()), &id, &body, None)
-                    })
-                    .await?;
-                let Some(response) = response else {
-                    return Err(self.data(format!(
-                        "document `{id}` in partition `{value}` holds a value the new unique keys refuse there: another document of the partition holds it too. Make the values unique in the old container, then run `cosmap migrate` again (it resumes from its lease)"
-                    )));
+                let at = Place {
+                    client: &client,
+                    container: target,
+                    key: &value,
                 };
-                self.report.request_units += charge(response.headers());
-                self.report.written += 1;
-                Ok(true)
+                self.write_new(&at, &id, &body, timestamp(document)).await
             }
             Step::SplitEmbedded {
                 container,
                 holder,
-                property,
-                many,
-                discriminator,
                 partition_key_property,
-                parent_property,
                 ..
             } => {
                 if text(document, "type").as_deref() != Some(holder.as_str()) {
                     return Ok(false);
                 }
-                let Some(held) = document.get(property) else {
-                    return Ok(false);
-                };
                 let key = text(document, partition_key_property).ok_or_else(|| {
                     self.data(format!(
                         "`{holder}` `{id}` has no text partition key `{partition_key_property}`"
                     ))
                 })?;
-                let values: Vec<&Value> = match (held, *many) {
-                    (Value::Array(items), true) => items.iter().collect(),
-                    (Value::Null, _) => Vec::new(),
-                    (value, false) => vec![value],
-                    (other, true) => {
-                        return Err(self.data(format!("`{holder}` `{id}`: `{property}` is {other}, not an array")))
-                    }
-                };
                 let client = self.source.clone();
-                for (i, value) in values.into_iter().enumerate() {
-                    let Value::Object(fields) = value else {
-                        return Err(self.data(format!("`{holder}` `{id}`: `{property}` holds {value}, not an object")));
+                let at = Place {
+                    client: &client,
+                    container,
+                    key: &key,
+                };
+                let mut current = document.clone();
+                for _ in 0..=CONFLICT_RETRIES {
+                    let Some(rewritten) = self.split_out(&at, &id, &current).await? else {
+                        return Ok(false);
                     };
-                    let new_id = if *many {
-                        format!("{id}-{property}-{i}")
-                    } else {
-                        format!("{id}-{property}")
-                    };
-                    let mut body = Map::new();
-                    body.insert("id".into(), Value::String(new_id.clone()));
-                    body.insert("type".into(), Value::String(discriminator.clone()));
-                    body.insert(partition_key_property.clone(), Value::String(key.clone()));
-                    if let Some(parent) = parent_property {
-                        body.insert(parent.clone(), Value::String(id.clone()));
+                    let etag = text(&current, "_etag").unwrap_or_default();
+                    match self.replace_if_match(&at, &id, &rewritten, &etag).await? {
+                        Outcome::Written => return Ok(true),
+                        Outcome::Refused => {
+                            return Err(self.data(format!("`{holder}` `{id}`: a unique key refuses it")))
+                        }
+                        Outcome::Changed => {}
                     }
-                    for (k, v) in fields {
-                        body.entry(k.clone()).or_insert_with(|| v.clone());
+                    // Changed by a writer meanwhile: split its newer version.
+                    match self.read(&at, &id).await? {
+                        Some(newer) => current = newer,
+                        None => return Ok(false),
                     }
-                    self.upsert(&client, container, &key, &new_id, &Value::Object(body))
-                        .await?;
                 }
-                let mut rewritten = strip_system(document);
-                if let Value::Object(map) = &mut rewritten {
-                    map.remove(property);
-                }
-                self.upsert(&client, container, &key, &id, &rewritten).await?;
-                Ok(true)
+                Err(self.data(format!(
+                    "`{holder}` `{id}` changed {} times while it was split: run `cosmap migrate` again (it resumes from its lease)",
+                    CONFLICT_RETRIES + 1
+                )))
             }
             Step::BackfillDefault {
                 container,
@@ -752,33 +838,92 @@ impl<'a> Feed<'a> {
                         )))
                     }
                 };
-        let operation = format!("read `{holder}` `{holder_id}` in partition `{key}` of `{container}`");
-        let found = self
-            .connection
-            .request(&operation, &[404], || {
-                source.read_item(PartitionKey::from(key.clone()), &holder_id, None)
-            })
-            .await?;
-        let Some(found) = found else {
-            return Err(self.data(format!(
-                        "`{child}` `{id}` names `{holder}` `{holder_id}`, which partition `{key}` does not hold: give it a holder (or delete it), then run again"
-                    )));
+        let at = Place {
+            client: &source,
+            container,
+            key: &key,
         };
-        self.report.request_units += charge(found.headers());
-        let current: Value = found
-            .into_model()
-            .map_err(|e| self.data(format!("`{holder_id}`: {e}")))?;
-        if current.get(property) == Some(&embedded) {
-            return Ok(false);
+        for _ in 0..=CONFLICT_RETRIES {
+            let Some(current) = self.read(&at, &holder_id).await? else {
+                return Err(self.data(format!(
+                    "`{child}` `{id}` names `{holder}` `{holder_id}`, which partition `{key}` does not hold: give it a holder (or delete it), then run again"
+                )));
+            };
+            if current.get(property) == Some(&embedded) {
+                return Ok(false);
+            }
+            let mut body = strip_system(&current);
+            body[property.as_str()] = embedded.clone();
+            let etag = text(&current, "_etag").unwrap_or_default();
+            // Changed by a writer since it was read: read again and embed into that.
+            match self.replace_if_match(&at, &holder_id, &body, &etag).await? {
+                Outcome::Written => return Ok(true),
+                Outcome::Refused => return Err(self.data(format!("`{holder}` `{holder_id}`: a unique key refuses it"))),
+                Outcome::Changed => {}
+            }
         }
-        let mut body = strip_system(&current);
-        body[property.as_str()] = embedded;
-        self.upsert(&source, container, &key, &holder_id, &body).await?;
-        Ok(true)
+        Err(self.data(format!(
+            "`{holder}` `{holder_id}` changed {} times while this step wrote it: run `cosmap migrate` again (it resumes from its lease)",
+            CONFLICT_RETRIES + 1
+        )))
     }
 
-    /// Upserts `document` (`id`, in `container`) as `edit` changes it, when it is of
-    /// `document_type` and `edit` changes anything; `edit`'s error names what stops it.
+    /// Writes the holder `document`'s embedded values (`id` in `at`) as documents of
+    /// their own, and answers the holder without them (`None` when it holds none).
+    async fn split_out(&mut self, at: &Place<'_>, id: &str, document: &Value) -> Result<Option<Value>, MigrateError> {
+        let Step::SplitEmbedded {
+            holder,
+            property,
+            many,
+            discriminator,
+            partition_key_property,
+            parent_property,
+            ..
+        } = self.step
+        else {
+            return Ok(None);
+        };
+        let Some(held) = document.get(property) else {
+            return Ok(None);
+        };
+        let values: Vec<&Value> = match (held, *many) {
+            (Value::Array(items), true) => items.iter().collect(),
+            (Value::Null, _) => Vec::new(),
+            (value, false) => vec![value],
+            (other, true) => return Err(self.data(format!("`{holder}` `{id}`: `{property}` is {other}, not an array"))),
+        };
+        for (i, value) in values.into_iter().enumerate() {
+            let Value::Object(fields) = value else {
+                return Err(self.data(format!("`{holder}` `{id}`: `{property}` holds {value}, not an object")));
+            };
+            let new_id = if *many {
+                format!("{id}-{property}-{i}")
+            } else {
+                format!("{id}-{property}")
+            };
+            let mut body = Map::new();
+            body.insert("id".into(), Value::String(new_id.clone()));
+            body.insert("type".into(), Value::String(discriminator.clone()));
+            body.insert(partition_key_property.clone(), Value::String(at.key.to_string()));
+            if let Some(parent) = parent_property {
+                body.insert(parent.clone(), Value::String(id.to_string()));
+            }
+            for (k, v) in fields {
+                body.entry(k.clone()).or_insert_with(|| v.clone());
+            }
+            self.write_new(at, &new_id, &Value::Object(body), timestamp(document))
+                .await?;
+        }
+        let mut rewritten = strip_system(document);
+        if let Value::Object(map) = &mut rewritten {
+            map.remove(property);
+        }
+        Ok(Some(rewritten))
+    }
+
+    /// Replaces `document` (`id`, in `container`) as `edit` changes it, when it is of
+    /// `document_type` and `edit` changes anything, conditionally on the version it
+    /// was computed from; `edit`'s error names what stops it.
     async fn edit_in_place(
         &mut self,
         document: &Value,
@@ -786,16 +931,14 @@ impl<'a> Feed<'a> {
         container: &str,
         document_type: &str,
         partition_key_property: &str,
-        edit: impl FnOnce(&mut Value) -> Result<bool, String>,
+        mut edit: impl FnMut(&mut Value) -> Result<bool, String>,
     ) -> Result<bool, MigrateError> {
         if text(document, "type").as_deref() != Some(document_type) {
             return Ok(false);
         }
-        let mut body = strip_system(document);
-        match edit(&mut body) {
-            Ok(false) => return Ok(false),
-            Ok(true) => {}
-            Err(why) => return Err(self.data(format!("`{document_type}` `{id}`: {why}"))),
+        // Nothing to change: no key needed, nothing written.
+        if !edit(&mut strip_system(document)).unwrap_or(true) {
+            return Ok(false);
         }
         let key = text(document, partition_key_property).ok_or_else(|| {
             self.data(format!(
@@ -803,8 +946,13 @@ impl<'a> Feed<'a> {
             ))
         })?;
         let client = self.source.clone();
-        self.upsert(&client, container, &key, id, &body).await?;
-        Ok(true)
+        let at = Place {
+            client: &client,
+            container,
+            key: &key,
+        };
+        self.edit_conditionally(&at, id, document, &mut edit, &format!("`{document_type}`"))
+            .await
     }
 
     async fn upsert(

@@ -15,16 +15,37 @@ use crate::diff;
 use crate::error::ProvisionError;
 use crate::plan::{ContainerAction, ContainerPlan, DatabaseAction, Plan};
 
-/// What [`apply`] may do beyond creating what is missing: `ApplyOptions::default()`
+/// What [`apply`] may do beyond creating missing containers: `ApplyOptions::default()`
 /// and the setters, so a new option is not a breaking change.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct ApplyOptions {
     /// Replace the indexing policy of containers whose policy differs from the model.
     pub update_indexing: bool,
+    /// Create the database when it is missing. On by default, for callers that own
+    /// the account (tests, `cosmap verify`'s new database); `cosmap provision` and
+    /// `cosmap migrate` turn it off unless given `--create-database`, so that a
+    /// mistyped `--database` is an error ([`ProvisionError::DatabaseMissing`]), not a
+    /// new database.
+    pub create_database: bool,
+}
+
+impl Default for ApplyOptions {
+    fn default() -> Self {
+        ApplyOptions {
+            update_indexing: false,
+            create_database: true,
+        }
+    }
 }
 
 impl ApplyOptions {
+    /// Whether a missing database is created (`false`: it is an error).
+    pub fn create_database(mut self, on: bool) -> Self {
+        self.create_database = on;
+        self
+    }
+
     /// Also replace indexing policies that differ from the model.
     pub fn update_indexing(mut self, on: bool) -> Self {
         self.update_indexing = on;
@@ -133,6 +154,7 @@ async fn apply_steps(
     done: &mut (dyn FnMut(Applied) + Send),
 ) -> Result<(), ProvisionError> {
     plan.refuse_drift()?;
+    plan.refuse_missing_database(options)?;
     if plan.endpoint != connection.endpoint() || plan.database.id != connection.database() {
         return Err(ProvisionError::Client {
             operation: "apply the plan".to_string(),

@@ -93,6 +93,14 @@ pub enum ProvisionError {
         /// What stopped provisioning.
         cause: Box<ProvisionError>,
     },
+    /// The database does not exist and was not to be created (`--create-database`).
+    #[error("the database `{database}` does not exist at {endpoint}; nothing was created")]
+    DatabaseMissing {
+        /// The database id.
+        database: String,
+        /// The account endpoint.
+        endpoint: String,
+    },
     /// A container created by someone else between planning and applying, differently.
     #[error("container `{container}` was created by someone else while provisioning, with a different definition: {}", describe(.differences))]
     ChangedMeanwhile {
@@ -117,7 +125,9 @@ impl ProvisionError {
     /// Usage, drift or failure.
     pub fn class(&self) -> ErrorClass {
         match self {
-            ProvisionError::Target(_) | ProvisionError::Throughput(_) => ErrorClass::Usage,
+            ProvisionError::Target(_) | ProvisionError::Throughput(_) | ProvisionError::DatabaseMissing { .. } => {
+                ErrorClass::Usage
+            }
             ProvisionError::Drift(_) | ProvisionError::ChangedMeanwhile { .. } => ErrorClass::Drift,
             ProvisionError::Partial { cause, .. } => cause.class(),
             _ => ErrorClass::Failure,
@@ -177,6 +187,9 @@ impl ProvisionError {
             }
             ProvisionError::Drift(_) | ProvisionError::ChangedMeanwhile { .. } => {
                 "Cosmos DB cannot change a container's partition key or unique keys in place, and cosmap never deletes or recreates a container. Either keep the container's current definition in the model, or provision under a new container name or into a new database (--database NAME) and migrate the data there (for example with the change feed)"
+            }
+            ProvisionError::DatabaseMissing { .. } => {
+                "pass --create-database to create it, or --database to name the database that holds the containers"
             }
             ProvisionError::UnsafeReplace { .. } => {
                 "change this container's indexing policy with the portal, the Azure CLI or Bicep instead"

@@ -61,9 +61,10 @@ pub use deployed::{read_deployed, ServerContainer};
 pub use error::{ErrorClass, ProvisionError};
 pub use key::AccountKey;
 pub use plan::{
-    plan, ContainerAction, ContainerPlan, DatabaseAction, DatabasePlan, Difference, Plan, Property, PLAN_FORMAT_VERSION,
+    database_exists, plan, ContainerAction, ContainerPlan, DatabaseAction, DatabasePlan, Difference, Plan, Property,
+    PLAN_FORMAT_VERSION,
 };
 pub use retry::RetryPolicy;
-pub use target::{KeySource, Target, TargetError, EMULATOR_ENDPOINT};
+pub use target::{shown_endpoint, KeySource, Target, TargetError, EMULATOR_ENDPOINT};
 pub use throughput::{Throughput, ThroughputError};
 pub use trace::Trace;

@@ -166,6 +166,19 @@ impl Plan {
         Ok(())
     }
 
+    /// `Err` ([`crate::ProvisionError::DatabaseMissing`], nothing sent) when the
+    /// database is missing and `options` do not create it. [`crate::apply`] calls it;
+    /// a dry run calls it to give the same answer.
+    pub fn refuse_missing_database(&self, options: &ApplyOptions) -> Result<(), crate::error::ProvisionError> {
+        if self.database.action == DatabaseAction::Create && !options.create_database {
+            return Err(crate::error::ProvisionError::DatabaseMissing {
+                database: self.database.id.clone(),
+                endpoint: self.endpoint.clone(),
+            });
+        }
+        Ok(())
+    }
+
     /// Whether the model and the server differ in anything, including differences
     /// provisioning leaves alone (a default TTL, an indexing policy without
     /// `--update-indexing`): false only when everything is as the model says.
@@ -263,7 +276,7 @@ pub async fn plan(
 }
 
 /// Whether the connection's database exists (one read).
-pub(crate) async fn database_exists(connection: &Connection) -> Result<bool, ProvisionError> {
+pub async fn database_exists(connection: &Connection) -> Result<bool, ProvisionError> {
     let database = &connection.database_client();
     let operation = format!("read database `{}`", connection.database());
     Ok(

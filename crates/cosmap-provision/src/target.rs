@@ -53,7 +53,7 @@ pub enum TargetError {
     /// User name or password inside the URL.
     #[error("the endpoint must not carry credentials; pass the key with COSMOS_KEY or --key")]
     CredentialsInEndpoint,
-    /// A path, query or fragment after the host.
+    /// A path, query or fragment after the host (not shown: it may hold a key).
     #[error("the endpoint `{endpoint}` must be the account's root URL, without a path, query or fragment")]
     NotAnAccountRoot { endpoint: String },
     /// `http://` to a host that is not loopback.
@@ -131,17 +131,34 @@ impl Target {
     }
 }
 
+/// `endpoint` as an error may show it: the scheme and host (with the port), never
+/// what follows them (a path or query may hold a key) nor any user or password;
+/// text without a scheme is not shown at all (it may be a key pasted in the wrong
+/// place).
+pub fn shown_endpoint(endpoint: &str) -> String {
+    let endpoint = endpoint.trim();
+    let Some((scheme, rest)) = endpoint.split_once("://") else {
+        return "(not shown: it has no scheme such as https://)".to_string();
+    };
+    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    let authority = &rest[..end];
+    let host = authority.rsplit_once('@').map_or(authority, |(_, host)| host);
+    let tail = &rest[end..];
+    let tail = if tail.is_empty() || tail == "/" { tail } else { "/…" };
+    format!("{scheme}://{host}{tail}")
+}
+
 fn parse_endpoint(endpoint: &str) -> Result<Url, TargetError> {
     if endpoint.to_ascii_lowercase().contains("accountkey=") {
         return Err(TargetError::ConnectionString);
     }
     let url = Url::parse(endpoint.trim()).map_err(|e| TargetError::InvalidEndpoint {
-        endpoint: endpoint.to_string(),
+        endpoint: shown_endpoint(endpoint),
         reason: e.to_string(),
     })?;
     if url.scheme() != "https" && url.scheme() != "http" {
         return Err(TargetError::UnsupportedScheme {
-            endpoint: endpoint.to_string(),
+            endpoint: shown_endpoint(endpoint),
         });
     }
     if !url.username().is_empty() || url.password().is_some() {
@@ -153,7 +170,7 @@ fn parse_endpoint(endpoint: &str) -> Result<Url, TargetError> {
         || url.fragment().is_some()
     {
         return Err(TargetError::NotAnAccountRoot {
-            endpoint: endpoint.to_string(),
+            endpoint: shown_endpoint(endpoint),
         });
     }
     Ok(url)
@@ -250,7 +267,7 @@ mod tests {
             (
                 "not a url",
                 TargetError::InvalidEndpoint {
-                    endpoint: "not a url".into(),
+                    endpoint: "(not shown: it has no scheme such as https://)".into(),
                     reason: "relative URL without a base".into(),
                 },
             ),
@@ -264,7 +281,7 @@ mod tests {
             (
                 "https://localhost:8081/dbs/x",
                 TargetError::NotAnAccountRoot {
-                    endpoint: "https://localhost:8081/dbs/x".into(),
+                    endpoint: "https://localhost:8081/…".into(),
                 },
             ),
         ];
@@ -283,6 +300,29 @@ mod tests {
         .expect_err("refused");
         assert_eq!(err, TargetError::MalformedKey);
         assert!(!err.to_string().contains("SECRET"));
+    }
+
+    #[test]
+    fn a_key_in_the_endpoints_path_or_query_is_never_echoed() {
+        for endpoint in [
+            format!("https://localhost:8081/{KEY}"),
+            format!("https://localhost:8081/?key={KEY}"),
+            format!("https://localhost:8081#{KEY}"),
+            format!("ftp://localhost/{KEY}"),
+            format!("https://user:{KEY}@localhost:8081/"),
+            format!("https://[bad/{KEY}"),
+            format!("localhost:8081/{KEY}"),
+            KEY.to_string(),
+        ] {
+            let err = Target::new(&endpoint, None, "db").expect_err(&endpoint);
+            let shown = err.to_string();
+            assert!(!shown.contains(&KEY[..12]), "{shown}");
+        }
+        assert_eq!(
+            shown_endpoint("https://acct.documents.azure.com:443/"),
+            "https://acct.documents.azure.com:443/"
+        );
+        assert_eq!(shown_endpoint(&format!("https://a:{KEY}@h/x?k={KEY}")), "https://h/…");
     }
 
     #[test]
