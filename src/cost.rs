@@ -75,6 +75,10 @@ fn render(r: &CostReport) -> String {
             );
         }
     }
+    let _ = writeln!(out, "\nPhysical partitions (optimised design; every price above uses them)");
+    for c in &r.containers.optimised {
+        wrap(&mut out, &format!("{}: {}", c.name, c.partitions_reason()));
+    }
     if !r.warnings.is_empty() {
         let _ = writeln!(out, "\nWarnings");
         for w in &r.warnings {

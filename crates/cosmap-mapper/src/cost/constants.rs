@@ -65,6 +65,10 @@ pub use cosmap_domain::limits::{
 /// does a query's whole charge (measured: 2.82 -> 5.64 RU, 2.84 -> 5.68 RU, 1.14 -> 2.28
 /// RU for a 2 KB read). [OPT] role of the consistency level, [RU].
 pub const STRONG_READ_FACTOR: f64 = 2.0;
+/// ASSUMPTION: without a `thresholds.throughput` figure, each container is provisioned
+/// with its own peak load as the design estimates it, times this headroom (1: none; the
+/// model's `headroom` raises it).
+pub const DEFAULT_THROUGHPUT_HEADROOM: f64 = 1.0;
 /// ASSUMPTION: an item whose size the model does not give is 1 KB.
 pub const DEFAULT_ITEM_BYTES: f64 = 1024.0;
 /// ASSUMED: without a declared `largestValueShare`, the most common of a key's values
@@ -96,5 +100,6 @@ pub const ASSUMPTIONS: &[&str] = &[
     "requests spread over partition key values as the data does: evenly, but under a key other than the root's identity its most common value takes `largestValueShare` of both (ten times the even share when not declared)",
     "one execution of a query reads one page of at most 100 items, or as many pages as its `limit` asks",
     "a create in a feed also deletes the oldest item it pushes out",
+    "without thresholds.throughput, each container is provisioned with its own peak load (no headroom) and has max(storage after growthYears / 50 GB, that load / 10,000 RU/s) physical partitions",
     "a query given a prefix of a hierarchical key selects count / (the prefix's values) items and checks the physical partitions its most common value's data fills (50 GB each), as a query across that many partitions; the levels combine as if independent",
 ];

@@ -154,6 +154,26 @@ pub fn physical_partitions(storage_bytes: f64, ru_per_second: f64) -> f64 {
     by_storage.max(by_throughput).max(1.0)
 }
 
+/// Physical partitions a container of `storage_bytes` needs when provisioned with its
+/// own load times `headroom`, its load being `fixed + per_partition × partitions` RU/s
+/// (the fan-out of its cross-partition queries grows with them): the fewest partitions
+/// that carry it, never fewer than its storage needs; unbounded when each further
+/// partition would add more load than it carries.
+pub fn partitions_for_own_load(storage_bytes: f64, fixed: f64, per_partition: f64, headroom: f64) -> f64 {
+    let (fixed, per_partition) = (fixed * headroom, per_partition * headroom);
+    let by_storage = physical_partitions(storage_bytes, 0.0);
+    let carried = |p: f64| physical_partitions(0.0, fixed + per_partition * p) <= p;
+    if carried(by_storage) {
+        by_storage
+    } else if per_partition < PHYSICAL_PARTITION_RU_PER_SECOND {
+        (fixed / (PHYSICAL_PARTITION_RU_PER_SECOND - per_partition))
+            .ceil()
+            .max(by_storage)
+    } else {
+        f64::INFINITY
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -233,5 +253,16 @@ mod tests {
         assert!(close(physical_partitions(10.0 * gb, 100.0), 1.0));
         assert!(close(physical_partitions(120.0 * gb, 100.0), 3.0));
         assert!(close(physical_partitions(1.0 * gb, 25_000.0), 3.0));
+    }
+
+    #[test]
+    fn a_container_sized_by_its_own_load_carries_it() {
+        let gb = 1024.0 * 1024.0 * 1024.0;
+        assert!(close(partitions_for_own_load(120.0 * gb, 100.0, 0.0, 1.0), 3.0), "storage wins");
+        assert!(close(partitions_for_own_load(gb, 25_000.0, 0.0, 1.0), 3.0));
+        assert!(close(partitions_for_own_load(gb, 25_000.0, 0.0, 2.0), 5.0), "headroom");
+        // 20,000 RU/s fixed and 2,000 per partition: 3 partitions carry 26,000, 4 carry 28,000.
+        assert!(close(partitions_for_own_load(gb, 20_000.0, 2_000.0, 1.0), 3.0));
+        assert!(partitions_for_own_load(gb, 20_000.0, 10_000.0, 1.0).is_infinite());
     }
 }
