@@ -79,7 +79,11 @@ fn modelled(f: &[(String, String)]) -> f64 {
             let returned = units::query_under(factor, op == "query_cross", &[(items, per_item)]).at(partitions);
             let pages = num(f, "pages").max(1.0);
             let loaded = num(f, "loaded");
-            let loaded_each = if loaded > 0.0 { num(f, "loaded_kb") * 1000.0 / loaded } else { 0.0 };
+            let loaded_each = if loaded > 0.0 {
+                num(f, "loaded_kb") * 1000.0 / loaded
+            } else {
+                0.0
+            };
             returned + (pages - 1.0) * units::further_page(factor) + factor * units::loaded(loaded, loaded_each)
         }
         other => panic!("unknown operation {other:?}"),
@@ -139,7 +143,11 @@ fn the_model_lands_within_2x_of_most_measurements_and_4x_of_all() {
         38,
         "m",
     );
-    assert!(single.len() >= 100, "only {} rows of the first table priced", single.len());
+    assert!(
+        single.len() >= 100,
+        "only {} rows of the first table priced",
+        single.len()
+    );
     assert!(multi.len() >= 20, "only {} multi-item rows priced", multi.len());
     let all: Vec<&Priced> = single.iter().chain(&multi).collect();
     let within = all.iter().filter(|p| p.factor <= 2.0).count();
@@ -157,14 +165,12 @@ fn the_model_lands_within_2x_of_most_measurements_and_4x_of_all() {
 #[test]
 fn the_copies_are_the_shared_tables_verbatim() {
     for name in ["cosmos-ru-measurements.csv", "cosmos-ru-measurements-multi-item.csv"] {
-        let shared = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared").join(name);
+        let shared = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../../../shared")
+            .join(name);
         if let Ok(original) = std::fs::read(&shared) {
             let copy = std::fs::read(data(name)).expect("the committed copy");
-            assert!(
-                original == copy,
-                "tests/data/{name} differs from {}",
-                shared.display()
-            );
+            assert!(original == copy, "tests/data/{name} differs from {}", shared.display());
         }
     }
 }

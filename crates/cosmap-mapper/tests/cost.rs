@@ -273,11 +273,19 @@ fn ecommerce_with(thresholds: serde_json::Value) -> DomainModel {
 #[test]
 fn the_partition_count_follows_the_throughput_setting_and_the_grown_storage() {
     let partitions = |r: &CostReport, name: &str| {
-        let c = r.containers.rules.iter().find(|c| c.name == name).expect("the container");
+        let c = r
+            .containers
+            .rules
+            .iter()
+            .find(|c| c.name == name)
+            .expect("the container");
         (c.physical_partitions, c.throughput)
     };
     let item_query = |r: &CostReport| {
-        let p = r.patterns.iter().find(|p| p.name == "availability of items in a warehouse");
+        let p = r
+            .patterns
+            .iter()
+            .find(|p| p.name == "availability of items in a warehouse");
         p.expect("the pattern").rules.ru
     };
     let default = ecommerce(Consistency::Session);
@@ -384,8 +392,14 @@ fn optimised_costs_no_more_than_rules_and_rules_no_more_than_naive() {
     let t = &report.totals;
     assert!(t.optimised <= t.rules && t.optimised <= t.naive, "{t:?}");
     let today = cost(&ecommerce_grown(0.0), &Options::default(), Consistency::Session).totals;
-    assert!(today.optimised <= today.rules && today.rules <= today.naive, "{today:?}");
-    assert!(t.rules > today.rules, "growth adds partitions to fan out over: {t:?} {today:?}");
+    assert!(
+        today.optimised <= today.rules && today.rules <= today.naive,
+        "{today:?}"
+    );
+    assert!(
+        t.rules > today.rules,
+        "growth adds partitions to fan out over: {t:?} {today:?}"
+    );
     let orders = report
         .patterns
         .iter()

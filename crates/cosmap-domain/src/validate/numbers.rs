@@ -111,13 +111,22 @@ impl Checker<'_> {
         for (name, value) in [("container", t.container), ("database", t.database)] {
             if let Some(value) = value {
                 let what = "provisioned throughput (RU/s)";
-                self.check_range(value, &|| path.key(name), MIN_PROVISIONED_RU_PER_SECOND, MAX_PER_SECOND, what);
+                self.check_range(
+                    value,
+                    &|| path.key(name),
+                    MIN_PROVISIONED_RU_PER_SECOND,
+                    MAX_PER_SECOND,
+                    what,
+                );
             }
         }
         if t.container.is_some() && t.database.is_some() {
             self.report(
-                Diagnostic::new(path.key("database"), "throughput is given both per container and for the database")
-                    .help("keep `container` (RU/s each container has) or `database` (RU/s its containers share), not both"),
+                Diagnostic::new(
+                    path.key("database"),
+                    "throughput is given both per container and for the database",
+                )
+                .help("keep `container` (RU/s each container has) or `database` (RU/s its containers share), not both"),
             );
         }
         if let Some(headroom) = t.headroom {

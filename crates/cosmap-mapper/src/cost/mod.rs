@@ -12,7 +12,8 @@ pub mod units;
 
 pub use design::{ContainerFigures, Provisioned, ThroughputSource};
 pub use estimate::{
-    containers, cost, estimate, map_and_cost, Consistency, CostReport, DesignContainers, DesignCost, PatternCost, Totals,
+    containers, cost, estimate, map_and_cost, Consistency, CostReport, DesignContainers, DesignCost, PatternCost,
+    Totals,
 };
 pub use optimisations::OptimisationEffect;
 

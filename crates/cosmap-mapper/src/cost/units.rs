@@ -222,7 +222,10 @@ mod tests {
             "one partition, whatever the count"
         );
         assert!(close(query(true, &[]).at(1.0), 2.66), "one partition: no fan-out");
-        assert!(close(query(true, &[(1.0, 1000.0)]).at(10.0), 2.66 + 9.0 * 2.5 + one_item));
+        assert!(close(
+            query(true, &[(1.0, 1000.0)]).at(10.0),
+            2.66 + 9.0 * 2.5 + one_item
+        ));
         assert!(close(fan_out_saved(10.0), 22.5));
         assert!(close(fan_out_saved(1.0), 0.0));
     }
@@ -258,7 +261,10 @@ mod tests {
     #[test]
     fn a_container_sized_by_its_own_load_carries_it() {
         let gb = 1024.0 * 1024.0 * 1024.0;
-        assert!(close(partitions_for_own_load(120.0 * gb, 100.0, 0.0, 1.0), 3.0), "storage wins");
+        assert!(
+            close(partitions_for_own_load(120.0 * gb, 100.0, 0.0, 1.0), 3.0),
+            "storage wins"
+        );
         assert!(close(partitions_for_own_load(gb, 25_000.0, 0.0, 1.0), 3.0));
         assert!(close(partitions_for_own_load(gb, 25_000.0, 0.0, 2.0), 5.0), "headroom");
         // 20,000 RU/s fixed and 2,000 per partition: 3 partitions carry 26,000, 4 carry 28,000.
