@@ -186,7 +186,11 @@ fn throughput_from_the_builder_and_the_file() {
         .build()
         .expect("valid model");
     assert_eq!(built.thresholds(), from_file.thresholds());
-    assert_eq!(built.thresholds().growth_years, Some(2.0), "the other overrides are kept");
+    assert_eq!(
+        built.thresholds().growth_years,
+        Some(2.0),
+        "the other overrides are kept"
+    );
     let both = builder().throughput(Throughput {
         container: Some(40000.0),
         database: Some(40000.0),
