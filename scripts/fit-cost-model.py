@@ -1,19 +1,23 @@
 #!/usr/bin/env python3
 """Fit cosmap's request-unit formulas to published Cosmos DB measurements.
 
-Usage: scripts/fit-cost-model.py [MEASUREMENTS_CSV] [FEATURES_CSV]
+Usage: scripts/fit-cost-model.py
 
-MEASUREMENTS_CSV defaults to ../shared/cosmos-ru-measurements.csv next to the repository,
-then to the verbatim copy in crates/cosmap-mapper/tests/data/. FEATURES_CSV (default
-crates/cosmap-mapper/tests/data/ru-measurement-features.csv) is our reading of each row:
-operation class, item bytes, indexed paths, items and KB returned, physical partitions,
-consistency factor, and an `excluded` flag with its reason. The measurements table is never
-edited.
+Reads two published tables: cosmos-ru-measurements.csv (146 rows, mostly reads of one to a
+few items) and cosmos-ru-measurements-multi-item.csv (38 rows: reads of many items, scans,
+pages, consistency). Each defaults to ../shared/<name> next to the repository, then to the
+verbatim copy in crates/cosmap-mapper/tests/data/. Each has a features file beside the copy
+(ru-measurement-features.csv, ru-measurement-features-multi-item.csv): our reading of each
+row (operation class, item bytes, indexed paths, items and KB returned, physical partitions,
+consistency factor, backend pages, documents and KB loaded by a scan, and an `excluded` flag
+with its reason). The measurement tables are never edited.
 
 The fit minimises the squared *relative* error (weights 1/ru^2), since the calibration
 asks for ratios (within 2x), not absolute RU: least squares on the rows not excluded.
-  query  RU = cf*BASE + cf*PER_PARTITION*(partitions-1) + PER_ITEM*items + PER_KB*kb
-          (BASE, PER_ITEM, PER_KB fitted; PER_PARTITION is the documented 2.5 RU)
+  query  RU = cf * (BASE + PER_PARTITION*(partitions-1) + PER_PAGE*(pages-1)
+                    + PER_ITEM*items + PER_KB*kb + PER_LOADED*loaded + PER_LOADED_KB*loaded_kb)
+          (cf: 2 under strong or bounded staleness, on the whole charge; PER_PARTITION is the
+          documented 2.5 RU; the rest fitted)
   create RU = W_BASE + W_PER_KB*kb + W_PER_PATH*indexed_paths   (create rows)
   replace = REPLACE_FACTOR * create, delete = DELETE_FACTOR * create (ratios fitted; the documented
           2x replace is kept over the fitted ratio)
@@ -34,16 +38,22 @@ DOCUMENTED = {"REPLACE_FACTOR": 2.0}  # "a replace costs twice the insert of the
 POINT_1KB, POINT_100KB = 1.0, 10.0  # documented point-read figures
 
 
-def default_measurements():
-    shared = os.path.join(os.path.dirname(ROOT), "shared", "cosmos-ru-measurements.csv")
-    return shared if os.path.exists(shared) else os.path.join(DATA, "cosmos-ru-measurements.csv")
+TABLES = (
+    ("cosmos-ru-measurements.csv", "ru-measurement-features.csv", ""),
+    ("cosmos-ru-measurements-multi-item.csv", "ru-measurement-features-multi-item.csv", "m"),
+)
+
+
+def default_measurements(name):
+    shared = os.path.join(os.path.dirname(ROOT), "shared", name)
+    return shared if os.path.exists(shared) else os.path.join(DATA, name)
 
 
 def num(cell):
     return float(cell) if cell.strip() else 0.0
 
 
-def load(measurements, features):
+def load(measurements, features, prefix):
     with open(measurements, newline="", encoding="utf-8") as f:
         measured = list(csv.DictReader(f))
     rows = []
@@ -52,7 +62,7 @@ def load(measurements, features):
             n = int(r["row"])
             rows.append(
                 {
-                    "row": n,
+                    "row": f"{prefix}{n}",
                     "op": r["operation"],
                     "bytes": num(r["item_bytes"]),
                     "paths": num(r["indexed_paths"]),
@@ -60,6 +70,9 @@ def load(measurements, features):
                     "kb": num(r["kb_returned"]),
                     "partitions": num(r["partitions"]) or 1.0,
                     "cf": num(r["consistency_factor"]) or 1.0,
+                    "pages": num(r["pages"]) or 1.0,
+                    "loaded": num(r["loaded"]),
+                    "loaded_kb": num(r["loaded_kb"]),
                     "excluded": r["excluded"],
                     "note": r["note"],
                     "ru": float(measured[n - 1]["ru"]),
@@ -103,18 +116,28 @@ def ratio_fit(predicted, ys):
 def fit(rows):
     used = [r for r in rows if not r["excluded"]]
     queries = [r for r in used if r["op"].startswith("query")]
-    # The documented fan-out (2.5 RU per further partition) is a known part of the prediction.
-    qx = [[r["cf"], r["items"], r["kb"]] for r in queries]
+    # The documented fan-out (2.5 RU per further partition) is a known part of the prediction;
+    # the consistency factor multiplies every term.
+    qx = [[r["cf"] * x for x in query_terms(r)] for r in queries]
     fan_out = [r["cf"] * PER_PARTITION * (r["partitions"] - 1) for r in queries]
-    base, per_item, per_kb = relative_least_squares(qx, [r["ru"] for r in queries], fan_out)
+    q = relative_least_squares(qx, [r["ru"] for r in queries], fan_out)
     creates = [r for r in used if r["op"] == "create"]
     w = relative_least_squares([[1.0, r["bytes"] / 1000, r["paths"]] for r in creates], [r["ru"] for r in creates])
-    c = {"QUERY_BASE_RU": base, "QUERY_RU_PER_ITEM": per_item, "QUERY_RU_PER_KB": per_kb,
-         "INSERT_BASE_RU": w[0], "INSERT_RU_PER_KB": w[1], "RU_PER_INDEXED_PATH": w[2]}
+    c = dict(zip(QUERY_CONSTANTS, q))
+    c.update({"INSERT_BASE_RU": w[0], "INSERT_RU_PER_KB": w[1], "RU_PER_INDEXED_PATH": w[2]})
     for op, name in (("replace", "REPLACE_FACTOR"), ("delete", "DELETE_FACTOR")):
         rs = [r for r in used if r["op"] == op]
         c[name] = ratio_fit([create(c, r) for r in rs], [r["ru"] for r in rs])
     return c
+
+
+QUERY_CONSTANTS = ("QUERY_BASE_RU", "QUERY_RU_PER_PAGE", "QUERY_RU_PER_ITEM", "QUERY_RU_PER_KB",
+                   "QUERY_RU_PER_LOADED", "QUERY_RU_PER_LOADED_KB")
+
+
+def query_terms(r):
+    """What each fitted query constant is multiplied by (before the consistency factor)."""
+    return [1.0, r["pages"] - 1, r["items"], r["kb"], r["loaded"], r["loaded_kb"]]
 
 
 def create(c, r):
@@ -132,8 +155,8 @@ def model(c, r):
         return c["REPLACE_FACTOR"] * create(c, r)
     if op == "delete":
         return c["DELETE_FACTOR"] * create(c, r)
-    return (r["cf"] * (c["QUERY_BASE_RU"] + PER_PARTITION * (r["partitions"] - 1))
-            + c["QUERY_RU_PER_ITEM"] * r["items"] + c["QUERY_RU_PER_KB"] * r["kb"])
+    fitted = sum(c[k] * x for k, x in zip(QUERY_CONSTANTS, query_terms(r)))
+    return r["cf"] * (fitted + PER_PARTITION * (r["partitions"] - 1))
 
 
 def check_constants(rounded):
@@ -154,15 +177,18 @@ def factor(pred, ru):
 
 
 def main(argv):
-    measurements = argv[1] if len(argv) > 1 else default_measurements()
-    features = argv[2] if len(argv) > 2 else os.path.join(DATA, "ru-measurement-features.csv")
-    rows = load(measurements, features)
+    rows = []
+    for name, features, prefix in TABLES:
+        measurements = default_measurements(name)
+        features = os.path.join(DATA, features)
+        rows += load(measurements, features, prefix)
+        print(f"measurements: {os.path.relpath(measurements, ROOT)} (rows {prefix or ''}1..)")
+        print(f"features:     {os.path.relpath(features, ROOT)}")
     c = fit(rows)
     # Rounded as they go into constants.rs; residuals are those of the rounded constants.
-    rounded = {k: round(v, 4 if k.startswith("QUERY_RU") else 2) for k, v in c.items()}
+    rounded = {k: round(v, 4 if k.startswith("QUERY_RU_PER_") and k != "QUERY_RU_PER_PAGE" else 2)
+               for k, v in c.items()}
     rounded.update(DOCUMENTED)
-    print(f"measurements: {os.path.relpath(measurements, ROOT)}")
-    print(f"features:     {os.path.relpath(features, ROOT)}")
     print("\nfitted constants (relative least squares; rounded as in constants.rs):")
     for k in sorted(c):
         kept = "  (documented figure kept)" if k in DOCUMENTED else ""
@@ -173,9 +199,9 @@ def main(argv):
     for r in rows:
         pred = model(rounded, r)
         if r["excluded"]:
-            print(f"{r['row']:>3}  {r['op']:<12} {r['ru']:9.2f}  excluded ({r['excluded']}): {r['note']}")
+            print(f"{r['row']:>4}  {r['op']:<12} {r['ru']:9.2f}  excluded ({r['excluded']}): {r['note']}")
             continue
-        print(f"{r['row']:>3}  {r['op']:<12} {r['ru']:9.2f} {pred:7.2f}  {pred / r['ru']:6.2f}  {r['note']}")
+        print(f"{r['row']:>4}  {r['op']:<12} {r['ru']:9.2f} {pred:7.2f}  {pred / r['ru']:6.2f}  {r['note']}")
     factors = [(factor(model(rounded, r), r["ru"]), r) for r in used]
     within = sum(1 for f, _ in factors if f <= 2.0)
     worst = max(factors, key=lambda t: t[0])
@@ -192,7 +218,7 @@ def main(argv):
     for f, r in sorted(factors, key=lambda t: (-t[0], t[1]["row"])):
         if f > 1.5:
             direction = "over" if model(rounded, r) > r["ru"] else "under"
-            print(f"  row {r['row']:>3} {r['op']:<12} {r['ru']:8.2f} RU measured, {model(rounded, r):7.2f} modelled ({direction} by {f:.2f}x)")
+            print(f"  row {r['row']:>4} {r['op']:<12} {r['ru']:8.2f} RU measured, {model(rounded, r):7.2f} modelled ({direction} by {f:.2f}x)")
     return 0
 
 

@@ -52,14 +52,14 @@ fn render(r: &CostReport) -> String {
     if !r.optimisations.is_empty() {
         let _ = writeln!(out, "\nOptimisations (RU/s against MR1–MR6 alone)");
         for o in &r.optimisations {
-            let _ = writeln!(
-                out,
-                "  {} {}: saves {}, adds {}",
+            let head = format!(
+                "{} {}: saves {}, adds {}",
                 o.rule.as_str(),
                 o.subject,
                 thousands(o.saves_ru_per_second),
                 thousands(o.adds_ru_per_second)
             );
+            crate::text::wrap_into(&mut out, "  ", &head, 4);
             wrap(&mut out, &format!("through {}", o.patterns.join("; ")));
         }
         if r.other_effects_ru_per_second.abs() >= 0.5 {
@@ -74,6 +74,13 @@ fn render(r: &CostReport) -> String {
                 thousands(figure)
             );
         }
+    }
+    let _ = writeln!(
+        out,
+        "\nPhysical partitions (optimised design; every price above uses them)"
+    );
+    for c in &r.containers.optimised {
+        wrap(&mut out, &format!("{}: {}", c.name, c.partitions_reason()));
     }
     if !r.warnings.is_empty() {
         let _ = writeln!(out, "\nWarnings");

@@ -113,7 +113,7 @@ fn run_command(command: Command) -> anyhow::Result<()> {
             let options = mapping.options().optimise(!no_optimise);
             let logical = cosmap_mapper::map(&loaded, &options);
             let out = match format {
-                ModelFormat::Text => text::render(&logical),
+                ModelFormat::Text => text::render(&logical, &cosmap_mapper::cost::containers(&loaded, &logical)),
                 ModelFormat::Json => serde_json::to_string_pretty(&logical)? + "\n",
                 ModelFormat::Mermaid => {
                     let templates = cosmap_codegen::Templates::load(None)?;

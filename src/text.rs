@@ -4,6 +4,7 @@
 
 use std::fmt::Write;
 
+use cosmap_mapper::cost::ContainerFigures;
 use cosmap_mapper::operations::{Operation, OperationKind};
 use cosmap_mapper::{
     ChangeKind, Container, ContainerKind, DocumentType, Embedded, EmbeddedKind, IdSource, LogicalModel, Property,
@@ -12,8 +13,9 @@ use cosmap_mapper::{
 
 const WIDTH: usize = 80;
 
-/// Renders `model` as text.
-pub fn render(model: &LogicalModel) -> String {
+/// Renders `model` as text; `figures`: its containers' figures (the physical
+/// partitions each will have, and where they come from).
+pub fn render(model: &LogicalModel, figures: &[ContainerFigures]) -> String {
     let mut out = String::new();
     let documents: usize = model.containers.iter().map(|c| c.document_types.len()).sum();
     let _ = writeln!(
@@ -27,7 +29,8 @@ pub fn render(model: &LogicalModel) -> String {
     crate::overview::render(&mut out, model);
     for container in &model.containers {
         out.push('\n');
-        render_container(&mut out, container);
+        let figured = figures.iter().find(|f| f.name == container.name);
+        render_container(&mut out, container, figured);
     }
     if !model.operations.is_empty() {
         out.push_str("\nAccess patterns\n");
@@ -78,7 +81,8 @@ fn render_operation(out: &mut String, op: &Operation) {
     }
 }
 
-fn render_container(out: &mut String, c: &Container) {
+/// `c`'s block; `figured`: its figures, whose physical partitions it states.
+fn render_container(out: &mut String, c: &Container, figured: Option<&ContainerFigures>) {
     let key = c.partition_key.paths.join(", ");
     let rules: Vec<&str> = c.rules.iter().map(|r| r.as_str()).collect();
     let mut head = format!("{} · partition key {key} · {}", c.name, rules.join(" "));
@@ -91,6 +95,9 @@ fn render_container(out: &mut String, c: &Container) {
         None => {}
     }
     wrap_into(out, "", &head, 2);
+    if let Some(f) = figured {
+        wrap_into(out, "  ", &f.partitions_reason(), 4);
+    }
     for d in &c.document_types {
         render_document(out, d);
     }

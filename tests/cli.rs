@@ -356,10 +356,16 @@ fn model_text_starts_with_an_overview_and_marks_overridden_decisions() {
     let first_container = text.find("\nAccount · partition key").expect("the Account block");
     assert!(overview < first_container, "the overview comes first");
     assert!(
-        text.contains("  Dictionary        /type       Country, DeliveryMethod, Warehouse\n"),
+        text.contains("  Dictionary        /type\n      Country, DeliveryMethod, Warehouse\n"),
         "{text}"
     );
-    assert!(text.contains("10 decisions overridden by a later rule"), "{text}");
+    assert!(text.contains("11 decisions overridden by a later rule"), "{text}");
+    // Each container states its physical partitions and where they come from.
+    assert!(
+        text.contains("Order · partition key /orderId")
+            && text.contains("physical partitions: 86 for its storage after 5 years"),
+        "{text}"
+    );
     assert!(
         text.contains("MR1  Country: container `Country` [overridden by MR5]"),
         "{text}"

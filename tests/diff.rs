@@ -74,8 +74,8 @@ fn the_changed_model_is_classified_change_by_change() {
 
     let key = change(&diff, "partitionKeyChanged", "PresentedProduct", None);
     assert_eq!(key["class"], "breakingForReaders");
-    assert_eq!(key["old"], serde_json::json!(["/productId"]));
-    assert_eq!(key["new"], serde_json::json!(["/presentedProductId"]));
+    assert_eq!(key["old"], serde_json::json!(["/countryId", "/productId"]));
+    assert_eq!(key["new"], serde_json::json!(["/countryId", "/presentedProductId"]));
     assert!(key["estimate"]["documents"].as_f64().unwrap() > 0.0);
     assert!(key["explanation"]
         .as_str()
@@ -104,7 +104,7 @@ fn the_text_groups_changes_by_class_worst_first() {
     let at = |needle: &str| text.find(needle).unwrap_or_else(|| panic!("no `{needle}` in\n{text}"));
     assert!(at("BREAKING FOR READERS") < at("DATA MIGRATION"));
     assert!(at("DATA MIGRATION") < at("ADDITIVE"));
-    assert!(at("PresentedProduct: partition key /productId → /presentedProductId") > at("BREAKING FOR READERS"));
+    assert!(at("PresentedProduct: partition key /countryId, /productId → /countryId,") > at("BREAKING FOR READERS"));
     assert!(at("Order/OrderItem: value object `OrderItem` embedded in `Order.items` →") > at("DATA MIGRATION"));
     assert!(at("Account/Account.nickname: property added (string, optional)") > at("ADDITIVE"));
     assert!(text.contains("estimate: "), "{text}");

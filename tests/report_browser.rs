@@ -162,7 +162,7 @@ fn every_example_report_opens_offline_and_draws_its_pictures() {
     assert_eq!(number(extended, "ext"), 1.0, "{extended}");
     assert_eq!(
         number(ecommerce, "overridden"),
-        10.0,
-        "MR1/MR2 of three dictionaries, four MR6: {ecommerce}"
+        11.0,
+        "MR1/MR2 of three dictionaries, four MR6, PresentedProduct's MR2 key: {ecommerce}"
     );
 }

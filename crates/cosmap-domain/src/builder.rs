@@ -2,7 +2,9 @@
 //! [`DomainModel`] as a model file (used by tests and build scripts).
 
 use crate::diagnostic::ModelError;
-use crate::model::{AccessPattern, Aggregate, Entity, ModelSpec, Relationship, ThresholdOverrides, ValueObject};
+use crate::model::{
+    AccessPattern, Aggregate, Entity, ModelSpec, Relationship, ThresholdOverrides, Throughput, ValueObject,
+};
 use crate::DomainModel;
 
 /// Assembles a [`ModelSpec`] step by step and validates it on [`ModelBuilder::build`].
@@ -78,6 +80,15 @@ impl ModelBuilder {
 
     /// Overrides thresholds for this model.
     pub fn thresholds(mut self, thresholds: ThresholdOverrides) -> Self {
+        self.spec.thresholds = Some(thresholds);
+        self
+    }
+
+    /// Sets the throughput the account will provision (`thresholds.throughput`), keeping
+    /// the other threshold overrides: it sets each container's physical partitions.
+    pub fn throughput(mut self, throughput: Throughput) -> Self {
+        let mut thresholds = self.spec.thresholds.unwrap_or_default();
+        thresholds.throughput = Some(throughput);
         self.spec.thresholds = Some(thresholds);
         self
     }

@@ -2,7 +2,7 @@
 
 use cosmap_domain::{
     AccessKind, AccessPattern, Aggregate, Attribute, AttributeType, Cardinality, ChangeRate, Entity, ModelBuilder,
-    Relationship, ValueObject,
+    Relationship, ThresholdOverrides, Throughput, ValueObject,
 };
 
 const FILE: &str = r#"{
@@ -155,4 +155,47 @@ fn a_tree_from_the_builder_and_the_file() {
         .build();
     let error = required.expect_err("a required parent link has no root").to_string();
     assert!(error.contains("never ends at a root"), "{error}");
+}
+
+/// `thresholds.throughput` from the builder is the file's, beside the other overrides,
+/// and the builder refuses what the file refuses (throughput on both levels).
+#[test]
+fn throughput_from_the_builder_and_the_file() {
+    let file = r#"{
+      "name": "Shop",
+      "entities": [{"name": "Order", "identity": "orderId", "attributes": []}],
+      "aggregates": [{"root": "Order"}],
+      "thresholds": {"growthYears": 2, "throughput": {"container": 40000, "autoscale": true}}
+    }"#;
+    let from_file = cosmap_domain::from_slice(file.as_bytes(), None).expect("valid model");
+    let builder = || {
+        ModelBuilder::new("Shop")
+            .entity(Entity::new("Order", "orderId"))
+            .aggregate(Aggregate::new("Order"))
+            .thresholds(ThresholdOverrides {
+                growth_years: Some(2.0),
+                ..ThresholdOverrides::default()
+            })
+    };
+    let built = builder()
+        .throughput(Throughput {
+            container: Some(40000.0),
+            autoscale: Some(true),
+            ..Throughput::default()
+        })
+        .build()
+        .expect("valid model");
+    assert_eq!(built.thresholds(), from_file.thresholds());
+    assert_eq!(
+        built.thresholds().growth_years,
+        Some(2.0),
+        "the other overrides are kept"
+    );
+    let both = builder().throughput(Throughput {
+        container: Some(40000.0),
+        database: Some(40000.0),
+        ..Throughput::default()
+    });
+    let err = both.build().expect_err("throughput on both levels").to_string();
+    assert!(err.contains("1 problem"), "{err}");
 }

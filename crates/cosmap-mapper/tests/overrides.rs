@@ -34,7 +34,9 @@ fn dictionaries_and_embedded_reference_data_override_earlier_decisions() {
         );
     }
     assert!(found.contains(&(Rule::Mr6, "Warehouse.country".to_string(), Rule::EmbedReferenceData)));
-    assert_eq!(found.len(), 10, "{found:?}");
+    // And PresentedProduct's key by product gives way to a hierarchical key by country.
+    assert!(found.contains(&(Rule::Mr2, "PresentedProduct".to_string(), Rule::PartitionKey)));
+    assert_eq!(found.len(), 11, "{found:?}");
     assert!(!found.iter().any(|(_, subject, _)| subject == "Account"), "{found:?}");
 }
 

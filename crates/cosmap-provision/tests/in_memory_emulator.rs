@@ -152,16 +152,17 @@ async fn provisions_the_six_containers_and_a_second_run_sends_no_write() {
 }
 
 /// Writes `document`, reads it back by point read and by a single-partition query.
-async fn round_trip<T>(container: &ContainerClient, partition_key: &str, id: &str, document: &T)
+async fn round_trip<T, K>(container: &ContainerClient, partition_key: K, id: &str, document: &T)
 where
     T: Serialize + DeserializeOwned + PartialEq + Debug + Send + 'static,
+    K: Into<azure_data_cosmos::PartitionKey> + Clone,
 {
     container
-        .create_item(partition_key.to_string(), id, document, None)
+        .create_item(partition_key.clone(), id, document, None)
         .await
         .unwrap_or_else(|e| panic!("create {id}: {e}"));
     let read: T = container
-        .read_item(partition_key.to_string(), id, None)
+        .read_item(partition_key.clone(), id, None)
         .await
         .and_then(|response| response.into_model())
         .unwrap_or_else(|e| panic!("read {id}: {e}"));
@@ -179,7 +180,7 @@ where
         .with_parameter("@id", id)
         .expect("parameter");
     let found: Vec<T> = container
-        .query_items(query, FeedScope::partition(partition_key.to_string()), None)
+        .query_items(query, FeedScope::partition(partition_key), None)
         .await
         .expect("query starts")
         .try_collect()
@@ -482,6 +483,7 @@ async fn every_generated_document_type_is_written_and_read_back() {
         etag: None,
         ts: None,
         product_id: "prod-1".into(),
+        country_id: "de".into(),
         sku: "SKU-1".into(),
         title: "Difference Engine".into(),
         description: "Computes polynomials".into(),
@@ -505,7 +507,8 @@ async fn every_generated_document_type_is_written_and_read_back() {
         country: country(),
         items: vec![types::ItemRef::from(&item_doc)],
     };
-    round_trip(&products, "prod-1", "prod-1-de", &product).await;
+    // A hierarchical key: by country, then product.
+    round_trip(&products, product.partition_key(), "prod-1-de", &product).await;
 }
 
 /// All of an order's documents in its partition, as `type:id`, sorted.

@@ -249,6 +249,7 @@ fn presented_product_doc() -> presented_product::PresentedProduct {
         etag: None,
         ts: None,
         product_id: "prod-8001".into(),
+        country_id: "DE".into(),
         sku: "TSHIRT-NAVY".into(),
         title: "Organic cotton T-shirt".into(),
         description: "Soft, heavyweight organic cotton tee.".into(),
@@ -306,6 +307,24 @@ struct Sample {
     round_trips: fn(&Value) -> bool,
 }
 
+/// The first level of a document's partition key: all of it under a one-level key,
+/// the first of a hierarchical key's values.
+trait FirstLevel {
+    fn first_level(self) -> String;
+}
+
+impl FirstLevel for String {
+    fn first_level(self) -> String {
+        self
+    }
+}
+
+impl FirstLevel for (String, String) {
+    fn first_level(self) -> String {
+        self.0
+    }
+}
+
 macro_rules! sample {
     ($module:ident :: $ty:ident, $enum:ident, $container:literal, $expected_type:literal, $pk_property:literal, $doc:expr) => {{
         let doc: $module::$ty = $doc;
@@ -322,7 +341,7 @@ macro_rules! sample {
             type_const: $module::$ty::TYPE,
             expected_type: $expected_type,
             partition_key_property: $pk_property,
-            partition_key: doc.partition_key().to_string(),
+            partition_key: FirstLevel::first_level(doc.partition_key()),
             id: doc.id.clone(),
             json: to_json(&doc),
             round_trips,
@@ -439,7 +458,7 @@ fn samples() -> Vec<Sample> {
             PresentedProductDocument,
             "PresentedProduct",
             "presentedProduct",
-            "productId",
+            "countryId",
             presented_product_doc()
         ),
     ]
@@ -511,7 +530,8 @@ fn every_container_module_names_its_container_and_partition_key_path() {
             ("Dictionary", "/type"),
             ("Item", "/itemId"),
             ("Order", "/orderId"),
-            ("PresentedProduct", "/productId"),
+            // A hierarchical key, by country first (`PARTITION_KEY_PATHS` has both).
+            ("PresentedProduct", "/countryId"),
         ]
     );
     // The path names the property each sample carries its partition key in.

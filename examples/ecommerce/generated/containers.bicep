@@ -190,9 +190,10 @@ resource container_presented_product 'Microsoft.DocumentDB/databaseAccounts/sqlD
       id: 'PresentedProduct'
       partitionKey: {
         paths: [
+          '/countryId'
           '/productId'
         ]
-        kind: 'Hash'
+        kind: 'MultiHash'
         version: 2
       }
       indexingPolicy: {
@@ -200,7 +201,7 @@ resource container_presented_product 'Microsoft.DocumentDB/databaseAccounts/sqlD
         automatic: true
         includedPaths: [
           {
-            path: '/country/countryId/?'
+            path: '/countryId/?'
           }
           {
             path: '/productId/?'

@@ -2166,16 +2166,16 @@ pub mod order {
         }
     }
 }
-/// Container `PresentedProduct`, partitioned by `/productId`.
+/// Container `PresentedProduct`, partitioned by `/countryId`, then `/productId`.
 #[allow(clippy::all, clippy::pedantic, clippy::nursery)]
 pub mod presented_product {
     /// The container's id.
     pub const CONTAINER: &str = "PresentedProduct";
-    /// The container's partition key path.
-    pub const PARTITION_KEY_PATH: &str = "/productId";
+    /// The container's partition key path (the first level of its hierarchical key).
+    pub const PARTITION_KEY_PATH: &str = "/countryId";
     /// The container's partition key paths, first level first (more than one: a
     /// hierarchical key).
-    pub const PARTITION_KEY_PATHS: &[&str] = &["/productId"];
+    pub const PARTITION_KEY_PATHS: &[&str] = &["/countryId", "/productId"];
     /// The `type` discriminators: each serialises as its document type's `type`
     /// value and accepts no other.
     #[allow(clippy::module_inception)]
@@ -2213,6 +2213,8 @@ pub mod presented_product {
         /// Document type discriminator, `"presentedProduct"`.
         pub r#type: kind::PresentedProduct,
         /// Partition key value.
+        pub country_id: ::std::string::String,
+        /// Partition key value, level 2 of 2 of the hierarchical key.
         pub product_id: ::std::string::String,
         /// `sku` (string).
         pub sku: ::std::string::String,
@@ -2261,9 +2263,10 @@ pub mod presented_product {
     impl PresentedProduct {
         /// The `type` value of this document type.
         pub const TYPE: &'static str = "presentedProduct";
-        /// Builds a `PresentedProduct` from its required values (its partition key value is its `id`): optional values are `None` and lists empty.
+        /// Builds a `PresentedProduct` from its required values: optional values are `None` and lists empty.
         pub fn new(
             id: impl ::core::convert::Into<::std::string::String>,
+            country_id: impl ::core::convert::Into<::std::string::String>,
             sku: impl ::core::convert::Into<::std::string::String>,
             title: impl ::core::convert::Into<::std::string::String>,
             description: impl ::core::convert::Into<::std::string::String>,
@@ -2273,6 +2276,7 @@ pub mod presented_product {
         ) -> Self {
             let id: ::std::string::String = ::core::convert::Into::into(id);
             PresentedProduct {
+                country_id: ::core::convert::Into::into(country_id),
                 product_id: ::core::clone::Clone::clone(&id),
                 id: id,
                 r#type: ::core::default::Default::default(),
@@ -2291,11 +2295,14 @@ pub mod presented_product {
                 items: ::std::vec::Vec::new(),
             }
         }
-        /// The partition key value, for point reads and writes: an owned `String`, which
-        /// the Azure SDK takes as a partition key (`impl Into<PartitionKey>`) as it is.
+        /// The partition key value, for point reads and writes: a tuple of its levels' values,
+        /// which the Azure SDK takes as a hierarchical partition key (`impl Into<PartitionKey>`) as it is.
         #[allow(clippy::misnamed_getters)]
-        pub fn partition_key(&self) -> ::std::string::String {
-            ::core::clone::Clone::clone(&self.product_id)
+        pub fn partition_key(&self) -> (::std::string::String, ::std::string::String) {
+            (
+                ::core::clone::Clone::clone(&self.country_id),
+                ::core::clone::Clone::clone(&self.product_id),
+            )
         }
     }
     /// Any document of container `PresentedProduct`, told apart by its `type`; a query over
@@ -2307,7 +2314,7 @@ pub mod presented_product {
     }
     impl PresentedProductDocument {
         /// The document's partition key value, as the Azure SDK takes it.
-        pub fn partition_key(&self) -> ::std::string::String {
+        pub fn partition_key(&self) -> (::std::string::String, ::std::string::String) {
             match self {
                 PresentedProductDocument::PresentedProduct(document) => {
                     document.partition_key()

@@ -1583,7 +1583,7 @@ pub mod data {
         /// `None` when there is none, or when it is deleted (its `ttl` set, waiting to expire).
         pub async fn read(
             &self,
-            partition_key: ::std::string::String,
+            partition_key: (::std::string::String, ::std::string::String),
             id: &str,
         ) -> Result<
             ::core::option::Option<super::presented_product::PresentedProductDocument>,
@@ -1974,40 +1974,44 @@ pub mod data {
                 .await
         }
         /// `presented product with details by country and SKU` (300/s): reads `PresentedProduct`.
-        /// It fans out over every physical partition (a cross-partition query).
-        /// `SELECT * FROM c WHERE c.country.countryId = @countryId AND c.sku = @sku AND c.type = 'presentedProduct'`
+        /// It gives 1 of the key's 2 levels (a prefix): the query runs in every logical partition under it.
+        /// `SELECT * FROM c WHERE c.countryId = @countryId AND c.sku = @sku AND c.type = 'presentedProduct'`
         pub async fn presented_product_with_details_by_country_and_sku(
             &self,
             country_id: &str,
             sku: &str,
         ) -> Result<::std::vec::Vec<super::presented_product::PresentedProduct>, Error> {
             let query = ::azure_data_cosmos::Query::from(
-                "SELECT * FROM c WHERE c.country.countryId = @countryId AND c.sku = @sku AND c.type = 'presentedProduct'",
+                "SELECT * FROM c WHERE c.countryId = @countryId AND c.sku = @sku AND c.type = 'presentedProduct'",
             );
             let query = rt::bind(query, "@countryId", country_id)?;
             let query = rt::bind(query, "@sku", sku)?;
             rt::query(
                     &self.presented_product.client,
                     query,
-                    ::azure_data_cosmos::FeedScope::full_container(),
+                    ::azure_data_cosmos::FeedScope::partition(
+                        ::std::string::String::from(country_id),
+                    ),
                 )
                 .await
         }
         /// `presented products by country` (200/s): reads `PresentedProduct`.
-        /// It fans out over every physical partition (a cross-partition query).
-        /// `SELECT * FROM c WHERE c.country.countryId = @countryId AND c.type = 'presentedProduct'`
+        /// It gives 1 of the key's 2 levels (a prefix): the query runs in every logical partition under it.
+        /// `SELECT * FROM c WHERE c.countryId = @countryId AND c.type = 'presentedProduct'`
         pub async fn presented_products_by_country(
             &self,
             country_id: &str,
         ) -> Result<::std::vec::Vec<super::presented_product::PresentedProduct>, Error> {
             let query = ::azure_data_cosmos::Query::from(
-                "SELECT * FROM c WHERE c.country.countryId = @countryId AND c.type = 'presentedProduct'",
+                "SELECT * FROM c WHERE c.countryId = @countryId AND c.type = 'presentedProduct'",
             );
             let query = rt::bind(query, "@countryId", country_id)?;
             rt::query(
                     &self.presented_product.client,
                     query,
-                    ::azure_data_cosmos::FeedScope::full_container(),
+                    ::azure_data_cosmos::FeedScope::partition(
+                        ::std::string::String::from(country_id),
+                    ),
                 )
                 .await
         }
@@ -3568,9 +3572,10 @@ pub mod data {
         /// The aggregate whose root is `id`, with every member document; `None` when there is no root.
         pub async fn load(
             &self,
+            partition_key: (::std::string::String, ::std::string::String),
             id: &str,
         ) -> Result<::core::option::Option<PresentedProductAggregate>, Error> {
-            let partition_key: ::std::string::String = ::std::string::String::from(id);
+            let partition_key: (::std::string::String, ::std::string::String) = partition_key;
             let document: ::core::option::Option<::serde_json::Value> = rt::read(
                     &self.database.presented_product.client,
                     partition_key,

@@ -86,8 +86,8 @@ pub mod computed_value {
     include!(concat!(env!("OUT_DIR"), "/computed_value_data.rs"));
 }
 
-/// The types of the library example: a loan keeps its book's title (an extended
-/// reference) though no access pattern rewrites a book.
+/// The types of the library example on today's data (`growthYears` 0): a loan keeps
+/// its book's title (an extended reference) though no access pattern rewrites a book.
 pub mod library {
     include!(concat!(env!("OUT_DIR"), "/library.rs"));
     include!(concat!(env!("OUT_DIR"), "/library_data.rs"));

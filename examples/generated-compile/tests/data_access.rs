@@ -718,7 +718,8 @@ async fn the_extended_reference_worker_runs_where_no_pattern_rewrites_the_root()
     use generated_compile::library::data::Database;
     use generated_compile::library::types::{BookRefWithTitle, MemberRef};
     use generated_compile::library::{book::Book, loan::Loan};
-    let provisioned = Provisioned::new("../library/model.json").await;
+    // The library on today's data, as the build generated its types (`library_today.json`).
+    let provisioned = Provisioned::new(concat!(env!("OUT_DIR"), "/library_today.json")).await;
     let db = Database::open(&provisioned.database())
         .await
         .expect("the containers open");

@@ -16,7 +16,7 @@ pub use aggregate::Aggregate;
 pub use attribute::{Attribute, AttributeType};
 pub use entity::{ChangeRate, Entity, Volume};
 pub use relationship::{Cardinality, Depth, Growth, Relationship};
-pub use thresholds::ThresholdOverrides;
+pub use thresholds::{ThresholdOverrides, Throughput};
 pub use value_object::ValueObject;
 
 use serde::{Deserialize, Serialize};

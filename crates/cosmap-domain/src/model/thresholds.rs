@@ -53,4 +53,31 @@ pub struct ThresholdOverrides {
     /// not flip it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub decision_margin: Option<f64>,
+    /// The throughput the account will provision, which sets each container's physical
+    /// partitions (with its storage after `growthYears`); unset, the design's own peak load.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub throughput: Option<Throughput>,
+}
+
+/// Provisioned throughput, as the account will have it: a container's physical
+/// partitions are max(its storage after `growthYears` / 50 GB, these RU/s / 10,000), and
+/// every cross-partition query of it checks that many.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Throughput {
+    /// RU/s provisioned on each container (manual, or its autoscale maximum with `autoscale`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub container: Option<f64>,
+    /// RU/s provisioned on the database and shared by its containers: each container's
+    /// data spreads over the partitions this throughput gives (set `container` or this).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub database: Option<f64>,
+    /// Whether the figure is an autoscale maximum (partitions follow the maximum).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub autoscale: Option<bool>,
+    /// Without `container` or `database`: each container is provisioned with its own peak
+    /// load (the design's estimate) times this factor (default 1: no headroom).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub headroom: Option<f64>,
 }

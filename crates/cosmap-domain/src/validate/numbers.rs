@@ -2,13 +2,15 @@
 
 use super::Checker;
 use crate::diagnostic::{Diagnostic, JsonPath};
-use crate::model::{Attribute, AttributeType, Volume};
+use crate::model::{Attribute, AttributeType, Throughput, Volume};
 
 use crate::limits::{LOGICAL_PARTITION_BYTES, LOGICAL_PARTITION_RU_PER_SECOND, MAX_ITEM_BYTES};
 /// Largest plausible instance count (a thousand trillion).
 pub const MAX_COUNT: f64 = 1e15;
 /// Largest plausible rate: a billion operations per second.
 pub const MAX_PER_SECOND: f64 = 1e9;
+/// The least throughput Cosmos DB provisions on a container or database: 400 RU/s.
+pub const MIN_PROVISIONED_RU_PER_SECOND: f64 = 400.0;
 
 impl Checker<'_> {
     pub(super) fn check_numbers(&mut self) {
@@ -96,6 +98,46 @@ impl Checker<'_> {
                 if let Some(value) = value {
                     self.check_range(value, &|| path.key(name), 0.0, max, &format!("`{name}`"));
                 }
+            }
+            if let Some(throughput) = &t.throughput {
+                self.check_throughput(throughput, &path.key("throughput"));
+            }
+        }
+    }
+
+    /// `thresholds.throughput` (at `path`): RU/s Cosmos DB can provision (at least its
+    /// 400 RU/s minimum), on containers or on the database but not both, and a headroom
+    /// of at least 1 only where no figure is given.
+    fn check_throughput(&mut self, t: &Throughput, path: &JsonPath) {
+        for (name, value) in [("container", t.container), ("database", t.database)] {
+            if let Some(value) = value {
+                let what = "provisioned throughput (RU/s)";
+                self.check_range(
+                    value,
+                    &|| path.key(name),
+                    MIN_PROVISIONED_RU_PER_SECOND,
+                    MAX_PER_SECOND,
+                    what,
+                );
+            }
+        }
+        if t.container.is_some() && t.database.is_some() {
+            self.report(
+                Diagnostic::new(
+                    path.key("database"),
+                    "throughput is given both per container and for the database",
+                )
+                .help("keep `container` (RU/s each container has) or `database` (RU/s its containers share), not both"),
+            );
+        }
+        if let Some(headroom) = t.headroom {
+            if t.container.is_some() || t.database.is_some() {
+                self.report(
+                    Diagnostic::new(path.key("headroom"), "`headroom` applies only when no throughput is given")
+                        .help("remove `headroom`, or remove `container` and `database` to size each container by its own load times the headroom"),
+                );
+            } else {
+                self.check_range(headroom, &|| path.key("headroom"), 1.0, 100.0, "`headroom`");
             }
         }
     }

@@ -5,10 +5,11 @@
 //! (`optimize-cost-reads-writes`); [USE] "Understand request unit consumption"
 //! (`understand-request-unit-consumption`); [PART] "Partitioning and horizontal
 //! scaling" (`partitioning-overview`); [LIM] "Service quotas" (`concepts-limits`).
-//! Figures marked FIT are fitted to 115 published measurements
-//! (`scripts/fit-cost-model.py` over `tests/data/cosmos-ru-measurements.csv`; the
-//! constants, residuals and exclusions are in docs/cost.md, and `tests/calibration.rs`
-//! checks them). Figures marked ASSUMPTION are neither documented nor measured;
+//! Figures marked FIT are fitted to 141 published measurements: the rows not excluded
+//! of `tests/data/cosmos-ru-measurements.csv` (reads of one to a few items, writes) and
+//! `tests/data/cosmos-ru-measurements-multi-item.csv` (reads of many items, scans, pages,
+//! consistency), by `scripts/fit-cost-model.py`; the constants, residuals and exclusions
+//! are in docs/cost.md, and `tests/calibration.rs` checks them. Figures marked ASSUMPTION are neither documented nor measured;
 //! `cosmap cost` prints them.
 
 /// Point read of a 1 KB item: 1 RU. [RU], [OPT] point reads table (the measurements agree).
@@ -34,26 +35,40 @@ pub const DELETE_FACTOR: f64 = 1.07;
 /// A query pays about 2.5 RU for each further physical partition whose index it checks
 /// ([OPT] queries: "at least 2.5 RU per partition"; two partitions measured 4.6 RU).
 pub const QUERY_RU_PER_PARTITION: f64 = 2.5;
-/// FIT: a query's fixed part in one partition, 2.75 RU (the median single-item
-/// query measures 2.83 RU; an empty partition check about 2.3-2.5 RU).
-pub const QUERY_BASE_RU: f64 = 2.75;
-/// FIT: each item a query returns adds 0.0043 RU (1,000 tiny items measured 7.5 RU; a
-/// few items from one index range about 0.03 RU each: the fit weighs both).
-pub const QUERY_RU_PER_ITEM: f64 = 0.0043;
-/// FIT: each KB (1,000 bytes) a query loads adds 0.027 RU (a 400 KB item by query
-/// measured 17 RU; about a quarter of what a point read pays per KB). Projections load
-/// the same items, so they cost the same.
-pub const QUERY_RU_PER_KB: f64 = 0.027;
+/// FIT: a query's fixed part in one partition, 2.66 RU (single-item queries measure
+/// 2.8-2.9 RU with their item; an empty partition check about 2.3-2.5 RU).
+pub const QUERY_BASE_RU: f64 = 2.66;
+/// FIT: each backend page of a query beyond its first, 4.13 RU (17,000 tiny items in 18
+/// pages cost 54 RU more than in one; ORDER BY drains of 5-8 pages of 20 KB items).
+pub const QUERY_RU_PER_PAGE: f64 = 4.13;
+/// FIT: each item a query returns adds 0.0572 RU (index-driven reads of many items:
+/// 17,000 tiny items measured 1,001 RU, 207 items of 20 KB 140.75 RU).
+pub const QUERY_RU_PER_ITEM: f64 = 0.0572;
+/// FIT: each KB (1,000 bytes) a query returns adds 0.0253 RU (a 400 KB item by query
+/// measured 17 RU; a 1 KB item then costs 0.0825 RU with its per-item part). Projections
+/// load the same items, so they cost the same.
+pub const QUERY_RU_PER_KB: f64 = 0.0253;
+/// FIT: each document a query loads without returning it (a scan: a filter the index
+/// cannot serve, skipped items) adds 0.0186 RU (1,000 tiny documents scanned for one
+/// measured 18.59 RU).
+pub const QUERY_RU_PER_LOADED: f64 = 0.0186;
+/// FIT: each KB (1,000 bytes) a query loads without returning it adds 0.005 RU (8,618
+/// documents of 6.4 KB scanned measured 411.88 RU, 0.047 RU each).
+pub const QUERY_RU_PER_LOADED_KB: f64 = 0.005;
 /// Cosmos DB's limits (item size, logical and physical partitions): [PART], [LIM],
 /// defined once in `cosmap_domain::limits`.
 pub use cosmap_domain::limits::{
     LOGICAL_PARTITION_BYTES, LOGICAL_PARTITION_RU_PER_SECOND, MAX_ITEM_BYTES, PHYSICAL_PARTITION_BYTES,
     PHYSICAL_PARTITION_RU_PER_SECOND,
 };
-/// Strong and bounded-staleness reads cost twice as much: a point read doubles, a query
-/// doubles its fixed and per-partition parts (measured: 3 -> 6 RU) but not what it pays
-/// per item and KB (17 -> 19 RU at 400 KB). [OPT] role of the consistency level, [RU].
+/// Strong and bounded-staleness reads cost twice as much: a point read doubles, and so
+/// does a query's whole charge (measured: 2.82 -> 5.64 RU, 2.84 -> 5.68 RU, 1.14 -> 2.28
+/// RU for a 2 KB read). [OPT] role of the consistency level, [RU].
 pub const STRONG_READ_FACTOR: f64 = 2.0;
+/// ASSUMPTION: without a `thresholds.throughput` figure, each container is provisioned
+/// with its own peak load as the design estimates it, times this headroom (1: none; the
+/// model's `headroom` raises it).
+pub const DEFAULT_THROUGHPUT_HEADROOM: f64 = 1.0;
 /// ASSUMPTION: an item whose size the model does not give is 1 KB.
 pub const DEFAULT_ITEM_BYTES: f64 = 1024.0;
 /// ASSUMED: without a declared `largestValueShare`, the most common of a key's values
@@ -85,5 +100,6 @@ pub const ASSUMPTIONS: &[&str] = &[
     "requests spread over partition key values as the data does: evenly, but under a key other than the root's identity its most common value takes `largestValueShare` of both (ten times the even share when not declared)",
     "one execution of a query reads one page of at most 100 items, or as many pages as its `limit` asks",
     "a create in a feed also deletes the oldest item it pushes out",
+    "without thresholds.throughput, each container is provisioned with its own peak load (no headroom) and has max(storage after growthYears / 50 GB, that load / 10,000 RU/s) physical partitions",
     "a query given a prefix of a hierarchical key selects count / (the prefix's values) items and checks the physical partitions its most common value's data fills (50 GB each), as a query across that many partitions; the levels combine as if independent",
 ];

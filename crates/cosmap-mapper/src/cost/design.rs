@@ -16,7 +16,7 @@ use super::units::{self, Charge};
 use crate::logical_model::Container;
 use crate::operations::{Operation, OperationKind, Purpose, Request, WriteKind};
 use crate::options::Thresholds;
-use crate::statistics::{human_bytes, human_rate, Statistics};
+use crate::statistics::{human_bytes, human_count, human_rate, Statistics};
 
 /// One design's figures, with partitions sized for its own workload.
 pub(crate) struct Design<'m> {
@@ -47,6 +47,8 @@ struct ContainerFigured {
     facts: facts::ContainerFacts,
     partitions: f64,
     ru_per_second: f64,
+    /// The provisioned throughput its partitions follow, and where it came from.
+    throughput: Provisioned,
 }
 
 impl<'m> Design<'m> {
@@ -64,6 +66,7 @@ impl<'m> Design<'m> {
                     facts,
                     partitions: 1.0,
                     ru_per_second: 0.0,
+                    throughput: Provisioned::default(),
                 };
                 (name, figured)
             })
@@ -81,10 +84,11 @@ impl<'m> Design<'m> {
             charges: Vec::new(),
         };
         // Load on a container = fixed + per_partition × partitions (the fan-out of its
-        // cross-partition queries), and partitions = max(by storage, load / 10,000):
-        // solved for the smallest partition count that carries its own load.
-        // Each container's sums (by its place in `facts`) add its requests in the
-        // operations' order.
+        // cross-partition queries). Its partitions are max(storage after growthYears /
+        // 50 GB, provisioned RU/s / 10,000): provisioned as `thresholds.throughput`
+        // says, or with its own load (times the headroom), solved for the fewest
+        // partitions that carry it. Each container's sums (by its place in `facts`) add
+        // its requests in the operations' order.
         let mut fixed = vec![0.0; design.facts.len()];
         let mut fan_out = vec![0.0; design.facts.len()];
         let mut charges = Vec::with_capacity(operations.iter().map(|op| op.requests.len()).sum());
@@ -105,24 +109,13 @@ impl<'m> Design<'m> {
                 }
             }
         }
-        let mut figures = Vec::with_capacity(design.facts.len());
-        for (i, (_, figured)) in design.facts.iter().enumerate() {
-            let f = &figured.facts;
-            let (a, b) = (fixed[i], fan_out[i]);
-            let by_storage = units::physical_partitions(f.storage_bytes, 0.0);
-            let carried = |p: f64| units::physical_partitions(0.0, a + b * p) <= p;
-            let partitions = if carried(by_storage) {
-                by_storage
-            } else if b < PHYSICAL_PARTITION_RU_PER_SECOND {
-                (a / (PHYSICAL_PARTITION_RU_PER_SECOND - b)).ceil().max(by_storage)
-            } else {
-                f64::INFINITY
-            };
-            figures.push((partitions, a + b * partitions));
-        }
-        for ((_, figured), (partitions, ru_per_second)) in design.facts.iter_mut().zip(figures) {
+        let setting = model.thresholds().throughput.unwrap_or_default();
+        for (i, (_, figured)) in design.facts.iter_mut().enumerate() {
+            let grown = figured.facts.grown_storage_bytes.max(figured.facts.storage_bytes);
+            let (partitions, throughput) = Provisioned::partitions(&setting, grown, fixed[i], fan_out[i]);
             figured.partitions = partitions;
-            figured.ru_per_second = ru_per_second;
+            figured.ru_per_second = fixed[i] + fan_out[i] * partitions;
+            figured.throughput = throughput;
         }
         design.charges = charges;
         design
@@ -242,6 +235,10 @@ impl<'m> Design<'m> {
                 logical_partitions: c.facts.partition_key_values,
                 physical_partitions: c.partitions,
                 ru_per_second: c.ru_per_second,
+                grown_storage_bytes: c.facts.grown_storage_bytes.max(c.facts.storage_bytes),
+                growth_years: c.facts.growth_years,
+                partitions_by_storage: units::physical_partitions(c.facts.grown_storage_bytes, 0.0),
+                throughput: c.throughput,
             })
             .collect()
     }
@@ -727,10 +724,130 @@ pub struct ContainerFigures {
     pub storage_bytes: f64,
     /// Distinct partition key values.
     pub logical_partitions: f64,
-    /// Physical partitions its storage and its own workload need.
+    /// Physical partitions it will have: max(its storage after `growth_years` / 50 GB,
+    /// its provisioned throughput / 10,000 RU/s). Every decision and price uses this.
     pub physical_partitions: f64,
     /// Request units per second its share of the workload takes.
     pub ru_per_second: f64,
+    /// Storage in bytes after `growth_years` (partitions split as data grows, and do
+    /// not merge back).
+    pub grown_storage_bytes: f64,
+    /// The years of growth `grown_storage_bytes` is taken after (`thresholds.growthYears`).
+    pub growth_years: f64,
+    /// Physical partitions its grown storage alone needs.
+    pub partitions_by_storage: f64,
+    /// The provisioned throughput its partitions follow, and where it came from.
+    pub throughput: Provisioned,
+}
+
+impl ContainerFigures {
+    /// Where its physical partitions come from, in words: "3 physical partitions: 1 for
+    /// its storage after 5 years (12.0 GB), 3 for 30,000 RU/s provisioned on each
+    /// container (manual, thresholds.throughput)".
+    pub fn partitions_reason(&self) -> String {
+        let count = |n: f64| {
+            if n.is_finite() {
+                format!("{n}")
+            } else {
+                "unbounded".to_string()
+            }
+        };
+        let plural = if self.physical_partitions == 1.0 { "" } else { "s" };
+        let by_throughput = units::physical_partitions(0.0, self.throughput.ru_per_second);
+        format!(
+            "{} physical partition{plural}: {} for its storage after {} years ({}), {} for {}",
+            count(self.physical_partitions),
+            count(self.partitions_by_storage),
+            self.growth_years,
+            human_bytes(self.grown_storage_bytes),
+            count(by_throughput),
+            self.throughput.describe()
+        )
+    }
+}
+
+/// The throughput a container's partitions follow: provisioned as
+/// `thresholds.throughput` says, or its own peak load times a headroom.
+#[derive(Debug, Clone, Copy, Default, PartialEq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Provisioned {
+    /// Request units per second provisioned (or the autoscale maximum).
+    pub ru_per_second: f64,
+    /// Where the figure came from.
+    pub source: ThroughputSource,
+    /// Whether it is an autoscale maximum.
+    pub autoscale: bool,
+    /// The factor over the container's own load (for [`ThroughputSource::OwnLoad`]; 1 otherwise).
+    pub headroom: f64,
+}
+
+/// Where a container's provisioned throughput came from.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum ThroughputSource {
+    /// The container's own peak load in the design, times the headroom (no
+    /// `thresholds.throughput` figure given).
+    #[default]
+    OwnLoad,
+    /// `thresholds.throughput.container`: RU/s on each container.
+    Container,
+    /// `thresholds.throughput.database`: RU/s shared by the database's containers.
+    Database,
+}
+
+impl Provisioned {
+    /// A container's physical partitions and the throughput they follow, under
+    /// `setting` (`thresholds.throughput`), for `storage` bytes (after growth) and a
+    /// load of `fixed + per_partition × partitions` RU/s.
+    fn partitions(
+        setting: &cosmap_domain::Throughput,
+        storage: f64,
+        fixed: f64,
+        per_partition: f64,
+    ) -> (f64, Provisioned) {
+        let autoscale = setting.autoscale.unwrap_or(false);
+        let given = match (setting.container, setting.database) {
+            (Some(ru), _) => Some((ru, ThroughputSource::Container)),
+            (None, Some(ru)) => Some((ru, ThroughputSource::Database)),
+            (None, None) => None,
+        };
+        if let Some((ru, source)) = given {
+            let provisioned = Provisioned {
+                ru_per_second: ru,
+                source,
+                autoscale,
+                headroom: 1.0,
+            };
+            return (units::physical_partitions(storage, ru), provisioned);
+        }
+        let headroom = setting.headroom.unwrap_or(DEFAULT_THROUGHPUT_HEADROOM);
+        let partitions = units::partitions_for_own_load(storage, fixed, per_partition, headroom);
+        let provisioned = Provisioned {
+            ru_per_second: headroom * (fixed + per_partition * partitions),
+            source: ThroughputSource::OwnLoad,
+            autoscale,
+            headroom,
+        };
+        (partitions, provisioned)
+    }
+
+    /// This throughput in words, for reasons and reports.
+    pub fn describe(&self) -> String {
+        let ru = human_count(self.ru_per_second.round());
+        let kind = if self.autoscale { "autoscale maximum" } else { "manual" };
+        match self.source {
+            ThroughputSource::Container => {
+                format!("{ru} RU/s provisioned on each container ({kind}, thresholds.throughput)")
+            }
+            ThroughputSource::Database => {
+                format!("{ru} RU/s provisioned on the database, shared ({kind}, thresholds.throughput)")
+            }
+            ThroughputSource::OwnLoad => format!(
+                "its own peak load, {ru} RU/s with headroom {} (no thresholds.throughput given)",
+                self.headroom
+            ),
+        }
+    }
 }
 
 /// The typical number of children each bucket `r` reads holds (`bucket`), in its

@@ -410,6 +410,13 @@ impl Figured {
     }
 }
 
+/// Each container of a mapped design (`logical`) with its figures: storage, the
+/// physical partitions it will have and where they come from, as the cost table and
+/// the decisions figure them (at the default consistency). `cosmap model` shows them.
+pub fn containers(model: &DomainModel, logical: &LogicalModel) -> Vec<ContainerFigures> {
+    design_of(model, &logical.containers, &logical.operations, Consistency::default()).containers()
+}
+
 /// The figures of a mapped design: its containers' facts, running its operations.
 fn design_of<'m>(
     model: &'m DomainModel,

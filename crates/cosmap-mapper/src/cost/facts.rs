@@ -7,6 +7,7 @@ use cosmap_domain::{DomainModel, Element};
 
 use super::constants::{DEFAULT_ITEM_BYTES, DEFAULT_SKEW};
 use crate::logical_model::{Container, ContainerKind, DocumentType, Embedded, Role};
+use crate::options::Thresholds;
 use crate::statistics::Statistics;
 
 /// One document type's figures.
@@ -27,6 +28,11 @@ pub(crate) struct DocFacts {
 pub(crate) struct ContainerFacts {
     pub documents: BTreeMap<String, DocFacts>,
     pub storage_bytes: f64,
+    /// Storage after the model's `growthYears` ([`storage_after`]): what its physical
+    /// partitions must hold, since partitions split as data grows and never merge back.
+    pub grown_storage_bytes: f64,
+    /// The `growthYears` [`ContainerFacts::grown_storage_bytes`] is taken after.
+    pub growth_years: f64,
     /// Distinct partition key values (logical partitions).
     pub partition_key_values: f64,
     /// The share of the container's data (and traffic) in its largest logical
@@ -186,12 +192,22 @@ fn element_bytes(element: Option<Element<'_>>) -> f64 {
 /// not inserted one by one: the containers are sorted by name first (references,
 /// small to move), so the map is built from facts already in order (the last of a
 /// name kept, as inserting would).
+/// Each container's storage is also taken after the model's `growthYears` (its
+/// threshold, or the default).
 pub(crate) fn of_containers(model: &DomainModel, containers: &[Container]) -> Facts {
     let mut sorted: Vec<&Container> = containers.iter().collect();
     sorted.sort_by(|a, b| a.name.cmp(&b.name));
+    let stats = Statistics::new(model);
+    let years = Thresholds::default().with(&model.thresholds()).growth_years;
     sorted
         .into_iter()
-        .map(|c| (c.name.clone(), container_facts(model, c)))
+        .map(|c| {
+            let mut f = container_facts(model, c);
+            // Never less than today's: a container does not give partitions back.
+            f.grown_storage_bytes = storage_after(model, &stats, c, years).max(f.storage_bytes);
+            f.growth_years = years;
+            (c.name.clone(), f)
+        })
         .collect()
 }
 
@@ -298,9 +314,17 @@ pub(crate) fn of_naive(model: &DomainModel) -> Facts {
         .chain(model.value_objects().iter().map(|v| v.name.as_str()))
         .collect();
     names.sort();
+    let stats = Statistics::new(model);
+    let years = Thresholds::default().with(&model.thresholds()).growth_years;
     names
         .into_iter()
-        .map(|name| (name.to_string(), naive_container(model, name)))
+        .map(|name| {
+            let mut f = naive_container(model, name);
+            let bytes = f.documents.get(name).map_or(DEFAULT_ITEM_BYTES, |d| d.bytes);
+            f.grown_storage_bytes = (count_after(model, &stats, name, None, years) * bytes).max(f.storage_bytes);
+            f.growth_years = years;
+            (name.to_string(), f)
+        })
         .collect()
 }
 

@@ -11,9 +11,10 @@ pub(crate) mod facts;
 pub(crate) mod optimisations;
 pub mod units;
 
-pub use design::ContainerFigures;
+pub use design::{ContainerFigures, Provisioned, ThroughputSource};
 pub use estimate::{
-    cost, estimate, map_and_cost, Consistency, CostReport, DesignContainers, DesignCost, PatternCost, Totals,
+    containers, cost, estimate, map_and_cost, Consistency, CostReport, DesignContainers, DesignCost, PatternCost,
+    Totals,
 };
 pub use optimisations::OptimisationEffect;
 
