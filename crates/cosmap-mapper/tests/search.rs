@@ -93,11 +93,16 @@ fn evidence(d: &cosmap_mapper::Decision, key: &str) -> f64 {
 
 #[test]
 fn a_key_moves_only_when_it_saves_more_than_the_decision_margin() {
-    // Unpinned, with no margin: check-ins move to `/eventId`, saving a little.
+    // Unpinned, with check-ins also read by id (which a key by event makes queries
+    // across partitions): the key by event saves a part of what the patterns cost.
     let unpinned = |margin: f64| {
         with(&model("count-in-the-parents-partition"), |spec| {
             spec.aggregates.iter_mut().for_each(|a| a.partition_key = None);
             spec.thresholds.get_or_insert_with(Default::default).decision_margin = Some(margin);
+            spec.access_patterns.push(
+                serde_json::from_str(r#"{"name": "check-in by id", "kind": "read", "start": "CheckIn", "filter": ["checkInId"], "perSecond": 100}"#)
+                    .expect("a pattern"),
+            );
         })
     };
     let m = map(&unpinned(0.0), &Options::default());
@@ -108,12 +113,11 @@ fn a_key_moves_only_when_it_saves_more_than_the_decision_margin() {
         evidence(d, "affectedRuPerSecondWith"),
     );
     let saving = 1.0 - after / before;
-    assert!(saving > 0.0 && saving < 0.05, "{before} → {after}");
-    for (margin, expected) in [
-        (saving * 0.5, "/eventId"),
-        (saving * 1.5, "/checkInId"),
-        (0.05, "/checkInId"),
-    ] {
+    assert!(
+        saving > 0.0 && saving < 0.4,
+        "the test needs a saving below 40%: {before} → {after}"
+    );
+    for (margin, expected) in [(saving * 0.5, "/eventId"), (saving * 1.2, "/checkInId")] {
         let m = map(&unpinned(margin), &Options::default());
         let key = &m.container("CheckIn").unwrap().partition_key.paths;
         assert_eq!(key, &[expected], "margin {margin} against a saving of {saving}");
@@ -136,10 +140,13 @@ fn a_pinned_identity_is_kept_and_said_to_be_pinned() {
 fn a_pinned_key_is_kept_even_where_it_costs_more_and_its_cost_is_reported() {
     let pinned = with(&model("count-in-the-parents-partition"), |spec| {
         let event = spec.aggregates.iter_mut().find(|a| a.root == "Event").unwrap();
-        event.partition_key = Some("city".into());
+        event.partition_key = Some("title".into());
+        // The check-ins keep their identity: the figures are the events' alone.
+        let checkin = spec.aggregates.iter_mut().find(|a| a.root == "CheckIn").unwrap();
+        checkin.partition_key = Some("checkInId".into());
     });
     let m = map(&pinned, &Options::default());
-    assert_eq!(m.container("Event").unwrap().partition_key.paths, ["/city"]);
+    assert_eq!(m.container("Event").unwrap().partition_key.paths, ["/title"]);
     let d = m
         .decisions
         .iter()
