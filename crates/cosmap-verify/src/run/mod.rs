@@ -141,6 +141,7 @@ pub async fn verify(
 
     let run = Run {
         connection: &connection,
+        domain,
         clients,
         logical,
         generator,
@@ -199,6 +200,7 @@ fn deleted_twin(container: &Container, s: &Sample) -> Option<Sample> {
 
 struct Run<'a> {
     connection: &'a Connection,
+    domain: &'a DomainModel,
     clients: BTreeMap<String, ContainerClient>,
     logical: &'a LogicalModel,
     generator: Generator<'a>,

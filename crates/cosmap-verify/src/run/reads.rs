@@ -11,6 +11,7 @@ use serde_json::Value;
 
 use super::{bind, bind_key, error, fail, id_of, key_in, pattern_outcome, Run};
 use crate::expected::{Binding, ReadSpec};
+use crate::fields::{Beside, Fields};
 use crate::report::{PatternOutcome, RequestOutcome, Verdict};
 use crate::samples::{lookup, Key, Sample};
 
@@ -44,9 +45,10 @@ impl Run<'_> {
         }
         let mut requests = Vec::new();
         let mut main = None;
+        let beside = beside(op);
         for (i, r) in op.requests.iter().enumerate() {
             let outcome = if i == 0 {
-                let (outcome, read) = self.main_read(r, pattern).await;
+                let (outcome, read) = self.main_read(r, pattern, &beside).await;
                 main = read;
                 outcome
             } else {
@@ -342,7 +344,12 @@ impl Run<'_> {
         checks
     }
 
-    async fn main_read(&self, r: &Request, pattern: &AccessPattern) -> (RequestOutcome, Option<MainRead<'_>>) {
+    async fn main_read(
+        &self,
+        r: &Request,
+        pattern: &AccessPattern,
+        beside: &Beside,
+    ) -> (RequestOutcome, Option<MainRead<'_>>) {
         let outcome = self.outcome(r);
         let Some(container) = self.logical.container(&r.container) else {
             return (fail(outcome, format!("there is no container `{}`", r.container)), None);
@@ -400,12 +407,19 @@ impl Run<'_> {
         let Some(binding) = bindings.next() else {
             return (fail(outcome, "no binding".into()), None);
         };
-        let (outcome, expected) = self.read_with(r, &spec, &binding, outcome).await;
+        let fields = Fields {
+            pattern,
+            domain: self.domain,
+            logical: self.logical,
+            samples: &self.samples,
+            beside,
+        };
+        let (outcome, expected) = self.read_with(r, &spec, &fields, &binding, outcome).await;
         if outcome.verdict != Verdict::Pass {
             return (outcome, Some(MainRead { binding, expected }));
         }
         for other in bindings {
-            let (checked, _) = self.read_with(r, &spec, &other, self.outcome(r)).await;
+            let (checked, _) = self.read_with(r, &spec, &fields, &other, self.outcome(r)).await;
             if checked.verdict != Verdict::Pass {
                 let values: Vec<String> = other.iter().map(|(name, value)| format!("{name} = {value}")).collect();
                 let reason = format!(
@@ -429,6 +443,7 @@ impl Run<'_> {
         &'s self,
         r: &Request,
         spec: &ReadSpec<'_>,
+        fields: &Fields<'_>,
         binding: &Binding,
         mut outcome: RequestOutcome,
     ) -> (RequestOutcome, Vec<&'s Sample>) {
@@ -488,7 +503,7 @@ impl Run<'_> {
                     Some(n) => judge_some(outcome, &returned, n),
                     None => judge(outcome, &returned, |docs| spec.in_order(docs, &self.samples)),
                 };
-                match (outcome.verdict, self.short_form_differs(r, spec, &returned)) {
+                match (outcome.verdict, self.fields_differ(r, fields, &returned)) {
                     (Verdict::Pass, Some(reason)) => fail(outcome, reason),
                     _ => outcome,
                 }
@@ -498,28 +513,15 @@ impl Run<'_> {
         (outcome, expected)
     }
 
-    /// For a short form (`project`): the first returned document whose projected
-    /// properties are not those of its sample.
-    fn short_form_differs(&self, r: &Request, spec: &ReadSpec<'_>, returned: &[Value]) -> Option<String> {
-        let projected = spec.projected();
-        if projected.is_empty() || !r.selects_short_form() {
-            return None;
-        }
-        for doc in returned {
+    /// The first asked-for field of a returned document that is not what its sample
+    /// says ([`Fields`]): the reason names the document and the field.
+    fn fields_differ(&self, r: &Request, fields: &Fields<'_>, returned: &[Value]) -> Option<String> {
+        let short = r.selects_short_form();
+        returned.iter().find_map(|doc| {
             let id = doc.get("id").and_then(Value::as_str)?;
             let sample = self.samples.iter().find(|s| s.container == r.container && s.id == id)?;
-            for name in &projected {
-                let name = spec.stored_name(name);
-                if doc.get(&name) != sample.body.get(&name) {
-                    return Some(format!(
-                        "the short form of `{id}` holds {} for `{name}`, not {}",
-                        doc.get(&name).map_or("nothing".to_string(), Value::to_string),
-                        sample.body.get(&name).map_or("nothing".to_string(), Value::to_string)
-                    ));
-                }
-            }
-        }
-        None
+            fields.first_difference(sample, doc, short)
+        })
     }
 
     /// A request after the main one: a point read through a reference the documents
@@ -909,6 +911,24 @@ impl Run<'_> {
         }
         Ok(out)
     }
+}
+
+/// What `op` gives beside its main answer: the references it follows with a point
+/// read (by the first name of the path its id comes from), the elements it counts.
+fn beside(op: &Operation) -> Beside {
+    let mut beside = Beside::default();
+    for r in op.requests.iter().skip(1) {
+        match (&r.purpose, r.kind(), r.id()) {
+            (Purpose::Count { element, .. }, _, _) => beside.counted.push(element.clone()),
+            (_, OperationKind::PointRead, Some(ValueSource::Property(path))) => {
+                if let Some(first) = path.names().first() {
+                    beside.followed.push(first.clone());
+                }
+            }
+            _ => {}
+        }
+    }
+    beside
 }
 
 /// For a `limit` without an order: `n` distinct documents, each one of `outcome.expected`.
