@@ -418,7 +418,13 @@ impl Run<'_> {
         if outcome.verdict != Verdict::Pass {
             return (outcome, Some(MainRead { binding, expected }));
         }
-        for other in bindings {
+        // Filters the application matches (after a point read) are not the database's.
+        let in_application = match &r.purpose {
+            Purpose::ReadMatchedInApplication { filters, .. } => filters.clone(),
+            _ => Vec::new(),
+        };
+        let probes = probes(pattern, &binding, &in_application);
+        for other in bindings.chain(probes) {
             let (checked, _) = self.read_with(r, &spec, &fields, &other, self.outcome(r)).await;
             if checked.verdict != Verdict::Pass {
                 let values: Vec<String> = other.iter().map(|(name, value)| format!("{name} = {value}")).collect();
@@ -911,6 +917,39 @@ impl Run<'_> {
         }
         Ok(out)
     }
+}
+
+/// Bindings no sample offers, made from `binding` to tell equality from a looser
+/// comparison: for each equality filter bound to a string, the string in other
+/// capitals (a `LOWER` on both sides finds what it should not) and the string
+/// without its last character (a `STARTSWITH` finds what it should not). The
+/// expected answer is worked out as for any binding (usually nothing). Filters the
+/// application matches (`skip`) are left alone.
+fn probes(pattern: &AccessPattern, binding: &Binding, skip: &[String]) -> Vec<Binding> {
+    let mut out = Vec::new();
+    let filters = pattern.filters().into_iter().flatten();
+    for f in filters.filter(|f| f.op == FilterOp::Equal && !skip.iter().any(|s| s == f.attribute)) {
+        let Some(name) = f.parameters().into_iter().next() else {
+            continue;
+        };
+        let Some(Value::String(value)) = binding.get(&name) else {
+            continue;
+        };
+        let upper = value.to_uppercase();
+        let other_case = if upper == *value { value.to_lowercase() } else { upper };
+        let mut shorter = value.clone();
+        shorter.pop();
+        for probe in [other_case, shorter] {
+            if probe != *value && !probe.is_empty() {
+                let mut b = binding.clone();
+                b.insert(name.clone(), Value::String(probe));
+                if !out.contains(&b) {
+                    out.push(b);
+                }
+            }
+        }
+    }
+    out
 }
 
 /// What `op` gives beside its main answer: the references it follows with a point
