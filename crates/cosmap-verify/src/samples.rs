@@ -630,7 +630,7 @@ impl<'a> Generator<'a> {
             };
             object.insert(e.name.clone(), value);
         }
-        for r in fields.references {
+        for (i, r) in fields.references.iter().enumerate() {
             let value = if r.many {
                 Value::Array(
                     (0..ARRAY_LEN)
@@ -638,7 +638,13 @@ impl<'a> Generator<'a> {
                         .collect::<Result<_, _>>()?,
                 )
             } else {
-                self.reference(r, seed.group)?
+                // A second reference to the same root names another one (an author
+                // and an editor differ), so a value read through the wrong one shows.
+                let before = fields.references[..i]
+                    .iter()
+                    .filter(|x| !x.many && x.target == r.target)
+                    .count();
+                self.reference(r, seed.group + before)?
             };
             object.insert(r.name.clone(), value);
         }
