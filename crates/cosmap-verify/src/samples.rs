@@ -638,13 +638,21 @@ impl<'a> Generator<'a> {
                         .collect::<Result<_, _>>()?,
                 )
             } else {
-                // A second reference to the same root names another one (an author
-                // and an editor differ), so a value read through the wrong one shows.
+                // A second reference to the same root names another one, the one
+                // before (an author and an editor differ, and the first target has
+                // referrers through both), so a value read through the wrong one shows.
                 let before = fields.references[..i]
                     .iter()
                     .filter(|x| !x.many && x.target == r.target)
                     .count();
-                self.reference(r, seed.group + before)?
+                let back = if before == 0 {
+                    0
+                } else {
+                    let (c, d) = self.root_of(&r.target, Some(&r.target_container))?;
+                    let n = self.instances.get(&key(&c.name, &d.name)).map_or(1, Vec::len).max(1);
+                    before * (n - 1)
+                };
+                self.reference(r, seed.group + back)?
             };
             object.insert(r.name.clone(), value);
         }

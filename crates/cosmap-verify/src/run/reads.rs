@@ -846,7 +846,7 @@ impl Run<'_> {
         };
         // Every parameter of a count names the result's identity (or its parent link).
         outcome.parameters = super::all_bound_to(r, &result.id);
-        match self
+        let checked = match self
             .query(&r.container, sql, &outcome.parameters, partition.as_ref())
             .await
         {
@@ -871,7 +871,8 @@ impl Run<'_> {
                 }
             }
             Err(cause) => error(outcome, cause),
-        }
+        };
+        self.probed(checked, r, &result.id, partition.is_some()).await
     }
 
     /// The elements a pattern's `returns` names: an element, or for a property of the
