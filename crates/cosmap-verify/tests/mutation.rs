@@ -201,8 +201,9 @@ fn field_mutants(query: &Query, holder: &DocumentType) -> Vec<(Query, String)> {
 }
 
 /// The comparisons' mutants: an equality on a string loosened to `STARTSWITH` or to
-/// `LOWER` on both sides; a range's bound moved off by one.
-fn comparison_mutants(query: &Query, holder: &DocumentType) -> Vec<(Query, String)> {
+/// `LOWER` on both sides; a range's bound moved off by one. Each with the clause it
+/// changed.
+fn comparison_mutants(query: &Query, holder: &DocumentType) -> Vec<(Query, String, String)> {
     let mut out = Vec::new();
     for (i, clause) in query.clauses.iter().enumerate() {
         let mut changed = bound_moved(clause);
@@ -221,7 +222,7 @@ fn comparison_mutants(query: &Query, holder: &DocumentType) -> Vec<(Query, Strin
         for c in changed {
             let mut q = query.clone();
             q.clauses[i] = c.clone();
-            out.push((q, format!("`{clause}` became `{c}`")));
+            out.push((q, format!("`{clause}` became `{c}`"), clause.clone()));
         }
     }
     out
@@ -339,11 +340,14 @@ fn mutants_of(logical: &LogicalModel, pattern: &str, index: usize, request: &Req
         };
         push(q, format!("`{key}` reversed"), false);
     }
-    for (q, change) in field_mutants(&query, holder)
-        .into_iter()
-        .chain(comparison_mutants(&query, holder))
-    {
+    for (q, change) in field_mutants(&query, holder) {
         push(q, change, false);
+    }
+    // Loosening the partition key's own condition in a single-partition query is
+    // equivalent, as dropping it is: every document of the partition holds the key.
+    for (q, change, clause) in comparison_mutants(&query, holder) {
+        let equivalent = scoped_by_partition_key(container, request, &clause);
+        push(q, change, equivalent);
     }
     // The limit removed.
     if let Some(n) = &query.top {
