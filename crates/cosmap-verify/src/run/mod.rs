@@ -436,7 +436,7 @@ impl Run<'_> {
             else {
                 continue;
             };
-            let nothing = found.is_empty() || (found.len() == 1 && found[0] == Value::from(0));
+            let nothing = found.is_empty() || (found.len() == 1 && found[0] == 0);
             if !nothing {
                 let what: Vec<String> = found
                     .iter()
