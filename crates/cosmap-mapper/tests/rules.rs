@@ -382,7 +382,8 @@ fn unique_keys_only_where_they_constrain_something_and_every_document_stores_the
 }
 
 /// A filter path names which reference it follows: `voters.userId` reads the
-/// `voters` list (one element must hold the id), `author.userId` the author, and
+/// `voters` list (one element must hold the id: a join, as the list holds each user
+/// once), `author.userId` the author, and
 /// `place.city` the embedded place — never the first reference that happens to
 /// hold a `userId`.
 #[test]
@@ -401,7 +402,7 @@ fn filter_paths_follow_the_named_reference() {
     };
     assert_eq!(
         sql("reviews a user voted on"),
-        "SELECT * FROM c WHERE EXISTS(SELECT VALUE x0 FROM x0 IN c.voters WHERE x0.id = @votersUserId) AND c.type = 'review'"
+        "SELECT VALUE c FROM c JOIN j0 IN c.voters WHERE j0.id = @votersUserId AND c.type = 'review'"
     );
     assert_eq!(
         sql("reviews by an author"),

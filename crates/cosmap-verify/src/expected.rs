@@ -249,42 +249,6 @@ impl<'a> ReadSpec<'a> {
         found
     }
 
-    /// The properties a short form (`project`) returns, as the pattern names them,
-    /// and the lists the holder stores of the elements the pattern counts.
-    pub fn projected(&self) -> Vec<String> {
-        let mut names = self.pattern.project.clone();
-        let counted = |source: &String| self.pattern.counts.contains(source);
-        let lists = self
-            .holder
-            .embedded
-            .iter()
-            .filter(|e| counted(&e.source))
-            .map(|e| e.name.clone())
-            .chain(
-                self.holder
-                    .references
-                    .iter()
-                    .filter(|r| counted(&r.target))
-                    .map(|r| r.name.clone()),
-            );
-        for name in lists {
-            if !names.contains(&name) {
-                names.push(name);
-            }
-        }
-        names
-    }
-
-    /// Where the holder's documents keep a projected property: `id` for the start's
-    /// identity, else the name itself.
-    pub fn stored_name(&self, name: &str) -> String {
-        if self.holder.source == self.pattern.start && self.holder.id.attribute() == Some(name) {
-            "id".to_string()
-        } else {
-            name.to_string()
-        }
-    }
-
     /// The pattern's `limit`: how many of the expected documents one execution returns.
     pub fn limit(&self) -> Option<usize> {
         self.pattern.limit.map(|n| usize::try_from(n).unwrap_or(usize::MAX))

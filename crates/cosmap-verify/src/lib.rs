@@ -15,6 +15,9 @@
 //!   per filter, all different where sorted or unique, offset by attribute name);
 //! - `expected`: what a read should return (filters with "any element"
 //!   semantics through arrays, type, partition, sort order);
+//! - `fields`: what each result must hold besides its id (the `project`ed
+//!   attributes, `returns` paths through a reference, `counts`), from the samples and
+//!   the domain model;
 //! - `run`: provisioning, writing the samples, sending each request and judging the
 //!   answers (`run/reads.rs`, `run/writes.rs`);
 //! - [`report`]: the [`Report`], as a table or JSON (`docs/verify.md`).
@@ -49,6 +52,7 @@
 
 mod error;
 mod expected;
+mod fields;
 mod key;
 pub mod report;
 mod run;

@@ -630,7 +630,7 @@ impl<'a> Generator<'a> {
             };
             object.insert(e.name.clone(), value);
         }
-        for r in fields.references {
+        for (i, r) in fields.references.iter().enumerate() {
             let value = if r.many {
                 Value::Array(
                     (0..ARRAY_LEN)
@@ -638,7 +638,21 @@ impl<'a> Generator<'a> {
                         .collect::<Result<_, _>>()?,
                 )
             } else {
-                self.reference(r, seed.group)?
+                // A second reference to the same root names another one, the one
+                // before (an author and an editor differ, and the first target has
+                // referrers through both), so a value read through the wrong one shows.
+                let before = fields.references[..i]
+                    .iter()
+                    .filter(|x| !x.many && x.target == r.target)
+                    .count();
+                let back = if before == 0 {
+                    0
+                } else {
+                    let (c, d) = self.root_of(&r.target, Some(&r.target_container))?;
+                    let n = self.instances.get(&key(&c.name, &d.name)).map_or(1, Vec::len).max(1);
+                    before * (n - 1)
+                };
+                self.reference(r, seed.group + back)?
             };
             object.insert(r.name.clone(), value);
         }

@@ -10,7 +10,8 @@
 //! - values some access pattern filters on take one binary digit of the ordinal, a
 //!   different digit for each filter of a pattern: the filters of one pattern vary
 //!   independently, so that for some binding each filter is the only one that leaves
-//!   a sample out (a query that lost a clause returns more);
+//!   a sample out (a query that lost a clause returns more); strings `name-1` and
+//!   `name-10`, one a prefix of the other;
 //! - values a pattern filters by membership (`in`) take three values in turn;
 //! - values that an access pattern sorts on come from the ordinal, scrambled so that
 //!   they are all different and not in the order the samples were written (a query
@@ -106,6 +107,11 @@ fn scalar(property: &Property, seed: Seed<'_>, spread: Spread) -> Value {
     match property.ty {
         AttributeType::String if property.unique => json!(format!("{name}-{}{suffix}", seed.tag)),
         AttributeType::String if sortable => json!(format!("{name}-{n:03}{suffix}")),
+        // Filtered: digit 1 gives `name-1`, digit 0 `name-10`, one a prefix of the
+        // other (a `STARTSWITH` in place of `=` finds both).
+        AttributeType::String if matches!(spread, Spread::Filtered(_)) => {
+            json!(format!("{name}-1{}{suffix}", if n == 0 { "0" } else { "" }))
+        }
         AttributeType::String => json!(format!("{name}-{n}{suffix}")),
         AttributeType::Integer => json!((n + offset * 1000 + rev * 1_000_000) as i64 * 10 + 10),
         AttributeType::Number => json!(n as f64 * 1.5 + (offset * 10_000 + rev * 1_000_000) as f64 + 0.25),

@@ -1,8 +1,10 @@
 //! Mutation test of the oracle: every query the mapper generates for the bundled
 //! examples (and the models in `tests/models/`) is mutated — a clause dropped, the
 //! attribute a condition reads swapped for another, a range turned around, a sort
-//! direction reversed, the `TOP` removed, a property of a short form left out — and
-//! verify must fail the pattern for at least 95% of the mutants.
+//! direction reversed, the `TOP` removed, a property of a short form left out (the
+//! id, the partition key and a kept count included) or read from another reference,
+//! an equality loosened to `STARTSWITH` or `LOWER`, a range's bound moved off by one —
+//! and verify must fail the pattern for at least 95% of the mutants.
 //!
 //! A mutant that cannot change any answer on documents the model allows is
 //! *equivalent* and not counted (it is listed): dropping the partition key condition
@@ -169,6 +171,101 @@ fn reversed_range(clause: &str) -> Option<String> {
     None
 }
 
+/// The short form's mutants: a property left out — any, the id, the type and the
+/// partition key levels included (a short form must be read back and told apart), a
+/// count kept on the document named so — or a reference read from another reference
+/// of the document (`c.editor AS author`).
+fn field_mutants(query: &Query, holder: &DocumentType) -> Vec<(Query, String)> {
+    let mut out = Vec::new();
+    let whole = |item: &String| item == "*" || item.starts_with("VALUE ");
+    for (i, item) in query.select.iter().enumerate().filter(|(_, item)| !whole(item)) {
+        let mut q = query.clone();
+        q.select.remove(i);
+        let count = holder.computed.iter().any(|v| *item == format!("c.{}", v.name));
+        let what = if count { "count" } else { "property" };
+        out.push((q, format!("{what} `{item}` left out of the short form")));
+        let reference = holder.references.iter().find(|r| *item == format!("c.{}", r.name));
+        if let Some(r) = reference {
+            for other in holder
+                .references
+                .iter()
+                .filter(|o| o.name != r.name && o.many == r.many)
+            {
+                let mut q = query.clone();
+                q.select[i] = format!("c.{} AS {}", other.name, r.name);
+                out.push((q, format!("`{item}` read from the reference `{}`", other.name)));
+            }
+        }
+    }
+    out
+}
+
+/// The comparisons' mutants: an equality on a string loosened to `STARTSWITH` or to
+/// `LOWER` on both sides; a range's bound moved off by one. Each with the clause it
+/// changed.
+fn comparison_mutants(query: &Query, holder: &DocumentType) -> Vec<(Query, String, String)> {
+    let mut out = Vec::new();
+    for (i, clause) in query.clauses.iter().enumerate() {
+        let mut changed = bound_moved(clause);
+        if let Some((path, param)) = equality(clause) {
+            let name = path.rsplit('.').next().unwrap_or(path);
+            let string = name == "id"
+                || holder
+                    .attributes
+                    .iter()
+                    .any(|a| a.name == name && a.ty == cosmap_domain::AttributeType::String);
+            if string {
+                changed.push(format!("STARTSWITH({path}, @{param})"));
+                changed.push(format!("LOWER({path}) = LOWER(@{param})"));
+            }
+        }
+        for c in changed {
+            let mut q = query.clone();
+            q.clauses[i] = c.clone();
+            out.push((q, format!("`{clause}` became `{c}`"), clause.clone()));
+        }
+    }
+    out
+}
+
+/// `path = @param` (a plain equality, not inside `EXISTS`): its path and parameter.
+fn equality(clause: &str) -> Option<(&str, &str)> {
+    let (path, param) = clause.split_once(" = @")?;
+    let plain = |s: &str| {
+        s.chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '.' | '[' | ']' | '"'))
+    };
+    (plain(path) && plain(param) && !path.starts_with('@')).then_some((path, param))
+}
+
+/// A one-sided range's bound moved off by one (`>=` → `>`, `>` → `>=`, `<=` → `<`,
+/// `<` → `<=`); a `BETWEEN` made exclusive at its lower, then its upper end.
+fn bound_moved(clause: &str) -> Vec<String> {
+    if let Some(inner) = clause.strip_prefix('(').and_then(|c| c.strip_suffix(')')) {
+        let Some((path, rest)) = inner.split_once(" BETWEEN ") else {
+            return Vec::new();
+        };
+        let Some((low, high)) = rest.split_once(" AND ") else {
+            return Vec::new();
+        };
+        return vec![
+            format!("({path} > {low} AND {path} <= {high})"),
+            format!("({path} >= {low} AND {path} < {high})"),
+        ];
+    }
+    for (from, to) in [
+        (" >= @", " > @"),
+        (" <= @", " < @"),
+        (" > @", " >= @"),
+        (" < @", " <= @"),
+    ] {
+        if let Some(at) = clause.find(from) {
+            return vec![format!("{}{to}{}", &clause[..at], &clause[at + from.len()..])];
+        }
+    }
+    Vec::new()
+}
+
 /// The mutants of request `index` of `pattern`.
 fn mutants_of(logical: &LogicalModel, pattern: &str, index: usize, request: &Request) -> Vec<Mutant> {
     let Some(sql) = request.sql() else {
@@ -243,15 +340,14 @@ fn mutants_of(logical: &LogicalModel, pattern: &str, index: usize, request: &Req
         };
         push(q, format!("`{key}` reversed"), false);
     }
-    // A property of a short form left out.
-    // The fixed part: `id`, `type` and every partition key level.
-    let mut fixed = vec!["c.id".to_string(), "c.type".to_string()];
-    fixed.extend(container.partition_key_properties().iter().map(|l| format!("c.{l}")));
-    let kept = |item: &String| item == "*" || item.starts_with("VALUE ") || fixed.contains(item);
-    for (i, item) in query.select.iter().enumerate().filter(|(_, item)| !kept(item)) {
-        let mut q = query.clone();
-        q.select.remove(i);
-        push(q, format!("`{item}` left out of the short form"), false);
+    for (q, change) in field_mutants(&query, holder) {
+        push(q, change, false);
+    }
+    // Loosening the partition key's own condition in a single-partition query is
+    // equivalent, as dropping it is: every document of the partition holds the key.
+    for (q, change, clause) in comparison_mutants(&query, holder) {
+        let equivalent = scoped_by_partition_key(container, request, &clause);
+        push(q, change, equivalent);
     }
     // The limit removed.
     if let Some(n) = &query.top {
@@ -537,4 +633,23 @@ fn queries_split_and_rebuild() {
         reversed_range("c.dueOn < @dueOnMax").as_deref(),
         Some("c.dueOn >= @dueOnMax")
     );
+    assert_eq!(bound_moved("c.dueOn < @dueOnMax"), ["c.dueOn <= @dueOnMax"]);
+    assert_eq!(bound_moved("c.at >= @atMin"), ["c.at > @atMin"]);
+    assert_eq!(
+        bound_moved("(c.x BETWEEN @xMin AND @xMax)"),
+        ["(c.x > @xMin AND c.x <= @xMax)", "(c.x >= @xMin AND c.x < @xMax)"]
+    );
+    assert!(bound_moved("c.a = @a").is_empty());
+    assert_eq!(
+        equality("c.author.id = @authorUserId"),
+        Some(("c.author.id", "authorUserId"))
+    );
+    assert_eq!(equality("j0.id = @votersUserId"), Some(("j0.id", "votersUserId")));
+    assert_eq!(equality("ARRAY_CONTAINS(c.tags, @tag)"), None);
+    // A filter through a list of references, written as a join.
+    let sql = "SELECT TOP 3 VALUE c FROM c JOIN j0 IN c.voters WHERE j0.id = @votersUserId AND c.type = 'review' ORDER BY c.postedAt DESC";
+    let q = Query::parse(sql).expect("parses");
+    assert_eq!(q.join.as_deref(), Some("j0 IN c.voters"));
+    assert_eq!(q.clauses, ["j0.id = @votersUserId", "c.type = 'review'"]);
+    assert_eq!(q.sql(), sql);
 }

@@ -351,3 +351,50 @@ async fn an_append_to_the_wrong_window_or_buckets_out_of_order_fail() {
     let p = report.pattern("chart of a device's last day").expect("pattern");
     assert!(!p.passed, "{}", report.to_text());
 }
+
+/// The short form as the mapper wrote it before it selected the kept name and count
+/// (`tests/models/short-form-with-kept-name-and-count.json`): the right posts in the
+/// right order, but the read cannot give the author's username nor the comments'
+/// number; verify names the first field missing. Then a short form that drops only
+/// the count, only the partition key, or reads the username from the editor.
+#[tokio::test]
+async fn a_short_form_without_the_kept_name_or_count_fails_naming_the_field() {
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/models/short-form-with-kept-name-and-count.json");
+    let model = cosmap_domain::load_file(&path).expect("a valid model");
+    let mapped = cosmap_mapper::map(&model, &cosmap_mapper::Options::default());
+    let pattern = "newest posts in a topic";
+    let cases = [
+        (
+            "c.commentCount, c.author, c.editor, ",
+            "",
+            "`post-1` holds nothing for `author.username`, expected \"username-",
+        ),
+        (
+            "c.commentCount, ",
+            "",
+            "`post-1` holds nothing for `commentCount` (the count of `Comment`), expected ",
+        ),
+        (
+            "c.postId, ",
+            "",
+            "`post-1` holds nothing for `postId`, expected \"post-1\"",
+        ),
+        (
+            "c.author, ",
+            "c.editor AS author, ",
+            "for `author.username`, expected \"username-",
+        ),
+    ];
+    for (from, to, reason) in cases {
+        let mut logical = mapped.clone();
+        edit_sql(&mut logical, pattern, from, to);
+        let report = common::in_memory(&model, &logical).await;
+        let read = &report.pattern(pattern).expect("pattern").requests[0];
+        assert_eq!(read.verdict, Verdict::Fail, "{from}: {}", report.to_text());
+        // The documents are the right ones, in order: only a value differs.
+        assert_eq!(read.returned.as_deref(), Some(&read.expected[..]));
+        let why = read.reason.as_deref().unwrap_or_default();
+        assert!(why.contains(reason), "{from}: {why}");
+    }
+}

@@ -150,3 +150,37 @@ async fn defaults_of_every_kind() {
     let report = verify("defaults-of-every-kind").await;
     assert!(report.passed(), "{}", report.to_text());
 }
+
+/// Filters through a list of references ("reviews a user voted on", "books by
+/// author"): an equality through a list that holds each target once is a `JOIN`,
+/// which the in-memory engine runs (an `EXISTS` it refused), so the patterns are
+/// proven here, with their sort, limit and short form.
+#[tokio::test]
+async fn filters_through_a_list_of_references_run_on_the_in_memory_engine() {
+    let report = verify("filters-through-a-reference-list").await;
+    let text = report.to_text();
+    assert!(report.passed(), "{text}");
+    for name in ["reviews a user voted on", "books by author", "titles by author"] {
+        let read = &report.pattern(name).expect("pattern").requests[0];
+        assert!(
+            read.sql.as_deref().is_some_and(|s| s.contains(" JOIN j0 IN c.")),
+            "{text}"
+        );
+        assert!(!read.expected.is_empty(), "{name}: {text}");
+    }
+}
+
+/// A short form that also asks for the author's username (`returns`) and the number
+/// of comments (`counts`): each result must hold the username of the user it names
+/// and its comments' number, as the samples hold them (a short form that selected
+/// neither passed when only ids were compared).
+#[tokio::test]
+async fn a_short_form_holds_the_kept_name_and_the_kept_count() {
+    let report = verify("short-form-with-kept-name-and-count").await;
+    let text = report.to_text();
+    assert!(report.passed(), "{text}");
+    let read = &report.pattern("newest posts in a topic").expect("pattern").requests[0];
+    let sql = read.sql.as_deref().unwrap_or_default();
+    assert!(sql.contains("c.author") && sql.contains("c.commentCount"), "{sql}");
+    assert!(!read.expected.is_empty(), "{text}");
+}

@@ -94,6 +94,7 @@ pub fn naive_operations(model: &DomainModel) -> Vec<Operation> {
                                         param: f.attribute.to_string(),
                                         contains: false,
                                         op: f.op,
+                                        once: false,
                                     })
                                     .collect();
                                 let parameters = conditions.iter().flat_map(Condition::parameters).collect();

@@ -433,7 +433,8 @@ fn read_at(all: &Places<'_>, p: &AccessPattern, at: &Location<'_>) -> Vec<Reques
                     parameters.push(id.clone());
                 }
             }
-            clauses.extend(sql::conjunction("c", &conditions, 0));
+            let (joins, conjunction) = sql::joins_and_conjunction(&conditions);
+            clauses.extend(conjunction);
             for parameter in conditions.iter().flat_map(Condition::parameters) {
                 if !parameters.contains(&parameter) {
                     parameters.push(parameter);
@@ -448,8 +449,14 @@ fn read_at(all: &Places<'_>, p: &AccessPattern, at: &Location<'_>) -> Vec<Reques
                 format!("c.type IN ({})", list.join(", "))
             });
             let top = p.limit.map(|n| format!("TOP {n} ")).unwrap_or_default();
-            let select = projection(p, at).unwrap_or_else(|| "*".to_string());
-            let mut sql = format!("SELECT {top}{select} FROM c WHERE {}", clauses.join(" AND "));
+            // Over a join, the document itself (`*` would give each alias).
+            let whole = if joins.is_empty() { "*" } else { "VALUE c" };
+            let select = projection(p, at).unwrap_or_else(|| whole.to_string());
+            let mut sql = format!(
+                "SELECT {top}{select} FROM c{} WHERE {}",
+                joins.concat(),
+                clauses.join(" AND ")
+            );
             if !orders.is_empty() {
                 let by: Vec<String> = orders
                     .iter()
@@ -581,6 +588,19 @@ fn projection(p: &AccessPattern, at: &Location<'_>) -> Option<String> {
             if source == element && !names.contains(&name.as_str()) {
                 names.push(name);
             }
+        }
+        // Or its count kept on the document (computedValue).
+        for v in d.computed.iter().filter(|v| v.counts == *element) {
+            if !names.contains(&v.name.as_str()) {
+                names.push(&v.name);
+            }
+        }
+    }
+    // A path the pattern returns through a reference (`author.username`): the
+    // reference, which holds the kept attribute (or leads to it).
+    for first in p.returns.iter().filter_map(|r| Some(r.split_once('.')?.0)) {
+        if d.references.iter().any(|r| r.name == first) && !names.contains(&first) {
+            names.push(first);
         }
     }
     for name in &p.project {
@@ -1412,7 +1432,10 @@ fn reference_condition(at: &Location<'_>, r: &crate::logical_model::Reference, f
             name: r.name.clone(),
             many: true,
         });
-        return condition(&steps, &["id"], f);
+        return Condition {
+            once: true,
+            ..condition(&steps, &["id"], f)
+        };
     }
     condition(&steps, &[&r.name, "id"], f)
 }
@@ -1424,6 +1447,7 @@ fn condition(steps: &[Step], leaf: &[&str], param: &str) -> Condition {
         param: param.to_string(),
         contains: false,
         op: FilterOp::Equal,
+        once: false,
     }
 }
 

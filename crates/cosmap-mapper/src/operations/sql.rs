@@ -114,6 +114,9 @@ pub(crate) struct Condition {
     pub param: String,
     pub contains: bool,
     pub op: FilterOp,
+    /// The array step holds each target at most once (a list of references): an
+    /// equality through it may be a `JOIN` (see [`joins_and_conjunction`]).
+    pub once: bool,
 }
 
 impl Condition {
@@ -185,6 +188,42 @@ pub(crate) fn conjunction(alias: &str, conditions: &[Condition], depth: usize) -
     out
 }
 
+/// The joins (` JOIN j0 IN c.voters`, to follow `FROM c`) and the conjunction of a
+/// query: an equality through a list that holds each target at most once (a list of
+/// references, and no other array on the way) is matched through a `JOIN` over the
+/// list, which still gives one row per document and which the SDK's in-memory engine
+/// runs (it refuses the `EXISTS` subquery); every other condition as [`conjunction`]
+/// writes it.
+pub(crate) fn joins_and_conjunction(conditions: &[Condition]) -> (Vec<String>, Vec<String>) {
+    let joinable = |c: &Condition| {
+        c.once
+            && c.op == FilterOp::Equal
+            && !c.contains
+            && c.steps.last().is_some_and(|s| s.many)
+            && c.steps.iter().filter(|s| s.many).count() == 1
+    };
+    let mut lists: Vec<&[Step]> = Vec::new();
+    let mut out = Vec::new();
+    for c in conditions.iter().filter(|c| joinable(c)) {
+        let k = match lists.iter().position(|l| *l == &c.steps[..]) {
+            Some(k) => k,
+            None => {
+                lists.push(&c.steps);
+                lists.len() - 1
+            }
+        };
+        out.push(c.sql(&path_of(&format!("j{k}"), c.leaf.iter().map(String::as_str))));
+    }
+    let rest: Vec<Condition> = conditions.iter().filter(|c| !joinable(c)).cloned().collect();
+    out.extend(conjunction("c", &rest, 0));
+    let joins = lists
+        .iter()
+        .enumerate()
+        .map(|(k, l)| format!(" JOIN j{k} IN {}", path_of("c", l.iter().map(|s| s.name.as_str()))))
+        .collect();
+    (joins, out)
+}
+
 /// A JSON string literal for SQL (`'order'`): a backslash doubled, a quote escaped.
 pub(crate) fn literal(value: &str) -> String {
     let mut out = String::with_capacity(value.len() + 2);
@@ -238,6 +277,7 @@ mod tests {
                 param: "accountId".into(),
                 contains: false,
                 op: FilterOp::Equal,
+                once: false,
             },
             Condition {
                 steps: array.clone(),
@@ -245,6 +285,7 @@ mod tests {
                 param: "addressType".into(),
                 contains: false,
                 op: FilterOp::Equal,
+                once: false,
             },
             Condition {
                 steps: array,
@@ -252,6 +293,7 @@ mod tests {
                 param: "city".into(),
                 contains: true,
                 op: FilterOp::Equal,
+                once: false,
             },
         ];
         assert_eq!(
@@ -260,6 +302,33 @@ mod tests {
                 "c.accountId = @accountId",
                 "EXISTS(SELECT VALUE x0 FROM x0 IN c.deliveryAddresses WHERE x0.addressType = @addressType AND ARRAY_CONTAINS(x0.city, @city))"
             ]
+        );
+    }
+
+    /// An equality through a list of references is a `JOIN` (one row per document:
+    /// a target appears once in the list); a range through it stays an `EXISTS`.
+    #[test]
+    fn equality_through_a_list_of_references_is_a_join() {
+        let voters = vec![Step {
+            name: "voters".into(),
+            many: true,
+        }];
+        let through = |op| Condition {
+            steps: voters.clone(),
+            leaf: vec!["id".into()],
+            param: "voters.userId".into(),
+            contains: false,
+            op,
+            once: true,
+        };
+        let (joins, clauses) = joins_and_conjunction(&[through(FilterOp::Equal)]);
+        assert_eq!(joins, [" JOIN j0 IN c.voters"]);
+        assert_eq!(clauses, ["j0.id = @votersUserId"]);
+        let (joins, clauses) = joins_and_conjunction(&[through(FilterOp::In)]);
+        assert!(joins.is_empty());
+        assert_eq!(
+            clauses,
+            ["EXISTS(SELECT VALUE x0 FROM x0 IN c.voters WHERE ARRAY_CONTAINS(@votersUserIdList, x0.id))"]
         );
     }
 }

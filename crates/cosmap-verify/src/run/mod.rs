@@ -141,6 +141,7 @@ pub async fn verify(
 
     let run = Run {
         connection: &connection,
+        domain,
         clients,
         logical,
         generator,
@@ -199,6 +200,7 @@ fn deleted_twin(container: &Container, s: &Sample) -> Option<Sample> {
 
 struct Run<'a> {
     connection: &'a Connection,
+    domain: &'a DomainModel,
     clients: BTreeMap<String, ContainerClient>,
     logical: &'a LogicalModel,
     generator: Generator<'a>,
@@ -401,6 +403,60 @@ fn id_of(document: &Value) -> String {
 
 /// Every parameter of query `r` bound to `value` (a sync's or a count's queries name
 /// one document's identity in each).
+/// `id` in other capitals and without its last character: ids no sample holds,
+/// which a query matching ids by equality never finds.
+fn id_probes(id: &str) -> Vec<String> {
+    let upper = id.to_uppercase();
+    let other_case = if upper == id { id.to_lowercase() } else { upper };
+    let mut shorter = id.to_string();
+    shorter.pop();
+    [other_case, shorter]
+        .into_iter()
+        .filter(|p| p != id && !p.is_empty())
+        .collect()
+}
+
+impl Run<'_> {
+    /// `outcome` (of query `r`, every parameter bound to `id`), failed when the same
+    /// query with each of [`id_probes`] in place of `id` (and of the partition key,
+    /// when `scoped`) finds a document or counts one: a `LOWER` or `STARTSWITH` where
+    /// the id must be equal. Left alone unless it passed.
+    pub(super) async fn probed(&self, outcome: RequestOutcome, r: &Request, id: &str, scoped: bool) -> RequestOutcome {
+        if outcome.verdict != Verdict::Pass {
+            return outcome;
+        }
+        let Some(sql) = r.sql() else {
+            return outcome;
+        };
+        for probe in id_probes(id) {
+            let partition = scoped.then(|| Key::one(probe.clone()));
+            let Ok(found) = self
+                .query(&r.container, sql, &all_bound_to(r, &probe), partition.as_ref())
+                .await
+            else {
+                continue;
+            };
+            let nothing = found.is_empty() || (found.len() == 1 && found[0] == 0);
+            if !nothing {
+                let what: Vec<String> = found
+                    .iter()
+                    .take(3)
+                    .map(|d| match d.get("id") {
+                        Some(id) => id.to_string(),
+                        None => d.to_string(),
+                    })
+                    .collect();
+                let reason = format!(
+                    "with `{probe}` (no sample's id) in place of `{id}`, it found {}",
+                    what.join(", ")
+                );
+                return fail(outcome, reason);
+            }
+        }
+        outcome
+    }
+}
+
 pub(super) fn all_bound_to(r: &Request, value: &str) -> BTreeMap<String, Value> {
     r.query()
         .map(|(_, names)| {

@@ -11,6 +11,7 @@ use serde_json::Value;
 
 use super::{bind, bind_key, error, fail, id_of, key_in, pattern_outcome, Run};
 use crate::expected::{Binding, ReadSpec};
+use crate::fields::{Beside, Fields};
 use crate::report::{PatternOutcome, RequestOutcome, Verdict};
 use crate::samples::{lookup, Key, Sample};
 
@@ -44,9 +45,10 @@ impl Run<'_> {
         }
         let mut requests = Vec::new();
         let mut main = None;
+        let beside = beside(op);
         for (i, r) in op.requests.iter().enumerate() {
             let outcome = if i == 0 {
-                let (outcome, read) = self.main_read(r, pattern).await;
+                let (outcome, read) = self.main_read(r, pattern, &beside).await;
                 main = read;
                 outcome
             } else {
@@ -342,7 +344,12 @@ impl Run<'_> {
         checks
     }
 
-    async fn main_read(&self, r: &Request, pattern: &AccessPattern) -> (RequestOutcome, Option<MainRead<'_>>) {
+    async fn main_read(
+        &self,
+        r: &Request,
+        pattern: &AccessPattern,
+        beside: &Beside,
+    ) -> (RequestOutcome, Option<MainRead<'_>>) {
         let outcome = self.outcome(r);
         let Some(container) = self.logical.container(&r.container) else {
             return (fail(outcome, format!("there is no container `{}`", r.container)), None);
@@ -400,12 +407,33 @@ impl Run<'_> {
         let Some(binding) = bindings.next() else {
             return (fail(outcome, "no binding".into()), None);
         };
-        let (outcome, expected) = self.read_with(r, &spec, &binding, outcome).await;
+        let fields = Fields {
+            pattern,
+            domain: self.domain,
+            logical: self.logical,
+            samples: &self.samples,
+            beside,
+        };
+        let (outcome, expected) = self.read_with(r, &spec, &fields, &binding, outcome).await;
         if outcome.verdict != Verdict::Pass {
             return (outcome, Some(MainRead { binding, expected }));
         }
-        for other in bindings {
-            let (checked, _) = self.read_with(r, &spec, &other, self.outcome(r)).await;
+        // Filters the application matches (after a point read) are not the database's.
+        let in_application = match &r.purpose {
+            Purpose::ReadMatchedInApplication { filters, .. } => filters.clone(),
+            _ => Vec::new(),
+        };
+        let probes = probes(pattern, &binding, &in_application);
+        let others = bindings
+            .map(|b| (b, false))
+            .chain(probes.into_iter().map(|p| (p, true)));
+        for (other, probe) in others {
+            let (checked, _) = self.read_with(r, &spec, &fields, &other, self.outcome(r)).await;
+            // A probe the server refuses (the local server answers 500 for some keys
+            // no document has) proves nothing either way: it is left out.
+            if probe && checked.verdict == Verdict::Error {
+                continue;
+            }
             if checked.verdict != Verdict::Pass {
                 let values: Vec<String> = other.iter().map(|(name, value)| format!("{name} = {value}")).collect();
                 let reason = format!(
@@ -429,6 +457,7 @@ impl Run<'_> {
         &'s self,
         r: &Request,
         spec: &ReadSpec<'_>,
+        fields: &Fields<'_>,
         binding: &Binding,
         mut outcome: RequestOutcome,
     ) -> (RequestOutcome, Vec<&'s Sample>) {
@@ -488,7 +517,7 @@ impl Run<'_> {
                     Some(n) => judge_some(outcome, &returned, n),
                     None => judge(outcome, &returned, |docs| spec.in_order(docs, &self.samples)),
                 };
-                match (outcome.verdict, self.short_form_differs(r, spec, &returned)) {
+                match (outcome.verdict, self.fields_differ(r, fields, &returned)) {
                     (Verdict::Pass, Some(reason)) => fail(outcome, reason),
                     _ => outcome,
                 }
@@ -498,28 +527,15 @@ impl Run<'_> {
         (outcome, expected)
     }
 
-    /// For a short form (`project`): the first returned document whose projected
-    /// properties are not those of its sample.
-    fn short_form_differs(&self, r: &Request, spec: &ReadSpec<'_>, returned: &[Value]) -> Option<String> {
-        let projected = spec.projected();
-        if projected.is_empty() || !r.selects_short_form() {
-            return None;
-        }
-        for doc in returned {
+    /// The first asked-for field of a returned document that is not what its sample
+    /// says ([`Fields`]): the reason names the document and the field.
+    fn fields_differ(&self, r: &Request, fields: &Fields<'_>, returned: &[Value]) -> Option<String> {
+        let short = r.selects_short_form();
+        returned.iter().find_map(|doc| {
             let id = doc.get("id").and_then(Value::as_str)?;
             let sample = self.samples.iter().find(|s| s.container == r.container && s.id == id)?;
-            for name in &projected {
-                let name = spec.stored_name(name);
-                if doc.get(&name) != sample.body.get(&name) {
-                    return Some(format!(
-                        "the short form of `{id}` holds {} for `{name}`, not {}",
-                        doc.get(&name).map_or("nothing".to_string(), Value::to_string),
-                        sample.body.get(&name).map_or("nothing".to_string(), Value::to_string)
-                    ));
-                }
-            }
-        }
-        None
+            fields.first_difference(sample, doc, short)
+        })
     }
 
     /// A request after the main one: a point read through a reference the documents
@@ -856,7 +872,7 @@ impl Run<'_> {
         };
         // Every parameter of a count names the result's identity (or its parent link).
         outcome.parameters = super::all_bound_to(r, &result.id);
-        match self
+        let checked = match self
             .query(&r.container, sql, &outcome.parameters, partition.as_ref())
             .await
         {
@@ -881,7 +897,8 @@ impl Run<'_> {
                 }
             }
             Err(cause) => error(outcome, cause),
-        }
+        };
+        self.probed(checked, r, &result.id, partition.is_some()).await
     }
 
     /// The elements a pattern's `returns` names: an element, or for a property of the
@@ -927,6 +944,57 @@ impl Run<'_> {
         }
         Ok(out)
     }
+}
+
+/// Bindings no sample offers, made from `binding` to tell equality from a looser
+/// comparison: for each equality filter bound to a string, the string in other
+/// capitals (a `LOWER` on both sides finds what it should not) and the string
+/// without its last character (a `STARTSWITH` finds what it should not). The
+/// expected answer is worked out as for any binding (usually nothing). Filters the
+/// application matches (`skip`) are left alone.
+fn probes(pattern: &AccessPattern, binding: &Binding, skip: &[String]) -> Vec<Binding> {
+    let mut out = Vec::new();
+    let filters = pattern.filters().into_iter().flatten();
+    for f in filters.filter(|f| f.op == FilterOp::Equal && !skip.iter().any(|s| s == f.attribute)) {
+        let Some(name) = f.parameters().into_iter().next() else {
+            continue;
+        };
+        let Some(Value::String(value)) = binding.get(&name) else {
+            continue;
+        };
+        let upper = value.to_uppercase();
+        let other_case = if upper == *value { value.to_lowercase() } else { upper };
+        let mut shorter = value.clone();
+        shorter.pop();
+        for probe in [other_case, shorter] {
+            if probe != *value && !probe.is_empty() {
+                let mut b = binding.clone();
+                b.insert(name.clone(), Value::String(probe));
+                if !out.contains(&b) {
+                    out.push(b);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// What `op` gives beside its main answer: the references it follows with a point
+/// read (by the first name of the path its id comes from), the elements it counts.
+fn beside(op: &Operation) -> Beside {
+    let mut beside = Beside::default();
+    for r in op.requests.iter().skip(1) {
+        match (&r.purpose, r.kind(), r.id()) {
+            (Purpose::Count { element, .. }, _, _) => beside.counted.push(element.clone()),
+            (_, OperationKind::PointRead, Some(ValueSource::Property(path))) => {
+                if let Some(first) = path.names().first() {
+                    beside.followed.push(first.clone());
+                }
+            }
+            _ => {}
+        }
+    }
+    beside
 }
 
 /// For a `limit` without an order: `n` distinct documents, each one of `outcome.expected`.

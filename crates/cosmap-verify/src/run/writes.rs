@@ -154,7 +154,8 @@ impl Run<'_> {
             Ok(found) => found,
             Err(cause) => return vec![error(outcome, cause)],
         };
-        let mut checks = vec![super::reads::judge(outcome, &found, |_| true)];
+        let judged = super::reads::judge(outcome, &found, |_| true);
+        let mut checks = vec![self.probed(judged, query, &changed.id, partition.is_some()).await];
         let Some(rewrite) = rewrite else {
             return checks;
         };
@@ -425,7 +426,8 @@ impl Run<'_> {
             Ok(found) => found,
             Err(cause) => return vec![error(outcome, cause)],
         };
-        let mut checks = vec![super::reads::judge(outcome, &found, |_| true)];
+        let judged = super::reads::judge(outcome, &found, |_| true);
+        let mut checks = vec![self.probed(judged, query, &changed.id, false).await];
         let Some(rewrite) = rewrite else {
             return checks;
         };
@@ -607,7 +609,7 @@ impl Run<'_> {
         if let Some(q) = recount {
             let mut outcome = self.outcome(q);
             outcome.expected = vec![expected.to_string()];
-            checks.push(match self.parent_query(q, &parent, &mut outcome).await {
+            let checked = match self.parent_query(q, &parent, &mut outcome).await {
                 Ok(found) => {
                     // `SELECT VALUE COUNT(1)` in one partition; `SELECT VALUE 1` per match across.
                     let n = if q.counts_matches() {
@@ -625,7 +627,9 @@ impl Run<'_> {
                     }
                 }
                 Err(cause) => error(outcome, cause),
-            });
+            };
+            let scoped = q.kind() == OperationKind::SinglePartitionQuery;
+            checks.push(self.probed(checked, q, &parent.id, scoped).await);
         }
         if let Some(w) = rewrite {
             let mut body = parent.body.clone();
@@ -689,7 +693,7 @@ impl Run<'_> {
             let mut outcome = self.outcome(q);
             outcome.expected = ids.clone();
             outcome.ordered = true;
-            checks.push(match self.parent_query(q, &parent, &mut outcome).await {
+            let checked = match self.parent_query(q, &parent, &mut outcome).await {
                 Ok(found) => {
                     let wanted = ids.clone();
                     super::reads::judge(outcome, &found, move |docs| {
@@ -697,7 +701,9 @@ impl Run<'_> {
                     })
                 }
                 Err(cause) => error(outcome, cause),
-            });
+            };
+            let scoped = q.kind() == OperationKind::SinglePartitionQuery;
+            checks.push(self.probed(checked, q, &parent.id, scoped).await);
         }
         if let Some(w) = rewrite {
             let mut body = parent.body.clone();
