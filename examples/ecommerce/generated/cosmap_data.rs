@@ -316,6 +316,30 @@ pub mod data {
             }
             Ok(out)
         }
+        /// The documents whose ids `document`'s list of references at `list` holds: one
+        /// query (`sql`, its `parameter` bound to those ids), in the partition `key`
+        /// names or across partitions. An empty list reads nothing.
+        pub(super) async fn read_listed<T: ::serde::de::DeserializeOwned>(
+            client: &ContainerClient,
+            document: &Value,
+            sql: &str,
+            parameter: &str,
+            list: &str,
+            key: ::core::option::Option<&str>,
+        ) -> Result<::std::vec::Vec<T>, Error> {
+            let ids: ::std::vec::Vec<&Value> = values_at(document, &[list, "id"]);
+            if ids.is_empty() {
+                return Ok(::std::vec::Vec::new());
+            }
+            let query = bind(Query::from(sql), parameter, &ids)?;
+            let scope = match key {
+                ::core::option::Option::Some(value) => {
+                    FeedScope::partition(value.to_string())
+                }
+                ::core::option::Option::None => FeedScope::full_container(),
+            };
+            self::query(client, query, scope).await
+        }
         /// The ancestors of `document` up its self-reference (at `id`, its partition key
         /// at `key`), root first: one point read per level, until a level has no
         /// reference or it leads nowhere. A reference back to a document already read
