@@ -51,7 +51,7 @@ pub fn section(cost: &CostReport) -> String {
 }
 
 /// Each container of any design (the optimised design's first, then by name): its RU/s in the three designs side by
-/// side, then the optimised design's items, storage and partitions (today's).
+/// side, then the optimised design's items, storage today and after `growthYears`, and partitions.
 fn containers(cost: &CostReport) -> String {
     let mut rows: BTreeMap<&str, [Option<&ContainerFigures>; 3]> = BTreeMap::new();
     for (d, figures) in [
@@ -66,7 +66,7 @@ fn containers(cost: &CostReport) -> String {
             rows.entry(c.name.as_str()).or_default()[d] = Some(c);
         }
     }
-    let mut out = String::from("<table id=\"container-figures\"><thead><tr><th>container</th><th class=\"num\">naive</th><th class=\"num\">rules</th><th class=\"num\">optimised</th><th class=\"num\">items</th><th class=\"num\">storage</th><th class=\"num\">logical partitions</th><th class=\"num\">physical partitions</th></tr></thead><tbody>\n");
+    let mut out = String::from("<table id=\"container-figures\"><thead><tr><th>container</th><th class=\"num\">naive</th><th class=\"num\">rules</th><th class=\"num\">optimised</th><th class=\"num\">items</th><th class=\"num\">storage</th><th class=\"num\">storage after growth</th><th class=\"num\">logical partitions</th><th class=\"num\">physical partitions</th></tr></thead><tbody>\n");
     let none = "<td class=\"num muted\">—</td>";
     // The optimised design's containers first, then the other designs' own.
     let mut rows: Vec<(&str, [Option<&ContainerFigures>; 3])> = rows.into_iter().collect();
@@ -85,17 +85,20 @@ fn containers(cost: &CostReport) -> String {
             Some(c) => {
                 let _ = write!(
                     out,
-                    "<td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>",
+                    "<td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\" title=\"after {} years\">{}</td><td class=\"num\">{}</td><td class=\"num\" title=\"{}\">{}</td>",
                     num(c.items),
                     bytes(c.storage_bytes),
+                    num(c.growth_years),
+                    bytes(c.grown_storage_bytes),
                     num(c.logical_partitions),
+                    esc(&c.partitions_reason()),
                     num(c.physical_partitions)
                 );
             }
-            None => out.push_str(&none.repeat(4)),
+            None => out.push_str(&none.repeat(5)),
         }
         out.push_str("</tr>\n");
     }
-    out.push_str("</tbody></table>\n<p class=\"muted\">RU/s of each container in each design (— where the design has no such container); items, storage and partitions of the optimised design today. The warnings above look ahead <code>growthYears</code>.</p>\n");
+    out.push_str("</tbody></table>\n<p class=\"muted\">RU/s of each container in each design (— where the design has no such container); items, storage and logical partitions of the optimised design today, its storage after <code>growthYears</code>, and the physical partitions that storage and the provisioned throughput give it (hover for where they come from), as every price and decision uses them.</p>\n");
     out
 }

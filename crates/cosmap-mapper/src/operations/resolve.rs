@@ -531,15 +531,18 @@ fn count(all: &Places<'_>, p: &AccessPattern, at: &Location<'_>, element: &str) 
             .references
             .iter()
             .find(|r| r.target == p.start && !r.many)?;
-        clauses.push(format!(
-            "{} = @{identity}",
-            sql::path("c", &[r.name.clone(), "id".to_string()])
-        ));
-        parameters.push(identity);
         // Partitioned by that very reference (check-ins by `/eventId`): the result's id
-        // names the one partition its children are in.
-        let by_reference = home.container.sub_partition_key_properties.is_empty()
+        // names the one partition its children are in, which is the whole condition.
+        let by_reference = home.container.kind == ContainerKind::Aggregate
+            && home.container.sub_partition_key_properties.is_empty()
             && home.container.partition_key_property == r.target_identity;
+        if !by_reference {
+            clauses.push(format!(
+                "{} = @{identity}",
+                sql::path("c", &[r.name.clone(), "id".to_string()])
+            ));
+            parameters.push(identity);
+        }
         match home.container.kind {
             ContainerKind::Dictionary => Some(ValueSource::Constant(home.document.discriminator.clone())),
             ContainerKind::Aggregate if by_reference => Some(ValueSource::Property(PropertyPath::new(["id"]))),
