@@ -654,7 +654,7 @@ impl<'a> Checker<'a> {
         let related = touching
             .get(start)
             .is_some_and(|rels| rels.iter().any(|rel| rel.to == name || rel.from == name));
-        let one_aggregate = self.index.aggregate_of.get(name).is_some()
+        let one_aggregate = self.index.aggregate_of.contains_key(name)
             && self.index.aggregate_of.get(name) == self.index.aggregate_of.get(start);
         if related || one_aggregate {
             return;
