@@ -1692,17 +1692,7 @@ fn follow(rust: &RustView, handles: &[HandleView], r: &Request) -> Result<Follow
         ValueSource::Constant(value) => format!("rt::Key::Constant({value:?})"),
         _ => return Err("its partition key does not come from the result".into()),
     };
-    let handle = handles
-        .iter()
-        .find(|h| h.name == r.container)
-        .ok_or("its container has no handle")?;
-    let cv = rust
-        .containers
-        .iter()
-        .find(|c| c.name == r.container)
-        .ok_or("its container has no Rust module")?;
-    let d = r.document_types.first().ok_or("it reads no document type")?;
-    doc_view(cv, d)?;
+    let (handle, cv, d) = followed(rust, handles, r)?;
     let ident = match &climb {
         Some(_) => names::field("ancestors"),
         None => names::field(&cosmap_domain::naming::plural(&lower_camel(target))),
@@ -1816,17 +1806,7 @@ fn read_listed(
         Some(ValueSource::Constant(value)) => format!("::core::option::Option::Some({value:?})"),
         Some(_) => return Err("its partition is not a constant".into()),
     };
-    let handle = handles
-        .iter()
-        .find(|h| h.name == r.container)
-        .ok_or("its container has no handle")?;
-    let cv = rust
-        .containers
-        .iter()
-        .find(|c| c.name == r.container)
-        .ok_or("its container has no Rust module")?;
-    let d = r.document_types.first().ok_or("it reads no document type")?;
-    doc_view(cv, d)?;
+    let (handle, cv, d) = followed(rust, handles, r)?;
     Ok(FollowView {
         ident: names::field(&cosmap_domain::naming::plural(&lower_camel(target))),
         document: format!("super::{}::{d}", cv.module),
@@ -1844,6 +1824,27 @@ fn read_listed(
             key,
         }),
     })
+}
+
+/// What a follow-up request `r` reads: its container's handle and Rust module, and the
+/// one document type it reads (which must have a Rust type there).
+fn followed<'v, 'a>(
+    rust: &'v RustView<'a>,
+    handles: &'v [HandleView],
+    r: &'v Request,
+) -> Result<(&'v HandleView, &'v ContainerView<'a>, &'v str), String> {
+    let handle = handles
+        .iter()
+        .find(|h| h.name == r.container)
+        .ok_or("its container has no handle")?;
+    let cv = rust
+        .containers
+        .iter()
+        .find(|c| c.name == r.container)
+        .ok_or("its container has no Rust module")?;
+    let d = r.document_types.first().ok_or("it reads no document type")?;
+    doc_view(cv, d)?;
+    Ok((handle, cv, d))
 }
 
 /// `"a", "b"`: Rust string literals, comma-separated.

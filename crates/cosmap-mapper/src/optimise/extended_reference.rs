@@ -57,13 +57,16 @@ pub(crate) fn apply(
         return priced;
     }
     let without = priced.unwrap_or_else(|| price(containers));
-    // Each candidate is charged only the rewrites of its own holders.
+    // Each candidate is charged only the rewrites of its own holders (their documents
+    // found once, not per request).
+    let holders: Vec<Option<&str>> = candidates.iter().map(|c| holder_of(containers, c)).collect();
     let owner = |r: &crate::operations::Request| match &r.purpose {
         crate::operations::Purpose::SyncExtendedReference {
             document, reference, ..
         } => candidates
             .iter()
-            .position(|c| holder_of(containers, c) == Some(document.as_str()) && c.reference == *reference),
+            .zip(&holders)
+            .position(|(c, holder)| *holder == Some(document.as_str()) && c.reference == *reference),
         _ => None,
     };
     let batch = super::weigh_owned(
@@ -180,7 +183,7 @@ fn candidates(model: &DomainModel, containers: &[Container], trace: &mut Trace) 
                 continue;
             };
             // The start's own document and its single, top-level reference of that name.
-            let Some((home, holder)) = super::home(containers, &p.start) else {
+            let Some((_, holder)) = super::home(containers, &p.start) else {
                 continue;
             };
             let Some(reference) = holder.references.iter().find(|r| r.name == first && !r.many) else {
@@ -209,7 +212,6 @@ fn candidates(model: &DomainModel, containers: &[Container], trace: &mut Trace) 
             }
             // A holder copied elsewhere (a copy, a feed): its copies carry the stored
             // attributes too, kept by their own sync from the holder's change feed.
-            let _ = home;
             let entry = found
                 .entry((p.start.clone(), first.to_string()))
                 .or_insert_with(|| Candidate {

@@ -263,7 +263,7 @@ pub(crate) fn apply(
         }
     }
     // The design with exactly the kept keys must cost less than none.
-    let chosen: Option<(Vec<Container>, Priced)> = if kept.is_empty() {
+    let mut chosen: Option<(Vec<Container>, Priced)> = if kept.is_empty() {
         None
     } else if kept.len() == weighed.len() && !split_for_load {
         Some((all, with_all))
@@ -274,7 +274,6 @@ pub(crate) fn apply(
     };
     let mut together = chosen.as_ref().is_none_or(|(_, priced)| priced.cheaper_than(&without));
     // Keys the model pins stay whatever they cost; the others only if they save together.
-    let (mut kept, mut chosen) = (kept, chosen);
     if !together && kept.iter().any(|(name, _)| pinned.contains(name)) {
         kept.retain(|(name, _)| pinned.contains(name));
         let design = repartitioned(containers, &kept);
