@@ -3,7 +3,7 @@
 
 use crate::diagnostic::ModelError;
 use crate::model::{
-    AccessPattern, Aggregate, Entity, ModelSpec, Relationship, ThresholdOverrides, Throughput, ValueObject,
+    AccessPattern, Aggregate, Entity, ModelSpec, Pin, Relationship, ThresholdOverrides, Throughput, ValueObject,
 };
 use crate::DomainModel;
 
@@ -38,6 +38,7 @@ impl ModelBuilder {
                 relationships: Vec::new(),
                 access_patterns: Vec::new(),
                 thresholds: None,
+                pins: Vec::new(),
             },
         }
     }
@@ -81,6 +82,12 @@ impl ModelBuilder {
     /// Overrides thresholds for this model.
     pub fn thresholds(mut self, thresholds: ThresholdOverrides) -> Self {
         self.spec.thresholds = Some(thresholds);
+        self
+    }
+
+    /// Pins a choice of the mapper's search (see [`crate::Pin`]).
+    pub fn pin(mut self, pin: Pin) -> Self {
+        self.spec.pins.push(pin);
         self
     }
 

@@ -174,6 +174,11 @@ impl DomainModel {
         }
     }
 
+    /// The choices of the mapper's search the model pins (`pins`).
+    pub fn pins(&self) -> &[crate::model::Pin] {
+        &self.spec.pins
+    }
+
     /// The model's threshold overrides (all unset when the model has none).
     pub fn thresholds(&self) -> ThresholdOverrides {
         self.spec.thresholds.unwrap_or_default()

@@ -28,7 +28,7 @@ pub use domain_model::{DomainModel, Element};
 pub use load::{from_slice, load_file, parse_slice, read_at_most, MAX_MODEL_BYTES};
 pub use model::{
     AccessKind, AccessPattern, Aggregate, Attribute, AttributeType, Cardinality, ChangeRate, Depth, Entity, Filter,
-    FilterOp, Growth, ModelSpec, Relationship, SortKey, ThresholdOverrides, Throughput, ValueObject, Volume,
-    WriteOperation, FILTER_OPERATORS,
+    FilterOp, Growth, ModelSpec, Pin, PinChoice, PinnedOptimisation, Relationship, SortKey, SubjectKind,
+    ThresholdOverrides, Throughput, ValueObject, Volume, WriteOperation, FILTER_OPERATORS,
 };
 pub use name_lookup::{NameHasher, NameMap};

@@ -227,6 +227,16 @@ impl Trace {
         self.decisions.last_mut().expect("just pushed")
     }
 
+    /// The decision recorded last.
+    pub fn last_mut(&mut self) -> Option<&mut Decision> {
+        self.decisions.last_mut()
+    }
+
+    /// The decisions recorded so far, in order.
+    pub fn decisions(&self) -> &[Decision] {
+        &self.decisions
+    }
+
     /// Keeps the decisions `keep` says to keep, each changed as it leaves it (a
     /// decision a later weighing overturned, rewritten).
     pub fn retain_mut(&mut self, keep: impl FnMut(&mut Decision) -> bool) {

@@ -334,6 +334,8 @@ fn complete(
         let priced = optimise::tree_ancestors::apply(model, &mut containers, &mut trace, &price, priced);
         // Many small children read by time, kept together in buckets where it pays.
         let priced = optimise::bucket::apply(model, &stats, &mut containers, &mut trace, &price, priced);
+        // A pin that no optimisation answered is said, never passed over.
+        optimise::pins::record_unanswered(model, &mut trace);
         // The last design priced is the one the map leaves, finished already: its
         // containers, operations and the decisions finishing them recorded.
         if let Some(priced) = priced {
@@ -509,13 +511,13 @@ fn copies(
     let before = containers.clone();
     let mut made = decision::Trace::default();
     let (changed, design_priced) = if operations.len() < PARALLEL_FROM {
-        let changed = optimise::copy::apply(model, thresholds, stats, &design, containers, &mut made);
+        let changed = optimise::copy::apply(model, thresholds, stats, &design, containers, &mut made, false);
         (changed, optimise::Priced::of(finished, operations, &design))
     } else {
         let design = &design;
         let (changed, design_priced) = std::thread::scope(|scope| {
             let design_priced = scope.spawn(move || optimise::Priced::of(finished, operations, design));
-            let changed = optimise::copy::apply(model, thresholds, stats, design, containers, &mut made);
+            let changed = optimise::copy::apply(model, thresholds, stats, design, containers, &mut made, false);
             (changed, design_priced.join())
         });
         let design_priced = design_priced.unwrap_or_else(|panic| std::panic::resume_unwind(panic));
@@ -535,7 +537,11 @@ fn copies(
     }
     *containers = before;
     let (with, without) = (with.total(), design_priced.total());
+    // What the model pins `keep` is made all the same, alone.
+    let mut pinned = decision::Trace::default();
+    let pinned_changed = optimise::copy::apply(model, thresholds, stats, &design, containers, &mut pinned, true);
     made.retain_mut(|d| match d.rule {
+        Rule::Copy if d.evidence.get("pinned").is_some() => false,
         Rule::Copy if d.outcome.starts_with("copy ") => {
             d.outcome = "no copy".to_string();
             d.reason = format!(
@@ -549,6 +555,10 @@ fn copies(
         _ => true,
     });
     trace.append(made);
+    trace.append(pinned);
+    if pinned_changed {
+        return (true, price(model, options, containers), shared);
+    }
     (false, design_priced.with_finished(finished_trace), shared)
 }
 

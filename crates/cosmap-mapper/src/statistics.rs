@@ -102,43 +102,6 @@ pub fn human_bytes(bytes: f64) -> String {
     }
 }
 
-/// `bytes` as [`human_bytes`] shows it, with more digits when that would read the
-/// same as `threshold` (so "49.99 GB, under 50.0 GB", never "50.0 GB, under 50.0 GB").
-/// (The map formats its thresholds once and calls [`human_bytes_against_shown`].)
-#[cfg(test)]
-pub fn human_bytes_against(bytes: f64, threshold: f64) -> String {
-    human_bytes_against_shown(bytes, threshold, &human_bytes(threshold))
-}
-
-/// [`human_bytes_against`] given `threshold` as [`human_bytes`] shows it
-/// (`threshold_shown`): a caller that compares many figures with one threshold
-/// formats it once.
-pub(crate) fn human_bytes_against_shown(bytes: f64, threshold: f64, threshold_shown: &str) -> String {
-    let shown = human_bytes(bytes);
-    if shown != threshold_shown || bytes == threshold {
-        return shown;
-    }
-    let unit = shown.split_once(' ').map_or("", |(_, unit)| unit);
-    let scale = match unit {
-        "kB" => 1e3,
-        "MB" => 1e6,
-        "GB" => 1e9,
-        "TB" => 1e12,
-        "PB" => 1e15,
-        _ => return format!("{bytes:.0} B"),
-    };
-    let exact = bytes / scale;
-    // Truncated, not rounded: a figure under the threshold never reads as equal to it.
-    let digits = (2..=9)
-        .map(|d| {
-            let f = 10f64.powi(d);
-            ((exact * f).floor() / f, d as usize)
-        })
-        .find(|(v, _)| *v < threshold / scale)
-        .unwrap_or((exact, 9));
-    format!("{:.*} {unit}", digits.1, digits.0)
-}
-
 /// Request units per second as a person reads them: `14,935 RU/s`, `4.2 RU/s`,
 /// `under 0.1 RU/s`, and `unbounded RU/s` where no number of partitions carries the
 /// workload.
@@ -216,9 +179,6 @@ mod tests {
         assert_eq!(human_bytes(512.0), "512 B");
         assert_eq!(human_bytes(1500.0), "1.5 kB");
         assert_eq!(human_bytes(50e9), "50.0 GB");
-        assert_eq!(human_bytes_against(49.99e9, 50e9), "49.99 GB");
-        assert_eq!(human_bytes_against(49.99999e9, 50e9), "49.99 GB");
-        assert_eq!(human_bytes_against(20e9, 50e9), "20.0 GB");
         assert_eq!(human_rate(500.0), "500/s");
         assert_eq!(human_rate(0.25), "0.25/s");
     }

@@ -98,6 +98,12 @@ fn a_key_moves_only_when_it_saves_more_than_the_decision_margin() {
     let unpinned = |margin: f64| {
         with(&model("count-in-the-parents-partition"), |spec| {
             spec.aggregates.iter_mut().for_each(|a| a.partition_key = None);
+            // A copy of the check-ins into `Event` would serve the read by event too
+            // (for about as much): avoided, so the key alone is weighed.
+            spec.pins = vec![cosmap_domain::Pin::avoid(
+                cosmap_domain::PinnedOptimisation::Copy,
+                "check-ins of an event",
+            )];
             spec.thresholds.get_or_insert_with(Default::default).decision_margin = Some(margin);
             spec.access_patterns.push(
                 serde_json::from_str(r#"{"name": "check-in by id", "kind": "read", "start": "CheckIn", "filter": ["checkInId"], "perSecond": 100}"#)
@@ -329,4 +335,101 @@ fn a_feed_of_a_holder_carries_its_extended_reference() {
         "{:?}",
         report.totals
     );
+}
+
+fn decision<'m>(m: &'m LogicalModel, rule: cosmap_mapper::Rule, subject: &str) -> &'m cosmap_mapper::Decision {
+    m.decisions
+        .iter()
+        .rev()
+        .find(|d| d.rule == rule && d.subject == subject)
+        .unwrap_or_else(|| panic!("a {rule} decision on {subject}"))
+}
+
+fn pinned(d: &cosmap_mapper::Decision) -> Option<&str> {
+    d.evidence.get("pinned").and_then(|v| v.as_str())
+}
+
+#[test]
+fn pinned_optimisations_are_kept_or_avoided_and_their_cost_is_reported() {
+    use cosmap_domain::{Pin, PinnedOptimisation};
+    use cosmap_mapper::Rule;
+    let base = model("two-holders-of-one-extended-reference");
+    let m = map(&base, &Options::default());
+    // Unpinned: the post's reference stays plain, the review's is extended.
+    assert!(decision(&m, Rule::ExtendedReference, "Post.author")
+        .outcome
+        .starts_with("keeps a plain reference"));
+    assert!(decision(&m, Rule::ExtendedReference, "Review.reviewer")
+        .outcome
+        .starts_with("stores"));
+    let pinned_model = with(&base, |spec| {
+        spec.pins = vec![
+            Pin::keep(PinnedOptimisation::ExtendedReference, "Post.author"),
+            Pin::avoid(PinnedOptimisation::ExtendedReference, "Review.reviewer"),
+        ];
+    });
+    let m = map(&pinned_model, &Options::default());
+    let (post, review) = (
+        decision(&m, Rule::ExtendedReference, "Post.author"),
+        decision(&m, Rule::ExtendedReference, "Review.reviewer"),
+    );
+    assert!(post.outcome.starts_with("stores"), "{post:?}");
+    assert_eq!(pinned(post), Some("keep"));
+    assert!(post.reason.starts_with("pinned by the model (`keep`)"), "{post:?}");
+    assert!(evidence(post, "pinCostsRuPerSecond") > 0.0, "{post:?}");
+    assert!(review.outcome.starts_with("keeps a plain reference"), "{review:?}");
+    assert_eq!(pinned(review), Some("avoid"));
+    assert!(evidence(review, "pinCostsRuPerSecond") > 0.0, "{review:?}");
+    // The documents follow the pins.
+    let extended = |doc: &str, reference: &str| {
+        m.containers
+            .iter()
+            .flat_map(|c| c.document_types.iter())
+            .filter(|d| d.name == doc && d.copy_of.is_none())
+            .flat_map(|d| &d.references)
+            .any(|r| r.name == reference && r.extended.is_some())
+    };
+    assert!(extended("Post", "author"));
+    assert!(!extended("Review", "reviewer"));
+    // Both pins cost the workload something against the unpinned design.
+    let unpinned = cost(&base, &Options::default(), Consistency::default())
+        .totals
+        .optimised;
+    let with_pins = cost(&pinned_model, &Options::default(), Consistency::default())
+        .totals
+        .optimised;
+    assert!(with_pins > unpinned, "{with_pins} pinned against {unpinned}");
+}
+
+#[test]
+fn a_pinned_copy_is_kept_where_the_whole_design_would_refuse_it() {
+    use cosmap_domain::{Pin, PinnedOptimisation};
+    let base = model("copy-that-grows-its-target");
+    let pinned_model = with(&base, |spec| {
+        spec.pins = vec![Pin::keep(PinnedOptimisation::Copy, "Account3 by code")];
+    });
+    let m = map(&pinned_model, &Options::default());
+    let copies = m
+        .containers
+        .iter()
+        .flat_map(|c| &c.document_types)
+        .filter(|d| d.copy_of.is_some())
+        .count();
+    assert_eq!(copies, 1);
+    let d = decision(&m, cosmap_mapper::Rule::Copy, "Account3 by code");
+    assert!(d.outcome.starts_with("copy "), "{d:?}");
+    assert_eq!(pinned(d), Some("keep"));
+}
+
+#[test]
+fn a_pin_no_candidate_answers_is_recorded() {
+    use cosmap_domain::{Pin, PinnedOptimisation};
+    let base = model("two-holders-of-one-extended-reference");
+    let pinned_model = with(&base, |spec| {
+        spec.pins = vec![Pin::keep(PinnedOptimisation::Subset, "post with its author's name")];
+    });
+    let m = map(&pinned_model, &Options::default());
+    let d = decision(&m, cosmap_mapper::Rule::Subset, "post with its author's name");
+    assert_eq!(d.outcome, "pin not applied");
+    assert_eq!(pinned(d), Some("unanswered"));
 }

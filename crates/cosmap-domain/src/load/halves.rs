@@ -132,6 +132,7 @@ struct Fields {
     relationships: Option<Vec<crate::model::Relationship>>,
     access_patterns: Option<Vec<crate::model::AccessPattern>>,
     thresholds: Option<Option<crate::model::ThresholdOverrides>>,
+    pins: Option<Vec<crate::model::Pin>>,
 }
 
 impl Fields {
@@ -151,6 +152,7 @@ impl Fields {
             relationships: either(self.relationships, second.relationships)?.unwrap_or_default(),
             access_patterns: either(self.access_patterns, second.access_patterns)?.unwrap_or_default(),
             thresholds: either(self.thresholds, second.thresholds)?.flatten(),
+            pins: either(self.pins, second.pins)?.unwrap_or_default(),
         })
     }
 }
@@ -206,6 +208,7 @@ impl<'de> Visitor<'de> for FieldsVisitor<'_> {
                 "relationships" => once(&mut fields.relationships, &mut map)?,
                 "accessPatterns" => once(&mut fields.access_patterns, &mut map)?,
                 "thresholds" => once(&mut fields.thresholds, &mut map)?,
+                "pins" => once(&mut fields.pins, &mut map)?,
                 _ => return Err(de::Error::custom("not a field of the model")),
             }
             fields.count += 1;

@@ -12,7 +12,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 use crate::diagnostic::{Diagnostic, JsonPath, ModelError};
-use crate::model::{AccessPattern, Aggregate, Entity, ModelSpec, Relationship, ThresholdOverrides, ValueObject};
+use crate::model::{AccessPattern, Aggregate, Entity, ModelSpec, Pin, Relationship, ThresholdOverrides, ValueObject};
 use crate::naming::closest;
 use crate::DomainModel;
 
@@ -30,6 +30,7 @@ const TOP_LEVEL: &[&str] = &[
     "relationships",
     "accessPatterns",
     "thresholds",
+    "pins",
 ];
 
 /// Reads, parses and validates the model file at `path`.
@@ -235,6 +236,7 @@ fn shape(value: Value, diagnostics: &mut Vec<Diagnostic>) -> Option<ModelSpec> {
     let aggregates = list_of::<Aggregate>(&mut object, "aggregates", "aggregate", diagnostics);
     let relationships = list_of::<Relationship>(&mut object, "relationships", "relationship", diagnostics);
     let access_patterns = list_of::<AccessPattern>(&mut object, "accessPatterns", "access pattern", diagnostics);
+    let pins = list_of::<Pin>(&mut object, "pins", "pin", diagnostics);
     Some(ModelSpec {
         schema,
         name: name?,
@@ -245,6 +247,7 @@ fn shape(value: Value, diagnostics: &mut Vec<Diagnostic>) -> Option<ModelSpec> {
         relationships,
         access_patterns,
         thresholds,
+        pins,
     })
 }
 

@@ -7,6 +7,7 @@ mod access_pattern;
 mod aggregate;
 mod attribute;
 mod entity;
+mod pin;
 mod relationship;
 mod thresholds;
 mod value_object;
@@ -15,6 +16,7 @@ pub use access_pattern::{AccessKind, AccessPattern, Filter, FilterOp, SortKey, W
 pub use aggregate::Aggregate;
 pub use attribute::{Attribute, AttributeType};
 pub use entity::{ChangeRate, Entity, Volume};
+pub use pin::{Pin, PinChoice, PinnedOptimisation, SubjectKind};
 pub use relationship::{Cardinality, Depth, Growth, Relationship};
 pub use thresholds::{ThresholdOverrides, Throughput};
 pub use value_object::ValueObject;
@@ -53,6 +55,10 @@ pub struct ModelSpec {
     /// Overrides of the mapper's thresholds for this model.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub thresholds: Option<ThresholdOverrides>,
+    /// Choices of the mapper's search pinned by the model: an optimisation of one
+    /// subject kept whatever it costs, or avoided.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pins: Vec<Pin>,
 }
 
 impl ModelSpec {

@@ -6,6 +6,7 @@ mod aggregates;
 mod defaults;
 mod names;
 mod numbers;
+mod pins;
 mod relationships;
 
 use std::borrow::Cow;
@@ -180,6 +181,7 @@ impl<'a> Checker<'a> {
     fn first_share(&mut self) {
         self.check_aggregate_clashes();
         self.check_pinned_keys();
+        self.check_pins();
         self.check_relationships();
     }
 

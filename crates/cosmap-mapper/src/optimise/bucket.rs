@@ -85,12 +85,14 @@ pub(crate) fn apply(
             .min_by(|a, b| a.1.total_cmp(&b.1));
         candidates.extend(best.map(|(c, _)| c));
     }
+    let pins = super::pins::Pins::of(model, Rule::Bucket);
     let batch = super::weigh(
         &candidates,
         &without,
         price,
         |kept| bucketed(containers, kept),
         |c| c.patterns.clone(),
+        |c| pins.choice(&c.subject()),
     );
     for w in &batch.weighed {
         let (c, saves, adds) = (w.candidate, w.saves, w.adds);
@@ -126,7 +128,7 @@ pub(crate) fn apply(
                     about(human_ru_per_second(adds))
                 ),
             )
-        } else if w.saving {
+        } else if batch.not_together(w) {
             (
                 format!("keeps a document per `{}`", c.element),
                 super::not_together(&shape, "other buckets", saves, adds, batch.without),
@@ -150,6 +152,9 @@ pub(crate) fn apply(
             .with("typicalItems", units::round(c.typical_items))
             .with("savesRuPerSecond", units::round(saves))
             .with("addsRuPerSecond", units::round(adds));
+        if let Some(d) = trace.last_mut() {
+            w.mark(d);
+        }
     }
     match batch.chosen {
         Some((design, priced)) => {

@@ -58,12 +58,14 @@ pub(crate) fn apply(
     if candidates.is_empty() {
         return Some(without);
     }
+    let pins = super::pins::Pins::of(model, Rule::ComputedValue);
     let mut batch = super::weigh(
         &candidates,
         &without,
         price,
         |kept| computed(containers, kept),
         |c| affected(model, c),
+        |c| pins.choice(&format!("{}.{}", c.parent_document, c.name)),
     );
     for w in &batch.weighed {
         let (c, saves, adds) = (w.candidate, w.saves, w.adds);
@@ -92,7 +94,7 @@ pub(crate) fn apply(
                     about(human_ru_per_second(adds))
                 ),
             )
-        } else if w.saving {
+        } else if batch.not_together(w) {
             (
                 format!("counts `{}`s on each read", c.element),
                 super::not_together("keeping the count", "other counts", saves, adds, batch.without),
@@ -120,6 +122,9 @@ pub(crate) fn apply(
             .with("kept", c.kept.as_str())
             .with("savesRuPerSecond", units::round(saves))
             .with("addsRuPerSecond", units::round(adds));
+        if let Some(d) = trace.last_mut() {
+            w.mark(d);
+        }
     }
     if let Some((design, priced)) = batch.chosen.take() {
         let why = |k: &Container| {

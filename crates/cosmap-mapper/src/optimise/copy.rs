@@ -7,7 +7,7 @@
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 
-use cosmap_domain::{AccessKind, AccessPattern, DomainModel, NameMap};
+use cosmap_domain::{AccessKind, AccessPattern, DomainModel, NameMap, PinChoice};
 
 use crate::cost::constants::DEFAULT_ITEM_BYTES;
 use crate::cost::design::Design;
@@ -17,7 +17,7 @@ use crate::decision::{Rule, Trace};
 use crate::logical_model::{Container, ContainerKind, CopyOf, DocumentType, Embedded, EmbeddedKind, Property, Role};
 use crate::operations::PropertyPath;
 use crate::options::Thresholds;
-use crate::statistics::{human_bytes, human_bytes_against_shown, human_rate, Statistics};
+use crate::statistics::{human_bytes, human_rate, Statistics};
 use crate::sync_plan::SyncPlan;
 
 /// Adds copy document types to `containers` where a frequent access pattern needs them.
@@ -33,11 +33,15 @@ pub(crate) fn apply(
     design: &Design<'_>,
     containers: &mut Cow<'_, [Container]>,
     trace: &mut Trace,
+    only_pinned: bool,
 ) -> bool {
+    let pins = super::pins::Pins::of(model, Rule::Copy);
+    let kept = |p: &AccessPattern| pins.choice(&p.name) == Some(PinChoice::Keep);
     let mut patterns: Vec<&AccessPattern> = model
         .access_patterns()
         .iter()
-        .filter(|p| p.kind == AccessKind::Read && p.per_second >= t.frequent_per_second)
+        .filter(|p| p.kind == AccessKind::Read && (p.per_second >= t.frequent_per_second || kept(p)))
+        .filter(|p| !only_pinned || kept(p))
         .collect();
     patterns.sort_by(|a, b| a.name.cmp(&b.name));
     // Copies never hold the data a pattern starts from, and adding them moves no
@@ -48,16 +52,14 @@ pub(crate) fn apply(
         .enumerate()
         .map(|(i, c)| (c.name.clone(), i))
         .collect();
-    // The large-container threshold as the refusals quote it, formatted once.
-    let large = human_bytes(t.large_container_bytes);
     let mut changed = false;
     for pattern in patterns {
         let site = Site {
             holders: &holders,
             by_name: &by_name,
-            large: &large,
+            pin: pins.choice(&pattern.name),
         };
-        changed |= consider(model, pattern, t, stats, design, &site, containers, trace);
+        changed |= consider(model, pattern, stats, design, &site, containers, trace);
     }
     changed
 }
@@ -66,8 +68,8 @@ pub(crate) fn apply(
 struct Site<'a> {
     holders: &'a Holders,
     by_name: &'a BTreeMap<String, usize>,
-    /// `largeContainerBytes` as [`human_bytes`] shows it.
-    large: &'a str,
+    /// How the model pins a copy for the pattern (`pins`).
+    pin: Option<PinChoice>,
 }
 
 /// Adds (or widens) a copy serving `pattern` where it pays; whether it changed
@@ -76,7 +78,6 @@ struct Site<'a> {
 fn consider(
     model: &DomainModel,
     pattern: &AccessPattern,
-    t: &Thresholds,
     stats: &Statistics,
     design: &Design<'_>,
     site: &Site<'_>,
@@ -131,20 +132,6 @@ fn consider(
                 ));
         return false;
     };
-    if bytes < t.large_container_bytes {
-        refuse(
-            trace,
-            pattern,
-            format!(
-                "`{}` is small (about {}, under {}): a cross-partition query there checks few physical partitions",
-                source.name,
-                human_bytes_against_shown(bytes, t.large_container_bytes, site.large),
-                site.large
-            ),
-        )
-        .with("containerBytes", bytes);
-        return false;
-    }
     let filter = pattern.filter.join(", ");
     // The first container (in order) partitioned by a filtered attribute that
     // `doc` refers to once, reached through the first such reference.
@@ -199,16 +186,19 @@ fn consider(
     let writes = stats.writes_per_second(&doc.source);
     let size = copy.estimated_size_bytes.unwrap_or(DEFAULT_ITEM_BYTES);
     let added = writes * units::replace(size, document_paths(&copy));
-    if saved <= added {
+    if site.pin == Some(PinChoice::Avoid) || (saved <= added && site.pin.is_none()) {
         let reason = format!(
             "a copy would save about {saved:.0} RU/s of cross-partition fan-out over {partitions} partitions but add about {added:.0} RU/s of writes ({} of `{}`)",
             human_rate(writes),
             doc.name
         );
-        refuse(trace, pattern, reason)
+        let decision = refuse(trace, pattern, reason)
             .with("physicalPartitions", partitions)
             .with("readRuSaved", units::round(saved))
             .with("writeRuAdded", units::round(added));
+        if let Some(pin) = site.pin {
+            super::pins::mark(decision, pin, saved, added);
+        }
         return false;
     }
     let source_name = source.name.clone();
@@ -270,11 +260,10 @@ fn consider(
                 copy.source, target.name
             ),
             format!(
-                "`{}` runs {} and filters `{source_name}` (about {}, over {}) on {filter}, not its partition key; in `{}` it becomes a single-partition query, saving about {:.0} RU/s of fan-out for {:.0} RU/s of copy writes; the change feed keeps the copy in sync, and TTL is turned on in `{source_name}` (defaultTtl -1) so deletions reach the feed",
+                "`{}` runs {} and filters `{source_name}` (about {}, over {partitions} physical partitions) on {filter}, not its partition key; in `{}` it becomes a single-partition query, saving about {:.0} RU/s of fan-out for {:.0} RU/s of copy writes; the change feed keeps the copy in sync, and TTL is turned on in `{source_name}` (defaultTtl -1) so deletions reach the feed",
                 pattern.name,
                 human_rate(pattern.per_second),
                 human_bytes(bytes),
-                human_bytes(t.large_container_bytes),
                 target.name,
                 saved,
                 added
@@ -287,6 +276,9 @@ fn consider(
         .with("readRuSaved", units::round(saved))
         .with("writeRuAdded", units::round(added))
         .with("targetContainer", target.name.as_str());
+    if let (Some(pin), Some(decision)) = (site.pin, trace.last_mut()) {
+        super::pins::mark(decision, pin, saved, added);
+    }
     target.document_types.make_mut().push(copy);
     if !target.rules.contains(&Rule::Copy) {
         target.rules.push(Rule::Copy);

@@ -69,6 +69,7 @@ pub(crate) fn apply(
             .position(|(c, holder)| *holder == Some(document.as_str()) && c.reference == *reference),
         _ => None,
     };
+    let pins = super::pins::Pins::of(model, Rule::ExtendedReference);
     let batch = super::weigh_owned(
         &candidates,
         &without,
@@ -76,6 +77,7 @@ pub(crate) fn apply(
         |kept| extended(model, containers, kept),
         |c| affected(model, c),
         owner,
+        |c| pins.choice(&c.subject()),
     );
     for w in &batch.weighed {
         let (c, saves, adds) = (w.candidate, w.saves, w.adds);
@@ -112,7 +114,7 @@ pub(crate) fn apply(
                     }
                 ),
             )
-        } else if w.saving {
+        } else if batch.not_together(w) {
             (
                 "keeps a plain reference".to_string(),
                 super::not_together(
@@ -143,6 +145,9 @@ pub(crate) fn apply(
             .with("synced", synced)
             .with("savesRuPerSecond", units::round(saves))
             .with("addsRuPerSecond", units::round(adds));
+        if let Some(d) = trace.last_mut() {
+            w.mark(d);
+        }
     }
     match batch.chosen {
         Some((design, priced)) => {

@@ -6,7 +6,7 @@
 //! the feed costs less than without: the writes that keep it cost against the fan-out
 //! it replaces.
 
-use cosmap_domain::{AccessKind, AccessPattern, DomainModel};
+use cosmap_domain::{AccessKind, AccessPattern, DomainModel, PinChoice};
 use std::sync::Arc;
 
 use super::copy::{mark_copy_source, projected};
@@ -34,12 +34,13 @@ pub(crate) fn apply(
     price: &dyn Fn(&[Container]) -> Priced,
     priced: Option<Priced>,
 ) -> Option<Priced> {
+    let pins = super::pins::Pins::of(model, Rule::Feed);
     let mut patterns: Vec<&AccessPattern> = model
         .access_patterns()
         .iter()
         .filter(|p| {
             p.kind == AccessKind::Read
-                && p.per_second >= t.frequent_per_second
+                && (p.per_second >= t.frequent_per_second || pins.choice(&p.name) == Some(PinChoice::Keep))
                 && p.limit.is_some()
                 && !p.sort.is_empty()
                 && p.filter.is_empty()
@@ -89,7 +90,16 @@ pub(crate) fn apply(
             .with("feedRuPerSecond", feed_ru.round());
             continue;
         }
-        if !with.cheaper_than(&current) {
+        let pin = pins.choice(&pattern.name);
+        let (saves, adds) = ((before - after).max(0.0), (after - before).max(0.0));
+        if pin == Some(PinChoice::Avoid) {
+            let decision = no_feed(trace, pattern, String::new())
+                .with("workloadRuPerSecond", before)
+                .with("workloadRuPerSecondWith", after);
+            super::pins::mark(decision, PinChoice::Avoid, saves, adds);
+            continue;
+        }
+        if !with.cheaper_than(&current) && pin.is_none() {
             no_feed(
                 trace,
                 pattern,
@@ -122,6 +132,9 @@ pub(crate) fn apply(
             .with("limit", pattern.limit.unwrap_or_default())
             .with("workloadRuPerSecond", before)
             .with("workloadRuPerSecondWith", after);
+        if let (Some(pin), Some(decision)) = (pin, trace.last_mut()) {
+            super::pins::mark(decision, pin, saves, adds);
+        }
         let mut candidate = candidate;
         if let Some(source) = candidate.iter_mut().find(|c| c.name == source) {
             mark_copy_source(source, trace);

@@ -7,7 +7,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
-use cosmap_domain::DomainModel;
+use cosmap_domain::{DomainModel, PinChoice};
 
 use crate::cost::design::Design;
 use crate::cost::{facts, Consistency};
@@ -22,6 +22,7 @@ pub(crate) mod embed_reference_data;
 pub(crate) mod extended_reference;
 pub(crate) mod feed;
 pub(crate) mod partition_key;
+pub(crate) mod pins;
 pub(crate) mod subset;
 pub(crate) mod tree_ancestors;
 
@@ -154,6 +155,17 @@ pub(crate) struct Weighed<'c, C> {
     pub(crate) saves: f64,
     pub(crate) adds: f64,
     pub(crate) saving: bool,
+    /// How the model pins it (`pins`): kept or avoided whatever it saves.
+    pub(crate) pin: Option<PinChoice>,
+}
+
+impl<C> Weighed<'_, C> {
+    /// Marks `decision` (this candidate's) as pinned, when it is, with what the pin costs.
+    pub(crate) fn mark(&self, decision: &mut crate::decision::Decision) {
+        if let Some(choice) = self.pin {
+            pins::mark(decision, choice, self.saves, self.adds);
+        }
+    }
 }
 
 /// The outcome of weighing a batch of one optimisation's candidates.
@@ -170,9 +182,19 @@ pub(crate) struct Batch<'c, C> {
 }
 
 impl<C> Batch<'_, C> {
-    /// Whether `w` is kept: it saves, and the saving ones together cost less.
+    /// Whether `w` is kept: pinned `keep`, or it saves, is not pinned `avoid`, and the
+    /// saving ones together cost less.
     pub(crate) fn kept(&self, w: &Weighed<'_, C>) -> bool {
-        w.saving && self.together
+        match w.pin {
+            Some(PinChoice::Keep) => true,
+            Some(PinChoice::Avoid) => false,
+            None => w.saving && self.together,
+        }
+    }
+
+    /// Whether `w` saves alone but is not kept beside the others (not pinned).
+    pub(crate) fn not_together(&self, w: &Weighed<'_, C>) -> bool {
+        w.pin.is_none() && w.saving && !self.together
     }
 }
 
@@ -180,15 +202,17 @@ impl<C> Batch<'_, C> {
 /// (`design`) against the design `without` any, each candidate by the `affected`
 /// patterns it changes (the reads it saves, the writes that keep it current); those
 /// that save more than they add are kept together, and only if the design with
-/// exactly those costs less than none.
+/// exactly those costs less than none. `pinned` says how the model pins a candidate:
+/// one pinned `keep` is kept whatever it costs, one pinned `avoid` never.
 pub(crate) fn weigh<'c, C: Clone>(
     candidates: &'c [C],
     without: &Priced,
     price: &dyn Fn(&[Container]) -> Priced,
     design: impl Fn(&[C]) -> Vec<Container>,
     affected: impl Fn(&C) -> BTreeSet<String>,
+    pinned: impl Fn(&C) -> Option<PinChoice>,
 ) -> Batch<'c, C> {
-    weigh_owned(candidates, without, price, design, affected, |_| None)
+    weigh_owned(candidates, without, price, design, affected, |_| None, pinned)
 }
 
 /// [`weigh`], where `owner` tells which candidate (by its place in `candidates`) a
@@ -202,6 +226,7 @@ pub(crate) fn weigh_owned<'c, C: Clone>(
     design: impl Fn(&[C]) -> Vec<Container>,
     affected: impl Fn(&C) -> BTreeSet<String>,
     owner: impl Fn(&crate::operations::Request) -> Option<usize>,
+    pinned: impl Fn(&C) -> Option<PinChoice>,
 ) -> Batch<'c, C> {
     let all = design(candidates);
     let with_all = price(&all);
@@ -223,13 +248,18 @@ pub(crate) fn weigh_owned<'c, C: Clone>(
     };
     let mut weighed = Vec::new();
     let mut kept: Vec<C> = Vec::new();
+    let mut forced: Vec<C> = Vec::new();
     for (me, candidate) in candidates.iter().enumerate() {
         let (saves, adds) = crate::cost::optimisations::saves_and_adds(affected(candidate).iter().map(|name| {
             let ru = |p: &Priced| p.by_pattern.get(name.as_str()).copied().unwrap_or(0.0);
             ru(without) - (ru(&with_all) - others(name, me))
         }));
         let saving = saves > adds;
-        if saving {
+        let pin = pinned(candidate);
+        if pin == Some(PinChoice::Keep) {
+            forced.push(candidate.clone());
+        }
+        if pin == Some(PinChoice::Keep) || (saving && pin.is_none()) {
             kept.push(candidate.clone());
         }
         weighed.push(Weighed {
@@ -237,22 +267,29 @@ pub(crate) fn weigh_owned<'c, C: Clone>(
             saves,
             adds,
             saving,
+            pin,
         });
     }
-    let chosen = if kept.is_empty() {
-        None
-    } else if kept.len() == candidates.len() {
-        Some((all, with_all))
-    } else {
-        let design = design(&kept);
-        let priced = price(&design);
-        Some((design, priced))
+    let mut all = Some((all, with_all));
+    let mut designed = |kept: Vec<C>| -> Option<(Vec<Container>, Priced)> {
+        if kept.is_empty() {
+            None
+        } else if let Some(all) = all.take().filter(|_| kept.len() == candidates.len()) {
+            Some(all)
+        } else {
+            let design = design(&kept);
+            let priced = price(&design);
+            Some((design, priced))
+        }
     };
+    let chosen = designed(kept);
     let together = chosen.as_ref().is_none_or(|(_, p)| p.cheaper_than(without));
+    // Not cheaper together: only what the model pins `keep` is made.
+    let chosen = if together { chosen } else { designed(forced) };
     Batch {
         weighed,
         together,
-        chosen: chosen.filter(|_| together),
+        chosen,
         without: without.total(),
     }
 }

@@ -48,12 +48,14 @@ pub(crate) fn apply(
         return priced;
     }
     let without = priced.unwrap_or_else(|| price(containers));
+    let pins = super::pins::Pins::of(model, Rule::Subset);
     let mut batch = super::weigh(
         &candidates,
         &without,
         price,
         |kept| subsets(containers, kept),
         |c| affected(model, c),
+        |c| pins.choice(&c.pattern),
     );
     for w in &batch.weighed {
         let (c, saves, adds) = (w.candidate, w.saves, w.adds);
@@ -104,6 +106,9 @@ pub(crate) fn apply(
             .with("kept", of.kept.as_str())
             .with("savesRuPerSecond", units::round(saves))
             .with("addsRuPerSecond", units::round(adds));
+        if let Some(d) = trace.last_mut() {
+            w.mark(d);
+        }
     }
     if let Some((design, priced)) = batch.chosen.take() {
         let why = |k: &Container| {

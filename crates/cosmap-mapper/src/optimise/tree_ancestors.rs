@@ -58,12 +58,14 @@ pub(crate) fn apply(
         return priced;
     }
     let without = priced.unwrap_or_else(|| price(containers));
+    let pins = super::pins::Pins::of(model, Rule::TreeAncestors);
     let batch = super::weigh(
         &candidates,
         &without,
         price,
         |kept| with_ancestors(model, containers, kept),
         |c| affected(model, c),
+        |c| pins.choice(&c.subject()),
     );
     for w in &batch.weighed {
         let (c, saves, adds) = (w.candidate, w.saves, w.adds);
@@ -88,7 +90,7 @@ pub(crate) fn apply(
                     about(human_ru_per_second(adds))
                 ),
             )
-        } else if w.saving {
+        } else if batch.not_together(w) {
             (
                 format!("follows `{}` up, one point read per level", c.parent),
                 super::not_together("the list", "other ancestors lists", saves, adds, batch.without),
@@ -111,6 +113,9 @@ pub(crate) fn apply(
             .with("listBytes", units::round(list_bytes(model, c)))
             .with("savesRuPerSecond", units::round(saves))
             .with("addsRuPerSecond", units::round(adds));
+        if let Some(d) = trace.last_mut() {
+            w.mark(d);
+        }
     }
     match batch.chosen {
         Some((design, priced)) => {
