@@ -78,6 +78,24 @@ pub enum Rule {
 }
 
 impl Rule {
+    /// Whether it is one of MR1–MR6 or the physical rules that finish them (unique
+    /// keys and claims, reference lists): the structure, not an optimisation weighed
+    /// against the workload.
+    pub fn is_mapping_rule(self) -> bool {
+        matches!(
+            self,
+            Rule::Mr1
+                | Rule::Mr2
+                | Rule::Mr3
+                | Rule::Mr4
+                | Rule::Mr5
+                | Rule::Mr6
+                | Rule::ReferenceList
+                | Rule::UniqueKey
+                | Rule::UniqueClaim
+        )
+    }
+
     /// The rule's name as printed (and in JSON): `MR1` … `MR6`, `copy`, `embedReferenceData`, …
     pub fn as_str(self) -> &'static str {
         match self {

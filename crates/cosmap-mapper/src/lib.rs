@@ -334,6 +334,8 @@ fn complete(
         let priced = optimise::tree_ancestors::apply(model, &mut containers, &mut trace, &price, priced);
         // Many small children read by time, kept together in buckets where it pays.
         let priced = optimise::bucket::apply(model, &stats, &mut containers, &mut trace, &price, priced);
+        // A copy or feed a later step left without a read is dropped.
+        let priced = optimise::unused_copies::drop_unused(model, &mut containers, &mut trace, &price, priced);
         // A pin that no optimisation answered is said, never passed over.
         optimise::pins::record_unanswered(model, &mut trace);
         // The last design priced is the one the map leaves, finished already: its

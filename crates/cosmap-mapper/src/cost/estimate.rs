@@ -5,6 +5,7 @@
 use cosmap_domain::DomainModel;
 use serde::Serialize;
 
+use super::against_naive::{self, explain, DearerThanNaive, Designs};
 use super::constants::*;
 use super::design::{ContainerFigures, Design};
 use super::facts::{self, Facts};
@@ -73,6 +74,9 @@ pub struct CostReport {
     /// RU/s the optimised design saves over MR1–MR6 on patterns no optimisation
     /// changed (negative when it adds: a container grown by copies fans out wider).
     pub other_effects_ru_per_second: f64,
+    /// The patterns that cost more in the optimised design than in the naive port,
+    /// each with the rule that makes it so.
+    pub dearer_than_naive: Vec<DearerThanNaive>,
     /// Risks found in the optimised design.
     pub warnings: Vec<String>,
     /// The figures the documentation does not give, as assumed.
@@ -285,8 +289,18 @@ fn report(
         optimised: total(|p| &p.optimised),
     };
     let (optimisations, other_effects_ru_per_second) = effects(optimised_model, rules_design, &patterns);
+    let dearer = explain(
+        model,
+        &patterns,
+        &Designs {
+            optimised: optimised_model,
+            naive_containers: &naive.containers,
+            optimised_containers: &optimised.containers,
+            effects: &optimisations,
+        },
+    );
     let mut warnings = warnings;
-    warnings.extend(dearer_than_naive(&patterns, &totals));
+    warnings.extend(dearer_than_naive(&patterns, &totals, &dearer));
     CostReport {
         model: model.name().to_string(),
         consistency,
@@ -299,44 +313,35 @@ fn report(
         },
         optimisations,
         other_effects_ru_per_second,
+        dearer_than_naive: dearer,
         warnings,
         assumptions: ASSUMPTIONS.iter().map(|a| a.to_string()).collect(),
     }
 }
 
-/// The reads (and the workload) that cost more in the optimised design than in the
-/// naive port, by more than 5% and 1 RU/s: a design a user could beat by the obvious
-/// port is said to be one, never shown as optimised without a word. (Writes that pay
-/// for what the reads save are the design's trade, weighed in the workload.)
-fn dearer_than_naive(patterns: &[PatternCost], totals: &Totals) -> Vec<String> {
+/// The workload, the reads, and the writes MR1–MR6's structure makes dearer, that cost
+/// more in the optimised design than in the naive port (by more than 5% and 1 RU/s),
+/// each with the rule that makes it so: a design a user could beat by the obvious port
+/// is said to be one, never shown as optimised without a word. (Writes that pay for
+/// what an optimisation saves are its trade, weighed in the workload: listed in the
+/// report's `dearerThanNaive`, not warned.)
+fn dearer_than_naive(patterns: &[PatternCost], totals: &Totals, dearer: &[DearerThanNaive]) -> Vec<String> {
     use crate::statistics::{about, human_ru_per_second};
-    let dearer = |optimised: f64, naive: f64| {
-        optimised.is_finite() && naive.is_finite() && optimised > naive * 1.05 && optimised - naive >= 1.0
-    };
     let mut out = Vec::new();
-    if dearer(totals.optimised, totals.naive) {
+    if against_naive::dearer(totals.optimised, totals.naive) {
         out.push(format!(
             "the workload costs {} in this design against {} in the naive port (one container per entity, by `/id`): the patterns below cost more here",
             about(human_ru_per_second(totals.optimised)),
             about(human_ru_per_second(totals.naive))
         ));
     }
-    for p in patterns {
-        let (o, n) = (&p.optimised, &p.naive);
-        let read = o.operation != OperationKind::Write;
-        if read && dearer(o.ru_per_second, n.ru_per_second) {
-            out.push(format!(
-                "`{}` costs {} here ({}, {} request{}) against {} in the naive port ({}, {} request{})",
-                p.name,
-                about(human_ru_per_second(o.ru_per_second)),
-                o.operation.as_str(),
-                o.requests,
-                if o.requests == 1 { "" } else { "s" },
-                about(human_ru_per_second(n.ru_per_second)),
-                n.operation.as_str(),
-                n.requests,
-                if n.requests == 1 { "" } else { "s" },
-            ));
+    for d in dearer {
+        let read = patterns
+            .iter()
+            .find(|p| p.name == d.pattern)
+            .is_some_and(|p| p.optimised.operation != OperationKind::Write);
+        if read || d.rule.is_mapping_rule() {
+            out.push(against_naive::warning(d));
         }
     }
     out

@@ -3,6 +3,7 @@
 //! estimate of a whole workload under three designs (`estimate`), and what each
 //! optimisation saves and adds (`optimisations`).
 
+pub mod against_naive;
 pub(crate) mod choose;
 pub mod constants;
 pub(crate) mod design;
@@ -11,6 +12,7 @@ pub(crate) mod facts;
 pub(crate) mod optimisations;
 pub mod units;
 
+pub use against_naive::DearerThanNaive;
 pub use design::{ContainerFigures, Provisioned, ThroughputSource};
 pub use estimate::{
     containers, cost, estimate, map_and_cost, Consistency, CostReport, DesignContainers, DesignCost, PatternCost,

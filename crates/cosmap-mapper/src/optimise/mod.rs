@@ -25,6 +25,7 @@ pub(crate) mod partition_key;
 pub(crate) mod pins;
 pub(crate) mod subset;
 pub(crate) mod tree_ancestors;
+pub(crate) mod unused_copies;
 
 /// A candidate design, finished (unique keys, operations, indexing) and priced by
 /// the cost table's own figures: what an optimisation is weighed on.
