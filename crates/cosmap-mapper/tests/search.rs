@@ -4,6 +4,10 @@
 
 use std::path::PathBuf;
 
+#[path = "properties/strategy.rs"]
+#[allow(dead_code)]
+mod strategy;
+
 use cosmap_domain::DomainModel;
 use cosmap_mapper::cost::{cost, Consistency};
 use cosmap_mapper::operations::{OperationKind, Purpose, ValueSource};
@@ -211,6 +215,19 @@ fn every_model() -> Vec<PathBuf> {
     paths
 }
 
+/// `n` models drawn by the property tests' strategy, on a fixed seed.
+fn drawn_models(n: usize) -> Vec<DomainModel> {
+    use proptest::strategy::{Strategy, ValueTree};
+    use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
+    let mut runner = TestRunner::new_with_rng(Config::default(), TestRng::from_seed(RngAlgorithm::ChaCha, &[11; 32]));
+    (0..n)
+        .map(|_| {
+            let spec = strategy::model_spec().new_tree(&mut runner).expect("a model").current();
+            DomainModel::new(spec).expect("the strategy makes valid models")
+        })
+        .collect()
+}
+
 #[test]
 fn every_query_a_pattern_or_a_worker_sends_is_indexed() {
     let created_only = with(&model("two-holders-of-one-extended-reference"), |spec| {
@@ -229,6 +246,7 @@ fn every_query_a_pattern_or_a_worker_sends_is_indexed() {
             cosmap_domain::load_file(&path).expect("valid"),
         ));
     }
+    models.extend(drawn_models(200).into_iter().enumerate().map(|(i, m)| (format!("drawn model {i}"), m)));
     for (name, model) in &models {
         let m = map(model, &Options::default());
         let workers = cosmap_mapper::operations::worker_queries(&m.containers);
