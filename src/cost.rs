@@ -49,32 +49,7 @@ fn render(r: &CostReport) -> String {
     ] {
         let _ = writeln!(out, "  {label:<11}{:>14}", thousands(total));
     }
-    if !r.optimisations.is_empty() {
-        let _ = writeln!(out, "\nOptimisations (RU/s against MR1–MR6 alone)");
-        for o in &r.optimisations {
-            let head = format!(
-                "{} {}: saves {}, adds {}",
-                o.rule.as_str(),
-                o.subject,
-                thousands(o.saves_ru_per_second),
-                thousands(o.adds_ru_per_second)
-            );
-            crate::text::wrap_into(&mut out, "  ", &head, 4);
-            wrap(&mut out, &format!("through {}", o.patterns.join("; ")));
-        }
-        if r.other_effects_ru_per_second.abs() >= 0.5 {
-            let (label, figure) = if r.other_effects_ru_per_second >= 0.0 {
-                ("save", r.other_effects_ru_per_second)
-            } else {
-                ("add", -r.other_effects_ru_per_second)
-            };
-            let _ = writeln!(
-                out,
-                "  other patterns {label} {} (their containers grew or shrank)",
-                thousands(figure)
-            );
-        }
-    }
+    optimisations(&mut out, r);
     let _ = writeln!(
         out,
         "\nPhysical partitions (optimised design; every price above uses them)"
@@ -93,6 +68,76 @@ fn render(r: &CostReport) -> String {
         wrap(&mut out, a);
     }
     out
+}
+
+/// What the optimisations did: the search as it went when the report has it (from
+/// MR1–MR6 alone, each step that changed the workload with the workload it left, and
+/// under it what it kept, each by its own figures against MR1–MR6 alone, in the order
+/// kept), else each optimisation's figures.
+fn optimisations(out: &mut String, r: &CostReport) {
+    if r.optimisations.is_empty() && r.search.is_empty() {
+        return;
+    }
+    let mut shown = vec![false; r.optimisations.len()];
+    if r.search.is_empty() {
+        let _ = writeln!(out, "\nOptimisations (RU/s against MR1–MR6 alone)");
+    } else {
+        let _ = writeln!(
+            out,
+            "\nThe search (the workload after each step, each weighed on the design the steps\nbefore it left; under it, what it kept, by its own RU/s against MR1–MR6 alone)"
+        );
+        let _ = writeln!(out, "  {:<46}{:>14}", "MR1–MR6 alone", thousands(r.totals.rules));
+        let mut before = r.totals.rules;
+        for step in &r.search {
+            let after = step.workload_ru_per_second;
+            let kept: Vec<usize> = (0..r.optimisations.len())
+                .filter(|&i| !shown[i] && step.rules.contains(&r.optimisations[i].rule))
+                .collect();
+            let same = (after - before).abs() < 0.5 || (before.is_infinite() && after.is_infinite());
+            if same && kept.is_empty() {
+                continue;
+            }
+            let _ = writeln!(out, "  {:<46}{:>14}", format!("then {}", step.step), thousands(after));
+            for i in kept {
+                effect(out, &r.optimisations[i], "    ");
+                shown[i] = true;
+            }
+            before = after;
+        }
+    }
+    for (o, _) in r.optimisations.iter().zip(&shown).filter(|(_, shown)| !**shown) {
+        effect(out, o, "  ");
+    }
+    if r.other_effects_ru_per_second.abs() >= 0.5 {
+        let (label, figure) = if r.other_effects_ru_per_second >= 0.0 {
+            ("save", r.other_effects_ru_per_second)
+        } else {
+            ("add", -r.other_effects_ru_per_second)
+        };
+        let _ = writeln!(
+            out,
+            "  other patterns {label} {} (their containers grew or shrank)",
+            thousands(figure)
+        );
+    }
+}
+
+/// One optimisation's own figures and the patterns it changes.
+fn effect(out: &mut String, o: &cosmap_mapper::cost::OptimisationEffect, indent: &str) {
+    let head = format!(
+        "{} {}: saves {}, adds {}",
+        o.rule.as_str(),
+        o.subject,
+        thousands(o.saves_ru_per_second),
+        thousands(o.adds_ru_per_second)
+    );
+    crate::text::wrap_into(out, indent, &head, indent.len() + 2);
+    crate::text::wrap_into(
+        out,
+        &format!("{indent}  "),
+        &format!("through {}", o.patterns.join("; ")),
+        indent.len() + 4,
+    );
 }
 
 fn line(out: &mut String, label: &str, d: &DesignCost) {

@@ -31,6 +31,7 @@ pub use logical_model::{
     DocumentType, DocumentTypes, Embedded, EmbeddedKind, ExtendedReference, IdSource, Keeping, LogicalModel,
     ParentLink, PartitionKey, PartitionKeyValue, Property, PropertyHolder, Reference, Role, FORMAT_VERSION,
 };
+pub use optimise::search::SearchStep;
 pub use options::{
     Options, Thresholds, LOGICAL_PARTITION_BYTES, LOGICAL_PARTITION_RU_PER_SECOND, MAX_ITEM_BYTES,
     PHYSICAL_PARTITION_BYTES,
@@ -80,6 +81,8 @@ struct Completed {
     logical: LogicalModel,
     rules: Option<RulesDesign>,
     stats: statistics::Statistics,
+    /// The workload after each step of the search (empty when not optimised).
+    search: Vec<optimise::search::SearchStep>,
 }
 
 /// What the cost table needs of the maps (see [`map_for_cost`]).
@@ -90,6 +93,8 @@ pub(crate) struct ForCost {
     pub(crate) rules: RulesDesign,
     /// The model's statistics, as the map figured them.
     pub(crate) stats: statistics::Statistics,
+    /// The workload after each step of the search.
+    pub(crate) search: Vec<optimise::search::SearchStep>,
 }
 
 impl ForCost {
@@ -130,21 +135,28 @@ pub(crate) fn map_for_cost<'scope, 'env>(
     options: &'env Options,
 ) -> (ForCost, Ahead<'scope>) {
     let assembled = Assembled::of(model, options);
-    let (Completed { logical, rules, stats }, ahead) =
-        if !options.optimise || model.access_patterns().len() < PARALLEL_FROM {
-            (complete(model, options, assembled, None), None)
-        } else {
-            let (send, foreseen) = std::sync::mpsc::sync_channel(1);
-            // Shared, not copied: the map replaces a design it changes, never edits
-            // it, so this thread's stays the assembled one.
-            let design = Arc::clone(&assembled.containers);
-            let ahead = scope.spawn(move || {
-                for leftover in foresee(model, options, design, send) {
-                    drop(leftover);
-                }
-            });
-            (complete(model, options, assembled, Some(foreseen)), Some(ahead))
-        };
+    let (
+        Completed {
+            logical,
+            rules,
+            stats,
+            search,
+        },
+        ahead,
+    ) = if !options.optimise || model.access_patterns().len() < PARALLEL_FROM {
+        (complete(model, options, assembled, None), None)
+    } else {
+        let (send, foreseen) = std::sync::mpsc::sync_channel(1);
+        // Shared, not copied: the map replaces a design it changes, never edits
+        // it, so this thread's stays the assembled one.
+        let design = Arc::clone(&assembled.containers);
+        let ahead = scope.spawn(move || {
+            for leftover in foresee(model, options, design, send) {
+                drop(leftover);
+            }
+        });
+        (complete(model, options, assembled, Some(foreseen)), Some(ahead))
+    };
     // Found on every path of the optimised map (each finishes the assembled design);
     // mapped again should one ever not.
     let rules = rules.unwrap_or_else(|| {
@@ -156,6 +168,7 @@ pub(crate) fn map_for_cost<'scope, 'env>(
         optimised: logical,
         rules,
         stats,
+        search,
     };
     (for_cost, Ahead(ahead))
 }
@@ -306,6 +319,8 @@ fn complete(
                 Some(priced)
             }
         };
+        let mut search = optimise::search::Search::default();
+        search.after("partition keys and copies", &[Rule::PartitionKey, Rule::Copy], &priced);
         let priced = optimise::feed::apply(
             model,
             &thresholds,
@@ -315,6 +330,7 @@ fn complete(
             &price,
             priced,
         );
+        search.after("feeds", &[Rule::Feed], &priced);
         // The design the partition keys, copies and feeds left, priced, is the one
         // the snapshots are weighed against.
         // Each step below is given the design as the steps before left it, priced when
@@ -324,18 +340,29 @@ fn complete(
         let foreseen = foreseen.and_then(|receiver| receiver.recv().ok());
         let priced =
             optimise::embed_reference_data::apply(model, &mut containers, &mut trace, &price, priced, foreseen);
+        search.after("embedded reference data", &[Rule::EmbedReferenceData], &priced);
         // What reads still take through references, stored beside them where it pays.
         let priced = optimise::extended_reference::apply(model, &mut containers, &mut trace, &price, priced);
+        search.after("extended references", &[Rule::ExtendedReference], &priced);
         // The counts reads ask for, kept on their parents where it pays.
         let priced = optimise::computed_value::apply(model, &mut containers, &mut trace, &price, priced);
+        search.after("computed counts", &[Rule::ComputedValue], &priced);
         // The newest children reads take, kept in their parents where it pays.
         let priced = optimise::subset::apply(model, &thresholds, &mut containers, &mut trace, &price, priced);
+        search.after("subsets", &[Rule::Subset], &priced);
         // The path to the root reads of a tree take, kept on each element where it pays.
         let priced = optimise::tree_ancestors::apply(model, &mut containers, &mut trace, &price, priced);
+        search.after("tree ancestors", &[Rule::TreeAncestors], &priced);
         // Many small children read by time, kept together in buckets where it pays.
         let priced = optimise::bucket::apply(model, &stats, &mut containers, &mut trace, &price, priced);
+        search.after("buckets", &[Rule::Bucket], &priced);
         // A copy or feed a later step left without a read is dropped.
         let priced = optimise::unused_copies::drop_unused(model, &mut containers, &mut trace, &price, priced);
+        search.after(
+            "copies and feeds nothing reads, dropped",
+            &[Rule::Copy, Rule::Feed],
+            &priced,
+        );
         // A pin that no optimisation answered is said, never passed over.
         optimise::pins::record_unanswered(model, &mut trace);
         // The last design priced is the one the map leaves, finished already: its
@@ -361,16 +388,27 @@ fn complete(
                 operations: owned(priced.operations),
                 decisions: trace.finish(),
             };
-            return Completed { logical, rules, stats };
+            return Completed {
+                logical,
+                rules,
+                stats,
+                search: search.finish(),
+            };
         }
         let rules = first.map(RulesDesign::own);
         let logical = finished(model, options, thresholds, owned(containers), trace);
-        return Completed { logical, rules, stats };
+        return Completed {
+            logical,
+            rules,
+            stats,
+            search: search.finish(),
+        };
     }
     Completed {
         logical: finished(model, options, thresholds, owned(containers), trace),
         rules: Some(RulesDesign::Optimised),
         stats,
+        search: Vec::new(),
     }
 }
 

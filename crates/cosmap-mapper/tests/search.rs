@@ -246,7 +246,12 @@ fn every_query_a_pattern_or_a_worker_sends_is_indexed() {
             cosmap_domain::load_file(&path).expect("valid"),
         ));
     }
-    models.extend(drawn_models(200).into_iter().enumerate().map(|(i, m)| (format!("drawn model {i}"), m)));
+    models.extend(
+        drawn_models(200)
+            .into_iter()
+            .enumerate()
+            .map(|(i, m)| (format!("drawn model {i}"), m)),
+    );
     for (name, model) in &models {
         let m = map(model, &Options::default());
         let workers = cosmap_mapper::operations::worker_queries(&m.containers);
@@ -450,4 +455,31 @@ fn a_pin_no_candidate_answers_is_recorded() {
     let d = decision(&m, cosmap_mapper::Rule::Subset, "post with its author's name");
     assert_eq!(d.outcome, "pin not applied");
     assert_eq!(pinned(d), Some("unanswered"));
+}
+
+#[test]
+fn the_search_ends_at_the_optimised_workload_and_each_step_lowers_it() {
+    for path in every_model() {
+        let model = cosmap_domain::load_file(&path).expect("valid");
+        let report = cost(&model, &Options::default(), Consistency::default());
+        let last = report.search.last().expect("a step").workload_ru_per_second;
+        let optimised = report.totals.optimised;
+        assert!(
+            (last - optimised).abs() <= 0.01 * optimised.max(1.0) || (last.is_infinite() && optimised.is_infinite()),
+            "{}: the search ends at {last}, the table at {optimised}",
+            path.display()
+        );
+        // Without pins, no step leaves the workload dearer than the step before.
+        let mut before = f64::INFINITY;
+        for step in &report.search {
+            let after = step.workload_ru_per_second;
+            assert!(
+                after <= before * 1.0001 + 0.01,
+                "{}: {} raised it to {after}",
+                path.display(),
+                step.step
+            );
+            before = after;
+        }
+    }
 }

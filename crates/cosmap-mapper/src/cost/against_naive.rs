@@ -88,10 +88,7 @@ fn trade(p: &PatternCost, designs: &Designs<'_>) -> (Rule, String) {
     let grew = |e: &OptimisationEffect| {
         document.is_some_and(|d| e.subject.contains(&format!("`{d}.")) || e.subject.starts_with(&format!("`{d}`")))
     };
-    let serves = designs
-        .effects
-        .iter()
-        .find(|e| e.patterns.contains(&p.name));
+    let serves = designs.effects.iter().find(|e| e.patterns.contains(&p.name));
     match serves.or_else(|| designs.effects.iter().find(|e| grew(e))) {
         Some(e) => (
             e.rule,

@@ -74,6 +74,9 @@ pub struct CostReport {
     /// RU/s the optimised design saves over MR1–MR6 on patterns no optimisation
     /// changed (negative when it adds: a container grown by copies fans out wider).
     pub other_effects_ru_per_second: f64,
+    /// The search as it went: the workload after each step of the optimised map, in
+    /// order (empty for a design mapped elsewhere, see [`estimate`]).
+    pub search: Vec<crate::SearchStep>,
     /// The patterns that cost more in the optimised design than in the naive port,
     /// each with the rule that makes it so.
     pub dearer_than_naive: Vec<DearerThanNaive>,
@@ -199,7 +202,9 @@ fn report_of(
         ),
     };
     let designs = [naive, rules, optimised];
-    report(model, rules_side, optimised_model, consistency, designs, warnings)
+    let mut report = report(model, rules_side, optimised_model, consistency, designs, warnings);
+    report.search = for_cost.search.clone();
+    report
 }
 
 /// [`cost`] for a caller that has already mapped `model` both ways: `rules_model`
@@ -313,6 +318,7 @@ fn report(
         },
         optimisations,
         other_effects_ru_per_second,
+        search: Vec::new(),
         dearer_than_naive: dearer,
         warnings,
         assumptions: ASSUMPTIONS.iter().map(|a| a.to_string()).collect(),

@@ -23,6 +23,7 @@ pub(crate) mod extended_reference;
 pub(crate) mod feed;
 pub(crate) mod partition_key;
 pub(crate) mod pins;
+pub mod search;
 pub(crate) mod subset;
 pub(crate) mod tree_ancestors;
 pub(crate) mod unused_copies;
