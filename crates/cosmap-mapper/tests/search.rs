@@ -5,7 +5,6 @@
 use std::path::PathBuf;
 
 #[path = "properties/strategy.rs"]
-#[allow(dead_code)]
 mod strategy;
 
 use cosmap_domain::DomainModel;
