@@ -72,6 +72,10 @@ pub enum Command {
         /// Read consistency of the account (strong and bounded staleness double read costs).
         #[arg(long, value_enum, default_value_t = ConsistencyArg::Session)]
         consistency: ConsistencyArg,
+        /// Also show how the design changes at half and twice each access pattern's rate
+        /// and each entity's count (maps the model four times per figure).
+        #[arg(long)]
+        sensitivity: bool,
         #[command(flatten)]
         mapping: MappingArgs,
     },

@@ -12,9 +12,13 @@ pub fn run(
     model: &DomainModel,
     format: CostFormat,
     consistency: Consistency,
+    sensitivity: bool,
     options: &cosmap_mapper::Options,
 ) -> anyhow::Result<()> {
-    let report = cost(model, options, consistency);
+    let mut report = cost(model, options, consistency);
+    if sensitivity {
+        report.sensitivity = Some(cosmap_mapper::cost::sensitivity::sensitivity(model, options));
+    }
     let out = match format {
         CostFormat::Text => render(&report),
         CostFormat::Json => serde_json::to_string_pretty(&report)? + "\n",
@@ -57,6 +61,9 @@ fn render(r: &CostReport) -> String {
     for c in &r.containers.optimised {
         wrap(&mut out, &format!("{}: {}", c.name, c.partitions_reason()));
     }
+    if let Some(found) = &r.sensitivity {
+        sensitivity(&mut out, found);
+    }
     if !r.warnings.is_empty() {
         let _ = writeln!(out, "\nWarnings");
         for w in &r.warnings {
@@ -87,22 +94,45 @@ fn optimisations(out: &mut String, r: &CostReport) {
             "\nThe search (the workload after each step, each weighed on the design the steps\nbefore it left; under it, what it kept, by its own RU/s against MR1–MR6 alone)"
         );
         let _ = writeln!(out, "  {:<46}{:>14}", "MR1–MR6 alone", thousands(r.totals.rules));
+        // Each optimisation under the step that kept it: the last step of its rule that
+        // changed the workload (round two of the copies, say), else the first of its rule.
         let mut before = r.totals.rules;
-        for step in &r.search {
-            let after = step.workload_ru_per_second;
-            let kept: Vec<usize> = (0..r.optimisations.len())
-                .filter(|&i| !shown[i] && step.rules.contains(&r.optimisations[i].rule))
-                .collect();
-            let same = (after - before).abs() < 0.5 || (before.is_infinite() && after.is_infinite());
-            if same && kept.is_empty() {
+        let changed: Vec<bool> = r
+            .search
+            .iter()
+            .map(|step| {
+                let after = step.workload_ru_per_second;
+                let same = (after - before).abs() < 0.5 || (before.is_infinite() && after.is_infinite());
+                before = after;
+                !same
+            })
+            .collect();
+        let home: Vec<Option<usize>> = r
+            .optimisations
+            .iter()
+            .map(|o| {
+                let of_rule = |i: &usize| r.search[*i].rules.contains(&o.rule);
+                (0..r.search.len())
+                    .rev()
+                    .find(|i| changed[*i] && of_rule(i))
+                    .or_else(|| (0..r.search.len()).find(of_rule))
+            })
+            .collect();
+        for (i, step) in r.search.iter().enumerate() {
+            let kept: Vec<usize> = (0..r.optimisations.len()).filter(|&k| home[k] == Some(i)).collect();
+            if !changed[i] && kept.is_empty() {
                 continue;
             }
-            let _ = writeln!(out, "  {:<46}{:>14}", format!("then {}", step.step), thousands(after));
-            for i in kept {
-                effect(out, &r.optimisations[i], "    ");
-                shown[i] = true;
+            let _ = writeln!(
+                out,
+                "  {:<46}{:>14}",
+                format!("then {}", step.step),
+                thousands(step.workload_ru_per_second)
+            );
+            for k in kept {
+                effect(out, &r.optimisations[k], "    ");
+                shown[k] = true;
             }
-            before = after;
         }
     }
     for (o, _) in r.optimisations.iter().zip(&shown).filter(|(_, shown)| !**shown) {
@@ -138,6 +168,36 @@ fn effect(out: &mut String, o: &cosmap_mapper::cost::OptimisationEffect, indent:
         &format!("through {}", o.patterns.join("; ")),
         indent.len() + 4,
     );
+}
+
+/// The figures that flip a decision at half or twice their value, and what flips.
+fn sensitivity(out: &mut String, found: &[cosmap_mapper::cost::sensitivity::Sensitivity]) {
+    let _ = writeln!(
+        out,
+        "\nSensitivity (each rate and count halved and doubled, one at a time; what flips)"
+    );
+    if found.is_empty() {
+        let _ = writeln!(out, "  no decision flips at half or twice any figure");
+        return;
+    }
+    for s in found {
+        let _ = writeln!(out, "  {}:", s.figure);
+        for f in &s.changes {
+            let side = |o: &Option<String>| o.clone().unwrap_or_else(|| "(not decided)".to_string());
+            crate::text::wrap_into(
+                out,
+                "    - ",
+                &format!(
+                    "{} {}: {} → {}",
+                    f.rule.as_str(),
+                    f.subject,
+                    side(&f.before),
+                    side(&f.after)
+                ),
+                6,
+            );
+        }
+    }
 }
 
 fn line(out: &mut String, label: &str, d: &DesignCost) {

@@ -145,8 +145,15 @@ fn run_command(command: Command) -> anyhow::Result<()> {
             model,
             format,
             consistency,
+            sensitivity,
             mapping,
-        } => cost::run(&load(&model)?, format, consistency.into(), &mapping.options()),
+        } => cost::run(
+            &load(&model)?,
+            format,
+            consistency.into(),
+            sensitivity,
+            &mapping.options(),
+        ),
         Command::Report {
             model,
             out,

@@ -356,13 +356,14 @@ fn complete(
         // Many small children read by time, kept together in buckets where it pays.
         let priced = optimise::bucket::apply(model, &stats, &mut containers, &mut trace, &price, priced);
         search.after("buckets", &[Rule::Bucket], &priced);
+        // Round two of the copies: a copy refused on the design the partition keys left
+        // may pay on the design the later steps left (a count kept on its source makes
+        // the read it serves carryable; the copy then carries the count).
+        let priced = copies_again(model, options, &thresholds, &stats, &mut containers, &mut trace, priced);
+        search.after("copies, weighed again", &[Rule::Copy], &priced);
         // A copy or feed a later step left without a read is dropped.
         let priced = optimise::unused_copies::drop_unused(model, &mut containers, &mut trace, &price, priced);
-        search.after(
-            "copies and feeds nothing reads, dropped",
-            &[Rule::Copy, Rule::Feed],
-            &priced,
-        );
+        search.after("copies and feeds nothing reads, dropped", &[], &priced);
         // A pin that no optimisation answered is said, never passed over.
         optimise::pins::record_unanswered(model, &mut trace);
         // The last design priced is the one the map leaves, finished already: its
@@ -600,6 +601,50 @@ fn copies(
         return (true, price(model, options, containers), shared);
     }
     (false, design_priced.with_finished(finished_trace), shared)
+}
+
+/// The copy step again, on the design the later steps left, when round one refused a
+/// copy that it priced (one that could be made): the copies it now makes are kept if
+/// the design with them costs less, their decisions replacing round one's.
+fn copies_again(
+    model: &DomainModel,
+    options: &Options,
+    thresholds: &Thresholds,
+    stats: &statistics::Statistics,
+    containers: &mut Arc<Vec<Container>>,
+    trace: &mut decision::Trace,
+    priced: Option<optimise::Priced>,
+) -> Option<optimise::Priced> {
+    let refused_priced = trace
+        .decisions()
+        .iter()
+        .any(|d| d.rule == Rule::Copy && d.outcome == "no copy" && d.evidence.get("readRuSaved").is_some());
+    if !refused_priced {
+        return priced;
+    }
+    let mut design = Cow::Borrowed(&containers[..]);
+    let mut again = decision::Trace::default();
+    let (changed, with, _) = copies(model, options, thresholds, stats, &mut design, &mut again);
+    let cheaper = priced.as_ref().is_none_or(|p| with.cheaper_than(p));
+    if !changed || !cheaper {
+        return priced;
+    }
+    let made: std::collections::BTreeSet<String> = again
+        .decisions()
+        .iter()
+        .filter(|d| d.rule == Rule::Copy && d.outcome.starts_with("copy "))
+        .map(|d| d.subject.clone())
+        .collect();
+    trace.retain_mut(|d| !(d.rule == Rule::Copy && made.contains(&d.subject)));
+    again.retain_mut(|d| match d.rule {
+        Rule::Copy => made.contains(&d.subject),
+        Rule::CopySource => true,
+        _ => false,
+    });
+    trace.append(again);
+    let design = design.into_owned();
+    *containers = Arc::new(design);
+    Some(with)
 }
 
 /// `candidate` finished (unique keys, claims, operations, indexing) and priced the

@@ -102,6 +102,30 @@ pub fn human_bytes(bytes: f64) -> String {
     }
 }
 
+/// A factor as a person reads it: `0.25×`, `3.2×`, `1,500×`.
+pub(crate) fn human_factor(f: f64) -> String {
+    if !f.is_finite() {
+        return "any multiple of".to_string();
+    }
+    if f >= 100.0 {
+        format!("{}×", human_count(f))
+    } else if f >= 10.0 {
+        format!("{f:.0}×")
+    } else if f >= 0.1 {
+        format!("{}×", trim(format!("{f:.2}")))
+    } else {
+        format!("{}×", trim(format!("{f:.4}")))
+    }
+}
+
+/// `1.50` → `1.5`, `2.00` → `2`.
+fn trim(text: String) -> String {
+    if !text.contains('.') {
+        return text;
+    }
+    text.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
 /// Request units per second as a person reads them: `14,935 RU/s`, `4.2 RU/s`,
 /// `under 0.1 RU/s`, and `unbounded RU/s` where no number of partitions carries the
 /// workload.

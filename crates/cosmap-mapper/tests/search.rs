@@ -482,3 +482,48 @@ fn the_search_ends_at_the_optimised_workload_and_each_step_lowers_it() {
         }
     }
 }
+
+#[test]
+fn a_count_that_makes_an_unbounded_workload_carryable_is_kept() {
+    // Counting check-ins across partitions at 700 reads a second fans out faster than
+    // partitions add throughput: no container carries it. Kept on the event, the count
+    // makes the workload bounded; weighed by finite differences alone it "saved 0".
+    let model = model("count-that-makes-a-workload-carryable");
+    let report = cost(&model, &Options::default(), Consistency::default());
+    assert!(report.totals.rules.is_infinite());
+    assert!(report.totals.optimised.is_finite(), "{:?}", report.totals);
+    let m = map(&model, &Options::default());
+    let d = decision(&m, cosmap_mapper::Rule::ComputedValue, "Event.checkInCount");
+    assert!(d.outcome.starts_with("keeps"), "{d:?}");
+    assert!(d.reason.contains("saves unbounded RU/s"), "{d:?}");
+}
+
+#[test]
+fn a_copy_refused_before_the_counts_is_weighed_again_and_carries_the_count() {
+    // At the copy step the count queries make every design unbounded, so the copy of
+    // events into their city saves nothing that counts; once the count is kept on the
+    // event, round two makes the copy, which carries the count: one request per read.
+    let model = model("copy-that-carries-a-count");
+    let m = map(&model, &Options::default());
+    let read = operation(&m, "events in a city");
+    assert_eq!(read.requests.len(), 1, "{:?}", read.requests);
+    assert_eq!(read.requests[0].container, "City");
+    let copy = m
+        .container("City")
+        .unwrap()
+        .document_types
+        .iter()
+        .find(|d| d.copy_of.is_some())
+        .expect("the copy");
+    assert!(copy.computed.iter().any(|v| v.name == "checkInCount"), "{copy:?}");
+    let d = decision(&m, cosmap_mapper::Rule::Copy, "events in a city");
+    assert!(d.outcome.starts_with("copy "), "{d:?}");
+    let report = cost(&model, &Options::default(), Consistency::default());
+    let round_two = report
+        .search
+        .iter()
+        .find(|s| s.step == "copies, weighed again")
+        .expect("round two");
+    let before = report.search[report.search.len() - 3].workload_ru_per_second;
+    assert!(round_two.workload_ru_per_second < before / 2.0, "{:?}", report.search);
+}

@@ -799,7 +799,9 @@ impl<'a> Generator<'a> {
             .iter()
             .map(|a| &a.name)
             .chain(d.embedded.iter().map(|e| &e.name))
-            .chain(d.references.iter().map(|r| &r.name));
+            .chain(d.references.iter().map(|r| &r.name))
+            // The counts kept on the source travel with it (its sync copies them).
+            .chain(d.computed.iter().map(|v| &v.name));
         for name in names {
             if let Some(value) = source.body.get(name) {
                 body.insert(name.clone(), value.clone());

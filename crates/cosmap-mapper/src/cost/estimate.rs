@@ -77,6 +77,10 @@ pub struct CostReport {
     /// The search as it went: the workload after each step of the optimised map, in
     /// order (empty for a design mapped elsewhere, see [`estimate`]).
     pub search: Vec<crate::SearchStep>,
+    /// How the design changes at ½× and 2× each rate and volume (`--sensitivity`; not
+    /// figured otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sensitivity: Option<Vec<super::sensitivity::Sensitivity>>,
     /// The patterns that cost more in the optimised design than in the naive port,
     /// each with the rule that makes it so.
     pub dearer_than_naive: Vec<DearerThanNaive>,
@@ -319,6 +323,7 @@ fn report(
         optimisations,
         other_effects_ru_per_second,
         search: Vec::new(),
+        sensitivity: None,
         dearer_than_naive: dearer,
         warnings,
         assumptions: ASSUMPTIONS.iter().map(|a| a.to_string()).collect(),

@@ -10,6 +10,7 @@ pub(crate) mod design;
 mod estimate;
 pub(crate) mod facts;
 pub(crate) mod optimisations;
+pub mod sensitivity;
 pub mod units;
 
 pub use against_naive::DearerThanNaive;

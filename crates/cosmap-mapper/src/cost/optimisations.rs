@@ -145,7 +145,8 @@ pub(crate) fn effects(
     // keep them.
     use crate::operations::Purpose;
     for c in &optimised.containers {
-        for d in &c.document_types {
+        // A copy carries its source's counts: the source's are the ones kept.
+        for d in c.document_types.iter().filter(|d| d.copy_of.is_none()) {
             for v in &d.computed {
                 let touches = |op: &Operation| {
                     op.requests.iter().any(|x| {
@@ -252,10 +253,12 @@ pub(crate) fn effects(
 }
 
 /// The RU/s saved (the positive differences, before minus after) and added (the
-/// negative ones) of patterns' `deltas`; an unbounded difference counts in neither.
+/// negative ones) of patterns' `deltas`: a pattern no container could carry before and
+/// one can after saves without bound (and the other way round adds without bound); a
+/// pattern unbounded on both sides (no number) counts in neither.
 pub(crate) fn saves_and_adds(deltas: impl IntoIterator<Item = f64>) -> (f64, f64) {
     let (mut saves, mut adds) = (0.0, 0.0);
-    for delta in deltas.into_iter().filter(|d| d.is_finite()) {
+    for delta in deltas.into_iter().filter(|d| !d.is_nan()) {
         if delta >= 0.0 {
             saves += delta;
         } else {

@@ -123,7 +123,7 @@ pub(crate) fn apply(
             .with("savesRuPerSecond", units::round(saves))
             .with("addsRuPerSecond", units::round(adds));
         if let Some(d) = trace.last_mut() {
-            w.mark(d);
+            w.mark(d, batch.kept(w));
         }
     }
     if let Some((design, priced)) = batch.chosen.take() {

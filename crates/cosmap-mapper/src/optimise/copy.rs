@@ -196,6 +196,7 @@ fn consider(
             .with("physicalPartitions", partitions)
             .with("readRuSaved", units::round(saved))
             .with("writeRuAdded", units::round(added));
+        break_even(decision, &source.name, partitions, pattern.per_second, added, false);
         if let Some(pin) = site.pin {
             super::pins::mark(decision, pin, saved, added);
         }
@@ -276,8 +277,11 @@ fn consider(
         .with("readRuSaved", units::round(saved))
         .with("writeRuAdded", units::round(added))
         .with("targetContainer", target.name.as_str());
-    if let (Some(pin), Some(decision)) = (site.pin, trace.last_mut()) {
-        super::pins::mark(decision, pin, saved, added);
+    if let Some(decision) = trace.last_mut() {
+        break_even(decision, &source_name, partitions, pattern.per_second, added, true);
+        if let Some(pin) = site.pin {
+            super::pins::mark(decision, pin, saved, added);
+        }
     }
     target.document_types.make_mut().push(copy);
     if !target.rules.contains(&Rule::Copy) {
@@ -524,4 +528,65 @@ fn embedded_sources<'c>(embedded: &'c [Embedded], out: &mut Vec<&'c str>) {
         out.push(&e.source);
         embedded_sources(&e.embedded, out);
     }
+}
+
+/// Records in `decision` the physical partitions of `source` (it has `partitions`) at
+/// which a copy for a read at `rate` saves as much fan-out as its `added` writes cost
+/// (`breakEvenPartitions`), in its evidence and reason. `kept`: whether it was made.
+fn break_even(
+    decision: &mut crate::decision::Decision,
+    source: &str,
+    partitions: f64,
+    rate: f64,
+    added: f64,
+    kept: bool,
+) {
+    let Some(needed) = partitions_to_pay(rate, added) else {
+        decision.reason = format!(
+            "{}; break-even: no number of partitions of `{source}` makes it pay",
+            decision.reason
+        );
+        return;
+    };
+    decision.with("breakEvenPartitions", needed);
+    let count = crate::statistics::human_count(needed);
+    let has = crate::statistics::human_count(partitions);
+    decision.reason = if kept {
+        format!(
+            "{}; break-even: kept while `{source}` has at least {count} physical partitions (it has {has})",
+            decision.reason
+        )
+    } else {
+        format!(
+            "{}; break-even: it would pay from {count} physical partitions of `{source}` (it has {has})",
+            decision.reason
+        )
+    };
+}
+
+/// The fewest physical partitions over which a query at `rate` a second costs more in
+/// fan-out than `added` RU/s; `None` past ten million.
+fn partitions_to_pay(rate: f64, added: f64) -> Option<f64> {
+    let pays = |p: f64| units::fan_out_saved(p) * rate > added;
+    let mut high = 1.0;
+    while !pays(high) {
+        high *= 2.0;
+        if high > 1e7 {
+            return None;
+        }
+    }
+    let mut low = (high / 2.0).max(1.0);
+    if pays(low) {
+        return Some(low);
+    }
+    // `low` does not pay, `high` does.
+    while high - low > 1.0 {
+        let mid = ((low + high) / 2.0).floor();
+        if pays(mid) {
+            high = mid;
+        } else {
+            low = mid;
+        }
+    }
+    Some(high)
 }

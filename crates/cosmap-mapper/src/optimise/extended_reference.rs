@@ -146,7 +146,7 @@ pub(crate) fn apply(
             .with("savesRuPerSecond", units::round(saves))
             .with("addsRuPerSecond", units::round(adds));
         if let Some(d) = trace.last_mut() {
-            w.mark(d);
+            w.mark(d, batch.kept(w));
         }
     }
     match batch.chosen {

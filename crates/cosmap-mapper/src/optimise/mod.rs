@@ -162,12 +162,41 @@ pub(crate) struct Weighed<'c, C> {
 }
 
 impl<C> Weighed<'_, C> {
-    /// Marks `decision` (this candidate's) as pinned, when it is, with what the pin costs.
-    pub(crate) fn mark(&self, decision: &mut crate::decision::Decision) {
+    /// Completes `decision` (this candidate's): the figure at which it would flip, and,
+    /// when the model pins it, the pin and what it costs. `kept`: whether it was kept.
+    pub(crate) fn mark(&self, decision: &mut crate::decision::Decision, kept: bool) {
+        break_even(decision, self.saves, self.adds, kept);
         if let Some(choice) = self.pin {
             pins::mark(decision, choice, self.saves, self.adds);
         }
     }
+}
+
+/// Records in `decision` the figure at which it would flip, from what it saves on the
+/// reads it serves and adds to the writes that keep it (both at today's rates): the
+/// factor on those reads' rates at which the two are equal (`breakEvenReadFactor`),
+/// in its evidence and reason. `kept`: whether it was kept.
+pub(crate) fn break_even(decision: &mut crate::decision::Decision, saves: f64, adds: f64, kept: bool) {
+    let sentence = if saves.is_infinite() {
+        "without it a pattern no container can carry: it pays at any rate".to_string()
+    } else if saves <= 0.0 {
+        "it saves nothing at any rate".to_string()
+    } else if adds <= 0.0 {
+        "it adds nothing, so it pays at any rate of its reads".to_string()
+    } else {
+        let factor = adds / saves;
+        decision.with("breakEvenReadFactor", (factor * 100.0).round() / 100.0);
+        let shown = crate::statistics::human_factor(factor);
+        if kept {
+            format!("kept while the reads it serves run at more than {shown} today's rates (or its writes at less than {} theirs)", crate::statistics::human_factor(1.0 / factor))
+        } else {
+            format!(
+                "it would pay with the reads it serves at {shown} today's rates (or its writes at {} theirs)",
+                crate::statistics::human_factor(1.0 / factor)
+            )
+        }
+    };
+    decision.reason = format!("{}; break-even: {sentence}", decision.reason);
 }
 
 /// The outcome of weighing a batch of one optimisation's candidates.
@@ -252,10 +281,19 @@ pub(crate) fn weigh_owned<'c, C: Clone>(
     let mut kept: Vec<C> = Vec::new();
     let mut forced: Vec<C> = Vec::new();
     for (me, candidate) in candidates.iter().enumerate() {
-        let (saves, adds) = crate::cost::optimisations::saves_and_adds(affected(candidate).iter().map(|name| {
-            let ru = |p: &Priced| p.by_pattern.get(name.as_str()).copied().unwrap_or(0.0);
-            ru(without) - (ru(&with_all) - others(name, me))
-        }));
+        let affected = affected(candidate);
+        let ru = |p: &Priced, name: &str| p.by_pattern.get(name).copied().unwrap_or(0.0);
+        let (saves, adds) = crate::cost::optimisations::saves_and_adds(
+            affected
+                .iter()
+                .map(|name| ru(without, name) - (ru(&with_all, name) - others(name, me))),
+        );
+        // A pattern no container could carry without it and one can with it: it saves
+        // without bound (the figures' difference is not a number).
+        let carries = affected
+            .iter()
+            .any(|name| !ru(without, name).is_finite() && ru(&with_all, name).is_finite());
+        let saves = if carries { f64::INFINITY } else { saves };
         let saving = saves > adds;
         let pin = pinned(candidate);
         if pin == Some(PinChoice::Keep) {
