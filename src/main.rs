@@ -111,13 +111,21 @@ fn run_command(command: Command) -> anyhow::Result<()> {
         } => {
             let loaded = load(&model)?;
             let options = mapping.options().optimise(!no_optimise);
-            let logical = cosmap_mapper::map(&loaded, &options);
             let out = match format {
-                ModelFormat::Text => text::render(&logical, &cosmap_mapper::cost::containers(&loaded, &logical)),
-                ModelFormat::Json => serde_json::to_string_pretty(&logical)? + "\n",
+                ModelFormat::Text => {
+                    // Mapped and priced once: the containers' figures and the
+                    // comparison with the naive port come from the cost table.
+                    let (logical, report) = cosmap_mapper::cost::map_and_cost(
+                        &loaded,
+                        &options,
+                        cosmap_mapper::cost::Consistency::default(),
+                    );
+                    text::render(&logical, &report.containers.optimised, &report.dearer_than_naive)
+                }
+                ModelFormat::Json => serde_json::to_string_pretty(&cosmap_mapper::map(&loaded, &options))? + "\n",
                 ModelFormat::Mermaid => {
                     let templates = cosmap_codegen::Templates::load(None)?;
-                    cosmap_codegen::mermaid(&logical, &templates)?
+                    cosmap_codegen::mermaid(&cosmap_mapper::map(&loaded, &options), &templates)?
                 }
             };
             print(&out)

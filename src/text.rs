@@ -4,7 +4,7 @@
 
 use std::fmt::Write;
 
-use cosmap_mapper::cost::ContainerFigures;
+use cosmap_mapper::cost::{ContainerFigures, DearerThanNaive};
 use cosmap_mapper::operations::{Operation, OperationKind};
 use cosmap_mapper::{
     ChangeKind, Container, ContainerKind, DocumentType, Embedded, EmbeddedKind, IdSource, LogicalModel, Property,
@@ -14,8 +14,9 @@ use cosmap_mapper::{
 const WIDTH: usize = 80;
 
 /// Renders `model` as text; `figures`: its containers' figures (the physical
-/// partitions each will have, and where they come from).
-pub fn render(model: &LogicalModel, figures: &[ContainerFigures]) -> String {
+/// partitions each will have, and where they come from); `dearer`: the patterns that
+/// cost more than in the naive port, with the rule that makes each so.
+pub fn render(model: &LogicalModel, figures: &[ContainerFigures], dearer: &[DearerThanNaive]) -> String {
     let mut out = String::new();
     let documents: usize = model.containers.iter().map(|c| c.document_types.len()).sum();
     let _ = writeln!(
@@ -47,6 +48,19 @@ pub fn render(model: &LogicalModel, figures: &[ContainerFigures]) -> String {
         }
         wrap_into(&mut out, &format!("{:<4} ", d.rule.as_str()), &head, 4);
         wrap_into(&mut out, "    ", &d.reason, 4);
+    }
+    if !dearer.is_empty() {
+        out.push_str("\nDearer than the naive port (one container per entity, by `/id`)\n");
+        for d in dearer {
+            let head = format!(
+                "{}: about {} more, because of `{}`",
+                d.pattern,
+                cosmap_mapper::human_ru_per_second(d.extra_ru_per_second),
+                d.rule.as_str()
+            );
+            wrap_into(&mut out, "  ", &head, 4);
+            wrap_into(&mut out, "    ", &d.why, 4);
+        }
     }
     out
 }

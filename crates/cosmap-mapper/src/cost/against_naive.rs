@@ -169,7 +169,7 @@ fn structure(model: &DomainModel, p: &PatternCost, designs: &Designs<'_>, naive:
         return (
             rule,
             format!(
-                "one of its requests {}, which the naive port (each element its own document) does not send ({rule})",
+                "it sends a request the naive port (each element its own document) does not: it {} ({rule})",
                 lower_first(&extra.purpose.to_string())
             ),
         );
