@@ -342,19 +342,27 @@ fn complete(
             optimise::embed_reference_data::apply(model, &mut containers, &mut trace, &price, priced, foreseen);
         search.after("embedded reference data", &[Rule::EmbedReferenceData], &priced);
         // What reads still take through references, stored beside them where it pays.
-        let priced = optimise::extended_reference::apply(model, &mut containers, &mut trace, &price, priced);
+        let extended = optimise::extended_reference::ExtendedReferences { model };
+        let priced = optimise::step::run(&extended, model, &mut containers, &mut trace, &price, priced);
         search.after("extended references", &[Rule::ExtendedReference], &priced);
         // The counts reads ask for, kept on their parents where it pays.
-        let priced = optimise::computed_value::apply(model, &mut containers, &mut trace, &price, priced);
+        let counts = optimise::computed_value::ComputedValues { model };
+        let priced = optimise::step::run(&counts, model, &mut containers, &mut trace, &price, priced);
         search.after("computed counts", &[Rule::ComputedValue], &priced);
         // The newest children reads take, kept in their parents where it pays.
-        let priced = optimise::subset::apply(model, &thresholds, &mut containers, &mut trace, &price, priced);
+        let subsets = optimise::subset::Subsets {
+            model,
+            thresholds: &thresholds,
+        };
+        let priced = optimise::step::run(&subsets, model, &mut containers, &mut trace, &price, priced);
         search.after("subsets", &[Rule::Subset], &priced);
         // The path to the root reads of a tree take, kept on each element where it pays.
-        let priced = optimise::tree_ancestors::apply(model, &mut containers, &mut trace, &price, priced);
+        let ancestors = optimise::tree_ancestors::TreeAncestors { model };
+        let priced = optimise::step::run(&ancestors, model, &mut containers, &mut trace, &price, priced);
         search.after("tree ancestors", &[Rule::TreeAncestors], &priced);
         // Many small children read by time, kept together in buckets where it pays.
-        let priced = optimise::bucket::apply(model, &stats, &mut containers, &mut trace, &price, priced);
+        let buckets = optimise::bucket::Buckets { model, stats: &stats };
+        let priced = optimise::step::run(&buckets, model, &mut containers, &mut trace, &price, priced);
         search.after("buckets", &[Rule::Bucket], &priced);
         // Round two of the copies: a copy refused on the design the partition keys left
         // may pay on the design the later steps left (a count kept on its source makes

@@ -16,12 +16,11 @@
 //! the reason.
 
 use std::collections::BTreeSet;
-use std::sync::Arc;
 
 use cosmap_domain::limits::MAX_ITEM_BYTES;
 use cosmap_domain::{AccessKind, AccessPattern, AttributeType, DomainModel, FilterOp, NameMap, WriteOperation};
 
-use super::Priced;
+use super::{Batch, Weighed};
 use crate::cost::constants::{DEFAULT_ITEM_BYTES, DEFAULT_SKEW};
 use crate::cost::facts;
 use crate::cost::units;
@@ -37,7 +36,7 @@ pub const BUCKET_MAX_ITEMS: f64 = 1_000.0;
 
 /// One child element whose reads and writes a bucket can serve.
 #[derive(Debug, Clone, PartialEq)]
-struct Candidate {
+pub(crate) struct Candidate {
     container: String,
     document: String,
     element: String,
@@ -56,45 +55,51 @@ impl Candidate {
 
 /// Buckets the children whose reads and writes buckets serve, where that lowers the
 /// workload's RU/s: for each, the window that costs least is weighed against none.
-pub(crate) fn apply(
-    model: &DomainModel,
-    stats: &Statistics,
-    containers: &mut Arc<Vec<Container>>,
-    trace: &mut Trace,
-    price: &dyn Fn(&[Container]) -> Priced,
-    priced: Option<Priced>,
-) -> Option<Priced> {
-    let shapes = shapes(model, stats, containers, trace);
-    if shapes.is_empty() {
-        return priced;
-    }
-    let without = priced.unwrap_or_else(|| price(containers));
-    // Each child at the window that costs least alone (one that fits is not priced twice).
-    let mut candidates = Vec::new();
-    for mut windows in shapes {
-        if windows.len() == 1 {
-            candidates.extend(windows.pop());
-            continue;
+pub(crate) struct Buckets<'m> {
+    pub(crate) model: &'m DomainModel,
+    pub(crate) stats: &'m Statistics,
+}
+
+impl super::step::Optimisation for Buckets<'_> {
+    type Candidate = Candidate;
+    const RULE: Rule = Rule::Bucket;
+
+    fn candidates(&self, current: &mut super::step::Current<'_>, trace: &mut Trace) -> Vec<Candidate> {
+        // Each child at the window that costs least alone (one that fits is not priced twice).
+        let mut candidates = Vec::new();
+        for mut windows in shapes(self.model, self.stats, current.containers, trace) {
+            if windows.len() == 1 {
+                candidates.extend(windows.pop());
+                continue;
+            }
+            let best = windows
+                .into_iter()
+                .map(|c| {
+                    let total = current
+                        .price(&bucketed(current.containers, std::slice::from_ref(&c)))
+                        .total();
+                    (c, total)
+                })
+                .min_by(|a, b| a.1.total_cmp(&b.1));
+            candidates.extend(best.map(|(c, _)| c));
         }
-        let best = windows
-            .into_iter()
-            .map(|c| {
-                let total = price(&bucketed(containers, std::slice::from_ref(&c))).total();
-                (c, total)
-            })
-            .min_by(|a, b| a.1.total_cmp(&b.1));
-        candidates.extend(best.map(|(c, _)| c));
+        candidates
     }
-    let pins = super::pins::Pins::of(model, Rule::Bucket);
-    let batch = super::weigh(
-        &candidates,
-        &without,
-        price,
-        |kept| bucketed(containers, kept),
-        |c| c.patterns.clone(),
-        |c| pins.choice(&c.subject()),
-    );
-    for w in &batch.weighed {
+
+    fn subject(&self, c: &Candidate) -> String {
+        c.subject()
+    }
+
+    fn make(&self, design: &[Container], kept: &[Candidate]) -> Vec<Container> {
+        bucketed(design, kept)
+    }
+
+    fn affected(&self, c: &Candidate) -> BTreeSet<String> {
+        c.patterns.clone()
+    }
+
+    fn record(&self, w: &Weighed<'_, Candidate>, batch: &Batch<'_, Candidate>, trace: &mut Trace) {
+        let model = self.model;
         let (c, saves, adds) = (w.candidate, w.saves, w.adds);
         let reads: Vec<String> = c
             .patterns
@@ -152,16 +157,6 @@ pub(crate) fn apply(
             .with("typicalItems", units::round(c.typical_items))
             .with("savesRuPerSecond", units::round(saves))
             .with("addsRuPerSecond", units::round(adds));
-        if let Some(d) = trace.last_mut() {
-            w.mark(d, batch.kept(w));
-        }
-    }
-    match batch.chosen {
-        Some((design, priced)) => {
-            *containers = Arc::new(design);
-            Some(priced)
-        }
-        None => Some(without),
     }
 }
 

@@ -6,11 +6,10 @@
 //! is harmless). Kept only where the whole workload's RU/s drops.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::sync::Arc;
 
 use cosmap_domain::{AccessKind, DomainModel};
 
-use super::Priced;
+use super::{Batch, Priced, Weighed};
 use crate::cost::units;
 use crate::decision::{Rule, Trace};
 use crate::logical_model::{ComputedValue, Container, DocumentType, Keeping, Role};
@@ -20,7 +19,7 @@ use crate::sync_plan::{SyncOperation, SyncPlan};
 
 /// A count one read runs per result, and how it could be kept instead.
 #[derive(Debug, Clone, PartialEq)]
-struct Candidate {
+pub(crate) struct Candidate {
     /// The parent element and the counted one.
     parent: String,
     element: String,
@@ -39,35 +38,40 @@ struct Candidate {
 /// Keeps the counts reads ask for on their parents, where that lowers the workload's
 /// RU/s; weighed like the other derived data (all candidates against none, each by
 /// the patterns it changes, the kept ones together).
-pub(crate) fn apply(
-    model: &DomainModel,
-    containers: &mut Arc<Vec<Container>>,
-    trace: &mut Trace,
-    price: &dyn Fn(&[Container]) -> Priced,
-    priced: Option<Priced>,
-) -> Option<Priced> {
-    let counting = model
-        .access_patterns()
-        .iter()
-        .any(|p| p.kind == AccessKind::Read && !p.counts.is_empty());
-    if !counting {
-        return priced;
+pub(crate) struct ComputedValues<'m> {
+    pub(crate) model: &'m DomainModel,
+}
+
+impl super::step::Optimisation for ComputedValues<'_> {
+    type Candidate = Candidate;
+    const RULE: Rule = Rule::ComputedValue;
+
+    fn candidates(&self, current: &mut super::step::Current<'_>, trace: &mut Trace) -> Vec<Candidate> {
+        let counting = self
+            .model
+            .access_patterns()
+            .iter()
+            .any(|p| p.kind == AccessKind::Read && !p.counts.is_empty());
+        if !counting {
+            return Vec::new();
+        }
+        let containers = current.containers;
+        candidates(containers, current.priced(), trace)
     }
-    let without = priced.unwrap_or_else(|| price(containers));
-    let candidates = candidates(containers, &without, trace);
-    if candidates.is_empty() {
-        return Some(without);
+
+    fn subject(&self, c: &Candidate) -> String {
+        format!("{}.{}", c.parent_document, c.name)
     }
-    let pins = super::pins::Pins::of(model, Rule::ComputedValue);
-    let mut batch = super::weigh(
-        &candidates,
-        &without,
-        price,
-        |kept| computed(containers, kept),
-        |c| affected(model, c),
-        |c| pins.choice(&format!("{}.{}", c.parent_document, c.name)),
-    );
-    for w in &batch.weighed {
+
+    fn make(&self, design: &[Container], kept: &[Candidate]) -> Vec<Container> {
+        computed(design, kept)
+    }
+
+    fn affected(&self, c: &Candidate) -> BTreeSet<String> {
+        affected(self.model, c)
+    }
+
+    fn record(&self, w: &Weighed<'_, Candidate>, batch: &Batch<'_, Candidate>, trace: &mut Trace) {
         let (c, saves, adds) = (w.candidate, w.saves, w.adds);
         let reads: Vec<String> = c.patterns.iter().map(|p| format!("`{p}`")).collect();
         let how = match &c.kept {
@@ -122,11 +126,9 @@ pub(crate) fn apply(
             .with("kept", c.kept.as_str())
             .with("savesRuPerSecond", units::round(saves))
             .with("addsRuPerSecond", units::round(adds));
-        if let Some(d) = trace.last_mut() {
-            w.mark(d, batch.kept(w));
-        }
     }
-    if let Some((design, priced)) = batch.chosen.take() {
+
+    fn made(&self, before: &[Container], after: &[Container], batch: &Batch<'_, Candidate>, trace: &mut Trace) {
         let why = |k: &Container| {
             let counted: Vec<String> = batch
                 .weighed
@@ -136,11 +138,8 @@ pub(crate) fn apply(
                 .collect();
             (!counted.is_empty()).then(|| format!("its change feed keeps the counts of {}", counted.join(", ")))
         };
-        super::copy::mark_children_sources(containers, &design, why, trace);
-        *containers = Arc::new(design);
-        return Some(priced);
+        super::copy::mark_children_sources(before, after, why, trace);
     }
-    Some(without)
 }
 
 /// The counts the design's reads run per result (`Purpose::Count`), one candidate per

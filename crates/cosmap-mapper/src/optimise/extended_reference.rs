@@ -8,11 +8,10 @@
 //! priced at the rates of the writes that trigger them.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::sync::Arc;
 
 use cosmap_domain::{AccessKind, ChangeRate, DomainModel};
 
-use super::Priced;
+use super::{Batch, Weighed};
 use crate::cost::facts;
 use crate::cost::units;
 use crate::decision::{Rule, Trace};
@@ -24,8 +23,10 @@ use crate::sync_plan::{ChangeKind, KeyMapping, SyncAction, SyncOperation, SyncPl
 /// One reference that reads go through: the element holding it, its name, what it
 /// refers to, the attributes read and the patterns that read them.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
-struct Candidate {
+pub(crate) struct Candidate {
     holder: String,
+    /// The holder's home document type, found once (its syncs name it).
+    holder_document: Option<String>,
     reference: String,
     target: String,
     attributes: BTreeSet<String>,
@@ -45,41 +46,49 @@ impl Candidate {
 /// longer follow it, the writes of its target that now rewrite the holders, the
 /// writes of the holder that grow); those that save more than they add are kept
 /// together, and only if the design with exactly those costs less than none.
-pub(crate) fn apply(
-    model: &DomainModel,
-    containers: &mut Arc<Vec<Container>>,
-    trace: &mut Trace,
-    price: &dyn Fn(&[Container]) -> Priced,
-    priced: Option<Priced>,
-) -> Option<Priced> {
-    let candidates = candidates(model, containers, trace);
-    if candidates.is_empty() {
-        return priced;
+pub(crate) struct ExtendedReferences<'m> {
+    pub(crate) model: &'m DomainModel,
+}
+
+impl super::step::Optimisation for ExtendedReferences<'_> {
+    type Candidate = Candidate;
+    const RULE: Rule = Rule::ExtendedReference;
+
+    fn candidates(&self, current: &mut super::step::Current<'_>, trace: &mut Trace) -> Vec<Candidate> {
+        let mut found = candidates(self.model, current.containers, trace);
+        for c in &mut found {
+            c.holder_document = holder_of(current.containers, c).map(str::to_string);
+        }
+        found
     }
-    let without = priced.unwrap_or_else(|| price(containers));
-    // Each candidate is charged only the rewrites of its own holders (their documents
-    // found once, not per request).
-    let holders: Vec<Option<&str>> = candidates.iter().map(|c| holder_of(containers, c)).collect();
-    let owner = |r: &crate::operations::Request| match &r.purpose {
-        crate::operations::Purpose::SyncExtendedReference {
+
+    fn subject(&self, c: &Candidate) -> String {
+        c.subject()
+    }
+
+    fn make(&self, design: &[Container], kept: &[Candidate]) -> Vec<Container> {
+        extended(self.model, design, kept)
+    }
+
+    fn affected(&self, c: &Candidate) -> BTreeSet<String> {
+        affected(self.model, c)
+    }
+
+    /// Each candidate is charged only the rewrites of its own holders.
+    fn owner(&self, r: &crate::operations::Request, candidates: &[Candidate]) -> Option<usize> {
+        let crate::operations::Purpose::SyncExtendedReference {
             document, reference, ..
-        } => candidates
+        } = &r.purpose
+        else {
+            return None;
+        };
+        candidates
             .iter()
-            .zip(&holders)
-            .position(|(c, holder)| *holder == Some(document.as_str()) && c.reference == *reference),
-        _ => None,
-    };
-    let pins = super::pins::Pins::of(model, Rule::ExtendedReference);
-    let batch = super::weigh_owned(
-        &candidates,
-        &without,
-        price,
-        |kept| extended(model, containers, kept),
-        |c| affected(model, c),
-        owner,
-        |c| pins.choice(&c.subject()),
-    );
-    for w in &batch.weighed {
+            .position(|c| c.holder_document.as_deref() == Some(document.as_str()) && c.reference == *reference)
+    }
+
+    fn record(&self, w: &Weighed<'_, Candidate>, batch: &Batch<'_, Candidate>, trace: &mut Trace) {
+        let model = self.model;
         let (c, saves, adds) = (w.candidate, w.saves, w.adds);
         let synced = changes(model, &c.target);
         let attributes: Vec<String> = c.attributes.iter().map(|a| format!("`{a}`")).collect();
@@ -145,16 +154,6 @@ pub(crate) fn apply(
             .with("synced", synced)
             .with("savesRuPerSecond", units::round(saves))
             .with("addsRuPerSecond", units::round(adds));
-        if let Some(d) = trace.last_mut() {
-            w.mark(d, batch.kept(w));
-        }
-    }
-    match batch.chosen {
-        Some((design, priced)) => {
-            *containers = Arc::new(design);
-            Some(priced)
-        }
-        None => Some(without),
     }
 }
 
@@ -221,6 +220,7 @@ fn candidates(model: &DomainModel, containers: &[Container], trace: &mut Trace) 
                 .entry((p.start.clone(), first.to_string()))
                 .or_insert_with(|| Candidate {
                     holder: p.start.clone(),
+                    holder_document: None,
                     reference: first.to_string(),
                     target: reference.target.clone(),
                     attributes: BTreeSet::new(),

@@ -24,6 +24,7 @@ pub(crate) mod feed;
 pub(crate) mod partition_key;
 pub(crate) mod pins;
 pub mod search;
+pub(crate) mod step;
 pub(crate) mod subset;
 pub(crate) mod tree_ancestors;
 pub(crate) mod unused_copies;
@@ -233,24 +234,13 @@ impl<C> Batch<'_, C> {
 /// (`design`) against the design `without` any, each candidate by the `affected`
 /// patterns it changes (the reads it saves, the writes that keep it current); those
 /// that save more than they add are kept together, and only if the design with
-/// exactly those costs less than none. `pinned` says how the model pins a candidate:
-/// one pinned `keep` is kept whatever it costs, one pinned `avoid` never.
+/// exactly those costs less than none. `owner` tells which candidate (by its place in
+/// `candidates`) a request of the design with all of them is sent for (a sync that
+/// keeps it): each candidate is charged its own such requests, never another's sent by
+/// the same write (two holders of an extended reference to one root). `pinned` says
+/// how the model pins a candidate: one pinned `keep` is kept whatever it costs, one
+/// pinned `avoid` never.
 pub(crate) fn weigh<'c, C: Clone>(
-    candidates: &'c [C],
-    without: &Priced,
-    price: &dyn Fn(&[Container]) -> Priced,
-    design: impl Fn(&[C]) -> Vec<Container>,
-    affected: impl Fn(&C) -> BTreeSet<String>,
-    pinned: impl Fn(&C) -> Option<PinChoice>,
-) -> Batch<'c, C> {
-    weigh_owned(candidates, without, price, design, affected, |_| None, pinned)
-}
-
-/// [`weigh`], where `owner` tells which candidate (by its place in `candidates`) a
-/// request of the design with all of them is sent for (a sync that keeps it): each
-/// candidate is charged its own such requests, never another's sent by the same
-/// write (two holders of an extended reference to one root).
-pub(crate) fn weigh_owned<'c, C: Clone>(
     candidates: &'c [C],
     without: &Priced,
     price: &dyn Fn(&[Container]) -> Priced,

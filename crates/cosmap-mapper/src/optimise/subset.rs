@@ -7,12 +7,11 @@
 //! the parent stays within `maxEmbeddedDocumentBytes`; never a `sensitive` value.
 
 use std::collections::BTreeSet;
-use std::sync::Arc;
 
 use cosmap_domain::{AccessKind, AccessPattern, DomainModel, FilterOp};
 
 use super::copy::strip_sensitive;
-use super::Priced;
+use super::{Batch, Weighed};
 use crate::cost::constants::DEFAULT_ITEM_BYTES;
 use crate::cost::units;
 use crate::decision::{Rule, Trace};
@@ -25,7 +24,7 @@ use crate::sync_plan::{SyncOperation, SyncPlan};
 
 /// A read of the newest children of one parent, and how their subset would be kept.
 #[derive(Debug, Clone, PartialEq)]
-struct Candidate {
+pub(crate) struct Candidate {
     pattern: String,
     element: String,
     parent_container: String,
@@ -34,32 +33,35 @@ struct Candidate {
 }
 
 /// Gives the parents of the newest-children reads a subset of them, where that
-/// lowers the workload's RU/s; weighed like the other derived data.
-pub(crate) fn apply(
-    model: &DomainModel,
-    t: &Thresholds,
-    containers: &mut Arc<Vec<Container>>,
-    trace: &mut Trace,
-    price: &dyn Fn(&[Container]) -> Priced,
-    priced: Option<Priced>,
-) -> Option<Priced> {
-    let candidates = candidates(model, t, containers, trace);
-    if candidates.is_empty() {
-        return priced;
+/// lowers the workload's RU/s; weighed like the other derived data ([`super::step`]).
+pub(crate) struct Subsets<'m> {
+    pub(crate) model: &'m DomainModel,
+    pub(crate) thresholds: &'m Thresholds,
+}
+
+impl super::step::Optimisation for Subsets<'_> {
+    type Candidate = Candidate;
+    const RULE: Rule = Rule::Subset;
+
+    fn candidates(&self, current: &mut super::step::Current<'_>, trace: &mut Trace) -> Vec<Candidate> {
+        candidates(self.model, self.thresholds, current.containers, trace)
     }
-    let without = priced.unwrap_or_else(|| price(containers));
-    let pins = super::pins::Pins::of(model, Rule::Subset);
-    let mut batch = super::weigh(
-        &candidates,
-        &without,
-        price,
-        |kept| subsets(containers, kept),
-        |c| affected(model, c),
-        |c| pins.choice(&c.pattern),
-    );
-    for w in &batch.weighed {
+
+    fn subject(&self, c: &Candidate) -> String {
+        c.pattern.clone()
+    }
+
+    fn make(&self, design: &[Container], kept: &[Candidate]) -> Vec<Container> {
+        subsets(design, kept)
+    }
+
+    fn affected(&self, c: &Candidate) -> BTreeSet<String> {
+        affected(self.model, c)
+    }
+
+    fn record(&self, w: &Weighed<'_, Candidate>, batch: &Batch<'_, Candidate>, trace: &mut Trace) {
         let (c, saves, adds) = (w.candidate, w.saves, w.adds);
-        let Some(of) = &c.embedded.subset else { continue };
+        let Some(of) = &c.embedded.subset else { return };
         let how = match &of.kept {
             Keeping::Batch => format!(
                 "each write of a `{}` rewrites the subset in the same transactional batch",
@@ -106,11 +108,9 @@ pub(crate) fn apply(
             .with("kept", of.kept.as_str())
             .with("savesRuPerSecond", units::round(saves))
             .with("addsRuPerSecond", units::round(adds));
-        if let Some(d) = trace.last_mut() {
-            w.mark(d, batch.kept(w));
-        }
     }
-    if let Some((design, priced)) = batch.chosen.take() {
+
+    fn made(&self, before: &[Container], after: &[Container], batch: &Batch<'_, Candidate>, trace: &mut Trace) {
         let why = |k: &Container| {
             let kept: Vec<String> = batch
                 .weighed
@@ -132,11 +132,8 @@ pub(crate) fn apply(
                 .collect();
             (!kept.is_empty()).then(|| format!("its change feed keeps {}", kept.join(", ")))
         };
-        super::copy::mark_children_sources(containers, &design, why, trace);
-        *containers = Arc::new(design);
-        return Some(priced);
+        super::copy::mark_children_sources(before, after, why, trace);
     }
-    Some(without)
 }
 
 /// The reads of a parent's newest children that a subset can serve: one equality

@@ -12,12 +12,11 @@
 //! queries the parent reference.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::sync::Arc;
 
 use cosmap_domain::limits::{REFERENCE_BYTES, REFERENCE_LIST_MAX_BYTES};
 use cosmap_domain::{AccessKind, ChangeRate, DomainModel};
 
-use super::Priced;
+use super::{Batch, Weighed};
 use crate::cost::facts;
 use crate::cost::units;
 use crate::decision::{Rule, Trace};
@@ -29,7 +28,7 @@ use crate::sync_plan::{ChangeKind, KeyMapping, SyncAction, SyncOperation, SyncPl
 /// One tree whose ancestors reads take: the element, its parent reference, the
 /// attributes read of each ancestor and the patterns that read them.
 #[derive(Debug, Clone, PartialEq, PartialOrd)]
-struct Candidate {
+pub(crate) struct Candidate {
     element: String,
     parent: String,
     attributes: BTreeSet<String>,
@@ -46,28 +45,32 @@ impl Candidate {
 
 /// Stores the ancestors lists reads of the path to the root call for, where that
 /// lowers the workload's RU/s (weighed like the other derived data: [`super::weigh`]).
-pub(crate) fn apply(
-    model: &DomainModel,
-    containers: &mut Arc<Vec<Container>>,
-    trace: &mut Trace,
-    price: &dyn Fn(&[Container]) -> Priced,
-    priced: Option<Priced>,
-) -> Option<Priced> {
-    let candidates = candidates(model, containers, trace);
-    if candidates.is_empty() {
-        return priced;
+pub(crate) struct TreeAncestors<'m> {
+    pub(crate) model: &'m DomainModel,
+}
+
+impl super::step::Optimisation for TreeAncestors<'_> {
+    type Candidate = Candidate;
+    const RULE: Rule = Rule::TreeAncestors;
+
+    fn candidates(&self, current: &mut super::step::Current<'_>, trace: &mut Trace) -> Vec<Candidate> {
+        candidates(self.model, current.containers, trace)
     }
-    let without = priced.unwrap_or_else(|| price(containers));
-    let pins = super::pins::Pins::of(model, Rule::TreeAncestors);
-    let batch = super::weigh(
-        &candidates,
-        &without,
-        price,
-        |kept| with_ancestors(model, containers, kept),
-        |c| affected(model, c),
-        |c| pins.choice(&c.subject()),
-    );
-    for w in &batch.weighed {
+
+    fn subject(&self, c: &Candidate) -> String {
+        c.subject()
+    }
+
+    fn make(&self, design: &[Container], kept: &[Candidate]) -> Vec<Container> {
+        with_ancestors(self.model, design, kept)
+    }
+
+    fn affected(&self, c: &Candidate) -> BTreeSet<String> {
+        affected(self.model, c)
+    }
+
+    fn record(&self, w: &Weighed<'_, Candidate>, batch: &Batch<'_, Candidate>, trace: &mut Trace) {
+        let model = self.model;
         let (c, saves, adds) = (w.candidate, w.saves, w.adds);
         let reads: Vec<String> = c.patterns.iter().map(|p| format!("`{p}`")).collect();
         let stored = stored_attributes(c);
@@ -113,16 +116,6 @@ pub(crate) fn apply(
             .with("listBytes", units::round(list_bytes(model, c)))
             .with("savesRuPerSecond", units::round(saves))
             .with("addsRuPerSecond", units::round(adds));
-        if let Some(d) = trace.last_mut() {
-            w.mark(d, batch.kept(w));
-        }
-    }
-    match batch.chosen {
-        Some((design, priced)) => {
-            *containers = Arc::new(design);
-            Some(priced)
-        }
-        None => Some(without),
     }
 }
 
