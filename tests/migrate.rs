@@ -196,3 +196,15 @@ fn a_key_in_the_endpoints_path_or_query_is_never_echoed() {
         }
     }
 }
+
+#[test]
+fn a_changed_default_ttl_points_to_provision_which_changes_it_in_place() {
+    let out = cosmap(&["migrate", V1, "tests/migrate/ecommerce-ttl.json", "--dry-run"]);
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(0), "{text}{}", stderr(&out));
+    assert!(
+        text.contains("Order (ttlChanged): nothing to migrate — applied in place by `cosmap provision` (it changes a default TTL on every run; no document moves)"),
+        "{text}"
+    );
+    assert!(!text.contains("--update-indexing"), "{text}");
+}

@@ -91,10 +91,10 @@ pub fn assess(kind: &ChangeKind, place: Place) -> Assessment {
         ),
         ChangeKind::TtlChanged { old, new } => {
             let text = match (old, new) {
-                (_, None) => "set in place; documents no longer expire by default".to_string(),
-                (_, Some(-1)) => "set in place; TTL is on, documents expire only by their own `ttl`".to_string(),
+                (_, None) => "set in place by `cosmap provision`; documents no longer expire by default".to_string(),
+                (_, Some(-1)) => "set in place by `cosmap provision`; TTL is on, documents expire only by their own `ttl`".to_string(),
                 (_, Some(seconds)) => format!(
-                    "set in place; documents already written older than {seconds} s expire as soon as it is set"
+                    "set in place by `cosmap provision`; documents already written older than {seconds} s expire as soon as it is set"
                 ),
             };
             assessed(InPlace, text, None)

@@ -360,7 +360,9 @@ pub struct MigrationPlan {
 impl MigrationPlan {
     /// The plan as text, one step a line.
     pub fn to_text(&self) -> String {
-        let mut out = format!("{} → {}: {} steps\n", self.old, self.new, self.steps.len());
+        let count = self.steps.len();
+        let steps = if count == 1 { "step" } else { "steps" };
+        let mut out = format!("{} → {}: {count} {steps}\n", self.old, self.new);
         for (i, s) in self.steps.iter().enumerate() {
             out.push_str(&format!("{:>3}. {}\n", i + 1, s.describe()));
         }
@@ -506,10 +508,17 @@ pub fn plan(old: &LogicalModel, new: &LogicalModel) -> Result<MigrationPlan, Mig
                     kind: change.kind.name().into(),
                     reason: "the new container is created with the new indexing policy".into(),
                 }),
-            ChangeKind::IndexingChanged { .. } | ChangeKind::TtlChanged { .. } => nothing.push(Step::Nothing {
+            ChangeKind::IndexingChanged { .. } => nothing.push(Step::Nothing {
                 subject,
                 kind: change.kind.name().into(),
                 reason: "applied in place by `cosmap provision --update-indexing` (no document moves)".into(),
+            }),
+            ChangeKind::TtlChanged { .. } => nothing.push(Step::Nothing {
+                subject,
+                kind: change.kind.name().into(),
+                reason:
+                    "applied in place by `cosmap provision` (it changes a default TTL on every run; no document moves)"
+                        .into(),
             }),
             ChangeKind::PropertyAdded {
                 default: Some(value), ..
