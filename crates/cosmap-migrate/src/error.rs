@@ -13,11 +13,17 @@ pub struct Refusal {
     pub class: Class,
     /// Why it is refused.
     pub reason: String,
+    /// What the user does next to make the change (empty when `reason` says it).
+    pub next: String,
 }
 
 impl std::fmt::Display for Refusal {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} ({}, {}): {}", self.subject, self.kind, self.class, self.reason)
+        write!(f, "{} ({}, {}): {}", self.subject, self.kind, self.class, self.reason)?;
+        if !self.next.is_empty() {
+            write!(f, "; next: {}", self.next)?;
+        }
+        Ok(())
     }
 }
 

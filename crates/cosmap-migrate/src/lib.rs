@@ -35,7 +35,7 @@ mod run;
 
 pub use error::{MigrateError, Refusal};
 pub use plan::{
-    plan, repartitioned_name, unique_keys_name, Conversion, LeaseRef, MigrationPlan, Step, LEASE_TYPE,
+    plan, repartitioned_name, unique_keys_name, Conversion, KeyFrom, LeaseRef, MigrationPlan, Step, LEASE_TYPE,
     MIGRATION_FORMAT_VERSION,
 };
 pub use run::{

@@ -10,6 +10,16 @@ use crate::error::{MigrateError, Refusal};
 /// The `type` of the lease documents a migration keeps its position in.
 pub const LEASE_TYPE: &str = "cosmapMigrateLease";
 
+/// Where one document type's value for a new partition key is in its old documents.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct KeyFrom {
+    /// The document type's `type` value.
+    pub document_type: String,
+    /// The top-level property of its old documents that holds the value.
+    pub property: String,
+}
+
 /// Version of the plan's JSON (`cosmap migrate --dry-run --format json`).
 pub const MIGRATION_FORMAT_VERSION: u32 = 1;
 
@@ -63,10 +73,11 @@ pub enum Step {
         old_key: String,
         /// The new partition key property.
         new_key: String,
-        /// Where each document's new key value comes from: a property of the old
-        /// document (its old key when the identity was renamed, or the new key itself
-        /// when the documents already store it).
-        key_from: String,
+        /// Where each old document type's new key value comes from, by its `type`: a
+        /// property of the old document (the new key itself when the documents store
+        /// it, `id` for the root whose identity is the new key, the old name of a
+        /// renamed identity), classified from the typed models.
+        key_from: Vec<KeyFrom>,
         /// The step's lease (in `target`).
         lease: LeaseRef,
     },
@@ -249,9 +260,14 @@ impl Step {
                 new_key,
                 key_from,
                 ..
-            } => format!(
-                "copy every document of `{source}` (/{old_key}) into `{target}` (/{new_key}, from `{key_from}`) through the change feed"
-            ),
+            } => {
+                let mut sources: Vec<&str> = key_from.iter().map(|k| k.property.as_str()).collect();
+                sources.dedup();
+                let sources = sources.iter().map(|p| format!("`{p}`")).collect::<Vec<_>>().join(" or ");
+                format!(
+                    "copy every document of `{source}` (/{old_key}) into `{target}` (/{new_key}, from {sources}) through the change feed"
+                )
+            }
             Step::CopyWithUniqueKeys {
                 source,
                 target,
@@ -396,6 +412,81 @@ fn copied_into(
     ));
 }
 
+/// What the user does next about a change refused for `why`: nothing more when `why`
+/// says it; a model between the two when changes must go one at a time; otherwise what
+/// the diff says the change takes.
+fn next_step(why: &str, change: &Change) -> String {
+    if why.contains("next:") || why.contains("yourself") {
+        String::new()
+    } else if why.contains("one change at a time") {
+        "write a model between the two with one of the changes, migrate to it, then to the new model".to_string()
+    } else if matches!(
+        change.kind,
+        ChangeKind::PartitionKeyChanged { .. } | ChangeKind::UniqueKeysChanged { .. }
+    ) {
+        "copy the documents yourself into a container under a new name with the new definition (its change feed from the beginning, each document upserted with its id and its new key's value), switch readers and writers to it, and keep the old container until you are satisfied".to_string()
+    } else {
+        change.explanation.clone()
+    }
+}
+
+/// The root's identity attribute in `container`, from its root document type's id.
+fn root_identity(container: &cosmap_mapper::Container) -> Option<(&str, &str)> {
+    let root = container.document_types.iter().find(|d| d.role == Role::Root)?;
+    match &root.id {
+        IdSource::Identity { attribute } => Some((root.source.as_str(), attribute.as_str())),
+        IdSource::Assigned => None,
+    }
+}
+
+/// The old name of the root's identity when the new model renamed it (the same root
+/// element, another identity attribute that the old root did not have): the value is
+/// the same, so it is taken from where the old documents keep the old name.
+fn renamed_identity(before: &cosmap_mapper::Container, after: &cosmap_mapper::Container) -> Option<String> {
+    let (old_root, old_identity) = root_identity(before)?;
+    let (new_root, new_identity) = root_identity(after)?;
+    let old_has_new = before
+        .document_types
+        .iter()
+        .any(|d| d.source == old_root && d.attributes.iter().any(|a| a.name == new_identity));
+    (old_root == new_root && old_identity != new_identity && !old_has_new).then(|| old_identity.to_string())
+}
+
+/// Where an old document of `document_type` holds its value of the new partition key
+/// `new_key`, from the typed model: the key itself (a level of the old key, or a
+/// required attribute), `id` (the root, whose identity is the new key), or the old
+/// name of a `renamed` identity (a level of the old key, or the root's `id`).
+fn key_source(document_type: &cosmap_mapper::DocumentType, new_key: &str, renamed: Option<&str>) -> Option<String> {
+    let levels: Vec<&str> = std::iter::once(document_type.partition_key_property.as_str())
+        .chain(document_type.sub_partition_key_properties.iter().map(String::as_str))
+        .collect();
+    let stored = |name: &str| {
+        levels.contains(&name)
+            || document_type
+                .attributes
+                .iter()
+                .any(|a| a.name == name && !a.optional && !a.many)
+    };
+    let is_id = |name: &str| {
+        document_type.role == Role::Root
+            && matches!(&document_type.id, IdSource::Identity { attribute } if attribute == name)
+    };
+    if stored(new_key) {
+        return Some(new_key.to_string());
+    }
+    if is_id(new_key) {
+        return Some("id".to_string());
+    }
+    let old_name = renamed?;
+    if stored(old_name) {
+        Some(old_name.to_string())
+    } else if is_id(old_name) {
+        Some("id".to_string())
+    } else {
+        None
+    }
+}
+
 /// The name a repartitioned container's copy gets: `<name>-<new key property>`.
 pub fn repartitioned_name(container: &str, new_key: &str) -> String {
     format!("{container}-{new_key}")
@@ -440,6 +531,7 @@ pub fn plan(old: &LogicalModel, new: &LogicalModel) -> Result<MigrationPlan, Mig
             kind: change.kind.name().to_string(),
             class: change.class,
             reason: why.to_string(),
+            next: next_step(why, change),
         };
         match &change.kind {
             ChangeKind::ContainerAdded => {
@@ -620,7 +712,11 @@ pub fn plan(old: &LogicalModel, new: &LogicalModel) -> Result<MigrationPlan, Mig
                 kind: change.kind.name().into(),
                 reason: format!("{}: the documents serve the new model as they are", change.class),
             }),
-            _ => refused.push(refuse("cosmap migrate cannot migrate this change yet")),
+            _ => refused.push(refuse(&format!(
+                "cosmap migrate does not make a `{}` change ({})",
+                change.kind.name(),
+                change.class
+            ))),
         }
     }
     if !refused.is_empty() {
@@ -661,34 +757,25 @@ fn repartition(
     let (Some(before), Some(after)) = (old.container(name), new.container(name)) else {
         return Err("the container is not in both models".into());
     };
-    single_level(before)?;
+    // The old key may be hierarchical (the copy reads the change feed of the whole
+    // container); the new one is written as one value.
     single_level(after)?;
     let old_key = before.partition_key_property.clone();
     let new_key = after.partition_key_property.clone();
-    let identity = |c: &cosmap_mapper::Container| {
-        c.document_types
-            .iter()
-            .find(|d| d.role == Role::Root)
-            .and_then(|d| match &d.id {
-                IdSource::Identity { attribute } => Some(attribute.clone()),
-                IdSource::Assigned => None,
-            })
-    };
-    let stored_everywhere = before
-        .document_types
-        .iter()
-        .all(|d| d.attributes.iter().any(|a| a.name == new_key && !a.optional));
-    let key_from = if stored_everywhere {
-        new_key.clone()
-    } else if identity(before).as_deref() == Some(old_key.as_str())
-        && identity(after).as_deref() == Some(new_key.as_str())
-    {
-        old_key.clone()
-    } else {
-        return Err(format!(
-            "the old documents do not all store `{new_key}`, and it is not the root's renamed identity: the new key's values cannot be derived"
-        ));
-    };
+    let renamed = renamed_identity(before, after);
+    let mut key_from = Vec::new();
+    for document_type in before.document_types.iter() {
+        let Some(property) = key_source(document_type, &new_key, renamed.as_deref()) else {
+            return Err(format!(
+                "the old `{}` documents store no `{new_key}` (not as an attribute, a partition key level, their id as the root's identity, or a renamed identity): the new key's values cannot be derived; next: give `{}` a required `{new_key}` in a model between the two, back-fill it, then migrate to the new model",
+                document_type.discriminator, document_type.source
+            ));
+        };
+        key_from.push(KeyFrom {
+            document_type: document_type.discriminator.clone(),
+            property,
+        });
+    }
     if before
         .document_types
         .iter()

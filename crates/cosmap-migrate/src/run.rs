@@ -568,11 +568,18 @@ impl<'a> Feed<'a> {
                 ..
             } => {
                 let mut body = strip_system(document);
-                let value = match document.get(key_from) {
+                let kind = text(document, "type").unwrap_or_default();
+                let Some(from) = key_from.iter().find(|k| k.document_type == kind) else {
+                    return Err(self.data(format!(
+                        "document `{id}` is of type `{kind}`, which the old model does not have in this container: move or delete it, then run again"
+                    )));
+                };
+                let from = &from.property;
+                let value = match document.get(from) {
                     Some(Value::String(v)) => v.clone(),
                     _ => {
                         return Err(self.data(format!(
-                            "document `{id}` has no text `{key_from}` to take its new partition key `{new_key}` from"
+                            "document `{id}` has no text `{from}` to take its new partition key `{new_key}` from"
                         )))
                     }
                 };
