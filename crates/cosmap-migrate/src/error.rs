@@ -36,6 +36,9 @@ pub enum MigrateError {
     /// Changes the migration cannot make; nothing was done.
     #[error("cosmap migrate cannot migrate {} change{}; nothing was done:\n{}", .0.len(), if .0.len() == 1 { "" } else { "s" }, .0.iter().map(|r| format!("  - {r}")).collect::<Vec<_>>().join("\n"))]
     Refused(Vec<Refusal>),
+    /// A rehearsal could not build or check its samples.
+    #[error(transparent)]
+    Verify(#[from] cosmap_verify::VerifyError),
     /// A request failed (after the connection's retries).
     #[error(transparent)]
     Provision(#[from] cosmap_provision::ProvisionError),

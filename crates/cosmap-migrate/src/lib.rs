@@ -31,6 +31,8 @@
 
 mod error;
 mod plan;
+mod readable;
+mod rehearse;
 mod run;
 
 pub use error::{MigrateError, Refusal};
@@ -38,6 +40,7 @@ pub use plan::{
     plan, repartitioned_name, unique_keys_name, Conversion, KeyFrom, LeaseRef, MigrationPlan, Step, LEASE_TYPE,
     MIGRATION_FORMAT_VERSION,
 };
+pub use rehearse::{rehearse, Mapped, Rehearsal, Unreadable, Written};
 pub use run::{
     run, run_reporting, strip_system, Control, MigrationReport, Progress, RunOptions, StepReport, SYSTEM_PROPERTIES,
 };
