@@ -73,7 +73,7 @@ pub fn run(args: MigrateArgs) -> anyhow::Result<u8> {
         })
         .await;
         let error = error.map(|e| match e {
-            MigrateError::Provision(p) => anyhow::Error::from(Failure::from(p)),
+            MigrateError::Provision(p) => anyhow::Error::from(provision_failure(p)),
             other => other.into(),
         });
         // What was done is printed also when an error stopped the rest.
@@ -114,6 +114,20 @@ fn rehearse(
     })?;
     Ok(if rehearsal.passed() { 0 } else { EXIT_REHEARSAL_FAILED })
 }
+
+/// A request's failure during a run: its message and hint, but no hint about
+/// provisioning when retries ran out or a request timed out (a rerun resumes, said
+/// after it).
+fn provision_failure(error: cosmap_provision::ProvisionError) -> Failure {
+    use cosmap_provision::ProvisionError as E;
+    match error {
+        E::RetriesExhausted { .. } | E::TimedOut { .. } => Failure::new(EXIT_FAILURE, error.to_string()),
+        other => Failure::from(other),
+    }
+}
+
+/// Exit code of a failure once connected.
+const EXIT_FAILURE: u8 = 1;
 
 /// Said after any failure once connected: nothing done is undone, and a rerun resumes.
 const RESUMES: &str = "rerun: what was done is kept; running `cosmap migrate` again resumes each step from its lease";

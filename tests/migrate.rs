@@ -2,9 +2,10 @@
 //! and JSON, no connection made), a migration it cannot make refused with each change
 //! named, and a key given by flag (or hidden in the endpoint) never printed. Against the
 //! local server (`tests/support`): a missing database named, never created; a failure
-//! midway reported with what was done before it. The run itself is tested on the SDK's
-//! in-memory engine in `crates/cosmap-migrate/tests/` (the local server cannot run a
-//! change feed step: it answers 500 to a read of a missing document, the lease).
+//! midway reported with what was done before it: the lease read, the server's missing
+//! change feed said in one line. The run itself is tested on the SDK's in-memory engine
+//! in `crates/cosmap-migrate/tests/` (the local server serves no change feed: its
+//! partition key ranges do not read), and rehearsed there through `--rehearse`.
 
 mod support_cli;
 
@@ -151,7 +152,18 @@ fn a_failure_midway_reports_what_was_done_before_it_in_text_and_json() {
         text.contains("failed after what is listed above, which is kept"),
         "{text}"
     );
-    assert!(err.contains("could not read lease"), "{err}");
+    // The lease is read (by a query: the server answers a point read of a missing
+    // document with 500); what stops the step is the change feed the server lacks,
+    // said in one line, without a hint about provisioning.
+    assert!(!err.contains("could not read lease"), "{err}");
+    assert!(
+        err.contains(&format!(
+            "error: {endpoint} does not serve a change feed (its partition key ranges do not read), which `cosmap migrate` needs"
+        )),
+        "{err}"
+    );
+    assert!(err.contains("or rehearse it with `--rehearse`"), "{err}");
+    assert!(!err.contains("provisioning"), "{err}");
     assert!(
         err.contains("running `cosmap migrate` again resumes each step from its lease"),
         "{err}"
@@ -168,7 +180,7 @@ fn a_failure_midway_reports_what_was_done_before_it_in_text_and_json() {
         report["report"]["failed"]
             .as_str()
             .unwrap()
-            .contains("could not read lease"),
+            .contains("does not serve a change feed"),
         "{report}"
     );
     assert!(

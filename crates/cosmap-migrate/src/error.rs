@@ -39,6 +39,17 @@ pub enum MigrateError {
     /// A rehearsal could not build or check its samples.
     #[error(transparent)]
     Verify(#[from] cosmap_verify::VerifyError),
+    /// The server answers a request a migration needs in a shape Cosmos DB never
+    /// sends: it lacks that feature (a local server without a change feed).
+    #[error("{endpoint} does not serve {feature}, which `cosmap migrate` needs ({cause}): run it against Cosmos DB or its emulator, or rehearse it with `--rehearse`")]
+    ServerFeature {
+        /// The server.
+        endpoint: String,
+        /// What it lacks, in words.
+        feature: String,
+        /// What it answered.
+        cause: String,
+    },
     /// A request failed (after the connection's retries).
     #[error(transparent)]
     Provision(#[from] cosmap_provision::ProvisionError),

@@ -367,6 +367,19 @@ impl<'a> Feed<'a> {
         })
     }
 
+    /// `error`, or, when it is an answer Cosmos DB never sends, the server's missing
+    /// change feed said in one line (no provisioning hint: provisioning is not the cause).
+    fn missing_feature(&self, error: ProvisionError) -> MigrateError {
+        match error {
+            ProvisionError::BadAnswer { endpoint, message, .. } => MigrateError::ServerFeature {
+                endpoint,
+                feature: "a change feed (its partition key ranges do not read)".to_string(),
+                cause: message,
+            },
+            other => other.into(),
+        }
+    }
+
     fn data(&self, message: impl Into<String>) -> MigrateError {
         MigrateError::Data {
             step: self.name.clone(),
@@ -384,35 +397,53 @@ impl<'a> Feed<'a> {
         (self.report, outcome)
     }
 
+    /// The step's lease document, if it has one. Read by a query in the lease's
+    /// partition (its key also in the SQL), not by a point read: Cosmos DB answers
+    /// both alike, and local servers that answer a point read of a missing document
+    /// with 500 instead of 404 (`@vercel/cosmosdb-server`) answer the query right.
+    async fn read_lease(&self) -> Result<Option<Value>, MigrateError> {
+        let operation = format!("read lease `{}` in `{}`", self.lease.id, self.lease.container);
+        let key = sql_property("c", &self.lease.partition_key_property);
+        let sql = format!("SELECT * FROM c WHERE c.id = @id AND {key} = @key");
+        let query = Query::from(sql)
+            .with_parameter("@id", &self.lease.id)
+            .and_then(|q| q.with_parameter("@key", self.lease.key()))
+            .map_err(|e| self.data(format!("the lease query: {e}")))?;
+        let scope = FeedScope::partition(PartitionKey::from(self.lease.key()));
+        let found: Vec<Value> = self
+            .connection
+            .request(&operation, &[], || {
+                let (query, scope) = (query.clone(), scope.clone());
+                async move {
+                    self.target
+                        .query_items::<Value>(query, scope, None)
+                        .await?
+                        .try_collect::<Vec<Value>>()
+                        .await
+                }
+            })
+            .await?
+            .unwrap_or_default();
+        Ok(found.into_iter().next())
+    }
+
     async fn read_feed(&mut self, progress: &mut impl FnMut(&Progress) -> Control) -> Result<bool, MigrateError> {
         let total = self.remaining().await;
-        let lease_key = PartitionKey::from(self.lease.key());
-        let operation = format!("read lease `{}` in `{}`", self.lease.id, self.lease.container);
-        let lease = self
-            .connection
-            .request(&operation, &[404], || {
-                self.target.read_item(lease_key.clone(), &self.lease.id, None)
-            })
-            .await?;
-        let token = match lease {
-            Some(response) => {
-                let body: Value = response
-                    .into_model()
-                    .map_err(|e| self.data(format!("the lease: {e}")))?;
-                match body.get("continuation") {
-                    Some(token) if !token.is_null() => Some(
-                        serde_json::from_value(token.clone())
-                            .map_err(|e| self.data(format!("the lease's continuation: {e}")))?,
-                    ),
-                    _ => None,
-                }
-            }
+        let token = match self.read_lease().await? {
+            Some(body) => match body.get("continuation") {
+                Some(token) if !token.is_null() => Some(
+                    serde_json::from_value(token.clone())
+                        .map_err(|e| self.data(format!("the lease's continuation: {e}")))?,
+                ),
+                _ => None,
+            },
             None => None,
         };
         let ranges = self
             .connection
             .request("read the feed ranges", &[], || self.source.read_feed_ranges(None))
-            .await?
+            .await
+            .map_err(|e| self.missing_feature(e))?
             .map(|r| r.len())
             .unwrap_or(1)
             .max(1);
