@@ -664,6 +664,12 @@ pub fn plan(old: &LogicalModel, new: &LogicalModel) -> Result<MigrationPlan, Mig
                     Err(why) => refused.push(refuse(&why)),
                 }
             }
+            ChangeKind::ReferenceChanged { .. } if !repartitioned.contains(&change.subject.container.as_str()) => {
+                match retarget(old, new, change) {
+                    Ok(step) => moves.push(step),
+                    Err(why) => refused.push(refuse(&why)),
+                }
+            }
             ChangeKind::CardinalityChanged { .. } | ChangeKind::PropertyRetyped { .. }
                 if change.class >= Class::DataMigration
                     && !repartitioned.contains(&change.subject.container.as_str()) =>
@@ -938,6 +944,9 @@ pub enum Conversion {
     /// A number or a boolean becomes its JSON text (`42` → `"42"`), for a property
     /// retyped to `string` or `decimal`.
     ToText,
+    /// A reference's `partitionKey` becomes its `id` (each reference of a list): its
+    /// target is partitioned by its identity now.
+    KeyFromId,
 }
 
 impl Conversion {
@@ -952,6 +961,7 @@ impl Conversion {
                 "a list becomes its one value (an empty or longer list stops the step)"
             }
             Conversion::ToText => "a number or boolean becomes its text",
+            Conversion::KeyFromId => "each reference's `partitionKey` becomes its `id`",
         }
     }
 }
@@ -989,6 +999,7 @@ fn rewrite(new: &LogicalModel, change: &Change) -> Result<Step, String> {
             optional: optional_at(document_type, &path),
         },
         ChangeKind::PropertyRetyped { old, new } => to_text(*old, *new)?,
+        ChangeKind::ReferenceChanged { .. } => Conversion::KeyFromId,
         _ => return Err("not a shape cosmap migrate rewrites".to_string()),
     };
     Ok(Step::Rewrite {
@@ -1007,6 +1018,72 @@ fn rewrite(new: &LogicalModel, change: &Change) -> Result<Step, String> {
         conversion,
         partition_key_property: container.partition_key_property.clone(),
     })
+}
+
+/// A reference whose target is partitioned by its identity now (the target's key
+/// moved to it): each reference's `partitionKey` rewritten to its `id`, in place. Any
+/// other retarget (another target or container, a key value taken from the target's
+/// document, a reshaped key) is refused with the next step.
+fn retarget(old: &LogicalModel, new: &LogicalModel, change: &Change) -> Result<Step, String> {
+    let (_, document_type, path) = located(new, change)?;
+    let after = reference_at(document_type, &path).ok_or("the reference is not in the new model")?;
+    let before = old
+        .container(&change.subject.container)
+        .and_then(|c| subject_type(c, change))
+        .and_then(|d| reference_at(d, &path))
+        .ok_or("the reference is not in the old model's document type")?;
+    if before.target != after.target || before.target_container != after.target_container {
+        return Err(format!(
+            "it points to another root (`{}` in `{}` → `{}` in `{}`); next: write the new target's id and partition key into each reference yourself, with the mapping from old targets to new ones that only you know",
+            before.target, before.target_container, after.target, after.target_container
+        ));
+    }
+    if after.partition_key_value != cosmap_mapper::PartitionKeyValue::SameAsId {
+        return Err(format!(
+            "its partition key value is now {}, which a rewrite in place cannot read from the reference; next: write each reference's `partitionKey` from its target yourself (a point read of the target by its id), then run again",
+            match &after.partition_key_value {
+                cosmap_mapper::PartitionKeyValue::Constant { value } => format!("the constant `{value}`"),
+                cosmap_mapper::PartitionKeyValue::Property { property } => format!("the target's `{property}`"),
+                cosmap_mapper::PartitionKeyValue::Levels { properties } => format!("the levels `{}`", properties.join("`, `")),
+                cosmap_mapper::PartitionKeyValue::SameAsId => "the id".to_string(),
+            }
+        ));
+    }
+    match rewrite(new, change) {
+        Ok(Step::Rewrite {
+            container,
+            document_type,
+            path,
+            partition_key_property,
+            mut lease,
+            ..
+        }) => {
+            lease.id = format!("{LEASE_TYPE}-retarget-{document_type}-{}", path.join("."));
+            Ok(Step::Rewrite {
+                container,
+                document_type,
+                path,
+                conversion: Conversion::KeyFromId,
+                partition_key_property,
+                lease,
+            })
+        }
+        Ok(_) => Err("not a rewrite".into()),
+        Err(why) => Err(why),
+    }
+}
+
+/// The reference at `path` of `document_type` (through embedded objects).
+fn reference_at<'d>(
+    document_type: &'d cosmap_mapper::DocumentType,
+    path: &[String],
+) -> Option<&'d cosmap_mapper::Reference> {
+    let (last, inner) = path.split_last()?;
+    let mut holder = PropertyHolder::Document(document_type);
+    for step in inner {
+        holder = PropertyHolder::Embedded(holder.embedded().iter().find(|e| &e.name == step)?);
+    }
+    holder.references().iter().find(|r| &r.name == last)
 }
 
 /// Whether the property at `path` of `document_type` may be absent in the new model:

@@ -1076,6 +1076,24 @@ fn fill(document: &mut Value, path: &[String], value: &Value) -> bool {
 /// Applies `conversion` to the value at `path` in `document`, inside each element of an
 /// array on the way; whether anything changed. A value already in the new shape, or
 /// absent, is left as it is; a list of two or more values to unwrap is an error.
+/// Sets each reference's `partitionKey` (in `value`, one or a list) to its `id`;
+/// whether any changed.
+fn key_from_id(value: &mut Value) -> bool {
+    match value {
+        Value::Array(items) => items
+            .iter_mut()
+            .fold(false, |changed, item| key_from_id(item) || changed),
+        Value::Object(reference) => match reference.get("id").cloned() {
+            Some(id @ Value::String(_)) if reference.get("partitionKey") != Some(&id) => {
+                reference.insert("partitionKey".into(), id);
+                true
+            }
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
 fn convert(document: &mut Value, path: &[String], conversion: Conversion) -> Result<bool, String> {
     let Some((first, rest)) = path.split_first() else {
         return Ok(false);
@@ -1100,6 +1118,7 @@ fn convert(document: &mut Value, path: &[String], conversion: Conversion) -> Res
                     Value::Object(_) | Value::String(_) | Value::Number(_) | Value::Bool(_),
                 )
                 | (Conversion::ToText, Value::String(_) | Value::Array(_) | Value::Object(_)) => Ok(false),
+                (Conversion::KeyFromId, _) => Ok(key_from_id(value)),
                 (Conversion::WrapInList, _) => {
                     *value = Value::Array(vec![value.take()]);
                     Ok(true)
@@ -1166,6 +1185,28 @@ mod tests {
         assert_eq!(doc, json!({"alias": "ada"}));
     }
     use serde_json::json;
+
+    #[test]
+    fn a_references_partition_key_becomes_its_id_once() {
+        let path = ["checkIn".to_string()];
+        let mut doc = json!({"checkIn": {"id": "c-1", "partitionKey": "e-1", "gate": "A"}});
+        assert_eq!(convert(&mut doc, &path, Conversion::KeyFromId), Ok(true));
+        assert_eq!(
+            doc,
+            json!({"checkIn": {"id": "c-1", "partitionKey": "c-1", "gate": "A"}})
+        );
+        assert_eq!(
+            convert(&mut doc, &path, Conversion::KeyFromId),
+            Ok(false),
+            "a replay changes nothing"
+        );
+        let path = ["visits".to_string()];
+        let mut doc = json!({"visits": [{"id": "c-1", "partitionKey": "e-1"}, {"id": "c-2", "partitionKey": "c-2"}]});
+        assert_eq!(convert(&mut doc, &path, Conversion::KeyFromId), Ok(true));
+        assert_eq!(doc["visits"][0]["partitionKey"], "c-1");
+        let mut doc = json!({"visits": null});
+        assert_eq!(convert(&mut doc, &path, Conversion::KeyFromId), Ok(false));
+    }
 
     #[test]
     fn fill_sets_what_is_missing_inside_objects_and_arrays() {

@@ -221,17 +221,37 @@ async fn a_root_moved_to_another_partition_key_is_read_from_its_new_container() 
                         {"name": "at", "type": "dateTime"}, {"name": "gate", "type": "string"}],
                      "volume": {"count": 20000, "avgSizeBytes": 300}}
                 ],
-                "aggregates": [{"root": "Event"}, {"root": "CheckIn"}],
-                "relationships": [{"from": "CheckIn", "to": "Event", "cardinality": "one"}]
+                "aggregates": [{"root": "Event"}, {"root": "CheckIn"}, {"root": "Scan"}],
+                "relationships": [
+                    {"from": "CheckIn", "to": "Event", "cardinality": "one"},
+                    {"from": "Scan", "to": "CheckIn", "cardinality": "one"}
+                ]
             }),
-            json!([{"name": "check-in by id", "kind": "read", "start": "CheckIn", "filter": ["checkInId"], "perSecond": 10}]),
+            json!([
+                {"name": "check-in by id", "kind": "read", "start": "CheckIn", "filter": ["checkInId"], "perSecond": 10},
+                {"name": "scan by id", "kind": "read", "start": "Scan", "filter": ["scanId"], "perSecond": 10}
+            ]),
         );
+        spec["entities"].as_array_mut().unwrap().push(json!(
+            {"name": "Scan", "identity": "scanId", "attributes": [{"name": "device", "type": "string"}],
+             "volume": {"count": 60000, "avgSizeBytes": 200}}
+        ));
         if pinned {
             spec["aggregates"][1]["partitionKey"] = json!("eventId");
         }
         spec
     };
-    let r = rehearsed(&from_spec(&spec(true)), &from_spec(&spec(false)), "repartition").await;
-    passed(&r, 1);
-    assert!(r.to_text().contains("into `CheckIn-checkInId`"), "{}", r.to_text());
+    let (old, new) = (from_spec(&spec(true)), from_spec(&spec(false)));
+    // The scans' references to a check-in follow it: their partition key is its id now.
+    let plan = plan(&old.1, &new.1).expect("planned");
+    assert!(
+        plan.steps.iter().any(|s| matches!(s, Step::Rewrite { path, conversion: cosmap_migrate::Conversion::KeyFromId, .. } if path == &["checkIn"])),
+        "{}",
+        plan.to_text()
+    );
+    let r = rehearsed(&old, &new, "repartition").await;
+    passed(&r, 2);
+    let text = r.to_text();
+    assert!(text.contains("into `CheckIn-checkInId`"), "{text}");
+    assert!(text.contains("rewrite `checkIn` of every `scan` document: each reference's `partitionKey` becomes its `id`\n    6 read, 3 migrated"), "{text}");
 }
