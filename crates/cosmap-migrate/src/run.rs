@@ -1080,9 +1080,8 @@ fn fill(document: &mut Value, path: &[String], value: &Value) -> bool {
 /// whether any changed.
 fn key_from_id(value: &mut Value) -> bool {
     match value {
-        Value::Array(items) => items
-            .iter_mut()
-            .fold(false, |changed, item| key_from_id(item) || changed),
+        // Every reference of the list, not only up to the first one changed.
+        Value::Array(items) => items.iter_mut().map(key_from_id).filter(|changed| *changed).count() > 0,
         Value::Object(reference) => match reference.get("id").cloned() {
             Some(id @ Value::String(_)) if reference.get("partitionKey") != Some(&id) => {
                 reference.insert("partitionKey".into(), id);
@@ -1201,9 +1200,13 @@ mod tests {
             "a replay changes nothing"
         );
         let path = ["visits".to_string()];
-        let mut doc = json!({"visits": [{"id": "c-1", "partitionKey": "e-1"}, {"id": "c-2", "partitionKey": "c-2"}]});
+        let mut doc = json!({"visits": [{"id": "c-1", "partitionKey": "e-1"}, {"id": "c-2", "partitionKey": "e-2"}]});
         assert_eq!(convert(&mut doc, &path, Conversion::KeyFromId), Ok(true));
-        assert_eq!(doc["visits"][0]["partitionKey"], "c-1");
+        assert_eq!(
+            (&doc["visits"][0]["partitionKey"], &doc["visits"][1]["partitionKey"]),
+            (&json!("c-1"), &json!("c-2")),
+            "every reference of the list"
+        );
         let mut doc = json!({"visits": null});
         assert_eq!(convert(&mut doc, &path, Conversion::KeyFromId), Ok(false));
     }
