@@ -120,10 +120,13 @@ through the SDK: new containers first (never deleting or replacing one), then th
 and rewrites, each reading a change feed from the beginning and keeping its position in
 a lease document, so a run that stops resumes where it was. Nothing is deleted: the
 report lists what you may drop once satisfied. A change it cannot migrate refuses the
-whole plan, each one named, before anything is sent.
+whole plan, each one named, before anything is sent. With --rehearse, the plan runs on
+the in-memory engine over cosmap verify's samples of OLD, then NEW's types and access
+patterns are checked on the result; no account is touched.
 
-Exit codes: 0 done (or a dry run); 4 a change cannot be migrated (nothing was done);
-1 failure; 2 invalid model or usage.";
+Exit codes: 0 done (or a dry run, or a rehearsal that passed); 4 a change cannot be
+migrated (nothing was done); 5 the rehearsal failed; 1 failure; 2 invalid model or
+usage.";
 
 /// The account `provision` and `migrate` connect to: endpoint and key.
 #[derive(Debug, Args)]
@@ -157,6 +160,11 @@ pub struct MigrateArgs {
     /// Print the plan and send nothing (no connection is made).
     #[arg(long)]
     pub dry_run: bool,
+    /// Rehearse on the in-memory engine instead (no connection is made): write
+    /// cosmap verify's samples of OLD, run the plan, then check that NEW's types read
+    /// every document and NEW's access patterns pass on them; exit 5 when not.
+    #[arg(long, conflicts_with = "dry_run")]
+    pub rehearse: bool,
     /// Output format of the plan (`--dry-run`) and of the report.
     #[arg(long, value_enum, default_value_t = PlanFormat::Text)]
     pub format: PlanFormat,

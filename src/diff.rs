@@ -278,6 +278,8 @@ fn describe(kind: &ChangeKind) -> String {
             _ => format!("property added ({}, {})", ty.as_str(), flags(*optional, *many)),
         },
         ChangeKind::PropertyRemoved => "property removed".to_string(),
+        ChangeKind::BecamePartitionKey { key, .. } => format!("became the partition key ({})", key.join(", ")),
+        ChangeKind::NoLongerPartitionKey { key } => format!("no longer the partition key (was {})", key.join(", ")),
         ChangeKind::PropertyRetyped { old, new } => format!("type {} → {}", old.as_str(), new.as_str()),
         ChangeKind::CardinalityChanged { new_many, .. } => {
             if *new_many {

@@ -11,6 +11,10 @@ use crate::provision::Failure;
 /// Exit code when a change cannot be migrated (nothing was done).
 pub const EXIT_REFUSED: u8 = 4;
 
+/// Exit code when a rehearsal fails (the migration stops, a document does not read, or
+/// a pattern fails).
+pub const EXIT_REHEARSAL_FAILED: u8 = 5;
+
 /// Progress lines on stderr every this many documents (and at each step's end).
 const PROGRESS_EVERY: u64 = 500;
 
@@ -29,6 +33,9 @@ pub fn run(args: MigrateArgs) -> anyhow::Result<u8> {
         Err(other) => return Err(other.into()),
     };
     let text = args.format == PlanFormat::Text;
+    if args.rehearse {
+        return rehearse((&old, &old_logical), (&new, &new_logical), &plan, text);
+    }
     if args.dry_run {
         crate::print(&if text {
             format!("{}\nDry run: nothing was sent.\n", plan.to_text())
@@ -66,7 +73,7 @@ pub fn run(args: MigrateArgs) -> anyhow::Result<u8> {
         })
         .await;
         let error = error.map(|e| match e {
-            MigrateError::Provision(p) => anyhow::Error::from(Failure::from(p)),
+            MigrateError::Provision(p) => anyhow::Error::from(provision_failure(p)),
             other => other.into(),
         });
         // What was done is printed also when an error stopped the rest.
@@ -88,6 +95,39 @@ pub fn run(args: MigrateArgs) -> anyhow::Result<u8> {
         }
     })
 }
+
+/// `--rehearse`: the plan, then the rehearsal on the in-memory engine; its text or
+/// `{"plan": …, "rehearsal": …}`.
+fn rehearse(
+    old: (&cosmap_domain::DomainModel, &cosmap_mapper::LogicalModel),
+    new: (&cosmap_domain::DomainModel, &cosmap_mapper::LogicalModel),
+    plan: &cosmap_migrate::MigrationPlan,
+    text: bool,
+) -> anyhow::Result<u8> {
+    let mapped = |(domain, logical)| cosmap_migrate::Mapped { domain, logical };
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+    let rehearsal = runtime.block_on(cosmap_migrate::rehearse(mapped(old), mapped(new), plan))?;
+    crate::print(&if text {
+        format!("{}\n{}", plan.to_text(), rehearsal.to_text())
+    } else {
+        serde_json::to_string_pretty(&json!({"plan": plan, "rehearsal": rehearsal}))? + "\n"
+    })?;
+    Ok(if rehearsal.passed() { 0 } else { EXIT_REHEARSAL_FAILED })
+}
+
+/// A request's failure during a run: its message and hint, but no hint about
+/// provisioning when retries ran out or a request timed out (a rerun resumes, said
+/// after it).
+fn provision_failure(error: cosmap_provision::ProvisionError) -> Failure {
+    use cosmap_provision::ProvisionError as E;
+    match error {
+        E::RetriesExhausted { .. } | E::TimedOut { .. } => Failure::new(EXIT_FAILURE, error.to_string()),
+        other => Failure::from(other),
+    }
+}
+
+/// Exit code of a failure once connected.
+const EXIT_FAILURE: u8 = 1;
 
 /// Said after any failure once connected: nothing done is undone, and a rerun resumes.
 const RESUMES: &str = "rerun: what was done is kept; running `cosmap migrate` again resumes each step from its lease";

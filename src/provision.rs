@@ -5,7 +5,7 @@ use std::fmt;
 
 use cosmap_provision::{
     apply_reporting, plan, Applied, ApplyOptions, Connection, ContainerAction, ContainerPlan, DatabaseAction,
-    ErrorClass, Plan, Property, ProvisionError, Settings, Target, Throughput, Trace,
+    ErrorClass, Plan, ProvisionError, Settings, Target, Throughput, Trace,
 };
 use serde_json::json;
 
@@ -234,14 +234,10 @@ fn summary(plan: &Plan, options: &ApplyOptions) -> String {
             ids(&indexing)
         );
     }
-    let ttl: Vec<&ContainerPlan> = plan
-        .containers
-        .iter()
-        .filter(|c| c.differences.iter().any(|d| d.property == Property::DefaultTtl))
-        .collect();
+    let ttl: Vec<&ContainerPlan> = plan.containers.iter().filter(|c| c.changes_default_ttl()).collect();
     if !ttl.is_empty() {
         out += &format!(
-            "Default TTLs that differ ({}) are not changed by cosmap: change them with the portal, the Azure CLI or Bicep.\n",
+            "Default TTLs that differ ({}) are changed in place (Cosmos DB allows it): items without a `ttl` of their own then expire by the new default, counted from their last write.\n",
             ids(&ttl)
         );
     }

@@ -491,3 +491,63 @@ fn an_unreachable_endpoint_or_a_rejected_key_fails_clearly() {
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert!(out.stdout.is_empty(), "{}", stdout(&out));
 }
+
+const TICKETING: &str = "tests/diff/ticketing-v1.json";
+const CITY_KEY: &str = "tests/diff/ticketing-city-key.json";
+const OPTIONAL_CITY: &str = "tests/diff/ticketing-optional-city.json";
+
+/// `cosmap diff OLD NEW`: its exit code, its text's words and the one change at
+/// `Event/Event.city`.
+fn city_change(old: &str, new: &str) -> (Option<i32>, String, Value) {
+    let text = cosmap(&["diff", old, new]);
+    let out = cosmap(&["diff", old, new, "--format", "json"]);
+    assert_eq!(out.status.code(), text.status.code(), "{}", stderr(&out));
+    let diff = json(&out);
+    let at_city: Vec<&Value> = diff["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["subject"]["documentType"] == "Event" && c["subject"]["path"] == serde_json::json!(["city"]))
+        .collect();
+    assert_eq!(at_city.len(), 1, "one change at Event.city: {diff:#}");
+    // Words, not the wrapping of the 80-column text.
+    let words = stdout(&text).split_whitespace().collect::<Vec<_>>().join(" ");
+    (text.status.code(), words, at_city[0].clone())
+}
+
+#[test]
+fn an_attribute_that_became_the_partition_key_is_said_so_never_removed() {
+    let (code, text, change) = city_change(TICKETING, CITY_KEY);
+    assert_eq!(code, Some(13), "the container's key changed: breaking for readers");
+    assert_eq!(change["kind"], "becamePartitionKey");
+    assert_eq!(change["class"], "inPlace");
+    assert_eq!(change["key"], serde_json::json!(["/city", "/eventId"]));
+    assert!(
+        text.contains("Event/Event.city: became the partition key (/city, /eventId)"),
+        "{text}"
+    );
+    assert!(!text.contains("property removed"), "{text}");
+}
+
+#[test]
+fn a_partition_key_that_became_an_attribute_is_said_so_never_added() {
+    let (code, text, change) = city_change(CITY_KEY, TICKETING);
+    assert_eq!(code, Some(13));
+    assert_eq!(change["kind"], "noLongerPartitionKey");
+    assert_eq!(change["class"], "inPlace");
+    assert!(
+        text.contains("Event/Event.city: no longer the partition key (was /city, /eventId)"),
+        "{text}"
+    );
+    assert!(!text.contains("property added"), "{text}");
+}
+
+#[test]
+fn an_optional_attribute_that_became_the_partition_key_must_be_back_filled() {
+    let (code, text, change) = city_change(OPTIONAL_CITY, CITY_KEY);
+    assert_eq!(code, Some(13));
+    assert_eq!(change["kind"], "becamePartitionKey");
+    assert_eq!(change["wasOptional"], true);
+    assert_eq!(change["class"], "breakingForReaders");
+    assert!(text.contains("documents without it no longer deserialise"), "{text}");
+}

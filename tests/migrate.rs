@@ -2,9 +2,10 @@
 //! and JSON, no connection made), a migration it cannot make refused with each change
 //! named, and a key given by flag (or hidden in the endpoint) never printed. Against the
 //! local server (`tests/support`): a missing database named, never created; a failure
-//! midway reported with what was done before it. The run itself is tested on the SDK's
-//! in-memory engine in `crates/cosmap-migrate/tests/` (the local server cannot run a
-//! change feed step: it answers 500 to a read of a missing document, the lease).
+//! midway reported with what was done before it: the lease read, the server's missing
+//! change feed said in one line. The run itself is tested on the SDK's in-memory engine
+//! in `crates/cosmap-migrate/tests/` (the local server serves no change feed: its
+//! partition key ranges do not read), and rehearsed there through `--rehearse`.
 
 mod support_cli;
 
@@ -151,7 +152,18 @@ fn a_failure_midway_reports_what_was_done_before_it_in_text_and_json() {
         text.contains("failed after what is listed above, which is kept"),
         "{text}"
     );
-    assert!(err.contains("could not read lease"), "{err}");
+    // The lease is read (by a query: the server answers a point read of a missing
+    // document with 500); what stops the step is the change feed the server lacks,
+    // said in one line, without a hint about provisioning.
+    assert!(!err.contains("could not read lease"), "{err}");
+    assert!(
+        err.contains(&format!(
+            "error: {endpoint} does not serve a change feed (its partition key ranges do not read), which `cosmap migrate` needs"
+        )),
+        "{err}"
+    );
+    assert!(err.contains("or rehearse it with `--rehearse`"), "{err}");
+    assert!(!err.contains("provisioning"), "{err}");
     assert!(
         err.contains("running `cosmap migrate` again resumes each step from its lease"),
         "{err}"
@@ -168,7 +180,7 @@ fn a_failure_midway_reports_what_was_done_before_it_in_text_and_json() {
         report["report"]["failed"]
             .as_str()
             .unwrap()
-            .contains("could not read lease"),
+            .contains("does not serve a change feed"),
         "{report}"
     );
     assert!(
@@ -195,4 +207,64 @@ fn a_key_in_the_endpoints_path_or_query_is_never_echoed() {
             assert_ne!(out.status.code(), Some(0), "{args:?}");
         }
     }
+}
+
+#[test]
+fn a_changed_default_ttl_points_to_provision_which_changes_it_in_place() {
+    let out = cosmap(&["migrate", V1, "tests/migrate/ecommerce-ttl.json", "--dry-run"]);
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(0), "{text}{}", stderr(&out));
+    assert!(
+        text.contains("Order (ttlChanged): nothing to migrate — applied in place by `cosmap provision` (it changes a default TTL on every run; no document moves)"),
+        "{text}"
+    );
+    assert!(!text.contains("--update-indexing"), "{text}");
+}
+
+const TICKETING_V1: &str = "tests/migrate/ticketing-v1.json";
+const TICKETING_V2: &str = "tests/migrate/ticketing-v2.json";
+
+#[test]
+fn the_ticketing_change_plans_from_the_roots_id_and_rehearses_on_the_in_memory_engine() {
+    // A required attribute with a default, a value made unique, and a root moved from
+    // its event's key to its own identity, which old documents hold as their `id`.
+    let dry = cosmap(&["migrate", TICKETING_V1, TICKETING_V2, "--dry-run"]);
+    let text = stdout(&dry);
+    assert_eq!(dry.status.code(), Some(0), "{text}{}", stderr(&dry));
+    assert!(
+        text.contains("copy every document of `CheckIn` (/eventId) into `CheckIn-checkInId` (/checkInId, from `id`)"),
+        "{text}"
+    );
+
+    let out = cosmap(&["migrate", TICKETING_V1, TICKETING_V2, "--rehearse"]);
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(0), "{text}{}", stderr(&out));
+    for expected in [
+        "Rehearsal on the in-memory engine: 9 sample documents of the old model written",
+        "  CheckIn/CheckIn: 3",
+        "  Ticket/Ticket: 3",
+        "write `\"EUR\"` into `currency` of every `event` document that lacks it\n    6 read, 3 migrated",
+        "claim the `code` of every `ticket` document of `Ticket` (a duplicate stops the step)\n    3 read, 3 migrated",
+        "After it: 12 documents in the new model's containers, 0 the new types would not read",
+        "5 access patterns: 5 passed, 0 failed.",
+        "Rehearsal passed",
+    ] {
+        assert!(text.contains(expected), "no {expected:?} in:\n{text}");
+    }
+
+    let out = cosmap(&["migrate", TICKETING_V1, TICKETING_V2, "--rehearse", "--format", "json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let json: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let rehearsal = &json["rehearsal"];
+    assert_eq!(rehearsal["written"].as_array().map(Vec::len), Some(3));
+    assert_eq!(rehearsal["unreadable"], serde_json::json!([]));
+    assert_eq!(rehearsal["verification"]["summary"]["failed"], 0);
+    assert_eq!(rehearsal["verification"]["samples"]["stored"], true);
+    assert!(rehearsal["migration"].get("failed").is_none(), "{rehearsal:#}");
+}
+
+#[test]
+fn a_rehearsal_and_a_dry_run_do_not_go_together() {
+    let out = cosmap(&["migrate", TICKETING_V1, TICKETING_V2, "--rehearse", "--dry-run"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
 }

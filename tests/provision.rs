@@ -347,6 +347,46 @@ fn update_indexing_replaces_only_the_indexing_policy() {
 }
 
 #[test]
+fn a_changed_default_ttl_is_changed_in_place_and_said_so() {
+    let server = CosmosServer::start();
+    let endpoint = server.endpoint();
+    assert_eq!(server.post("/dbs", &json!({"id": "Ttl"})).0, 201);
+    let (partition_key, indexing_policy, default_ttl) = wanted("Order");
+    assert_eq!(default_ttl, json!(-1), "the model keeps Order's TTL on");
+    let order = json!({
+        "id": "Order", "partitionKey": partition_key, "indexingPolicy": indexing_policy, "defaultTtl": 3600
+    });
+    assert_eq!(server.post("/dbs/Ttl/colls", &order).0, 201);
+    let args = ["provision", MODEL, "--endpoint", &endpoint, "--database", "Ttl"];
+
+    let dry = cosmap(&[&args[..], &["--dry-run", "--format", "json"]].concat());
+    assert_eq!(code(&dry), Some(0), "{}", stderr(&dry));
+    let report: Value = serde_json::from_slice(&dry.stdout).expect("JSON");
+    let planned = report["plan"]["containers"].as_array().expect("containers");
+    let order_plan = planned.iter().find(|c| c["id"] == "Order").expect("Order");
+    assert_eq!(
+        order_plan["differences"],
+        json!([{"property": "defaultTtl", "current": 3600, "wanted": -1, "inPlace": true, "handling": "changedInPlace"}])
+    );
+
+    let out = cosmap(&args);
+    assert_eq!(code(&out), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("Default TTLs that differ (`Order`) are changed in place"),
+        "{text}"
+    );
+    assert!(text.contains("changed the default TTL of `Order` in place"), "{text}");
+    let (_, changed) = server.get("/dbs/Ttl/colls/Order");
+    assert_eq!(changed["defaultTtl"], json!(-1));
+    assert_eq!(changed["partitionKey"], order["partitionKey"]);
+
+    let again = cosmap(&args);
+    assert_eq!(code(&again), Some(0), "{}", stderr(&again));
+    assert!(stdout(&again).contains("Nothing to do"), "{}", stdout(&again));
+}
+
+#[test]
 fn throughput_flags_are_sent_with_the_creations() {
     let server = CosmosServer::start();
     let endpoint = server.endpoint();

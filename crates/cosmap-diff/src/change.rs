@@ -232,6 +232,21 @@ pub enum ChangeKind {
     },
     /// An attribute the new model no longer has.
     PropertyRemoved,
+    /// An attribute of the old model is the new model's partition key (or one of its
+    /// levels): documents keep it under the same name, at the top level.
+    BecamePartitionKey {
+        /// The document type's new key, each level a path (`/city`).
+        key: Vec<String>,
+        /// It was optional: documents without it have no value for the new key.
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        was_optional: bool,
+    },
+    /// The old model's partition key (or one of its levels) is an attribute of the new
+    /// model: documents hold it under the same name already.
+    NoLongerPartitionKey {
+        /// The document type's old key, each level a path.
+        key: Vec<String>,
+    },
     /// An attribute's type differs.
     PropertyRetyped {
         /// Old type.
@@ -357,6 +372,8 @@ impl ChangeKind {
             ChangeKind::DocumentTypeMoved { .. } => "documentTypeMoved",
             ChangeKind::PropertyAdded { .. } => "propertyAdded",
             ChangeKind::PropertyRemoved => "propertyRemoved",
+            ChangeKind::BecamePartitionKey { .. } => "becamePartitionKey",
+            ChangeKind::NoLongerPartitionKey { .. } => "noLongerPartitionKey",
             ChangeKind::PropertyRetyped { .. } => "propertyRetyped",
             ChangeKind::CardinalityChanged { .. } => "cardinalityChanged",
             ChangeKind::BecameRequired { .. } => "becameRequired",

@@ -91,10 +91,10 @@ pub fn assess(kind: &ChangeKind, place: Place) -> Assessment {
         ),
         ChangeKind::TtlChanged { old, new } => {
             let text = match (old, new) {
-                (_, None) => "set in place; documents no longer expire by default".to_string(),
-                (_, Some(-1)) => "set in place; TTL is on, documents expire only by their own `ttl`".to_string(),
+                (_, None) => "set in place by `cosmap provision`; documents no longer expire by default".to_string(),
+                (_, Some(-1)) => "set in place by `cosmap provision`; TTL is on, documents expire only by their own `ttl`".to_string(),
                 (_, Some(seconds)) => format!(
-                    "set in place; documents already written older than {seconds} s expire as soon as it is set"
+                    "set in place by `cosmap provision`; documents already written older than {seconds} s expire as soon as it is set"
                 ),
             };
             assessed(InPlace, text, None)
@@ -125,6 +125,30 @@ pub fn assess(kind: &ChangeKind, place: Place) -> Assessment {
         } if !*optional && !*many => defaulted(value, *queried, "old documents lack it"),
         ChangeKind::PropertyAdded { optional, many, .. } => added(*optional || *many, place, "old documents read it as absent or empty (`serde(default)`)"),
         ChangeKind::PropertyRemoved => removed(),
+        ChangeKind::BecamePartitionKey { key, was_optional: false } => assessed(
+            InPlace,
+            format!(
+                "now the partition key ({}): documents keep it under the same name and the generated types still read it; the documents move with the container's partition key change",
+                key.join(", ")
+            ),
+            None,
+        ),
+        ChangeKind::BecamePartitionKey { key, was_optional: true } => assessed(
+            BreakingForReaders,
+            format!(
+                "now the partition key ({}), required: documents without it no longer deserialise and have no key value in the new container; back-fill a value into every document that lacks it before they are copied",
+                key.join(", ")
+            ),
+            Some(Work::Rewrite),
+        ),
+        ChangeKind::NoLongerPartitionKey { key } => assessed(
+            InPlace,
+            format!(
+                "no longer the partition key (it was {}): documents hold it under the same name already and the generated types still read it; the documents move with the container's partition key change",
+                key.join(", ")
+            ),
+            None,
+        ),
         ChangeKind::PropertyRetyped { old, new } => {
             use cosmap_domain::AttributeType as T;
             let text = |t: &T| matches!(t, T::String | T::Decimal | T::DateTime | T::Date | T::Uuid);

@@ -29,14 +29,11 @@ pub(crate) fn compare_document(
         Role::Copy | Role::Claim | Role::Bucket => Place::Derived,
         Role::Root | Role::Entity | Role::ValueObject => Place::Stored,
     };
-    holder(
-        col,
-        &subject,
-        PropertyHolder::Document(old),
-        PropertyHolder::Document(new),
-        place,
-        basis,
-    );
+    keys(col, &subject, old, new, place, basis);
+    let (old_attributes, new_attributes) = (not_keys(&old.attributes, new), not_keys(&new.attributes, old));
+    attributes(col, &subject, &old_attributes, &new_attributes, place, basis);
+    embedded(col, &subject, &old.embedded, &new.embedded, place, basis);
+    references(col, &subject, &old.references, &new.references, place, basis);
     for c in &new.computed {
         if !old.computed.iter().any(|o| o.name == c.name) {
             let kind = ChangeKind::DerivedAdded {
@@ -54,6 +51,50 @@ pub(crate) fn compare_document(
             };
             col.push(subject.child(&o.name), kind, Place::Derived, basis);
         }
+    }
+}
+
+/// The properties a document type carries as its partition key, first level first.
+fn key_properties(document: &DocumentType) -> Vec<&str> {
+    std::iter::once(document.partition_key_property.as_str())
+        .chain(document.sub_partition_key_properties.iter().map(String::as_str))
+        .collect()
+}
+
+/// `attributes` without those `other` carries as its partition key: an attribute that
+/// became (or stopped being) the key is one change, made by [`keys`], never a removal
+/// and an addition.
+fn not_keys(attributes: &[Property], other: &DocumentType) -> Vec<Property> {
+    let other_keys = key_properties(other);
+    attributes
+        .iter()
+        .filter(|a| !other_keys.contains(&a.name.as_str()))
+        .cloned()
+        .collect()
+}
+
+/// An attribute of `old` that `new` carries as its partition key, and a key property
+/// of `old` that `new` stores as an attribute, each under the same top-level name.
+fn keys(
+    col: &mut Collector<'_>,
+    subject: &Subject,
+    old: &DocumentType,
+    new: &DocumentType,
+    place: Place,
+    basis: Basis<'_>,
+) {
+    let paths = |d: &DocumentType| key_properties(d).iter().map(|p| format!("/{p}")).collect::<Vec<_>>();
+    let (old_keys, new_keys) = (key_properties(old), key_properties(new));
+    for o in old.attributes.iter().filter(|o| new_keys.contains(&o.name.as_str())) {
+        let kind = ChangeKind::BecamePartitionKey {
+            key: paths(new),
+            was_optional: o.optional,
+        };
+        col.push(subject.child(&o.name), kind, place, basis);
+    }
+    for n in new.attributes.iter().filter(|n| old_keys.contains(&n.name.as_str())) {
+        let kind = ChangeKind::NoLongerPartitionKey { key: paths(old) };
+        col.push(subject.child(&n.name), kind, place, basis);
     }
 }
 

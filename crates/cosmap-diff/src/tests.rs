@@ -853,3 +853,75 @@ fn the_deployed_diff_does_not_depend_on_the_order_read() {
     });
     assert!(c.is_empty(), "{:#?}", c.changes);
 }
+
+/// The base with the Customer aggregate's partition key pinned to `email`.
+fn keyed_by_email(m: &mut Value) {
+    let aggregates = m["aggregates"].as_array_mut().unwrap();
+    aggregates[0]["partitionKey"] = json!("email");
+}
+
+#[test]
+fn an_attribute_that_became_the_partition_key_is_not_removed() {
+    let d = changed(keyed_by_email);
+    assert!(
+        !d.changes.iter().any(|c| c.kind == ChangeKind::PropertyRemoved),
+        "{:#?}",
+        d.changes
+    );
+    let c = find(&d, "becamePartitionKey", "Customer/Customer.email");
+    let ChangeKind::BecamePartitionKey { key, was_optional } = &c.kind else {
+        unreachable!()
+    };
+    assert_eq!(
+        (key[0].as_str(), *was_optional, c.class),
+        ("/email", false, Class::InPlace)
+    );
+    assert!(c.explanation.contains("under the same name"), "{}", c.explanation);
+    assert_eq!(
+        find(&d, "partitionKeyChanged", "Customer").class,
+        Class::BreakingForReaders,
+        "the move itself is the container's change"
+    );
+}
+
+#[test]
+fn a_partition_key_that_became_an_attribute_is_not_added() {
+    let mut old = base();
+    keyed_by_email(&mut old);
+    let old_logical = map(&old);
+    let d = diff(&old_logical, &map(&base()), &Volumes::of(&domain(&old), &old_logical)).unwrap();
+    assert!(
+        !d.changes.iter().any(|c| c.kind.name() == "propertyAdded"),
+        "{:#?}",
+        d.changes
+    );
+    let c = find(&d, "noLongerPartitionKey", "Customer/Customer.email");
+    assert_eq!(c.class, Class::InPlace);
+    assert!(
+        c.explanation.contains("hold it under the same name"),
+        "{}",
+        c.explanation
+    );
+}
+
+#[test]
+fn an_optional_attribute_that_became_the_partition_key_breaks_readers() {
+    let mut old = base();
+    for a in attributes(&mut old, "Customer") {
+        if a["name"] == "email" {
+            a["optional"] = json!(true);
+        }
+    }
+    let mut new = base();
+    keyed_by_email(&mut new);
+    let old_logical = map(&old);
+    let d = diff(&old_logical, &map(&new), &Volumes::of(&domain(&old), &old_logical)).unwrap();
+    let c = find(&d, "becamePartitionKey", "Customer/Customer.email");
+    assert_eq!(c.class, Class::BreakingForReaders);
+    assert!(c.explanation.contains("back-fill a value"), "{}", c.explanation);
+    assert!(
+        !d.changes.iter().any(|c| c.kind.name() == "becameRequired"),
+        "one change, not two: {:#?}",
+        d.changes
+    );
+}

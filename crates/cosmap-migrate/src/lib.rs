@@ -31,13 +31,16 @@
 
 mod error;
 mod plan;
+mod readable;
+mod rehearse;
 mod run;
 
 pub use error::{MigrateError, Refusal};
 pub use plan::{
-    plan, repartitioned_name, unique_keys_name, Conversion, LeaseRef, MigrationPlan, Step, LEASE_TYPE,
+    plan, repartitioned_name, unique_keys_name, Conversion, KeyFrom, LeaseRef, MigrationPlan, Step, LEASE_TYPE,
     MIGRATION_FORMAT_VERSION,
 };
+pub use rehearse::{rehearse, Mapped, Rehearsal, Unreadable, Written};
 pub use run::{
     run, run_reporting, strip_system, Control, MigrationReport, Progress, RunOptions, StepReport, SYSTEM_PROPERTIES,
 };

@@ -10,6 +10,16 @@ use crate::error::{MigrateError, Refusal};
 /// The `type` of the lease documents a migration keeps its position in.
 pub const LEASE_TYPE: &str = "cosmapMigrateLease";
 
+/// Where one document type's value for a new partition key is in its old documents.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct KeyFrom {
+    /// The document type's `type` value.
+    pub document_type: String,
+    /// The top-level property of its old documents that holds the value.
+    pub property: String,
+}
+
 /// Version of the plan's JSON (`cosmap migrate --dry-run --format json`).
 pub const MIGRATION_FORMAT_VERSION: u32 = 1;
 
@@ -63,10 +73,11 @@ pub enum Step {
         old_key: String,
         /// The new partition key property.
         new_key: String,
-        /// Where each document's new key value comes from: a property of the old
-        /// document (its old key when the identity was renamed, or the new key itself
-        /// when the documents already store it).
-        key_from: String,
+        /// Where each old document type's new key value comes from, by its `type`: a
+        /// property of the old document (the new key itself when the documents store
+        /// it, `id` for the root whose identity is the new key, the old name of a
+        /// renamed identity), classified from the typed models.
+        key_from: Vec<KeyFrom>,
         /// The step's lease (in `target`).
         lease: LeaseRef,
     },
@@ -249,9 +260,14 @@ impl Step {
                 new_key,
                 key_from,
                 ..
-            } => format!(
-                "copy every document of `{source}` (/{old_key}) into `{target}` (/{new_key}, from `{key_from}`) through the change feed"
-            ),
+            } => {
+                let mut sources: Vec<&str> = key_from.iter().map(|k| k.property.as_str()).collect();
+                sources.dedup();
+                let sources = sources.iter().map(|p| format!("`{p}`")).collect::<Vec<_>>().join(" or ");
+                format!(
+                    "copy every document of `{source}` (/{old_key}) into `{target}` (/{new_key}, from {sources}) through the change feed"
+                )
+            }
             Step::CopyWithUniqueKeys {
                 source,
                 target,
@@ -360,7 +376,9 @@ pub struct MigrationPlan {
 impl MigrationPlan {
     /// The plan as text, one step a line.
     pub fn to_text(&self) -> String {
-        let mut out = format!("{} → {}: {} steps\n", self.old, self.new, self.steps.len());
+        let count = self.steps.len();
+        let steps = if count == 1 { "step" } else { "steps" };
+        let mut out = format!("{} → {}: {count} {steps}\n", self.old, self.new);
         for (i, s) in self.steps.iter().enumerate() {
             out.push_str(&format!("{:>3}. {}\n", i + 1, s.describe()));
         }
@@ -392,6 +410,81 @@ fn copied_into(
     droppable.push(format!(
         "container `{source}` (the old {what}), once readers and writers use `{target}`"
     ));
+}
+
+/// What the user does next about a change refused for `why`: nothing more when `why`
+/// says it; a model between the two when changes must go one at a time; otherwise what
+/// the diff says the change takes.
+fn next_step(why: &str, change: &Change) -> String {
+    if why.contains("next:") || why.contains("yourself") {
+        String::new()
+    } else if why.contains("one change at a time") {
+        "write a model between the two with one of the changes, migrate to it, then to the new model".to_string()
+    } else if matches!(
+        change.kind,
+        ChangeKind::PartitionKeyChanged { .. } | ChangeKind::UniqueKeysChanged { .. }
+    ) {
+        "copy the documents yourself into a container under a new name with the new definition (its change feed from the beginning, each document upserted with its id and its new key's value), switch readers and writers to it, and keep the old container until you are satisfied".to_string()
+    } else {
+        change.explanation.clone()
+    }
+}
+
+/// The root's identity attribute in `container`, from its root document type's id.
+fn root_identity(container: &cosmap_mapper::Container) -> Option<(&str, &str)> {
+    let root = container.document_types.iter().find(|d| d.role == Role::Root)?;
+    match &root.id {
+        IdSource::Identity { attribute } => Some((root.source.as_str(), attribute.as_str())),
+        IdSource::Assigned => None,
+    }
+}
+
+/// The old name of the root's identity when the new model renamed it (the same root
+/// element, another identity attribute that the old root did not have): the value is
+/// the same, so it is taken from where the old documents keep the old name.
+fn renamed_identity(before: &cosmap_mapper::Container, after: &cosmap_mapper::Container) -> Option<String> {
+    let (old_root, old_identity) = root_identity(before)?;
+    let (new_root, new_identity) = root_identity(after)?;
+    let old_has_new = before
+        .document_types
+        .iter()
+        .any(|d| d.source == old_root && d.attributes.iter().any(|a| a.name == new_identity));
+    (old_root == new_root && old_identity != new_identity && !old_has_new).then(|| old_identity.to_string())
+}
+
+/// Where an old document of `document_type` holds its value of the new partition key
+/// `new_key`, from the typed model: the key itself (a level of the old key, or a
+/// required attribute), `id` (the root, whose identity is the new key), or the old
+/// name of a `renamed` identity (a level of the old key, or the root's `id`).
+fn key_source(document_type: &cosmap_mapper::DocumentType, new_key: &str, renamed: Option<&str>) -> Option<String> {
+    let levels: Vec<&str> = std::iter::once(document_type.partition_key_property.as_str())
+        .chain(document_type.sub_partition_key_properties.iter().map(String::as_str))
+        .collect();
+    let stored = |name: &str| {
+        levels.contains(&name)
+            || document_type
+                .attributes
+                .iter()
+                .any(|a| a.name == name && !a.optional && !a.many)
+    };
+    let is_id = |name: &str| {
+        document_type.role == Role::Root
+            && matches!(&document_type.id, IdSource::Identity { attribute } if attribute == name)
+    };
+    if stored(new_key) {
+        return Some(new_key.to_string());
+    }
+    if is_id(new_key) {
+        return Some("id".to_string());
+    }
+    let old_name = renamed?;
+    if stored(old_name) {
+        Some(old_name.to_string())
+    } else if is_id(old_name) {
+        Some("id".to_string())
+    } else {
+        None
+    }
 }
 
 /// The name a repartitioned container's copy gets: `<name>-<new key property>`.
@@ -438,6 +531,7 @@ pub fn plan(old: &LogicalModel, new: &LogicalModel) -> Result<MigrationPlan, Mig
             kind: change.kind.name().to_string(),
             class: change.class,
             reason: why.to_string(),
+            next: next_step(why, change),
         };
         match &change.kind {
             ChangeKind::ContainerAdded => {
@@ -506,10 +600,17 @@ pub fn plan(old: &LogicalModel, new: &LogicalModel) -> Result<MigrationPlan, Mig
                     kind: change.kind.name().into(),
                     reason: "the new container is created with the new indexing policy".into(),
                 }),
-            ChangeKind::IndexingChanged { .. } | ChangeKind::TtlChanged { .. } => nothing.push(Step::Nothing {
+            ChangeKind::IndexingChanged { .. } => nothing.push(Step::Nothing {
                 subject,
                 kind: change.kind.name().into(),
                 reason: "applied in place by `cosmap provision --update-indexing` (no document moves)".into(),
+            }),
+            ChangeKind::TtlChanged { .. } => nothing.push(Step::Nothing {
+                subject,
+                kind: change.kind.name().into(),
+                reason:
+                    "applied in place by `cosmap provision` (it changes a default TTL on every run; no document moves)"
+                        .into(),
             }),
             ChangeKind::PropertyAdded {
                 default: Some(value), ..
@@ -563,6 +664,12 @@ pub fn plan(old: &LogicalModel, new: &LogicalModel) -> Result<MigrationPlan, Mig
                     Err(why) => refused.push(refuse(&why)),
                 }
             }
+            ChangeKind::ReferenceChanged { .. } if !repartitioned.contains(&change.subject.container.as_str()) => {
+                match retarget(old, new, change) {
+                    Ok(step) => moves.push(step),
+                    Err(why) => refused.push(refuse(&why)),
+                }
+            }
             ChangeKind::CardinalityChanged { .. } | ChangeKind::PropertyRetyped { .. }
                 if change.class >= Class::DataMigration
                     && !repartitioned.contains(&change.subject.container.as_str()) =>
@@ -611,7 +718,11 @@ pub fn plan(old: &LogicalModel, new: &LogicalModel) -> Result<MigrationPlan, Mig
                 kind: change.kind.name().into(),
                 reason: format!("{}: the documents serve the new model as they are", change.class),
             }),
-            _ => refused.push(refuse("cosmap migrate cannot migrate this change yet")),
+            _ => refused.push(refuse(&format!(
+                "cosmap migrate does not make a `{}` change ({})",
+                change.kind.name(),
+                change.class
+            ))),
         }
     }
     if !refused.is_empty() {
@@ -652,34 +763,25 @@ fn repartition(
     let (Some(before), Some(after)) = (old.container(name), new.container(name)) else {
         return Err("the container is not in both models".into());
     };
-    single_level(before)?;
+    // The old key may be hierarchical (the copy reads the change feed of the whole
+    // container); the new one is written as one value.
     single_level(after)?;
     let old_key = before.partition_key_property.clone();
     let new_key = after.partition_key_property.clone();
-    let identity = |c: &cosmap_mapper::Container| {
-        c.document_types
-            .iter()
-            .find(|d| d.role == Role::Root)
-            .and_then(|d| match &d.id {
-                IdSource::Identity { attribute } => Some(attribute.clone()),
-                IdSource::Assigned => None,
-            })
-    };
-    let stored_everywhere = before
-        .document_types
-        .iter()
-        .all(|d| d.attributes.iter().any(|a| a.name == new_key && !a.optional));
-    let key_from = if stored_everywhere {
-        new_key.clone()
-    } else if identity(before).as_deref() == Some(old_key.as_str())
-        && identity(after).as_deref() == Some(new_key.as_str())
-    {
-        old_key.clone()
-    } else {
-        return Err(format!(
-            "the old documents do not all store `{new_key}`, and it is not the root's renamed identity: the new key's values cannot be derived"
-        ));
-    };
+    let renamed = renamed_identity(before, after);
+    let mut key_from = Vec::new();
+    for document_type in before.document_types.iter() {
+        let Some(property) = key_source(document_type, &new_key, renamed.as_deref()) else {
+            return Err(format!(
+                "the old `{}` documents store no `{new_key}` (not as an attribute, a partition key level, their id as the root's identity, or a renamed identity): the new key's values cannot be derived; next: give `{}` a required `{new_key}` in a model between the two, back-fill it, then migrate to the new model",
+                document_type.discriminator, document_type.source
+            ));
+        };
+        key_from.push(KeyFrom {
+            document_type: document_type.discriminator.clone(),
+            property,
+        });
+    }
     if before
         .document_types
         .iter()
@@ -842,6 +944,9 @@ pub enum Conversion {
     /// A number or a boolean becomes its JSON text (`42` → `"42"`), for a property
     /// retyped to `string` or `decimal`.
     ToText,
+    /// A reference's `partitionKey` becomes its `id` (each reference of a list): its
+    /// target is partitioned by its identity now.
+    KeyFromId,
 }
 
 impl Conversion {
@@ -856,6 +961,7 @@ impl Conversion {
                 "a list becomes its one value (an empty or longer list stops the step)"
             }
             Conversion::ToText => "a number or boolean becomes its text",
+            Conversion::KeyFromId => "each reference's `partitionKey` becomes its `id`",
         }
     }
 }
@@ -893,6 +999,7 @@ fn rewrite(new: &LogicalModel, change: &Change) -> Result<Step, String> {
             optional: optional_at(document_type, &path),
         },
         ChangeKind::PropertyRetyped { old, new } => to_text(*old, *new)?,
+        ChangeKind::ReferenceChanged { .. } => Conversion::KeyFromId,
         _ => return Err("not a shape cosmap migrate rewrites".to_string()),
     };
     Ok(Step::Rewrite {
@@ -911,6 +1018,72 @@ fn rewrite(new: &LogicalModel, change: &Change) -> Result<Step, String> {
         conversion,
         partition_key_property: container.partition_key_property.clone(),
     })
+}
+
+/// A reference whose target is partitioned by its identity now (the target's key
+/// moved to it): each reference's `partitionKey` rewritten to its `id`, in place. Any
+/// other retarget (another target or container, a key value taken from the target's
+/// document, a reshaped key) is refused with the next step.
+fn retarget(old: &LogicalModel, new: &LogicalModel, change: &Change) -> Result<Step, String> {
+    let (_, document_type, path) = located(new, change)?;
+    let after = reference_at(document_type, &path).ok_or("the reference is not in the new model")?;
+    let before = old
+        .container(&change.subject.container)
+        .and_then(|c| subject_type(c, change))
+        .and_then(|d| reference_at(d, &path))
+        .ok_or("the reference is not in the old model's document type")?;
+    if before.target != after.target || before.target_container != after.target_container {
+        return Err(format!(
+            "it points to another root (`{}` in `{}` → `{}` in `{}`); next: write the new target's id and partition key into each reference yourself, with the mapping from old targets to new ones that only you know",
+            before.target, before.target_container, after.target, after.target_container
+        ));
+    }
+    if after.partition_key_value != cosmap_mapper::PartitionKeyValue::SameAsId {
+        return Err(format!(
+            "its partition key value is now {}, which a rewrite in place cannot read from the reference; next: write each reference's `partitionKey` from its target yourself (a point read of the target by its id), then run again",
+            match &after.partition_key_value {
+                cosmap_mapper::PartitionKeyValue::Constant { value } => format!("the constant `{value}`"),
+                cosmap_mapper::PartitionKeyValue::Property { property } => format!("the target's `{property}`"),
+                cosmap_mapper::PartitionKeyValue::Levels { properties } => format!("the levels `{}`", properties.join("`, `")),
+                cosmap_mapper::PartitionKeyValue::SameAsId => "the id".to_string(),
+            }
+        ));
+    }
+    match rewrite(new, change) {
+        Ok(Step::Rewrite {
+            container,
+            document_type,
+            path,
+            partition_key_property,
+            mut lease,
+            ..
+        }) => {
+            lease.id = format!("{LEASE_TYPE}-retarget-{document_type}-{}", path.join("."));
+            Ok(Step::Rewrite {
+                container,
+                document_type,
+                path,
+                conversion: Conversion::KeyFromId,
+                partition_key_property,
+                lease,
+            })
+        }
+        Ok(_) => Err("not a rewrite".into()),
+        Err(why) => Err(why),
+    }
+}
+
+/// The reference at `path` of `document_type` (through embedded objects).
+fn reference_at<'d>(
+    document_type: &'d cosmap_mapper::DocumentType,
+    path: &[String],
+) -> Option<&'d cosmap_mapper::Reference> {
+    let (last, inner) = path.split_last()?;
+    let mut holder = PropertyHolder::Document(document_type);
+    for step in inner {
+        holder = PropertyHolder::Embedded(holder.embedded().iter().find(|e| &e.name == step)?);
+    }
+    holder.references().iter().find(|r| &r.name == last)
 }
 
 /// Whether the property at `path` of `document_type` may be absent in the new model:

@@ -367,6 +367,19 @@ impl<'a> Feed<'a> {
         })
     }
 
+    /// `error`, or, when it is an answer Cosmos DB never sends, the server's missing
+    /// change feed said in one line (no provisioning hint: provisioning is not the cause).
+    fn missing_feature(&self, error: ProvisionError) -> MigrateError {
+        match error {
+            ProvisionError::BadAnswer { endpoint, message, .. } => MigrateError::ServerFeature {
+                endpoint,
+                feature: "a change feed (its partition key ranges do not read)".to_string(),
+                cause: message,
+            },
+            other => other.into(),
+        }
+    }
+
     fn data(&self, message: impl Into<String>) -> MigrateError {
         MigrateError::Data {
             step: self.name.clone(),
@@ -384,35 +397,53 @@ impl<'a> Feed<'a> {
         (self.report, outcome)
     }
 
+    /// The step's lease document, if it has one. Read by a query in the lease's
+    /// partition (its key also in the SQL), not by a point read: Cosmos DB answers
+    /// both alike, and local servers that answer a point read of a missing document
+    /// with 500 instead of 404 (`@vercel/cosmosdb-server`) answer the query right.
+    async fn read_lease(&self) -> Result<Option<Value>, MigrateError> {
+        let operation = format!("read lease `{}` in `{}`", self.lease.id, self.lease.container);
+        let key = sql_property("c", &self.lease.partition_key_property);
+        let sql = format!("SELECT * FROM c WHERE c.id = @id AND {key} = @key");
+        let query = Query::from(sql)
+            .with_parameter("@id", &self.lease.id)
+            .and_then(|q| q.with_parameter("@key", self.lease.key()))
+            .map_err(|e| self.data(format!("the lease query: {e}")))?;
+        let scope = FeedScope::partition(PartitionKey::from(self.lease.key()));
+        let found: Vec<Value> = self
+            .connection
+            .request(&operation, &[], || {
+                let (query, scope) = (query.clone(), scope.clone());
+                async move {
+                    self.target
+                        .query_items::<Value>(query, scope, None)
+                        .await?
+                        .try_collect::<Vec<Value>>()
+                        .await
+                }
+            })
+            .await?
+            .unwrap_or_default();
+        Ok(found.into_iter().next())
+    }
+
     async fn read_feed(&mut self, progress: &mut impl FnMut(&Progress) -> Control) -> Result<bool, MigrateError> {
         let total = self.remaining().await;
-        let lease_key = PartitionKey::from(self.lease.key());
-        let operation = format!("read lease `{}` in `{}`", self.lease.id, self.lease.container);
-        let lease = self
-            .connection
-            .request(&operation, &[404], || {
-                self.target.read_item(lease_key.clone(), &self.lease.id, None)
-            })
-            .await?;
-        let token = match lease {
-            Some(response) => {
-                let body: Value = response
-                    .into_model()
-                    .map_err(|e| self.data(format!("the lease: {e}")))?;
-                match body.get("continuation") {
-                    Some(token) if !token.is_null() => Some(
-                        serde_json::from_value(token.clone())
-                            .map_err(|e| self.data(format!("the lease's continuation: {e}")))?,
-                    ),
-                    _ => None,
-                }
-            }
+        let token = match self.read_lease().await? {
+            Some(body) => match body.get("continuation") {
+                Some(token) if !token.is_null() => Some(
+                    serde_json::from_value(token.clone())
+                        .map_err(|e| self.data(format!("the lease's continuation: {e}")))?,
+                ),
+                _ => None,
+            },
             None => None,
         };
         let ranges = self
             .connection
             .request("read the feed ranges", &[], || self.source.read_feed_ranges(None))
-            .await?
+            .await
+            .map_err(|e| self.missing_feature(e))?
             .map(|r| r.len())
             .unwrap_or(1)
             .max(1);
@@ -568,11 +599,18 @@ impl<'a> Feed<'a> {
                 ..
             } => {
                 let mut body = strip_system(document);
-                let value = match document.get(key_from) {
+                let kind = text(document, "type").unwrap_or_default();
+                let Some(from) = key_from.iter().find(|k| k.document_type == kind) else {
+                    return Err(self.data(format!(
+                        "document `{id}` is of type `{kind}`, which the old model does not have in this container: move or delete it, then run again"
+                    )));
+                };
+                let from = &from.property;
+                let value = match document.get(from) {
                     Some(Value::String(v)) => v.clone(),
                     _ => {
                         return Err(self.data(format!(
-                            "document `{id}` has no text `{key_from}` to take its new partition key `{new_key}` from"
+                            "document `{id}` has no text `{from}` to take its new partition key `{new_key}` from"
                         )))
                     }
                 };
@@ -1038,6 +1076,23 @@ fn fill(document: &mut Value, path: &[String], value: &Value) -> bool {
 /// Applies `conversion` to the value at `path` in `document`, inside each element of an
 /// array on the way; whether anything changed. A value already in the new shape, or
 /// absent, is left as it is; a list of two or more values to unwrap is an error.
+/// Sets each reference's `partitionKey` (in `value`, one or a list) to its `id`;
+/// whether any changed.
+fn key_from_id(value: &mut Value) -> bool {
+    match value {
+        // Every reference of the list, not only up to the first one changed.
+        Value::Array(items) => items.iter_mut().map(key_from_id).filter(|changed| *changed).count() > 0,
+        Value::Object(reference) => match reference.get("id").cloned() {
+            Some(id @ Value::String(_)) if reference.get("partitionKey") != Some(&id) => {
+                reference.insert("partitionKey".into(), id);
+                true
+            }
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
 fn convert(document: &mut Value, path: &[String], conversion: Conversion) -> Result<bool, String> {
     let Some((first, rest)) = path.split_first() else {
         return Ok(false);
@@ -1062,6 +1117,7 @@ fn convert(document: &mut Value, path: &[String], conversion: Conversion) -> Res
                     Value::Object(_) | Value::String(_) | Value::Number(_) | Value::Bool(_),
                 )
                 | (Conversion::ToText, Value::String(_) | Value::Array(_) | Value::Object(_)) => Ok(false),
+                (Conversion::KeyFromId, _) => Ok(key_from_id(value)),
                 (Conversion::WrapInList, _) => {
                     *value = Value::Array(vec![value.take()]);
                     Ok(true)
@@ -1128,6 +1184,32 @@ mod tests {
         assert_eq!(doc, json!({"alias": "ada"}));
     }
     use serde_json::json;
+
+    #[test]
+    fn a_references_partition_key_becomes_its_id_once() {
+        let path = ["checkIn".to_string()];
+        let mut doc = json!({"checkIn": {"id": "c-1", "partitionKey": "e-1", "gate": "A"}});
+        assert_eq!(convert(&mut doc, &path, Conversion::KeyFromId), Ok(true));
+        assert_eq!(
+            doc,
+            json!({"checkIn": {"id": "c-1", "partitionKey": "c-1", "gate": "A"}})
+        );
+        assert_eq!(
+            convert(&mut doc, &path, Conversion::KeyFromId),
+            Ok(false),
+            "a replay changes nothing"
+        );
+        let path = ["visits".to_string()];
+        let mut doc = json!({"visits": [{"id": "c-1", "partitionKey": "e-1"}, {"id": "c-2", "partitionKey": "e-2"}]});
+        assert_eq!(convert(&mut doc, &path, Conversion::KeyFromId), Ok(true));
+        assert_eq!(
+            (&doc["visits"][0]["partitionKey"], &doc["visits"][1]["partitionKey"]),
+            (&json!("c-1"), &json!("c-2")),
+            "every reference of the list"
+        );
+        let mut doc = json!({"visits": null});
+        assert_eq!(convert(&mut doc, &path, Conversion::KeyFromId), Ok(false));
+    }
 
     #[test]
     fn fill_sets_what_is_missing_inside_objects_and_arrays() {

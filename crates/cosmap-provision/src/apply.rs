@@ -1,4 +1,5 @@
-//! Carrying out a plan: creations only, plus indexing-policy replacements when asked.
+//! Carrying out a plan: creations, default TTLs changed in place, plus indexing-policy
+//! replacements when asked.
 //!
 //! Never destructive: this crate has no code path that deletes or recreates a
 //! database or container (`tests/never_deletes.rs` fails if its source ever names
@@ -73,6 +74,10 @@ impl Applied {
                 "replaced the indexing policy of `{}` (Cosmos DB re-indexes in the background)",
                 self.id
             ),
+            AppliedAction::ChangedDefaultTtl => format!(
+                "changed the default TTL of `{}` in place (items without a `ttl` of their own now expire by it)",
+                self.id
+            ),
             AppliedAction::FoundCreated => format!("`{}` was created meanwhile, as the model says", self.id),
         }
     }
@@ -88,6 +93,8 @@ pub enum AppliedAction {
     CreatedContainer,
     /// The container's indexing policy was replaced by the model's.
     ReplacedIndexingPolicy,
+    /// The container's default TTL was changed in place to the model's.
+    ChangedDefaultTtl,
     /// Someone else created it meanwhile, as the model says: nothing to do.
     FoundCreated,
 }
@@ -111,8 +118,9 @@ const CARRIED_OVER: [&str; 10] = [
 ///
 /// Refuses a plan with drift before sending anything ([`Plan::refuse_drift`]).
 /// Creates the database and the containers marked `create` (with the plan's
-/// throughput); with `update_indexing`, replaces the indexing policy of containers
-/// marked `differs`. Returns what it did, in order; a plan with nothing to do sends
+/// throughput); changes a differing default TTL in place; with `update_indexing`,
+/// replaces the indexing policy of containers marked `differs` (one replace per
+/// container carries both). Returns what it did, in order; a plan with nothing to do sends
 /// nothing. A failure after some changes were made is a [`ProvisionError::Partial`]
 /// that lists them.
 pub async fn apply(
@@ -189,8 +197,10 @@ async fn apply_steps(
     for container in &plan.containers {
         match container.action {
             ContainerAction::Create => done(create(connection, plan, container).await?),
-            ContainerAction::Differs if options.update_indexing && container.replaces_indexing_policy() => {
-                done(replace_indexing_policy(connection, container).await?);
+            ContainerAction::Differs if container.replaces_in_place(options) => {
+                for change in replace_in_place(connection, container, options).await? {
+                    done(change);
+                }
             }
             _ => {}
         }
@@ -235,14 +245,24 @@ async fn create(connection: &Connection, plan: &Plan, container: &ContainerPlan)
     })
 }
 
-async fn replace_indexing_policy(
+/// Replaces the container's properties with the server's own, the default TTL and
+/// (with `update_indexing`) the indexing policy set to the model's: one replace.
+async fn replace_in_place(
     connection: &Connection,
     container: &ContainerPlan,
-) -> Result<Applied, ProvisionError> {
+    options: &ApplyOptions,
+) -> Result<Vec<Applied>, ProvisionError> {
     let id = container.id.as_str();
+    let indexing = options.update_indexing && container.replaces_indexing_policy();
+    let ttl = container.changes_default_ttl();
+    let what = match (indexing, ttl) {
+        (true, true) => "the indexing policy and default TTL",
+        (true, false) => "the indexing policy",
+        _ => "the default TTL",
+    };
     let Some(mut current) = connection.read_container(id).await? else {
         return Err(ProvisionError::Client {
-            operation: format!("replace the indexing policy of container `{id}`"),
+            operation: format!("replace {what} of container `{id}`"),
             message: "the container no longer exists; run provisioning again to create it".to_string(),
         });
     };
@@ -253,31 +273,49 @@ async fn replace_indexing_policy(
             fields: unsafe_fields,
         });
     }
-    let wanted_policy =
-        serde_json::to_value(&container.wanted.indexing_policy).map_err(|e| ProvisionError::Definition {
-            container: id.to_string(),
-            message: e.to_string(),
-        })?;
     if let Some(object) = current.as_object_mut() {
-        object.insert("indexingPolicy".to_string(), wanted_policy);
+        if indexing {
+            let wanted_policy =
+                serde_json::to_value(&container.wanted.indexing_policy).map_err(|e| ProvisionError::Definition {
+                    container: id.to_string(),
+                    message: e.to_string(),
+                })?;
+            object.insert("indexingPolicy".to_string(), wanted_policy);
+        }
+        if ttl {
+            match container.wanted.default_ttl {
+                Some(seconds) => object.insert("defaultTtl".to_string(), Value::from(seconds)),
+                None => object.remove("defaultTtl"),
+            };
+        }
     }
     let properties: &ContainerProperties = &serde_json::from_value(current)
         .map_err(|e| connection.bad_answer(&format!("read container `{id}`"), &e.to_string()))?;
     let database = &connection.database_client();
-    let operation = format!("replace the indexing policy of container `{id}`");
+    let operation = format!("replace {what} of container `{id}`");
     connection
         .call(&operation, &[], || async move {
             let client = database.container_client(id, None).await?;
             client.replace(properties.clone(), None).await
         })
         .await?;
-    connection.trace().line(format_args!(
-        "container `{id}`: Cosmos DB re-indexes in the background; queries see the new policy as it progresses"
-    ));
-    Ok(Applied {
-        action: AppliedAction::ReplacedIndexingPolicy,
-        id: id.to_string(),
-    })
+    let mut applied = vec![];
+    if indexing {
+        connection.trace().line(format_args!(
+            "container `{id}`: Cosmos DB re-indexes in the background; queries see the new policy as it progresses"
+        ));
+        applied.push(Applied {
+            action: AppliedAction::ReplacedIndexingPolicy,
+            id: id.to_string(),
+        });
+    }
+    if ttl {
+        applied.push(Applied {
+            action: AppliedAction::ChangedDefaultTtl,
+            id: id.to_string(),
+        });
+    }
+    Ok(applied)
 }
 
 /// The model's definition as the SDK's container properties (same REST shape).

@@ -36,6 +36,7 @@ pub(crate) fn compare(wanted: &ContainerDefinition, current: &Value) -> Comparis
                 current,
                 wanted,
                 in_place: property.in_place(),
+                handling: property.handling(),
             });
         }
     };
@@ -256,6 +257,7 @@ mod tests {
                 current: json!(["/id"]),
                 wanted: json!(["/accountId"]),
                 in_place: false,
+                handling: crate::plan::Handling::Refused,
             }]
         );
     }

@@ -13,8 +13,9 @@
 //!    container: **create**, **unchanged**, **differs** (indexing policy or default
 //!    TTL, which Cosmos DB changes in place) or **drift** (partition key or unique
 //!    keys, which it cannot change).
-//! 2. [`apply`] creates what is missing and, only when asked
-//!    ([`ApplyOptions::update_indexing`]), replaces differing indexing policies. A
+//! 2. [`apply`] creates what is missing, changes a differing default TTL in place
+//!    and, only when asked ([`ApplyOptions::update_indexing`]), replaces differing
+//!    indexing policies. A
 //!    plan with drift is refused whole, before anything is sent; nothing ever
 //!    deletes or recreates a database or container. Applying an up-to-date plan
 //!    sends nothing, so provisioning twice is safe.
@@ -61,8 +62,8 @@ pub use deployed::{read_deployed, ServerContainer};
 pub use error::{ErrorClass, ProvisionError};
 pub use key::AccountKey;
 pub use plan::{
-    database_exists, plan, ContainerAction, ContainerPlan, DatabaseAction, DatabasePlan, Difference, Plan, Property,
-    PLAN_FORMAT_VERSION,
+    database_exists, plan, ContainerAction, ContainerPlan, DatabaseAction, DatabasePlan, Difference, Handling, Plan,
+    Property, PLAN_FORMAT_VERSION,
 };
 pub use retry::RetryPolicy;
 pub use target::{shown_endpoint, KeySource, Target, TargetError, EMULATOR_ENDPOINT};

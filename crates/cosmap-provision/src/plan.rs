@@ -80,8 +80,8 @@ pub enum ContainerAction {
     /// As the model says: nothing sent.
     Unchanged,
     /// Differs in what Cosmos DB changes in place (indexing policy, default TTL):
-    /// the indexing policy is replaced only with `--update-indexing`; a default TTL
-    /// is reported, never changed.
+    /// a default TTL is changed in place; the indexing policy is replaced only with
+    /// `--update-indexing`.
     Differs,
     /// Differs in what Cosmos DB cannot change in place (partition key, unique
     /// keys): refused, nothing at all is changed.
@@ -100,6 +100,21 @@ pub struct Difference {
     pub wanted: Value,
     /// Whether Cosmos DB can change it on an existing container.
     pub in_place: bool,
+    /// What provisioning does about it ([`Property::handling`]).
+    pub handling: Handling,
+}
+
+/// What provisioning does about a difference: decided by the property alone, so the
+/// plan says it whatever the options.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Handling {
+    /// Changed in place on every run (a default TTL).
+    ChangedInPlace,
+    /// Changed in place only when asked (`--update-indexing`: an indexing policy).
+    ChangedOnRequest,
+    /// Cosmos DB cannot change it: the whole plan is refused (drift).
+    Refused,
 }
 
 /// A compared property of a container.
@@ -146,6 +161,16 @@ impl Property {
     pub fn in_place(self) -> bool {
         matches!(self, Property::IndexingPolicy | Property::DefaultTtl)
     }
+
+    /// What provisioning does when it differs: a default TTL is changed in place,
+    /// an indexing policy with `--update-indexing`, anything else is drift.
+    pub fn handling(self) -> Handling {
+        match self {
+            Property::DefaultTtl => Handling::ChangedInPlace,
+            Property::IndexingPolicy => Handling::ChangedOnRequest,
+            _ => Handling::Refused,
+        }
+    }
 }
 
 impl Plan {
@@ -180,8 +205,8 @@ impl Plan {
     }
 
     /// Whether the model and the server differ in anything, including differences
-    /// provisioning leaves alone (a default TTL, an indexing policy without
-    /// `--update-indexing`): false only when everything is as the model says.
+    /// provisioning leaves alone (an indexing policy without `--update-indexing`):
+    /// false only when everything is as the model says.
     pub fn differs(&self) -> bool {
         self.database.action == DatabaseAction::Create
             || self.containers.iter().any(|c| c.action != ContainerAction::Unchanged)
@@ -204,11 +229,7 @@ impl Plan {
         }
         usize::from(self.database.action == DatabaseAction::Create)
             + self.count(ContainerAction::Create)
-            + if options.update_indexing {
-                self.containers.iter().filter(|c| c.replaces_indexing_policy()).count()
-            } else {
-                0
-            }
+            + self.containers.iter().filter(|c| c.replaces_in_place(options)).count()
     }
 
     fn with(&self, action: ContainerAction) -> impl Iterator<Item = &ContainerPlan> {
@@ -219,8 +240,24 @@ impl Plan {
 impl ContainerPlan {
     /// Whether `--update-indexing` would replace this container's indexing policy.
     pub fn replaces_indexing_policy(&self) -> bool {
-        self.action == ContainerAction::Differs
-            && self.differences.iter().any(|d| d.property == Property::IndexingPolicy)
+        self.action == ContainerAction::Differs && self.differs_in(Property::IndexingPolicy)
+    }
+
+    /// Whether provisioning changes this container's default TTL in place (always,
+    /// when it differs and the container is not in drift).
+    pub fn changes_default_ttl(&self) -> bool {
+        self.action == ContainerAction::Differs && self.differs_in(Property::DefaultTtl)
+    }
+
+    /// Whether [`crate::apply`] with `options` replaces this container's properties
+    /// (one replace carries both a default TTL and an indexing policy).
+    pub fn replaces_in_place(&self, options: &ApplyOptions) -> bool {
+        self.changes_default_ttl() || (options.update_indexing && self.replaces_indexing_policy())
+    }
+
+    /// Whether `property` differs on the server.
+    pub fn differs_in(&self, property: Property) -> bool {
+        self.differences.iter().any(|d| d.property == property)
     }
 }
 

@@ -61,4 +61,4 @@ mod values;
 
 pub use error::VerifyError;
 pub use report::{EngineInfo, EngineKind, PatternOutcome, Report, RequestOutcome, Verdict, REPORT_FORMAT_VERSION};
-pub use run::{fresh_database_name, in_memory_database, verify, Engine};
+pub use run::{fresh_database_name, in_memory_database, verify, verify_stored, Engine, StoredContainer};

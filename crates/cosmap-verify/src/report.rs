@@ -60,6 +60,10 @@ pub struct SampleSummary {
     pub documents: usize,
     /// Per container.
     pub containers: BTreeMap<String, usize>,
+    /// They were stored by someone else (a rehearsed migration, [`crate::verify_stored`]),
+    /// not written by verify.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub stored: bool,
 }
 
 /// Pattern counts.
@@ -196,7 +200,12 @@ impl Report {
             .collect();
         let _ = writeln!(
             out,
-            "Wrote {} sample documents ({}).\n",
+            "{} {} sample documents ({}).\n",
+            if self.samples.stored {
+                "Judged the stored documents as"
+            } else {
+                "Wrote"
+            },
             self.samples.documents,
             per_container.join(", ")
         );

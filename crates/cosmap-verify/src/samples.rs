@@ -64,6 +64,21 @@ pub fn sample_documents(
     Generator::new(logical, attribute_spreads(domain), limited_counts(domain))?.samples()
 }
 
+/// [`sample_documents`], with the values of each attribute named in `distinct` all
+/// different (as a sorted attribute's are): for a rehearsed migration that makes them
+/// unique, whose old samples must not hold the duplicates the new model refuses.
+pub fn sample_documents_with_distinct(
+    domain: &cosmap_domain::DomainModel,
+    logical: &LogicalModel,
+    distinct: &BTreeSet<String>,
+) -> Result<Vec<Sample>, VerifyError> {
+    let mut spreads = attribute_spreads(domain);
+    for name in distinct {
+        spreads.insert(name.clone(), Spread::Sorted);
+    }
+    Generator::new(logical, spreads, limited_counts(domain))?.samples()
+}
+
 /// How each attribute's sample values spread (see [`crate::values`]): the attributes
 /// some access pattern sorts on or compares by range are all different; those a pattern filters on take
 /// one binary digit each, different digits for the filters of one pattern; the rest
@@ -149,6 +164,46 @@ pub struct Sample {
     /// The document.
     pub body: Value,
     pub(crate) instance: Instance,
+}
+
+impl Sample {
+    /// A document already stored in container `container` of `model` (written by
+    /// someone else: a rehearsed migration), as a sample of its document type, the
+    /// `ordinal`-th read: what [`crate::verify_stored`] judges the reads against. `None`
+    /// for a document whose `type` the container does not have, without a text `id`,
+    /// or whose partition key values are not text.
+    pub fn stored(model: &LogicalModel, container: &str, body: Value, ordinal: usize) -> Option<Sample> {
+        let c = model.container(container)?;
+        let kind = body.get("type")?.as_str()?;
+        let d = c.document_types.iter().find(|d| d.discriminator == kind)?;
+        let id = body.get("id")?.as_str()?.to_string();
+        let values = c
+            .partition_key_properties()
+            .into_iter()
+            .map(|p| body.get(p).and_then(Value::as_str).map(str::to_string))
+            .collect::<Option<Vec<_>>>()?;
+        let partition_key = Key::levels(values);
+        let parent = d
+            .parent
+            .as_ref()
+            .and_then(|link| body.get(&link.property))
+            .and_then(Value::as_str)
+            .map(str::to_string);
+        Some(Sample {
+            container: c.name.clone(),
+            document_type: d.name.clone(),
+            id: id.clone(),
+            partition_key: partition_key.clone(),
+            body,
+            instance: Instance {
+                id,
+                partition_key,
+                parent,
+                ordinal,
+                group: ordinal / 2,
+            },
+        })
+    }
 }
 
 /// Which instance of its document type a sample is.

@@ -148,27 +148,85 @@ pub async fn verify(
         samples,
     };
     run.write_samples().await?;
-    let patterns = run.patterns(domain).await;
-    let mut containers = BTreeMap::new();
-    for s in &run.samples {
-        *containers.entry(s.container.clone()).or_insert(0) += 1;
+    Ok(run.report(engine, false).await)
+}
+
+/// The documents already stored in one container of a model, for [`verify_stored`].
+#[derive(Debug, Clone)]
+pub struct StoredContainer {
+    /// The container's name in the model (the one its operations name).
+    pub container: String,
+    /// The container that holds them (another name where a migration copied the
+    /// model's container into a new one).
+    pub stored_in: String,
+    /// Its documents, as read.
+    pub documents: Vec<Value>,
+}
+
+/// Verifies `logical` (mapped from `domain`) on documents already stored in the
+/// connection's database — written by someone else, such as a migration rehearsed on
+/// the in-memory engine — instead of samples of its own: each stored document of a
+/// type its container has is a sample (with its system properties removed), every
+/// access pattern's operation runs on the `stored_in` containers, and the answers are
+/// judged against those documents as [`verify`] judges them against its samples.
+/// Nothing is provisioned; the write patterns add (and one deletes) documents as they
+/// do in [`verify`].
+pub async fn verify_stored(
+    domain: &DomainModel,
+    logical: &LogicalModel,
+    connection: &Connection,
+    engine: EngineInfo,
+    stored: &[StoredContainer],
+) -> Result<Report, VerifyError> {
+    let generator = Generator::new(logical, attribute_spreads(domain), limited_counts(domain))?;
+    let database = connection.cosmos_client().database_client(connection.database());
+    let mut clients = BTreeMap::new();
+    let mut samples = Vec::new();
+    for c in &logical.containers {
+        let stored_in = stored
+            .iter()
+            .find(|s| s.container == c.name)
+            .map_or(c.name.as_str(), |s| s.stored_in.as_str());
+        let operation = format!("open container `{stored_in}`");
+        let client = connection
+            .request(&operation, &[], || database.container_client(stored_in, None))
+            .await?
+            .ok_or_else(|| ProvisionError::Client {
+                operation,
+                message: "no container client".into(),
+            })?;
+        clients.insert(c.name.clone(), client);
     }
-    let passed = patterns.iter().filter(|p| p.passed).count();
-    Ok(Report {
-        format_version: REPORT_FORMAT_VERSION,
-        model: logical.model.clone(),
-        engine,
-        samples: SampleSummary {
-            documents: run.samples.len(),
-            containers,
-        },
-        summary: Summary {
-            patterns: patterns.len(),
-            passed,
-            failed: patterns.len() - passed,
-        },
-        patterns,
-    })
+    for s in stored {
+        let documents = s.documents.iter().map(without_system_properties);
+        samples.extend(
+            documents
+                .enumerate()
+                .filter_map(|(ordinal, body)| Sample::stored(logical, &s.container, body, ordinal)),
+        );
+    }
+    let run = Run {
+        connection,
+        domain,
+        clients,
+        logical,
+        generator,
+        samples,
+    };
+    Ok(run.report(engine, true).await)
+}
+
+/// `document` without the properties Cosmos DB adds (`_rid`, `_ts`, …).
+fn without_system_properties(document: &Value) -> Value {
+    match document {
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .filter(|(k, _)| !k.starts_with('_'))
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
 }
 
 /// The id suffix of a sample's deleted twin.
@@ -208,6 +266,33 @@ struct Run<'a> {
 }
 
 impl<'a> Run<'a> {
+    /// Runs every pattern on what is stored and reports it (`stored`: the samples were
+    /// stored by someone else).
+    async fn report(&self, engine: EngineInfo, stored: bool) -> Report {
+        let patterns = self.patterns(self.domain).await;
+        let mut containers = BTreeMap::new();
+        for s in &self.samples {
+            *containers.entry(s.container.clone()).or_insert(0) += 1;
+        }
+        let passed = patterns.iter().filter(|p| p.passed).count();
+        Report {
+            format_version: REPORT_FORMAT_VERSION,
+            model: self.logical.model.clone(),
+            engine,
+            samples: SampleSummary {
+                documents: self.samples.len(),
+                containers,
+                stored,
+            },
+            summary: Summary {
+                patterns: patterns.len(),
+                passed,
+                failed: patterns.len() - passed,
+            },
+            patterns,
+        }
+    }
+
     /// Writes the samples, and beside each sample of a container with soft deletes its
     /// deleted twin ([`deleted_twin`]): no read may return it.
     async fn write_samples(&self) -> Result<(), VerifyError> {

@@ -1,0 +1,257 @@
+//! `rehearse`: a migration run on verify's samples of the old model on the in-memory
+//! engine, then judged by the new model — every document read by its types, every
+//! access pattern passing — one rehearsal per kind of step.
+
+mod common;
+
+use std::path::Path;
+
+use cosmap_domain::DomainModel;
+use cosmap_mapper::LogicalModel;
+use cosmap_migrate::{plan, rehearse, Mapped, Rehearsal, Step};
+use serde_json::{json, Value};
+
+fn load(relative: &str) -> (DomainModel, LogicalModel) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(relative);
+    let model = cosmap_domain::load_file(&path).expect("model");
+    let logical = cosmap_mapper::map(&model, &cosmap_mapper::Options::default());
+    (model, logical)
+}
+
+fn from_spec(spec: &Value) -> (DomainModel, LogicalModel) {
+    let model = cosmap_domain::from_slice(spec.to_string().as_bytes(), None).expect("a valid model");
+    let logical = cosmap_mapper::map(&model, &cosmap_mapper::Options::default());
+    (model, logical)
+}
+
+/// The rehearsal of `old` → `new`, whose plan must hold a step named `step`.
+async fn rehearsed(old: &(DomainModel, LogicalModel), new: &(DomainModel, LogicalModel), step: &str) -> Rehearsal {
+    let plan = plan(&old.1, &new.1).unwrap_or_else(|e| panic!("planned: {e}"));
+    let names: Vec<String> = plan.steps.iter().map(step_name).collect();
+    assert!(names.iter().any(|n| n == step), "no `{step}` step: {}", plan.to_text());
+    let old = Mapped {
+        domain: &old.0,
+        logical: &old.1,
+    };
+    let new = Mapped {
+        domain: &new.0,
+        logical: &new.1,
+    };
+    rehearse(old, new, &plan).await.expect("the rehearsal runs")
+}
+
+fn step_name(step: &Step) -> String {
+    serde_json::to_value(step).unwrap()["step"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn ecommerce_v1_to_v2_repartitions_and_splits_and_v2_passes() {
+    let (v1, v2) = (
+        load("examples/ecommerce/model.json"),
+        load("examples/ecommerce/v2/model.json"),
+    );
+    let r = rehearsed(&v1, &v2, "repartition").await;
+    let text = r.to_text();
+    println!("{text}");
+    assert!(r.passed(), "{text}");
+}
+
+/// `spec` with `patterns` as its access patterns.
+fn with_patterns(mut spec: Value, patterns: Value) -> Value {
+    spec["accessPatterns"] = patterns;
+    spec
+}
+
+/// Asserts that `r` passed, with its text, and that it judged `patterns` patterns.
+fn passed(r: &Rehearsal, patterns: usize) {
+    let text = r.to_text();
+    assert!(r.passed(), "{text}");
+    let verification = r.verification.as_ref().expect("verified");
+    assert_eq!(verification.summary.patterns, patterns, "{text}");
+    assert!(
+        r.documents > 0 && r.written.iter().map(|w| w.documents).sum::<usize>() > 0,
+        "{text}"
+    );
+    assert!(text.contains("sample documents of the old model written"), "{text}");
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn a_queried_default_is_back_filled_and_the_new_queries_find_the_old_documents() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../cosmap-verify/tests/models/defaults-of-every-kind.json");
+    let v2: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let mut v1 = v2.clone();
+    for element in ["entities", "valueObjects"] {
+        for e in v1[element].as_array_mut().unwrap() {
+            let author = e["name"] == "Author";
+            let attributes = e["attributes"].as_array_mut().unwrap();
+            if author {
+                attributes.iter_mut().for_each(|a| {
+                    a.as_object_mut().unwrap().remove("default");
+                });
+            } else {
+                attributes.retain(|a| a.get("default").is_none());
+            }
+        }
+    }
+    let pattern = &mut v1["accessPatterns"][1];
+    pattern["filter"] = json!(["author.authorId"]);
+    pattern["sort"] = json!(["title"]);
+    pattern["project"] = json!(["title"]);
+    // The new read sorts by title, not by a defaulted attribute: back-filled, every
+    // post's default is the same, and which of the tied posts a `TOP` returns is the
+    // engine's choice, which verify's exact expectation does not allow for.
+    let mut v2 = v2;
+    v2["accessPatterns"][1]["sort"] = json!(["title"]);
+    let r = rehearsed(&from_spec(&v1), &from_spec(&v2), "backfillDefault").await;
+    passed(&r, 4);
+    assert!(
+        r.migration
+            .steps
+            .iter()
+            .any(|s| s.step.contains("`visibility`") && s.migrated > 0),
+        "{}",
+        r.to_text()
+    );
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn a_new_unique_key_is_copied_into_its_container_and_read_there() {
+    let spec = |unique: bool| {
+        with_patterns(
+            json!({
+                "name": "Plans",
+                "entities": [{"name": "Plan", "identity": "planId", "attributes": [
+                    {"name": "code", "type": "string", "unique": unique},
+                    {"name": "price", "type": "decimal"}
+                ], "volume": {"count": 100, "avgSizeBytes": 300}}],
+                "aggregates": [{"root": "Plan"}]
+            }),
+            json!([{"name": "plan by id", "kind": "read", "start": "Plan", "filter": ["planId"], "perSecond": 10}]),
+        )
+    };
+    let r = rehearsed(&from_spec(&spec(false)), &from_spec(&spec(true)), "copyWithUniqueKeys").await;
+    passed(&r, 1);
+    assert!(r.to_text().contains("Dictionary-unique-code"), "{}", r.to_text());
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn shapes_rewritten_in_place_read_as_the_new_types() {
+    let spec = |v2: bool| {
+        with_patterns(
+            json!({
+                "name": "Crm",
+                "entities": [{"name": "Customer", "identity": "customerId", "attributes": [
+                    {"name": "tag", "type": "string", "many": v2},
+                    {"name": "score", "type": if v2 { "string" } else { "integer" }}
+                ], "volume": {"count": 1000000, "avgSizeBytes": 500}}],
+                "aggregates": [{"root": "Customer"}]
+            }),
+            json!([{"name": "customer by id", "kind": "read", "start": "Customer", "filter": ["customerId"], "perSecond": 10}]),
+        )
+    };
+    let r = rehearsed(&from_spec(&spec(false)), &from_spec(&spec(true)), "rewrite").await;
+    passed(&r, 1);
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn separate_documents_embedded_into_their_holders_are_read_with_them() {
+    let spec = |embedded: bool| {
+        let relationship = if embedded {
+            json!({"from": "Order", "to": "Line", "cardinality": "few", "max": 20, "avg": 3, "property": "lines"})
+        } else {
+            json!({"from": "Order", "to": "Line", "cardinality": "many", "growth": "unbounded", "avg": 3, "property": "lines"})
+        };
+        with_patterns(
+            json!({
+                "name": "Shop",
+                "entities": [{"name": "Order", "identity": "orderId", "attributes": [{"name": "placedAt", "type": "dateTime"}],
+                    "volume": {"count": 1000000, "avgSizeBytes": 500}}],
+                "valueObjects": [{"name": "Line", "attributes": [{"name": "sku", "type": "string"}, {"name": "quantity", "type": "integer"}],
+                    "volume": {"avgSizeBytes": 100}}],
+                "aggregates": [{"root": "Order", "members": ["Line"]}],
+                "relationships": [relationship]
+            }),
+            json!([{"name": "order by id", "kind": "read", "start": "Order", "filter": ["orderId"], "perSecond": 10}]),
+        )
+    };
+    let r = rehearsed(&from_spec(&spec(false)), &from_spec(&spec(true)), "embedSeparate").await;
+    passed(&r, 1);
+    assert_eq!(r.left_to_delete.len(), 1, "{}", r.to_text());
+    assert!(
+        r.to_text()
+            .contains("Order `line` documents left for you to delete, as the plan says: 6"),
+        "{}",
+        r.to_text()
+    );
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn values_made_unique_are_claimed_and_the_claims_read() {
+    let spec = |unique: bool| {
+        with_patterns(
+            json!({
+                "name": "Accounts",
+                "entities": [{"name": "Account", "identity": "accountId", "attributes": [
+                    {"name": "email", "type": "string", "unique": unique},
+                    {"name": "nickname", "type": "string", "optional": true}
+                ], "volume": {"count": 1000000, "avgSizeBytes": 500}}],
+                "aggregates": [{"root": "Account"}]
+            }),
+            json!([{"name": "account by id", "kind": "read", "start": "Account", "filter": ["accountId"], "perSecond": 10}]),
+        )
+    };
+    let r = rehearsed(&from_spec(&spec(false)), &from_spec(&spec(true)), "claimValues").await;
+    passed(&r, 1);
+    assert!(r.to_text().contains("UniqueClaims"), "{}", r.to_text());
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn a_root_moved_to_another_partition_key_is_read_from_its_new_container() {
+    let spec = |pinned: bool| {
+        let mut spec = with_patterns(
+            json!({
+                "name": "Ticketing",
+                "entities": [
+                    {"name": "Event", "identity": "eventId", "attributes": [{"name": "title", "type": "string"}],
+                     "volume": {"count": 1000, "avgSizeBytes": 800}},
+                    {"name": "CheckIn", "identity": "checkInId", "attributes": [
+                        {"name": "at", "type": "dateTime"}, {"name": "gate", "type": "string"}],
+                     "volume": {"count": 20000, "avgSizeBytes": 300}}
+                ],
+                "aggregates": [{"root": "Event"}, {"root": "CheckIn"}, {"root": "Scan"}],
+                "relationships": [
+                    {"from": "CheckIn", "to": "Event", "cardinality": "one"},
+                    {"from": "Scan", "to": "CheckIn", "cardinality": "one"}
+                ]
+            }),
+            json!([
+                {"name": "check-in by id", "kind": "read", "start": "CheckIn", "filter": ["checkInId"], "perSecond": 10},
+                {"name": "scan by id", "kind": "read", "start": "Scan", "filter": ["scanId"], "perSecond": 10}
+            ]),
+        );
+        spec["entities"].as_array_mut().unwrap().push(json!(
+            {"name": "Scan", "identity": "scanId", "attributes": [{"name": "device", "type": "string"}],
+             "volume": {"count": 60000, "avgSizeBytes": 200}}
+        ));
+        if pinned {
+            spec["aggregates"][1]["partitionKey"] = json!("eventId");
+        }
+        spec
+    };
+    let (old, new) = (from_spec(&spec(true)), from_spec(&spec(false)));
+    // The scans' references to a check-in follow it: their partition key is its id now.
+    let plan = plan(&old.1, &new.1).expect("planned");
+    assert!(
+        plan.steps.iter().any(|s| matches!(s, Step::Rewrite { path, conversion: cosmap_migrate::Conversion::KeyFromId, .. } if path == &["checkIn"])),
+        "{}",
+        plan.to_text()
+    );
+    let r = rehearsed(&old, &new, "repartition").await;
+    passed(&r, 2);
+    let text = r.to_text();
+    assert!(text.contains("into `CheckIn-checkInId`"), "{text}");
+    assert!(text.contains("rewrite `checkIn` of every `scan` document: each reference's `partitionKey` becomes its `id`\n    6 read, 3 migrated"), "{text}");
+}
