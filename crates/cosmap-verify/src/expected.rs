@@ -270,22 +270,35 @@ impl<'a> ReadSpec<'a> {
         Ordering::Equal
     }
 
-    /// Whether the pattern sorts and every expected document has a sort key (not
-    /// inside an array): then the answer must come in that order.
+    /// Whether the pattern sorts and every expected document that holds the start
+    /// has a sort key (not inside an array): then the answer must come in that order.
+    /// The sort is the start's: documents of other elements returned beside it (its
+    /// members) hold no value of it, so they may come anywhere — and, under a
+    /// `limit`, which of them come is not judged by order either.
     pub fn ordered(&self, expected: &[&Sample]) -> bool {
-        !self.pattern.sort.is_empty() && expected.iter().all(|s| self.sort_keys(Some(s)).is_some())
+        let mixed_under_a_limit = self.pattern.limit.is_some() && expected.iter().any(|s| !self.holds_start(s));
+        if self.pattern.sort.is_empty() || mixed_under_a_limit {
+            return false;
+        }
+        expected
+            .iter()
+            .all(|s| !self.holds_start(s) || self.sort_keys(Some(s)).is_some())
     }
 
     /// Whether `returned` (documents, in the order the server sent them) is in the
-    /// pattern's order; documents it does not know compare as missing keys.
+    /// pattern's order, among those that hold the start; documents it does not know
+    /// compare as missing keys.
     pub fn in_order(&self, returned: &[&Value], samples: &[Sample]) -> bool {
         let keys: Vec<Option<Vec<Option<Value>>>> = returned
             .iter()
-            .map(|doc| {
+            .filter_map(|doc| {
                 let sample = samples.iter().find(|s| {
                     s.container == self.container.name && doc.get("id").and_then(Value::as_str) == Some(s.id.as_str())
                 });
-                self.sort_keys(sample)
+                match sample {
+                    Some(s) if !self.holds_start(s) => None,
+                    _ => Some(self.sort_keys(sample)),
+                }
             })
             .collect();
         keys.windows(2)
@@ -308,6 +321,12 @@ impl<'a> ReadSpec<'a> {
         samples
             .iter()
             .filter(move |s| s.container == self.container.name && types.iter().any(|d| d.name == s.document_type))
+    }
+
+    /// Whether `sample` holds an instance of the pattern's start element.
+    fn holds_start(&self, sample: &Sample) -> bool {
+        self.document_type(sample)
+            .is_some_and(|d| !sites(d, &self.pattern.start).is_empty())
     }
 
     fn document_type(&self, sample: &Sample) -> Option<&'a DocumentType> {
@@ -410,6 +429,21 @@ fn satisfies(f: &Filter<'_>, value: &Value, binding: &Binding) -> bool {
             .and_then(Value::as_array)
             .is_some_and(|list| list.contains(value)),
     }
+}
+
+/// The instances of element `start` in `body`, a document of type `d`: the document
+/// itself, or the objects embedded in it (through arrays) — where a reference the
+/// element holds is found.
+pub(crate) fn start_instances<'v>(d: &DocumentType, start: &str, body: &'v Value) -> Vec<&'v Value> {
+    sites(d, start)
+        .iter()
+        .flat_map(|site| instances(body, &site.path))
+        .collect()
+}
+
+/// Whether documents of type `d` hold element `element`: as themselves, or embedded.
+pub(crate) fn holds_element(d: &DocumentType, element: &str) -> bool {
+    !sites(d, element).is_empty()
 }
 
 /// Where instances of element `start` sit in document type `d`.

@@ -152,7 +152,7 @@ fn condition_property(clause: &str) -> Option<(String, String)> {
         let path = left.rsplit_once(' ')?.0;
         (path.to_string(), param.to_string())
     };
-    let name = left.rsplit(['.', '[']).next()?.trim_matches(|c| c == '"' || c == ']');
+    let name = left.rsplit(['.', '[']).next()?.trim_matches(|c| c == '\'' || c == ']');
     Some((name.to_string(), param))
 }
 
@@ -233,7 +233,7 @@ fn equality(clause: &str) -> Option<(&str, &str)> {
     let (path, param) = clause.split_once(" = @")?;
     let plain = |s: &str| {
         s.chars()
-            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '.' | '[' | ']' | '"'))
+            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '.' | '[' | ']' | '\''))
     };
     (plain(path) && plain(param) && !path.starts_with('@')).then_some((path, param))
 }
@@ -426,8 +426,8 @@ fn first_property(clause: &str) -> Option<String> {
         clause
     };
     let rest = path.strip_prefix("c")?;
-    let name = match rest.strip_prefix("[\"") {
-        Some(r) => r.split('"').next()?,
+    let name = match rest.strip_prefix("['") {
+        Some(r) => r.split('\'').next()?,
         None => rest
             .strip_prefix('.')?
             .split(|c: char| !c.is_alphanumeric() && c != '_')
@@ -455,7 +455,7 @@ fn swap_last(clause: &str, from: &str, to: &str) -> String {
             return format!("{}{after}{}", &clause[..at], &clause[at + before.len()..]);
         }
     }
-    let quoted = format!("[\"{from}\"]");
+    let quoted = format!("['{from}']");
     match clause.rfind(&quoted) {
         Some(at) => format!("{}.{to}{}", &clause[..at], &clause[at + quoted.len()..]),
         None => clause.to_string(),

@@ -23,7 +23,7 @@ pub(crate) use resolve::resolve;
 pub use resolve::{extended_reference_sync, listed_as_point_reads, listed_parameter, worker_queries};
 
 /// How the generated SQL names property `name` of the item alias `alias`:
-/// `c.total`, or `c["value"]` for a word the SQL reserves.
+/// `c.total`, or `c['value']` for a word the SQL reserves.
 pub fn sql_property(alias: &str, name: &str) -> String {
     sql::property(alias, name)
 }

@@ -378,6 +378,8 @@ fn read_at(all: &Places<'_>, p: &AccessPattern, at: &Location<'_>) -> Vec<Reques
     index_paths.push("/type/?".to_string());
     index_paths.extend(conditions.iter().map(index_path));
     index_paths.extend(orders.iter().map(|(o, _)| format!("/{}/?", o.join("/"))));
+    let link = id.as_deref().and_then(|id| child_link(c, d, &names, id));
+    index_paths.extend(link.map(|l| format!("/{l}/?")));
     // With the id and partition key known, one point read fetches the document; any
     // other filter (say, on an embedded object) is then matched in the application.
     let point_read = orders.is_empty() && names.len() == 1 && (whole_key || bound.iter().all(Option::is_none));
@@ -428,8 +430,24 @@ fn read_at(all: &Places<'_>, p: &AccessPattern, at: &Location<'_>) -> Vec<Reques
             }
             if let Some(id) = &id {
                 let is_key = prefix.contains(id);
+                // The root's identity as a level of a hierarchical key past the levels
+                // given: with its members (whose ids are their own), matched on that
+                // level, which every document of the aggregate holds.
+                let level = levels
+                    .iter()
+                    .zip(&bound)
+                    .find(|(_, b)| b.as_ref() == Some(id))
+                    .map(|(level, _)| *level)
+                    .filter(|_| types.len() > 1);
                 if !is_key || c.kind == ContainerKind::Dictionary {
-                    clauses.push(format!("c.id = @{id}"));
+                    match (level, link) {
+                        (Some(level), _) => clauses.push(format!("{} = @{id}", sql::property("c", level))),
+                        // Its children returned with it hold its identity in their link.
+                        (None, Some(link)) => {
+                            clauses.push(format!("(c.id = @{id} OR {} = @{id})", sql::property("c", link)))
+                        }
+                        (None, None) => clauses.push(format!("c.id = @{id}")),
+                    }
                     parameters.push(id.clone());
                 }
             }
@@ -1324,6 +1342,23 @@ fn key_from(mut given: Vec<ValueSource>, levels: usize) -> ValueSource {
     ValueSource::Levels(given)
 }
 
+/// The property that links the other document types `names` read with `d` (in `c`)
+/// to a `d` by its identity `id`, when each is a child of `d`'s element: a read of an
+/// element with its children by its id matches theirs on the link, not on their ids.
+fn child_link<'c>(c: &'c Container, d: &DocumentType, names: &[String], id: &str) -> Option<&'c str> {
+    let mut others = names.iter().filter(|n| **n != d.name).peekable();
+    others.peek()?;
+    let mut link = None;
+    for name in others {
+        let parent = c.document_types.iter().find(|x| x.name == *name)?.parent.as_ref()?;
+        if parent.entity != d.source || parent.property != id {
+            return None;
+        }
+        link = Some(parent.property.as_str());
+    }
+    link
+}
+
 fn identity_of(d: &DocumentType) -> Option<&str> {
     d.id.attribute()
 }
@@ -1344,6 +1379,8 @@ fn filter(at: &Location<'_>, f: &str) -> Match {
             .copy_of
             .as_ref()
             .is_some_and(|of| of.partition_key_from.names() == [first, "id"]);
+        // The key is the first single reference to a root of that identity: with two
+        // (`product`, `product2`), a path through the second is a plain condition.
         let keyed = at.path.is_empty()
             && (at.document.role != Role::Copy || copy_keyed)
             && level.is_some()
@@ -1351,7 +1388,8 @@ fn filter(at: &Location<'_>, f: &str) -> Match {
                 .node
                 .references()
                 .iter()
-                .any(|r| r.name == first && !r.many && r.target_identity == rest && r.target != at.document.source);
+                .find(|r| !r.many && r.target_identity == rest && r.target != at.document.source)
+                .is_some_and(|r| r.name == first);
         if let (true, Some(level)) = (keyed, level) {
             return Match::PartitionKey(level);
         }

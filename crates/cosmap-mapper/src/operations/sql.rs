@@ -60,30 +60,31 @@ const KEYWORDS: &[&str] = &[
     "with",
 ];
 
-/// `alias.name`, or `alias["name"]` for keywords.
+/// `alias.name`, or `alias['name']` for keywords (a string literal in single quotes:
+/// the SDK's in-memory engine reads `"name"` as an identifier, Cosmos DB takes either).
 pub(crate) fn property(alias: &str, name: &str) -> String {
     path_of(alias, [name])
 }
 
-/// Appends `.name`, or `["name"]` for a keyword (in any case), to `out`.
+/// Appends `.name`, or `['name']` for a keyword (in any case), to `out`.
 fn push_property(out: &mut String, name: &str) {
     if KEYWORDS.iter().any(|k| k.eq_ignore_ascii_case(name)) {
-        out.push_str("[\"");
+        out.push_str("['");
         out.push_str(name);
-        out.push_str("\"]");
+        out.push_str("']");
     } else {
         out.push('.');
         out.push_str(name);
     }
 }
 
-/// The property name [`property`] spelled as `text` (`c.total` or `c["value"]`):
+/// The property name [`property`] spelled as `text` (`c.total` or `c['value']`):
 /// `None` for anything else (a path, an expression).
 pub(crate) fn property_name<'t>(alias: &str, text: &'t str) -> Option<&'t str> {
     let rest = text.strip_prefix(alias)?;
     let name = match rest.strip_prefix('.') {
         Some(name) => name,
-        None => rest.strip_prefix("[\"")?.strip_suffix("\"]")?,
+        None => rest.strip_prefix("['")?.strip_suffix("']")?,
     };
     let plain = !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_');
     plain.then_some(name)
@@ -246,11 +247,11 @@ mod tests {
     #[test]
     fn brackets_keywords() {
         assert_eq!(property("c", "accountId"), "c.accountId");
-        assert_eq!(property("c", "value"), "c[\"value\"]");
-        assert_eq!(property("c", "Value"), "c[\"Value\"]");
+        assert_eq!(property("c", "value"), "c['value']");
+        assert_eq!(property("c", "Value"), "c['Value']");
         assert_eq!(property("c", "valueé"), "c.valueé");
         let names = ["order", "items", "total"].map(String::from);
-        assert_eq!(path("c", &names), "c[\"order\"].items.total");
+        assert_eq!(path("c", &names), "c['order'].items.total");
     }
 
     /// A literal doubles each backslash and escapes each quote, in one pass, as

@@ -6,11 +6,11 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use cosmap_domain::{AccessPattern, FilterOp};
 use cosmap_mapper::operations::{Operation, OperationKind, Purpose, Request, ValueSource};
-use cosmap_mapper::Role;
+use cosmap_mapper::{Container, Role};
 use serde_json::Value;
 
 use super::{bind, bind_key, error, fail, id_of, key_in, pattern_outcome, Run};
-use crate::expected::{Binding, ReadSpec};
+use crate::expected::{holds_element, start_instances, Binding, ReadSpec};
 use crate::fields::{Beside, Fields};
 use crate::report::{PatternOutcome, RequestOutcome, Verdict};
 use crate::samples::{lookup, Key, Sample};
@@ -23,6 +23,8 @@ const MAX_OTHER_BINDINGS: usize = 24;
 struct MainRead<'s> {
     binding: Binding,
     expected: Vec<&'s Sample>,
+    /// The documents the server returned for `binding`; `None` when it refused.
+    answer: Option<Vec<Value>>,
 }
 
 impl Run<'_> {
@@ -414,21 +416,26 @@ impl Run<'_> {
             samples: &self.samples,
             beside,
         };
-        let (outcome, expected) = self.read_with(r, &spec, &fields, &binding, outcome).await;
+        let (outcome, expected, answer) = self.read_with(r, &spec, &fields, &binding, outcome).await;
+        let main = MainRead {
+            binding,
+            expected,
+            answer,
+        };
         if outcome.verdict != Verdict::Pass {
-            return (outcome, Some(MainRead { binding, expected }));
+            return (outcome, Some(main));
         }
         // Filters the application matches (after a point read) are not the database's.
         let in_application = match &r.purpose {
             Purpose::ReadMatchedInApplication { filters, .. } => filters.clone(),
             _ => Vec::new(),
         };
-        let probes = probes(pattern, &binding, &in_application);
+        let probes = probes(pattern, &main.binding, &in_application);
         let others = bindings
             .map(|b| (b, false))
             .chain(probes.into_iter().map(|p| (p, true)));
         for (other, probe) in others {
-            let (checked, _) = self.read_with(r, &spec, &fields, &other, self.outcome(r)).await;
+            let (checked, ..) = self.read_with(r, &spec, &fields, &other, self.outcome(r)).await;
             // A probe the server refuses (the local server answers 500 for some keys
             // no document has) proves nothing either way: it is left out.
             if probe && checked.verdict == Verdict::Error {
@@ -445,14 +452,14 @@ impl Run<'_> {
                     Verdict::Error => error(outcome, reason),
                     _ => fail(outcome, reason),
                 };
-                return (outcome, Some(MainRead { binding, expected }));
+                return (outcome, Some(main));
             }
         }
-        (outcome, Some(MainRead { binding, expected }))
+        (outcome, Some(main))
     }
 
     /// Runs the main request `r` with `binding` and judges the answer; also gives the
-    /// documents it should have returned.
+    /// documents it should have returned, and those it returned (none when refused).
     async fn read_with<'s>(
         &'s self,
         r: &Request,
@@ -460,12 +467,12 @@ impl Run<'_> {
         fields: &Fields<'_>,
         binding: &Binding,
         mut outcome: RequestOutcome,
-    ) -> (RequestOutcome, Vec<&'s Sample>) {
+    ) -> (RequestOutcome, Vec<&'s Sample>, Option<Vec<Value>>) {
         let scoped = matches!(r.kind(), OperationKind::PointRead | OperationKind::SinglePartitionQuery);
         let partition = if scoped {
             match bind_key(r.partition_key(), binding) {
                 Ok(p) => Some(p),
-                Err(reason) => return (fail(outcome, reason), Vec::new()),
+                Err(reason) => return (fail(outcome, reason), Vec::new(), None),
             }
         } else {
             None
@@ -488,11 +495,15 @@ impl Run<'_> {
             OperationKind::PointRead => {
                 let id = match bind(r.id(), binding, "id") {
                     Ok(id) => id,
-                    Err(reason) => return (fail(outcome, reason), expected),
+                    Err(reason) => return (fail(outcome, reason), expected, None),
                 };
                 outcome.id = Some(id.clone());
                 let Some(pk) = partition.as_ref() else {
-                    return (fail(outcome, "a point read needs a partition key".into()), expected);
+                    return (
+                        fail(outcome, "a point read needs a partition key".into()),
+                        expected,
+                        None,
+                    );
                 };
                 self.point_read(&r.container, pk, &id)
                     .await
@@ -506,25 +517,25 @@ impl Run<'_> {
                         self.query(&r.container, &sql, &outcome.parameters, partition.as_ref())
                             .await
                     }
-                    Err(reason) => return (fail(outcome, reason), expected),
+                    Err(reason) => return (fail(outcome, reason), expected, None),
                 }
             }
             OperationKind::Write => Err("a read pattern's operation cannot be a write".to_string()),
         };
-        let outcome = match answer {
+        match answer {
             Ok(returned) => {
                 let outcome = match unordered_limit {
                     Some(n) => judge_some(outcome, &returned, n),
                     None => judge(outcome, &returned, |docs| spec.in_order(docs, &self.samples)),
                 };
-                match (outcome.verdict, self.fields_differ(r, fields, &returned)) {
+                let outcome = match (outcome.verdict, self.fields_differ(r, fields, &returned)) {
                     (Verdict::Pass, Some(reason)) => fail(outcome, reason),
                     _ => outcome,
-                }
+                };
+                (outcome, expected, Some(returned))
             }
-            Err(cause) => error(outcome, cause),
-        };
-        (outcome, expected)
+            Err(cause) => (error(outcome, cause), expected, None),
+        }
     }
 
     /// The first asked-for field of a returned document that is not what its sample
@@ -559,13 +570,7 @@ impl Run<'_> {
         let Some(container) = self.logical.container(&r.container) else {
             return fail(outcome, format!("there is no container `{}`", r.container));
         };
-        // Independently of the request: the returned elements' own documents there.
-        let types: Vec<&str> = container
-            .document_types
-            .iter()
-            .filter(|d| d.role != Role::Copy && self.returned_elements(pattern).contains(&d.source.as_str()))
-            .map(|d| d.name.as_str())
-            .collect();
+        let types = self.returned_types(container, r, pattern);
         if types.is_empty() {
             return fail(
                 outcome,
@@ -583,19 +588,45 @@ impl Run<'_> {
                     "a point read through a reference needs its id and partition key from the document read".into(),
                 );
             };
-            let held = main.expected.iter().find_map(|s| {
-                let pk = Key::from_json(lookup(&s.body, pk_path)?)?;
-                let id = lookup(&s.body, id_path)?.as_str()?;
-                Some((pk, id.to_string()))
+            // The reference is on the start element: the document, or an object in it.
+            let held = |s: &Sample, body: &Value| {
+                let d = self.logical.container(&s.container)?.document_type(&s.document_type)?;
+                let mut holders = vec![body];
+                holders.extend(start_instances(d, &pattern.start, body));
+                holders.into_iter().find_map(|holder| {
+                    let pk = Key::from_json(lookup(holder, pk_path)?)?;
+                    let id = lookup(holder, id_path)?.as_str()?;
+                    Some((pk, id.to_string()))
+                })
+            };
+            // The application follows the reference the answer holds: the first result
+            // the answer returned (any, when the server refused it) that should hold one.
+            let first = main.expected.iter().find_map(|s| {
+                let body = match &main.answer {
+                    None => &s.body,
+                    Some(answer) => answer
+                        .iter()
+                        .find(|doc| doc.get("id").and_then(Value::as_str) == Some(s.id.as_str()))?,
+                };
+                Some((held(s, &s.body)?, body, *s))
             });
-            let Some((pk, id)) = held else {
+            let Some(((pk, id), body, sample)) = first else {
                 return fail(
                     outcome,
-                    format!("no document the main request should return holds `{pk_path}` and `{id_path}`"),
+                    format!("no document the main request returned holds `{pk_path}` and `{id_path}` as it should"),
                 );
             };
-            outcome.partition_key = Some(pk.to_string());
-            outcome.id = Some(id.clone());
+            let Some((sent_pk, sent_id)) = held(sample, body) else {
+                return fail(
+                    outcome,
+                    format!(
+                        "`{}` as returned holds no `{pk_path}` and `{id_path}` to follow",
+                        sample.id
+                    ),
+                );
+            };
+            outcome.partition_key = Some(sent_pk.to_string());
+            outcome.id = Some(sent_id.clone());
             outcome.expected = self
                 .samples
                 .iter()
@@ -603,7 +634,7 @@ impl Run<'_> {
                 .filter(|s| s.id == id && s.partition_key == pk)
                 .map(|s| s.id.clone())
                 .collect();
-            self.point_read(&r.container, &pk, &id)
+            self.point_read(&r.container, &sent_pk, &sent_id)
                 .await
                 .map(|doc| doc.into_iter().collect())
         } else if let (Some(sql), true) = (r.sql(), r.kind() != OperationKind::PointRead) {
@@ -901,20 +932,45 @@ impl Run<'_> {
         self.probed(checked, r, &result.id, partition.is_some()).await
     }
 
+    /// The document types of `container` a request after the main one should return:
+    /// the returned elements' own documents there, or, for an element with none, the
+    /// documents it is embedded in — of the types the request names (one container
+    /// can hold two returned elements, each read by a request of its own).
+    fn returned_types<'c>(&self, container: &'c Container, r: &Request, pattern: &AccessPattern) -> Vec<&'c str> {
+        let kept = container
+            .document_types
+            .iter()
+            .filter(|d| d.role != Role::Copy && r.document_types.contains(&d.name));
+        let mut types: Vec<&str> = Vec::new();
+        for element in self.returned_elements(pattern) {
+            let own: Vec<&str> = kept
+                .clone()
+                .filter(|d| d.source == element)
+                .map(|d| d.name.as_str())
+                .collect();
+            if own.is_empty() {
+                types.extend(
+                    kept.clone()
+                        .filter(|d| holds_element(d, element))
+                        .map(|d| d.name.as_str()),
+                );
+            } else {
+                types.extend(own);
+            }
+        }
+        types
+    }
+
     /// The elements a pattern's `returns` names: an element, or for a property of the
     /// start or a path (`categories`, `author.username`), what the start's reference
-    /// of that name leads to.
+    /// of that name leads to (the domain's relationship when the start has no document
+    /// of its own: a value object embedded in another document).
     fn returned_elements<'p>(&'p self, pattern: &'p AccessPattern) -> Vec<&'p str> {
         pattern
             .returns
             .iter()
             .filter_map(|entry| {
-                let is_element = self
-                    .logical
-                    .containers
-                    .iter()
-                    .any(|c| c.document_types.iter().any(|d| d.source == *entry));
-                if is_element {
+                if self.domain.element(entry).is_some() {
                     return Some(entry.as_str());
                 }
                 let first = entry.split('.').next().unwrap_or(entry);
@@ -926,6 +982,11 @@ impl Run<'_> {
                     .flat_map(|d| &d.references)
                     .find(|r| r.name == first)
                     .map(|r| r.target.as_str())
+                    .or_else(|| {
+                        self.domain
+                            .relationship_by_property(&pattern.start, first)
+                            .map(|r| r.to.as_str())
+                    })
             })
             .collect()
     }
