@@ -31,4 +31,4 @@ pub use model::{
     FilterOp, Growth, ModelSpec, Relationship, SortKey, ThresholdOverrides, Throughput, ValueObject, Volume,
     WriteOperation, FILTER_OPERATORS,
 };
-pub use name_lookup::{NameHasher, NameMap};
+pub use name_lookup::{NameMap, NameSet};
