@@ -219,7 +219,7 @@ fn containers_text(view: &ContainersView) -> Result<String, CodegenError> {
 /// What `document.schema.json.hbs` renders.
 #[derive(Serialize)]
 struct SchemaView {
-    schema: crate::json::Json,
+    schema: serde_json::Value,
 }
 
 impl SchemaView {

@@ -32,8 +32,6 @@ mod artefacts;
 mod bicep;
 mod builder;
 mod error;
-mod json;
-mod json_ser;
 mod mermaid;
 mod options;
 #[cfg(feature = "templates")]

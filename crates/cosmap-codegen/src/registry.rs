@@ -148,6 +148,6 @@ fn bicep_helper(h: &Helper, _: &Handlebars, _: &Context, _: &mut RenderContext, 
         .ok_or(RenderErrorReason::ParamNotFoundForIndex("bicep", 0))?
         .value();
     let indent = h.param(1).and_then(|p| p.value().as_u64()).unwrap_or(0) as usize;
-    out.write(&crate::bicep::literal(&crate::json::Json::from(value), indent))?;
+    out.write(&crate::bicep::literal(value, indent))?;
     Ok(())
 }
