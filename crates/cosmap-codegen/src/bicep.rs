@@ -6,8 +6,8 @@
 use cosmap_mapper::LogicalModel;
 use serde::Serialize;
 
-use serde_json::Value;
 use crate::spaces::push_spaces;
+use serde_json::Value;
 
 /// What `containers.bicep.hbs` renders.
 #[derive(Debug, Serialize)]

@@ -56,9 +56,5 @@ pub use report::render as render_report;
 pub use rust::format_rust;
 pub use rust::render as render_rust;
 pub use rust::render_data_access;
-#[doc(hidden)]
-pub use rust::render_direct as render_rust_direct;
-#[doc(hidden)]
-pub use rust::render_direct_after as render_rust_direct_after;
 pub use templates::{Templates, TEMPLATES};
 pub use write::{check_all, write_all, FileStatus};

@@ -78,8 +78,8 @@ pub fn load(overrides: Option<&Path>) -> Result<(Registry, Vec<PathBuf>), Codege
                 .and_then(|n| n.to_str())
                 .unwrap_or_default()
                 .to_string();
-            if !TEMPLATES.iter().any(|(known, _)| *known == name) {
-                let known = TEMPLATES.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ");
+            if !crate::templates::is_template(&name) {
+                let known = crate::templates::template_names();
                 return Err(CodegenError::UnknownTemplate { path, known });
             }
             let text = read_template(&path)?;

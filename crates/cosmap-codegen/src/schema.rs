@@ -303,7 +303,12 @@ mod tests {
                 let value: Value = serde_json::from_str(&text).expect("JSON");
                 assert_eq!(serde_json::to_string_pretty(&value).expect("printed"), text);
                 assert_eq!(document(c, d), value);
-                let keys: Vec<&str> = value.as_object().expect("an object").keys().map(|k| k.as_str()).collect();
+                let keys: Vec<&str> = value
+                    .as_object()
+                    .expect("an object")
+                    .keys()
+                    .map(|k| k.as_str())
+                    .collect();
                 assert_eq!(keys[..2], ["$schema", "$id"]);
             }
         }
