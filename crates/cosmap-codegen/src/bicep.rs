@@ -102,6 +102,7 @@ resource database 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases@2024-11-15
 "#;
 
 /// `value` as a Bicep literal, nested lines indented by `indent` spaces.
+#[cfg(any(test, feature = "templates"))]
 pub(crate) fn literal(value: &Value, indent: usize) -> String {
     let mut out = String::new();
     write_literal(&mut out, value, indent);

@@ -28,6 +28,8 @@
 //! Asking for overrides or the data access with its feature off is
 //! [`CodegenError::FeatureOff`], naming the feature.
 
+#![warn(missing_docs)]
+
 mod artefacts;
 mod bicep;
 mod builder;

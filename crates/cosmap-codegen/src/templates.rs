@@ -18,12 +18,14 @@ use crate::error::CodegenError;
 pub const RUST_TEMPLATE: &str = "cosmap.rs.hbs";
 
 /// Whether a file named `name` overrides one of cosmap's templates.
-pub fn is_template(name: &str) -> bool {
+#[cfg(feature = "templates")]
+pub(crate) fn is_template(name: &str) -> bool {
     name == RUST_TEMPLATE || TEMPLATES.iter().any(|(known, _)| *known == name)
 }
 
 /// The names of the templates a directory may override, for messages.
-pub fn template_names() -> String {
+#[cfg(feature = "templates")]
+pub(crate) fn template_names() -> String {
     let mut names = vec![RUST_TEMPLATE];
     names.extend(TEMPLATES.iter().map(|(name, _)| *name));
     names.join(", ")

@@ -9,6 +9,8 @@
 //! problem at once with its JSON path, line:column and a fix. The mapper
 //! (`cosmap-mapper`) only ever sees a validated [`DomainModel`].
 
+#![warn(missing_docs)]
+
 mod builder;
 mod diagnostic;
 mod domain_model;

@@ -11,6 +11,8 @@
 //! model whatever the declaration order. Rendering (`cosmap-codegen`) and
 //! provisioning (`cosmap-provision`) consume its output.
 
+#![warn(missing_docs)]
+
 mod assemble;
 mod chunks;
 pub mod cost;
