@@ -32,14 +32,9 @@ pub fn generate(
     mapping: &TypeMapping,
     templates: &Templates,
 ) -> Result<Vec<Artefact>, CodegenError> {
-    // The Rust file is most of the work on a large model: it renders on its own
-    // thread while this one renders everything else.
-    std::thread::scope(|scope| {
-        let rust = scope.spawn(|| crate::rust::render(model, mapping, templates));
-        let others = others(model, templates);
-        let rust = rust.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-        with_rust_file(model, mapping, templates, rust, others)
-    })
+    let rust = crate::rust::render(model, mapping, templates);
+    let others = others(model, templates);
+    with_rust_file(model, mapping, templates, rust, others)
 }
 
 /// The artefacts of [`generate`], given the Rust file's text and the others: the data
