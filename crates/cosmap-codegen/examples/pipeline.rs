@@ -3,7 +3,8 @@
 //! ```text
 //! cargo build --release -p cosmap-codegen --example pipeline
 //! /usr/bin/time -v target/release/examples/pipeline 1000
-//! valgrind --tool=callgrind target/release/examples/pipeline 1000
+//! cargo build --profile profiling -p cosmap-codegen --example pipeline   # line tables
+//! valgrind --tool=callgrind target/profiling/examples/pipeline 1000
 //! ```
 //!
 //! Prints the size of each stage's output, so the work cannot be optimised away.

@@ -32,28 +32,9 @@ pub fn generate(
     mapping: &TypeMapping,
     templates: &Templates,
 ) -> Result<Vec<Artefact>, CodegenError> {
-    // The Rust file is most of the work on a large model: it renders on its own
-    // thread while this one renders everything else. Its text comes back before that
-    // thread frees its view, so the artefacts are sorted and checked meanwhile.
-    std::thread::scope(|scope| {
-        let (sender, receiver) = std::sync::mpsc::sync_channel(1);
-        let thread = scope.spawn(move || {
-            crate::rust::render_then(model, mapping, templates, |text| {
-                // Only refused if this thread has stopped waiting (it never does).
-                let _ = sender.send(text);
-            });
-        });
-        let others = others(model, templates);
-        let rust = match receiver.recv() {
-            Ok(text) => text,
-            // No text: the thread panicked, and its panic goes on here.
-            Err(_) => match thread.join() {
-                Err(panic) => std::panic::resume_unwind(panic),
-                Ok(()) => Err(CodegenError::Model("the Rust file was not rendered".to_string())),
-            },
-        };
-        with_rust_file(model, mapping, templates, rust, others)
-    })
+    let rust = crate::rust::render(model, mapping, templates);
+    let others = others(model, templates);
+    with_rust_file(model, mapping, templates, rust, others)
 }
 
 /// The artefacts of [`generate`], given the Rust file's text and the others: the data
@@ -219,7 +200,7 @@ fn containers_text(view: &ContainersView) -> Result<String, CodegenError> {
 /// What `document.schema.json.hbs` renders.
 #[derive(Serialize)]
 struct SchemaView {
-    schema: crate::json::Json,
+    schema: serde_json::Value,
 }
 
 impl SchemaView {
@@ -254,14 +235,13 @@ fn pretty_json<T: Serialize>(value: &T, template: &str) -> Result<String, Codege
     Ok(text)
 }
 
-/// The text of every built-in artefact of `model`, by path (`cosmap.rs` before its
-/// long lines are broken; no data access): written by the Rust emitters, or with
+/// The text of every built-in artefact of `model` that has a template (all but
+/// `cosmap.rs` and the data access), by path: written by the Rust emitters, or with
 /// `handlebars`, rendered by it from its templates whether overridden or not. For
 /// the test that the two agree (`tests/builtin_equivalence.rs`).
 #[doc(hidden)]
 pub fn builtin_texts(
     model: &LogicalModel,
-    mapping: &TypeMapping,
     handlebars: Option<&Templates>,
 ) -> Result<Vec<(String, String)>, CodegenError> {
     fn text<T: Serialize>(
@@ -276,10 +256,6 @@ pub fn builtin_texts(
         }
     }
     let mut texts = vec![
-        (
-            RUST_FILE.to_string(),
-            crate::rust::builtin_text(model, mapping, handlebars)?,
-        ),
         (
             "containers.json".to_string(),
             text(handlebars, CONTAINERS_JSON, &containers_view(model), containers_text)?,

@@ -6,8 +6,8 @@
 use cosmap_mapper::LogicalModel;
 use serde::Serialize;
 
-use crate::json::Json;
 use crate::spaces::push_spaces;
+use serde_json::Value;
 
 /// What `containers.bicep.hbs` renders.
 #[derive(Debug, Serialize)]
@@ -23,7 +23,7 @@ pub struct BicepContainer {
     pub symbol: String,
     pub id: String,
     /// The `resource` object in the REST API's shape, its keys in declaration order.
-    pub resource: Json,
+    pub resource: Value,
 }
 
 /// The view for `model`.
@@ -47,7 +47,7 @@ pub fn view(model: &LogicalModel) -> BicepView {
                 BicepContainer {
                     symbol,
                     id: d.id.clone(),
-                    resource: Json::of(&d).unwrap_or(Json::Null),
+                    resource: serde_json::to_value(&d).unwrap_or(Value::Null),
                 }
             })
             .collect(),
@@ -102,7 +102,8 @@ resource database 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases@2024-11-15
 "#;
 
 /// `value` as a Bicep literal, nested lines indented by `indent` spaces.
-pub(crate) fn literal(value: &Json, indent: usize) -> String {
+#[cfg(any(test, feature = "templates"))]
+pub(crate) fn literal(value: &Value, indent: usize) -> String {
     let mut out = String::new();
     write_literal(&mut out, value, indent);
     out
@@ -110,17 +111,17 @@ pub(crate) fn literal(value: &Json, indent: usize) -> String {
 
 /// [`literal`], written at the end of `out`: one buffer for the whole value, instead
 /// of a string per line at every level joined into its parent's.
-fn write_literal(out: &mut String, value: &Json, indent: usize) {
+fn write_literal(out: &mut String, value: &Value, indent: usize) {
     match value {
-        Json::Null => out.push_str("null"),
-        Json::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-        Json::Number(n) => {
+        Value::Null => out.push_str("null"),
+        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::Number(n) => {
             use std::fmt::Write as _;
             let _ = write!(out, "{n}");
         }
-        Json::String(s) => write_string(out, s),
-        Json::Array(items) if items.is_empty() => out.push_str("[]"),
-        Json::Array(items) => {
+        Value::String(s) => write_string(out, s),
+        Value::Array(items) if items.is_empty() => out.push_str("[]"),
+        Value::Array(items) => {
             out.push_str("[\n");
             for (i, v) in items.iter().enumerate() {
                 if i > 0 {
@@ -133,8 +134,8 @@ fn write_literal(out: &mut String, value: &Json, indent: usize) {
             push_spaces(out, indent);
             out.push(']');
         }
-        Json::Object(map) if map.is_empty() => out.push_str("{}"),
-        Json::Object(map) => {
+        Value::Object(map) if map.is_empty() => out.push_str("{}"),
+        Value::Object(map) => {
             out.push_str("{\n");
             for (i, (k, v)) in map.iter().enumerate() {
                 if i > 0 {
@@ -255,7 +256,7 @@ mod tests {
     fn prints_bicep_literals() {
         let v = serde_json::json!({"id": "A", "paths": ["/a"], "excludedPaths": [{"path": "/\"_etag\"/?"}], "n": 2, "it's": "${x}"});
         assert_eq!(
-            literal(&Json::from(&v), 0),
+            literal(&v, 0),
             "{\n  id: 'A'\n  paths: [\n    '/a'\n  ]\n  excludedPaths: [\n    {\n      path: '/\"_etag\"/?'\n    }\n  ]\n  n: 2\n  'it\\'s': '\\${x}'\n}"
         );
     }

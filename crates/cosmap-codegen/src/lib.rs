@@ -4,7 +4,7 @@
 //!
 //! Renders every artefact of a logical model: `containers.json` (container
 //! definitions as Cosmos DB takes them), `containers.bicep`, `cosmap.rs` (typed
-//! Rust document types, laid out as `prettyplease` prints them), a JSON Schema per
+//! Rust document types, written indented as its emitter writes them), a JSON Schema per
 //! document type and a Mermaid diagram; on request `cosmap_data.rs` (generated data
 //! access on `azure_data_cosmos`, for the crate that includes it; this crate does
 //! not depend on the SDK); and the HTML design report of `cosmap report`
@@ -13,9 +13,10 @@
 //! so it stays lean: no Azure SDK, no async runtime, no HTTP client, and by default
 //! no template engine.
 //!
-//! The built-in artefacts are written by Rust emitters, the same text as the
-//! handlebars templates in the repository's `templates/` (embedded, for
-//! reference and as the start of an override). Cargo features:
+//! The built-in artefacts are written by Rust emitters: `cosmap.rs` by its one
+//! writer (an override `cosmap.rs.hbs` renders from the same view), the others the
+//! same text as the handlebars templates in the repository's `templates/`
+//! (embedded, for reference and as the start of an override). Cargo features:
 //!
 //! - `templates`: overrides of those templates from a directory
 //!   ([`Templates::load`], `Builder::templates`, `cosmap generate --templates`),
@@ -28,12 +29,12 @@
 //! Asking for overrides or the data access with its feature off is
 //! [`CodegenError::FeatureOff`], naming the feature.
 
+#![warn(missing_docs)]
+
 mod artefacts;
 mod bicep;
 mod builder;
 mod error;
-mod json;
-mod json_ser;
 mod mermaid;
 mod options;
 #[cfg(feature = "templates")]
@@ -58,9 +59,5 @@ pub use report::render as render_report;
 pub use rust::format_rust;
 pub use rust::render as render_rust;
 pub use rust::render_data_access;
-#[doc(hidden)]
-pub use rust::render_direct as render_rust_direct;
-#[doc(hidden)]
-pub use rust::render_direct_after as render_rust_direct_after;
 pub use templates::{Templates, TEMPLATES};
 pub use write::{check_all, write_all, FileStatus};

@@ -78,8 +78,8 @@ pub fn load(overrides: Option<&Path>) -> Result<(Registry, Vec<PathBuf>), Codege
                 .and_then(|n| n.to_str())
                 .unwrap_or_default()
                 .to_string();
-            if !TEMPLATES.iter().any(|(known, _)| *known == name) {
-                let known = TEMPLATES.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ");
+            if !crate::templates::is_template(&name) {
+                let known = crate::templates::template_names();
                 return Err(CodegenError::UnknownTemplate { path, known });
             }
             let text = read_template(&path)?;
@@ -148,6 +148,6 @@ fn bicep_helper(h: &Helper, _: &Handlebars, _: &Context, _: &mut RenderContext, 
         .ok_or(RenderErrorReason::ParamNotFoundForIndex("bicep", 0))?
         .value();
     let indent = h.param(1).and_then(|p| p.value().as_u64()).unwrap_or(0) as usize;
-    out.write(&crate::bicep::literal(&crate::json::Json::from(value), indent))?;
+    out.write(&crate::bicep::literal(value, indent))?;
     Ok(())
 }

@@ -1,8 +1,10 @@
-//! cosmap's templates. The built-in ones are written by Rust emitters straight from
-//! their views (`rust/emit.rs`, and `text` in `bicep.rs`, `mermaid.rs`,
-//! `artefacts.rs`), the same text handlebars makes of the embedded
-//! `templates/*.hbs`; with feature `templates`, a file of the same name in a
-//! directory overrides one, rendered by handlebars (`registry.rs`). The data access
+//! cosmap's templates. The built-in artefacts are written by Rust emitters straight
+//! from their views: `cosmap.rs` by `rust/emit.rs` alone (its template,
+//! `cosmap.rs.hbs`, has no built-in text: an override renders from the view of
+//! `rust/view.rs`), the small text artefacts by `text` in `bicep.rs`, `mermaid.rs`
+//! and `artefacts.rs`, the same text handlebars makes of the embedded
+//! `templates/*.hbs`. With feature `templates`, a file of a template's name in a
+//! directory overrides it, rendered by handlebars (`registry.rs`). The data access
 //! (`cosmap_data.rs.hbs`, feature `data-access`) is always rendered by handlebars.
 
 use std::path::{Path, PathBuf};
@@ -11,9 +13,26 @@ use serde::Serialize;
 
 use crate::error::CodegenError;
 
+/// The template an override of the Rust types (`cosmap.rs`) is named: it has no
+/// embedded text, the built-in file being written by `rust/emit.rs`.
+pub const RUST_TEMPLATE: &str = "cosmap.rs.hbs";
+
+/// Whether a file named `name` overrides one of cosmap's templates.
+#[cfg(feature = "templates")]
+pub(crate) fn is_template(name: &str) -> bool {
+    name == RUST_TEMPLATE || TEMPLATES.iter().any(|(known, _)| *known == name)
+}
+
+/// The names of the templates a directory may override, for messages.
+#[cfg(feature = "templates")]
+pub(crate) fn template_names() -> String {
+    let mut names = vec![RUST_TEMPLATE];
+    names.extend(TEMPLATES.iter().map(|(name, _)| *name));
+    names.join(", ")
+}
+
 /// Template names, each with its embedded text.
 pub const TEMPLATES: &[(&str, &str)] = &[
-    ("cosmap.rs.hbs", include_str!("../../../templates/cosmap.rs.hbs")),
     (
         "cosmap_data.rs.hbs",
         include_str!("../../../templates/cosmap_data.rs.hbs"),

@@ -27,6 +27,8 @@
 //! assert!(diff.is_empty());
 //! ```
 
+#![warn(missing_docs)]
+
 mod change;
 mod classify;
 mod collector;

@@ -9,6 +9,8 @@
 //! problem at once with its JSON path, line:column and a fix. The mapper
 //! (`cosmap-mapper`) only ever sees a validated [`DomainModel`].
 
+#![warn(missing_docs)]
+
 mod builder;
 mod diagnostic;
 mod domain_model;
@@ -31,4 +33,4 @@ pub use model::{
     FilterOp, Growth, ModelSpec, Pin, PinChoice, PinnedOptimisation, Relationship, SortKey, SubjectKind,
     ThresholdOverrides, Throughput, ValueObject, Volume, WriteOperation, FILTER_OPERATORS,
 };
-pub use name_lookup::{NameHasher, NameMap};
+pub use name_lookup::{NameMap, NameSet};

@@ -3,9 +3,6 @@
 //! an ordered map of thousands of names costs a dozen string comparisons each.
 //! Only looked up, never iterated, so hash order never reaches any output.
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
-
 use crate::model::ModelSpec;
 use crate::validate::{ElementId, Index};
 
@@ -29,9 +26,9 @@ pub(crate) struct Named {
 /// Element names → [`Named`], built once from a validated model.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct NameLookup {
-    by_name: HashMap<String, Named, BuildHasherDefault<NameHasher>>,
+    by_name: NameMap<String, Named>,
     /// Access pattern names → their index in `accessPatterns`.
-    patterns: HashMap<String, usize, BuildHasherDefault<NameHasher>>,
+    patterns: NameMap<String, usize>,
 }
 
 impl NameLookup {
@@ -51,7 +48,7 @@ impl NameLookup {
                 _ => None,
             })
             .collect();
-        let mut by_name: HashMap<String, Named, BuildHasherDefault<NameHasher>> = HashMap::default();
+        let mut by_name: NameMap<String, Named> = NameMap::default();
         by_name.reserve(index.elements.len());
         for (name, &element) in &index.elements {
             let aggregate = index.aggregate_of.get(name).copied();
@@ -95,7 +92,7 @@ impl NameLookup {
                 }
             }
         }
-        let mut patterns: HashMap<String, usize, BuildHasherDefault<NameHasher>> = HashMap::default();
+        let mut patterns: NameMap<String, usize> = NameMap::default();
         patterns.reserve(spec.access_patterns.len());
         for (i, pattern) in spec.access_patterns.iter().enumerate() {
             patterns.insert(pattern.name.clone(), i);
@@ -115,61 +112,16 @@ impl NameLookup {
     }
 }
 
-/// A hash map keyed by names, with [`NameHasher`]: for maps only looked up (or whose
-/// iteration is sorted before it can reach an output).
-pub type NameMap<K, V> = HashMap<K, V, BuildHasherDefault<NameHasher>>;
+/// A hash map keyed by names, with `rustc-hash`'s deterministic Fx hasher (no random
+/// seed): for maps only looked up (or whose iteration is sorted before it can reach
+/// an output).
+pub type NameMap<K, V> = rustc_hash::FxHashMap<K, V>;
+
+/// A hash set of names, with the hasher of [`NameMap`]: only looked up, never iterated.
+pub type NameSet<K> = rustc_hash::FxHashSet<K>;
 
 /// An empty [`NameMap`] with room for `capacity` names: a map filled from a large
 /// model's lists grows a dozen times otherwise, rehashing each time.
 pub(crate) fn name_map<K, V>(capacity: usize) -> NameMap<K, V> {
-    NameMap::with_capacity_and_hasher(capacity, BuildHasherDefault::default())
-}
-
-/// A fast, deterministic hasher for short names (the multiply-rotate scheme of
-/// rustc's `FxHasher`): no random seed is needed, since the map is never iterated.
-#[derive(Debug, Default, Clone, Copy)]
-pub struct NameHasher {
-    hash: u64,
-}
-
-const SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
-
-// The methods are `#[inline]`: without it the crates that look names up (the
-// mapper, the renderers) call across crates for every few bytes hashed.
-impl NameHasher {
-    #[inline]
-    fn add(&mut self, word: u64) {
-        self.hash = (self.hash.rotate_left(5) ^ word).wrapping_mul(SEED);
-    }
-}
-
-impl Hasher for NameHasher {
-    #[inline]
-    fn write(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for chunk in &mut chunks {
-            self.add(u64::from_le_bytes(chunk.try_into().unwrap_or_default()));
-        }
-        let rest = chunks.remainder();
-        if !rest.is_empty() {
-            let mut last = [0u8; 8];
-            last[..rest.len()].copy_from_slice(rest);
-            self.add(u64::from_le_bytes(last));
-        }
-    }
-
-    #[inline]
-    fn write_u8(&mut self, i: u8) {
-        self.add(u64::from(i));
-    }
-
-    #[inline]
-    fn write_usize(&mut self, i: usize) {
-        self.add(i as u64);
-    }
-
-    #[inline]
-    fn finish(&self) -> u64 {
-        self.hash
-    }
+    NameMap::with_capacity_and_hasher(capacity, rustc_hash::FxBuildHasher)
 }

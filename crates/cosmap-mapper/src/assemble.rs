@@ -18,18 +18,8 @@ use crate::rules::mr6_references::{self, Location};
 use crate::rules::{mr3_entities, ContainerPlan};
 use crate::statistics::Statistics;
 
-/// From this many planned containers [`all`] shares them with a second thread (see
-/// [`crate::chunks`]): below it a thread costs more than it saves.
-const SPLIT_FROM: usize = 256;
-
-/// Planned containers assembled at a time by either thread.
-const ASSEMBLE_CHUNK: usize = 16;
-
 /// The container of every plan, in plan order, with their decisions recorded in
-/// `trace` in that order. Each container is assembled from the model and the shared
-/// lookups alone, so a large model's plans are assembled in chunks on two threads,
-/// each chunk's decisions appended in plan order: the same containers and trace as
-/// one pass.
+/// `trace` in that order.
 pub(crate) fn all<'m>(
     model: &'m DomainModel,
     thresholds: &Thresholds,
@@ -37,22 +27,8 @@ pub(crate) fn all<'m>(
     plans: &[ContainerPlan<'m>],
     trace: &mut Trace,
 ) -> Vec<Container> {
-    let assembler = Assembler::new(model, thresholds, stats, plans, trace);
-    // Each plan is assembled on its own, recording its decisions in its chunk's
-    // trace: the chunks' containers and decisions in order are what one pass makes.
-    let chunks = crate::chunks::map(plans, ASSEMBLE_CHUNK, SPLIT_FROM, |chunk| {
-        let mut trace = Trace::default();
-        let mut assembler = assembler.fork(&mut trace);
-        let containers: Vec<Container> = chunk.iter().map(|plan| assembler.container(plan)).collect();
-        (containers, trace)
-    });
-    let trace = assembler.trace;
-    let mut containers = Vec::with_capacity(plans.len());
-    for (assembled, decisions) in chunks {
-        containers.extend(assembled);
-        trace.append(decisions);
-    }
-    containers
+    let mut assembler = Assembler::new(model, thresholds, stats, plans, trace);
+    plans.iter().map(|plan| assembler.container(plan)).collect()
 }
 
 /// Where each planned aggregate's root lives: its container, and how a reference to
@@ -162,18 +138,7 @@ impl<'m, 't> Assembler<'m, 't> {
         plans: &[ContainerPlan<'m>],
         trace: &'t mut Trace,
     ) -> Self {
-        // The relationships' names are most of these lookups' making: on a large
-        // model they are figured on a second thread while the other two are made here.
-        let (locations, reversed, outgoing) = if plans.len() < SPLIT_FROM {
-            (locations(plans), mr6_references::reversed(model), outgoing(model))
-        } else {
-            std::thread::scope(|scope| {
-                let outgoing = scope.spawn(|| outgoing(model));
-                let (locations, reversed) = (locations(plans), mr6_references::reversed(model));
-                let outgoing = outgoing.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-                (locations, reversed, outgoing)
-            })
-        };
+        let (locations, reversed, outgoing) = (locations(plans), mr6_references::reversed(model), outgoing(model));
         Assembler {
             model,
             thresholds,
@@ -182,22 +147,6 @@ impl<'m, 't> Assembler<'m, 't> {
             locations: Arc::new(locations),
             reversed: Arc::new(reversed),
             outgoing: Arc::new(outgoing),
-        }
-    }
-
-    /// An assembler with the same lookups that records its decisions in `trace`.
-    fn fork<'u>(&self, trace: &'u mut Trace) -> Assembler<'m, 'u>
-    where
-        't: 'u,
-    {
-        Assembler {
-            model: self.model,
-            thresholds: self.thresholds,
-            stats: self.stats,
-            trace,
-            locations: Arc::clone(&self.locations),
-            reversed: Arc::clone(&self.reversed),
-            outgoing: Arc::clone(&self.outgoing),
         }
     }
 

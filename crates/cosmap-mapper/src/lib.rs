@@ -11,8 +11,9 @@
 //! model whatever the declaration order. Rendering (`cosmap-codegen`) and
 //! provisioning (`cosmap-provision`) consume its output.
 
+#![warn(missing_docs)]
+
 mod assemble;
-mod chunks;
 pub mod cost;
 mod decision;
 mod logical_model;
@@ -209,20 +210,8 @@ impl Assembled {
         let thresholds = Thresholds::default()
             .with(&model.thresholds())
             .with(&options.thresholds);
-        // The statistics are not needed until MR5: on a large model they are figured
-        // on a second thread while MR1 and MR2 plan the containers here.
-        let (stats, mut trace, plans) = if model.access_patterns().len() < PARALLEL_FROM {
-            let stats = statistics::Statistics::new(model);
-            let (trace, plans) = Self::planned(model);
-            (stats, trace, plans)
-        } else {
-            std::thread::scope(|scope| {
-                let stats = scope.spawn(|| statistics::Statistics::new(model));
-                let (trace, plans) = Self::planned(model);
-                let stats = stats.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-                (stats, trace, plans)
-            })
-        };
+        let stats = statistics::Statistics::new(model);
+        let (mut trace, plans) = Self::planned(model);
         let plans = rules::mr5_dictionaries::share(
             model,
             &thresholds,
@@ -448,38 +437,16 @@ fn owned<T: Clone>(shared: Arc<T>) -> T {
 /// Maps `model` both ways the cost table compares: with the optimisations off (MR1–MR6
 /// alone) and with `options` as given (optimised unless they say otherwise); returns
 /// `(rules_only, optimised)`. MR1–MR6 plan and assemble the containers once for
-/// both; past that the two maps share nothing, so on a large model (from 512 access
-/// patterns) the rules-only one is finished on a second thread; each is the same as
-/// [`map`] gives.
+/// both; each is the same as [`map`] gives.
 pub fn map_both(model: &DomainModel, options: &Options) -> (LogicalModel, LogicalModel) {
     let rules_options = options.clone().optimise(false);
     // Both maps start from the same assembled containers.
     let assembled = Assembled::of(model, options);
     let rules_only = assembled.for_rules_only();
-    if model.access_patterns().len() < PARALLEL_FROM {
-        return (
-            complete(model, &rules_options, rules_only, None).logical,
-            complete(model, options, assembled, None).logical,
-        );
-    }
-    std::thread::scope(|scope| {
-        let (send, foreseen) = std::sync::mpsc::sync_channel(1);
-        let rules = scope.spawn(move || {
-            // First what the optimised map will ask for halfway: its snapshots step
-            // weighs the assembled design unless a step before changes it.
-            let leftovers = options
-                .optimise
-                .then(|| foresee(model, options, Arc::clone(&rules_only.containers), send));
-            let rules = complete(model, &rules_options, rules_only, None).logical;
-            for leftover in leftovers.into_iter().flatten() {
-                drop(leftover);
-            }
-            rules
-        });
-        let optimised = complete(model, options, assembled, Some(foreseen)).logical;
-        let rules = rules.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-        (rules, optimised)
-    })
+    (
+        complete(model, &rules_options, rules_only, None).logical,
+        complete(model, options, assembled, None).logical,
+    )
 }
 
 /// The `type` discriminator value of a document type: its name in lowerCamelCase.
@@ -532,8 +499,8 @@ fn weigh_with_copies(
     priced
 }
 
-/// From this many operations [`copies`] prices the design on a second thread while
-/// it weighs the copies: below it a thread costs more than it saves.
+/// From this many access patterns [`map_for_cost`] foresees the snapshots step's
+/// design on a second thread: below it a thread costs more than it saves.
 const PARALLEL_FROM: usize = 512;
 
 /// Adds the copies a frequent cross-partition read needs, each weighed on
@@ -541,8 +508,7 @@ const PARALLEL_FROM: usize = 512;
 /// and keeps them only if the design with them also costs less as a whole (else none,
 /// each refusal saying so). Returns whether a copy was added or widened, the design it
 /// leaves, priced, and the finished design the copies were weighed on (shared with
-/// the priced one when no copy is kept). On a large model the design is priced on a
-/// second thread while the copies are weighed.
+/// the priced one when no copy is kept).
 fn copies(
     model: &DomainModel,
     options: &Options,
@@ -559,19 +525,8 @@ fn copies(
     let (finished, operations) = (Arc::clone(&shared.0), Arc::clone(&shared.1));
     let before = containers.clone();
     let mut made = decision::Trace::default();
-    let (changed, design_priced) = if operations.len() < PARALLEL_FROM {
-        let changed = optimise::copy::apply(model, thresholds, stats, &design, containers, &mut made, false);
-        (changed, optimise::Priced::of(finished, operations, &design))
-    } else {
-        let design = &design;
-        let (changed, design_priced) = std::thread::scope(|scope| {
-            let design_priced = scope.spawn(move || optimise::Priced::of(finished, operations, design));
-            let changed = optimise::copy::apply(model, thresholds, stats, design, containers, &mut made, false);
-            (changed, design_priced.join())
-        });
-        let design_priced = design_priced.unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-        (changed, design_priced)
-    };
+    let changed = optimise::copy::apply(model, thresholds, stats, &design, containers, &mut made, false);
+    let design_priced = optimise::Priced::of(finished, operations, &design);
     if !changed {
         trace.append(made);
         return (false, design_priced.with_finished(finished_trace), shared);

@@ -427,6 +427,9 @@ pub struct SubsetOf {
     /// from the children's change feed (operation `resubset`).
     pub kept: Keeping,
 }
+
+/// Where a reference's partition key value comes from: what a reference holds to
+/// point-read its target.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase", tag = "kind")]
 pub enum PartitionKeyValue {

@@ -29,6 +29,8 @@
 //! # Ok(()) }
 //! ```
 
+#![warn(missing_docs)]
+
 mod error;
 mod plan;
 mod readable;

@@ -29,23 +29,33 @@ pub enum ProvisionError {
     /// Nothing answered at the endpoint.
     #[error("cannot reach {endpoint}: {cause}")]
     Unreachable {
+        /// The account endpoint.
         endpoint: String,
+        /// Why it failed.
         cause: String,
+        /// Whether the endpoint is on this machine (the emulator's address).
         loopback: bool,
     },
     /// The server refused the key.
     #[error("the key was rejected (401/403) by {endpoint} when trying to {operation}")]
     KeyRejected {
+        /// The account endpoint.
         endpoint: String,
+        /// What was being done.
         operation: String,
+        /// The HTTP status the server answered.
         status: String,
     },
     /// Throttled or failing transiently on every attempt.
     #[error("could not {operation}: {endpoint} answered {status} on each of {attempts} attempts{}", http_requests_note(*.attempts, *.requests))]
     RetriesExhausted {
+        /// The account endpoint.
         endpoint: String,
+        /// What was being done.
         operation: String,
+        /// The HTTP status the server answered.
         status: String,
+        /// How many times it was tried.
         attempts: u32,
         /// HTTP requests sent in all: the SDK retries some answers itself within one attempt.
         requests: usize,
@@ -53,26 +63,41 @@ pub enum ProvisionError {
     /// No answer within the request timeout.
     #[error("could not {operation}: no answer from {endpoint} within {} s", .timeout.as_secs_f32())]
     TimedOut {
+        /// The account endpoint.
         endpoint: String,
+        /// What was being done.
         operation: String,
+        /// How long it waited.
         timeout: Duration,
     },
     /// Any other refusal by the server.
     #[error("could not {operation}: {endpoint} answered {status}: {message}")]
     Refused {
+        /// The account endpoint.
         endpoint: String,
+        /// What was being done.
         operation: String,
+        /// The HTTP status the server answered.
         status: String,
+        /// The message that came with it.
         message: String,
     },
     /// The SDK failed before anything reached the server.
     #[error("could not {operation}: {message}")]
-    Client { operation: String, message: String },
+    Client {
+        /// What was being done.
+        operation: String,
+        /// The message that came with it.
+        message: String,
+    },
     /// An answer that is not what Cosmos DB sends.
     #[error("could not {operation}: the answer from {endpoint} is not a Cosmos DB resource ({message})")]
     BadAnswer {
+        /// The account endpoint.
         endpoint: String,
+        /// What was being done.
         operation: String,
+        /// The message that came with it.
         message: String,
     },
     /// Containers whose definition Cosmos DB cannot change in place: nothing was changed.
@@ -80,10 +105,20 @@ pub enum ProvisionError {
     Drift(Vec<ContainerPlan>),
     /// A container definition the SDK cannot express.
     #[error("container `{container}`: {message}")]
-    Definition { container: String, message: String },
+    Definition {
+        /// The container.
+        container: String,
+        /// The message that came with it.
+        message: String,
+    },
     /// The indexing policy cannot be replaced without losing settings cosmap does not know.
     #[error("container `{container}`: its indexing policy was not replaced, because replacing it would reset settings cosmap does not carry over ({})", .fields.join(", "))]
-    UnsafeReplace { container: String, fields: Vec<String> },
+    UnsafeReplace {
+        /// The container.
+        container: String,
+        /// The fields that would change.
+        fields: Vec<String>,
+    },
     /// A failure after some changes were already made: they stay made, and running
     /// provisioning again converges (every step is idempotent).
     #[error("{}", partial_message(.made, .cause))]
@@ -104,7 +139,9 @@ pub enum ProvisionError {
     /// A container created by someone else between planning and applying, differently.
     #[error("container `{container}` was created by someone else while provisioning, with a different definition: {}", describe(.differences))]
     ChangedMeanwhile {
+        /// The container.
         container: String,
+        /// How its definition differs from the plan's.
         differences: Vec<Difference>,
     },
 }

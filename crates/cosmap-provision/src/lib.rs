@@ -42,6 +42,8 @@
 //! with bounded retries and a timeout ([`RetryPolicy`]). Errors are
 //! [`ProvisionError`]s with a message and a hint for the user.
 
+#![warn(missing_docs)]
+
 pub mod apply;
 pub mod client;
 pub mod deployed;

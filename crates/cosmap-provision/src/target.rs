@@ -43,36 +43,61 @@ pub struct Target {
 pub enum TargetError {
     /// The endpoint does not parse as a URL.
     #[error("the endpoint `{endpoint}` is not a URL ({reason}); expected for example https://ACCOUNT.documents.azure.com:443/")]
-    InvalidEndpoint { endpoint: String, reason: String },
+    InvalidEndpoint {
+        /// The account endpoint.
+        endpoint: String,
+        /// Why it is refused.
+        reason: String,
+    },
     /// A connection string was given where the endpoint goes (it holds the key: not echoed).
     #[error("the endpoint looks like a connection string (it contains `AccountKey=`); pass the endpoint with --endpoint and the key with COSMOS_KEY")]
     ConnectionString,
     /// Neither `https` nor `http`.
     #[error("the endpoint `{endpoint}` must start with https:// (or http:// for a loopback host)")]
-    UnsupportedScheme { endpoint: String },
+    UnsupportedScheme {
+        /// The account endpoint.
+        endpoint: String,
+    },
     /// User name or password inside the URL.
     #[error("the endpoint must not carry credentials; pass the key with COSMOS_KEY or --key")]
     CredentialsInEndpoint,
     /// A path, query or fragment after the host (not shown: it may hold a key).
     #[error("the endpoint `{endpoint}` must be the account's root URL, without a path, query or fragment")]
-    NotAnAccountRoot { endpoint: String },
+    NotAnAccountRoot {
+        /// The account endpoint.
+        endpoint: String,
+    },
     /// `http://` to a host that is not loopback.
     #[error(
         "plain http:// is only allowed for loopback hosts (localhost, 127.0.0.1, [::1]); use https:// for `{endpoint}`"
     )]
-    PlainHttpNotLoopback { endpoint: String },
+    PlainHttpNotLoopback {
+        /// The account endpoint.
+        endpoint: String,
+    },
     /// No key for an endpoint that is not loopback.
     #[error("no key for `{endpoint}`: set COSMOS_KEY (or pass --key); the emulator's well-known key is only used for loopback endpoints")]
-    MissingKey { endpoint: String },
+    MissingKey {
+        /// The account endpoint.
+        endpoint: String,
+    },
     /// The emulator's well-known key for an endpoint that is not loopback.
     #[error("the emulator's well-known key is only used for loopback endpoints, not for `{endpoint}`; set COSMOS_KEY to the account's key")]
-    EmulatorKeyNotLoopback { endpoint: String },
+    EmulatorKeyNotLoopback {
+        /// The account endpoint.
+        endpoint: String,
+    },
     /// The key is not base64 (the key itself is never shown).
     #[error("the key is not a Cosmos DB account key (expected base64, as shown in the portal under Keys)")]
     MalformedKey,
     /// A database id Cosmos DB would refuse.
     #[error("the database name `{name}` is not valid: {reason}")]
-    InvalidDatabase { name: String, reason: &'static str },
+    InvalidDatabase {
+        /// The database name given.
+        name: String,
+        /// Why it is refused.
+        reason: &'static str,
+    },
 }
 
 impl Target {

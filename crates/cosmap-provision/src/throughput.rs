@@ -19,10 +19,16 @@ pub enum Throughput {
     None,
     /// Manual throughput in RU/s.
     #[serde(rename_all = "camelCase")]
-    Manual { ru_per_second: u32 },
+    Manual {
+        /// The RU/s provisioned.
+        ru_per_second: u32,
+    },
     /// Autoscale up to this many RU/s (and down to a tenth of it).
     #[serde(rename_all = "camelCase")]
-    Autoscale { max_ru_per_second: u32 },
+    Autoscale {
+        /// The most RU/s it scales up to.
+        max_ru_per_second: u32,
+    },
 }
 
 /// A throughput Cosmos DB would refuse.

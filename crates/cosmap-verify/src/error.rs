@@ -17,15 +17,23 @@ pub enum VerifyError {
     Provision(#[from] ProvisionError),
     /// The database verify would use already exists: verify only writes into a new one.
     #[error("the database `{database}` already exists at {endpoint}; verify writes its sample documents only into a database it creates")]
-    DatabaseExists { endpoint: String, database: String },
+    DatabaseExists {
+        /// The account's endpoint.
+        endpoint: String,
+        /// The database that exists.
+        database: String,
+    },
     /// The logical model does not allow building a sample document.
     #[error("cannot build sample documents: {0}")]
     Samples(String),
     /// The server refused a sample document.
     #[error("could not write the sample document `{id}` into `{container}`: {cause}")]
     WriteSample {
+        /// The container written.
         container: String,
+        /// The sample document's id.
         id: String,
+        /// Why the server refused it.
         cause: Box<ProvisionError>,
     },
 }

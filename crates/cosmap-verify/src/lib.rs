@@ -50,6 +50,8 @@
 //! to report: an unreachable endpoint, a database that is not new, samples that
 //! cannot be built or written.
 
+#![warn(missing_docs)]
+
 mod error;
 mod expected;
 mod fields;

@@ -287,8 +287,7 @@ pub mod types {
             }
         }
     }
-    impl ::core::convert::From<&super::dictionary::DeliveryMethod>
-    for DeliveryMethodRef {
+    impl ::core::convert::From<&super::dictionary::DeliveryMethod> for DeliveryMethodRef {
         /// A reference to this document.
         fn from(document: &super::dictionary::DeliveryMethod) -> Self {
             DeliveryMethodRef {
@@ -923,21 +922,11 @@ pub mod account {
             serializer: S,
         ) -> ::core::result::Result<S::Ok, S::Error> {
             match self {
-                AccountDocument::Account(document) => {
-                    ::serde::Serialize::serialize(document, serializer)
-                }
-                AccountDocument::BankAccount(document) => {
-                    ::serde::Serialize::serialize(document, serializer)
-                }
-                AccountDocument::Contact(document) => {
-                    ::serde::Serialize::serialize(document, serializer)
-                }
-                AccountDocument::CreditCard(document) => {
-                    ::serde::Serialize::serialize(document, serializer)
-                }
-                AccountDocument::Order(document) => {
-                    ::serde::Serialize::serialize(document, serializer)
-                }
+                AccountDocument::Account(document) => ::serde::Serialize::serialize(document, serializer),
+                AccountDocument::BankAccount(document) => ::serde::Serialize::serialize(document, serializer),
+                AccountDocument::Contact(document) => ::serde::Serialize::serialize(document, serializer),
+                AccountDocument::CreditCard(document) => ::serde::Serialize::serialize(document, serializer),
+                AccountDocument::Order(document) => ::serde::Serialize::serialize(document, serializer),
             }
         }
     }
@@ -1308,15 +1297,9 @@ pub mod dictionary {
             serializer: S,
         ) -> ::core::result::Result<S::Ok, S::Error> {
             match self {
-                DictionaryDocument::Country(document) => {
-                    ::serde::Serialize::serialize(document, serializer)
-                }
-                DictionaryDocument::DeliveryMethod(document) => {
-                    ::serde::Serialize::serialize(document, serializer)
-                }
-                DictionaryDocument::Warehouse(document) => {
-                    ::serde::Serialize::serialize(document, serializer)
-                }
+                DictionaryDocument::Country(document) => ::serde::Serialize::serialize(document, serializer),
+                DictionaryDocument::DeliveryMethod(document) => ::serde::Serialize::serialize(document, serializer),
+                DictionaryDocument::Warehouse(document) => ::serde::Serialize::serialize(document, serializer),
             }
         }
     }
@@ -1593,12 +1576,8 @@ pub mod item {
             serializer: S,
         ) -> ::core::result::Result<S::Ok, S::Error> {
             match self {
-                ItemDocument::Item(document) => {
-                    ::serde::Serialize::serialize(document, serializer)
-                }
-                ItemDocument::ProductAvailability(document) => {
-                    ::serde::Serialize::serialize(document, serializer)
-                }
+                ItemDocument::Item(document) => ::serde::Serialize::serialize(document, serializer),
+                ItemDocument::ProductAvailability(document) => ::serde::Serialize::serialize(document, serializer),
             }
         }
     }
@@ -2100,18 +2079,10 @@ pub mod order {
             serializer: S,
         ) -> ::core::result::Result<S::Ok, S::Error> {
             match self {
-                OrderDocument::Order(document) => {
-                    ::serde::Serialize::serialize(document, serializer)
-                }
-                OrderDocument::OrderStatusHistory(document) => {
-                    ::serde::Serialize::serialize(document, serializer)
-                }
-                OrderDocument::Package(document) => {
-                    ::serde::Serialize::serialize(document, serializer)
-                }
-                OrderDocument::Payment(document) => {
-                    ::serde::Serialize::serialize(document, serializer)
-                }
+                OrderDocument::Order(document) => ::serde::Serialize::serialize(document, serializer),
+                OrderDocument::OrderStatusHistory(document) => ::serde::Serialize::serialize(document, serializer),
+                OrderDocument::Package(document) => ::serde::Serialize::serialize(document, serializer),
+                OrderDocument::Payment(document) => ::serde::Serialize::serialize(document, serializer),
             }
         }
     }
@@ -2299,10 +2270,7 @@ pub mod presented_product {
         /// which the Azure SDK takes as a hierarchical partition key (`impl Into<PartitionKey>`) as it is.
         #[allow(clippy::misnamed_getters)]
         pub fn partition_key(&self) -> (::std::string::String, ::std::string::String) {
-            (
-                ::core::clone::Clone::clone(&self.country_id),
-                ::core::clone::Clone::clone(&self.product_id),
-            )
+            (::core::clone::Clone::clone(&self.country_id), ::core::clone::Clone::clone(&self.product_id))
         }
     }
     /// Any document of container `PresentedProduct`, told apart by its `type`; a query over
@@ -2316,9 +2284,7 @@ pub mod presented_product {
         /// The document's partition key value, as the Azure SDK takes it.
         pub fn partition_key(&self) -> (::std::string::String, ::std::string::String) {
             match self {
-                PresentedProductDocument::PresentedProduct(document) => {
-                    document.partition_key()
-                }
+                PresentedProductDocument::PresentedProduct(document) => document.partition_key(),
             }
         }
         /// The document's id.
@@ -2339,9 +2305,7 @@ pub mod presented_product {
             serializer: S,
         ) -> ::core::result::Result<S::Ok, S::Error> {
             match self {
-                PresentedProductDocument::PresentedProduct(document) => {
-                    ::serde::Serialize::serialize(document, serializer)
-                }
+                PresentedProductDocument::PresentedProduct(document) => ::serde::Serialize::serialize(document, serializer),
             }
         }
     }
@@ -2571,9 +2535,7 @@ pub mod unique_claims {
         /// The document's partition key value, as the Azure SDK takes it.
         pub fn partition_key(&self) -> ::std::string::String {
             match self {
-                UniqueClaimsDocument::AccountEmailClaim(document) => {
-                    document.partition_key()
-                }
+                UniqueClaimsDocument::AccountEmailClaim(document) => document.partition_key(),
                 UniqueClaimsDocument::ItemSkuClaim(document) => document.partition_key(),
             }
         }
@@ -2601,12 +2563,8 @@ pub mod unique_claims {
             serializer: S,
         ) -> ::core::result::Result<S::Ok, S::Error> {
             match self {
-                UniqueClaimsDocument::AccountEmailClaim(document) => {
-                    ::serde::Serialize::serialize(document, serializer)
-                }
-                UniqueClaimsDocument::ItemSkuClaim(document) => {
-                    ::serde::Serialize::serialize(document, serializer)
-                }
+                UniqueClaimsDocument::AccountEmailClaim(document) => ::serde::Serialize::serialize(document, serializer),
+                UniqueClaimsDocument::ItemSkuClaim(document) => ::serde::Serialize::serialize(document, serializer),
             }
         }
     }

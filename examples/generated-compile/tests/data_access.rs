@@ -428,7 +428,7 @@ async fn count_and_subset_workers_keep_the_parent_current_from_the_change_feed()
             "the newest five, newest first"
         );
         let reviews = db.review_repository();
-        let review = reviews.load("pr1".into(), "r6").await.unwrap().expect("review r6");
+        let review = reviews.load("r6").await.unwrap().expect("review r6");
         reviews.delete(review).await.expect("the delete");
         assert_eq!(
             newest().await,

@@ -1,76 +1,112 @@
-//! The built-in `cosmap.rs` written straight from the view ([`RustView`]), without
-//! a template engine: the same text, byte for byte, that handlebars makes of the
-//! built-in `templates/cosmap.rs.hbs` (which stays the reference, and the starting
-//! point of an override). Writing it directly skips what handlebars does first,
-//! turning the whole view into JSON values, and walking the template for each
-//! (at 1,000 aggregates the render of every artefact went from about 1.2 s to
-//! 0.4 s, `docs/performance.md`), and it keeps handlebars out of the default build
-//! (feature `templates`).
-//! `tests/builtin_equivalence.rs` checks the two against each other.
+//! The built-in `cosmap.rs`, written straight from the view ([`RustView`]): its one
+//! writer. An override of `cosmap.rs.hbs` renders from the same view through
+//! handlebars (feature `templates`).
 //!
-//! Each function writes one part of the template, named after it; `Out::line`
-//! writes the pieces of one line and its line break, `Out::lines` the template's
-//! own text (its line breaks found when it is compiled). Written for `render`, the
-//! text is laid out as it is written (`layout::Writer`), and the constructor's
-//! signature and the enum's match arms are written already broken when they are
-//! too long (`Out::constructor`, `Out::arm`); for the test against handlebars, it
-//! is written as the template writes it.
+//! Each function writes one part of the file, named after it; `Out::line` writes
+//! the pieces of one line and its line break, `Out::lines` text of its own. The text
+//! is written as it is: its lines are not broken to a width (a crate that wants it
+//! formatted runs `prettyplease` or rustfmt over it, as [`crate::format_rust`] does).
 
 use super::codecs::CodecView;
-use super::layout::Lines;
 use super::view::{ContainerView, DocView, FieldView, RefView, RustView, StructView};
 
-/// The text being written: `Out::line` writes the pieces of one line and its line
-/// break, `Out::text` text as it is; laid out as it is written, or not.
-type Out = super::layout::Writer;
+/// Text the writer writes as it is, any number of whole lines.
+#[derive(Clone, Copy)]
+struct Lines(&'static str);
+
+impl Lines {
+    /// `text`, whole lines.
+    const fn of(text: &'static str) -> Lines {
+        Lines(text)
+    }
+}
+
+/// The text being written.
+struct Out {
+    out: String,
+}
+
+impl Out {
+    /// An empty text of `capacity` bytes.
+    fn new(capacity: usize) -> Out {
+        Out {
+            out: String::with_capacity(capacity),
+        }
+    }
+
+    /// Appends `text` as it is.
+    fn text(&mut self, text: &str) {
+        self.out.push_str(text);
+    }
+
+    /// Appends `lines` as they are.
+    fn lines(&mut self, lines: Lines) {
+        self.out.push_str(lines.0);
+    }
+
+    /// Appends one line: `parts` one after the other, then a line break.
+    fn line(&mut self, parts: &[&str]) {
+        for part in parts {
+            self.out.push_str(part);
+        }
+        self.out.push('\n');
+    }
+
+    /// Appends a constructor's signature, `pub fn new(p: T, …) -> Self {`, indented
+    /// `indent`: on one line with one parameter at most, else one parameter a line.
+    fn constructor<'a>(&mut self, indent: usize, params: impl ExactSizeIterator<Item = (&'a str, &'a str)>) {
+        crate::spaces::push_spaces(&mut self.out, indent);
+        self.out.push_str("pub fn new(");
+        let one_line = params.len() <= 1;
+        for (name, ty) in params {
+            if !one_line {
+                self.out.push('\n');
+                crate::spaces::push_spaces(&mut self.out, indent + 4);
+            }
+            for part in [name, ": ", ty] {
+                self.out.push_str(part);
+            }
+            if !one_line {
+                self.out.push(',');
+            }
+        }
+        if !one_line {
+            self.out.push('\n');
+            crate::spaces::push_spaces(&mut self.out, indent);
+        }
+        self.out.push_str(") -> Self {\n");
+    }
+
+    /// Appends a match arm `Type::Variant(binding) => expr,` indented `indent`.
+    fn arm(&mut self, indent: usize, path: [&str; 2], binding: &str, expr: &str) {
+        crate::spaces::push_spaces(&mut self.out, indent);
+        self.line(&[path[0], "::", path[1], "(", binding, ") => ", expr, ","]);
+    }
+}
 
 /// Whether handlebars' `{{#if}}` takes an optional string as true: present and not empty.
 fn given(value: &Option<String>) -> bool {
     value.as_deref().is_some_and(|v| !v.is_empty())
 }
 
-/// The text of `cosmap.rs` for `view`, before its long lines are broken (`layout`):
-/// what handlebars makes of the built-in template.
+/// The text of `cosmap.rs` for `view`.
 pub fn rust(view: &RustView) -> String {
-    // Not laid out, the writer refuses nothing.
-    write(view, false).unwrap_or_default()
-}
-
-/// The text of `cosmap.rs` for `view` with its long lines broken as it is written,
-/// as `layout::lay_out` breaks them in [`rust`]'s text; `None` when a long line is of
-/// a shape `layout` does not lay out.
-pub fn rust_laid_out(view: &RustView) -> Option<String> {
-    write(view, true)
+    let structs =
+        view.shared.len() + view.references.len() + view.containers.iter().map(|c| c.documents.len()).sum::<usize>();
+    let mut out = Out::new(structs * BYTES_PER_STRUCT + CODEC_HELPERS.len());
+    header(&mut out, view);
+    types_module(&mut out, view);
+    for c in &view.containers {
+        container(&mut out, view, c);
+    }
+    out.out
 }
 
 /// Room reserved per struct of the view (a document type with its enum arms and
 /// impls): the synthetic and fuzzed models write 3.1 to 3.5 KiB a struct. Too little
-/// doubles the whole text once it is nearly written (on the 1,000-aggregate model,
-/// 2 KiB a struct copied 18 MB into a fresh 37 MB, ≈ 4,600 more page faults); too
-/// much costs nothing but address space, as pages never written are never touched.
+/// doubles the whole text once it is nearly written; too much costs nothing but
+/// address space, as pages never written are never touched.
 const BYTES_PER_STRUCT: usize = 4096;
-
-/// The text of `cosmap.rs` for `view`, laid out as it is written when `lays_out`.
-fn write(view: &RustView, lays_out: bool) -> Option<String> {
-    let structs =
-        view.shared.len() + view.references.len() + view.containers.iter().map(|c| c.documents.len()).sum::<usize>();
-    let capacity = structs * BYTES_PER_STRUCT + CODEC_HELPERS.len();
-    let write_all = |mut out: Out| {
-        header(&mut out, view);
-        types_module(&mut out, view);
-        for c in &view.containers {
-            container(&mut out, view, c);
-        }
-        out
-    };
-    let out = write_all(Out::new(capacity, lays_out));
-    if out.hid_a_break() {
-        // A string of the view written in a line held a line break: written
-        // again, each line searched for them (as it was before this check).
-        return write_all(Out::new(capacity, lays_out).scanning()).finish();
-    }
-    out.finish()
-}
 
 fn header(out: &mut Out, view: &RustView) {
     out.line(&[
@@ -112,9 +148,9 @@ fn codec(out: &mut Out, c: &CodecView) {
     out.line(&["        /// `", &c.mapping, "`."]);
     out.line(&["        impl Canonical for ", c.ty, " {"]);
     out.lines(const { Lines::of("            fn write(\n                &self,\n            ) -> ::core::result::Result<::std::string::String, ::std::string::String> {\n") });
-    out.broken_line(&["                ", c.write]);
+    out.line(&["                ", c.write]);
     out.lines(const { Lines::of("            }\n            fn read(text: &str) -> ::core::result::Result<Self, ::std::string::String> {\n") });
-    out.broken_line(&["                ", c.read]);
+    out.line(&["                ", c.read]);
     out.lines(const { Lines::of("            }\n        }\n") });
 }
 

@@ -1,12 +1,10 @@
 //! Rust document types: the view (`view`), identifier rules (`names`), and the
-//! text of the built-in `cosmap.rs.hbs` written directly from the view (`emit`),
-//! laid out as `prettyplease` prints it, with its long lines broken as
-//! `prettyplease` breaks them as it is written (`layout::Writer`): it is written
-//! as it is. An overridden
-//! template (feature `templates`) is rendered by handlebars, and its output, like
-//! the text with the user's own attributes or type spellings, is checked by `syn`
-//! and formatted by `prettyplease` (feature `format`, in parallel chunks). The data
-//! access (`data_access`, feature `data-access`) is rendered by handlebars.
+//! built-in `cosmap.rs` written from the view (`emit`), its one writer. An
+//! overridden `cosmap.rs.hbs` (feature `templates`) renders from the same view
+//! through handlebars; its output, like the built-in text with the user's own
+//! attributes or type spellings, is checked by `syn` and printed by `prettyplease`
+//! (feature `format`). The data access (`data_access`, feature `data-access`) is
+//! rendered by handlebars.
 
 mod codecs;
 #[cfg(feature = "data-access")]
@@ -15,7 +13,6 @@ mod emit;
 #[cfg(feature = "format")]
 mod format;
 mod hooks;
-mod layout;
 mod names;
 mod view;
 pub(crate) use view::one_line;
@@ -26,97 +23,59 @@ use crate::error::CodegenError;
 use crate::options::TypeMapping;
 use crate::templates::Templates;
 
-/// The template that renders the Rust types.
-const TEMPLATE: &str = "cosmap.rs.hbs";
+/// The template that overrides the Rust types.
+const TEMPLATE: &str = crate::templates::RUST_TEMPLATE;
 
 /// The template that renders the data access (`Builder::data_access`).
 #[cfg(feature = "data-access")]
 const DATA_TEMPLATE: &str = "cosmap_data.rs.hbs";
 
-/// Renders `cosmap.rs` for `model` (the Rust document types alone), formatted as
-/// `prettyplease` prints it without rustfmt: the built-in template's text (written
-/// by `emit`) laid out as it is written, an overridden template's parsed and printed.
+/// Renders `cosmap.rs` for `model` (the Rust document types alone): the built-in
+/// text as `emit` writes it, or an overridden template's output, parsed and printed
+/// (see the module's doc).
 pub fn render(model: &LogicalModel, mapping: &TypeMapping, templates: &Templates) -> Result<String, CodegenError> {
     let view = view::build(model, mapping).map_err(CodegenError::Model)?;
     render_view(&view, mapping, templates)
 }
 
-/// [`render`], its result handed to `deliver` before the view is dropped: on its own
-/// thread, the caller goes on with the text while the view's thousands of strings
-/// are freed (≈ 11 M instructions on the 1,000-aggregate model).
-pub(crate) fn render_then(
-    model: &LogicalModel,
-    mapping: &TypeMapping,
-    templates: &Templates,
-    deliver: impl FnOnce(Result<String, CodegenError>),
-) {
-    match view::build(model, mapping) {
-        Ok(view) => {
-            deliver(render_view(&view, mapping, templates));
-            drop(view);
-        }
-        Err(message) => deliver(Err(CodegenError::Model(message))),
-    }
-}
-
 /// [`render`] of the view built for it.
 fn render_view(view: &view::RustView, mapping: &TypeMapping, templates: &Templates) -> Result<String, CodegenError> {
-    if !templates.is_overridden(TEMPLATE) && layout::lays_out(mapping) {
-        // `None`: a long line of a shape `layout` does not mirror (see there).
-        if let Some(text) = emit::rust_laid_out(view) {
-            return Ok(text);
-        }
+    if templates.is_overridden(TEMPLATE) {
+        let text = templates.render(TEMPLATE, view)?;
+        return print(&text, &templates.origin(TEMPLATE));
     }
-    let text = templates.render_builtin(TEMPLATE, view, |v| Ok(emit::rust(v)))?;
-    print(&text, &templates.origin(TEMPLATE))
+    let text = emit::rust(view);
+    if users_own_text(mapping) {
+        // The user's attributes and type spellings are any text: checked by parsing.
+        return print(&text, BUILTIN);
+    }
+    Ok(text)
 }
 
-/// The built-in template's output for `model`, laid out without parsing it; `None`
-/// when [`render`] parses and prints it instead (an overridden template, a type
-/// mapping with the user's own attributes or type spellings, or a long line of a
-/// shape `layout` does not mirror). For tests that compare it with `prettyplease`.
-#[doc(hidden)]
-pub fn render_direct(
-    model: &LogicalModel,
-    mapping: &TypeMapping,
-    templates: &Templates,
-) -> Result<Option<String>, CodegenError> {
-    if templates.is_overridden(TEMPLATE) || !layout::lays_out(mapping) {
-        return Ok(None);
-    }
-    let view = view::build(model, mapping).map_err(CodegenError::Model)?;
-    Ok(emit::rust_laid_out(&view))
-}
+/// What messages call the built-in `cosmap.rs` when the user's text in it does not parse.
+const BUILTIN: &str = "the built-in cosmap.rs with the type mapping's attributes and types";
 
-/// [`render_direct`] the way it was first done, and the reference for it: the
-/// built-in template's whole text written, then laid out in a pass over it
-/// (`layout::lay_out`). For the test that the two agree.
-#[doc(hidden)]
-pub fn render_direct_after(
-    model: &LogicalModel,
-    mapping: &TypeMapping,
-    templates: &Templates,
-) -> Result<Option<String>, CodegenError> {
-    if templates.is_overridden(TEMPLATE) || !layout::lays_out(mapping) {
-        return Ok(None);
-    }
-    let view = view::build(model, mapping).map_err(CodegenError::Model)?;
-    Ok(layout::lay_out(&emit::rust(&view)))
-}
-
-/// The built-in template's text for `model` before `layout` breaks its lines:
-/// written by `emit`, or with `handlebars`, rendered by it (for the test that the
-/// two agree).
-pub(crate) fn builtin_text(
-    model: &LogicalModel,
-    mapping: &TypeMapping,
-    handlebars: Option<&Templates>,
-) -> Result<String, CodegenError> {
-    let view = view::build(model, mapping).map_err(CodegenError::Model)?;
-    match handlebars {
-        Some(templates) => templates.render(TEMPLATE, &view),
-        None => Ok(emit::rust(&view)),
-    }
+/// Whether `mapping` puts the user's own text in `cosmap.rs`: attributes
+/// (`type_attribute`, `field_attribute`), or type paths other than plain ones
+/// (words, `::`, `<`, `>`, `&` and `, `, as `prettyplease` spells them).
+fn users_own_text(mapping: &TypeMapping) -> bool {
+    let plain = |ty: &str| {
+        !ty.is_empty()
+            && ty.bytes().enumerate().all(|(i, b)| match b {
+                b' ' => i > 0 && ty.as_bytes()[i - 1] == b',',
+                b',' => ty.as_bytes().get(i + 1) == Some(&b' '),
+                b':' | b'<' | b'>' | b'&' | b'_' => true,
+                _ => b.is_ascii_alphanumeric() || b >= 0x80,
+            })
+            && !ty.replace("::", "").contains(':')
+            && !ty.contains(", >")
+    };
+    !mapping.type_attributes.is_empty()
+        || !mapping.field_attributes.is_empty()
+        || ![&mapping.date_time, &mapping.date, &mapping.decimal, &mapping.uuid]
+            .into_iter()
+            .chain(mapping.extern_paths.iter().map(|(_, path)| path))
+            .all(|ty| plain(ty))
 }
 
 /// Checks Rust `text` with `syn` and prints it with `prettyplease`, keeping its

@@ -10,9 +10,8 @@
 
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
-use std::hash::BuildHasherDefault;
 
-use cosmap_domain::{AttributeType, NameHasher, NameMap};
+use cosmap_domain::{AttributeType, NameMap, NameSet};
 use cosmap_mapper::{
     ContainerKind, DocumentType, Embedded, EmbeddedKind, IdSource, LogicalModel, PartitionKeyValue, Property,
     Reference, Role,
@@ -1248,39 +1247,15 @@ fn dedupe(fields: &mut [FieldView<'_>], reserved: &[(&str, &str)], owner: impl F
     Ok(())
 }
 
-/// Up to how many names (reserved and fields) [`first_repeat`] compares them with
-/// each other rather than hashing them: a struct's few dozen names are told apart
-/// in fewer instructions than it takes to hash them and build a set.
-const FEW_NAMES: usize = 64;
-
 /// The index of the first field whose name (`name` of it: its JSON name or its
-/// identifier) is one of the `reserved` names or an earlier field's. A few names
-/// are compared with those before them, and only with those of their length (a bit
-/// per length, modulo 64, says whether any came before); more are put in a set.
+/// identifier) is one of the `reserved` names or an earlier field's.
 fn first_repeat<'n>(
     fields: &'n [FieldView<'_>],
-    reserved: impl ExactSizeIterator<Item = &'n str> + Clone,
+    reserved: impl Iterator<Item = &'n str>,
     name: fn(&'n FieldView<'_>) -> &'n str,
 ) -> Option<usize> {
-    if reserved.len() + fields.len() > FEW_NAMES {
-        // Only looked up, never iterated: a fast hasher for short names.
-        let mut seen: HashSet<&str, BuildHasherDefault<NameHasher>> =
-            HashSet::with_capacity_and_hasher(reserved.len() + fields.len(), Default::default());
-        seen.extend(reserved);
-        return fields.iter().position(|f| !seen.insert(name(f)));
-    }
-    let bit = |text: &str| 1u64 << (text.len() % 64);
-    let mut lengths = reserved.clone().fold(0, |bits, r| bits | bit(r));
-    for (i, f) in fields.iter().enumerate() {
-        let text = name(f);
-        let repeated = lengths & bit(text) != 0
-            && (reserved.clone().any(|r| r == text) || fields[..i].iter().any(|g| name(g) == text));
-        if repeated {
-            return Some(i);
-        }
-        lengths |= bit(text);
-    }
-    None
+    let mut seen: NameSet<&str> = reserved.collect();
+    fields.iter().position(|f| !seen.insert(name(f)))
 }
 
 #[cfg(test)]
@@ -1297,12 +1272,12 @@ mod tests {
         assert_eq!(doc_line("plain words: a list"), "plain words: a list");
     }
 
-    /// A few names compared one with another and many put in a set find the same
-    /// first repeat: of a reserved name, of an earlier field's, or none.
+    /// The first repeat is found among few names and many: of a reserved name, of an
+    /// earlier field's, or none.
     #[test]
-    fn repeats_are_found_alike_among_few_names_and_many() {
+    fn repeats_are_found_among_few_names_and_many() {
         let reserved = [("id", "id"), ("type", "r#type")];
-        for count in [3, FEW_NAMES + 10] {
+        for count in [3, 74] {
             let names: Vec<String> = (0..count).map(|i| format!("name{i}")).collect();
             let fields = |names: &[String]| -> Vec<FieldView<'static>> {
                 names

@@ -1,6 +1,5 @@
-//! The models the codegen tests run over, shared by `direct_format.rs` (the direct
-//! layout against `prettyplease`) and `builtin_equivalence.rs` (the Rust emitters
-//! against the handlebars templates): every example model, every test model that
+//! The models `builtin_equivalence.rs` runs over (the small artefacts' emitters
+//! against the handlebars templates, and `cosmap.rs` parsed): every example model, every test model that
 //! loads, synthetic models, and the same with their names made longer; the type
 //! mappings checked; how many drawn models (the mapper's strategy) a run tries.
 

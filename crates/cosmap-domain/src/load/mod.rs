@@ -1,7 +1,6 @@
 //! Loading a model file: bytes → JSON → [`ModelSpec`] → validated [`DomainModel`],
 //! with every problem reported at once and located by JSON path and line:column.
 
-mod halves;
 mod positions;
 mod serde_messages;
 mod syntax;
@@ -85,8 +84,8 @@ pub fn parse_slice(bytes: &[u8], origin: Option<&Path>) -> Result<ModelSpec, Mod
     parse(bytes, origin).map(|(spec, _)| spec)
 }
 
-/// The fast path for a valid model: straight from the text into a [`ModelSpec`] (a
-/// large text in two halves on two threads, see [`halves`]) and through validation.
+/// The fast path for a valid model: straight from the text into a [`ModelSpec`] and
+/// through validation.
 /// It accepts exactly what the located path below accepts (the model types deny
 /// unknown fields, and serde refuses a field written twice), and on any problem gives
 /// way to that path, which finds every problem and where it is.
@@ -96,10 +95,7 @@ fn valid_directly(bytes: &[u8]) -> Option<DomainModel> {
     }
     let text = std::str::from_utf8(bytes).ok()?;
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let spec: ModelSpec = match halves::parse(text) {
-        Some(spec) => spec,
-        None => serde_json::from_str(text).ok()?,
-    };
+    let spec: ModelSpec = serde_json::from_str(text).ok()?;
     // A value object's `identity` is free JSON, where a repeated key goes unnoticed by
     // serde; any identity makes the model invalid anyway, so the located path reports it.
     if spec.value_objects.iter().any(|v| v.identity.is_some()) {

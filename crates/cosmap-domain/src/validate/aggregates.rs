@@ -182,7 +182,7 @@ impl<'a> Checker<'a> {
             Entry::Occupied(first) => first.get().path(),
             Entry::Vacant(slot) => {
                 slot.insert(at);
-                self.index.to_mut().aggregate_of.insert(name, a);
+                self.index.aggregate_of.insert(name, a);
                 return;
             }
         };

@@ -82,7 +82,7 @@ impl Checker<'_> {
                         slot.insert((name, id));
                     }
                 }
-                self.index.to_mut().elements.insert(name, id);
+                self.index.elements.insert(name, id);
             }
         }
     }
@@ -441,7 +441,7 @@ mod tests {
     /// The hash of `value` with the hasher of the name maps.
     fn hash_of(value: &impl std::hash::Hash) -> u64 {
         use std::hash::BuildHasher;
-        std::hash::BuildHasherDefault::<crate::name_lookup::NameHasher>::default().hash_one(value)
+        rustc_hash::FxBuildHasher.hash_one(value)
     }
 
     #[test]

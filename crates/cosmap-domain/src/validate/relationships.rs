@@ -498,7 +498,7 @@ mod tests {
         let mut checker = Checker {
             spec: &spec,
             diagnostics: Vec::new(),
-            index: Cow::Owned(super::super::Index::sized_for(&spec)),
+            index: super::super::Index::sized_for(&spec),
         };
         checker.check_element_names();
         checker.check_aggregates();

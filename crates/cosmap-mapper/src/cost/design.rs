@@ -26,9 +26,28 @@ pub(crate) struct Design<'m> {
     /// Where each container's name is in `facts`: looked up per request, never iterated.
     index: NameMap<String, usize>,
     consistency: Consistency,
-    /// Each request's charge as figured while sizing the partitions, in the order of
-    /// the operations the design was made with. See [`Design::request_rus`].
+    /// The operations the design was made with, each with its requests' charges as
+    /// figured while sizing the partitions, in their order. See [`Design::request_rus`].
+    charges: Vec<StoredOperation>,
+}
+
+/// One operation a design was made with and its requests' charges: the pattern and
+/// requests are the key the charges are taken again by, never their position alone.
+struct StoredOperation {
+    /// The operation's access pattern (its charges read the pattern's `limit` and start).
+    pattern: String,
+    /// The operation's requests (each charge reads its own and the first).
+    requests: Vec<Request>,
+    /// Each request's charge, in their order.
     charges: Vec<StoredCharge>,
+}
+
+impl StoredOperation {
+    /// Whether these are the charges of `op`: the same pattern and the same requests,
+    /// which are all a request's charge depends on besides the design.
+    fn is_of(&self, op: &Operation) -> bool {
+        self.pattern == op.pattern && self.requests == op.requests
+    }
 }
 
 /// One request's charge as [`Design::new`] figured it, kept so that its RU need not
@@ -91,9 +110,10 @@ impl<'m> Design<'m> {
         // its requests in the operations' order.
         let mut fixed = vec![0.0; design.facts.len()];
         let mut fan_out = vec![0.0; design.facts.len()];
-        let mut charges = Vec::with_capacity(operations.iter().map(|op| op.requests.len()).sum());
+        let mut stored = Vec::with_capacity(operations.len());
         for op in operations {
             let op = design.operating(op);
+            let mut charges = Vec::with_capacity(op.op.requests.len());
             for r in &op.op.requests {
                 // Its container looked up once, for every figure of the request.
                 let container = design.index.get(r.container.as_str()).copied();
@@ -108,6 +128,11 @@ impl<'m> Design<'m> {
                     fan_out[i] += charge.per_partition * op.op.per_second;
                 }
             }
+            stored.push(StoredOperation {
+                pattern: op.op.pattern.clone(),
+                requests: op.op.requests.clone(),
+                charges,
+            });
         }
         let setting = model.thresholds().throughput.unwrap_or_default();
         for (i, (_, figured)) in design.facts.iter_mut().enumerate() {
@@ -117,7 +142,7 @@ impl<'m> Design<'m> {
             figured.ru_per_second = fixed[i] + fan_out[i] * partitions;
             figured.throughput = throughput;
         }
-        design.charges = charges;
+        design.charges = stored;
         design
     }
 
@@ -152,31 +177,25 @@ impl<'m> Design<'m> {
     /// [`Design::request_ru`] of each request of `operations`, in their order, when
     /// they are the operations this design was made with: the charges figured then
     /// are taken again (at the partition counts figured after them) instead of being
-    /// figured twice, except where they depend on those counts. Other operations (a
-    /// different number of requests) are figured afresh.
+    /// figured twice, except where they depend on those counts. Other operations (any
+    /// whose pattern or requests differ from the one made at its place) are figured
+    /// afresh.
     pub(crate) fn request_rus(&self, operations: &[Operation]) -> Vec<Vec<f64>> {
         self.with_charges(operations)
             .map(|(op, stored)| self.rus(op, stored).collect())
             .collect()
     }
 
-    /// Each of `operations` with the charges stored for its requests when they are the
-    /// operations this design was made with (the same number of requests); with none
-    /// otherwise.
+    /// Each of `operations` with the charges stored for its requests when it is the
+    /// operation this design was made with at its place (the same pattern and
+    /// requests); with none otherwise.
     fn with_charges<'a>(
         &'a self,
         operations: &'a [Operation],
     ) -> impl Iterator<Item = (&'a Operation, &'a [StoredCharge])> + 'a {
-        let requests: usize = operations.iter().map(|op| op.requests.len()).sum();
-        let mut rest: &[StoredCharge] = if requests == self.charges.len() {
-            &self.charges
-        } else {
-            &[]
-        };
-        operations.iter().map(move |op| {
-            let (stored, after) = rest.split_at(op.requests.len().min(rest.len()));
-            rest = after;
-            (op, stored)
+        operations.iter().enumerate().map(move |(i, op)| {
+            let stored = self.charges.get(i).filter(|stored| stored.is_of(op));
+            (op, stored.map_or(&[][..], |stored| stored.charges.as_slice()))
         })
     }
 
@@ -905,8 +924,40 @@ mod tests {
             assert_eq!(design.request_rus(fewer), afresh(&design, fewer));
             // A charge that depends on the partition counts is figured afresh.
             let mut design = design;
-            design.charges.iter_mut().step_by(3).for_each(|c| c.charge = None);
+            let stored = design.charges.iter_mut().flat_map(|op| op.charges.iter_mut());
+            stored.step_by(3).for_each(|c| c.charge = None);
             assert_eq!(design.request_rus(operations), afresh(&design, operations));
         }
+    }
+
+    /// A different list of operations with as many requests as the design was made
+    /// with (the same operations in reverse; one operation's requests swapped for
+    /// another's) is priced afresh, never with the charges stored at its places.
+    #[test]
+    fn a_different_list_of_the_same_length_is_priced_afresh() {
+        let text = include_str!("../../../../examples/help-desk/model.json");
+        let model = cosmap_domain::from_slice(text.as_bytes(), None).expect("a valid model");
+        let logical = crate::map(&model, &crate::Options::default());
+        let (containers, operations) = (&logical.containers, &logical.operations);
+        let design = Design::new(
+            &model,
+            facts::of_containers(&model, containers),
+            operations,
+            Consistency::default(),
+        );
+        let made_with = afresh(&design, operations);
+        let reversed: Vec<Operation> = operations.iter().rev().cloned().collect();
+        // By position, the reversed list's requests would take other requests' charges.
+        assert_ne!(afresh(&design, &reversed).concat(), made_with.concat());
+        assert_eq!(design.request_rus(&reversed), afresh(&design, &reversed));
+        // The same pattern at each place, one with another operation's requests.
+        let (a, b) = (0..operations.len())
+            .flat_map(|a| (0..operations.len()).map(move |b| (a, b)))
+            .find(|&(a, b)| made_with[a].len() == made_with[b].len() && made_with[a] != made_with[b])
+            .expect("two operations with as many requests and other charges");
+        let mut swapped = operations.clone();
+        swapped[a].requests = operations[b].requests.clone();
+        assert_ne!(afresh(&design, &swapped)[a], made_with[a]);
+        assert_eq!(design.request_rus(&swapped), afresh(&design, &swapped));
     }
 }

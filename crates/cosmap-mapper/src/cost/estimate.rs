@@ -144,10 +144,6 @@ pub struct Totals {
     pub optimised: f64,
 }
 
-/// From this many operations the designs are figured on two threads: below it a
-/// thread costs more than it saves.
-const PARALLEL_FROM: usize = 512;
-
 /// Estimates the cost of `model`'s access patterns in the three designs.
 pub fn cost(model: &DomainModel, options: &Options, consistency: Consistency) -> CostReport {
     map_and_cost(model, options, consistency).1
@@ -158,35 +154,24 @@ pub fn cost(model: &DomainModel, options: &Options, consistency: Consistency) ->
 /// ([`map_both`](crate::map_both)). The rules-only design is the first design the
 /// optimised map finishes, so it is taken from there instead of being mapped again
 /// (its decisions, which the report does not read, are not recorded). The naive
-/// baseline needs no map: on a large model (from 512 access patterns) it is figured
-/// on a thread of its own while the map is made, and the two mapped designs are
-/// figured side by side once it is (or once, when the map left the rules-only
-/// design as it was).
+/// baseline needs no map; the two mapped designs are figured once each (or once,
+/// when the map left the rules-only design as it was).
 pub fn map_and_cost(model: &DomainModel, options: &Options, consistency: Consistency) -> (LogicalModel, CostReport) {
-    let large = model.access_patterns().len() >= PARALLEL_FROM;
     std::thread::scope(|scope| {
-        let naive = || Figured::naive(model, &naive_operations(model), facts::of_naive(model), consistency);
-        let naive_beside = large.then(|| scope.spawn(naive));
         // The thread that foresaw the snapshots step's design frees what the map left
         // of it while the report is figured here.
         let (for_cost, ahead) = crate::map_for_cost(scope, model, options);
-        let naive = naive_beside.map_or_else(naive, joined);
-        let report = report_of(model, &for_cost, consistency, large, naive);
+        let naive = Figured::naive(model, &naive_operations(model), facts::of_naive(model), consistency);
+        let report = report_of(model, &for_cost, consistency, naive);
         ahead.join();
         (for_cost.optimised, report)
     })
 }
 
 /// The cost report of the maps `for_cost` holds, given the naive baseline's figures:
-/// the two mapped designs figured (once when they are the same design; side by side
-/// on a large model) and the rows made.
-fn report_of(
-    model: &DomainModel,
-    for_cost: &crate::ForCost,
-    consistency: Consistency,
-    large: bool,
-    naive: Figured,
-) -> CostReport {
+/// the two mapped designs figured (once when they are the same design) and the rows
+/// made.
+fn report_of(model: &DomainModel, for_cost: &crate::ForCost, consistency: Consistency, naive: Figured) -> CostReport {
     let optimised_model = &for_cost.optimised;
     let rules_side = for_cost.rules_side();
     let (rules, (optimised, warnings)) = match for_cost.rules {
@@ -195,11 +180,6 @@ fn report_of(
             let (optimised, warnings) = Figured::with_warnings(model, optimised_model, consistency, &for_cost.stats);
             (optimised.clone(), (optimised, warnings))
         }
-        RulesDesign::Own(..) if large => std::thread::scope(|scope| {
-            let rules = scope.spawn(|| Figured::of_design(model, rules_side, consistency));
-            let optimised = Figured::with_warnings(model, optimised_model, consistency, &for_cost.stats);
-            (joined(rules), optimised)
-        }),
         RulesDesign::Own(..) => (
             Figured::of_design(model, rules_side, consistency),
             Figured::with_warnings(model, optimised_model, consistency, &for_cost.stats),
@@ -219,32 +199,9 @@ pub fn estimate(
     optimised_model: &LogicalModel,
     consistency: Consistency,
 ) -> CostReport {
-    // The designs are figured independently: on a large model the naive baseline
-    // is figured on a second thread while this one figures its facts (handed over
-    // when its operations are made) and everything of the mapped two.
-    let (naive, rules, (optimised, warnings)) = if optimised_model.operations.len() < PARALLEL_FROM {
-        (
-            Figured::naive(model, &naive_operations(model), facts::of_naive(model), consistency),
-            Figured::of_model(model, rules_model, consistency),
-            Figured::with_warnings(model, optimised_model, consistency, &Statistics::new(model)),
-        )
-    } else {
-        std::thread::scope(|scope| {
-            let (send, receive) = std::sync::mpsc::sync_channel::<Facts>(1);
-            let naive = scope.spawn(move || {
-                // Its operations first, while the calling thread figures its facts; a closed
-                // channel (the calling thread is unwinding) leaves it to figure them itself.
-                let ops = naive_operations(model);
-                let facts = receive.recv().unwrap_or_else(|_| facts::of_naive(model));
-                Figured::naive(model, &ops, facts, consistency)
-            });
-            // Sending fails only when the naive thread is gone: its join reports it.
-            let _ = send.send(facts::of_naive(model));
-            let rules = Figured::of_model(model, rules_model, consistency);
-            let optimised = Figured::with_warnings(model, optimised_model, consistency, &Statistics::new(model));
-            (joined(naive), rules, optimised)
-        })
-    };
+    let naive = Figured::naive(model, &naive_operations(model), facts::of_naive(model), consistency);
+    let rules = Figured::of_model(model, rules_model, consistency);
+    let (optimised, warnings) = Figured::with_warnings(model, optimised_model, consistency, &Statistics::new(model));
     report(
         model,
         (&rules_model.containers, &rules_model.operations),
@@ -253,11 +210,6 @@ pub fn estimate(
         [naive, rules, optimised],
         warnings,
     )
-}
-
-/// What a scoped thread returned; its panic goes on in the joining thread.
-fn joined<T>(thread: std::thread::ScopedJoinHandle<'_, T>) -> T {
-    thread.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
 }
 
 /// The report from the figures of the naive, rules-only and optimised designs (in

@@ -140,6 +140,7 @@ pub enum Purpose {
         /// How the application keeps the items in range: the items' date-time attribute,
         /// and each bound as (parameter, comparison: `>`, `>=`, `<` or `<=`).
         time: String,
+        /// Each bound on `time`: its parameter and its comparison.
         bounds: Vec<(String, String)>,
         /// The items newest first (the pattern sorts by its time descending).
         newest_first: bool,

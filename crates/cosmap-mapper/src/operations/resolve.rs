@@ -30,26 +30,10 @@ pub(crate) fn resolve(model: &DomainModel, containers: &[Container]) -> Vec<Oper
         }),
         AccessKind::Write => write(&places, &claims, &keepers, p),
     };
-    // Each pattern resolves on its own (the containers and their lookups are only
-    // read), so the chunks' operations in order are the list one pass gives. On a
-    // large model resolution is most of finishing a design, which the optimised map
-    // does several times: it is shared with a second thread.
-    let mut operations: Vec<Operation> = crate::chunks::map(&patterns, RESOLVE_CHUNK, RESOLVE_SHARED_FROM, |chunk| {
-        chunk.iter().filter_map(one).collect::<Vec<_>>()
-    })
-    .into_iter()
-    .flatten()
-    .collect();
+    let mut operations: Vec<Operation> = patterns.iter().filter_map(one).collect();
     super::live::leave_out_expiring(&mut operations, containers);
     operations
 }
-
-/// Patterns resolved at a time by either thread (see [`crate::chunks`]).
-const RESOLVE_CHUNK: usize = 64;
-
-/// From this many patterns resolution is shared with a second thread: below it
-/// spawning one costs more than it saves.
-const RESOLVE_SHARED_FROM: usize = 512;
 
 /// The parameters a read's caller gives: each filter's, typed by the attribute it
 /// compares (text for an identity); an `in` filter takes a list.

@@ -32,26 +32,8 @@ pub(crate) fn apply(containers: &mut [Container], operations: &[Operation], work
     for r in workers.iter().filter(|r| r.kind() != OperationKind::Write) {
         reads.entry(r.container.as_str()).or_default().push((WORKERS, r));
     }
-    if containers.len() < SPLIT_FROM {
-        narrow(containers, &reads, trace);
-        return;
-    }
-    // Each container is narrowed on its own: the second half on a second thread, its
-    // decisions recorded after the first half's, as one pass records them.
-    let (first, second) = containers.split_at_mut(containers.len() / 2);
-    let mut later = Trace::default();
-    std::thread::scope(|scope| {
-        let reads = &reads;
-        let rest = scope.spawn(|| narrow(second, reads, &mut later));
-        narrow(first, reads, trace);
-        rest.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-    });
-    trace.append(later);
+    narrow(containers, &reads, trace);
 }
-
-/// From this many containers [`apply`] narrows them in two halves, one per thread:
-/// below it a thread costs more than it saves.
-const SPLIT_FROM: usize = 256;
 
 /// The reads of each container (with their patterns), by container name.
 type Reads<'o> = NameMap<&'o str, Vec<(&'o str, &'o Request)>>;
@@ -117,37 +99,5 @@ fn narrow(containers: &mut [Container], reads: &Reads<'_>, trace: &mut Trace) {
         if !composites.is_empty() {
             decision.with("compositeIndexes", composites.len());
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// A large design narrowed in two halves gets the policies and decisions one pass
-    /// gives.
-    #[test]
-    fn halves_narrow_as_one_pass() {
-        let text = cosmap_domain::synthetic::json(300);
-        let model = cosmap_domain::from_slice(text.as_bytes(), None).expect("a valid model");
-        let logical = crate::map(&model, &crate::Options::default());
-        assert!(logical.containers.len() >= SPLIT_FROM);
-        let mut halves = logical.containers.clone();
-        let mut halves_trace = Trace::default();
-        apply(&mut halves, &logical.operations, &[], &mut halves_trace);
-        let mut one = logical.containers.clone();
-        let mut one_trace = Trace::default();
-        let mut reads: Reads<'_> = NameMap::default();
-        for op in &logical.operations {
-            for r in op.requests.iter().filter(|r| r.kind() != OperationKind::Write) {
-                reads
-                    .entry(r.container.as_str())
-                    .or_default()
-                    .push((op.pattern.as_str(), r));
-            }
-        }
-        narrow(&mut one, &reads, &mut one_trace);
-        assert_eq!(halves, one);
-        assert_eq!(halves_trace.finish(), one_trace.finish());
     }
 }
