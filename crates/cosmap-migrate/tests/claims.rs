@@ -9,22 +9,11 @@ mod common;
 use common::map;
 
 use cosmap_migrate::{plan, run, Control, MigrateError, RunOptions, Step};
-use serde_json::{json, Value};
-
-fn spec(unique: bool) -> Value {
-    json!({
-        "name": "Accounts",
-        "entities": [{"name": "Account", "identity": "accountId", "attributes": [
-            {"name": "email", "type": "string", "unique": unique},
-            {"name": "nickname", "type": "string", "optional": true}
-        ], "volume": {"count": 1000000, "avgSizeBytes": 500}}],
-        "aggregates": [{"root": "Account"}]
-    })
-}
+use serde_json::json;
 
 #[tokio::test]
 async fn claims_are_created_for_existing_values_and_a_duplicate_stops_the_step() {
-    let (v1, v2) = (map(&spec(false)), map(&spec(true)));
+    let (v1, v2) = (map(&common::accounts(false)), map(&common::accounts(true)));
     let plan = plan(&v1, &v2).expect("claims added are migrated");
     assert!(
         plan.steps

@@ -47,8 +47,8 @@ impl Kind {
     fn specs(self) -> (Value, Value) {
         let pair = |f: fn(bool) -> Value| (f(false), f(true));
         match self {
-            Kind::Split => pair(|v2| shop(!v2)),
-            Kind::Embed => pair(shop),
+            Kind::Split => pair(|v2| common::shop(!v2)),
+            Kind::Embed => pair(common::shop),
             Kind::Backfill => pair(|v2| {
                 let mut status = json!({"name": "status", "type": "string"});
                 let mut pattern = json!({"name": "posts by title", "kind": "read", "start": "Post",
@@ -176,23 +176,6 @@ impl Kind {
         };
         (!migrated).then(|| format!("`{id}` not migrated: {doc}"))
     }
-}
-
-fn shop(embedded: bool) -> Value {
-    let relationship = if embedded {
-        json!({"from": "Order", "to": "Line", "cardinality": "few", "max": 20, "avg": 3, "property": "lines"})
-    } else {
-        json!({"from": "Order", "to": "Line", "cardinality": "many", "growth": "unbounded", "avg": 3, "property": "lines"})
-    };
-    json!({
-        "name": "Shop",
-        "entities": [{"name": "Order", "identity": "orderId", "attributes": [{"name": "placedAt", "type": "dateTime"}],
-            "volume": {"count": 1000000, "avgSizeBytes": 500}}],
-        "valueObjects": [{"name": "Line", "attributes": [{"name": "sku", "type": "string"}, {"name": "quantity", "type": "integer"}],
-            "volume": {"avgSizeBytes": 100}}],
-        "aggregates": [{"root": "Order", "members": ["Line"]}],
-        "relationships": [relationship]
-    })
 }
 
 /// A document to write for the application, and where to say it is written.

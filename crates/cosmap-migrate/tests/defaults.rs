@@ -9,41 +9,10 @@ mod common;
 
 use common::map;
 
-use std::path::Path;
-
 use cosmap_migrate::{plan, run, Control, RunOptions, Step};
 use serde_json::{json, Value};
 
 const DATABASE: &str = "Blog";
-
-fn v2_spec() -> Value {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../cosmap-verify/tests/models/defaults-of-every-kind.json");
-    serde_json::from_str(&std::fs::read_to_string(path).expect("the model")).expect("JSON")
-}
-
-/// Version 1: posts and layouts without their defaulted attributes, authors with
-/// theirs but without defaults, and the post reads that filter on none of them.
-fn v1_spec() -> Value {
-    let mut spec = v2_spec();
-    for element in ["entities", "valueObjects"] {
-        for e in spec[element].as_array_mut().unwrap() {
-            let author = e["name"] == "Author";
-            let attributes = e["attributes"].as_array_mut().unwrap();
-            if author {
-                attributes.iter_mut().for_each(|a| {
-                    a.as_object_mut().unwrap().remove("default");
-                });
-            } else {
-                attributes.retain(|a| a.get("default").is_none());
-            }
-        }
-    }
-    let pattern = &mut spec["accessPatterns"][1];
-    pattern["filter"] = json!(["author.authorId"]);
-    pattern["sort"] = json!(["title"]);
-    pattern["project"] = json!(["title"]);
-    spec
-}
 
 /// A post as v1 wrote it; `layout` as given.
 fn old_post(i: usize, layout: Value) -> Value {
@@ -56,7 +25,7 @@ fn old_post(i: usize, layout: Value) -> Value {
 
 #[tokio::test]
 async fn queried_defaults_are_back_filled_where_documents_lack_them() {
-    let (v1, v2) = (map(&v1_spec()), map(&v2_spec()));
+    let (v1, v2) = (map(&common::defaults_v1()), map(&common::defaults_v2()));
     let plan = plan(&v1, &v2).expect("v1 → v2 is migrated");
     let backfills: Vec<String> = plan
         .steps
@@ -142,8 +111,8 @@ async fn queried_defaults_are_back_filled_where_documents_lack_them() {
 
 #[test]
 fn a_changed_default_keeps_the_old_one_in_documents_that_lack_it() {
-    let old = v2_spec();
-    let mut new = v2_spec();
+    let old = common::defaults_v2();
+    let mut new = common::defaults_v2();
     new["entities"][1]["attributes"][1]["default"] = json!("unlisted");
     let (old, new) = (map(&old), map(&new));
     let plan = plan(&old, &new).expect("a changed default is migrated");
@@ -159,9 +128,9 @@ fn a_changed_default_keeps_the_old_one_in_documents_that_lack_it() {
 #[tokio::test]
 async fn derived_data_kept_from_a_change_feed_is_left_to_its_worker_and_said_so() {
     // Version 1 reads a post without its author's tier: no extended reference.
-    let mut v1 = v2_spec();
+    let mut v1 = common::defaults_v2();
     v1["accessPatterns"][0]["returns"] = json!(["Post"]);
-    let (v1, v2) = (map(&v1), map(&v2_spec()));
+    let (v1, v2) = (map(&v1), map(&common::defaults_v2()));
     let plan = plan(&v1, &v2).expect("an extended reference added is migrated");
     let workers: Vec<&Step> = plan
         .steps

@@ -11,26 +11,9 @@ use common::map;
 use cosmap_migrate::{plan, run, Control, MigrateError, RunOptions, Step};
 use serde_json::{json, Value};
 
-fn spec(embedded: bool) -> Value {
-    let relationship = if embedded {
-        json!({"from": "Order", "to": "Line", "cardinality": "few", "max": 20, "avg": 3, "property": "lines"})
-    } else {
-        json!({"from": "Order", "to": "Line", "cardinality": "many", "growth": "unbounded", "avg": 3, "property": "lines"})
-    };
-    json!({
-        "name": "Shop",
-        "entities": [{"name": "Order", "identity": "orderId", "attributes": [{"name": "placedAt", "type": "dateTime"}],
-            "volume": {"count": 1000000, "avgSizeBytes": 500}}],
-        "valueObjects": [{"name": "Line", "attributes": [{"name": "sku", "type": "string"}, {"name": "quantity", "type": "integer"}],
-            "volume": {"avgSizeBytes": 100}}],
-        "aggregates": [{"root": "Order", "members": ["Line"]}],
-        "relationships": [relationship]
-    })
-}
-
 #[tokio::test]
 async fn separate_documents_are_embedded_into_their_holders_and_stay() {
-    let (v1, v2) = (map(&spec(false)), map(&spec(true)));
+    let (v1, v2) = (map(&common::shop(false)), map(&common::shop(true)));
     let plan = plan(&v1, &v2).expect("separate → embedded is migrated");
     assert!(
         plan.steps

@@ -80,26 +80,7 @@ fn passed(r: &Rehearsal, patterns: usize) {
 
 #[tokio::test(flavor = "current_thread")]
 async fn a_queried_default_is_back_filled_and_the_new_queries_find_the_old_documents() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../cosmap-verify/tests/models/defaults-of-every-kind.json");
-    let v2: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-    let mut v1 = v2.clone();
-    for element in ["entities", "valueObjects"] {
-        for e in v1[element].as_array_mut().unwrap() {
-            let author = e["name"] == "Author";
-            let attributes = e["attributes"].as_array_mut().unwrap();
-            if author {
-                attributes.iter_mut().for_each(|a| {
-                    a.as_object_mut().unwrap().remove("default");
-                });
-            } else {
-                attributes.retain(|a| a.get("default").is_none());
-            }
-        }
-    }
-    let pattern = &mut v1["accessPatterns"][1];
-    pattern["filter"] = json!(["author.authorId"]);
-    pattern["sort"] = json!(["title"]);
-    pattern["project"] = json!(["title"]);
+    let (v1, v2) = (common::defaults_v1(), common::defaults_v2());
     // The new read sorts by title, not by a defaulted attribute: back-filled, every
     // post's default is the same, and which of the tied posts a `TOP` returns is the
     // engine's choice, which verify's exact expectation does not allow for.
@@ -159,21 +140,8 @@ async fn shapes_rewritten_in_place_read_as_the_new_types() {
 #[tokio::test(flavor = "current_thread")]
 async fn separate_documents_embedded_into_their_holders_are_read_with_them() {
     let spec = |embedded: bool| {
-        let relationship = if embedded {
-            json!({"from": "Order", "to": "Line", "cardinality": "few", "max": 20, "avg": 3, "property": "lines"})
-        } else {
-            json!({"from": "Order", "to": "Line", "cardinality": "many", "growth": "unbounded", "avg": 3, "property": "lines"})
-        };
         with_patterns(
-            json!({
-                "name": "Shop",
-                "entities": [{"name": "Order", "identity": "orderId", "attributes": [{"name": "placedAt", "type": "dateTime"}],
-                    "volume": {"count": 1000000, "avgSizeBytes": 500}}],
-                "valueObjects": [{"name": "Line", "attributes": [{"name": "sku", "type": "string"}, {"name": "quantity", "type": "integer"}],
-                    "volume": {"avgSizeBytes": 100}}],
-                "aggregates": [{"root": "Order", "members": ["Line"]}],
-                "relationships": [relationship]
-            }),
+            common::shop(embedded),
             json!([{"name": "order by id", "kind": "read", "start": "Order", "filter": ["orderId"], "perSecond": 10}]),
         )
     };
@@ -192,14 +160,7 @@ async fn separate_documents_embedded_into_their_holders_are_read_with_them() {
 async fn values_made_unique_are_claimed_and_the_claims_read() {
     let spec = |unique: bool| {
         with_patterns(
-            json!({
-                "name": "Accounts",
-                "entities": [{"name": "Account", "identity": "accountId", "attributes": [
-                    {"name": "email", "type": "string", "unique": unique},
-                    {"name": "nickname", "type": "string", "optional": true}
-                ], "volume": {"count": 1000000, "avgSizeBytes": 500}}],
-                "aggregates": [{"root": "Account"}]
-            }),
+            common::accounts(unique),
             json!([{"name": "account by id", "kind": "read", "start": "Account", "filter": ["accountId"], "perSecond": 10}]),
         )
     };

@@ -912,13 +912,8 @@ mod tests {
         for text in models {
             let model = cosmap_domain::from_slice(text.as_bytes(), None).expect("a valid model");
             let logical = crate::map(&model, &crate::Options::default());
-            let (containers, operations) = (&logical.containers, &logical.operations);
-            let design = Design::new(
-                &model,
-                facts::of_containers(&model, containers),
-                operations,
-                Consistency::default(),
-            );
+            let operations = &logical.operations;
+            let design = design_for(&model, &logical);
             assert_eq!(design.request_rus(operations), afresh(&design, operations));
             let fewer = &operations[..operations.len() / 2];
             assert_eq!(design.request_rus(fewer), afresh(&design, fewer));
@@ -930,6 +925,16 @@ mod tests {
         }
     }
 
+    /// `logical`'s design at the default consistency.
+    fn design_for<'m>(model: &'m DomainModel, logical: &crate::LogicalModel) -> Design<'m> {
+        Design::new(
+            model,
+            facts::of_containers(model, &logical.containers),
+            &logical.operations,
+            Consistency::default(),
+        )
+    }
+
     /// A different list of operations with as many requests as the design was made
     /// with (the same operations in reverse; one operation's requests swapped for
     /// another's) is priced afresh, never with the charges stored at its places.
@@ -938,13 +943,8 @@ mod tests {
         let text = include_str!("../../../../examples/help-desk/model.json");
         let model = cosmap_domain::from_slice(text.as_bytes(), None).expect("a valid model");
         let logical = crate::map(&model, &crate::Options::default());
-        let (containers, operations) = (&logical.containers, &logical.operations);
-        let design = Design::new(
-            &model,
-            facts::of_containers(&model, containers),
-            operations,
-            Consistency::default(),
-        );
+        let operations = &logical.operations;
+        let design = design_for(&model, &logical);
         let made_with = afresh(&design, operations);
         let reversed: Vec<Operation> = operations.iter().rev().cloned().collect();
         // By position, the reversed list's requests would take other requests' charges.

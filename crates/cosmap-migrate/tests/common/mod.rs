@@ -10,7 +10,7 @@ use cosmap_mapper::{LogicalModel, Options};
 use cosmap_provision::in_memory::InMemoryAccount;
 use cosmap_provision::Connection;
 use futures::TryStreamExt;
-use serde_json::Value;
+use serde_json::{json, Value};
 
 /// `spec` (a model file's JSON) mapped with the default options.
 pub fn map(spec: &Value) -> LogicalModel {
@@ -50,4 +50,67 @@ pub async fn query(client: &ContainerClient, sql: &str) -> Vec<Value> {
         .expect("query");
     found.sort_by(|a, b| a["id"].as_str().cmp(&b["id"].as_str()));
     found
+}
+
+/// A shop: orders with lines, embedded (`few`) or as documents of their own (`many`).
+pub fn shop(embedded: bool) -> Value {
+    let relationship = if embedded {
+        json!({"from": "Order", "to": "Line", "cardinality": "few", "max": 20, "avg": 3, "property": "lines"})
+    } else {
+        json!({"from": "Order", "to": "Line", "cardinality": "many", "growth": "unbounded", "avg": 3, "property": "lines"})
+    };
+    json!({
+        "name": "Shop",
+        "entities": [{"name": "Order", "identity": "orderId", "attributes": [{"name": "placedAt", "type": "dateTime"}],
+            "volume": {"count": 1000000, "avgSizeBytes": 500}}],
+        "valueObjects": [{"name": "Line", "attributes": [{"name": "sku", "type": "string"}, {"name": "quantity", "type": "integer"}],
+            "volume": {"avgSizeBytes": 100}}],
+        "aggregates": [{"root": "Order", "members": ["Line"]}],
+        "relationships": [relationship]
+    })
+}
+
+/// Accounts whose `email` is `unique` or not.
+pub fn accounts(unique: bool) -> Value {
+    json!({
+        "name": "Accounts",
+        "entities": [{"name": "Account", "identity": "accountId", "attributes": [
+            {"name": "email", "type": "string", "unique": unique},
+            {"name": "nickname", "type": "string", "optional": true}
+        ], "volume": {"count": 1000000, "avgSizeBytes": 500}}],
+        "aggregates": [{"root": "Account"}]
+    })
+}
+
+/// Version 2 of the defaults model: verify's `defaults-of-every-kind`.
+pub fn defaults_v2() -> Value {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../cosmap-verify/tests/models/defaults-of-every-kind.json");
+    serde_json::from_str(&std::fs::read_to_string(path).expect("the model")).expect("JSON")
+}
+
+/// Version 1: posts and layouts without their defaulted attributes, authors with
+/// theirs but without defaults, and the post reads that filter on none of them.
+pub fn defaults_v1() -> Value {
+    let mut spec = defaults_v2();
+    for element in ["entities", "valueObjects"] {
+        for e in spec[element].as_array_mut().expect("a list") {
+            let author = e["name"] == "Author";
+            let attributes = e["attributes"].as_array_mut().expect("attributes");
+            if author {
+                attributes.iter_mut().for_each(|a| {
+                    if let Some(a) = a.as_object_mut() {
+                        a.remove("default");
+                    }
+                });
+            } else {
+                attributes.retain(|a| a.get("default").is_none());
+            }
+        }
+    }
+    let pattern = &mut spec["accessPatterns"][1];
+    pattern["filter"] = json!(["author.authorId"]);
+    pattern["sort"] = json!(["title"]);
+    pattern["project"] = json!(["title"]);
+    spec
 }
