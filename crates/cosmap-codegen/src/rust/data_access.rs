@@ -36,6 +36,9 @@ pub struct DataView {
     pub skipped: Vec<String>,
     /// The `type` and partition key value of the workers' lease documents.
     pub lease_type: String,
+    /// Which runtime helpers (`mod rt`) are generated, by flag (`Op_Delete` for
+    /// `rt::Op::Delete`): those the rest of the module uses (`runtime::used`).
+    pub rt: std::collections::BTreeMap<String, bool>,
 }
 
 /// A typed handle on one container.
@@ -425,7 +428,7 @@ pub fn build(model: &LogicalModel, rust: &RustView, mapping: &TypeMapping) -> Da
     while rust.containers.iter().any(|c| c.module == module) || rust.types_module == module {
         module.push('_');
     }
-    let mut taken: BTreeSet<String> = ["Error", "Database", "MAX_BATCH_OPERATIONS", "LEASE_TYPE"]
+    let mut taken: BTreeSet<String> = ["Error", "Database", "MAX_BATCH_OPERATIONS", "LEASE_TYPE", "Written"]
         .iter()
         .map(|s| s.to_string())
         .collect();
@@ -624,6 +627,15 @@ pub fn build(model: &LogicalModel, rust: &RustView, mapping: &TypeMapping) -> Da
             }
         }
     }
+    // Only the claim functions a repository or a write calls are generated.
+    let mut claim_sets = claim_sets;
+    claim_sets.retain(|s| {
+        let called = |f: &Option<String>| f.as_deref() == Some(s.function.as_str());
+        aggregates.iter().any(|a| called(&a.claim_set))
+            || patterns
+                .iter()
+                .any(|p| p.write.as_ref().is_some_and(|w| called(&w.claim_set)))
+    });
     let mut lease_type = "cosmapLease".to_string();
     while model
         .containers
@@ -646,6 +658,7 @@ pub fn build(model: &LogicalModel, rust: &RustView, mapping: &TypeMapping) -> Da
         claim_sets,
         skipped,
         lease_type,
+        rt: std::collections::BTreeMap::new(),
     }
 }
 
