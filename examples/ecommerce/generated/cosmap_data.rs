@@ -553,6 +553,24 @@ pub mod data {
                     let _ = release(&client, &value, id).await;
                 }
             }
+            /// Adds the claims of another document of the same write; if claiming them
+            /// failed, releases every claim made so far and returns the error.
+            pub(super) async fn absorb(
+                &mut self,
+                claimed: Result<Claims, Error>,
+            ) -> Result<(), Error> {
+                match claimed {
+                    Ok(more) => {
+                        self.made.extend(more.made);
+                        self.release.extend(more.release);
+                        Ok(())
+                    }
+                    Err(error) => {
+                        ::core::mem::take(self).undo().await;
+                        Err(error)
+                    }
+                }
+            }
             /// The write is done: releases the values the document no longer holds.
             pub(super) async fn finish(self) -> Result<(), Error> {
                 for (client, id, value) in self.release {
@@ -1654,21 +1672,7 @@ pub mod data {
                     );
                 }
             }
-            let before = aggregate
-                .loaded
-                .iter()
-                .find(|(t, id, _, _)| {
-                    t == super::account::Account::TYPE && *id == aggregate.root.id
-                })
-                .map(|(_, _, _, body)| ::core::clone::Clone::clone(body));
-            let now = rt::body(&aggregate.root)?;
-            let claims = claim_account_account(
-                    &self.database,
-                    before.as_ref(),
-                    &now,
-                    &aggregate.root,
-                )
-                .await?;
+            let claims = self.claim(aggregate).await?;
             let result = rt::batch(
                     &self.database.account.client,
                     AccountContainer::NAME,
@@ -1715,24 +1719,63 @@ pub mod data {
                     ops,
                 )
                 .await?;
-            let root = aggregate
-                .loaded
-                .iter()
-                .find(|(t, id, _, _)| {
-                    t == super::account::Account::TYPE && *id == aggregate.root.id
-                });
-            if let ::core::option::Option::Some((_, _, _, before)) = root {
-                claim_account_account(
-                        &self.database,
-                        ::core::option::Option::Some(before),
-                        &::serde_json::Value::Null,
-                        &aggregate.root,
-                    )
-                    .await?
-                    .finish()
-                    .await?;
-            }
+            self.release(&aggregate, |_| true).await?.finish().await?;
             Ok(())
+        }
+        /// Claims the unique values the aggregate's documents hold and did not when it
+        /// was loaded (the root's and every member's), and lists for release the ones
+        /// they no longer hold and those of the members removed since. If a claim is
+        /// taken, the ones made are released and nothing is written.
+        async fn claim(
+            &self,
+            aggregate: &AccountAggregate,
+        ) -> Result<rt::Claims, Error> {
+            let loaded = |kind: &str, id: &str| {
+                aggregate
+                    .loaded
+                    .iter()
+                    .find(|(t, i, _, _)| t == kind && i == id)
+                    .map(|(_, _, _, body)| body)
+            };
+            let mut claims = rt::Claims::default();
+            let now = rt::body(&aggregate.root)?;
+            let claimed = claim_account_account(
+                    &self.database,
+                    loaded(super::account::Account::TYPE, &aggregate.root.id),
+                    &now,
+                    &aggregate.root,
+                )
+                .await;
+            rt::Claims::absorb(&mut claims, claimed).await?;
+            Ok(claims)
+        }
+        /// The unique values held by the loaded documents `gone` picks (by `type` and
+        /// id), listed for release.
+        async fn release(
+            &self,
+            aggregate: &AccountAggregate,
+            gone: impl Fn((&str, &str)) -> bool,
+        ) -> Result<rt::Claims, Error> {
+            let mut claims = rt::Claims::default();
+            for (kind, id, _, body) in &aggregate.loaded {
+                if !gone((kind.as_str(), id.as_str())) {
+                    continue;
+                }
+                let released = match kind.as_str() {
+                    super::account::Account::TYPE => {
+                        claim_account_account(
+                                &self.database,
+                                ::core::option::Option::Some(body),
+                                &::serde_json::Value::Null,
+                                &aggregate.root,
+                            )
+                            .await
+                    }
+                    _ => continue,
+                };
+                rt::Claims::absorb(&mut claims, released).await?;
+            }
+            Ok(claims)
         }
     }
     /// The `Country` aggregate as stored: its root and its members' documents, all in
@@ -2378,21 +2421,7 @@ pub mod data {
                     );
                 }
             }
-            let before = aggregate
-                .loaded
-                .iter()
-                .find(|(t, id, _, _)| {
-                    t == super::item::Item::TYPE && *id == aggregate.root.id
-                })
-                .map(|(_, _, _, body)| ::core::clone::Clone::clone(body));
-            let now = rt::body(&aggregate.root)?;
-            let claims = claim_item_item(
-                    &self.database,
-                    before.as_ref(),
-                    &now,
-                    &aggregate.root,
-                )
-                .await?;
+            let claims = self.claim(aggregate).await?;
             let result = rt::batch(
                     &self.database.item.client,
                     ItemContainer::NAME,
@@ -2439,24 +2468,60 @@ pub mod data {
                     ops,
                 )
                 .await?;
-            let root = aggregate
-                .loaded
-                .iter()
-                .find(|(t, id, _, _)| {
-                    t == super::item::Item::TYPE && *id == aggregate.root.id
-                });
-            if let ::core::option::Option::Some((_, _, _, before)) = root {
-                claim_item_item(
-                        &self.database,
-                        ::core::option::Option::Some(before),
-                        &::serde_json::Value::Null,
-                        &aggregate.root,
-                    )
-                    .await?
-                    .finish()
-                    .await?;
-            }
+            self.release(&aggregate, |_| true).await?.finish().await?;
             Ok(())
+        }
+        /// Claims the unique values the aggregate's documents hold and did not when it
+        /// was loaded (the root's and every member's), and lists for release the ones
+        /// they no longer hold and those of the members removed since. If a claim is
+        /// taken, the ones made are released and nothing is written.
+        async fn claim(&self, aggregate: &ItemAggregate) -> Result<rt::Claims, Error> {
+            let loaded = |kind: &str, id: &str| {
+                aggregate
+                    .loaded
+                    .iter()
+                    .find(|(t, i, _, _)| t == kind && i == id)
+                    .map(|(_, _, _, body)| body)
+            };
+            let mut claims = rt::Claims::default();
+            let now = rt::body(&aggregate.root)?;
+            let claimed = claim_item_item(
+                    &self.database,
+                    loaded(super::item::Item::TYPE, &aggregate.root.id),
+                    &now,
+                    &aggregate.root,
+                )
+                .await;
+            rt::Claims::absorb(&mut claims, claimed).await?;
+            Ok(claims)
+        }
+        /// The unique values held by the loaded documents `gone` picks (by `type` and
+        /// id), listed for release.
+        async fn release(
+            &self,
+            aggregate: &ItemAggregate,
+            gone: impl Fn((&str, &str)) -> bool,
+        ) -> Result<rt::Claims, Error> {
+            let mut claims = rt::Claims::default();
+            for (kind, id, _, body) in &aggregate.loaded {
+                if !gone((kind.as_str(), id.as_str())) {
+                    continue;
+                }
+                let released = match kind.as_str() {
+                    super::item::Item::TYPE => {
+                        claim_item_item(
+                                &self.database,
+                                ::core::option::Option::Some(body),
+                                &::serde_json::Value::Null,
+                                &aggregate.root,
+                            )
+                            .await
+                    }
+                    _ => continue,
+                };
+                rt::Claims::absorb(&mut claims, released).await?;
+            }
+            Ok(claims)
         }
     }
     /// The `Order` aggregate as stored: its root and its members' documents, all in

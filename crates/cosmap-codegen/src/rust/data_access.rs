@@ -80,6 +80,11 @@ pub struct AggregateView {
     pub soft_delete: bool,
     /// The claim function of the root's unique values, if it has any.
     pub claim_set: Option<String>,
+    /// Whether the root or a member has unique values kept by claims: a save claims
+    /// them before its batch and releases the old ones after it.
+    pub claims: bool,
+    /// Whether a member has unique values kept by claims (a member removed releases them).
+    pub member_claims: bool,
 }
 
 /// The unique values of one document type that claims enforce, and the private
@@ -102,6 +107,8 @@ pub struct MemberView {
     pub ident: String,
     pub document: String,
     pub discriminator: String,
+    /// The claim function of the member's unique values, if it has any.
+    pub claim_set: Option<String>,
 }
 
 /// A unique attribute of an aggregate's root that a claim document enforces.
@@ -631,7 +638,9 @@ pub fn build(model: &LogicalModel, rust: &RustView, mapping: &TypeMapping) -> Da
     let mut claim_sets = claim_sets;
     claim_sets.retain(|s| {
         let called = |f: &Option<String>| f.as_deref() == Some(s.function.as_str());
-        aggregates.iter().any(|a| called(&a.claim_set))
+        aggregates
+            .iter()
+            .any(|a| called(&a.claim_set) || a.members.iter().any(|m| called(&m.claim_set)))
             || patterns
                 .iter()
                 .any(|p| p.write.as_ref().is_some_and(|w| called(&w.claim_set)))
@@ -1006,6 +1015,7 @@ fn aggregate(
                 ident,
                 document: format!("super::{}::{}", cv.module, d.name),
                 discriminator: d.discriminator.clone(),
+                claim_set: claim_set_of(claim_sets, &cv.module, &d.name),
             }
         })
         .collect();
@@ -1038,16 +1048,9 @@ fn aggregate(
             .map(|i| format!("rt::bind(query, \"@key{i}\", &partition_key.{i})?"))
             .collect()
     };
-    if let Some(m) = members
-        .iter()
-        .find(|m| claim_sets.iter().any(|s| s.owner_path == m.document))
-    {
-        return Err(format!(
-            "the member `{}` has unique values kept by claims, which the repository does not claim yet",
-            m.document
-        ));
-    }
     let claim_set = claim_set_of(claim_sets, &cv.module, &root.name);
+    let member_claims = members.iter().any(|m| m.claim_set.is_some());
+    let claims = claim_set.is_some() || member_claims;
     Ok(AggregateView {
         root: root.name.clone(),
         module: cv.module.clone(),
@@ -1066,6 +1069,8 @@ fn aggregate(
         key_bindings,
         soft_delete: sources.contains(&(c.name.clone(), root.discriminator.clone())),
         claim_set,
+        claims,
+        member_claims,
     })
 }
 

@@ -287,6 +287,7 @@ const HELPERS: &[(&str, &[&str])] = &[
     ),
     ("release", &["Error", "ContainerClient", "delete"]),
     ("Claims", &["Error", "ContainerClient", "release"]),
+    ("Claims::absorb", &["Claims"]),
     ("claimed", &["Value"]),
     ("Lease", &[]),
     (
