@@ -85,6 +85,39 @@ pub struct AggregateView {
     pub claims: bool,
     /// Whether a member has unique values kept by claims (a member removed releases them).
     pub member_claims: bool,
+    /// The values the root keeps of its own members (counts, subsets), which a save
+    /// recomputes from the members it holds and writes in its batch.
+    pub derived: Vec<DerivedView>,
+    /// The root's values kept by change-feed workers: a save writes them as loaded.
+    pub kept_by_workers: Vec<String>,
+}
+
+/// A count or a subset the root keeps of its members, recomputed by each save.
+#[derive(Debug, Serialize)]
+pub struct DerivedView {
+    /// The root's JSON property.
+    pub property: String,
+    /// The members counted or kept (the aggregate's field of them).
+    pub member: String,
+    /// For a subset: which of them it keeps, and as what.
+    pub subset: Option<SubsetItemsView>,
+}
+
+/// How a subset's items are made from the members: the newest `newest` by `sort`,
+/// each the member's id (as `identity`) and its `kept` properties.
+#[derive(Debug, Serialize)]
+pub struct SubsetItemsView {
+    pub identity: String,
+    pub kept: Vec<String>,
+    pub sort: Vec<SortKeyView>,
+    pub newest: u64,
+}
+
+/// One sort key of a subset: a property, descending or not.
+#[derive(Debug, Serialize)]
+pub struct SortKeyView {
+    pub name: String,
+    pub descending: bool,
 }
 
 /// The unique values of one document type that claims enforce, and the private
@@ -974,14 +1007,17 @@ fn aggregate(
             levels.join(", ")
         ));
     }
-    if root.computed.iter().any(|v| v.kept == cosmap_mapper::Keeping::Batch)
-        || root.embedded.iter().any(|e| e.subset.is_some())
-        || members
-            .iter()
-            .any(|d| !d.computed.is_empty() || d.embedded.iter().any(|e| e.subset.is_some()))
-    {
+    let batch_kept = |d: &DocumentType| {
+        d.computed.iter().any(|v| v.kept == cosmap_mapper::Keeping::Batch)
+            || d.embedded.iter().any(|e| {
+                e.subset
+                    .as_ref()
+                    .is_some_and(|s| s.kept == cosmap_mapper::Keeping::Batch)
+            })
+    };
+    if members.iter().any(|d| batch_kept(d)) {
         return Err(
-            "it keeps derived values (counts or subsets) that a save would have to recompute; write it with the access patterns' requests"
+            "a member keeps counts or subsets of its own children in the batch, which a save of the whole aggregate does not recompute; write it with the access patterns' requests"
                 .into(),
         );
     }
@@ -1048,6 +1084,23 @@ fn aggregate(
             .map(|i| format!("rt::bind(query, \"@key{i}\", &partition_key.{i})?"))
             .collect()
     };
+    let derived = derived_values(root, &members)?;
+    let kept_by_workers: Vec<String> = root
+        .computed
+        .iter()
+        .filter(|v| v.kept != cosmap_mapper::Keeping::Batch)
+        .map(|v| v.name.clone())
+        .chain(
+            root.embedded
+                .iter()
+                .filter(|e| {
+                    e.subset
+                        .as_ref()
+                        .is_some_and(|s| s.kept != cosmap_mapper::Keeping::Batch)
+                })
+                .map(|e| e.name.clone()),
+        )
+        .collect();
     let claim_set = claim_set_of(claim_sets, &cv.module, &root.name);
     let member_claims = members.iter().any(|m| m.claim_set.is_some());
     let claims = claim_set.is_some() || member_claims;
@@ -1071,7 +1124,62 @@ fn aggregate(
         claim_set,
         claims,
         member_claims,
+        derived,
+        kept_by_workers,
     })
+}
+
+/// The counts and subsets `root` keeps in the batch, each of its `members` by their
+/// `type`: a value kept of anything else (another aggregate sharing the partition) is
+/// an error, as a save of this aggregate cannot recompute it.
+fn derived_values(root: &DocumentType, members: &[MemberView]) -> Result<Vec<DerivedView>, String> {
+    let member = |document_type: &str, property: &str| {
+        members
+            .iter()
+            .find(|m| m.document.rsplit("::").next() == Some(document_type))
+            .map(|m| m.ident.clone())
+            .ok_or_else(|| {
+                format!("it keeps `{property}` of `{document_type}`, not a member of it, in the batch of their writes; write it with the access patterns' requests")
+            })
+    };
+    let mut out = Vec::new();
+    for v in root.computed.iter().filter(|v| v.kept == cosmap_mapper::Keeping::Batch) {
+        out.push(DerivedView {
+            property: v.name.clone(),
+            member: member(&v.document_type, &v.name)?,
+            subset: None,
+        });
+    }
+    for e in &root.embedded {
+        let Some(of) = e.subset.as_ref().filter(|s| s.kept == cosmap_mapper::Keeping::Batch) else {
+            continue;
+        };
+        let mut names = e.attributes.iter().map(|a| a.name.clone());
+        let identity = names.next().unwrap_or_else(|| "id".into());
+        let kept: Vec<String> = names
+            .chain(e.embedded.iter().map(|x| x.name.clone()))
+            .chain(e.references.iter().map(|x| x.name.clone()))
+            .collect();
+        let sort = of
+            .sort
+            .iter()
+            .map(|k| SortKeyView {
+                name: k.trim_start_matches('-').to_string(),
+                descending: k.starts_with('-'),
+            })
+            .collect();
+        out.push(DerivedView {
+            property: e.name.clone(),
+            member: member(&of.document_type, &e.name)?,
+            subset: Some(SubsetItemsView {
+                identity,
+                kept,
+                sort,
+                newest: of.newest,
+            }),
+        });
+    }
+    Ok(out)
 }
 
 fn doc_view<'v, 'a>(cv: &'v ContainerView<'a>, name: &str) -> Result<&'v DocView<'a>, String> {

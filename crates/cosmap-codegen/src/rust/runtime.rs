@@ -220,6 +220,7 @@ const HELPERS: &[(&str, &[&str])] = &[
         "subset_with",
         &["Value", "Op", "Op::Replace", "text", "order", "stripped"],
     ),
+    ("newest", &["Value", "text", "order"]),
     ("order", &["Value"]),
     ("bind", &["Error", "Query", "json"]),
     ("if_match", &["Precondition"]),
