@@ -176,3 +176,19 @@ async fn an_attendee_email_is_unique_through_the_repository() {
         .await
         .expect("the released email can be taken");
 }
+
+#[tokio::test(flavor = "current_thread")]
+async fn a_read_by_a_unique_value_returns_one_or_none() {
+    let f = fixture().await;
+    let mut ada = AttendeeAggregate::new(attendee::Attendee::new("att-1", "ada@example.org", "Ada"));
+    f.db.attendee_repository().save(&mut ada).await.expect("saved");
+    let mut order = an_order("o-1", &["CODE-A", "CODE-B"]);
+    f.db.order_repository().save(&mut order).await.expect("saved");
+
+    let found: Option<order::Ticket> = f.db.ticket_by_code("CODE-B").await.expect("reads");
+    assert_eq!(found.map(|t| t.id).as_deref(), Some("o-1-t1"));
+    assert_eq!(f.db.ticket_by_code("CODE-Z").await.expect("reads"), None);
+    let found: Option<attendee::Attendee> = f.db.attendee_by_email("ada@example.org").await.expect("reads");
+    assert_eq!(found.map(|a| a.full_name).as_deref(), Some("Ada"));
+    assert_eq!(f.db.attendee_by_email("bob@example.org").await.expect("reads"), None);
+}

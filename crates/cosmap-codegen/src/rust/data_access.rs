@@ -177,6 +177,9 @@ pub struct PatternView {
     pub item: Option<ItemView>,
     /// An append to a bucket (`bucket`).
     pub append: Option<AppendView>,
+    /// A query that finds at most one document (by a `unique` value, or `TOP 1`):
+    /// it returns an `Option` of it.
+    pub at_most_one: bool,
 }
 
 /// An append of an item to the bucket of its window.
@@ -530,6 +533,9 @@ pub fn build(model: &LogicalModel, rust: &RustView, mapping: &TypeMapping) -> Da
         match pattern(&cx, op) {
             Ok(mut p) => {
                 p.ident = method(&mut methods, &p.name);
+                if p.row.is_some() || p.item.is_some() {
+                    p.at_most_one = false;
+                }
                 if let Some(row) = &mut p.row {
                     row.name = unique(format!("{}Row", upper_camel_of_snake(&p.ident)));
                     p.returns = format!("::std::vec::Vec<{}>", row.name);
@@ -1235,6 +1241,7 @@ fn pattern(cx: &Context<'_>, op: &Operation) -> Result<PatternView, String> {
         row: None,
         item: None,
         append: None,
+        at_most_one: false,
     };
     if op.kind == OperationKind::Write {
         return write_pattern(cx, op, base, docs);
@@ -1423,6 +1430,11 @@ fn pattern(cx: &Context<'_>, op: &Operation) -> Result<PatternView, String> {
                 None => format!("super::{}::{}", cv.module, cv.enum_name),
             };
             view.returns = format!("::std::vec::Vec<{item}>");
+            if view.row.is_none() && at_most_one(cx.model, first, sql) {
+                view.at_most_one = true;
+                view.returns = format!("::core::option::Option<{item}>");
+                docs.push("It finds at most one (a `unique` value, or `TOP 1`): `None` when there is none.".into());
+            }
             // Buckets (`bucket`): the items in range, from the buckets the range touches.
             let buckets = match &first.purpose {
                 Purpose::ReadBuckets {
@@ -1511,6 +1523,28 @@ fn pattern(cx: &Context<'_>, op: &Operation) -> Result<PatternView, String> {
 }
 
 /// The parameters request `r` names: in its key, its id and its SQL.
+/// Whether `sql` (the read's request `r`) finds at most one document: `TOP 1`, or an
+/// equality on a `unique` attribute of the one document type it reads.
+fn at_most_one(model: &LogicalModel, r: &Request, sql: &str) -> bool {
+    if sql.starts_with("SELECT TOP 1 ") {
+        return true;
+    }
+    let [document] = &r.document_types[..] else {
+        return false;
+    };
+    let Some(d) = model.container(&r.container).and_then(|c| c.document_type(document)) else {
+        return false;
+    };
+    d.attributes.iter().filter(|a| a.unique && !a.many).any(|a| {
+        let equality = format!(
+            "{} = @{} ",
+            cosmap_mapper::operations::sql_property("c", &a.name),
+            a.name
+        );
+        format!("{sql} ").contains(&equality)
+    })
+}
+
 fn used_parameters(r: &Request) -> BTreeSet<String> {
     fn add(source: &ValueSource, out: &mut BTreeSet<String>) {
         match source {
