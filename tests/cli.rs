@@ -176,7 +176,7 @@ fn data_access_is_written_on_request() {
     assert!(data.contains("pub async fn orders_of_an_account("));
     assert!(data.contains("pub struct OrderRepository"));
     assert!(data.contains("pub struct OrderToAccountWorker"));
-    // A model with patterns it cannot generate yet lists them, with the reason.
+    // A post that keeps its newest comments has a repository whose save recomputes them.
     let subset = cosmap(&[
         "generate",
         "examples/patterns/subset/model.json",
@@ -186,8 +186,21 @@ fn data_access_is_written_on_request() {
     ]);
     assert!(subset.status.success());
     let data = std::fs::read_to_string(dir.join("cosmap_data.rs")).unwrap();
+    assert!(data.contains("pub struct PostRepository"), "{data}");
+    assert!(data.contains("fn recompute(&mut self)"), "{data}");
+    // A model with patterns it cannot generate yet lists them, with the reason.
+    let ticketing = cosmap(&[
+        "generate",
+        "examples/ticketing/model.json",
+        "--out",
+        out_dir,
+        "--data-access",
+    ]);
+    assert!(ticketing.status.success());
+    let data = std::fs::read_to_string(dir.join("cosmap_data.rs")).unwrap();
     assert!(data.contains("/// Not generated"), "{data}");
-    assert!(data.contains("a repository of `Post`"), "{data}");
+    assert!(data.contains("the access pattern `place an order`"), "{data}");
+    assert!(data.contains("pub struct OrderRepository"), "{data}");
 }
 
 #[test]

@@ -8,7 +8,6 @@
 
 /// Data access for the model `Ecommerce` on `azure_data_cosmos`: open a [`Database`](data::Database),
 /// then call its access patterns, its repositories and its workers.
-#[allow(clippy::all, clippy::pedantic, clippy::nursery)]
 pub mod data {
     /// Why a data access call failed.
     #[derive(Debug)]
@@ -134,15 +133,17 @@ pub mod data {
     /// then a point read still finds it; the repositories skip it.
     pub const SOFT_DELETE_TTL_SECONDS: i64 = 86_400;
     /// The requests the generated code sends, once each (a model uses what it needs).
-    #[allow(dead_code)]
     mod rt {
         use super::Error;
-        use ::azure_data_cosmos::options::{
-            BatchDeleteOptions, BatchReplaceOptions, ItemWriteOptions, Precondition,
-        };
-        use ::azure_data_cosmos::{
-            ContainerClient, FeedScope, PartitionKey, Query, TransactionalBatch,
-        };
+        use ::azure_data_cosmos::options::BatchDeleteOptions;
+        use ::azure_data_cosmos::options::BatchReplaceOptions;
+        use ::azure_data_cosmos::options::ItemWriteOptions;
+        use ::azure_data_cosmos::options::Precondition;
+        use ::azure_data_cosmos::ContainerClient;
+        use ::azure_data_cosmos::FeedScope;
+        use ::azure_data_cosmos::PartitionKey;
+        use ::azure_data_cosmos::Query;
+        use ::azure_data_cosmos::TransactionalBatch;
         use ::futures::TryStreamExt as _;
         use ::serde_json::Value;
         /// The HTTP status of an SDK error.
@@ -227,508 +228,6 @@ pub mod data {
                 .await?;
             items.into_iter().map(from_json).collect()
         }
-        /// Where a followed reference's partition key is: a path in the result, or a constant.
-        #[derive(Clone, Copy)]
-        pub(super) enum Key<'a> {
-            Path(&'a [&'a str]),
-            Constant(&'a str),
-        }
-        /// The values at `path` in `value`, through arrays on the way (a list of
-        /// references); the value at the end is taken whole (a hierarchical key's array).
-        fn values_at<'v>(value: &'v Value, path: &[&str]) -> ::std::vec::Vec<&'v Value> {
-            let Some((first, rest)) = path.split_first() else {
-                return match value {
-                    Value::Null => ::std::vec::Vec::new(),
-                    other => ::std::vec![other],
-                };
-            };
-            match value {
-                Value::Array(items) => {
-                    items.iter().flat_map(|item| values_at(item, path)).collect()
-                }
-                Value::Object(map) => {
-                    map.get(*first).map(|v| values_at(v, rest)).unwrap_or_default()
-                }
-                _ => ::std::vec::Vec::new(),
-            }
-        }
-        /// A partition key value held in a document: text, or one text per level.
-        fn key_of(value: &Value) -> Result<PartitionKey, Error> {
-            match value {
-                Value::String(text) => Ok(PartitionKey::from(text.clone())),
-                Value::Array(levels) => {
-                    let mut values = ::std::vec::Vec::new();
-                    for level in levels {
-                        match level.as_str() {
-                            Some(text) => {
-                                values
-                                    .push(
-                                        ::azure_data_cosmos::models::PartitionKeyValue::from(
-                                            text.to_string(),
-                                        ),
-                                    )
-                            }
-                            None => {
-                                return Err(
-                                    json("a reference's partition key level is not text", level),
-                                );
-                            }
-                        }
-                    }
-                    Ok(PartitionKey::try_from(values)?)
-                }
-                other => Err(json("a reference's partition key is not text", other)),
-            }
-        }
-        /// Reads what `document`'s reference at `id` (with its partition key at `key`)
-        /// leads to, one point read per reference; a dangling one reads nothing.
-        pub(super) async fn follow<T: ::serde::de::DeserializeOwned>(
-            client: &ContainerClient,
-            document: &Value,
-            key: Key<'_>,
-            id: &[&str],
-        ) -> Result<::std::vec::Vec<T>, Error> {
-            let ids = values_at(document, id);
-            let keys: ::std::vec::Vec<Value> = match key {
-                Key::Path(path) => {
-                    values_at(document, path).into_iter().cloned().collect()
-                }
-                Key::Constant(value) => {
-                    ::std::vec![Value::String(value.to_string()); ids.len()]
-                }
-            };
-            if keys.len() != ids.len() {
-                return Err(
-                    json(
-                        "a reference's id and partition key do not pair up",
-                        Value::from(ids.len()),
-                    ),
-                );
-            }
-            let mut out = ::std::vec::Vec::new();
-            for (id, key) in ids.into_iter().zip(keys) {
-                let Some(id) = id.as_str() else {
-                    return Err(json("a reference's id is not text", id));
-                };
-                if let Some(found) = read_live(client, key_of(&key)?, id).await? {
-                    out.push(found);
-                }
-            }
-            Ok(out)
-        }
-        /// The documents whose ids `document`'s list of references at `list` holds: one
-        /// query (`sql`, its `parameter` bound to those ids), in the partition `key`
-        /// names or across partitions. An empty list reads nothing.
-        pub(super) async fn read_listed<T: ::serde::de::DeserializeOwned>(
-            client: &ContainerClient,
-            document: &Value,
-            sql: &str,
-            parameter: &str,
-            list: &str,
-            key: ::core::option::Option<&str>,
-        ) -> Result<::std::vec::Vec<T>, Error> {
-            let ids: ::std::vec::Vec<&Value> = values_at(document, &[list, "id"]);
-            if ids.is_empty() {
-                return Ok(::std::vec::Vec::new());
-            }
-            let query = bind(Query::from(sql), parameter, &ids)?;
-            let scope = match key {
-                ::core::option::Option::Some(value) => {
-                    FeedScope::partition(value.to_string())
-                }
-                ::core::option::Option::None => FeedScope::full_container(),
-            };
-            self::query(client, query, scope).await
-        }
-        /// The ancestors of `document` up its self-reference (at `id`, its partition key
-        /// at `key`), root first: one point read per level, until a level has no
-        /// reference or it leads nowhere. A reference back to a document already read
-        /// (a cycle) is an error, never an endless climb.
-        pub(super) async fn climb<T: ::serde::de::DeserializeOwned>(
-            client: &ContainerClient,
-            document: &Value,
-            key: Key<'_>,
-            id: &[&str],
-        ) -> Result<::std::vec::Vec<T>, Error> {
-            let mut seen = ::std::vec![text(document, "id")];
-            let mut chain: ::std::vec::Vec<Value> = ::std::vec::Vec::new();
-            let mut current = ::core::clone::Clone::clone(document);
-            loop {
-                let found: ::std::vec::Vec<Value> = follow(client, &current, key, id)
-                    .await?;
-                let Some(parent) = found.into_iter().next() else {
-                    break;
-                };
-                let parent_id = text(&parent, "id");
-                if seen.contains(&parent_id) {
-                    return Err(
-                        json(
-                            "the chain of parents loops back to a document already read",
-                            parent,
-                        ),
-                    );
-                }
-                seen.push(parent_id);
-                chain.push(::core::clone::Clone::clone(&parent));
-                current = parent;
-            }
-            chain.reverse();
-            chain.into_iter().map(from_json).collect()
-        }
-        /// The documents that refer to `document`: `sql` with every parameter bound to
-        /// its id, in the partition that id names (`single`) or across partitions.
-        pub(super) async fn find_referring<T: ::serde::de::DeserializeOwned>(
-            client: &ContainerClient,
-            document: &Value,
-            sql: &str,
-            parameters: &[&str],
-            single: bool,
-        ) -> Result<::std::vec::Vec<T>, Error> {
-            let id = text(document, "id");
-            let mut query = Query::from(sql);
-            for name in parameters {
-                query = bind(query, name, &id)?;
-            }
-            let scope = if single {
-                FeedScope::partition(id)
-            } else {
-                FeedScope::full_container()
-            };
-            self::query(client, query, scope).await
-        }
-        /// The number of matches of a count query for `document` (every parameter bound
-        /// to its id): in the partition `key` names, a `COUNT(1)`; across partitions, one
-        /// `1` per match (the SDK runs no aggregate there). Deleted documents are left out
-        /// by the query itself.
-        pub(super) async fn count_of(
-            client: &ContainerClient,
-            document: &Value,
-            sql: &str,
-            parameters: &[&str],
-            key: ::core::option::Option<Key<'_>>,
-        ) -> Result<u64, Error> {
-            let id = text(document, "id");
-            let mut query = Query::from(sql);
-            for name in parameters {
-                query = bind(query, name, &id)?;
-            }
-            let scope = match key {
-                ::core::option::Option::Some(Key::Path(path)) => {
-                    let value = values_at(document, path)
-                        .first()
-                        .copied()
-                        .unwrap_or(&Value::Null);
-                    FeedScope::partition(key_of(value)?)
-                }
-                ::core::option::Option::Some(Key::Constant(value)) => {
-                    FeedScope::partition(value.to_string())
-                }
-                ::core::option::Option::None => FeedScope::full_container(),
-            };
-            let counts: ::std::vec::Vec<u64> = self::query(client, query, scope).await?;
-            Ok(counts.into_iter().sum())
-        }
-        /// The partition key of `document`: its values of the properties `keys`.
-        pub(super) fn key_in(
-            document: &Value,
-            keys: &[&str],
-        ) -> Result<PartitionKey, Error> {
-            match keys {
-                [one] => key_of(document.get(*one).unwrap_or(&Value::Null)),
-                levels => {
-                    key_of(
-                        &Value::Array(
-                            levels
-                                .iter()
-                                .map(|l| document.get(*l).cloned().unwrap_or(Value::Null))
-                                .collect(),
-                        ),
-                    )
-                }
-            }
-        }
-        /// Rewrites the attributes each holder's `reference` copies from `source`: the
-        /// holders are found by `sql` (every parameter bound to the source's id), each
-        /// replaced at the version found, read again and retried if it changed meanwhile.
-        pub(super) async fn refresh(
-            client: &ContainerClient,
-            container: &'static str,
-            source: &Value,
-            sql: &str,
-            parameters: &[&str],
-            single: bool,
-            reference: &str,
-            attributes: &[&str],
-            keys: &[&str],
-        ) -> Result<(), Error> {
-            let holders: ::std::vec::Vec<Value> = find_referring(
-                    client,
-                    source,
-                    sql,
-                    parameters,
-                    single,
-                )
-                .await?;
-            for found in holders {
-                let mut holder = found;
-                let mut attempts = 0;
-                loop {
-                    let mut edited = holder.clone();
-                    if let Some(Value::Object(copied)) = edited.get_mut(reference) {
-                        for a in attributes {
-                            match source.get(*a) {
-                                Some(value) => {
-                                    copied.insert((*a).to_string(), value.clone())
-                                }
-                                None => copied.remove(*a),
-                            };
-                        }
-                    }
-                    if edited == holder {
-                        break;
-                    }
-                    let id = text(&holder, "id");
-                    let etag = text(&holder, "_etag");
-                    match replace(
-                            client,
-                            container,
-                            key_in(&holder, keys)?,
-                            stripped(edited),
-                            Some(&etag),
-                        )
-                        .await
-                    {
-                        Ok(_) => break,
-                        Err(Error::Stale { .. }) if attempts < 5 => {
-                            attempts += 1;
-                            match read::<Value>(client, key_in(&holder, keys)?, &id)
-                                .await?
-                            {
-                                Some(fresh) => holder = fresh,
-                                None => break,
-                            }
-                        }
-                        Err(error) => return Err(error),
-                    }
-                }
-            }
-            Ok(())
-        }
-        /// What a parent keeps of its children: their number, or the newest of them as
-        /// items of the child's id (named `identity`) and the `kept` properties.
-        pub(super) enum Kept<'a> {
-            Count,
-            Subset { identity: &'a str, kept: &'a [&'a str] },
-        }
-        /// Rewrites `property` on the parent of the changed `child` (through its
-        /// `reference`): `sql` (run in `children`, every parameter bound to the parent's
-        /// id) finds the children again; the parent is replaced at the version read.
-        #[allow(clippy::too_many_arguments)]
-        pub(super) async fn keep(
-            children: &ContainerClient,
-            parents: &ContainerClient,
-            container: &'static str,
-            child: &Value,
-            reference: &str,
-            sql: &str,
-            parameters: &[&str],
-            single: bool,
-            property: &str,
-            kept: Kept<'_>,
-        ) -> Result<(), Error> {
-            let Some(parent_ref) = child.get(reference).filter(|r| !r.is_null()) else {
-                return Ok(());
-            };
-            let parent_id = text(parent_ref, "id");
-            let parent_key = key_of(
-                parent_ref.get("partitionKey").unwrap_or(&Value::Null),
-            )?;
-            let mut query = Query::from(sql);
-            for name in parameters {
-                query = bind(query, name, &parent_id)?;
-            }
-            let scope = if single {
-                FeedScope::partition(parent_id.clone())
-            } else {
-                FeedScope::full_container()
-            };
-            let found: ::std::vec::Vec<Value> = self::query(children, query, scope)
-                .await?;
-            let value = match kept {
-                Kept::Count if sql.starts_with("SELECT VALUE 1 ") => {
-                    Value::from(found.len())
-                }
-                Kept::Count => found.first().cloned().unwrap_or(Value::from(0)),
-                Kept::Subset { identity, kept } => {
-                    Value::Array(
-                        found
-                            .iter()
-                            .map(|c| {
-                                let mut item = ::serde_json::Map::new();
-                                item.insert(
-                                    identity.to_string(),
-                                    Value::String(text(c, "id")),
-                                );
-                                for name in kept {
-                                    if let Some(v) = c.get(*name) {
-                                        item.insert((*name).to_string(), v.clone());
-                                    }
-                                }
-                                Value::Object(item)
-                            })
-                            .collect(),
-                    )
-                }
-            };
-            for _ in 0..6 {
-                let Some(mut parent) = read::<
-                    Value,
-                >(parents, parent_key.clone(), &parent_id)
-                    .await? else {
-                    return Ok(());
-                };
-                if parent.get(property) == Some(&value) {
-                    return Ok(());
-                }
-                let etag = text(&parent, "_etag");
-                parent[property] = value.clone();
-                match replace(
-                        parents,
-                        container,
-                        parent_key.clone(),
-                        stripped(parent),
-                        Some(&etag),
-                    )
-                    .await
-                {
-                    Ok(_) => return Ok(()),
-                    Err(Error::Stale { .. }) => continue,
-                    Err(error) => return Err(error),
-                }
-            }
-            Err(Error::Stale {
-                container,
-                id: parent_id,
-            })
-        }
-        /// Rewrites the ancestors `list` of every descendant of the changed `element`
-        /// (found by `sql`, every parameter bound to its id): the element's own list,
-        /// then the element (its id, partition key and `attributes`), then the entries
-        /// that were below it. Each descendant is replaced at the version read.
-        #[allow(clippy::too_many_arguments)]
-        pub(super) async fn reancestor(
-            client: &ContainerClient,
-            container: &'static str,
-            element: &Value,
-            sql: &str,
-            parameters: &[&str],
-            single: bool,
-            list: &str,
-            attributes: &[&str],
-            keys: &[&str],
-        ) -> Result<(), Error> {
-            let id = text(element, "id");
-            let mut entry = ::serde_json::Map::new();
-            entry.insert("id".into(), Value::String(id.clone()));
-            let key = match keys {
-                [one] => element.get(*one).cloned().unwrap_or(Value::Null),
-                levels => {
-                    Value::Array(
-                        levels
-                            .iter()
-                            .map(|l| element.get(*l).cloned().unwrap_or(Value::Null))
-                            .collect(),
-                    )
-                }
-            };
-            entry.insert("partitionKey".into(), key);
-            for a in attributes {
-                if let Some(v) = element.get(*a) {
-                    entry.insert((*a).to_string(), v.clone());
-                }
-            }
-            let mut above = element
-                .get(list)
-                .and_then(Value::as_array)
-                .cloned()
-                .unwrap_or_default();
-            above.push(Value::Object(entry));
-            let descendants: ::std::vec::Vec<Value> = find_referring(
-                    client,
-                    element,
-                    sql,
-                    parameters,
-                    single,
-                )
-                .await?;
-            for found in descendants {
-                let mut descendant = found;
-                for attempt in 0..6 {
-                    let entries = descendant
-                        .get(list)
-                        .and_then(Value::as_array)
-                        .cloned()
-                        .unwrap_or_default();
-                    let Some(at) = entries.iter().position(|e| text(e, "id") == id) else {
-                        break;
-                    };
-                    let mut rewritten = above.clone();
-                    rewritten.extend(entries[at + 1..].iter().cloned());
-                    if entries == rewritten {
-                        break;
-                    }
-                    let mut edited = descendant.clone();
-                    edited[list] = Value::Array(rewritten);
-                    let descendant_id = text(&descendant, "id");
-                    let etag = text(&descendant, "_etag");
-                    match replace(
-                            client,
-                            container,
-                            key_in(&descendant, keys)?,
-                            stripped(edited),
-                            Some(&etag),
-                        )
-                        .await
-                    {
-                        Ok(_) => break,
-                        Err(Error::Stale { .. }) if attempt < 5 => {
-                            match read::<
-                                Value,
-                            >(client, key_in(&descendant, keys)?, &descendant_id)
-                                .await?
-                            {
-                                Some(fresh) => descendant = fresh,
-                                None => break,
-                            }
-                        }
-                        Err(error) => return Err(error),
-                    }
-                }
-            }
-            Ok(())
-        }
-        /// Deletes the documents of one feed partition beyond its `newest`: `sql` lists
-        /// them newest first (its `@key` bound to the partition's value).
-        pub(super) async fn trim(
-            client: &ContainerClient,
-            container: &'static str,
-            key: ::std::string::String,
-            sql: &str,
-            newest: u64,
-        ) -> Result<(), Error> {
-            let query = bind(Query::from(sql), "@key", &key)?;
-            let documents: ::std::vec::Vec<Value> = self::query(
-                    client,
-                    query,
-                    FeedScope::partition(key.clone()),
-                )
-                .await?;
-            let keep = usize::try_from(newest).unwrap_or(usize::MAX);
-            for old in documents.iter().skip(keep) {
-                delete(client, container, key.clone(), &text(old, "id"), None).await?;
-            }
-            Ok(())
-        }
         /// Reads `source`'s change feed from the lease `lease_id` (in `target`, at
         /// `lease_key`) and gives each changed document to `apply` (`true`: applied),
         /// writing the lease after each page; reads until every feed range has answered
@@ -797,260 +296,6 @@ pub mod data {
                     .await?;
             }
             Ok(applied)
-        }
-        /// The written document's value named `name` (a property, or its identity: its `id`).
-        pub(super) fn value_of(
-            body: &Value,
-            name: &str,
-            identity: &str,
-        ) -> Result<::std::string::String, Error> {
-            let key = if name == identity && body.get(name).is_none() {
-                "id"
-            } else {
-                name
-            };
-            body.get(key)
-                .and_then(Value::as_str)
-                .map(str::to_string)
-                .ok_or_else(|| json("the written document has no text value", name))
-        }
-        /// Sets `document`'s ancestors `list` to its parent's and the parent itself (the
-        /// `attributes` copied), root first: none without a parent.
-        pub(super) async fn ancestors(
-            client: &ContainerClient,
-            container: &'static str,
-            document: &mut Value,
-            reference: &str,
-            list: &str,
-            attributes: &[&str],
-        ) -> Result<(), Error> {
-            let parent_ref = document.get(reference).filter(|r| !r.is_null()).cloned();
-            let Some(parent_ref) = parent_ref else {
-                document[list] = Value::Array(::std::vec::Vec::new());
-                return Ok(());
-            };
-            let id = text(&parent_ref, "id");
-            let key = parent_ref.get("partitionKey").cloned().unwrap_or(Value::Null);
-            let Some(parent) = read::<Value>(client, key_of(&key)?, &id).await? else {
-                return Err(Error::Missing { container, id });
-            };
-            let mut entries = parent
-                .get(list)
-                .and_then(Value::as_array)
-                .cloned()
-                .unwrap_or_default();
-            let mut entry = ::serde_json::Map::new();
-            entry.insert("id".into(), Value::String(id));
-            entry.insert("partitionKey".into(), key);
-            for a in attributes {
-                if let Some(v) = parent.get(*a) {
-                    entry.insert((*a).to_string(), v.clone());
-                }
-            }
-            entries.push(Value::Object(entry));
-            document[list] = Value::Array(entries);
-            Ok(())
-        }
-        /// The parent document `id` (in partition `key`) a write keeps a value on, with its etag.
-        pub(super) async fn parent(
-            client: &ContainerClient,
-            container: &'static str,
-            key: ::std::string::String,
-            id: &str,
-        ) -> Result<(Value, ::std::string::String), Error> {
-            match read::<Value>(client, key, id).await? {
-                Some(parent) => {
-                    let etag = text(&parent, "_etag");
-                    Ok((parent, etag))
-                }
-                None => {
-                    Err(Error::Missing {
-                        container,
-                        id: id.to_string(),
-                    })
-                }
-            }
-        }
-        /// The parent with its count `property` moved by `delta` (never below 0), written at its version.
-        pub(super) fn counted(
-            parent: (Value, ::std::string::String),
-            property: &str,
-            delta: i64,
-        ) -> Op {
-            let (mut parent, etag) = parent;
-            let n = parent
-                .get(property)
-                .and_then(Value::as_i64)
-                .unwrap_or(0)
-                .saturating_add(delta)
-                .max(0);
-            parent[property] = Value::from(n);
-            Op::Replace(stripped(parent), etag)
-        }
-        /// Adds `item` to the `items` of the bucket `window` (in partition `key`), at the
-        /// version read (read again and retried if it changed meanwhile); `empty`, the
-        /// bucket without items, is created for the window's first item.
-        pub(super) async fn append(
-            client: &ContainerClient,
-            container: &'static str,
-            key: ::std::string::String,
-            window: &str,
-            items: &str,
-            item: Value,
-            empty: Value,
-        ) -> Result<(), Error> {
-            for _ in 0..6 {
-                let result = match read::<Value>(client, key.clone(), window).await? {
-                    Some(mut bucket) => {
-                        let etag = text(&bucket, "_etag");
-                        match bucket.get_mut(items) {
-                            Some(Value::Array(list)) => list.push(item.clone()),
-                            _ => bucket[items] = Value::Array(::std::vec![item.clone()]),
-                        }
-                        replace(
-                                client,
-                                container,
-                                key.clone(),
-                                stripped(bucket),
-                                Some(&etag),
-                            )
-                            .await
-                    }
-                    None => {
-                        let mut bucket = empty.clone();
-                        bucket[items] = Value::Array(::std::vec![item.clone()]);
-                        create(client, container, key.clone(), bucket).await
-                    }
-                };
-                match result {
-                    Ok(_) => return Ok(()),
-                    Err(Error::Stale { .. } | Error::Exists { .. }) => continue,
-                    Err(error) => return Err(error),
-                }
-            }
-            Err(Error::Stale {
-                container,
-                id: window.to_string(),
-            })
-        }
-        /// A parameter's value as JSON (its canonical text for a mapped type).
-        pub(super) fn json_of<T: ::serde::Serialize>(value: &T) -> Result<Value, Error> {
-            ::serde_json::to_value(value)
-                .map_err(|e| json("a parameter could not be written as JSON", e))
-        }
-        /// The items of `buckets`' `items` lists whose `time` is within every bound
-        /// (`(value, comparison)`, as text: canonical date-times sort as text), in time
-        /// order, at most `limit`.
-        pub(super) fn bucket_items<T: ::serde::de::DeserializeOwned>(
-            buckets: ::std::vec::Vec<Value>,
-            items: &str,
-            time: &str,
-            bounds: &[(Value, &str)],
-            newest_first: bool,
-            limit: ::core::option::Option<usize>,
-        ) -> Result<::std::vec::Vec<T>, Error> {
-            let within = |item: &Value| {
-                let at = item.get(time).and_then(Value::as_str).unwrap_or_default();
-                bounds
-                    .iter()
-                    .all(|(bound, op)| {
-                        let bound = bound.as_str().unwrap_or_default();
-                        match *op {
-                            ">" => at > bound,
-                            ">=" => at >= bound,
-                            "<" => at < bound,
-                            _ => at <= bound,
-                        }
-                    })
-            };
-            let mut kept: ::std::vec::Vec<Value> = buckets
-                .into_iter()
-                .flat_map(|b| {
-                    b.get(items).and_then(Value::as_array).cloned().unwrap_or_default()
-                })
-                .filter(|item| within(item))
-                .collect();
-            kept.sort_by(|a, b| {
-                let (a, b) = (text(a, time), text(b, time));
-                if newest_first { b.cmp(&a) } else { a.cmp(&b) }
-            });
-            if let Some(limit) = limit {
-                kept.truncate(limit);
-            }
-            kept.into_iter().map(from_json).collect()
-        }
-        /// The parent with the written `child` put in its place in the subset
-        /// `property` (an item of the child's id, named `identity`, and the `kept`
-        /// properties), in the order of `sort` ((property, descending)), at most
-        /// `newest` items; written at the parent's version.
-        pub(super) fn subset_with(
-            parent: (Value, ::std::string::String),
-            property: &str,
-            child: &Value,
-            identity: &str,
-            kept: &[&str],
-            sort: &[(&str, bool)],
-            newest: usize,
-        ) -> Op {
-            let (mut parent, etag) = parent;
-            let mut item = ::serde_json::Map::new();
-            let id = text(child, "id");
-            item.insert(identity.to_string(), Value::String(id.clone()));
-            for name in kept {
-                if let Some(v) = child.get(*name) {
-                    item.insert((*name).to_string(), v.clone());
-                }
-            }
-            let mut items: ::std::vec::Vec<Value> = parent
-                .get(property)
-                .and_then(Value::as_array)
-                .cloned()
-                .unwrap_or_default()
-                .into_iter()
-                .filter(|i| text(i, identity) != id)
-                .collect();
-            items.push(Value::Object(item));
-            items
-                .sort_by(|a, b| {
-                    for (name, descending) in sort {
-                        let ordering = order(a.get(*name), b.get(*name));
-                        let ordering = if *descending {
-                            ordering.reverse()
-                        } else {
-                            ordering
-                        };
-                        if ordering != ::core::cmp::Ordering::Equal {
-                            return ordering;
-                        }
-                    }
-                    ::core::cmp::Ordering::Equal
-                });
-            items.truncate(newest);
-            parent[property] = Value::Array(items);
-            Op::Replace(stripped(parent), etag)
-        }
-        /// Cosmos DB's order of values: absent, null, booleans, numbers, text.
-        fn order(a: Option<&Value>, b: Option<&Value>) -> ::core::cmp::Ordering {
-            fn rank(v: Option<&Value>) -> u8 {
-                match v {
-                    None => 0,
-                    Some(Value::Null) => 1,
-                    Some(Value::Bool(_)) => 2,
-                    Some(Value::Number(_)) => 3,
-                    Some(Value::String(_)) => 4,
-                    Some(_) => 5,
-                }
-            }
-            match (a, b) {
-                (Some(Value::Bool(x)), Some(Value::Bool(y))) => x.cmp(y),
-                (Some(Value::Number(x)), Some(Value::Number(y))) => {
-                    x.as_f64()
-                        .partial_cmp(&y.as_f64())
-                        .unwrap_or(::core::cmp::Ordering::Equal)
-                }
-                (Some(Value::String(x)), Some(Value::String(y))) => x.cmp(y),
-                _ => rank(a).cmp(&rank(b)),
-            }
         }
         /// Binds `value` to the query parameter `name`.
         pub(super) fn bind(
@@ -1152,10 +397,6 @@ pub mod data {
             Replace(Value, ::std::string::String),
             /// A delete of the version the etag names.
             Delete(::std::string::String, ::std::string::String),
-            /// A delete of whatever version is there.
-            DeleteAny(::std::string::String),
-            /// A document written at the version the etag names, or (without) whatever is there.
-            Write(Value, ::core::option::Option<::std::string::String>),
         }
         impl Op {
             /// A document written as it is: created without an etag, replaced over its version with one.
@@ -1170,10 +411,9 @@ pub mod data {
             }
             fn id(&self) -> ::std::string::String {
                 match self {
-                    Op::Create(body) | Op::Replace(body, _) | Op::Write(body, _) => {
-                        text(body, "id")
-                    }
-                    Op::Delete(id, _) | Op::DeleteAny(id) => id.clone(),
+                    Op::Create(body) => text(body, "id"),
+                    Op::Replace(body, _) => text(body, "id"),
+                    Op::Delete(id, _) => id.clone(),
                 }
             }
         }
@@ -1217,14 +457,6 @@ pub mod data {
                             .with_precondition(if_match(&etag));
                         batch.delete_item(id, Some(options))
                     }
-                    Op::Write(body, Some(etag)) => {
-                        let id = text(&body, "id");
-                        let options = BatchReplaceOptions::default()
-                            .with_precondition(if_match(&etag));
-                        batch.replace_item(id, body, Some(options))?
-                    }
-                    Op::Write(body, None) => batch.upsert_item(body, None)?,
-                    Op::DeleteAny(id) => batch.delete_item(id, None),
                 };
             }
             let response = client.execute_transactional_batch(batch, None).await?;
@@ -1319,6 +551,24 @@ pub mod data {
             pub(super) async fn undo(self) {
                 for (client, id, value) in self.made {
                     let _ = release(&client, &value, id).await;
+                }
+            }
+            /// Adds the claims of another document of the same write; if claiming them
+            /// failed, releases every claim made so far and returns the error.
+            pub(super) async fn absorb(
+                &mut self,
+                claimed: Result<Claims, Error>,
+            ) -> Result<(), Error> {
+                match claimed {
+                    Ok(more) => {
+                        self.made.extend(more.made);
+                        self.release.extend(more.release);
+                        Ok(())
+                    }
+                    Err(error) => {
+                        ::core::mem::take(self).undo().await;
+                        Err(error)
+                    }
                 }
             }
             /// The write is done: releases the values the document no longer holds.
@@ -2232,6 +1482,13 @@ pub mod data {
         /// Embedded `OrderStatus`.
         pub status: super::types::OrderStatus,
     }
+    /// A document of an aggregate as a save writes it: its `type`, id, etag (none: new) and JSON.
+    type Written = (
+        ::std::string::String,
+        ::std::string::String,
+        ::core::option::Option<::std::string::String>,
+        ::serde_json::Value,
+    );
     /// The `Account` aggregate as stored: its root and its members' documents, all in
     /// one logical partition of `Account`, saved together in one transactional batch.
     #[derive(::core::fmt::Debug, ::core::clone::Clone, ::core::cmp::PartialEq)]
@@ -2267,26 +1524,14 @@ pub mod data {
             }
         }
         /// Every document as JSON, with its `type`, id and etag, root first.
-        fn documents(
-            &self,
-        ) -> Result<
-            ::std::vec::Vec<
-                (
-                    ::std::string::String,
-                    ::std::string::String,
-                    ::core::option::Option<::std::string::String>,
-                    ::serde_json::Value,
-                ),
-            >,
-            Error,
-        > {
-            let mut out = ::std::vec::Vec::new();
-            out.push((
+        fn documents(&self) -> Result<::std::vec::Vec<Written>, Error> {
+            let root = (
                 ::std::string::String::from(super::account::Account::TYPE),
                 ::core::clone::Clone::clone(&self.root.id),
                 ::core::clone::Clone::clone(&self.root.etag),
                 rt::body(&self.root)?,
-            ));
+            );
+            let mut out = ::std::vec![root];
             for document in &self.bank_accounts {
                 out.push((
                     ::std::string::String::from("bankAccount"),
@@ -2427,21 +1672,7 @@ pub mod data {
                     );
                 }
             }
-            let before = aggregate
-                .loaded
-                .iter()
-                .find(|(t, id, _, _)| {
-                    t == super::account::Account::TYPE && *id == aggregate.root.id
-                })
-                .map(|(_, _, _, body)| ::core::clone::Clone::clone(body));
-            let now = rt::body(&aggregate.root)?;
-            let claims = claim_account_account(
-                    &self.database,
-                    before.as_ref(),
-                    &now,
-                    &aggregate.root,
-                )
-                .await?;
+            let claims = self.claim(aggregate).await?;
             let result = rt::batch(
                     &self.database.account.client,
                     AccountContainer::NAME,
@@ -2488,24 +1719,63 @@ pub mod data {
                     ops,
                 )
                 .await?;
-            let root = aggregate
-                .loaded
-                .iter()
-                .find(|(t, id, _, _)| {
-                    t == super::account::Account::TYPE && *id == aggregate.root.id
-                });
-            if let ::core::option::Option::Some((_, _, _, before)) = root {
-                claim_account_account(
-                        &self.database,
-                        ::core::option::Option::Some(before),
-                        &::serde_json::Value::Null,
-                        &aggregate.root,
-                    )
-                    .await?
-                    .finish()
-                    .await?;
-            }
+            self.release(&aggregate, |_| true).await?.finish().await?;
             Ok(())
+        }
+        /// Claims the unique values the aggregate's documents hold and did not when it
+        /// was loaded (the root's and every member's), and lists for release the ones
+        /// they no longer hold and those of the members removed since. If a claim is
+        /// taken, the ones made are released and nothing is written.
+        async fn claim(
+            &self,
+            aggregate: &AccountAggregate,
+        ) -> Result<rt::Claims, Error> {
+            let loaded = |kind: &str, id: &str| {
+                aggregate
+                    .loaded
+                    .iter()
+                    .find(|(t, i, _, _)| t == kind && i == id)
+                    .map(|(_, _, _, body)| body)
+            };
+            let mut claims = rt::Claims::default();
+            let now = rt::body(&aggregate.root)?;
+            let claimed = claim_account_account(
+                    &self.database,
+                    loaded(super::account::Account::TYPE, &aggregate.root.id),
+                    &now,
+                    &aggregate.root,
+                )
+                .await;
+            rt::Claims::absorb(&mut claims, claimed).await?;
+            Ok(claims)
+        }
+        /// The unique values held by the loaded documents `gone` picks (by `type` and
+        /// id), listed for release.
+        async fn release(
+            &self,
+            aggregate: &AccountAggregate,
+            gone: impl Fn((&str, &str)) -> bool,
+        ) -> Result<rt::Claims, Error> {
+            let mut claims = rt::Claims::default();
+            for (kind, id, _, body) in &aggregate.loaded {
+                if !gone((kind.as_str(), id.as_str())) {
+                    continue;
+                }
+                let released = match kind.as_str() {
+                    super::account::Account::TYPE => {
+                        claim_account_account(
+                                &self.database,
+                                ::core::option::Option::Some(body),
+                                &::serde_json::Value::Null,
+                                &aggregate.root,
+                            )
+                            .await
+                    }
+                    _ => continue,
+                };
+                rt::Claims::absorb(&mut claims, released).await?;
+            }
+            Ok(claims)
         }
     }
     /// The `Country` aggregate as stored: its root and its members' documents, all in
@@ -2534,26 +1804,14 @@ pub mod data {
             }
         }
         /// Every document as JSON, with its `type`, id and etag, root first.
-        fn documents(
-            &self,
-        ) -> Result<
-            ::std::vec::Vec<
-                (
-                    ::std::string::String,
-                    ::std::string::String,
-                    ::core::option::Option<::std::string::String>,
-                    ::serde_json::Value,
-                ),
-            >,
-            Error,
-        > {
-            let mut out = ::std::vec::Vec::new();
-            out.push((
+        fn documents(&self) -> Result<::std::vec::Vec<Written>, Error> {
+            let root = (
                 ::std::string::String::from(super::dictionary::Country::TYPE),
                 ::core::clone::Clone::clone(&self.root.id),
                 ::core::clone::Clone::clone(&self.root.etag),
                 rt::body(&self.root)?,
-            ));
+            );
+            let out = ::std::vec![root];
             Ok(out)
         }
         /// Takes the new etags, in the order of [`Self::documents`].
@@ -2707,26 +1965,14 @@ pub mod data {
             }
         }
         /// Every document as JSON, with its `type`, id and etag, root first.
-        fn documents(
-            &self,
-        ) -> Result<
-            ::std::vec::Vec<
-                (
-                    ::std::string::String,
-                    ::std::string::String,
-                    ::core::option::Option<::std::string::String>,
-                    ::serde_json::Value,
-                ),
-            >,
-            Error,
-        > {
-            let mut out = ::std::vec::Vec::new();
-            out.push((
+        fn documents(&self) -> Result<::std::vec::Vec<Written>, Error> {
+            let root = (
                 ::std::string::String::from(super::dictionary::DeliveryMethod::TYPE),
                 ::core::clone::Clone::clone(&self.root.id),
                 ::core::clone::Clone::clone(&self.root.etag),
                 rt::body(&self.root)?,
-            ));
+            );
+            let out = ::std::vec![root];
             Ok(out)
         }
         /// Takes the new etags, in the order of [`Self::documents`].
@@ -2886,26 +2132,14 @@ pub mod data {
             }
         }
         /// Every document as JSON, with its `type`, id and etag, root first.
-        fn documents(
-            &self,
-        ) -> Result<
-            ::std::vec::Vec<
-                (
-                    ::std::string::String,
-                    ::std::string::String,
-                    ::core::option::Option<::std::string::String>,
-                    ::serde_json::Value,
-                ),
-            >,
-            Error,
-        > {
-            let mut out = ::std::vec::Vec::new();
-            out.push((
+        fn documents(&self) -> Result<::std::vec::Vec<Written>, Error> {
+            let root = (
                 ::std::string::String::from(super::dictionary::Warehouse::TYPE),
                 ::core::clone::Clone::clone(&self.root.id),
                 ::core::clone::Clone::clone(&self.root.etag),
                 rt::body(&self.root)?,
-            ));
+            );
+            let out = ::std::vec![root];
             Ok(out)
         }
         /// Takes the new etags, in the order of [`Self::documents`].
@@ -3065,26 +2299,14 @@ pub mod data {
             }
         }
         /// Every document as JSON, with its `type`, id and etag, root first.
-        fn documents(
-            &self,
-        ) -> Result<
-            ::std::vec::Vec<
-                (
-                    ::std::string::String,
-                    ::std::string::String,
-                    ::core::option::Option<::std::string::String>,
-                    ::serde_json::Value,
-                ),
-            >,
-            Error,
-        > {
-            let mut out = ::std::vec::Vec::new();
-            out.push((
+        fn documents(&self) -> Result<::std::vec::Vec<Written>, Error> {
+            let root = (
                 ::std::string::String::from(super::item::Item::TYPE),
                 ::core::clone::Clone::clone(&self.root.id),
                 ::core::clone::Clone::clone(&self.root.etag),
                 rt::body(&self.root)?,
-            ));
+            );
+            let mut out = ::std::vec![root];
             for document in &self.product_availabilities {
                 out.push((
                     ::std::string::String::from("productAvailability"),
@@ -3199,21 +2421,7 @@ pub mod data {
                     );
                 }
             }
-            let before = aggregate
-                .loaded
-                .iter()
-                .find(|(t, id, _, _)| {
-                    t == super::item::Item::TYPE && *id == aggregate.root.id
-                })
-                .map(|(_, _, _, body)| ::core::clone::Clone::clone(body));
-            let now = rt::body(&aggregate.root)?;
-            let claims = claim_item_item(
-                    &self.database,
-                    before.as_ref(),
-                    &now,
-                    &aggregate.root,
-                )
-                .await?;
+            let claims = self.claim(aggregate).await?;
             let result = rt::batch(
                     &self.database.item.client,
                     ItemContainer::NAME,
@@ -3260,24 +2468,60 @@ pub mod data {
                     ops,
                 )
                 .await?;
-            let root = aggregate
-                .loaded
-                .iter()
-                .find(|(t, id, _, _)| {
-                    t == super::item::Item::TYPE && *id == aggregate.root.id
-                });
-            if let ::core::option::Option::Some((_, _, _, before)) = root {
-                claim_item_item(
-                        &self.database,
-                        ::core::option::Option::Some(before),
-                        &::serde_json::Value::Null,
-                        &aggregate.root,
-                    )
-                    .await?
-                    .finish()
-                    .await?;
-            }
+            self.release(&aggregate, |_| true).await?.finish().await?;
             Ok(())
+        }
+        /// Claims the unique values the aggregate's documents hold and did not when it
+        /// was loaded (the root's and every member's), and lists for release the ones
+        /// they no longer hold and those of the members removed since. If a claim is
+        /// taken, the ones made are released and nothing is written.
+        async fn claim(&self, aggregate: &ItemAggregate) -> Result<rt::Claims, Error> {
+            let loaded = |kind: &str, id: &str| {
+                aggregate
+                    .loaded
+                    .iter()
+                    .find(|(t, i, _, _)| t == kind && i == id)
+                    .map(|(_, _, _, body)| body)
+            };
+            let mut claims = rt::Claims::default();
+            let now = rt::body(&aggregate.root)?;
+            let claimed = claim_item_item(
+                    &self.database,
+                    loaded(super::item::Item::TYPE, &aggregate.root.id),
+                    &now,
+                    &aggregate.root,
+                )
+                .await;
+            rt::Claims::absorb(&mut claims, claimed).await?;
+            Ok(claims)
+        }
+        /// The unique values held by the loaded documents `gone` picks (by `type` and
+        /// id), listed for release.
+        async fn release(
+            &self,
+            aggregate: &ItemAggregate,
+            gone: impl Fn((&str, &str)) -> bool,
+        ) -> Result<rt::Claims, Error> {
+            let mut claims = rt::Claims::default();
+            for (kind, id, _, body) in &aggregate.loaded {
+                if !gone((kind.as_str(), id.as_str())) {
+                    continue;
+                }
+                let released = match kind.as_str() {
+                    super::item::Item::TYPE => {
+                        claim_item_item(
+                                &self.database,
+                                ::core::option::Option::Some(body),
+                                &::serde_json::Value::Null,
+                                &aggregate.root,
+                            )
+                            .await
+                    }
+                    _ => continue,
+                };
+                rt::Claims::absorb(&mut claims, released).await?;
+            }
+            Ok(claims)
         }
     }
     /// The `Order` aggregate as stored: its root and its members' documents, all in
@@ -3315,26 +2559,14 @@ pub mod data {
             }
         }
         /// Every document as JSON, with its `type`, id and etag, root first.
-        fn documents(
-            &self,
-        ) -> Result<
-            ::std::vec::Vec<
-                (
-                    ::std::string::String,
-                    ::std::string::String,
-                    ::core::option::Option<::std::string::String>,
-                    ::serde_json::Value,
-                ),
-            >,
-            Error,
-        > {
-            let mut out = ::std::vec::Vec::new();
-            out.push((
+        fn documents(&self) -> Result<::std::vec::Vec<Written>, Error> {
+            let root = (
                 ::std::string::String::from(super::order::Order::TYPE),
                 ::core::clone::Clone::clone(&self.root.id),
                 ::core::clone::Clone::clone(&self.root.etag),
                 rt::body(&self.root)?,
-            ));
+            );
+            let mut out = ::std::vec![root];
             for document in &self.order_status_histories {
                 out.push((
                     ::std::string::String::from("orderStatusHistory"),
@@ -3550,28 +2782,16 @@ pub mod data {
             }
         }
         /// Every document as JSON, with its `type`, id and etag, root first.
-        fn documents(
-            &self,
-        ) -> Result<
-            ::std::vec::Vec<
-                (
-                    ::std::string::String,
-                    ::std::string::String,
-                    ::core::option::Option<::std::string::String>,
-                    ::serde_json::Value,
-                ),
-            >,
-            Error,
-        > {
-            let mut out = ::std::vec::Vec::new();
-            out.push((
+        fn documents(&self) -> Result<::std::vec::Vec<Written>, Error> {
+            let root = (
                 ::std::string::String::from(
                     super::presented_product::PresentedProduct::TYPE,
                 ),
                 ::core::clone::Clone::clone(&self.root.id),
                 ::core::clone::Clone::clone(&self.root.etag),
                 rt::body(&self.root)?,
-            ));
+            );
+            let out = ::std::vec![root];
             Ok(out)
         }
         /// Takes the new etags, in the order of [`Self::documents`].

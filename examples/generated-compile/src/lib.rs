@@ -149,3 +149,28 @@ pub mod defaults {
     include!(concat!(env!("OUT_DIR"), "/defaults.rs"));
     include!(concat!(env!("OUT_DIR"), "/defaults_data.rs"));
 }
+
+/// The types of the `iot-fleet` example.
+pub mod iot_fleet {
+    include!(concat!(env!("OUT_DIR"), "/iot_fleet.rs"));
+    include!(concat!(env!("OUT_DIR"), "/iot_fleet_data.rs"));
+}
+
+/// The types of the `publishing` example.
+pub mod publishing {
+    include!(concat!(env!("OUT_DIR"), "/publishing.rs"));
+    include!(concat!(env!("OUT_DIR"), "/publishing_data.rs"));
+}
+
+/// The types of the `library` example after its `growthYears` of growth (the model
+/// as written): books and loans repartitioned.
+pub mod library_grown {
+    include!(concat!(env!("OUT_DIR"), "/library_grown.rs"));
+    include!(concat!(env!("OUT_DIR"), "/library_grown_data.rs"));
+}
+
+/// The types of the e-commerce example's second version (`examples/ecommerce/v2`).
+pub mod ecommerce_v2 {
+    include!(concat!(env!("OUT_DIR"), "/ecommerce_v2.rs"));
+    include!(concat!(env!("OUT_DIR"), "/ecommerce_v2_data.rs"));
+}

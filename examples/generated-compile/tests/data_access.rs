@@ -810,3 +810,61 @@ async fn a_tree_write_keeps_its_ancestors_and_claims_its_unique_values() {
     reuse.parent = Some(CategoryRef::from(&bikes));
     db.add_a_category(&mut reuse).await.expect("the released slug is free");
 }
+
+#[tokio::test(flavor = "current_thread")]
+async fn a_repository_save_recomputes_what_the_root_keeps_of_its_members() {
+    {
+        use generated_compile::subset::data::{Database, PostAggregate};
+        use generated_compile::subset::post::{Comment, Post};
+        let provisioned = Provisioned::new("../patterns/subset/model.json").await;
+        let db = Database::open(&provisioned.database())
+            .await
+            .expect("the containers open");
+        let posts = db.post_repository();
+        let mut aggregate = PostAggregate::new(Post::new("p1", "Notes", "2026-12-01T08:00:00.0000000Z"));
+        for i in [3, 1, 11, 0, 7, 5, 9, 2, 10, 4, 8, 6] {
+            let at = format!("2026-12-01T09:{i:02}:00.0000000Z");
+            aggregate
+                .comments
+                .push(Comment::new(format!("c{i:02}"), "p1", "ada", "…", at));
+        }
+        posts.save(&mut aggregate).await.expect("saved");
+        let ids = |post: &Post| -> Vec<String> { post.newest_comments.iter().map(|c| c.comment_id.clone()).collect() };
+        let expected: Vec<String> = (2..12).rev().map(|i| format!("c{i:02}")).collect();
+        assert_eq!(
+            ids(&aggregate.root),
+            expected,
+            "the saved aggregate holds the recomputed subset"
+        );
+        let mut loaded = posts.load("p1").await.expect("loads").expect("exists");
+        assert_eq!(ids(&loaded.root), expected, "the subset was written in the batch");
+        // The newest removed: the next one takes its place.
+        loaded.comments.retain(|c| c.id != "c11");
+        posts.save(&mut loaded).await.expect("saved again");
+        let reloaded = posts.load("p1").await.expect("loads").expect("exists");
+        let expected: Vec<String> = (1..11).rev().map(|i| format!("c{i:02}")).collect();
+        assert_eq!(ids(&reloaded.root), expected);
+    }
+    {
+        use generated_compile::computed_value::data::{Database, PostAggregate};
+        use generated_compile::computed_value::post::{Comment, Post};
+        let provisioned = Provisioned::new("../patterns/computed-value/model.json").await;
+        let db = Database::open(&provisioned.database())
+            .await
+            .expect("the containers open");
+        let posts = db.post_repository();
+        let mut aggregate = PostAggregate::new(Post::new("p1", "Notes", "2026-12-01T08:00:00.0000000Z"));
+        for i in 0..3 {
+            aggregate
+                .comments
+                .push(Comment::new(format!("c{i}"), "p1", "…", "2026-12-01T09:00:00.0000000Z"));
+        }
+        posts.save(&mut aggregate).await.expect("saved");
+        let mut loaded = posts.load("p1").await.expect("loads").expect("exists");
+        assert_eq!(loaded.root.comment_count, 3, "the count was written in the batch");
+        loaded.comments.pop();
+        posts.save(&mut loaded).await.expect("saved again");
+        let reloaded = posts.load("p1").await.expect("loads").expect("exists");
+        assert_eq!(reloaded.root.comment_count, 2);
+    }
+}

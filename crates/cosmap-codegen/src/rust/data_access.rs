@@ -36,6 +36,9 @@ pub struct DataView {
     pub skipped: Vec<String>,
     /// The `type` and partition key value of the workers' lease documents.
     pub lease_type: String,
+    /// Which runtime helpers (`mod rt`) are generated, by flag (`Op_Delete` for
+    /// `rt::Op::Delete`): those the rest of the module uses (`runtime::used`).
+    pub rt: std::collections::BTreeMap<String, bool>,
 }
 
 /// A typed handle on one container.
@@ -77,6 +80,44 @@ pub struct AggregateView {
     pub soft_delete: bool,
     /// The claim function of the root's unique values, if it has any.
     pub claim_set: Option<String>,
+    /// Whether the root or a member has unique values kept by claims: a save claims
+    /// them before its batch and releases the old ones after it.
+    pub claims: bool,
+    /// Whether a member has unique values kept by claims (a member removed releases them).
+    pub member_claims: bool,
+    /// The values the root keeps of its own members (counts, subsets), which a save
+    /// recomputes from the members it holds and writes in its batch.
+    pub derived: Vec<DerivedView>,
+    /// The root's values kept by change-feed workers: a save writes them as loaded.
+    pub kept_by_workers: Vec<String>,
+}
+
+/// A count or a subset the root keeps of its members, recomputed by each save.
+#[derive(Debug, Serialize)]
+pub struct DerivedView {
+    /// The root's JSON property.
+    pub property: String,
+    /// The members counted or kept (the aggregate's field of them).
+    pub member: String,
+    /// For a subset: which of them it keeps, and as what.
+    pub subset: Option<SubsetItemsView>,
+}
+
+/// How a subset's items are made from the members: the newest `newest` by `sort`,
+/// each the member's id (as `identity`) and its `kept` properties.
+#[derive(Debug, Serialize)]
+pub struct SubsetItemsView {
+    pub identity: String,
+    pub kept: Vec<String>,
+    pub sort: Vec<SortKeyView>,
+    pub newest: u64,
+}
+
+/// One sort key of a subset: a property, descending or not.
+#[derive(Debug, Serialize)]
+pub struct SortKeyView {
+    pub name: String,
+    pub descending: bool,
 }
 
 /// The unique values of one document type that claims enforce, and the private
@@ -99,6 +140,8 @@ pub struct MemberView {
     pub ident: String,
     pub document: String,
     pub discriminator: String,
+    /// The claim function of the member's unique values, if it has any.
+    pub claim_set: Option<String>,
 }
 
 /// A unique attribute of an aggregate's root that a claim document enforces.
@@ -134,6 +177,9 @@ pub struct PatternView {
     pub item: Option<ItemView>,
     /// An append to a bucket (`bucket`).
     pub append: Option<AppendView>,
+    /// A query that finds at most one document (by a `unique` value, or `TOP 1`):
+    /// it returns an `Option` of it.
+    pub at_most_one: bool,
 }
 
 /// An append of an item to the bucket of its window.
@@ -425,7 +471,7 @@ pub fn build(model: &LogicalModel, rust: &RustView, mapping: &TypeMapping) -> Da
     while rust.containers.iter().any(|c| c.module == module) || rust.types_module == module {
         module.push('_');
     }
-    let mut taken: BTreeSet<String> = ["Error", "Database", "MAX_BATCH_OPERATIONS", "LEASE_TYPE"]
+    let mut taken: BTreeSet<String> = ["Error", "Database", "MAX_BATCH_OPERATIONS", "LEASE_TYPE", "Written"]
         .iter()
         .map(|s| s.to_string())
         .collect();
@@ -487,6 +533,9 @@ pub fn build(model: &LogicalModel, rust: &RustView, mapping: &TypeMapping) -> Da
         match pattern(&cx, op) {
             Ok(mut p) => {
                 p.ident = method(&mut methods, &p.name);
+                if p.row.is_some() || p.item.is_some() {
+                    p.at_most_one = false;
+                }
                 if let Some(row) = &mut p.row {
                     row.name = unique(format!("{}Row", upper_camel_of_snake(&p.ident)));
                     p.returns = format!("::std::vec::Vec<{}>", row.name);
@@ -624,6 +673,17 @@ pub fn build(model: &LogicalModel, rust: &RustView, mapping: &TypeMapping) -> Da
             }
         }
     }
+    // Only the claim functions a repository or a write calls are generated.
+    let mut claim_sets = claim_sets;
+    claim_sets.retain(|s| {
+        let called = |f: &Option<String>| f.as_deref() == Some(s.function.as_str());
+        aggregates
+            .iter()
+            .any(|a| called(&a.claim_set) || a.members.iter().any(|m| called(&m.claim_set)))
+            || patterns
+                .iter()
+                .any(|p| p.write.as_ref().is_some_and(|w| called(&w.claim_set)))
+    });
     let mut lease_type = "cosmapLease".to_string();
     while model
         .containers
@@ -646,6 +706,7 @@ pub fn build(model: &LogicalModel, rust: &RustView, mapping: &TypeMapping) -> Da
         claim_sets,
         skipped,
         lease_type,
+        rt: std::collections::BTreeMap::new(),
     }
 }
 
@@ -952,14 +1013,17 @@ fn aggregate(
             levels.join(", ")
         ));
     }
-    if root.computed.iter().any(|v| v.kept == cosmap_mapper::Keeping::Batch)
-        || root.embedded.iter().any(|e| e.subset.is_some())
-        || members
-            .iter()
-            .any(|d| !d.computed.is_empty() || d.embedded.iter().any(|e| e.subset.is_some()))
-    {
+    let batch_kept = |d: &DocumentType| {
+        d.computed.iter().any(|v| v.kept == cosmap_mapper::Keeping::Batch)
+            || d.embedded.iter().any(|e| {
+                e.subset
+                    .as_ref()
+                    .is_some_and(|s| s.kept == cosmap_mapper::Keeping::Batch)
+            })
+    };
+    if members.iter().any(|d| batch_kept(d)) {
         return Err(
-            "it keeps derived values (counts or subsets) that a save would have to recompute; write it with the access patterns' requests"
+            "a member keeps counts or subsets of its own children in the batch, which a save of the whole aggregate does not recompute; write it with the access patterns' requests"
                 .into(),
         );
     }
@@ -993,6 +1057,7 @@ fn aggregate(
                 ident,
                 document: format!("super::{}::{}", cv.module, d.name),
                 discriminator: d.discriminator.clone(),
+                claim_set: claim_set_of(claim_sets, &cv.module, &d.name),
             }
         })
         .collect();
@@ -1025,16 +1090,26 @@ fn aggregate(
             .map(|i| format!("rt::bind(query, \"@key{i}\", &partition_key.{i})?"))
             .collect()
     };
-    if let Some(m) = members
+    let derived = derived_values(root, &members)?;
+    let kept_by_workers: Vec<String> = root
+        .computed
         .iter()
-        .find(|m| claim_sets.iter().any(|s| s.owner_path == m.document))
-    {
-        return Err(format!(
-            "the member `{}` has unique values kept by claims, which the repository does not claim yet",
-            m.document
-        ));
-    }
+        .filter(|v| v.kept != cosmap_mapper::Keeping::Batch)
+        .map(|v| v.name.clone())
+        .chain(
+            root.embedded
+                .iter()
+                .filter(|e| {
+                    e.subset
+                        .as_ref()
+                        .is_some_and(|s| s.kept != cosmap_mapper::Keeping::Batch)
+                })
+                .map(|e| e.name.clone()),
+        )
+        .collect();
     let claim_set = claim_set_of(claim_sets, &cv.module, &root.name);
+    let member_claims = members.iter().any(|m| m.claim_set.is_some());
+    let claims = claim_set.is_some() || member_claims;
     Ok(AggregateView {
         root: root.name.clone(),
         module: cv.module.clone(),
@@ -1053,7 +1128,64 @@ fn aggregate(
         key_bindings,
         soft_delete: sources.contains(&(c.name.clone(), root.discriminator.clone())),
         claim_set,
+        claims,
+        member_claims,
+        derived,
+        kept_by_workers,
     })
+}
+
+/// The counts and subsets `root` keeps in the batch, each of its `members` by their
+/// `type`: a value kept of anything else (another aggregate sharing the partition) is
+/// an error, as a save of this aggregate cannot recompute it.
+fn derived_values(root: &DocumentType, members: &[MemberView]) -> Result<Vec<DerivedView>, String> {
+    let member = |document_type: &str, property: &str| {
+        members
+            .iter()
+            .find(|m| m.document.rsplit("::").next() == Some(document_type))
+            .map(|m| m.ident.clone())
+            .ok_or_else(|| {
+                format!("it keeps `{property}` of `{document_type}`, not a member of it, in the batch of their writes; write it with the access patterns' requests")
+            })
+    };
+    let mut out = Vec::new();
+    for v in root.computed.iter().filter(|v| v.kept == cosmap_mapper::Keeping::Batch) {
+        out.push(DerivedView {
+            property: v.name.clone(),
+            member: member(&v.document_type, &v.name)?,
+            subset: None,
+        });
+    }
+    for e in &root.embedded {
+        let Some(of) = e.subset.as_ref().filter(|s| s.kept == cosmap_mapper::Keeping::Batch) else {
+            continue;
+        };
+        let mut names = e.attributes.iter().map(|a| a.name.clone());
+        let identity = names.next().unwrap_or_else(|| "id".into());
+        let kept: Vec<String> = names
+            .chain(e.embedded.iter().map(|x| x.name.clone()))
+            .chain(e.references.iter().map(|x| x.name.clone()))
+            .collect();
+        let sort = of
+            .sort
+            .iter()
+            .map(|k| SortKeyView {
+                name: k.trim_start_matches('-').to_string(),
+                descending: k.starts_with('-'),
+            })
+            .collect();
+        out.push(DerivedView {
+            property: e.name.clone(),
+            member: member(&of.document_type, &e.name)?,
+            subset: Some(SubsetItemsView {
+                identity,
+                kept,
+                sort,
+                newest: of.newest,
+            }),
+        });
+    }
+    Ok(out)
 }
 
 fn doc_view<'v, 'a>(cv: &'v ContainerView<'a>, name: &str) -> Result<&'v DocView<'a>, String> {
@@ -1109,6 +1241,7 @@ fn pattern(cx: &Context<'_>, op: &Operation) -> Result<PatternView, String> {
         row: None,
         item: None,
         append: None,
+        at_most_one: false,
     };
     if op.kind == OperationKind::Write {
         return write_pattern(cx, op, base, docs);
@@ -1297,6 +1430,11 @@ fn pattern(cx: &Context<'_>, op: &Operation) -> Result<PatternView, String> {
                 None => format!("super::{}::{}", cv.module, cv.enum_name),
             };
             view.returns = format!("::std::vec::Vec<{item}>");
+            if view.row.is_none() && at_most_one(cx.model, first, sql) {
+                view.at_most_one = true;
+                view.returns = format!("::core::option::Option<{item}>");
+                docs.push("It finds at most one (a `unique` value, or `TOP 1`): `None` when there is none.".into());
+            }
             // Buckets (`bucket`): the items in range, from the buckets the range touches.
             let buckets = match &first.purpose {
                 Purpose::ReadBuckets {
@@ -1385,6 +1523,28 @@ fn pattern(cx: &Context<'_>, op: &Operation) -> Result<PatternView, String> {
 }
 
 /// The parameters request `r` names: in its key, its id and its SQL.
+/// Whether `sql` (the read's request `r`) finds at most one document: `TOP 1`, or an
+/// equality on a `unique` attribute of the one document type it reads.
+fn at_most_one(model: &LogicalModel, r: &Request, sql: &str) -> bool {
+    if sql.starts_with("SELECT TOP 1 ") {
+        return true;
+    }
+    let [document] = &r.document_types[..] else {
+        return false;
+    };
+    let Some(d) = model.container(&r.container).and_then(|c| c.document_type(document)) else {
+        return false;
+    };
+    d.attributes.iter().filter(|a| a.unique && !a.many).any(|a| {
+        let equality = format!(
+            "{} = @{} ",
+            cosmap_mapper::operations::sql_property("c", &a.name),
+            a.name
+        );
+        format!("{sql} ").contains(&equality)
+    })
+}
+
 fn used_parameters(r: &Request) -> BTreeSet<String> {
     fn add(source: &ValueSource, out: &mut BTreeSet<String>) {
         match source {

@@ -14,6 +14,8 @@ mod emit;
 mod format;
 mod hooks;
 mod names;
+#[cfg(feature = "data-access")]
+mod runtime;
 mod view;
 pub(crate) use view::one_line;
 
@@ -99,7 +101,10 @@ pub fn render_data_access(
     #[cfg(feature = "data-access")]
     {
         let view = view::build(model, mapping).map_err(CodegenError::Model)?;
-        let data = data_access::build(model, &view, mapping);
+        let mut data = data_access::build(model, &view, mapping);
+        // Rendered once without the runtime helpers, then with the ones it names.
+        data.rt = runtime::none();
+        data.rt = runtime::used(&templates.render(DATA_TEMPLATE, &data)?);
         let text = templates.render(DATA_TEMPLATE, &data)?;
         print(&text, &templates.origin(DATA_TEMPLATE))
     }

@@ -816,6 +816,8 @@ fn write(all: &Places<'_>, claims: &[&Container], keepers: &Keepers<'_>, p: &Acc
     let mut elements = vec![p.start.as_str()];
     elements.extend(p.returns.iter().map(String::as_str).filter(|r| *r != p.start));
     let mut requests: Vec<Request> = Vec::new();
+    // Claims released after every other write of the pattern.
+    let mut releases: Vec<Request> = Vec::new();
     for element in elements {
         let Some(home) = places(all, element, false).next() else {
             continue;
@@ -907,10 +909,11 @@ fn write(all: &Places<'_>, claims: &[&Container], keepers: &Keepers<'_>, p: &Acc
             requests.extend(refresh_extended(keepers, d));
             requests.extend(refresh_ancestors(c, d));
         }
-        // A unique value no unique key enforces is claimed before its owner is
-        // created, and released after it is deleted (uniqueClaim).
+        // A unique value no unique key enforces is claimed before any document of
+        // the pattern is written (a taken value writes nothing), and released after
+        // every write (uniqueClaim).
         if home.path.is_empty() && matches!(this, WriteKind::Create | WriteKind::Delete) {
-            for (k, (claims, claim, of)) in claims_of(claims, &c.name, &d.name).enumerate() {
+            for (claims, claim, of) in claims_of(claims, &c.name, &d.name) {
                 let request = Request {
                     action: Action::Write {
                         write: this,
@@ -934,9 +937,15 @@ fn write(all: &Places<'_>, claims: &[&Container], keepers: &Keepers<'_>, p: &Acc
                     order_by: Vec::new(),
                 };
                 if this == WriteKind::Create {
-                    requests.insert(own + k, request);
+                    let first_write = requests
+                        .iter()
+                        .position(|r| {
+                            matches!(r.action, Action::Write { .. }) && !matches!(r.purpose, Purpose::Claim { .. })
+                        })
+                        .unwrap_or(own);
+                    requests.insert(first_write, request);
                 } else {
-                    requests.push(request);
+                    releases.push(request);
                 }
             }
         }
@@ -970,6 +979,7 @@ fn write(all: &Places<'_>, claims: &[&Container], keepers: &Keepers<'_>, p: &Acc
             });
         }
     }
+    requests.extend(releases);
     Operation::new(p.name.clone(), p.per_second, requests)
 }
 
