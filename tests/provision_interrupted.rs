@@ -139,17 +139,16 @@ fn differences_left_alone_are_not_nothing_to_do() {
         KEY,
     ]);
     assert_eq!(first.status.code(), Some(0), "{}", text(&first.stderr));
-    // The same model with another default TTL on a container: listed, left alone.
+    // The same model with a read that filters accounts on `fullName`: `Account`'s
+    // indexing policy differs, and without `--update-indexing` it is listed, left alone.
+    // (A default TTL that differs is changed in place: see tests/provision.rs.)
     let model = std::fs::read_to_string(support::repo().join(MODEL)).unwrap();
-    let value: Value = serde_json::from_str(&model).unwrap();
-    let mut value = value;
-    let aggregates = value["aggregates"].as_array_mut().unwrap();
-    let target = aggregates
-        .iter_mut()
-        .find(|a| a.get("defaultTtlSeconds").is_none())
-        .expect("an aggregate without a TTL");
-    target["defaultTtlSeconds"] = Value::from(3600);
-    let changed = scratch_file("ttl-model.json", &value.to_string());
+    let mut value: Value = serde_json::from_str(&model).unwrap();
+    value["accessPatterns"].as_array_mut().unwrap().push(serde_json::json!({
+        "name": "accounts by full name", "kind": "read", "start": "Account",
+        "filter": ["fullName"], "perSecond": 0.01
+    }));
+    let changed = scratch_file("indexing-model.json", &value.to_string());
     let second = cosmap(&[
         "provision",
         "--create-database",
