@@ -91,7 +91,13 @@ pub(crate) fn apply(
             continue;
         }
         let pin = pins.choice(&pattern.name);
-        let (saves, adds) = ((before - after).max(0.0), (after - before).max(0.0));
+        // What it saves on the read it serves, and adds to the other patterns (the writes
+        // that keep it): its break-even.
+        let (saves, adds) = crate::cost::optimisations::saves_and_adds(
+            with.by_pattern
+                .iter()
+                .map(|(name, ru)| current.by_pattern.get(name).copied().unwrap_or(0.0) - ru),
+        );
         if pin == Some(PinChoice::Avoid) {
             let decision = no_feed(trace, pattern, String::new())
                 .with("workloadRuPerSecond", before)
@@ -111,6 +117,9 @@ pub(crate) fn apply(
             )
             .with("workloadRuPerSecond", before)
             .with("workloadRuPerSecondWith", after);
+            if let Some(decision) = trace.last_mut() {
+                super::break_even(decision, saves, adds, false);
+            }
             continue;
         }
         trace
@@ -132,8 +141,11 @@ pub(crate) fn apply(
             .with("limit", pattern.limit.unwrap_or_default())
             .with("workloadRuPerSecond", before)
             .with("workloadRuPerSecondWith", after);
-        if let (Some(pin), Some(decision)) = (pin, trace.last_mut()) {
-            super::pins::mark(decision, pin, saves, adds);
+        if let Some(decision) = trace.last_mut() {
+            super::break_even(decision, saves, adds, true);
+            if let Some(pin) = pin {
+                super::pins::mark(decision, pin, saves, adds);
+            }
         }
         let mut candidate = candidate;
         if let Some(source) = candidate.iter_mut().find(|c| c.name == source) {
