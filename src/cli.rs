@@ -73,7 +73,7 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t = ConsistencyArg::Session)]
         consistency: ConsistencyArg,
         /// Also show how the design changes at half and twice each access pattern's rate
-        /// and each entity's count (maps the model four times per figure).
+        /// and each entity's count (maps the model twice per figure).
         #[arg(long)]
         sensitivity: bool,
         #[command(flatten)]

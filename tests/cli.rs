@@ -417,3 +417,42 @@ fn generate_maps_attribute_types_and_refuses_unknown_mappings() {
         "{err}"
     );
 }
+
+/// `cosmap cost` shows the search and, on request, what flips at half and twice each
+/// figure; `cosmap model` ends with the patterns dearer than the naive port, each with
+/// the rule that makes it so.
+#[test]
+fn cost_shows_the_search_and_the_sensitivity_and_model_the_dearer_patterns() {
+    let out = cosmap(&["cost", "examples/ecommerce/model.json", "--sensitivity"]);
+    assert!(out.status.success());
+    let text = stdout(&out);
+    assert!(text.contains("The search (the workload after each step"), "{text}");
+    assert!(text.contains("  MR1–MR6 alone"), "{text}");
+    assert!(text.contains("then partition keys and copies"), "{text}");
+    assert!(
+        text.contains("Sensitivity (each rate and count halved and doubled"),
+        "{text}"
+    );
+    assert!(text.contains("`Country` counts 500 (2×):"), "{text}");
+    let json = cosmap(&[
+        "cost",
+        "examples/ecommerce/model.json",
+        "--sensitivity",
+        "--format",
+        "json",
+    ]);
+    let report: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert!(!report["search"].as_array().unwrap().is_empty());
+    assert!(!report["sensitivity"].as_array().unwrap().is_empty());
+    // Without the flag there is no sensitivity in the JSON.
+    let plain = cosmap(&["cost", "examples/ecommerce/model.json", "--format", "json"]);
+    let report: serde_json::Value = serde_json::from_slice(&plain.stdout).unwrap();
+    assert!(report.get("sensitivity").is_none());
+    let model = stdout(&cosmap(&["model", "examples/help-desk/model.json"]));
+    let dearer = model
+        .split("\nDearer than the naive port")
+        .nth(1)
+        .expect("help-desk's `ticket by id` is dearer than the naive port");
+    assert!(dearer.contains("ticket by id: about"), "{dearer}");
+    assert!(dearer.contains("because of `partitionKey`"), "{dearer}");
+}
