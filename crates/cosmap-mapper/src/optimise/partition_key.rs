@@ -300,6 +300,9 @@ pub(crate) fn apply(
                 _ => figures,
             };
             record_kept(trace, t, &name, identity, kept_as, &figures);
+            if let Some(decision) = trace.last_mut() {
+                figures.break_even(decision, true);
+            }
             if pinned.contains(&name) {
                 record_pinned(trace, &name, &figures);
             }
@@ -319,10 +322,11 @@ pub(crate) fn apply(
                 about(human_ru_per_second(figures.before))
             )
         };
-        refuse(trace, &name, identity, &candidate, why)
+        let decision = refuse(trace, &name, identity, &candidate, why)
             .with("largestPartitionRuPerSecond", figures.largest_ru.round())
             .with("affectedRuPerSecond", rounded(figures.before))
             .with("affectedRuPerSecondWith", rounded(figures.after));
+        figures.break_even(decision, false);
     }
     drop(kept_by_name);
     drop(by_name);
@@ -441,6 +445,9 @@ fn root_of(c: &Container) -> String {
 struct Figures {
     before: f64,
     after: f64,
+    /// RU/s the patterns the key makes cheaper save, and those it makes dearer add.
+    gains: f64,
+    losses: f64,
     container_ru: f64,
     largest_ru: f64,
 }
@@ -475,17 +482,50 @@ impl Figures {
         patterns.sort_unstable();
         patterns.dedup();
         let (mut before, mut after) = (0.0, 0.0);
+        let mut deltas = Vec::with_capacity(patterns.len());
         for pattern in patterns {
-            before += without.by_pattern.get(pattern).copied().unwrap_or(0.0);
-            after += with.by_pattern.get(pattern).copied().unwrap_or(0.0);
+            let (b, a) = (
+                without.by_pattern.get(pattern).copied().unwrap_or(0.0),
+                with.by_pattern.get(pattern).copied().unwrap_or(0.0),
+            );
+            before += b;
+            after += a;
+            deltas.push(b - a);
         }
+        let (gains, losses) = crate::cost::optimisations::saves_and_adds(deltas);
         let container_ru = with.by_container.get(name).copied().unwrap_or(0.0);
         Figures {
             before,
             after,
+            gains,
+            losses,
             container_ru,
             largest_ru: candidate.partition_share * container_ru,
         }
+    }
+
+    /// Records in `decision` where the key would flip: the factor on the rates of the
+    /// patterns it makes cheaper (against those it makes dearer) at which the two
+    /// balance, before the decision margin (`breakEvenGainFactor`). `kept`: whether
+    /// the key was taken.
+    fn break_even(&self, decision: &mut crate::decision::Decision, kept: bool) {
+        let sentence = if self.gains.is_infinite() {
+            "without it a pattern no container can carry".to_string()
+        } else if self.gains <= 0.0 {
+            "it makes no pattern cheaper".to_string()
+        } else if self.losses <= 0.0 {
+            "it makes no pattern dearer".to_string()
+        } else {
+            let factor = self.losses / self.gains;
+            decision.with("breakEvenGainFactor", (factor * 100.0).round() / 100.0);
+            let shown = crate::statistics::human_factor(factor);
+            if kept {
+                format!("it pays while the patterns it makes cheaper run at more than {shown} today's rates against those it makes dearer (before the decision margin)")
+            } else {
+                format!("it would pay with the patterns it makes cheaper at {shown} today's rates against those it makes dearer (and then past the decision margin)")
+            }
+        };
+        decision.reason = format!("{}; break-even: {sentence}", decision.reason);
     }
 
     /// Whether the patterns it changes cost less by more than `margin` (a share of
