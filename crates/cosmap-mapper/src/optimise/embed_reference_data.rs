@@ -92,6 +92,9 @@ pub(crate) fn apply(
                 .with("referenceData", "never")
                 .with("savesRuPerSecond", units::round(saves))
                 .with("addsRuPerSecond", units::round(adds));
+            if let Some(decision) = trace.last_mut() {
+                super::break_even(decision, saves, adds, true);
+            }
             continue;
         }
         let reason = if kept.contains(&element) {
@@ -118,6 +121,9 @@ pub(crate) fn apply(
             .with("referenceData", "never")
             .with("savesRuPerSecond", units::round(saves))
             .with("addsRuPerSecond", units::round(adds));
+        if let Some(decision) = trace.last_mut() {
+            super::break_even(decision, saves, adds, false);
+        }
     }
     if let Some(foreseen) = foreseen {
         foreseen.give_back(with_all);
