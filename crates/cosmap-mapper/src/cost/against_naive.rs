@@ -100,10 +100,26 @@ fn trade(p: &PatternCost, designs: &Designs<'_>) -> (Rule, String) {
                 about(human_ru_per_second(e.adds_ru_per_second))
             ),
         ),
-        None => (
-            Rule::Copy,
-            "its container grew with the copies and feeds other reads keep there, so its requests touch more or larger partitions; the design with them was weighed cheaper as a whole".to_string(),
-        ),
+        // None serves it or grew its document: the containers it reads changed size.
+        None => {
+            let copies = designs
+                .optimised
+                .containers
+                .iter()
+                .flat_map(|c| &c.document_types)
+                .any(|d| d.copy_of.is_some());
+            let (rule, by) = match designs.effects.first() {
+                _ if copies => (Rule::Copy, "the copies and feeds other reads keep there".to_string()),
+                Some(e) => (e.rule, format!("`{}` ({})", e.rule.as_str(), e.subject)),
+                None => (Rule::Mr1, "MR1–MR6's layout".to_string()),
+            };
+            (
+                rule,
+                format!(
+                    "the containers it reads changed with {by}, so its requests touch more or larger partitions; the design was weighed cheaper as a whole"
+                ),
+            )
+        }
     }
 }
 

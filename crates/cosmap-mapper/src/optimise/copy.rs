@@ -74,7 +74,6 @@ struct Site<'a> {
 
 /// Adds (or widens) a copy serving `pattern` where it pays; whether it changed
 /// `containers`.
-#[allow(clippy::too_many_arguments)]
 fn consider(
     model: &DomainModel,
     pattern: &AccessPattern,

@@ -82,6 +82,7 @@ pub(crate) fn record_unanswered(model: &DomainModel, trace: &mut Trace) {
             .filter(|d| d.rule == rule)
             .map(|d| format!("`{}`", d.subject))
             .collect();
+        candidates.sort();
         candidates.dedup();
         let weighed = if candidates.is_empty() {
             format!("no `{}` was weighed for this model", rule.as_str())
