@@ -631,7 +631,7 @@ fn finish(
     }
     rules::unique_claims::apply(&mut containers, &options.claims_container, trace);
     let mut operations = operations::resolve(model, &containers);
-    cost::choose::list_reads(model, &containers, &mut operations);
+    cost::choose::reads(model, &containers, &mut operations);
     if !options.index_all {
         let workers = operations::worker_queries(&containers);
         rules::indexing::apply(&mut containers, &operations, &workers, trace);

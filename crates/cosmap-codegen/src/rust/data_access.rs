@@ -280,6 +280,18 @@ pub struct PointReadView {
     pub document: String,
     /// The field of the document returned instead of it (a subset).
     pub subset: Option<String>,
+    /// A read by a claimed value: the claim read first names the document.
+    pub claim: Option<ClaimLookupView>,
+}
+
+/// The point read of a claim that names the document a read by a `unique` value
+/// returns (`Purpose::ReadClaim`): its container's `Database` field, its key (the
+/// value) and its id, Rust source.
+#[derive(Debug, Serialize)]
+pub struct ClaimLookupView {
+    pub field: String,
+    pub key: String,
+    pub id: String,
 }
 
 #[derive(Debug, Serialize)]
@@ -1210,7 +1222,13 @@ fn pattern(cx: &Context<'_>, op: &Operation) -> Result<PatternView, String> {
     let Context {
         rust, mapping, handles, ..
     } = *cx;
-    let first = op.requests.first().ok_or("it sends no request")?;
+    // A read by a claimed value: the claim's point read names the document read.
+    let claim = op
+        .requests
+        .first()
+        .filter(|r| matches!(r.purpose, Purpose::ReadClaim { .. }));
+    let main = usize::from(claim.is_some());
+    let first = op.requests.get(main).ok_or("it sends no request")?;
     let handle = handles
         .iter()
         .find(|h| h.name == first.container)
@@ -1224,7 +1242,7 @@ fn pattern(cx: &Context<'_>, op: &Operation) -> Result<PatternView, String> {
         "`{}` ({}): {}.",
         op.pattern,
         cosmap_mapper::human_rate(op.per_second),
-        first.purpose
+        claim.map_or(&first.purpose, |c| &c.purpose)
     )];
     let base = PatternView {
         ident: String::new(),
@@ -1249,7 +1267,7 @@ fn pattern(cx: &Context<'_>, op: &Operation) -> Result<PatternView, String> {
     // The requests after the first follow each result's references (point reads).
     let mut follows = Vec::new();
     let mut follow_idents: BTreeSet<String> = BTreeSet::new();
-    for r in op.requests.iter().skip(1) {
+    for r in op.requests.iter().skip(main + 1) {
         match follow(rust, handles, r) {
             Ok(mut f) => {
                 while !follow_idents.insert(f.ident.clone()) {
@@ -1278,12 +1296,13 @@ fn pattern(cx: &Context<'_>, op: &Operation) -> Result<PatternView, String> {
     if first.counts_matches() {
         return Err("it counts matches, which generated functions do not do yet".into());
     }
-    if let Some(key) = first.partition_key() {
+    if let Some(key) = first.partition_key().filter(|_| claim.is_none()) {
         if !key.is_given() {
             return Err("its partition key comes from a document, not from its parameters".into());
         }
     }
-    let used = used_parameters(first);
+    let mut used = used_parameters(first);
+    used.extend(claim.map(used_parameters).unwrap_or_default());
     let mut params = Vec::new();
     for p in op.parameters.iter().filter(|p| used.contains(&p.name)) {
         let (base_ty, codec) = scalar_type(mapping, p.ty);
@@ -1348,6 +1367,30 @@ fn pattern(cx: &Context<'_>, op: &Operation) -> Result<PatternView, String> {
     let document = |name: &str| format!("super::{}::{name}", cv.module);
     let mut view = base;
     match &first.action {
+        Action::PointRead { .. } if claim.is_some() => {
+            let d = first.document_types.first().ok_or("it reads no document type")?;
+            let claim = claim.ok_or("it reads no claim")?;
+            let claims = handles
+                .iter()
+                .find(|h| h.name == claim.container)
+                .ok_or("its claims container has no handle")?;
+            let (Some(key), Some(ValueSource::Constant(id))) = (claim.partition_key(), claim.id()) else {
+                return Err("its claim is not read by the value and a constant id".into());
+            };
+            docs.push(format!("Then: {}.", first.purpose));
+            view.returns = format!("::core::option::Option<{}>", document(d));
+            view.point_read = Some(PointReadView {
+                key: String::new(),
+                id: String::new(),
+                document: document(d),
+                subset: None,
+                claim: Some(ClaimLookupView {
+                    field: claims.field.clone(),
+                    key: key_expr(key)?,
+                    id: format!("{id:?}"),
+                }),
+            });
+        }
         Action::PointRead { partition_key, id } => {
             let d = first.document_types.first().ok_or("it reads no document type")?;
             if let Purpose::ReadMatchedInApplication { element, filters, .. } = &first.purpose {
@@ -1393,6 +1436,7 @@ fn pattern(cx: &Context<'_>, op: &Operation) -> Result<PatternView, String> {
                 id,
                 document: document(d),
                 subset,
+                claim: None,
             });
         }
         Action::SinglePartitionQuery { sql, .. } | Action::CrossPartitionQuery { sql, .. } => {

@@ -266,7 +266,7 @@ fn lower_first(text: &str) -> String {
 fn rule_of(purpose: &Purpose) -> Rule {
     match purpose {
         Purpose::RewriteEmbedding { .. } | Purpose::ReadMatchedInApplication { .. } => Rule::Mr4,
-        Purpose::Claim { .. } | Purpose::ReleaseClaim { .. } => Rule::UniqueClaim,
+        Purpose::Claim { .. } | Purpose::ReleaseClaim { .. } | Purpose::ReadClaim { .. } => Rule::UniqueClaim,
         Purpose::FollowReference { .. }
         | Purpose::ReadListed { .. }
         | Purpose::FindReferring { .. }

@@ -36,6 +36,15 @@ pub enum Purpose {
         /// The list's property.
         reference: String,
     },
+    /// Reads the claim of `element`'s unique `attribute` by the value looked up (a
+    /// point read in the claims container): it names the owner's id and partition
+    /// key, which the next request reads (claims as a lookup index).
+    ReadClaim {
+        /// The element whose value is claimed.
+        element: String,
+        /// The unique attribute.
+        attribute: String,
+    },
     /// Reads `target`, which nothing in `from` refers to: a scan of its documents.
     ScanUnreferenced {
         /// The element read.
@@ -233,6 +242,10 @@ impl fmt::Display for Purpose {
             Purpose::ReadListed { target, reference } => {
                 write!(f, "reads the `{target}`s `{reference}` lists, in one query")
             }
+            Purpose::ReadClaim { element, attribute } => write!(
+                f,
+                "reads the claim of `{element}.{attribute}` by the value: it names the `{element}`"
+            ),
             Purpose::ScanUnreferenced { target, from } => {
                 write!(f, "reads `{target}`, which nothing in `{from}` refers to")
             }

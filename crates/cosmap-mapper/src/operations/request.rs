@@ -307,7 +307,8 @@ pub struct Operation {
     pub kind: OperationKind,
     /// Executions per second.
     pub per_second: f64,
-    /// The requests, the main one first.
+    /// The requests, the main one first (after a lookup of a claim, the
+    /// [`Purpose::ReadClaim`] that names it).
     pub requests: Vec<Request>,
     /// For a write that the application sends to more than one logical partition
     /// (two aggregates, or an aggregate and its uniqueness claims): each partition

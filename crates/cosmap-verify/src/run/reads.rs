@@ -48,9 +48,19 @@ impl Run<'_> {
         let mut requests = Vec::new();
         let mut main = None;
         let beside = beside(op);
-        for (i, r) in op.requests.iter().enumerate() {
-            let outcome = if i == 0 {
-                let (outcome, read) = self.main_read(r, pattern, &beside).await;
+        // A lookup through a claim: the claim's point read names the main request's
+        // document, and is judged by what that read returns.
+        let claim = op
+            .requests
+            .first()
+            .filter(|r| matches!(r.purpose, Purpose::ReadClaim { .. }));
+        let first = usize::from(claim.is_some());
+        for (i, r) in op.requests.iter().enumerate().skip(first) {
+            let outcome = if i == first {
+                let (outcome, read) = self.main_read(r, claim, pattern, &beside).await;
+                if let Some(claim) = claim {
+                    requests.push(self.claim_outcome(claim, &outcome));
+                }
                 main = read;
                 outcome
             } else {
@@ -58,7 +68,7 @@ impl Run<'_> {
             };
             requests.push(outcome);
         }
-        if let (Some(main), Some(first)) = (main.as_ref(), op.requests.first()) {
+        if let (Some(main), Some(first)) = (main.as_ref(), op.requests.get(first)) {
             requests.extend(self.kept_counts(first, pattern, main).await);
             requests.extend(self.kept_ancestors(op, pattern, main).await);
         }
@@ -349,6 +359,7 @@ impl Run<'_> {
     async fn main_read(
         &self,
         r: &Request,
+        claim: Option<&Request>,
         pattern: &AccessPattern,
         beside: &Beside,
     ) -> (RequestOutcome, Option<MainRead<'_>>) {
@@ -416,7 +427,7 @@ impl Run<'_> {
             samples: &self.samples,
             beside,
         };
-        let (outcome, expected, answer) = self.read_with(r, &spec, &fields, &binding, outcome).await;
+        let (outcome, expected, answer) = self.read_with(r, claim, &spec, &fields, &binding, outcome).await;
         let main = MainRead {
             binding,
             expected,
@@ -435,7 +446,7 @@ impl Run<'_> {
             .map(|b| (b, false))
             .chain(probes.into_iter().map(|p| (p, true)));
         for (other, probe) in others {
-            let (checked, ..) = self.read_with(r, &spec, &fields, &other, self.outcome(r)).await;
+            let (checked, ..) = self.read_with(r, claim, &spec, &fields, &other, self.outcome(r)).await;
             // A probe the server refuses (the local server answers 500 for some keys
             // no document has) proves nothing either way: it is left out.
             if probe && checked.verdict == Verdict::Error {
@@ -463,13 +474,24 @@ impl Run<'_> {
     async fn read_with<'s>(
         &'s self,
         r: &Request,
+        claim: Option<&Request>,
         spec: &ReadSpec<'_>,
         fields: &Fields<'_>,
         binding: &Binding,
         mut outcome: RequestOutcome,
     ) -> (RequestOutcome, Vec<&'s Sample>, Option<Vec<Value>>) {
         let scoped = matches!(r.kind(), OperationKind::PointRead | OperationKind::SinglePartitionQuery);
-        let partition = if scoped {
+        // Through a claim: the owner it names, or none when the value is not claimed.
+        let claimed = match claim {
+            Some(claim) => match self.through_claim(claim, r, binding).await {
+                Ok(owner) => Some(owner),
+                Err(reason) => return (fail(outcome, reason), Vec::new(), None),
+            },
+            None => None,
+        };
+        let partition = if let Some(owner) = &claimed {
+            owner.as_ref().map(|(key, _)| key.clone())
+        } else if scoped {
             match bind_key(r.partition_key(), binding) {
                 Ok(p) => Some(p),
                 Err(reason) => return (fail(outcome, reason), Vec::new(), None),
@@ -492,8 +514,13 @@ impl Run<'_> {
         outcome.ordered = ordered;
         outcome.partition_key = partition.as_ref().map(Key::to_string);
         let answer = match r.kind() {
+            OperationKind::PointRead if claimed.as_ref().is_some_and(Option::is_none) => Ok(Vec::new()),
             OperationKind::PointRead => {
-                let id = match bind(r.id(), binding, "id") {
+                let bound = match claimed.as_ref().and_then(Option::as_ref) {
+                    Some((_, id)) => Ok(id.clone()),
+                    None => bind(r.id(), binding, "id"),
+                };
+                let id = match bound {
                     Ok(id) => id,
                     Err(reason) => return (fail(outcome, reason), expected, None),
                 };
@@ -536,6 +563,48 @@ impl Run<'_> {
             }
             Err(cause) => (error(outcome, cause), expected, None),
         }
+    }
+
+    /// The partition key and id of the owner that `claim`'s document for `binding`'s
+    /// value names, where `owner` (the read after it) takes them; `None` when no claim
+    /// holds the value.
+    async fn through_claim(
+        &self,
+        claim: &Request,
+        owner: &Request,
+        binding: &Binding,
+    ) -> Result<Option<(Key, String)>, String> {
+        let pk = bind_key(claim.partition_key(), binding)?;
+        let id = bind(claim.id(), binding, "id")?;
+        let Some(doc) = self.point_read(&claim.container, &pk, &id).await? else {
+            return Ok(None);
+        };
+        let key = match owner.partition_key() {
+            Some(source) => key_in(source, &doc)?,
+            None => None,
+        };
+        let owner_id = match owner.id() {
+            Some(ValueSource::Property(path)) => lookup(&doc, path).and_then(Value::as_str),
+            _ => None,
+        };
+        match (key, owner_id) {
+            (Some(key), Some(owner_id)) => Ok(Some((key, owner_id.to_string()))),
+            _ => Err(format!(
+                "the claim `{id}` in partition `{pk}` of `{}` does not name its owner's partition key and id",
+                claim.container
+            )),
+        }
+    }
+
+    /// The outcome of the point read of a claim that named the main read's document:
+    /// judged by that read (`main`), which sends it for every binding.
+    fn claim_outcome(&self, claim: &Request, main: &RequestOutcome) -> RequestOutcome {
+        let mut outcome = self.outcome(claim);
+        outcome.verdict = main.verdict;
+        if main.verdict != Verdict::Pass {
+            outcome.reason = Some("judged by the read of the owner it names, below".into());
+        }
+        outcome
     }
 
     /// The first asked-for field of a returned document that is not what its sample
