@@ -276,9 +276,8 @@ fn complete(
         // Each design weighed with its copies, with the copies made and the decisions
         // recorded, in the order weighed (see `weigh_with_copies`).
         let weighed_copies: RefCell<Weighings> = Default::default();
-        let with_copies = |candidate: &[Container]| {
-            weigh_with_copies(model, options, &thresholds, &stats, &weighed_copies, candidate)
-        };
+        let with_copies =
+            |candidate: &[Container]| weigh_with_copies(model, options, &stats, &weighed_copies, candidate);
         let priced =
             optimise::partition_key::apply(model, &thresholds, &stats, &mut containers, &mut trace, &with_copies);
         // The design the partition keys left was weighed with its copies: take them.
@@ -299,7 +298,7 @@ fn complete(
             }
             None => {
                 let mut design = Cow::Borrowed(&containers[..]);
-                let (_, priced, finished) = copies(model, options, &thresholds, &stats, &mut design, &mut trace);
+                let (_, priced, finished) = copies(model, options, &stats, &mut design, &mut trace);
                 // The assembled design, when the partition keys priced none.
                 first.get_or_insert(finished);
                 if let Cow::Owned(design) = design {
@@ -356,7 +355,7 @@ fn complete(
         // Round two of the copies: a copy refused on the design the partition keys left
         // may pay on the design the later steps left (a count kept on its source makes
         // the read it serves carryable; the copy then carries the count).
-        let priced = copies_again(model, options, &thresholds, &stats, &mut containers, &mut trace, priced);
+        let priced = copies_again(model, options, &stats, &mut containers, &mut trace, priced);
         search.after("copies, weighed again", &[Rule::Copy], &priced);
         // A copy or feed a later step left without a read is dropped.
         let priced = optimise::unused_copies::drop_unused(model, &mut containers, &mut trace, &price, priced);
@@ -476,7 +475,6 @@ struct Weighings {
 fn weigh_with_copies(
     model: &DomainModel,
     options: &Options,
-    thresholds: &Thresholds,
     stats: &statistics::Statistics,
     weighed: &RefCell<Weighings>,
     candidate: &[Container],
@@ -484,7 +482,7 @@ fn weigh_with_copies(
     // Cloned only when a copy is made.
     let mut candidate = Cow::Borrowed(candidate);
     let mut copy_trace = decision::Trace::default();
-    let (changed, priced, finished) = copies(model, options, thresholds, stats, &mut candidate, &mut copy_trace);
+    let (changed, priced, finished) = copies(model, options, stats, &mut candidate, &mut copy_trace);
     let mut weighings = weighed.borrow_mut();
     weighings.first.get_or_insert(finished);
     let weighing = weighings.list.len();
@@ -503,7 +501,7 @@ fn weigh_with_copies(
 /// design on a second thread: below it a thread costs more than it saves.
 const PARALLEL_FROM: usize = 512;
 
-/// Adds the copies a frequent cross-partition read needs, each weighed on
+/// Adds the copies a cross-partition read needs, each weighed on
 /// `containers`' own figures (finished and priced as the cost table prices them),
 /// and keeps them only if the design with them also costs less as a whole (else none,
 /// each refusal saying so). Returns whether a copy was added or widened, the design it
@@ -512,7 +510,6 @@ const PARALLEL_FROM: usize = 512;
 fn copies(
     model: &DomainModel,
     options: &Options,
-    thresholds: &Thresholds,
     stats: &statistics::Statistics,
     containers: &mut Cow<'_, [Container]>,
     trace: &mut decision::Trace,
@@ -525,7 +522,7 @@ fn copies(
     let (finished, operations) = (Arc::clone(&shared.0), Arc::clone(&shared.1));
     let before = containers.clone();
     let mut made = decision::Trace::default();
-    let changed = optimise::copy::apply(model, thresholds, stats, &design, containers, &mut made, false);
+    let changed = optimise::copy::apply(model, stats, &design, containers, &mut made, false);
     let design_priced = optimise::Priced::of(finished, operations, &design);
     if !changed {
         trace.append(made);
@@ -543,7 +540,7 @@ fn copies(
     let (with, without) = (with.total(), design_priced.total());
     // What the model pins `keep` is made all the same, alone.
     let mut pinned = decision::Trace::default();
-    let pinned_changed = optimise::copy::apply(model, thresholds, stats, &design, containers, &mut pinned, true);
+    let pinned_changed = optimise::copy::apply(model, stats, &design, containers, &mut pinned, true);
     made.retain_mut(|d| match d.rule {
         Rule::Copy if d.evidence.get("pinned").is_some() => false,
         Rule::Copy if d.outcome.starts_with("copy ") => {
@@ -572,7 +569,6 @@ fn copies(
 fn copies_again(
     model: &DomainModel,
     options: &Options,
-    thresholds: &Thresholds,
     stats: &statistics::Statistics,
     containers: &mut Arc<Vec<Container>>,
     trace: &mut decision::Trace,
@@ -587,7 +583,7 @@ fn copies_again(
     }
     let mut design = Cow::Borrowed(&containers[..]);
     let mut again = decision::Trace::default();
-    let (changed, with, _) = copies(model, options, thresholds, stats, &mut design, &mut again);
+    let (changed, with, _) = copies(model, options, stats, &mut design, &mut again);
     let cheaper = priced.as_ref().is_none_or(|p| with.cheaper_than(p));
     if !changed || !cheaper {
         return priced;

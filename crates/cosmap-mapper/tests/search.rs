@@ -574,3 +574,66 @@ fn a_read_by_a_claimed_value_reads_the_claim_then_its_owner() {
         by_code.naive
     );
 }
+
+/// No rate gate stands in for a price (#34 part 3): a read below `frequentPerSecond`
+/// gets the copy that makes the whole design cheaper, and the same read keeps no copy
+/// where its writes would cost more than it saves.
+#[test]
+fn a_copy_is_weighed_at_any_rate_by_its_price() {
+    let base = model("path-filter-to-a-copy");
+    let rated = |read: f64, write: f64| {
+        with(&base, |spec| {
+            for p in &mut spec.access_patterns {
+                match p.name.as_str() {
+                    "posts of an author" => p.per_second = read,
+                    "write a post" => p.per_second = write,
+                    _ => {}
+                }
+            }
+        })
+    };
+    let copied = |model: &DomainModel| {
+        let m = map(model, &Options::default());
+        m.containers
+            .iter()
+            .any(|c| c.document_types.iter().any(|d| d.copy_of.is_some()))
+    };
+    let slow = rated(5.0, 0.2);
+    assert!(
+        slow.access_pattern("posts of an author").expect("read").per_second < 10.0,
+        "below the default frequentPerSecond"
+    );
+    assert!(copied(&slow), "a copy that pays is kept below the old rate gate");
+    let e = cost(&slow, &Options::default(), Consistency::default());
+    assert!(e.totals.optimised < e.totals.rules, "{:?}", e.totals);
+    assert!(
+        !copied(&rated(0.05, 0.2)),
+        "a copy whose syncs cost more than it saves is refused"
+    );
+}
+
+/// A container whose partitions follow its own load, and whose cross-partition
+/// queries add half or more of a partition's throughput per partition, is warned
+/// about (its partition count grows out of proportion with the load, #34); the
+/// same read at a rate the partitions carry easily is not.
+#[test]
+fn a_partition_count_driven_by_its_own_fan_out_is_warned_about() {
+    let model = |rate: f64| {
+        let text = format!(
+            r#"{{"name": "Fan", "entities": [{{"name": "Item", "identity": "itemId",
+                "attributes": [{{"name": "price", "type": "decimal"}}], "volume": {{"count": 1000000, "avgSizeBytes": 1000}}}}],
+              "aggregates": [{{"root": "Item"}}],
+              "accessPatterns": [{{"name": "items under a price", "kind": "read", "start": "Item",
+                "filter": ["price <"], "limit": 10, "perSecond": {rate}}}]}}"#
+        );
+        cosmap_domain::from_slice(text.as_bytes(), None).expect("valid model")
+    };
+    let warned = |rate: f64| {
+        cost(&model(rate), &Options::default(), Consistency::default())
+            .warnings
+            .iter()
+            .any(|w| w.contains("per physical partition, half or more"))
+    };
+    assert!(warned(3000.0));
+    assert!(!warned(30.0));
+}

@@ -66,6 +66,8 @@ struct ContainerFigured {
     facts: facts::ContainerFacts,
     partitions: f64,
     ru_per_second: f64,
+    /// The RU/s its cross-partition queries add per physical partition.
+    fan_out: f64,
     /// The provisioned throughput its partitions follow, and where it came from.
     throughput: Provisioned,
 }
@@ -85,6 +87,7 @@ impl<'m> Design<'m> {
                     facts,
                     partitions: 1.0,
                     ru_per_second: 0.0,
+                    fan_out: 0.0,
                     throughput: Provisioned::default(),
                 };
                 (name, figured)
@@ -140,6 +143,7 @@ impl<'m> Design<'m> {
             let (partitions, throughput) = Provisioned::partitions(&setting, grown, fixed[i], fan_out[i]);
             figured.partitions = partitions;
             figured.ru_per_second = fixed[i] + fan_out[i] * partitions;
+            figured.fan_out = fan_out[i];
             figured.throughput = throughput;
         }
         design.charges = stored;
@@ -687,6 +691,9 @@ impl<'m> Design<'m> {
                 out.push(format!("`{name}`: its cross-partition queries fan out faster than partitions add throughput; the container cannot carry this workload"));
                 continue;
             }
+            if let Some(warning) = fan_out_warning(name, c) {
+                out.push(warning);
+            }
             let hot = rus * f.largest_partition_share;
             if hot > LOGICAL_PARTITION_RU_PER_SECOND {
                 out.push(format!(
@@ -783,6 +790,25 @@ impl ContainerFigures {
             self.throughput.describe()
         )
     }
+}
+
+/// A warning when a container's partitions follow its own load and its
+/// cross-partition queries add so much per partition that each partition carries less
+/// than twice the fan-out it brings: its partition count (and every price at it) then
+/// grows out of proportion with the load — to `partitions` where storage needs far
+/// fewer — and a small change of rates moves it a lot.
+fn fan_out_warning(name: &str, c: &ContainerFigured) -> Option<String> {
+    let per_partition = c.fan_out * c.throughput.headroom;
+    let by_storage = units::physical_partitions(c.facts.grown_storage_bytes, 0.0);
+    let amplified = per_partition * 2.0 >= PHYSICAL_PARTITION_RU_PER_SECOND;
+    (c.throughput.source == ThroughputSource::OwnLoad && amplified && c.partitions > by_storage).then(|| {
+        format!(
+            "`{name}`: its cross-partition queries add about {} RU/s per physical partition, half or more of what one serves, so its own load needs {} partitions where its storage needs {}: the figures at that count are fragile; keep those queries in one partition (a partition key or a copy), or give `thresholds.throughput`",
+            human_count(c.fan_out.round()),
+            human_count(c.partitions),
+            human_count(by_storage)
+        )
+    })
 }
 
 /// The throughput a container's partitions follow: provisioned as

@@ -1,4 +1,4 @@
-//! Copy: when a frequent read filters a large container by an attribute that is
+//! Copy: when a read filters a large container by an attribute that is
 //! not its partition key, and another container is partitioned by that
 //! attribute, keep copies of those documents in that container, so the read is
 //! a single-partition query there. The copy is kept in sync from the source
@@ -16,11 +16,11 @@ use crate::cost::units;
 use crate::decision::{Rule, Trace};
 use crate::logical_model::{Container, ContainerKind, CopyOf, DocumentType, Embedded, EmbeddedKind, Property, Role};
 use crate::operations::PropertyPath;
-use crate::options::Thresholds;
 use crate::statistics::{human_bytes, human_rate, Statistics};
 use crate::sync_plan::SyncPlan;
 
-/// Adds copy document types to `containers` where a frequent access pattern needs them.
+/// Adds copy document types to `containers` where an access pattern needs them (at any
+/// rate: the price of the designs with and without a copy decides).
 ///
 /// `design` holds the figures of `containers` as MR1–MR6 left them (the cost table's
 /// rules design): their storage and physical partitions decide. Returns whether it
@@ -28,7 +28,6 @@ use crate::sync_plan::SyncPlan;
 /// need not keep a copy of it to compare.
 pub(crate) fn apply(
     model: &DomainModel,
-    t: &Thresholds,
     stats: &Statistics,
     design: &Design<'_>,
     containers: &mut Cow<'_, [Container]>,
@@ -40,7 +39,7 @@ pub(crate) fn apply(
     let mut patterns: Vec<&AccessPattern> = model
         .access_patterns()
         .iter()
-        .filter(|p| p.kind == AccessKind::Read && (p.per_second >= t.frequent_per_second || kept(p)))
+        .filter(|p| p.kind == AccessKind::Read)
         .filter(|p| !only_pinned || kept(p))
         .collect();
     patterns.sort_by(|a, b| a.name.cmp(&b.name));
@@ -101,7 +100,7 @@ fn consider(
             trace,
             pattern,
             format!(
-                "a frequent read of `{}` that filters on nothing: no container partitioned by a filter can serve it (a feed may, see `feed`)",
+                "a read of `{}` that filters on nothing: no container partitioned by a filter can serve it (a feed may, see `feed`)",
                 source.name
             ),
         );
@@ -126,7 +125,7 @@ fn consider(
     let storage = known.then(|| design.storage_bytes(&source.name));
     let Some(bytes) = storage else {
         refuse(trace, pattern, format!(
-                    "a frequent cross-partition read of `{}`, but its size is unknown: give its entities a `volume` (count and avgSizeBytes)",
+                    "a cross-partition read of `{}`, but its size is unknown: give its entities a `volume` (count and avgSizeBytes)",
                     source.name
                 ));
         return false;
@@ -151,7 +150,7 @@ fn consider(
     }
     let Some((tj, via)) = target else {
         refuse(trace, pattern, format!(
-                    "a frequent cross-partition read of `{}` filtering on {filter}, but no other container is partitioned by one of those that `{}` refers to",
+                    "a cross-partition read of `{}` filtering on {filter}, but no other container is partitioned by one of those that `{}` refers to",
                     source.name, doc.name
                 ))
             .with("containerBytes", bytes);

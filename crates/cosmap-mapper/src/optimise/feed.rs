@@ -1,4 +1,4 @@
-//! feed: a frequent read of the newest N across all aggregates (a `sort` and a
+//! feed: a read of the newest N across all aggregates (a `sort` and a
 //! `limit`, no filter) can only fan out over every partition; instead it reads a feed
 //! — the short forms of the newest N, in one logical partition of a feeds container
 //! (partitioned by `/feed`, the source's `type`) — kept current from the change feed
@@ -22,7 +22,7 @@ use crate::sync_plan::SyncPlan;
 /// The partition key property of the feeds container: the source's `type`.
 pub(crate) const FEED_PROPERTY: &str = "feed";
 
-/// Adds a feed for each frequent read of the newest N across all aggregates where the
+/// Adds a feed for each read of the newest N across all aggregates where the
 /// workload then costs less. `priced` is `containers` priced already; returns the
 /// design it leaves, priced.
 pub(crate) fn apply(
@@ -38,13 +38,7 @@ pub(crate) fn apply(
     let mut patterns: Vec<&AccessPattern> = model
         .access_patterns()
         .iter()
-        .filter(|p| {
-            p.kind == AccessKind::Read
-                && (p.per_second >= t.frequent_per_second || pins.choice(&p.name) == Some(PinChoice::Keep))
-                && p.limit.is_some()
-                && !p.sort.is_empty()
-                && p.filter.is_empty()
-        })
+        .filter(|p| p.kind == AccessKind::Read && p.limit.is_some() && !p.sort.is_empty() && p.filter.is_empty())
         .collect();
     if patterns.is_empty() {
         return priced;
