@@ -220,6 +220,8 @@ fn copy_needs_a_known_size_and_a_target_container() {
             .access_pattern(
                 AccessPattern::new("orders of a customer", AccessKind::Read, "Order", 100.0).filter("customerId"),
             )
+            // Written often: not a dictionary, whose reads would be in one partition.
+            .access_pattern(AccessPattern::new("place an order", AccessKind::Write, "Order", 100.0))
     };
     let m = mapped(build(false));
     assert!(decision(&m, Rule::Copy, "orders of a customer")

@@ -173,6 +173,17 @@ impl<'m> Design<'m> {
         }
     }
 
+    /// Whether this design sends the read of `pattern` without a query across
+    /// partitions (a point read, a claim's lookup, a query in one partition): no copy
+    /// can make it cheaper by keeping it in one partition. `false` when unknown.
+    pub(crate) fn reads_within_partitions(&self, pattern: &str) -> bool {
+        self.charges.iter().find(|op| op.pattern == pattern).is_some_and(|op| {
+            op.requests
+                .iter()
+                .all(|r| r.kind() != OperationKind::CrossPartitionQuery)
+        })
+    }
+
     /// Request units of one execution of `r`, at its container's partition count.
     pub(crate) fn request_ru(&self, op: &Operation, r: &Request) -> f64 {
         self.charge(op, r).at(self.partitions(&r.container))

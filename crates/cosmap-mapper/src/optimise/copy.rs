@@ -91,8 +91,8 @@ fn consider(
     // A path to a referenced root's id (`author.userId`) is the same question as the
     // bare id (`userId`): one design for both.
     let filters = bare_equality_filters(pattern, doc);
-    if filters.contains(&source.partition_key_property.as_str()) {
-        return false; // already a single-partition read
+    if filters.contains(&source.partition_key_property.as_str()) || design.reads_within_partitions(&pattern.name) {
+        return false; // already read within partitions (by its key, or through a claim)
     }
     let subject = pattern.name.as_str();
     if pattern.filter.is_empty() {
