@@ -357,6 +357,18 @@ fn complete(
         // the read it serves carryable; the copy then carries the count).
         let priced = copies_again(model, options, &stats, &mut containers, &mut trace, priced);
         search.after("copies, weighed again", &[Rule::Copy], &priced);
+        // Round two of the feeds, for the same reason: a count kept since makes a read
+        // that counted per result carryable, and the feed carries the count.
+        let priced = optimise::feed::again(
+            model,
+            &thresholds,
+            &options.feeds_container,
+            &mut containers,
+            &mut trace,
+            &price,
+            priced,
+        );
+        search.after("feeds, weighed again", &[Rule::Feed], &priced);
         // A copy or feed a later step left without a read is dropped.
         let priced = optimise::unused_copies::drop_unused(model, &mut containers, &mut trace, &price, priced);
         search.after("copies and feeds nothing reads, dropped", &[], &priced);

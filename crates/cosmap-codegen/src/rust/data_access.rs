@@ -229,7 +229,7 @@ pub struct FollowView {
     pub listed: Option<ListedView>,
 }
 
-/// One query for the targets a result's list of references names (`Purpose::ReadListed`).
+/// One query for the targets the results' lists of references name (`Purpose::ReadListed`).
 #[derive(Debug, Serialize)]
 pub struct ListedView {
     /// The SQL, a Rust string literal.

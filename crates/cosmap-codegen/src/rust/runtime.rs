@@ -48,6 +48,7 @@ const HELPERS: &[(&str, &str)] = &[
         "read_listed",
         "Error ContainerClient Value Query FeedScope values_at bind query",
     ),
+    ("listed_in", "Error Value values_at from_json"),
     ("climb", "Error ContainerClient Value Key text follow json from_json"),
     (
         "find_referring",

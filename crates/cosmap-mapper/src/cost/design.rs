@@ -305,10 +305,6 @@ impl<'m> Design<'m> {
             (Some(first), OperationKind::PointRead) => self
                 .charge_once(op, r, c, 1.0)
                 .scaled(self.first_items(op, first) * self.references_per_item(op, r)),
-            // The targets a result's list names: one query per result.
-            (Some(first), _) if matches!(r.purpose, Purpose::ReadListed { .. }) => {
-                self.charge_once(op, r, c, 1.0).scaled(self.first_items(op, first))
-            }
             // A count per result: one small answer each time.
             (Some(first), _) if per_result => self.charge_once(op, r, c, 0.0).scaled(self.first_items(op, first)),
             // The rewrite of every document holding an extended reference to the target.
@@ -327,9 +323,15 @@ impl<'m> Design<'m> {
     }
 
     /// How many documents of `r`'s type refer to one target of its extended reference:
-    /// their count over the target's (`c`: its container's facts).
+    /// their count (times a list's typical length) over the target's (`c`: its
+    /// container's facts).
     fn holders_per_target(&self, r: &Request, c: Option<&facts::ContainerFacts>) -> f64 {
-        let Purpose::SyncExtendedReference { target, .. } = &r.purpose else {
+        let Purpose::SyncExtendedReference {
+            target,
+            document,
+            reference,
+        } = &r.purpose
+        else {
             return 1.0;
         };
         let holders = r
@@ -337,7 +339,14 @@ impl<'m> Design<'m> {
             .first()
             .and_then(|d| c?.documents.get(d))
             .map_or(1.0, |d| d.count);
-        holders / facts::count_of(self.model, target).max(1.0)
+        // A list refers to as many targets as it typically holds.
+        let per_holder = self
+            .model
+            .relationship_by_property(document, reference)
+            .filter(|rel| rel.is_many())
+            .and_then(|rel| rel.typical())
+            .unwrap_or(1.0);
+        holders * per_holder / facts::count_of(self.model, target).max(1.0)
     }
 
     /// The typical number of ancestors (the model's `depth`) of the tree `r` climbs
@@ -528,8 +537,8 @@ impl<'m> Design<'m> {
         d: Option<&DocFacts>,
         c: &facts::ContainerFacts,
     ) -> f64 {
-        // The targets of a list: as many as it typically holds (in the naive port, the
-        // rows of its own table that the start's list names).
+        // The targets of a list: as many as it typically holds, per result (in the naive
+        // port, the rows of its own table that the start's list names).
         match &r.purpose {
             Purpose::ReadListed { reference, .. } => return self.list_length(op, reference),
             Purpose::OwnContainer { element, write: false } if !main => {

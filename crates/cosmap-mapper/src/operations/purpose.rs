@@ -27,9 +27,9 @@ pub enum Purpose {
         /// The referenced root.
         target: String,
     },
-    /// Reads the `target`s a result's list of references `reference` names, in one
-    /// query per result (`ARRAY_CONTAINS(@…Ids, c.id)`) instead of a point read each:
-    /// chosen where that costs less.
+    /// Reads the `target`s the results' lists of references `reference` name, in one
+    /// query for all of them (`ARRAY_CONTAINS(@…Ids, c.id)`, bound to the ids every
+    /// result's list holds) instead of a point read each: chosen where that costs less.
     ReadListed {
         /// The referenced root.
         target: String,

@@ -735,9 +735,10 @@ fn follow(from: &Location<'_>, home: &Location<'_>) -> Request {
     }
 }
 
-/// The targets of list of references `r`, in `home`: one query per result for the
-/// ids the list holds (`ARRAY_CONTAINS(@<list>Ids, c.id)`), in the one partition the
-/// list's keys name when they are a constant (a dictionary), else across partitions.
+/// The targets of list of references `r`, in `home`: one query for the ids the
+/// lists of every result hold (`ARRAY_CONTAINS(@<list>Ids, c.id)`), in the one
+/// partition the list's keys name when they are a constant (a dictionary), else
+/// across partitions.
 /// [`crate::cost::choose`] turns it back into a point read per element
 /// ([`listed_as_point_reads`]) where that costs less.
 fn read_listed(home: &Location<'_>, r: &crate::logical_model::Reference) -> Request {
@@ -1120,7 +1121,7 @@ fn refresh_extended(keepers: &Keepers<'_>, target: &DocumentType) -> Vec<Request
         .filter(|(c, h)| c.kind == ContainerKind::Aggregate && matches!(h.role, Role::Root | Role::Entity));
     for &(c, h) in holders {
         let synced = |r: &&crate::logical_model::Reference| {
-            r.target == target.source && !r.many && r.extended.as_ref().is_some_and(|e| e.sync.is_some())
+            r.target == target.source && r.extended.as_ref().is_some_and(|e| e.sync.is_some())
         };
         for r in h.references.iter().filter(synced) {
             let purpose = Purpose::SyncExtendedReference {
@@ -1129,17 +1130,30 @@ fn refresh_extended(keepers: &Keepers<'_>, target: &DocumentType) -> Vec<Request
                 target: target.source.clone(),
             };
             // Partitioned by the reference, not by its own identity (a tree's parent link).
-            let by_reference = r.target != h.source
+            let by_reference = !r.many
+                && r.target != h.source
                 && c.sub_partition_key_properties.is_empty()
                 && c.partition_key_property == r.target_identity;
-            let sql = format!(
-                "SELECT * FROM c WHERE {} = @{identity} AND c.type = {}",
-                sql::path("c", &[r.name.clone(), "id".to_string()]),
-                sql::literal(&h.discriminator)
-            );
+            // A list of references: one row per holder, as an id appears once in a list
+            // (a join: `ARRAY_CONTAINS` with a partial match is not run by every engine).
+            let (sql, index) = if r.many {
+                let sql = format!(
+                    "SELECT VALUE c FROM c JOIN a IN {} WHERE a.id = @{identity} AND c.type = {}",
+                    sql::property("c", &r.name),
+                    sql::literal(&h.discriminator)
+                );
+                (sql, format!("/{}/[]/id/?", r.name))
+            } else {
+                let sql = format!(
+                    "SELECT * FROM c WHERE {} = @{identity} AND c.type = {}",
+                    sql::path("c", &[r.name.clone(), "id".to_string()]),
+                    sql::literal(&h.discriminator)
+                );
+                (sql, format!("/{}/id/?", r.name))
+            };
             let partition_key = by_reference.then(|| ValueSource::Parameter(identity.to_string()));
             let query = Action::query(partition_key, sql, vec![identity.to_string()]);
-            let index_paths = vec![format!("/{}/id/?", r.name), "/type/?".to_string()];
+            let index_paths = vec![index, "/type/?".to_string()];
             requests.extend(find_and_rewrite(c, h, query, index_paths, purpose));
         }
     }
@@ -1150,7 +1164,9 @@ fn refresh_extended(keepers: &Keepers<'_>, target: &DocumentType) -> Vec<Request
 /// partition key `key`) on their parents (`computedValue`).
 fn update_counts(keepers: &Keepers<'_>, c: &Container, child: &DocumentType, key: &ValueSource) -> Vec<Request> {
     let mut requests = Vec::new();
-    for &(pc, pd) in keepers {
+    // A copy or feed of the parent carries the count its source keeps: the copy's own
+    // sync (from the source's change feed) brings each new count, in the copy's key.
+    for &(pc, pd) in keepers.iter().filter(|(_, d)| d.role != Role::Copy) {
         for v in pd
             .computed
             .iter()

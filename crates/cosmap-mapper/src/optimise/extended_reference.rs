@@ -162,6 +162,16 @@ fn holder_of<'c>(containers: &'c [Container], c: &Candidate) -> Option<&'c str> 
     super::home(containers, &c.holder).map(|(_, d)| d.name.as_str())
 }
 
+/// How many targets candidate `c`'s reference typically holds: a list's `avg` (else
+/// its `max`), 1 for a single reference.
+fn list_length(model: &DomainModel, c: &Candidate) -> f64 {
+    model
+        .relationship_by_property(&c.holder, &c.reference)
+        .filter(|rel| rel.is_many())
+        .and_then(|rel| rel.typical())
+        .unwrap_or(1.0)
+}
+
 /// Whether `target` can change: reference data that never changes needs no sync.
 fn changes(model: &DomainModel, target: &str) -> bool {
     model.entity(target).and_then(|e| e.reference_data) != Some(ChangeRate::Never)
@@ -169,8 +179,8 @@ fn changes(model: &DomainModel, target: &str) -> bool {
 
 /// The references reads take attributes through, one candidate per holding element
 /// and reference, in name order. A `sensitive` attribute is never one of them (the
-/// refusal is recorded); a list of references or a reference inside an embedded
-/// object is not extended. A holder copied elsewhere is: its copies carry the
+/// refusal is recorded); a list of references stores them beside each element; a
+/// reference inside an embedded object is not extended. A holder copied elsewhere is: its copies carry the
 /// attributes too.
 fn candidates(model: &DomainModel, containers: &[Container], trace: &mut Trace) -> Vec<Candidate> {
     let mut found: BTreeMap<(String, String), Candidate> = BTreeMap::new();
@@ -190,7 +200,7 @@ fn candidates(model: &DomainModel, containers: &[Container], trace: &mut Trace) 
             let Some((_, holder)) = super::home(containers, &p.start) else {
                 continue;
             };
-            let Some(reference) = holder.references.iter().find(|r| r.name == first && !r.many) else {
+            let Some(reference) = holder.references.iter().find(|r| r.name == first) else {
                 continue;
             };
             let Some(target) = model.entity(&reference.target) else {
@@ -272,8 +282,11 @@ fn extended(model: &DomainModel, containers: &[Container], candidates: &[Candida
             .filter(|a| c.attributes.contains(&a.name) && !a.sensitive)
             .map(Property::copy_of)
             .collect();
-        // A share of the target's size, by the properties copied.
-        let extra = facts::bytes_of(model, &c.target) * attributes.len() as f64 / (target.attributes.len() + 3) as f64;
+        // A share of the target's size, by the properties copied (beside each element
+        // of a list: as many times as it typically holds).
+        let per_reference =
+            facts::bytes_of(model, &c.target) * attributes.len() as f64 / (target.attributes.len() + 3) as f64;
+        let extra = per_reference * list_length(model, c);
         let holds = |d: &DocumentType| d.source == c.holder && matches!(d.role, Role::Root | Role::Entity);
         // The holder's copies (copies and feeds of its home document) carry them too.
         let home = super::home(containers, &c.holder).map(|(_, d)| d.name.clone());
@@ -285,7 +298,7 @@ fn extended(model: &DomainModel, containers: &[Container], candidates: &[Candida
         };
         for container in out.iter_mut().filter(|k| k.document_types.iter().any(copies)) {
             for d in container.document_types.make_mut().iter_mut().filter(|d| copies(d)) {
-                let Some(r) = d.references.iter_mut().find(|r| r.name == c.reference && !r.many) else {
+                let Some(r) = d.references.iter_mut().find(|r| r.name == c.reference) else {
                     continue;
                 };
                 // No sync of its own: the copy's sync brings the holder's new values.
@@ -300,7 +313,7 @@ fn extended(model: &DomainModel, containers: &[Container], candidates: &[Candida
         for container in out.iter_mut().filter(|k| k.document_types.iter().any(holds)) {
             let name = container.name.clone();
             for d in container.document_types.make_mut().iter_mut().filter(|d| holds(d)) {
-                let Some(r) = d.references.iter_mut().find(|r| r.name == c.reference && !r.many) else {
+                let Some(r) = d.references.iter_mut().find(|r| r.name == c.reference) else {
                     continue;
                 };
                 let sync = match (changes(model, &c.target), homes.get(&c.target)) {

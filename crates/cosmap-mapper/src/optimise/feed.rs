@@ -279,3 +279,43 @@ fn feed_of(source: &Container, doc: &DocumentType, pattern: &AccessPattern, feed
     });
     feed
 }
+
+/// The feed step again, on the design the later steps left, when round one refused a
+/// feed it priced: a count or an extended reference kept since can make a feed pay
+/// (a read that counted per result was unbounded either way; the feed's short form
+/// now carries the kept count, and its sync brings the new values). The feeds it now
+/// makes are kept (each weighed as in round one, on the whole design), their
+/// decisions replacing round one's.
+pub(crate) fn again(
+    model: &DomainModel,
+    t: &Thresholds,
+    name: &str,
+    containers: &mut Arc<Vec<Container>>,
+    trace: &mut Trace,
+    price: &dyn Fn(&[Container]) -> Priced,
+    priced: Option<Priced>,
+) -> Option<Priced> {
+    let refused_priced = trace
+        .decisions()
+        .iter()
+        .any(|d| d.rule == Rule::Feed && d.outcome == "no feed" && d.evidence.get("workloadRuPerSecond").is_some());
+    if !refused_priced {
+        return priced;
+    }
+    let mut again = Trace::default();
+    let after = apply(model, t, name, containers, &mut again, price, priced);
+    let made: std::collections::BTreeSet<String> = again
+        .decisions()
+        .iter()
+        .filter(|d| d.rule == Rule::Feed && d.outcome != "no feed")
+        .map(|d| d.subject.clone())
+        .collect();
+    trace.retain_mut(|d| !(d.rule == Rule::Feed && made.contains(&d.subject)));
+    again.retain_mut(|d| match d.rule {
+        Rule::Feed => made.contains(&d.subject),
+        Rule::CopySource => !made.is_empty(),
+        _ => false,
+    });
+    trace.append(again);
+    after
+}

@@ -722,10 +722,19 @@ impl Run<'_> {
                 },
                 _ => None,
             };
-            // The targets a result's list names: the ids the first result's list holds.
+            // The targets the results' lists name: one query for the ids every result's
+            // list holds, each once.
             let listed: Option<Vec<String>> = match &r.purpose {
                 Purpose::ReadListed { reference, .. } => match main.expected.first() {
-                    Some(m) => Some(listed_ids(&m.body, reference)),
+                    Some(_) => {
+                        let mut ids: Vec<String> = Vec::new();
+                        for id in main.expected.iter().flat_map(|m| listed_ids(&m.body, reference)) {
+                            if !ids.contains(&id) {
+                                ids.push(id);
+                            }
+                        }
+                        Some(ids)
+                    }
                     None => {
                         return fail(
                             outcome,

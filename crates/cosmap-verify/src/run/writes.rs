@@ -142,7 +142,9 @@ impl Run<'_> {
         let refers = |s: &Sample| {
             s.container == c.name
                 && s.document_type == *document
-                && s.body.get(reference).and_then(|r| r.get("id")).and_then(Value::as_str) == Some(changed.id.as_str())
+                && s.body
+                    .get(reference)
+                    .is_some_and(|r| !referring(r, &changed.id).is_empty())
         };
         outcome.expected = state.live.iter().filter(|s| refers(s)).map(|s| s.id.clone()).collect();
         // Every parameter names the changed document's identity.
@@ -161,7 +163,16 @@ impl Run<'_> {
         };
         let edit = |holder: &Value| {
             let mut body = holder.clone();
-            if let Some(Value::Object(r)) = body.get_mut(reference) {
+            let elements: Vec<&mut Value> = match body.get_mut(reference) {
+                Some(Value::Array(list)) => list.iter_mut().collect(),
+                Some(single) => vec![single],
+                None => Vec::new(),
+            };
+            for element in elements {
+                let Value::Object(r) = element else { continue };
+                if r.get("id").and_then(Value::as_str) != Some(changed.id.as_str()) {
+                    continue;
+                }
                 for a in &copied {
                     match changed.body.get(a) {
                         Some(v) => r.insert(a.clone(), v.clone()),
@@ -172,9 +183,11 @@ impl Run<'_> {
             body
         };
         let shows = |read: &Value, _: &Value| {
-            copied
-                .iter()
-                .all(|a| read.get(reference).and_then(|r| r.get(a.as_str())) == changed.body.get(a.as_str()))
+            read.get(reference).is_some_and(|r| {
+                referring(r, &changed.id)
+                    .iter()
+                    .all(|r| copied.iter().all(|a| r.get(a.as_str()) == changed.body.get(a.as_str())))
+            })
         };
         let stale = format!("still shows the old `{reference}` values");
         checks.push(
@@ -1305,6 +1318,16 @@ fn same(a: &Value, b: &Value) -> bool {
             x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same(v, w)))
         }
         _ => a == b,
+    }
+}
+
+/// The references to `id` that `value` holds: itself (one reference), or the elements
+/// of a list of references.
+fn referring<'v>(value: &'v Value, id: &str) -> Vec<&'v Value> {
+    let refers = |r: &&Value| r.get("id").and_then(Value::as_str) == Some(id);
+    match value {
+        Value::Array(list) => list.iter().filter(refers).collect(),
+        single => std::iter::once(single).filter(refers).collect(),
     }
 }
 
