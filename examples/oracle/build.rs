@@ -35,7 +35,7 @@ fn main() -> Result<(), Error> {
             &dir.join("cosmap_data.rs"),
             &cosmap_codegen::render_data_access(&logical, &mapping, &templates)?,
         )?;
-        write(&dir.join("calls.rs"), &calls(&api))?;
+        write(&dir.join("calls.rs"), &format!("{}\n{}", calls(&api), loads(&api)))?;
         let module = name.replace(['-', '/'], "_");
         writeln!(
             modules,
@@ -48,7 +48,8 @@ fn main() -> Result<(), Error> {
         writeln!(
             table,
             "    Example {{ name: {name:?}, model: {:?}, answers: {module}::calls::ANSWERS, \
-             not_judged: {module}::calls::NOT_JUDGED, skipped: {module}::calls::SKIPPED, call: {module}::calls::call }},",
+             not_judged: {module}::calls::NOT_JUDGED, skipped: {module}::calls::SKIPPED, call: {module}::calls::call, \
+             repositories: {module}::calls::REPOSITORIES, load: {module}::calls::load }},",
             model.canonicalize()?.display().to_string()
         )?;
     }
@@ -175,4 +176,50 @@ fn owned_type(ty: &str) -> (String, bool) {
         },
         None => (ty.to_string(), false),
     }
+}
+
+/// The repositories of one example: `REPOSITORIES` (root, container, by id, the
+/// members' `type`s) and `load`, which loads an aggregate by its root's id and gives
+/// the ids it holds, the root's under `""` and each member kind's under its `type`.
+fn loads(api: &DataApi) -> String {
+    let mut table = String::new();
+    let mut arms = String::new();
+    for r in &api.repositories {
+        let types: Vec<String> = r.members.iter().map(|(_, t)| format!("{t:?}")).collect();
+        let _ = writeln!(
+            table,
+            "    ({:?}, {:?}, {}, &[{}]),",
+            r.root,
+            r.container,
+            r.by_id,
+            types.join(", ")
+        );
+        if !r.by_id {
+            continue;
+        }
+        let members: String = r
+            .members
+            .iter()
+            .map(|(field, t)| format!(" ({t:?}.to_string(), crate::ids(&a.{field})?),"))
+            .collect();
+        let _ = writeln!(
+            arms,
+            "            {:?} => match db.{}().load(id).await.map_err(|e| format!(\"{{e:?}}\"))? {{\n                \
+             None => Ok(None),\n                \
+             Some(a) => Ok(Some(vec![(::std::string::String::new(), crate::ids(::std::slice::from_ref(&a.root))?),{members}])),\n            }},",
+            r.root, r.constructor
+        );
+    }
+    format!(
+        "/// Each repository: its root, container, whether `load` takes the id alone, its members' `type`s.\n\
+         pub const REPOSITORIES: &[(&str, &str, bool, &[&str])] = &[\n{table}];\n\n\
+         /// Loads the aggregate of root `root` whose id is `id` through its generated repository.\n\
+         pub fn load<'a>(\n    database: &'a ::azure_data_cosmos::clients::DatabaseClient,\n    \
+         root: &'a str,\n    id: &'a str,\n) -> crate::Loading<'a> {{\n    \
+         ::std::boxed::Box::pin(async move {{\n        \
+         let db = super::{module}::Database::open(database).await.map_err(|e| format!(\"{{e:?}}\"))?;\n        \
+         match root {{\n{arms}            \
+         _ => Err(format!(\"no repository loads `{{root}}` by id\")),\n        }}\n    }})\n}}\n",
+        module = api.module
+    )
 }

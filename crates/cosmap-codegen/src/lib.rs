@@ -60,6 +60,6 @@ pub use rust::format_rust;
 pub use rust::render as render_rust;
 pub use rust::render_data_access;
 #[cfg(feature = "data-access")]
-pub use rust::{data_api, Answer, DataApi, MethodParam, PatternMethod};
+pub use rust::{data_api, Answer, DataApi, MethodParam, PatternMethod, Repository};
 pub use templates::{Templates, TEMPLATES};
 pub use write::{check_all, write_all, FileStatus};

@@ -7,7 +7,8 @@
 //! from verify's binding and its results turned into JSON. Each [`Example`] is an
 //! [`Answerer`]: `cosmap_verify::verify_generated` asks it for the main answer of
 //! every read it answers and judges that answer as it judges the plan's own
-//! requests (`tests/generated_code.rs`).
+//! requests (`tests/generated_code.rs`). `calls` also loads an aggregate by its root's
+//! id through the generated repository, for `tests/repositories.rs`.
 
 use cosmap_verify::generated::{Answering, Binding};
 use cosmap_verify::Answerer;
@@ -29,7 +30,19 @@ pub struct Example {
     pub skipped: &'static [&'static str],
     /// The dispatch: pattern name and binding to the method's results.
     pub call: for<'a> fn(&'a azure_data_cosmos::clients::DatabaseClient, &'a str, &'a Binding) -> Answering<'a>,
+    /// Each repository: its root, container, whether `load` takes the id alone, its
+    /// members' `type`s.
+    pub repositories: &'static [(&'static str, &'static str, bool, &'static [&'static str])],
+    /// Loads an aggregate by its root's type and id through its generated repository.
+    pub load: for<'a> fn(&'a azure_data_cosmos::clients::DatabaseClient, &'a str, &'a str) -> Loading<'a>,
 }
+
+/// The ids an aggregate loaded holds: the root's under `""`, each member kind's under
+/// its `type`; `None` when there is no such root.
+pub type Loaded = Option<Vec<(String, Vec<String>)>>;
+
+/// What [`Example::load`] gives back.
+pub type Loading<'a> = std::pin::Pin<Box<dyn std::future::Future<Output = Result<Loaded, String>> + 'a>>;
 
 impl Answerer for Example {
     fn answers(&self, pattern: &str) -> bool {
@@ -66,4 +79,17 @@ fn list<T: serde::Serialize, E: std::fmt::Debug>(result: Result<Vec<T>, E>) -> R
 /// A generated method's one result or none, as a list of JSON.
 fn optional<T: serde::Serialize, E: std::fmt::Debug>(result: Result<Option<T>, E>) -> Result<Vec<Value>, String> {
     list(result.map(|found| found.into_iter().collect()))
+}
+
+/// The `id` of each document, as it serialises.
+fn ids<T: serde::Serialize>(documents: &[T]) -> Result<Vec<String>, String> {
+    documents
+        .iter()
+        .map(|d| {
+            let json = serde_json::to_value(d).map_err(|e| format!("a document is not JSON: {e}"))?;
+            let id = json.get("id").and_then(Value::as_str);
+            id.map(str::to_string)
+                .ok_or_else(|| format!("a document has no text `id`: {json}"))
+        })
+        .collect()
 }

@@ -18,6 +18,24 @@ pub struct DataApi {
     pub methods: Vec<PatternMethod>,
     /// What is not generated, each with why (as the module's docs list it).
     pub skipped: Vec<String>,
+    /// One per generated repository, in the order they are generated.
+    pub repositories: Vec<Repository>,
+}
+
+/// The repository of one aggregate: `Database::{constructor}()`, whose `load` reads
+/// the root and its members.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Repository {
+    /// The root's document type.
+    pub root: String,
+    /// The container the aggregate lives in.
+    pub container: String,
+    /// The `Database` method that makes the repository.
+    pub constructor: String,
+    /// Whether `load` takes the root's id alone (else also its partition key).
+    pub by_id: bool,
+    /// Each kind of member: the aggregate's field and the documents' `type`.
+    pub members: Vec<(String, String)>,
 }
 
 /// One access pattern's method on `Database`.
@@ -88,10 +106,26 @@ pub fn data_api(model: &LogicalModel, mapping: &TypeMapping) -> Result<DataApi, 
             answer: answer_of(p),
         })
         .collect();
+    let repositories = data
+        .aggregates
+        .iter()
+        .map(|a| Repository {
+            root: a.root.clone(),
+            container: a.container.clone(),
+            constructor: a.constructor.clone(),
+            by_id: !a.load_params.contains("partition_key"),
+            members: a
+                .members
+                .iter()
+                .map(|m| (m.ident.clone(), m.discriminator.clone()))
+                .collect(),
+        })
+        .collect();
     Ok(DataApi {
         module: data.module,
         methods,
         skipped: data.skipped,
+        repositories,
     })
 }
 

@@ -20,7 +20,7 @@ mod names;
 mod runtime;
 mod view;
 #[cfg(feature = "data-access")]
-pub use api::{data_api, Answer, DataApi, MethodParam, PatternMethod};
+pub use api::{data_api, Answer, DataApi, MethodParam, PatternMethod, Repository};
 pub(crate) use view::one_line;
 
 use cosmap_mapper::LogicalModel;
