@@ -179,8 +179,9 @@ fn owned_type(ty: &str) -> (String, bool) {
 }
 
 /// The repositories of one example: `REPOSITORIES` (root, container, by id, the
-/// members' `type`s) and `load`, which loads an aggregate by its root's id and gives
-/// the ids it holds, the root's under `""` and each member kind's under its `type`.
+/// members' `type`s) and `load`, which loads an aggregate by its root's id (and its
+/// partition key's values, where `load` takes them) and gives the ids it holds, the
+/// root's under `""` and each member kind's under its `type`.
 fn loads(api: &DataApi) -> String {
     let mut table = String::new();
     let mut arms = String::new();
@@ -194,9 +195,6 @@ fn loads(api: &DataApi) -> String {
             r.by_id,
             types.join(", ")
         );
-        if !r.by_id {
-            continue;
-        }
         let members: String = r
             .members
             .iter()
@@ -204,22 +202,25 @@ fn loads(api: &DataApi) -> String {
             .collect();
         let _ = writeln!(
             arms,
-            "            {:?} => match db.{}().load(id).await.map_err(|e| format!(\"{{e:?}}\"))? {{\n                \
+            "            {:?} => match db.{}().load({key}id).await.map_err(|e| format!(\"{{e:?}}\"))? {{\n                \
              None => Ok(None),\n                \
              Some(a) => Ok(Some(vec![(::std::string::String::new(), crate::ids(::std::slice::from_ref(&a.root))?),{members}])),\n            }},",
-            r.root, r.constructor
+            r.root,
+            r.constructor,
+            key = if r.by_id { "" } else { "crate::FromKey::from_key(key)?, " }
         );
     }
     format!(
         "/// Each repository: its root, container, whether `load` takes the id alone, its members' `type`s.\n\
          pub const REPOSITORIES: &[(&str, &str, bool, &[&str])] = &[\n{table}];\n\n\
-         /// Loads the aggregate of root `root` whose id is `id` through its generated repository.\n\
+         /// Loads the aggregate of root `root` whose id is `id` (in partition `key`) through its generated repository.\n\
          pub fn load<'a>(\n    database: &'a ::azure_data_cosmos::clients::DatabaseClient,\n    \
-         root: &'a str,\n    id: &'a str,\n) -> crate::Loading<'a> {{\n    \
+         root: &'a str,\n    key: &'a [::std::string::String],\n    id: &'a str,\n) -> crate::Loading<'a> {{\n    \
          ::std::boxed::Box::pin(async move {{\n        \
          let db = super::{module}::Database::open(database).await.map_err(|e| format!(\"{{e:?}}\"))?;\n        \
+         let _ = key;\n        \
          match root {{\n{arms}            \
-         _ => Err(format!(\"no repository loads `{{root}}` by id\")),\n        }}\n    }})\n}}\n",
+         _ => Err(format!(\"no repository loads `{{root}}`\")),\n        }}\n    }})\n}}\n",
         module = api.module
     )
 }

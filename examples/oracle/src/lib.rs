@@ -33,8 +33,9 @@ pub struct Example {
     /// Each repository: its root, container, whether `load` takes the id alone, its
     /// members' `type`s.
     pub repositories: &'static [(&'static str, &'static str, bool, &'static [&'static str])],
-    /// Loads an aggregate by its root's type and id through its generated repository.
-    pub load: for<'a> fn(&'a azure_data_cosmos::clients::DatabaseClient, &'a str, &'a str) -> Loading<'a>,
+    /// Loads an aggregate by its root's type, partition key values and id through its
+    /// generated repository.
+    pub load: for<'a> fn(&'a azure_data_cosmos::clients::DatabaseClient, &'a str, &'a [String], &'a str) -> Loading<'a>,
 }
 
 /// The ids an aggregate loaded holds: the root's under `""`, each member kind's under
@@ -92,4 +93,28 @@ fn ids<T: serde::Serialize>(documents: &[T]) -> Result<Vec<String>, String> {
                 .ok_or_else(|| format!("a document has no text `id`: {json}"))
         })
         .collect()
+}
+
+/// A repository's partition key argument made from the key's values, one per level.
+trait FromKey: Sized {
+    /// The argument, or why the values do not make one.
+    fn from_key(values: &[String]) -> Result<Self, String>;
+}
+
+impl FromKey for String {
+    fn from_key(values: &[String]) -> Result<Self, String> {
+        match values {
+            [one] => Ok(one.clone()),
+            _ => Err(format!("one key value expected, not {values:?}")),
+        }
+    }
+}
+
+impl FromKey for (String, String) {
+    fn from_key(values: &[String]) -> Result<Self, String> {
+        match values {
+            [a, b] => Ok((a.clone(), b.clone())),
+            _ => Err(format!("two key values expected, not {values:?}")),
+        }
+    }
 }
