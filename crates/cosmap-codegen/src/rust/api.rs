@@ -6,6 +6,7 @@
 
 use cosmap_mapper::LogicalModel;
 
+use super::data_access::{AggregateView, ParamView, PatternView};
 use crate::error::CodegenError;
 use crate::options::TypeMapping;
 
@@ -88,39 +89,8 @@ pub enum Answer {
 pub fn data_api(model: &LogicalModel, mapping: &TypeMapping) -> Result<DataApi, CodegenError> {
     let view = super::view::build(model, mapping).map_err(CodegenError::Model)?;
     let data = super::data_access::build(model, &view, mapping);
-    let methods = data
-        .patterns
-        .iter()
-        .map(|p| PatternMethod {
-            pattern: p.name.clone(),
-            method: p.ident.clone(),
-            params: p
-                .params
-                .iter()
-                .map(|q| MethodParam {
-                    ident: q.ident.clone(),
-                    ty: q.ty.clone(),
-                    parameter: q.sql_name.trim_start_matches('@').to_string(),
-                })
-                .collect(),
-            answer: answer_of(p),
-        })
-        .collect();
-    let repositories = data
-        .aggregates
-        .iter()
-        .map(|a| Repository {
-            root: a.root.clone(),
-            container: a.container.clone(),
-            constructor: a.constructor.clone(),
-            by_id: !a.load_params.contains("partition_key"),
-            members: a
-                .members
-                .iter()
-                .map(|m| (m.ident.clone(), m.discriminator.clone()))
-                .collect(),
-        })
-        .collect();
+    let methods = data.patterns.iter().map(method_of).collect();
+    let repositories = data.aggregates.iter().map(repository_of).collect();
     Ok(DataApi {
         module: data.module,
         methods,
@@ -129,8 +99,35 @@ pub fn data_api(model: &LogicalModel, mapping: &TypeMapping) -> Result<DataApi, 
     })
 }
 
+/// Pattern `p`'s method as the listing shows it.
+fn method_of(p: &PatternView) -> PatternMethod {
+    let param = |q: &ParamView| MethodParam {
+        ident: q.ident.clone(),
+        ty: q.ty.clone(),
+        parameter: q.sql_name.trim_start_matches('@').to_string(),
+    };
+    PatternMethod {
+        pattern: p.name.clone(),
+        method: p.ident.clone(),
+        params: p.params.iter().map(param).collect(),
+        answer: answer_of(p),
+    }
+}
+
+/// Aggregate `a`'s repository as the listing shows it.
+fn repository_of(a: &AggregateView) -> Repository {
+    let members = a.members.iter().map(|m| (m.ident.clone(), m.discriminator.clone()));
+    Repository {
+        root: a.root.clone(),
+        container: a.container.clone(),
+        constructor: a.constructor.clone(),
+        by_id: !a.load_params.contains("partition_key"),
+        members: members.collect(),
+    }
+}
+
 /// The shape of what pattern `p`'s method returns.
-fn answer_of(p: &super::data_access::PatternView) -> Answer {
+fn answer_of(p: &PatternView) -> Answer {
     if p.write.is_some() {
         return Answer::Write;
     }
@@ -171,12 +168,12 @@ mod tests {
         let orders = method("orders of an account");
         assert_eq!(orders.method, "orders_of_an_account");
         assert_eq!(orders.answer, Answer::List);
-        let params: Vec<(&str, &str)> = orders
+        let params: Vec<String> = orders
             .params
             .iter()
-            .map(|p| (p.ty.as_str(), p.parameter.as_str()))
+            .map(|p| format!("{} {}", p.ty, p.parameter))
             .collect();
-        assert_eq!(params, [("&str", "accountId")]);
+        assert_eq!(params, ["&str accountId"]);
         assert_eq!(
             method("address by account id and address type").answer,
             Answer::Optional
