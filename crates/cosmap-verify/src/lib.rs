@@ -20,7 +20,9 @@
 //!   the domain model;
 //! - `run`: provisioning, writing the samples, sending each request and judging the
 //!   answers (`run/reads.rs`, `run/writes.rs`);
-//! - [`report`]: the [`Report`], as a table or JSON (`docs/verify.md`).
+//! - [`report`]: the [`Report`], as a table or JSON (`docs/verify.md`);
+//! - [`generated`]: the same judge over the generated data access
+//!   ([`verify_generated`]: each read's answer taken from its generated method).
 //!
 //! The engine is the SDK's in-memory Cosmos DB engine ([`Engine::InMemory`]: no
 //! server, nothing leaves the process), or an account or emulator
@@ -55,6 +57,7 @@
 mod error;
 mod expected;
 mod fields;
+pub mod generated;
 mod key;
 pub mod report;
 mod run;
@@ -62,5 +65,6 @@ pub mod samples;
 mod values;
 
 pub use error::VerifyError;
+pub use generated::{verify_generated, Answerer};
 pub use report::{EngineInfo, EngineKind, PatternOutcome, Report, RequestOutcome, Verdict, REPORT_FORMAT_VERSION};
 pub use run::{fresh_database_name, in_memory_database, verify, verify_stored, Engine, StoredContainer};

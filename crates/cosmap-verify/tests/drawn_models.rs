@@ -70,6 +70,8 @@ async fn every_drawn_model_verifies_on_the_in_memory_engine() {
     let mut runner = TestRunner::new_with_rng(Config::default(), TestRng::from_seed(RngAlgorithm::ChaCha, &seed()));
     let mut failures = Vec::new();
     let (mut patterns, mut passed, mut limited) = (0, 0, 0);
+    // Each pattern that met an engine limit, with the SQL the engine refused.
+    let mut limits = Vec::new();
     let models = count();
     for n in 0..models {
         let spec = strategy::model_spec()
@@ -81,17 +83,32 @@ async fn every_drawn_model_verifies_on_the_in_memory_engine() {
         let report = common::in_memory(&model, &logical).await;
         patterns += report.patterns.len();
         passed += report.summary.passed;
-        limited += report
+        for p in report
             .patterns
             .iter()
             .filter(|p| !p.passed && passed_or_engine_limit(p))
-            .count();
+        {
+            limited += 1;
+            let sql = p
+                .requests
+                .iter()
+                .filter(|r| r.verdict == Verdict::Error)
+                .filter_map(|r| r.sql.as_deref());
+            limits.push(format!(
+                "drawn model {n}, `{}`: {}",
+                p.pattern,
+                sql.collect::<Vec<_>>().join(" / ")
+            ));
+        }
         if !report.patterns.iter().all(passed_or_engine_limit) {
             let json = serde_json::to_string_pretty(&spec).expect("the model serialises");
             failures.push(format!("drawn model {n}:\n{}\n{json}", report.to_text()));
         }
     }
     eprintln!("{models} drawn models, {patterns} patterns: {passed} passed, {limited} met an engine limit");
+    for line in &limits {
+        eprintln!("  {line}");
+    }
     assert!(patterns > models, "the drawn models hold {patterns} patterns");
     assert!(
         failures.is_empty(),

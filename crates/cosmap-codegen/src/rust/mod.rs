@@ -6,6 +6,8 @@
 //! (feature `format`). The data access (`data_access`, feature `data-access`) is
 //! rendered by handlebars.
 
+#[cfg(feature = "data-access")]
+mod api;
 mod codecs;
 #[cfg(feature = "data-access")]
 mod data_access;
@@ -17,6 +19,8 @@ mod names;
 #[cfg(feature = "data-access")]
 mod runtime;
 mod view;
+#[cfg(feature = "data-access")]
+pub use api::{data_api, Answer, DataApi, MethodParam, PatternMethod, Repository};
 pub(crate) use view::one_line;
 
 use cosmap_mapper::LogicalModel;

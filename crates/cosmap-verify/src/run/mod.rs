@@ -22,6 +22,7 @@ use futures::TryStreamExt;
 use serde_json::Value;
 
 use crate::error::VerifyError;
+use crate::generated::Answerer;
 use crate::report::{
     EngineInfo, EngineKind, PatternOutcome, Report, RequestOutcome, SampleSummary, Summary, Verdict,
     REPORT_FORMAT_VERSION,
@@ -77,6 +78,18 @@ pub async fn verify(
     engine: Engine,
     settings: Settings,
 ) -> Result<Report, VerifyError> {
+    verify_with(domain, logical, engine, settings, None).await
+}
+
+/// [`verify`], with the main answer of each read asked of `generated` where it
+/// answers the pattern (the generated data access), else of the plan's request.
+pub(crate) async fn verify_with(
+    domain: &DomainModel,
+    logical: &LogicalModel,
+    engine: Engine,
+    settings: Settings,
+    generated: Option<&dyn Answerer>,
+) -> Result<Report, VerifyError> {
     // The in-memory account lives as long as the verification.
     let mut _account = None;
     let (connection, engine) = match engine {
@@ -125,18 +138,9 @@ pub async fn verify(
     let generator = Generator::new(logical, attribute_spreads(domain), limited_counts(domain))?;
     let samples = generator.samples()?;
 
-    let database = connection.cosmos_client().database_client(connection.database());
     let mut clients = BTreeMap::new();
     for c in &logical.containers {
-        let operation = format!("open container `{}`", c.name);
-        let client = connection
-            .request(&operation, &[], || database.container_client(&c.name, None))
-            .await?
-            .ok_or_else(|| ProvisionError::Client {
-                operation,
-                message: "no container client".into(),
-            })?;
-        clients.insert(c.name.clone(), client);
+        clients.insert(c.name.clone(), open_client(&connection, &c.name).await?);
     }
 
     let run = Run {
@@ -146,6 +150,7 @@ pub async fn verify(
         logical,
         generator,
         samples,
+        generated,
     };
     run.write_samples().await?;
     Ok(run.report(engine, false).await)
@@ -179,7 +184,6 @@ pub async fn verify_stored(
     stored: &[StoredContainer],
 ) -> Result<Report, VerifyError> {
     let generator = Generator::new(logical, attribute_spreads(domain), limited_counts(domain))?;
-    let database = connection.cosmos_client().database_client(connection.database());
     let mut clients = BTreeMap::new();
     let mut samples = Vec::new();
     for c in &logical.containers {
@@ -187,15 +191,7 @@ pub async fn verify_stored(
             .iter()
             .find(|s| s.container == c.name)
             .map_or(c.name.as_str(), |s| s.stored_in.as_str());
-        let operation = format!("open container `{stored_in}`");
-        let client = connection
-            .request(&operation, &[], || database.container_client(stored_in, None))
-            .await?
-            .ok_or_else(|| ProvisionError::Client {
-                operation,
-                message: "no container client".into(),
-            })?;
-        clients.insert(c.name.clone(), client);
+        clients.insert(c.name.clone(), open_client(connection, stored_in).await?);
     }
     for s in stored {
         let documents = s.documents.iter().map(without_system_properties);
@@ -212,8 +208,23 @@ pub async fn verify_stored(
         logical,
         generator,
         samples,
+        generated: None,
     };
     Ok(run.report(engine, true).await)
+}
+
+/// A client of container `name` in the connection's database.
+async fn open_client(connection: &Connection, name: &str) -> Result<ContainerClient, VerifyError> {
+    let database = connection.cosmos_client().database_client(connection.database());
+    let operation = format!("open container `{name}`");
+    let client = connection
+        .request(&operation, &[], || database.container_client(name, None))
+        .await?
+        .ok_or_else(|| ProvisionError::Client {
+            operation,
+            message: "no container client".into(),
+        })?;
+    Ok(client)
 }
 
 /// `document` without the properties Cosmos DB adds (`_rid`, `_ts`, …).
@@ -263,6 +274,8 @@ struct Run<'a> {
     logical: &'a LogicalModel,
     generator: Generator<'a>,
     samples: Vec<Sample>,
+    /// The generated data access, asked for the main answer of the reads it answers.
+    generated: Option<&'a dyn Answerer>,
 }
 
 impl<'a> Run<'a> {
@@ -368,6 +381,21 @@ impl<'a> Run<'a> {
         let c = self.logical.container(&r.container)?;
         let d = c.document_type(r.document_types.first()?)?;
         Some((c, d, d.bucket.as_ref()?))
+    }
+
+    /// The answer of `pattern`'s generated method with `binding`, where the generated
+    /// data access answers it ([`verify_generated`](crate::verify_generated)).
+    async fn generated_answer(
+        &self,
+        pattern: &str,
+        binding: &crate::expected::Binding,
+    ) -> Option<Result<Vec<Value>, String>> {
+        let generated = self.generated.filter(|g| g.answers(pattern))?;
+        let database = self
+            .connection
+            .cosmos_client()
+            .database_client(self.connection.database());
+        Some(generated.answer(&database, pattern, binding).await)
     }
 
     fn client(&self, container: &str) -> Result<&ContainerClient, String> {

@@ -204,8 +204,23 @@ impl Run<'_> {
                 "the items taken from the buckets are not the parent's items in range".into(),
             );
         }
-        outcome.verdict = Verdict::Pass;
-        outcome
+        // The generated method takes the items itself: the same ones, in the same order.
+        let binding = outcome
+            .parameters
+            .iter()
+            .map(|(n, v)| (n[1..].to_string(), v.clone()))
+            .collect();
+        match self.generated_answer(&pattern.name, &binding).await {
+            Some(Ok(items)) if items.iter().map(time).collect::<Vec<_>>() != outcome.expected => {
+                let got: Vec<String> = items.iter().map(time).collect();
+                fail(outcome, format!("the generated method took the items at {got:?}"))
+            }
+            Some(Err(cause)) => error(outcome, cause),
+            _ => {
+                outcome.verdict = Verdict::Pass;
+                outcome
+            }
+        }
     }
 
     /// A read a subset serves (`subset`): what the pattern should return is worked out
@@ -256,23 +271,30 @@ impl Run<'_> {
         outcome.partition_key = Some(key.to_string());
         outcome.id = Some(id.clone());
         let identity = e.attributes.first().map_or("id", |a| a.name.as_str());
-        match self.point_read(&r.container, &key, &id).await {
-            Ok(Some(parent)) => {
-                let items: Vec<Value> = parent
+        // The generated method returns the subset's items; the plan reads the parent.
+        let kept = match self.generated_answer(&pattern.name, &binding).await {
+            Some(answer) => answer,
+            None => match self.point_read(&r.container, &key, &id).await {
+                Ok(Some(parent)) => Ok(parent
                     .get(property)
                     .and_then(Value::as_array)
-                    .map(|list| {
-                        list.iter()
-                            .map(|item| serde_json::json!({ "id": item.get(identity).cloned().unwrap_or(Value::Null) }))
-                            .collect()
-                    })
-                    .unwrap_or_default();
+                    .cloned()
+                    .unwrap_or_default()),
+                Ok(None) => return fail(outcome, format!("the parent `{id}` is not there")),
+                Err(cause) => Err(cause),
+            },
+        };
+        match kept {
+            Ok(kept) => {
+                let items: Vec<Value> = kept
+                    .iter()
+                    .map(|item| serde_json::json!({ "id": item.get(identity).cloned().unwrap_or(Value::Null) }))
+                    .collect();
                 let wanted = outcome.expected.clone();
                 judge(outcome, &items, move |docs| {
                     docs.iter().map(|d| id_of(d)).collect::<Vec<_>>() == wanted
                 })
             }
-            Ok(None) => fail(outcome, format!("the parent `{id}` is not there")),
             Err(cause) => error(outcome, cause),
         }
     }
@@ -513,41 +535,12 @@ impl Run<'_> {
         outcome.expected = expected.iter().map(|s| s.id.clone()).collect();
         outcome.ordered = ordered;
         outcome.partition_key = partition.as_ref().map(Key::to_string);
-        let answer = match r.kind() {
-            OperationKind::PointRead if claimed.as_ref().is_some_and(Option::is_none) => Ok(Vec::new()),
-            OperationKind::PointRead => {
-                let bound = match claimed.as_ref().and_then(Option::as_ref) {
-                    Some((_, id)) => Ok(id.clone()),
-                    None => bind(r.id(), binding, "id"),
-                };
-                let id = match bound {
-                    Ok(id) => id,
-                    Err(reason) => return (fail(outcome, reason), expected, None),
-                };
-                outcome.id = Some(id.clone());
-                let Some(pk) = partition.as_ref() else {
-                    return (
-                        fail(outcome, "a point read needs a partition key".into()),
-                        expected,
-                        None,
-                    );
-                };
-                self.point_read(&r.container, pk, &id)
-                    .await
-                    .map(|doc| doc.into_iter().collect())
-            }
-            OperationKind::SinglePartitionQuery | OperationKind::CrossPartitionQuery => {
-                match self.parameters(r, binding) {
-                    Ok(parameters) => {
-                        outcome.parameters = parameters;
-                        let sql = r.sql().unwrap_or_default().to_string();
-                        self.query(&r.container, &sql, &outcome.parameters, partition.as_ref())
-                            .await
-                    }
-                    Err(reason) => return (fail(outcome, reason), expected, None),
-                }
-            }
-            OperationKind::Write => Err("a read pattern's operation cannot be a write".to_string()),
+        let answer = match self
+            .send(r, &fields.pattern.name, binding, partition.as_ref(), claimed.as_ref(), &mut outcome)
+            .await
+        {
+            Ok(answer) => answer,
+            Err(reason) => return (fail(outcome, reason), expected, None),
         };
         match answer {
             Ok(returned) => {
@@ -605,6 +598,51 @@ impl Run<'_> {
             outcome.reason = Some("judged by the read of the owner it names, below".into());
         }
         outcome
+    }
+
+    /// Sends read `r` bound to `binding` (in `partition`; after a claim, to the owner
+    /// it named, `claimed`), or asks the generated method of `pattern` where it answers
+    /// it (`verify_generated`), noting the id and parameters in `outcome`: the answer,
+    /// or the server's refusal; `Err` when the request cannot be bound.
+    async fn send(
+        &self,
+        r: &Request,
+        pattern: &str,
+        binding: &Binding,
+        partition: Option<&Key>,
+        claimed: Option<&Option<(Key, String)>>,
+        outcome: &mut RequestOutcome,
+    ) -> Result<Result<Vec<Value>, String>, String> {
+        match r.kind() {
+            OperationKind::PointRead => {
+                // Through a claim: the owner it names (none when the value is unclaimed).
+                let id = match claimed {
+                    Some(owner) => owner.as_ref().map(|(_, id)| id.clone()),
+                    None => Some(bind(r.id(), binding, "id")?),
+                };
+                outcome.id = id.clone();
+                if let Some(answer) = self.generated_answer(pattern, binding).await {
+                    return Ok(answer);
+                }
+                let Some(id) = id else {
+                    return Ok(Ok(Vec::new()));
+                };
+                let pk = partition.ok_or("a point read needs a partition key")?;
+                Ok(self
+                    .point_read(&r.container, pk, &id)
+                    .await
+                    .map(|doc| doc.into_iter().collect()))
+            }
+            OperationKind::SinglePartitionQuery | OperationKind::CrossPartitionQuery => {
+                outcome.parameters = self.parameters(r, binding)?;
+                if let Some(answer) = self.generated_answer(pattern, binding).await {
+                    return Ok(answer);
+                }
+                let sql = r.sql().unwrap_or_default();
+                Ok(self.query(&r.container, sql, &outcome.parameters, partition).await)
+            }
+            OperationKind::Write => Ok(Err("a read pattern's operation cannot be a write".to_string())),
+        }
     }
 
     /// The first asked-for field of a returned document that is not what its sample

@@ -1,0 +1,226 @@
+//! Generates, for every example model with access patterns (`../*/model.json`,
+//! `../patterns/*/model.json`), its document types and data access into a directory of
+//! its own under `OUT_DIR`, and a dispatch (`calls.rs`) from pattern name to the
+//! generated read method, written from `cosmap_codegen::data_api`'s listing; then
+//! `examples.rs`, the modules and the table of examples `src/lib.rs` includes.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use cosmap_codegen::{data_api, Answer, DataApi, PatternMethod, Templates, TypeMapping};
+
+type Error = Box<dyn std::error::Error>;
+
+fn main() -> Result<(), Error> {
+    let out = PathBuf::from(std::env::var("OUT_DIR")?);
+    let mut modules = String::new();
+    let mut table =
+        String::from("/// Every example with access patterns, by name.\npub const EXAMPLES: &[Example] = &[\n");
+    let (mapping, templates) = (TypeMapping::default(), Templates::load(None)?);
+    for (name, model) in examples()? {
+        println!("cargo:rerun-if-changed={}", model.display());
+        let domain = cosmap_domain::load_file(&model)?;
+        if domain.access_patterns().is_empty() {
+            continue;
+        }
+        let logical = cosmap_mapper::map(&domain, &cosmap_mapper::Options::default());
+        let dir = out.join(&name);
+        std::fs::create_dir_all(&dir)?;
+        let api = data_api(&logical, &mapping)?;
+        write(
+            &dir.join("cosmap.rs"),
+            &cosmap_codegen::render_rust(&logical, &mapping, &templates)?,
+        )?;
+        write(
+            &dir.join("cosmap_data.rs"),
+            &cosmap_codegen::render_data_access(&logical, &mapping, &templates)?,
+        )?;
+        write(&dir.join("calls.rs"), &format!("{}\n{}", calls(&api), loads(&api)))?;
+        let module = name.replace(['-', '/'], "_");
+        writeln!(
+            modules,
+            "/// The `{name}` example's generated code.\npub mod {module} {{\n    \
+             include!(concat!(env!(\"OUT_DIR\"), \"/{name}/cosmap.rs\"));\n    \
+             include!(concat!(env!(\"OUT_DIR\"), \"/{name}/cosmap_data.rs\"));\n    \
+             /// Its read methods called by pattern name.\n    pub mod calls {{\n        \
+             include!(concat!(env!(\"OUT_DIR\"), \"/{name}/calls.rs\"));\n    }}\n}}"
+        )?;
+        writeln!(
+            table,
+            "    Example {{ name: {name:?}, model: {:?}, answers: {module}::calls::ANSWERS, \
+             not_judged: {module}::calls::NOT_JUDGED, skipped: {module}::calls::SKIPPED, call: {module}::calls::call, \
+             repositories: {module}::calls::REPOSITORIES, load: {module}::calls::load }},",
+            model.canonicalize()?.display().to_string()
+        )?;
+    }
+    table.push_str("];\n");
+    write(&out.join("examples.rs"), &format!("{modules}\n{table}"))
+}
+
+/// Every example model, by its directory's name under `examples/` (`patterns/bucket`), in name order.
+fn examples() -> Result<Vec<(String, PathBuf)>, Error> {
+    let root = Path::new("..");
+    let mut found = Vec::new();
+    for (prefix, dir) in [("", root.to_path_buf()), ("patterns/", root.join("patterns"))] {
+        println!("cargo:rerun-if-changed={}", dir.display());
+        for entry in std::fs::read_dir(&dir)? {
+            let path = entry?.path();
+            let model = path.join("model.json");
+            if model.is_file() {
+                let name = path
+                    .file_name()
+                    .and_then(|n| n.to_str())
+                    .ok_or("a directory name that is not text")?;
+                found.push((format!("{prefix}{name}"), model));
+            }
+        }
+    }
+    found.sort();
+    Ok(found)
+}
+
+/// Writes `text` to `path` when it differs (a rebuild then leaves the file alone).
+fn write(path: &Path, text: &str) -> Result<(), Error> {
+    if std::fs::read_to_string(path).ok().as_deref() != Some(text) {
+        std::fs::write(path, text)?;
+    }
+    Ok(())
+}
+
+/// The dispatch of one example: the patterns it answers, those it does not judge
+/// (with why), what is not generated, and `call`.
+fn calls(api: &DataApi) -> String {
+    let mut answers = String::new();
+    let mut not_judged = String::new();
+    let mut arms = String::new();
+    for m in &api.methods {
+        match why_not_judged(&m.answer) {
+            Some(reason) => writeln!(not_judged, "    ({:?}, {reason:?}),", m.pattern),
+            None => {
+                arms.push_str(&arm(m));
+                writeln!(answers, "    {:?},", m.pattern)
+            }
+        }
+        .expect("writing to a String");
+    }
+    let skipped: String = api.skipped.iter().map(|s| format!("    {s:?},\n")).collect();
+    format!(
+        "/// The read patterns [`call`] answers with the list of their results.\n\
+         pub const ANSWERS: &[&str] = &[\n{answers}];\n\
+         /// The generated pattern methods not called, each with why.\n\
+         pub const NOT_JUDGED: &[(&str, &str)] = &[\n{not_judged}];\n\
+         /// What the data access does not generate, each with why.\n\
+         pub const SKIPPED: &[&str] = &[\n{skipped}];\n\n\
+         /// Calls the generated read method of `pattern` with `binding` on `database`:\n\
+         /// its results, each as JSON.\n\
+         pub fn call<'a>(\n    database: &'a ::azure_data_cosmos::clients::DatabaseClient,\n    \
+         pattern: &'a str,\n    binding: &'a ::cosmap_verify::generated::Binding,\n\
+         ) -> ::cosmap_verify::generated::Answering<'a> {{\n    \
+         ::std::boxed::Box::pin(async move {{\n        \
+         let db = super::{module}::Database::open(database).await.map_err(|e| format!(\"{{e:?}}\"))?;\n        \
+         match pattern {{\n{arms}            \
+         _ => Err(format!(\"no generated read is called for `{{pattern}}`\")),\n        }}\n    }})\n}}\n",
+        module = api.module
+    )
+}
+
+/// Why a method of this shape is not called by the dispatch (`None`: it is).
+fn why_not_judged(answer: &Answer) -> Option<&'static str> {
+    match answer {
+        Answer::List | Answer::Optional | Answer::Items { .. } | Answer::Subset | Answer::Buckets => None,
+        Answer::Write | Answer::Append => {
+            Some("a write: verify runs the plan's writes; the generated write is not called")
+        }
+    }
+}
+
+/// One match arm: the arguments taken from the binding, the call, its results as JSON.
+fn arm(m: &PatternMethod) -> String {
+    let mut out = format!("            {:?} => {{\n", m.pattern);
+    let mut args = Vec::new();
+    for (i, p) in m.params.iter().enumerate() {
+        let (owned, borrowed) = owned_type(&p.ty);
+        let _ = writeln!(
+            out,
+            "                let a{i}: {owned} = crate::arg(binding, {:?})?;",
+            p.parameter
+        );
+        if p.ty == "&[&str]" {
+            let _ = writeln!(
+                out,
+                "                let a{i}: ::std::vec::Vec<&str> = a{i}.iter().map(::std::string::String::as_str).collect();"
+            );
+        }
+        args.push(if borrowed { format!("&a{i}") } else { format!("a{i}") });
+    }
+    let call = format!("db.{}({}).await", m.method, args.join(", "));
+    let result = match &m.answer {
+        Answer::Optional => format!("crate::optional({call})"),
+        Answer::Items { main } => format!(
+            "crate::list({call}.map(|items| items.into_iter().map(|item| item.{main}).collect::<::std::vec::Vec<_>>()))"
+        ),
+        _ => format!("crate::list({call})"),
+    };
+    let _ = writeln!(out, "                {result}\n            }}");
+    out
+}
+
+/// The owned type a parameter of type `ty` is read into, and whether the call borrows it.
+fn owned_type(ty: &str) -> (String, bool) {
+    match ty.strip_prefix('&') {
+        Some("str") => ("::std::string::String".into(), true),
+        Some("[&str]") => ("::std::vec::Vec<::std::string::String>".into(), true),
+        Some(inner) => match inner.strip_prefix('[').and_then(|t| t.strip_suffix(']')) {
+            Some(element) => (format!("::std::vec::Vec<{element}>"), true),
+            None => (inner.to_string(), true),
+        },
+        None => (ty.to_string(), false),
+    }
+}
+
+/// The repositories of one example: `REPOSITORIES` (root, container, by id, the
+/// members' `type`s) and `load`, which loads an aggregate by its root's id (and its
+/// partition key's values, where `load` takes them) and gives the ids it holds, the
+/// root's under `""` and each member kind's under its `type`.
+fn loads(api: &DataApi) -> String {
+    let mut table = String::new();
+    let mut arms = String::new();
+    for r in &api.repositories {
+        let types: Vec<String> = r.members.iter().map(|(_, t)| format!("{t:?}")).collect();
+        let _ = writeln!(
+            table,
+            "    ({:?}, {:?}, {}, &[{}]),",
+            r.root,
+            r.container,
+            r.by_id,
+            types.join(", ")
+        );
+        let members: String = r
+            .members
+            .iter()
+            .map(|(field, t)| format!(" ({t:?}.to_string(), crate::ids(&a.{field})?),"))
+            .collect();
+        let _ = writeln!(
+            arms,
+            "            {:?} => match db.{}().load({key}id).await.map_err(|e| format!(\"{{e:?}}\"))? {{\n                \
+             None => Ok(None),\n                \
+             Some(a) => Ok(Some(vec![(::std::string::String::new(), crate::ids(::std::slice::from_ref(&a.root))?),{members}])),\n            }},",
+            r.root,
+            r.constructor,
+            key = if r.by_id { "" } else { "crate::FromKey::from_key(key)?, " }
+        );
+    }
+    format!(
+        "/// Each repository: its root, container, whether `load` takes the id alone, its members' `type`s.\n\
+         pub const REPOSITORIES: &[(&str, &str, bool, &[&str])] = &[\n{table}];\n\n\
+         /// Loads the aggregate of root `root` whose id is `id` (in partition `key`) through its generated repository.\n\
+         pub fn load<'a>(\n    database: &'a ::azure_data_cosmos::clients::DatabaseClient,\n    \
+         root: &'a str,\n    key: &'a [::std::string::String],\n    id: &'a str,\n) -> crate::Loading<'a> {{\n    \
+         ::std::boxed::Box::pin(async move {{\n        \
+         let db = super::{module}::Database::open(database).await.map_err(|e| format!(\"{{e:?}}\"))?;\n        \
+         let _ = key;\n        \
+         match root {{\n{arms}            \
+         _ => Err(format!(\"no repository loads `{{root}}`\")),\n        }}\n    }})\n}}\n",
+        module = api.module
+    )
+}

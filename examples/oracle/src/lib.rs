@@ -1,0 +1,120 @@
+//! Every example's generated data access under `cosmap verify`'s judge.
+//!
+//! `build.rs` generates, for each example model with access patterns, its document
+//! types (`cosmap.rs`) and data access (`cosmap_data.rs`) into a module of its own
+//! (`ecommerce`, `patterns_bucket`, …), and beside them `calls`: a dispatch from an
+//! access pattern's name to its generated read method, the method's arguments taken
+//! from verify's binding and its results turned into JSON. Each [`Example`] is an
+//! [`Answerer`]: `cosmap_verify::verify_generated` asks it for the main answer of
+//! every read it answers and judges that answer as it judges the plan's own
+//! requests (`tests/generated_code.rs`). `calls` also loads an aggregate by its root's
+//! id through the generated repository, for `tests/repositories.rs`.
+
+use cosmap_verify::generated::{Answering, Binding};
+use cosmap_verify::Answerer;
+use serde_json::Value;
+
+include!(concat!(env!("OUT_DIR"), "/examples.rs"));
+
+/// One example's generated code, called by access pattern name.
+pub struct Example {
+    /// Its directory under `examples/` (`ecommerce`, `patterns/bucket`).
+    pub name: &'static str,
+    /// Its model file.
+    pub model: &'static str,
+    /// The read patterns whose generated methods `call` answers.
+    pub answers: &'static [&'static str],
+    /// The generated pattern methods not called, each with why.
+    pub not_judged: &'static [(&'static str, &'static str)],
+    /// What its data access does not generate, each with why.
+    pub skipped: &'static [&'static str],
+    /// The dispatch: pattern name and binding to the method's results.
+    pub call: for<'a> fn(&'a azure_data_cosmos::clients::DatabaseClient, &'a str, &'a Binding) -> Answering<'a>,
+    /// Each repository: its root, container, whether `load` takes the id alone, its
+    /// members' `type`s.
+    pub repositories: &'static [(&'static str, &'static str, bool, &'static [&'static str])],
+    /// Loads an aggregate by its root's type, partition key values and id through its
+    /// generated repository.
+    pub load: for<'a> fn(&'a azure_data_cosmos::clients::DatabaseClient, &'a str, &'a [String], &'a str) -> Loading<'a>,
+}
+
+/// The ids an aggregate loaded holds: the root's under `""`, each member kind's under
+/// its `type`; `None` when there is no such root.
+pub type Loaded = Option<Vec<(String, Vec<String>)>>;
+
+/// What [`Example::load`] gives back.
+pub type Loading<'a> = std::pin::Pin<Box<dyn std::future::Future<Output = Result<Loaded, String>> + 'a>>;
+
+impl Answerer for Example {
+    fn answers(&self, pattern: &str) -> bool {
+        self.answers.contains(&pattern)
+    }
+
+    fn answer<'a>(
+        &'a self,
+        database: &'a azure_data_cosmos::clients::DatabaseClient,
+        pattern: &'a str,
+        binding: &'a Binding,
+    ) -> Answering<'a> {
+        (self.call)(database, pattern, binding)
+    }
+}
+
+/// The argument verify bound to parameter `name`, as the method's owned type.
+fn arg<T: serde::de::DeserializeOwned>(binding: &Binding, name: &str) -> Result<T, String> {
+    let value = binding
+        .get(name)
+        .ok_or_else(|| format!("verify bound no `{name}`: {binding:?}"))?;
+    serde_json::from_value(value.clone()).map_err(|e| format!("`{name}` = {value} is not the method's type: {e}"))
+}
+
+/// A generated method's list of results, each as JSON.
+fn list<T: serde::Serialize, E: std::fmt::Debug>(result: Result<Vec<T>, E>) -> Result<Vec<Value>, String> {
+    result
+        .map_err(|e| format!("the generated method failed: {e:?}"))?
+        .iter()
+        .map(|r| serde_json::to_value(r).map_err(|e| format!("a result is not JSON: {e}")))
+        .collect()
+}
+
+/// A generated method's one result or none, as a list of JSON.
+fn optional<T: serde::Serialize, E: std::fmt::Debug>(result: Result<Option<T>, E>) -> Result<Vec<Value>, String> {
+    list(result.map(|found| found.into_iter().collect()))
+}
+
+/// The `id` of each document, as it serialises.
+fn ids<T: serde::Serialize>(documents: &[T]) -> Result<Vec<String>, String> {
+    documents
+        .iter()
+        .map(|d| {
+            let json = serde_json::to_value(d).map_err(|e| format!("a document is not JSON: {e}"))?;
+            let id = json.get("id").and_then(Value::as_str);
+            id.map(str::to_string)
+                .ok_or_else(|| format!("a document has no text `id`: {json}"))
+        })
+        .collect()
+}
+
+/// A repository's partition key argument made from the key's values, one per level.
+trait FromKey: Sized {
+    /// The argument, or why the values do not make one.
+    fn from_key(values: &[String]) -> Result<Self, String>;
+}
+
+impl FromKey for String {
+    fn from_key(values: &[String]) -> Result<Self, String> {
+        match values {
+            [one] => Ok(one.clone()),
+            _ => Err(format!("one key value expected, not {values:?}")),
+        }
+    }
+}
+
+impl FromKey for (String, String) {
+    fn from_key(values: &[String]) -> Result<Self, String> {
+        match values {
+            [a, b] => Ok((a.clone(), b.clone())),
+            _ => Err(format!("two key values expected, not {values:?}")),
+        }
+    }
+}
