@@ -549,6 +549,12 @@ fn copies(
         return (true, with, shared);
     }
     *containers = before;
+    // What the copies save and add across the whole workload: their break-even.
+    let (saves, adds) = cost::optimisations::saves_and_adds(
+        with.by_pattern
+            .iter()
+            .map(|(name, ru)| design_priced.by_pattern.get(name).copied().unwrap_or(0.0) - ru),
+    );
     let (with, without) = (with.total(), design_priced.total());
     // What the model pins `keep` is made all the same, alone.
     let mut pinned = decision::Trace::default();
@@ -562,6 +568,7 @@ fn copies(
                 statistics::human_ru_per_second(with),
                 statistics::human_ru_per_second(without)
             );
+            optimise::break_even(d, saves, adds, false);
             true
         }
         Rule::CopySource => false,

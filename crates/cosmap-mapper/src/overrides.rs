@@ -10,12 +10,13 @@ use crate::{ContainerKind, LogicalModel, Rule};
 /// For each of `model.decisions`, in order, the index of the later decision that
 /// overrides it, if any.
 pub fn overridden_by(model: &LogicalModel) -> Vec<Option<usize>> {
-    let later = |rule: Rule, subject: &str| {
-        model
-            .decisions
-            .iter()
-            .position(|d| d.rule == rule && d.subject == subject)
-    };
+    // The first decision of each rule and subject, indexed once (a scan per lookup
+    // made the text of a large model quadratic).
+    let mut first: std::collections::HashMap<(Rule, &str), usize> = std::collections::HashMap::new();
+    for (i, d) in model.decisions.iter().enumerate() {
+        first.entry((d.rule, d.subject.as_str())).or_insert(i);
+    }
+    let later = |rule: Rule, subject: &str| first.get(&(rule, subject)).copied();
     model
         .decisions
         .iter()

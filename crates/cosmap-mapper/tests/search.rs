@@ -740,3 +740,30 @@ fn a_feed_weighed_again_after_the_counts_carries_the_count() {
     let search: Vec<f64> = e.search.iter().map(|s| s.workload_ru_per_second).collect();
     assert!(search.windows(2).all(|w| w[1] <= w[0]), "{search:?}");
 }
+
+/// Every decision the search priced (its evidence holds what it saves, adds or the
+/// workloads it compared) says where it would flip (#34 part 4), in every example and
+/// test model; a refusal for a limit rather than a price (no target container, a
+/// logical partition over its size) has no figure to give.
+#[test]
+fn every_priced_decision_states_its_break_even() {
+    const PRICED: [&str; 5] = [
+        "savesRuPerSecond",
+        "workloadRuPerSecond",
+        "affectedRuPerSecond",
+        "readRuSaved",
+        "addsRuPerSecond",
+    ];
+    let mut silent = Vec::new();
+    for path in every_model() {
+        let model = cosmap_domain::load_file(&path).expect("valid model");
+        let m = map(&model, &Options::default());
+        for d in &m.decisions {
+            let priced = PRICED.iter().any(|k| d.evidence.contains_key(*k));
+            if priced && !d.reason.contains("break-even") {
+                silent.push(format!("{}: {:?} {}", path.display(), d.rule, d.subject));
+            }
+        }
+    }
+    assert!(silent.is_empty(), "{silent:#?}");
+}

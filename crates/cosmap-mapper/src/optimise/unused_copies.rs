@@ -81,6 +81,8 @@ pub(crate) fn drop_unused(
                 about(human_ru_per_second(saved))
             );
             d.outcome = if d.rule == Rule::Copy { "no copy" } else { "no feed" }.to_string();
+            // No read is sent to it any more: it saves nothing at any rate.
+            super::break_even(d, 0.0, saved, false);
         }
         true
     });

@@ -536,7 +536,14 @@ impl Run<'_> {
         outcome.ordered = ordered;
         outcome.partition_key = partition.as_ref().map(Key::to_string);
         let answer = match self
-            .send(r, &fields.pattern.name, binding, partition.as_ref(), claimed.as_ref(), &mut outcome)
+            .send(
+                r,
+                &fields.pattern.name,
+                binding,
+                partition.as_ref(),
+                claimed.as_ref(),
+                &mut outcome,
+            )
             .await
         {
             Ok(answer) => answer,
