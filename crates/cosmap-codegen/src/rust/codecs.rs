@@ -20,8 +20,8 @@ pub struct CodecView {
 
 /// The view of `codec`.
 pub fn view(codec: Codec) -> CodecView {
-    // Laid out as `prettyplease` prints them at their place in the built-in template
-    // (the first line follows the template's indentation, the others carry their own).
+    // Laid out as `prettyplease` prints them at their place in `cosmap.rs`
+    // (the first line follows the emitter's indentation, the others carry their own).
     let (write, read) = match codec {
         Codec::ChronoDateTime => (
             "use ::chrono::{Datelike, Timelike};

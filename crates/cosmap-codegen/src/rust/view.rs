@@ -266,8 +266,8 @@ pub struct CopyView<'a> {
     pub source: String,
     /// The source's field the partition key value is read from: a reference, or
     /// a reference data snapshot that replaced one (empty for a feed, whose key is
-    /// its source's `type`; the built-in template uses `pk_init`, this stays for
-    /// templates written before it).
+    /// its source's `type`; the emitter uses `pk_init`, this stays for
+    /// overrides written before it).
     pub via: String,
     /// The field of `via` that holds the value: `id` for a reference, the
     /// identity field for a snapshot (e.g. `country_id`).

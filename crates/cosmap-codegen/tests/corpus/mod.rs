@@ -1,5 +1,5 @@
-//! The models `builtin_equivalence.rs` runs over (the small artefacts' emitters
-//! against the handlebars templates, and `cosmap.rs` parsed): every example model, every test model that
+//! The models `emitters.rs` runs over (`cosmap.rs` parsed, the small artefacts
+//! against what overrides render of their views): every example model, every test model that
 //! loads, synthetic models, and the same with their names made longer; the type
 //! mappings checked; how many drawn models (the mapper's strategy) a run tries.
 
