@@ -1,6 +1,8 @@
 //! The HTML report's structure, escaping and determinism (the browser test in
 //! `tests/report_browser.rs` opens it for real).
 
+mod corpus;
+
 use std::path::PathBuf;
 
 use cosmap_codegen::render_report;
@@ -9,9 +11,8 @@ use cosmap_mapper::cost::{estimate, map_and_cost, Consistency, CostReport};
 use cosmap_mapper::operations::OperationKind;
 use cosmap_mapper::{map, ContainerKind, LogicalModel, Options};
 
-fn load(example: &str) -> DomainModel {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("../../examples/{example}/model.json"));
-    cosmap_domain::load_file(&path).expect("valid example")
+fn load(name: &str) -> DomainModel {
+    corpus::example(name)
 }
 
 fn report(model: &DomainModel) -> String {

@@ -84,7 +84,7 @@ impl Scope {
         Cow::Owned(LogicalModel {
             format_version: model.format_version,
             model: model.model.clone(),
-            thresholds: model.thresholds.clone(),
+            thresholds: model.thresholds,
             containers: model
                 .containers
                 .iter()

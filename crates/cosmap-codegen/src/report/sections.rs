@@ -168,9 +168,9 @@ pub fn patterns(model: &LogicalModel, scope: &Scope) -> String {
         if scope.whole() {
             out.push_str(&pattern(op));
         } else {
-            let _ = write!(
+            let _ = writeln!(
                 out,
-                "<details class=\"folded\"><summary>{}</summary>{}</details>\n",
+                "<details class=\"folded\"><summary>{}</summary>{}</details>",
                 esc(&op.pattern),
                 pattern(op)
             );
