@@ -124,6 +124,20 @@ pub fn view(model: &LogicalModel) -> MermaidView {
             nodes,
         });
     }
+    reference_edges(&places, pending, &mut edges);
+    let patterns = patterns(model, &places, &mut edges);
+    MermaidView {
+        model: quote(model.model.clone()),
+        containers,
+        patterns,
+        edges,
+    }
+}
+
+/// An edge for each reference `pending` holds (the node it starts at, the path of
+/// its holder, the reference) whose target the diagram draws, labelled with its name
+/// and its bound when not `one`.
+fn reference_edges(places: &Places<'_>, pending: Vec<(String, String, &Reference)>, edges: &mut Vec<Edge>) {
     for (from, path, r) in pending {
         if let Some(to) = places.locate(&r.target_container, &r.target) {
             let name = if r.many {
@@ -146,13 +160,6 @@ pub fn view(model: &LogicalModel) -> MermaidView {
                 kind: "references",
             });
         }
-    }
-    let patterns = patterns(model, &places, &mut edges);
-    MermaidView {
-        model: quote(model.model.clone()),
-        containers,
-        patterns,
-        edges,
     }
 }
 

@@ -57,12 +57,7 @@ fn artefacts_match_the_committed_files() {
 fn output_does_not_depend_on_declaration_order() {
     let model = ecommerce();
     let expected = artefacts(&model);
-    let mut spec = model.spec().clone();
-    spec.entities.reverse();
-    spec.value_objects.reverse();
-    spec.aggregates.reverse();
-    spec.relationships.reverse();
-    spec.access_patterns.reverse();
+    let mut spec = corpus::reversed(&model);
     spec.relationships.rotate_left(7);
     for aggregate in &mut spec.aggregates {
         aggregate.members.reverse();

@@ -161,13 +161,7 @@ async fn a_root_moved_to_another_partition_key_is_read_from_its_new_container() 
         let mut spec = with_patterns(
             json!({
                 "name": "Ticketing",
-                "entities": [
-                    {"name": "Event", "identity": "eventId", "attributes": [{"name": "title", "type": "string"}],
-                     "volume": {"count": 1000, "avgSizeBytes": 800}},
-                    {"name": "CheckIn", "identity": "checkInId", "attributes": [
-                        {"name": "at", "type": "dateTime"}, {"name": "gate", "type": "string"}],
-                     "volume": {"count": 20000, "avgSizeBytes": 300}}
-                ],
+                "entities": common::events_and_check_ins(),
                 "aggregates": [{"root": "Event"}, {"root": "CheckIn"}, {"root": "Scan"}],
                 "relationships": [
                     {"from": "CheckIn", "to": "Event", "cardinality": "one"},

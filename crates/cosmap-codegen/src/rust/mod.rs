@@ -17,6 +17,7 @@ mod names;
 #[cfg(feature = "data-access")]
 mod runtime;
 mod view;
+mod view_text;
 pub(crate) use view::one_line;
 
 use cosmap_mapper::LogicalModel;

@@ -25,6 +25,18 @@ pub fn example(name: &str) -> DomainModel {
     cosmap_domain::load_file(&repo().join(format!("examples/{name}/model.json"))).expect("a valid example")
 }
 
+/// `model`'s declarations in reverse order (each list reversed): the same model, for
+/// the tests that its output does not depend on the order.
+pub fn reversed(model: &DomainModel) -> cosmap_domain::ModelSpec {
+    let mut spec = model.spec().clone();
+    spec.entities.reverse();
+    spec.value_objects.reverse();
+    spec.aggregates.reverse();
+    spec.relationships.reverse();
+    spec.access_patterns.reverse();
+    spec
+}
+
 /// An empty directory of its own for a test (`cosmap-codegen-NAME-PID` in the
 /// temporary directory), emptied first if a previous run left it.
 pub fn tempdir(name: &str) -> PathBuf {

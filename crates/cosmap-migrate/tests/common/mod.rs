@@ -132,3 +132,15 @@ pub fn defaults_v1() -> Value {
     pattern["project"] = json!(["title"]);
     spec
 }
+
+/// Events and their check-ins (the ticketing tests' two entities), as a model's
+/// `entities` list.
+pub fn events_and_check_ins() -> Value {
+    json!([
+        {"name": "Event", "identity": "eventId", "attributes": [{"name": "title", "type": "string"}],
+         "volume": {"count": 1000, "avgSizeBytes": 800}},
+        {"name": "CheckIn", "identity": "checkInId", "attributes": [
+            {"name": "at", "type": "dateTime"}, {"name": "gate", "type": "string"}],
+         "volume": {"count": 20000, "avgSizeBytes": 300}}
+    ])
+}
