@@ -249,15 +249,7 @@ impl Step {
     /// One line for people.
     pub fn describe(&self) -> String {
         match self {
-            Step::CreateContainers { definitions } => format!(
-                "create container{} {}",
-                if definitions.len() == 1 { "" } else { "s" },
-                definitions
-                    .iter()
-                    .map(|d| format!("`{}` ({})", d.id, d.partition_key.paths.join(", ")))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
+            Step::CreateContainers { definitions } => created(definitions),
             Step::Repartition {
                 source,
                 target,
@@ -265,14 +257,10 @@ impl Step {
                 new_key,
                 key_from,
                 ..
-            } => {
-                let mut sources: Vec<&str> = key_from.iter().map(|k| k.property.as_str()).collect();
-                sources.dedup();
-                let sources = sources.iter().map(|p| format!("`{p}`")).collect::<Vec<_>>().join(" or ");
-                format!(
-                    "copy every document of `{source}` (/{old_key}) into `{target}` (/{new_key}, from {sources}) through the change feed"
-                )
-            }
+            } => format!(
+                "copy every document of `{source}` (/{old_key}) into `{target}` (/{new_key}, from {}) through the change feed",
+                sources_text(key_from)
+            ),
             Step::CopyWithUniqueKeys {
                 source,
                 target,
@@ -280,11 +268,7 @@ impl Step {
                 ..
             } => format!(
                 "copy every document of `{source}` into `{target}`, which has the new unique keys ({}), through the change feed",
-                if unique_keys.is_empty() {
-                    "none".to_string()
-                } else {
-                    unique_keys.iter().map(|k| k.join(" + ")).collect::<Vec<_>>().join(", ")
-                }
+                unique_keys_text(unique_keys)
             ),
             Step::SplitEmbedded {
                 container,
@@ -399,6 +383,39 @@ impl MigrationPlan {
             }
         }
         out
+    }
+}
+
+/// "create containers `A` (/a), `B` (/b)": what a [`Step::CreateContainers`] does.
+fn created(definitions: &[ContainerDefinition]) -> String {
+    format!(
+        "create container{} {}",
+        if definitions.len() == 1 { "" } else { "s" },
+        definitions
+            .iter()
+            .map(|d| format!("`{}` ({})", d.id, d.partition_key.paths.join(", ")))
+            .collect::<Vec<_>>()
+            .join(", ")
+    )
+}
+
+/// The properties a repartitioning copy takes the new key from: "`a` or `b`".
+fn sources_text(key_from: &[KeyFrom]) -> String {
+    let mut sources: Vec<&str> = key_from.iter().map(|k| k.property.as_str()).collect();
+    sources.dedup();
+    sources
+        .iter()
+        .map(|p| format!("`{p}`"))
+        .collect::<Vec<_>>()
+        .join(" or ")
+}
+
+/// Unique keys as a step says them: "a + b, c", or "none".
+fn unique_keys_text(unique_keys: &[Vec<String>]) -> String {
+    if unique_keys.is_empty() {
+        "none".to_string()
+    } else {
+        unique_keys.iter().map(|k| k.join(" + ")).collect::<Vec<_>>().join(", ")
     }
 }
 

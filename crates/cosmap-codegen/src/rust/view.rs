@@ -283,18 +283,7 @@ pub struct CopyView<'a> {
 
 /// Builds the view for `model` with the given type mapping.
 pub fn build<'a>(model: &'a LogicalModel, mapping: &'a TypeMapping) -> Result<RustView<'a>, String> {
-    // Two container names can share a snake_case form (`HttpServer`, `HTTPServer`):
-    // the later one, in container order, gets a trailing `_`.
-    let mut modules: BTreeMap<String, String> = BTreeMap::new();
-    let mut module_names: BTreeSet<String> = BTreeSet::new();
-    for c in &model.containers {
-        let mut module = names::module(&c.name);
-        while module_names.contains(&module) {
-            module.push('_');
-        }
-        module_names.insert(module.clone());
-        modules.insert(c.name.clone(), module);
-    }
+    let (modules, module_names) = container_modules(model);
     if let Some(problem) = unbuildable_default(model, mapping) {
         return Err(problem);
     }
@@ -337,16 +326,7 @@ pub fn build<'a>(model: &'a LogicalModel, mapping: &'a TypeMapping) -> Result<Ru
             documents,
         });
     }
-    let mut derives = vec![
-        "::serde::Serialize",
-        "::serde::Deserialize",
-        "::core::fmt::Debug",
-        "::core::clone::Clone",
-        "::core::cmp::PartialEq",
-    ];
-    if mapping.json_schema {
-        derives.push("::schemars::JsonSchema");
-    }
+    let derives = derives(mapping);
     // Moved out in the order they were made, not copied: nothing looks them up now.
     let mut defined = std::mem::take(&mut shared.structs);
     let mut structs: Vec<StructView<'a>> = shared
@@ -374,6 +354,38 @@ pub fn build<'a>(model: &'a LogicalModel, mapping: &'a TypeMapping) -> Result<Ru
         references: shared.refs.into_values().collect(),
         containers,
     })
+}
+
+/// Each container's module, by container name, and the set of module names. Two
+/// container names can share a snake_case form (`HttpServer`, `HTTPServer`): the
+/// later one, in container order, gets a trailing `_`.
+fn container_modules(model: &LogicalModel) -> (BTreeMap<String, String>, BTreeSet<String>) {
+    let mut modules: BTreeMap<String, String> = BTreeMap::new();
+    let mut module_names: BTreeSet<String> = BTreeSet::new();
+    for c in &model.containers {
+        let mut module = names::module(&c.name);
+        while module_names.contains(&module) {
+            module.push('_');
+        }
+        module_names.insert(module.clone());
+        modules.insert(c.name.clone(), module);
+    }
+    (modules, module_names)
+}
+
+/// The derives of every generated struct (and `JsonSchema` when `mapping` asks for it).
+fn derives(mapping: &TypeMapping) -> Vec<&'static str> {
+    let mut derives = vec![
+        "::serde::Serialize",
+        "::serde::Deserialize",
+        "::core::fmt::Debug",
+        "::core::clone::Clone",
+        "::core::cmp::PartialEq",
+    ];
+    if mapping.json_schema {
+        derives.push("::schemars::JsonSchema");
+    }
+    derives
 }
 
 /// How many fields [`Shared::document`] gives document type `d` (partition key
