@@ -43,7 +43,7 @@ pub enum Command {
         /// Directory to write into (created if missing); files are rewritten only when they change.
         #[arg(long, default_value = "generated")]
         out: PathBuf,
-        /// Directory of template overrides, named like the templates in `templates/`.
+        /// Directory of handlebars overrides, each rendered from its file's view in place of the built-in writer: cosmap.rs.hbs, containers.json.hbs, containers.bicep.hbs, document.schema.json.hbs, model.mmd.hbs, cosmap_data.rs.hbs.
         #[arg(long)]
         templates: Option<PathBuf>,
         /// Write nothing; exit 1 if any file in `--out` is missing or stale (for CI).

@@ -9,8 +9,9 @@ use cosmap_mapper::{LogicalModel, Role};
 
 use crate::text::wrap_into;
 
-/// Appends the overview of `model` to `out`.
-pub fn render(out: &mut String, model: &LogicalModel) {
+/// Appends the overview of `model` to `out`; `overridden`: for each decision, the
+/// later one that overrides it (`cosmap_mapper::overridden_by`).
+pub fn render(out: &mut String, model: &LogicalModel, overridden: &[Option<usize>]) {
     out.push_str("\nOverview\n");
     let name_width = model
         .containers
@@ -78,10 +79,7 @@ pub fn render(out: &mut String, model: &LogicalModel) {
             wrap_into(out, "  ", &format!("cross-partition: {}", fanning.join(", ")), 4);
         }
     }
-    let overridden = cosmap_mapper::overridden_by(model)
-        .iter()
-        .filter(|o| o.is_some())
-        .count();
+    let overridden = overridden.iter().filter(|o| o.is_some()).count();
     if overridden > 0 {
         wrap_into(
             out,

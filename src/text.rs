@@ -27,11 +27,14 @@ pub fn render(model: &LogicalModel, figures: &[ContainerFigures], dearer: &[Dear
         documents,
         model.decisions.len()
     );
-    crate::overview::render(&mut out, model);
+    // Figured once for the overview's count and the decisions' marks.
+    let overridden = cosmap_mapper::overridden_by(model);
+    crate::overview::render(&mut out, model, &overridden);
+    let figures: std::collections::HashMap<&str, &ContainerFigures> =
+        figures.iter().map(|f| (f.name.as_str(), f)).collect();
     for container in &model.containers {
         out.push('\n');
-        let figured = figures.iter().find(|f| f.name == container.name);
-        render_container(&mut out, container, figured);
+        render_container(&mut out, container, figures.get(container.name.as_str()).copied());
     }
     if !model.operations.is_empty() {
         out.push_str("\nAccess patterns\n");
@@ -40,7 +43,6 @@ pub fn render(model: &LogicalModel, figures: &[ContainerFigures], dearer: &[Dear
         }
     }
     out.push_str("\nDecisions\n");
-    let overridden = cosmap_mapper::overridden_by(model);
     for (d, by) in model.decisions.iter().zip(&overridden) {
         let mut head = format!("{}: {}", d.subject, d.outcome);
         if let Some(later) = by.and_then(|i| model.decisions.get(i)) {

@@ -6,10 +6,14 @@
 //! the problem count). Every case must exit with code 2, print nothing on stdout
 //! and never panic. All failures are collected and reported together.
 
+mod support_cli;
+
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 use std::time::{SystemTime, UNIX_EPOCH};
+
+use support_cli::cosmap;
 
 /// Exit code of `cosmap` for an invalid model.
 const EXIT_INVALID: i32 = 2;
@@ -20,15 +24,6 @@ const MIN_CASES: usize = 40;
 
 fn corpus_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests").join("bad-models")
-}
-
-/// Runs `cosmap` with `args`, without a backtrace setting from the environment.
-fn cosmap(args: &[&std::ffi::OsStr]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cosmap"))
-        .args(args)
-        .env_remove("RUST_BACKTRACE")
-        .output()
-        .expect("the cosmap binary runs")
 }
 
 fn text(bytes: &[u8]) -> String {

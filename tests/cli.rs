@@ -2,9 +2,9 @@
 
 mod support_cli;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use support_cli::{cosmap, repo, stdout};
+use support_cli::{cosmap, repo, stdout, tempdir};
 
 /// Compares `actual` with a committed file; `COSMAP_BLESS=1` rewrites the file.
 fn assert_matches_file(actual: &str, relative: &str) {
@@ -127,13 +127,6 @@ fn usage_errors_exit_2_and_help_exits_0() {
     let help = cosmap(&["--help"]);
     assert_eq!(help.status.code(), Some(0));
     assert!(stdout(&help).contains("Exit codes"));
-}
-
-fn tempdir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("cosmap-cli-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 #[test]

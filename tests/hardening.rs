@@ -3,18 +3,10 @@
 
 mod support_cli;
 
-use std::path::PathBuf;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use support_cli::{cosmap, repo, stderr};
-
-fn tempdir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("cosmap-hardening-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use support_cli::{cosmap, repo, stderr, tempdir};
 
 #[cfg(unix)]
 #[test]

@@ -4,6 +4,7 @@
 
 #![allow(dead_code)]
 
+use std::ffi::OsStr;
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
@@ -13,15 +14,26 @@ pub fn repo() -> PathBuf {
 }
 
 /// Runs `cosmap` with `args` from the repository's root; `COSMOS_KEY` and
-/// `COSMOS_ENDPOINT` are removed, so no test reaches an account by accident.
-pub fn cosmap(args: &[&str]) -> Output {
+/// `COSMOS_ENDPOINT` are removed, so no test reaches an account by accident, and
+/// `RUST_BACKTRACE`, so a message reads the same whatever the environment.
+pub fn cosmap<S: AsRef<OsStr>>(args: &[S]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_cosmap"))
         .args(args)
         .current_dir(repo())
         .env_remove("COSMOS_KEY")
         .env_remove("COSMOS_ENDPOINT")
+        .env_remove("RUST_BACKTRACE")
         .output()
         .expect("cosmap runs")
+}
+
+/// An empty directory of its own for a test (`cosmap-NAME-PID` in the temporary
+/// directory), emptied first if a previous run left it.
+pub fn tempdir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("cosmap-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    dir
 }
 
 /// Standard output, which must be UTF-8.

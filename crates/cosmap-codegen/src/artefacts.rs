@@ -115,10 +115,10 @@ fn check_paths(artefacts: &[Artefact]) -> Result<(), CodegenError> {
 fn others(model: &LogicalModel, templates: &Templates) -> Vec<Result<Artefact, CodegenError>> {
     let mut artefacts = vec![
         templates
-            .render_builtin(CONTAINERS_JSON, &containers_view(model), containers_text)
+            .render_or_emit(CONTAINERS_JSON, &containers_view(model), containers_text)
             .map(|text| artefact("containers.json", text)),
         templates
-            .render_builtin(BICEP, &crate::bicep::view(model), |v| Ok(crate::bicep::text(v)))
+            .render_or_emit(BICEP, &crate::bicep::view(model), |v| Ok(crate::bicep::text(v)))
             .map(|text| artefact("containers.bicep", text)),
         mermaid(model, templates).map(|text| artefact("model.mmd", text)),
     ];
@@ -172,17 +172,19 @@ const SCRATCH_CAPACITY: usize = 16 * 1024;
 
 /// The Mermaid diagram alone (`cosmap model --format mermaid`).
 pub fn mermaid(model: &LogicalModel, templates: &Templates) -> Result<String, CodegenError> {
-    templates.render_builtin(MERMAID, &crate::mermaid::view(model), |v| Ok(crate::mermaid::text(v)))
+    templates.render_or_emit(MERMAID, &crate::mermaid::view(model), |v| Ok(crate::mermaid::text(v)))
 }
 
+/// The overrides of the small text artefacts (`templates::OVERRIDES`).
 const CONTAINERS_JSON: &str = "containers.json.hbs";
 const BICEP: &str = "containers.bicep.hbs";
 const SCHEMA: &str = "document.schema.json.hbs";
 const MERMAID: &str = "model.mmd.hbs";
 
-/// What `containers.json.hbs` renders.
+/// What an override `containers.json.hbs` renders from (`containers.json`'s view).
 #[derive(Serialize)]
 struct ContainersView {
+    /// Every container's definition, as Cosmos DB takes it.
     containers: Vec<ContainerDefinition>,
 }
 
@@ -192,14 +194,21 @@ fn containers_view(model: &LogicalModel) -> ContainersView {
     }
 }
 
-/// The text of the built-in `containers.json.hbs`: the definitions as pretty JSON.
+/// The text of `containers.json`: the definitions as pretty JSON (what an
+/// override's `{{json containers}}` writes), and a line break.
 fn containers_text(view: &ContainersView) -> Result<String, CodegenError> {
-    pretty_json(&view.containers, CONTAINERS_JSON)
+    let mut text = serde_json::to_string_pretty(&view.containers).map_err(|e| CodegenError::Template {
+        template: "containers.json".to_string(),
+        message: e.to_string(),
+    })?;
+    text.push('\n');
+    Ok(text)
 }
 
-/// What `document.schema.json.hbs` renders.
+/// What an override `document.schema.json.hbs` renders from (a schema file's view).
 #[derive(Serialize)]
 struct SchemaView {
+    /// The document type's JSON Schema.
     schema: serde_json::Value,
 }
 
@@ -212,78 +221,16 @@ impl SchemaView {
     }
 }
 
-/// The text of the built-in `document.schema.json.hbs` for document type `d` of
-/// container `c`: the schema as pretty JSON (as `serde_json` prints it), written
-/// directly, without its view, in `scratch` (emptied first) and copied out at its
-/// size: a string sized up front would have most of its room unused (a schema is
-/// ≈ 800 bytes), and every page it touches costs a fault, where the scratch
+/// The text of the JSON Schema of document type `d` of container `c`: the schema
+/// as pretty JSON (as `serde_json` prints it), written directly, without its view,
+/// in `scratch` (emptied first) and copied out at its size: a string sized up
+/// front would have most of its room unused (a schema is ≈ 800 bytes), and every page it touches costs a fault, where the scratch
 /// buffer's pages are touched once for every schema.
 fn schema_text_in(scratch: &mut String, c: &cosmap_mapper::Container, d: &cosmap_mapper::DocumentType) -> String {
     scratch.clear();
     crate::schema::write_document(scratch, c, d);
     scratch.push('\n');
     scratch.as_str().to_owned()
-}
-
-/// `{{json value}}` and a line break: `value` as `serde_json` pretty-prints it.
-fn pretty_json<T: Serialize>(value: &T, template: &str) -> Result<String, CodegenError> {
-    let mut text = serde_json::to_string_pretty(value).map_err(|e| CodegenError::Template {
-        template: format!("templates/{template}"),
-        message: e.to_string(),
-    })?;
-    text.push('\n');
-    Ok(text)
-}
-
-/// The text of every built-in artefact of `model` that has a template (all but
-/// `cosmap.rs` and the data access), by path: written by the Rust emitters, or with
-/// `handlebars`, rendered by it from its templates whether overridden or not. For
-/// the test that the two agree (`tests/builtin_equivalence.rs`).
-#[doc(hidden)]
-pub fn builtin_texts(
-    model: &LogicalModel,
-    handlebars: Option<&Templates>,
-) -> Result<Vec<(String, String)>, CodegenError> {
-    fn text<T: Serialize>(
-        handlebars: Option<&Templates>,
-        name: &str,
-        view: &T,
-        direct: impl FnOnce(&T) -> Result<String, CodegenError>,
-    ) -> Result<String, CodegenError> {
-        match handlebars {
-            Some(templates) => templates.render(name, view),
-            None => direct(view),
-        }
-    }
-    let mut texts = vec![
-        (
-            "containers.json".to_string(),
-            text(handlebars, CONTAINERS_JSON, &containers_view(model), containers_text)?,
-        ),
-        (
-            "containers.bicep".to_string(),
-            text(handlebars, BICEP, &crate::bicep::view(model), |v| {
-                Ok(crate::bicep::text(v))
-            })?,
-        ),
-        (
-            "model.mmd".to_string(),
-            text(handlebars, MERMAID, &crate::mermaid::view(model), |v| {
-                Ok(crate::mermaid::text(v))
-            })?,
-        ),
-    ];
-    for c in &model.containers {
-        for d in &c.document_types {
-            let path = schema_path(c, d);
-            let schema = match handlebars {
-                Some(templates) => templates.render(SCHEMA, &SchemaView::of(c, d))?,
-                None => schema_text_in(&mut String::new(), c, d),
-            };
-            texts.push((path, schema));
-        }
-    }
-    Ok(texts)
 }
 
 /// An artefact at `path` (taken as it is when a `String`), its contents ending

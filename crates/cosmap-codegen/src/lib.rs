@@ -13,14 +13,13 @@
 //! so it stays lean: no Azure SDK, no async runtime, no HTTP client, and by default
 //! no template engine.
 //!
-//! The built-in artefacts are written by Rust emitters: `cosmap.rs` by its one
-//! writer (an override `cosmap.rs.hbs` renders from the same view), the others the
-//! same text as the handlebars templates in the repository's `templates/`
-//! (embedded, for reference and as the start of an override). Cargo features:
+//! Each built-in artefact has one writer, a Rust emitter straight from its view;
+//! an override (a handlebars template named as in [`OVERRIDES`]) renders from the
+//! same view in its place. The data access alone has a built-in template,
+//! `templates/cosmap_data.rs.hbs`. Cargo features:
 //!
-//! - `templates`: overrides of those templates from a directory
-//!   ([`Templates::load`], `Builder::templates`, `cosmap generate --templates`),
-//!   rendered by handlebars;
+//! - `templates`: overrides from a directory ([`Templates::load`],
+//!   `Builder::templates`, `cosmap generate --templates`), rendered by handlebars;
 //! - `data-access` (turns on `templates`): `cosmap_data.rs`
 //!   ([`Builder::data_access`], [`render_data_access`]), rendered by handlebars;
 //! - `format`: checks an override's output (and the text with the user's own
@@ -48,8 +47,6 @@ mod templates;
 mod test_models;
 mod write;
 
-#[doc(hidden)]
-pub use artefacts::builtin_texts;
 pub use artefacts::{generate, mermaid, Artefact, DATA_ACCESS_FILE, RUST_FILE};
 pub use builder::{BuildError, Builder};
 pub use error::CodegenError;
@@ -61,5 +58,5 @@ pub use rust::render as render_rust;
 pub use rust::render_data_access;
 #[cfg(feature = "data-access")]
 pub use rust::{data_api, Answer, DataApi, MethodParam, PatternMethod, Repository};
-pub use templates::{Templates, TEMPLATES};
+pub use templates::{Templates, OVERRIDES, TEMPLATES};
 pub use write::{check_all, write_all, FileStatus};

@@ -12,29 +12,40 @@ use cosmap_domain::NameMap;
 use cosmap_mapper::{Decision, DocumentType, Embedded, EmbeddedKind, LogicalModel, Reference, Role, Rule};
 use serde::Serialize;
 
-/// What `model.mmd.hbs` renders.
+/// What `model.mmd` is written from (and an override `model.mmd.hbs` renders from);
+/// every label in it is quoted for Mermaid already (`quote`).
 #[derive(Debug, Serialize)]
 pub struct MermaidView {
+    /// The model's name.
     pub model: String,
+    /// The containers, one subgraph each.
     pub containers: Vec<Subgraph>,
     /// The access patterns, one node each (empty when the model declares none).
     pub patterns: Vec<DiagramBox>,
+    /// Every arrow of the diagram.
     pub edges: Vec<Edge>,
 }
 
 /// A container.
 #[derive(Debug, Serialize)]
 pub struct Subgraph {
+    /// Its node id (`c0`, `c1`, …).
     pub id: String,
+    /// The container's name and partition key paths.
     pub label: String,
+    /// Its document types and embedded objects.
     pub nodes: Vec<DiagramBox>,
 }
 
 /// One box of the diagram: a document type (`document: true`), an embedded object, or an access pattern.
 #[derive(Debug, Serialize)]
 pub struct DiagramBox {
+    /// Its node id.
     pub id: String,
+    /// What the box says.
     pub label: String,
+    /// Whether it is a document type (drawn square) rather than an embedded object
+    /// or a pattern (drawn round).
     pub document: bool,
     /// The element's `description` from the model, one line (a `%%` comment after it).
     pub description: Option<String>,
@@ -45,9 +56,13 @@ pub struct DiagramBox {
 /// pattern to a document type its requests read or write).
 #[derive(Debug, Serialize)]
 pub struct Edge {
+    /// The node id it starts at.
     pub from: String,
+    /// The node id it ends at.
     pub to: String,
+    /// What the arrow says.
     pub label: String,
+    /// What it draws (above).
     pub kind: &'static str,
 }
 
@@ -109,6 +124,20 @@ pub fn view(model: &LogicalModel) -> MermaidView {
             nodes,
         });
     }
+    reference_edges(&places, pending, &mut edges);
+    let patterns = patterns(model, &places, &mut edges);
+    MermaidView {
+        model: quote(model.model.clone()),
+        containers,
+        patterns,
+        edges,
+    }
+}
+
+/// An edge for each reference `pending` holds (the node it starts at, the path of
+/// its holder, the reference) whose target the diagram draws, labelled with its name
+/// and its bound when not `one`.
+fn reference_edges(places: &Places<'_>, pending: Vec<(String, String, &Reference)>, edges: &mut Vec<Edge>) {
     for (from, path, r) in pending {
         if let Some(to) = places.locate(&r.target_container, &r.target) {
             let name = if r.many {
@@ -131,13 +160,6 @@ pub fn view(model: &LogicalModel) -> MermaidView {
                 kind: "references",
             });
         }
-    }
-    let patterns = patterns(model, &places, &mut edges);
-    MermaidView {
-        model: quote(model.model.clone()),
-        containers,
-        patterns,
-        edges,
     }
 }
 
@@ -221,7 +243,7 @@ fn embedded<'m>(
     }
 }
 
-/// The text of the built-in `model.mmd.hbs` for `view`: the containers as
+/// The text of `model.mmd` for `view`: the containers as
 /// subgraphs of their document types and embedded objects, the access patterns,
 /// then the edges.
 pub fn text(view: &MermaidView) -> String {

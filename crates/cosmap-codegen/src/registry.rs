@@ -1,8 +1,6 @@
 //! The handlebars templates (feature `templates`): the overrides, parsed when
-//! loaded, and the embedded templates, each parsed the first time it is rendered,
-//! with cosmap's helpers (`json`, `bicep`) and no HTML escaping. Most runs parse
-//! none of the embedded ones (the built-in artefacts have Rust emitters; parsing
-//! them all took about 0.1 s); the data access parses `cosmap_data.rs.hbs`.
+//! loaded, and the embedded data access template, parsed the first time it is
+//! rendered, with cosmap's helpers (`json`, `bicep`) and no HTML escaping.
 
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;

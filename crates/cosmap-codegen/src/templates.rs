@@ -1,11 +1,11 @@
-//! cosmap's templates. The built-in artefacts are written by Rust emitters straight
-//! from their views: `cosmap.rs` by `rust/emit.rs` alone (its template,
-//! `cosmap.rs.hbs`, has no built-in text: an override renders from the view of
-//! `rust/view.rs`), the small text artefacts by `text` in `bicep.rs`, `mermaid.rs`
-//! and `artefacts.rs`, the same text handlebars makes of the embedded
-//! `templates/*.hbs`. With feature `templates`, a file of a template's name in a
-//! directory overrides it, rendered by handlebars (`registry.rs`). The data access
-//! (`cosmap_data.rs.hbs`, feature `data-access`) is always rendered by handlebars.
+//! cosmap's templates: the handlebars templates a run renders. Every built-in
+//! artefact has one writer, a Rust emitter straight from its view: `cosmap.rs` by
+//! `rust/emit.rs`, the small text artefacts by `text` in `bicep.rs` and `mermaid.rs`
+//! and by `artefacts.rs`; none of them has a built-in template. With feature
+//! `templates`, a file of an [`OVERRIDES`] name in a directory takes the emitter's
+//! place, rendered by handlebars (`registry.rs`) from the same view. The data
+//! access (`cosmap_data.rs.hbs`, feature `data-access`) is the one built-in
+//! template, embedded ([`TEMPLATES`]) and always rendered by handlebars.
 
 use std::path::{Path, PathBuf};
 
@@ -13,47 +13,54 @@ use serde::Serialize;
 
 use crate::error::CodegenError;
 
-/// The template an override of the Rust types (`cosmap.rs`) is named: it has no
-/// embedded text, the built-in file being written by `rust/emit.rs`.
+/// The template an override of the Rust types (`cosmap.rs`) is named.
 pub const RUST_TEMPLATE: &str = "cosmap.rs.hbs";
+
+/// The templates a directory may override, each with the view it renders from (the
+/// fields documented on the view's type, the helpers `json` and `bicep` besides
+/// handlebars' own):
+///
+/// | template | writes | view |
+/// |---|---|---|
+/// | `cosmap.rs.hbs` | `cosmap.rs` | `RustView` (`src/rust/view.rs`): `containers`, each with its `module`, `documents`, `structs`, … |
+/// | `containers.json.hbs` | `containers.json` | `containers`: each container definition as Cosmos DB takes it (`{{json containers}}` is the built-in text) |
+/// | `containers.bicep.hbs` | `containers.bicep` | `model` (its name); `containers`, each with `symbol` (the Bicep symbol), `id` and `resource` (the definition; `{{bicep resource 4}}` prints it as a Bicep literal indented by 4) |
+/// | `document.schema.json.hbs` | each `schemas/<container>/<documentType>.schema.json` | `schema`: the document type's JSON Schema (`{{json schema}}` is the built-in text) |
+/// | `model.mmd.hbs` | `model.mmd` | `model`; `containers` (`id`, `label`, `nodes`: `id`, `label`, `document`, `description`); `patterns` (`id`, `label`); `edges` (`from`, `to`, `label`, `kind`: `embeds`, `contains`, `references`, `copy` or `pattern`); every label quoted for Mermaid already |
+/// | `cosmap_data.rs.hbs` | `cosmap_data.rs` | the data access's view (`src/rust/data_access.rs`); the built-in template is embedded ([`TEMPLATES`]) |
+pub const OVERRIDES: &[&str] = &[
+    RUST_TEMPLATE,
+    "containers.json.hbs",
+    "containers.bicep.hbs",
+    "document.schema.json.hbs",
+    "model.mmd.hbs",
+    DATA_ACCESS_TEMPLATE,
+];
+
+/// The data access's template, the one built-in template.
+const DATA_ACCESS_TEMPLATE: &str = "cosmap_data.rs.hbs";
 
 /// Whether a file named `name` overrides one of cosmap's templates.
 #[cfg(feature = "templates")]
 pub(crate) fn is_template(name: &str) -> bool {
-    name == RUST_TEMPLATE || TEMPLATES.iter().any(|(known, _)| *known == name)
+    OVERRIDES.contains(&name)
 }
 
 /// The names of the templates a directory may override, for messages.
 #[cfg(feature = "templates")]
 pub(crate) fn template_names() -> String {
-    let mut names = vec![RUST_TEMPLATE];
-    names.extend(TEMPLATES.iter().map(|(name, _)| *name));
-    names.join(", ")
+    OVERRIDES.join(", ")
 }
 
-/// Template names, each with its embedded text.
-pub const TEMPLATES: &[(&str, &str)] = &[
-    (
-        "cosmap_data.rs.hbs",
-        include_str!("../../../templates/cosmap_data.rs.hbs"),
-    ),
-    (
-        "containers.json.hbs",
-        include_str!("../../../templates/containers.json.hbs"),
-    ),
-    (
-        "containers.bicep.hbs",
-        include_str!("../../../templates/containers.bicep.hbs"),
-    ),
-    (
-        "document.schema.json.hbs",
-        include_str!("../../../templates/document.schema.json.hbs"),
-    ),
-    ("model.mmd.hbs", include_str!("../../../templates/model.mmd.hbs")),
-];
+/// The built-in templates, each name with its embedded text: the data access's alone
+/// (every other artefact is written by its Rust emitter).
+pub const TEMPLATES: &[(&str, &str)] = &[(
+    DATA_ACCESS_TEMPLATE,
+    include_str!("../../../templates/cosmap_data.rs.hbs"),
+)];
 
-/// The templates of a run: the built-in ones, and with feature `templates` the
-/// handlebars templates (the overrides, and the embedded text, parsed when first used).
+/// The templates of a run: with feature `templates`, the overrides of a directory
+/// and the embedded data access template, rendered by handlebars.
 pub struct Templates {
     #[cfg(feature = "templates")]
     registry: crate::registry::Registry,
@@ -62,10 +69,10 @@ pub struct Templates {
 }
 
 impl Templates {
-    /// The embedded templates, with any file in `overrides` (same name) taking
-    /// their place. Unknown files in the directory are an error, to catch typos.
-    /// Overrides need feature `templates`: without it, `Some` is
-    /// [`CodegenError::FeatureOff`].
+    /// The built-in templates, with any file in `overrides` named like one of
+    /// [`OVERRIDES`] taking the place of its emitter (or of the embedded template).
+    /// Unknown files in the directory are an error, to catch typos. Overrides need
+    /// feature `templates`: without it, `Some` is [`CodegenError::FeatureOff`].
     pub fn load(overrides: Option<&Path>) -> Result<Self, CodegenError> {
         #[cfg(feature = "templates")]
         {
@@ -99,22 +106,21 @@ impl Templates {
         }
     }
 
-    /// Built-in template `name` for `view`: its override rendered by handlebars if
-    /// there is one, else the text `direct` writes (the same text as the embedded
-    /// template's, without the template engine).
-    pub(crate) fn render_builtin<T: Serialize>(
+    /// The text of the artefact of template `name` for `view`: its override
+    /// rendered by handlebars if there is one, else what its emitter, `emit`, writes.
+    pub(crate) fn render_or_emit<T: Serialize>(
         &self,
         name: &str,
         view: &T,
-        direct: impl FnOnce(&T) -> Result<String, CodegenError>,
+        emit: impl FnOnce(&T) -> Result<String, CodegenError>,
     ) -> Result<String, CodegenError> {
         if self.is_overridden(name) {
             return self.render(name, view);
         }
-        direct(view)
+        emit(view)
     }
 
-    /// Whether template `name` came from the override directory (not the embedded one).
+    /// Whether template `name` came from the override directory.
     pub fn is_overridden(&self, name: &str) -> bool {
         self.overridden
             .iter()

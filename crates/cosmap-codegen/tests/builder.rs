@@ -1,20 +1,11 @@
 //! `Builder`, as a build script uses it.
 
-use std::path::PathBuf;
+mod corpus;
+
 use std::time::SystemTime;
 
+use corpus::{repo, tempdir};
 use cosmap_codegen::Builder;
-
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn tempdir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("cosmap-builder-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 #[test]
 fn writes_cosmap_rs_only_when_it_changes() {

@@ -3,35 +3,11 @@
 //! generated. (That each compiles under `clippy -D warnings` is checked by building
 //! `examples/generated-compile`, `ecommerce-app` and `tricky-names` in CI.)
 
-use std::path::{Path, PathBuf};
+mod corpus;
 
+use corpus::example_models;
 use cosmap_codegen::{render_data_access, Templates, TypeMapping};
 use cosmap_mapper::{map, Options};
-
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-/// Every `model.json` under `examples/`.
-fn example_models() -> Vec<PathBuf> {
-    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-        let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
-            .expect("examples is readable")
-            .map(|e| e.expect("an entry").path())
-            .collect();
-        entries.sort();
-        for path in entries {
-            if path.is_dir() && !path.ends_with("target") {
-                walk(&path, out);
-            } else if path.file_name().is_some_and(|n| n == "model.json") {
-                out.push(path);
-            }
-        }
-    }
-    let mut out = Vec::new();
-    walk(&repo().join("examples"), &mut out);
-    out
-}
 
 /// The names `mod rt` defines with `fn`, each with the text outside that definition.
 fn runtime_functions(text: &str) -> Vec<String> {

@@ -1,6 +1,8 @@
 //! The HTML report's structure, escaping and determinism (the browser test in
 //! `tests/report_browser.rs` opens it for real).
 
+mod corpus;
+
 use std::path::PathBuf;
 
 use cosmap_codegen::render_report;
@@ -9,9 +11,8 @@ use cosmap_mapper::cost::{estimate, map_and_cost, Consistency, CostReport};
 use cosmap_mapper::operations::OperationKind;
 use cosmap_mapper::{map, ContainerKind, LogicalModel, Options};
 
-fn load(example: &str) -> DomainModel {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("../../examples/{example}/model.json"));
-    cosmap_domain::load_file(&path).expect("valid example")
+fn load(name: &str) -> DomainModel {
+    corpus::example(name)
 }
 
 fn report(model: &DomainModel) -> String {
@@ -76,13 +77,7 @@ fn the_report_opens_offline() {
 fn the_same_model_gives_the_same_bytes_whatever_the_order() {
     let model = load("ecommerce");
     let expected = report(&model);
-    let mut spec = model.spec().clone();
-    spec.entities.reverse();
-    spec.value_objects.reverse();
-    spec.aggregates.reverse();
-    spec.relationships.reverse();
-    spec.access_patterns.reverse();
-    let shuffled = DomainModel::new(spec).expect("still valid");
+    let shuffled = DomainModel::new(corpus::reversed(&model)).expect("still valid");
     assert!(report(&shuffled) == expected, "the report depends on declaration order");
 }
 
@@ -259,4 +254,53 @@ fn no_warning_contradicts_the_design_figures() {
             }
         }
     }
+}
+
+/// The report of a synthetic model of `aggregates` aggregates.
+fn synthetic_report(aggregates: usize) -> (LogicalModel, String) {
+    let text = cosmap_domain::synthetic::json(aggregates);
+    let model = cosmap_domain::from_slice(text.as_bytes(), None).expect("a valid synthetic model");
+    let (logical, cost) = map_and_cost(&model, &Options::default(), Consistency::Session);
+    let html = render_report(&logical, &cost);
+    (logical, html)
+}
+
+/// Past 200 containers the page is a summary (issue 33, part 7): it grows by a few
+/// bytes per aggregate, not the 18 KB of the whole page, so a 20,000-aggregate
+/// model's report stays under 10 MB; it details the 50 costliest patterns and
+/// containers, folded, and the first 20 decisions of each rule, and says so.
+#[test]
+fn the_report_of_a_large_model_grows_by_a_few_bytes_per_aggregate() {
+    let (small, large) = (250, 500);
+    let (logical, first) = synthetic_report(small);
+    assert!(
+        logical.containers.len() > 200,
+        "{} containers",
+        logical.containers.len()
+    );
+    let (logical, second) = synthetic_report(large);
+    let growth = (second.len() as f64 - first.len() as f64) / (large - small) as f64;
+    assert!(growth < 100.0, "{growth:.0} bytes per aggregate");
+    let at_20000 = second.len() as f64 + growth.max(0.0) * (20_000 - large) as f64;
+    assert!(at_20000 < 10e6, "about {at_20000:.0} bytes at 20,000 aggregates");
+    assert!(second.contains("id=\"summary-note\""), "the page says it is a summary");
+    assert_eq!(
+        second.matches("<details class=\"folded\"><summary>").count(),
+        50,
+        "the 50 costliest patterns"
+    );
+    assert_eq!(second.matches("<g class=\"container\" data-index=").count(), 2 * 50);
+    let rules: std::collections::BTreeSet<&str> = logical.decisions.iter().map(|d| d.rule.as_str()).collect();
+    let rows = second.matches("<tr data-rule=").count();
+    assert!(
+        rows <= 20 * rules.len() && rows >= rules.len(),
+        "{rows} decisions listed"
+    );
+    let n = logical.operations.len();
+    assert!((1000..1_000_000).contains(&n), "{n} patterns");
+    let all = format!("{},{:03}", n / 1000, n % 1000);
+    assert!(
+        second.contains(&format!("50 of {all} access patterns shown")),
+        "the left-out patterns counted"
+    );
 }

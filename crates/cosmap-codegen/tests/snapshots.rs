@@ -1,18 +1,17 @@
 //! The e-commerce artefacts are committed under `examples/ecommerce/generated/`
 //! and must be reproduced byte for byte, whatever the declaration order.
 
-use std::path::{Path, PathBuf};
+mod corpus;
 
+use std::path::Path;
+
+use corpus::{example, repo, tempdir};
 use cosmap_codegen::{generate, Artefact, Templates, TypeMapping};
 use cosmap_domain::DomainModel;
 use cosmap_mapper::{map, Options};
 
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
 fn ecommerce() -> DomainModel {
-    cosmap_domain::load_file(&repo().join("examples/ecommerce/model.json")).expect("valid example")
+    example("ecommerce")
 }
 
 /// Every artefact, the data access (`cosmap_data.rs`) included.
@@ -58,12 +57,7 @@ fn artefacts_match_the_committed_files() {
 fn output_does_not_depend_on_declaration_order() {
     let model = ecommerce();
     let expected = artefacts(&model);
-    let mut spec = model.spec().clone();
-    spec.entities.reverse();
-    spec.value_objects.reverse();
-    spec.aggregates.reverse();
-    spec.relationships.reverse();
-    spec.access_patterns.reverse();
+    let mut spec = corpus::reversed(&model);
     spec.relationships.rotate_left(7);
     for aggregate in &mut spec.aggregates {
         aggregate.members.reverse();
@@ -170,13 +164,6 @@ fn chrono_and_decimal_types_are_configurable() {
     assert!(rust.contains("pub ordered_at: ::chrono::DateTime<::chrono::Utc>"));
     assert!(rust.contains("pub total: ::rust_decimal::Decimal"));
     assert!(rust.contains("::schemars::JsonSchema"));
-}
-
-fn tempdir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("cosmap-codegen-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 #[test]

@@ -2,6 +2,7 @@
 //! [`Connection`] (its retries, timeout and error messages).
 
 mod conditional;
+mod members;
 
 use std::collections::HashMap;
 use std::num::NonZeroU32;
@@ -427,18 +428,27 @@ impl<'a> Feed<'a> {
         Ok(found.into_iter().next())
     }
 
-    async fn read_feed(&mut self, progress: &mut impl FnMut(&Progress) -> Control) -> Result<bool, MigrateError> {
-        let total = self.remaining().await;
-        let token = match self.read_lease().await? {
+    /// Where the lease says the last run stopped reading the change feed (`None`: from
+    /// the beginning).
+    async fn lease_continuation(&self) -> Result<Option<azure_data_cosmos::feed::ContinuationToken>, MigrateError> {
+        match self.read_lease().await? {
             Some(body) => match body.get("continuation") {
-                Some(token) if !token.is_null() => Some(
+                Some(token) if !token.is_null() => Ok(Some(
                     serde_json::from_value(token.clone())
                         .map_err(|e| self.data(format!("the lease's continuation: {e}")))?,
-                ),
-                _ => None,
+                )),
+                _ => Ok(None),
             },
-            None => None,
-        };
+            None => Ok(None),
+        }
+    }
+
+    /// Reads the source's change feed from the lease's continuation, page by page,
+    /// applying the step to each changed document and writing the lease after each
+    /// page; `true` when `progress` asked to stop.
+    async fn read_feed(&mut self, progress: &mut impl FnMut(&Progress) -> Control) -> Result<bool, MigrateError> {
+        let total = self.remaining().await;
+        let token = self.lease_continuation().await?;
         let ranges = self
             .connection
             .request("read the feed ranges", &[], || self.source.read_feed_ranges(None))
@@ -721,244 +731,6 @@ impl<'a> Feed<'a> {
         }
     }
 
-    /// [`Step::ClaimValues`] for one changed document: its owner's claim, made or found.
-    async fn claim_value(&mut self, document: &Value, id: String) -> Result<bool, MigrateError> {
-        let Step::ClaimValues {
-            container,
-            claim_property,
-            claim,
-            owner,
-            attribute,
-            owner_partition_key_property,
-            ..
-        } = self.step
-        else {
-            return Ok(false);
-        };
-        // An owner soft-deleted (its `ttl` set) holds no claim.
-        let deleted = document.get("ttl").is_some_and(|t| !t.is_null());
-        if text(document, "type").as_deref() != Some(owner.as_str()) || deleted {
-            return Ok(false);
-        }
-        let value = match document.get(attribute) {
-            None | Some(Value::Null) => return Ok(false),
-            Some(Value::String(value)) => value.clone(),
-            Some(other) => {
-                return Err(self.data(format!(
-                    "`{owner}` `{id}` holds {other} in `{attribute}`, not text: it cannot be claimed"
-                )))
-            }
-        };
-        let owner_key = text(document, owner_partition_key_property).ok_or_else(|| {
-            self.data(format!(
-                "`{owner}` `{id}` has no text partition key `{owner_partition_key_property}`"
-            ))
-        })?;
-        let mut body = Map::new();
-        body.insert("id".into(), Value::String(claim.clone()));
-        body.insert("type".into(), Value::String(claim.clone()));
-        body.insert(claim_property.clone(), Value::String(value.clone()));
-        body.insert("ownerId".into(), Value::String(id.clone()));
-        body.insert("ownerPartitionKey".into(), Value::String(owner_key));
-        let body = Value::Object(body);
-        let target = self.target.clone();
-        let operation = format!("create the claim of `{value}` in `{container}`");
-        let created = self
-            .connection
-            .request(&operation, &[409], || {
-                target.create_item(PartitionKey::from(value.clone()), claim, &body, None)
-            })
-            .await?;
-        if let Some(response) = created {
-            self.report.request_units += charge(response.headers());
-            self.report.written += 1;
-            return Ok(true);
-        }
-        // Claimed already: by this owner (a replay), or by another.
-        let operation = format!("read the claim of `{value}` in `{container}`");
-        let existing = self
-            .connection
-            .request(&operation, &[404], || {
-                target.read_item(PartitionKey::from(value.clone()), claim, None)
-            })
-            .await?;
-        let by = match existing {
-            Some(response) => {
-                let claim: Value = response
-                    .into_model()
-                    .map_err(|e| self.data(format!("the claim of `{value}`: {e}")))?;
-                text(&claim, "ownerId")
-            }
-            None => None,
-        };
-        if by.as_deref() == Some(id.as_str()) {
-            return Ok(false);
-        }
-        Err(self.data(format!(
-                    "`{owner}` `{id}` holds `{attribute}` `{value}`, which `{}` holds too: the values are not unique. Make them unique, then run `cosmap migrate` again (it resumes from its lease)",
-                    by.unwrap_or_else(|| "another document".into())
-                )))
-    }
-
-    /// [`Step::EmbedSeparate`] for one changed document: its holder's property rebuilt
-    /// from every separate document of that holder.
-    async fn embed_into_holder(&mut self, document: &Value, id: String) -> Result<bool, MigrateError> {
-        let Step::EmbedSeparate {
-            container,
-            child,
-            holder,
-            property,
-            many,
-            partition_key_property,
-            parent_property,
-            keep,
-            ..
-        } = self.step
-        else {
-            return Ok(false);
-        };
-        if text(document, "type").as_deref() != Some(child.as_str()) {
-            return Ok(false);
-        }
-        let key = text(document, partition_key_property).ok_or_else(|| {
-            self.data(format!(
-                "`{child}` `{id}` has no text partition key `{partition_key_property}`"
-            ))
-        })?;
-        let link = parent_property.as_deref().unwrap_or(partition_key_property);
-        let holder_id = text(document, link)
-            .ok_or_else(|| self.data(format!("`{child}` `{id}` has no text `{link}` naming its `{holder}`")))?;
-        // Every child of the holder, in id order: the embedded value is rebuilt whole.
-        let sql = format!(
-            "SELECT * FROM c WHERE {} = @key AND c.type = @child AND {} = @holder",
-            sql_property("c", partition_key_property),
-            sql_property("c", link)
-        );
-        let query = Query::from(sql)
-            .with_parameter("@key", &key)
-            .and_then(|q| q.with_parameter("@child", child))
-            .and_then(|q| q.with_parameter("@holder", &holder_id))
-            .map_err(|e| self.data(e.to_string()))?;
-        let source = self.source.clone();
-        let mut children: Vec<Value> = self
-            .connection
-            .request(&format!("query the `{child}`s of `{holder_id}`"), &[], || {
-                let (query, source, scope) = (query.clone(), source.clone(), key.clone());
-                async move {
-                    source
-                        .query_items::<Value>(query, FeedScope::partition(PartitionKey::from(scope)), None)
-                        .await?
-                        .try_collect::<Vec<Value>>()
-                        .await
-                }
-            })
-            .await?
-            .unwrap_or_default();
-        children.sort_by_key(|c| text(c, "id"));
-        let values: Vec<Value> = children
-            .iter()
-            .map(|c| {
-                Value::Object(
-                    keep.iter()
-                        .filter_map(|k| c.get(k).map(|v| (k.clone(), v.clone())))
-                        .collect(),
-                )
-            })
-            .collect();
-        let embedded = match (many, values.as_slice()) {
-                    (true, _) => Value::Array(values.clone()),
-                    (false, [one]) => one.clone(),
-                    (false, []) => return Ok(false),
-                    (false, more) => {
-                        return Err(self.data(format!(
-                            "`{holder}` `{holder_id}` has {} `{child}` documents and the new model embeds one: keep one (delete or re-parent the others), then run `cosmap migrate` again (it resumes from its lease)",
-                            more.len()
-                        )))
-                    }
-                };
-        let at = Place {
-            client: &source,
-            container,
-            key: &key,
-        };
-        for _ in 0..=CONFLICT_RETRIES {
-            let Some(current) = self.read(&at, &holder_id).await? else {
-                return Err(self.data(format!(
-                    "`{child}` `{id}` names `{holder}` `{holder_id}`, which partition `{key}` does not hold: give it a holder (or delete it), then run again"
-                )));
-            };
-            if current.get(property) == Some(&embedded) {
-                return Ok(false);
-            }
-            let mut body = strip_system(&current);
-            body[property.as_str()] = embedded.clone();
-            let etag = text(&current, "_etag").unwrap_or_default();
-            // Changed by a writer since it was read: read again and embed into that.
-            match self.replace_if_match(&at, &holder_id, &body, &etag).await? {
-                Outcome::Written => return Ok(true),
-                Outcome::Refused => return Err(self.data(format!("`{holder}` `{holder_id}`: a unique key refuses it"))),
-                Outcome::Changed => {}
-            }
-        }
-        Err(self.data(format!(
-            "`{holder}` `{holder_id}` changed {} times while this step wrote it: run `cosmap migrate` again (it resumes from its lease)",
-            CONFLICT_RETRIES + 1
-        )))
-    }
-
-    /// Writes the holder `document`'s embedded values (`id` in `at`) as documents of
-    /// their own, and answers the holder without them (`None` when it holds none).
-    async fn split_out(&mut self, at: &Place<'_>, id: &str, document: &Value) -> Result<Option<Value>, MigrateError> {
-        let Step::SplitEmbedded {
-            holder,
-            property,
-            many,
-            discriminator,
-            partition_key_property,
-            parent_property,
-            ..
-        } = self.step
-        else {
-            return Ok(None);
-        };
-        let Some(held) = document.get(property) else {
-            return Ok(None);
-        };
-        let values: Vec<&Value> = match (held, *many) {
-            (Value::Array(items), true) => items.iter().collect(),
-            (Value::Null, _) => Vec::new(),
-            (value, false) => vec![value],
-            (other, true) => return Err(self.data(format!("`{holder}` `{id}`: `{property}` is {other}, not an array"))),
-        };
-        for (i, value) in values.into_iter().enumerate() {
-            let Value::Object(fields) = value else {
-                return Err(self.data(format!("`{holder}` `{id}`: `{property}` holds {value}, not an object")));
-            };
-            let new_id = if *many {
-                format!("{id}-{property}-{i}")
-            } else {
-                format!("{id}-{property}")
-            };
-            let mut body = Map::new();
-            body.insert("id".into(), Value::String(new_id.clone()));
-            body.insert("type".into(), Value::String(discriminator.clone()));
-            body.insert(partition_key_property.clone(), Value::String(at.key.to_string()));
-            if let Some(parent) = parent_property {
-                body.insert(parent.clone(), Value::String(id.to_string()));
-            }
-            for (k, v) in fields {
-                body.entry(k.clone()).or_insert_with(|| v.clone());
-            }
-            self.write_new(at, &new_id, &Value::Object(body), timestamp(document))
-                .await?;
-        }
-        let mut rewritten = strip_system(document);
-        if let Value::Object(map) = &mut rewritten {
-            map.remove(property);
-        }
-        Ok(Some(rewritten))
-    }
-
     /// Replaces `document` (`id`, in `container`) as `edit` changes it, when it is of
     /// `document_type` and `edit` changes anything, conditionally on the version it
     /// was computed from; `edit`'s error names what stops it.
@@ -1160,71 +932,4 @@ fn charge(headers: &azure_data_cosmos::models::ResponseHeaders) -> f64 {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::{convert, fill, Conversion};
-
-    #[test]
-    fn an_empty_list_becomes_absent_only_where_the_new_model_allows_it() {
-        let path = ["alias".to_string()];
-        let mut doc = json!({"alias": []});
-        assert_eq!(
-            convert(&mut doc, &path, Conversion::UnwrapList { optional: true }),
-            Ok(true)
-        );
-        assert_eq!(doc, json!({}));
-        let mut doc = json!({"alias": []});
-        let err = convert(&mut doc, &path, Conversion::UnwrapList { optional: false }).unwrap_err();
-        assert!(err.contains("requires one value"), "{err}");
-        assert_eq!(doc, json!({"alias": []}), "left as it was");
-        let mut doc = json!({"alias": ["ada"]});
-        assert_eq!(
-            convert(&mut doc, &path, Conversion::UnwrapList { optional: false }),
-            Ok(true)
-        );
-        assert_eq!(doc, json!({"alias": "ada"}));
-    }
-    use serde_json::json;
-
-    #[test]
-    fn a_references_partition_key_becomes_its_id_once() {
-        let path = ["checkIn".to_string()];
-        let mut doc = json!({"checkIn": {"id": "c-1", "partitionKey": "e-1", "gate": "A"}});
-        assert_eq!(convert(&mut doc, &path, Conversion::KeyFromId), Ok(true));
-        assert_eq!(
-            doc,
-            json!({"checkIn": {"id": "c-1", "partitionKey": "c-1", "gate": "A"}})
-        );
-        assert_eq!(
-            convert(&mut doc, &path, Conversion::KeyFromId),
-            Ok(false),
-            "a replay changes nothing"
-        );
-        let path = ["visits".to_string()];
-        let mut doc = json!({"visits": [{"id": "c-1", "partitionKey": "e-1"}, {"id": "c-2", "partitionKey": "e-2"}]});
-        assert_eq!(convert(&mut doc, &path, Conversion::KeyFromId), Ok(true));
-        assert_eq!(
-            (&doc["visits"][0]["partitionKey"], &doc["visits"][1]["partitionKey"]),
-            (&json!("c-1"), &json!("c-2")),
-            "every reference of the list"
-        );
-        let mut doc = json!({"visits": null});
-        assert_eq!(convert(&mut doc, &path, Conversion::KeyFromId), Ok(false));
-    }
-
-    #[test]
-    fn fill_sets_what_is_missing_inside_objects_and_arrays() {
-        let path = |p: &str| p.split('.').map(String::from).collect::<Vec<_>>();
-        let mut doc = json!({"a": 1, "layout": {}, "items": [{"q": 2}, {}, {"q": null}]});
-        assert!(fill(&mut doc, &path("status"), &json!("open")));
-        assert!(fill(&mut doc, &path("layout.theme"), &json!("light")));
-        assert!(fill(&mut doc, &path("items.q"), &json!(1)));
-        assert_eq!(
-            doc,
-            json!({"a": 1, "status": "open", "layout": {"theme": "light"}, "items": [{"q": 2}, {"q": 1}, {"q": 1}]})
-        );
-        // Held already, or nothing to hold it: nothing set.
-        assert!(!fill(&mut doc, &path("status"), &json!("x")));
-        assert!(!fill(&mut doc, &path("missing.deep"), &json!("x")));
-        assert_eq!(doc["status"], "open");
-    }
-}
+mod tests;

@@ -5,10 +5,13 @@
 //! migrated documents are what v2 reads, and a run stopped halfway then run again ends
 //! with the same documents as a run straight through.
 
+mod common;
+
 use std::collections::BTreeMap;
 use std::path::Path;
 
 use azure_data_cosmos::{FeedScope, Query};
+use common::load;
 use cosmap_mapper::{LogicalModel, Options};
 use cosmap_migrate::{plan, run, strip_system, Control, MigrateError, MigrationPlan, RunOptions, Step, LEASE_TYPE};
 use cosmap_provision::in_memory::InMemoryAccount;
@@ -17,13 +20,6 @@ use futures::TryStreamExt;
 use serde_json::Value;
 
 const DATABASE: &str = "Ecommerce";
-
-fn load(path: &str) -> (cosmap_domain::DomainModel, LogicalModel) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(path);
-    let domain = cosmap_domain::load_file(&path).expect("the model loads");
-    let logical = cosmap_mapper::map(&domain, &Options::default());
-    (domain, logical)
-}
 
 fn models() -> (
     (cosmap_domain::DomainModel, LogicalModel),

@@ -20,13 +20,7 @@ const DATABASE: &str = "Ticketing";
 fn spec(scans: bool, pinned: bool) -> Value {
     let mut spec = json!({
         "name": "Ticketing",
-        "entities": [
-            {"name": "Event", "identity": "eventId", "attributes": [{"name": "title", "type": "string"}],
-             "volume": {"count": 1000, "avgSizeBytes": 800}},
-            {"name": "CheckIn", "identity": "checkInId", "attributes": [
-                {"name": "at", "type": "dateTime"}, {"name": "gate", "type": "string"}],
-             "volume": {"count": 20000, "avgSizeBytes": 300}}
-        ],
+        "entities": common::events_and_check_ins(),
         "aggregates": [{"root": "Event"}, {"root": "CheckIn"}],
         "relationships": [{"from": "CheckIn", "to": "Event", "cardinality": "one"}]
     });

@@ -4,25 +4,11 @@
 
 mod common;
 
-use std::path::Path;
-
+use common::{from_spec, load};
 use cosmap_domain::DomainModel;
 use cosmap_mapper::LogicalModel;
 use cosmap_migrate::{plan, rehearse, Mapped, Rehearsal, Step};
 use serde_json::{json, Value};
-
-fn load(relative: &str) -> (DomainModel, LogicalModel) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(relative);
-    let model = cosmap_domain::load_file(&path).expect("model");
-    let logical = cosmap_mapper::map(&model, &cosmap_mapper::Options::default());
-    (model, logical)
-}
-
-fn from_spec(spec: &Value) -> (DomainModel, LogicalModel) {
-    let model = cosmap_domain::from_slice(spec.to_string().as_bytes(), None).expect("a valid model");
-    let logical = cosmap_mapper::map(&model, &cosmap_mapper::Options::default());
-    (model, logical)
-}
 
 /// The rehearsal of `old` → `new`, whose plan must hold a step named `step`.
 async fn rehearsed(old: &(DomainModel, LogicalModel), new: &(DomainModel, LogicalModel), step: &str) -> Rehearsal {
@@ -175,13 +161,7 @@ async fn a_root_moved_to_another_partition_key_is_read_from_its_new_container() 
         let mut spec = with_patterns(
             json!({
                 "name": "Ticketing",
-                "entities": [
-                    {"name": "Event", "identity": "eventId", "attributes": [{"name": "title", "type": "string"}],
-                     "volume": {"count": 1000, "avgSizeBytes": 800}},
-                    {"name": "CheckIn", "identity": "checkInId", "attributes": [
-                        {"name": "at", "type": "dateTime"}, {"name": "gate", "type": "string"}],
-                     "volume": {"count": 20000, "avgSizeBytes": 300}}
-                ],
+                "entities": common::events_and_check_ins(),
                 "aggregates": [{"root": "Event"}, {"root": "CheckIn"}, {"root": "Scan"}],
                 "relationships": [
                     {"from": "CheckIn", "to": "Event", "cardinality": "one"},

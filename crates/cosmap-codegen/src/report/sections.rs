@@ -1,6 +1,6 @@
 //! The report's sections, each a `<section>` of HTML.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
 use cosmap_mapper::cost::CostReport;
@@ -9,9 +9,10 @@ use cosmap_mapper::LogicalModel;
 
 use super::chart::{bars, Group};
 use super::html::{esc, figure, inline, num, ru};
+use super::scope::{Scope, HEAVIEST, PER_RULE};
 
 /// Title, counts, the containers table, the workload's RU/s and the warnings.
-pub fn overview(model: &LogicalModel, cost: &CostReport) -> String {
+pub fn overview(model: &LogicalModel, cost: &CostReport, scope: &Scope) -> String {
     let documents: usize = model.containers.iter().map(|c| c.document_types.len()).sum();
     let mut out = String::new();
     let _ = writeln!(
@@ -24,23 +25,9 @@ pub fn overview(model: &LogicalModel, cost: &CostReport) -> String {
         model.decisions.len(),
         esc(&format!("{:?}", cost.consistency).to_lowercase())
     );
-    out.push_str("<section id=\"overview\"><h2>Overview</h2>\n<table class=\"containers\"><thead><tr><th>container</th><th>partition key</th><th>document types</th><th>rules</th></tr></thead><tbody>\n");
-    for c in &model.containers {
-        let types: Vec<String> = c
-            .document_types
-            .iter()
-            .map(|d| format!("{} <span class=\"tag\">{}</span>", esc(&d.name), role(d.role)))
-            .collect();
-        let _ = writeln!(
-            out,
-            "<tr><td>{}</td><td><code>{}</code></td><td>{}</td><td>{}</td></tr>",
-            esc(&c.name),
-            esc(&c.partition_key.paths.join(", ")),
-            types.join(", "),
-            esc(&c.rules.iter().map(|r| r.as_str()).collect::<Vec<_>>().join(" "))
-        );
-    }
-    out.push_str("</tbody></table>\n<h3>Workload (RU/s)</h3>\n<table class=\"totals\"><thead><tr><th>design</th><th class=\"num\">RU/s</th></tr></thead><tbody>\n");
+    out.push_str(&scope.note(model));
+    out.push_str(&containers(model, scope));
+    out.push_str("<h3>Workload (RU/s)</h3>\n<table class=\"totals\"><thead><tr><th>design</th><th class=\"num\">RU/s</th></tr></thead><tbody>\n");
     for (design, total) in [
         ("naive (one container per entity, /id)", cost.totals.naive),
         ("rules (MR1–MR6)", cost.totals.rules),
@@ -59,17 +46,62 @@ pub fn overview(model: &LogicalModel, cost: &CostReport) -> String {
             values: [cost.totals.naive, cost.totals.rules, cost.totals.optimised],
         }],
     ));
-    out.push_str("</div>\n<h3>Warnings</h3>\n");
+    out.push_str("</div>\n");
+    out.push_str(&warnings(cost, scope));
+    out.push_str("</section>\n");
+    out
+}
+
+/// The overview's table of the containers the page details.
+fn containers(model: &LogicalModel, scope: &Scope) -> String {
+    let mut out = String::from("<section id=\"overview\"><h2>Overview</h2>\n<table class=\"containers\"><thead><tr><th>container</th><th>partition key</th><th>document types</th><th>rules</th></tr></thead><tbody>\n");
+    let mut shown = 0;
+    for c in model.containers.iter().filter(|c| scope.container(&c.name)) {
+        shown += 1;
+        let types: Vec<String> = c
+            .document_types
+            .iter()
+            .map(|d| format!("{} <span class=\"tag\">{}</span>", esc(&d.name), role(d.role)))
+            .collect();
+        let _ = writeln!(
+            out,
+            "<tr><td>{}</td><td><code>{}</code></td><td>{}</td><td>{}</td></tr>",
+            esc(&c.name),
+            esc(&c.partition_key.paths.join(", ")),
+            types.join(", "),
+            esc(&c.rules.iter().map(|r| r.as_str()).collect::<Vec<_>>().join(" "))
+        );
+    }
+    out.push_str("</tbody></table>\n");
+    let all = model.containers.len();
+    out.push_str(&Scope::left_out(
+        shown,
+        all,
+        "containers",
+        "cosmap model MODEL --format json",
+    ));
+    out
+}
+
+/// The cost estimate's warnings (the first [`HEAVIEST`] of a summarised page).
+fn warnings(cost: &CostReport, scope: &Scope) -> String {
+    let mut out = String::from("<h3>Warnings</h3>\n");
     if cost.warnings.is_empty() {
         out.push_str("<p class=\"muted\">none</p>\n");
-    } else {
-        out.push_str("<ul class=\"warnings\">\n");
-        for w in &cost.warnings {
-            let _ = writeln!(out, "<li class=\"warning\">{}</li>", inline(w));
-        }
-        out.push_str("</ul>\n");
+        return out;
     }
-    out.push_str("</section>\n");
+    out.push_str("<ul class=\"warnings\">\n");
+    let shown = scope.cap(cost.warnings.len(), HEAVIEST);
+    for w in &cost.warnings[..shown] {
+        let _ = writeln!(out, "<li class=\"warning\">{}</li>", inline(w));
+    }
+    out.push_str("</ul>\n");
+    out.push_str(&Scope::left_out(
+        shown,
+        cost.warnings.len(),
+        "warnings",
+        "cosmap cost MODEL",
+    ));
     out
 }
 
@@ -84,15 +116,14 @@ pub fn diagram(model: &LogicalModel) -> String {
     )
 }
 
-/// One bar chart of every access pattern under the three designs.
-pub fn costs(cost: &CostReport) -> String {
-    let labels: Vec<String> = cost
-        .patterns
+/// One bar chart of every access pattern the page details under the three designs.
+pub fn costs(cost: &CostReport, scope: &Scope) -> String {
+    let detailed: Vec<_> = cost.patterns.iter().filter(|p| scope.pattern(&p.name)).collect();
+    let labels: Vec<String> = detailed
         .iter()
         .map(|p| format!("{} ({}/s)", p.name, num(p.per_second)))
         .collect();
-    let groups: Vec<Group> = cost
-        .patterns
+    let groups: Vec<Group> = detailed
         .iter()
         .zip(&labels)
         .map(|(p, label)| Group {
@@ -105,6 +136,13 @@ pub fn costs(cost: &CostReport) -> String {
         out.push_str("<p class=\"muted\">The model declares no access pattern.</p>\n");
     } else {
         let _ = writeln!(out, "<div class=\"figure\">{}</div>", bars("cost-chart", &groups));
+        let command = "cosmap cost MODEL --format json";
+        out.push_str(&Scope::left_out(
+            groups.len(),
+            cost.patterns.len(),
+            "access patterns",
+            command,
+        ));
     }
     if !cost.assumptions.is_empty() {
         out.push_str("<details><summary>Assumptions</summary><ul>\n");
@@ -117,15 +155,34 @@ pub fn costs(cost: &CostReport) -> String {
     out
 }
 
-/// Each access pattern's requests and SQL.
-pub fn patterns(model: &LogicalModel) -> String {
+/// Each access pattern's requests and SQL (on a summarised page, those it details,
+/// each folded in a `<details>`).
+pub fn patterns(model: &LogicalModel, scope: &Scope) -> String {
     let mut out = String::from("<section id=\"patterns\"><h2>Access patterns</h2>\n");
     if model.operations.is_empty() {
         out.push_str("<p class=\"muted\">The model declares no access pattern.</p>\n");
     }
-    for op in &model.operations {
-        out.push_str(&pattern(op));
+    let mut shown = 0;
+    for op in model.operations.iter().filter(|op| scope.pattern(&op.pattern)) {
+        shown += 1;
+        if scope.whole() {
+            out.push_str(&pattern(op));
+        } else {
+            let _ = writeln!(
+                out,
+                "<details class=\"folded\"><summary>{}</summary>{}</details>",
+                esc(&op.pattern),
+                pattern(op)
+            );
+        }
     }
+    let command = "cosmap model MODEL --format json";
+    out.push_str(&Scope::left_out(
+        shown,
+        model.operations.len(),
+        "access patterns",
+        command,
+    ));
     out.push_str("</section>\n");
     out
 }
@@ -170,9 +227,10 @@ fn pattern(op: &Operation) -> String {
     out
 }
 
-/// Every decision with its evidence, a button per rule to filter them, and the
-/// decisions a later rule overrode marked so.
-pub fn decisions(model: &LogicalModel) -> String {
+/// Every decision with its evidence (the first [`PER_RULE`] of each rule on a
+/// summarised page), a button per rule to filter them, and the decisions a later
+/// rule overrode marked so.
+pub fn decisions(model: &LogicalModel, scope: &Scope) -> String {
     let overridden = cosmap_mapper::overridden_by(model);
     let rules: BTreeSet<&str> = model.decisions.iter().map(|d| d.rule.as_str()).collect();
     let mut out = String::from("<section id=\"decisions-section\"><h2>Decisions</h2>\n<div class=\"filter\">");
@@ -180,41 +238,68 @@ pub fn decisions(model: &LogicalModel) -> String {
     for rule in &rules {
         let _ = write!(out, "<button type=\"button\" data-rule=\"{0}\">{0}</button>", esc(rule));
     }
+    out.push_str("</div>\n");
+    if !scope.whole() {
+        out.push_str(&Scope::rule_counts(model));
+    }
+    let mut per_rule: BTreeMap<&str, usize> = BTreeMap::new();
+    let listed: Vec<_> = model
+        .decisions
+        .iter()
+        .zip(&overridden)
+        .filter(|(d, _)| {
+            let n = per_rule.entry(d.rule.as_str()).or_default();
+            *n += 1;
+            *n <= scope.cap(usize::MAX, PER_RULE)
+        })
+        .collect();
     let _ = write!(
         out,
-        "</div>\n<p class=\"muted\"><span id=\"decision-count\">{}</span> decisions shown</p>\n<table id=\"decisions\"><thead><tr><th>rule</th><th>subject</th><th>outcome</th><th>reason</th><th>evidence</th></tr></thead><tbody>\n",
-        model.decisions.len()
+        "<p class=\"muted\"><span id=\"decision-count\">{}</span> decisions shown</p>\n<table id=\"decisions\"><thead><tr><th>rule</th><th>subject</th><th>outcome</th><th>reason</th><th>evidence</th></tr></thead><tbody>\n",
+        listed.len()
     );
-    for (d, by) in model.decisions.iter().zip(&overridden) {
-        let evidence: Vec<String> = d
-            .evidence
-            .iter()
-            .map(|(k, v)| format!("{}&nbsp;=&nbsp;{}", esc(k), figure(k, v)))
-            .collect();
-        let (class, note) = match by.and_then(|i| model.decisions.get(i)) {
-            Some(later) => (
-                " class=\"overridden\"",
-                format!(
-                    " <span class=\"tag\">overridden by {}: {}</span>",
-                    esc(later.rule.as_str()),
-                    inline(&later.outcome)
-                ),
-            ),
-            None => ("", String::new()),
-        };
-        let _ = writeln!(
-            out,
-            "<tr data-rule=\"{}\"{class}><td>{}</td><td>{}</td><td class=\"outcome\">{}</td><td>{}{note}</td><td>{}</td></tr>",
-            esc(d.rule.as_str()),
-            esc(d.rule.as_str()),
-            esc(&d.subject),
-            inline(&d.outcome),
-            inline(&d.reason),
-            evidence.join("<br>")
-        );
+    for (d, by) in listed.iter().copied() {
+        out.push_str(&decision(model, d, *by));
     }
-    out.push_str("</tbody></table>\n</section>\n");
+    out.push_str("</tbody></table>\n");
+    let command = "cosmap model MODEL --format json";
+    out.push_str(&Scope::left_out(
+        listed.len(),
+        model.decisions.len(),
+        "decisions",
+        command,
+    ));
+    out.push_str("</section>\n");
     out
+}
+
+/// One row of the decisions table: `d`, overridden by decision `by` if any.
+fn decision(model: &LogicalModel, d: &cosmap_mapper::Decision, by: Option<usize>) -> String {
+    let evidence: Vec<String> = d
+        .evidence
+        .iter()
+        .map(|(k, v)| format!("{}&nbsp;=&nbsp;{}", esc(k), figure(k, v)))
+        .collect();
+    let (class, note) = match by.and_then(|i| model.decisions.get(i)) {
+        Some(later) => (
+            " class=\"overridden\"",
+            format!(
+                " <span class=\"tag\">overridden by {}: {}</span>",
+                esc(later.rule.as_str()),
+                inline(&later.outcome)
+            ),
+        ),
+        None => ("", String::new()),
+    };
+    format!(
+        "<tr data-rule=\"{}\"{class}><td>{}</td><td>{}</td><td class=\"outcome\">{}</td><td>{}{note}</td><td>{}</td></tr>\n",
+        esc(d.rule.as_str()),
+        esc(d.rule.as_str()),
+        esc(&d.subject),
+        inline(&d.outcome),
+        inline(&d.reason),
+        evidence.join("<br>")
+    )
 }
 
 fn role(role: cosmap_mapper::Role) -> &'static str {

@@ -9,9 +9,10 @@ use cosmap_mapper::cost::{ContainerFigures, CostReport};
 
 use super::chart::{stacked, Stack};
 use super::html::{bytes, esc, num, ru};
+use super::scope::Scope;
 
 /// The section, from the cost estimate alone (the figures the warnings come from).
-pub fn section(cost: &CostReport) -> String {
+pub fn section(cost: &CostReport, scope: &Scope) -> String {
     let mut out = String::from("<section id=\"spending\"><h2>Where the cost goes</h2>\n<p class=\"muted\">The optimised workload's RU/s split by access pattern, and each design's split by container, all on one scale: a longer bar costs more. Past the eight heaviest parts of a bar, the rest are summed; hover a part for its share.</p>\n");
     // The chart puts the heaviest first, ties by name: the same model draws the same bars.
     let by_pattern: Vec<(String, f64)> = cost
@@ -45,14 +46,15 @@ pub fn section(cost: &CostReport) -> String {
         "<div class=\"figure\">{}</div>",
         stacked("spending-chart", &stacks)
     );
-    out.push_str(&containers(cost));
+    out.push_str(&containers(cost, scope));
     out.push_str("</section>\n");
     out
 }
 
-/// Each container of any design (the optimised design's first, then by name): its RU/s in the three designs side by
-/// side, then the optimised design's items, storage today and after `growthYears`, and partitions.
-fn containers(cost: &CostReport) -> String {
+/// Each container of any design the page details (the optimised design's first, then
+/// by name): its RU/s in the three designs side by side, then the optimised design's
+/// items, storage today and after `growthYears`, and partitions.
+fn containers(cost: &CostReport, scope: &Scope) -> String {
     let mut rows: BTreeMap<&str, [Option<&ContainerFigures>; 3]> = BTreeMap::new();
     for (d, figures) in [
         &cost.containers.naive,
@@ -62,7 +64,7 @@ fn containers(cost: &CostReport) -> String {
     .into_iter()
     .enumerate()
     {
-        for c in figures {
+        for c in figures.iter().filter(|c| scope.container(&c.name)) {
             rows.entry(c.name.as_str()).or_default()[d] = Some(c);
         }
     }
@@ -99,6 +101,15 @@ fn containers(cost: &CostReport) -> String {
         }
         out.push_str("</tr>\n");
     }
-    out.push_str("</tbody></table>\n<p class=\"muted\">RU/s of each container in each design (— where the design has no such container); items, storage and logical partitions of the optimised design today, its storage after <code>growthYears</code>, and the physical partitions that storage and the provisioned throughput give it (hover for where they come from), as every price and decision uses them.</p>\n");
+    let shown = rows.iter().filter(|(_, designs)| designs[2].is_some()).count();
+    out.push_str("</tbody></table>\n");
+    let all = cost.containers.optimised.len();
+    out.push_str(&Scope::left_out(
+        shown,
+        all,
+        "containers",
+        "cosmap cost MODEL --format json",
+    ));
+    out.push_str("<p class=\"muted\">RU/s of each container in each design (— where the design has no such container); items, storage and logical partitions of the optimised design today, its storage after <code>growthYears</code>, and the physical partitions that storage and the provisioned throughput give it (hover for where they come from), as every price and decision uses them.</p>\n");
     out
 }

@@ -21,6 +21,7 @@ mod runtime;
 mod view;
 #[cfg(feature = "data-access")]
 pub use api::{data_api, Answer, DataApi, MethodParam, PatternMethod, Repository};
+mod view_text;
 pub(crate) use view::one_line;
 
 use cosmap_mapper::LogicalModel;
@@ -86,7 +87,7 @@ fn users_own_text(mapping: &TypeMapping) -> bool {
 
 /// Checks Rust `text` with `syn` and prints it with `prettyplease`, keeping its
 /// leading `//` header comment: what [`render`] does with the output of an
-/// overridden `cosmap.rs.hbs` (and what the built-in template's output already is).
+/// overridden `cosmap.rs.hbs`.
 #[cfg(feature = "format")]
 pub fn format_rust(text: &str) -> Result<String, CodegenError> {
     print(text, &format!("templates/{TEMPLATE}"))

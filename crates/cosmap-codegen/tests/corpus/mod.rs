@@ -1,7 +1,9 @@
-//! The models `builtin_equivalence.rs` runs over (the small artefacts' emitters
-//! against the handlebars templates, and `cosmap.rs` parsed): every example model, every test model that
+//! The models `emitters.rs` runs over (`cosmap.rs` parsed, the small artefacts
+//! against what overrides render of their views): every example model, every test model that
 //! loads, synthetic models, and the same with their names made longer; the type
 //! mappings checked; how many drawn models (the mapper's strategy) a run tries.
+//! Also the codegen tests' shared helpers: the repository, an example's model, a
+//! temporary directory.
 
 // Each test crate that includes this uses only part of it.
 #![allow(dead_code)]
@@ -13,8 +15,35 @@ use cosmap_codegen::TypeMapping;
 use cosmap_domain::DomainModel;
 use serde_json::Value;
 
+/// The repository's root.
 pub fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// The model of example `name` (`examples/<name>/model.json`), loaded.
+pub fn example(name: &str) -> DomainModel {
+    cosmap_domain::load_file(&repo().join(format!("examples/{name}/model.json"))).expect("a valid example")
+}
+
+/// `model`'s declarations in reverse order (each list reversed): the same model, for
+/// the tests that its output does not depend on the order.
+pub fn reversed(model: &DomainModel) -> cosmap_domain::ModelSpec {
+    let mut spec = model.spec().clone();
+    spec.entities.reverse();
+    spec.value_objects.reverse();
+    spec.aggregates.reverse();
+    spec.relationships.reverse();
+    spec.access_patterns.reverse();
+    spec
+}
+
+/// An empty directory of its own for a test (`cosmap-codegen-NAME-PID` in the
+/// temporary directory), emptied first if a previous run left it.
+pub fn tempdir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("cosmap-codegen-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    dir
 }
 
 /// The type mappings checked: the default, and every codec with JSON Schema derives.
@@ -41,12 +70,19 @@ fn model_files(dir: &Path, found: &mut Vec<PathBuf>) {
     let mut entries: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
     entries.sort();
     for path in entries {
-        if path.is_dir() {
+        if path.is_dir() && !path.ends_with("target") {
             model_files(&path, found);
         } else if path.file_name().is_some_and(|n| n == "model.json") {
             found.push(path);
         }
     }
+}
+
+/// Every `model.json` under `examples/`, sorted.
+pub fn example_models() -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    model_files(&repo().join("examples"), &mut files);
+    files
 }
 
 /// The example models and the test models that load (some are meant not to).

@@ -423,38 +423,7 @@ impl<'a> Checker<'a> {
             return false;
         };
         if ancestors {
-            let problem = if rel.from != rel.to || rel.cardinality != crate::model::Cardinality::One {
-                Some((
-                    format!(
-                        "`{entry}` reads the ancestors up `{first}`, but `{first}` is not a `one` relationship from `{}` to itself",
-                        pattern.start
-                    ),
-                    format!("name a tree's parent link with `*`, or write `{first}` to follow it once"),
-                ))
-            } else if !rel.optional {
-                Some((
-                    format!(
-                        "`{entry}` reads the ancestors up `{first}`, but every `{}` has a `{first}`, so the chain never ends at a root",
-                        pattern.start
-                    ),
-                    format!("add `\"optional\": true` to the relationship `{0}` → `{0}`: the roots have none", rel.from),
-                ))
-            } else if rel.depth.is_none() {
-                Some((
-                    format!("`{entry}` reads the ancestors up `{first}`, but the tree's depth is not given"),
-                    format!(
-                        "add `\"depth\": {{\"max\": N, \"avg\": M}}` to the relationship `{0}` → `{0}`: the most and the typical number of ancestors",
-                        rel.from
-                    ),
-                ))
-            } else if pattern.kind == crate::model::AccessKind::Write {
-                Some((
-                    format!("`{entry}` reads ancestors, but the pattern is a write"),
-                    format!("name the element `{}`", rel.to),
-                ))
-            } else {
-                None
-            };
+            let problem = ancestors_problem(pattern, entry, first, rel);
             if let Some((message, help)) = problem {
                 self.report(Diagnostic::new(at(), message).help(help));
                 return true;
@@ -665,5 +634,48 @@ impl<'a> Checker<'a> {
                     "return only elements related to `{start}` (a relationship between the two, or one aggregate); to read `{name}` through another element, start a read from that element, or declare the relationship"
                 )),
         );
+    }
+}
+
+/// Why `entry` (`first*`: the ancestors up relationship `rel`) cannot be read by
+/// `pattern`, as a message and its help: `rel` is not a `one` link of an element to
+/// itself, never ends at a root, has no depth, or the pattern is a write.
+fn ancestors_problem(
+    pattern: &crate::model::AccessPattern,
+    entry: &str,
+    first: &str,
+    rel: &crate::model::Relationship,
+) -> Option<(String, String)> {
+    if rel.from != rel.to || rel.cardinality != crate::model::Cardinality::One {
+        Some((
+            format!(
+                "`{entry}` reads the ancestors up `{first}`, but `{first}` is not a `one` relationship from `{}` to itself",
+                pattern.start
+            ),
+            format!("name a tree's parent link with `*`, or write `{first}` to follow it once"),
+        ))
+    } else if !rel.optional {
+        Some((
+            format!(
+                "`{entry}` reads the ancestors up `{first}`, but every `{}` has a `{first}`, so the chain never ends at a root",
+                pattern.start
+            ),
+            format!("add `\"optional\": true` to the relationship `{0}` → `{0}`: the roots have none", rel.from),
+        ))
+    } else if rel.depth.is_none() {
+        Some((
+            format!("`{entry}` reads the ancestors up `{first}`, but the tree's depth is not given"),
+            format!(
+                "add `\"depth\": {{\"max\": N, \"avg\": M}}` to the relationship `{0}` → `{0}`: the most and the typical number of ancestors",
+                rel.from
+            ),
+        ))
+    } else if pattern.kind == crate::model::AccessKind::Write {
+        Some((
+            format!("`{entry}` reads ancestors, but the pattern is a write"),
+            format!("name the element `{}`", rel.to),
+        ))
+    } else {
+        None
     }
 }

@@ -52,56 +52,62 @@ impl Checker<'_> {
             self.check_range(pattern.per_second, &path, 0.0, MAX_PER_SECOND, what);
         }
         if let Some(t) = &spec.thresholds {
-            let path = JsonPath::root().key("thresholds");
-            if t.few_max_items == Some(0) {
-                self.report(
-                    Diagnostic::new(path.key("fewMaxItems"), "`fewMaxItems` must be at least 1")
-                        .help("it is the largest list that is embedded"),
-                );
+            self.check_thresholds(t);
+        }
+    }
+
+    /// `thresholds` `t`: each figure within its plausible range, `fewMaxItems` at
+    /// least 1, and the throughput setting.
+    fn check_thresholds(&mut self, t: &crate::model::ThresholdOverrides) {
+        let path = JsonPath::root().key("thresholds");
+        if t.few_max_items == Some(0) {
+            self.report(
+                Diagnostic::new(path.key("fewMaxItems"), "`fewMaxItems` must be at least 1")
+                    .help("it is the largest list that is embedded"),
+            );
+        }
+        let fields = [
+            ("updateRatio", t.update_ratio, f64::MAX),
+            ("minUpdatesPerSecond", t.min_updates_per_second, MAX_PER_SECOND),
+            (
+                "maxEmbeddedDocumentBytes",
+                t.max_embedded_document_bytes,
+                MAX_ITEM_BYTES,
+            ),
+            ("frequentPerSecond", t.frequent_per_second, MAX_PER_SECOND),
+            ("largeContainerBytes", t.large_container_bytes, f64::MAX),
+            ("dictionaryMaxBytes", t.dictionary_max_bytes, f64::MAX),
+            (
+                "dictionaryMaxOperationsPerSecond",
+                t.dictionary_max_operations_per_second,
+                MAX_PER_SECOND,
+            ),
+            ("dictionaryMaxItems", t.dictionary_max_items, MAX_COUNT),
+            (
+                "dictionaryMaxWritesPerSecond",
+                t.dictionary_max_writes_per_second,
+                MAX_PER_SECOND,
+            ),
+            (
+                "logicalPartitionMaxBytes",
+                t.logical_partition_max_bytes,
+                LOGICAL_PARTITION_BYTES,
+            ),
+            (
+                "logicalPartitionMaxRuPerSecond",
+                t.logical_partition_max_ru_per_second,
+                LOGICAL_PARTITION_RU_PER_SECOND,
+            ),
+            ("growthYears", t.growth_years, 100.0),
+            ("decisionMargin", t.decision_margin, 0.5),
+        ];
+        for (name, value, max) in fields {
+            if let Some(value) = value {
+                self.check_range(value, &|| path.key(name), 0.0, max, &format!("`{name}`"));
             }
-            let fields = [
-                ("updateRatio", t.update_ratio, f64::MAX),
-                ("minUpdatesPerSecond", t.min_updates_per_second, MAX_PER_SECOND),
-                (
-                    "maxEmbeddedDocumentBytes",
-                    t.max_embedded_document_bytes,
-                    MAX_ITEM_BYTES,
-                ),
-                ("frequentPerSecond", t.frequent_per_second, MAX_PER_SECOND),
-                ("largeContainerBytes", t.large_container_bytes, f64::MAX),
-                ("dictionaryMaxBytes", t.dictionary_max_bytes, f64::MAX),
-                (
-                    "dictionaryMaxOperationsPerSecond",
-                    t.dictionary_max_operations_per_second,
-                    MAX_PER_SECOND,
-                ),
-                ("dictionaryMaxItems", t.dictionary_max_items, MAX_COUNT),
-                (
-                    "dictionaryMaxWritesPerSecond",
-                    t.dictionary_max_writes_per_second,
-                    MAX_PER_SECOND,
-                ),
-                (
-                    "logicalPartitionMaxBytes",
-                    t.logical_partition_max_bytes,
-                    LOGICAL_PARTITION_BYTES,
-                ),
-                (
-                    "logicalPartitionMaxRuPerSecond",
-                    t.logical_partition_max_ru_per_second,
-                    LOGICAL_PARTITION_RU_PER_SECOND,
-                ),
-                ("growthYears", t.growth_years, 100.0),
-                ("decisionMargin", t.decision_margin, 0.5),
-            ];
-            for (name, value, max) in fields {
-                if let Some(value) = value {
-                    self.check_range(value, &|| path.key(name), 0.0, max, &format!("`{name}`"));
-                }
-            }
-            if let Some(throughput) = &t.throughput {
-                self.check_throughput(throughput, &path.key("throughput"));
-            }
+        }
+        if let Some(throughput) = &t.throughput {
+            self.check_throughput(throughput, &path.key("throughput"));
         }
     }
 

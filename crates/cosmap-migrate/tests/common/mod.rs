@@ -1,4 +1,4 @@
-//! What the migration tests share: a model spec mapped, an in-memory account holding
+//! What the migration tests share: a model spec or file loaded and mapped, an in-memory account holding
 //! a model's containers, and a query's documents in id order.
 
 // Each test crate that includes this uses only part of it.
@@ -6,6 +6,7 @@
 
 use azure_data_cosmos::clients::ContainerClient;
 use azure_data_cosmos::{FeedScope, Query};
+use cosmap_domain::DomainModel;
 use cosmap_mapper::{LogicalModel, Options};
 use cosmap_provision::in_memory::InMemoryAccount;
 use cosmap_provision::Connection;
@@ -14,8 +15,25 @@ use serde_json::{json, Value};
 
 /// `spec` (a model file's JSON) mapped with the default options.
 pub fn map(spec: &Value) -> LogicalModel {
+    from_spec(spec).1
+}
+
+/// `spec` (a model file's JSON) loaded, and mapped with the default options.
+pub fn from_spec(spec: &Value) -> (DomainModel, LogicalModel) {
     let model = cosmap_domain::from_slice(spec.to_string().as_bytes(), None).expect("a valid model");
-    cosmap_mapper::map(&model, &Options::default())
+    let logical = cosmap_mapper::map(&model, &Options::default());
+    (model, logical)
+}
+
+/// The model file at `relative` (to the repository's root) loaded, and mapped with
+/// the default options.
+pub fn load(relative: &str) -> (DomainModel, LogicalModel) {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .join(relative);
+    let model = cosmap_domain::load_file(&path).expect("the model loads");
+    let logical = cosmap_mapper::map(&model, &Options::default());
+    (model, logical)
 }
 
 /// An in-memory account (kept alive by the caller) whose database `database` holds
@@ -113,4 +131,16 @@ pub fn defaults_v1() -> Value {
     pattern["sort"] = json!(["title"]);
     pattern["project"] = json!(["title"]);
     spec
+}
+
+/// Events and their check-ins (the ticketing tests' two entities), as a model's
+/// `entities` list.
+pub fn events_and_check_ins() -> Value {
+    json!([
+        {"name": "Event", "identity": "eventId", "attributes": [{"name": "title", "type": "string"}],
+         "volume": {"count": 1000, "avgSizeBytes": 800}},
+        {"name": "CheckIn", "identity": "checkInId", "attributes": [
+            {"name": "at", "type": "dateTime"}, {"name": "gate", "type": "string"}],
+         "volume": {"count": 20000, "avgSizeBytes": 300}}
+    ])
 }

@@ -1,0 +1,250 @@
+//! The steps that write documents beside the one changed: a value's claim made or
+//! found ([`Step::ClaimValues`]), a separate document embedded into its holder
+//! ([`Step::EmbedSeparate`]), and the split of an embedded value out of its holder.
+
+use super::*;
+
+impl<'a> Feed<'a> {
+    /// [`Step::ClaimValues`] for one changed document: its owner's claim, made or found.
+    pub(super) async fn claim_value(&mut self, document: &Value, id: String) -> Result<bool, MigrateError> {
+        let Step::ClaimValues {
+            container,
+            claim_property,
+            claim,
+            owner,
+            attribute,
+            owner_partition_key_property,
+            ..
+        } = self.step
+        else {
+            return Ok(false);
+        };
+        // An owner soft-deleted (its `ttl` set) holds no claim.
+        let deleted = document.get("ttl").is_some_and(|t| !t.is_null());
+        if text(document, "type").as_deref() != Some(owner.as_str()) || deleted {
+            return Ok(false);
+        }
+        let value = match document.get(attribute) {
+            None | Some(Value::Null) => return Ok(false),
+            Some(Value::String(value)) => value.clone(),
+            Some(other) => {
+                return Err(self.data(format!(
+                    "`{owner}` `{id}` holds {other} in `{attribute}`, not text: it cannot be claimed"
+                )))
+            }
+        };
+        let owner_key = text(document, owner_partition_key_property).ok_or_else(|| {
+            self.data(format!(
+                "`{owner}` `{id}` has no text partition key `{owner_partition_key_property}`"
+            ))
+        })?;
+        let mut body = Map::new();
+        body.insert("id".into(), Value::String(claim.clone()));
+        body.insert("type".into(), Value::String(claim.clone()));
+        body.insert(claim_property.clone(), Value::String(value.clone()));
+        body.insert("ownerId".into(), Value::String(id.clone()));
+        body.insert("ownerPartitionKey".into(), Value::String(owner_key));
+        let body = Value::Object(body);
+        let target = self.target.clone();
+        let operation = format!("create the claim of `{value}` in `{container}`");
+        let created = self
+            .connection
+            .request(&operation, &[409], || {
+                target.create_item(PartitionKey::from(value.clone()), claim, &body, None)
+            })
+            .await?;
+        if let Some(response) = created {
+            self.report.request_units += charge(response.headers());
+            self.report.written += 1;
+            return Ok(true);
+        }
+        // Claimed already: by this owner (a replay), or by another.
+        let operation = format!("read the claim of `{value}` in `{container}`");
+        let existing = self
+            .connection
+            .request(&operation, &[404], || {
+                target.read_item(PartitionKey::from(value.clone()), claim, None)
+            })
+            .await?;
+        let by = match existing {
+            Some(response) => {
+                let claim: Value = response
+                    .into_model()
+                    .map_err(|e| self.data(format!("the claim of `{value}`: {e}")))?;
+                text(&claim, "ownerId")
+            }
+            None => None,
+        };
+        if by.as_deref() == Some(id.as_str()) {
+            return Ok(false);
+        }
+        Err(self.data(format!(
+                    "`{owner}` `{id}` holds `{attribute}` `{value}`, which `{}` holds too: the values are not unique. Make them unique, then run `cosmap migrate` again (it resumes from its lease)",
+                    by.unwrap_or_else(|| "another document".into())
+                )))
+    }
+
+    /// [`Step::EmbedSeparate`] for one changed document: its holder's property rebuilt
+    /// from every separate document of that holder.
+    pub(super) async fn embed_into_holder(&mut self, document: &Value, id: String) -> Result<bool, MigrateError> {
+        let Step::EmbedSeparate {
+            container,
+            child,
+            holder,
+            property,
+            many,
+            partition_key_property,
+            parent_property,
+            keep,
+            ..
+        } = self.step
+        else {
+            return Ok(false);
+        };
+        if text(document, "type").as_deref() != Some(child.as_str()) {
+            return Ok(false);
+        }
+        let key = text(document, partition_key_property).ok_or_else(|| {
+            self.data(format!(
+                "`{child}` `{id}` has no text partition key `{partition_key_property}`"
+            ))
+        })?;
+        let link = parent_property.as_deref().unwrap_or(partition_key_property);
+        let holder_id = text(document, link)
+            .ok_or_else(|| self.data(format!("`{child}` `{id}` has no text `{link}` naming its `{holder}`")))?;
+        // Every child of the holder, in id order: the embedded value is rebuilt whole.
+        let sql = format!(
+            "SELECT * FROM c WHERE {} = @key AND c.type = @child AND {} = @holder",
+            sql_property("c", partition_key_property),
+            sql_property("c", link)
+        );
+        let query = Query::from(sql)
+            .with_parameter("@key", &key)
+            .and_then(|q| q.with_parameter("@child", child))
+            .and_then(|q| q.with_parameter("@holder", &holder_id))
+            .map_err(|e| self.data(e.to_string()))?;
+        let source = self.source.clone();
+        let mut children: Vec<Value> = self
+            .connection
+            .request(&format!("query the `{child}`s of `{holder_id}`"), &[], || {
+                let (query, source, scope) = (query.clone(), source.clone(), key.clone());
+                async move {
+                    source
+                        .query_items::<Value>(query, FeedScope::partition(PartitionKey::from(scope)), None)
+                        .await?
+                        .try_collect::<Vec<Value>>()
+                        .await
+                }
+            })
+            .await?
+            .unwrap_or_default();
+        children.sort_by_key(|c| text(c, "id"));
+        let values: Vec<Value> = children
+            .iter()
+            .map(|c| {
+                Value::Object(
+                    keep.iter()
+                        .filter_map(|k| c.get(k).map(|v| (k.clone(), v.clone())))
+                        .collect(),
+                )
+            })
+            .collect();
+        let embedded = match (many, values.as_slice()) {
+                    (true, _) => Value::Array(values.clone()),
+                    (false, [one]) => one.clone(),
+                    (false, []) => return Ok(false),
+                    (false, more) => {
+                        return Err(self.data(format!(
+                            "`{holder}` `{holder_id}` has {} `{child}` documents and the new model embeds one: keep one (delete or re-parent the others), then run `cosmap migrate` again (it resumes from its lease)",
+                            more.len()
+                        )))
+                    }
+                };
+        let at = Place {
+            client: &source,
+            container,
+            key: &key,
+        };
+        for _ in 0..=CONFLICT_RETRIES {
+            let Some(current) = self.read(&at, &holder_id).await? else {
+                return Err(self.data(format!(
+                    "`{child}` `{id}` names `{holder}` `{holder_id}`, which partition `{key}` does not hold: give it a holder (or delete it), then run again"
+                )));
+            };
+            if current.get(property) == Some(&embedded) {
+                return Ok(false);
+            }
+            let mut body = strip_system(&current);
+            body[property.as_str()] = embedded.clone();
+            let etag = text(&current, "_etag").unwrap_or_default();
+            // Changed by a writer since it was read: read again and embed into that.
+            match self.replace_if_match(&at, &holder_id, &body, &etag).await? {
+                Outcome::Written => return Ok(true),
+                Outcome::Refused => return Err(self.data(format!("`{holder}` `{holder_id}`: a unique key refuses it"))),
+                Outcome::Changed => {}
+            }
+        }
+        Err(self.data(format!(
+            "`{holder}` `{holder_id}` changed {} times while this step wrote it: run `cosmap migrate` again (it resumes from its lease)",
+            CONFLICT_RETRIES + 1
+        )))
+    }
+
+    /// Writes the holder `document`'s embedded values (`id` in `at`) as documents of
+    /// their own, and answers the holder without them (`None` when it holds none).
+    pub(super) async fn split_out(
+        &mut self,
+        at: &Place<'_>,
+        id: &str,
+        document: &Value,
+    ) -> Result<Option<Value>, MigrateError> {
+        let Step::SplitEmbedded {
+            holder,
+            property,
+            many,
+            discriminator,
+            partition_key_property,
+            parent_property,
+            ..
+        } = self.step
+        else {
+            return Ok(None);
+        };
+        let Some(held) = document.get(property) else {
+            return Ok(None);
+        };
+        let values: Vec<&Value> = match (held, *many) {
+            (Value::Array(items), true) => items.iter().collect(),
+            (Value::Null, _) => Vec::new(),
+            (value, false) => vec![value],
+            (other, true) => return Err(self.data(format!("`{holder}` `{id}`: `{property}` is {other}, not an array"))),
+        };
+        for (i, value) in values.into_iter().enumerate() {
+            let Value::Object(fields) = value else {
+                return Err(self.data(format!("`{holder}` `{id}`: `{property}` holds {value}, not an object")));
+            };
+            let new_id = if *many {
+                format!("{id}-{property}-{i}")
+            } else {
+                format!("{id}-{property}")
+            };
+            let mut body = Map::new();
+            body.insert("id".into(), Value::String(new_id.clone()));
+            body.insert("type".into(), Value::String(discriminator.clone()));
+            body.insert(partition_key_property.clone(), Value::String(at.key.to_string()));
+            if let Some(parent) = parent_property {
+                body.insert(parent.clone(), Value::String(id.to_string()));
+            }
+            for (k, v) in fields {
+                body.entry(k.clone()).or_insert_with(|| v.clone());
+            }
+            self.write_new(at, &new_id, &Value::Object(body), timestamp(document))
+                .await?;
+        }
+        let mut rewritten = strip_system(document);
+        if let Value::Object(map) = &mut rewritten {
+            map.remove(property);
+        }
+        Ok(Some(rewritten))
+    }
+}
