@@ -309,15 +309,18 @@ fn complete(
         };
         let mut search = optimise::search::Search::default();
         search.after("partition keys and copies", &[Rule::PartitionKey, Rule::Copy], &priced);
-        let priced = optimise::feed::apply(
-            model,
-            &thresholds,
-            &options.feeds_container,
-            &mut containers,
-            &mut trace,
-            &price,
-            priced,
-        );
+        let feeds = |containers: &mut Arc<Vec<Container>>, trace: &mut decision::Trace, priced| {
+            optimise::feed::apply(
+                model,
+                &thresholds,
+                &options.feeds_container,
+                containers,
+                trace,
+                &price,
+                priced,
+            )
+        };
+        let priced = feeds(&mut containers, &mut trace, priced);
         search.after("feeds", &[Rule::Feed], &priced);
         // The design the partition keys, copies and feeds left, priced, is the one
         // the snapshots are weighed against.
@@ -359,15 +362,9 @@ fn complete(
         search.after("copies, weighed again", &[Rule::Copy], &priced);
         // Round two of the feeds, for the same reason: a count kept since makes a read
         // that counted per result carryable, and the feed carries the count.
-        let priced = optimise::feed::again(
-            model,
-            &thresholds,
-            &options.feeds_container,
-            &mut containers,
-            &mut trace,
-            &price,
-            priced,
-        );
+        let priced = optimise::feed::again(&mut trace, priced, |again, priced| {
+            feeds(&mut containers, again, priced)
+        });
         search.after("feeds, weighed again", &[Rule::Feed], &priced);
         // A copy or feed a later step left without a read is dropped.
         let priced = optimise::unused_copies::drop_unused(model, &mut containers, &mut trace, &price, priced);

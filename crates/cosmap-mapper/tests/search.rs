@@ -759,7 +759,7 @@ fn every_priced_decision_states_its_break_even() {
         let model = cosmap_domain::load_file(&path).expect("valid model");
         let m = map(&model, &Options::default());
         for d in &m.decisions {
-            let priced = PRICED.iter().any(|k| d.evidence.contains_key(*k));
+            let priced = PRICED.iter().any(|k| d.evidence.contains_key(k));
             if priced && !d.reason.contains("break-even") {
                 silent.push(format!("{}: {:?} {}", path.display(), d.rule, d.subject));
             }

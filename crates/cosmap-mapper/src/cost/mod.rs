@@ -10,16 +10,18 @@ pub(crate) mod design;
 mod estimate;
 pub(crate) mod facts;
 pub(crate) mod optimisations;
+mod provisioned;
 pub mod sensitivity;
 pub mod units;
 
 pub use against_naive::DearerThanNaive;
-pub use design::{ContainerFigures, Provisioned, ThroughputSource};
+pub use design::ContainerFigures;
 pub use estimate::{
     containers, cost, estimate, map_and_cost, Consistency, CostReport, DesignContainers, DesignCost, PatternCost,
     Totals,
 };
 pub use optimisations::OptimisationEffect;
+pub use provisioned::{Provisioned, ThroughputSource};
 
 /// How many documents of type `d` the model's volumes give today: its element's count
 /// (declared, or its parent's count times the relationship's typical count), shared

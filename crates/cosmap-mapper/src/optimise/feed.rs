@@ -280,20 +280,16 @@ fn feed_of(source: &Container, doc: &DocumentType, pattern: &AccessPattern, feed
     feed
 }
 
-/// The feed step again, on the design the later steps left, when round one refused a
-/// feed it priced: a count or an extended reference kept since can make a feed pay
+/// The feed step (`run`: [`apply`] on the design the later steps left) again, when
+/// round one refused a feed it priced: a count or an extended reference kept since can make a feed pay
 /// (a read that counted per result was unbounded either way; the feed's short form
 /// now carries the kept count, and its sync brings the new values). The feeds it now
 /// makes are kept (each weighed as in round one, on the whole design), their
 /// decisions replacing round one's.
 pub(crate) fn again(
-    model: &DomainModel,
-    t: &Thresholds,
-    name: &str,
-    containers: &mut Arc<Vec<Container>>,
     trace: &mut Trace,
-    price: &dyn Fn(&[Container]) -> Priced,
     priced: Option<Priced>,
+    run: impl FnOnce(&mut Trace, Option<Priced>) -> Option<Priced>,
 ) -> Option<Priced> {
     let refused_priced = trace
         .decisions()
@@ -303,7 +299,7 @@ pub(crate) fn again(
         return priced;
     }
     let mut again = Trace::default();
-    let after = apply(model, t, name, containers, &mut again, price, priced);
+    let after = run(&mut again, priced);
     let made: std::collections::BTreeSet<String> = again
         .decisions()
         .iter()
