@@ -998,6 +998,9 @@ pub mod data {
         }
         /// `add a bank account` (0.5/s): writes `BankAccount`.
         /// Creates the `BankAccount` (an error if it exists) and sets its `etag`.
+        ///
+        /// Sends, in this order (the plan's, as `cosmap model` lists it):
+        /// 1. create BankAccount in `Account`: writes `BankAccount`.
         pub async fn add_a_bank_account(
             &self,
             document: &mut super::account::BankAccount,
@@ -1066,6 +1069,9 @@ pub mod data {
         /// `change an address by account id and address type` (1/s): rewrites `Account`, which embeds `DeliveryAddress`.
         /// Writes the `Account`: with an `etag`, only over that version (`Error::Stale` otherwise); without, whatever is there. Sets its new `etag`.
         /// It reads the stored document first: a unique value it changes is claimed before the write and the old one released after.
+        ///
+        /// Sends, in this order (the plan's, as `cosmap model` lists it):
+        /// 1. replace Account in `Account`: rewrites `Account`, which embeds `DeliveryAddress`.
         pub async fn change_an_address_by_account_id_and_address_type(
             &self,
             document: &mut super::account::Account,
@@ -1121,6 +1127,9 @@ pub mod data {
         }
         /// `create a presented product` (0.5/s): writes `PresentedProduct`.
         /// Creates the `PresentedProduct` (an error if it exists) and sets its `etag`.
+        ///
+        /// Sends, in this order (the plan's, as `cosmap model` lists it):
+        /// 1. create PresentedProduct in `PresentedProduct`: writes `PresentedProduct`.
         pub async fn create_a_presented_product(
             &self,
             document: &mut super::presented_product::PresentedProduct,
@@ -1138,6 +1147,9 @@ pub mod data {
         }
         /// `create package and delivery info for an order` (40/s): writes `Package`.
         /// Creates the `Package` (an error if it exists) and sets its `etag`.
+        ///
+        /// Sends, in this order (the plan's, as `cosmap model` lists it):
+        /// 1. create Package in `Order`: writes `Package`.
         pub async fn create_package_and_delivery_info_for_an_order(
             &self,
             document: &mut super::order::Package,
@@ -1156,6 +1168,9 @@ pub mod data {
         /// `create, update or delete an account by id` (5/s): writes `Account`.
         /// Writes the `Account`: with an `etag`, only over that version (`Error::Stale` otherwise); without, whatever is there. Sets its new `etag`.
         /// It reads the stored document first: a unique value it changes is claimed before the write and the old one released after.
+        ///
+        /// Sends, in this order (the plan's, as `cosmap model` lists it):
+        /// 1. replace Account in `Account`: writes `Account`.
         pub async fn create_update_or_delete_an_account_by_id(
             &self,
             document: &mut super::account::Account,
@@ -1292,6 +1307,9 @@ pub mod data {
         /// `save an order with its items` (50/s): writes `Order`.
         /// Then, from the change feed: keeps the copy of `Order` in `Account` in sync (change feed) (its worker).
         /// Writes the `Order`: with an `etag`, only over that version (`Error::Stale` otherwise); without, whatever is there. Sets its new `etag`.
+        ///
+        /// Sends, in this order (the plan's, as `cosmap model` lists it):
+        /// 1. replace Order in `Order`: writes `Order`.
         pub async fn save_an_order_with_its_items(
             &self,
             document: &mut super::order::Order,
@@ -1337,6 +1355,9 @@ pub mod data {
         }
         /// `update product availability` (800/s): writes `ProductAvailability`.
         /// Writes the `ProductAvailability`: with an `etag`, only over that version (`Error::Stale` otherwise); without, whatever is there. Sets its new `etag`.
+        ///
+        /// Sends, in this order (the plan's, as `cosmap model` lists it):
+        /// 1. replace ProductAvailability in `Item`: writes `ProductAvailability`.
         pub async fn update_product_availability(
             &self,
             document: &mut super::item::ProductAvailability,

@@ -5,6 +5,8 @@
 
 use std::collections::BTreeSet;
 
+mod aggregate_write;
+
 use cosmap_domain::naming::{lower_camel, snake_case};
 use cosmap_mapper::operations::{Action, Operation, OperationKind, Purpose, Request, ValueSource, WriteKind};
 use cosmap_mapper::{ContainerKind, DocumentType, IdSource, LogicalModel, Role, SyncOperation};
@@ -180,6 +182,8 @@ pub struct PatternView {
     /// A query that finds at most one document (by a `unique` value, or `TOP 1`):
     /// it returns an `Option` of it.
     pub at_most_one: bool,
+    /// A write of several documents of one aggregate (an order and its tickets).
+    pub aggregate_write: Option<aggregate_write::AggregateWriteView>,
 }
 
 /// An append of an item to the bucket of its window.
@@ -1242,6 +1246,7 @@ fn pattern(cx: &Context<'_>, op: &Operation) -> Result<PatternView, String> {
         item: None,
         append: None,
         at_most_one: false,
+        aggregate_write: None,
     };
     if op.kind == OperationKind::Write {
         return write_pattern(cx, op, base, docs);
@@ -1592,7 +1597,10 @@ fn write_pattern(
     } = *cx;
     if let [append] = &op.requests[..] {
         if let Purpose::AppendToBucket { .. } = append.purpose {
-            return append_pattern(cx, append, view, docs);
+            return append_pattern(cx, append, view, docs).map(|mut view| {
+                view.docs.extend(aggregate_write::sent_in_order(op));
+                view
+            });
         }
     }
     let mains: Vec<&Request> = op
@@ -1601,10 +1609,7 @@ fn write_pattern(
         .filter(|r| matches!(r.purpose, Purpose::Write { .. } | Purpose::RewriteEmbedding { .. }))
         .collect();
     let [main] = mains[..] else {
-        return Err(format!(
-            "it writes {} documents of its own, and generated functions write one",
-            mains.len()
-        ));
+        return aggregate_write::view(cx, op, view, docs, &mains);
     };
     if !main.partition_key().is_some_and(ValueSource::is_given) {
         return Err("its write's partition key comes from a document".into());
@@ -1808,6 +1813,7 @@ fn write_pattern(
             "it keeps both a count and an ancestors list, which generated functions do not do together yet".into(),
         );
     }
+    docs.extend(aggregate_write::sent_in_order(op));
     let (counts_empty, has_claims) = (counts.is_empty(), claim_set.is_some());
     view.write = Some(WriteView {
         ancestors,

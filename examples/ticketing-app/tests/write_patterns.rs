@@ -1,0 +1,162 @@
+//! The ticketing application's write patterns as generated functions, on the SDK's
+//! in-memory engine: `place_an_order(&mut order, &mut tickets)` claims every ticket's
+//! code first, then writes the order and its tickets in one transactional batch (a
+//! taken code writes nothing and leaves no claim behind); `cancel_an_order` deletes
+//! them in one batch, then releases the codes.
+
+use cosmap_provision::in_memory::InMemoryAccount;
+use cosmap_provision::Connection;
+use ticketing_app::data::{Database, Error};
+use ticketing_app::{order, types, unique_claims};
+
+/// The in-memory account (kept alive), a connection and the generated `Database`.
+struct Fixture {
+    _account: InMemoryAccount,
+    _connection: Connection,
+    db: Database,
+}
+
+async fn fixture() -> Fixture {
+    let domain = cosmap_domain::load_file(std::path::Path::new("../ticketing/model.json")).expect("the model loads");
+    let logical = cosmap_mapper::map(&domain, &cosmap_mapper::Options::default());
+    let account = InMemoryAccount::new().expect("an in-memory account");
+    let connection = account
+        .provisioned("ticketing", &logical.container_definitions())
+        .await
+        .expect("the containers are created");
+    let database = connection.cosmos_client().database_client(connection.database());
+    let db = Database::open(&database).await.expect("the containers open");
+    Fixture {
+        _account: account,
+        _connection: connection,
+        db,
+    }
+}
+
+/// An order and one ticket per code.
+fn an_order(id: &str, codes: &[&str]) -> (order::Order, Vec<order::Ticket>) {
+    let root = order::Order::new(
+        id,
+        "2026-12-04T20:00:00.0000000Z",
+        "80.00",
+        types::AttendeeRef::new("att-1"),
+    );
+    let tickets = codes
+        .iter()
+        .enumerate()
+        .map(|(n, code)| order::Ticket::new(format!("{id}-t{n}"), id, *code, "Grace Hopper"))
+        .collect();
+    (root, tickets)
+}
+
+/// Who holds the claim on the ticket code `code`, if anyone.
+async fn code_owner(db: &Database, code: &str) -> Option<String> {
+    match db
+        .unique_claims
+        .read(code.to_string(), unique_claims::TicketCodeClaim::TYPE)
+        .await
+        .expect("reads")
+    {
+        Some(unique_claims::UniqueClaimsDocument::TicketCodeClaim(claim)) => Some(claim.owner_id),
+        Some(other) => panic!("not a ticket code claim: {other:?}"),
+        None => None,
+    }
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn place_an_order_claims_first_writes_one_batch_and_cancel_releases() {
+    let f = fixture().await;
+    let (mut first, mut tickets) = an_order("o-1", &["CODE-A", "CODE-B"]);
+    f.db.place_an_order(&mut first, &mut tickets)
+        .await
+        .expect("the order is placed");
+    assert!(first.etag.is_some(), "the order takes its etag");
+    assert!(tickets.iter().all(|t| t.etag.is_some()), "each ticket takes its etag");
+    assert_eq!(code_owner(&f.db, "CODE-A").await.as_deref(), Some("o-1-t0"));
+    let found = f.db.ticket_by_code("CODE-B").await.expect("reads");
+    assert_eq!(found.map(|t| t.id).as_deref(), Some("o-1-t1"));
+    assert_eq!(f.db.order_with_tickets("o-1").await.expect("reads").len(), 3);
+
+    // A second order reusing CODE-B: refused before anything is written, and the
+    // claim it made for CODE-C released again.
+    let (mut second, mut reused) = an_order("o-2", &["CODE-C", "CODE-B"]);
+    match f.db.place_an_order(&mut second, &mut reused).await {
+        Err(Error::Taken { attribute, value }) => assert_eq!((attribute, value.as_str()), ("code", "CODE-B")),
+        other => panic!("expected the code to be taken, got {other:?}"),
+    }
+    assert!(f.db.order_with_tickets("o-2").await.expect("reads").is_empty());
+    assert_eq!(code_owner(&f.db, "CODE-C").await, None, "no claim is left behind");
+
+    // The same order placed twice: the batch is refused (the order exists), and the
+    // codes stay with the first (a claim by the same owner is no new claim).
+    let (mut again, mut same) = an_order("o-1", &["CODE-A", "CODE-B"]);
+    match f.db.place_an_order(&mut again, &mut same).await {
+        Err(Error::Exists { .. }) => {}
+        other => panic!("expected the order to exist, got {other:?}"),
+    }
+
+    // Cancelling deletes the order and its tickets in one batch, then releases the codes.
+    f.db.cancel_an_order(&first, &tickets)
+        .await
+        .expect("the order is cancelled");
+    assert!(f.db.order_with_tickets("o-1").await.expect("reads").is_empty());
+    assert_eq!(code_owner(&f.db, "CODE-A").await, None);
+    assert_eq!(code_owner(&f.db, "CODE-B").await, None);
+    let (mut third, mut freed) = an_order("o-3", &["CODE-B"]);
+    f.db.place_an_order(&mut third, &mut freed)
+        .await
+        .expect("a released code can be taken again");
+}
+
+/// The numbered step comments of generated function `name`'s body (the build script's
+/// output is not formatted, so they stay), each as `create Ticket in `Order``.
+fn steps_of(code: &str, name: &str) -> Vec<String> {
+    let start = code
+        .find(&format!("pub async fn {name}("))
+        .expect("the function is generated");
+    let body = &code[start..];
+    let end = body[1..].find("pub async fn ").map_or(body.len(), |e| e + 1);
+    body[..end]
+        .lines()
+        .filter_map(|l| l.trim_start().strip_prefix("// "))
+        .filter_map(|l| l.split_once(". "))
+        .filter(|(n, _)| n.parse::<usize>().is_ok())
+        .map(|(_, rest)| rest.split(':').next().unwrap_or_default().to_string())
+        .collect()
+}
+
+#[test]
+fn the_generated_bodies_send_the_plans_requests_in_the_plans_order() {
+    let code = include_str!(concat!(env!("OUT_DIR"), "/cosmap_data.rs"));
+    let domain = cosmap_domain::load_file(std::path::Path::new("../ticketing/model.json")).expect("the model loads");
+    let logical = cosmap_mapper::map(&domain, &cosmap_mapper::Options::default());
+    for (pattern, function) in [
+        ("place an order", "place_an_order"),
+        ("cancel an order", "cancel_an_order"),
+    ] {
+        let op = logical
+            .operations
+            .iter()
+            .find(|o| o.pattern == pattern)
+            .expect("the pattern");
+        let planned: Vec<String> = op
+            .requests
+            .iter()
+            .map(|r| {
+                let what = r.write().map_or(r.kind().as_str(), |w| w.as_str());
+                format!("{what} {} in `{}`", r.document_types.join(", "), r.container)
+            })
+            .collect();
+        assert_eq!(steps_of(code, function), planned, "{pattern}");
+    }
+    // Claims first: the plan of placing an order claims the codes before any write.
+    let place = steps_of(code, "place_an_order");
+    assert_eq!(
+        place,
+        [
+            "create TicketCodeClaim in `UniqueClaims`",
+            "create Order in `Order`",
+            "create Ticket in `Order`"
+        ]
+    );
+}
