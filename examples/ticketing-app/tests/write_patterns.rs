@@ -160,3 +160,39 @@ fn the_generated_bodies_send_the_plans_requests_in_the_plans_order() {
         ]
     );
 }
+
+#[tokio::test(flavor = "current_thread")]
+async fn a_read_of_many_pages_through_the_continuation_token() {
+    let f = fixture().await;
+    let codes: Vec<String> = (0..7).map(|n| format!("PAGE-{n}")).collect();
+    let codes: Vec<&str> = codes.iter().map(String::as_str).collect();
+    let (mut root, mut tickets) = an_order("o-9", &codes);
+    f.db.place_an_order(&mut root, &mut tickets).await.expect("placed");
+    let all = f.db.order_with_tickets("o-9").await.expect("reads");
+    assert_eq!(all.len(), 8, "the order and its 7 tickets");
+
+    // Pages of 3: every document once, in the read's order, the last without a token.
+    let mut seen = Vec::new();
+    let mut pages = 0;
+    let mut continuation: Option<String> = None;
+    loop {
+        let page =
+            f.db.order_with_tickets_page("o-9", 3, continuation.as_deref())
+                .await
+                .expect("a page");
+        assert!(page.items.len() <= 3, "{}", page.items.len());
+        pages += 1;
+        seen.extend(page.items);
+        continuation = page.continuation;
+        if continuation.is_none() {
+            break;
+        }
+        assert!(pages < 10, "the pages end");
+    }
+    assert_eq!(seen, all, "the pages together are the whole read");
+    assert!(pages >= 3, "{pages} pages of at most 3");
+    // A page size of 0 leaves it to the service: here, one page.
+    let whole = f.db.order_with_tickets_page("o-9", 0, None).await.expect("a page");
+    assert_eq!(whole.items, all);
+    assert_eq!(whole.continuation, None);
+}

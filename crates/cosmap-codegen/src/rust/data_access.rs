@@ -184,6 +184,9 @@ pub struct PatternView {
     pub at_most_one: bool,
     /// A write of several documents of one aggregate (an order and its tickets).
     pub aggregate_write: Option<aggregate_write::AggregateWriteView>,
+    /// For a query that may return many documents: the type of its items, which its
+    /// `…_page` method returns a page of at a time, with the SDK's continuation token.
+    pub page: Option<String>,
 }
 
 /// An append of an item to the bucket of its window.
@@ -537,6 +540,13 @@ pub fn build(model: &LogicalModel, rust: &RustView, mapping: &TypeMapping) -> Da
         match pattern(&cx, op) {
             Ok(mut p) => {
                 p.ident = method(&mut methods, &p.name);
+                if p.page.is_some() && !methods.insert(format!("{}_page", p.ident)) {
+                    p.page = None;
+                    skipped.push(format!(
+                        "the page method of `{}`: `{}_page` names another method",
+                        p.name, p.ident
+                    ));
+                }
                 if p.row.is_some() || p.item.is_some() {
                     p.at_most_one = false;
                 }
@@ -1247,6 +1257,7 @@ fn pattern(cx: &Context<'_>, op: &Operation) -> Result<PatternView, String> {
         append: None,
         at_most_one: false,
         aggregate_write: None,
+        page: None,
     };
     if op.kind == OperationKind::Write {
         return write_pattern(cx, op, base, docs);
@@ -1522,6 +1533,12 @@ fn pattern(cx: &Context<'_>, op: &Operation) -> Result<PatternView, String> {
             follows,
         });
     }
+    // A read of whole documents that may return many pages them.
+    view.page = view
+        .query
+        .as_ref()
+        .filter(|q| q.buckets.is_none() && view.row.is_none() && view.item.is_none() && !view.at_most_one)
+        .map(|q| q.item.clone());
     view.docs = docs;
     view.params = params;
     Ok(view)
