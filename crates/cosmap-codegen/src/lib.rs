@@ -59,5 +59,7 @@ pub use report::render as render_report;
 pub use rust::format_rust;
 pub use rust::render as render_rust;
 pub use rust::render_data_access;
+#[cfg(feature = "data-access")]
+pub use rust::{generated_api, ApiItem, Enforcement, GeneratedApi};
 pub use templates::{Templates, TEMPLATES};
 pub use write::{check_all, write_all, FileStatus};
