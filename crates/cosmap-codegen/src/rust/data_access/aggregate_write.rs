@@ -217,7 +217,9 @@ impl Body {
         if body {
             self.etags.push(Self::documents(element, several, WriteKind::Replace));
         }
-        let documents = Self::documents(element, several, write);
+        // Read to build the batch (a delete's parameters are shared, others mutable).
+        let read = if body { WriteKind::Create } else { WriteKind::Delete };
+        let documents = Self::documents(element, several, read);
         let write = json!({"op": op, "body": body, "send": null});
         self.steps
             .push(json!({"line": line, "documents": documents, "claim": null, "release": null, "write": write}));
