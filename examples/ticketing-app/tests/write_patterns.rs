@@ -4,6 +4,7 @@
 //! taken code writes nothing and leaves no claim behind); `cancel_an_order` deletes
 //! them in one batch, then releases the codes.
 
+use cosmap_mapper::operations::Purpose;
 use cosmap_provision::in_memory::InMemoryAccount;
 use cosmap_provision::Connection;
 use ticketing_app::data::{Database, Error};
@@ -108,57 +109,134 @@ async fn place_an_order_claims_first_writes_one_batch_and_cancel_releases() {
         .expect("a released code can be taken again");
 }
 
-/// The numbered step comments of generated function `name`'s body (the build script's
-/// output is not formatted, so they stay), each as `create Ticket in `Order``.
-fn steps_of(code: &str, name: &str) -> Vec<String> {
+/// The body of generated function `name`, up to the next function.
+fn body_of<'c>(code: &'c str, name: &str) -> &'c str {
     let start = code
         .find(&format!("pub async fn {name}("))
         .expect("the function is generated");
     let body = &code[start..];
     let end = body[1..].find("pub async fn ").map_or(body.len(), |e| e + 1);
-    body[..end]
-        .lines()
-        .filter_map(|l| l.trim_start().strip_prefix("// "))
-        .filter_map(|l| l.split_once(". "))
-        .filter(|(n, _)| n.parse::<usize>().is_ok())
-        .map(|(_, rest)| rest.split(':').next().unwrap_or_default().to_string())
-        .collect()
+    &body[..end]
+}
+
+/// What the body of generated function `name` does, in the order of its code: each
+/// loop over a parameter's documents (`order`, `tickets`) with what it does to them
+/// (`claim`, `write`, `release`), and `send` where the batch goes. Read from the code
+/// itself, so it holds whether the output is formatted or not.
+fn steps_of(code: &str, name: &str) -> Vec<(String, &'static str)> {
+    let mut out: Vec<(String, &'static str)> = Vec::new();
+    let mut documents: Option<String> = None;
+    for line in body_of(code, name).lines().map(str::trim) {
+        if let Some(rest) = line.strip_prefix("for document in ") {
+            let rest = rest.trim_end_matches(" {");
+            let param = rest
+                .strip_suffix(".iter()")
+                .or_else(|| rest.strip_suffix(".iter_mut()"))
+                .unwrap_or(rest);
+            let param = param
+                .strip_prefix("::core::iter::once(")
+                .and_then(|p| p.strip_suffix(')'))
+                .unwrap_or(param);
+            let param = param.trim_start_matches("&*").trim_start_matches("&mut *");
+            documents = Some(param.to_string());
+        }
+        let action = if line.contains("let claimed =") {
+            "claim"
+        } else if line.contains("ops.push(") {
+            "write"
+        } else if line.contains("let released =") {
+            "release"
+        } else if line.contains("rt::batch(") {
+            out.push((String::new(), "send"));
+            continue;
+        } else {
+            continue;
+        };
+        if let Some(param) = documents.take() {
+            out.push((param, action));
+        }
+    }
+    out
+}
+
+/// The plan's requests of `pattern` as the steps of its function: each request's
+/// documents (the parameter: `order`, or `tickets` for each of the order's) and what
+/// it does, with the batch sent after the last write.
+fn planned(pattern: &str) -> Vec<(String, &'static str)> {
+    let domain = cosmap_domain::load_file(std::path::Path::new("../ticketing/model.json")).expect("the model loads");
+    let logical = cosmap_mapper::map(&domain, &cosmap_mapper::Options::default());
+    let op = logical
+        .operations
+        .iter()
+        .find(|o| o.pattern == pattern)
+        .expect("the pattern");
+    let param = |element: &str, each: bool| {
+        let snake = element.to_lowercase();
+        if each {
+            format!("{snake}s")
+        } else {
+            snake
+        }
+    };
+    let mut out = Vec::new();
+    let last_write = op
+        .requests
+        .iter()
+        .rposition(|r| matches!(r.purpose, Purpose::Write { .. }));
+    for (i, r) in op.requests.iter().enumerate() {
+        let each = r.purpose.each().is_some();
+        match &r.purpose {
+            Purpose::Claim { element, .. } => out.push((param(element, each), "claim")),
+            Purpose::Write { element, .. } => out.push((param(element, each), "write")),
+            Purpose::ReleaseClaim { element, .. } => out.push((param(element, each), "release")),
+            other => panic!("{pattern}: an unexpected request: {other}"),
+        }
+        if Some(i) == last_write {
+            out.push((String::new(), "send"));
+        }
+    }
+    out
 }
 
 #[test]
 fn the_generated_bodies_send_the_plans_requests_in_the_plans_order() {
     let code = include_str!(concat!(env!("OUT_DIR"), "/cosmap_data.rs"));
-    let domain = cosmap_domain::load_file(std::path::Path::new("../ticketing/model.json")).expect("the model loads");
-    let logical = cosmap_mapper::map(&domain, &cosmap_mapper::Options::default());
     for (pattern, function) in [
         ("place an order", "place_an_order"),
         ("cancel an order", "cancel_an_order"),
     ] {
-        let op = logical
-            .operations
-            .iter()
-            .find(|o| o.pattern == pattern)
-            .expect("the pattern");
-        let planned: Vec<String> = op
-            .requests
-            .iter()
-            .map(|r| {
-                let what = r.write().map_or(r.kind().as_str(), |w| w.as_str());
-                format!("{what} {} in `{}`", r.document_types.join(", "), r.container)
-            })
-            .collect();
-        assert_eq!(steps_of(code, function), planned, "{pattern}");
+        assert_eq!(steps_of(code, function), planned(pattern), "{pattern}");
     }
-    // Claims first: the plan of placing an order claims the codes before any write.
-    let place = steps_of(code, "place_an_order");
+    // Claims first: placing an order claims the codes before any write.
+    let s = |p: &str, a: &'static str| (p.to_string(), a);
     assert_eq!(
-        place,
+        steps_of(code, "place_an_order"),
         [
-            "create TicketCodeClaim in `UniqueClaims`",
-            "create Order in `Order`",
-            "create Ticket in `Order`"
+            s("tickets", "claim"),
+            s("order", "write"),
+            s("tickets", "write"),
+            s("", "send")
         ]
     );
+    assert_eq!(
+        steps_of(code, "cancel_an_order"),
+        [
+            s("order", "write"),
+            s("tickets", "write"),
+            s("", "send"),
+            s("tickets", "release")
+        ]
+    );
+    // Where the output keeps comments (unformatted), they number the plan's requests.
+    let numbered: Vec<&str> = body_of(code, "place_an_order")
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("// "))
+        .filter(|l| l.split_once(". ").is_some_and(|(n, _)| n.parse::<usize>().is_ok()))
+        .collect();
+    if !numbered.is_empty() {
+        assert_eq!(numbered.len(), 3, "{numbered:?}");
+        assert!(numbered[0].starts_with("1. create TicketCodeClaim in `UniqueClaims`"));
+    }
 }
 
 #[tokio::test(flavor = "current_thread")]
