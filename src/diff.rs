@@ -5,6 +5,7 @@
 
 use std::fmt::{self, Write as _};
 
+use cosmap_codegen::{ApiItem, GeneratedApi};
 use cosmap_diff::{Change, ChangeKind, Class, DeployedContainer, ModelDiff, Volumes};
 use cosmap_mapper::{human_count, Options};
 use cosmap_provision::{read_deployed, Connection, ProvisionError, Settings, Target};
@@ -64,12 +65,161 @@ pub fn run(args: DiffArgs) -> anyhow::Result<u8> {
     let (old_logical, new_logical) = (cosmap_mapper::map(&old, &options), cosmap_mapper::map(&new, &options));
     let volumes = Volumes::of(&old, &old_logical);
     let diff = cosmap_diff::diff(&old_logical, &new_logical, &volumes)?;
+    // Names and requests do not depend on how types are spelled: the default mapping.
+    let mapping = cosmap_codegen::TypeMapping::default();
+    let api = ApiChanges::between(
+        &cosmap_codegen::generated_api(&old_logical, &mapping)?,
+        &cosmap_codegen::generated_api(&new_logical, &mapping)?,
+    );
+    // An item removed or sending something else breaks the application's code.
+    let worst = diff.worst.max(api.breaking().then_some(Class::BreakingForReaders));
     let out = match args.format {
-        DiffFormat::Text => render(&diff),
-        DiffFormat::Json => serde_json::to_string_pretty(&diff)? + "\n",
+        DiffFormat::Text => render_worst(&diff, worst) + &api.render(),
+        DiffFormat::Json => {
+            let mut value = serde_json::to_value(&diff)?;
+            value["generatedApi"] = api.to_json();
+            if worst != diff.worst {
+                value["worst"] = serde_json::to_value(worst)?;
+            }
+            serde_json::to_string_pretty(&value)? + "\n"
+        }
     };
     crate::print(&out)?;
-    Ok(diff.worst.map_or(EXIT_NO_CHANGES, exit_code))
+    Ok(worst.map_or(EXIT_NO_CHANGES, exit_code))
+}
+
+/// How the generated data access's public API changes between two designs
+/// (`cosmap_codegen::generated_api`): items added, removed, or sending something
+/// else under the same name, and unique values whose enforcement changes hands.
+#[derive(Debug, Default)]
+pub struct ApiChanges {
+    /// Items only the new design generates.
+    pub added: Vec<ApiItem>,
+    /// Items only the old design generates: code that calls them stops compiling.
+    pub removed: Vec<ApiItem>,
+    /// Items of the same kind and name that send something else: callers compile
+    /// and run the new requests.
+    pub changed: Vec<ApiChange>,
+    /// Unique values enforced otherwise (or no longer) by the new design.
+    pub enforcement: Vec<EnforcementChange>,
+}
+
+/// An item of the same kind and name, sending something else.
+#[derive(Debug)]
+pub struct ApiChange {
+    /// The old item, and what the new one sends.
+    pub old: ApiItem,
+    pub sends: String,
+}
+
+/// A unique value whose enforcement changes hands: `None` where a design has no such value.
+#[derive(Debug)]
+pub struct EnforcementChange {
+    pub value: String,
+    pub old: Option<String>,
+    pub new: Option<String>,
+}
+
+impl ApiChanges {
+    /// The changes from `old` to `new`.
+    pub fn between(old: &GeneratedApi, new: &GeneratedApi) -> Self {
+        let key = |i: &ApiItem| (i.kind, i.name.clone());
+        let find = |api: &GeneratedApi, i: &ApiItem| api.items.iter().find(|j| key(j) == key(i)).cloned();
+        let mut out = ApiChanges::default();
+        for item in &old.items {
+            match find(new, item) {
+                None => out.removed.push(item.clone()),
+                Some(now) if now.sends != item.sends => out.changed.push(ApiChange {
+                    old: item.clone(),
+                    sends: now.sends,
+                }),
+                Some(_) => {}
+            }
+        }
+        out.added = new.items.iter().filter(|i| find(old, i).is_none()).cloned().collect();
+        let by = |api: &GeneratedApi, value: &str| api.unique.iter().find(|e| e.value == value).map(|e| e.by.clone());
+        let mut values: Vec<&str> = old.unique.iter().chain(&new.unique).map(|e| e.value.as_str()).collect();
+        values.sort_unstable();
+        values.dedup();
+        for value in values {
+            let (was, now) = (by(old, value), by(new, value));
+            if was != now {
+                out.enforcement.push(EnforcementChange {
+                    value: value.to_string(),
+                    old: was,
+                    new: now,
+                });
+            }
+        }
+        out
+    }
+
+    /// The JSON form (`generatedApi` of `cosmap diff --format json`, docs/diff.md).
+    pub fn to_json(&self) -> serde_json::Value {
+        let changed: Vec<serde_json::Value> = self
+            .changed
+            .iter()
+            .map(|c| serde_json::json!({"item": c.old, "was": c.old.sends, "now": c.sends}))
+            .collect();
+        let enforcement: Vec<serde_json::Value> = self
+            .enforcement
+            .iter()
+            .map(|e| serde_json::json!({"value": e.value, "was": e.old, "now": e.new}))
+            .collect();
+        serde_json::json!({
+            "breaking": self.breaking(),
+            "added": self.added,
+            "removed": self.removed,
+            "changed": changed,
+            "enforcement": enforcement,
+        })
+    }
+
+    /// Whether application code that used the old API breaks: an item removed, or sending something else.
+    pub fn breaking(&self) -> bool {
+        !self.removed.is_empty() || !self.changed.is_empty()
+    }
+
+    /// The section `cosmap diff` prints after the model's changes (empty when none).
+    pub fn render(&self) -> String {
+        let n = self.added.len() + self.removed.len() + self.changed.len() + self.enforcement.len();
+        if n == 0 {
+            return String::new();
+        }
+        let mut out = format!("\nGENERATED DATA ACCESS ({n})\n");
+        if self.breaking() {
+            let text = "The application's code breaks where it calls what is removed or changed below: breaking for readers (exit code 13) whatever the model's changes are.";
+            wrap(&mut out, text, "  ", "  ");
+        }
+        let named = |i: &ApiItem| format!("{} `{}` (of `{}`)", i.kind, i.name, i.of);
+        for i in &self.removed {
+            let text = format!("removed: {}: breaking, code that calls it no longer compiles", named(i));
+            wrap(&mut out, &text, "  ", "      ");
+        }
+        for c in &self.changed {
+            let text = format!(
+                "changed: {}: breaking, it sends something else under the same name (its callers compile and run the new requests): was {}; now {}",
+                named(&c.old),
+                c.old.sends,
+                c.sends
+            );
+            wrap(&mut out, &text, "  ", "      ");
+        }
+        for i in &self.added {
+            wrap(&mut out, &format!("added: {}", named(i)), "  ", "      ");
+        }
+        let none = "nothing (no such unique value)".to_string();
+        for e in &self.enforcement {
+            let text = format!(
+                "unique `{}` changes hands: enforced by {}; now by {}",
+                e.value,
+                e.old.as_ref().unwrap_or(&none),
+                e.new.as_ref().unwrap_or(&none)
+            );
+            wrap(&mut out, &text, "  ", "      ");
+        }
+        out
+    }
 }
 
 /// `cosmap diff NEW --endpoint URL`: NEW (the one model file) against the containers
@@ -128,8 +278,14 @@ const WIDTH: usize = 80;
 
 /// The changes grouped by class, worst first, each with its explanation and estimate.
 pub fn render(diff: &ModelDiff) -> String {
+    render_worst(diff, diff.worst)
+}
+
+/// [`render`], saying the worst class is `worst` (the generated API's changes may make
+/// it worse than the model's).
+fn render_worst(diff: &ModelDiff, worst: Option<Class>) -> String {
     let mut out = String::new();
-    let Some(worst) = diff.worst else {
+    let Some(worst) = worst else {
         let _ = writeln!(out, "{} → {}: no changes.", diff.old, diff.new);
         return out;
     };

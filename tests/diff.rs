@@ -551,3 +551,89 @@ fn an_optional_attribute_that_became_the_partition_key_must_be_back_filled() {
     assert_eq!(change["class"], "breakingForReaders");
     assert!(text.contains("documents without it no longer deserialise"), "{text}");
 }
+
+const TICKETING_EXAMPLE: &str = "examples/ticketing/model.json";
+/// The ticketing example with `register an attendee` gone, `ticket by code` filtering
+/// on the holder too, and `tickets of a holder` added.
+const TICKETING_CHANGED_API: &str = "tests/diff/ticketing-api-changed.json";
+
+#[test]
+fn generated_functions_added_removed_and_rebound_are_listed_and_break() {
+    let out = cosmap(&["diff", TICKETING_EXAMPLE, TICKETING_CHANGED_API]);
+    let text = unwrapped(&stdout(&out));
+    assert_eq!(out.status.code(), Some(13), "{text}");
+    assert!(text.contains("GENERATED DATA ACCESS (5)"), "{text}");
+    assert!(
+        text.contains("removed: method `register_an_attendee` (of `register an attendee`): breaking"),
+        "{text}"
+    );
+    assert!(
+        text.contains("changed: method `ticket_by_code` (of `ticket by code`): breaking"),
+        "{text}"
+    );
+    assert!(text.contains("c.holderName = @holderName"), "{text}");
+    assert!(
+        text.contains("added: method `tickets_of_a_holder` (of `tickets of a holder`)"),
+        "{text}"
+    );
+    assert!(text.contains("added: method `tickets_of_a_holder_page`"), "{text}");
+    assert!(
+        text.contains("unique `Attendee.email` changes hands: enforced by claims in `UniqueClaims`, taken by `AttendeeRepository`, `register_an_attendee`; now by claims in `UniqueClaims`, taken by `AttendeeRepository`"),
+        "{text}"
+    );
+
+    let out = cosmap(&["diff", TICKETING_EXAMPLE, TICKETING_CHANGED_API, "--format", "json"]);
+    let diff = json(&out);
+    let api = &diff["generatedApi"];
+    assert_eq!(api["breaking"], true, "{api:#}");
+    assert_eq!(diff["worst"], "breakingForReaders", "{diff:#}");
+    let names = |list: &str| -> Vec<String> {
+        api[list]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| i["name"].as_str().or(i["item"]["name"].as_str()).unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(names("removed"), ["register_an_attendee"]);
+    assert_eq!(names("changed"), ["ticket_by_code"]);
+    assert_eq!(names("added"), ["tickets_of_a_holder", "tickets_of_a_holder_page"]);
+    assert_eq!(api["enforcement"][0]["value"], "Attendee.email");
+
+    // Back again: the method comes back (added), nothing is removed, the query changes back.
+    let out = cosmap(&["diff", TICKETING_CHANGED_API, TICKETING_EXAMPLE]);
+    let text = unwrapped(&stdout(&out));
+    assert!(text.contains("added: method `register_an_attendee`"), "{text}");
+    assert!(text.contains("removed: method `tickets_of_a_holder`"), "{text}");
+    // Unchanged models: no section.
+    let out = cosmap(&["diff", TICKETING_EXAMPLE, TICKETING_EXAMPLE]);
+    assert!(!stdout(&out).contains("GENERATED DATA ACCESS"), "{}", stdout(&out));
+    assert_eq!(out.status.code(), Some(0));
+}
+
+#[test]
+fn a_unique_value_no_generated_code_enforces_any_more_is_said_so() {
+    // Without its aggregate's members or patterns, an attendee's email is claimed by
+    // the repository only; without the repository (the aggregate gone), by nothing.
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("diff-enforcement");
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut model: Value = serde_json::from_slice(&std::fs::read(repo().join(TICKETING_EXAMPLE)).unwrap()).unwrap();
+    model.as_object_mut().unwrap().remove("$schema");
+    let old = dir.join("old.json");
+    std::fs::write(&old, model.to_string()).unwrap();
+    let attendee = model["entities"]
+        .as_array_mut()
+        .unwrap()
+        .iter_mut()
+        .find(|e| e["name"] == "Attendee")
+        .unwrap();
+    attendee["attributes"][0]["unique"] = Value::Bool(false);
+    let new = dir.join("new.json");
+    std::fs::write(&new, model.to_string()).unwrap();
+    let out = cosmap(&["diff", old.to_str().unwrap(), new.to_str().unwrap()]);
+    let text = unwrapped(&stdout(&out));
+    assert!(
+        text.contains("unique `Attendee.email` changes hands: enforced by claims in `UniqueClaims`, taken by `AttendeeRepository`, `register_an_attendee`; now by nothing (no such unique value)"),
+        "{text}"
+    );
+}

@@ -3,6 +3,8 @@
 //! one batch with its claims, loaded, refused when a code is taken (nothing written,
 //! no claim left), as on the in-memory engine; the delete (a batch of deletes), which
 //! this server does not support, is an error that leaves the order and its claims whole.
+//! `place_an_order` claims first and writes one batch there too, and the order's read
+//! pages through the continuation token to the whole read.
 
 mod support;
 
@@ -88,5 +90,46 @@ fn on_the_local_server_an_orders_tickets_claim_their_codes_through_the_repositor
             assert_eq!(kept.tickets.len(), 2);
             let mut fourth = an_order("o-4", &["CODE-A"]);
             assert!(orders.save(&mut fourth).await.is_err(), "its codes are still claimed");
+        });
+}
+
+#[test]
+fn on_the_local_server_place_an_order_claims_first_and_its_read_pages() {
+    let server = CosmosServer::start();
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime")
+        .block_on(async {
+            let (_connection, db) = database(&server).await;
+            let OrderAggregate { root, tickets, .. } = an_order("o-5", &["P-0", "P-1", "P-2", "P-3", "P-4"]);
+            let (mut root, mut tickets) = (root, tickets);
+            db.place_an_order(&mut root, &mut tickets).await.expect("placed");
+            assert!(root.etag.is_some() && tickets.iter().all(|t| t.etag.is_some()));
+            let all = db.order_with_tickets("o-5").await.expect("reads");
+            assert_eq!(all.len(), 6, "the order and its five tickets");
+
+            // A taken code: refused before the batch, nothing of the order written.
+            let OrderAggregate { root, tickets, .. } = an_order("o-6", &["P-9", "P-2"]);
+            let (mut root, mut tickets) = (root, tickets);
+            assert!(db.place_an_order(&mut root, &mut tickets).await.is_err());
+            assert!(db.order_with_tickets("o-6").await.expect("reads").is_empty());
+
+            // Pages of two: every document once, in order, as far as the server pages.
+            let mut seen = Vec::new();
+            let mut continuation: Option<String> = None;
+            for _ in 0..10 {
+                let page = db
+                    .order_with_tickets_page("o-5", 2, continuation.as_deref())
+                    .await
+                    .expect("a page");
+                seen.extend(page.items);
+                continuation = page.continuation;
+                if continuation.is_none() {
+                    break;
+                }
+            }
+            assert_eq!(continuation, None, "the pages end");
+            assert_eq!(seen, all, "the pages together are the whole read");
         });
 }

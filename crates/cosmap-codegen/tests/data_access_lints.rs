@@ -1,12 +1,13 @@
-//! The generated data access allows no lint wholesale and holds only the runtime
-//! helpers it uses, for every example model: what a design does not use is not
-//! generated. (That each compiles under `clippy -D warnings` is checked by building
-//! `examples/generated-compile`, `ecommerce-app` and `tricky-names` in CI.)
+//! The generated data access and types allow no lint wholesale, and the data access
+//! holds only the runtime helpers it uses, for every example model: what a design
+//! does not use is not generated. (That each compiles under `clippy -D warnings` is
+//! checked by building `examples/generated-compile`, `ecommerce-app`, `ticketing-app`
+//! and `tricky-names` in CI.)
 
 mod corpus;
 
 use corpus::example_models;
-use cosmap_codegen::{render_data_access, Templates, TypeMapping};
+use cosmap_codegen::{render_data_access, render_rust, Templates, TypeMapping};
 use cosmap_mapper::{map, Options};
 
 /// The names `mod rt` defines with `fn`, each with the text outside that definition.
@@ -46,12 +47,21 @@ fn every_examples_data_access_has_no_blanket_allow_and_no_unused_helper() {
         let model = cosmap_domain::load_file(&path).expect("a valid example");
         let text = render_data_access(&map(&model, &Options::default()), &TypeMapping::default(), &templates)
             .expect("renders");
-        for blanket in ["allow(clippy::all", "allow(dead_code", "allow(unused"] {
+        let types =
+            render_rust(&map(&model, &Options::default()), &TypeMapping::default(), &templates).expect("renders");
+        for blanket in [
+            "allow(clippy::all",
+            "allow(clippy::pedantic",
+            "allow(clippy::nursery",
+            "allow(dead_code",
+            "allow(unused",
+        ] {
             assert!(
                 !text.contains(blanket),
                 "{}: `{blanket}` in the data access",
                 path.display()
             );
+            assert!(!types.contains(blanket), "{}: `{blanket}` in the types", path.display());
         }
         for name in runtime_functions(&text) {
             assert!(

@@ -5,7 +5,6 @@
 // reference data snapshots and references live in `types`.
 
 /// Embedded value objects, reference data snapshots and references to aggregate roots.
-#[allow(clippy::all, clippy::pedantic, clippy::nursery)]
 pub mod types {
     /// Snapshot of never-changing reference data `Country`, embedded where it is referenced.
     #[derive(
@@ -366,7 +365,7 @@ pub mod types {
     }
 }
 /// Container `Account`, partitioned by `/accountId`.
-#[allow(clippy::all, clippy::pedantic, clippy::nursery)]
+#[allow(clippy::module_inception)]
 pub mod account {
     /// The container's id.
     pub const CONTAINER: &str = "Account";
@@ -526,7 +525,7 @@ pub mod account {
             let id: ::std::string::String = ::core::convert::Into::into(id);
             Account {
                 account_id: ::core::clone::Clone::clone(&id),
-                id: id,
+                id,
                 r#type: ::core::default::Default::default(),
                 etag: ::core::option::Option::None,
                 ts: ::core::option::Option::None,
@@ -535,7 +534,7 @@ pub mod account {
                 phone: ::core::option::Option::None,
                 created_at: ::core::convert::Into::into(created_at),
                 delivery_addresses: ::std::vec::Vec::new(),
-                main_address: main_address,
+                main_address,
             }
         }
         /// The partition key value, for point reads and writes: an owned `String`, which
@@ -598,7 +597,7 @@ pub mod account {
             let id: ::std::string::String = ::core::convert::Into::into(id);
             BankAccount {
                 account_id: ::core::convert::Into::into(account_id),
-                id: id,
+                id,
                 r#type: ::core::default::Default::default(),
                 etag: ::core::option::Option::None,
                 ts: ::core::option::Option::None,
@@ -670,14 +669,14 @@ pub mod account {
             let id: ::std::string::String = ::core::convert::Into::into(id);
             Contact {
                 account_id: ::core::convert::Into::into(account_id),
-                id: id,
+                id,
                 r#type: ::core::default::Default::default(),
                 etag: ::core::option::Option::None,
                 ts: ::core::option::Option::None,
                 full_name: ::core::convert::Into::into(full_name),
                 email: ::core::option::Option::None,
                 phone: ::core::option::Option::None,
-                contact_type: contact_type,
+                contact_type,
             }
         }
         /// The partition key value, for point reads and writes: an owned `String`, which
@@ -743,14 +742,14 @@ pub mod account {
             let id: ::std::string::String = ::core::convert::Into::into(id);
             CreditCard {
                 account_id: ::core::convert::Into::into(account_id),
-                id: id,
+                id,
                 r#type: ::core::default::Default::default(),
                 etag: ::core::option::Option::None,
                 ts: ::core::option::Option::None,
                 holder_name: ::core::convert::Into::into(holder_name),
                 masked_number: ::core::convert::Into::into(masked_number),
                 expires_on: ::core::convert::Into::into(expires_on),
-                card_type: card_type,
+                card_type,
             }
         }
         /// The partition key value, for point reads and writes: an owned `String`, which
@@ -819,15 +818,15 @@ pub mod account {
             let id: ::std::string::String = ::core::convert::Into::into(id);
             Order {
                 account_id: ::core::convert::Into::into(account_id),
-                id: id,
+                id,
                 r#type: ::core::default::Default::default(),
                 etag: ::core::option::Option::None,
                 ts: ::core::option::Option::None,
                 ordered_at: ::core::convert::Into::into(ordered_at),
                 total: ::core::convert::Into::into(total),
                 currency: ::core::convert::Into::into(currency),
-                status: status,
-                account: account,
+                status,
+                account,
             }
         }
         /// The partition key value, for point reads and writes: an owned `String`, which
@@ -857,6 +856,7 @@ pub mod account {
     /// Any document of container `Account`, told apart by its `type`; a query over
     /// a mixed partition deserialises each item into the right variant.
     #[derive(::core::fmt::Debug, ::core::clone::Clone, ::core::cmp::PartialEq)]
+    #[allow(clippy::large_enum_variant)]
     pub enum AccountDocument {
         /// A document of type `Account` (`type` `"account"`).
         Account(Account),
@@ -987,7 +987,7 @@ pub mod account {
     }
 }
 /// Container `Dictionary`, partitioned by `/type`.
-#[allow(clippy::all, clippy::pedantic, clippy::nursery)]
+#[allow(clippy::module_inception)]
 pub mod dictionary {
     /// The container's id.
     pub const CONTAINER: &str = "Dictionary";
@@ -1101,7 +1101,7 @@ pub mod dictionary {
         ) -> Self {
             let id: ::std::string::String = ::core::convert::Into::into(id);
             Country {
-                id: id,
+                id,
                 r#type: ::core::default::Default::default(),
                 etag: ::core::option::Option::None,
                 ts: ::core::option::Option::None,
@@ -1166,7 +1166,7 @@ pub mod dictionary {
         ) -> Self {
             let id: ::std::string::String = ::core::convert::Into::into(id);
             DeliveryMethod {
-                id: id,
+                id,
                 r#type: ::core::default::Default::default(),
                 etag: ::core::option::Option::None,
                 ts: ::core::option::Option::None,
@@ -1231,13 +1231,13 @@ pub mod dictionary {
         ) -> Self {
             let id: ::std::string::String = ::core::convert::Into::into(id);
             Warehouse {
-                id: id,
+                id,
                 r#type: ::core::default::Default::default(),
                 etag: ::core::option::Option::None,
                 ts: ::core::option::Option::None,
                 name: ::core::convert::Into::into(name),
                 city: ::core::convert::Into::into(city),
-                country: country,
+                country,
             }
         }
         /// The partition key value, for point reads and writes: an owned `String`, which
@@ -1250,6 +1250,7 @@ pub mod dictionary {
     /// Any document of container `Dictionary`, told apart by its `type`; a query over
     /// a mixed partition deserialises each item into the right variant.
     #[derive(::core::fmt::Debug, ::core::clone::Clone, ::core::cmp::PartialEq)]
+    #[allow(clippy::large_enum_variant)]
     pub enum DictionaryDocument {
         /// A document of type `Country` (`type` `"country"`).
         Country(Country),
@@ -1350,7 +1351,7 @@ pub mod dictionary {
     }
 }
 /// Container `Item`, partitioned by `/itemId`.
-#[allow(clippy::all, clippy::pedantic, clippy::nursery)]
+#[allow(clippy::module_inception)]
 pub mod item {
     /// The container's id.
     pub const CONTAINER: &str = "Item";
@@ -1450,13 +1451,13 @@ pub mod item {
             let id: ::std::string::String = ::core::convert::Into::into(id);
             Item {
                 item_id: ::core::clone::Clone::clone(&id),
-                id: id,
+                id,
                 r#type: ::core::default::Default::default(),
                 etag: ::core::option::Option::None,
                 ts: ::core::option::Option::None,
                 sku: ::core::convert::Into::into(sku),
                 name: ::core::convert::Into::into(name),
-                weight_grams: weight_grams,
+                weight_grams,
             }
         }
         /// The partition key value, for point reads and writes: an owned `String`, which
@@ -1519,13 +1520,13 @@ pub mod item {
             let id: ::std::string::String = ::core::convert::Into::into(id);
             ProductAvailability {
                 item_id: ::core::convert::Into::into(item_id),
-                id: id,
+                id,
                 r#type: ::core::default::Default::default(),
                 etag: ::core::option::Option::None,
                 ts: ::core::option::Option::None,
-                quantity: quantity,
+                quantity,
                 updated_at: ::core::convert::Into::into(updated_at),
-                warehouse: warehouse,
+                warehouse,
             }
         }
         /// The partition key value, for point reads and writes: an owned `String`, which
@@ -1538,6 +1539,7 @@ pub mod item {
     /// Any document of container `Item`, told apart by its `type`; a query over
     /// a mixed partition deserialises each item into the right variant.
     #[derive(::core::fmt::Debug, ::core::clone::Clone, ::core::cmp::PartialEq)]
+    #[allow(clippy::large_enum_variant)]
     pub enum ItemDocument {
         /// A document of type `Item` (`type` `"item"`).
         Item(Item),
@@ -1623,7 +1625,7 @@ pub mod item {
     }
 }
 /// Container `Order`, partitioned by `/orderId`.
-#[allow(clippy::all, clippy::pedantic, clippy::nursery)]
+#[allow(clippy::module_inception)]
 pub mod order {
     /// The container's id.
     pub const CONTAINER: &str = "Order";
@@ -1764,6 +1766,7 @@ pub mod order {
         /// The `type` value of this document type.
         pub const TYPE: &'static str = "order";
         /// Builds a `Order` from its required values (its partition key value is its `id`): optional values are `None` and lists empty.
+        #[allow(clippy::too_many_arguments)]
         pub fn new(
             id: impl ::core::convert::Into<::std::string::String>,
             ordered_at: impl ::core::convert::Into<::std::string::String>,
@@ -1778,7 +1781,7 @@ pub mod order {
             let id: ::std::string::String = ::core::convert::Into::into(id);
             Order {
                 order_id: ::core::clone::Clone::clone(&id),
-                id: id,
+                id,
                 r#type: ::core::default::Default::default(),
                 etag: ::core::option::Option::None,
                 ts: ::core::option::Option::None,
@@ -1787,11 +1790,11 @@ pub mod order {
                 total: ::core::convert::Into::into(total),
                 currency: ::core::convert::Into::into(currency),
                 items: ::std::vec::Vec::new(),
-                order_type: order_type,
-                status: status,
-                account: account,
-                delivery_method: delivery_method,
-                warehouse: warehouse,
+                order_type,
+                status,
+                account,
+                delivery_method,
+                warehouse,
             }
         }
         /// The partition key value, for point reads and writes: an owned `String`, which
@@ -1857,14 +1860,14 @@ pub mod order {
             let id: ::std::string::String = ::core::convert::Into::into(id);
             OrderStatusHistory {
                 order_id: ::core::convert::Into::into(order_id),
-                id: id,
+                id,
                 r#type: ::core::default::Default::default(),
                 etag: ::core::option::Option::None,
                 ts: ::core::option::Option::None,
                 ttl: ::core::option::Option::None,
                 changed_at: ::core::convert::Into::into(changed_at),
                 note: ::core::option::Option::None,
-                status: status,
+                status,
             }
         }
         /// The partition key value, for point reads and writes: an owned `String`, which
@@ -1930,7 +1933,7 @@ pub mod order {
             let id: ::std::string::String = ::core::convert::Into::into(id);
             Package {
                 order_id: ::core::convert::Into::into(order_id),
-                id: id,
+                id,
                 r#type: ::core::default::Default::default(),
                 etag: ::core::option::Option::None,
                 ts: ::core::option::Option::None,
@@ -2003,14 +2006,14 @@ pub mod order {
             let id: ::std::string::String = ::core::convert::Into::into(id);
             Payment {
                 order_id: ::core::convert::Into::into(order_id),
-                id: id,
+                id,
                 r#type: ::core::default::Default::default(),
                 etag: ::core::option::Option::None,
                 ts: ::core::option::Option::None,
                 ttl: ::core::option::Option::None,
                 amount: ::core::convert::Into::into(amount),
                 paid_at: ::core::convert::Into::into(paid_at),
-                method: method,
+                method,
             }
         }
         /// The partition key value, for point reads and writes: an owned `String`, which
@@ -2023,6 +2026,7 @@ pub mod order {
     /// Any document of container `Order`, told apart by its `type`; a query over
     /// a mixed partition deserialises each item into the right variant.
     #[derive(::core::fmt::Debug, ::core::clone::Clone, ::core::cmp::PartialEq)]
+    #[allow(clippy::large_enum_variant)]
     pub enum OrderDocument {
         /// A document of type `Order` (`type` `"order"`).
         Order(Order),
@@ -2138,7 +2142,7 @@ pub mod order {
     }
 }
 /// Container `PresentedProduct`, partitioned by `/countryId`, then `/productId`.
-#[allow(clippy::all, clippy::pedantic, clippy::nursery)]
+#[allow(clippy::module_inception)]
 pub mod presented_product {
     /// The container's id.
     pub const CONTAINER: &str = "PresentedProduct";
@@ -2235,6 +2239,7 @@ pub mod presented_product {
         /// The `type` value of this document type.
         pub const TYPE: &'static str = "presentedProduct";
         /// Builds a `PresentedProduct` from its required values: optional values are `None` and lists empty.
+        #[allow(clippy::too_many_arguments)]
         pub fn new(
             id: impl ::core::convert::Into<::std::string::String>,
             country_id: impl ::core::convert::Into<::std::string::String>,
@@ -2249,7 +2254,7 @@ pub mod presented_product {
             PresentedProduct {
                 country_id: ::core::convert::Into::into(country_id),
                 product_id: ::core::clone::Clone::clone(&id),
-                id: id,
+                id,
                 r#type: ::core::default::Default::default(),
                 etag: ::core::option::Option::None,
                 ts: ::core::option::Option::None,
@@ -2262,7 +2267,7 @@ pub mod presented_product {
                 options: ::std::vec::Vec::new(),
                 sizes: ::std::vec::Vec::new(),
                 variants: ::std::vec::Vec::new(),
-                country: country,
+                country,
                 items: ::std::vec::Vec::new(),
             }
         }
@@ -2346,7 +2351,7 @@ pub mod presented_product {
     }
 }
 /// Container `UniqueClaims`, partitioned by `/claim`.
-#[allow(clippy::all, clippy::pedantic, clippy::nursery)]
+#[allow(clippy::module_inception)]
 pub mod unique_claims {
     /// The container's id.
     pub const CONTAINER: &str = "UniqueClaims";
@@ -2443,7 +2448,7 @@ pub mod unique_claims {
             let id = ::std::string::String::from(Self::TYPE);
             AccountEmailClaim {
                 claim: ::core::convert::Into::into(claim),
-                id: id,
+                id,
                 r#type: ::core::default::Default::default(),
                 etag: ::core::option::Option::None,
                 ts: ::core::option::Option::None,
@@ -2507,7 +2512,7 @@ pub mod unique_claims {
             let id = ::std::string::String::from(Self::TYPE);
             ItemSkuClaim {
                 claim: ::core::convert::Into::into(claim),
-                id: id,
+                id,
                 r#type: ::core::default::Default::default(),
                 etag: ::core::option::Option::None,
                 ts: ::core::option::Option::None,
@@ -2525,6 +2530,7 @@ pub mod unique_claims {
     /// Any document of container `UniqueClaims`, told apart by its `type`; a query over
     /// a mixed partition deserialises each item into the right variant.
     #[derive(::core::fmt::Debug, ::core::clone::Clone, ::core::cmp::PartialEq)]
+    #[allow(clippy::large_enum_variant)]
     pub enum UniqueClaimsDocument {
         /// A document of type `AccountEmailClaim` (`type` `"accountEmailClaim"`).
         AccountEmailClaim(AccountEmailClaim),

@@ -125,6 +125,16 @@ pub mod data {
     }
     /// The most operations one transactional batch takes (Cosmos DB's limit).
     pub const MAX_BATCH_OPERATIONS: usize = 100;
+    /// One page of a read's items, and where the next starts: pass `continuation` to
+    /// the same `…_page` method, with the same values, for the next page (`None`: the
+    /// last page). The token is the SDK's, text an application may hand to its client.
+    #[derive(::core::fmt::Debug, ::core::clone::Clone, ::core::cmp::PartialEq)]
+    pub struct Page<T> {
+        /// The items of this page, in the read's order.
+        pub items: ::std::vec::Vec<T>,
+        /// The SDK's continuation token of the position after this page.
+        pub continuation: ::core::option::Option<::std::string::String>,
+    }
     /// The `type`, and the partition key value at every level, of the workers' lease
     /// documents (one per worker, in its target container; no query of the model reads that type).
     pub const LEASE_TYPE: &str = "cosmapLease";
@@ -227,6 +237,58 @@ pub mod data {
                 .try_collect()
                 .await?;
             items.into_iter().map(from_json).collect()
+        }
+        /// One page of a query's items: about `size` at most (0: as many as the service
+        /// gives; across partitions each may give that many), from the position
+        /// `continuation` names (the start when `None`), with the SDK's continuation
+        /// token of the position after it: `None` when the service says nothing follows.
+        pub(super) async fn query_page<T: ::serde::de::DeserializeOwned>(
+            client: &ContainerClient,
+            query: Query,
+            scope: FeedScope,
+            size: u32,
+            continuation: ::core::option::Option<&str>,
+        ) -> Result<super::Page<T>, Error> {
+            let hint = match ::core::num::NonZeroU32::new(size) {
+                ::core::option::Option::Some(size) => {
+                    ::azure_data_cosmos::options::MaxItemCountHint::Limit(size)
+                }
+                ::core::option::Option::None => {
+                    ::azure_data_cosmos::options::MaxItemCountHint::ServerDecides
+                }
+            };
+            let mut options = ::azure_data_cosmos::options::QueryOptions::default()
+                .with_max_item_count(hint);
+            if let ::core::option::Option::Some(token) = continuation {
+                let token = ::azure_data_cosmos::feed::ContinuationToken::from_string(
+                    token.to_string(),
+                );
+                options = options.with_continuation_token(token);
+            }
+            let mut pages = client
+                .query_items::<
+                    Value,
+                >(query, scope, ::core::option::Option::Some(options))
+                .await?
+                .into_pages();
+            let (items, more) = match ::futures::TryStreamExt::try_next(&mut pages)
+                .await?
+            {
+                ::core::option::Option::Some(page) => {
+                    let more = page.headers().continuation().is_some();
+                    (page.into_items(), more)
+                }
+                ::core::option::Option::None => (::std::vec::Vec::new(), false),
+            };
+            let continuation = if more {
+                ::core::option::Option::Some(
+                    pages.to_continuation_token()?.as_str().to_string(),
+                )
+            } else {
+                ::core::option::Option::None
+            };
+            let items = items.into_iter().map(from_json).collect::<Result<_, _>>()?;
+            Ok(super::Page { items, continuation })
         }
         /// Reads `source`'s change feed from the lease `lease_id` (in `target`, at
         /// `lease_key`) and gives each changed document to `apply` (`true`: applied),
@@ -998,6 +1060,9 @@ pub mod data {
         }
         /// `add a bank account` (0.5/s): writes `BankAccount`.
         /// Creates the `BankAccount` (an error if it exists) and sets its `etag`.
+        ///
+        /// Sends, in this order (the plan's, as `cosmap model` lists it):
+        /// 1. create BankAccount in `Account`: writes `BankAccount`.
         pub async fn add_a_bank_account(
             &self,
             document: &mut super::account::BankAccount,
@@ -1044,6 +1109,28 @@ pub mod data {
                 )
                 .await
         }
+        /// `availability of items in a warehouse`, a page at a time: about `size` items at most (0: as many as the
+        /// service gives), from `continuation` (the start when `None`; else the token of
+        /// the page before, given the same values). See [`Page`].
+        pub async fn availability_of_items_in_a_warehouse_page(
+            &self,
+            warehouse_id: &str,
+            size: u32,
+            continuation: ::core::option::Option<&str>,
+        ) -> Result<Page<super::item::ProductAvailability>, Error> {
+            let query = ::azure_data_cosmos::Query::from(
+                "SELECT * FROM c WHERE c.warehouse.id = @warehouseId AND c.type = 'productAvailability'",
+            );
+            let query = rt::bind(query, "@warehouseId", warehouse_id)?;
+            rt::query_page(
+                    &self.item.client,
+                    query,
+                    ::azure_data_cosmos::FeedScope::full_container(),
+                    size,
+                    continuation,
+                )
+                .await
+        }
         /// `bank accounts of an account` (5/s): reads `BankAccount`.
         /// `SELECT * FROM c WHERE c.accountId = @accountId AND c.type = 'bankAccount'`
         pub async fn bank_accounts_of_an_account(
@@ -1063,9 +1150,36 @@ pub mod data {
                 )
                 .await
         }
+        /// `bank accounts of an account`, a page at a time: about `size` items at most (0: as many as the
+        /// service gives), from `continuation` (the start when `None`; else the token of
+        /// the page before, given the same values). See [`Page`].
+        pub async fn bank_accounts_of_an_account_page(
+            &self,
+            account_id: &str,
+            size: u32,
+            continuation: ::core::option::Option<&str>,
+        ) -> Result<Page<super::account::BankAccount>, Error> {
+            let query = ::azure_data_cosmos::Query::from(
+                "SELECT * FROM c WHERE c.accountId = @accountId AND c.type = 'bankAccount'",
+            );
+            let query = rt::bind(query, "@accountId", account_id)?;
+            rt::query_page(
+                    &self.account.client,
+                    query,
+                    ::azure_data_cosmos::FeedScope::partition(
+                        ::std::string::String::from(account_id),
+                    ),
+                    size,
+                    continuation,
+                )
+                .await
+        }
         /// `change an address by account id and address type` (1/s): rewrites `Account`, which embeds `DeliveryAddress`.
         /// Writes the `Account`: with an `etag`, only over that version (`Error::Stale` otherwise); without, whatever is there. Sets its new `etag`.
         /// It reads the stored document first: a unique value it changes is claimed before the write and the old one released after.
+        ///
+        /// Sends, in this order (the plan's, as `cosmap model` lists it):
+        /// 1. replace Account in `Account`: rewrites `Account`, which embeds `DeliveryAddress`.
         pub async fn change_an_address_by_account_id_and_address_type(
             &self,
             document: &mut super::account::Account,
@@ -1119,8 +1233,35 @@ pub mod data {
                 )
                 .await
         }
+        /// `contacts of an account`, a page at a time: about `size` items at most (0: as many as the
+        /// service gives), from `continuation` (the start when `None`; else the token of
+        /// the page before, given the same values). See [`Page`].
+        pub async fn contacts_of_an_account_page(
+            &self,
+            account_id: &str,
+            size: u32,
+            continuation: ::core::option::Option<&str>,
+        ) -> Result<Page<super::account::Contact>, Error> {
+            let query = ::azure_data_cosmos::Query::from(
+                "SELECT * FROM c WHERE c.accountId = @accountId AND c.type = 'contact'",
+            );
+            let query = rt::bind(query, "@accountId", account_id)?;
+            rt::query_page(
+                    &self.account.client,
+                    query,
+                    ::azure_data_cosmos::FeedScope::partition(
+                        ::std::string::String::from(account_id),
+                    ),
+                    size,
+                    continuation,
+                )
+                .await
+        }
         /// `create a presented product` (0.5/s): writes `PresentedProduct`.
         /// Creates the `PresentedProduct` (an error if it exists) and sets its `etag`.
+        ///
+        /// Sends, in this order (the plan's, as `cosmap model` lists it):
+        /// 1. create PresentedProduct in `PresentedProduct`: writes `PresentedProduct`.
         pub async fn create_a_presented_product(
             &self,
             document: &mut super::presented_product::PresentedProduct,
@@ -1138,6 +1279,9 @@ pub mod data {
         }
         /// `create package and delivery info for an order` (40/s): writes `Package`.
         /// Creates the `Package` (an error if it exists) and sets its `etag`.
+        ///
+        /// Sends, in this order (the plan's, as `cosmap model` lists it):
+        /// 1. create Package in `Order`: writes `Package`.
         pub async fn create_package_and_delivery_info_for_an_order(
             &self,
             document: &mut super::order::Package,
@@ -1156,6 +1300,9 @@ pub mod data {
         /// `create, update or delete an account by id` (5/s): writes `Account`.
         /// Writes the `Account`: with an `etag`, only over that version (`Error::Stale` otherwise); without, whatever is there. Sets its new `etag`.
         /// It reads the stored document first: a unique value it changes is claimed before the write and the old one released after.
+        ///
+        /// Sends, in this order (the plan's, as `cosmap model` lists it):
+        /// 1. replace Account in `Account`: writes `Account`.
         pub async fn create_update_or_delete_an_account_by_id(
             &self,
             document: &mut super::account::Account,
@@ -1209,6 +1356,30 @@ pub mod data {
                 )
                 .await
         }
+        /// `order with all details by id`, a page at a time: about `size` items at most (0: as many as the
+        /// service gives), from `continuation` (the start when `None`; else the token of
+        /// the page before, given the same values). See [`Page`].
+        pub async fn order_with_all_details_by_id_page(
+            &self,
+            order_id: &str,
+            size: u32,
+            continuation: ::core::option::Option<&str>,
+        ) -> Result<Page<super::order::OrderDocument>, Error> {
+            let query = ::azure_data_cosmos::Query::from(
+                "SELECT * FROM c WHERE c.orderId = @orderId AND c.type IN ('order', 'orderStatusHistory', 'package', 'payment') AND NOT IS_DEFINED(c.ttl)",
+            );
+            let query = rt::bind(query, "@orderId", order_id)?;
+            rt::query_page(
+                    &self.order.client,
+                    query,
+                    ::azure_data_cosmos::FeedScope::partition(
+                        ::std::string::String::from(order_id),
+                    ),
+                    size,
+                    continuation,
+                )
+                .await
+        }
         /// `orders of an account` (500/s): reads `Order` from its copy.
         /// `SELECT TOP 10 c.id, c.type, c.accountId, c.orderedAt, c.total, c.currency, c.status FROM c WHERE c.accountId = @accountId AND c.type = 'order' ORDER BY c.orderedAt DESC`
         pub async fn orders_of_an_account(
@@ -1247,6 +1418,30 @@ pub mod data {
                 )
                 .await
         }
+        /// `payments of an order`, a page at a time: about `size` items at most (0: as many as the
+        /// service gives), from `continuation` (the start when `None`; else the token of
+        /// the page before, given the same values). See [`Page`].
+        pub async fn payments_of_an_order_page(
+            &self,
+            order_id: &str,
+            size: u32,
+            continuation: ::core::option::Option<&str>,
+        ) -> Result<Page<super::order::Payment>, Error> {
+            let query = ::azure_data_cosmos::Query::from(
+                "SELECT * FROM c WHERE c.orderId = @orderId AND c.type = 'payment' AND NOT IS_DEFINED(c.ttl)",
+            );
+            let query = rt::bind(query, "@orderId", order_id)?;
+            rt::query_page(
+                    &self.order.client,
+                    query,
+                    ::azure_data_cosmos::FeedScope::partition(
+                        ::std::string::String::from(order_id),
+                    ),
+                    size,
+                    continuation,
+                )
+                .await
+        }
         /// `presented product with details by country and SKU` (300/s): reads `PresentedProduct`.
         /// It gives 1 of the key's 2 levels (a prefix): the query runs in every logical partition under it.
         /// `SELECT * FROM c WHERE c.countryId = @countryId AND c.sku = @sku AND c.type = 'presentedProduct'`
@@ -1266,6 +1461,32 @@ pub mod data {
                     ::azure_data_cosmos::FeedScope::partition(
                         ::std::string::String::from(country_id),
                     ),
+                )
+                .await
+        }
+        /// `presented product with details by country and SKU`, a page at a time: about `size` items at most (0: as many as the
+        /// service gives), from `continuation` (the start when `None`; else the token of
+        /// the page before, given the same values). See [`Page`].
+        pub async fn presented_product_with_details_by_country_and_sku_page(
+            &self,
+            country_id: &str,
+            sku: &str,
+            size: u32,
+            continuation: ::core::option::Option<&str>,
+        ) -> Result<Page<super::presented_product::PresentedProduct>, Error> {
+            let query = ::azure_data_cosmos::Query::from(
+                "SELECT * FROM c WHERE c.countryId = @countryId AND c.sku = @sku AND c.type = 'presentedProduct'",
+            );
+            let query = rt::bind(query, "@countryId", country_id)?;
+            let query = rt::bind(query, "@sku", sku)?;
+            rt::query_page(
+                    &self.presented_product.client,
+                    query,
+                    ::azure_data_cosmos::FeedScope::partition(
+                        ::std::string::String::from(country_id),
+                    ),
+                    size,
+                    continuation,
                 )
                 .await
         }
@@ -1289,9 +1510,36 @@ pub mod data {
                 )
                 .await
         }
+        /// `presented products by country`, a page at a time: about `size` items at most (0: as many as the
+        /// service gives), from `continuation` (the start when `None`; else the token of
+        /// the page before, given the same values). See [`Page`].
+        pub async fn presented_products_by_country_page(
+            &self,
+            country_id: &str,
+            size: u32,
+            continuation: ::core::option::Option<&str>,
+        ) -> Result<Page<super::presented_product::PresentedProduct>, Error> {
+            let query = ::azure_data_cosmos::Query::from(
+                "SELECT * FROM c WHERE c.countryId = @countryId AND c.type = 'presentedProduct'",
+            );
+            let query = rt::bind(query, "@countryId", country_id)?;
+            rt::query_page(
+                    &self.presented_product.client,
+                    query,
+                    ::azure_data_cosmos::FeedScope::partition(
+                        ::std::string::String::from(country_id),
+                    ),
+                    size,
+                    continuation,
+                )
+                .await
+        }
         /// `save an order with its items` (50/s): writes `Order`.
         /// Then, from the change feed: keeps the copy of `Order` in `Account` in sync (change feed) (its worker).
         /// Writes the `Order`: with an `etag`, only over that version (`Error::Stale` otherwise); without, whatever is there. Sets its new `etag`.
+        ///
+        /// Sends, in this order (the plan's, as `cosmap model` lists it):
+        /// 1. replace Order in `Order`: writes `Order`.
         pub async fn save_an_order_with_its_items(
             &self,
             document: &mut super::order::Order,
@@ -1335,8 +1583,35 @@ pub mod data {
                 )
                 .await
         }
+        /// `status history of an order`, a page at a time: about `size` items at most (0: as many as the
+        /// service gives), from `continuation` (the start when `None`; else the token of
+        /// the page before, given the same values). See [`Page`].
+        pub async fn status_history_of_an_order_page(
+            &self,
+            order_id: &str,
+            size: u32,
+            continuation: ::core::option::Option<&str>,
+        ) -> Result<Page<super::order::OrderStatusHistory>, Error> {
+            let query = ::azure_data_cosmos::Query::from(
+                "SELECT * FROM c WHERE c.orderId = @orderId AND c.type = 'orderStatusHistory' AND NOT IS_DEFINED(c.ttl) ORDER BY c.changedAt",
+            );
+            let query = rt::bind(query, "@orderId", order_id)?;
+            rt::query_page(
+                    &self.order.client,
+                    query,
+                    ::azure_data_cosmos::FeedScope::partition(
+                        ::std::string::String::from(order_id),
+                    ),
+                    size,
+                    continuation,
+                )
+                .await
+        }
         /// `update product availability` (800/s): writes `ProductAvailability`.
         /// Writes the `ProductAvailability`: with an `etag`, only over that version (`Error::Stale` otherwise); without, whatever is there. Sets its new `etag`.
+        ///
+        /// Sends, in this order (the plan's, as `cosmap model` lists it):
+        /// 1. replace ProductAvailability in `Item`: writes `ProductAvailability`.
         pub async fn update_product_availability(
             &self,
             document: &mut super::item::ProductAvailability,

@@ -5,6 +5,17 @@
 
 use std::collections::BTreeSet;
 
+mod aggregate_write;
+mod api;
+
+pub use api::{ApiItem, Enforcement, GeneratedApi};
+
+/// The public API the data access of `model` (whose Rust types are `rust`) generates,
+/// and who enforces its unique values: what `cosmap diff` compares.
+pub fn generated_api(model: &LogicalModel, rust: &RustView, mapping: &TypeMapping) -> GeneratedApi {
+    api::api(model, &build(model, rust, mapping))
+}
+
 use cosmap_domain::naming::{lower_camel, snake_case};
 use cosmap_mapper::operations::{Action, Operation, OperationKind, Purpose, Request, ValueSource, WriteKind};
 use cosmap_mapper::{ContainerKind, DocumentType, IdSource, LogicalModel, Role, SyncOperation};
@@ -180,6 +191,11 @@ pub struct PatternView {
     /// A query that finds at most one document (by a `unique` value, or `TOP 1`):
     /// it returns an `Option` of it.
     pub at_most_one: bool,
+    /// A write of several documents of one aggregate (an order and its tickets).
+    pub aggregate_write: Option<aggregate_write::AggregateWriteView>,
+    /// For a query that may return many documents: the type of its items, which its
+    /// `…_page` method returns a page of at a time, with the SDK's continuation token.
+    pub page: Option<String>,
 }
 
 /// An append of an item to the bucket of its window.
@@ -545,6 +561,13 @@ pub fn build(model: &LogicalModel, rust: &RustView, mapping: &TypeMapping) -> Da
         match pattern(&cx, op) {
             Ok(mut p) => {
                 p.ident = method(&mut methods, &p.name);
+                if p.page.is_some() && !methods.insert(format!("{}_page", p.ident)) {
+                    p.page = None;
+                    skipped.push(format!(
+                        "the page method of `{}`: `{}_page` names another method",
+                        p.name, p.ident
+                    ));
+                }
                 if p.row.is_some() || p.item.is_some() {
                     p.at_most_one = false;
                 }
@@ -1260,6 +1283,8 @@ fn pattern(cx: &Context<'_>, op: &Operation) -> Result<PatternView, String> {
         item: None,
         append: None,
         at_most_one: false,
+        aggregate_write: None,
+        page: None,
     };
     if op.kind == OperationKind::Write {
         return write_pattern(cx, op, base, docs);
@@ -1561,6 +1586,12 @@ fn pattern(cx: &Context<'_>, op: &Operation) -> Result<PatternView, String> {
             follows,
         });
     }
+    // A read of whole documents that may return many pages them.
+    view.page = view
+        .query
+        .as_ref()
+        .filter(|q| q.buckets.is_none() && view.row.is_none() && view.item.is_none() && !view.at_most_one)
+        .map(|q| q.item.clone());
     view.docs = docs;
     view.params = params;
     Ok(view)
@@ -1636,7 +1667,10 @@ fn write_pattern(
     } = *cx;
     if let [append] = &op.requests[..] {
         if let Purpose::AppendToBucket { .. } = append.purpose {
-            return append_pattern(cx, append, view, docs);
+            return append_pattern(cx, append, view, docs).map(|mut view| {
+                view.docs.extend(aggregate_write::sent_in_order(op));
+                view
+            });
         }
     }
     let mains: Vec<&Request> = op
@@ -1645,10 +1679,7 @@ fn write_pattern(
         .filter(|r| matches!(r.purpose, Purpose::Write { .. } | Purpose::RewriteEmbedding { .. }))
         .collect();
     let [main] = mains[..] else {
-        return Err(format!(
-            "it writes {} documents of its own, and generated functions write one",
-            mains.len()
-        ));
+        return aggregate_write::view(cx, op, view, docs, &mains);
     };
     if !main.partition_key().is_some_and(ValueSource::is_given) {
         return Err("its write's partition key comes from a document".into());
@@ -1852,6 +1883,7 @@ fn write_pattern(
             "it keeps both a count and an ancestors list, which generated functions do not do together yet".into(),
         );
     }
+    docs.extend(aggregate_write::sent_in_order(op));
     let (counts_empty, has_claims) = (counts.is_empty(), claim_set.is_some());
     view.write = Some(WriteView {
         ancestors,

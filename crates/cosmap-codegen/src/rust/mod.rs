@@ -93,6 +93,18 @@ pub fn format_rust(text: &str) -> Result<String, CodegenError> {
     print(text, &format!("templates/{TEMPLATE}"))
 }
 
+/// The public API the data access of `model` generates (methods, repositories,
+/// workers, with what each sends) and who enforces each unique value: what `cosmap
+/// diff` compares between two designs, without rendering either.
+#[cfg(feature = "data-access")]
+pub fn generated_api(model: &LogicalModel, mapping: &TypeMapping) -> Result<GeneratedApi, CodegenError> {
+    let view = view::build(model, mapping).map_err(CodegenError::Model)?;
+    Ok(data_access::generated_api(model, &view, mapping))
+}
+
+#[cfg(feature = "data-access")]
+pub use data_access::{ApiItem, Enforcement, GeneratedApi};
+
 /// Renders `cosmap_data.rs` for `model`: the data access on `azure_data_cosmos`
 /// over the types `cosmap.rs` defines (include both in one module), through the
 /// handlebars template `cosmap_data.rs.hbs`; checked and printed like an overridden

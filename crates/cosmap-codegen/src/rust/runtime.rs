@@ -35,6 +35,11 @@ const HELPERS: &[(&str, &str)] = &[
         "Error ContainerClient PartitionKey Value read expiring from_json",
     ),
     ("query", "Error ContainerClient Query FeedScope Value from_json"),
+    (
+        "query_page",
+        "Error ContainerClient Query FeedScope Value from_json Page",
+    ),
+    ("Page", ""),
     ("Key", ""),
     ("Key::Path", "Key values_at"),
     ("Key::Constant", "Key"),

@@ -302,7 +302,7 @@ impl<'m> Design<'m> {
     fn charge_in(&self, op: &Operating<'_, 'm>, r: &Request, c: Option<&facts::ContainerFacts>) -> Charge {
         let follows = op.op.requests.first().filter(|first| !std::ptr::eq(*first, r));
         let per_result = matches!(r.purpose, Purpose::Count { .. });
-        match (follows, r.kind()) {
+        let charge = match (follows, r.kind()) {
             (Some(first), OperationKind::PointRead) => self
                 .charge_once(op, r, c, 1.0)
                 .scaled(self.first_items(op, first) * self.references_per_item(op, r)),
@@ -320,6 +320,21 @@ impl<'m> Design<'m> {
                 self.charge_once(op, r, c, self.first_items(op, first))
             }
             _ => self.charge_once(op, r, c, 1.0),
+        };
+        charge.scaled(self.members_written(op, r))
+    }
+
+    /// How many times write `r` is sent in one execution of `op`: once for each
+    /// member of the pattern's start it writes (each ticket of an order: the
+    /// relationship's `avg`, else `max`), else once. The naive port's own-container
+    /// write of such a member counts the same (`operations::members`).
+    fn members_written(&self, op: &Operating<'_, 'm>, r: &Request) -> f64 {
+        match &r.purpose {
+            Purpose::OwnContainer { element, write: true } => op
+                .pattern
+                .and_then(|p| crate::operations::members(self.model, p, element))
+                .map_or(1.0, |e| e.typical),
+            purpose => purpose.each().map_or(1.0, |e| e.typical),
         }
     }
 

@@ -15,12 +15,12 @@ mod resolve;
 mod sql;
 
 pub use naive::naive_operations;
-pub use purpose::Purpose;
+pub use purpose::{Each, Purpose};
 pub use request::{
     Action, Operation, OperationKind, Parameter, PropertyPath, Request, ValueSource, WriteKind, WrittenPartition,
 };
-pub(crate) use resolve::resolve;
 pub use resolve::{extended_reference_sync, listed_as_point_reads, listed_parameter, worker_queries};
+pub(crate) use resolve::{members, resolve};
 
 /// How the generated SQL names property `name` of the item alias `alias`:
 /// `c.total`, or `c['value']` for a word the SQL reserves.

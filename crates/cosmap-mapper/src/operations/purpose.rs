@@ -73,6 +73,9 @@ pub enum Purpose {
     Write {
         /// The element written.
         element: String,
+        /// For a member of which the pattern's start holds several: written once
+        /// for each.
+        each: Option<Each>,
     },
     /// Rewrites `document`, which embeds the written `element`.
     RewriteEmbedding {
@@ -203,6 +206,8 @@ pub enum Purpose {
         element: String,
         /// The unique attribute.
         attribute: String,
+        /// For a member of which the pattern's start holds several: one claim each.
+        each: Option<Each>,
     },
     /// Releases the claim on `element`'s `attribute` value after deleting it.
     ReleaseClaim {
@@ -210,6 +215,8 @@ pub enum Purpose {
         element: String,
         /// The unique attribute.
         attribute: String,
+        /// For a member of which the pattern's start holds several: one release each.
+        each: Option<Each>,
     },
     /// The naive design: reads or writes `element` in its own container.
     OwnContainer {
@@ -218,6 +225,46 @@ pub enum Purpose {
         /// A write rather than a read.
         write: bool,
     },
+}
+
+/// A write sent once for each member of a pattern's start (each ticket of an
+/// order): the plan sends it that often and the cost model prices it so.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Each {
+    /// The pattern's start, which holds the members (`Order`).
+    pub of: String,
+    /// How many it holds typically: the relationship's `avg`, else its `max`.
+    pub typical: f64,
+}
+
+/// A typical count is a finite number (`avg` or `max`), never NaN.
+impl Eq for Each {}
+
+impl fmt::Display for Each {
+    /// ` of the `Order` (2.5 on average)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, " of the `{}` ({} on average)", self.of, self.typical)
+    }
+}
+
+impl Purpose {
+    /// For a write sent once for each member of the pattern's start, how many.
+    pub fn each(&self) -> Option<&Each> {
+        match self {
+            Purpose::Write { each, .. } | Purpose::Claim { each, .. } | Purpose::ReleaseClaim { each, .. } => {
+                each.as_ref()
+            }
+            _ => None,
+        }
+    }
+}
+
+/// `each ` before an element written once per member, and what follows it.
+fn each_of(each: &Option<Each>) -> (&'static str, String) {
+    match each {
+        Some(e) => ("each ", e.to_string()),
+        None => ("", String::new()),
+    }
 }
 
 impl fmt::Display for Purpose {
@@ -254,7 +301,10 @@ impl fmt::Display for Purpose {
                 "reads the `{target}`s whose `{reference}` refers to the `{from}` read"
             ),
             Purpose::Count { element, per } => write!(f, "counts the `{element}`s of each `{per}` returned"),
-            Purpose::Write { element } => write!(f, "writes `{element}`"),
+            Purpose::Write { element, each } => {
+                let (each, of) = each_of(each);
+                write!(f, "writes {each}`{element}`{of}")
+            }
             Purpose::RewriteEmbedding { document, element } => {
                 write!(f, "rewrites `{document}`, which embeds `{element}`")
             }
@@ -324,12 +374,25 @@ impl fmt::Display for Purpose {
                 f,
                 "keeps `{document}.{property}`, its newest `{element}`s, current"
             ),
-            Purpose::Claim { element, attribute } => write!(
-                f,
-                "claims the `{attribute}` of `{element}` first; a conflict (409) means it is taken: write nothing"
-            ),
-            Purpose::ReleaseClaim { element, attribute } => {
-                write!(f, "releases the claim on the `{attribute}` of the deleted `{element}`")
+            Purpose::Claim {
+                element,
+                attribute,
+                each,
+            } => {
+                let (each, of) = each_of(each);
+                write!(
+                    f,
+                    "claims the `{attribute}` of {each}`{element}`{of} first; a conflict (409) means it is taken: write nothing"
+                )
+            }
+            Purpose::ReleaseClaim {
+                element,
+                attribute,
+                each,
+            } => {
+                let the = if each.is_some() { "each" } else { "the" };
+                let (_, of) = each_of(each);
+                write!(f, "releases the claim on the `{attribute}` of {the} deleted `{element}`{of}")
             }
             Purpose::OwnContainer { element, write } => write!(
                 f,

@@ -28,7 +28,7 @@ pub(crate) fn resolve(model: &DomainModel, containers: &[Container]) -> Vec<Oper
             op.parameters = parameters(model, p);
             op
         }),
-        AccessKind::Write => write(&places, &claims, &keepers, p),
+        AccessKind::Write => write(model, &places, &claims, &keepers, p),
     };
     let mut operations: Vec<Operation> = patterns.iter().filter_map(one).collect();
     super::live::leave_out_expiring(&mut operations, containers);
@@ -808,7 +808,31 @@ fn follow_reference(home: &Location<'_>, r: &crate::logical_model::Reference) ->
     }
 }
 
-fn write(all: &Places<'_>, claims: &[&Container], keepers: &Keepers<'_>, p: &AccessPattern) -> Option<Operation> {
+/// How many of `element`, a member of its aggregate, the start of write pattern `p`
+/// holds, when several: the member is written (and its values claimed) once for
+/// each. Of two relationships between them, the larger count (whatever their order).
+pub(crate) fn members(model: &DomainModel, p: &AccessPattern, element: &str) -> Option<super::Each> {
+    if element == p.start || model.is_root(element) || !model.same_aggregate(&p.start, element) {
+        return None;
+    }
+    let typical = model
+        .relationships_from(&p.start)
+        .filter(|r| r.to == element && r.is_many())
+        .map(|r| r.typical().unwrap_or(1.0))
+        .reduce(f64::max)?;
+    Some(super::Each {
+        of: p.start.clone(),
+        typical,
+    })
+}
+
+fn write(
+    model: &DomainModel,
+    all: &Places<'_>,
+    claims: &[&Container],
+    keepers: &Keepers<'_>,
+    p: &AccessPattern,
+) -> Option<Operation> {
     let kind = match p.write.unwrap_or(WriteOperation::Replace) {
         WriteOperation::Create => WriteKind::Create,
         WriteOperation::Replace => WriteKind::Replace,
@@ -886,6 +910,7 @@ fn write(all: &Places<'_>, claims: &[&Container], keepers: &Keepers<'_>, p: &Acc
             purpose: if home.path.is_empty() {
                 Purpose::Write {
                     element: element.to_string(),
+                    each: members(model, p, element),
                 }
             } else {
                 Purpose::RewriteEmbedding {
@@ -927,11 +952,13 @@ fn write(all: &Places<'_>, claims: &[&Container], keepers: &Keepers<'_>, p: &Acc
                         Purpose::Claim {
                             element: element.to_string(),
                             attribute: of.attribute.clone(),
+                            each: members(model, p, element),
                         }
                     } else {
                         Purpose::ReleaseClaim {
                             element: element.to_string(),
                             attribute: of.attribute.clone(),
+                            each: members(model, p, element),
                         }
                     },
                     index_paths: Vec::new(),

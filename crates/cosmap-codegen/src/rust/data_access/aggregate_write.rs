@@ -1,0 +1,271 @@
+//! A write pattern that writes several documents of one aggregate (an order and its
+//! tickets) as one typed function (`place_an_order(&mut order, &mut tickets)`),
+//! made from the mapper's plan: its requests sent in the plan's order, claims first,
+//! the documents of the aggregate's partition in one transactional batch, the
+//! releases last.
+
+use cosmap_domain::naming::{lower_camel, plural, snake_case};
+use cosmap_mapper::operations::{Operation, Purpose, Request, ValueSource, WriteKind};
+use serde_json::{json, Value};
+
+use super::{claim_set_of, doc_view, names, Context, PatternView};
+
+/// The body of an aggregate's write, as the template reads it (JSON, the shape
+/// below): `params`, each `{ident, ty}` (`order: &mut super::order::Order`, the
+/// first the one whose key names the batch's partition); `steps`, each request the
+/// function sends, in the plan's order: `{line, documents, claim, release, write}`
+/// — the comment (`1. create TicketCodeClaim in `UniqueClaims`: …`), the documents
+/// it is sent for (`tickets.iter()`), the claim function of a claim or a release, a
+/// write's `{op, body, send}` (each document's batch operation, whether it needs
+/// their JSON `body`, and after the last write the batch sent: `{line, key,
+/// aggregate, etags, claims}`); `claims`: whether it claims or releases values.
+pub type AggregateWriteView = Value;
+
+/// The request `r` as `cosmap model` lists it: `create Ticket in `Order``.
+pub(crate) fn request_line(r: &Request) -> String {
+    let what = r
+        .write()
+        .map_or_else(|| r.kind().as_str().to_string(), |w| w.as_str().to_string());
+    format!("{what} {} in `{}`", r.document_types.join(", "), r.container)
+}
+
+/// The doc lines that list the requests a write function sends, in the plan's order
+/// (those kept from the change feed are its workers').
+pub(crate) fn sent_in_order(op: &Operation) -> Vec<String> {
+    let mut out = vec![
+        String::new(),
+        "Sends, in this order (the plan's, as `cosmap model` lists it):".to_string(),
+    ];
+    let sent = op.requests.iter().filter(|r| sent_by_function(r));
+    out.extend(
+        sent.enumerate()
+            .map(|(i, r)| format!("{}. {}: {}.", i + 1, request_line(r), r.purpose)),
+    );
+    out
+}
+
+/// Whether the application sends `r` itself (its partition key is known when it
+/// writes), rather than a change-feed worker.
+fn sent_by_function(r: &Request) -> bool {
+    r.partition_key().is_some_and(ValueSource::is_given)
+}
+
+/// The view of write pattern `op`, whose own writes are `mains` (more than one): the
+/// documents of one aggregate in one partition, with their claims and releases.
+pub(super) fn view(
+    cx: &Context<'_>,
+    op: &Operation,
+    mut view: PatternView,
+    mut docs: Vec<String>,
+    mains: &[&Request],
+) -> Result<PatternView, String> {
+    let Some(first) = mains.first() else {
+        return Err("it writes no document of its own".into());
+    };
+    let same_partition = mains
+        .iter()
+        .all(|r| r.container == first.container && r.partition_key() == first.partition_key());
+    if !same_partition || !sent_by_function(first) {
+        return Err(format!(
+            "it writes {} documents of its own in more than one partition, and generated functions write one partition's in a batch",
+            mains.len()
+        ));
+    }
+    let (Some(handle), Some(cv)) = (
+        cx.handles.iter().find(|h| h.name == first.container),
+        cx.rust.containers.iter().find(|c| c.name == first.container),
+    ) else {
+        return Err("its container has no handle or no Rust module".into());
+    };
+    let mut b = Body {
+        module: cv.module.to_string(),
+        params: Vec::new(),
+        steps: Vec::new(),
+        claims: false,
+        aggregate: String::new(),
+        etags: Vec::new(),
+    };
+    let last_write = op
+        .requests
+        .iter()
+        .rposition(|r| mains.iter().any(|m| std::ptr::eq(*m, r)))
+        .unwrap_or(0);
+    for (i, r) in op.requests.iter().enumerate() {
+        if let Purpose::Write { .. } = r.purpose {
+            doc_view(cv, &r.document_types[0])?;
+        }
+        if let Some(line) = b.step(cx, mains, r)? {
+            if !docs.contains(&line) {
+                docs.push(line);
+            }
+        }
+        if i == last_write {
+            b.send();
+        }
+    }
+    let written: Vec<String> = mains.iter().map(|m| m.purpose.to_string()).collect();
+    docs[0] = format!(
+        "`{}` ({}): {}.",
+        op.pattern,
+        cosmap_mapper::human_rate(op.per_second),
+        written.join("; ")
+    );
+    if let Some(advice) = op.not_atomic_advice() {
+        docs.push(format!(
+            "It is {advice}. This function sends them in that order and releases its claims if the batch fails."
+        ));
+    }
+    docs.extend(sent_in_order(op));
+    view.field = handle.field.clone();
+    view.handle = handle.handle.clone();
+    view.returns = "()".into();
+    view.docs = docs;
+    let params: Vec<Value> = b.params.into_iter().map(|(_, p)| p).collect();
+    view.aggregate_write = Some(json!({"params": params, "steps": b.steps, "claims": b.claims}));
+    Ok(view)
+}
+
+/// An aggregate's write as it is made, step by step (see [`AggregateWriteView`]).
+struct Body {
+    /// The Rust module of the container written.
+    module: String,
+    /// The parameters' idents (the first names the batch's partition), and each `{ident, ty}`.
+    params: Vec<(String, Value)>,
+    steps: Vec<Value>,
+    claims: bool,
+    /// The element whose partition the batch writes (`Order`).
+    aggregate: String,
+    /// The documents that take the batch's etags, in its order.
+    etags: Vec<String>,
+}
+
+impl Body {
+    /// The step of request `r`; for one a change-feed worker sends, the doc line
+    /// that says so instead.
+    fn step(&mut self, cx: &Context<'_>, mains: &[&Request], r: &Request) -> Result<Option<String>, String> {
+        let line = format!("{}. {}: {}", self.steps.len() + 1, request_line(r), r.purpose);
+        match &r.purpose {
+            Purpose::Write { element, each } => {
+                if self.aggregate.is_empty() {
+                    self.aggregate = element.clone();
+                }
+                self.write(r, element, each.is_some(), line)?;
+            }
+            Purpose::Claim { element, each, .. } | Purpose::ReleaseClaim { element, each, .. } => {
+                self.claim(cx, mains, r, element, each.is_some(), line)?
+            }
+            p if !sent_by_function(r) => {
+                return Ok(Some(format!(
+                    "Then, from the change feed: {} (its worker).",
+                    lower_camel(&p.to_string())
+                )))
+            }
+            p => {
+                return Err(format!(
+                    "it also {} in the same request flow, which generated functions do not do yet",
+                    lower_camel(&p.to_string())
+                ))
+            }
+        }
+        Ok(None)
+    }
+
+    /// The parameter of `element`: its list (`tickets`) when the start holds
+    /// several, else the document (`order`).
+    fn ident(element: &str, several: bool) -> String {
+        if several {
+            names::field(&plural(&lower_camel(element)))
+        } else {
+            names::field(&snake_case(element))
+        }
+    }
+
+    /// The documents of `element`'s parameter, as an iterator: `Delete` takes them
+    /// shared, `Replace` (mutable, to set etags) or `Create` (read) mutable.
+    fn documents(element: &str, several: bool, taken: WriteKind) -> String {
+        let ident = Self::ident(element, several);
+        match (several, taken) {
+            (true, WriteKind::Replace) => format!("{ident}.iter_mut()"),
+            (true, _) => format!("{ident}.iter()"),
+            (false, WriteKind::Replace) => format!("::core::iter::once(&mut *{ident})"),
+            (false, WriteKind::Create) => format!("::core::iter::once(&*{ident})"),
+            (false, WriteKind::Delete) => format!("::core::iter::once({ident})"),
+        }
+    }
+
+    /// The write of `element`'s documents (request `r`): a parameter and a batch operation each.
+    fn write(&mut self, r: &Request, element: &str, several: bool, line: String) -> Result<(), String> {
+        let write = r.write().unwrap_or(WriteKind::Replace);
+        let body = write != WriteKind::Delete;
+        let ty = format!("super::{}::{}", self.module, r.document_types[0]);
+        let reference = if write == WriteKind::Delete { "&" } else { "&mut " };
+        let ty = if several {
+            format!("{reference}[{ty}]")
+        } else {
+            format!("{reference}{ty}")
+        };
+        let ident = Self::ident(element, several);
+        if self.params.iter().any(|(p, _)| *p == ident) {
+            return Err(format!("it writes `{element}` twice"));
+        }
+        self.params.push((ident.clone(), json!({"ident": ident, "ty": ty})));
+        let op = match write {
+            WriteKind::Create => "rt::Op::Create(body)",
+            WriteKind::Replace => "rt::Op::write(body, &document.etag)",
+            WriteKind::Delete => "match &document.etag { ::core::option::Option::Some(etag) => rt::Op::Delete(::core::clone::Clone::clone(&document.id), ::core::clone::Clone::clone(etag)), ::core::option::Option::None => rt::Op::DeleteAny(::core::clone::Clone::clone(&document.id)) }",
+        };
+        if body {
+            self.etags.push(Self::documents(element, several, WriteKind::Replace));
+        }
+        // Read to build the batch (a delete's parameters are shared, others mutable).
+        let read = if body { WriteKind::Create } else { WriteKind::Delete };
+        let documents = Self::documents(element, several, read);
+        let write = json!({"op": op, "body": body, "send": null});
+        self.steps
+            .push(json!({"line": line, "documents": documents, "claim": null, "release": null, "write": write}));
+        Ok(())
+    }
+
+    /// The batch sent after the last write step: every write before it.
+    fn send(&mut self) {
+        let Some((first, _)) = self.params.first() else {
+            return;
+        };
+        let send = json!({
+            "line": format!("The writes above, as one transactional batch in the partition of `{first}`: all or none."),
+            "key": format!("{first}.partition_key()"),
+            "aggregate": self.aggregate,
+            "etags": std::mem::take(&mut self.etags),
+            "claims": self.claims,
+        });
+        if let Some(last) = self.steps.last_mut() {
+            last["write"]["send"] = send;
+        }
+    }
+
+    /// The claim or release (request `r`) of the unique values of `element`'s documents.
+    fn claim(
+        &mut self,
+        cx: &Context<'_>,
+        mains: &[&Request],
+        r: &Request,
+        element: &str,
+        several: bool,
+        line: String,
+    ) -> Result<(), String> {
+        let owner = mains
+            .iter()
+            .find(|m| matches!(&m.purpose, Purpose::Write { element: e, .. } if e == element))
+            .and_then(|m| m.document_types.first())
+            .ok_or_else(|| format!("it claims a value of `{element}`, which it does not write"))?;
+        let set = claim_set_of(cx.claim_sets, &self.module, owner)
+            .ok_or_else(|| format!("`{owner}` has no claim function"))?;
+        let claim = matches!(r.purpose, Purpose::Claim { .. });
+        self.claims = true;
+        let documents = Self::documents(element, several, r.write().unwrap_or(WriteKind::Create));
+        let (claim, release) = if claim { (Some(set), None) } else { (None, Some(set)) };
+        self.steps
+            .push(json!({"line": line, "documents": documents, "claim": claim, "release": release, "write": null}));
+        Ok(())
+    }
+}
