@@ -300,6 +300,31 @@ impl<'m> Design<'m> {
 
     /// [`Design::charge`] of `r`, a request of `op.op`, whose container's facts are `c`.
     fn charge_in(&self, op: &Operating<'_, 'm>, r: &Request, c: Option<&facts::ContainerFacts>) -> Charge {
+        let charge = self.charge_alone(op, r, c);
+        // A rewrite a sync sends (a count, a subset, an extended reference, an ancestors
+        // list) reaches each copy or feed of the document too, through the copy's own
+        // sync from its change feed: one more write each, priced as this one.
+        let synced = matches!(
+            r.purpose,
+            Purpose::UpdateCount { .. }
+                | Purpose::UpdateSubset { .. }
+                | Purpose::SyncExtendedReference { .. }
+                | Purpose::SyncAncestors { .. }
+        );
+        let copies = r
+            .document_types
+            .first()
+            .and_then(|d| c?.documents.get(d))
+            .map_or(0, |d| d.copies);
+        if synced && r.kind() == OperationKind::Write && copies > 0 {
+            charge.scaled(1.0 + copies as f64)
+        } else {
+            charge
+        }
+    }
+
+    /// [`Design::charge_in`] of `r` alone, without the copies its write reaches.
+    fn charge_alone(&self, op: &Operating<'_, 'm>, r: &Request, c: Option<&facts::ContainerFacts>) -> Charge {
         let follows = op.op.requests.first().filter(|first| !std::ptr::eq(*first, r));
         let per_result = matches!(r.purpose, Purpose::Count { .. });
         let charge = match (follows, r.kind()) {

@@ -21,6 +21,9 @@ pub(crate) struct DocFacts {
     pub properties: usize,
     /// For a bucket: the children it typically holds.
     pub bucket_items: Option<f64>,
+    /// The copies and feeds of it in other containers, each kept by its own sync from
+    /// this document's change feed: a rewrite of it reaches each of them.
+    pub copies: usize,
 }
 
 /// One container's figures.
@@ -199,7 +202,7 @@ pub(crate) fn of_containers(model: &DomainModel, containers: &[Container]) -> Fa
     sorted.sort_by(|a, b| a.name.cmp(&b.name));
     let stats = Statistics::new(model);
     let years = Thresholds::default().with(&model.thresholds()).growth_years;
-    sorted
+    let mut facts: Facts = sorted
         .into_iter()
         .map(|c| {
             let mut f = container_facts(model, c);
@@ -208,7 +211,19 @@ pub(crate) fn of_containers(model: &DomainModel, containers: &[Container]) -> Fa
             f.growth_years = years;
             (c.name.clone(), f)
         })
-        .collect()
+        .collect();
+    // Each copy or feed counted on its source.
+    let sources = containers
+        .iter()
+        .flat_map(|c| c.document_types.iter())
+        .filter_map(|d| d.copy_of.as_ref());
+    for of in sources {
+        let source = facts.get_mut(&of.container);
+        if let Some(d) = source.and_then(|f| f.documents.get_mut(&of.document_type)) {
+            d.copies += 1;
+        }
+    }
+    facts
 }
 
 /// Facts of container `c`.
@@ -235,6 +250,7 @@ fn container_facts(model: &DomainModel, c: &Container) -> ContainerFacts {
                 indexed_paths,
                 properties: d.attributes.len() + d.embedded.len() + d.references.len(),
                 bucket_items: d.bucket.as_ref().map(|b| b.typical_items),
+                copies: 0,
             },
         );
     }
@@ -350,6 +366,7 @@ fn naive_container(model: &DomainModel, name: &str) -> ContainerFacts {
             indexed_paths: attributes + extra + 2,
             properties: attributes,
             bucket_items: None,
+            copies: 0,
         },
     );
     f
