@@ -128,7 +128,7 @@ fn repository_of(a: &AggregateView) -> Repository {
 
 /// The shape of what pattern `p`'s method returns.
 fn answer_of(p: &PatternView) -> Answer {
-    if p.write.is_some() {
+    if p.write.is_some() || p.aggregate_write.is_some() {
         return Answer::Write;
     }
     if p.append.is_some() {
