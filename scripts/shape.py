@@ -28,7 +28,7 @@ ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 LIMITS = {
     "functions over 80 lines": 43,  # goal 0
     "files over 1000 lines": 5,  # goal 0
-    "duplicate pairs": 128,  # goal 60
+    "duplicate pairs": 127,  # goal 60
 }
 FUNCTION_LINES = 80
 FILE_LINES = 1000

@@ -174,15 +174,19 @@ impl<'m> Design<'m> {
         }
     }
 
-    /// Whether this design sends the read of `pattern` without a query across
-    /// partitions (a point read, a claim's lookup, a query in one partition): no copy
-    /// can make it cheaper by keeping it in one partition. `false` when unknown.
-    pub(crate) fn reads_within_partitions(&self, pattern: &str) -> bool {
-        self.charges.iter().find(|op| op.pattern == pattern).is_some_and(|op| {
-            op.requests
-                .iter()
-                .all(|r| r.kind() != OperationKind::CrossPartitionQuery)
-        })
+    /// The patterns this design sends without a query across partitions (a point
+    /// read, a claim's lookup, a query in one partition): no copy can make them
+    /// cheaper by keeping them in one partition.
+    pub(crate) fn read_within_partitions(&self) -> std::collections::BTreeSet<&str> {
+        self.charges
+            .iter()
+            .filter(|op| {
+                op.requests
+                    .iter()
+                    .all(|r| r.kind() != OperationKind::CrossPartitionQuery)
+            })
+            .map(|op| op.pattern.as_str())
+            .collect()
     }
 
     /// Request units of one execution of `r`, at its container's partition count.

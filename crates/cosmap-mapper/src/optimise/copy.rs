@@ -51,12 +51,14 @@ pub(crate) fn apply(
         .enumerate()
         .map(|(i, c)| (c.name.clone(), i))
         .collect();
+    let within = design.read_within_partitions();
     let mut changed = false;
     for pattern in patterns {
         let site = Site {
             holders: &holders,
             by_name: &by_name,
             pin: pins.choice(&pattern.name),
+            within: &within,
         };
         changed |= consider(model, pattern, stats, design, &site, containers, trace);
     }
@@ -69,6 +71,9 @@ struct Site<'a> {
     by_name: &'a BTreeMap<String, usize>,
     /// How the model pins a copy for the pattern (`pins`).
     pin: Option<PinChoice>,
+    /// The patterns the design reads within partitions already (see
+    /// [`Design::read_within_partitions`]).
+    within: &'a BTreeSet<&'a str>,
 }
 
 /// Adds (or widens) a copy serving `pattern` where it pays; whether it changed
@@ -91,7 +96,7 @@ fn consider(
     // A path to a referenced root's id (`author.userId`) is the same question as the
     // bare id (`userId`): one design for both.
     let filters = bare_equality_filters(pattern, doc);
-    if filters.contains(&source.partition_key_property.as_str()) || design.reads_within_partitions(&pattern.name) {
+    if filters.contains(&source.partition_key_property.as_str()) || site.within.contains(pattern.name.as_str()) {
         return false; // already read within partitions (by its key, or through a claim)
     }
     let subject = pattern.name.as_str();
