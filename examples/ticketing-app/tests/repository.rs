@@ -3,34 +3,11 @@
 //! ticket's code is taken (nothing written, no claim left behind), changed and deleted
 //! with its claims released; an attendee's unique email the same way.
 
-use cosmap_provision::in_memory::InMemoryAccount;
-use cosmap_provision::Connection;
+mod common;
+
+use common::fixture;
 use ticketing_app::data::{AttendeeAggregate, Database, Error, OrderAggregate};
 use ticketing_app::{attendee, order, types, unique_claims};
-
-/// The in-memory account (kept alive), a connection and the generated `Database`.
-struct Fixture {
-    _account: InMemoryAccount,
-    _connection: Connection,
-    db: Database,
-}
-
-async fn fixture() -> Fixture {
-    let domain = cosmap_domain::load_file(std::path::Path::new("../ticketing/model.json")).expect("the model loads");
-    let logical = cosmap_mapper::map(&domain, &cosmap_mapper::Options::default());
-    let account = InMemoryAccount::new().expect("an in-memory account");
-    let connection = account
-        .provisioned("ticketing", &logical.container_definitions())
-        .await
-        .expect("the containers are created");
-    let database = connection.cosmos_client().database_client(connection.database());
-    let db = Database::open(&database).await.expect("the containers open");
-    Fixture {
-        _account: account,
-        _connection: connection,
-        db,
-    }
-}
 
 /// An order of `codes.len()` tickets, one per code.
 fn an_order(id: &str, codes: &[&str]) -> OrderAggregate {

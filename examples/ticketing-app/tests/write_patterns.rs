@@ -5,34 +5,11 @@
 //! them in one batch, then releases the codes.
 
 use cosmap_mapper::operations::Purpose;
-use cosmap_provision::in_memory::InMemoryAccount;
-use cosmap_provision::Connection;
+mod common;
+
+use common::fixture;
 use ticketing_app::data::{Database, Error};
 use ticketing_app::{order, types, unique_claims};
-
-/// The in-memory account (kept alive), a connection and the generated `Database`.
-struct Fixture {
-    _account: InMemoryAccount,
-    _connection: Connection,
-    db: Database,
-}
-
-async fn fixture() -> Fixture {
-    let domain = cosmap_domain::load_file(std::path::Path::new("../ticketing/model.json")).expect("the model loads");
-    let logical = cosmap_mapper::map(&domain, &cosmap_mapper::Options::default());
-    let account = InMemoryAccount::new().expect("an in-memory account");
-    let connection = account
-        .provisioned("ticketing", &logical.container_definitions())
-        .await
-        .expect("the containers are created");
-    let database = connection.cosmos_client().database_client(connection.database());
-    let db = Database::open(&database).await.expect("the containers open");
-    Fixture {
-        _account: account,
-        _connection: connection,
-        db,
-    }
-}
 
 /// An order and one ticket per code.
 fn an_order(id: &str, codes: &[&str]) -> (order::Order, Vec<order::Ticket>) {
