@@ -103,7 +103,7 @@ pub(crate) fn forward(
                 site,
                 format!("`{}` keeps the list of references to `{}`", rel.from, rel.to),
                 format!(
-                    "at most {max} references of about {:.0} B take about {:.0} KB, within the {:.0} KB a list may take of an item, so reads from `{}` find each `{}` by a point read",
+                    "at most {max} references of about {:.0} B take about {:.0} KB, within the {:.0} KB a list may take of an item, so reads from `{}` find the `{}`s it lists by their ids (a point read each, or one query for all of them, whichever costs less)",
                     cosmap_domain::limits::REFERENCE_BYTES,
                     bytes / 1000.0,
                     cosmap_domain::limits::REFERENCE_LIST_MAX_BYTES / 1000.0,
