@@ -48,6 +48,12 @@ use std::sync::mpsc::{Receiver, SyncSender};
 use std::sync::Arc;
 
 use cosmap_domain::DomainModel;
+use optimise::bucket::Buckets;
+use optimise::computed_value::ComputedValues;
+use optimise::extended_reference::ExtendedReferences;
+use optimise::rounds::Step;
+use optimise::subset::Subsets;
+use optimise::tree_ancestors::TreeAncestors;
 
 /// Maps a validated domain model to a Cosmos DB logical model.
 pub fn map(model: &DomainModel, options: &Options) -> LogicalModel {
@@ -332,40 +338,45 @@ fn complete(
         let priced =
             optimise::embed_reference_data::apply(model, &mut containers, &mut trace, &price, priced, foreseen);
         search.after("embedded reference data", &[Rule::EmbedReferenceData], &priced);
-        // What reads still take through references, stored beside them where it pays.
-        let extended = optimise::extended_reference::ExtendedReferences { model };
-        let priced = optimise::step::run(&extended, model, &mut containers, &mut trace, &price, priced);
-        search.after("extended references", &[Rule::ExtendedReference], &priced);
-        // The counts reads ask for, kept on their parents where it pays.
-        let counts = optimise::computed_value::ComputedValues { model };
-        let priced = optimise::step::run(&counts, model, &mut containers, &mut trace, &price, priced);
-        search.after("computed counts", &[Rule::ComputedValue], &priced);
-        // The newest children reads take, kept in their parents where it pays.
-        let subsets = optimise::subset::Subsets {
-            model,
-            thresholds: &thresholds,
-        };
-        let priced = optimise::step::run(&subsets, model, &mut containers, &mut trace, &price, priced);
-        search.after("subsets", &[Rule::Subset], &priced);
-        // The path to the root reads of a tree take, kept on each element where it pays.
-        let ancestors = optimise::tree_ancestors::TreeAncestors { model };
-        let priced = optimise::step::run(&ancestors, model, &mut containers, &mut trace, &price, priced);
-        search.after("tree ancestors", &[Rule::TreeAncestors], &priced);
-        // Many small children read by time, kept together in buckets where it pays.
-        let buckets = optimise::bucket::Buckets { model, stats: &stats };
-        let priced = optimise::step::run(&buckets, model, &mut containers, &mut trace, &price, priced);
-        search.after("buckets", &[Rule::Bucket], &priced);
-        // Round two of the copies: a copy refused on the design the partition keys left
-        // may pay on the design the later steps left (a count kept on its source makes
-        // the read it serves carryable; the copy then carries the count).
-        let priced = copies_again(model, options, &stats, &mut containers, &mut trace, priced);
-        search.after("copies, weighed again", &[Rule::Copy], &priced);
-        // Round two of the feeds, for the same reason: a count kept since makes a read
-        // that counted per result carryable, and the feed carries the count.
-        let priced = optimise::feed::again(&mut trace, priced, |again, priced| {
-            feeds(&mut containers, again, priced)
-        });
-        search.after("feeds, weighed again", &[Rule::Feed], &priced);
+        // The derived data reads ask for, each kept where it pays, weighed in rounds
+        // until a round changes nothing (see `optimise::rounds`): what one step makes
+        // can make another's candidate pay (a count kept on a source makes the read a
+        // copy serves carryable; the copy then carries the count).
+        let mut steps = [
+            // What reads still take through references, stored beside them.
+            Step::derived("extended references", ExtendedReferences { model }, model, &price),
+            // The counts reads ask for, kept on their parents.
+            Step::derived("computed counts", ComputedValues { model }, model, &price),
+            // The newest children reads take, kept in their parents.
+            Step::derived(
+                "subsets",
+                Subsets {
+                    model,
+                    thresholds: &thresholds,
+                },
+                model,
+                &price,
+            ),
+            // The path to the root reads of a tree take, kept on each element.
+            Step::derived("tree ancestors", TreeAncestors { model }, model, &price),
+            // Many small children read by time, kept together in buckets.
+            Step::derived("buckets", Buckets { model, stats: &stats }, model, &price),
+            // The copies and feeds a step before refused, weighed on this design.
+            Step::new(
+                "copies, weighed again",
+                &[Rule::Copy],
+                |containers, trace, priced, _, _| copies_again(model, options, &stats, containers, trace, priced),
+            ),
+            Step::new(
+                "feeds, weighed again",
+                &[Rule::Feed],
+                |containers, trace, priced, _, _| {
+                    optimise::feed::again(trace, priced, |again, priced| feeds(containers, again, priced))
+                },
+            ),
+        ];
+        let priced = optimise::rounds::run(&mut steps, &mut containers, &mut trace, priced, &mut search);
+        drop(steps);
         // A copy or feed a later step left without a read is dropped.
         let priced = optimise::unused_copies::drop_unused(model, &mut containers, &mut trace, &price, priced);
         search.after("copies and feeds nothing reads, dropped", &[], &priced);

@@ -767,3 +767,35 @@ fn every_priced_decision_states_its_break_even() {
     }
     assert!(silent.is_empty(), "{silent:#?}");
 }
+
+#[test]
+fn a_step_runs_again_on_the_design_the_later_steps_left_until_nothing_changes() {
+    // The library: a member's recent loans read each loan's book title. The extended
+    // reference `Loan.book` pays only once the copy of loans into their member and the
+    // count of a book's loans are kept (before them the loans read are elsewhere), so
+    // the first round refuses it and the second keeps it: the workload drops again.
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/library/model.json");
+    let model = cosmap_domain::load_file(&path).expect("valid");
+    let report = cost(&model, &Options::default(), Consistency::default());
+    let second = report
+        .search
+        .iter()
+        .position(|s| s.step == "extended references (round 2)")
+        .expect("a second round of extended references");
+    assert!(
+        report.search[second].workload_ru_per_second < report.search[second - 1].workload_ru_per_second,
+        "{:?}",
+        report.search
+    );
+    let m = map(&model, &Options::default());
+    let made: Vec<_> = m
+        .decisions
+        .iter()
+        .filter(|d| d.rule == cosmap_mapper::Rule::ExtendedReference && d.subject == "Loan.book")
+        .collect();
+    assert_eq!(made.len(), 1, "one decision, the kept one: {made:?}");
+    assert!(made[0].outcome.starts_with("stores `title`"), "{:?}", made[0]);
+    // The read it serves reads the member's partition only.
+    let read = operation(&m, "recent loans of a member");
+    assert_eq!(read.requests.len(), 1, "{:?}", read.requests);
+}

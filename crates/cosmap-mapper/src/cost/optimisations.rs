@@ -109,8 +109,22 @@ pub(crate) fn effects(
     }
     // Extended references: the patterns that read `holder.reference.attribute` (no
     // longer following it) and the writes that rewrite or create its holders.
+    // A copy carries its source's extended references: the source's are the ones kept,
+    // and the reads of its copies are theirs.
     for c in &optimised.containers {
-        for d in &c.document_types {
+        for d in c.document_types.iter().filter(|d| d.copy_of.is_none()) {
+            let homes: Vec<(&str, &str)> = std::iter::once((c.name.as_str(), d.name.as_str()))
+                .chain(optimised.containers.iter().flat_map(|k| {
+                    k.document_types
+                        .iter()
+                        .filter(|x| {
+                            x.copy_of
+                                .as_ref()
+                                .is_some_and(|of| of.document_type == d.name && of.container == c.name)
+                        })
+                        .map(|x| (k.name.as_str(), x.name.as_str()))
+                }))
+                .collect();
             for r in d
                 .references
                 .iter()
@@ -122,11 +136,15 @@ pub(crate) fn effects(
                             && before.requests.iter().any(|x| {
                                 matches!(&x.purpose, crate::operations::Purpose::FollowReference { target } if *target == r.target)
                             })
-                    }) && op.requests.first().is_some_and(|x| x.container == c.name && x.document_types.contains(&d.name))
+                    }) && op.requests.first().is_some_and(|x| {
+                        homes
+                            .iter()
+                            .any(|(container, doc)| x.container == *container && x.document_types.iter().any(|t| t == doc))
+                    })
                 };
                 let keeps_it = |op: &Operation| {
                     op.requests.iter().any(|x| {
-                        matches!(&x.purpose, crate::operations::Purpose::SyncExtendedReference { document, reference, .. } if *document == d.name && *reference == r.name)
+                        matches!(&x.purpose, crate::operations::Purpose::SyncExtendedReference { document, reference, .. } if homes.iter().any(|(_, doc)| document == doc) && *reference == r.name)
                     })
                 };
                 out.push(effect(

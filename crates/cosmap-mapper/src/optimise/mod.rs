@@ -23,6 +23,7 @@ pub(crate) mod extended_reference;
 pub(crate) mod feed;
 pub(crate) mod partition_key;
 pub(crate) mod pins;
+pub(crate) mod rounds;
 pub mod search;
 pub(crate) mod step;
 pub(crate) mod subset;

@@ -77,8 +77,13 @@ pub(crate) trait Optimisation {
     }
 }
 
+/// What the search has made so far, by rule and subject: a candidate already made is
+/// not weighed again when a later round runs its step on the design the others left.
+pub(crate) type Made = BTreeSet<(Rule, String)>;
+
 /// Weighs `o`'s candidates on `containers` (priced as `priced` when a step before priced
-/// it) and keeps those that pay: the design it leaves, priced when it priced it.
+/// it) and keeps those that pay: the design it leaves, priced when it priced it. A
+/// candidate in `made` is already in the design and not weighed; those kept join it.
 pub(crate) fn run<O: Optimisation>(
     o: &O,
     model: &DomainModel,
@@ -86,13 +91,15 @@ pub(crate) fn run<O: Optimisation>(
     trace: &mut Trace,
     price: &dyn Fn(&[Container]) -> Priced,
     priced: Option<Priced>,
+    made: &mut Made,
 ) -> Option<Priced> {
     let mut current = Current {
         containers: containers.as_slice(),
         price,
         priced,
     };
-    let candidates = o.candidates(&mut current, trace);
+    let mut candidates = o.candidates(&mut current, trace);
+    candidates.retain(|c| !made.contains(&(O::RULE, o.subject(c))));
     let priced = current.priced;
     if candidates.is_empty() {
         return priced;
@@ -113,6 +120,9 @@ pub(crate) fn run<O: Optimisation>(
         if let Some(d) = trace.last_mut() {
             w.mark(d, batch.kept(w));
         }
+        if batch.kept(w) {
+            made.insert((O::RULE, o.subject(w.candidate)));
+        }
     }
     match batch.chosen.take() {
         Some((design, priced)) => {
@@ -122,4 +132,29 @@ pub(crate) fn run<O: Optimisation>(
         }
         None => Some(without),
     }
+}
+
+/// [`run`] again, on the design the steps after it left: what it makes now is recorded
+/// in place of its earlier refusal; what it refuses again keeps the first decision.
+pub(crate) fn again<O: Optimisation>(
+    o: &O,
+    model: &DomainModel,
+    containers: &mut Arc<Vec<Container>>,
+    trace: &mut Trace,
+    price: &dyn Fn(&[Container]) -> Priced,
+    priced: Option<Priced>,
+    made: &mut Made,
+) -> Option<Priced> {
+    let before = made.clone();
+    let mut again = Trace::default();
+    let after = run(o, model, containers, &mut again, price, priced, made);
+    let new: BTreeSet<&str> = made.difference(&before).map(|(_, subject)| subject.as_str()).collect();
+    if new.is_empty() {
+        return after;
+    }
+    let new = |d: &crate::decision::Decision| d.rule == O::RULE && new.contains(d.subject.as_str());
+    trace.retain_mut(|d| !new(d));
+    again.retain_mut(|d| d.rule != O::RULE || new(d));
+    trace.append(again);
+    after
 }
