@@ -518,15 +518,18 @@ fn a_copy_refused_before_the_counts_is_weighed_again_and_carries_the_count() {
     assert!(copy.computed.iter().any(|v| v.name == "checkInCount"), "{copy:?}");
     let d = decision(&m, cosmap_mapper::Rule::Copy, "events in a city");
     assert!(d.outcome.starts_with("copy "), "{d:?}");
-    let report = cost(&model, &Options::default(), Consistency::default());
-    let at = report
-        .search
-        .iter()
-        .position(|s| s.step == "copies, weighed again")
-        .expect("round two");
-    let round_two = &report.search[at];
+    let (before, after) = workload_around(&model, "copies, weighed again");
+    assert!(after < before / 2.0, "{before} → {after}");
+}
+
+/// The workload before and after the search's step called `step`.
+fn workload_around(model: &DomainModel, step: &str) -> (f64, f64) {
+    let report = cost(model, &Options::default(), Consistency::default());
+    let Some(at) = report.search.iter().position(|s| s.step == step) else {
+        panic!("no step `{step}` in {:?}", report.search)
+    };
     let before = report.search[at - 1].workload_ru_per_second;
-    assert!(round_two.workload_ru_per_second < before / 2.0, "{:?}", report.search);
+    (before, report.search[at].workload_ru_per_second)
 }
 
 /// A read by one `unique` value that a claim keeps is a point read of the claim (by
@@ -776,17 +779,8 @@ fn a_step_runs_again_on_the_design_the_later_steps_left_until_nothing_changes() 
     // the first round refuses it and the second keeps it: the workload drops again.
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/library/model.json");
     let model = cosmap_domain::load_file(&path).expect("valid");
-    let report = cost(&model, &Options::default(), Consistency::default());
-    let second = report
-        .search
-        .iter()
-        .position(|s| s.step == "extended references (round 2)")
-        .expect("a second round of extended references");
-    assert!(
-        report.search[second].workload_ru_per_second < report.search[second - 1].workload_ru_per_second,
-        "{:?}",
-        report.search
-    );
+    let (before, after) = workload_around(&model, "extended references (round 2)");
+    assert!(after < before, "{before} → {after}");
     let m = map(&model, &Options::default());
     let made: Vec<_> = m
         .decisions

@@ -156,6 +156,8 @@ impl Priced {
 /// changes, and whether it saves more than it adds.
 pub(crate) struct Weighed<'c, C> {
     pub(crate) candidate: &'c C,
+    /// Its place among the candidates weighed.
+    place: usize,
     pub(crate) saves: f64,
     pub(crate) adds: f64,
     pub(crate) saving: bool,
@@ -205,10 +207,9 @@ pub(crate) fn break_even(decision: &mut crate::decision::Decision, saves: f64, a
 pub(crate) struct Batch<'c, C> {
     /// Every candidate, in order.
     pub(crate) weighed: Vec<Weighed<'c, C>>,
-    /// Whether the saving candidates together make the workload cost less than none
-    /// (also when none saves).
-    pub(crate) together: bool,
-    /// The design with exactly the saving candidates, when it costs less, priced.
+    /// Whether each candidate (by its place) is in the design chosen.
+    kept: Vec<bool>,
+    /// The design with exactly the kept candidates, when any is kept, priced.
     pub(crate) chosen: Option<(Vec<Container>, Priced)>,
     /// The workload's RU/s without any candidate.
     pub(crate) without: f64,
@@ -216,26 +217,27 @@ pub(crate) struct Batch<'c, C> {
 
 impl<C> Batch<'_, C> {
     /// Whether `w` is kept: pinned `keep`, or it saves, is not pinned `avoid`, and the
-    /// saving ones together cost less.
+    /// design chosen holds it.
     pub(crate) fn kept(&self, w: &Weighed<'_, C>) -> bool {
         match w.pin {
             Some(PinChoice::Keep) => true,
             Some(PinChoice::Avoid) => false,
-            None => w.saving && self.together,
+            None => self.kept[w.place],
         }
     }
 
     /// Whether `w` saves alone but is not kept beside the others (not pinned).
     pub(crate) fn not_together(&self, w: &Weighed<'_, C>) -> bool {
-        w.pin.is_none() && w.saving && !self.together
+        w.pin.is_none() && w.saving && !self.kept[w.place]
     }
 }
 
 /// Weighs `candidates` the way derived data is chosen: the design with all of them
 /// (`design`) against the design `without` any, each candidate by the `affected`
 /// patterns it changes (the reads it saves, the writes that keep it current); those
-/// that save more than they add are kept together, and only if the design with
-/// exactly those costs less than none. `owner` tells which candidate (by its place in
+/// that save more than they add are kept together if the design with exactly those
+/// costs less than none, else the one that saves least is dropped until the rest do;
+/// then each kept one is dropped where the design costs less without it ([`settle`]). `owner` tells which candidate (by its place in
 /// `candidates`) a request of the design with all of them is sent for (a sync that
 /// keeps it): each candidate is charged its own such requests, never another's sent by
 /// the same write (two holders of an extended reference to one root). `pinned` says
@@ -295,34 +297,88 @@ pub(crate) fn weigh<'c, C: Clone>(
         }
         weighed.push(Weighed {
             candidate,
+            place: me,
             saves,
             adds,
             saving,
             pin,
         });
     }
-    let mut all = Some((all, with_all));
-    let mut designed = |kept: Vec<C>| -> Option<(Vec<Container>, Priced)> {
-        if kept.is_empty() {
-            None
-        } else if let Some(all) = all.take().filter(|_| kept.len() == candidates.len()) {
-            Some(all)
-        } else {
-            let design = design(&kept);
-            let priced = price(&design);
-            Some((design, priced))
-        }
-    };
-    let chosen = designed(kept);
-    let together = chosen.as_ref().is_none_or(|(_, p)| p.cheaper_than(without));
-    // Not cheaper together: only what the model pins `keep` is made.
-    let chosen = if together { chosen } else { designed(forced) };
+    let chosen = settle(&weighed, without, price, &design, (all, with_all));
+    let kept = (0..candidates.len())
+        .map(|i| chosen.as_ref().is_some_and(|(kept, _, _)| kept.contains(&i)))
+        .collect();
     Batch {
         weighed,
-        together,
-        chosen,
+        kept,
+        chosen: chosen.map(|(_, design, priced)| (design, priced)),
         without: without.total(),
     }
+}
+
+/// The candidates to keep among `weighed`, by their places, with their design priced:
+/// first those that save (or are pinned `keep`); while that design costs no less than
+/// `without`, the one that saves least for what it adds is dropped; then each kept
+/// one is dropped where the design costs less without it. What is pinned `keep` is
+/// never dropped, and is made even when it alone costs more. `all` is the design with
+/// every candidate, priced (reused when every one is kept).
+fn settle<C: Clone>(
+    weighed: &[Weighed<'_, C>],
+    without: &Priced,
+    price: &dyn Fn(&[Container]) -> Priced,
+    design: &dyn Fn(&[C]) -> Vec<Container>,
+    all: (Vec<Container>, Priced),
+) -> Option<(BTreeSet<usize>, Vec<Container>, Priced)> {
+    let pinned = |i: &usize| weighed[*i].pin == Some(PinChoice::Keep);
+    let mut kept: BTreeSet<usize> = weighed
+        .iter()
+        .filter(|w| w.pin == Some(PinChoice::Keep) || (w.saving && w.pin.is_none()))
+        .map(|w| w.place)
+        .collect();
+    let mut all = Some(all);
+    let mut priced = |kept: &BTreeSet<usize>| -> (Vec<Container>, Priced) {
+        match all.take().filter(|_| kept.len() == weighed.len()) {
+            Some(all) => all,
+            None => {
+                let chosen: Vec<C> = kept.iter().map(|i| weighed[*i].candidate.clone()).collect();
+                let design = design(&chosen);
+                let priced = price(&design);
+                (design, priced)
+            }
+        }
+    };
+    // The order to drop in: what saves least for what it adds first (the last placed
+    // first among equals), never what the model pins `keep`.
+    let net = |i: &usize| weighed[*i].saves - weighed[*i].adds;
+    let mut droppable: Vec<usize> = kept.iter().copied().filter(|i| !pinned(i)).collect();
+    droppable.sort_by(|a, b| net(a).total_cmp(&net(b)).then(b.cmp(a)));
+    let mut best: Option<(Vec<Container>, Priced)> = None;
+    let mut order = droppable.into_iter();
+    // Cheaper than none, or dropped one at a time until it is (or only pins remain).
+    while !kept.is_empty() {
+        let (d, p) = priced(&kept);
+        if p.cheaper_than(without) || kept.iter().all(pinned) {
+            best = Some((d, p));
+            break;
+        }
+        let Some(worst) = order.next() else { break };
+        kept.remove(&worst);
+    }
+    let (mut design_kept, mut priced_kept) = best?;
+    // Each kept one dropped where the design costs less without it.
+    for i in order {
+        if kept.len() < 2 {
+            break;
+        }
+        kept.remove(&i);
+        let (d, p) = priced(&kept);
+        if p.cheaper_than(&priced_kept) {
+            (design_kept, priced_kept) = (d, p);
+        } else {
+            kept.insert(i);
+        }
+    }
+    Some((kept, design_kept, priced_kept))
 }
 
 /// Why a candidate that saves alone is not kept: `what` alone would save `saves` and add
@@ -367,4 +423,92 @@ pub(crate) fn taken(c: &Container, d: &DocumentType, name: &str) -> bool {
         || d.parent.as_ref().is_some_and(|p| p.property == name)
         || d.computed.iter().any(|v| v.name == name)
         || ["id", "type", "ttl"].contains(&name)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cell::RefCell;
+
+    use super::*;
+
+    /// A design priced at `total` RU/s (one pattern, nothing else).
+    fn priced(total: f64) -> Priced {
+        Priced {
+            containers: Arc::new(Vec::new()),
+            operations: Arc::new(Vec::new()),
+            by_pattern: BTreeMap::from([("workload".to_string(), total)]),
+            by_container: BTreeMap::new(),
+            request_ru_per_second: Vec::new(),
+            patterns_by_container: BTreeMap::new(),
+            weighing: None,
+            finished: Trace::default(),
+        }
+    }
+
+    fn weighed(
+        candidates: &[usize],
+        figures: &[(f64, f64)],
+        pins: &[Option<PinChoice>],
+    ) -> Vec<Weighed<'static, usize>> {
+        let candidates: &'static [usize] = Vec::leak(candidates.to_vec());
+        candidates
+            .iter()
+            .zip(figures)
+            .zip(pins)
+            .enumerate()
+            .map(|(place, ((candidate, &(saves, adds)), &pin))| Weighed {
+                candidate,
+                place,
+                saves,
+                adds,
+                saving: saves > adds,
+                pin,
+            })
+            .collect()
+    }
+
+    /// Settles `w` where the design with each set of candidates costs `cost(set)`.
+    fn settled(w: &[Weighed<'_, usize>], cost: impl Fn(&[usize]) -> f64) -> Option<(Vec<usize>, f64)> {
+        let last: RefCell<Vec<usize>> = RefCell::default();
+        let design = |kept: &[usize]| {
+            *last.borrow_mut() = kept.to_vec();
+            Vec::new()
+        };
+        let price = |_: &[Container]| priced(cost(&last.borrow()));
+        let every: Vec<usize> = w.iter().map(|w| *w.candidate).collect();
+        let all = (Vec::new(), priced(cost(&every)));
+        let (kept, _, p) = settle(w, &priced(100.0), &price, &design, all)?;
+        Some((kept.into_iter().collect(), p.total()))
+    }
+
+    #[test]
+    fn what_costs_more_together_is_dropped_one_at_a_time_until_the_rest_pays() {
+        // Each saves alone; all three together cost more than none; without the one
+        // that saves least they pay, and without the next they pay more.
+        let w = weighed(&[0, 1, 2], &[(30.0, 0.0), (20.0, 0.0), (5.0, 0.0)], &[None; 3]);
+        let cost = |set: &[usize]| match set {
+            [0, 1, 2] => 120.0,
+            [0, 1] => 90.0,
+            [0] => 80.0,
+            _ => 99.0,
+        };
+        assert_eq!(settled(&w, cost), Some((vec![0], 80.0)));
+        // Where together they pay and no single drop lowers it, all are kept.
+        assert_eq!(settled(&w, |set| 70.0 - set.len() as f64), Some((vec![0, 1, 2], 67.0)));
+        // Where no set pays, none is kept.
+        assert_eq!(settled(&w, |_| 150.0), None);
+    }
+
+    #[test]
+    fn a_pin_to_keep_is_never_dropped() {
+        let pins = [None, Some(PinChoice::Keep), Some(PinChoice::Avoid)];
+        let w = weighed(&[0, 1, 2], &[(30.0, 0.0), (1.0, 5.0), (40.0, 0.0)], &pins);
+        // Nothing pays: the pinned one alone is made; the avoided one never is.
+        assert_eq!(settled(&w, |_| 150.0), Some((vec![1], 150.0)));
+        // The pinned one with the saving one pays.
+        assert_eq!(
+            settled(&w, |set| if set == [0, 1] { 90.0 } else { 150.0 }),
+            Some((vec![0, 1], 90.0))
+        );
+    }
 }

@@ -47,7 +47,7 @@ impl<'s> Step<'s> {
     }
 
     /// The step weighing the derived data `o`: [`step::run`] in the first round,
-    /// [`step::again`] after (what it makes then replaces its earlier refusal).
+    /// within [`step::again`] after (what it makes then replaces its earlier refusal).
     pub(crate) fn derived<O: Optimisation + 's>(
         name: &'static str,
         o: O,
@@ -58,7 +58,9 @@ impl<'s> Step<'s> {
             if first {
                 step::run(&o, model, containers, trace, price, priced, made)
             } else {
-                step::again(&o, model, containers, trace, price, priced, made)
+                step::again(O::RULE, trace, made, |trace, made| {
+                    step::run(&o, model, containers, trace, price, priced, made)
+                })
             }
         })
     }

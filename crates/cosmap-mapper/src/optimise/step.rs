@@ -134,27 +134,25 @@ pub(crate) fn run<O: Optimisation>(
     }
 }
 
-/// [`run`] again, on the design the steps after it left: what it makes now is recorded
-/// in place of its earlier refusal; what it refuses again keeps the first decision.
-pub(crate) fn again<O: Optimisation>(
-    o: &O,
-    model: &DomainModel,
-    containers: &mut Arc<Vec<Container>>,
+/// A step's `run` again (of `rule`), on the design the steps after it left: what it
+/// makes now is recorded in place of its earlier refusal; what it refuses again keeps
+/// the first decision.
+pub(crate) fn again(
+    rule: Rule,
     trace: &mut Trace,
-    price: &dyn Fn(&[Container]) -> Priced,
-    priced: Option<Priced>,
     made: &mut Made,
+    run: impl FnOnce(&mut Trace, &mut Made) -> Option<Priced>,
 ) -> Option<Priced> {
     let before = made.clone();
     let mut again = Trace::default();
-    let after = run(o, model, containers, &mut again, price, priced, made);
+    let after = run(&mut again, made);
     let new: BTreeSet<&str> = made.difference(&before).map(|(_, subject)| subject.as_str()).collect();
     if new.is_empty() {
         return after;
     }
-    let new = |d: &crate::decision::Decision| d.rule == O::RULE && new.contains(d.subject.as_str());
+    let new = |d: &crate::decision::Decision| d.rule == rule && new.contains(d.subject.as_str());
     trace.retain_mut(|d| !new(d));
-    again.retain_mut(|d| d.rule != O::RULE || new(d));
+    again.retain_mut(|d| d.rule != rule || new(d));
     trace.append(again);
     after
 }
