@@ -44,6 +44,7 @@ pub use sync_plan::{ChangeKind, KeyMapping, SyncAction, SyncOperation, SyncPlan,
 
 use std::borrow::Cow;
 use std::cell::RefCell;
+use std::collections::BTreeSet;
 use std::sync::mpsc::{Receiver, SyncSender};
 use std::sync::Arc;
 
@@ -542,7 +543,14 @@ fn copies(
     let (finished, operations) = (Arc::clone(&shared.0), Arc::clone(&shared.1));
     let before = containers.clone();
     let mut made = decision::Trace::default();
-    let changed = optimise::copy::apply(model, stats, &design, containers, &mut made, false);
+    let changed = optimise::copy::apply(
+        model,
+        stats,
+        &design,
+        containers,
+        &mut made,
+        optimise::copy::Considered::Every,
+    );
     let design_priced = optimise::Priced::of(finished, operations, &design);
     if !changed {
         trace.append(made);
@@ -557,6 +565,18 @@ fn copies(
         return (true, with, shared);
     }
     *containers = before;
+    // Fewer copies, one dropped at a time, may cost less than none.
+    let weighing = CopyWeighing {
+        model,
+        options,
+        stats,
+        design: &design,
+    };
+    if let Some((fewer, priced, decisions)) = weighing.fewer(&containers[..], &made, &with, &design_priced) {
+        *containers = Cow::Owned(fewer);
+        trace.append(decisions);
+        return (true, priced, shared);
+    }
     // What the copies save and add across the whole workload: their break-even.
     let (saves, adds) = cost::optimisations::saves_and_adds(
         with.by_pattern
@@ -566,7 +586,14 @@ fn copies(
     let (with, without) = (with.total(), design_priced.total());
     // What the model pins `keep` is made all the same, alone.
     let mut pinned = decision::Trace::default();
-    let pinned_changed = optimise::copy::apply(model, stats, &design, containers, &mut pinned, true);
+    let pinned_changed = optimise::copy::apply(
+        model,
+        stats,
+        &design,
+        containers,
+        &mut pinned,
+        optimise::copy::Considered::Pinned,
+    );
     made.retain_mut(|d| match d.rule {
         Rule::Copy if d.evidence.get("pinned").is_some() => false,
         Rule::Copy if d.outcome.starts_with("copy ") => {
@@ -588,6 +615,111 @@ fn copies(
         return (true, price(model, options, containers), shared);
     }
     (false, design_priced.with_finished(finished_trace), shared)
+}
+
+/// What the copy step weighs with: the model, the options, its statistics and the
+/// figures of the design the copies are weighed on.
+struct CopyWeighing<'a> {
+    model: &'a DomainModel,
+    options: &'a Options,
+    stats: &'a statistics::Statistics,
+    design: &'a cost::design::Design<'a>,
+}
+
+impl CopyWeighing<'_> {
+    /// Where the copies `made` on `before` cost more as a whole (`with`) than none
+    /// (`without`): the design with one fewer at a time (the one whose drop leaves the
+    /// cheapest design; never one the model pins) until one costs less than none — that
+    /// design, priced, and its decisions (each copy dropped refused, saying why).
+    fn fewer(
+        &self,
+        before: &[Container],
+        made: &decision::Trace,
+        with: &optimise::Priced,
+        without: &optimise::Priced,
+    ) -> Option<(Vec<Container>, optimise::Priced, decision::Trace)> {
+        let mut kept: BTreeSet<String> = made
+            .decisions()
+            .iter()
+            .filter(|d| d.rule == Rule::Copy && d.outcome.starts_with("copy ") && d.evidence.get("pinned").is_none())
+            .map(|d| d.subject.clone())
+            .collect();
+        // Dropping the last one leaves none, already weighed.
+        while kept.len() > 1 {
+            let mut best: Option<(String, Cow<'_, [Container]>, optimise::Priced, decision::Trace)> = None;
+            for dropped in &kept {
+                let mut fewer = kept.clone();
+                fewer.remove(dropped);
+                let (design, priced, decisions) = self.only(before, &fewer);
+                if best.as_ref().is_none_or(|(_, _, b, _)| priced.cheaper_than(b)) {
+                    best = Some((dropped.clone(), design, priced, decisions));
+                }
+            }
+            let (dropped, design, priced, mut decisions) = best?;
+            kept.remove(&dropped);
+            if priced.cheaper_than(without) {
+                decisions.append(refused_beside_others(made, &kept, with, &priced));
+                return Some((design.into_owned(), priced, decisions));
+            }
+        }
+        None
+    }
+
+    /// `before` with the copies of the reads in `kept` (and those the model pins), priced,
+    /// with their decisions.
+    fn only<'b>(
+        &self,
+        before: &'b [Container],
+        kept: &BTreeSet<String>,
+    ) -> (Cow<'b, [Container]>, optimise::Priced, decision::Trace) {
+        let mut design = Cow::Borrowed(before);
+        let mut decisions = decision::Trace::default();
+        let considered = optimise::copy::Considered::PinnedAnd(kept);
+        optimise::copy::apply(
+            self.model,
+            self.stats,
+            self.design,
+            &mut design,
+            &mut decisions,
+            considered,
+        );
+        let priced = price(self.model, self.options, &design);
+        (design, priced, decisions)
+    }
+}
+
+/// The copy decisions of `made` for reads not in `kept`: refusals as made, and each copy
+/// made there but dropped, refused, saying that the whole workload costs `fewer` RU/s
+/// without it against `with` with every copy made.
+fn refused_beside_others(
+    made: &decision::Trace,
+    kept: &BTreeSet<String>,
+    with: &optimise::Priced,
+    fewer: &optimise::Priced,
+) -> decision::Trace {
+    // What the copies dropped save and add across the whole workload: their break-even.
+    let (saves, adds) = cost::optimisations::saves_and_adds(
+        with.by_pattern
+            .iter()
+            .map(|(name, ru)| fewer.by_pattern.get(name).copied().unwrap_or(0.0) - ru),
+    );
+    let mut refused = made.clone();
+    refused.retain_mut(|d| {
+        if d.rule != Rule::Copy || kept.contains(&d.subject) || d.evidence.get("pinned").is_some() {
+            return false;
+        }
+        if d.outcome.starts_with("copy ") {
+            d.outcome = "no copy".to_string();
+            d.reason = format!(
+                "alone it would save fan-out for more than its copy writes, but the whole workload costs {} without it (and any other copy dropped) against {} with every copy made: a copy grows the container it is kept in, whose other queries then fan out over more partitions",
+                statistics::human_ru_per_second(fewer.total()),
+                statistics::human_ru_per_second(with.total())
+            );
+            optimise::break_even(d, saves, adds, false);
+        }
+        true
+    });
+    refused
 }
 
 /// The copy step again, on the design the later steps left, when round one refused a

@@ -793,3 +793,30 @@ fn a_step_runs_again_on_the_design_the_later_steps_left_until_nothing_changes() 
     let read = operation(&m, "recent loans of a member");
     assert_eq!(read.requests.len(), 1, "{:?}", read.requests);
 }
+
+#[test]
+fn of_two_copies_dearer_together_the_one_that_pays_alone_is_kept() {
+    // The copy of the huge `Account3` grows `Account4` (see above); the copy of purchases
+    // into their customer pays on its own. Together they cost more than none, which
+    // used to refuse both; dropping the one whose drop leaves the cheapest design keeps
+    // the other.
+    let model = model("one-copy-of-two-pays");
+    let m = map(&model, &Options::default());
+    let copies: Vec<&str> = m
+        .containers
+        .iter()
+        .flat_map(|c| &c.document_types)
+        .filter_map(|d| d.copy_of.as_ref().map(|of| of.document_type.as_str()))
+        .collect();
+    assert_eq!(copies, ["Purchase"]);
+    let kept = decision(&m, cosmap_mapper::Rule::Copy, "purchases of a customer");
+    assert!(kept.outcome.starts_with("copy "), "{kept:?}");
+    let dropped = decision(&m, cosmap_mapper::Rule::Copy, "Account3 by code");
+    assert_eq!(dropped.outcome, "no copy");
+    assert!(
+        dropped.reason.contains("without it (and any other copy dropped)"),
+        "{dropped:?}"
+    );
+    let report = cost(&model, &Options::default(), Consistency::default());
+    assert!(report.totals.optimised < report.totals.rules, "{:?}", report.totals);
+}

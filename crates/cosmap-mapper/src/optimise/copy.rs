@@ -25,14 +25,15 @@ use crate::sync_plan::SyncPlan;
 /// `design` holds the figures of `containers` as MR1–MR6 left them (the cost table's
 /// rules design): their storage and physical partitions decide. Returns whether it
 /// changed `containers` (a copy added or widened), so that a caller weighing a design
-/// need not keep a copy of it to compare.
+/// need not keep a copy of it to compare. Only the reads `Considered` admits are
+/// considered.
 pub(crate) fn apply(
     model: &DomainModel,
     stats: &Statistics,
     design: &Design<'_>,
     containers: &mut Cow<'_, [Container]>,
     trace: &mut Trace,
-    only_pinned: bool,
+    considered: Considered<'_>,
 ) -> bool {
     let pins = super::pins::Pins::of(model, Rule::Copy);
     let kept = |p: &AccessPattern| pins.choice(&p.name) == Some(PinChoice::Keep);
@@ -40,7 +41,11 @@ pub(crate) fn apply(
         .access_patterns()
         .iter()
         .filter(|p| p.kind == AccessKind::Read)
-        .filter(|p| !only_pinned || kept(p))
+        .filter(|p| match considered {
+            Considered::Every => true,
+            Considered::Pinned => kept(p),
+            Considered::PinnedAnd(names) => kept(p) || names.contains(p.name.as_str()),
+        })
         .collect();
     patterns.sort_by(|a, b| a.name.cmp(&b.name));
     // Copies never hold the data a pattern starts from, and adding them moves no
@@ -63,6 +68,17 @@ pub(crate) fn apply(
         changed |= consider(model, pattern, stats, design, &site, containers, trace);
     }
     changed
+}
+
+/// The reads [`apply`] considers copies for.
+#[derive(Clone, Copy)]
+pub(crate) enum Considered<'a> {
+    /// Every read.
+    Every,
+    /// Those the model pins a copy `keep` for.
+    Pinned,
+    /// Those, and the reads named.
+    PinnedAnd(&'a BTreeSet<String>),
 }
 
 /// What [`apply`] looks up for every pattern it considers, made once.
