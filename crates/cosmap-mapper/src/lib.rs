@@ -274,19 +274,118 @@ fn complete(
         mut trace,
         mut containers,
     } = assembled;
-    if options.optimise {
-        // Each optimisation is weighed on the design as the ones before left it,
-        // finished and priced the way the cost table prices it.
-        let price = |candidate: &[Container]| price(model, options, candidate);
-        // A partition key is weighed with the copies each design would then get, so
-        // it never displaces a copy that serves the same reads for less.
+    if !options.optimise {
+        return Completed {
+            logical: finished(model, options, thresholds, owned(containers), trace),
+            rules: Some(RulesDesign::Optimised),
+            stats,
+            search: Vec::new(),
+        };
+    }
+    let weighing = Weighing {
+        model,
+        options,
+        thresholds: &thresholds,
+        stats: &stats,
+    };
+    let mut search = optimise::search::Search::default();
+    let (priced, first) = weighing.keys_and_copies(&mut containers, &mut trace);
+    search.after("partition keys and copies", &[Rule::PartitionKey, Rule::Copy], &priced);
+    let priced = weighing.feeds(&mut containers, &mut trace, priced);
+    search.after("feeds", &[Rule::Feed], &priced);
+    // The design the partition keys, copies and feeds left, priced, is the one the
+    // snapshots are weighed against. Each step below is given the design as the steps
+    // before left it, priced when one of them priced it, and gives back the design it
+    // leaves, priced when it priced it: a design no step changed is never finished and
+    // priced twice. A closed channel (the thread that foresaw it failed) foresees nothing.
+    let foreseen = foreseen.and_then(|receiver| receiver.recv().ok());
+    let price = |candidate: &[Container]| price(model, options, candidate);
+    let priced = optimise::embed_reference_data::apply(model, &mut containers, &mut trace, &price, priced, foreseen);
+    search.after("embedded reference data", &[Rule::EmbedReferenceData], &priced);
+    let priced = weighing.rounds(&mut containers, &mut trace, priced, &mut search);
+    // A copy or feed a later step left without a read is dropped.
+    let priced = optimise::unused_copies::drop_unused(model, &mut containers, &mut trace, &price, priced);
+    search.after("copies and feeds nothing reads, dropped", &[], &priced);
+    // A pin that no optimisation answered is said, never passed over.
+    optimise::pins::record_unanswered(model, &mut trace);
+    let (logical, rules) = match priced {
+        Some(priced) => left(model, thresholds, priced, trace, first),
+        None => (
+            finished(model, options, thresholds, owned(containers), trace),
+            first.map(RulesDesign::own),
+        ),
+    };
+    Completed {
+        logical,
+        rules,
+        stats,
+        search: search.finish(),
+    }
+}
+
+/// The map the optimised search leaves: the last design priced, finished already (its
+/// containers, operations and the decisions finishing them recorded), with MR1–MR6's
+/// design — `first`, unless it is the one the map leaves (then let go first, so the
+/// map takes it without a copy).
+fn left(
+    model: &DomainModel,
+    thresholds: Thresholds,
+    priced: optimise::Priced,
+    mut trace: decision::Trace,
+    first: Option<FirstFinished>,
+) -> (LogicalModel, Option<RulesDesign>) {
+    trace.append(priced.finished);
+    let same = first.as_ref().is_some_and(|(containers, operations)| {
+        Arc::ptr_eq(containers, &priced.containers) && Arc::ptr_eq(operations, &priced.operations)
+    });
+    let rules = if same {
+        drop(first);
+        Some(RulesDesign::Optimised)
+    } else {
+        first.map(RulesDesign::own)
+    };
+    let logical = LogicalModel {
+        format_version: FORMAT_VERSION,
+        model: model.name().to_string(),
+        thresholds,
+        containers: owned(priced.containers),
+        operations: owned(priced.operations),
+        decisions: trace.finish(),
+    };
+    (logical, rules)
+}
+
+/// What the optimised map weighs with: the model, the options, the thresholds and the
+/// statistics. Each optimisation is weighed on the design as the ones before left it,
+/// finished and priced the way the cost table prices it.
+struct Weighing<'a> {
+    model: &'a DomainModel,
+    options: &'a Options,
+    thresholds: &'a Thresholds,
+    stats: &'a statistics::Statistics,
+}
+
+impl Weighing<'_> {
+    /// `candidate` finished and priced (see [`price`]).
+    fn price(&self, candidate: &[Container]) -> optimise::Priced {
+        price(self.model, self.options, candidate)
+    }
+
+    /// The partition keys, each design weighed with the copies it would then get (so a
+    /// key never displaces a copy that serves the same reads for less), and the copies
+    /// of the design they leave: that design, priced, and the first design finished.
+    fn keys_and_copies(
+        &self,
+        containers: &mut Arc<Vec<Container>>,
+        trace: &mut decision::Trace,
+    ) -> (Option<optimise::Priced>, Option<FirstFinished>) {
+        let (model, options, stats) = (self.model, self.options, self.stats);
         // Each design weighed with its copies, with the copies made and the decisions
         // recorded, in the order weighed (see `weigh_with_copies`).
         let weighed_copies: RefCell<Weighings> = Default::default();
         let with_copies =
-            |candidate: &[Container]| weigh_with_copies(model, options, &stats, &weighed_copies, candidate);
-        let priced =
-            optimise::partition_key::apply(model, &thresholds, &stats, &mut containers, &mut trace, &with_copies);
+            |candidate: &[Container]| weigh_with_copies(model, options, stats, &weighed_copies, candidate);
+        let priced = optimise::partition_key::apply(model, self.thresholds, stats, containers, trace, &with_copies);
         // The design the partition keys left was weighed with its copies: take them.
         let weighing = priced.as_ref().and_then(|p| p.weighing);
         let Weighings {
@@ -295,138 +394,75 @@ fn complete(
         } = weighed_copies.take();
         let taken = weighing.and_then(|i| (i < weighed.len()).then(|| weighed.swap_remove(i)));
         drop(weighed);
-        let priced = match taken {
-            Some(weighed) => {
-                if let Some(after) = weighed.after {
-                    containers = Arc::new(after);
-                }
-                trace.append(weighed.trace);
-                priced
+        if let Some(weighed) = taken {
+            if let Some(after) = weighed.after {
+                *containers = Arc::new(after);
             }
-            None => {
-                let mut design = Cow::Borrowed(&containers[..]);
-                let (_, priced, finished) = copies(model, options, &stats, &mut design, &mut trace);
-                // The assembled design, when the partition keys priced none.
-                first.get_or_insert(finished);
-                if let Cow::Owned(design) = design {
-                    containers = Arc::new(design);
-                }
-                Some(priced)
-            }
-        };
-        let mut search = optimise::search::Search::default();
-        search.after("partition keys and copies", &[Rule::PartitionKey, Rule::Copy], &priced);
-        let feeds = |containers: &mut Arc<Vec<Container>>, trace: &mut decision::Trace, priced| {
-            optimise::feed::apply(
-                model,
-                &thresholds,
-                &options.feeds_container,
-                containers,
-                trace,
-                &price,
-                priced,
-            )
-        };
-        let priced = feeds(&mut containers, &mut trace, priced);
-        search.after("feeds", &[Rule::Feed], &priced);
-        // The design the partition keys, copies and feeds left, priced, is the one
-        // the snapshots are weighed against.
-        // Each step below is given the design as the steps before left it, priced when
-        // one of them priced it, and gives back the design it leaves, priced when it
-        // priced it: a design no step changed is never finished and priced twice.
-        // A closed channel (the thread that foresaw it failed) foresees nothing.
-        let foreseen = foreseen.and_then(|receiver| receiver.recv().ok());
-        let priced =
-            optimise::embed_reference_data::apply(model, &mut containers, &mut trace, &price, priced, foreseen);
-        search.after("embedded reference data", &[Rule::EmbedReferenceData], &priced);
-        // The derived data reads ask for, each kept where it pays, weighed in rounds
-        // until a round changes nothing (see `optimise::rounds`): what one step makes
-        // can make another's candidate pay (a count kept on a source makes the read a
-        // copy serves carryable; the copy then carries the count).
+            trace.append(weighed.trace);
+            return (priced, first);
+        }
+        let mut design = Cow::Borrowed(&containers[..]);
+        let (_, priced, finished) = copies(model, options, stats, &mut design, trace);
+        // The assembled design, when the partition keys priced none.
+        first.get_or_insert(finished);
+        if let Cow::Owned(design) = design {
+            *containers = Arc::new(design);
+        }
+        (Some(priced), first)
+    }
+
+    /// The feeds that pay on `containers` (priced as `priced` when a step before priced it).
+    fn feeds(
+        &self,
+        containers: &mut Arc<Vec<Container>>,
+        trace: &mut decision::Trace,
+        priced: Option<optimise::Priced>,
+    ) -> Option<optimise::Priced> {
+        let name = &self.options.feeds_container;
+        let price = |candidate: &[Container]| self.price(candidate);
+        optimise::feed::apply(self.model, self.thresholds, name, containers, trace, &price, priced)
+    }
+
+    /// The derived data reads ask for, each kept where it pays, weighed in rounds until
+    /// a round changes nothing (see `optimise::rounds`), with the copies and feeds a
+    /// step before refused: what one step makes can make another's candidate pay (a
+    /// count kept on a source makes the read a copy serves carryable; the copy then
+    /// carries the count).
+    fn rounds(
+        &self,
+        containers: &mut Arc<Vec<Container>>,
+        trace: &mut decision::Trace,
+        priced: Option<optimise::Priced>,
+        search: &mut optimise::search::Search,
+    ) -> Option<optimise::Priced> {
+        let (model, thresholds, stats) = (self.model, self.thresholds, self.stats);
+        let price = |candidate: &[Container]| self.price(candidate);
         let mut steps = [
             // What reads still take through references, stored beside them.
             Step::derived("extended references", ExtendedReferences { model }, model, &price),
             // The counts reads ask for, kept on their parents.
             Step::derived("computed counts", ComputedValues { model }, model, &price),
             // The newest children reads take, kept in their parents.
-            Step::derived(
-                "subsets",
-                Subsets {
-                    model,
-                    thresholds: &thresholds,
-                },
-                model,
-                &price,
-            ),
+            Step::derived("subsets", Subsets { model, thresholds }, model, &price),
             // The path to the root reads of a tree take, kept on each element.
             Step::derived("tree ancestors", TreeAncestors { model }, model, &price),
             // Many small children read by time, kept together in buckets.
-            Step::derived("buckets", Buckets { model, stats: &stats }, model, &price),
+            Step::derived("buckets", Buckets { model, stats }, model, &price),
             // The copies and feeds a step before refused, weighed on this design.
             Step::new(
                 "copies, weighed again",
                 &[Rule::Copy],
-                |containers, trace, priced, _, _| copies_again(model, options, &stats, containers, trace, priced),
+                |containers, trace, priced, _, _| copies_again(model, self.options, stats, containers, trace, priced),
             ),
             Step::new(
                 "feeds, weighed again",
                 &[Rule::Feed],
                 |containers, trace, priced, _, _| {
-                    optimise::feed::again(trace, priced, |again, priced| feeds(containers, again, priced))
+                    optimise::feed::again(trace, priced, |again, priced| self.feeds(containers, again, priced))
                 },
             ),
         ];
-        let priced = optimise::rounds::run(&mut steps, &mut containers, &mut trace, priced, &mut search);
-        drop(steps);
-        // A copy or feed a later step left without a read is dropped.
-        let priced = optimise::unused_copies::drop_unused(model, &mut containers, &mut trace, &price, priced);
-        search.after("copies and feeds nothing reads, dropped", &[], &priced);
-        // A pin that no optimisation answered is said, never passed over.
-        optimise::pins::record_unanswered(model, &mut trace);
-        // The last design priced is the one the map leaves, finished already: its
-        // containers, operations and the decisions finishing them recorded.
-        if let Some(priced) = priced {
-            trace.append(priced.finished);
-            // The first design finished, unless it is the one the map leaves (then
-            // let go first, so the map takes it without a copy).
-            let same = first.as_ref().is_some_and(|(containers, operations)| {
-                Arc::ptr_eq(containers, &priced.containers) && Arc::ptr_eq(operations, &priced.operations)
-            });
-            let rules = if same {
-                drop(first);
-                Some(RulesDesign::Optimised)
-            } else {
-                first.map(RulesDesign::own)
-            };
-            let logical = LogicalModel {
-                format_version: FORMAT_VERSION,
-                model: model.name().to_string(),
-                thresholds,
-                containers: owned(priced.containers),
-                operations: owned(priced.operations),
-                decisions: trace.finish(),
-            };
-            return Completed {
-                logical,
-                rules,
-                stats,
-                search: search.finish(),
-            };
-        }
-        let rules = first.map(RulesDesign::own);
-        let logical = finished(model, options, thresholds, owned(containers), trace);
-        return Completed {
-            logical,
-            rules,
-            stats,
-            search: search.finish(),
-        };
-    }
-    Completed {
-        logical: finished(model, options, thresholds, owned(containers), trace),
-        rules: Some(RulesDesign::Optimised),
-        stats,
-        search: Vec::new(),
+        optimise::rounds::run(&mut steps, containers, trace, priced, search)
     }
 }
 
@@ -543,14 +579,8 @@ fn copies(
     let (finished, operations) = (Arc::clone(&shared.0), Arc::clone(&shared.1));
     let before = containers.clone();
     let mut made = decision::Trace::default();
-    let changed = optimise::copy::apply(
-        model,
-        stats,
-        &design,
-        containers,
-        &mut made,
-        optimise::copy::Considered::Every,
-    );
+    let considered = optimise::copy::Considered::Every;
+    let changed = optimise::copy::apply(model, stats, &design, containers, &mut made, considered);
     let design_priced = optimise::Priced::of(finished, operations, &design);
     if !changed {
         trace.append(made);
@@ -577,38 +607,11 @@ fn copies(
         trace.append(decisions);
         return (true, priced, shared);
     }
-    // What the copies save and add across the whole workload: their break-even.
-    let (saves, adds) = cost::optimisations::saves_and_adds(
-        with.by_pattern
-            .iter()
-            .map(|(name, ru)| design_priced.by_pattern.get(name).copied().unwrap_or(0.0) - ru),
-    );
-    let (with, without) = (with.total(), design_priced.total());
     // What the model pins `keep` is made all the same, alone.
     let mut pinned = decision::Trace::default();
-    let pinned_changed = optimise::copy::apply(
-        model,
-        stats,
-        &design,
-        containers,
-        &mut pinned,
-        optimise::copy::Considered::Pinned,
-    );
-    made.retain_mut(|d| match d.rule {
-        Rule::Copy if d.evidence.get("pinned").is_some() => false,
-        Rule::Copy if d.outcome.starts_with("copy ") => {
-            d.outcome = "no copy".to_string();
-            d.reason = format!(
-                "alone it would save fan-out for more than its copy writes, but the whole workload would cost {} with the copies against {} without: a copy grows the container it is kept in, whose other queries then fan out over more partitions",
-                statistics::human_ru_per_second(with),
-                statistics::human_ru_per_second(without)
-            );
-            optimise::break_even(d, saves, adds, false);
-            true
-        }
-        Rule::CopySource => false,
-        _ => true,
-    });
+    let considered = optimise::copy::Considered::Pinned;
+    let pinned_changed = optimise::copy::apply(model, stats, &design, containers, &mut pinned, considered);
+    let made = refused_beside_others(&made, &BTreeSet::new(), &with, &design_priced);
     trace.append(made);
     trace.append(pinned);
     if pinned_changed {
@@ -688,9 +691,9 @@ impl CopyWeighing<'_> {
     }
 }
 
-/// The copy decisions of `made` for reads not in `kept`: refusals as made, and each copy
-/// made there but dropped, refused, saying that the whole workload costs `fewer` RU/s
-/// without it against `with` with every copy made.
+/// The copy decisions of `made` for reads not in `kept` (none pinned): refusals as
+/// made, and each copy made there but dropped, refused, saying that the whole workload
+/// costs `fewer` with only the copies `kept` against `with` with every copy made.
 fn refused_beside_others(
     made: &decision::Trace,
     kept: &BTreeSet<String>,
@@ -703,6 +706,10 @@ fn refused_beside_others(
             .iter()
             .map(|(name, ru)| fewer.by_pattern.get(name).copied().unwrap_or(0.0) - ru),
     );
+    let without = match kept.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>() {
+        kept if kept.is_empty() => "without any copy".to_string(),
+        kept => format!("with only the copies for {}", kept.join(", ")),
+    };
     let mut refused = made.clone();
     refused.retain_mut(|d| {
         if d.rule != Rule::Copy || kept.contains(&d.subject) || d.evidence.get("pinned").is_some() {
@@ -711,7 +718,7 @@ fn refused_beside_others(
         if d.outcome.starts_with("copy ") {
             d.outcome = "no copy".to_string();
             d.reason = format!(
-                "alone it would save fan-out for more than its copy writes, but the whole workload costs {} without it (and any other copy dropped) against {} with every copy made: a copy grows the container it is kept in, whose other queries then fan out over more partitions",
+                "alone it would save fan-out for more than its copy writes, but the whole workload costs {} {without} against {} with every copy made: a copy grows the container it is kept in, whose other queries then fan out over more partitions",
                 statistics::human_ru_per_second(fewer.total()),
                 statistics::human_ru_per_second(with.total())
             );
