@@ -462,7 +462,14 @@ impl Weighing<'_> {
                 },
             ),
         ];
-        optimise::rounds::run(&mut steps, containers, trace, priced, search)
+        optimise::rounds::run(
+            &mut steps,
+            containers,
+            trace,
+            priced,
+            search,
+            thresholds.decision_margin,
+        )
     }
 }
 

@@ -32,6 +32,7 @@ pub(crate) mod unused_copies;
 
 /// A candidate design, finished (unique keys, operations, indexing) and priced by
 /// the cost table's own figures: what an optimisation is weighed on.
+#[derive(Clone)]
 pub(crate) struct Priced {
     /// Shared with the map's record of the first design it finished (see
     /// [`crate::FirstFinished`]), so that design is kept without a copy.
@@ -59,13 +60,20 @@ impl Priced {
     /// Whether this design costs less than `other`: fewer access patterns that no
     /// container can carry (infinite RU/s), then fewer RU/s for the others.
     pub(crate) fn cheaper_than(&self, other: &Priced) -> bool {
+        self.cheaper_by(other, 0.0)
+    }
+
+    /// Whether this design costs less than `other` by more than `margin` (a share of
+    /// `other`'s RU/s): fewer patterns no container can carry, or as many and the others'
+    /// RU/s lower by more than the margin.
+    pub(crate) fn cheaper_by(&self, other: &Priced, margin: f64) -> bool {
         let key = |p: &Priced| {
             let unbounded = p.by_pattern.values().filter(|v| !v.is_finite()).count();
             let finite: f64 = p.by_pattern.values().filter(|v| v.is_finite()).sum();
             (unbounded, finite)
         };
         let (a, b) = (key(self), key(other));
-        a.0 < b.0 || (a.0 == b.0 && a.1 < b.1)
+        a.0 < b.0 || (a.0 == b.0 && a.1 < b.1 * (1.0 - margin))
     }
 
     /// RU/s of the whole workload (infinite when a container cannot carry it).
@@ -426,13 +434,13 @@ pub(crate) fn taken(c: &Container, d: &DocumentType, name: &str) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use std::cell::RefCell;
 
     use super::*;
 
     /// A design priced at `total` RU/s (one pattern, nothing else).
-    fn priced(total: f64) -> Priced {
+    pub(crate) fn priced(total: f64) -> Priced {
         Priced {
             containers: Arc::new(Vec::new()),
             operations: Arc::new(Vec::new()),

@@ -32,12 +32,29 @@ impl Search {
             .map(Priced::total)
             .or_else(|| self.steps.last().map(|s| s.workload_ru_per_second));
         if let Some(workload) = workload {
-            self.steps.push(SearchStep {
-                step: step.to_string(),
-                rules: rules.to_vec(),
-                workload_ru_per_second: crate::cost::units::round(workload),
-            });
+            self.record(step, rules, workload);
         }
+    }
+
+    /// Records that the step weighing `rules` left a workload of `workload` RU/s.
+    pub(crate) fn record(&mut self, step: &str, rules: &[crate::decision::Rule], workload: f64) {
+        self.steps.push(SearchStep {
+            step: step.to_string(),
+            rules: rules.to_vec(),
+            workload_ru_per_second: crate::cost::units::round(workload),
+        });
+    }
+
+    /// How many steps are recorded.
+    pub(crate) fn len(&self) -> usize {
+        self.steps.len()
+    }
+
+    /// `other`'s steps in place of those recorded after the first `len`: a search
+    /// taken again from there.
+    pub(crate) fn replace_from(&mut self, len: usize, other: Search) {
+        self.steps.truncate(len);
+        self.steps.extend(other.steps);
     }
 
     /// The steps, in order.
