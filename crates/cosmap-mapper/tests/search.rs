@@ -822,3 +822,24 @@ fn of_two_copies_dearer_together_the_one_that_pays_alone_is_kept() {
     let report = cost(&model, &Options::default(), Consistency::default());
     assert!(report.totals.optimised < report.totals.rules, "{:?}", report.totals);
 }
+
+#[test]
+fn a_subset_of_the_counted_children_is_no_count() {
+    // A topic keeps its newest five replies (a subset); the count of its replies is
+    // pinned `avoid`, so the read must count them with a query in the topic's
+    // partition. The subset's length is not the count: it used to be taken for it,
+    // and the read counted nothing (and was priced as if it did not need to).
+    let model = model("count-beside-a-subset");
+    let m = map(&model, &Options::default());
+    let read = operation(&m, "a topic with its reply count");
+    let count = read
+        .requests
+        .iter()
+        .find(|r| matches!(&r.purpose, Purpose::Count { element, .. } if element == "Reply"))
+        .unwrap_or_else(|| panic!("a count of the replies: {read:?}"));
+    assert!(count.partition_key().is_some(), "in the topic's partition: {count:?}");
+    assert!(m
+        .container("Topic")
+        .and_then(|c| c.document_type("Topic"))
+        .is_some_and(|d| d.embedded.iter().any(|e| e.subset.is_some())));
+}

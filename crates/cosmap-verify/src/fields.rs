@@ -138,10 +138,11 @@ impl Fields<'_> {
             if self.beside.counted.contains(element) {
                 continue;
             }
+            // A subset (the newest few) is not all of them: its length is no count.
             let list = d
                 .embedded
                 .iter()
-                .filter(|e| e.source == *element)
+                .filter(|e| e.source == *element && e.subset.is_none())
                 .map(|e| &e.name)
                 .chain(d.references.iter().filter(|r| r.target == *element).map(|r| &r.name))
                 .next();

@@ -310,3 +310,19 @@ async fn a_member_with_its_children_by_id() {
 async fn two_returned_elements_in_one_container() {
     passes_with_answers("two-returned-elements-in-one-container").await;
 }
+
+/// A count of children whose newest few the parent keeps (a subset): the read counts
+/// them with a query; the subset's length is not the count.
+#[tokio::test]
+async fn a_count_beside_a_subset_of_the_counted() {
+    let report = verify("count-beside-a-subset").await;
+    assert!(report.passed(), "{}", report.to_text());
+    let read = report.pattern("a topic with its reply count").expect("pattern");
+    assert_eq!(
+        read.requests.len(),
+        2,
+        "the topic, then its count: {}",
+        report.to_text()
+    );
+    assert!(!read.requests[1].expected.is_empty(), "{}", report.to_text());
+}

@@ -507,8 +507,12 @@ fn count(all: &Places<'_>, p: &AccessPattern, at: &Location<'_>, element: &str) 
     let node = at.node;
     // Kept on the document (`computedValue`) when it is the document read.
     let kept = at.path.is_empty() && at.document.computed.iter().any(|v| v.counts == element);
+    // A subset (the newest few) is not all of them: it counts nothing.
     let stored = kept
-        || node.embedded().iter().any(|e| e.source == element)
+        || node
+            .embedded()
+            .iter()
+            .any(|e| e.source == element && e.subset.is_none())
         || node.references().iter().any(|r| r.target == element);
     if stored || !at.path.is_empty() {
         return None;

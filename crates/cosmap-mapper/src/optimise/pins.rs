@@ -53,11 +53,19 @@ pub(crate) fn mark(decision: &mut Decision, choice: PinChoice, saves: f64, adds:
     };
     decision.reason = match choice {
         PinChoice::Keep => format!("pinned by the model (`keep`): {}", decision.reason),
-        PinChoice::Avoid => format!(
-            "pinned by the model (`avoid`); made, it would save {} and add {}",
-            about(human_ru_per_second(saves)),
-            about(human_ru_per_second(adds))
-        ),
+        PinChoice::Avoid => {
+            // The figure at which it would flip, as the weighing stated it, stays.
+            let break_even = decision
+                .reason
+                .split_once("; break-even: ")
+                .map(|(_, sentence)| format!("; break-even: {sentence}"))
+                .unwrap_or_default();
+            format!(
+                "pinned by the model (`avoid`); made, it would save {} and add {}{break_even}",
+                about(human_ru_per_second(saves)),
+                about(human_ru_per_second(adds))
+            )
+        }
     };
     decision
         .with("pinned", word)
