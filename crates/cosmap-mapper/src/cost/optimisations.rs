@@ -36,10 +36,33 @@ pub struct OptimisationEffect {
 /// design saves that none of them accounts for alone (negative when it adds).
 pub(crate) fn effects(
     optimised: &LogicalModel,
-    (rules_containers, rules_operations): (&[Container], &[Operation]),
+    rules: (&[Container], &[Operation]),
     patterns: &[PatternCost],
 ) -> (Vec<OptimisationEffect>, f64) {
     let mut out = Vec::new();
+    partition_keys(optimised, patterns, &mut out);
+    copies(optimised, patterns, &mut out);
+    snapshots_embedded(optimised, rules, patterns, &mut out);
+    extended_references(optimised, rules.1, patterns, &mut out);
+    kept_with_parents(optimised, rules.1, patterns, &mut out);
+    ancestors(optimised, rules.1, patterns, &mut out);
+    let total_saved: f64 = patterns
+        .iter()
+        .map(|p| p.rules.ru_per_second - p.optimised.ru_per_second)
+        .filter(|d| d.is_finite())
+        .sum();
+    let credited: BTreeSet<&str> = out.iter().flat_map(|e| e.patterns.iter().map(String::as_str)).collect();
+    let explained: f64 = patterns
+        .iter()
+        .filter(|p| credited.contains(p.name.as_str()))
+        .map(|p| p.rules.ru_per_second - p.optimised.ru_per_second)
+        .filter(|d| d.is_finite())
+        .sum();
+    (out, units::round(total_saved - explained))
+}
+
+/// Partition keys other than the root's identity, each with its effect.
+fn partition_keys(optimised: &LogicalModel, patterns: &[PatternCost], out: &mut Vec<OptimisationEffect>) {
     // Partition keys other than the root's identity: the patterns that read or write
     // the repartitioned container.
     for c in optimised
@@ -55,6 +78,10 @@ pub(crate) fn effects(
             patterns,
         ));
     }
+}
+
+/// Copies and feeds, each with its effect.
+fn copies(optimised: &LogicalModel, patterns: &[PatternCost], out: &mut Vec<OptimisationEffect>) {
     // Copies: the patterns that read or write a copy document type.
     for c in &optimised.containers {
         for d in c.document_types.iter().filter(|d| d.role == Role::Copy) {
@@ -82,6 +109,15 @@ pub(crate) fn effects(
             ));
         }
     }
+}
+
+/// Reference data embedded where referenced, each with its effect.
+fn snapshots_embedded(
+    optimised: &LogicalModel,
+    rules: (&[Container], &[Operation]),
+    patterns: &[PatternCost],
+    out: &mut Vec<OptimisationEffect>,
+) {
     // Embedded reference data: the patterns whose MR1–MR6 operation reads the
     // element's documents, or whose optimised operation writes a document carrying it.
     let mut embedded: BTreeSet<&str> = BTreeSet::new();
@@ -90,10 +126,7 @@ pub(crate) fn effects(
             snapshots(&d.embedded, &mut embedded);
         }
     }
-    let touched = snapshot_patterns(
-        (rules_containers, rules_operations),
-        (&optimised.containers, &optimised.operations),
-    );
+    let touched = snapshot_patterns(rules, (&optimised.containers, &optimised.operations));
     let none = BTreeSet::new();
     for element in embedded {
         let names = touched.get(element).unwrap_or(&none);
@@ -107,6 +140,15 @@ pub(crate) fn effects(
             patterns,
         ));
     }
+}
+
+/// Extended references, each with its effect.
+fn extended_references(
+    optimised: &LogicalModel,
+    rules_operations: &[Operation],
+    patterns: &[PatternCost],
+    out: &mut Vec<OptimisationEffect>,
+) {
     // Extended references: the patterns that read `holder.reference.attribute` (no
     // longer following it) and the writes that rewrite or create its holders.
     // A copy carries its source's extended references: the source's are the ones kept,
@@ -159,6 +201,15 @@ pub(crate) fn effects(
             }
         }
     }
+}
+
+/// Counts, subsets and buckets kept with their parents, each with its effect.
+fn kept_with_parents(
+    optimised: &LogicalModel,
+    rules_operations: &[Operation],
+    patterns: &[PatternCost],
+    out: &mut Vec<OptimisationEffect>,
+) {
     // Counts kept on parents, subsets and buckets: the patterns whose requests read or
     // keep them.
     use crate::operations::Purpose;
@@ -224,6 +275,15 @@ pub(crate) fn effects(
             }
         }
     }
+}
+
+/// Lists of ancestors, each with its effect.
+fn ancestors(
+    optimised: &LogicalModel,
+    rules_operations: &[Operation],
+    patterns: &[PatternCost],
+    out: &mut Vec<OptimisationEffect>,
+) {
     // Ancestors lists: the reads that no longer follow the parent link up, and the
     // writes that read the parent or rewrite the descendants.
     for c in &optimised.containers {
@@ -255,19 +315,6 @@ pub(crate) fn effects(
             }
         }
     }
-    let total_saved: f64 = patterns
-        .iter()
-        .map(|p| p.rules.ru_per_second - p.optimised.ru_per_second)
-        .filter(|d| d.is_finite())
-        .sum();
-    let credited: BTreeSet<&str> = out.iter().flat_map(|e| e.patterns.iter().map(String::as_str)).collect();
-    let explained: f64 = patterns
-        .iter()
-        .filter(|p| credited.contains(p.name.as_str()))
-        .map(|p| p.rules.ru_per_second - p.optimised.ru_per_second)
-        .filter(|d| d.is_finite())
-        .sum();
-    (out, units::round(total_saved - explained))
 }
 
 /// The RU/s saved (the positive differences, before minus after) and added (the
