@@ -153,20 +153,24 @@ fn extended_references(
     // longer following it) and the writes that rewrite or create its holders.
     // A copy carries its source's extended references: the source's are the ones kept,
     // and the reads of its copies are theirs.
+    // Each source's copies, by the source's container and document type.
+    let mut copies: BTreeMap<(&str, &str), Vec<(&str, &str)>> = BTreeMap::new();
+    for k in &optimised.containers {
+        for x in &k.document_types {
+            if let Some(of) = &x.copy_of {
+                let copy = (k.name.as_str(), x.name.as_str());
+                copies.entry((&of.container, &of.document_type)).or_default().push(copy);
+            }
+        }
+    }
+    let extended = |d: &&crate::logical_model::DocumentType| {
+        d.copy_of.is_none() && d.references.iter().any(|r| r.extended.is_some())
+    };
     for c in &optimised.containers {
-        for d in c.document_types.iter().filter(|d| d.copy_of.is_none()) {
-            let homes: Vec<(&str, &str)> = std::iter::once((c.name.as_str(), d.name.as_str()))
-                .chain(optimised.containers.iter().flat_map(|k| {
-                    k.document_types
-                        .iter()
-                        .filter(|x| {
-                            x.copy_of
-                                .as_ref()
-                                .is_some_and(|of| of.document_type == d.name && of.container == c.name)
-                        })
-                        .map(|x| (k.name.as_str(), x.name.as_str()))
-                }))
-                .collect();
+        for d in c.document_types.iter().filter(extended) {
+            let own = (c.name.as_str(), d.name.as_str());
+            let mut homes = vec![own];
+            homes.extend(copies.get(&own).into_iter().flatten().copied());
             for r in d
                 .references
                 .iter()
