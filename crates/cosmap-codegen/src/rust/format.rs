@@ -157,7 +157,7 @@ mod tests {
 
     #[test]
     fn a_file_printed_an_item_at_a_time_is_the_file_printed_whole() {
-        let text = "// Header.\n/// The module.\n/// - `x` { in docs\n#[allow(unused)]\npub mod data {\n/// A.\n#[derive(Debug)] pub struct A { a: [u8; 2] }\nconst B: u8 = { 1 };\n/// The impl.\nimpl A { pub fn new() -> Self { A { a: [0; 2] } }\n/// A long one.\npub async fn a_method_with_a_long_signature(&self, first_parameter: &str, second_parameter: ::std::string::String) -> ::core::result::Result<(), ::std::string::String> { let _ = '}'; let _ = r#\"}\"#; Ok(()) } }\nimpl B {}\nmod rt { pub fn f<'a>(x: &'a str) -> &'a str { x } }\n}\nfn outside() {}\n";
+        let text = "// Header.\n/// The module.\n/// - `x` { in docs\n#[allow(unused)]\npub mod data {\n/// A.\n#[derive(Debug)] pub struct A { a: [u8; 2] }\nconst B: u8 = { 1 };\n/// The impl.\nimpl A { pub fn new() -> Self { A { a: [0; 2] } }\npub fn it(&self) -> impl Iterator<Item = u8> + '_ { let b = 1; self.a.iter().map(move |x| x + b) }\n/// A long one.\npub async fn a_method_with_a_long_signature(&self, first_parameter: &str, second_parameter: ::std::string::String) -> ::core::result::Result<(), ::std::string::String> { let _ = '}'; let _ = r#\"}\"#; Ok(()) } }\nimpl B {}\nmod rt { pub fn f<'a>(x: &'a str) -> &'a str { x } }\n}\nfn outside() {}\n";
         let whole = whole(text).expect("parses");
         assert_eq!(in_pieces(text).as_deref(), Some(whole.as_str()), "{whole}");
         assert_eq!(parse_and_print(text).expect("parses"), whole);

@@ -194,10 +194,12 @@ pub(crate) fn block_body(text: &str, item: Range<usize>) -> Option<(usize, Range
         bytes: &text.as_bytes()[..item.end],
         pos: item.start,
     };
-    // The attributes (`#` and a bracketed group each), then the header's words.
+    // The attributes (`#` and a bracketed group each), then the header's words: the
+    // first after the visibility and qualifiers says what the item is (a function
+    // returning `impl Trait` is no block).
     let mut header = None;
     let mut depth = 0usize;
-    let mut block = false;
+    let mut kind = None;
     loop {
         match lexer.next().ok()?? {
             Token::Open(b'{') if depth == 0 => break,
@@ -205,7 +207,9 @@ pub(crate) fn block_body(text: &str, item: Range<usize>) -> Option<(usize, Range
             Token::Close(_) => depth = depth.checked_sub(1)?,
             Token::Word(s, e) if depth == 0 => {
                 header.get_or_insert(s);
-                block |= matches!(&text[s..e], "mod" | "impl");
+                if kind.is_none() && !matches!(&text[s..e], "pub" | "unsafe" | "default") {
+                    kind = Some(&text[s..e]);
+                }
             }
             Token::Other if depth == 0 && header.is_none() && text.as_bytes()[lexer.pos - 1] != b'#' => return None,
             _ => {}
@@ -215,6 +219,7 @@ pub(crate) fn block_body(text: &str, item: Range<usize>) -> Option<(usize, Range
     let body = open..text[..item.end].trim_end().strip_suffix('}')?.len();
     let first = text[body.clone()].trim_start();
     let inner = first.starts_with("#!") || first.starts_with("//!") || first.starts_with("/*!");
+    let block = matches!(kind, Some("mod" | "impl"));
     (block && !inner && body.start <= body.end).then_some((header?, body))
 }
 
