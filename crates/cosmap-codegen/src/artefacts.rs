@@ -32,27 +32,27 @@ pub fn generate(
     mapping: &TypeMapping,
     templates: &Templates,
 ) -> Result<Vec<Artefact>, CodegenError> {
+    // The data access first, while no other artefact is held: its render needs the
+    // most memory (its view as handlebars' JSON, the text, each item parsed).
+    // Without feature `data-access`, a typed error naming it.
+    let data = mapping
+        .data_access
+        .then(|| crate::rust::render_data_access(model, mapping, templates).map(|t| artefact(DATA_ACCESS_FILE, t)));
     let rust = crate::rust::render(model, mapping, templates);
     let others = others(model, templates);
-    with_rust_file(model, mapping, templates, rust, others)
+    with_rust_file(rust, data, others)
 }
 
-/// The artefacts of [`generate`], given the Rust file's text and the others: the data
-/// access added if asked for, the first error (the Rust file's first) returned, the
+/// The artefacts of [`generate`], given the Rust file's text, the data access if
+/// asked for, and the others: the first error (the Rust file's first) returned, the
 /// rest sorted by path and checked.
 fn with_rust_file(
-    model: &LogicalModel,
-    mapping: &TypeMapping,
-    templates: &Templates,
     rust: Result<String, CodegenError>,
+    data: Option<Result<Artefact, CodegenError>>,
     mut artefacts: Vec<Result<Artefact, CodegenError>>,
 ) -> Result<Vec<Artefact>, CodegenError> {
     artefacts.push(Ok(artefact(RUST_FILE, rust?)));
-    if mapping.data_access {
-        // Without feature `data-access`, a typed error naming it.
-        artefacts
-            .push(crate::rust::render_data_access(model, mapping, templates).map(|t| artefact(DATA_ACCESS_FILE, t)));
-    }
+    artefacts.extend(data);
     let artefacts: Vec<Artefact> = artefacts.into_iter().collect::<Result<_, _>>()?;
     let artefacts = sorted_by_path(artefacts);
     check_paths(&artefacts)?;

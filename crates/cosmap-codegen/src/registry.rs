@@ -24,12 +24,25 @@ impl Registry {
     /// Renders template `name` (its override if there is one) with `data`; `origin`
     /// names it in messages.
     pub fn render<T: Serialize>(&self, name: &str, data: &T, origin: &str) -> Result<String, CodegenError> {
+        let context = Context::wraps(data).map_err(|e| CodegenError::Template {
+            template: origin.to_string(),
+            message: e.to_string(),
+        })?;
+        self.render_context(name, &context, origin)
+    }
+
+    /// [`Registry::render`] of data turned into handlebars' JSON already: a large view
+    /// rendered twice is converted once, and need not be kept beside its JSON.
+    pub fn render_context(&self, name: &str, data: &Context, origin: &str) -> Result<String, CodegenError> {
         let failed = |message: String| CodegenError::Template {
             template: origin.to_string(),
             message,
         };
         if self.overrides.has_template(name) {
-            return self.overrides.render(name, data).map_err(|e| failed(e.to_string()));
+            return self
+                .overrides
+                .render_with_context(name, data)
+                .map_err(|e| failed(e.to_string()));
         }
         let Some(i) = TEMPLATES.iter().position(|(known, _)| *known == name) else {
             return Err(failed("no such template".into()));
@@ -42,7 +55,9 @@ impl Registry {
             Ok(registry)
         });
         match registry {
-            Ok(registry) => registry.render(name, data).map_err(|e| failed(e.to_string())),
+            Ok(registry) => registry
+                .render_with_context(name, data)
+                .map_err(|e| failed(e.to_string())),
             Err(message) => Err(failed(message.clone())),
         }
     }

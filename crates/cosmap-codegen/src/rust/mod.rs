@@ -16,6 +16,8 @@ mod emit;
 mod format;
 mod hooks;
 mod names;
+#[cfg(feature = "format")]
+mod pieces;
 #[cfg(feature = "data-access")]
 mod runtime;
 mod view;
@@ -117,13 +119,23 @@ pub fn render_data_access(
 ) -> Result<String, CodegenError> {
     #[cfg(feature = "data-access")]
     {
-        let view = view::build(model, mapping).map_err(CodegenError::Model)?;
-        let mut data = data_access::build(model, &view, mapping);
+        let origin = templates.origin(DATA_TEMPLATE);
+        let mut data = {
+            let mut data = data_access::build(
+                model,
+                &view::build(model, mapping).map_err(CodegenError::Model)?,
+                mapping,
+            );
+            data.rt = runtime::none();
+            // Turned into handlebars' JSON once, for both renders; the views dropped.
+            crate::templates::Data::of(&data, &origin)?
+        };
         // Rendered once without the runtime helpers, then with the ones it names.
-        data.rt = runtime::none();
-        data.rt = runtime::used(&templates.render(DATA_TEMPLATE, &data)?);
-        let text = templates.render(DATA_TEMPLATE, &data)?;
-        print(&text, &templates.origin(DATA_TEMPLATE))
+        let rt = runtime::used(&templates.render_data(DATA_TEMPLATE, &data)?);
+        data.set("rt", &rt, &origin)?;
+        let text = templates.render_data(DATA_TEMPLATE, &data)?;
+        drop(data);
+        print(&text, &origin)
     }
     #[cfg(not(feature = "data-access"))]
     {
