@@ -131,6 +131,7 @@ pub(crate) fn apply(
     if !containers.iter().any(eligible) {
         return None;
     }
+    let keys = Keys { model, t, stats };
     let without = price(containers);
     // The reads of each element, in name order.
     let mut reads: BTreeMap<&str, Vec<&AccessPattern>> = BTreeMap::new();
@@ -146,123 +147,22 @@ pub(crate) fn apply(
     // The containers whose key the model pins to something other than the identity.
     let mut pinned: BTreeSet<String> = BTreeSet::new();
     for c in containers.iter().filter(|c| eligible(c)) {
-        let Some(root) = c.document_types.iter().find(|d| d.role == Role::Root) else {
-            continue;
-        };
-        let identity = c.partition_key_property.clone();
-        let pin = pin_of(model, c);
-        if pin == Some(identity.as_str()) {
-            record_pinned_identity(trace, &c.name, &identity);
-            continue;
-        }
-        // Overflowing values, refused unless the first becomes a hierarchical key.
-        let mut overflowing: Vec<(Candidate, String)> = Vec::new();
-        let mut chosen = false;
-        let storage = facts::storage_after(model, stats, c, t.growth_years);
-        let future = facts::count_after(model, stats, &root.source, c.default_ttl, t.growth_years);
-        let aggregate_bytes = storage / future.max(1.0);
-        // The aggregate's other documents (entities, separated value objects) carry the
-        // root's identity only as the partition key: under a value alone they would
-        // lose what ties them to their root, so the identity stays, as the second level.
-        let members: Vec<&str> = c
-            .document_types
-            .iter()
-            .filter(|d| d.role != Role::Root)
-            .map(|d| d.name.as_str())
-            .collect();
-        let mut found = candidates_of(model, &reads, c, &root.source, &without);
-        if let Some(pin) = pin {
-            // Only the pinned key is weighed, whatever the reads filter on.
-            found.retain(|k| k.property == pin);
-            if found.is_empty() {
-                found.extend(pinned_candidate(model, c, &root.source, pin));
-            }
-            pinned.insert(c.name.clone());
-        }
-        for candidate in found {
-            if let Some(clash) = clash(c, &candidate) {
-                refuse(trace, &c.name, &identity, &candidate, clash);
-                continue;
-            }
-            // The largest logical partition after `growth_years`.
-            let largest_bytes = candidate.largest_share * storage;
-            if largest_bytes > t.logical_partition_max_bytes {
-                let why = format!(
-                    "its largest logical partition would hold about {} after {} years ({} of about {} aggregates of {} each; {}), over `logicalPartitionMaxBytes` ({})",
-                    human_bytes(largest_bytes),
-                    t.growth_years,
-                    human_share(candidate.largest_share),
-                    human_count(future),
-                    human_bytes(aggregate_bytes),
-                    share_origin(&candidate),
-                    human_bytes(t.logical_partition_max_bytes)
-                );
-                overflowing.push((candidate.with_largest_bytes(largest_bytes), why));
-                continue;
-            }
-            if !members.is_empty() {
-                let why = format!(
-                    "the `{}` documents would lose the `{identity}` that ties each to its `{}`",
-                    members.join("`, `"),
-                    root.source
-                );
-                overflowing.push((candidate.with_largest_bytes(largest_bytes), why));
-                continue;
-            }
-            candidates.push((c.name.clone(), candidate.with_largest_bytes(largest_bytes)));
-            chosen = true;
-            break;
-        }
-        // No value fits alone: the heaviest, then the identity (one aggregate per
-        // logical partition), when one aggregate fits.
-        let mut overflowing = overflowing.into_iter();
-        if !chosen && aggregate_bytes <= t.logical_partition_max_bytes {
-            if let Some((candidate, why)) = overflowing.next() {
-                let split = candidate.split(&identity, future, aggregate_bytes, why);
-                candidates.push((c.name.clone(), split));
-            }
-        }
-        for (candidate, why) in overflowing {
-            let bytes = candidate.largest_bytes.round();
-            refuse(trace, &c.name, &identity, &candidate, why).with("largestPartitionBytes", bytes);
-        }
+        candidates.extend(keys.candidate(c, &reads, &without, &mut pinned, trace));
     }
     if candidates.is_empty() {
         return Some(without);
     }
     let all = repartitioned(containers, &candidates);
     let with_all = price(&all);
-    // Each container's place by name, looked up once per candidate (never iterated).
-    let by_name = by_name(containers);
-    let mut kept: Vec<(String, Candidate)> = Vec::new();
-    let mut weighed: Vec<(String, Candidate, Figures)> = Vec::new();
-    let mut split_for_load = false;
     // Both designs' figures by name, looked up for every candidate.
     let (before, after) = (Lookup::of(&without), Lookup::of(&with_all));
-    for (name, candidate) in candidates {
-        let figures = Figures::of(&name, &candidate, &before, &after);
-        if !figures.saves(t.decision_margin) && !pinned.contains(&name) {
-            weighed.push((name, candidate, figures));
-            continue;
-        }
-        weighed.push((name.clone(), candidate.clone(), figures));
-        if figures.largest_ru <= t.logical_partition_max_ru_per_second {
-            kept.push((name, candidate));
-        } else if candidate.sub.is_empty() {
-            // Too busy alone: the value, then the identity, spreads its load.
-            let Some(c) = by_name.get(name.as_str()).map(|&i| &containers[i]) else {
-                continue;
-            };
-            let future = facts::count_after(model, stats, &root_of(c), c.default_ttl, t.growth_years);
-            let storage = facts::storage_after(model, stats, c, t.growth_years);
-            let why = busiest_why(t, &candidate, &figures);
-            let identity = c.partition_key_property.clone();
-            let split = candidate.split(&identity, future, storage / future.max(1.0), why);
-            kept.push((name, split));
-            split_for_load = true;
-        }
-    }
+    let weighing = keys.weigh(containers, candidates, &pinned, &before, &after);
     // The design with exactly the kept keys must cost less than none.
+    let Weighing {
+        mut kept,
+        weighed,
+        split_for_load,
+    } = weighing;
     let mut chosen: Option<(Vec<Container>, Priced)> = if kept.is_empty() {
         None
     } else if kept.len() == weighed.len() && !split_for_load {
@@ -281,61 +181,261 @@ pub(crate) fn apply(
         chosen = Some((design, priced));
         together = true;
     }
-    let chosen_workload = chosen.as_ref().map(|(_, priced)| workload(priced)).unwrap_or_default();
-    // The kept keys by container, looked up once per weighed candidate.
-    let kept_by_name: NameMap<&str, &Candidate> = kept.iter().map(|(k, c)| (k.as_str(), c)).collect();
-    for (name, candidate, figures) in weighed {
-        let identity = by_name
-            .get(name.as_str())
-            .map(|&i| containers[i].partition_key_property.as_str())
-            .unwrap_or_default();
-        let kept_as = kept_by_name.get(name.as_str()).copied();
-        let is_kept = kept_as.is_some();
-        if let (Some(kept_as), true) = (kept_as, together) {
-            // A key split for its load is weighed again on the design that has it.
-            let figures = match &chosen {
-                Some((_, priced)) if kept_as.sub.len() != candidate.sub.len() => {
-                    Figures::of(&name, kept_as, &before, &Lookup::of(priced))
-                }
-                _ => figures,
-            };
-            record_kept(trace, t, &name, identity, kept_as, &figures);
-            if let Some(decision) = trace.last_mut() {
-                figures.break_even(decision, true);
-            }
-            if pinned.contains(&name) {
-                record_pinned(trace, &name, &figures);
-            }
-            continue;
-        }
-        let why = if figures.largest_ru > t.logical_partition_max_ru_per_second && !is_kept {
-            busiest_why(t, &candidate, &figures)
-        } else if is_kept {
-            format!(
-                "alone it would lower the RU/s of the patterns on `{name}`, but the workload with the other keys kept would cost {chosen_workload} against {} now",
-                workload(&without)
-            )
-        } else {
-            format!(
-                "the patterns that read or write `{name}` would cost {} against {} now (with the copies each design would get): what the reads that filter on it save does not make up for the reads by id alone that become queries across partitions, or a copy serves them for less",
-                about(human_ru_per_second(figures.after)),
-                about(human_ru_per_second(figures.before))
-            )
-        };
-        let decision = refuse(trace, &name, identity, &candidate, why)
-            .with("largestPartitionRuPerSecond", figures.largest_ru.round())
-            .with("affectedRuPerSecond", rounded(figures.before))
-            .with("affectedRuPerSecondWith", rounded(figures.after));
-        figures.break_even(decision, false);
-    }
-    drop(kept_by_name);
-    drop(by_name);
+    let outcome = Outcome {
+        kept: &kept,
+        together,
+        chosen: chosen.as_ref().map(|(_, priced)| priced),
+        without: &without,
+        before: &before,
+        pinned: &pinned,
+    };
+    keys.record(containers, weighed, &outcome, trace);
     match (together, chosen) {
         (true, Some((chosen, priced))) => {
             *containers = Arc::new(chosen);
             Some(priced)
         }
         _ => Some(without),
+    }
+}
+
+/// What the partition keys are weighed with: the model, its thresholds and statistics.
+struct Keys<'a> {
+    model: &'a DomainModel,
+    t: &'a Thresholds,
+    stats: &'a Statistics,
+}
+
+/// The candidates weighed: those kept (by container name), every one with its figures,
+/// and whether one was split for its load (so the design with all is not the one kept).
+struct Weighing {
+    kept: Vec<(String, Candidate)>,
+    weighed: Vec<(String, Candidate, Figures)>,
+    split_for_load: bool,
+}
+
+/// What the weighing chose, for the decisions: the keys kept, whether they cost less
+/// together than none, the design with them priced, the design without, its figures,
+/// and the containers whose key the model pins.
+struct Outcome<'a> {
+    kept: &'a [(String, Candidate)],
+    together: bool,
+    chosen: Option<&'a Priced>,
+    without: &'a Priced,
+    before: &'a Lookup<'a>,
+    pinned: &'a BTreeSet<String>,
+}
+
+impl Keys<'_> {
+    /// `c`'s heaviest candidate that can be its key (the next tried where one clashes or
+    /// overflows, refusals recorded), or the heaviest split by the identity when none
+    /// fits alone; `pinned` gains `c` when the model pins its key to another property.
+    fn candidate(
+        &self,
+        c: &Container,
+        reads: &BTreeMap<&str, Vec<&AccessPattern>>,
+        without: &Priced,
+        pinned: &mut BTreeSet<String>,
+        trace: &mut Trace,
+    ) -> Option<(String, Candidate)> {
+        let (model, t) = (self.model, self.t);
+        let root = c.document_types.iter().find(|d| d.role == Role::Root)?;
+        let identity = c.partition_key_property.clone();
+        let pin = pin_of(model, c);
+        if pin == Some(identity.as_str()) {
+            record_pinned_identity(trace, &c.name, &identity);
+            return None;
+        }
+        // Overflowing values, refused unless the first becomes a hierarchical key.
+        let mut overflowing: Vec<(Candidate, String)> = Vec::new();
+        let storage = facts::storage_after(model, self.stats, c, t.growth_years);
+        let future = facts::count_after(model, self.stats, &root.source, c.default_ttl, t.growth_years);
+        let aggregate_bytes = storage / future.max(1.0);
+        let mut found = candidates_of(model, reads, c, &root.source, without);
+        if let Some(pin) = pin {
+            // Only the pinned key is weighed, whatever the reads filter on.
+            found.retain(|k| k.property == pin);
+            if found.is_empty() {
+                found.extend(pinned_candidate(model, c, &root.source, pin));
+            }
+            pinned.insert(c.name.clone());
+        }
+        let mut chosen = None;
+        for candidate in found {
+            if let Some(clash) = clash(c, &candidate) {
+                refuse(trace, &c.name, &identity, &candidate, clash);
+                continue;
+            }
+            // The largest logical partition after `growth_years`.
+            let largest_bytes = candidate.largest_share * storage;
+            let candidate = candidate.with_largest_bytes(largest_bytes);
+            match self.too_large(c, root, &candidate, largest_bytes, (storage, future)) {
+                Some(why) => overflowing.push((candidate, why)),
+                None => {
+                    chosen = Some((c.name.clone(), candidate));
+                    break;
+                }
+            }
+        }
+        // No value fits alone: the heaviest, then the identity (one aggregate per
+        // logical partition), when one aggregate fits.
+        let mut overflowing = overflowing.into_iter();
+        if chosen.is_none() && aggregate_bytes <= t.logical_partition_max_bytes {
+            chosen = overflowing
+                .next()
+                .map(|(candidate, why)| (c.name.clone(), candidate.split(&identity, future, aggregate_bytes, why)));
+        }
+        for (candidate, why) in overflowing {
+            let bytes = candidate.largest_bytes.round();
+            refuse(trace, &c.name, &identity, &candidate, why).with("largestPartitionBytes", bytes);
+        }
+        chosen
+    }
+
+    /// Why `candidate` cannot be `c`'s key alone: its largest logical partition would
+    /// hold `largest_bytes` (of `storage` bytes in `future` aggregates) over the limit, or
+    /// the aggregate's other documents would lose their tie to the root; `None` if it can.
+    fn too_large(
+        &self,
+        c: &Container,
+        root: &crate::logical_model::DocumentType,
+        candidate: &Candidate,
+        largest_bytes: f64,
+        (storage, future): (f64, f64),
+    ) -> Option<String> {
+        let t = self.t;
+        if largest_bytes > t.logical_partition_max_bytes {
+            return Some(format!(
+                "its largest logical partition would hold about {} after {} years ({} of about {} aggregates of {} each; {}), over `logicalPartitionMaxBytes` ({})",
+                human_bytes(largest_bytes),
+                t.growth_years,
+                human_share(candidate.largest_share),
+                human_count(future),
+                human_bytes(storage / future.max(1.0)),
+                share_origin(candidate),
+                human_bytes(t.logical_partition_max_bytes)
+            ));
+        }
+        // The aggregate's other documents (entities, separated value objects) carry the
+        // root's identity only as the partition key: under a value alone they would
+        // lose what ties them to their root, so the identity stays, as the second level.
+        let members: Vec<&str> = c
+            .document_types
+            .iter()
+            .filter(|d| d.role != Role::Root)
+            .map(|d| d.name.as_str())
+            .collect();
+        (!members.is_empty()).then(|| {
+            format!(
+                "the `{}` documents would lose the `{}` that ties each to its `{}`",
+                members.join("`, `"),
+                c.partition_key_property,
+                root.source
+            )
+        })
+    }
+
+    /// Each candidate by its figures (`before` and `after` all of them): those that save
+    /// past the decision margin (or are pinned) are kept, split by the identity where
+    /// one value's partition would be too busy.
+    fn weigh(
+        &self,
+        containers: &[Container],
+        candidates: Vec<(String, Candidate)>,
+        pinned: &BTreeSet<String>,
+        before: &Lookup<'_>,
+        after: &Lookup<'_>,
+    ) -> Weighing {
+        let t = self.t;
+        // Each container's place by name, looked up once per candidate (never iterated).
+        let by_name = by_name(containers);
+        let mut weighing = Weighing {
+            kept: Vec::new(),
+            weighed: Vec::new(),
+            split_for_load: false,
+        };
+        for (name, candidate) in candidates {
+            let figures = Figures::of(&name, &candidate, before, after);
+            weighing.weighed.push((name.clone(), candidate.clone(), figures));
+            if !figures.saves(t.decision_margin) && !pinned.contains(&name) {
+                continue;
+            }
+            if figures.largest_ru <= t.logical_partition_max_ru_per_second {
+                weighing.kept.push((name, candidate));
+            } else if candidate.sub.is_empty() {
+                // Too busy alone: the value, then the identity, spreads its load.
+                let Some(c) = by_name.get(name.as_str()).map(|&i| &containers[i]) else {
+                    continue;
+                };
+                let future = facts::count_after(self.model, self.stats, &root_of(c), c.default_ttl, t.growth_years);
+                let storage = facts::storage_after(self.model, self.stats, c, t.growth_years);
+                let why = busiest_why(t, &candidate, &figures);
+                let identity = c.partition_key_property.clone();
+                let split = candidate.split(&identity, future, storage / future.max(1.0), why);
+                weighing.kept.push((name, split));
+                weighing.split_for_load = true;
+            }
+        }
+        weighing
+    }
+
+    /// Records the decision on every candidate `weighed`, as `outcome` chose.
+    fn record(
+        &self,
+        containers: &[Container],
+        weighed: Vec<(String, Candidate, Figures)>,
+        outcome: &Outcome<'_>,
+        trace: &mut Trace,
+    ) {
+        let t = self.t;
+        let by_name = by_name(containers);
+        let chosen_workload = outcome.chosen.map(workload).unwrap_or_default();
+        // The kept keys by container, looked up once per weighed candidate.
+        let kept_by_name: NameMap<&str, &Candidate> = outcome.kept.iter().map(|(k, c)| (k.as_str(), c)).collect();
+        for (name, candidate, figures) in weighed {
+            let identity = by_name
+                .get(name.as_str())
+                .map(|&i| containers[i].partition_key_property.as_str())
+                .unwrap_or_default();
+            let kept_as = kept_by_name.get(name.as_str()).copied();
+            let is_kept = kept_as.is_some();
+            if let (Some(kept_as), true) = (kept_as, outcome.together) {
+                // A key split for its load is weighed again on the design that has it.
+                let figures = match outcome.chosen {
+                    Some(priced) if kept_as.sub.len() != candidate.sub.len() => {
+                        Figures::of(&name, kept_as, outcome.before, &Lookup::of(priced))
+                    }
+                    _ => figures,
+                };
+                record_kept(trace, t, &name, identity, kept_as, &figures);
+                if let Some(decision) = trace.last_mut() {
+                    figures.break_even(decision, true);
+                }
+                if outcome.pinned.contains(&name) {
+                    record_pinned(trace, &name, &figures);
+                }
+                continue;
+            }
+            let why = if figures.largest_ru > t.logical_partition_max_ru_per_second && !is_kept {
+                busiest_why(t, &candidate, &figures)
+            } else if is_kept {
+                format!(
+                    "alone it would lower the RU/s of the patterns on `{name}`, but the workload with the other keys kept would cost {chosen_workload} against {} now",
+                    workload(outcome.without)
+                )
+            } else {
+                format!(
+                    "the patterns that read or write `{name}` would cost {} against {} now (with the copies each design would get): what the reads that filter on it save does not make up for the reads by id alone that become queries across partitions, or a copy serves them for less",
+                    about(human_ru_per_second(figures.after)),
+                    about(human_ru_per_second(figures.before))
+                )
+            };
+            let decision = refuse(trace, &name, identity, &candidate, why)
+                .with("largestPartitionRuPerSecond", figures.largest_ru.round())
+                .with("affectedRuPerSecond", rounded(figures.before))
+                .with("affectedRuPerSecondWith", rounded(figures.after));
+            figures.break_even(decision, false);
+        }
     }
 }
 
