@@ -103,8 +103,7 @@ fn consider(
     containers: &mut Cow<'_, [Container]>,
     trace: &mut Trace,
 ) -> bool {
-    let (holders, by_name) = (site.holders, site.by_name);
-    let Some((ci, di)) = holders.locate(&pattern.start) else {
+    let Some((ci, di)) = site.holders.locate(&pattern.start) else {
         return false;
     };
     let source = &containers[ci];
@@ -115,64 +114,17 @@ fn consider(
     if filters.contains(&source.partition_key_property.as_str()) || site.within.contains(pattern.name.as_str()) {
         return false; // already read within partitions (by its key, or through a claim)
     }
-    let subject = pattern.name.as_str();
-    if pattern.filter.is_empty() {
-        refuse(
-            trace,
-            pattern,
-            format!(
-                "a read of `{}` that filters on nothing: no container partitioned by a filter can serve it (a feed may, see `feed`)",
-                source.name
-            ),
-        );
-        return false;
-    }
-    if let Some(sensitive) = reads_sensitive(doc, pattern) {
-        refuse(
-            trace,
-            pattern,
-            format!("it reads `{sensitive}`, which is `sensitive`: a copy would store it outside its own document"),
-        );
-        return false;
-    }
-    // The size is known when every root stored here declares its count.
-    let known = source.document_types.iter().filter(|d| d.role == Role::Root).all(|d| {
-        model
-            .element(&d.source)
-            .and_then(|e| e.volume())
-            .and_then(|v| v.count)
-            .is_some()
-    });
-    let storage = known.then(|| design.storage_bytes(&source.name));
-    let Some(bytes) = storage else {
-        refuse(trace, pattern, format!(
-                    "a cross-partition read of `{}`, but its size is unknown: give its entities a `volume` (count and avgSizeBytes)",
-                    source.name
-                ));
-        return false;
-    };
-    let filter = pattern.filter.join(", ");
-    // The first container (in order) partitioned by a filtered attribute that
-    // `doc` refers to once, reached through the first such reference.
-    let mut target: Option<(usize, String)> = None;
-    for r in doc.references.iter().filter(|r| !r.many) {
-        let Some(&j) = by_name.get(&r.target_container) else {
-            continue;
-        };
-        let c = &containers[j];
-        let fits = j != ci
-            && c.kind == ContainerKind::Aggregate
-            && c.sub_partition_key_properties.is_empty()
-            && filters.contains(&c.partition_key_property.as_str())
-            && r.target_identity == c.partition_key_property;
-        if fits && target.as_ref().is_none_or(|(best, _)| j < *best) {
-            target = Some((j, r.name.clone()));
+    let bytes = match source_bytes(model, pattern, design, source, doc) {
+        Ok(bytes) => bytes,
+        Err(why) => {
+            refuse(trace, pattern, why);
+            return false;
         }
-    }
-    let Some((tj, via)) = target else {
+    };
+    let Some((tj, via)) = target_of(containers, site.by_name, ci, doc, &filters) else {
         refuse(trace, pattern, format!(
-                    "a cross-partition read of `{}` filtering on {filter}, but no other container is partitioned by one of those that `{}` refers to",
-                    source.name, doc.name
+                    "a cross-partition read of `{}` filtering on {}, but no other container is partitioned by one of those that `{}` refers to",
+                    source.name, pattern.filter.join(", "), doc.name
                 ))
             .with("containerBytes", bytes);
         return false;
@@ -180,14 +132,7 @@ fn consider(
     // A copy stores the target's partition key beside the source's own properties:
     // a property of that name would be there twice.
     let pk = &containers[tj].partition_key_property;
-    let clash = doc
-        .attributes
-        .iter()
-        .map(|a| (a.name.as_str(), "an attribute"))
-        .chain(doc.embedded.iter().map(|e| (e.name.as_str(), "an embedded object")))
-        .chain(doc.references.iter().map(|r| (r.name.as_str(), "a reference")))
-        .find(|(name, _)| name == pk);
-    if let Some((name, what)) = clash {
+    if let Some((name, what)) = named(doc, pk) {
         refuse(trace, pattern, format!(
                     "a copy of `{}` in `{}` would store that container's partition key `{pk}` beside `{}`'s own property `{name}` ({what}): rename that property to allow the copy",
                     doc.name, containers[tj].name, doc.name
@@ -197,7 +142,7 @@ fn consider(
         return false;
     }
     // A short form (`project`) is copied as such: only what the pattern reads.
-    let mut copy = projected(doc, pattern, &via);
+    let copy = projected(doc, pattern, &via);
     // The cost model decides: a copy pays when the fan-out it saves on reads
     // exceeds the writes it adds (each write of the source is written again).
     let partitions = design.partitions(&source.name);
@@ -221,7 +166,112 @@ fn consider(
         }
         return false;
     }
-    let source_name = source.name.clone();
+    let figures = CopyFigures {
+        bytes,
+        partitions,
+        saved,
+        added,
+    };
+    make(pattern, site, containers, (ci, tj, &via), copy, &figures, trace)
+}
+
+/// What a copy saves and adds, with the source's size and physical partitions.
+struct CopyFigures {
+    bytes: f64,
+    partitions: f64,
+    saved: f64,
+    added: f64,
+}
+
+/// The size of `source` for `pattern`'s copy, or why no copy can serve it: the read
+/// filters on nothing, reads a `sensitive` attribute, or the source's size is unknown.
+fn source_bytes(
+    model: &DomainModel,
+    pattern: &AccessPattern,
+    design: &Design<'_>,
+    source: &Container,
+    doc: &DocumentType,
+) -> Result<f64, String> {
+    if pattern.filter.is_empty() {
+        return Err(format!(
+            "a read of `{}` that filters on nothing: no container partitioned by a filter can serve it (a feed may, see `feed`)",
+            source.name
+        ));
+    }
+    if let Some(sensitive) = reads_sensitive(doc, pattern) {
+        return Err(format!(
+            "it reads `{sensitive}`, which is `sensitive`: a copy would store it outside its own document"
+        ));
+    }
+    // The size is known when every root stored here declares its count.
+    let known = source.document_types.iter().filter(|d| d.role == Role::Root).all(|d| {
+        model
+            .element(&d.source)
+            .and_then(|e| e.volume())
+            .and_then(|v| v.count)
+            .is_some()
+    });
+    if !known {
+        return Err(format!(
+            "a cross-partition read of `{}`, but its size is unknown: give its entities a `volume` (count and avgSizeBytes)",
+            source.name
+        ));
+    }
+    Ok(design.storage_bytes(&source.name))
+}
+
+/// The first container (in order) partitioned by a filtered attribute that `doc` (in
+/// container `ci`) refers to once, with the name of the first such reference.
+fn target_of(
+    containers: &[Container],
+    by_name: &BTreeMap<String, usize>,
+    ci: usize,
+    doc: &DocumentType,
+    filters: &[&str],
+) -> Option<(usize, String)> {
+    let mut target: Option<(usize, String)> = None;
+    for r in doc.references.iter().filter(|r| !r.many) {
+        let Some(&j) = by_name.get(&r.target_container) else {
+            continue;
+        };
+        let c = &containers[j];
+        let fits = j != ci
+            && c.kind == ContainerKind::Aggregate
+            && c.sub_partition_key_properties.is_empty()
+            && filters.contains(&c.partition_key_property.as_str())
+            && r.target_identity == c.partition_key_property;
+        if fits && target.as_ref().is_none_or(|(best, _)| j < *best) {
+            target = Some((j, r.name.clone()));
+        }
+    }
+    target
+}
+
+/// `doc`'s own property called `name`, and what it is (an attribute, an embedded
+/// object, a reference), if it has one.
+fn named<'d>(doc: &'d DocumentType, name: &str) -> Option<(&'d str, &'static str)> {
+    doc.attributes
+        .iter()
+        .map(|a| (a.name.as_str(), "an attribute"))
+        .chain(doc.embedded.iter().map(|e| (e.name.as_str(), "an embedded object")))
+        .chain(doc.references.iter().map(|r| (r.name.as_str(), "a reference")))
+        .find(|(n, _)| *n == name)
+}
+
+/// Makes `copy` (of the document read in container `ci`) in container `tj`, its
+/// partition key taken through the reference `via`, or widens the copy already there;
+/// records the decision. Whether it changed `containers`.
+fn make(
+    pattern: &AccessPattern,
+    site: &Site<'_>,
+    containers: &mut Cow<'_, [Container]>,
+    (ci, tj, via): (usize, usize, &str),
+    mut copy: DocumentType,
+    figures: &CopyFigures,
+    trace: &mut Trace,
+) -> bool {
+    let subject = pattern.name.as_str();
+    let source_name = containers[ci].name.clone();
     // The design is cloned only when a copy is made (a weighing often makes none).
     let target = &mut containers.to_mut()[tj];
     let existing = target.document_types.make_mut().iter_mut().find(|d| {
@@ -245,7 +295,7 @@ fn consider(
         return widened;
     }
     let pk = target.partition_key_property.clone();
-    let partition_key_from = PropertyPath::new([via.as_str(), "id"]);
+    let partition_key_from = PropertyPath::new([via, "id"]);
     let source_type = copy.name.clone();
     while target.document_types.iter().any(|d| d.name == copy.name) {
         copy.name.push_str("Copy");
@@ -271,22 +321,45 @@ fn consider(
     copy.sub_partition_key_properties = Vec::new();
     copy.parent = None;
     copy.containment = None;
-    trace
+    record_made(pattern, site, &source_name, &copy.source, target, figures, trace);
+    target.document_types.make_mut().push(copy);
+    if !target.rules.contains(&Rule::Copy) {
+        target.rules.push(Rule::Copy);
+    }
+    mark_copy_source(&mut containers.to_mut()[ci], trace);
+    true
+}
+
+/// Records the copy of `element` (from container `source`) made into `target` for
+/// `pattern`, with its figures, its break-even and the model's pin.
+fn record_made(
+    pattern: &AccessPattern,
+    site: &Site<'_>,
+    source: &str,
+    element: &str,
+    target: &Container,
+    figures: &CopyFigures,
+    trace: &mut Trace,
+) {
+    let CopyFigures {
+        bytes,
+        partitions,
+        saved,
+        added,
+    } = *figures;
+    let pk = &target.partition_key_property;
+    let decision = trace
         .record(
             Rule::Copy,
-            subject,
+            pattern.name.as_str(),
+            format!("copy `{element}` documents into `{}` (partitioned by `/{pk}`)", target.name),
             format!(
-                "copy `{}` documents into `{}` (partitioned by `/{pk}`)",
-                copy.source, target.name
-            ),
-            format!(
-                "`{}` runs {} and filters `{source_name}` (about {}, over {partitions} physical partitions) on {filter}, not its partition key; in `{}` it becomes a single-partition query, saving about {:.0} RU/s of fan-out for {:.0} RU/s of copy writes; the change feed keeps the copy in sync, and TTL is turned on in `{source_name}` (defaultTtl -1) so deletions reach the feed",
+                "`{}` runs {} and filters `{source}` (about {}, over {partitions} physical partitions) on {}, not its partition key; in `{}` it becomes a single-partition query, saving about {saved:.0} RU/s of fan-out for {added:.0} RU/s of copy writes; the change feed keeps the copy in sync, and TTL is turned on in `{source}` (defaultTtl -1) so deletions reach the feed",
                 pattern.name,
                 human_rate(pattern.per_second),
                 human_bytes(bytes),
+                pattern.filter.join(", "),
                 target.name,
-                saved,
-                added
             ),
         )
         .with("perSecond", pattern.per_second)
@@ -296,18 +369,10 @@ fn consider(
         .with("readRuSaved", units::round(saved))
         .with("writeRuAdded", units::round(added))
         .with("targetContainer", target.name.as_str());
-    if let Some(decision) = trace.last_mut() {
-        break_even(decision, &source_name, partitions, pattern.per_second, added, true);
-        if let Some(pin) = site.pin {
-            super::pins::mark(decision, pin, saved, added);
-        }
+    break_even(decision, source, partitions, pattern.per_second, added, true);
+    if let Some(pin) = site.pin {
+        super::pins::mark(decision, pin, saved, added);
     }
-    target.document_types.make_mut().push(copy);
-    if !target.rules.contains(&Rule::Copy) {
-        target.rules.push(Rule::Copy);
-    }
-    mark_copy_source(&mut containers.to_mut()[ci], trace);
-    true
 }
 
 /// The equality filters of `pattern` on `doc`, a path to the id of a root that `doc`
