@@ -44,6 +44,7 @@ pub(crate) fn apply(
         return priced;
     }
     patterns.sort_by(|a, b| a.name.cmp(&b.name));
+    let feeds = Feeds { t, name, price };
     let mut current = priced.unwrap_or_else(|| price(containers));
     for pattern in patterns {
         let fans_out = current
@@ -54,6 +55,34 @@ pub(crate) fn apply(
         if !fans_out {
             continue;
         }
+        if let Some((design, priced)) = feeds.weigh(containers, &current, pattern, pins.choice(&pattern.name), trace) {
+            *containers = Arc::new(design);
+            current = priced;
+        }
+    }
+    Some(current)
+}
+
+/// What a feed is weighed with: the thresholds, the feeds container's name and the
+/// pricing of a design.
+struct Feeds<'a> {
+    t: &'a Thresholds,
+    name: &'a str,
+    price: &'a dyn Fn(&[Container]) -> Priced,
+}
+
+impl Feeds<'_> {
+    /// A feed for `pattern` on `containers` (priced `current`), as the model pins it:
+    /// the design with it, priced, where it is made; its decision recorded either way.
+    fn weigh(
+        &self,
+        containers: &[Container],
+        current: &Priced,
+        pattern: &AccessPattern,
+        pin: Option<PinChoice>,
+        trace: &mut Trace,
+    ) -> Option<(Vec<Container>, Priced)> {
+        let t = self.t;
         let sensitive = containers
             .iter()
             .flat_map(|c| &c.document_types)
@@ -62,12 +91,10 @@ pub(crate) fn apply(
         if let Some(attribute) = sensitive {
             let why = format!("would store `{attribute}`, which is `sensitive`, outside its own document");
             no_feed(trace, pattern, why);
-            continue;
+            return None;
         }
-        let Some((candidate, feed_name, source)) = with_feed(containers, pattern, name) else {
-            continue;
-        };
-        let with = price(&candidate);
+        let (mut candidate, feed_name, source) = with_feed(containers, pattern, self.name)?;
+        let with = (self.price)(&candidate);
         let (before, after) = (current.total(), with.total());
         // The feed is one logical partition: its reads and the writes that keep it.
         let feed_ru = feed_load(&with, &feed_name);
@@ -82,9 +109,8 @@ pub(crate) fn apply(
                 ),
             )
             .with("feedRuPerSecond", feed_ru.round());
-            continue;
+            return None;
         }
-        let pin = pins.choice(&pattern.name);
         // What it saves on the read it serves, and adds to the other patterns (the writes
         // that keep it): its break-even.
         let (saves, adds) = crate::cost::optimisations::saves_and_adds(
@@ -97,10 +123,10 @@ pub(crate) fn apply(
                 .with("workloadRuPerSecond", before)
                 .with("workloadRuPerSecondWith", after);
             super::pins::mark(decision, PinChoice::Avoid, saves, adds);
-            continue;
+            return None;
         }
-        if !with.cheaper_than(&current) && pin.is_none() {
-            no_feed(
+        if !with.cheaper_than(current) && pin.is_none() {
+            let decision = no_feed(
                 trace,
                 pattern,
                 format!(
@@ -111,44 +137,50 @@ pub(crate) fn apply(
             )
             .with("workloadRuPerSecond", before)
             .with("workloadRuPerSecondWith", after);
-            if let Some(decision) = trace.last_mut() {
-                super::break_even(decision, saves, adds, false);
-            }
-            continue;
+            super::break_even(decision, saves, adds, false);
+            return None;
         }
-        trace
-            .record(
-                Rule::Feed,
-                pattern.name.as_str(),
-                format!("a feed `{feed_name}` of the newest {} in `{}`", pattern.limit.unwrap_or_default(), container_name(&candidate)),
-                format!(
-                    "`{}` runs {} across every partition for the newest {} by {}; a feed of their short forms in one logical partition, upserted from the change feed and trimmed to {} on each create, makes it a single-partition query: the workload costs {} instead of {}; only this pattern reads the feed",
-                    pattern.name,
-                    human_rate(pattern.per_second),
-                    pattern.limit.unwrap_or_default(),
-                    pattern.sort.join(", "),
-                    pattern.limit.unwrap_or_default(),
-                    human_ru_per_second(after),
-                    human_ru_per_second(before)
-                ),
-            )
-            .with("limit", pattern.limit.unwrap_or_default())
-            .with("workloadRuPerSecond", before)
-            .with("workloadRuPerSecondWith", after);
-        if let Some(decision) = trace.last_mut() {
-            super::break_even(decision, saves, adds, true);
-            if let Some(pin) = pin {
-                super::pins::mark(decision, pin, saves, adds);
-            }
+        let into = container_name(&candidate);
+        let decision = record_made(trace, pattern, &feed_name, &into, (before, after));
+        super::break_even(decision, saves, adds, true);
+        if let Some(pin) = pin {
+            super::pins::mark(decision, pin, saves, adds);
         }
-        let mut candidate = candidate;
         if let Some(source) = candidate.iter_mut().find(|c| c.name == source) {
             mark_copy_source(source, trace);
         }
-        *containers = Arc::new(candidate);
-        current = price(containers);
+        let priced = (self.price)(&candidate);
+        Some((candidate, priced))
     }
-    Some(current)
+}
+
+/// Records the feed `feed_name` made in container `into` for `pattern`, with the
+/// workload `before` and `after` it.
+fn record_made<'t>(
+    trace: &'t mut Trace,
+    pattern: &AccessPattern,
+    feed_name: &str,
+    into: &str,
+    (before, after): (f64, f64),
+) -> &'t mut crate::decision::Decision {
+    let limit = pattern.limit.unwrap_or_default();
+    trace
+        .record(
+            Rule::Feed,
+            pattern.name.as_str(),
+            format!("a feed `{feed_name}` of the newest {limit} in `{into}`"),
+            format!(
+                "`{}` runs {} across every partition for the newest {limit} by {}; a feed of their short forms in one logical partition, upserted from the change feed and trimmed to {limit} on each create, makes it a single-partition query: the workload costs {} instead of {}; only this pattern reads the feed",
+                pattern.name,
+                human_rate(pattern.per_second),
+                pattern.sort.join(", "),
+                human_ru_per_second(after),
+                human_ru_per_second(before)
+            ),
+        )
+        .with("limit", limit)
+        .with("workloadRuPerSecond", before)
+        .with("workloadRuPerSecondWith", after)
 }
 
 /// Records that `pattern` gets no feed, and `why` (after "a feed of its newest N").
