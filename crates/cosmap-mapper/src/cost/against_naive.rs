@@ -140,32 +140,51 @@ fn structure(model: &DomainModel, p: &PatternCost, designs: &Designs<'_>, naive:
         .access_pattern(&p.name)
         .map(|a| a.start.as_str())
         .unwrap_or_default();
-    // A member read by its own id: it lives in its aggregate's partitions.
     if first.kind() == OperationKind::CrossPartitionQuery && naive_first.kind() != OperationKind::CrossPartitionQuery {
-        if let Some(root) = model.root_of(start).filter(|r| r.name != start) {
-            let rule = if model.element(start).is_some_and(|e| e.is_entity()) {
-                Rule::Mr3
-            } else {
-                Rule::Mr4
-            };
-            return (
-                rule,
-                format!(
-                    "`{start}` is a member of `{}`'s aggregate, kept in its logical partitions ({rule}): without the root's key a read of it is a query across every partition, where the naive port reads it by id; give the read `{}`'s key, or make `{start}` a root",
-                    root.name, root.name
-                ),
-            );
-        }
+        return read_without_the_key(model, start, first, container);
+    }
+    if let Some(extra) = extra_request(op, naive_op) {
+        return extra;
+    }
+    wider_or_larger(designs, first, naive_first, container)
+}
+
+/// A read across every partition where the naive port reads by id: a member read by its
+/// own id (it lives in its aggregate's partitions), or a container partitioned by what
+/// the read does not give.
+fn read_without_the_key(
+    model: &DomainModel,
+    start: &str,
+    first: &crate::operations::Request,
+    container: Option<&Container>,
+) -> (Rule, String) {
+    if let Some(root) = model.root_of(start).filter(|r| r.name != start) {
+        let rule = if model.element(start).is_some_and(|e| e.is_entity()) {
+            Rule::Mr3
+        } else {
+            Rule::Mr4
+        };
         return (
-            Rule::Mr2,
+            rule,
             format!(
-                "`{}` is partitioned by `{}` (MR2), which this read does not give: a query across every partition, where the naive port reads by id",
-                first.container,
-                container.map(|c| c.partition_key.paths.join(", ")).unwrap_or_default()
+                "`{start}` is a member of `{}`'s aggregate, kept in its logical partitions ({rule}): without the root's key a read of it is a query across every partition, where the naive port reads it by id; give the read `{}`'s key, or make `{start}` a root",
+                root.name, root.name
             ),
         );
     }
-    // Requests the naive port does not send: what they are for.
+    (
+        Rule::Mr2,
+        format!(
+            "`{}` is partitioned by `{}` (MR2), which this read does not give: a query across every partition, where the naive port reads by id",
+            first.container,
+            container.map(|c| c.partition_key.paths.join(", ")).unwrap_or_default()
+        ),
+    )
+}
+
+/// A request `op` sends that the naive port's `naive_op` does not (the structure's
+/// first: an optimisation's sync beside them is its trade), and what it is for.
+fn extra_request(op: &Operation, naive_op: &Operation) -> Option<(Rule, String)> {
     let kind = |purpose: &Purpose| std::mem::discriminant(purpose);
     let extras: Vec<(&crate::operations::Request, Rule)> = op
         .requests
@@ -176,21 +195,28 @@ fn structure(model: &DomainModel, p: &PatternCost, designs: &Designs<'_>, naive:
         })
         .map(|r| (r, rule_of(&r.purpose)))
         .collect();
-    // The structure's requests first: an optimisation's sync beside them is its trade.
-    let extra = extras
+    let &(extra, rule) = extras
         .iter()
         .find(|(_, rule)| rule.is_mapping_rule())
-        .or_else(|| extras.first());
-    if let Some(&(extra, rule)) = extra {
-        return (
-            rule,
-            format!(
-                "it sends a request the naive port (each element its own document) does not: it {} ({rule})",
-                lower_first(&extra.purpose.to_string())
-            ),
-        );
-    }
-    // The same requests over more partitions: the aggregate's container is wider.
+        .or_else(|| extras.first())?;
+    Some((
+        rule,
+        format!(
+            "it sends a request the naive port (each element its own document) does not: it {} ({rule})",
+            lower_first(&extra.purpose.to_string())
+        ),
+    ))
+}
+
+/// The same requests as the naive port's, dearer: over more partitions (the aggregate's
+/// container is wider, MR1), or reading documents that carry what they embed (MR4), or
+/// larger documents and partitions (MR1).
+fn wider_or_larger(
+    designs: &Designs<'_>,
+    first: &crate::operations::Request,
+    naive_first: &crate::operations::Request,
+    container: Option<&Container>,
+) -> (Rule, String) {
     let partitions = |figures: &[ContainerFigures], name: &str| {
         figures
             .iter()
