@@ -148,115 +148,133 @@ fn candidates(model: &DomainModel, t: &Thresholds, containers: &[Container], tra
         .filter(|p| p.kind == AccessKind::Read && p.limit.is_some() && !p.sort.is_empty())
         .collect();
     patterns.sort_by(|a, b| a.name.cmp(&b.name));
-    let mut out = Vec::new();
-    for p in patterns {
-        let [Some(filter)] = p.filters()[..] else {
-            continue;
-        };
-        let only_start = p.returns.iter().all(|r| *r == p.start) && p.counts.is_empty();
-        if filter.op != FilterOp::Equal || !only_start {
-            continue;
-        }
-        let Some((cc, cd)) = super::home(containers, &p.start) else {
-            continue;
-        };
-        let sortable = p.sort_keys().iter().all(|k| {
-            cd.attributes
-                .iter()
-                .any(|a| a.name == k.attribute && !a.many && !a.sensitive)
-        });
-        if !sortable {
-            continue;
-        }
-        let Some((pc, pd, kept)) = parent(containers, cc, cd, filter.attribute) else {
-            continue;
-        };
-        let newest = p.limit.unwrap_or_default();
-        let refuse = |trace: &mut Trace, why: String| {
-            trace.record(
-                Rule::Subset,
-                p.name.as_str(),
-                format!("queries the newest `{}`s", p.start),
-                why,
-            );
-        };
-        if super::copied(containers, pc, pd) {
-            refuse(
-                trace,
-                format!(
-                    "`{}` documents are copied elsewhere: every child written would rewrite the copies too",
-                    pd.name
-                ),
-            );
-            continue;
-        }
-        let child_bytes = cd.estimated_size_bytes.unwrap_or(DEFAULT_ITEM_BYTES);
-        let parent_bytes = pd.estimated_size_bytes.unwrap_or(DEFAULT_ITEM_BYTES);
-        let with = parent_bytes + newest as f64 * child_bytes;
-        if with > t.max_embedded_document_bytes {
-            refuse(
-                trace,
-                format!(
-                    "the newest {newest} `{}`s (about {} each) would make `{}` about {}, over `maxEmbeddedDocumentBytes` ({})",
-                    p.start,
-                    human_bytes(child_bytes),
-                    pd.name,
-                    human_bytes(with),
-                    human_bytes(t.max_embedded_document_bytes)
-                ),
-            );
-            continue;
-        }
-        let prefix = if p.sort.first().is_some_and(|s| s.starts_with('-')) {
-            "newest"
-        } else {
-            "first"
-        };
-        let mut name = format!("{prefix}{}s", p.start);
-        while super::taken(pc, pd, &name) {
-            name.push_str("Subset");
-        }
-        let identity = cd.id.attribute().unwrap_or("id").to_string();
-        let mut attributes = vec![Property::text(&identity)];
-        attributes.extend(cd.attributes.iter().map(|a| Property {
-            unique: false,
-            ..a.clone()
-        }));
-        let mut embedded = cd.embedded.clone();
-        strip_sensitive(&mut attributes, &mut embedded);
-        out.push(Candidate {
-            pattern: p.name.clone(),
-            element: p.start.clone(),
-            parent_container: pc.name.clone(),
-            parent_document: pd.name.clone(),
-            embedded: Embedded {
-                name,
-                source: p.start.clone(),
-                kind: EmbeddedKind::Subset,
-                description: cd.description.clone(),
-                many: true,
-                max: Some(newest),
-                attributes,
-                embedded,
-                // Not the reference to the parent that holds them.
-                references: cd
-                    .references
-                    .iter()
-                    .filter(|r| r.target != pd.source)
-                    .cloned()
-                    .collect(),
-                subset: Some(SubsetOf {
-                    container: cc.name.clone(),
-                    document_type: cd.name.clone(),
-                    newest,
-                    sort: p.sort.clone(),
-                    serves: p.name.clone(),
-                    kept,
-                }),
-            },
-        });
+    patterns
+        .into_iter()
+        .filter_map(|p| candidate(t, containers, p, trace))
+        .collect()
+}
+
+/// The subset `p` could be served by (see [`candidates`]), the refusal of one it cannot
+/// recorded.
+fn candidate(t: &Thresholds, containers: &[Container], p: &AccessPattern, trace: &mut Trace) -> Option<Candidate> {
+    let [Some(filter)] = p.filters()[..] else {
+        return None;
+    };
+    let only_start = p.returns.iter().all(|r| *r == p.start) && p.counts.is_empty();
+    if filter.op != FilterOp::Equal || !only_start {
+        return None;
     }
-    out
+    let Some((cc, cd)) = super::home(containers, &p.start) else {
+        return None;
+    };
+    let sortable = p.sort_keys().iter().all(|k| {
+        cd.attributes
+            .iter()
+            .any(|a| a.name == k.attribute && !a.many && !a.sensitive)
+    });
+    if !sortable {
+        return None;
+    }
+    let Some((pc, pd, kept)) = parent(containers, cc, cd, filter.attribute) else {
+        return None;
+    };
+    let newest = p.limit.unwrap_or_default();
+    let refuse = |trace: &mut Trace, why: String| {
+        trace.record(
+            Rule::Subset,
+            p.name.as_str(),
+            format!("queries the newest `{}`s", p.start),
+            why,
+        );
+    };
+    if super::copied(containers, pc, pd) {
+        refuse(
+            trace,
+            format!(
+                "`{}` documents are copied elsewhere: every child written would rewrite the copies too",
+                pd.name
+            ),
+        );
+        return None;
+    }
+    let child_bytes = cd.estimated_size_bytes.unwrap_or(DEFAULT_ITEM_BYTES);
+    let parent_bytes = pd.estimated_size_bytes.unwrap_or(DEFAULT_ITEM_BYTES);
+    let with = parent_bytes + newest as f64 * child_bytes;
+    if with > t.max_embedded_document_bytes {
+        refuse(
+            trace,
+            format!(
+                "the newest {newest} `{}`s (about {} each) would make `{}` about {}, over `maxEmbeddedDocumentBytes` ({})",
+                p.start,
+                human_bytes(child_bytes),
+                pd.name,
+                human_bytes(with),
+                human_bytes(t.max_embedded_document_bytes)
+            ),
+        );
+        return None;
+    }
+    Some(Candidate {
+        pattern: p.name.clone(),
+        element: p.start.clone(),
+        parent_container: pc.name.clone(),
+        parent_document: pd.name.clone(),
+        embedded: subset_of(p, (cc, cd), (pc, pd), kept),
+    })
+}
+
+/// The newest (or first) `p.limit` children `cd` (of `cc`) as `p` sorts them, kept in
+/// their parent `pd` (of `pc`) as `kept` says: their identity and attributes (none
+/// unique, none sensitive), their embedded objects and references (not to the parent).
+fn subset_of(
+    p: &AccessPattern,
+    (cc, cd): (&Container, &DocumentType),
+    (pc, pd): (&Container, &DocumentType),
+    kept: Keeping,
+) -> Embedded {
+    let newest = p.limit.unwrap_or_default();
+    let prefix = if p.sort.first().is_some_and(|s| s.starts_with('-')) {
+        "newest"
+    } else {
+        "first"
+    };
+    let mut name = format!("{prefix}{}s", p.start);
+    while super::taken(pc, pd, &name) {
+        name.push_str("Subset");
+    }
+    let identity = cd.id.attribute().unwrap_or("id").to_string();
+    let mut attributes = vec![Property::text(&identity)];
+    attributes.extend(cd.attributes.iter().map(|a| Property {
+        unique: false,
+        ..a.clone()
+    }));
+    let mut embedded = cd.embedded.clone();
+    strip_sensitive(&mut attributes, &mut embedded);
+    Embedded {
+        name,
+        source: p.start.clone(),
+        kind: EmbeddedKind::Subset,
+        description: cd.description.clone(),
+        many: true,
+        max: Some(newest),
+        attributes,
+        embedded,
+        // Not the reference to the parent that holds them.
+        references: cd
+            .references
+            .iter()
+            .filter(|r| r.target != pd.source)
+            .cloned()
+            .collect(),
+        subset: Some(SubsetOf {
+            container: cc.name.clone(),
+            document_type: cd.name.clone(),
+            newest,
+            sort: p.sort.clone(),
+            serves: p.name.clone(),
+            kept,
+        }),
+    }
 }
 
 /// The parent `filter` names for children `cd` in `cc`, and how a subset of them is
