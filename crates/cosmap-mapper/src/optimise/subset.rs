@@ -164,9 +164,7 @@ fn candidate(t: &Thresholds, containers: &[Container], p: &AccessPattern, trace:
     if filter.op != FilterOp::Equal || !only_start {
         return None;
     }
-    let Some((cc, cd)) = super::home(containers, &p.start) else {
-        return None;
-    };
+    let (cc, cd) = super::home(containers, &p.start)?;
     let sortable = p.sort_keys().iter().all(|k| {
         cd.attributes
             .iter()
@@ -175,9 +173,7 @@ fn candidate(t: &Thresholds, containers: &[Container], p: &AccessPattern, trace:
     if !sortable {
         return None;
     }
-    let Some((pc, pd, kept)) = parent(containers, cc, cd, filter.attribute) else {
-        return None;
-    };
+    let (pc, pd, kept) = parent(containers, cc, cd, filter.attribute)?;
     let newest = p.limit.unwrap_or_default();
     let refuse = |trace: &mut Trace, why: String| {
         trace.record(
