@@ -14,7 +14,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use cosmap_domain::limits::{REFERENCE_BYTES, REFERENCE_LIST_MAX_BYTES};
-use cosmap_domain::{AccessKind, ChangeRate, DomainModel};
+use cosmap_domain::{AccessKind, AccessPattern, ChangeRate, DomainModel};
 
 use super::{Batch, Weighed};
 use crate::cost::facts;
@@ -152,94 +152,131 @@ fn candidates(model: &DomainModel, containers: &[Container], trace: &mut Trace) 
     patterns.sort_by(|a, b| a.name.cmp(&b.name));
     for p in patterns {
         for returned in &p.returns {
-            let (first, attribute) = match returned.split_once('.') {
-                Some((first, rest)) => (first, Some(rest)),
-                None => (returned.as_str(), None),
-            };
-            let Some(parent) = first.strip_suffix('*') else {
+            let Some(tree) = TreeRead::of(model, containers, p, returned) else {
                 continue;
             };
-            let Some(rel) = model.relationship_by_property(&p.start, parent).filter(|r| r.is_tree()) else {
-                continue;
-            };
-            let Some(depth) = rel.depth else { continue };
-            let Some((home, holder)) = super::home(containers, &p.start).filter(|(_, d)| d.role == Role::Root) else {
-                continue;
-            };
-            if !holder.references.iter().any(|r| r.name == parent && !r.many) {
-                continue;
-            }
-            let subject = format!("{}.{parent}", p.start);
-            let mut refuse = |key: String, outcome: &str, reason: String| {
-                if refused.insert(key) {
-                    trace.record(Rule::TreeAncestors, subject.clone(), outcome.to_string(), reason);
+            let subject = format!("{}.{}", p.start, tree.parent);
+            if let Some((key, outcome, reason)) = tree.refusal(model, containers, p, returned) {
+                if refused.insert(key.unwrap_or_else(|| subject.clone())) {
+                    trace.record(Rule::TreeAncestors, subject, outcome, reason);
                 }
-            };
-            if let Some(a) = attribute {
-                let sensitive = model
-                    .entity(&p.start)
-                    .and_then(|e| e.attributes.iter().find(|x| x.name == a))
-                    .is_some_and(|x| x.sensitive);
-                if sensitive {
-                    refuse(
-                        format!("{subject}.{a}"),
-                        &format!("does not store `{a}` of the ancestors"),
-                        format!(
-                            "`{}` reads `{returned}`, but `{}.{a}` is `sensitive`: it never leaves its own document, so the read follows `{parent}` up",
-                            p.name, p.start
-                        ),
-                    );
-                    continue;
-                }
-            }
-            if super::copied(containers, home, holder) {
-                refuse(
-                    subject.clone(),
-                    "follows the parent link up",
-                    format!(
-                        "`{}` reads `{returned}`, but `{}` documents are copied elsewhere, and a list of ancestors there would go stale between the two syncs",
-                        p.name, holder.name
-                    ),
-                );
                 continue;
             }
             let entry = found
-                .entry((p.start.clone(), parent.to_string()))
+                .entry((p.start.clone(), tree.parent.to_string()))
                 .or_insert_with(|| Candidate {
                     element: p.start.clone(),
-                    parent: parent.to_string(),
+                    parent: tree.parent.to_string(),
                     attributes: BTreeSet::new(),
                     patterns: BTreeSet::new(),
-                    max: depth.max,
-                    typical: depth.typical(),
+                    max: tree.max,
+                    typical: tree.typical,
                 });
-            entry.attributes.extend(attribute.map(str::to_string));
+            entry.attributes.extend(tree.attribute.map(str::to_string));
             entry.patterns.insert(p.name.clone());
         }
     }
-    let mut out = Vec::new();
-    for c in found.into_values() {
-        let bytes = list_bytes(model, &c);
-        if bytes > REFERENCE_LIST_MAX_BYTES {
-            trace
-                .record(
-                    Rule::TreeAncestors,
-                    c.subject(),
-                    format!("follows `{}` up, one point read per level", c.parent),
-                    format!(
-                        "a list of up to {} ancestors would take about {:.0} KB, over the {:.0} KB a list may take of an item",
-                        c.max,
-                        bytes / 1000.0,
-                        REFERENCE_LIST_MAX_BYTES / 1000.0
-                    ),
-                )
-                .with("maxDepth", c.max)
-                .with("listBytes", units::round(bytes));
-            continue;
+    found.into_values().filter(|c| fits(model, c, trace)).collect()
+}
+
+/// A read's `returned` path up a tree (`parent*` or `parent*.name`) from a root that
+/// holds the single parent link, with the tree's depth.
+struct TreeRead<'a> {
+    parent: &'a str,
+    attribute: Option<&'a str>,
+    max: u64,
+    typical: f64,
+    home: &'a Container,
+    holder: &'a crate::logical_model::DocumentType,
+}
+
+impl<'a> TreeRead<'a> {
+    /// `returned` of `p` as a read up a tree, if it is one.
+    fn of(model: &DomainModel, containers: &'a [Container], p: &AccessPattern, returned: &'a str) -> Option<Self> {
+        let (first, attribute) = match returned.split_once('.') {
+            Some((first, rest)) => (first, Some(rest)),
+            None => (returned, None),
+        };
+        let parent = first.strip_suffix('*')?;
+        let rel = model
+            .relationship_by_property(&p.start, parent)
+            .filter(|r| r.is_tree())?;
+        let depth = rel.depth.as_ref()?;
+        let (home, holder) = super::home(containers, &p.start).filter(|(_, d)| d.role == Role::Root)?;
+        if !holder.references.iter().any(|r| r.name == parent && !r.many) {
+            return None;
         }
-        out.push(c);
+        Some(TreeRead {
+            parent,
+            attribute,
+            max: depth.max,
+            typical: depth.typical(),
+            home,
+            holder,
+        })
     }
-    out
+
+    /// Why its ancestors cannot be stored (the key the refusal is said once for, when
+    /// not the subject; the outcome; the reason): a `sensitive` attribute, or documents
+    /// copied elsewhere.
+    fn refusal(
+        &self,
+        model: &DomainModel,
+        containers: &[Container],
+        p: &AccessPattern,
+        returned: &str,
+    ) -> Option<(Option<String>, String, String)> {
+        let parent = self.parent;
+        if let Some(a) = self.attribute {
+            let sensitive = model
+                .entity(&p.start)
+                .and_then(|e| e.attributes.iter().find(|x| x.name == a))
+                .is_some_and(|x| x.sensitive);
+            if sensitive {
+                return Some((
+                    Some(format!("{}.{parent}.{a}", p.start)),
+                    format!("does not store `{a}` of the ancestors"),
+                    format!(
+                        "`{}` reads `{returned}`, but `{}.{a}` is `sensitive`: it never leaves its own document, so the read follows `{parent}` up",
+                        p.name, p.start
+                    ),
+                ));
+            }
+        }
+        super::copied(containers, self.home, self.holder).then(|| {
+            (
+                None,
+                "follows the parent link up".to_string(),
+                format!(
+                    "`{}` reads `{returned}`, but `{}` documents are copied elsewhere, and a list of ancestors there would go stale between the two syncs",
+                    p.name, self.holder.name
+                ),
+            )
+        })
+    }
+}
+
+/// Whether `c`'s list fits the item budget at its bound; the refusal recorded if not.
+fn fits(model: &DomainModel, c: &Candidate, trace: &mut Trace) -> bool {
+    let bytes = list_bytes(model, c);
+    if bytes <= REFERENCE_LIST_MAX_BYTES {
+        return true;
+    }
+    trace
+        .record(
+            Rule::TreeAncestors,
+            c.subject(),
+            format!("follows `{}` up, one point read per level", c.parent),
+            format!(
+                "a list of up to {} ancestors would take about {:.0} KB, over the {:.0} KB a list may take of an item",
+                c.max,
+                bytes / 1000.0,
+                REFERENCE_LIST_MAX_BYTES / 1000.0
+            ),
+        )
+        .with("maxDepth", c.max)
+        .with("listBytes", units::round(bytes));
+    false
 }
 
 /// The patterns an ancestors list changes: the reads of it, and the writes of its element.
