@@ -35,7 +35,10 @@ fn main() -> Result<(), Error> {
             &dir.join("cosmap_data.rs"),
             &cosmap_codegen::render_data_access(&logical, &mapping, &templates)?,
         )?;
-        write(&dir.join("calls.rs"), &format!("{}\n{}", calls(&api), loads(&api)))?;
+        write(
+            &dir.join("calls.rs"),
+            &format!("{}\n{}\n{}", calls(&api), loads(&api), writes(&api)),
+        )?;
         let module = name.replace(['-', '/'], "_");
         writeln!(
             modules,
@@ -49,7 +52,8 @@ fn main() -> Result<(), Error> {
             table,
             "    Example {{ name: {name:?}, model: {:?}, answers: {module}::calls::ANSWERS, \
              not_judged: {module}::calls::NOT_JUDGED, skipped: {module}::calls::SKIPPED, call: {module}::calls::call, \
-             repositories: {module}::calls::REPOSITORIES, load: {module}::calls::load }},",
+             repositories: {module}::calls::REPOSITORIES, load: {module}::calls::load, \
+             writes: {module}::calls::WRITES, write: {module}::calls::write, settle: {module}::calls::settle }},",
             model.canonicalize()?.display().to_string()
         )?;
     }
@@ -94,7 +98,7 @@ fn calls(api: &DataApi) -> String {
     let mut not_judged = String::new();
     let mut arms = String::new();
     for m in &api.methods {
-        match why_not_judged(&m.answer) {
+        match why_not_judged(m) {
             Some(reason) => writeln!(not_judged, "    ({:?}, {reason:?}),", m.pattern),
             None => {
                 arms.push_str(&arm(m));
@@ -124,14 +128,67 @@ fn calls(api: &DataApi) -> String {
     )
 }
 
-/// Why a method of this shape is not called by the dispatch (`None`: it is).
-fn why_not_judged(answer: &Answer) -> Option<&'static str> {
-    match answer {
+/// Why a method of this shape is not called by the read dispatch (`None`: it is).
+fn why_not_judged(m: &PatternMethod) -> Option<&'static str> {
+    match &m.answer {
         Answer::List | Answer::Optional | Answer::Items { .. } | Answer::Subset | Answer::Buckets => None,
-        Answer::Write | Answer::Append => {
-            Some("a write: verify runs the plan's writes; the generated write is not called")
+        Answer::Write { .. } if m.params.is_empty() => Some("a write: called by `write`"),
+        Answer::Write { .. } => Some("a write that takes parameters besides its document: not called"),
+        Answer::AggregateWrite => {
+            Some("a write of an aggregate's root and members: verify runs the plan's writes; not called")
         }
+        Answer::Append => Some("an append to a bucket: verify runs the plan's append; not called"),
     }
+}
+
+/// The writes of one example: `WRITES` (the patterns whose one document `write`
+/// writes), `write` (a pattern's generated write called with the document verify
+/// gives, as the method's type) and `settle` (every generated worker run until none
+/// applies a change).
+fn writes(api: &DataApi) -> String {
+    let (mut names, mut arms) = (String::new(), String::new());
+    for m in api.methods.iter().filter(|m| m.params.is_empty()) {
+        let Answer::Write { document, delete } = &m.answer else {
+            continue;
+        };
+        let _ = writeln!(names, "    {:?},", m.pattern);
+        let (binding, argument) = if *delete { ("d", "&d") } else { ("mut d", "&mut d") };
+        let _ = writeln!(
+            arms,
+            "            {:?} => {{\n                let {binding}: {document} = crate::document(document)?;\n                \
+             db.{}({argument}).await.map_err(|e| format!(\"{{e:?}}\"))\n            }}",
+            m.pattern, m.method
+        );
+    }
+    let runs: String = api
+        .workers
+        .iter()
+        .map(|w| {
+            format!(
+                "            applied += db.{}().run_once().await.map_err(|e| format!(\"{}: {{e:?}}\"))?;\n",
+                w.constructor, w.name
+            )
+        })
+        .collect();
+    let settle = settle(api, &runs);
+    let nothing = "Err(format!(\"no generated write is called for `{pattern}`\"))";
+    let body = if arms.is_empty() {
+        format!("    let _ = (database, document);\n    ::std::boxed::Box::pin(async move {{ {nothing} }})\n")
+    } else {
+        format!(
+            "    ::std::boxed::Box::pin(async move {{\n        \
+             let db = super::{module}::Database::open(database).await.map_err(|e| format!(\"{{e:?}}\"))?;\n        \
+             match pattern {{\n{arms}            _ => {nothing},\n        }}\n    }})\n",
+            module = api.module
+        )
+    };
+    format!(
+        "/// The write patterns [`write`] calls the generated write of.\n\
+         pub const WRITES: &[&str] = &[\n{names}];\n\n\
+         /// Calls the generated write of `pattern` with `document` on `database`.\n\
+         pub fn write<'a>(\n    database: &'a ::azure_data_cosmos::clients::DatabaseClient,\n    \
+         pattern: &'a str,\n    document: &'a ::serde_json::Value,\n) -> ::cosmap_verify::generated::Writing<'a> {{\n{body}}}\n\n{settle}"
+    )
 }
 
 /// One match arm: the arguments taken from the binding, the call, its results as JSON.
@@ -221,6 +278,26 @@ fn loads(api: &DataApi) -> String {
          let _ = key;\n        \
          match root {{\n{arms}            \
          _ => Err(format!(\"no repository loads `{{root}}`\")),\n        }}\n    }})\n}}\n",
+        module = api.module
+    )
+}
+
+/// `settle`: every generated worker run (`runs`, one line each) until a round applies
+/// nothing — a worker's writes can feed another's, so at most one round more than
+/// there are workers.
+fn settle(api: &DataApi, runs: &str) -> String {
+    let doc = "/// Runs every generated worker until a round applies nothing.\n";
+    let signature = "pub fn settle(database: &::azure_data_cosmos::clients::DatabaseClient) -> ::cosmap_verify::generated::Writing<'_> {\n";
+    if api.workers.is_empty() {
+        return format!("{doc}{signature}    let _ = database;\n    ::std::boxed::Box::pin(async {{ Ok(()) }})\n}}\n");
+    }
+    let rounds = api.workers.len() + 1;
+    format!(
+        "{doc}{signature}    ::std::boxed::Box::pin(async move {{\n        \
+         let db = super::{module}::Database::open(database).await.map_err(|e| format!(\"{{e:?}}\"))?;\n        \
+         for _ in 0..{rounds} {{\n            let mut applied = 0;\n{runs}            \
+         if applied == 0 {{\n                return Ok(());\n            }}\n        }}\n        \
+         Err(\"the workers still apply changes after {rounds} rounds\".to_string())\n    }})\n}}\n",
         module = api.module
     )
 }

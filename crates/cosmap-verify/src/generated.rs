@@ -3,7 +3,12 @@
 //! a generated method answers comes from that method (through an [`Answerer`]: the
 //! caller's dispatch from pattern name to method), called with the same bindings and
 //! probes, and is judged by the same expectations — the ids, their order, the limit,
-//! every asked-for field. What the generated code does not answer runs as the plan says.
+//! every asked-for field. Each write pattern whose one document a generated method
+//! writes (create, replace, delete) is sent by that method instead of the plan's
+//! request, the generated workers are run, and what is stored afterwards is judged as
+//! the plan's write is (`run/generated_writes.rs`): the document, its claims, its
+//! copies, a duplicate refused. What the generated code does not answer or write runs
+//! as the plan says; [`unjudged_write`] says why a write is not judged on the code.
 
 use std::collections::BTreeMap;
 use std::future::Future;
@@ -26,7 +31,11 @@ pub type Binding = BTreeMap<String, Value>;
 /// returned, each as JSON, or why the call failed.
 pub type Answering<'a> = Pin<Box<dyn Future<Output = Result<Vec<Value>, String>> + 'a>>;
 
-/// Calls the generated data access's read methods by access pattern name.
+/// What a generated write gives back: nothing, or why the call failed.
+pub type Writing<'a> = Pin<Box<dyn Future<Output = Result<(), String>> + 'a>>;
+
+/// Calls the generated data access's methods by access pattern name: its reads, and
+/// (where it says it [`writes`](Answerer::writes) a pattern) its writes and workers.
 pub trait Answerer {
     /// Whether a generated method answers read `pattern` with a list of its results
     /// (the documents or rows the plan's main request returns).
@@ -35,6 +44,28 @@ pub trait Answerer {
     /// The results of `pattern`'s generated method called with `binding` on
     /// `database` (where verify wrote its samples), each as JSON.
     fn answer<'a>(&'a self, database: &'a DatabaseClient, pattern: &'a str, binding: &'a Binding) -> Answering<'a>;
+
+    /// Whether a generated method writes pattern `pattern`'s one document, given as
+    /// JSON (a create, replace or delete): verify then judges that method's write
+    /// instead of sending the plan's (none by default).
+    fn writes(&self, pattern: &str) -> bool {
+        let _ = pattern;
+        false
+    }
+
+    /// Calls `pattern`'s generated write with `document` (its JSON, as verify would
+    /// write it) on `database`.
+    fn write<'a>(&'a self, database: &'a DatabaseClient, pattern: &'a str, document: &'a Value) -> Writing<'a> {
+        let _ = (database, document);
+        Box::pin(async move { Err(format!("no generated write of `{pattern}` is called")) })
+    }
+
+    /// Runs every generated worker until none has a change left to apply: what the
+    /// change feed keeps (copies, feeds, extended references, counts) after a write.
+    fn settle<'a>(&'a self, database: &'a DatabaseClient) -> Writing<'a> {
+        let _ = database;
+        Box::pin(async { Ok(()) })
+    }
 }
 
 /// [`verify`](crate::verify) of `logical` on the in-memory engine with the main
