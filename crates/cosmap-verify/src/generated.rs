@@ -75,5 +75,18 @@ pub async fn verify_generated(
     logical: &LogicalModel,
     generated: &dyn Answerer,
 ) -> Result<Report, VerifyError> {
-    verify_with(domain, logical, Engine::InMemory, Settings::default(), Some(generated)).await
+    verify_generated_on(domain, logical, Engine::InMemory, Settings::default(), generated).await
+}
+
+/// [`verify_generated`] on `engine`: an account or emulator too ([`Engine::Endpoint`],
+/// in a database that does not exist yet), where what the server cannot run is
+/// reported as an `error` with its answer, as [`verify`](crate::verify) reports it.
+pub async fn verify_generated_on(
+    domain: &DomainModel,
+    logical: &LogicalModel,
+    engine: Engine,
+    settings: Settings,
+    generated: &dyn Answerer,
+) -> Result<Report, VerifyError> {
+    verify_with(domain, logical, engine, settings, Some(generated)).await
 }
