@@ -37,7 +37,13 @@ fn main() -> Result<(), Error> {
         )?;
         write(
             &dir.join("calls.rs"),
-            &format!("{}\n{}\n{}", calls(&api), loads(&api), writes(&api)),
+            &format!(
+                "{}\n{}\n{}\n{}",
+                calls(&api),
+                loads(&api),
+                writes(&api),
+                repository_writes(&api)
+            ),
         )?;
         let module = name.replace(['-', '/'], "_");
         writeln!(
@@ -53,7 +59,8 @@ fn main() -> Result<(), Error> {
             "    Example {{ name: {name:?}, model: {:?}, answers: {module}::calls::ANSWERS, \
              not_judged: {module}::calls::NOT_JUDGED, skipped: {module}::calls::SKIPPED, call: {module}::calls::call, \
              repositories: {module}::calls::REPOSITORIES, load: {module}::calls::load, \
-             writes: {module}::calls::WRITES, write: {module}::calls::write, settle: {module}::calls::settle }},",
+             writes: {module}::calls::WRITES, write: {module}::calls::write, settle: {module}::calls::settle, \
+             save: {module}::calls::save, delete: {module}::calls::delete, save_new: {module}::calls::save_new }},",
             model.canonicalize()?.display().to_string()
         )?;
     }
@@ -299,5 +306,85 @@ fn settle(api: &DataApi, runs: &str) -> String {
          if applied == 0 {{\n                return Ok(());\n            }}\n        }}\n        \
          Err(\"the workers still apply changes after {rounds} rounds\".to_string())\n    }})\n}}\n",
         module = api.module
+    )
+}
+
+/// The repository writes of one example: `save`, which loads an aggregate (by its
+/// root's id, and partition key values where `load` takes them), puts `root` (JSON) in
+/// the root's place, adds each of `members` (JSON, by its `type`) to its field and
+/// saves it; `delete`, which loads one and deletes it; and `save_new`, which saves a
+/// new aggregate of a root alone.
+fn repository_writes(api: &DataApi) -> String {
+    let (mut saves, mut deletes, mut news) = (String::new(), String::new(), String::new());
+    for r in &api.repositories {
+        let _ = writeln!(
+            news,
+            "            {:?} => {{\n                \
+             let mut a = super::{}::{}::new(crate::document(root_document)?);\n                \
+             db.{}().save(&mut a).await.map_err(|e| format!(\"{{e:?}}\"))\n            }}",
+            r.root, api.module, r.aggregate, r.constructor
+        );
+        let key = if r.by_id {
+            ""
+        } else {
+            "crate::FromKey::from_key(key)?, "
+        };
+        let load = format!(
+            "let repository = db.{}();\n                \
+             let loaded = repository.load({key}id).await.map_err(|e| format!(\"{{e:?}}\"))?;\n                \
+             let mut a = loaded.ok_or_else(|| format!(\"no `{}` `{{id}}` to load\"))?;\n",
+            r.constructor, r.root
+        );
+        let fields: String = r
+            .members
+            .iter()
+            .map(|(field, t)| format!("                        {t:?} => a.{field}.push(crate::document(m)?),\n"))
+            .collect();
+        let add = if r.members.is_empty() {
+            format!("if !members.is_empty() {{\n                    return Err(\"`{}` has no members\".to_string());\n                }}", r.root)
+        } else {
+            format!(
+                "for m in members {{\n                    \
+                 match m.get(\"type\").and_then(::serde_json::Value::as_str).unwrap_or_default() {{\n{fields}                        \
+                 other => return Err(format!(\"`{}` has no member of type `{{other}}`\")),\n                    }}\n                }}",
+                r.root
+            )
+        };
+        let _ = writeln!(
+            saves,
+            "            {:?} => {{\n                {load}                let etag = a.root.etag.take();\n                \
+             a.root = crate::document(root_document)?;\n                a.root.etag = etag;\n                \
+             {add}\n                repository.save(&mut a).await.map_err(|e| format!(\"{{e:?}}\"))\n            }}",
+            r.root
+        );
+        let _ = writeln!(
+            deletes,
+            "            {:?} => {{\n                {load}                let _ = &mut a;\n                \
+             repository.delete(a).await.map_err(|e| format!(\"{{e:?}}\"))\n            }}",
+            r.root
+        );
+    }
+    let open = "let db = super::{module}::Database::open(database).await.map_err(|e| format!(\"{{e:?}}\"))?;\n        let _ = key;";
+    let open = open
+        .replace("{module}", &api.module)
+        .replace("{{", "{")
+        .replace("}}", "}");
+    let unknown = "_ => Err(format!(\"no repository of `{root}`\")),";
+    let open_new = open.replace("\n        let _ = key;", "");
+    format!(
+        "/// Loads the aggregate of root `root` whose id is `id` (in partition `key`), puts\n\
+         /// `root_document` in its root's place, adds `members` (by `type`) and saves it.\n\
+         pub fn save<'a>(\n    database: &'a ::azure_data_cosmos::clients::DatabaseClient,\n    root: &'a str,\n    \
+         key: &'a [::std::string::String],\n    id: &'a str,\n    root_document: &'a ::serde_json::Value,\n    \
+         members: &'a [::serde_json::Value],\n) -> ::cosmap_verify::generated::Writing<'a> {{\n    \
+         ::std::boxed::Box::pin(async move {{\n        {open}\n        match root {{\n{saves}            {unknown}\n        }}\n    }})\n}}\n\n\
+         /// Loads the aggregate of root `root` whose id is `id` (in partition `key`) and deletes it.\n\
+         pub fn delete<'a>(\n    database: &'a ::azure_data_cosmos::clients::DatabaseClient,\n    root: &'a str,\n    \
+         key: &'a [::std::string::String],\n    id: &'a str,\n) -> ::cosmap_verify::generated::Writing<'a> {{\n    \
+         ::std::boxed::Box::pin(async move {{\n        {open}\n        match root {{\n{deletes}            {unknown}\n        }}\n    }})\n}}\n\n\
+         /// Saves a new aggregate of root `root`: `root_document` alone.\n\
+         pub fn save_new<'a>(\n    database: &'a ::azure_data_cosmos::clients::DatabaseClient,\n    root: &'a str,\n    \
+         root_document: &'a ::serde_json::Value,\n) -> ::cosmap_verify::generated::Writing<'a> {{\n    \
+         ::std::boxed::Box::pin(async move {{\n        {open_new}\n        match root {{\n{news}            {unknown}\n        }}\n    }})\n}}\n"
     )
 }

@@ -23,6 +23,7 @@ use serde_json::Value;
 use crate::error::VerifyError;
 use crate::report::Report;
 use crate::run::{verify_with, Engine};
+use crate::samples::{attribute_spreads, limited_counts, Generator, Sample};
 
 /// A read's parameters by name (without `@`), as verify binds them from its samples.
 pub type Binding = BTreeMap<String, Value>;
@@ -89,4 +90,40 @@ pub async fn verify_generated_on(
     generated: &dyn Answerer,
 ) -> Result<Report, VerifyError> {
     verify_with(domain, logical, engine, settings, Some(generated)).await
+}
+
+/// Verify's sample maker for one model, for a harness that writes through the
+/// generated repositories what verify's own writes would write: new documents unlike
+/// every sample, revisions, and the claims a document makes.
+pub struct SampleMaker<'a>(Generator<'a>);
+
+impl<'a> SampleMaker<'a> {
+    /// The maker of `logical`'s samples (mapped from `domain`).
+    pub fn new(domain: &DomainModel, logical: &'a LogicalModel) -> Result<Self, VerifyError> {
+        Generator::new(logical, attribute_spreads(domain), limited_counts(domain)).map(SampleMaker)
+    }
+
+    /// A new document of `document_type` in `container`, unlike every sample
+    /// (`serial` counts those made before), under the first parent.
+    pub fn new_document(&self, container: &str, document_type: &str, serial: usize) -> Result<Sample, VerifyError> {
+        self.0.new_sample(container, document_type, serial)
+    }
+
+    /// `sample` with new values (same id, partition key, parent and references).
+    pub fn revised(&self, sample: &Sample, revision: u32) -> Result<Sample, VerifyError> {
+        self.0.revised(sample, revision)
+    }
+
+    /// The claim of type `claim` in `container` that `owner` makes.
+    pub fn claim_of(&self, container: &str, claim: &str, owner: &Sample) -> Result<Sample, VerifyError> {
+        self.0.claim_of(container, claim, owner)
+    }
+}
+
+/// Why `read` (a document read back) is not what was `written`: the fields it does not
+/// hold alike, as the judge of a write says it (system properties such as `_etag`
+/// aside; numbers compared by value); `None` when it is.
+pub fn stored_as_written(written: &Value, read: &Value) -> Option<String> {
+    crate::run::differences(written, read)
+        .map(|fields| format!("the point read shows other values for {fields} than were written"))
 }

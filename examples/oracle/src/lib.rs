@@ -12,6 +12,12 @@
 //! judges what they stored, `tests/generated_writes.rs`), and loads an aggregate by
 //! its root's id through the generated repository, for `tests/repositories.rs`.
 
+pub mod repository_writes;
+
+/// The SDK's database client the dispatch calls the generated code on (for tests that
+/// do not depend on the SDK themselves).
+pub use azure_data_cosmos::clients::DatabaseClient;
+
 use cosmap_verify::generated::{Answering, Binding, Writing};
 use cosmap_verify::Answerer;
 use serde_json::Value;
@@ -44,7 +50,26 @@ pub struct Example {
     pub write: for<'a> fn(&'a azure_data_cosmos::clients::DatabaseClient, &'a str, &'a Value) -> Writing<'a>,
     /// Runs every generated worker until none applies a change.
     pub settle: fn(&azure_data_cosmos::clients::DatabaseClient) -> Writing<'_>,
+    /// Saves through its generated repository the aggregate of a root (by type,
+    /// partition key values and id) with that root replaced and members added.
+    pub save: Save,
+    /// Saves through its generated repository a new aggregate of a root (by type) alone.
+    pub save_new: for<'a> fn(&'a azure_data_cosmos::clients::DatabaseClient, &'a str, &'a Value) -> Writing<'a>,
+    /// Deletes through its generated repository the aggregate of a root.
+    pub delete:
+        for<'a> fn(&'a azure_data_cosmos::clients::DatabaseClient, &'a str, &'a [String], &'a str) -> Writing<'a>,
 }
+
+/// A repository's save by root type, partition key values, id, the new root and the
+/// members added (each as JSON).
+pub type Save = for<'a> fn(
+    &'a azure_data_cosmos::clients::DatabaseClient,
+    &'a str,
+    &'a [String],
+    &'a str,
+    &'a Value,
+    &'a [Value],
+) -> Writing<'a>;
 
 /// The ids an aggregate loaded holds: the root's under `""`, each member kind's under
 /// its `type`; `None` when there is no such root.

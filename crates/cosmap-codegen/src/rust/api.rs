@@ -43,6 +43,8 @@ pub struct Repository {
     pub name: String,
     /// The root's document type.
     pub root: String,
+    /// The aggregate's type (`OrderAggregate`): `new(root)`, the root and its members.
+    pub aggregate: String,
     /// Each kind of member: the aggregate's field and the documents' `type`.
     pub members: Vec<(String, String)>,
     /// The container the aggregate lives in.
@@ -219,6 +221,7 @@ fn repository_of(a: &AggregateView) -> Repository {
     Repository {
         name: a.repository.clone(),
         root: a.root.clone(),
+        aggregate: a.aggregate.clone(),
         container: a.container.clone(),
         constructor: a.constructor.clone(),
         by_id: !a.load_params.contains("partition_key"),

@@ -34,6 +34,7 @@ mod reads;
 mod writes;
 
 pub use generated_writes::unjudged_write;
+pub(crate) use writes::differences;
 
 use writes::WriteState;
 

@@ -1297,7 +1297,7 @@ pub(super) fn same_item(a: &Sample, b: &Sample) -> bool {
 
 /// The fields of `written` that `read` does not hold alike (system properties such as
 /// `_etag` aside), as a list for a message; `None` when all are alike.
-pub(super) fn differences(written: &Value, read: &Value) -> Option<String> {
+pub(crate) fn differences(written: &Value, read: &Value) -> Option<String> {
     let (Value::Object(written), Value::Object(read)) = (written, read) else {
         return Some("the whole document".into());
     };
