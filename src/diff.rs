@@ -5,7 +5,7 @@
 
 use std::fmt::{self, Write as _};
 
-use cosmap_codegen::{ApiItem, GeneratedApi};
+use cosmap_codegen::{ApiItem, DataApi};
 use cosmap_diff::{Change, ChangeKind, Class, DeployedContainer, ModelDiff, Volumes};
 use cosmap_mapper::{human_count, Options};
 use cosmap_provision::{read_deployed, Connection, ProvisionError, Settings, Target};
@@ -68,8 +68,8 @@ pub fn run(args: DiffArgs) -> anyhow::Result<u8> {
     // Names and requests do not depend on how types are spelled: the default mapping.
     let mapping = cosmap_codegen::TypeMapping::default();
     let api = ApiChanges::between(
-        &cosmap_codegen::generated_api(&old_logical, &mapping)?,
-        &cosmap_codegen::generated_api(&new_logical, &mapping)?,
+        &cosmap_codegen::data_api(&old_logical, &mapping)?,
+        &cosmap_codegen::data_api(&new_logical, &mapping)?,
     );
     // An item removed or sending something else breaks the application's code.
     let worst = diff.worst.max(api.breaking().then_some(Class::BreakingForReaders));
@@ -89,7 +89,7 @@ pub fn run(args: DiffArgs) -> anyhow::Result<u8> {
 }
 
 /// How the generated data access's public API changes between two designs
-/// (`cosmap_codegen::generated_api`): items added, removed, or sending something
+/// (`cosmap_codegen::data_api`, its [`DataApi::items`]): items added, removed, or sending something
 /// else under the same name, and unique values whose enforcement changes hands.
 #[derive(Debug, Default)]
 pub struct ApiChanges {
@@ -122,12 +122,13 @@ pub struct EnforcementChange {
 
 impl ApiChanges {
     /// The changes from `old` to `new`.
-    pub fn between(old: &GeneratedApi, new: &GeneratedApi) -> Self {
+    pub fn between(old: &DataApi, new: &DataApi) -> Self {
+        let (old_items, new_items) = (old.items(), new.items());
         let key = |i: &ApiItem| (i.kind, i.name.clone());
-        let find = |api: &GeneratedApi, i: &ApiItem| api.items.iter().find(|j| key(j) == key(i)).cloned();
+        let find = |items: &[ApiItem], i: &ApiItem| items.iter().find(|j| key(j) == key(i)).cloned();
         let mut out = ApiChanges::default();
-        for item in &old.items {
-            match find(new, item) {
+        for item in &old_items {
+            match find(&new_items, item) {
                 None => out.removed.push(item.clone()),
                 Some(now) if now.sends != item.sends => out.changed.push(ApiChange {
                     old: item.clone(),
@@ -136,8 +137,12 @@ impl ApiChanges {
                 Some(_) => {}
             }
         }
-        out.added = new.items.iter().filter(|i| find(old, i).is_none()).cloned().collect();
-        let by = |api: &GeneratedApi, value: &str| api.unique.iter().find(|e| e.value == value).map(|e| e.by.clone());
+        out.added = new_items
+            .iter()
+            .filter(|i| find(&old_items, i).is_none())
+            .cloned()
+            .collect();
+        let by = |api: &DataApi, value: &str| api.unique.iter().find(|e| e.value == value).map(|e| e.by.clone());
         let mut values: Vec<&str> = old.unique.iter().chain(&new.unique).map(|e| e.value.as_str()).collect();
         values.sort_unstable();
         values.dedup();

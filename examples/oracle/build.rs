@@ -35,7 +35,16 @@ fn main() -> Result<(), Error> {
             &dir.join("cosmap_data.rs"),
             &cosmap_codegen::render_data_access(&logical, &mapping, &templates)?,
         )?;
-        write(&dir.join("calls.rs"), &format!("{}\n{}", calls(&api), loads(&api)))?;
+        write(
+            &dir.join("calls.rs"),
+            &format!(
+                "{}\n{}\n{}\n{}",
+                calls(&api),
+                loads(&api),
+                writes(&api),
+                repository_writes(&api)
+            ),
+        )?;
         let module = name.replace(['-', '/'], "_");
         writeln!(
             modules,
@@ -49,7 +58,9 @@ fn main() -> Result<(), Error> {
             table,
             "    Example {{ name: {name:?}, model: {:?}, answers: {module}::calls::ANSWERS, \
              not_judged: {module}::calls::NOT_JUDGED, skipped: {module}::calls::SKIPPED, call: {module}::calls::call, \
-             repositories: {module}::calls::REPOSITORIES, load: {module}::calls::load }},",
+             repositories: {module}::calls::REPOSITORIES, load: {module}::calls::load, \
+             writes: {module}::calls::WRITES, write: {module}::calls::write, settle: {module}::calls::settle, \
+             save: {module}::calls::save, delete: {module}::calls::delete, save_new: {module}::calls::save_new }},",
             model.canonicalize()?.display().to_string()
         )?;
     }
@@ -94,7 +105,7 @@ fn calls(api: &DataApi) -> String {
     let mut not_judged = String::new();
     let mut arms = String::new();
     for m in &api.methods {
-        match why_not_judged(&m.answer) {
+        match why_not_judged(m) {
             Some(reason) => writeln!(not_judged, "    ({:?}, {reason:?}),", m.pattern),
             None => {
                 arms.push_str(&arm(m));
@@ -124,14 +135,67 @@ fn calls(api: &DataApi) -> String {
     )
 }
 
-/// Why a method of this shape is not called by the dispatch (`None`: it is).
-fn why_not_judged(answer: &Answer) -> Option<&'static str> {
-    match answer {
+/// Why a method of this shape is not called by the read dispatch (`None`: it is).
+fn why_not_judged(m: &PatternMethod) -> Option<&'static str> {
+    match &m.answer {
         Answer::List | Answer::Optional | Answer::Items { .. } | Answer::Subset | Answer::Buckets => None,
-        Answer::Write | Answer::Append => {
-            Some("a write: verify runs the plan's writes; the generated write is not called")
+        Answer::Write { .. } if m.params.is_empty() => Some("a write: called by `write`"),
+        Answer::Write { .. } => Some("a write that takes parameters besides its document: not called"),
+        Answer::AggregateWrite => {
+            Some("a write of an aggregate's root and members: verify runs the plan's writes; not called")
         }
+        Answer::Append => Some("an append to a bucket: verify runs the plan's append; not called"),
     }
+}
+
+/// The writes of one example: `WRITES` (the patterns whose one document `write`
+/// writes), `write` (a pattern's generated write called with the document verify
+/// gives, as the method's type) and `settle` (every generated worker run until none
+/// applies a change).
+fn writes(api: &DataApi) -> String {
+    let (mut names, mut arms) = (String::new(), String::new());
+    for m in api.methods.iter().filter(|m| m.params.is_empty()) {
+        let Answer::Write { document, delete } = &m.answer else {
+            continue;
+        };
+        let _ = writeln!(names, "    {:?},", m.pattern);
+        let (binding, argument) = if *delete { ("d", "&d") } else { ("mut d", "&mut d") };
+        let _ = writeln!(
+            arms,
+            "            {:?} => {{\n                let {binding}: {document} = crate::document(document)?;\n                \
+             db.{}({argument}).await.map_err(|e| format!(\"{{e:?}}\"))\n            }}",
+            m.pattern, m.method
+        );
+    }
+    let runs: String = api
+        .workers
+        .iter()
+        .map(|w| {
+            format!(
+                "            applied += db.{}().run_once().await.map_err(|e| format!(\"{}: {{e:?}}\"))?;\n",
+                w.constructor, w.name
+            )
+        })
+        .collect();
+    let settle = settle(api, &runs);
+    let nothing = "Err(format!(\"no generated write is called for `{pattern}`\"))";
+    let body = if arms.is_empty() {
+        format!("    let _ = (database, document);\n    ::std::boxed::Box::pin(async move {{ {nothing} }})\n")
+    } else {
+        format!(
+            "    ::std::boxed::Box::pin(async move {{\n        \
+             let db = super::{module}::Database::open(database).await.map_err(|e| format!(\"{{e:?}}\"))?;\n        \
+             match pattern {{\n{arms}            _ => {nothing},\n        }}\n    }})\n",
+            module = api.module
+        )
+    };
+    format!(
+        "/// The write patterns [`write`] calls the generated write of.\n\
+         pub const WRITES: &[&str] = &[\n{names}];\n\n\
+         /// Calls the generated write of `pattern` with `document` on `database`.\n\
+         pub fn write<'a>(\n    database: &'a ::azure_data_cosmos::clients::DatabaseClient,\n    \
+         pattern: &'a str,\n    document: &'a ::serde_json::Value,\n) -> ::cosmap_verify::generated::Writing<'a> {{\n{body}}}\n\n{settle}"
+    )
 }
 
 /// One match arm: the arguments taken from the binding, the call, its results as JSON.
@@ -222,5 +286,105 @@ fn loads(api: &DataApi) -> String {
          match root {{\n{arms}            \
          _ => Err(format!(\"no repository loads `{{root}}`\")),\n        }}\n    }})\n}}\n",
         module = api.module
+    )
+}
+
+/// `settle`: every generated worker run (`runs`, one line each) until a round applies
+/// nothing — a worker's writes can feed another's, so at most one round more than
+/// there are workers.
+fn settle(api: &DataApi, runs: &str) -> String {
+    let doc = "/// Runs every generated worker until a round applies nothing.\n";
+    let signature = "pub fn settle(database: &::azure_data_cosmos::clients::DatabaseClient) -> ::cosmap_verify::generated::Writing<'_> {\n";
+    if api.workers.is_empty() {
+        return format!("{doc}{signature}    let _ = database;\n    ::std::boxed::Box::pin(async {{ Ok(()) }})\n}}\n");
+    }
+    let rounds = api.workers.len() + 1;
+    format!(
+        "{doc}{signature}    ::std::boxed::Box::pin(async move {{\n        \
+         let db = super::{module}::Database::open(database).await.map_err(|e| format!(\"{{e:?}}\"))?;\n        \
+         for _ in 0..{rounds} {{\n            let mut applied = 0;\n{runs}            \
+         if applied == 0 {{\n                return Ok(());\n            }}\n        }}\n        \
+         Err(\"the workers still apply changes after {rounds} rounds\".to_string())\n    }})\n}}\n",
+        module = api.module
+    )
+}
+
+/// The repository writes of one example: `save`, which loads an aggregate (by its
+/// root's id, and partition key values where `load` takes them), puts `root` (JSON) in
+/// the root's place, adds each of `members` (JSON, by its `type`) to its field and
+/// saves it; `delete`, which loads one and deletes it; and `save_new`, which saves a
+/// new aggregate of a root alone.
+fn repository_writes(api: &DataApi) -> String {
+    let (mut saves, mut deletes, mut news) = (String::new(), String::new(), String::new());
+    for r in &api.repositories {
+        let _ = writeln!(
+            news,
+            "            {:?} => {{\n                \
+             let mut a = super::{}::{}::new(crate::document(root_document)?);\n                \
+             db.{}().save(&mut a).await.map_err(|e| format!(\"{{e:?}}\"))\n            }}",
+            r.root, api.module, r.aggregate, r.constructor
+        );
+        let key = if r.by_id {
+            ""
+        } else {
+            "crate::FromKey::from_key(key)?, "
+        };
+        let load = format!(
+            "let repository = db.{}();\n                \
+             let loaded = repository.load({key}id).await.map_err(|e| format!(\"{{e:?}}\"))?;\n                \
+             let mut a = loaded.ok_or_else(|| format!(\"no `{}` `{{id}}` to load\"))?;\n",
+            r.constructor, r.root
+        );
+        let fields: String = r
+            .members
+            .iter()
+            .map(|(field, t)| format!("                        {t:?} => a.{field}.push(crate::document(m)?),\n"))
+            .collect();
+        let add = if r.members.is_empty() {
+            format!("if !members.is_empty() {{\n                    return Err(\"`{}` has no members\".to_string());\n                }}", r.root)
+        } else {
+            format!(
+                "for m in members {{\n                    \
+                 match m.get(\"type\").and_then(::serde_json::Value::as_str).unwrap_or_default() {{\n{fields}                        \
+                 other => return Err(format!(\"`{}` has no member of type `{{other}}`\")),\n                    }}\n                }}",
+                r.root
+            )
+        };
+        let _ = writeln!(
+            saves,
+            "            {:?} => {{\n                {load}                let etag = a.root.etag.take();\n                \
+             a.root = crate::document(root_document)?;\n                a.root.etag = etag;\n                \
+             {add}\n                repository.save(&mut a).await.map_err(|e| format!(\"{{e:?}}\"))\n            }}",
+            r.root
+        );
+        let _ = writeln!(
+            deletes,
+            "            {:?} => {{\n                {load}                let _ = &mut a;\n                \
+             repository.delete(a).await.map_err(|e| format!(\"{{e:?}}\"))\n            }}",
+            r.root
+        );
+    }
+    let open = "let db = super::{module}::Database::open(database).await.map_err(|e| format!(\"{{e:?}}\"))?;\n        let _ = key;";
+    let open = open
+        .replace("{module}", &api.module)
+        .replace("{{", "{")
+        .replace("}}", "}");
+    let unknown = "_ => Err(format!(\"no repository of `{root}`\")),";
+    let open_new = open.replace("\n        let _ = key;", "");
+    format!(
+        "/// Loads the aggregate of root `root` whose id is `id` (in partition `key`), puts\n\
+         /// `root_document` in its root's place, adds `members` (by `type`) and saves it.\n\
+         pub fn save<'a>(\n    database: &'a ::azure_data_cosmos::clients::DatabaseClient,\n    root: &'a str,\n    \
+         key: &'a [::std::string::String],\n    id: &'a str,\n    root_document: &'a ::serde_json::Value,\n    \
+         members: &'a [::serde_json::Value],\n) -> ::cosmap_verify::generated::Writing<'a> {{\n    \
+         ::std::boxed::Box::pin(async move {{\n        {open}\n        match root {{\n{saves}            {unknown}\n        }}\n    }})\n}}\n\n\
+         /// Loads the aggregate of root `root` whose id is `id` (in partition `key`) and deletes it.\n\
+         pub fn delete<'a>(\n    database: &'a ::azure_data_cosmos::clients::DatabaseClient,\n    root: &'a str,\n    \
+         key: &'a [::std::string::String],\n    id: &'a str,\n) -> ::cosmap_verify::generated::Writing<'a> {{\n    \
+         ::std::boxed::Box::pin(async move {{\n        {open}\n        match root {{\n{deletes}            {unknown}\n        }}\n    }})\n}}\n\n\
+         /// Saves a new aggregate of root `root`: `root_document` alone.\n\
+         pub fn save_new<'a>(\n    database: &'a ::azure_data_cosmos::clients::DatabaseClient,\n    root: &'a str,\n    \
+         root_document: &'a ::serde_json::Value,\n) -> ::cosmap_verify::generated::Writing<'a> {{\n    \
+         ::std::boxed::Box::pin(async move {{\n        {open_new}\n        match root {{\n{news}            {unknown}\n        }}\n    }})\n}}\n"
     )
 }

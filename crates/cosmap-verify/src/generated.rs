@@ -3,7 +3,12 @@
 //! a generated method answers comes from that method (through an [`Answerer`]: the
 //! caller's dispatch from pattern name to method), called with the same bindings and
 //! probes, and is judged by the same expectations — the ids, their order, the limit,
-//! every asked-for field. What the generated code does not answer runs as the plan says.
+//! every asked-for field. Each write pattern whose one document a generated method
+//! writes (create, replace, delete) is sent by that method instead of the plan's
+//! request, the generated workers are run, and what is stored afterwards is judged as
+//! the plan's write is (`run/generated_writes.rs`): the document, its claims, its
+//! copies, a duplicate refused. What the generated code does not answer or write runs
+//! as the plan says; [`unjudged_write`] says why a write is not judged on the code.
 
 use std::collections::BTreeMap;
 use std::future::Future;
@@ -18,6 +23,7 @@ use serde_json::Value;
 use crate::error::VerifyError;
 use crate::report::Report;
 use crate::run::{verify_with, Engine};
+use crate::samples::{attribute_spreads, limited_counts, Generator, Sample};
 
 /// A read's parameters by name (without `@`), as verify binds them from its samples.
 pub type Binding = BTreeMap<String, Value>;
@@ -26,7 +32,11 @@ pub type Binding = BTreeMap<String, Value>;
 /// returned, each as JSON, or why the call failed.
 pub type Answering<'a> = Pin<Box<dyn Future<Output = Result<Vec<Value>, String>> + 'a>>;
 
-/// Calls the generated data access's read methods by access pattern name.
+/// What a generated write gives back: nothing, or why the call failed.
+pub type Writing<'a> = Pin<Box<dyn Future<Output = Result<(), String>> + 'a>>;
+
+/// Calls the generated data access's methods by access pattern name: its reads, and
+/// (where it says it [`writes`](Answerer::writes) a pattern) its writes and workers.
 pub trait Answerer {
     /// Whether a generated method answers read `pattern` with a list of its results
     /// (the documents or rows the plan's main request returns).
@@ -35,6 +45,28 @@ pub trait Answerer {
     /// The results of `pattern`'s generated method called with `binding` on
     /// `database` (where verify wrote its samples), each as JSON.
     fn answer<'a>(&'a self, database: &'a DatabaseClient, pattern: &'a str, binding: &'a Binding) -> Answering<'a>;
+
+    /// Whether a generated method writes pattern `pattern`'s one document, given as
+    /// JSON (a create, replace or delete): verify then judges that method's write
+    /// instead of sending the plan's (none by default).
+    fn writes(&self, pattern: &str) -> bool {
+        let _ = pattern;
+        false
+    }
+
+    /// Calls `pattern`'s generated write with `document` (its JSON, as verify would
+    /// write it) on `database`.
+    fn write<'a>(&'a self, database: &'a DatabaseClient, pattern: &'a str, document: &'a Value) -> Writing<'a> {
+        let _ = (database, document);
+        Box::pin(async move { Err(format!("no generated write of `{pattern}` is called")) })
+    }
+
+    /// Runs every generated worker until none has a change left to apply: what the
+    /// change feed keeps (copies, feeds, extended references, counts) after a write.
+    fn settle<'a>(&'a self, database: &'a DatabaseClient) -> Writing<'a> {
+        let _ = database;
+        Box::pin(async { Ok(()) })
+    }
 }
 
 /// [`verify`](crate::verify) of `logical` on the in-memory engine with the main
@@ -44,5 +76,54 @@ pub async fn verify_generated(
     logical: &LogicalModel,
     generated: &dyn Answerer,
 ) -> Result<Report, VerifyError> {
-    verify_with(domain, logical, Engine::InMemory, Settings::default(), Some(generated)).await
+    verify_generated_on(domain, logical, Engine::InMemory, Settings::default(), generated).await
+}
+
+/// [`verify_generated`] on `engine`: an account or emulator too ([`Engine::Endpoint`],
+/// in a database that does not exist yet), where what the server cannot run is
+/// reported as an `error` with its answer, as [`verify`](crate::verify) reports it.
+pub async fn verify_generated_on(
+    domain: &DomainModel,
+    logical: &LogicalModel,
+    engine: Engine,
+    settings: Settings,
+    generated: &dyn Answerer,
+) -> Result<Report, VerifyError> {
+    verify_with(domain, logical, engine, settings, Some(generated)).await
+}
+
+/// Verify's sample maker for one model, for a harness that writes through the
+/// generated repositories what verify's own writes would write: new documents unlike
+/// every sample, revisions, and the claims a document makes.
+pub struct SampleMaker<'a>(Generator<'a>);
+
+impl<'a> SampleMaker<'a> {
+    /// The maker of `logical`'s samples (mapped from `domain`).
+    pub fn new(domain: &DomainModel, logical: &'a LogicalModel) -> Result<Self, VerifyError> {
+        Generator::new(logical, attribute_spreads(domain), limited_counts(domain)).map(SampleMaker)
+    }
+
+    /// A new document of `document_type` in `container`, unlike every sample
+    /// (`serial` counts those made before), under the first parent.
+    pub fn new_document(&self, container: &str, document_type: &str, serial: usize) -> Result<Sample, VerifyError> {
+        self.0.new_sample(container, document_type, serial)
+    }
+
+    /// `sample` with new values (same id, partition key, parent and references).
+    pub fn revised(&self, sample: &Sample, revision: u32) -> Result<Sample, VerifyError> {
+        self.0.revised(sample, revision)
+    }
+
+    /// The claim of type `claim` in `container` that `owner` makes.
+    pub fn claim_of(&self, container: &str, claim: &str, owner: &Sample) -> Result<Sample, VerifyError> {
+        self.0.claim_of(container, claim, owner)
+    }
+}
+
+/// Why `read` (a document read back) is not what was `written`: the fields it does not
+/// hold alike, as the judge of a write says it (system properties such as `_etag`
+/// aside; numbers compared by value); `None` when it is.
+pub fn stored_as_written(written: &Value, read: &Value) -> Option<String> {
+    crate::run::differences(written, read)
+        .map(|fields| format!("the point read shows other values for {fields} than were written"))
 }

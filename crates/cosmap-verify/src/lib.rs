@@ -65,6 +65,8 @@ pub mod samples;
 mod values;
 
 pub use error::VerifyError;
-pub use generated::{verify_generated, Answerer};
+pub use generated::{verify_generated, verify_generated_on, Answerer};
 pub use report::{EngineInfo, EngineKind, PatternOutcome, Report, RequestOutcome, Verdict, REPORT_FORMAT_VERSION};
-pub use run::{fresh_database_name, in_memory_database, verify, verify_stored, Engine, StoredContainer};
+pub use run::{
+    fresh_database_name, in_memory_database, unjudged_write, verify, verify_stored, Engine, StoredContainer,
+};

@@ -7,10 +7,18 @@
 //! from verify's binding and its results turned into JSON. Each [`Example`] is an
 //! [`Answerer`]: `cosmap_verify::verify_generated` asks it for the main answer of
 //! every read it answers and judges that answer as it judges the plan's own
-//! requests (`tests/generated_code.rs`). `calls` also loads an aggregate by its root's
-//! id through the generated repository, for `tests/repositories.rs`.
+//! requests (`tests/generated_code.rs`). `calls` also writes a write pattern's one
+//! document through its generated method and runs the generated workers (verify then
+//! judges what they stored, `tests/generated_writes.rs`), and loads an aggregate by
+//! its root's id through the generated repository, for `tests/repositories.rs`.
 
-use cosmap_verify::generated::{Answering, Binding};
+pub mod repository_writes;
+
+/// The SDK's database client the dispatch calls the generated code on (for tests that
+/// do not depend on the SDK themselves).
+pub use azure_data_cosmos::clients::DatabaseClient;
+
+use cosmap_verify::generated::{Answering, Binding, Writing};
 use cosmap_verify::Answerer;
 use serde_json::Value;
 
@@ -36,7 +44,32 @@ pub struct Example {
     /// Loads an aggregate by its root's type, partition key values and id through its
     /// generated repository.
     pub load: for<'a> fn(&'a azure_data_cosmos::clients::DatabaseClient, &'a str, &'a [String], &'a str) -> Loading<'a>,
+    /// The write patterns whose one document `write` writes through the generated method.
+    pub writes: &'static [&'static str],
+    /// The generated write of a pattern, called with the document verify gives.
+    pub write: for<'a> fn(&'a azure_data_cosmos::clients::DatabaseClient, &'a str, &'a Value) -> Writing<'a>,
+    /// Runs every generated worker until none applies a change.
+    pub settle: fn(&azure_data_cosmos::clients::DatabaseClient) -> Writing<'_>,
+    /// Saves through its generated repository the aggregate of a root (by type,
+    /// partition key values and id) with that root replaced and members added.
+    pub save: Save,
+    /// Saves through its generated repository a new aggregate of a root (by type) alone.
+    pub save_new: for<'a> fn(&'a azure_data_cosmos::clients::DatabaseClient, &'a str, &'a Value) -> Writing<'a>,
+    /// Deletes through its generated repository the aggregate of a root.
+    pub delete:
+        for<'a> fn(&'a azure_data_cosmos::clients::DatabaseClient, &'a str, &'a [String], &'a str) -> Writing<'a>,
 }
+
+/// A repository's save by root type, partition key values, id, the new root and the
+/// members added (each as JSON).
+pub type Save = for<'a> fn(
+    &'a azure_data_cosmos::clients::DatabaseClient,
+    &'a str,
+    &'a [String],
+    &'a str,
+    &'a Value,
+    &'a [Value],
+) -> Writing<'a>;
 
 /// The ids an aggregate loaded holds: the root's under `""`, each member kind's under
 /// its `type`; `None` when there is no such root.
@@ -58,6 +91,29 @@ impl Answerer for Example {
     ) -> Answering<'a> {
         (self.call)(database, pattern, binding)
     }
+
+    fn writes(&self, pattern: &str) -> bool {
+        self.writes.contains(&pattern)
+    }
+
+    fn write<'a>(
+        &'a self,
+        database: &'a azure_data_cosmos::clients::DatabaseClient,
+        pattern: &'a str,
+        document: &'a Value,
+    ) -> Writing<'a> {
+        (self.write)(database, pattern, document)
+    }
+
+    fn settle<'a>(&'a self, database: &'a azure_data_cosmos::clients::DatabaseClient) -> Writing<'a> {
+        (self.settle)(database)
+    }
+}
+
+/// The document verify gives a write, as the generated method's type.
+fn document<T: serde::de::DeserializeOwned>(document: &Value) -> Result<T, String> {
+    serde_json::from_value(document.clone())
+        .map_err(|e| format!("the document is not the method's type: {e}: {document}"))
 }
 
 /// The argument verify bound to parameter `name`, as the method's owned type.

@@ -1,42 +1,73 @@
-//! The public listing of the generated data access's pattern methods: each method's
-//! name, parameters (with the SQL parameter each binds) and the shape of what it
-//! returns, from the same view `cosmap_data.rs` is rendered from. A harness that
-//! calls the generated methods by pattern name (the oracle crate in `examples/`)
-//! writes its calls from this listing instead of parsing the generated Rust.
+//! The one listing of the generated data access's public API: each pattern method
+//! (its name, parameters with the SQL parameter each binds, the shape of what it
+//! returns, what it sends), each repository and worker, and who enforces each unique
+//! value — from the same view `cosmap_data.rs` is rendered from. A harness that calls
+//! the generated methods by pattern name (the oracle crate in `examples/`) writes its
+//! calls from it instead of parsing the generated Rust, and `cosmap diff` compares it
+//! between two designs ([`DataApi::items`]), so an application learns what its code
+//! loses or gains.
 
 use cosmap_mapper::LogicalModel;
+use serde::Serialize;
 
-use super::data_access::{AggregateView, ParamView, PatternView};
+use super::data_access::{AggregateView, DataView, ParamView, PatternView};
 use crate::error::CodegenError;
 use crate::options::TypeMapping;
 
-/// The pattern methods of one model's generated `Database`, and what is not generated.
+/// The public API of one model's generated data access, and what is not generated.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DataApi {
-    /// The module the data access lives in (`data`, or `data_`).
-    pub module: String,
     /// One per generated pattern method, in the order they are generated.
     pub methods: Vec<PatternMethod>,
-    /// What is not generated, each with why (as the module's docs list it).
+    /// What is not generated, each with why (as the module's docs list it): a
+    /// pattern, aggregate or copy the data access leaves to the application.
     pub skipped: Vec<String>,
     /// One per generated repository, in the order they are generated.
     pub repositories: Vec<Repository>,
+    /// The module the data access lives in (`data`, or `data_` beside a container
+    /// module of that name).
+    pub module: String,
+    /// One per generated change-feed worker: copies and feeds first, then those that
+    /// keep extended references, counts and subsets, ancestors lists.
+    pub workers: Vec<Worker>,
+    /// Who enforces each unique value of the design (a unique key, or claims and the
+    /// generated code that takes them), sorted by value.
+    pub unique: Vec<Enforcement>,
 }
 
 /// The repository of one aggregate: `Database::{constructor}()`, whose `load` reads
-/// the root and its members.
+/// the root and its members, and whose `save` and `delete` write them.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Repository {
+    /// The repository's type (`OrderRepository`).
+    pub name: String,
     /// The root's document type.
     pub root: String,
+    /// The aggregate's type (`OrderAggregate`): `new(root)`, the root and its members.
+    pub aggregate: String,
+    /// Each kind of member: the aggregate's field and the documents' `type`.
+    pub members: Vec<(String, String)>,
     /// The container the aggregate lives in.
     pub container: String,
     /// The `Database` method that makes the repository.
     pub constructor: String,
     /// Whether `load` takes the root's id alone (else also its partition key).
     pub by_id: bool,
-    /// Each kind of member: the aggregate's field and the documents' `type`.
-    pub members: Vec<(String, String)>,
+    /// What `load` sends: its query, or a point read of the root.
+    pub sends: String,
+}
+
+/// A change-feed worker: `Database::{constructor}()`, whose `run_once` applies every
+/// change since its last run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Worker {
+    /// The worker's type (`OrderToAccountWorker`).
+    pub name: String,
+    /// The `Database` method that makes it.
+    pub constructor: String,
+    /// What it keeps: `a copy or feed`, `extended references`, `counts and subsets`
+    /// or `ancestors lists`.
+    pub keeps: &'static str,
 }
 
 /// One access pattern's method on `Database`.
@@ -50,6 +81,10 @@ pub struct PatternMethod {
     pub params: Vec<MethodParam>,
     /// What the method returns, and how its results are told apart.
     pub answer: Answer,
+    /// The method that reads a page at a time (`…_page`), where there is one.
+    pub page: Option<String>,
+    /// What it sends: its SQL, its point read, or its requests in order.
+    pub sends: String,
 }
 
 /// A parameter of a pattern method.
@@ -79,23 +114,87 @@ pub enum Answer {
     Subset,
     /// The items taken from buckets: a list.
     Buckets,
-    /// A write: it takes a document after its parameters.
-    Write,
+    /// A write of one document: it takes the document (`&mut T`, or `&T` to delete).
+    Write {
+        /// The document's Rust type, from the data access module (`super::order::Order`).
+        document: String,
+        /// Whether it deletes the document (and so takes `&T`).
+        delete: bool,
+    },
+    /// A write of an aggregate's root and members (several arguments).
+    AggregateWrite,
     /// An append to a bucket: it takes the item.
     Append,
 }
 
-/// The listing of the pattern methods `render_data_access` generates for `model`.
+/// One public item of the generated data access, as `cosmap diff` compares them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ApiItem {
+    /// `method`, `repository` or `worker`.
+    pub kind: &'static str,
+    /// Its Rust name: `place_an_order`, `order_with_tickets_page`, `OrderRepository`.
+    pub name: String,
+    /// What it serves: the access pattern, the aggregate's root, or what the worker keeps.
+    pub of: String,
+    /// What it sends (a method's SQL or requests in order, a repository's load): the
+    /// same name sending something else is a change its callers do not see.
+    pub sends: String,
+}
+
+/// Who enforces one unique value of a design.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Enforcement {
+    /// `Attendee.email`: the document type and its unique attribute.
+    pub value: String,
+    /// `a unique key of container `Attendee``, or `claims in `UniqueClaims`, taken by
+    /// `AttendeeRepository`, `register_an_attendee``, or taken by no generated code.
+    pub by: String,
+}
+
+impl DataApi {
+    /// Every public item (methods and their `…_page` methods, repositories, workers),
+    /// sorted by kind and name: what `cosmap diff` compares between two designs.
+    pub fn items(&self) -> Vec<ApiItem> {
+        let item = |kind: &'static str, name: &str, of: &str, sends: &str| ApiItem {
+            kind,
+            name: name.to_string(),
+            of: of.to_string(),
+            sends: sends.to_string(),
+        };
+        let mut items = Vec::new();
+        for m in &self.methods {
+            items.push(item("method", &m.method, &m.pattern, &m.sends));
+            if let Some(page) = &m.page {
+                items.push(item("method", page, &m.pattern, &m.sends));
+            }
+        }
+        for r in &self.repositories {
+            items.push(item("repository", &r.name, &r.root, &r.sends));
+        }
+        for w in &self.workers {
+            items.push(item("worker", &w.name, w.keeps, ""));
+        }
+        items.sort_by(|a, b| (a.kind, &a.name).cmp(&(b.kind, &b.name)));
+        items
+    }
+}
+
+/// The listing of the public API `render_data_access` generates for `model`.
 pub fn data_api(model: &LogicalModel, mapping: &TypeMapping) -> Result<DataApi, CodegenError> {
     let view = super::view::build(model, mapping).map_err(CodegenError::Model)?;
     let data = super::data_access::build(model, &view, mapping);
     let methods = data.patterns.iter().map(method_of).collect();
     let repositories = data.aggregates.iter().map(repository_of).collect();
+    let unique = enforcement(model, &data);
     Ok(DataApi {
+        workers: workers_of(&data),
         module: data.module,
         methods,
         skipped: data.skipped,
         repositories,
+        unique,
     })
 }
 
@@ -111,6 +210,8 @@ fn method_of(p: &PatternView) -> PatternMethod {
         method: p.ident.clone(),
         params: p.params.iter().map(param).collect(),
         answer: answer_of(p),
+        page: p.page.as_ref().map(|_| format!("{}_page", p.ident)),
+        sends: sends(p),
     }
 }
 
@@ -118,18 +219,48 @@ fn method_of(p: &PatternView) -> PatternMethod {
 fn repository_of(a: &AggregateView) -> Repository {
     let members = a.members.iter().map(|m| (m.ident.clone(), m.discriminator.clone()));
     Repository {
+        name: a.repository.clone(),
         root: a.root.clone(),
+        aggregate: a.aggregate.clone(),
         container: a.container.clone(),
         constructor: a.constructor.clone(),
         by_id: !a.load_params.contains("partition_key"),
         members: members.collect(),
+        sends: a
+            .load_sql
+            .as_deref()
+            .map_or_else(|| "point read of the root".into(), unquoted),
     }
+}
+
+/// Every worker of `data`, with what it keeps.
+fn workers_of(data: &DataView) -> Vec<Worker> {
+    let feeds = data.workers.iter().map(|w| (&w.feed, "a copy or feed"));
+    let refresh = data.refresh_workers.iter().map(|w| (&w.feed, "extended references"));
+    let kept = data.kept_workers.iter().map(|w| (&w.feed, "counts and subsets"));
+    let ancestors = data.ancestors_workers.iter().map(|w| (&w.feed, "ancestors lists"));
+    feeds
+        .chain(refresh)
+        .chain(kept)
+        .chain(ancestors)
+        .map(|(feed, keeps)| Worker {
+            name: feed.name.clone(),
+            constructor: feed.constructor.clone(),
+            keeps,
+        })
+        .collect()
 }
 
 /// The shape of what pattern `p`'s method returns.
 fn answer_of(p: &PatternView) -> Answer {
-    if p.write.is_some() || p.aggregate_write.is_some() {
-        return Answer::Write;
+    if let Some(w) = &p.write {
+        return Answer::Write {
+            document: w.document.clone(),
+            delete: w.delete,
+        };
+    }
+    if p.aggregate_write.is_some() {
+        return Answer::AggregateWrite;
     }
     if p.append.is_some() {
         return Answer::Append;
@@ -149,6 +280,99 @@ fn answer_of(p: &PatternView) -> Answer {
         return Answer::Optional;
     }
     Answer::List
+}
+
+/// SQL as the template writes it (a Rust string literal), read back.
+fn unquoted(literal: &str) -> String {
+    serde_json::from_str(literal).unwrap_or_else(|_| literal.to_string())
+}
+
+/// What pattern method `p` sends: its SQL, its point read, or its requests in order.
+fn sends(p: &PatternView) -> String {
+    if let Some(q) = &p.query {
+        return unquoted(&q.sql);
+    }
+    if let Some(r) = &p.point_read {
+        return format!("point read of {} at {}, id {}", r.document, r.key, r.id);
+    }
+    let numbered: Vec<&str> = p
+        .docs
+        .iter()
+        .map(String::as_str)
+        .filter(|l| l.split_once(". ").is_some_and(|(n, _)| n.parse::<usize>().is_ok()))
+        .collect();
+    numbered.join(" ")
+}
+
+/// Who enforces each unique value of `model`: a unique key of its container, or claims
+/// taken by the generated functions and repositories of `data` that call its claim function.
+fn enforcement(model: &LogicalModel, data: &DataView) -> Vec<Enforcement> {
+    let mut out = Vec::new();
+    for c in &model.containers {
+        for key in &c.unique_keys {
+            for path in &key.paths {
+                let attribute = path.trim_start_matches('/');
+                for d in c
+                    .document_types
+                    .iter()
+                    .filter(|d| d.attributes.iter().any(|a| a.name == attribute))
+                {
+                    out.push(Enforcement {
+                        value: format!("{}.{attribute}", d.name),
+                        by: format!("a unique key of container `{}`", c.name),
+                    });
+                }
+            }
+        }
+        for d in &c.document_types {
+            let Some(of) = &d.claim_of else { continue };
+            let set = data
+                .claim_sets
+                .iter()
+                .find(|s| s.owner == of.document_type && s.claims.iter().any(|k| k.attribute == of.attribute));
+            let function = set.map(|s| s.function.as_str()).unwrap_or_default();
+            let mut takers: Vec<String> = data
+                .aggregates
+                .iter()
+                .filter(|a| {
+                    a.claim_set.as_deref() == Some(function)
+                        || a.members.iter().any(|m| m.claim_set.as_deref() == Some(function))
+                })
+                .map(|a| format!("`{}`", a.repository))
+                .collect();
+            takers.extend(
+                data.patterns
+                    .iter()
+                    .filter(|p| calls(p, function))
+                    .map(|p| format!("`{}`", p.ident)),
+            );
+            let by = if takers.is_empty() || set.is_none() {
+                format!("claims in `{}`, taken by no generated code", c.name)
+            } else {
+                format!("claims in `{}`, taken by {}", c.name, takers.join(", "))
+            };
+            out.push(Enforcement {
+                value: format!("{}.{}", of.document_type, of.attribute),
+                by,
+            });
+        }
+    }
+    out.sort_by(|a, b| a.value.cmp(&b.value));
+    out.dedup();
+    out
+}
+
+/// Whether pattern method `p` calls claim function `function`.
+fn calls(p: &PatternView, function: &str) -> bool {
+    let single = p.write.as_ref().and_then(|w| w.claim_set.as_deref()) == Some(function);
+    let several = p.aggregate_write.as_ref().is_some_and(|w| {
+        w["steps"].as_array().is_some_and(|steps| {
+            steps
+                .iter()
+                .any(|s| s["claim"].as_str() == Some(function) || s["release"].as_str() == Some(function))
+        })
+    });
+    single || several
 }
 
 #[cfg(test)]
@@ -178,7 +402,10 @@ mod tests {
             method("address by account id and address type").answer,
             Answer::Optional
         );
-        assert_eq!(method("add a bank account").answer, Answer::Write);
+        assert!(matches!(
+            method("add a bank account").answer,
+            Answer::Write { ref document, delete: false } if document == "super::account::BankAccount"
+        ));
         assert_eq!(
             api.methods.len(),
             domain.access_patterns().len(),

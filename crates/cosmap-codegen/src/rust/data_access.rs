@@ -6,15 +6,6 @@
 use std::collections::BTreeSet;
 
 mod aggregate_write;
-mod api;
-
-pub use api::{ApiItem, Enforcement, GeneratedApi};
-
-/// The public API the data access of `model` (whose Rust types are `rust`) generates,
-/// and who enforces its unique values: what `cosmap diff` compares.
-pub fn generated_api(model: &LogicalModel, rust: &RustView, mapping: &TypeMapping) -> GeneratedApi {
-    api::api(model, &build(model, rust, mapping))
-}
 
 use cosmap_domain::naming::{lower_camel, snake_case};
 use cosmap_mapper::operations::{Action, Operation, OperationKind, Purpose, Request, ValueSource, WriteKind};

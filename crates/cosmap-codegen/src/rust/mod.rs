@@ -22,7 +22,7 @@ mod pieces;
 mod runtime;
 mod view;
 #[cfg(feature = "data-access")]
-pub use api::{data_api, Answer, DataApi, MethodParam, PatternMethod, Repository};
+pub use api::{data_api, Answer, ApiItem, DataApi, Enforcement, MethodParam, PatternMethod, Repository, Worker};
 mod view_text;
 pub(crate) use view::one_line;
 
@@ -94,18 +94,6 @@ fn users_own_text(mapping: &TypeMapping) -> bool {
 pub fn format_rust(text: &str) -> Result<String, CodegenError> {
     print(text, &format!("templates/{TEMPLATE}"))
 }
-
-/// The public API the data access of `model` generates (methods, repositories,
-/// workers, with what each sends) and who enforces each unique value: what `cosmap
-/// diff` compares between two designs, without rendering either.
-#[cfg(feature = "data-access")]
-pub fn generated_api(model: &LogicalModel, mapping: &TypeMapping) -> Result<GeneratedApi, CodegenError> {
-    let view = view::build(model, mapping).map_err(CodegenError::Model)?;
-    Ok(data_access::generated_api(model, &view, mapping))
-}
-
-#[cfg(feature = "data-access")]
-pub use data_access::{ApiItem, Enforcement, GeneratedApi};
 
 /// Renders `cosmap_data.rs` for `model`: the data access on `azure_data_cosmos`
 /// over the types `cosmap.rs` defines (include both in one module), through the

@@ -29,8 +29,12 @@ use crate::report::{
 };
 use crate::samples::{attribute_spreads, limited_counts, Generator, Key, Sample};
 
+mod generated_writes;
 mod reads;
 mod writes;
+
+pub use generated_writes::unjudged_write;
+pub(crate) use writes::differences;
 
 use writes::WriteState;
 
@@ -367,7 +371,7 @@ impl<'a> Run<'a> {
         let mut state = WriteState::new(self.samples.clone());
         for op in writes {
             outcomes.push(match patterns.get(op.pattern.as_str()) {
-                Some(p) if p.kind == AccessKind::Write => self.write(op, &mut state).await,
+                Some(p) if p.kind == AccessKind::Write => self.write_either(op, &mut state).await,
                 _ => unknown(op),
             });
         }

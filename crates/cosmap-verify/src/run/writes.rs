@@ -13,18 +13,18 @@ use crate::report::{PatternOutcome, RequestOutcome, Verdict};
 use crate::samples::{lookup, Key, Sample};
 
 /// A document an operation wrote.
-struct Written {
-    sample: Sample,
-    kind: WriteKind,
+pub(super) struct Written {
+    pub(super) sample: Sample,
+    pub(super) kind: WriteKind,
     /// The server accepted the write.
-    accepted: bool,
+    pub(super) accepted: bool,
 }
 
 /// Writes made so far: documents still there, new documents made, revisions used.
 pub(super) struct WriteState {
-    live: Vec<Sample>,
-    created: BTreeMap<(String, String), usize>,
-    revision: u32,
+    pub(super) live: Vec<Sample>,
+    pub(super) created: BTreeMap<(String, String), usize>,
+    pub(super) revision: u32,
 }
 
 impl WriteState {
@@ -818,7 +818,7 @@ impl Run<'_> {
 
     /// For each document the operation wrote whose type has copies it did not write:
     /// a point read of the copy, which must show the new source (or be gone).
-    async fn copies_in_sync(&self, written: &[Written]) -> Vec<RequestOutcome> {
+    pub(super) async fn copies_in_sync(&self, written: &[Written]) -> Vec<RequestOutcome> {
         let mut checks = Vec::new();
         for w in written.iter().filter(|w| w.accepted) {
             for c in &self.logical.containers {
@@ -928,7 +928,7 @@ impl Run<'_> {
     /// is claimed through the same request (its id and partition key bound as the
     /// operation binds them), and the server must refuse it (409), or the design does
     /// not enforce uniqueness.
-    async fn duplicates_refused(&self, op: &Operation, state: &WriteState) -> Vec<RequestOutcome> {
+    pub(super) async fn duplicates_refused(&self, op: &Operation, state: &WriteState) -> Vec<RequestOutcome> {
         let mut checks = Vec::new();
         for r in op
             .requests
@@ -1291,13 +1291,13 @@ fn child_and_parent(
 
 /// The same item: container, partition key and id (claims share their id, the
 /// claimed value tells them apart).
-fn same_item(a: &Sample, b: &Sample) -> bool {
+pub(super) fn same_item(a: &Sample, b: &Sample) -> bool {
     a.container == b.container && a.partition_key == b.partition_key && a.id == b.id
 }
 
 /// The fields of `written` that `read` does not hold alike (system properties such as
 /// `_etag` aside), as a list for a message; `None` when all are alike.
-fn differences(written: &Value, read: &Value) -> Option<String> {
+pub(crate) fn differences(written: &Value, read: &Value) -> Option<String> {
     let (Value::Object(written), Value::Object(read)) = (written, read) else {
         return Some("the whole document".into());
     };

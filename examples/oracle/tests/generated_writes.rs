@@ -1,0 +1,134 @@
+//! Every example's generated writes under `cosmap verify`'s judge: `verify_generated`
+//! sends each write pattern whose one document a generated method writes through that
+//! method (the document the plan's write would send), runs the generated workers, and
+//! judges what is stored afterwards as it judges the plan's write — the document, its
+//! claims, its copies, a duplicate refused. Every such write must pass; every other
+//! write pattern is counted and listed with why it is not judged on the generated code.
+
+use cosmap_verify::generated::{Answering, Binding, Writing};
+use cosmap_verify::{unjudged_write, verify_generated, Answerer, Report};
+use oracle::{Example, EXAMPLES};
+use serde_json::Value;
+
+fn model(example: &Example) -> (cosmap_domain::DomainModel, cosmap_mapper::LogicalModel) {
+    let domain = cosmap_domain::load_file(std::path::Path::new(example.model))
+        .unwrap_or_else(|e| panic!("{}: {e}", example.name));
+    let logical = cosmap_mapper::map(&domain, &cosmap_mapper::Options::default());
+    (domain, logical)
+}
+
+/// Why write pattern `pattern` of `example` is not judged on its generated code;
+/// `None` when it is.
+fn why_not_judged(example: &Example, logical: &cosmap_mapper::LogicalModel, pattern: &str) -> Option<String> {
+    if !example.writes.contains(&pattern) {
+        let named = format!("`{pattern}`");
+        let listed = example
+            .not_judged
+            .iter()
+            .find(|(p, _)| *p == pattern)
+            .map(|(_, why)| why.to_string());
+        let skipped = example
+            .skipped
+            .iter()
+            .find(|s| s.contains(&named))
+            .map(|s| format!("not generated: {s}"));
+        return Some(listed.or(skipped).unwrap_or_else(|| "no generated write".into()));
+    }
+    match logical.operations.iter().find(|o| o.pattern == pattern) {
+        Some(op) => unjudged_write(logical, op),
+        None => Some("the logical model has no operation for it".into()),
+    }
+}
+
+/// The first failed request's reason in `report` for `pattern`, or `None` when it passed.
+fn failure(report: &Report, pattern: &str) -> Option<String> {
+    let Some(p) = report.patterns.iter().find(|p| p.pattern == pattern) else {
+        return Some("not in the report".into());
+    };
+    (!p.passed).then(|| {
+        p.requests
+            .iter()
+            .find_map(|r| r.reason.clone())
+            .or_else(|| p.reason.clone())
+            .unwrap_or_default()
+    })
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn every_generated_write_leaves_what_verify_expects() {
+    let (mut proven, mut not_judged, mut problems) = (0, Vec::new(), Vec::new());
+    for example in EXAMPLES {
+        let (domain, logical) = model(example);
+        let report = verify_generated(&domain, &logical, example)
+            .await
+            .unwrap_or_else(|e| panic!("{}: verify runs: {e}", example.name));
+        for p in domain
+            .access_patterns()
+            .iter()
+            .filter(|p| p.kind == cosmap_domain::AccessKind::Write)
+        {
+            if let Some(reason) = failure(&report, &p.name) {
+                problems.push(format!("{}: `{}`: {reason}", example.name, p.name));
+            }
+            match why_not_judged(example, &logical, &p.name) {
+                None => proven += 1,
+                Some(why) => not_judged.push(format!("{}: `{}`: {why}", example.name, p.name)),
+            }
+        }
+    }
+    println!(
+        "{proven} generated writes proven; not judged on the generated code ({}):",
+        not_judged.len()
+    );
+    for line in &not_judged {
+        println!("  {line}");
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    assert!(proven >= 20, "only {proven} generated writes were judged");
+}
+
+/// A generated write that stores nothing.
+struct Idle<'e>(&'e Example);
+
+impl Answerer for Idle<'_> {
+    fn answers(&self, _: &str) -> bool {
+        false
+    }
+
+    fn answer<'a>(
+        &'a self,
+        _: &'a azure_data_cosmos::clients::DatabaseClient,
+        _: &'a str,
+        _: &'a Binding,
+    ) -> Answering<'a> {
+        Box::pin(async { Ok(Vec::new()) })
+    }
+
+    fn writes(&self, pattern: &str) -> bool {
+        self.0.writes.contains(&pattern)
+    }
+
+    fn write<'a>(&'a self, _: &'a azure_data_cosmos::clients::DatabaseClient, _: &'a str, _: &'a Value) -> Writing<'a> {
+        Box::pin(async { Ok(()) })
+    }
+}
+
+/// The judge looks at what the generated writes store: writes that store nothing fail
+/// every write judged on the generated code, and nothing else.
+#[tokio::test(flavor = "current_thread")]
+async fn generated_writes_that_store_nothing_fail() {
+    let mut judged = 0;
+    for example in EXAMPLES {
+        let (domain, logical) = model(example);
+        let report = verify_generated(&domain, &logical, &Idle(example))
+            .await
+            .unwrap_or_else(|e| panic!("{}: verify runs: {e}", example.name));
+        for p in &report.patterns {
+            let on_code =
+                why_not_judged(example, &logical, &p.pattern).is_none() && example.writes.contains(&p.pattern.as_str());
+            judged += usize::from(on_code);
+            assert_eq!(p.passed, !on_code, "{}: `{}`", example.name, p.pattern);
+        }
+    }
+    assert!(judged >= 20, "only {judged} generated writes were judged");
+}
