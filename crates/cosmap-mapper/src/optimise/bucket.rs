@@ -163,9 +163,30 @@ impl super::step::Optimisation for Buckets<'_> {
 /// For each child a bucket can serve, one candidate per window that fits (longest
 /// first); the children that cannot be bucketed are refused with the reason.
 fn shapes(model: &DomainModel, stats: &Statistics, containers: &[Container], trace: &mut Trace) -> Vec<Vec<Candidate>> {
+    let by_element = patterns_by_element(model);
     let mut out = Vec::new();
-    // The patterns that start at or return each element, in name order.
-    // Only looked up (each list sorted alone): its order reaches no output.
+    for c in containers.iter().filter(|c| c.kind == ContainerKind::Aggregate) {
+        for d in c
+            .document_types
+            .iter()
+            .filter(|d| matches!(d.role, Role::Entity | Role::ValueObject))
+        {
+            let child = Child {
+                model,
+                stats,
+                containers,
+                c,
+                d,
+            };
+            out.extend(child.windows(&by_element, trace));
+        }
+    }
+    out
+}
+
+/// The patterns that start at or return each element, each list in name order. Only
+/// looked up (each list sorted alone): its order reaches no output.
+fn patterns_by_element(model: &DomainModel) -> NameMap<&str, Vec<&AccessPattern>> {
     let mut by_element: NameMap<&str, Vec<&AccessPattern>> = NameMap::default();
     for p in model.access_patterns() {
         // Each element once, whether it starts the pattern, is returned, or both.
@@ -180,75 +201,87 @@ fn shapes(model: &DomainModel, stats: &Statistics, containers: &[Container], tra
     for list in by_element.values_mut() {
         list.sort_by(|a, b| a.name.cmp(&b.name));
     }
-    for c in containers.iter().filter(|c| c.kind == ContainerKind::Aggregate) {
-        for d in c
-            .document_types
+    by_element
+}
+
+/// A child document type `d` of container `c`, with what weighing its buckets needs.
+struct Child<'a> {
+    model: &'a DomainModel,
+    stats: &'a Statistics,
+    containers: &'a [Container],
+    c: &'a Container,
+    d: &'a crate::logical_model::DocumentType,
+}
+
+impl Child<'_> {
+    /// One candidate per window that fits (longest first), when a bucket can serve the
+    /// child; the refusal recorded when it cannot and the child is written.
+    fn windows(&self, by_element: &NameMap<&str, Vec<&AccessPattern>>, trace: &mut Trace) -> Option<Vec<Candidate>> {
+        let Child {
+            model,
+            stats,
+            containers,
+            c,
+            d,
+        } = *self;
+        let element = d.source.as_str();
+        let touching: &[&AccessPattern] = by_element.get(element).map(Vec::as_slice).unwrap_or_default();
+        let reads: Vec<&AccessPattern> = touching
             .iter()
-            .filter(|d| matches!(d.role, Role::Entity | Role::ValueObject))
-        {
-            let element = d.source.as_str();
-            let touching: &[&AccessPattern] = by_element.get(element).map(Vec::as_slice).unwrap_or_default();
-            let reads: Vec<&AccessPattern> = touching
-                .iter()
-                .copied()
-                .filter(|p| p.kind == AccessKind::Read)
-                .collect();
-            let creates = stats.creates_per_second(element);
-            // Not read by time, or never created: nothing to bucket, nothing to say.
-            let Some(time) = reads.iter().find_map(|p| time_of(model, p)) else {
-                continue;
-            };
-            let mut refuse = |reason: String| {
-                trace.record(
-                    Rule::Bucket,
-                    element,
-                    format!("keeps a document per `{element}`"),
-                    reason,
-                );
-            };
-            if let Some(reason) = unservable(containers, c, d, touching, &time) {
-                // Never written: nothing piles up, nothing to say.
-                if touching.iter().any(|p| p.kind == AccessKind::Write) {
-                    refuse(reason);
-                }
-                continue;
+            .copied()
+            .filter(|p| p.kind == AccessKind::Read)
+            .collect();
+        let creates = stats.creates_per_second(element);
+        // Not read by time, or never created: nothing to bucket, nothing to say.
+        let time = reads.iter().find_map(|p| time_of(model, p))?;
+        let mut refuse = |reason: String| {
+            trace.record(
+                Rule::Bucket,
+                element,
+                format!("keeps a document per `{element}`"),
+                reason,
+            );
+        };
+        if let Some(reason) = unservable(containers, c, d, touching, &time) {
+            // Never written: nothing piles up, nothing to say.
+            if touching.iter().any(|p| p.kind == AccessKind::Write) {
+                refuse(reason);
             }
-            if creates <= 0.0 {
-                continue;
-            }
-            let root = c.document_types.iter().find(|r| r.role == Role::Root);
-            let parents = root.map_or(1.0, |r| facts::count_of(model, &r.source)).max(1.0);
-            let per_parent = creates / parents;
-            let item_bytes = d.estimated_size_bytes.unwrap_or(DEFAULT_ITEM_BYTES);
-            let fits =
-                |n: f64| (2.0..=BUCKET_MAX_ITEMS).contains(&n) && DEFAULT_SKEW * n * item_bytes <= MAX_ITEM_BYTES;
-            let windows: Vec<Candidate> = BucketWindow::ALL
-                .into_iter()
-                .filter(|w| fits(per_parent * w.seconds()))
-                .map(|window| Candidate {
-                    container: c.name.clone(),
-                    document: d.name.clone(),
-                    element: element.to_string(),
-                    time: time.clone(),
-                    window,
-                    typical_items: per_parent * window.seconds(),
-                    item_bytes,
-                    patterns: touching.iter().map(|p| p.name.clone()).collect(),
-                })
-                .collect();
-            if windows.is_empty() {
-                refuse(format!(
-                    "a parent gets about {} `{element}`s a minute and {} a day: no window of a minute, an hour or a day holds 2 to {} of them within the item size limit",
-                    human_count(per_parent * 60.0),
-                    human_count(per_parent * 86_400.0),
-                    human_count(BUCKET_MAX_ITEMS)
-                ));
-                continue;
-            }
-            out.push(windows);
+            return None;
         }
+        if creates <= 0.0 {
+            return None;
+        }
+        let root = c.document_types.iter().find(|r| r.role == Role::Root);
+        let parents = root.map_or(1.0, |r| facts::count_of(model, &r.source)).max(1.0);
+        let per_parent = creates / parents;
+        let item_bytes = d.estimated_size_bytes.unwrap_or(DEFAULT_ITEM_BYTES);
+        let fits = |n: f64| (2.0..=BUCKET_MAX_ITEMS).contains(&n) && DEFAULT_SKEW * n * item_bytes <= MAX_ITEM_BYTES;
+        let windows: Vec<Candidate> = BucketWindow::ALL
+            .into_iter()
+            .filter(|w| fits(per_parent * w.seconds()))
+            .map(|window| Candidate {
+                container: c.name.clone(),
+                document: d.name.clone(),
+                element: element.to_string(),
+                time: time.clone(),
+                window,
+                typical_items: per_parent * window.seconds(),
+                item_bytes,
+                patterns: touching.iter().map(|p| p.name.clone()).collect(),
+            })
+            .collect();
+        if windows.is_empty() {
+            refuse(format!(
+            "a parent gets about {} `{element}`s a minute and {} a day: no window of a minute, an hour or a day holds 2 to {} of them within the item size limit",
+            human_count(per_parent * 60.0),
+            human_count(per_parent * 86_400.0),
+            human_count(BUCKET_MAX_ITEMS)
+        ));
+            return None;
+        }
+        Some(windows)
     }
-    out
 }
 
 /// The date-time attribute a read of a child sorts or ranges on, when it does.

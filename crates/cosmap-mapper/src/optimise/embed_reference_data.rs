@@ -76,6 +76,29 @@ pub(crate) fn apply(
         (Some(chosen), Some(with_all))
     };
     let together_worse = chosen.as_ref().is_some_and(|p| !p.cheaper_than(&without));
+    record(trace, weighed, &kept, together_worse, without.total());
+    if let Some(foreseen) = foreseen {
+        foreseen.give_back(with_all);
+    }
+    match chosen {
+        Some(priced) if !together_worse => {
+            *containers = Arc::new(embedded(model, containers, &kept, trace));
+            Some(priced)
+        }
+        _ => Some(without),
+    }
+}
+
+/// Records the decision on each element `weighed` (with what its snapshots save and
+/// add): embedded when `kept` holds it and the kept ones are not worse together than
+/// none (the workload `without` them).
+fn record(
+    trace: &mut Trace,
+    weighed: Vec<(String, f64, f64)>,
+    kept: &BTreeSet<String>,
+    together_worse: bool,
+    without: f64,
+) {
     for (element, saves, adds) in weighed {
         if kept.contains(&element) && !together_worse {
             trace
@@ -102,7 +125,7 @@ pub(crate) fn apply(
                 "alone its snapshots save about {} and add about {}, but with the other snapshots kept the workload would cost no less than the {} it costs without them",
                 human_ru_per_second(saves),
                 human_ru_per_second(adds),
-                human_ru_per_second(without.total())
+                human_ru_per_second(without)
             )
         } else {
             format!(
@@ -124,16 +147,6 @@ pub(crate) fn apply(
         if let Some(decision) = trace.last_mut() {
             super::break_even(decision, saves, adds, false);
         }
-    }
-    if let Some(foreseen) = foreseen {
-        foreseen.give_back(with_all);
-    }
-    match chosen {
-        Some(priced) if !together_worse => {
-            *containers = Arc::new(embedded(model, containers, &kept, trace));
-            Some(priced)
-        }
-        _ => Some(without),
     }
 }
 
