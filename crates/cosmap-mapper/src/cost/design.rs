@@ -484,81 +484,81 @@ impl<'m> Design<'m> {
         let read = self.consistency.read_factor();
         match r.kind() {
             OperationKind::PointRead => Charge::once(units::point_read(bytes(doc(&r.document_types[0])))).scaled(read),
-            OperationKind::Write => {
-                let d = doc(&r.document_types[0]);
-                let (mut b, paths) = d.map_or((DEFAULT_ITEM_BYTES, 0), |d| (d.bytes, d.indexed_paths));
-                // An append rewrites its bucket, half full on average.
-                if matches!(r.purpose, Purpose::AppendToBucket { .. }) {
-                    b /= 2.0;
-                }
-                let write = r.write().map_or(0.0, |kind| units::write(kind, b, paths));
-                // A create in a feed pushes its oldest item out: a delete as well.
-                let trims = matches!(r.purpose, Purpose::SyncFeed { .. }) && r.write() == Some(WriteKind::Create);
-                let trim = if trims {
-                    units::write(WriteKind::Delete, b, paths)
-                } else {
-                    0.0
-                };
-                Charge::once(write + trim)
-            }
+            OperationKind::Write => write_charge(r, doc(&r.document_types[0])),
             kind @ (OperationKind::SinglePartitionQuery | OperationKind::CrossPartitionQuery) => {
-                let main = op.op.requests.first().is_some_and(|first| std::ptr::eq(first, r));
-                // What the main query needs: its `limit`, else one page; a query after
-                // it, all it finds (page after page).
-                let page = if main { self.main_page(op) } else { f64::INFINITY };
-                // Buckets: as many as hold what the read needs, and one more at the edge.
-                let page = match (&r.purpose, bucket_items(r, container)) {
-                    (Purpose::ReadBuckets { .. }, Some(per_bucket)) => (page / per_bucket).ceil() + 1.0,
-                    _ => page,
-                };
-                // A short form (`project`) returns a share of each document, by its properties.
-                let projected = op
-                    .pattern
-                    .map(|p| p.project.len())
-                    .filter(|&n| main && n > 0 && r.selects_short_form());
-                let bytes = |d: Option<&DocFacts>| match (projected, d) {
-                    (Some(n), Some(d)) => d.bytes * ((n + 3) as f64 / (d.properties + 3) as f64).min(1.0),
-                    _ => bytes(d),
-                };
-                let returned: Vec<(f64, f64)> = r
-                    .document_types
-                    .iter()
-                    .enumerate()
-                    .map(|(i, name)| {
-                        let d = doc(name);
-                        let items = if main && i == 0 {
-                            self.main_items(op, container)
-                        } else {
-                            self.items(op, r, false, d, container)
-                        };
-                        let items = if main { items } else { items * parents }.min(page);
-                        // A count returns one number (across partitions, a `1` per match).
-                        if matches!(r.purpose, Purpose::Count { .. } | Purpose::UpdateCount { .. }) {
-                            let n = if kind == OperationKind::CrossPartitionQuery {
-                                items.max(1.0)
-                            } else {
-                                1.0
-                            };
-                            return (n, COUNT_RESULT_BYTES);
-                        }
-                        (items, bytes(d))
-                    })
-                    .collect();
-                let cross = kind == OperationKind::CrossPartitionQuery;
-                // Beyond a page, each further page pays the base again.
-                let total: f64 = returned.iter().map(|(n, _)| n).sum();
-                let more_pages = ((total / QUERY_PAGE_ITEMS).ceil() - 1.0).max(0.0);
-                let paging = Charge::once(more_pages * units::further_page(read));
-                paging.plus(match self.prefix_span(r, container) {
-                    // A prefix of a hierarchical key: the physical partitions holding it, at most all.
-                    Some(span) if span > 1.0 => {
-                        let fanned = units::query_under(read, true, &returned);
-                        Charge::once(fanned.at(span.min(self.partitions(&r.container))))
-                    }
-                    _ => units::query_under(read, cross, &returned),
-                })
+                self.query_charge(op, r, container, kind, parents)
             }
         }
+    }
+
+    /// The charge of one execution of query `r` (of `kind`) in `container`; a query after
+    /// the first returns the children of `parents` items.
+    fn query_charge(
+        &self,
+        op: &Operating<'_, 'm>,
+        r: &Request,
+        container: &facts::ContainerFacts,
+        kind: OperationKind,
+        parents: f64,
+    ) -> Charge {
+        let doc = |name: &str| container.documents.get(name);
+        let bytes = |d: Option<&DocFacts>| d.map_or(DEFAULT_ITEM_BYTES, |d| d.bytes);
+        let read = self.consistency.read_factor();
+        let main = op.op.requests.first().is_some_and(|first| std::ptr::eq(first, r));
+        // What the main query needs: its `limit`, else one page; a query after
+        // it, all it finds (page after page).
+        let page = if main { self.main_page(op) } else { f64::INFINITY };
+        // Buckets: as many as hold what the read needs, and one more at the edge.
+        let page = match (&r.purpose, bucket_items(r, container)) {
+            (Purpose::ReadBuckets { .. }, Some(per_bucket)) => (page / per_bucket).ceil() + 1.0,
+            _ => page,
+        };
+        // A short form (`project`) returns a share of each document, by its properties.
+        let projected = op
+            .pattern
+            .map(|p| p.project.len())
+            .filter(|&n| main && n > 0 && r.selects_short_form());
+        let bytes = |d: Option<&DocFacts>| match (projected, d) {
+            (Some(n), Some(d)) => d.bytes * ((n + 3) as f64 / (d.properties + 3) as f64).min(1.0),
+            _ => bytes(d),
+        };
+        let returned: Vec<(f64, f64)> = r
+            .document_types
+            .iter()
+            .enumerate()
+            .map(|(i, name)| {
+                let d = doc(name);
+                let items = if main && i == 0 {
+                    self.main_items(op, container)
+                } else {
+                    self.items(op, r, false, d, container)
+                };
+                let items = if main { items } else { items * parents }.min(page);
+                // A count returns one number (across partitions, a `1` per match).
+                if matches!(r.purpose, Purpose::Count { .. } | Purpose::UpdateCount { .. }) {
+                    let n = if kind == OperationKind::CrossPartitionQuery {
+                        items.max(1.0)
+                    } else {
+                        1.0
+                    };
+                    return (n, COUNT_RESULT_BYTES);
+                }
+                (items, bytes(d))
+            })
+            .collect();
+        let cross = kind == OperationKind::CrossPartitionQuery;
+        // Beyond a page, each further page pays the base again.
+        let total: f64 = returned.iter().map(|(n, _)| n).sum();
+        let more_pages = ((total / QUERY_PAGE_ITEMS).ceil() - 1.0).max(0.0);
+        let paging = Charge::once(more_pages * units::further_page(read));
+        paging.plus(match self.prefix_span(r, container) {
+            // A prefix of a hierarchical key: the physical partitions holding it, at most all.
+            Some(span) if span > 1.0 => {
+                let fanned = units::query_under(read, true, &returned);
+                Charge::once(fanned.at(span.min(self.partitions(&r.container))))
+            }
+            _ => units::query_under(read, cross, &returned),
+        })
     }
 
     /// How many physical partitions a query given a prefix of a hierarchical key may
@@ -624,6 +624,18 @@ impl<'m> Design<'m> {
         if pattern.filter.is_empty() {
             return unfiltered;
         }
+        self.filtered(pattern, r, count, (unfiltered, per_partition))
+    }
+
+    /// Items of `pattern`'s start (`count`; `unfiltered` under the key given, `per_partition`
+    /// in one logical partition) its filters leave for `r` (see [`Self::items`]).
+    fn filtered(
+        &self,
+        pattern: &AccessPattern,
+        r: &Request,
+        count: f64,
+        (unfiltered, per_partition): (f64, f64),
+    ) -> f64 {
         let identity = match self.model.element(&pattern.start) {
             Some(Element::Entity(e)) => Some(e.identity.as_str()),
             _ => None,
@@ -874,6 +886,23 @@ fn fan_out_warning(name: &str, c: &ContainerFigured) -> Option<String> {
             human_count(by_storage)
         )
     })
+}
+
+/// The charge of one write `r` of document `d` (an append rewrites its bucket, half
+/// full on average; a create in a feed also deletes its oldest item).
+fn write_charge(r: &Request, d: Option<&DocFacts>) -> Charge {
+    let (mut b, paths) = d.map_or((DEFAULT_ITEM_BYTES, 0), |d| (d.bytes, d.indexed_paths));
+    if matches!(r.purpose, Purpose::AppendToBucket { .. }) {
+        b /= 2.0;
+    }
+    let write = r.write().map_or(0.0, |kind| units::write(kind, b, paths));
+    let trims = matches!(r.purpose, Purpose::SyncFeed { .. }) && r.write() == Some(WriteKind::Create);
+    let trim = if trims {
+        units::write(WriteKind::Delete, b, paths)
+    } else {
+        0.0
+    };
+    Charge::once(write + trim)
 }
 
 /// The typical number of children each bucket `r` reads holds (`bucket`), in its
