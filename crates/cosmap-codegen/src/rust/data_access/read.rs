@@ -1,0 +1,457 @@
+//! A read pattern's view: its first request (a point read, a claim's lookup, a
+//! query) with its parameters and keys, and the short form it selects.
+
+use super::*;
+
+pub(super) fn pattern(cx: &Context<'_>, op: &Operation) -> Result<PatternView, String> {
+    let Context {
+        rust, mapping, handles, ..
+    } = *cx;
+    // A read by a claimed value: the claim's point read names the document read.
+    let claim = op
+        .requests
+        .first()
+        .filter(|r| matches!(r.purpose, Purpose::ReadClaim { .. }));
+    let main = usize::from(claim.is_some());
+    let first = op.requests.get(main).ok_or("it sends no request")?;
+    let handle = handles
+        .iter()
+        .find(|h| h.name == first.container)
+        .ok_or("its container has no handle")?;
+    let cv = rust
+        .containers
+        .iter()
+        .find(|c| c.name == first.container)
+        .ok_or("its container has no Rust module")?;
+    let mut docs = vec![format!(
+        "`{}` ({}): {}.",
+        op.pattern,
+        cosmap_mapper::human_rate(op.per_second),
+        claim.map_or(&first.purpose, |c| &c.purpose)
+    )];
+    let base = PatternView {
+        ident: String::new(),
+        name: op.pattern.clone(),
+        per_second: cosmap_mapper::human_rate(op.per_second),
+        docs: Vec::new(),
+        params: Vec::new(),
+        field: handle.field.clone(),
+        handle: handle.handle.clone(),
+        returns: String::new(),
+        point_read: None,
+        query: None,
+        write: None,
+        row: None,
+        item: None,
+        append: None,
+        at_most_one: false,
+        aggregate_write: None,
+        page: None,
+    };
+    if op.kind == OperationKind::Write {
+        return write_pattern(cx, op, base, docs);
+    }
+    // The requests after the first follow each result's references (point reads).
+    let mut follows = Vec::new();
+    let mut follow_idents: BTreeSet<String> = BTreeSet::new();
+    for r in op.requests.iter().skip(main + 1) {
+        match follow(rust, handles, r) {
+            Ok(mut f) => {
+                while !follow_idents.insert(f.ident.clone()) {
+                    f.ident.push('_');
+                }
+                docs.push(format!("Then, for each result: {}.", r.purpose));
+                follows.push(f);
+            }
+            Err(reason) => {
+                return Err(format!(
+                    "it also {} for each result, {reason}; send it as `cosmap model` shows",
+                    lower_camel(&r.purpose.to_string())
+                ))
+            }
+        }
+    }
+    if !matches!(
+        first.purpose,
+        Purpose::Read { .. }
+            | Purpose::ReadMatchedInApplication { .. }
+            | Purpose::ReadSubset { .. }
+            | Purpose::ReadBuckets { .. }
+    ) {
+        return Err(format!("its request ({}) is not a plain read", first.purpose));
+    }
+    if first.counts_matches() {
+        return Err("it counts matches, which generated functions do not do yet".into());
+    }
+    if let Some(key) = first.partition_key().filter(|_| claim.is_none()) {
+        if !key.is_given() {
+            return Err("its partition key comes from a document, not from its parameters".into());
+        }
+    }
+    let mut used = used_parameters(first);
+    used.extend(claim.map(used_parameters).unwrap_or_default());
+    let mut params = Vec::new();
+    for p in op.parameters.iter().filter(|p| used.contains(&p.name)) {
+        let (base_ty, codec) = scalar_type(mapping, p.ty);
+        let ident = names::field(&p.name);
+        let text = base_ty == STRING;
+        let (ty, bind) = match (p.list, codec.is_some(), text) {
+            (false, _, true) => ("&str".to_string(), ident.clone()),
+            (false, true, _) => (
+                format!("&{base_ty}"),
+                format!("super::{}::codec::Canonical::write({ident}).map_err(Error::Json)?", rust.types_module),
+            ),
+            (false, false, _) => (base_ty.to_string(), ident.clone()),
+            (true, _, true) => ("&[&str]".to_string(), ident.clone()),
+            (true, true, _) => (
+                format!("&[{base_ty}]"),
+                format!(
+                    "{ident}.iter().map(super::{}::codec::Canonical::write).collect::<::core::result::Result<::std::vec::Vec<_>, _>>().map_err(Error::Json)?",
+                    rust.types_module
+                ),
+            ),
+            (true, false, _) => (format!("&[{base_ty}]"), ident.clone()),
+        };
+        params.push(ParamView {
+            sql_name: format!("@{}", p.name),
+            ident,
+            ty,
+            bind,
+        });
+    }
+    let text_param = |name: &str| -> Result<String, String> {
+        let p = params
+            .iter()
+            .find(|p| p.sql_name == format!("@{name}"))
+            .ok_or_else(|| format!("its key names `@{name}`, which is not one of its parameters"))?;
+        if p.ty != "&str" {
+            return Err(format!("its key `@{name}` is not text"));
+        }
+        Ok(format!("::std::string::String::from({})", p.ident))
+    };
+    let key_expr = |source: &ValueSource| -> Result<String, String> {
+        match source {
+            ValueSource::Parameter(name) => text_param(name),
+            ValueSource::Constant(value) => Ok(format!("::std::string::String::from({value:?})")),
+            ValueSource::Levels(levels) => {
+                let mut parts = Vec::new();
+                for l in levels {
+                    parts.push(match l {
+                        ValueSource::Parameter(name) => text_param(name)?,
+                        ValueSource::Constant(value) => format!("::std::string::String::from({value:?})"),
+                        _ => return Err("a level of its key comes from a document".into()),
+                    });
+                }
+                Ok(if parts.len() == 1 {
+                    parts.remove(0)
+                } else {
+                    format!("({})", parts.join(", "))
+                })
+            }
+            _ => Err("its key comes from a document".into()),
+        }
+    };
+    let document = |name: &str| format!("super::{}::{name}", cv.module);
+    let mut view = base;
+    match &first.action {
+        Action::PointRead { .. } if claim.is_some() => {
+            let d = first.document_types.first().ok_or("it reads no document type")?;
+            let claim = claim.ok_or("it reads no claim")?;
+            let claims = handles
+                .iter()
+                .find(|h| h.name == claim.container)
+                .ok_or("its claims container has no handle")?;
+            let (Some(key), Some(ValueSource::Constant(id))) = (claim.partition_key(), claim.id()) else {
+                return Err("its claim is not read by the value and a constant id".into());
+            };
+            docs.push(format!("Then: {}.", first.purpose));
+            view.returns = format!("::core::option::Option<{}>", document(d));
+            view.point_read = Some(PointReadView {
+                key: String::new(),
+                id: String::new(),
+                document: document(d),
+                subset: None,
+                claim: Some(ClaimLookupView {
+                    field: claims.field.clone(),
+                    key: key_expr(key)?,
+                    id: format!("{id:?}"),
+                }),
+            });
+        }
+        Action::PointRead { partition_key, id } => {
+            let d = first.document_types.first().ok_or("it reads no document type")?;
+            if let Purpose::ReadMatchedInApplication { element, filters, .. } = &first.purpose {
+                docs.push(format!(
+                    "It returns the whole `{d}`: match `{element}` on {} in the application.",
+                    filters.iter().map(|f| format!("`{f}`")).collect::<Vec<_>>().join(", ")
+                ));
+            }
+            let id = match id {
+                ValueSource::Parameter(name) => params
+                    .iter()
+                    .find(|p| p.sql_name == format!("@{name}"))
+                    .filter(|p| p.ty == "&str")
+                    .map(|p| p.ident.clone())
+                    .ok_or_else(|| format!("its id `@{name}` is not a text parameter"))?,
+                ValueSource::Constant(value) => format!("{value:?}"),
+                _ => return Err("its id comes from a document".into()),
+            };
+            if let Some(levels) = levels_of(partition_key) {
+                if levels < cv.partition_key_paths.len() {
+                    return Err("it gives only a prefix of its hierarchical key".into());
+                }
+            }
+            view.returns = format!("::core::option::Option<{}>", document(d));
+            // A subset (`subset`): the parent's list of its newest children.
+            let subset = match &first.purpose {
+                Purpose::ReadSubset { property, .. } => {
+                    let field = doc_view(cv, d)?
+                        .fields
+                        .iter()
+                        .find(|f| f.json_name == *property)
+                        .ok_or_else(|| format!("`{d}` has no `{property}`"))?;
+                    view.returns = field.ty.to_string();
+                    docs.push(format!(
+                        "It returns the `{d}`'s `{property}`: empty when there is no `{d}`."
+                    ));
+                    Some(field.ident.to_string())
+                }
+                _ => None,
+            };
+            view.point_read = Some(PointReadView {
+                key: key_expr(partition_key)?,
+                id,
+                document: document(d),
+                subset,
+                claim: None,
+            });
+        }
+        Action::SinglePartitionQuery { sql, .. } | Action::CrossPartitionQuery { sql, .. } => {
+            let scope = match first.partition_key() {
+                Some(partition_key) => {
+                    // A prefix of a hierarchical key: the SDK routes the query to the
+                    // physical partitions that hold the prefix.
+                    if let Some(levels) = levels_of(partition_key) {
+                        if levels < cv.partition_key_paths.len() {
+                            docs.push(format!(
+                                "It gives {levels} of the key's {} levels (a prefix): the query runs in every logical partition under it.",
+                                cv.partition_key_paths.len()
+                            ));
+                        }
+                    }
+                    format!(
+                        "::azure_data_cosmos::FeedScope::partition({})",
+                        key_expr(partition_key)?
+                    )
+                }
+                None => {
+                    docs.push("It fans out over every physical partition (a cross-partition query).".into());
+                    "::azure_data_cosmos::FeedScope::full_container()".to_string()
+                }
+            };
+            docs.push(format!("`{sql}`"));
+            let item = match first.projected_properties() {
+                Some(properties) => {
+                    let d = first.document_types.first().ok_or("it reads no document type")?;
+                    let dv = doc_view(cv, d)?;
+                    view.row = Some(row(dv, &cv.module, &properties)?);
+                    String::new()
+                }
+                None if first.document_types.len() == 1 => document(&first.document_types[0]),
+                None => format!("super::{}::{}", cv.module, cv.enum_name),
+            };
+            view.returns = format!("::std::vec::Vec<{item}>");
+            if view.row.is_none() && at_most_one(cx.model, first, sql) {
+                view.at_most_one = true;
+                view.returns = format!("::core::option::Option<{item}>");
+                docs.push("It finds at most one (a `unique` value, or `TOP 1`): `None` when there is none.".into());
+            }
+            // Buckets (`bucket`): the items in range, from the buckets the range touches.
+            let buckets = match &first.purpose {
+                Purpose::ReadBuckets {
+                    document,
+                    items,
+                    time,
+                    bounds,
+                    newest_first,
+                    limit,
+                    ..
+                } => {
+                    let field = doc_view(cv, document)?
+                        .fields
+                        .iter()
+                        .find(|f| f.json_name == *items)
+                        .ok_or_else(|| format!("`{document}` has no `{items}`"))?;
+                    view.returns = field.ty.to_string();
+                    docs.push(format!(
+                        "It returns the items of the buckets in range, {}{}.",
+                        if *newest_first { "newest first" } else { "oldest first" },
+                        limit.map(|n| format!(", at most {n}")).unwrap_or_default()
+                    ));
+                    let mut bound_views = Vec::new();
+                    for (parameter, op) in bounds {
+                        let p = params
+                            .iter()
+                            .find(|p| p.sql_name == format!("@{parameter}"))
+                            .ok_or_else(|| format!("its bound `@{parameter}` is not one of its parameters"))?;
+                        bound_views.push(BoundView {
+                            bind: p.bind.clone(),
+                            op: op.clone(),
+                        });
+                    }
+                    Some(BucketsView {
+                        items: items.clone(),
+                        time: time.clone(),
+                        bounds: bound_views,
+                        newest_first: *newest_first,
+                        limit: match limit {
+                            Some(n) => format!("::core::option::Option::Some({n}usize)"),
+                            None => "::core::option::Option::None".into(),
+                        },
+                    })
+                }
+                _ => None,
+            };
+            view.query = Some(QueryView {
+                sql: format!("{sql:?}"),
+                scope,
+                item,
+                buckets,
+            });
+        }
+        Action::Write { .. } => return Err("its first request is a write".into()),
+    }
+    if !follows.is_empty() {
+        let main = first
+            .document_types
+            .first()
+            .map(|d| names::field(&lower_camel(d)))
+            .unwrap_or_default();
+        let mut main_ident = main;
+        while follows.iter().any(|f| f.ident == main_ident) {
+            main_ident.push('_');
+        }
+        let main_type = match (&view.row, &view.query, &view.point_read) {
+            (Some(_), _, _) => {
+                return Err(
+                    "it selects a short form and follows references, which generated functions do not do yet".into(),
+                )
+            }
+            (_, Some(q), _) => q.item.clone(),
+            (_, _, Some(p)) => p.document.clone(),
+            _ => return Err("it reads nothing first".into()),
+        };
+        view.item = Some(ItemView {
+            name: String::new(),
+            main_ident,
+            main_type,
+            follows,
+        });
+    }
+    // A read of whole documents that may return many pages them.
+    view.page = view
+        .query
+        .as_ref()
+        .filter(|q| q.buckets.is_none() && view.row.is_none() && view.item.is_none() && !view.at_most_one)
+        .map(|q| q.item.clone());
+    view.docs = docs;
+    view.params = params;
+    Ok(view)
+}
+
+/// The parameters request `r` names: in its key, its id and its SQL.
+/// Whether `sql` (the read's request `r`) finds at most one document: `TOP 1`, or an
+/// equality on a `unique` attribute of the one document type it reads.
+pub(super) fn at_most_one(model: &LogicalModel, r: &Request, sql: &str) -> bool {
+    if sql.starts_with("SELECT TOP 1 ") {
+        return true;
+    }
+    let [document] = &r.document_types[..] else {
+        return false;
+    };
+    let Some(d) = model.container(&r.container).and_then(|c| c.document_type(document)) else {
+        return false;
+    };
+    d.attributes.iter().filter(|a| a.unique && !a.many).any(|a| {
+        let equality = format!(
+            "{} = @{} ",
+            cosmap_mapper::operations::sql_property("c", &a.name),
+            a.name
+        );
+        format!("{sql} ").contains(&equality)
+    })
+}
+
+pub(super) fn used_parameters(r: &Request) -> BTreeSet<String> {
+    fn add(source: &ValueSource, out: &mut BTreeSet<String>) {
+        match source {
+            ValueSource::Parameter(name) => {
+                out.insert(name.clone());
+            }
+            ValueSource::Levels(levels) => levels.iter().for_each(|l| add(l, out)),
+            _ => {}
+        }
+    }
+    let mut out = BTreeSet::new();
+    r.partition_key()
+        .into_iter()
+        .chain(r.id())
+        .for_each(|s| add(s, &mut out));
+    if let Some((_, names)) = r.query() {
+        out.extend(names.iter().cloned());
+    }
+    out
+}
+
+/// How many levels of a hierarchical key `source` gives (`None`: a one-level key).
+pub(super) fn levels_of(source: &ValueSource) -> Option<usize> {
+    match source {
+        ValueSource::Levels(levels) => Some(levels.len()),
+        _ => None,
+    }
+}
+
+/// The row struct of a short form: each selected property typed as in document `dv`.
+pub(super) fn row(dv: &DocView, module: &str, properties: &[String]) -> Result<RowView, String> {
+    let mut fields = Vec::new();
+    for p in properties {
+        let field = match p.as_str() {
+            "id" => FieldView {
+                ident: "id".into(),
+                json_name: "id".into(),
+                rename: false,
+                ty: STRING.into(),
+                optional: false,
+                list: false,
+                doc: "Document id.".into(),
+                serde_with: None,
+                schema_with: None,
+                attributes: Vec::new(),
+                computed: false,
+                default: None,
+            },
+            "type" => continue,
+            _ => dv
+                .partition_key_field
+                .iter()
+                .chain(&dv.sub_key_fields)
+                .chain(&dv.fields)
+                .find(|f| f.json_name == *p)
+                .cloned()
+                .map(|mut f| {
+                    // The document's default function, called from this module.
+                    if let Some(d) = &mut f.default {
+                        d.path = format!("super::{module}::{}", d.path);
+                    }
+                    f.into_owned()
+                })
+                .ok_or_else(|| format!("it selects `{p}`, which `{}` does not have", dv.name))?,
+        };
+        fields.push(field);
+    }
+    Ok(RowView {
+        name: String::new(),
+        fields,
+        kind: format!("super::{module}::kind::{}", dv.name),
+    })
+}
