@@ -252,6 +252,9 @@ pub struct FollowView {
     pub climb: Option<String>,
     /// For the targets of a list of references read in one query (`ReadListed`).
     pub listed: Option<ListedView>,
+    /// The result's properties it reads (`author`, `id`): a short form must select them.
+    #[serde(skip)]
+    pub paths: Vec<String>,
 }
 
 /// One query for the targets the results' lists of references name (`Purpose::ReadListed`).
@@ -586,6 +589,9 @@ pub fn build(model: &LogicalModel, rust: &RustView, mapping: &TypeMapping) -> Da
                 }
                 if let Some(item) = &mut p.item {
                     item.name = unique(format!("{}Item", upper_camel_of_snake(&p.ident)));
+                    if let Some(row) = &p.row {
+                        item.main_type.clone_from(&row.name);
+                    }
                     p.returns = format!("::std::vec::Vec<{}>", item.name);
                 }
                 patterns.push(p);

@@ -46,6 +46,7 @@ pub(super) fn follow(rust: &RustView, handles: &[HandleView], r: &Request) -> Re
         count: None,
         climb,
         listed: None,
+        paths: first_names([id, partition_key]),
     })
 }
 
@@ -83,6 +84,10 @@ fn count_per_result(handles: &[HandleView], r: &Request, element: &str) -> Resul
             parameters: sql_parameters(parameters),
             key,
         }),
+        paths: ["id".to_string()]
+            .into_iter()
+            .chain(first_names(r.partition_key()))
+            .collect(),
     })
 }
 
@@ -124,6 +129,7 @@ fn find_referring(rust: &RustView, handles: &[HandleView], r: &Request, target: 
         count: None,
         climb: None,
         listed: None,
+        paths: vec!["id".to_string()],
     })
 }
 
@@ -161,6 +167,7 @@ fn read_listed(
             list: reference.to_string(),
             key,
         }),
+        paths: vec![reference.to_string()],
     })
 }
 
@@ -183,4 +190,14 @@ fn followed<'v, 'a>(
     let d = r.document_types.first().ok_or("it reads no document type")?;
     doc_view(cv, d)?;
     Ok((handle, cv, d))
+}
+
+/// The first property of each of `sources` that is a path in the result (`author` of
+/// `author.id`).
+fn first_names<'s>(sources: impl IntoIterator<Item = &'s ValueSource>) -> Vec<String> {
+    let first = |s: &ValueSource| match s {
+        ValueSource::Property(path) => path.names().first().cloned(),
+        _ => None,
+    };
+    sources.into_iter().filter_map(first).collect()
 }

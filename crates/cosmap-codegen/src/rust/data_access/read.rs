@@ -3,10 +3,8 @@
 
 use super::*;
 
+/// The view of access pattern `op`: a read's method here, a write's in [`write_pattern`].
 pub(super) fn pattern(cx: &Context<'_>, op: &Operation) -> Result<PatternView, String> {
-    let Context {
-        rust, mapping, handles, ..
-    } = *cx;
     // A read by a claimed value: the claim's point read names the document read.
     let claim = op
         .requests
@@ -14,22 +12,58 @@ pub(super) fn pattern(cx: &Context<'_>, op: &Operation) -> Result<PatternView, S
         .filter(|r| matches!(r.purpose, Purpose::ReadClaim { .. }));
     let main = usize::from(claim.is_some());
     let first = op.requests.get(main).ok_or("it sends no request")?;
-    let handle = handles
+    let handle = cx
+        .handles
         .iter()
         .find(|h| h.name == first.container)
         .ok_or("its container has no handle")?;
-    let cv = rust
+    let cv = cx
+        .rust
         .containers
         .iter()
         .find(|c| c.name == first.container)
         .ok_or("its container has no Rust module")?;
-    let mut docs = vec![format!(
+    let docs = vec![format!(
         "`{}` ({}): {}.",
         op.pattern,
         cosmap_mapper::human_rate(op.per_second),
         claim.map_or(&first.purpose, |c| &c.purpose)
     )];
-    let base = PatternView {
+    let base = base_view(op, handle);
+    if op.kind == OperationKind::Write {
+        return write_pattern(cx, op, base, docs);
+    }
+    let mut view = PatternView { docs, ..base };
+    // The requests after the first follow each result's references.
+    let follows = follows_of(cx, &op.requests[main + 1..], &mut view.docs)?;
+    plain_read(first, claim)?;
+    let read = Read {
+        cv,
+        first,
+        params: params_of(cx, op, first, claim),
+    };
+    match &first.action {
+        Action::PointRead { .. } if claim.is_some() => claim_read(cx, &read, claim, &mut view)?,
+        Action::PointRead { partition_key, id } => point_read(&read, partition_key, id, &mut view)?,
+        Action::SinglePartitionQuery { sql, .. } | Action::CrossPartitionQuery { sql, .. } => {
+            query_read(cx, &read, sql, &mut view)?
+        }
+        Action::Write { .. } => return Err("its first request is a write".into()),
+    }
+    with_follows(&mut view, first, follows)?;
+    // A read of whole documents that may return many pages them.
+    view.page = view
+        .query
+        .as_ref()
+        .filter(|q| q.buckets.is_none() && view.row.is_none() && view.item.is_none() && !view.at_most_one)
+        .map(|q| q.item.clone());
+    view.params = read.params;
+    Ok(view)
+}
+
+/// The view of `op` before its body is known: its names and its container's handle.
+fn base_view(op: &Operation, handle: &HandleView) -> PatternView {
+    PatternView {
         ident: String::new(),
         name: op.pattern.clone(),
         per_second: cosmap_mapper::human_rate(op.per_second),
@@ -47,17 +81,18 @@ pub(super) fn pattern(cx: &Context<'_>, op: &Operation) -> Result<PatternView, S
         at_most_one: false,
         aggregate_write: None,
         page: None,
-    };
-    if op.kind == OperationKind::Write {
-        return write_pattern(cx, op, base, docs);
     }
-    // The requests after the first follow each result's references (point reads).
+}
+
+/// What a read sends for each result after its first request (`requests`), each
+/// said in `docs`.
+fn follows_of(cx: &Context<'_>, requests: &[Request], docs: &mut Vec<String>) -> Result<Vec<FollowView>, String> {
     let mut follows = Vec::new();
-    let mut follow_idents: BTreeSet<String> = BTreeSet::new();
-    for r in op.requests.iter().skip(main + 1) {
-        match follow(rust, handles, r) {
+    let mut idents: BTreeSet<String> = BTreeSet::new();
+    for r in requests {
+        match follow(cx.rust, cx.handles, r) {
             Ok(mut f) => {
-                while !follow_idents.insert(f.ident.clone()) {
+                while !idents.insert(f.ident.clone()) {
                     f.ident.push('_');
                 }
                 docs.push(format!("Then, for each result: {}.", r.purpose));
@@ -71,6 +106,12 @@ pub(super) fn pattern(cx: &Context<'_>, op: &Operation) -> Result<PatternView, S
             }
         }
     }
+    Ok(follows)
+}
+
+/// Whether `first` (after `claim`, if the read is by a claimed value) is a read the
+/// generated functions send: a plain read, keyed by the method's parameters.
+fn plain_read(first: &Request, claim: Option<&Request>) -> Result<(), String> {
     if !matches!(
         first.purpose,
         Purpose::Read { .. }
@@ -88,26 +129,31 @@ pub(super) fn pattern(cx: &Context<'_>, op: &Operation) -> Result<PatternView, S
             return Err("its partition key comes from a document, not from its parameters".into());
         }
     }
+    Ok(())
+}
+
+/// The method's parameters: those of `op` that `first` (and `claim`) name.
+fn params_of(cx: &Context<'_>, op: &Operation, first: &Request, claim: Option<&Request>) -> Vec<ParamView> {
     let mut used = used_parameters(first);
     used.extend(claim.map(used_parameters).unwrap_or_default());
+    let types = &cx.rust.types_module;
     let mut params = Vec::new();
     for p in op.parameters.iter().filter(|p| used.contains(&p.name)) {
-        let (base_ty, codec) = scalar_type(mapping, p.ty);
+        let (base_ty, codec) = scalar_type(cx.mapping, p.ty);
         let ident = names::field(&p.name);
         let text = base_ty == STRING;
         let (ty, bind) = match (p.list, codec.is_some(), text) {
             (false, _, true) => ("&str".to_string(), ident.clone()),
             (false, true, _) => (
                 format!("&{base_ty}"),
-                format!("super::{}::codec::Canonical::write({ident}).map_err(Error::Json)?", rust.types_module),
+                format!("super::{types}::codec::Canonical::write({ident}).map_err(Error::Json)?"),
             ),
             (false, false, _) => (base_ty.to_string(), ident.clone()),
             (true, _, true) => ("&[&str]".to_string(), ident.clone()),
             (true, true, _) => (
                 format!("&[{base_ty}]"),
                 format!(
-                    "{ident}.iter().map(super::{}::codec::Canonical::write).collect::<::core::result::Result<::std::vec::Vec<_>, _>>().map_err(Error::Json)?",
-                    rust.types_module
+                    "{ident}.iter().map(super::{types}::codec::Canonical::write).collect::<::core::result::Result<::std::vec::Vec<_>, _>>().map_err(Error::Json)?"
                 ),
             ),
             (true, false, _) => (format!("&[{base_ty}]"), ident.clone()),
@@ -119,8 +165,21 @@ pub(super) fn pattern(cx: &Context<'_>, op: &Operation) -> Result<PatternView, S
             bind,
         });
     }
-    let text_param = |name: &str| -> Result<String, String> {
-        let p = params
+    params
+}
+
+/// A read's first request, the Rust module of its container, and the method's parameters.
+struct Read<'r, 'a> {
+    cv: &'r ContainerView<'a>,
+    first: &'r Request,
+    params: Vec<ParamView>,
+}
+
+impl Read<'_, '_> {
+    /// The parameter `@name` as an owned `String` (it must be text).
+    fn text_param(&self, name: &str) -> Result<String, String> {
+        let p = self
+            .params
             .iter()
             .find(|p| p.sql_name == format!("@{name}"))
             .ok_or_else(|| format!("its key names `@{name}`, which is not one of its parameters"))?;
@@ -128,16 +187,18 @@ pub(super) fn pattern(cx: &Context<'_>, op: &Operation) -> Result<PatternView, S
             return Err(format!("its key `@{name}` is not text"));
         }
         Ok(format!("::std::string::String::from({})", p.ident))
-    };
-    let key_expr = |source: &ValueSource| -> Result<String, String> {
+    }
+
+    /// The Rust expression of partition key `source`, made of the parameters and constants.
+    fn key(&self, source: &ValueSource) -> Result<String, String> {
         match source {
-            ValueSource::Parameter(name) => text_param(name),
+            ValueSource::Parameter(name) => self.text_param(name),
             ValueSource::Constant(value) => Ok(format!("::std::string::String::from({value:?})")),
             ValueSource::Levels(levels) => {
                 let mut parts = Vec::new();
                 for l in levels {
                     parts.push(match l {
-                        ValueSource::Parameter(name) => text_param(name)?,
+                        ValueSource::Parameter(name) => self.text_param(name)?,
                         ValueSource::Constant(value) => format!("::std::string::String::from({value:?})"),
                         _ => return Err("a level of its key comes from a document".into()),
                     });
@@ -150,216 +211,245 @@ pub(super) fn pattern(cx: &Context<'_>, op: &Operation) -> Result<PatternView, S
             }
             _ => Err("its key comes from a document".into()),
         }
-    };
-    let document = |name: &str| format!("super::{}::{name}", cv.module);
-    let mut view = base;
-    match &first.action {
-        Action::PointRead { .. } if claim.is_some() => {
-            let d = first.document_types.first().ok_or("it reads no document type")?;
-            let claim = claim.ok_or("it reads no claim")?;
-            let claims = handles
-                .iter()
-                .find(|h| h.name == claim.container)
-                .ok_or("its claims container has no handle")?;
-            let (Some(key), Some(ValueSource::Constant(id))) = (claim.partition_key(), claim.id()) else {
-                return Err("its claim is not read by the value and a constant id".into());
-            };
-            docs.push(format!("Then: {}.", first.purpose));
-            view.returns = format!("::core::option::Option<{}>", document(d));
-            view.point_read = Some(PointReadView {
-                key: String::new(),
-                id: String::new(),
-                document: document(d),
-                subset: None,
-                claim: Some(ClaimLookupView {
-                    field: claims.field.clone(),
-                    key: key_expr(key)?,
-                    id: format!("{id:?}"),
-                }),
-            });
-        }
-        Action::PointRead { partition_key, id } => {
-            let d = first.document_types.first().ok_or("it reads no document type")?;
-            if let Purpose::ReadMatchedInApplication { element, filters, .. } = &first.purpose {
-                docs.push(format!(
-                    "It returns the whole `{d}`: match `{element}` on {} in the application.",
-                    filters.iter().map(|f| format!("`{f}`")).collect::<Vec<_>>().join(", ")
-                ));
-            }
-            let id = match id {
-                ValueSource::Parameter(name) => params
-                    .iter()
-                    .find(|p| p.sql_name == format!("@{name}"))
-                    .filter(|p| p.ty == "&str")
-                    .map(|p| p.ident.clone())
-                    .ok_or_else(|| format!("its id `@{name}` is not a text parameter"))?,
-                ValueSource::Constant(value) => format!("{value:?}"),
-                _ => return Err("its id comes from a document".into()),
-            };
-            if let Some(levels) = levels_of(partition_key) {
-                if levels < cv.partition_key_paths.len() {
-                    return Err("it gives only a prefix of its hierarchical key".into());
-                }
-            }
-            view.returns = format!("::core::option::Option<{}>", document(d));
-            // A subset (`subset`): the parent's list of its newest children.
-            let subset = match &first.purpose {
-                Purpose::ReadSubset { property, .. } => {
-                    let field = doc_view(cv, d)?
-                        .fields
-                        .iter()
-                        .find(|f| f.json_name == *property)
-                        .ok_or_else(|| format!("`{d}` has no `{property}`"))?;
-                    view.returns = field.ty.to_string();
-                    docs.push(format!(
-                        "It returns the `{d}`'s `{property}`: empty when there is no `{d}`."
-                    ));
-                    Some(field.ident.to_string())
-                }
-                _ => None,
-            };
-            view.point_read = Some(PointReadView {
-                key: key_expr(partition_key)?,
-                id,
-                document: document(d),
-                subset,
-                claim: None,
-            });
-        }
-        Action::SinglePartitionQuery { sql, .. } | Action::CrossPartitionQuery { sql, .. } => {
-            let scope = match first.partition_key() {
-                Some(partition_key) => {
-                    // A prefix of a hierarchical key: the SDK routes the query to the
-                    // physical partitions that hold the prefix.
-                    if let Some(levels) = levels_of(partition_key) {
-                        if levels < cv.partition_key_paths.len() {
-                            docs.push(format!(
-                                "It gives {levels} of the key's {} levels (a prefix): the query runs in every logical partition under it.",
-                                cv.partition_key_paths.len()
-                            ));
-                        }
-                    }
-                    format!(
-                        "::azure_data_cosmos::FeedScope::partition({})",
-                        key_expr(partition_key)?
-                    )
-                }
-                None => {
-                    docs.push("It fans out over every physical partition (a cross-partition query).".into());
-                    "::azure_data_cosmos::FeedScope::full_container()".to_string()
-                }
-            };
-            docs.push(format!("`{sql}`"));
-            let item = match first.projected_properties() {
-                Some(properties) => {
-                    let d = first.document_types.first().ok_or("it reads no document type")?;
-                    let dv = doc_view(cv, d)?;
-                    view.row = Some(row(dv, &cv.module, &properties)?);
-                    String::new()
-                }
-                None if first.document_types.len() == 1 => document(&first.document_types[0]),
-                None => format!("super::{}::{}", cv.module, cv.enum_name),
-            };
-            view.returns = format!("::std::vec::Vec<{item}>");
-            if view.row.is_none() && at_most_one(cx.model, first, sql) {
-                view.at_most_one = true;
-                view.returns = format!("::core::option::Option<{item}>");
-                docs.push("It finds at most one (a `unique` value, or `TOP 1`): `None` when there is none.".into());
-            }
-            // Buckets (`bucket`): the items in range, from the buckets the range touches.
-            let buckets = match &first.purpose {
-                Purpose::ReadBuckets {
-                    document,
-                    items,
-                    time,
-                    bounds,
-                    newest_first,
-                    limit,
-                    ..
-                } => {
-                    let field = doc_view(cv, document)?
-                        .fields
-                        .iter()
-                        .find(|f| f.json_name == *items)
-                        .ok_or_else(|| format!("`{document}` has no `{items}`"))?;
-                    view.returns = field.ty.to_string();
-                    docs.push(format!(
-                        "It returns the items of the buckets in range, {}{}.",
-                        if *newest_first { "newest first" } else { "oldest first" },
-                        limit.map(|n| format!(", at most {n}")).unwrap_or_default()
-                    ));
-                    let mut bound_views = Vec::new();
-                    for (parameter, op) in bounds {
-                        let p = params
-                            .iter()
-                            .find(|p| p.sql_name == format!("@{parameter}"))
-                            .ok_or_else(|| format!("its bound `@{parameter}` is not one of its parameters"))?;
-                        bound_views.push(BoundView {
-                            bind: p.bind.clone(),
-                            op: op.clone(),
-                        });
-                    }
-                    Some(BucketsView {
-                        items: items.clone(),
-                        time: time.clone(),
-                        bounds: bound_views,
-                        newest_first: *newest_first,
-                        limit: match limit {
-                            Some(n) => format!("::core::option::Option::Some({n}usize)"),
-                            None => "::core::option::Option::None".into(),
-                        },
-                    })
-                }
-                _ => None,
-            };
-            view.query = Some(QueryView {
-                sql: format!("{sql:?}"),
-                scope,
-                item,
-                buckets,
-            });
-        }
-        Action::Write { .. } => return Err("its first request is a write".into()),
     }
-    if !follows.is_empty() {
-        let main = first
+
+    /// The path of document type `name` in the container's module.
+    fn document(&self, name: &str) -> String {
+        format!("super::{}::{name}", self.cv.module)
+    }
+
+    /// The one document type the first request reads.
+    fn read_type(&self) -> Result<&str, String> {
+        self.first
             .document_types
             .first()
-            .map(|d| names::field(&lower_camel(d)))
-            .unwrap_or_default();
-        let mut main_ident = main;
-        while follows.iter().any(|f| f.ident == main_ident) {
-            main_ident.push('_');
-        }
-        let main_type = match (&view.row, &view.query, &view.point_read) {
-            (Some(_), _, _) => {
-                return Err(
-                    "it selects a short form and follows references, which generated functions do not do yet".into(),
-                )
-            }
-            (_, Some(q), _) => q.item.clone(),
-            (_, _, Some(p)) => p.document.clone(),
-            _ => return Err("it reads nothing first".into()),
-        };
-        view.item = Some(ItemView {
-            name: String::new(),
-            main_ident,
-            main_type,
-            follows,
-        });
+            .map(String::as_str)
+            .ok_or_else(|| "it reads no document type".to_string())
     }
-    // A read of whole documents that may return many pages them.
-    view.page = view
-        .query
-        .as_ref()
-        .filter(|q| q.buckets.is_none() && view.row.is_none() && view.item.is_none() && !view.at_most_one)
-        .map(|q| q.item.clone());
-    view.docs = docs;
-    view.params = params;
-    Ok(view)
 }
 
-/// The parameters request `r` names: in its key, its id and its SQL.
+/// A read by a claimed value: the claim's point read (`claim`), then the owner it names.
+fn claim_read(cx: &Context<'_>, read: &Read, claim: Option<&Request>, view: &mut PatternView) -> Result<(), String> {
+    let d = read.read_type()?;
+    let claim = claim.ok_or("it reads no claim")?;
+    let claims = cx
+        .handles
+        .iter()
+        .find(|h| h.name == claim.container)
+        .ok_or("its claims container has no handle")?;
+    let (Some(key), Some(ValueSource::Constant(id))) = (claim.partition_key(), claim.id()) else {
+        return Err("its claim is not read by the value and a constant id".into());
+    };
+    view.docs.push(format!("Then: {}.", read.first.purpose));
+    view.returns = format!("::core::option::Option<{}>", read.document(d));
+    view.point_read = Some(PointReadView {
+        key: String::new(),
+        id: String::new(),
+        document: read.document(d),
+        subset: None,
+        claim: Some(ClaimLookupView {
+            field: claims.field.clone(),
+            key: read.key(key)?,
+            id: format!("{id:?}"),
+        }),
+    });
+    Ok(())
+}
+
+/// A point read by the method's parameters (of a parent's subset, or a whole document).
+fn point_read(
+    read: &Read,
+    partition_key: &ValueSource,
+    id: &ValueSource,
+    view: &mut PatternView,
+) -> Result<(), String> {
+    let d = read.read_type()?;
+    if let Purpose::ReadMatchedInApplication { element, filters, .. } = &read.first.purpose {
+        view.docs.push(format!(
+            "It returns the whole `{d}`: match `{element}` on {} in the application.",
+            filters.iter().map(|f| format!("`{f}`")).collect::<Vec<_>>().join(", ")
+        ));
+    }
+    let id = match id {
+        ValueSource::Parameter(name) => read
+            .params
+            .iter()
+            .find(|p| p.sql_name == format!("@{name}"))
+            .filter(|p| p.ty == "&str")
+            .map(|p| p.ident.clone())
+            .ok_or_else(|| format!("its id `@{name}` is not a text parameter"))?,
+        ValueSource::Constant(value) => format!("{value:?}"),
+        _ => return Err("its id comes from a document".into()),
+    };
+    if levels_of(partition_key).is_some_and(|levels| levels < read.cv.partition_key_paths.len()) {
+        return Err("it gives only a prefix of its hierarchical key".into());
+    }
+    view.returns = format!("::core::option::Option<{}>", read.document(d));
+    // A subset (`subset`): the parent's list of its newest children.
+    let subset = match &read.first.purpose {
+        Purpose::ReadSubset { property, .. } => {
+            let field = doc_view(read.cv, d)?
+                .fields
+                .iter()
+                .find(|f| f.json_name == *property)
+                .ok_or_else(|| format!("`{d}` has no `{property}`"))?;
+            view.returns = field.ty.to_string();
+            view.docs.push(format!(
+                "It returns the `{d}`'s `{property}`: empty when there is no `{d}`."
+            ));
+            Some(field.ident.to_string())
+        }
+        _ => None,
+    };
+    view.point_read = Some(PointReadView {
+        key: read.key(partition_key)?,
+        id,
+        document: read.document(d),
+        subset,
+        claim: None,
+    });
+    Ok(())
+}
+
+/// A query (`sql`): in the partition its key names, or across partitions; of whole
+/// documents, a short form (a row type) or buckets' items.
+fn query_read(cx: &Context<'_>, read: &Read, sql: &str, view: &mut PatternView) -> Result<(), String> {
+    let cv = read.cv;
+    let scope = match read.first.partition_key() {
+        Some(partition_key) => {
+            // A prefix of a hierarchical key: the SDK routes the query to the
+            // physical partitions that hold the prefix.
+            if let Some(levels) = levels_of(partition_key).filter(|l| *l < cv.partition_key_paths.len()) {
+                view.docs.push(format!(
+                    "It gives {levels} of the key's {} levels (a prefix): the query runs in every logical partition under it.",
+                    cv.partition_key_paths.len()
+                ));
+            }
+            format!(
+                "::azure_data_cosmos::FeedScope::partition({})",
+                read.key(partition_key)?
+            )
+        }
+        None => {
+            view.docs
+                .push("It fans out over every physical partition (a cross-partition query).".into());
+            "::azure_data_cosmos::FeedScope::full_container()".to_string()
+        }
+    };
+    view.docs.push(format!("`{sql}`"));
+    let item = match read.first.projected_properties() {
+        Some(properties) => {
+            view.row = Some(row(doc_view(cv, read.read_type()?)?, &cv.module, &properties)?);
+            String::new()
+        }
+        None if read.first.document_types.len() == 1 => read.document(&read.first.document_types[0]),
+        None => format!("super::{}::{}", cv.module, cv.enum_name),
+    };
+    view.returns = format!("::std::vec::Vec<{item}>");
+    if view.row.is_none() && at_most_one(cx.model, read.first, sql) {
+        view.at_most_one = true;
+        view.returns = format!("::core::option::Option<{item}>");
+        view.docs
+            .push("It finds at most one (a `unique` value, or `TOP 1`): `None` when there is none.".into());
+    }
+    let buckets = buckets_of(read, view)?;
+    view.query = Some(QueryView {
+        sql: format!("{sql:?}"),
+        scope,
+        item,
+        buckets,
+    });
+    Ok(())
+}
+
+/// A read of buckets (`bucket`): the items in range, from the buckets the range touches.
+fn buckets_of(read: &Read, view: &mut PatternView) -> Result<Option<BucketsView>, String> {
+    let Purpose::ReadBuckets {
+        document,
+        items,
+        time,
+        bounds,
+        newest_first,
+        limit,
+        ..
+    } = &read.first.purpose
+    else {
+        return Ok(None);
+    };
+    let field = doc_view(read.cv, document)?
+        .fields
+        .iter()
+        .find(|f| f.json_name == *items)
+        .ok_or_else(|| format!("`{document}` has no `{items}`"))?;
+    view.returns = field.ty.to_string();
+    view.docs.push(format!(
+        "It returns the items of the buckets in range, {}{}.",
+        if *newest_first { "newest first" } else { "oldest first" },
+        limit.map(|n| format!(", at most {n}")).unwrap_or_default()
+    ));
+    let mut bound_views = Vec::new();
+    for (parameter, op) in bounds {
+        let p = read
+            .params
+            .iter()
+            .find(|p| p.sql_name == format!("@{parameter}"))
+            .ok_or_else(|| format!("its bound `@{parameter}` is not one of its parameters"))?;
+        bound_views.push(BoundView {
+            bind: p.bind.clone(),
+            op: op.clone(),
+        });
+    }
+    Ok(Some(BucketsView {
+        items: items.clone(),
+        time: time.clone(),
+        bounds: bound_views,
+        newest_first: *newest_first,
+        limit: match limit {
+            Some(n) => format!("::core::option::Option::Some({n}usize)"),
+            None => "::core::option::Option::None".into(),
+        },
+    }))
+}
+
+/// The items of a read that follows references per result (`follows`): each result
+/// (a document, or the short form it selects, which must hold every path followed)
+/// with what it leads to.
+fn with_follows(view: &mut PatternView, first: &Request, follows: Vec<FollowView>) -> Result<(), String> {
+    if follows.is_empty() {
+        return Ok(());
+    }
+    let mut main_ident = first
+        .document_types
+        .first()
+        .map(|d| names::field(&lower_camel(d)))
+        .unwrap_or_default();
+    while follows.iter().any(|f| f.ident == main_ident) {
+        main_ident.push('_');
+    }
+    let main_type = match (&view.row, &view.query, &view.point_read) {
+        // The row's name is given with the method's (`build`).
+        (Some(_), _, _) => {
+            let selected = first.projected_properties().unwrap_or_default();
+            if let Some(path) = follows.iter().flat_map(|f| &f.paths).find(|p| !selected.contains(p)) {
+                return Err(format!(
+                    "it follows `{path}` for each result, which its short form does not select"
+                ));
+            }
+            String::new()
+        }
+        (_, Some(q), _) => q.item.clone(),
+        (_, _, Some(p)) => p.document.clone(),
+        _ => return Err("it reads nothing first".into()),
+    };
+    view.item = Some(ItemView {
+        name: String::new(),
+        main_ident,
+        main_type,
+        follows,
+    });
+    Ok(())
+}
+
 /// Whether `sql` (the read's request `r`) finds at most one document: `TOP 1`, or an
 /// equality on a `unique` attribute of the one document type it reads.
 pub(super) fn at_most_one(model: &LogicalModel, r: &Request, sql: &str) -> bool {
@@ -382,6 +472,7 @@ pub(super) fn at_most_one(model: &LogicalModel, r: &Request, sql: &str) -> bool 
     })
 }
 
+/// The parameters request `r` names: in its key, its id and its SQL.
 pub(super) fn used_parameters(r: &Request) -> BTreeSet<String> {
     fn add(source: &ValueSource, out: &mut BTreeSet<String>) {
         match source {
