@@ -14,7 +14,7 @@ mod write;
 
 use follow::follow;
 use read::pattern;
-use workers::{kept_worker, rewriting_worker, sql_parameters, trim_view, Rewrites};
+use workers::{kept_on_the_source, kept_worker, rewriting_worker, sql_parameters, trim_view, Rewrites};
 use write::write_pattern;
 
 pub use api::{ApiItem, Enforcement, GeneratedApi};
@@ -704,7 +704,10 @@ pub fn build(model: &LogicalModel, rust: &RustView, mapping: &TypeMapping) -> Da
                 cosmap_mapper::Keeping::ChangeFeed { sync } => Some((e.name.as_str(), sync, Some(e))),
                 cosmap_mapper::Keeping::Batch => None,
             });
-            for (property, sync, subset) in counts.chain(subsets) {
+            let own = counts
+                .chain(subsets)
+                .filter(|(_, sync, _)| !kept_on_the_source(d, sync));
+            for (property, sync, subset) in own {
                 match kept_worker(model, &containers, c, d, property, sync, subset) {
                     Ok(mut w) => {
                         w.feed.name = unique(format!(

@@ -202,3 +202,14 @@ pub(super) fn kept_worker(
         kept: format!("&[{}]", quoted(&kept)),
     })
 }
+
+/// Whether copy `d`'s count or subset kept by `sync` is kept on the copy's source: its
+/// sync rewrites the source (as the source's own value does), whose worker keeps it,
+/// and the copy's worker carries it into the copy with the rest of the source.
+pub(super) fn kept_on_the_source(d: &DocumentType, sync: &cosmap_mapper::SyncPlan) -> bool {
+    d.copy_of.as_ref().is_some_and(|of| {
+        sync.actions
+            .iter()
+            .all(|a| a.container == of.container && a.document_type == of.document_type)
+    })
+}
