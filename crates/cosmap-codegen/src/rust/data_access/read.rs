@@ -88,13 +88,9 @@ fn base_view(op: &Operation, handle: &HandleView) -> PatternView {
 /// said in `docs`.
 fn follows_of(cx: &Context<'_>, requests: &[Request], docs: &mut Vec<String>) -> Result<Vec<FollowView>, String> {
     let mut follows = Vec::new();
-    let mut idents: BTreeSet<String> = BTreeSet::new();
     for r in requests {
         match follow(cx.rust, cx.handles, r) {
-            Ok(mut f) => {
-                while !idents.insert(f.ident.clone()) {
-                    f.ident.push('_');
-                }
+            Ok(f) => {
                 docs.push(format!("Then, for each result: {}.", r.purpose));
                 follows.push(f);
             }
@@ -105,6 +101,22 @@ fn follows_of(cx: &Context<'_>, requests: &[Request], docs: &mut Vec<String>) ->
                 ))
             }
         }
+    }
+    // Two that read the same target (an author and an editor) are named by the
+    // result's property each reads through.
+    let named: Vec<String> = follows
+        .iter()
+        .map(|f| match f.paths.first() {
+            Some(path) if follows.iter().filter(|g| g.ident == f.ident).count() > 1 => names::field(path),
+            _ => f.ident.clone(),
+        })
+        .collect();
+    let mut idents: BTreeSet<String> = BTreeSet::new();
+    for (f, mut ident) in follows.iter_mut().zip(named) {
+        while !idents.insert(ident.clone()) {
+            ident.push('_');
+        }
+        f.ident = ident;
     }
     Ok(follows)
 }
