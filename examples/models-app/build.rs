@@ -18,6 +18,14 @@ const MODELS: &[(&str, &str)] = &[
         "feed_with_counts",
         "../../crates/cosmap-verify/tests/models/feed-with-counts.json",
     ),
+    (
+        "scan_beside_a_query",
+        "../../crates/cosmap-verify/tests/models/returned-element-embedded-in-another-container.json",
+    ),
+    (
+        "scan_beside_a_point_read",
+        "../../crates/cosmap-verify/tests/models/two-returned-elements-in-one-container.json",
+    ),
 ];
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {

@@ -2,8 +2,10 @@
 //! one module each (`build.rs` generates them): the library's recent loans (a short
 //! form with the books its loans refer to), a short form following two references to
 //! one type (`short_form`), a write of two documents in two logical partitions
-//! (`across_partitions`), and a count kept on a post that its feed's copy carries
-//! (`feed_with_counts`). The tests run them on the SDK's in-memory engine.
+//! (`across_partitions`), a count kept on a post that its feed's copy carries
+//! (`feed_with_counts`), and reads that also scan a type nothing in their results
+//! refers to (`scan_beside_a_query`, `scan_beside_a_point_read`). The tests run them
+//! on the SDK's in-memory engine.
 
 /// The library example (`examples/library`).
 pub mod library {
@@ -30,4 +32,18 @@ pub mod across_partitions {
 pub mod feed_with_counts {
     include!(concat!(env!("OUT_DIR"), "/feed_with_counts/cosmap.rs"));
     include!(concat!(env!("OUT_DIR"), "/feed_with_counts/cosmap_data.rs"));
+}
+
+/// Verify's model `returned-element-embedded-in-another-container`: currencies, and
+/// every product (whose price tags refer to them), read once beside them.
+pub mod scan_beside_a_query {
+    include!(concat!(env!("OUT_DIR"), "/scan_beside_a_query/cosmap.rs"));
+    include!(concat!(env!("OUT_DIR"), "/scan_beside_a_query/cosmap_data.rs"));
+}
+
+/// Verify's model `two-returned-elements-in-one-container`: a product with its
+/// supplier, and every certificate, read once beside it.
+pub mod scan_beside_a_point_read {
+    include!(concat!(env!("OUT_DIR"), "/scan_beside_a_point_read/cosmap.rs"));
+    include!(concat!(env!("OUT_DIR"), "/scan_beside_a_point_read/cosmap_data.rs"));
 }

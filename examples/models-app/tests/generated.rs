@@ -1,11 +1,13 @@
 //! Each model's generated data access run on the SDK's in-memory engine, as an
 //! application would call it: the reads and writes the generator once listed as "not
 //! generated" (a short form with references followed, a write across partitions, a
-//! count a copy carries), with what they return asserted.
+//! count a copy carries, a scan sent once beside a read), with what they return asserted.
 
 use cosmap_provision::in_memory::InMemoryAccount;
 use cosmap_provision::Connection;
-use models_app::{across_partitions, feed_with_counts, library, short_form};
+use models_app::{
+    across_partitions, feed_with_counts, library, scan_beside_a_point_read, scan_beside_a_query, short_form,
+};
 
 /// An in-memory account with `model`'s containers (keep both alive while testing).
 async fn provisioned(model: &str) -> (InMemoryAccount, Connection) {
@@ -194,4 +196,74 @@ async fn a_posts_comment_count_reaches_its_feed_copy_through_the_posts_worker_an
     let feed = db.the_newest_posts().await.expect("reads");
     let counts: Vec<(&str, i64)> = feed.iter().map(|p| (p.id.as_str(), p.comment_count)).collect();
     assert_eq!(counts, [("p1", 2)], "the copy carries the post's count");
+}
+
+#[tokio::test]
+async fn currencies_come_with_every_product_read_once_beside_them() {
+    use scan_beside_a_query::{data, dictionary, product, types};
+    let model = "../../crates/cosmap-verify/tests/models/returned-element-embedded-in-another-container.json";
+    let (_account, connection) = provisioned(model).await;
+    let db = data::Database::open(&database(&connection)).await.expect("opens");
+    for (code, name) in [("USD", "Dollar"), ("EUR", "Euro")] {
+        let mut currency = data::CurrencyAggregate::new(dictionary::Currency::new(code, name));
+        db.currency_repository().save(&mut currency).await.expect("saved");
+    }
+    for (id, currency) in [("p1", "EUR"), ("p2", "USD"), ("p3", "EUR")] {
+        let price = types::PriceTag {
+            amount: "9.99".into(),
+            currency: types::CurrencyRef::new(currency),
+        };
+        let mut product = data::ProductAggregate::new(product::Product::new(id, "Thing", price));
+        db.product_repository().save(&mut product).await.expect("saved");
+    }
+    let answer = db.currencies_with_their_price_tags().await.expect("the read runs");
+    let names: Vec<&str> = answer.items.iter().map(|i| i.currency.name.as_str()).collect();
+    assert_eq!(names, ["Dollar", "Euro"], "the currencies, by name");
+    let mut ids: Vec<&str> = answer.products.iter().map(|p| p.id.as_str()).collect();
+    ids.sort_unstable();
+    assert_eq!(ids, ["p1", "p2", "p3"], "every product, once");
+    let euro = answer.products.iter().filter(|p| p.price.currency.id == "EUR").count();
+    assert_eq!(euro, 2, "the application matches them by their price tag's currency");
+}
+
+#[tokio::test]
+async fn a_product_comes_with_its_supplier_and_every_certificate_read_once() {
+    use scan_beside_a_point_read::{data, product, supplier, types};
+    let model = "../../crates/cosmap-verify/tests/models/two-returned-elements-in-one-container.json";
+    let (_account, connection) = provisioned(model).await;
+    let db = data::Database::open(&database(&connection)).await.expect("opens");
+    for (id, name, certificates) in [("s1", "Acme", &["c1", "c2"][..]), ("s2", "Globex", &["c3"][..])] {
+        let mut aggregate = data::SupplierAggregate::new(supplier::Supplier::new(id, name));
+        for c in certificates {
+            let certificate = supplier::Certificate::new(*c, id, "2026-01-01T00:00:00Z", "ISO 9001");
+            aggregate.certificates.push(certificate);
+        }
+        db.supplier_repository().save(&mut aggregate).await.expect("saved");
+    }
+    let supplier = || types::SupplierRef::new("s1");
+    let mut product = data::ProductAggregate::new(product::Product::new("p1", "Widget", supplier(), supplier()));
+    db.product_repository().save(&mut product).await.expect("saved");
+    let answer = db
+        .a_product_with_its_supplier_and_every_certificate("p1")
+        .await
+        .expect("the read runs");
+    let [item] = &answer.items[..] else {
+        panic!("one product: {answer:?}");
+    };
+    assert_eq!(item.product.title, "Widget");
+    let names: Vec<&str> = item.suppliers.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["Acme"], "its supplier, followed");
+    let mut ids: Vec<&str> = answer.certificates.iter().map(|c| c.id.as_str()).collect();
+    ids.sort_unstable();
+    assert_eq!(ids, ["c1", "c2", "c3"], "every certificate, of every supplier");
+    let none = db
+        .a_product_with_its_supplier_and_every_certificate("p9")
+        .await
+        .expect("the read runs");
+    assert!(none.items.is_empty(), "no such product");
+    assert_eq!(
+        none.certificates.len(),
+        3,
+        "the scan is sent all the same, as the plan does"
+    );
 }

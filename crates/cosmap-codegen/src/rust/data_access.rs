@@ -12,7 +12,7 @@ mod read;
 mod workers;
 mod write;
 
-use follow::follow;
+use follow::{follow, followed};
 use read::pattern;
 use workers::{kept_on_the_source, kept_worker, rewriting_worker, sql_parameters, trim_view, Rewrites};
 use write::write_pattern;
@@ -228,6 +228,23 @@ pub struct ItemView {
     pub main_ident: String,
     pub main_type: String,
     pub follows: Vec<FollowView>,
+    /// The documents read once beside the results (`ScanUnreferenced`): the method
+    /// returns them with the items, in a struct named `answer`.
+    pub scans: Vec<ScanView>,
+    pub answer: String,
+}
+
+/// One query, sent once, for every document of a type nothing in the results refers
+/// to (`Purpose::ScanUnreferenced`): the application matches them itself.
+#[derive(Debug, Serialize)]
+pub struct ScanView {
+    /// The answer's field holding them (`products`), and their type.
+    pub ident: String,
+    pub document: String,
+    pub target: String,
+    /// The `Database` field of their container, and the SQL (a Rust string literal).
+    pub field: String,
+    pub sql: String,
 }
 
 /// A point read per result, through the reference at `id` (and `key`).
@@ -593,6 +610,10 @@ pub fn build(model: &LogicalModel, rust: &RustView, mapping: &TypeMapping) -> Da
                         item.main_type.clone_from(&row.name);
                     }
                     p.returns = format!("::std::vec::Vec<{}>", item.name);
+                    if !item.scans.is_empty() {
+                        item.answer = unique(format!("{}Answer", upper_camel_of_snake(&p.ident)));
+                        p.returns.clone_from(&item.answer);
+                    }
                 }
                 patterns.push(p);
             }

@@ -173,7 +173,7 @@ fn read_listed(
 
 /// What a follow-up request `r` reads: its container's handle and Rust module, and the
 /// one document type it reads (which must have a Rust type there).
-fn followed<'v, 'a>(
+pub(super) fn followed<'v, 'a>(
     rust: &'v RustView<'a>,
     handles: &'v [HandleView],
     r: &'v Request,

@@ -35,7 +35,7 @@ pub(super) fn pattern(cx: &Context<'_>, op: &Operation) -> Result<PatternView, S
     }
     let mut view = PatternView { docs, ..base };
     // The requests after the first follow each result's references.
-    let follows = follows_of(cx, &op.requests[main + 1..], &mut view.docs)?;
+    let (follows, scans) = follows_of(cx, &op.requests[main + 1..], &mut view.docs)?;
     plain_read(first, claim)?;
     let read = Read {
         cv,
@@ -50,7 +50,7 @@ pub(super) fn pattern(cx: &Context<'_>, op: &Operation) -> Result<PatternView, S
         }
         Action::Write { .. } => return Err("its first request is a write".into()),
     }
-    with_follows(&mut view, first, follows)?;
+    with_follows(&mut view, first, follows, scans)?;
     // A read of whole documents that may return many pages them.
     view.page = view
         .query
@@ -84,11 +84,28 @@ fn base_view(op: &Operation, handle: &HandleView) -> PatternView {
     }
 }
 
-/// What a read sends for each result after its first request (`requests`), each
-/// said in `docs`.
-fn follows_of(cx: &Context<'_>, requests: &[Request], docs: &mut Vec<String>) -> Result<Vec<FollowView>, String> {
+/// What a read sends after its first request (`requests`): for each result, or once
+/// (a scan of what nothing in the results refers to), each said in `docs`.
+fn follows_of(
+    cx: &Context<'_>,
+    requests: &[Request],
+    docs: &mut Vec<String>,
+) -> Result<(Vec<FollowView>, Vec<ScanView>), String> {
     let mut follows = Vec::new();
+    let mut scans: Vec<ScanView> = Vec::new();
     for r in requests {
+        if let Purpose::ScanUnreferenced { target, .. } = &r.purpose {
+            let mut scan = scan(cx, r, target)?;
+            while scan.ident == "items" || scans.iter().any(|s| s.ident == scan.ident) {
+                scan.ident.push('_');
+            }
+            docs.push(format!(
+                "Then, once: {}: every one (a cross-partition query), returned beside the results for the application to match.",
+                r.purpose
+            ));
+            scans.push(scan);
+            continue;
+        }
         match follow(cx.rust, cx.handles, r) {
             Ok(f) => {
                 docs.push(format!("Then, for each result: {}.", r.purpose));
@@ -118,7 +135,26 @@ fn follows_of(cx: &Context<'_>, requests: &[Request], docs: &mut Vec<String>) ->
         }
         f.ident = ident;
     }
-    Ok(follows)
+    Ok((follows, scans))
+}
+
+/// The scan `r` of every `target`, which nothing in the results refers to: one query,
+/// across partitions.
+fn scan(cx: &Context<'_>, r: &Request, target: &str) -> Result<ScanView, String> {
+    let Action::CrossPartitionQuery { sql, parameters } = &r.action else {
+        return Err(format!("it reads `{target}` other than by one query across partitions"));
+    };
+    if !parameters.is_empty() {
+        return Err(format!("its scan of `{target}` takes parameters"));
+    }
+    let (handle, cv, d) = followed(cx.rust, cx.handles, r)?;
+    Ok(ScanView {
+        ident: names::field(&cosmap_domain::naming::plural(&lower_camel(target))),
+        document: format!("super::{}::{d}", cv.module),
+        target: target.to_string(),
+        field: handle.field.clone(),
+        sql: format!("{sql:?}"),
+    })
 }
 
 /// Whether `first` (after `claim`, if the read is by a claimed value) is a read the
@@ -426,8 +462,13 @@ fn buckets_of(read: &Read, view: &mut PatternView) -> Result<Option<BucketsView>
 /// The items of a read that follows references per result (`follows`): each result
 /// (a document, or the short form it selects, which must hold every path followed)
 /// with what it leads to.
-fn with_follows(view: &mut PatternView, first: &Request, follows: Vec<FollowView>) -> Result<(), String> {
-    if follows.is_empty() {
+fn with_follows(
+    view: &mut PatternView,
+    first: &Request,
+    follows: Vec<FollowView>,
+    scans: Vec<ScanView>,
+) -> Result<(), String> {
+    if follows.is_empty() && scans.is_empty() {
         return Ok(());
     }
     let mut main_ident = first
@@ -458,6 +499,8 @@ fn with_follows(view: &mut PatternView, first: &Request, follows: Vec<FollowView
         main_ident,
         main_type,
         follows,
+        scans,
+        answer: String::new(),
     });
     Ok(())
 }
