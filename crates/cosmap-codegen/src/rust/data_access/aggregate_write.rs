@@ -8,7 +8,7 @@ use cosmap_domain::naming::{lower_camel, plural, snake_case};
 use cosmap_mapper::operations::{Operation, Purpose, Request, ValueSource, WriteKind};
 use serde_json::{json, Value};
 
-use super::{claim_set_of, doc_view, names, Context, PatternView};
+use super::{claim_set_of, doc_view, handle_of, module_of, names, Context, PatternView};
 
 /// The body of an aggregate's write, as the template reads it (JSON, the shape
 /// below): `params`, each `{ident, ty}` (`order: &mut super::order::Order`, the
@@ -106,11 +106,7 @@ pub(super) fn view(
         }
     }
     docs.extend(sent_in_order(op));
-    let handle = cx
-        .handles
-        .iter()
-        .find(|h| h.name == first.container)
-        .ok_or("its container has no handle")?;
+    let handle = handle_of(cx.handles, &first.container)?;
     view.field = handle.field.clone();
     view.handle = handle.handle.clone();
     view.returns = "()".into();
@@ -215,12 +211,7 @@ impl Body {
         several: bool,
         line: String,
     ) -> Result<(), String> {
-        let (Some(handle), Some(cv)) = (
-            cx.handles.iter().find(|h| h.name == r.container),
-            cx.rust.containers.iter().find(|c| c.name == r.container),
-        ) else {
-            return Err("its container has no handle or no Rust module".into());
-        };
+        let (handle, cv) = (handle_of(cx.handles, &r.container)?, module_of(cx.rust, &r.container)?);
         doc_view(cv, &r.document_types[0])?;
         let ident = Self::ident(element, several);
         let batch = (r.container.clone(), r.partition_key().cloned());
@@ -297,13 +288,7 @@ impl Body {
             .find(|m| matches!(&m.purpose, Purpose::Write { element: e, .. } if e == element))
             .ok_or_else(|| format!("it claims a value of `{element}`, which it does not write"))?;
         let owner = written.document_types.first().ok_or("it writes no document type")?;
-        let module = cx
-            .rust
-            .containers
-            .iter()
-            .find(|c| c.name == written.container)
-            .map(|c| c.module.as_str())
-            .unwrap_or_default();
+        let module = &module_of(cx.rust, &written.container)?.module;
         let set =
             claim_set_of(cx.claim_sets, module, owner).ok_or_else(|| format!("`{owner}` has no claim function"))?;
         let claim = matches!(r.purpose, Purpose::Claim { .. });

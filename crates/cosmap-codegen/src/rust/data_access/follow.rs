@@ -54,10 +54,7 @@ pub(super) fn follow(rust: &RustView, handles: &[HandleView], r: &Request) -> Re
 /// partition the result names, or one `1` per match across partitions, summed.
 fn count_per_result(handles: &[HandleView], r: &Request, element: &str) -> Result<FollowView, String> {
     let (sql, parameters) = r.query().ok_or("not as a query")?;
-    let handle = handles
-        .iter()
-        .find(|h| h.name == r.container)
-        .ok_or("its container has no handle")?;
+    let handle = handle_of(handles, &r.container)?;
     let key = match r.partition_key() {
         None => "::core::option::Option::None".to_string(),
         Some(ValueSource::Property(path)) => format!(
@@ -95,15 +92,8 @@ fn count_per_result(handles: &[HandleView], r: &Request, element: &str) -> Resul
 /// the result's id, in the partition that id names when the query has one.
 fn find_referring(rust: &RustView, handles: &[HandleView], r: &Request, target: &str) -> Result<FollowView, String> {
     let (sql, parameters) = r.query().ok_or("not as a query")?;
-    let handle = handles
-        .iter()
-        .find(|h| h.name == r.container)
-        .ok_or("its container has no handle")?;
-    let cv = rust
-        .containers
-        .iter()
-        .find(|c| c.name == r.container)
-        .ok_or("its container has no Rust module")?;
+    let handle = handle_of(handles, &r.container)?;
+    let cv = module_of(rust, &r.container)?;
     let item = match &r.document_types[..] {
         [one] => {
             doc_view(cv, one)?;
@@ -178,15 +168,8 @@ pub(super) fn followed<'v, 'a>(
     handles: &'v [HandleView],
     r: &'v Request,
 ) -> Result<(&'v HandleView, &'v ContainerView<'a>, &'v str), String> {
-    let handle = handles
-        .iter()
-        .find(|h| h.name == r.container)
-        .ok_or("its container has no handle")?;
-    let cv = rust
-        .containers
-        .iter()
-        .find(|c| c.name == r.container)
-        .ok_or("its container has no Rust module")?;
+    let handle = handle_of(handles, &r.container)?;
+    let cv = module_of(rust, &r.container)?;
     let d = r.document_types.first().ok_or("it reads no document type")?;
     doc_view(cv, d)?;
     Ok((handle, cv, d))

@@ -12,17 +12,8 @@ pub(super) fn pattern(cx: &Context<'_>, op: &Operation) -> Result<PatternView, S
         .filter(|r| matches!(r.purpose, Purpose::ReadClaim { .. }));
     let main = usize::from(claim.is_some());
     let first = op.requests.get(main).ok_or("it sends no request")?;
-    let handle = cx
-        .handles
-        .iter()
-        .find(|h| h.name == first.container)
-        .ok_or("its container has no handle")?;
-    let cv = cx
-        .rust
-        .containers
-        .iter()
-        .find(|c| c.name == first.container)
-        .ok_or("its container has no Rust module")?;
+    let handle = handle_of(cx.handles, &first.container)?;
+    let cv = module_of(cx.rust, &first.container)?;
     let docs = vec![format!(
         "`{}` ({}): {}.",
         op.pattern,
@@ -336,11 +327,7 @@ fn point_read(
     // A subset (`subset`): the parent's list of its newest children.
     let subset = match &read.first.purpose {
         Purpose::ReadSubset { property, .. } => {
-            let field = doc_view(read.cv, d)?
-                .fields
-                .iter()
-                .find(|f| f.json_name == *property)
-                .ok_or_else(|| format!("`{d}` has no `{property}`"))?;
+            let field = field_of(doc_view(read.cv, d)?, property)?;
             view.returns = field.ty.to_string();
             view.docs.push(format!(
                 "It returns the `{d}`'s `{property}`: empty when there is no `{d}`."
@@ -424,11 +411,7 @@ fn buckets_of(read: &Read, view: &mut PatternView) -> Result<Option<BucketsView>
     else {
         return Ok(None);
     };
-    let field = doc_view(read.cv, document)?
-        .fields
-        .iter()
-        .find(|f| f.json_name == *items)
-        .ok_or_else(|| format!("`{document}` has no `{items}`"))?;
+    let field = field_of(doc_view(read.cv, document)?, items)?;
     view.returns = field.ty.to_string();
     view.docs.push(format!(
         "It returns the items of the buckets in range, {}{}.",

@@ -178,15 +178,7 @@ pub(super) fn kept_worker(
         format!("keep-{}-{}-{property}", c.name, d.name),
     )?;
     let (identity, kept) = match subset {
-        Some(e) => {
-            let mut names = e.attributes.iter().map(|a| a.name.clone());
-            let identity = names.next().unwrap_or_else(|| "id".into());
-            let kept: Vec<String> = names
-                .chain(e.embedded.iter().map(|x| x.name.clone()))
-                .chain(e.references.iter().map(|r| r.name.clone()))
-                .collect();
-            (identity, kept)
-        }
+        Some(e) => subset_items(e),
         None => (String::new(), Vec::new()),
     };
     Ok(KeptWorkerView {

@@ -38,15 +38,8 @@ pub(super) fn write_pattern(
     if !main.partition_key().is_some_and(ValueSource::is_given) {
         return Err("its write's partition key comes from a document".into());
     }
-    let cv = rust
-        .containers
-        .iter()
-        .find(|c| c.name == main.container)
-        .ok_or("its container has no Rust module")?;
-    let handle = handles
-        .iter()
-        .find(|h| h.name == main.container)
-        .ok_or("its container has no handle")?;
+    let cv = module_of(rust, &main.container)?;
+    let handle = handle_of(handles, &main.container)?;
     view.field = handle.field.clone();
     view.handle = handle.handle.clone();
     docs[0] = format!(
@@ -117,12 +110,7 @@ pub(super) fn write_pattern(
                     .subset
                     .as_ref()
                     .ok_or_else(|| format!("`{document}.{property}` is not a subset"))?;
-                let mut names = e.attributes.iter().map(|a| a.name.clone());
-                let identity = names.next().unwrap_or_else(|| "id".into());
-                let kept: Vec<String> = names
-                    .chain(e.embedded.iter().map(|x| x.name.clone()))
-                    .chain(e.references.iter().map(|x| x.name.clone()))
-                    .collect();
+                let (identity, kept) = subset_items(e);
                 let sort: Vec<String> = of
                     .sort
                     .iter()
@@ -270,26 +258,13 @@ fn append_pattern(
     else {
         return Err("its bucket is not named by a key and a window".into());
     };
-    let cv = cx
-        .rust
-        .containers
-        .iter()
-        .find(|c| c.name == r.container)
-        .ok_or("its container has no Rust module")?;
-    let handle = cx
-        .handles
-        .iter()
-        .find(|h| h.name == r.container)
-        .ok_or("its container has no handle")?;
+    let cv = module_of(cx.rust, &r.container)?;
+    let handle = handle_of(cx.handles, &r.container)?;
     let dv = doc_view(cv, document)?;
     if dv.params.len() != 2 || cv.partition_key_paths.len() != 1 {
         return Err(format!("`{document}` is built from more than its window and key"));
     }
-    let field = dv
-        .fields
-        .iter()
-        .find(|f| f.json_name == *items)
-        .ok_or_else(|| format!("`{document}` has no `{items}`"))?;
+    let field = field_of(dv, items)?;
     let item = field
         .ty
         .strip_prefix("::std::vec::Vec<")
