@@ -861,6 +861,15 @@ fn change_feed_sources(model: &LogicalModel) -> BTreeSet<(String, String)> {
     out
 }
 
+/// The first doc line of pattern `op`'s method: its name, rate and what it does.
+fn headline(op: &Operation, purpose: &dyn std::fmt::Display) -> String {
+    format!(
+        "`{}` ({}): {purpose}.",
+        op.pattern,
+        cosmap_mapper::human_rate(op.per_second)
+    )
+}
+
 /// The Rust view of document type `name` in container `cv`.
 fn doc_view<'v, 'a>(cv: &'v ContainerView<'a>, name: &str) -> Result<&'v DocView<'a>, String> {
     cv.documents

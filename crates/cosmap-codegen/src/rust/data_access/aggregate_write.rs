@@ -8,7 +8,7 @@ use cosmap_domain::naming::{lower_camel, plural, snake_case};
 use cosmap_mapper::operations::{Operation, Purpose, Request, ValueSource, WriteKind};
 use serde_json::{json, Value};
 
-use super::{claim_set_of, doc_view, handle_of, module_of, names, Context, PatternView};
+use super::{claim_set_of, doc_view, handle_of, headline, module_of, names, Context, PatternView};
 
 /// The body of an aggregate's write, as the template reads it (JSON, the shape
 /// below): `params`, each `{ident, ty}` (`order: &mut super::order::Order`, the
@@ -89,12 +89,7 @@ pub(super) fn view(
         ));
     }
     let written: Vec<String> = mains.iter().map(|m| m.purpose.to_string()).collect();
-    docs[0] = format!(
-        "`{}` ({}): {}.",
-        op.pattern,
-        cosmap_mapper::human_rate(op.per_second),
-        written.join("; ")
-    );
+    docs[0] = headline(op, &written.join("; "));
     match (op.not_atomic_advice(), b.batches) {
         (Some(advice), 0 | 1) => docs.push(format!(
             "It is {advice}. This function sends them in that order and releases its claims if the batch fails."

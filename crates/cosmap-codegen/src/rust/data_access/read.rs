@@ -14,12 +14,7 @@ pub(super) fn pattern(cx: &Context<'_>, op: &Operation) -> Result<PatternView, S
     let first = op.requests.get(main).ok_or("it sends no request")?;
     let handle = handle_of(cx.handles, &first.container)?;
     let cv = module_of(cx.rust, &first.container)?;
-    let docs = vec![format!(
-        "`{}` ({}): {}.",
-        op.pattern,
-        cosmap_mapper::human_rate(op.per_second),
-        claim.map_or(&first.purpose, |c| &c.purpose)
-    )];
+    let docs = vec![headline(op, claim.map_or(&first.purpose, |c| &c.purpose))];
     let base = base_view(op, handle);
     if op.kind == OperationKind::Write {
         return write_pattern(cx, op, base, docs);

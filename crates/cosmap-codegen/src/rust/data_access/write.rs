@@ -11,14 +11,7 @@ pub(super) fn write_pattern(
     mut view: PatternView,
     mut docs: Vec<String>,
 ) -> Result<PatternView, String> {
-    let Context {
-        model,
-        rust,
-        handles,
-        sources,
-        claim_sets,
-        ..
-    } = *cx;
+    let model = cx.model;
     if let [append] = &op.requests[..] {
         if let Purpose::AppendToBucket { .. } = append.purpose {
             return append_pattern(cx, append, view, docs).map(|mut view| {
@@ -38,188 +31,38 @@ pub(super) fn write_pattern(
     if !main.partition_key().is_some_and(ValueSource::is_given) {
         return Err("its write's partition key comes from a document".into());
     }
-    let cv = module_of(rust, &main.container)?;
-    let handle = handle_of(handles, &main.container)?;
+    let cv = module_of(cx.rust, &main.container)?;
+    let handle = handle_of(cx.handles, &main.container)?;
     view.field = handle.field.clone();
     view.handle = handle.handle.clone();
-    docs[0] = format!(
-        "`{}` ({}): {}.",
-        op.pattern,
-        cosmap_mapper::human_rate(op.per_second),
-        main.purpose
-    );
+    docs[0] = headline(op, &main.purpose);
     let d = main.document_types.first().ok_or("it writes no document type")?;
-    let claim_set = claim_set_of(claim_sets, &cv.module, d);
+    let claim_set = claim_set_of(cx.claim_sets, &cv.module, d);
     let write = main.write().unwrap_or(WriteKind::Replace);
-    let mut counts = Vec::new();
-    let mut ancestors = None;
+    let mut beside = Beside {
+        main,
+        write,
+        claims: claim_set.is_some(),
+        counts: Vec::new(),
+        ancestors: None,
+        docs,
+    };
     for r in op.requests.iter().filter(|r| !std::ptr::eq(*r, main)) {
-        match &r.purpose {
-            // Claimed and released by the function, through the claim function.
-            Purpose::Claim { .. } | Purpose::ReleaseClaim { .. } if claim_set.is_some() => {}
-            // A count on a parent in the same partition: rewritten in the write's batch.
-            Purpose::UpdateCount { property, element, .. }
-                if r.partition_key() == main.partition_key()
-                    && r.container == main.container
-                    && claim_set.is_none() =>
-            {
-                let (Some(ValueSource::Parameter(key)), Some(ValueSource::Parameter(id))) = (r.partition_key(), r.id())
-                else {
-                    return Err(format!(
-                        "its count `{property}` names its parent other than by the written document's values"
-                    ));
-                };
-                let delta = match write {
-                    WriteKind::Create => 1,
-                    WriteKind::Delete => -1,
-                    WriteKind::Replace => continue, // a replace changes no number of children
-                };
-                docs.push(format!(
-                    "In the same transactional batch, the parent's `{property}` (its number of `{element}`s) goes {}, at the parent's version (read again and retried if it changed meanwhile).",
-                    if delta > 0 { "up by one" } else { "down by one" }
-                ));
-                counts.push(CountView {
-                    key: key.clone(),
-                    id: id.clone(),
-                    update: format!("rt::counted(parent, {property:?}, {delta})"),
-                });
-            }
-            // A subset on a parent in the same partition: the new child put in its
-            // place in the parent's list, in the write's batch.
-            Purpose::UpdateSubset {
-                document,
-                property,
-                element,
-            } if r.partition_key() == main.partition_key()
-                && r.container == main.container
-                && claim_set.is_none()
-                && write == WriteKind::Create =>
-            {
-                let (Some(ValueSource::Parameter(key)), Some(ValueSource::Parameter(id))) = (r.partition_key(), r.id())
-                else {
-                    return Err(format!(
-                        "its subset `{property}` names its parent other than by the written document's values"
-                    ));
-                };
-                let e = model
-                    .container(&r.container)
-                    .and_then(|c| c.document_type(document))
-                    .and_then(|d| d.embedded.iter().find(|e| e.name == *property))
-                    .ok_or_else(|| format!("`{document}` keeps no `{property}`"))?;
-                let of = e
-                    .subset
-                    .as_ref()
-                    .ok_or_else(|| format!("`{document}.{property}` is not a subset"))?;
-                let (identity, kept) = subset_items(e);
-                let sort: Vec<String> = of
-                    .sort
-                    .iter()
-                    .map(|k| match k.strip_prefix('-') {
-                        Some(name) => format!("({name:?}, true)"),
-                        None => format!("({k:?}, false)"),
-                    })
-                    .collect();
-                docs.push(format!(
-                    "In the same transactional batch, the new `{element}` takes its place among the parent's `{property}` (its newest {}), at the parent's version (read again and retried if it changed meanwhile).",
-                    of.newest
-                ));
-                counts.push(CountView {
-                    key: key.clone(),
-                    id: id.clone(),
-                    update: format!(
-                        "rt::subset_with(parent, {property:?}, &body, {identity:?}, &[{}], &[{}], {})",
-                        quoted(&kept),
-                        sort.join(", "),
-                        of.newest
-                    ),
-                });
-            }
-            // A tree's ancestors list, made from the new parent's before the write.
-            Purpose::ReadParentAncestors { document, reference } => {
-                let list = model
-                    .container(&r.container)
-                    .and_then(|c| c.document_type(document))
-                    .and_then(|d| {
-                        d.references
-                            .iter()
-                            .find(|l| l.ancestry.as_ref().is_some_and(|a| a.parent == *reference))
-                    })
-                    .ok_or_else(|| format!("`{document}` keeps no ancestors list along `{reference}`"))?;
-                let attributes: Vec<String> = list
-                    .extended
-                    .as_ref()
-                    .map(|e| e.attributes.iter().map(|a| a.name.clone()).collect())
-                    .unwrap_or_default();
-                docs.push(format!(
-                    "Before the write, it reads the new `{reference}` and sets `{}` to its ancestors and itself (root first).",
-                    list.name
-                ));
-                ancestors = Some(AncestorsView {
-                    reference: reference.clone(),
-                    list: list.name.clone(),
-                    attributes: format!("&[{}]", quoted(&attributes)),
-                });
-            }
-            // Kept current from the change feed, after the write, by a worker.
-            p @ (Purpose::SyncCopy { .. }
-            | Purpose::SyncFeed { .. }
-            | Purpose::SyncExtendedReference { .. }
-            | Purpose::SyncAncestors { .. }
-            | Purpose::UpdateCount { .. }
-            | Purpose::UpdateSubset { .. })
-                if !r.partition_key().is_some_and(ValueSource::is_given) =>
-            {
-                // A query and its rewrite share the purpose: said once.
-                let line = format!(
-                    "Then, from the change feed: {} (its worker).",
-                    lower_camel(&p.to_string())
-                );
-                if !docs.contains(&line) {
-                    docs.push(line);
-                }
-            }
-            p => {
-                return Err(format!(
-                    "it also {} in the same request flow, which generated functions do not do yet",
-                    lower_camel(&p.to_string())
-                ))
-            }
-        }
+        beside.request(model, r)?;
     }
-    if let Some(advice) = op.not_atomic_advice() {
-        docs.push(format!(
-            "It is {advice}. This function sends them in that order and releases its claims if the write fails."
-        ));
-    }
-
+    let Beside {
+        counts,
+        ancestors,
+        mut docs,
+        ..
+    } = beside;
     let dv = doc_view(cv, d)?;
-    let soft = sources.contains(&(cv.name.to_string(), dv.discriminator.to_string()));
-    let identity = model
-        .container(&main.container)
-        .and_then(|c| c.document_type(d))
-        .and_then(|d| match &d.id {
-            IdSource::Identity { attribute } => Some(attribute.clone()),
-            IdSource::Assigned => None,
-        })
-        .unwrap_or_default();
-    docs.push(match write {
-        WriteKind::Create => format!("Creates the `{d}` (an error if it exists) and sets its `etag`."),
-        WriteKind::Replace => format!(
-            "Writes the `{d}`: with an `etag`, only over that version (`Error::Stale` otherwise); without, whatever is there. Sets its new `etag`."
-        ),
-        WriteKind::Delete if soft => format!(
-            "Deletes the `{d}` by setting its `ttl`, so the change feed tells what is kept from it; with an `etag`, only that version."
-        ),
-        WriteKind::Delete => format!("Deletes the `{d}`; with an `etag`, only that version. A missing document is not an error."),
-    });
+    let soft = cx
+        .sources
+        .contains(&(cv.name.to_string(), dv.discriminator.to_string()));
+    let identity = identity_of(model, &main.container, d);
+    docs.extend(write_docs(op, d, write, soft, claim_set.is_some()));
     view.returns = "()".into();
-    if claim_set.is_some() {
-        docs.push(match write {
-            WriteKind::Create => "Its unique values are claimed first and released again if the write fails.".to_string(),
-            WriteKind::Replace => "It reads the stored document first: a unique value it changes is claimed before the write and the old one released after.".to_string(),
-            WriteKind::Delete => "Its unique values are released after the delete.".to_string(),
-        });
-    }
     if ancestors.is_some() && !counts.is_empty() {
         return Err(
             "it keeps both a count and an ancestors list, which generated functions do not do together yet".into(),
@@ -241,6 +84,213 @@ pub(super) fn write_pattern(
     });
     view.docs = docs;
     Ok(view)
+}
+
+/// The identity attribute of document type `d` in `container` (empty: an assigned id).
+fn identity_of(model: &LogicalModel, container: &str, d: &str) -> String {
+    let id = model
+        .container(container)
+        .and_then(|c| c.document_type(d))
+        .map(|d| &d.id);
+    match id {
+        Some(IdSource::Identity { attribute }) => attribute.clone(),
+        _ => String::new(),
+    }
+}
+
+/// What write pattern `op`'s write of `d` (`write`, a soft delete or not, with claims
+/// or not) does, in its docs: first whether it is atomic.
+fn write_docs(op: &Operation, d: &str, write: WriteKind, soft: bool, claims: bool) -> Vec<String> {
+    let mut docs: Vec<String> = op
+        .not_atomic_advice()
+        .map(|advice| {
+            format!(
+                "It is {advice}. This function sends them in that order and releases its claims if the write fails."
+            )
+        })
+        .into_iter()
+        .collect();
+    docs.push(match write {
+        WriteKind::Create => format!("Creates the `{d}` (an error if it exists) and sets its `etag`."),
+        WriteKind::Replace => format!(
+            "Writes the `{d}`: with an `etag`, only over that version (`Error::Stale` otherwise); without, whatever is there. Sets its new `etag`."
+        ),
+        WriteKind::Delete if soft => format!(
+            "Deletes the `{d}` by setting its `ttl`, so the change feed tells what is kept from it; with an `etag`, only that version."
+        ),
+        WriteKind::Delete => format!("Deletes the `{d}`; with an `etag`, only that version. A missing document is not an error."),
+    });
+    if claims {
+        docs.push(match write {
+            WriteKind::Create => "Its unique values are claimed first and released again if the write fails.".to_string(),
+            WriteKind::Replace => "It reads the stored document first: a unique value it changes is claimed before the write and the old one released after.".to_string(),
+            WriteKind::Delete => "Its unique values are released after the delete.".to_string(),
+        });
+    }
+    docs
+}
+
+/// What a write of one document (`main`) sends beside it, read request by request:
+/// the counts and subsets on a parent in its batch, a tree's ancestors list made before
+/// it, and the doc lines that say so.
+struct Beside<'r> {
+    main: &'r Request,
+    write: WriteKind,
+    /// Whether the written document's unique values are claimed (its function claims them).
+    claims: bool,
+    counts: Vec<CountView>,
+    ancestors: Option<AncestorsView>,
+    docs: Vec<String>,
+}
+
+impl Beside<'_> {
+    /// Request `r` of the write's plan, beside its own write.
+    fn request(&mut self, model: &LogicalModel, r: &Request) -> Result<(), String> {
+        let in_batch =
+            r.partition_key() == self.main.partition_key() && r.container == self.main.container && !self.claims;
+        match &r.purpose {
+            // Claimed and released by the function, through the claim function.
+            Purpose::Claim { .. } | Purpose::ReleaseClaim { .. } if self.claims => Ok(()),
+            // A count on a parent in the same partition: rewritten in the write's batch.
+            Purpose::UpdateCount { property, element, .. } if in_batch => self.count(r, property, element),
+            // A subset on a parent in the same partition: the new child put in its
+            // place in the parent's list, in the write's batch.
+            Purpose::UpdateSubset {
+                document,
+                property,
+                element,
+            } if in_batch && self.write == WriteKind::Create => self.subset(model, r, document, property, element),
+            // A tree's ancestors list, made from the new parent's before the write.
+            Purpose::ReadParentAncestors { document, reference } => self.ancestors(model, r, document, reference),
+            // Kept current from the change feed, after the write, by a worker.
+            p @ (Purpose::SyncCopy { .. }
+            | Purpose::SyncFeed { .. }
+            | Purpose::SyncExtendedReference { .. }
+            | Purpose::SyncAncestors { .. }
+            | Purpose::UpdateCount { .. }
+            | Purpose::UpdateSubset { .. })
+                if !r.partition_key().is_some_and(ValueSource::is_given) =>
+            {
+                // A query and its rewrite share the purpose: said once.
+                let line = format!(
+                    "Then, from the change feed: {} (its worker).",
+                    lower_camel(&p.to_string())
+                );
+                if !self.docs.contains(&line) {
+                    self.docs.push(line);
+                }
+                Ok(())
+            }
+            p => Err(format!(
+                "it also {} in the same request flow, which generated functions do not do yet",
+                lower_camel(&p.to_string())
+            )),
+        }
+    }
+
+    /// The parent's key and id, named by the written document's values (`r`'s).
+    fn parent(r: &Request, what: &str) -> Result<(String, String), String> {
+        let (Some(ValueSource::Parameter(key)), Some(ValueSource::Parameter(id))) = (r.partition_key(), r.id()) else {
+            return Err(format!(
+                "its {what} names its parent other than by the written document's values"
+            ));
+        };
+        Ok((key.clone(), id.clone()))
+    }
+
+    /// The parent's count `property` of its `element`s, up or down by one in the batch.
+    fn count(&mut self, r: &Request, property: &str, element: &str) -> Result<(), String> {
+        let (key, id) = Self::parent(r, &format!("count `{property}`"))?;
+        let delta = match self.write {
+            WriteKind::Create => 1,
+            WriteKind::Delete => -1,
+            WriteKind::Replace => return Ok(()), // a replace changes no number of children
+        };
+        self.docs.push(format!(
+            "In the same transactional batch, the parent's `{property}` (its number of `{element}`s) goes {}, at the parent's version (read again and retried if it changed meanwhile).",
+            if delta > 0 { "up by one" } else { "down by one" }
+        ));
+        self.counts.push(CountView {
+            key,
+            id,
+            update: format!("rt::counted(parent, {property:?}, {delta})"),
+        });
+        Ok(())
+    }
+
+    /// The parent's subset `property`: the new `element` put in its place in the batch.
+    fn subset(
+        &mut self,
+        model: &LogicalModel,
+        r: &Request,
+        document: &str,
+        property: &str,
+        element: &str,
+    ) -> Result<(), String> {
+        let (key, id) = Self::parent(r, &format!("subset `{property}`"))?;
+        let e = model
+            .container(&r.container)
+            .and_then(|c| c.document_type(document))
+            .and_then(|d| d.embedded.iter().find(|e| e.name == *property))
+            .ok_or_else(|| format!("`{document}` keeps no `{property}`"))?;
+        let of = e
+            .subset
+            .as_ref()
+            .ok_or_else(|| format!("`{document}.{property}` is not a subset"))?;
+        let (identity, kept) = subset_items(e);
+        let sort: Vec<String> = of
+            .sort
+            .iter()
+            .map(|k| match k.strip_prefix('-') {
+                Some(name) => format!("({name:?}, true)"),
+                None => format!("({k:?}, false)"),
+            })
+            .collect();
+        self.docs.push(format!(
+            "In the same transactional batch, the new `{element}` takes its place among the parent's `{property}` (its newest {}), at the parent's version (read again and retried if it changed meanwhile).",
+            of.newest
+        ));
+        self.counts.push(CountView {
+            key,
+            id,
+            update: format!(
+                "rt::subset_with(parent, {property:?}, &body, {identity:?}, &[{}], &[{}], {})",
+                quoted(&kept),
+                sort.join(", "),
+                of.newest
+            ),
+        });
+        Ok(())
+    }
+
+    /// The written tree element's ancestors list along `reference`, made from the new
+    /// parent's (read first).
+    fn ancestors(&mut self, model: &LogicalModel, r: &Request, document: &str, reference: &str) -> Result<(), String> {
+        let list = model
+            .container(&r.container)
+            .and_then(|c| c.document_type(document))
+            .and_then(|d| {
+                d.references
+                    .iter()
+                    .find(|l| l.ancestry.as_ref().is_some_and(|a| a.parent == *reference))
+            })
+            .ok_or_else(|| format!("`{document}` keeps no ancestors list along `{reference}`"))?;
+        let attributes: Vec<String> = list
+            .extended
+            .as_ref()
+            .map(|e| e.attributes.iter().map(|a| a.name.clone()).collect())
+            .unwrap_or_default();
+        self.docs.push(format!(
+            "Before the write, it reads the new `{reference}` and sets `{}` to its ancestors and itself (root first).",
+            list.name
+        ));
+        self.ancestors = Some(AncestorsView {
+            reference: reference.to_string(),
+            list: list.name.clone(),
+            attributes: format!("&[{}]", quoted(&attributes)),
+        });
+        Ok(())
+    }
 }
 
 /// A write that appends an item to the bucket of its window (`bucket`): the caller
