@@ -6,6 +6,17 @@
 use std::collections::BTreeSet;
 
 mod aggregate_write;
+mod follow;
+mod read;
+mod repository;
+mod workers;
+mod write;
+
+use follow::{follow, followed};
+use read::pattern;
+use repository::aggregate;
+use workers::{kept_on_the_source, kept_worker, rewriting_worker, sql_parameters, trim_view, Rewrites};
+use write::write_pattern;
 
 use cosmap_domain::naming::{lower_camel, snake_case};
 use cosmap_mapper::operations::{Action, Operation, OperationKind, Purpose, Request, ValueSource, WriteKind};
@@ -210,6 +221,23 @@ pub struct ItemView {
     pub main_ident: String,
     pub main_type: String,
     pub follows: Vec<FollowView>,
+    /// The documents read once beside the results (`ScanUnreferenced`): the method
+    /// returns them with the items, in a struct named `answer`.
+    pub scans: Vec<ScanView>,
+    pub answer: String,
+}
+
+/// One query, sent once, for every document of a type nothing in the results refers
+/// to (`Purpose::ScanUnreferenced`): the application matches them itself.
+#[derive(Debug, Serialize)]
+pub struct ScanView {
+    /// The answer's field holding them (`products`), and their type.
+    pub ident: String,
+    pub document: String,
+    pub target: String,
+    /// The `Database` field of their container, and the SQL (a Rust string literal).
+    pub field: String,
+    pub sql: String,
 }
 
 /// A point read per result, through the reference at `id` (and `key`).
@@ -234,6 +262,9 @@ pub struct FollowView {
     pub climb: Option<String>,
     /// For the targets of a list of references read in one query (`ReadListed`).
     pub listed: Option<ListedView>,
+    /// The result's properties it reads (`author`, `id`): a short form must select them.
+    #[serde(skip)]
+    pub paths: Vec<String>,
 }
 
 /// One query for the targets the results' lists of references name (`Purpose::ReadListed`).
@@ -568,7 +599,14 @@ pub fn build(model: &LogicalModel, rust: &RustView, mapping: &TypeMapping) -> Da
                 }
                 if let Some(item) = &mut p.item {
                     item.name = unique(format!("{}Item", upper_camel_of_snake(&p.ident)));
+                    if let Some(row) = &p.row {
+                        item.main_type.clone_from(&row.name);
+                    }
                     p.returns = format!("::std::vec::Vec<{}>", item.name);
+                    if !item.scans.is_empty() {
+                        item.answer = unique(format!("{}Answer", upper_camel_of_snake(&p.ident)));
+                        p.returns.clone_from(&item.answer);
+                    }
                 }
                 patterns.push(p);
             }
@@ -680,7 +718,10 @@ pub fn build(model: &LogicalModel, rust: &RustView, mapping: &TypeMapping) -> Da
                 cosmap_mapper::Keeping::ChangeFeed { sync } => Some((e.name.as_str(), sync, Some(e))),
                 cosmap_mapper::Keeping::Batch => None,
             });
-            for (property, sync, subset) in counts.chain(subsets) {
+            let own = counts
+                .chain(subsets)
+                .filter(|(_, sync, _)| !kept_on_the_source(d, sync));
+            for (property, sync, subset) in own {
                 match kept_worker(model, &containers, c, d, property, sync, subset) {
                     Ok(mut w) => {
                         w.feed.name = unique(format!(
@@ -797,205 +838,6 @@ fn claim_set_of(sets: &[ClaimSetView], module: &str, owner: &str) -> Option<Stri
     sets.iter().find(|s| s.owner_path == path).map(|s| s.function.clone())
 }
 
-/// The trim of feed `d` in `c`: its partition's documents, newest first by the order
-/// of the read it serves.
-fn trim_view(
-    model: &LogicalModel,
-    c: &cosmap_mapper::Container,
-    d: &DocumentType,
-    serves: &str,
-    newest: u64,
-) -> Result<TrimView, String> {
-    let read = model
-        .operations
-        .iter()
-        .find(|o| o.pattern == serves)
-        .and_then(|o| o.requests.first())
-        .ok_or_else(|| format!("the read it serves, `{serves}`, has no request"))?;
-    let order = read
-        .sql()
-        .and_then(|sql| sql.split_once(" ORDER BY ").map(|(_, o)| o.to_string()))
-        .ok_or_else(|| format!("the read it serves, `{serves}`, has no order"))?;
-    let levels = c.partition_key_properties();
-    let [level] = levels[..] else {
-        return Err("its container's key has more than one level".into());
-    };
-    let sql = format!(
-        "SELECT * FROM c WHERE {} = @key AND c.type = '{}' ORDER BY {order}",
-        cosmap_mapper::operations::sql_property("c", level),
-        d.discriminator
-    );
-    Ok(TrimView {
-        newest,
-        sql: format!("{sql:?}"),
-    })
-}
-
-/// Which worker rewrites documents that copy from the changed one: an extended
-/// reference's holders, or a tree's descendants (their ancestors lists).
-#[derive(Clone, Copy, PartialEq)]
-enum Rewrites {
-    Holders,
-    Descendants,
-}
-
-/// The worker that keeps `d`'s extended reference `r` (its holders), or the ancestors
-/// list `r` of the tree `d` (its descendants), current: the query that finds them is
-/// the one the changed document's writes send (from their operations).
-fn rewriting_worker(
-    model: &LogicalModel,
-    handles: &[HandleView],
-    c: &cosmap_mapper::Container,
-    d: &DocumentType,
-    r: &cosmap_mapper::Reference,
-    sync: &cosmap_mapper::SyncPlan,
-    rewrites: Rewrites,
-) -> Result<RefreshWorkerView, String> {
-    let cosmap_mapper::SyncTrigger::ChangeFeed {
-        container: source,
-        discriminator,
-        ..
-    } = &sync.trigger;
-    let finds = |q: &Request| match (&q.purpose, rewrites) {
-        (
-            Purpose::SyncExtendedReference {
-                document, reference, ..
-            },
-            Rewrites::Holders,
-        ) => *document == d.name && *reference == r.name && q.container == c.name,
-        (Purpose::SyncAncestors { document, property, .. }, Rewrites::Descendants) => {
-            *document == d.name && *property == r.name
-        }
-        _ => false,
-    };
-    // A root that no access pattern writes: the requests its write would send.
-    let unwritten: Vec<Request> = match rewrites {
-        Rewrites::Holders => model
-            .containers
-            .iter()
-            .flat_map(|k| &k.document_types)
-            .find(|t| t.source == r.target && t.role == cosmap_mapper::Role::Root)
-            .map(|root| cosmap_mapper::operations::extended_reference_sync(&model.containers, root))
-            .unwrap_or_default(),
-        Rewrites::Descendants => Vec::new(),
-    };
-    let query = model
-        .operations
-        .iter()
-        .flat_map(|o| &o.requests)
-        .chain(&unwritten)
-        .find(|q| finds(q) && q.query().is_some())
-        .ok_or(match rewrites {
-            Rewrites::Holders => "the mapper finds no query for its holders",
-            Rewrites::Descendants => "no write of the tree sends the query that finds an element's descendants",
-        })?;
-    let (sql, parameters) = query.query().ok_or("not a query")?;
-    let prefix = match rewrites {
-        Rewrites::Holders => "refresh",
-        Rewrites::Descendants => "ancestors",
-    };
-    let feed = FeedWorker::new(
-        handles,
-        source,
-        discriminator,
-        c,
-        format!("{prefix}-{}-{}-{}", c.name, d.name, r.name),
-    )?;
-    let attributes: Vec<String> = r
-        .extended
-        .as_ref()
-        .map(|e| e.attributes.iter().map(|a| a.name.clone()).collect())
-        .unwrap_or_default();
-    let keys: Vec<String> = c.partition_key_properties().iter().map(|p| p.to_string()).collect();
-    Ok(RefreshWorkerView {
-        feed,
-        holder: d.name.clone(),
-        reference: r.name.clone(),
-        sql: format!("{sql:?}"),
-        parameters: sql_parameters(parameters),
-        single: query.partition_key().is_some(),
-        attributes: format!("&[{}]", quoted(&attributes)),
-        keys: format!("&[{}]", quoted(&keys)),
-    })
-}
-
-/// `&["@a", "@b"]`: a query's parameters as the runtime binds them.
-fn sql_parameters(parameters: &[String]) -> String {
-    let names: Vec<String> = parameters.iter().map(|p| format!("@{p}")).collect();
-    format!("&[{}]", quoted(&names))
-}
-
-/// The worker that keeps `d`'s count or subset `property` current from its children's
-/// change feed: the children are found by the query the children's writes send.
-fn kept_worker(
-    model: &LogicalModel,
-    handles: &[HandleView],
-    c: &cosmap_mapper::Container,
-    d: &DocumentType,
-    property: &str,
-    sync: &cosmap_mapper::SyncPlan,
-    subset: Option<&cosmap_mapper::Embedded>,
-) -> Result<KeptWorkerView, String> {
-    let cosmap_mapper::SyncTrigger::ChangeFeed {
-        container: source,
-        discriminator,
-        ..
-    } = &sync.trigger;
-    let reference = sync
-        .key("id")
-        .and_then(|path| path.names().first().cloned())
-        .ok_or("its children do not say which parent they belong to")?;
-    let query = model
-        .operations
-        .iter()
-        .flat_map(|o| &o.requests)
-        .find(|q| {
-            let keeps = match &q.purpose {
-                Purpose::UpdateCount {
-                    document, property: p, ..
-                }
-                | Purpose::UpdateSubset {
-                    document, property: p, ..
-                } => *document == d.name && p == property,
-                _ => false,
-            };
-            keeps && q.query().is_some() && q.container == *source
-        })
-        .ok_or("no write of its children sends the query that finds them")?;
-    let (sql, parameters) = query.query().ok_or("not a query")?;
-    let feed = FeedWorker::new(
-        handles,
-        source,
-        discriminator,
-        c,
-        format!("keep-{}-{}-{property}", c.name, d.name),
-    )?;
-    let (identity, kept) = match subset {
-        Some(e) => {
-            let mut names = e.attributes.iter().map(|a| a.name.clone());
-            let identity = names.next().unwrap_or_else(|| "id".into());
-            let kept: Vec<String> = names
-                .chain(e.embedded.iter().map(|x| x.name.clone()))
-                .chain(e.references.iter().map(|r| r.name.clone()))
-                .collect();
-            (identity, kept)
-        }
-        None => (String::new(), Vec::new()),
-    };
-    Ok(KeptWorkerView {
-        feed,
-        holder: d.name.clone(),
-        property: property.to_string(),
-        reference,
-        sql: format!("{sql:?}"),
-        parameters: sql_parameters(parameters),
-        single: query.partition_key().is_some(),
-        count: subset.is_none(),
-        identity,
-        kept: format!("&[{}]", quoted(&kept)),
-    })
-}
-
 /// The (container, `type`) pairs whose change feed a sync reads: their deletes set `ttl`.
 fn change_feed_sources(model: &LogicalModel) -> BTreeSet<(String, String)> {
     let mut out = BTreeSet::new();
@@ -1010,215 +852,57 @@ fn change_feed_sources(model: &LogicalModel) -> BTreeSet<(String, String)> {
     out
 }
 
-fn aggregate(
-    c: &cosmap_mapper::Container,
-    cv: &ContainerView,
-    root: &DocumentType,
-    handle: &HandleView,
-    sources: &BTreeSet<(String, String)>,
-    claim_sets: &[ClaimSetView],
-) -> Result<AggregateView, String> {
-    let rv = doc_view(cv, &root.name)?;
-    let own = |d: &&DocumentType| !matches!(d.role, Role::Root | Role::Copy | Role::Claim);
-    let members: Vec<&DocumentType> = c.document_types.iter().filter(own).collect();
-    if !members.is_empty() && c.aggregates.len() > 1 {
-        return Err(format!(
-            "container `{}` holds more than one aggregate and members of them, which the repository cannot tell apart yet",
-            c.name
-        ));
-    }
-    let identity = match &root.id {
-        IdSource::Identity { attribute } => attribute.clone(),
-        IdSource::Assigned => String::new(),
-    };
-    let levels = c.partition_key_properties();
-    let whole = levels.iter().any(|l| *l == identity);
-    if !members.is_empty() && !whole {
-        return Err(format!(
-            "its partition key ({}) holds other aggregates too, and its members do not say which root they belong to",
-            levels.join(", ")
-        ));
-    }
-    let batch_kept = |d: &DocumentType| {
-        d.computed.iter().any(|v| v.kept == cosmap_mapper::Keeping::Batch)
-            || d.embedded.iter().any(|e| {
-                e.subset
-                    .as_ref()
-                    .is_some_and(|s| s.kept == cosmap_mapper::Keeping::Batch)
-            })
-    };
-    if members.iter().any(|d| batch_kept(d)) {
-        return Err(
-            "a member keeps counts or subsets of its own children in the batch, which a save of the whole aggregate does not recompute; write it with the access patterns' requests"
-                .into(),
-        );
-    }
-    let (load_params, load_key) = if rv.pk_from_id {
-        ("id: &str".to_string(), "::std::string::String::from(id)".to_string())
-    } else if let Some(constant) = &rv.partition_key_constant {
-        (
-            "id: &str".to_string(),
-            format!("::std::string::String::from({constant:?})"),
-        )
-    } else {
-        (
-            format!("partition_key: {}, id: &str", rv.key_type),
-            "partition_key".to_string(),
-        )
-    };
-    let mut idents: BTreeSet<String> = ["root".to_string(), "loaded".to_string()].into();
-    let members: Vec<MemberView> = members
-        .iter()
-        .map(|d| {
-            let base = d
-                .containment
-                .as_ref()
-                .map(|k| names::field(&k.property))
-                .unwrap_or_else(|| names::field(&cosmap_domain::naming::plural(&lower_camel(&d.name))));
-            let mut ident = base;
-            while !idents.insert(ident.clone()) {
-                ident.push('_');
-            }
-            MemberView {
-                ident,
-                document: format!("super::{}::{}", cv.module, d.name),
-                discriminator: d.discriminator.clone(),
-                claim_set: claim_set_of(claim_sets, &cv.module, &d.name),
-            }
-        })
-        .collect();
-    let load_sql = (!members.is_empty()).then(|| {
-        let mut types: Vec<String> = std::iter::once(&root.discriminator)
-            .chain(members.iter().map(|m| &m.discriminator))
-            .map(|t| format!("'{t}'"))
-            .collect();
-        types.sort();
-        // The key in the SQL too: a server that ignores the request's partition (the
-        // local one) still stays in the aggregate's.
-        let keys: Vec<String> = levels
-            .iter()
-            .enumerate()
-            .map(|(i, l)| format!("{} = @key{i}", cosmap_mapper::operations::sql_property("c", l)))
-            .collect();
-        format!(
-            "{:?}",
-            format!(
-                "SELECT * FROM c WHERE {} AND c.type IN ({})",
-                keys.join(" AND "),
-                types.join(", ")
-            )
-        )
-    });
-    let key_bindings: Vec<String> = if levels.len() <= 1 {
-        vec!["rt::bind(query, \"@key0\", &partition_key)?".to_string()]
-    } else {
-        (0..levels.len())
-            .map(|i| format!("rt::bind(query, \"@key{i}\", &partition_key.{i})?"))
-            .collect()
-    };
-    let derived = derived_values(root, &members)?;
-    let kept_by_workers: Vec<String> = root
-        .computed
-        .iter()
-        .filter(|v| v.kept != cosmap_mapper::Keeping::Batch)
-        .map(|v| v.name.clone())
-        .chain(
-            root.embedded
-                .iter()
-                .filter(|e| {
-                    e.subset
-                        .as_ref()
-                        .is_some_and(|s| s.kept != cosmap_mapper::Keeping::Batch)
-                })
-                .map(|e| e.name.clone()),
-        )
-        .collect();
-    let claim_set = claim_set_of(claim_sets, &cv.module, &root.name);
-    let member_claims = members.iter().any(|m| m.claim_set.is_some());
-    let claims = claim_set.is_some() || member_claims;
-    Ok(AggregateView {
-        root: root.name.clone(),
-        module: cv.module.clone(),
-        container: c.name.clone(),
-        handle: handle.handle.clone(),
-        field: handle.field.clone(),
-        aggregate: String::new(),
-        repository: String::new(),
-        constructor: String::new(),
-        enum_name: cv.enum_name.clone(),
-        key_type: rv.key_type.clone(),
-        members,
-        load_params,
-        load_key,
-        load_sql,
-        key_bindings,
-        soft_delete: sources.contains(&(c.name.clone(), root.discriminator.clone())),
-        claim_set,
-        claims,
-        member_claims,
-        derived,
-        kept_by_workers,
-    })
+/// The first doc line of pattern `op`'s method: its name, rate and what it does.
+fn headline(op: &Operation, purpose: &dyn std::fmt::Display) -> String {
+    format!(
+        "`{}` ({}): {purpose}.",
+        op.pattern,
+        cosmap_mapper::human_rate(op.per_second)
+    )
 }
 
-/// The counts and subsets `root` keeps in the batch, each of its `members` by their
-/// `type`: a value kept of anything else (another aggregate sharing the partition) is
-/// an error, as a save of this aggregate cannot recompute it.
-fn derived_values(root: &DocumentType, members: &[MemberView]) -> Result<Vec<DerivedView>, String> {
-    let member = |document_type: &str, property: &str| {
-        members
-            .iter()
-            .find(|m| m.document.rsplit("::").next() == Some(document_type))
-            .map(|m| m.ident.clone())
-            .ok_or_else(|| {
-                format!("it keeps `{property}` of `{document_type}`, not a member of it, in the batch of their writes; write it with the access patterns' requests")
-            })
-    };
-    let mut out = Vec::new();
-    for v in root.computed.iter().filter(|v| v.kept == cosmap_mapper::Keeping::Batch) {
-        out.push(DerivedView {
-            property: v.name.clone(),
-            member: member(&v.document_type, &v.name)?,
-            subset: None,
-        });
-    }
-    for e in &root.embedded {
-        let Some(of) = e.subset.as_ref().filter(|s| s.kept == cosmap_mapper::Keeping::Batch) else {
-            continue;
-        };
-        let mut names = e.attributes.iter().map(|a| a.name.clone());
-        let identity = names.next().unwrap_or_else(|| "id".into());
-        let kept: Vec<String> = names
-            .chain(e.embedded.iter().map(|x| x.name.clone()))
-            .chain(e.references.iter().map(|x| x.name.clone()))
-            .collect();
-        let sort = of
-            .sort
-            .iter()
-            .map(|k| SortKeyView {
-                name: k.trim_start_matches('-').to_string(),
-                descending: k.starts_with('-'),
-            })
-            .collect();
-        out.push(DerivedView {
-            property: e.name.clone(),
-            member: member(&of.document_type, &e.name)?,
-            subset: Some(SubsetItemsView {
-                identity,
-                kept,
-                sort,
-                newest: of.newest,
-            }),
-        });
-    }
-    Ok(out)
-}
-
+/// The Rust view of document type `name` in container `cv`.
 fn doc_view<'v, 'a>(cv: &'v ContainerView<'a>, name: &str) -> Result<&'v DocView<'a>, String> {
     cv.documents
         .iter()
         .find(|d| d.name == name)
         .ok_or_else(|| format!("no Rust type for `{name}`"))
+}
+
+/// The field of document `dv` whose JSON name is `property`.
+fn field_of<'v, 'a>(dv: &'v DocView<'a>, property: &str) -> Result<&'v FieldView<'a>, String> {
+    dv.fields
+        .iter()
+        .find(|f| f.json_name == property)
+        .ok_or_else(|| format!("`{}` has no `{property}`", dv.name))
+}
+
+/// The handle of container `name`.
+fn handle_of<'h>(handles: &'h [HandleView], name: &str) -> Result<&'h HandleView, String> {
+    handles
+        .iter()
+        .find(|h| h.name == name)
+        .ok_or_else(|| "its container has no handle".to_string())
+}
+
+/// The Rust view of container `name`: its module and document types.
+fn module_of<'v, 'a>(rust: &'v RustView<'a>, name: &str) -> Result<&'v ContainerView<'a>, String> {
+    rust.containers
+        .iter()
+        .find(|c| c.name == name)
+        .ok_or_else(|| "its container has no Rust module".to_string())
+}
+
+/// How a subset's items are made from a child: its id (named as the subset's first
+/// attribute, `identity`) and the rest of what the subset `e` keeps.
+fn subset_items(e: &cosmap_mapper::Embedded) -> (String, Vec<String>) {
+    let mut names = e.attributes.iter().map(|a| a.name.clone());
+    let identity = names.next().unwrap_or_else(|| "id".into());
+    let kept: Vec<String> = names
+        .chain(e.embedded.iter().map(|x| x.name.clone()))
+        .chain(e.references.iter().map(|x| x.name.clone()))
+        .collect();
+    (identity, kept)
 }
 
 /// What every access pattern's view is made from.
@@ -1232,959 +916,9 @@ struct Context<'a> {
     claim_sets: &'a [ClaimSetView],
 }
 
-fn pattern(cx: &Context<'_>, op: &Operation) -> Result<PatternView, String> {
-    let Context {
-        rust, mapping, handles, ..
-    } = *cx;
-    // A read by a claimed value: the claim's point read names the document read.
-    let claim = op
-        .requests
-        .first()
-        .filter(|r| matches!(r.purpose, Purpose::ReadClaim { .. }));
-    let main = usize::from(claim.is_some());
-    let first = op.requests.get(main).ok_or("it sends no request")?;
-    let handle = handles
-        .iter()
-        .find(|h| h.name == first.container)
-        .ok_or("its container has no handle")?;
-    let cv = rust
-        .containers
-        .iter()
-        .find(|c| c.name == first.container)
-        .ok_or("its container has no Rust module")?;
-    let mut docs = vec![format!(
-        "`{}` ({}): {}.",
-        op.pattern,
-        cosmap_mapper::human_rate(op.per_second),
-        claim.map_or(&first.purpose, |c| &c.purpose)
-    )];
-    let base = PatternView {
-        ident: String::new(),
-        name: op.pattern.clone(),
-        per_second: cosmap_mapper::human_rate(op.per_second),
-        docs: Vec::new(),
-        params: Vec::new(),
-        field: handle.field.clone(),
-        handle: handle.handle.clone(),
-        returns: String::new(),
-        point_read: None,
-        query: None,
-        write: None,
-        row: None,
-        item: None,
-        append: None,
-        at_most_one: false,
-        aggregate_write: None,
-        page: None,
-    };
-    if op.kind == OperationKind::Write {
-        return write_pattern(cx, op, base, docs);
-    }
-    // The requests after the first follow each result's references (point reads).
-    let mut follows = Vec::new();
-    let mut follow_idents: BTreeSet<String> = BTreeSet::new();
-    for r in op.requests.iter().skip(main + 1) {
-        match follow(rust, handles, r) {
-            Ok(mut f) => {
-                while !follow_idents.insert(f.ident.clone()) {
-                    f.ident.push('_');
-                }
-                docs.push(format!("Then, for each result: {}.", r.purpose));
-                follows.push(f);
-            }
-            Err(reason) => {
-                return Err(format!(
-                    "it also {} for each result, {reason}; send it as `cosmap model` shows",
-                    lower_camel(&r.purpose.to_string())
-                ))
-            }
-        }
-    }
-    if !matches!(
-        first.purpose,
-        Purpose::Read { .. }
-            | Purpose::ReadMatchedInApplication { .. }
-            | Purpose::ReadSubset { .. }
-            | Purpose::ReadBuckets { .. }
-    ) {
-        return Err(format!("its request ({}) is not a plain read", first.purpose));
-    }
-    if first.counts_matches() {
-        return Err("it counts matches, which generated functions do not do yet".into());
-    }
-    if let Some(key) = first.partition_key().filter(|_| claim.is_none()) {
-        if !key.is_given() {
-            return Err("its partition key comes from a document, not from its parameters".into());
-        }
-    }
-    let mut used = used_parameters(first);
-    used.extend(claim.map(used_parameters).unwrap_or_default());
-    let mut params = Vec::new();
-    for p in op.parameters.iter().filter(|p| used.contains(&p.name)) {
-        let (base_ty, codec) = scalar_type(mapping, p.ty);
-        let ident = names::field(&p.name);
-        let text = base_ty == STRING;
-        let (ty, bind) = match (p.list, codec.is_some(), text) {
-            (false, _, true) => ("&str".to_string(), ident.clone()),
-            (false, true, _) => (
-                format!("&{base_ty}"),
-                format!("super::{}::codec::Canonical::write({ident}).map_err(Error::Json)?", rust.types_module),
-            ),
-            (false, false, _) => (base_ty.to_string(), ident.clone()),
-            (true, _, true) => ("&[&str]".to_string(), ident.clone()),
-            (true, true, _) => (
-                format!("&[{base_ty}]"),
-                format!(
-                    "{ident}.iter().map(super::{}::codec::Canonical::write).collect::<::core::result::Result<::std::vec::Vec<_>, _>>().map_err(Error::Json)?",
-                    rust.types_module
-                ),
-            ),
-            (true, false, _) => (format!("&[{base_ty}]"), ident.clone()),
-        };
-        params.push(ParamView {
-            sql_name: format!("@{}", p.name),
-            ident,
-            ty,
-            bind,
-        });
-    }
-    let text_param = |name: &str| -> Result<String, String> {
-        let p = params
-            .iter()
-            .find(|p| p.sql_name == format!("@{name}"))
-            .ok_or_else(|| format!("its key names `@{name}`, which is not one of its parameters"))?;
-        if p.ty != "&str" {
-            return Err(format!("its key `@{name}` is not text"));
-        }
-        Ok(format!("::std::string::String::from({})", p.ident))
-    };
-    let key_expr = |source: &ValueSource| -> Result<String, String> {
-        match source {
-            ValueSource::Parameter(name) => text_param(name),
-            ValueSource::Constant(value) => Ok(format!("::std::string::String::from({value:?})")),
-            ValueSource::Levels(levels) => {
-                let mut parts = Vec::new();
-                for l in levels {
-                    parts.push(match l {
-                        ValueSource::Parameter(name) => text_param(name)?,
-                        ValueSource::Constant(value) => format!("::std::string::String::from({value:?})"),
-                        _ => return Err("a level of its key comes from a document".into()),
-                    });
-                }
-                Ok(if parts.len() == 1 {
-                    parts.remove(0)
-                } else {
-                    format!("({})", parts.join(", "))
-                })
-            }
-            _ => Err("its key comes from a document".into()),
-        }
-    };
-    let document = |name: &str| format!("super::{}::{name}", cv.module);
-    let mut view = base;
-    match &first.action {
-        Action::PointRead { .. } if claim.is_some() => {
-            let d = first.document_types.first().ok_or("it reads no document type")?;
-            let claim = claim.ok_or("it reads no claim")?;
-            let claims = handles
-                .iter()
-                .find(|h| h.name == claim.container)
-                .ok_or("its claims container has no handle")?;
-            let (Some(key), Some(ValueSource::Constant(id))) = (claim.partition_key(), claim.id()) else {
-                return Err("its claim is not read by the value and a constant id".into());
-            };
-            docs.push(format!("Then: {}.", first.purpose));
-            view.returns = format!("::core::option::Option<{}>", document(d));
-            view.point_read = Some(PointReadView {
-                key: String::new(),
-                id: String::new(),
-                document: document(d),
-                subset: None,
-                claim: Some(ClaimLookupView {
-                    field: claims.field.clone(),
-                    key: key_expr(key)?,
-                    id: format!("{id:?}"),
-                }),
-            });
-        }
-        Action::PointRead { partition_key, id } => {
-            let d = first.document_types.first().ok_or("it reads no document type")?;
-            if let Purpose::ReadMatchedInApplication { element, filters, .. } = &first.purpose {
-                docs.push(format!(
-                    "It returns the whole `{d}`: match `{element}` on {} in the application.",
-                    filters.iter().map(|f| format!("`{f}`")).collect::<Vec<_>>().join(", ")
-                ));
-            }
-            let id = match id {
-                ValueSource::Parameter(name) => params
-                    .iter()
-                    .find(|p| p.sql_name == format!("@{name}"))
-                    .filter(|p| p.ty == "&str")
-                    .map(|p| p.ident.clone())
-                    .ok_or_else(|| format!("its id `@{name}` is not a text parameter"))?,
-                ValueSource::Constant(value) => format!("{value:?}"),
-                _ => return Err("its id comes from a document".into()),
-            };
-            if let Some(levels) = levels_of(partition_key) {
-                if levels < cv.partition_key_paths.len() {
-                    return Err("it gives only a prefix of its hierarchical key".into());
-                }
-            }
-            view.returns = format!("::core::option::Option<{}>", document(d));
-            // A subset (`subset`): the parent's list of its newest children.
-            let subset = match &first.purpose {
-                Purpose::ReadSubset { property, .. } => {
-                    let field = doc_view(cv, d)?
-                        .fields
-                        .iter()
-                        .find(|f| f.json_name == *property)
-                        .ok_or_else(|| format!("`{d}` has no `{property}`"))?;
-                    view.returns = field.ty.to_string();
-                    docs.push(format!(
-                        "It returns the `{d}`'s `{property}`: empty when there is no `{d}`."
-                    ));
-                    Some(field.ident.to_string())
-                }
-                _ => None,
-            };
-            view.point_read = Some(PointReadView {
-                key: key_expr(partition_key)?,
-                id,
-                document: document(d),
-                subset,
-                claim: None,
-            });
-        }
-        Action::SinglePartitionQuery { sql, .. } | Action::CrossPartitionQuery { sql, .. } => {
-            let scope = match first.partition_key() {
-                Some(partition_key) => {
-                    // A prefix of a hierarchical key: the SDK routes the query to the
-                    // physical partitions that hold the prefix.
-                    if let Some(levels) = levels_of(partition_key) {
-                        if levels < cv.partition_key_paths.len() {
-                            docs.push(format!(
-                                "It gives {levels} of the key's {} levels (a prefix): the query runs in every logical partition under it.",
-                                cv.partition_key_paths.len()
-                            ));
-                        }
-                    }
-                    format!(
-                        "::azure_data_cosmos::FeedScope::partition({})",
-                        key_expr(partition_key)?
-                    )
-                }
-                None => {
-                    docs.push("It fans out over every physical partition (a cross-partition query).".into());
-                    "::azure_data_cosmos::FeedScope::full_container()".to_string()
-                }
-            };
-            docs.push(format!("`{sql}`"));
-            let item = match first.projected_properties() {
-                Some(properties) => {
-                    let d = first.document_types.first().ok_or("it reads no document type")?;
-                    let dv = doc_view(cv, d)?;
-                    view.row = Some(row(dv, &cv.module, &properties)?);
-                    String::new()
-                }
-                None if first.document_types.len() == 1 => document(&first.document_types[0]),
-                None => format!("super::{}::{}", cv.module, cv.enum_name),
-            };
-            view.returns = format!("::std::vec::Vec<{item}>");
-            if view.row.is_none() && at_most_one(cx.model, first, sql) {
-                view.at_most_one = true;
-                view.returns = format!("::core::option::Option<{item}>");
-                docs.push("It finds at most one (a `unique` value, or `TOP 1`): `None` when there is none.".into());
-            }
-            // Buckets (`bucket`): the items in range, from the buckets the range touches.
-            let buckets = match &first.purpose {
-                Purpose::ReadBuckets {
-                    document,
-                    items,
-                    time,
-                    bounds,
-                    newest_first,
-                    limit,
-                    ..
-                } => {
-                    let field = doc_view(cv, document)?
-                        .fields
-                        .iter()
-                        .find(|f| f.json_name == *items)
-                        .ok_or_else(|| format!("`{document}` has no `{items}`"))?;
-                    view.returns = field.ty.to_string();
-                    docs.push(format!(
-                        "It returns the items of the buckets in range, {}{}.",
-                        if *newest_first { "newest first" } else { "oldest first" },
-                        limit.map(|n| format!(", at most {n}")).unwrap_or_default()
-                    ));
-                    let mut bound_views = Vec::new();
-                    for (parameter, op) in bounds {
-                        let p = params
-                            .iter()
-                            .find(|p| p.sql_name == format!("@{parameter}"))
-                            .ok_or_else(|| format!("its bound `@{parameter}` is not one of its parameters"))?;
-                        bound_views.push(BoundView {
-                            bind: p.bind.clone(),
-                            op: op.clone(),
-                        });
-                    }
-                    Some(BucketsView {
-                        items: items.clone(),
-                        time: time.clone(),
-                        bounds: bound_views,
-                        newest_first: *newest_first,
-                        limit: match limit {
-                            Some(n) => format!("::core::option::Option::Some({n}usize)"),
-                            None => "::core::option::Option::None".into(),
-                        },
-                    })
-                }
-                _ => None,
-            };
-            view.query = Some(QueryView {
-                sql: format!("{sql:?}"),
-                scope,
-                item,
-                buckets,
-            });
-        }
-        Action::Write { .. } => return Err("its first request is a write".into()),
-    }
-    if !follows.is_empty() {
-        let main = first
-            .document_types
-            .first()
-            .map(|d| names::field(&lower_camel(d)))
-            .unwrap_or_default();
-        let mut main_ident = main;
-        while follows.iter().any(|f| f.ident == main_ident) {
-            main_ident.push('_');
-        }
-        let main_type = match (&view.row, &view.query, &view.point_read) {
-            (Some(_), _, _) => {
-                return Err(
-                    "it selects a short form and follows references, which generated functions do not do yet".into(),
-                )
-            }
-            (_, Some(q), _) => q.item.clone(),
-            (_, _, Some(p)) => p.document.clone(),
-            _ => return Err("it reads nothing first".into()),
-        };
-        view.item = Some(ItemView {
-            name: String::new(),
-            main_ident,
-            main_type,
-            follows,
-        });
-    }
-    // A read of whole documents that may return many pages them.
-    view.page = view
-        .query
-        .as_ref()
-        .filter(|q| q.buckets.is_none() && view.row.is_none() && view.item.is_none() && !view.at_most_one)
-        .map(|q| q.item.clone());
-    view.docs = docs;
-    view.params = params;
-    Ok(view)
-}
-
-/// The parameters request `r` names: in its key, its id and its SQL.
-/// Whether `sql` (the read's request `r`) finds at most one document: `TOP 1`, or an
-/// equality on a `unique` attribute of the one document type it reads.
-fn at_most_one(model: &LogicalModel, r: &Request, sql: &str) -> bool {
-    if sql.starts_with("SELECT TOP 1 ") {
-        return true;
-    }
-    let [document] = &r.document_types[..] else {
-        return false;
-    };
-    let Some(d) = model.container(&r.container).and_then(|c| c.document_type(document)) else {
-        return false;
-    };
-    d.attributes.iter().filter(|a| a.unique && !a.many).any(|a| {
-        let equality = format!(
-            "{} = @{} ",
-            cosmap_mapper::operations::sql_property("c", &a.name),
-            a.name
-        );
-        format!("{sql} ").contains(&equality)
-    })
-}
-
-fn used_parameters(r: &Request) -> BTreeSet<String> {
-    fn add(source: &ValueSource, out: &mut BTreeSet<String>) {
-        match source {
-            ValueSource::Parameter(name) => {
-                out.insert(name.clone());
-            }
-            ValueSource::Levels(levels) => levels.iter().for_each(|l| add(l, out)),
-            _ => {}
-        }
-    }
-    let mut out = BTreeSet::new();
-    r.partition_key()
-        .into_iter()
-        .chain(r.id())
-        .for_each(|s| add(s, &mut out));
-    if let Some((_, names)) = r.query() {
-        out.extend(names.iter().cloned());
-    }
-    out
-}
-
-/// How many levels of a hierarchical key `source` gives (`None`: a one-level key).
-fn levels_of(source: &ValueSource) -> Option<usize> {
-    match source {
-        ValueSource::Levels(levels) => Some(levels.len()),
-        _ => None,
-    }
-}
-
-/// A write pattern: one write of a document the caller gives; the copies it keeps
-/// current follow from the change feed (their workers).
-fn write_pattern(
-    cx: &Context<'_>,
-    op: &Operation,
-    mut view: PatternView,
-    mut docs: Vec<String>,
-) -> Result<PatternView, String> {
-    let Context {
-        model,
-        rust,
-        handles,
-        sources,
-        claim_sets,
-        ..
-    } = *cx;
-    if let [append] = &op.requests[..] {
-        if let Purpose::AppendToBucket { .. } = append.purpose {
-            return append_pattern(cx, append, view, docs).map(|mut view| {
-                view.docs.extend(aggregate_write::sent_in_order(op));
-                view
-            });
-        }
-    }
-    let mains: Vec<&Request> = op
-        .requests
-        .iter()
-        .filter(|r| matches!(r.purpose, Purpose::Write { .. } | Purpose::RewriteEmbedding { .. }))
-        .collect();
-    let [main] = mains[..] else {
-        return aggregate_write::view(cx, op, view, docs, &mains);
-    };
-    if !main.partition_key().is_some_and(ValueSource::is_given) {
-        return Err("its write's partition key comes from a document".into());
-    }
-    let cv = rust
-        .containers
-        .iter()
-        .find(|c| c.name == main.container)
-        .ok_or("its container has no Rust module")?;
-    let handle = handles
-        .iter()
-        .find(|h| h.name == main.container)
-        .ok_or("its container has no handle")?;
-    view.field = handle.field.clone();
-    view.handle = handle.handle.clone();
-    docs[0] = format!(
-        "`{}` ({}): {}.",
-        op.pattern,
-        cosmap_mapper::human_rate(op.per_second),
-        main.purpose
-    );
-    let d = main.document_types.first().ok_or("it writes no document type")?;
-    let claim_set = claim_set_of(claim_sets, &cv.module, d);
-    let write = main.write().unwrap_or(WriteKind::Replace);
-    let mut counts = Vec::new();
-    let mut ancestors = None;
-    for r in op.requests.iter().filter(|r| !std::ptr::eq(*r, main)) {
-        match &r.purpose {
-            // Claimed and released by the function, through the claim function.
-            Purpose::Claim { .. } | Purpose::ReleaseClaim { .. } if claim_set.is_some() => {}
-            // A count on a parent in the same partition: rewritten in the write's batch.
-            Purpose::UpdateCount { property, element, .. }
-                if r.partition_key() == main.partition_key()
-                    && r.container == main.container
-                    && claim_set.is_none() =>
-            {
-                let (Some(ValueSource::Parameter(key)), Some(ValueSource::Parameter(id))) = (r.partition_key(), r.id())
-                else {
-                    return Err(format!(
-                        "its count `{property}` names its parent other than by the written document's values"
-                    ));
-                };
-                let delta = match write {
-                    WriteKind::Create => 1,
-                    WriteKind::Delete => -1,
-                    WriteKind::Replace => continue, // a replace changes no number of children
-                };
-                docs.push(format!(
-                    "In the same transactional batch, the parent's `{property}` (its number of `{element}`s) goes {}, at the parent's version (read again and retried if it changed meanwhile).",
-                    if delta > 0 { "up by one" } else { "down by one" }
-                ));
-                counts.push(CountView {
-                    key: key.clone(),
-                    id: id.clone(),
-                    update: format!("rt::counted(parent, {property:?}, {delta})"),
-                });
-            }
-            // A subset on a parent in the same partition: the new child put in its
-            // place in the parent's list, in the write's batch.
-            Purpose::UpdateSubset {
-                document,
-                property,
-                element,
-            } if r.partition_key() == main.partition_key()
-                && r.container == main.container
-                && claim_set.is_none()
-                && write == WriteKind::Create =>
-            {
-                let (Some(ValueSource::Parameter(key)), Some(ValueSource::Parameter(id))) = (r.partition_key(), r.id())
-                else {
-                    return Err(format!(
-                        "its subset `{property}` names its parent other than by the written document's values"
-                    ));
-                };
-                let e = model
-                    .container(&r.container)
-                    .and_then(|c| c.document_type(document))
-                    .and_then(|d| d.embedded.iter().find(|e| e.name == *property))
-                    .ok_or_else(|| format!("`{document}` keeps no `{property}`"))?;
-                let of = e
-                    .subset
-                    .as_ref()
-                    .ok_or_else(|| format!("`{document}.{property}` is not a subset"))?;
-                let mut names = e.attributes.iter().map(|a| a.name.clone());
-                let identity = names.next().unwrap_or_else(|| "id".into());
-                let kept: Vec<String> = names
-                    .chain(e.embedded.iter().map(|x| x.name.clone()))
-                    .chain(e.references.iter().map(|x| x.name.clone()))
-                    .collect();
-                let sort: Vec<String> = of
-                    .sort
-                    .iter()
-                    .map(|k| match k.strip_prefix('-') {
-                        Some(name) => format!("({name:?}, true)"),
-                        None => format!("({k:?}, false)"),
-                    })
-                    .collect();
-                docs.push(format!(
-                    "In the same transactional batch, the new `{element}` takes its place among the parent's `{property}` (its newest {}), at the parent's version (read again and retried if it changed meanwhile).",
-                    of.newest
-                ));
-                counts.push(CountView {
-                    key: key.clone(),
-                    id: id.clone(),
-                    update: format!(
-                        "rt::subset_with(parent, {property:?}, &body, {identity:?}, &[{}], &[{}], {})",
-                        quoted(&kept),
-                        sort.join(", "),
-                        of.newest
-                    ),
-                });
-            }
-            // A tree's ancestors list, made from the new parent's before the write.
-            Purpose::ReadParentAncestors { document, reference } => {
-                let list = model
-                    .container(&r.container)
-                    .and_then(|c| c.document_type(document))
-                    .and_then(|d| {
-                        d.references
-                            .iter()
-                            .find(|l| l.ancestry.as_ref().is_some_and(|a| a.parent == *reference))
-                    })
-                    .ok_or_else(|| format!("`{document}` keeps no ancestors list along `{reference}`"))?;
-                let attributes: Vec<String> = list
-                    .extended
-                    .as_ref()
-                    .map(|e| e.attributes.iter().map(|a| a.name.clone()).collect())
-                    .unwrap_or_default();
-                docs.push(format!(
-                    "Before the write, it reads the new `{reference}` and sets `{}` to its ancestors and itself (root first).",
-                    list.name
-                ));
-                ancestors = Some(AncestorsView {
-                    reference: reference.clone(),
-                    list: list.name.clone(),
-                    attributes: format!("&[{}]", quoted(&attributes)),
-                });
-            }
-            // Kept current from the change feed, after the write, by a worker.
-            p @ (Purpose::SyncCopy { .. }
-            | Purpose::SyncFeed { .. }
-            | Purpose::SyncExtendedReference { .. }
-            | Purpose::SyncAncestors { .. }
-            | Purpose::UpdateCount { .. }
-            | Purpose::UpdateSubset { .. })
-                if !r.partition_key().is_some_and(ValueSource::is_given) =>
-            {
-                // A query and its rewrite share the purpose: said once.
-                let line = format!(
-                    "Then, from the change feed: {} (its worker).",
-                    lower_camel(&p.to_string())
-                );
-                if !docs.contains(&line) {
-                    docs.push(line);
-                }
-            }
-            p => {
-                return Err(format!(
-                    "it also {} in the same request flow, which generated functions do not do yet",
-                    lower_camel(&p.to_string())
-                ))
-            }
-        }
-    }
-    if let Some(advice) = op.not_atomic_advice() {
-        docs.push(format!(
-            "It is {advice}. This function sends them in that order and releases its claims if the write fails."
-        ));
-    }
-
-    let dv = doc_view(cv, d)?;
-    let soft = sources.contains(&(cv.name.to_string(), dv.discriminator.to_string()));
-    let identity = model
-        .container(&main.container)
-        .and_then(|c| c.document_type(d))
-        .and_then(|d| match &d.id {
-            IdSource::Identity { attribute } => Some(attribute.clone()),
-            IdSource::Assigned => None,
-        })
-        .unwrap_or_default();
-    docs.push(match write {
-        WriteKind::Create => format!("Creates the `{d}` (an error if it exists) and sets its `etag`."),
-        WriteKind::Replace => format!(
-            "Writes the `{d}`: with an `etag`, only over that version (`Error::Stale` otherwise); without, whatever is there. Sets its new `etag`."
-        ),
-        WriteKind::Delete if soft => format!(
-            "Deletes the `{d}` by setting its `ttl`, so the change feed tells what is kept from it; with an `etag`, only that version."
-        ),
-        WriteKind::Delete => format!("Deletes the `{d}`; with an `etag`, only that version. A missing document is not an error."),
-    });
-    view.returns = "()".into();
-    if claim_set.is_some() {
-        docs.push(match write {
-            WriteKind::Create => "Its unique values are claimed first and released again if the write fails.".to_string(),
-            WriteKind::Replace => "It reads the stored document first: a unique value it changes is claimed before the write and the old one released after.".to_string(),
-            WriteKind::Delete => "Its unique values are released after the delete.".to_string(),
-        });
-    }
-    if ancestors.is_some() && !counts.is_empty() {
-        return Err(
-            "it keeps both a count and an ancestors list, which generated functions do not do together yet".into(),
-        );
-    }
-    docs.extend(aggregate_write::sent_in_order(op));
-    let (counts_empty, has_claims) = (counts.is_empty(), claim_set.is_some());
-    view.write = Some(WriteView {
-        ancestors,
-        counts,
-        identity,
-        claim_set,
-        document: format!("super::{}::{d}", cv.module),
-        create: write == WriteKind::Create,
-        replace: write == WriteKind::Replace,
-        delete: write == WriteKind::Delete,
-        soft_delete: soft,
-        needs_body: write != WriteKind::Delete || soft || !counts_empty || has_claims,
-    });
-    view.docs = docs;
-    Ok(view)
-}
-
-/// A follow-up point read per result, through a reference the result holds.
-fn follow(rust: &RustView, handles: &[HandleView], r: &Request) -> Result<FollowView, String> {
-    if let Purpose::FindReferring { target, .. } = &r.purpose {
-        return find_referring(rust, handles, r, target);
-    }
-    if let Purpose::Count { element, .. } = &r.purpose {
-        return count_per_result(handles, r, element);
-    }
-    if let Purpose::ReadListed { target, reference } = &r.purpose {
-        return read_listed(rust, handles, r, target, reference);
-    }
-    let (target, climb) = match &r.purpose {
-        Purpose::FollowReference { target } => (target, None),
-        Purpose::FollowAncestors { target, reference } => (target, Some(reference.clone())),
-        _ => return Err("which generated functions do not do yet".into()),
-    };
-    let Action::PointRead { partition_key, id } = &r.action else {
-        return Err("not as a point read".into());
-    };
-    let ValueSource::Property(id_path) = id else {
-        return Err("its id does not come from the result".into());
-    };
-    let key = match partition_key {
-        ValueSource::Property(path) => format!("rt::Key::Path(&[{}])", quoted(path.names())),
-        ValueSource::Constant(value) => format!("rt::Key::Constant({value:?})"),
-        _ => return Err("its partition key does not come from the result".into()),
-    };
-    let (handle, cv, d) = followed(rust, handles, r)?;
-    let ident = match &climb {
-        Some(_) => names::field("ancestors"),
-        None => names::field(&cosmap_domain::naming::plural(&lower_camel(target))),
-    };
-    Ok(FollowView {
-        ident,
-        document: format!("super::{}::{d}", cv.module),
-        field: handle.field.clone(),
-        key,
-        id: format!("&[{}]", quoted(id_path.names())),
-        target: target.clone(),
-        query: None,
-        count: None,
-        climb,
-        listed: None,
-    })
-}
-
-/// A count query per result for its `element`s: a single-partition `COUNT(1)` in the
-/// partition the result names, or one `1` per match across partitions, summed.
-fn count_per_result(handles: &[HandleView], r: &Request, element: &str) -> Result<FollowView, String> {
-    let (sql, parameters) = r.query().ok_or("not as a query")?;
-    let handle = handles
-        .iter()
-        .find(|h| h.name == r.container)
-        .ok_or("its container has no handle")?;
-    let key = match r.partition_key() {
-        None => "::core::option::Option::None".to_string(),
-        Some(ValueSource::Property(path)) => format!(
-            "::core::option::Option::Some(rt::Key::Path(&[{}]))",
-            quoted(path.names())
-        ),
-        Some(ValueSource::Constant(value)) => {
-            format!("::core::option::Option::Some(rt::Key::Constant({value:?}))")
-        }
-        Some(_) => return Err("in a partition its result does not name by one property".into()),
-    };
-    Ok(FollowView {
-        ident: names::field(&format!("{}Count", lower_camel(element))),
-        document: String::new(),
-        field: handle.field.clone(),
-        key: String::new(),
-        id: String::new(),
-        target: element.to_string(),
-        query: None,
-        climb: None,
-        listed: None,
-        count: Some(CountQueryView {
-            sql: format!("{sql:?}"),
-            parameters: sql_parameters(parameters),
-            key,
-        }),
-    })
-}
-
-/// A query per result for the documents that refer to it: every parameter bound to
-/// the result's id, in the partition that id names when the query has one.
-fn find_referring(rust: &RustView, handles: &[HandleView], r: &Request, target: &str) -> Result<FollowView, String> {
-    let (sql, parameters) = r.query().ok_or("not as a query")?;
-    let handle = handles
-        .iter()
-        .find(|h| h.name == r.container)
-        .ok_or("its container has no handle")?;
-    let cv = rust
-        .containers
-        .iter()
-        .find(|c| c.name == r.container)
-        .ok_or("its container has no Rust module")?;
-    let item = match &r.document_types[..] {
-        [one] => {
-            doc_view(cv, one)?;
-            format!("super::{}::{one}", cv.module)
-        }
-        _ => format!("super::{}::{}", cv.module, cv.enum_name),
-    };
-    if r.partition_key().is_some() && cv.partition_key_paths.len() > 1 {
-        return Err("in a partition of a hierarchical key".into());
-    }
-    Ok(FollowView {
-        ident: names::field(&cosmap_domain::naming::plural(&lower_camel(target))),
-        document: item,
-        field: handle.field.clone(),
-        key: String::new(),
-        id: String::new(),
-        target: target.to_string(),
-        query: Some(FindView {
-            sql: format!("{sql:?}"),
-            parameters: sql_parameters(parameters),
-            single: r.partition_key().is_some(),
-        }),
-        count: None,
-        climb: None,
-        listed: None,
-    })
-}
-
-/// A query per result for the `target`s its list `reference` names.
-fn read_listed(
-    rust: &RustView,
-    handles: &[HandleView],
-    r: &Request,
-    target: &str,
-    reference: &str,
-) -> Result<FollowView, String> {
-    let (sql, parameters) = r.query().ok_or("not as a query")?;
-    let [parameter] = parameters else {
-        return Err("its query does not take exactly one list of ids".into());
-    };
-    let key = match r.partition_key() {
-        None => "::core::option::Option::None".to_string(),
-        Some(ValueSource::Constant(value)) => format!("::core::option::Option::Some({value:?})"),
-        Some(_) => return Err("its partition is not a constant".into()),
-    };
-    let (handle, cv, d) = followed(rust, handles, r)?;
-    Ok(FollowView {
-        ident: names::field(&cosmap_domain::naming::plural(&lower_camel(target))),
-        document: format!("super::{}::{d}", cv.module),
-        field: handle.field.clone(),
-        key: String::new(),
-        id: String::new(),
-        target: target.to_string(),
-        query: None,
-        count: None,
-        climb: None,
-        listed: Some(ListedView {
-            sql: format!("{sql:?}"),
-            parameter: format!("@{parameter}"),
-            list: reference.to_string(),
-            key,
-        }),
-    })
-}
-
-/// What a follow-up request `r` reads: its container's handle and Rust module, and the
-/// one document type it reads (which must have a Rust type there).
-fn followed<'v, 'a>(
-    rust: &'v RustView<'a>,
-    handles: &'v [HandleView],
-    r: &'v Request,
-) -> Result<(&'v HandleView, &'v ContainerView<'a>, &'v str), String> {
-    let handle = handles
-        .iter()
-        .find(|h| h.name == r.container)
-        .ok_or("its container has no handle")?;
-    let cv = rust
-        .containers
-        .iter()
-        .find(|c| c.name == r.container)
-        .ok_or("its container has no Rust module")?;
-    let d = r.document_types.first().ok_or("it reads no document type")?;
-    doc_view(cv, d)?;
-    Ok((handle, cv, d))
-}
-
 /// `"a", "b"`: Rust string literals, comma-separated.
 fn quoted(names: &[String]) -> String {
     names.iter().map(|n| format!("{n:?}")).collect::<Vec<_>>().join(", ")
-}
-
-/// A write that appends an item to the bucket of its window (`bucket`): the caller
-/// gives the parent's key and the item.
-fn append_pattern(
-    cx: &Context<'_>,
-    r: &Request,
-    mut view: PatternView,
-    mut docs: Vec<String>,
-) -> Result<PatternView, String> {
-    let Purpose::AppendToBucket { document, items, .. } = &r.purpose else {
-        return Err("not an append".into());
-    };
-    let (Some(ValueSource::Parameter(key)), Some(ValueSource::Window { parameter, .. })) = (r.partition_key(), r.id())
-    else {
-        return Err("its bucket is not named by a key and a window".into());
-    };
-    let cv = cx
-        .rust
-        .containers
-        .iter()
-        .find(|c| c.name == r.container)
-        .ok_or("its container has no Rust module")?;
-    let handle = cx
-        .handles
-        .iter()
-        .find(|h| h.name == r.container)
-        .ok_or("its container has no handle")?;
-    let dv = doc_view(cv, document)?;
-    if dv.params.len() != 2 || cv.partition_key_paths.len() != 1 {
-        return Err(format!("`{document}` is built from more than its window and key"));
-    }
-    let field = dv
-        .fields
-        .iter()
-        .find(|f| f.json_name == *items)
-        .ok_or_else(|| format!("`{document}` has no `{items}`"))?;
-    let item = field
-        .ty
-        .strip_prefix("::std::vec::Vec<")
-        .and_then(|t| t.strip_suffix('>'))
-        .ok_or_else(|| format!("`{document}.{items}` is not a list"))?;
-    view.field = handle.field.clone();
-    view.handle = handle.handle.clone();
-    docs.push(format!(
-        "It reads the bucket of the item's window (its `{parameter}`'s first characters) and writes it back with the item added, at the version read (read again and retried if it changed meanwhile); the window's first item creates the bucket. An append retried after an unknown outcome may add the item twice."
-    ));
-    view.docs = docs;
-    view.returns = "()".into();
-    view.params = vec![ParamView {
-        ident: names::field(key),
-        ty: "&str".into(),
-        sql_name: format!("@{key}"),
-        bind: names::field(key),
-    }];
-    view.append = Some(AppendView {
-        bucket: format!("super::{}::{document}", cv.module),
-        item: item.to_string(),
-        items: items.clone(),
-        time: parameter.clone(),
-        key: names::field(key),
-    });
-    Ok(view)
-}
-
-/// The row struct of a short form: each selected property typed as in document `dv`.
-fn row(dv: &DocView, module: &str, properties: &[String]) -> Result<RowView, String> {
-    let mut fields = Vec::new();
-    for p in properties {
-        let field = match p.as_str() {
-            "id" => FieldView {
-                ident: "id".into(),
-                json_name: "id".into(),
-                rename: false,
-                ty: STRING.into(),
-                optional: false,
-                list: false,
-                doc: "Document id.".into(),
-                serde_with: None,
-                schema_with: None,
-                attributes: Vec::new(),
-                computed: false,
-                default: None,
-            },
-            "type" => continue,
-            _ => dv
-                .partition_key_field
-                .iter()
-                .chain(&dv.sub_key_fields)
-                .chain(&dv.fields)
-                .find(|f| f.json_name == *p)
-                .cloned()
-                .map(|mut f| {
-                    // The document's default function, called from this module.
-                    if let Some(d) = &mut f.default {
-                        d.path = format!("super::{module}::{}", d.path);
-                    }
-                    f.into_owned()
-                })
-                .ok_or_else(|| format!("it selects `{p}`, which `{}` does not have", dv.name))?,
-        };
-        fields.push(field);
-    }
-    Ok(RowView {
-        name: String::new(),
-        fields,
-        kind: format!("super::{module}::kind::{}", dv.name),
-    })
 }
 
 /// A method name for `name` (an access pattern's or a helper's), unique among `taken`:

@@ -8,7 +8,7 @@ use cosmap_domain::naming::{lower_camel, plural, snake_case};
 use cosmap_mapper::operations::{Operation, Purpose, Request, ValueSource, WriteKind};
 use serde_json::{json, Value};
 
-use super::{claim_set_of, doc_view, names, Context, PatternView};
+use super::{claim_set_of, doc_view, handle_of, headline, module_of, names, Context, PatternView};
 
 /// The body of an aggregate's write, as the template reads it (JSON, the shape
 /// below): `params`, each `{ident, ty}` (`order: &mut super::order::Order`, the
@@ -51,7 +51,8 @@ fn sent_by_function(r: &Request) -> bool {
 }
 
 /// The view of write pattern `op`, whose own writes are `mains` (more than one): the
-/// documents of one aggregate in one partition, with their claims and releases.
+/// documents of one aggregate, with their claims and releases, in one transactional
+/// batch per logical partition, in the plan's order.
 pub(super) fn view(
     cx: &Context<'_>,
     op: &Operation,
@@ -62,38 +63,16 @@ pub(super) fn view(
     let Some(first) = mains.first() else {
         return Err("it writes no document of its own".into());
     };
-    let same_partition = mains
-        .iter()
-        .all(|r| r.container == first.container && r.partition_key() == first.partition_key());
-    if !same_partition || !sent_by_function(first) {
-        return Err(format!(
-            "it writes {} documents of its own in more than one partition, and generated functions write one partition's in a batch",
-            mains.len()
-        ));
+    if !mains.iter().all(|r| sent_by_function(r)) {
+        return Err("a partition it writes is not known from what it is given".into());
     }
-    let (Some(handle), Some(cv)) = (
-        cx.handles.iter().find(|h| h.name == first.container),
-        cx.rust.containers.iter().find(|c| c.name == first.container),
-    ) else {
-        return Err("its container has no handle or no Rust module".into());
-    };
-    let mut b = Body {
-        module: cv.module.to_string(),
-        params: Vec::new(),
-        steps: Vec::new(),
-        claims: false,
-        aggregate: String::new(),
-        etags: Vec::new(),
-    };
+    let mut b = Body::default();
     let last_write = op
         .requests
         .iter()
         .rposition(|r| mains.iter().any(|m| std::ptr::eq(*m, r)))
         .unwrap_or(0);
     for (i, r) in op.requests.iter().enumerate() {
-        if let Purpose::Write { .. } = r.purpose {
-            doc_view(cv, &r.document_types[0])?;
-        }
         if let Some(line) = b.step(cx, mains, r)? {
             if !docs.contains(&line) {
                 docs.push(line);
@@ -103,19 +82,26 @@ pub(super) fn view(
             b.send();
         }
     }
-    let written: Vec<String> = mains.iter().map(|m| m.purpose.to_string()).collect();
-    docs[0] = format!(
-        "`{}` ({}): {}.",
-        op.pattern,
-        cosmap_mapper::human_rate(op.per_second),
-        written.join("; ")
-    );
-    if let Some(advice) = op.not_atomic_advice() {
-        docs.push(format!(
-            "It is {advice}. This function sends them in that order and releases its claims if the batch fails."
+    if b.batches > 1 && b.claims {
+        return Err(format!(
+            "it claims values and writes {} logical partitions, whose batches cannot release the claims of one already written",
+            b.batches
         ));
     }
+    let written: Vec<String> = mains.iter().map(|m| m.purpose.to_string()).collect();
+    docs[0] = headline(op, &written.join("; "));
+    match (op.not_atomic_advice(), b.batches) {
+        (Some(advice), 0 | 1) => docs.push(format!(
+            "It is {advice}. This function sends them in that order and releases its claims if the batch fails."
+        )),
+        (None, 0 | 1) => {}
+        (advice, batches) => {
+            docs.extend(advice.map(|a| format!("It is {a}.")));
+            docs.extend(partitions_docs(batches, mains));
+        }
+    }
     docs.extend(sent_in_order(op));
+    let handle = handle_of(cx.handles, &first.container)?;
     view.field = handle.field.clone();
     view.handle = handle.handle.clone();
     view.returns = "()".into();
@@ -125,18 +111,40 @@ pub(super) fn view(
     Ok(view)
 }
 
+/// What a function that writes `batches` (several) transactional batches leaves when
+/// one fails part-way, and whether calling it again is safe.
+fn partitions_docs(batches: usize, mains: &[&Request]) -> Vec<String> {
+    let mut out = vec![format!(
+        "This function sends them in that order, one transactional batch per logical partition ({batches}): not atomic across them. A batch that fails writes nothing of its own, and the batches before it stay written: readers may see those without the rest."
+    )];
+    let replaces = |r: &&Request| r.write().unwrap_or(WriteKind::Replace) == WriteKind::Replace;
+    out.push(if mains.iter().all(replaces) {
+        "Calling it again with the same documents after a failure is safe: each written batch gave its documents their new etags, so it writes the same values again at that version, and the rest at the versions given.".into()
+    } else {
+        "Calling it again after a failure part-way is not safe as it is: a create already written fails with `Error::Exists` and a delete already done fails its batch; call it again with only what was not written.".into()
+    });
+    out
+}
+
 /// An aggregate's write as it is made, step by step (see [`AggregateWriteView`]).
+#[derive(Default)]
 struct Body {
-    /// The Rust module of the container written.
-    module: String,
-    /// The parameters' idents (the first names the batch's partition), and each `{ident, ty}`.
+    /// The parameters' idents, and each `{ident, ty}`.
     params: Vec<(String, Value)>,
     steps: Vec<Value>,
     claims: bool,
+    /// The batch being made: its container and partition (a write to another sends it first).
+    batch: Option<(String, Option<ValueSource>)>,
+    /// The `Database` field and handle of its container, and its first parameter's ident.
+    field: String,
+    handle: String,
+    first: String,
     /// The element whose partition the batch writes (`Order`).
     aggregate: String,
     /// The documents that take the batch's etags, in its order.
     etags: Vec<String>,
+    /// How many batches it sends.
+    batches: usize,
 }
 
 impl Body {
@@ -145,12 +153,7 @@ impl Body {
     fn step(&mut self, cx: &Context<'_>, mains: &[&Request], r: &Request) -> Result<Option<String>, String> {
         let line = format!("{}. {}: {}", self.steps.len() + 1, request_line(r), r.purpose);
         match &r.purpose {
-            Purpose::Write { element, each } => {
-                if self.aggregate.is_empty() {
-                    self.aggregate = element.clone();
-                }
-                self.write(r, element, each.is_some(), line)?;
-            }
+            Purpose::Write { element, each } => self.write(cx, r, element, each.is_some(), line)?,
             Purpose::Claim { element, each, .. } | Purpose::ReleaseClaim { element, each, .. } => {
                 self.claim(cx, mains, r, element, each.is_some(), line)?
             }
@@ -193,18 +196,35 @@ impl Body {
         }
     }
 
-    /// The write of `element`'s documents (request `r`): a parameter and a batch operation each.
-    fn write(&mut self, r: &Request, element: &str, several: bool, line: String) -> Result<(), String> {
+    /// The write of `element`'s documents (request `r`): a parameter and a batch
+    /// operation each; a write to another partition than the batch's sends it first.
+    fn write(
+        &mut self,
+        cx: &Context<'_>,
+        r: &Request,
+        element: &str,
+        several: bool,
+        line: String,
+    ) -> Result<(), String> {
+        let (handle, cv) = (handle_of(cx.handles, &r.container)?, module_of(cx.rust, &r.container)?);
+        doc_view(cv, &r.document_types[0])?;
+        let ident = Self::ident(element, several);
+        let batch = (r.container.clone(), r.partition_key().cloned());
+        if self.batch.as_ref() != Some(&batch) {
+            self.send();
+            self.batch = Some(batch);
+            (self.field, self.handle) = (handle.field.clone(), handle.handle.clone());
+            (self.first, self.aggregate) = (ident.clone(), element.to_string());
+        }
         let write = r.write().unwrap_or(WriteKind::Replace);
         let body = write != WriteKind::Delete;
-        let ty = format!("super::{}::{}", self.module, r.document_types[0]);
+        let ty = format!("super::{}::{}", cv.module, r.document_types[0]);
         let reference = if write == WriteKind::Delete { "&" } else { "&mut " };
         let ty = if several {
             format!("{reference}[{ty}]")
         } else {
             format!("{reference}{ty}")
         };
-        let ident = Self::ident(element, several);
         if self.params.iter().any(|(p, _)| *p == ident) {
             return Err(format!("it writes `{element}` twice"));
         }
@@ -226,21 +246,26 @@ impl Body {
         Ok(())
     }
 
-    /// The batch sent after the last write step: every write before it.
+    /// The batch made since the last, sent after its last write step (nothing when
+    /// no write is waiting).
     fn send(&mut self) {
-        let Some((first, _)) = self.params.first() else {
+        let Some(last) = self.steps.iter_mut().rev().find(|s| !s["write"].is_null()) else {
             return;
         };
-        let send = json!({
+        if !last["write"]["send"].is_null() {
+            return;
+        }
+        let first = &self.first;
+        last["write"]["send"] = json!({
             "line": format!("The writes above, as one transactional batch in the partition of `{first}`: all or none."),
             "key": format!("{first}.partition_key()"),
+            "field": self.field,
+            "handle": self.handle,
             "aggregate": self.aggregate,
             "etags": std::mem::take(&mut self.etags),
             "claims": self.claims,
         });
-        if let Some(last) = self.steps.last_mut() {
-            last["write"]["send"] = send;
-        }
+        self.batches += 1;
     }
 
     /// The claim or release (request `r`) of the unique values of `element`'s documents.
@@ -253,13 +278,14 @@ impl Body {
         several: bool,
         line: String,
     ) -> Result<(), String> {
-        let owner = mains
+        let written = mains
             .iter()
             .find(|m| matches!(&m.purpose, Purpose::Write { element: e, .. } if e == element))
-            .and_then(|m| m.document_types.first())
             .ok_or_else(|| format!("it claims a value of `{element}`, which it does not write"))?;
-        let set = claim_set_of(cx.claim_sets, &self.module, owner)
-            .ok_or_else(|| format!("`{owner}` has no claim function"))?;
+        let owner = written.document_types.first().ok_or("it writes no document type")?;
+        let module = &module_of(cx.rust, &written.container)?.module;
+        let set =
+            claim_set_of(cx.claim_sets, module, owner).ok_or_else(|| format!("`{owner}` has no claim function"))?;
         let claim = matches!(r.purpose, Purpose::Claim { .. });
         self.claims = true;
         let documents = Self::documents(element, several, r.write().unwrap_or(WriteKind::Create));

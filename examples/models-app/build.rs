@@ -1,0 +1,41 @@
+//! Generates, for each model in `MODELS`, its document types and data access into a
+//! directory of its own under `OUT_DIR` (`src/lib.rs` includes them, one module each).
+
+use std::path::PathBuf;
+
+/// Each model's module name and file.
+const MODELS: &[(&str, &str)] = &[
+    ("library", "../library/model.json"),
+    (
+        "short_form",
+        "../../crates/cosmap-verify/tests/models/short-form-with-kept-name-and-count.json",
+    ),
+    (
+        "across_partitions",
+        "../../crates/cosmap-verify/tests/models/copy-that-grows-its-target.json",
+    ),
+    (
+        "feed_with_counts",
+        "../../crates/cosmap-verify/tests/models/feed-with-counts.json",
+    ),
+    (
+        "scan_beside_a_query",
+        "../../crates/cosmap-verify/tests/models/returned-element-embedded-in-another-container.json",
+    ),
+    (
+        "scan_beside_a_point_read",
+        "../../crates/cosmap-verify/tests/models/two-returned-elements-in-one-container.json",
+    ),
+];
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let out = PathBuf::from(std::env::var("OUT_DIR")?);
+    for (name, model) in MODELS {
+        cosmap_codegen::Builder::new()
+            .model(model)
+            .out_dir(out.join(name))
+            .data_access(true)
+            .compile()?;
+    }
+    Ok(())
+}

@@ -1,0 +1,49 @@
+//! The generated data access of models whose reads and writes take the rarer shapes,
+//! one module each (`build.rs` generates them): the library's recent loans (a short
+//! form with the books its loans refer to), a short form following two references to
+//! one type (`short_form`), a write of two documents in two logical partitions
+//! (`across_partitions`), a count kept on a post that its feed's copy carries
+//! (`feed_with_counts`), and reads that also scan a type nothing in their results
+//! refers to (`scan_beside_a_query`, `scan_beside_a_point_read`). The tests run them
+//! on the SDK's in-memory engine.
+
+/// The library example (`examples/library`).
+pub mod library {
+    include!(concat!(env!("OUT_DIR"), "/library/cosmap.rs"));
+    include!(concat!(env!("OUT_DIR"), "/library/cosmap_data.rs"));
+}
+
+/// Verify's model `short-form-with-kept-name-and-count`: newest posts in a topic, a
+/// short form with its author and editor read per result.
+pub mod short_form {
+    include!(concat!(env!("OUT_DIR"), "/short_form/cosmap.rs"));
+    include!(concat!(env!("OUT_DIR"), "/short_form/cosmap_data.rs"));
+}
+
+/// Verify's model `copy-that-grows-its-target`: `write an account2` writes an
+/// `Account2` and an `Account4`, each in its own logical partition.
+pub mod across_partitions {
+    include!(concat!(env!("OUT_DIR"), "/across_partitions/cosmap.rs"));
+    include!(concat!(env!("OUT_DIR"), "/across_partitions/cosmap_data.rs"));
+}
+
+/// Verify's model `feed-with-counts`: a post's comment count, kept from the comments'
+/// change feed, which the feed's copy of the post carries.
+pub mod feed_with_counts {
+    include!(concat!(env!("OUT_DIR"), "/feed_with_counts/cosmap.rs"));
+    include!(concat!(env!("OUT_DIR"), "/feed_with_counts/cosmap_data.rs"));
+}
+
+/// Verify's model `returned-element-embedded-in-another-container`: currencies, and
+/// every product (whose price tags refer to them), read once beside them.
+pub mod scan_beside_a_query {
+    include!(concat!(env!("OUT_DIR"), "/scan_beside_a_query/cosmap.rs"));
+    include!(concat!(env!("OUT_DIR"), "/scan_beside_a_query/cosmap_data.rs"));
+}
+
+/// Verify's model `two-returned-elements-in-one-container`: a product with its
+/// supplier, and every certificate, read once beside it.
+pub mod scan_beside_a_point_read {
+    include!(concat!(env!("OUT_DIR"), "/scan_beside_a_point_read/cosmap.rs"));
+    include!(concat!(env!("OUT_DIR"), "/scan_beside_a_point_read/cosmap_data.rs"));
+}
