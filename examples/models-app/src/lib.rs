@@ -1,6 +1,6 @@
 //! The generated data access of models whose reads and writes take the rarer shapes,
-//! one module each (`build.rs` generates them): the library's recent loans (a short
-//! form with the books its loans refer to), a short form following two references to
+//! one module each (`build.rs` generates them): the library's recent loans (each loan
+//! with its book's title kept beside the reference), a short form following two references to
 //! one type (`short_form`), a write of two documents in two logical partitions
 //! (`across_partitions`), a count kept on a post that its feed's copy carries
 //! (`feed_with_counts`), and reads that also scan a type nothing in their results
