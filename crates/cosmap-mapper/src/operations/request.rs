@@ -212,6 +212,19 @@ fn purpose_text<S: Serializer>(purpose: &Purpose, serializer: S) -> Result<S::Ok
 }
 
 impl Request {
+    /// A request of `action` on document type `document_type` of `container`, for
+    /// `purpose`, with no index paths or composite order (a point read, a write).
+    pub(crate) fn new(action: Action, container: &str, document_type: &str, purpose: Purpose) -> Self {
+        Request {
+            action,
+            container: container.to_string(),
+            document_types: vec![document_type.to_string()],
+            purpose,
+            index_paths: Vec::new(),
+            order_by: Vec::new(),
+        }
+    }
+
     /// How the request runs.
     pub fn kind(&self) -> OperationKind {
         match self.action {
