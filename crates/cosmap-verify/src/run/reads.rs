@@ -36,21 +36,15 @@ struct MainRead<'s> {
 
 impl Run<'_> {
     pub(super) async fn read(&self, op: &Operation, pattern: &AccessPattern) -> PatternOutcome {
-        if let Some(r) = op
-            .requests
-            .first()
-            .filter(|r| matches!(r.purpose, Purpose::ReadSubset { .. }))
-        {
-            let outcome = self.subset_read(r, pattern).await;
-            return pattern_outcome(op, vec![outcome]);
-        }
-        if let Some(r) = op
-            .requests
-            .first()
-            .filter(|r| matches!(r.purpose, Purpose::ReadBuckets { .. }))
-        {
-            let outcome = self.bucket_read(r, pattern).await;
-            return pattern_outcome(op, vec![outcome]);
+        // A subset or buckets: one request, checked on its own.
+        match op.requests.first() {
+            Some(r) if matches!(r.purpose, Purpose::ReadSubset { .. }) => {
+                return pattern_outcome(op, vec![self.subset_read(r, pattern).await]);
+            }
+            Some(r) if matches!(r.purpose, Purpose::ReadBuckets { .. }) => {
+                return pattern_outcome(op, vec![self.bucket_read(r, pattern).await]);
+            }
+            _ => {}
         }
         let mut requests = Vec::new();
         let mut main = None;

@@ -1,5 +1,5 @@
-//! Trees (`treeAncestors`): the new parent read for an element written, and the
-//! ancestors lists of its descendants kept current.
+//! Trees (`treeAncestors`): the new parent read for an element written, whose
+//! ancestors list it takes.
 
 use super::*;
 
@@ -80,85 +80,5 @@ impl Run<'_> {
             }
         }
         super::super::reads::judge(outcome, &parent.into_iter().collect::<Vec<_>>(), |_| true)
-    }
-
-    /// The sync of an ancestors list after a tree element was replaced (renamed or
-    /// moved): `query` must find every live document whose list holds it; each found
-    /// is rewritten (`rewrite`) with the element's new ancestors and values in place of
-    /// the entries down to it, and a point read of each must then show them.
-    pub(super) async fn refresh_descendants(
-        &self,
-        query: &Request,
-        rewrite: Option<&Request>,
-        written: &[Written],
-        state: &mut WriteState,
-    ) -> Vec<RequestOutcome> {
-        let mut outcome = self.outcome(query);
-        let Purpose::SyncAncestors { document, property, .. } = &query.purpose else {
-            return vec![fail(outcome, "not an ancestors list's sync".into())];
-        };
-        let (changed, c, copied) = match self.sync_of(query, written, document, document, property) {
-            Ok(found) => found,
-            Err(reason) => return vec![fail(outcome, reason)],
-        };
-        let position = |body: &Value| {
-            body.get(property).and_then(Value::as_array).and_then(|l| {
-                l.iter()
-                    .position(|e| e.get("id").and_then(Value::as_str) == Some(changed.id.as_str()))
-            })
-        };
-        outcome.expected = state
-            .live
-            .iter()
-            .filter(|s| s.container == c.name && s.document_type == *document && position(&s.body).is_some())
-            .map(|s| s.id.clone())
-            .collect();
-        outcome.parameters = super::super::all_bound_to(query, &changed.id);
-        let sql = query.sql().unwrap_or_default().to_string();
-        let found = match self.query(&c.name, &sql, &outcome.parameters, None).await {
-            Ok(found) => found,
-            Err(cause) => return vec![error(outcome, cause)],
-        };
-        let judged = super::super::reads::judge(outcome, &found, |_| true);
-        let mut checks = vec![self.probed(judged, query, &changed.id, false).await];
-        let Some(rewrite) = rewrite else {
-            return checks;
-        };
-        // The changed element's own list, then its entry with its new values, then
-        // the entries below it as they were.
-        let above: Vec<Value> = changed
-            .body
-            .get(property)
-            .and_then(Value::as_array)
-            .cloned()
-            .unwrap_or_default();
-        let edit = |holder: &Value| {
-            let mut body = holder.clone();
-            let Some(at) = position(&body) else { return body };
-            if let Some(Value::Array(list)) = body.get_mut(property) {
-                let mut entry = list[at].clone();
-                if let Value::Object(e) = &mut entry {
-                    for a in &copied {
-                        match changed.body.get(a) {
-                            Some(v) => e.insert(a.clone(), v.clone()),
-                            None => e.remove(a),
-                        };
-                    }
-                }
-                let below: Vec<Value> = list[at + 1..].to_vec();
-                *list = above.iter().cloned().chain([entry]).chain(below).collect();
-            }
-            body
-        };
-        let shows = |read: &Value, body: &Value| read.get(property) == body.get(property);
-        let stale = format!(
-            "does not show `{}`'s new values and ancestors in `{property}`",
-            changed.id
-        );
-        checks.push(
-            self.rewrite_found(rewrite, c, &found, state, &edit, &shows, &stale)
-                .await,
-        );
-        checks
     }
 }

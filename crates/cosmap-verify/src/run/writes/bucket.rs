@@ -41,9 +41,9 @@ impl Run<'_> {
                 ),
             );
         }
-        let Ok(client) = self.client(&c.name) else {
+        if self.client(&c.name).is_err() {
             return fail(outcome, format!("there is no container `{}`", c.name));
-        };
+        }
         let current = match self.point_read(&c.name, &pk, &id).await {
             Ok(current) => current,
             Err(cause) => return error(outcome, cause),
@@ -54,18 +54,7 @@ impl Run<'_> {
         if let Value::Object(map) = &mut body {
             map.insert(b.items.clone(), Value::Array(list));
         }
-        let operation = format!("replace item `{id}` in `{}`", c.name);
-        let sent = if current.is_some() {
-            self.connection
-                .request(&operation, &[], || client.replace_item(pk.sdk(), &id, &body, None))
-                .await
-                .map(|_| ())
-        } else {
-            self.connection
-                .request(&operation, &[], || client.create_item(pk.sdk(), &id, &body, None))
-                .await
-                .map(|_| ())
-        };
+        let sent = self.put_bucket(&c.name, &pk, &id, &body, current.is_some()).await;
         if let Err(e) = sent {
             return fail(outcome, format!("appending to `{id}` failed: {e}"));
         }
@@ -93,6 +82,25 @@ impl Run<'_> {
             Ok(None) => fail(outcome, format!("`{id}` is not there after the append")),
             Err(cause) => error(outcome, cause),
         }
+    }
+
+    /// Sends bucket `body` as item `id` (in `container`, partition `pk`): a replace
+    /// of the bucket that `exists`, else a create.
+    async fn put_bucket(&self, container: &str, pk: &Key, id: &str, body: &Value, exists: bool) -> Result<(), String> {
+        let client = self.client(container)?;
+        let operation = format!("replace item `{id}` in `{container}`");
+        let sent = if exists {
+            self.connection
+                .request(&operation, &[], || client.replace_item(pk.sdk(), id, body, None))
+                .await
+                .map(|_| ())
+        } else {
+            self.connection
+                .request(&operation, &[], || client.create_item(pk.sdk(), id, body, None))
+                .await
+                .map(|_| ())
+        };
+        sent.map_err(|e| e.to_string())
     }
 }
 
