@@ -113,31 +113,9 @@ impl<'a> Feed<'a> {
         let holder_id = text(document, link)
             .ok_or_else(|| self.data(format!("`{child}` `{id}` has no text `{link}` naming its `{holder}`")))?;
         // Every child of the holder, in id order: the embedded value is rebuilt whole.
-        let sql = format!(
-            "SELECT * FROM c WHERE {} = @key AND c.type = @child AND {} = @holder",
-            sql_property("c", partition_key_property),
-            sql_property("c", link)
-        );
-        let query = Query::from(sql)
-            .with_parameter("@key", &key)
-            .and_then(|q| q.with_parameter("@child", child))
-            .and_then(|q| q.with_parameter("@holder", &holder_id))
-            .map_err(|e| self.data(e.to_string()))?;
-        let source = self.source.clone();
-        let mut children: Vec<Value> = self
-            .connection
-            .request(&format!("query the `{child}`s of `{holder_id}`"), &[], || {
-                let (query, source, scope) = (query.clone(), source.clone(), key.clone());
-                async move {
-                    source
-                        .query_items::<Value>(query, FeedScope::partition(PartitionKey::from(scope)), None)
-                        .await?
-                        .try_collect::<Vec<Value>>()
-                        .await
-                }
-            })
-            .await?
-            .unwrap_or_default();
+        let mut children = self
+            .children_of(child, &key, partition_key_property, link, &holder_id)
+            .await?;
         children.sort_by_key(|c| text(c, "id"));
         let values: Vec<Value> = children
             .iter()
@@ -160,6 +138,7 @@ impl<'a> Feed<'a> {
                         )))
                     }
                 };
+        let source = self.source.clone();
         let at = Place {
             client: &source,
             container,
@@ -188,6 +167,43 @@ impl<'a> Feed<'a> {
             "`{holder}` `{holder_id}` changed {} times while this step wrote it: run `cosmap migrate` again (it resumes from its lease)",
             CONFLICT_RETRIES + 1
         )))
+    }
+
+    /// The `child` documents in partition `key` whose `link` names `holder_id`.
+    async fn children_of(
+        &self,
+        child: &str,
+        key: &str,
+        partition_key_property: &str,
+        link: &str,
+        holder_id: &str,
+    ) -> Result<Vec<Value>, MigrateError> {
+        let sql = format!(
+            "SELECT * FROM c WHERE {} = @key AND c.type = @child AND {} = @holder",
+            sql_property("c", partition_key_property),
+            sql_property("c", link)
+        );
+        let query = Query::from(sql)
+            .with_parameter("@key", key)
+            .and_then(|q| q.with_parameter("@child", child))
+            .and_then(|q| q.with_parameter("@holder", holder_id))
+            .map_err(|e| self.data(e.to_string()))?;
+        let source = self.source.clone();
+        let children: Vec<Value> = self
+            .connection
+            .request(&format!("query the `{child}`s of `{holder_id}`"), &[], || {
+                let (query, source, scope) = (query.clone(), source.clone(), key.to_string());
+                async move {
+                    source
+                        .query_items::<Value>(query, FeedScope::partition(PartitionKey::from(scope)), None)
+                        .await?
+                        .try_collect::<Vec<Value>>()
+                        .await
+                }
+            })
+            .await?
+            .unwrap_or_default();
+        Ok(children)
     }
 
     /// Writes the holder `document`'s embedded values (`id` in `at`) as documents of
