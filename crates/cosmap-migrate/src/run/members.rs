@@ -117,27 +117,14 @@ impl<'a> Feed<'a> {
             .children_of(child, &key, partition_key_property, link, &holder_id)
             .await?;
         children.sort_by_key(|c| text(c, "id"));
-        let values: Vec<Value> = children
-            .iter()
-            .map(|c| {
-                Value::Object(
-                    keep.iter()
-                        .filter_map(|k| c.get(k).map(|v| (k.clone(), v.clone())))
-                        .collect(),
-                )
-            })
-            .collect();
-        let embedded = match (many, values.as_slice()) {
-                    (true, _) => Value::Array(values.clone()),
-                    (false, [one]) => one.clone(),
-                    (false, []) => return Ok(false),
-                    (false, more) => {
-                        return Err(self.data(format!(
-                            "`{holder}` `{holder_id}` has {} `{child}` documents and the new model embeds one: keep one (delete or re-parent the others), then run `cosmap migrate` again (it resumes from its lease)",
-                            more.len()
-                        )))
-                    }
-                };
+        let Some(embedded) = kept_value(&children, keep, *many).map_err(|n| {
+            self.data(format!(
+                "`{holder}` `{holder_id}` has {n} `{child}` documents and the new model embeds one: keep one (delete or re-parent the others), then run `cosmap migrate` again (it resumes from its lease)"
+            ))
+        })?
+        else {
+            return Ok(false);
+        };
         let source = self.source.clone();
         let at = Place {
             client: &source,
@@ -262,5 +249,27 @@ impl<'a> Feed<'a> {
             map.remove(property);
         }
         Ok(Some(rewritten))
+    }
+}
+
+/// The value embedded in the holder: the properties `keep` names of each of its
+/// `children` (in order), as a list when `many`, else the one child's (`None` for
+/// none); `Err` with their number when there are more than one.
+fn kept_value(children: &[Value], keep: &[String], many: bool) -> Result<Option<Value>, usize> {
+    let values: Vec<Value> = children
+        .iter()
+        .map(|c| {
+            Value::Object(
+                keep.iter()
+                    .filter_map(|k| c.get(k).map(|v| (k.clone(), v.clone())))
+                    .collect(),
+            )
+        })
+        .collect();
+    match (many, values.as_slice()) {
+        (true, _) => Ok(Some(Value::Array(values.clone()))),
+        (false, [one]) => Ok(Some(one.clone())),
+        (false, []) => Ok(None),
+        (false, more) => Err(more.len()),
     }
 }
