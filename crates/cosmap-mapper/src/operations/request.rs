@@ -182,6 +182,15 @@ impl Action {
             None => Action::CrossPartitionQuery { sql, parameters },
         }
     }
+
+    /// A point read through reference `name` the document holds: its `partitionKey`
+    /// and `id`.
+    pub(crate) fn through_reference(name: &str) -> Self {
+        Action::PointRead {
+            partition_key: ValueSource::Property(PropertyPath::new([name, "partitionKey"])),
+            id: ValueSource::Property(PropertyPath::new([name, "id"])),
+        }
+    }
 }
 
 /// One request to Cosmos DB.

@@ -62,17 +62,12 @@ pub(super) fn count(all: &Places<'_>, p: &AccessPattern, at: &Location<'_>, elem
     // Across partitions the SDK runs no aggregate: one `1` per match, counted by the application.
     let value = if partition_key.is_some() { "COUNT(1)" } else { "1" };
     let sql = format!("SELECT VALUE {value} FROM c WHERE {}", clauses.join(" AND "));
-    Some(Request {
-        action: Action::query(partition_key, sql, parameters),
-        container: home.container.name.clone(),
-        document_types: vec![home.document.name.clone()],
-        purpose: Purpose::Count {
-            element: element.to_string(),
-            per: p.start.clone(),
-        },
-        index_paths: Vec::new(),
-        order_by: Vec::new(),
-    })
+    let purpose = Purpose::Count {
+        element: element.to_string(),
+        per: p.start.clone(),
+    };
+    let action = Action::query(partition_key, sql, parameters);
+    Some(Request::new(action, &home.container.name, &home.document.name, purpose))
 }
 
 /// A returned element in another container: a point read through the reference
@@ -200,16 +195,14 @@ pub(super) fn read_listed(home: &Location<'_>, r: &crate::logical_model::Referen
         "SELECT * FROM c WHERE ARRAY_CONTAINS(@{parameter}, c.id) AND c.type = {}",
         sql::literal(&home.document.discriminator)
     );
+    let purpose = Purpose::ReadListed {
+        target: home.document.source.clone(),
+        reference: r.name.clone(),
+    };
+    let action = Action::query(partition_key, sql, vec![parameter]);
     Request {
-        action: Action::query(partition_key, sql, vec![parameter]),
-        container: home.container.name.clone(),
-        document_types: vec![home.document.name.clone()],
-        purpose: Purpose::ReadListed {
-            target: home.document.source.clone(),
-            reference: r.name.clone(),
-        },
         index_paths: vec!["/type/?".to_string()],
-        order_by: Vec::new(),
+        ..Request::new(action, &home.container.name, &home.document.name, purpose)
     }
 }
 
@@ -227,10 +220,7 @@ pub fn listed_as_point_reads(r: &Request) -> Option<Request> {
         return None;
     };
     Some(Request {
-        action: Action::PointRead {
-            partition_key: ValueSource::Property(PropertyPath::new([reference.as_str(), "partitionKey"])),
-            id: ValueSource::Property(PropertyPath::new([reference.as_str(), "id"])),
-        },
+        action: Action::through_reference(reference),
         container: r.container.clone(),
         document_types: r.document_types.clone(),
         purpose: Purpose::FollowReference { target: target.clone() },
@@ -242,17 +232,13 @@ pub fn listed_as_point_reads(r: &Request) -> Option<Request> {
 /// A point read of what reference `r` leads to, in `home`: for a list of
 /// references, of each element (the id and partition key of each).
 pub(super) fn follow_reference(home: &Location<'_>, r: &crate::logical_model::Reference) -> Request {
-    Request {
-        action: Action::PointRead {
-            partition_key: ValueSource::Property(PropertyPath::new([r.name.as_str(), "partitionKey"])),
-            id: ValueSource::Property(PropertyPath::new([r.name.as_str(), "id"])),
-        },
-        container: home.container.name.clone(),
-        document_types: vec![home.document.name.clone()],
-        purpose: Purpose::FollowReference {
-            target: home.document.source.clone(),
-        },
-        index_paths: Vec::new(),
-        order_by: Vec::new(),
-    }
+    let purpose = Purpose::FollowReference {
+        target: home.document.source.clone(),
+    };
+    Request::new(
+        Action::through_reference(&r.name),
+        &home.container.name,
+        &home.document.name,
+        purpose,
+    )
 }

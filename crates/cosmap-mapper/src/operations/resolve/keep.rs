@@ -48,27 +48,17 @@ pub(super) fn find_and_rewrite(
 ) -> [Request; 2] {
     let levels = c.partition_key_properties();
     let own = |level: &str| ValueSource::Property(PropertyPath::new([level]));
+    let rewrite = Action::Write {
+        write: WriteKind::Replace,
+        partition_key: key_from(levels.iter().map(|l| own(l)).collect(), levels.len()),
+        id: ValueSource::Property(PropertyPath::new(["id"])),
+    };
     [
         Request {
-            action: query,
-            container: c.name.clone(),
-            document_types: vec![d.name.clone()],
-            purpose: purpose.clone(),
             index_paths,
-            order_by: Vec::new(),
+            ..Request::new(query, &c.name, &d.name, purpose.clone())
         },
-        Request {
-            action: Action::Write {
-                write: WriteKind::Replace,
-                partition_key: key_from(levels.iter().map(|l| own(l)).collect(), levels.len()),
-                id: ValueSource::Property(PropertyPath::new(["id"])),
-            },
-            container: c.name.clone(),
-            document_types: vec![d.name.clone()],
-            purpose,
-            index_paths: Vec::new(),
-            order_by: Vec::new(),
-        },
+        Request::new(rewrite, &c.name, &d.name, purpose),
     ]
 }
 
@@ -284,17 +274,13 @@ impl Parent<'_> {
         purpose: Purpose,
         query: impl Fn(&crate::logical_model::Reference, &str, bool) -> (String, Vec<String>, Vec<(String, bool)>),
     ) -> Vec<Request> {
-        let rewrite = |partition_key: ValueSource, id: ValueSource| Request {
-            action: Action::Write {
+        let rewrite = |partition_key: ValueSource, id: ValueSource| {
+            let action = Action::Write {
                 write: WriteKind::Replace,
                 partition_key,
                 id,
-            },
-            container: self.c.name.clone(),
-            document_types: vec![self.d.name.clone()],
-            purpose: purpose.clone(),
-            index_paths: Vec::new(),
-            order_by: Vec::new(),
+            };
+            Request::new(action, &self.c.name, &self.d.name, purpose.clone())
         };
         let identity = identity_of(self.d).unwrap_or("id").to_string();
         match self.kept {

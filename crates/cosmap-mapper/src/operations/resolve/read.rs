@@ -41,21 +41,16 @@ pub(super) fn read_subset(subsets: &Subsets<'_>, p: &AccessPattern) -> Option<Ve
         .parameters()
         .into_iter()
         .next()?;
-    Some(vec![Request {
-        action: Action::PointRead {
-            partition_key: ValueSource::Parameter(parameter.clone()),
-            id: ValueSource::Parameter(parameter),
-        },
-        container: c.name.clone(),
-        document_types: vec![d.name.clone()],
-        purpose: Purpose::ReadSubset {
-            document: d.name.clone(),
-            property: e.name.clone(),
-            element: p.start.clone(),
-        },
-        index_paths: Vec::new(),
-        order_by: Vec::new(),
-    }])
+    let action = Action::PointRead {
+        partition_key: ValueSource::Parameter(parameter.clone()),
+        id: ValueSource::Parameter(parameter),
+    };
+    let purpose = Purpose::ReadSubset {
+        document: d.name.clone(),
+        property: e.name.clone(),
+        element: p.start.clone(),
+    };
+    Some(vec![Request::new(action, &c.name, &d.name, purpose)])
 }
 
 /// A read of children kept in buckets (`bucket`): a query, in the parent's partition,

@@ -263,19 +263,12 @@ pub(super) fn read_parents(c: &Container, d: &DocumentType) -> Vec<Request> {
         .iter()
         .filter_map(|r| r.ancestry.as_ref())
         .filter_map(|a| d.references.iter().find(|r| r.name == a.parent && !r.many))
-        .map(|parent| Request {
-            action: Action::PointRead {
-                partition_key: ValueSource::Property(PropertyPath::new([parent.name.as_str(), "partitionKey"])),
-                id: ValueSource::Property(PropertyPath::new([parent.name.as_str(), "id"])),
-            },
-            container: c.name.clone(),
-            document_types: vec![d.name.clone()],
-            purpose: Purpose::ReadParentAncestors {
+        .map(|parent| {
+            let purpose = Purpose::ReadParentAncestors {
                 document: d.name.clone(),
                 reference: parent.name.clone(),
-            },
-            index_paths: Vec::new(),
-            order_by: Vec::new(),
+            };
+            Request::new(Action::through_reference(&parent.name), &c.name, &d.name, purpose)
         })
         .collect()
 }
