@@ -721,11 +721,7 @@ impl<'a> Feed<'a> {
         holder: &str,
         partition_key_property: &str,
     ) -> Result<bool, MigrateError> {
-        let key = text(document, partition_key_property).ok_or_else(|| {
-            self.data(format!(
-                "`{holder}` `{id}` has no text partition key `{partition_key_property}`"
-            ))
-        })?;
+        let key = self.key_of(document, holder, id, partition_key_property)?;
         let client = self.source.clone();
         let at = Place {
             client: &client,
@@ -755,6 +751,22 @@ impl<'a> Feed<'a> {
         )))
     }
 
+    /// The partition key value of `owner` document `document` (`id`): its text
+    /// `partition_key_property`.
+    fn key_of(
+        &self,
+        document: &Value,
+        owner: &str,
+        id: &str,
+        partition_key_property: &str,
+    ) -> Result<String, MigrateError> {
+        text(document, partition_key_property).ok_or_else(|| {
+            self.data(format!(
+                "`{owner}` `{id}` has no text partition key `{partition_key_property}`"
+            ))
+        })
+    }
+
     /// Replaces `document` (`id`, in `container`) as `edit` changes it, when it is of
     /// `document_type` and `edit` changes anything, conditionally on the version it
     /// was computed from; `edit`'s error names what stops it.
@@ -774,11 +786,7 @@ impl<'a> Feed<'a> {
         if !edit(&mut strip_system(document)).unwrap_or(true) {
             return Ok(false);
         }
-        let key = text(document, partition_key_property).ok_or_else(|| {
-            self.data(format!(
-                "`{document_type}` `{id}` has no text partition key `{partition_key_property}`"
-            ))
-        })?;
+        let key = self.key_of(document, document_type, id, partition_key_property)?;
         let client = self.source.clone();
         let at = Place {
             client: &client,

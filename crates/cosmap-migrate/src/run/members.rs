@@ -33,11 +33,7 @@ impl<'a> Feed<'a> {
                 )))
             }
         };
-        let owner_key = text(document, owner_partition_key_property).ok_or_else(|| {
-            self.data(format!(
-                "`{owner}` `{id}` has no text partition key `{owner_partition_key_property}`"
-            ))
-        })?;
+        let owner_key = self.key_of(document, owner, &id, owner_partition_key_property)?;
         let mut body = Map::new();
         body.insert("id".into(), Value::String(claim.clone()));
         body.insert("type".into(), Value::String(claim.clone()));
@@ -104,11 +100,7 @@ impl<'a> Feed<'a> {
         if text(document, "type").as_deref() != Some(child.as_str()) {
             return Ok(false);
         }
-        let key = text(document, partition_key_property).ok_or_else(|| {
-            self.data(format!(
-                "`{child}` `{id}` has no text partition key `{partition_key_property}`"
-            ))
-        })?;
+        let key = self.key_of(document, child, &id, partition_key_property)?;
         let link = parent_property.as_deref().unwrap_or(partition_key_property);
         let holder_id = text(document, link)
             .ok_or_else(|| self.data(format!("`{child}` `{id}` has no text `{link}` naming its `{holder}`")))?;
