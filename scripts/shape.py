@@ -23,12 +23,13 @@ import sys
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 
-# Limits the code meets today (2026-12-04, after the test-support and file splits of
-# issue 36 part 5); the goals of issue 36 in comments.
+# Limits the code meets today (2026-12-05, after the test-support and file splits and the
+# long functions split in verify, migrate, diff, domain and mapper operations of issue 36
+# part 5); the goals of issue 36 in comments.
 LIMITS = {
-    "functions over 80 lines": 43,  # goal 0
-    "files over 1000 lines": 5,  # goal 0
-    "duplicate pairs": 127,  # goal 60
+    "functions over 80 lines": 18,  # goal 0
+    "files over 1000 lines": 1,  # goal 0
+    "duplicate pairs": 126,  # goal 60
 }
 FUNCTION_LINES = 80
 FILE_LINES = 1000

@@ -59,11 +59,103 @@ fn assessed(class: Class, explanation: impl Into<String>, work: Option<Work>) ->
 pub fn assess(kind: &ChangeKind, place: Place) -> Assessment {
     use Class::*;
     match kind {
-        ChangeKind::ContainerAdded => assessed(
-            Additive,
-            "a new container: `cosmap provision` creates it (with its document types)",
-            None,
+        ChangeKind::ContainerRemoved
+            | ChangeKind::PartitionKeyChanged { .. }
+            | ChangeKind::UniqueKeysChanged { .. }
+            | ChangeKind::IndexingChanged { .. }
+            | ChangeKind::TtlChanged { .. }
+            | ChangeKind::DocumentTypeAdded { .. }
+            | ChangeKind::DocumentTypeRemoved { .. }
+            | ChangeKind::DocumentTypeMoved { .. }
+            | ChangeKind::ContainerAdded => container_change(kind),
+        ChangeKind::PropertyAdded { .. }
+            | ChangeKind::PropertyRemoved
+            | ChangeKind::BecamePartitionKey { .. }
+            | ChangeKind::NoLongerPartitionKey { .. }
+            | ChangeKind::PropertyRetyped { .. }
+            | ChangeKind::CardinalityChanged { .. } => property_change(kind, place),
+        ChangeKind::BecameRequired { .. }
+            | ChangeKind::DefaultChanged { .. }
+            | ChangeKind::BecameOptional => requirement_change(kind),
+        ChangeKind::EmbeddedAdded { .. }
+            | ChangeKind::EmbeddedRemoved { .. }
+            | ChangeKind::EmbeddedToSeparate { .. }
+            | ChangeKind::SeparateToEmbedded { .. } => embedded_change(kind, place),
+        ChangeKind::ReferenceAdded { optional, many, .. } => {
+            added(*optional || *many, place, "old documents read it as absent or empty (`serde(default)`)")
+        }
+        ChangeKind::ReferenceRemoved { .. } => removed(),
+        ChangeKind::ReferenceChanged { reshaped, .. } => {
+            if *reshaped {
+                assessed(
+                    BreakingForReaders,
+                    "the stored reference has another shape (a hierarchical key's value is an array): rewrite every document's reference before the new readers run",
+                    Some(Work::Rewrite),
+                )
+            } else {
+                assessed(
+                    DataMigration,
+                    "old documents' references still read but point by the old rule: rewrite each `{id, partitionKey}`",
+                    Some(Work::Rewrite),
+                )
+            }
+        }
+        ChangeKind::DerivedAdded {
+            derived,
+            required,
+            kept_from_change_feed,
+        } => derived_added(*derived, *required, *kept_from_change_feed),
+        ChangeKind::DerivedRemoved { derived } => match derived {
+            Derived::Copy | Derived::Claim | Derived::Bucket => assessed(
+                BreakingForReaders,
+                "stop its sync; its documents stay in the container, whose generated enum no longer knows their `type`: delete them",
+                Some(Work::Delete),
+            ),
+            _ => assessed(
+                InPlace,
+                "stop keeping it current; the values already written are ignored by the new types",
+                None,
+            ),
+        },
+    }
+}
+
+/// Classifies a change of an embedded object: added, removed, or moved out of (or
+/// into) its parent's documents.
+fn embedded_change(kind: &ChangeKind, place: Place) -> Assessment {
+    use Class::*;
+    match kind {
+        ChangeKind::EmbeddedAdded { many, .. } => added(*many, place, "old documents read the array as empty (`serde(default)`)"),
+        ChangeKind::EmbeddedToSeparate { document_type, from, .. } => assessed(
+            DataMigration,
+            format!(
+                "write one `{document_type}` document per value embedded in the old documents' `{from}` (the estimate counts the rewrite of those documents; the inserts come on top), then remove it from them; the new types ignore it meanwhile"
+            ),
+            Some(Work::Rewrite),
         ),
+        ChangeKind::SeparateToEmbedded { document_type, many, .. } => {
+            let (class, reads) = if *many {
+                (DataMigration, "old documents read the array as empty until then")
+            } else {
+                (BreakingForReaders, "old documents without the object no longer deserialise until then")
+            };
+            assessed(
+                class,
+                format!(
+                    "read each `{document_type}` document into its parent (`cosmap migrate` does), then delete it; {reads}, and the container's enum refuses the left-over `{document_type}` documents"
+                ),
+                Some(Work::Copy),
+            )
+        }
+        // EmbeddedRemoved.
+        _ => removed(),
+    }
+}
+
+/// Classifies a change of a container or of the document types in it.
+fn container_change(kind: &ChangeKind) -> Assessment {
+    use Class::*;
+    match kind {
         ChangeKind::ContainerRemoved => assessed(
             DataMigration,
             "the new model no longer uses it and cosmap never deletes: move what is still needed, then drop it yourself",
@@ -116,6 +208,20 @@ pub fn assess(kind: &ChangeKind, place: Place) -> Assessment {
             ),
             Some(Work::Copy),
         ),
+        // ContainerAdded.
+        _ => assessed(
+            Additive,
+            "a new container: `cosmap provision` creates it (with its document types)",
+            None,
+        ),
+    }
+}
+
+/// Classifies a change of a property: added, removed, retyped, its cardinality, or
+/// becoming (or no longer being) the partition key.
+fn property_change(kind: &ChangeKind, place: Place) -> Assessment {
+    use Class::*;
+    match kind {
         ChangeKind::PropertyAdded {
             optional,
             many,
@@ -124,7 +230,6 @@ pub fn assess(kind: &ChangeKind, place: Place) -> Assessment {
             ..
         } if !*optional && !*many => defaulted(value, *queried, "old documents lack it"),
         ChangeKind::PropertyAdded { optional, many, .. } => added(*optional || *many, place, "old documents read it as absent or empty (`serde(default)`)"),
-        ChangeKind::PropertyRemoved => removed(),
         ChangeKind::BecamePartitionKey { key, was_optional: false } => assessed(
             InPlace,
             format!(
@@ -181,6 +286,15 @@ pub fn assess(kind: &ChangeKind, place: Place) -> Assessment {
             },
             Some(Work::Rewrite),
         ),
+        // PropertyRemoved.
+        _ => removed(),
+    }
+}
+
+/// Classifies a property becoming required or optional, or its default changing.
+fn requirement_change(kind: &ChangeKind) -> Assessment {
+    use Class::*;
+    match kind {
         ChangeKind::BecameRequired {
             default: Some(value),
             queried,
@@ -217,70 +331,12 @@ pub fn assess(kind: &ChangeKind, place: Place) -> Assessment {
                 Some(Work::Rewrite),
             )
         }
-        ChangeKind::BecameOptional => assessed(
+        // BecameOptional.
+        _ => assessed(
             InPlace,
             "old documents, which all hold it, still read",
             None,
         ),
-        ChangeKind::EmbeddedAdded { many, .. } => added(*many, place, "old documents read the array as empty (`serde(default)`)"),
-        ChangeKind::EmbeddedRemoved { .. } => removed(),
-        ChangeKind::EmbeddedToSeparate { document_type, from, .. } => assessed(
-            DataMigration,
-            format!(
-                "write one `{document_type}` document per value embedded in the old documents' `{from}` (the estimate counts the rewrite of those documents; the inserts come on top), then remove it from them; the new types ignore it meanwhile"
-            ),
-            Some(Work::Rewrite),
-        ),
-        ChangeKind::SeparateToEmbedded { document_type, many, .. } => {
-            let (class, reads) = if *many {
-                (DataMigration, "old documents read the array as empty until then")
-            } else {
-                (BreakingForReaders, "old documents without the object no longer deserialise until then")
-            };
-            assessed(
-                class,
-                format!(
-                    "read each `{document_type}` document into its parent (`cosmap migrate` does), then delete it; {reads}, and the container's enum refuses the left-over `{document_type}` documents"
-                ),
-                Some(Work::Copy),
-            )
-        }
-        ChangeKind::ReferenceAdded { optional, many, .. } => {
-            added(*optional || *many, place, "old documents read it as absent or empty (`serde(default)`)")
-        }
-        ChangeKind::ReferenceRemoved { .. } => removed(),
-        ChangeKind::ReferenceChanged { reshaped, .. } => {
-            if *reshaped {
-                assessed(
-                    BreakingForReaders,
-                    "the stored reference has another shape (a hierarchical key's value is an array): rewrite every document's reference before the new readers run",
-                    Some(Work::Rewrite),
-                )
-            } else {
-                assessed(
-                    DataMigration,
-                    "old documents' references still read but point by the old rule: rewrite each `{id, partitionKey}`",
-                    Some(Work::Rewrite),
-                )
-            }
-        }
-        ChangeKind::DerivedAdded {
-            derived,
-            required,
-            kept_from_change_feed,
-        } => derived_added(*derived, *required, *kept_from_change_feed),
-        ChangeKind::DerivedRemoved { derived } => match derived {
-            Derived::Copy | Derived::Claim | Derived::Bucket => assessed(
-                BreakingForReaders,
-                "stop its sync; its documents stay in the container, whose generated enum no longer knows their `type`: delete them",
-                Some(Work::Delete),
-            ),
-            _ => assessed(
-                InPlace,
-                "stop keeping it current; the values already written are ignored by the new types",
-                None,
-            ),
-        },
     }
 }
 

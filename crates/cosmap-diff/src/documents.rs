@@ -47,6 +47,18 @@ pub(crate) fn compare(col: &mut Collector<'_>) {
             }
         }
     }
+    added_types(col, &mut matched, &old_embedded);
+    removed_types(col, &matched, &new_embedded);
+}
+
+/// The new document types no old one accounts for: moved from another container,
+/// split out of the documents that embedded them, derived data, or new.
+fn added_types<'m>(
+    col: &mut Collector<'m>,
+    matched: &mut BTreeSet<(&'m str, &'m str)>,
+    old_embedded: &BTreeMap<String, Site>,
+) {
+    let (old, new) = (col.old, col.new);
     for c in &new.containers {
         let container_is_new = old.container(&c.name).is_none();
         for d in &c.document_types {
@@ -54,7 +66,7 @@ pub(crate) fn compare(col: &mut Collector<'_>) {
                 continue;
             }
             let subject = Subject::document_type(&c.name, &d.name);
-            if let Some((oc, o)) = moved_from(old, &matched, c, d) {
+            if let Some((oc, o)) = moved_from(old, matched, c, d) {
                 matched.insert((&oc.name, &o.name));
                 let kind = ChangeKind::DocumentTypeMoved {
                     from: oc.name.clone(),
@@ -105,6 +117,16 @@ pub(crate) fn compare(col: &mut Collector<'_>) {
             }
         }
     }
+}
+
+/// The old document types no new one accounts for: embedded in their parents now,
+/// derived data dropped, or removed.
+fn removed_types<'m>(
+    col: &mut Collector<'m>,
+    matched: &BTreeSet<(&'m str, &'m str)>,
+    new_embedded: &BTreeMap<String, Site>,
+) {
+    let (old, new) = (col.old, col.new);
     for oc in &old.containers {
         // A container the new model dropped is one change (`containerRemoved`).
         if new.container(&oc.name).is_none() {

@@ -288,30 +288,7 @@ impl<'m, 't> Assembler<'m, 't> {
                 Placement::Embed => {
                     let mut child = ObjectDraft::new(&vo.attributes, child_bytes);
                     self.fill(plan, &vo.name, &site, &mut child, separated);
-                    let count = if rel.is_many() {
-                        rel.max.unwrap_or(1) as f64
-                    } else {
-                        1.0
-                    };
-                    if let Some(b) = child.bytes {
-                        node.bytes = Some(node.bytes.unwrap_or(0.0) + b * count);
-                    }
-                    if let Some(b) = child.typical_bytes {
-                        let typical = rel.typical().unwrap_or(count);
-                        node.typical_bytes = Some(node.typical_bytes.unwrap_or(0.0) + b * typical);
-                    }
-                    node.embedded.push(Embedded {
-                        subset: None,
-                        description: vo.description.clone(),
-                        name: property.to_string(),
-                        source: vo.name.clone(),
-                        kind: EmbeddedKind::ValueObject,
-                        many: rel.is_many(),
-                        max: rel.max,
-                        attributes: child.attributes,
-                        embedded: child.embedded,
-                        references: child.references,
-                    });
+                    embed(node, child, vo, rel, property);
                 }
                 Placement::Separate => {
                     if !separated.iter().any(|d| d.source == vo.name) {
@@ -337,4 +314,40 @@ impl<'m, 't> Assembler<'m, 't> {
             }
         }
     }
+}
+
+/// Embeds `child`, the object of value object `vo` (related by `rel`), in `node` as
+/// its `property`, whose sizes grow by the child's (times the bound of a list, or
+/// its typical length).
+fn embed(
+    node: &mut ObjectDraft,
+    child: ObjectDraft,
+    vo: &cosmap_domain::ValueObject,
+    rel: &Relationship,
+    property: &str,
+) {
+    let count = if rel.is_many() {
+        rel.max.unwrap_or(1) as f64
+    } else {
+        1.0
+    };
+    if let Some(b) = child.bytes {
+        node.bytes = Some(node.bytes.unwrap_or(0.0) + b * count);
+    }
+    if let Some(b) = child.typical_bytes {
+        let typical = rel.typical().unwrap_or(count);
+        node.typical_bytes = Some(node.typical_bytes.unwrap_or(0.0) + b * typical);
+    }
+    node.embedded.push(Embedded {
+        subset: None,
+        description: vo.description.clone(),
+        name: property.to_string(),
+        source: vo.name.clone(),
+        kind: EmbeddedKind::ValueObject,
+        many: rel.is_many(),
+        max: rel.max,
+        attributes: child.attributes,
+        embedded: child.embedded,
+        references: child.references,
+    });
 }

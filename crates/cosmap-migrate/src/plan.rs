@@ -518,122 +518,128 @@ pub fn repartitioned_name(container: &str, new_key: &str) -> String {
 /// into a step, or refused. Every refused change is named in the error.
 pub fn plan(old: &LogicalModel, new: &LogicalModel) -> Result<MigrationPlan, MigrateError> {
     let diff = cosmap_diff::diff(old, new, &Volumes::unknown())?;
-    let mut refused = Vec::new();
-    let mut created: Vec<ContainerDefinition> = Vec::new();
-    let mut moves = Vec::new();
-    let mut nothing = Vec::new();
-    let mut workers = Vec::new();
-    let mut renamed = Vec::new();
-    let mut droppable = Vec::new();
-    let definitions = new.container_definitions();
-    // Containers copied into a new one (a partition key or unique keys changed): other
-    // steps in them would race the copy, so they are refused.
-    let repartitioned: Vec<&str> = diff
-        .changes
-        .iter()
-        .filter(|c| {
-            matches!(
-                c.kind,
-                ChangeKind::PartitionKeyChanged { .. } | ChangeKind::UniqueKeysChanged { .. }
-            )
-        })
-        .map(|c| c.subject.container.as_str())
-        .collect();
-    let repartitioned_by_key: Vec<&str> = diff
-        .changes
-        .iter()
-        .filter(|c| matches!(c.kind, ChangeKind::PartitionKeyChanged { .. }))
-        .map(|c| c.subject.container.as_str())
-        .collect();
-
+    let copied_by = |partition_key_only: bool| -> Vec<&str> {
+        diff.changes
+            .iter()
+            .filter(|c| match c.kind {
+                ChangeKind::PartitionKeyChanged { .. } => true,
+                ChangeKind::UniqueKeysChanged { .. } => !partition_key_only,
+                _ => false,
+            })
+            .map(|c| c.subject.container.as_str())
+            .collect()
+    };
+    let mut p = Planner {
+        old,
+        new,
+        definitions: new.container_definitions(),
+        repartitioned: copied_by(false),
+        repartitioned_by_key: copied_by(true),
+        refused: Vec::new(),
+        created: Vec::new(),
+        moves: Vec::new(),
+        nothing: Vec::new(),
+        workers: Vec::new(),
+        renamed: Vec::new(),
+        droppable: Vec::new(),
+    };
     for change in &diff.changes {
-        let subject = change.subject.to_string();
-        let refuse = |why: &str| Refusal {
-            subject: subject.clone(),
-            kind: change.kind.name().to_string(),
-            class: change.class,
-            reason: why.to_string(),
-            next: next_step(why, change),
-        };
+        p.change(change);
+    }
+    if !p.refused.is_empty() {
+        return Err(MigrateError::Refused(p.refused));
+    }
+    let leases: Vec<String> = p
+        .moves
+        .iter()
+        .filter_map(Step::lease)
+        .map(|l| format!("lease document `{}` in `{}` (type `{LEASE_TYPE}`)", l.id, l.container))
+        .collect();
+    p.droppable.extend(leases);
+    let mut steps = Vec::new();
+    if !p.created.is_empty() {
+        steps.push(Step::CreateContainers { definitions: p.created });
+    }
+    steps.extend(p.moves);
+    steps.extend(p.workers);
+    steps.extend(p.nothing);
+    Ok(MigrationPlan {
+        format_version: MIGRATION_FORMAT_VERSION,
+        old: old.model.clone(),
+        new: new.model.clone(),
+        steps,
+        renamed: p.renamed,
+        droppable: p.droppable,
+    })
+}
+
+/// The plan in the making: the models, what the diff copies, and the steps (or
+/// refusals) made so far, by kind.
+struct Planner<'m> {
+    old: &'m LogicalModel,
+    new: &'m LogicalModel,
+    definitions: Vec<ContainerDefinition>,
+    /// Containers copied into a new one (a partition key or unique keys changed):
+    /// other steps in them would race the copy, so they are refused.
+    repartitioned: Vec<&'m str>,
+    /// Those copied because their partition key changed.
+    repartitioned_by_key: Vec<&'m str>,
+    refused: Vec<Refusal>,
+    created: Vec<ContainerDefinition>,
+    moves: Vec<Step>,
+    nothing: Vec<Step>,
+    workers: Vec<Step>,
+    renamed: Vec<(String, String)>,
+    droppable: Vec<String>,
+}
+
+impl Planner<'_> {
+    /// The step `change` takes, or its refusal.
+    fn change(&mut self, change: &Change) {
+        let (old, new) = (self.old, self.new);
+        let container = change.subject.container.as_str();
+        let copied = self.repartitioned.contains(&container);
         match &change.kind {
             ChangeKind::ContainerAdded => {
-                if let Some(d) = definitions.iter().find(|d| d.id == change.subject.container) {
-                    created.push(d.clone());
+                if let Some(d) = self.definitions.iter().find(|d| d.id == container) {
+                    self.created.push(d.clone());
                 }
             }
             ChangeKind::PartitionKeyChanged { .. } => {
-                match repartition(old, new, &change.subject.container, &definitions) {
-                    Ok((definition, step)) => {
-                        copied_into(
-                            &change.subject.container,
-                            &definition.id,
-                            "partition key",
-                            &mut renamed,
-                            &mut droppable,
-                        );
-                        created.push(definition);
-                        moves.push(step);
-                    }
-                    Err(why) => refused.push(refuse(&why)),
-                }
+                let copy = repartition(old, new, container, &self.definitions);
+                self.copy(change, copy, "partition key");
             }
             // The repartition's new container is created with the new unique keys.
-            ChangeKind::UniqueKeysChanged { .. }
-                if repartitioned_by_key.contains(&change.subject.container.as_str()) =>
-            {
-                nothing.push(Step::Nothing {
-                    subject,
-                    kind: change.kind.name().into(),
-                    reason: "the repartitioned container is created with the new unique keys".into(),
-                })
-            }
+            ChangeKind::UniqueKeysChanged { .. } if self.repartitioned_by_key.contains(&container) => self.nothing(
+                change,
+                "the repartitioned container is created with the new unique keys".into(),
+            ),
             ChangeKind::UniqueKeysChanged { new: keys, .. } => {
-                match copy_with_unique_keys(new, &change.subject.container, keys, &definitions) {
-                    Ok((definition, step)) => {
-                        copied_into(
-                            &change.subject.container,
-                            &definition.id,
-                            "unique keys",
-                            &mut renamed,
-                            &mut droppable,
-                        );
-                        created.push(definition);
-                        moves.push(step);
-                    }
-                    Err(why) => refused.push(refuse(&why)),
-                }
+                let copy = copy_with_unique_keys(new, container, keys, &self.definitions);
+                self.copy(change, copy, "unique keys");
             }
-            ChangeKind::EmbeddedToSeparate { from, .. } => {
-                if repartitioned.contains(&change.subject.container.as_str()) {
-                    refused.push(refuse(
-                        "the container is also repartitioned: migrate one change at a time",
-                    ));
-                    continue;
-                }
-                match split(old, new, change, from) {
-                    Ok(step) => moves.push(step),
-                    Err(why) => refused.push(refuse(&why)),
-                }
+            ChangeKind::EmbeddedToSeparate { .. } | ChangeKind::SeparateToEmbedded { .. } if copied => {
+                let why = match change.kind {
+                    ChangeKind::EmbeddedToSeparate { .. } => "the container is also repartitioned",
+                    _ => "the container is also copied",
+                };
+                self.refuse(change, &format!("{why}: migrate one change at a time"));
             }
+            ChangeKind::EmbeddedToSeparate { from, .. } => self.step(change, split(old, new, change, from)),
             // A copied container is created with the new indexing policy.
-            ChangeKind::IndexingChanged { .. } if repartitioned.contains(&change.subject.container.as_str()) => nothing
-                .push(Step::Nothing {
-                    subject,
-                    kind: change.kind.name().into(),
-                    reason: "the new container is created with the new indexing policy".into(),
-                }),
-            ChangeKind::IndexingChanged { .. } => nothing.push(Step::Nothing {
-                subject,
-                kind: change.kind.name().into(),
-                reason: "applied in place by `cosmap provision --update-indexing` (no document moves)".into(),
-            }),
-            ChangeKind::TtlChanged { .. } => nothing.push(Step::Nothing {
-                subject,
-                kind: change.kind.name().into(),
-                reason:
-                    "applied in place by `cosmap provision` (it changes a default TTL on every run; no document moves)"
-                        .into(),
-            }),
+            ChangeKind::IndexingChanged { .. } if copied => self.nothing(
+                change,
+                "the new container is created with the new indexing policy".into(),
+            ),
+            ChangeKind::IndexingChanged { .. } => self.nothing(
+                change,
+                "applied in place by `cosmap provision --update-indexing` (no document moves)".into(),
+            ),
+            ChangeKind::TtlChanged { .. } => self.nothing(
+                change,
+                "applied in place by `cosmap provision` (it changes a default TTL on every run; no document moves)"
+                    .into(),
+            ),
             ChangeKind::PropertyAdded {
                 default: Some(value), ..
             }
@@ -643,132 +649,143 @@ pub fn plan(old: &LogicalModel, new: &LogicalModel) -> Result<MigrationPlan, Mig
             | ChangeKind::DefaultChanged { old: Some(value), .. }
                 if change.class >= Class::DataMigration =>
             {
-                if repartitioned.contains(&change.subject.container.as_str()) {
-                    refused.push(refuse(
+                if copied {
+                    self.refuse(
+                        change,
                         "the container is also repartitioned: migrate one change at a time",
-                    ));
-                    continue;
-                }
-                match backfill(new, change, value) {
-                    Ok(step) => moves.push(step),
-                    Err(why) => refused.push(refuse(&why)),
+                    );
+                } else {
+                    self.step(change, backfill(new, change, value));
                 }
             }
             ChangeKind::DerivedAdded {
                 derived: Derived::Claim,
                 ..
-            } => match claims(new, change, &repartitioned) {
-                Ok(step) => moves.push(step),
-                Err(why) => refused.push(refuse(&why)),
-            },
+            } => {
+                let step = claims(new, change, &self.repartitioned);
+                self.step(change, step);
+            }
             ChangeKind::SeparateToEmbedded {
                 document_type, many, ..
-            } => {
-                if repartitioned.contains(&change.subject.container.as_str()) {
-                    refused.push(refuse("the container is also copied: migrate one change at a time"));
-                    continue;
-                }
-                match embed(old, new, change, document_type, *many) {
-                    Ok(step) => {
-                        if let Step::EmbedSeparate {
-                            container,
-                            child,
-                            holder,
-                            ..
-                        } = &step
-                        {
-                            droppable.push(format!(
-                                "the `{child}` documents in `{container}`, now embedded in their `{holder}`s: delete them before readers load whole partitions (the container's generated enum no longer knows `{child}`)"
-                            ));
-                        }
-                        moves.push(step);
-                    }
-                    Err(why) => refused.push(refuse(&why)),
-                }
-            }
-            ChangeKind::ReferenceChanged { .. } if !repartitioned.contains(&change.subject.container.as_str()) => {
-                match retarget(old, new, change) {
-                    Ok(step) => moves.push(step),
-                    Err(why) => refused.push(refuse(&why)),
-                }
-            }
+            } => self.embed(change, embed(old, new, change, document_type, *many)),
+            _ => self.other_change(change, copied),
+        }
+    }
+
+    /// The step of a `change` of a reference, a cardinality or a type, of a derived
+    /// datum or of what a container holds; nothing for one the documents serve as they
+    /// are; else its refusal.
+    fn other_change(&mut self, change: &Change, copied: bool) {
+        let subject = change.subject.to_string();
+        match &change.kind {
+            ChangeKind::ReferenceChanged { .. } if !copied => self.step(change, retarget(self.old, self.new, change)),
             ChangeKind::CardinalityChanged { .. } | ChangeKind::PropertyRetyped { .. }
-                if change.class >= Class::DataMigration
-                    && !repartitioned.contains(&change.subject.container.as_str()) =>
+                if change.class >= Class::DataMigration && !copied =>
             {
-                match rewrite(new, change) {
-                    Ok(step) => moves.push(step),
-                    Err(why) => refused.push(refuse(&why)),
-                }
+                self.step(change, rewrite(self.new, change))
             }
             ChangeKind::DerivedAdded {
                 derived,
                 kept_from_change_feed: true,
                 ..
-            } => workers.push(Step::RunWorker {
+            } => self.workers.push(Step::RunWorker {
                 subject,
                 derived: derived.as_str().to_string(),
             }),
-            ChangeKind::PropertyAdded { optional, many, .. } if *optional || *many => nothing.push(Step::Nothing {
-                subject,
-                kind: change.kind.name().into(),
-                reason: "an optional property or a list: old documents read it as absent, nothing to back-fill".into(),
-            }),
+            ChangeKind::PropertyAdded { optional, many, .. } if *optional || *many => self.nothing(
+                change,
+                "an optional property or a list: old documents read it as absent, nothing to back-fill".into(),
+            ),
             ChangeKind::ContainerRemoved => {
-                droppable.push(format!(
+                self.droppable.push(format!(
                     "container `{}`, which the new model no longer uses",
                     change.subject.container
                 ));
-                nothing.push(Step::Nothing {
-                    subject,
-                    kind: change.kind.name().into(),
-                    reason: "cosmap never deletes: drop it yourself once nothing uses it".into(),
-                });
+                self.nothing(
+                    change,
+                    "cosmap never deletes: drop it yourself once nothing uses it".into(),
+                );
             }
             ChangeKind::DocumentTypeRemoved { .. }
             | ChangeKind::DerivedRemoved {
                 derived: Derived::Copy | Derived::Claim | Derived::Bucket,
             } => {
                 let document_type = change.subject.document_type.clone().unwrap_or_default();
-                workers.push(Step::DeleteYourself {
+                self.workers.push(Step::DeleteYourself {
                     container: change.subject.container.clone(),
                     document_type,
                 })
             }
-            _ if change.class <= Class::Additive => nothing.push(Step::Nothing {
-                subject,
-                kind: change.kind.name().into(),
-                reason: format!("{}: the documents serve the new model as they are", change.class),
-            }),
-            _ => refused.push(refuse(&format!(
-                "cosmap migrate does not make a `{}` change ({})",
-                change.kind.name(),
-                change.class
-            ))),
+            _ if change.class <= Class::Additive => self.nothing(
+                change,
+                format!("{}: the documents serve the new model as they are", change.class),
+            ),
+            _ => self.refuse(
+                change,
+                &format!(
+                    "cosmap migrate does not make a `{}` change ({})",
+                    change.kind.name(),
+                    change.class
+                ),
+            ),
         }
     }
-    if !refused.is_empty() {
-        return Err(MigrateError::Refused(refused));
+
+    /// `change` refused, for the reason `why`.
+    fn refuse(&mut self, change: &Change, why: &str) {
+        self.refused.push(Refusal {
+            subject: change.subject.to_string(),
+            kind: change.kind.name().to_string(),
+            class: change.class,
+            reason: why.to_string(),
+            next: next_step(why, change),
+        });
     }
-    let leases: Vec<String> = moves
-        .iter()
-        .filter_map(Step::lease)
-        .map(|l| format!("lease document `{}` in `{}` (type `{LEASE_TYPE}`)", l.id, l.container))
-        .collect();
-    droppable.extend(leases);
-    let mut steps = Vec::new();
-    if !created.is_empty() {
-        steps.push(Step::CreateContainers { definitions: created });
+
+    /// Nothing to move for `change`, for `reason`.
+    fn nothing(&mut self, change: &Change, reason: String) {
+        self.nothing.push(Step::Nothing {
+            subject: change.subject.to_string(),
+            kind: change.kind.name().into(),
+            reason,
+        });
     }
-    steps.extend(moves);
-    steps.extend(workers);
-    steps.extend(nothing);
-    Ok(MigrationPlan {
-        format_version: MIGRATION_FORMAT_VERSION,
-        old: old.model.clone(),
-        new: new.model.clone(),
-        steps,
-        renamed,
-        droppable,
-    })
+
+    /// The step that moves documents for `change`, or its refusal.
+    fn step(&mut self, change: &Change, step: Result<Step, String>) {
+        match step {
+            Ok(step) => self.moves.push(step),
+            Err(why) => self.refuse(change, &why),
+        }
+    }
+
+    /// The copy of a container into a new one (its `what` changed), or its refusal.
+    fn copy(&mut self, change: &Change, copy: Result<(ContainerDefinition, Step), String>, what: &str) {
+        match copy {
+            Ok((definition, step)) => {
+                let source = &change.subject.container;
+                copied_into(source, &definition.id, what, &mut self.renamed, &mut self.droppable);
+                self.created.push(definition);
+                self.moves.push(step);
+            }
+            Err(why) => self.refuse(change, &why),
+        }
+    }
+
+    /// The step that embeds separate documents in their holders, or its refusal;
+    /// the separate documents left are for the user to delete.
+    fn embed(&mut self, change: &Change, step: Result<Step, String>) {
+        if let Ok(Step::EmbedSeparate {
+            container,
+            child,
+            holder,
+            ..
+        }) = &step
+        {
+            self.droppable.push(format!(
+                "the `{child}` documents in `{container}`, now embedded in their `{holder}`s: delete them before readers load whole partitions (the container's generated enum no longer knows `{child}`)"
+            ));
+        }
+        self.step(change, step);
+    }
 }

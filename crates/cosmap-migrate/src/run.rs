@@ -18,7 +18,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::error::MigrateError;
-use crate::plan::{Conversion, LeaseRef, MigrationPlan, Step, LEASE_TYPE};
+use crate::plan::{Conversion, KeyFrom, LeaseRef, MigrationPlan, Step, LEASE_TYPE};
 use conditional::{timestamp, Outcome, Place, CONFLICT_RETRIES};
 
 /// The properties Cosmos DB adds to every document; left out of what is copied.
@@ -607,32 +607,7 @@ impl<'a> Feed<'a> {
                 new_key,
                 key_from,
                 ..
-            } => {
-                let mut body = strip_system(document);
-                let kind = text(document, "type").unwrap_or_default();
-                let Some(from) = key_from.iter().find(|k| k.document_type == kind) else {
-                    return Err(self.data(format!(
-                        "document `{id}` is of type `{kind}`, which the old model does not have in this container: move or delete it, then run again"
-                    )));
-                };
-                let from = &from.property;
-                let value = match document.get(from) {
-                    Some(Value::String(v)) => v.clone(),
-                    _ => {
-                        return Err(self.data(format!(
-                            "document `{id}` has no text `{from}` to take its new partition key `{new_key}` from"
-                        )))
-                    }
-                };
-                body[new_key] = Value::String(value.clone());
-                let client = self.target.clone();
-                let at = Place {
-                    client: &client,
-                    container: target,
-                    key: &value,
-                };
-                self.write_new(&at, &id, &body, timestamp(document)).await
-            }
+            } => self.repartition(document, &id, target, new_key, key_from).await,
             Step::CopyWithUniqueKeys { target, key, .. } => {
                 let body = strip_system(document);
                 let value = text(document, key)
@@ -654,40 +629,8 @@ impl<'a> Feed<'a> {
                 if text(document, "type").as_deref() != Some(holder.as_str()) {
                     return Ok(false);
                 }
-                let key = text(document, partition_key_property).ok_or_else(|| {
-                    self.data(format!(
-                        "`{holder}` `{id}` has no text partition key `{partition_key_property}`"
-                    ))
-                })?;
-                let client = self.source.clone();
-                let at = Place {
-                    client: &client,
-                    container,
-                    key: &key,
-                };
-                let mut current = document.clone();
-                for _ in 0..=CONFLICT_RETRIES {
-                    let Some(rewritten) = self.split_out(&at, &id, &current).await? else {
-                        return Ok(false);
-                    };
-                    let etag = text(&current, "_etag").unwrap_or_default();
-                    match self.replace_if_match(&at, &id, &rewritten, &etag).await? {
-                        Outcome::Written => return Ok(true),
-                        Outcome::Refused => {
-                            return Err(self.data(format!("`{holder}` `{id}`: a unique key refuses it")))
-                        }
-                        Outcome::Changed => {}
-                    }
-                    // Changed by a writer meanwhile: split its newer version.
-                    match self.read(&at, &id).await? {
-                        Some(newer) => current = newer,
-                        None => return Ok(false),
-                    }
-                }
-                Err(self.data(format!(
-                    "`{holder}` `{id}` changed {} times while it was split: run `cosmap migrate` again (it resumes from its lease)",
-                    CONFLICT_RETRIES + 1
-                )))
+                self.split(document, &id, container, holder, partition_key_property)
+                    .await
             }
             Step::BackfillDefault {
                 container,
@@ -731,6 +674,99 @@ impl<'a> Feed<'a> {
         }
     }
 
+    /// Copies `document` into the repartitioned container `target`, its new partition
+    /// key `new_key` taken from the property `key_from` names for its type.
+    async fn repartition(
+        &mut self,
+        document: &Value,
+        id: &str,
+        target: &str,
+        new_key: &str,
+        key_from: &[KeyFrom],
+    ) -> Result<bool, MigrateError> {
+        let mut body = strip_system(document);
+        let kind = text(document, "type").unwrap_or_default();
+        let Some(from) = key_from.iter().find(|k| k.document_type == kind) else {
+            return Err(self.data(format!(
+                "document `{id}` is of type `{kind}`, which the old model does not have in this container: move or delete it, then run again"
+            )));
+        };
+        let from = &from.property;
+        let value = match document.get(from) {
+            Some(Value::String(v)) => v.clone(),
+            _ => {
+                return Err(self.data(format!(
+                    "document `{id}` has no text `{from}` to take its new partition key `{new_key}` from"
+                )))
+            }
+        };
+        body[new_key] = Value::String(value.clone());
+        let client = self.target.clone();
+        let at = Place {
+            client: &client,
+            container: target,
+            key: &value,
+        };
+        self.write_new(&at, id, &body, timestamp(document)).await
+    }
+
+    /// Splits the embedded objects of `holder` document `document` (in `container`)
+    /// out into their own documents, retrying on its newer version when a writer
+    /// changed it meanwhile.
+    async fn split(
+        &mut self,
+        document: &Value,
+        id: &str,
+        container: &str,
+        holder: &str,
+        partition_key_property: &str,
+    ) -> Result<bool, MigrateError> {
+        let key = self.key_of(document, holder, id, partition_key_property)?;
+        let client = self.source.clone();
+        let at = Place {
+            client: &client,
+            container,
+            key: &key,
+        };
+        let mut current = document.clone();
+        for _ in 0..=CONFLICT_RETRIES {
+            let Some(rewritten) = self.split_out(&at, id, &current).await? else {
+                return Ok(false);
+            };
+            let etag = text(&current, "_etag").unwrap_or_default();
+            match self.replace_if_match(&at, id, &rewritten, &etag).await? {
+                Outcome::Written => return Ok(true),
+                Outcome::Refused => return Err(self.data(format!("`{holder}` `{id}`: a unique key refuses it"))),
+                Outcome::Changed => {}
+            }
+            // Changed by a writer meanwhile: split its newer version.
+            match self.read(&at, id).await? {
+                Some(newer) => current = newer,
+                None => return Ok(false),
+            }
+        }
+        Err(self.data(format!(
+            "`{holder}` `{id}` changed {} times while it was split: run `cosmap migrate` again (it resumes from its lease)",
+            CONFLICT_RETRIES + 1
+        )))
+    }
+
+    /// The partition key value of `owner` document `document` (`id`): its text
+    /// `partition_key_property`.
+    fn key_of(
+        &self,
+        document: &Value,
+        owner: &str,
+        id: &str,
+        partition_key_property: &str,
+    ) -> Result<String, MigrateError> {
+        text(document, partition_key_property).ok_or_else(|| {
+            self.data(format!(
+                "`{owner}` `{id}` has no text partition key `{partition_key_property}`"
+            ))
+        })
+    }
+
     /// Replaces `document` (`id`, in `container`) as `edit` changes it, when it is of
     /// `document_type` and `edit` changes anything, conditionally on the version it
     /// was computed from; `edit`'s error names what stops it.
@@ -750,11 +786,7 @@ impl<'a> Feed<'a> {
         if !edit(&mut strip_system(document)).unwrap_or(true) {
             return Ok(false);
         }
-        let key = text(document, partition_key_property).ok_or_else(|| {
-            self.data(format!(
-                "`{document_type}` `{id}` has no text partition key `{partition_key_property}`"
-            ))
-        })?;
+        let key = self.key_of(document, document_type, id, partition_key_property)?;
         let client = self.source.clone();
         let at = Place {
             client: &client,

@@ -58,6 +58,9 @@ enum Place {
 /// Filter values by attribute name.
 pub(crate) type Binding = BTreeMap<String, Value>;
 
+/// The filters of a read with their values at one instance of its start element.
+type FilterValues<'f> = Vec<(Filter<'f>, Value)>;
+
 /// A read pattern's main request on one container.
 #[derive(Debug)]
 pub(crate) struct ReadSpec<'a> {
@@ -111,40 +114,7 @@ impl<'a> ReadSpec<'a> {
     pub fn bindings(&self, samples: &[Sample]) -> Vec<Binding> {
         let filters: Vec<Filter<'_>> = self.pattern.filters().into_iter().flatten().collect();
         let wanted: usize = filters.iter().map(|f| f.parameters().len()).sum();
-        // Each filter attribute's values over the holder's samples, in Cosmos DB's order.
-        let mut known: BTreeMap<&str, Vec<Value>> = BTreeMap::new();
-        let mut found: Vec<Vec<(Filter<'_>, Value)>> = Vec::new();
-        for sample in self.samples_of(samples, &[self.holder]) {
-            for site in sites(self.holder, &self.pattern.start) {
-                for instance in instances(&sample.body, &site.path) {
-                    let mut values = Vec::new();
-                    for f in &filters {
-                        let value = match place(
-                            self.container,
-                            self.holder,
-                            &self.pattern.start,
-                            Some(&site),
-                            f.attribute,
-                        ) {
-                            Place::Document(name) => sample.body.get(&name),
-                            Place::Instance { path, .. } => values_at(instance, &path).into_iter().next(),
-                            Place::Missing => None,
-                        };
-                        if let Some(value) = value {
-                            let list = known.entry(f.attribute).or_default();
-                            if !list.contains(value) {
-                                list.push(value.clone());
-                            }
-                            values.push((*f, value.clone()));
-                        }
-                    }
-                    found.push(values);
-                }
-            }
-        }
-        for list in known.values_mut() {
-            list.sort_by(|x, y| cosmos_order(Some(x), Some(y)));
-        }
+        let (known, found) = self.filter_values(samples, &filters);
         // `between` reaches past the limit when the samples allow, so that a query
         // without its `TOP` returns too many.
         let span = self.limit().unwrap_or(1).max(1);
@@ -196,6 +166,50 @@ impl<'a> ReadSpec<'a> {
             }
         }
         out
+    }
+
+    /// The values of `filters` at each instance of the start element in the holder's
+    /// `samples` (those stored there), and each filter attribute's values over them
+    /// all, in Cosmos DB's order.
+    fn filter_values<'f>(
+        &self,
+        samples: &[Sample],
+        filters: &[Filter<'f>],
+    ) -> (BTreeMap<&'f str, Vec<Value>>, Vec<FilterValues<'f>>) {
+        let mut known: BTreeMap<&str, Vec<Value>> = BTreeMap::new();
+        let mut found: Vec<Vec<(Filter<'_>, Value)>> = Vec::new();
+        for sample in self.samples_of(samples, &[self.holder]) {
+            for site in sites(self.holder, &self.pattern.start) {
+                for instance in instances(&sample.body, &site.path) {
+                    let mut values = Vec::new();
+                    for f in filters {
+                        let value = match place(
+                            self.container,
+                            self.holder,
+                            &self.pattern.start,
+                            Some(&site),
+                            f.attribute,
+                        ) {
+                            Place::Document(name) => sample.body.get(&name),
+                            Place::Instance { path, .. } => values_at(instance, &path).into_iter().next(),
+                            Place::Missing => None,
+                        };
+                        if let Some(value) = value {
+                            let list = known.entry(f.attribute).or_default();
+                            if !list.contains(value) {
+                                list.push(value.clone());
+                            }
+                            values.push((*f, value.clone()));
+                        }
+                    }
+                    found.push(values);
+                }
+            }
+        }
+        for list in known.values_mut() {
+            list.sort_by(|x, y| cosmos_order(Some(x), Some(y)));
+        }
+        (known, found)
     }
 
     /// The filters no sample of the holder type stores (why no binding exists).

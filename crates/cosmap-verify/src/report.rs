@@ -177,98 +177,8 @@ impl Report {
 
     /// The report as a table, then the details of every request that did not pass.
     pub fn to_text(&self) -> String {
-        let mut out = String::new();
-        let _ = match self.engine.kind {
-            EngineKind::InMemory => writeln!(
-                out,
-                "Verifying `{}` on the in-memory Cosmos DB engine (database `{}`; nothing leaves this process)",
-                self.model, self.engine.database
-            ),
-            EngineKind::Endpoint => writeln!(
-                out,
-                "Verifying `{}` at {} in the new database `{}` (left in place: drop it when done)",
-                self.model,
-                self.engine.endpoint.as_deref().unwrap_or(""),
-                self.engine.database
-            ),
-        };
-        let per_container: Vec<String> = self
-            .samples
-            .containers
-            .iter()
-            .map(|(c, n)| format!("{c} {n}"))
-            .collect();
-        let _ = writeln!(
-            out,
-            "{} {} sample documents ({}).\n",
-            if self.samples.stored {
-                "Judged the stored documents as"
-            } else {
-                "Wrote"
-            },
-            self.samples.documents,
-            per_container.join(", ")
-        );
-
-        let header = ["pattern", "operation", "container", "returned", "expected", "result"];
-        let mut rows: Vec<[String; 6]> = Vec::new();
-        for p in &self.patterns {
-            if p.requests.is_empty() {
-                rows.push([
-                    p.pattern.clone(),
-                    p.operation.map_or("-", OperationKind::as_str).to_string(),
-                    "-".into(),
-                    "-".into(),
-                    "-".into(),
-                    "FAIL".into(),
-                ]);
-            }
-            for (i, r) in p.requests.iter().enumerate() {
-                let name = if i == 0 { p.pattern.clone() } else { String::new() };
-                rows.push([
-                    name,
-                    r.label(i > 0),
-                    r.container.clone(),
-                    r.returned.as_ref().map_or("-".to_string(), |ids| ids.len().to_string()),
-                    r.expected.len().to_string(),
-                    match r.verdict {
-                        Verdict::Pass => "pass",
-                        Verdict::Fail => "FAIL",
-                        Verdict::Error => "ERROR",
-                    }
-                    .to_string(),
-                ]);
-            }
-        }
-        let mut widths = header.map(str::len);
-        for row in &rows {
-            for (w, cell) in widths.iter_mut().zip(row) {
-                *w = (*w).max(cell.chars().count());
-            }
-        }
-        let line = |cells: [&str; 6]| {
-            let mut text = String::new();
-            for (i, (cell, w)) in cells.iter().zip(widths).enumerate() {
-                let pad = w.saturating_sub(cell.chars().count());
-                if i == 3 || i == 4 {
-                    text += &" ".repeat(pad);
-                    text += cell;
-                } else {
-                    text += cell;
-                    if i < 5 {
-                        text += &" ".repeat(pad);
-                    }
-                }
-                if i < 5 {
-                    text += "  ";
-                }
-            }
-            text.trim_end().to_string() + "\n"
-        };
-        out += &line(header);
-        for row in &rows {
-            out += &line([&row[0], &row[1], &row[2], &row[3], &row[4], &row[5]]);
-        }
+        let mut out = self.heading();
+        out += &table(&self.rows());
         let _ = writeln!(
             out,
             "\n{} access pattern{}: {} passed, {} failed.",
@@ -303,6 +213,112 @@ impl Report {
         }
         out
     }
+
+    /// The lines above the table: where it ran and the samples.
+    fn heading(&self) -> String {
+        let mut out = String::new();
+        let _ = match self.engine.kind {
+            EngineKind::InMemory => writeln!(
+                out,
+                "Verifying `{}` on the in-memory Cosmos DB engine (database `{}`; nothing leaves this process)",
+                self.model, self.engine.database
+            ),
+            EngineKind::Endpoint => writeln!(
+                out,
+                "Verifying `{}` at {} in the new database `{}` (left in place: drop it when done)",
+                self.model,
+                self.engine.endpoint.as_deref().unwrap_or(""),
+                self.engine.database
+            ),
+        };
+        let per_container: Vec<String> = self
+            .samples
+            .containers
+            .iter()
+            .map(|(c, n)| format!("{c} {n}"))
+            .collect();
+        let _ = writeln!(
+            out,
+            "{} {} sample documents ({}).\n",
+            if self.samples.stored {
+                "Judged the stored documents as"
+            } else {
+                "Wrote"
+            },
+            self.samples.documents,
+            per_container.join(", ")
+        );
+        out
+    }
+
+    /// The table's rows: a row per request (a failing row for a pattern without any).
+    fn rows(&self) -> Vec<[String; 6]> {
+        let mut rows: Vec<[String; 6]> = Vec::new();
+        for p in &self.patterns {
+            if p.requests.is_empty() {
+                rows.push([
+                    p.pattern.clone(),
+                    p.operation.map_or("-", OperationKind::as_str).to_string(),
+                    "-".into(),
+                    "-".into(),
+                    "-".into(),
+                    "FAIL".into(),
+                ]);
+            }
+            for (i, r) in p.requests.iter().enumerate() {
+                let name = if i == 0 { p.pattern.clone() } else { String::new() };
+                rows.push([
+                    name,
+                    r.label(i > 0),
+                    r.container.clone(),
+                    r.returned.as_ref().map_or("-".to_string(), |ids| ids.len().to_string()),
+                    r.expected.len().to_string(),
+                    match r.verdict {
+                        Verdict::Pass => "pass",
+                        Verdict::Fail => "FAIL",
+                        Verdict::Error => "ERROR",
+                    }
+                    .to_string(),
+                ]);
+            }
+        }
+        rows
+    }
+}
+
+/// The table of `rows` under its header, columns padded (the counts right-aligned).
+fn table(rows: &[[String; 6]]) -> String {
+    let header = ["pattern", "operation", "container", "returned", "expected", "result"];
+    let mut widths = header.map(str::len);
+    for row in rows {
+        for (w, cell) in widths.iter_mut().zip(row) {
+            *w = (*w).max(cell.chars().count());
+        }
+    }
+    let line = |cells: [&str; 6]| {
+        let mut text = String::new();
+        for (i, (cell, w)) in cells.iter().zip(widths).enumerate() {
+            let pad = w.saturating_sub(cell.chars().count());
+            if i == 3 || i == 4 {
+                text += &" ".repeat(pad);
+                text += cell;
+            } else {
+                text += cell;
+                if i < 5 {
+                    text += &" ".repeat(pad);
+                }
+            }
+            if i < 5 {
+                text += "  ";
+            }
+        }
+        text.trim_end().to_string() + "\n"
+    };
+    let mut out = line(header);
+    for row in rows {
+        out += &line([&row[0], &row[1], &row[2], &row[3], &row[4], &row[5]]);
+    }
+    out
 }
 
 impl RequestOutcome {

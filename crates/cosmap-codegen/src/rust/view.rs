@@ -24,6 +24,10 @@ use super::names;
 use crate::options::TypeMapping;
 
 use super::view_text::*;
+
+mod keys;
+
+use keys::{key_fields, key_sources, key_value, role_name, window_from_id};
 // The view's text helpers that the data access and the crate name as the view's.
 pub(crate) use super::view_text::{one_line, scalar_type, STRING};
 
@@ -446,30 +450,78 @@ impl<'a> Shared<'a> {
         prefix: &str,
         container: &str,
     ) -> Result<DocView<'a>, String> {
+        let (partition_key_field, sub_key_fields) = key_fields(kind, d);
+        let (fields, embedded_types) = self.fields(d, ttl, prefix)?;
+        let mut fields = fields;
+        let mut reserved = Vec::with_capacity(5 + sub_key_fields.len());
+        reserved.extend([("id", "id"), ("type", "r#type"), ("_etag", "etag"), ("_ts", "ts")]);
+        reserved.extend(
+            partition_key_field
+                .iter()
+                .chain(&sub_key_fields)
+                .map(|f| (&*f.json_name, &*f.ident)),
+        );
+        dedupe(&mut fields, &reserved, || format!("{container}::{}", d.name))?;
+        own_defaults(&mut fields, &d.name);
+        let copy = self.copy(d, &fields, &embedded_types, container)?;
+        let pk_is_id = matches!(&d.id, IdSource::Identity { attribute } if *attribute == d.partition_key_property);
+        // A uniqueness claim's id is its type: one claim per value in each partition.
+        let id_is_type = d.role == Role::Claim;
+        let keys = key_sources(d, pk_is_id, &fields, &partition_key_field, &sub_key_fields);
+        let (mut params, mut inits) = constructor(&keys, &fields, !id_is_type);
+        // A bucket's `window` is its id: one source of truth.
+        let bucket = d.bucket.as_ref().map(|b| BucketView {
+            time: b.time.clone(),
+            window: b.window.as_str().to_string(),
+            length: b.window.prefix_len(),
+        });
+        if bucket.is_some() {
+            window_from_id(&fields, &mut params, &mut inits);
+        }
+        let levels = d.sub_partition_key_properties.len() + 1;
+        Ok(DocView {
+            key_type: key_type(levels),
+            key_value: key_value(d, partition_key_field.as_ref(), &sub_key_fields),
+            sub_key_fields,
+            id_is_type,
+            attributes: Vec::new(),
+            pk_from_id: pk_is_id && partition_key_field.is_some(),
+            params,
+            inits,
+            bucket,
+            has_defaults: has_defaults(&fields),
+            name: &d.name,
+            discriminator: &d.discriminator,
+            doc: concat(&[
+                "Document type `",
+                &d.name,
+                "` (",
+                role_name(d.role),
+                ") of container `",
+                container,
+                "`; its `type` is `\"",
+                &d.discriminator,
+                "\"`.",
+                &described(d.description.as_deref()),
+            ]),
+            partition_key_constant: partition_key_field.is_none().then_some(d.discriminator.as_str()),
+            partition_key_field,
+            fields,
+            copy,
+        })
+    }
+
+    /// The fields of document type `d` besides its keys (its `ttl` doc if it has TTL
+    /// on; `prefix` spells the types module's paths), before their names are made
+    /// unique, with the type of each embedded object by its property.
+    fn fields(
+        &mut self,
+        d: &'a DocumentType,
+        ttl: Option<&'static str>,
+        prefix: &str,
+    ) -> Result<(Vec<FieldView<'a>>, BTreeMap<&'a str, String>), String> {
         // Sized once: a field is hundreds of bytes, and each regrowth moves them all.
         let mut fields = Vec::with_capacity(field_count(d));
-        let partition_key_field = match kind {
-            ContainerKind::Dictionary => None,
-            ContainerKind::Aggregate | ContainerKind::Claims => Some(plain_field(
-                &d.partition_key_property,
-                "::std::string::String",
-                false,
-                "Partition key value.",
-            )),
-        };
-        let levels = d.sub_partition_key_properties.len() + 1;
-        let sub_key_fields: Vec<FieldView<'a>> = d
-            .sub_partition_key_properties
-            .iter()
-            .enumerate()
-            .map(|(i, level)| {
-                let doc = format!(
-                    "Partition key value, level {} of {levels} of the hierarchical key.",
-                    i + 2
-                );
-                plain_field(level, STRING, false, doc)
-            })
-            .collect();
         if let Some(parent) = &d.parent {
             fields.push(plain_field(
                 &parent.property,
@@ -515,166 +567,68 @@ impl<'a> Shared<'a> {
             let ty = self.reference(r);
             fields.push(reference_field(r, concat(&[prefix, &ty])));
         }
-        let mut reserved = Vec::with_capacity(5 + sub_key_fields.len());
-        reserved.extend([("id", "id"), ("type", "r#type"), ("_etag", "etag"), ("_ts", "ts")]);
-        reserved.extend(
-            partition_key_field
-                .iter()
-                .chain(&sub_key_fields)
-                .map(|f| (&*f.json_name, &*f.ident)),
-        );
-        dedupe(&mut fields, &reserved, || format!("{container}::{}", d.name))?;
-        own_defaults(&mut fields, &d.name);
-        let copy = match &d.copy_of {
-            // A feed's partition is its source's `type`.
-            Some(of) if of.partition_key_from.names() == ["type"] => {
-                let source = format!("super::{}::{}", self.module(&of.container), of.document_type);
-                Some(CopyView {
-                    pk_init: format!("::std::string::String::from({source}::TYPE)"),
-                    source,
-                    via: String::new(),
-                    via_field: String::new(),
-                    fields: fields.iter().map(|f| f.ident.clone()).collect(),
-                })
-            }
-            Some(of) => {
-                // `account.id` (a reference) or `country.countryId` (a snapshot's identity).
-                let missing = || {
-                    format!(
-                        "copy `{container}::{}` takes its partition key from `{}`, which is neither a reference's `id` nor a field of a snapshot it holds",
-                        d.name, of.partition_key_from
-                    )
-                };
-                let [via, inner] = of.partition_key_from.names() else {
-                    return Err(missing());
-                };
-                let (via, inner) = (via.as_str(), inner.as_str());
-                let via_ident = fields
-                    .iter()
-                    .find(|f| f.json_name == via)
-                    .map(|f| f.ident.to_string())
-                    .ok_or_else(missing)?;
-                let via_field = if d.references.iter().any(|r| r.name == via && !r.many) && inner == "id" {
-                    "id".to_string()
-                } else {
-                    embedded_types
-                        .get(via)
-                        .and_then(|ty| self.structs.get(ty))
-                        .and_then(|s| s.fields.iter().find(|f| f.json_name == inner))
-                        .filter(|_| d.embedded.iter().any(|e| e.name == via && !e.many))
-                        .map(|f| f.ident.to_string())
-                        .ok_or_else(missing)?
-                };
-                Some(CopyView {
-                    source: format!("super::{}::{}", self.module(&of.container), of.document_type),
-                    pk_init: format!("::core::clone::Clone::clone(&source.{via_ident}.{via_field})"),
-                    via: via_ident,
-                    via_field,
-                    fields: fields.iter().map(|f| f.ident.clone()).collect(),
-                })
-            }
-            None => None,
+        Ok((fields, embedded_types))
+    }
+
+    /// How copy `d` (in `container`) is built from its source: its partition key from
+    /// the source's `type` (a feed), a reference's `id` or a snapshot's field; `None`
+    /// for a document type that is no copy.
+    fn copy(
+        &self,
+        d: &DocumentType,
+        fields: &[FieldView<'a>],
+        embedded_types: &BTreeMap<&str, String>,
+        container: &str,
+    ) -> Result<Option<CopyView<'a>>, String> {
+        let Some(of) = &d.copy_of else {
+            return Ok(None);
         };
-        let role = match d.role {
-            Role::Root => "aggregate root",
-            Role::Entity => "entity",
-            Role::ValueObject => "separated value object",
-            Role::Copy => "copy",
-            Role::Claim => "uniqueness claim",
-            Role::Bucket => "bucket of children by time window",
+        let source = format!("super::{}::{}", self.module(&of.container), of.document_type);
+        let all = || fields.iter().map(|f| f.ident.clone()).collect();
+        // A feed's partition is its source's `type`.
+        if of.partition_key_from.names() == ["type"] {
+            return Ok(Some(CopyView {
+                pk_init: format!("::std::string::String::from({source}::TYPE)"),
+                source,
+                via: String::new(),
+                via_field: String::new(),
+                fields: all(),
+            }));
+        }
+        // `account.id` (a reference) or `country.countryId` (a snapshot's identity).
+        let missing = || {
+            format!(
+                "copy `{container}::{}` takes its partition key from `{}`, which is neither a reference's `id` nor a field of a snapshot it holds",
+                d.name, of.partition_key_from
+            )
         };
-        let pk_is_id = matches!(&d.id, IdSource::Identity { attribute } if *attribute == d.partition_key_property);
-        // Partitioned by a reference of the root (`partitionKey`): the key is the
-        // referenced root's id, taken from the reference so the two never differ.
-        let pk_from_reference = d
-            .references
+        let [via, inner] = of.partition_key_from.names() else {
+            return Err(missing());
+        };
+        let (via, inner) = (via.as_str(), inner.as_str());
+        let via_ident = fields
             .iter()
-            .find(|r| !pk_is_id && d.role == Role::Root && !r.many && r.target_identity == d.partition_key_property)
-            .and_then(|r| fields.iter().find(|f| f.json_name == r.name))
-            .map(|f| &*f.ident);
-        let pk_source = match (pk_is_id, pk_from_reference) {
-            (true, _) => PartitionKeySource::Id,
-            (false, Some(field)) => PartitionKeySource::ReferenceId(field),
-            (false, None) => PartitionKeySource::Parameter,
+            .find(|f| f.json_name == via)
+            .map(|f| f.ident.to_string())
+            .ok_or_else(missing)?;
+        let via_field = if d.references.iter().any(|r| r.name == via && !r.many) && inner == "id" {
+            "id".to_string()
+        } else {
+            embedded_types
+                .get(via)
+                .and_then(|ty| self.structs.get(ty))
+                .and_then(|s| s.fields.iter().find(|f| f.json_name == inner))
+                .filter(|_| d.embedded.iter().any(|e| e.name == via && !e.many))
+                .map(|f| f.ident.to_string())
+                .ok_or_else(missing)?
         };
-        // A uniqueness claim's id is its type: one claim per value in each partition.
-        let id_is_type = d.role == Role::Claim;
-        // Each further level: the id where it is the identity, else a parameter.
-        let is_id = |level: &str| matches!(&d.id, IdSource::Identity { attribute } if attribute == level);
-        let mut keys: Vec<(&FieldView, PartitionKeySource)> =
-            partition_key_field.iter().map(|f| (f, pk_source)).collect();
-        for f in &sub_key_fields {
-            let source = if is_id(&f.json_name) {
-                PartitionKeySource::Id
-            } else {
-                PartitionKeySource::Parameter
-            };
-            keys.push((f, source));
-        }
-        let (params, mut inits) = constructor(&keys, &fields, !id_is_type);
-        // A bucket's `window` is its id: one source of truth.
-        let bucket = d.bucket.as_ref().map(|b| BucketView {
-            time: b.time.clone(),
-            window: b.window.as_str().to_string(),
-            length: b.window.prefix_len(),
-        });
-        let mut params = params;
-        if bucket.is_some() {
-            if let Some(window) = fields.iter().find(|f| f.json_name == "window") {
-                params.retain(|p| p.ident != window.ident);
-                // Cloned before `id` moves in.
-                inits.retain(|i| i.ident != window.ident);
-                let at = inits.iter().position(|i| i.ident == "id").unwrap_or(0);
-                inits.insert(
-                    at,
-                    InitView {
-                        ident: window.ident.clone(),
-                        value: "::core::clone::Clone::clone(&id)".into(),
-                    },
-                );
-            }
-        }
-        let key_value = match (&partition_key_field, sub_key_fields.is_empty()) {
-            (None, _) => format!("::std::string::String::from(\"{}\")", d.discriminator),
-            (Some(f), true) => concat(&["::core::clone::Clone::clone(&self.", &f.ident, ")"]),
-            (Some(f), false) => {
-                let values: Vec<String> = std::iter::once(f)
-                    .chain(&sub_key_fields)
-                    .map(|f| concat(&["::core::clone::Clone::clone(&self.", &f.ident, ")"]))
-                    .collect();
-                format!("({})", values.join(", "))
-            }
-        };
-        Ok(DocView {
-            sub_key_fields,
-            key_type: key_type(levels),
-            key_value,
-            id_is_type,
-            attributes: Vec::new(),
-            pk_from_id: pk_is_id && partition_key_field.is_some(),
-            params,
-            inits,
-            bucket,
-            has_defaults: has_defaults(&fields),
-            name: &d.name,
-            discriminator: &d.discriminator,
-            doc: concat(&[
-                "Document type `",
-                &d.name,
-                "` (",
-                role,
-                ") of container `",
-                container,
-                "`; its `type` is `\"",
-                &d.discriminator,
-                "\"`.",
-                &described(d.description.as_deref()),
-            ]),
-            partition_key_constant: partition_key_field.is_none().then_some(d.discriminator.as_str()),
-            partition_key_field,
-            fields,
-            copy,
-        })
+        Ok(Some(CopyView {
+            source,
+            pk_init: format!("::core::clone::Clone::clone(&source.{via_ident}.{via_field})"),
+            via: via_ident,
+            via_field,
+            fields: all(),
+        }))
     }
 
     fn attribute(&self, p: &'a Property) -> FieldView<'a> {

@@ -55,37 +55,7 @@ impl<'a> Checker<'a> {
         for (i, pattern) in spec.access_patterns.iter().enumerate() {
             // Paths are built only for a problem: a valid model needs none.
             let path = || JsonPath::root().key("accessPatterns").index(i);
-            for (r, name) in pattern.returns.iter().enumerate() {
-                let at = || path().key("returns").index(r);
-                if self.index.elements.contains_key(name.as_str()) {
-                    self.check_returned_element_related(pattern, name, &touching, &at);
-                    continue;
-                }
-                if self.index.elements.contains_key(pattern.start.as_str()) && self.returns_property(pattern, name, &at)
-                {
-                    continue;
-                }
-                // Close to a property of the start rather than to an element: say so.
-                let properties: Vec<String> = self
-                    .relationships_from(&pattern.start)
-                    .map(|rel| rel.property_name())
-                    .collect();
-                let first = name.split('.').next().unwrap_or(name);
-                let near_element = closest(name, self.index.elements.keys().copied()).is_some();
-                if let (false, Some(near)) = (near_element, closest(first, properties.iter().map(String::as_str))) {
-                    self.report(
-                        Diagnostic::new(
-                            at(),
-                            format!("`{name}` is neither an element nor a property of `{}`", pattern.start),
-                        )
-                        .help(format!(
-                            "did you mean the property `{near}`? (or name an entity or value object)"
-                        )),
-                    );
-                    continue;
-                }
-                self.require_element(name, at, "returned element");
-            }
+            self.check_returns(pattern, &touching, &path);
             if pattern.write.is_some() && pattern.kind == crate::model::AccessKind::Read {
                 self.report(
                     Diagnostic::new(path().key("write"), "`write` is set on a read access pattern")
@@ -95,89 +65,160 @@ impl<'a> Checker<'a> {
             if !self.require_element(&pattern.start, || path().key("start"), "start") {
                 continue;
             }
-            match pattern.limit {
-                Some(0) => self.report(
-                    Diagnostic::new(path().key("limit"), "`limit` is 0: the read would return nothing")
-                        .help("give the most items one execution returns, 1 or more, or remove `limit`"),
-                ),
-                Some(n) if n > MAX_TOP => self.report(
-                    Diagnostic::new(
-                        path().key("limit"),
-                        format!("`limit` is {n}, more than a query's `TOP` takes ({MAX_TOP})"),
-                    )
-                    .help(format!(
-                        "give at most {MAX_TOP} (a 32-bit integer, the bound of Cosmos DB's query plans), or remove `limit` to read every match"
-                    )),
-                ),
-                Some(_) if pattern.kind == crate::model::AccessKind::Write => self.report(
-                    Diagnostic::new(path().key("limit"), "`limit` is set on a write access pattern")
-                        .help("remove `limit`: it bounds what a read returns"),
-                ),
-                _ => {}
-            }
+            self.check_limit(pattern, &path);
             let valid: &BTreeSet<&str> = queryable
                 .entry(pattern.start.as_str())
                 .or_insert_with(|| self.queryable_properties(&pattern.start, touching.get(pattern.start.as_str())));
             self.check_projection(pattern, &path);
             self.check_counts(pattern, &path, touching.get(pattern.start.as_str()));
-            let sorted: Vec<&str> = pattern.sort_keys().iter().map(|k| k.attribute).collect();
-            let filtered: Vec<&str> = pattern.filter_attributes();
             self.check_filter_operators(pattern, &path, valid);
             self.check_sort_twice(pattern, &path);
-            let lists = [("filter", &filtered), ("sort", &sorted)];
-            for (list, names) in lists {
-                for (f, &name) in names.iter().enumerate() {
-                    if list == "filter" && filter_shape(&pattern.filter[f]).is_some() {
-                        continue; // reported with the operators
-                    }
-                    if list == "filter" && name.contains('.') {
-                        self.check_filter_path(&pattern.start, name, &|| path().key(list).index(f));
-                        continue;
-                    }
-                    if list == "filter" && self.ambiguous(&pattern.start, name, &|| path().key(list).index(f)) {
-                        continue;
-                    }
-                    if valid.contains(name) {
-                        if list == "sort" && self.is_list_attribute(&pattern.start, name) {
-                            let msg = format!("`{name}` is a list (`\"many\": true`) and cannot be sorted on");
-                            self.report(Diagnostic::new(path().key(list).index(f), msg).help(
-                                "Cosmos DB orders only by single values (a list gives 400 across partitions): sort on another attribute, or drop the sort",
-                            ));
-                        }
-                        continue;
-                    }
-                    let all = valid.iter().map(|v| format!("`{v}`")).collect::<Vec<_>>().join(", ");
-                    // A root that refers to the start holds the reference; the start stores nothing of it.
-                    let holder = touching.get(pattern.start.as_str()).into_iter().flatten().find(|rel| {
-                        rel.to == pattern.start
-                            && rel.from != pattern.start
-                            && self.root_of(&rel.from).and_then(|root| self.identity_of(root)) == Some(name)
-                    });
-                    // A list of references stored the other way round (MR6): its targets hold them.
-                    let reversed = touching.get(pattern.start.as_str()).into_iter().flatten().find(|rel| {
-                        rel.from == pattern.start
-                            && rel.is_stored_reversed()
-                            && self.root_of(&rel.to) == Some(rel.to.as_str())
-                            && self.identity_of(&rel.to) == Some(name)
-                    });
-                    let help = match (holder, reversed, closest(name, valid.iter().copied())) {
-                        (Some(rel), _, _) => format!(
-                            "`{}` holds the reference to `{}`, so `{}` documents do not store `{name}`: start the pattern at `{}` and return `{}`, or {list} on {all}",
-                            rel.from, pattern.start, pattern.start, rel.from, pattern.start
-                        ),
-                        (None, Some(rel), _) => format!(
-                            "a `{}` list without a useful bound is stored the other way round: each `{}` refers to its `{}`, so `{}` documents do not store `{name}`; start the pattern at `{}` and return `{}`, or {list} on {all}",
-                            rel.cardinality.as_str(), rel.to, pattern.start, pattern.start, rel.to, pattern.start
-                        ),
-                        (None, None, Some(near)) => {
-                            format!("did you mean `{near}`? (`{}` can {list} on {all})", pattern.start)
-                        }
-                        (None, None, None) => format!("`{}` can {list} on {all}", pattern.start),
-                    };
-                    let msg = format!("`{name}` is not a property of `{}`", pattern.start);
-                    self.report(Diagnostic::new(path().key(list).index(f), msg).help(help));
-                }
+            self.check_filtered_and_sorted(pattern, &path, valid, &touching);
+        }
+    }
+
+    /// Each element or property `pattern` returns: an element related to the start, or
+    /// a property of it; else the closest property or element is suggested.
+    fn check_returns(
+        &mut self,
+        pattern: &'a crate::model::AccessPattern,
+        touching: &NameMap<&str, Vec<&Relationship>>,
+        path: &dyn Fn() -> JsonPath,
+    ) {
+        for (r, name) in pattern.returns.iter().enumerate() {
+            let at = || path().key("returns").index(r);
+            if self.index.elements.contains_key(name.as_str()) {
+                self.check_returned_element_related(pattern, name, touching, &at);
+                continue;
             }
+            if self.index.elements.contains_key(pattern.start.as_str()) && self.returns_property(pattern, name, &at) {
+                continue;
+            }
+            // Close to a property of the start rather than to an element: say so.
+            let properties: Vec<String> = self
+                .relationships_from(&pattern.start)
+                .map(|rel| rel.property_name())
+                .collect();
+            let first = name.split('.').next().unwrap_or(name);
+            let near_element = closest(name, self.index.elements.keys().copied()).is_some();
+            if let (false, Some(near)) = (near_element, closest(first, properties.iter().map(String::as_str))) {
+                self.report(
+                    Diagnostic::new(
+                        at(),
+                        format!("`{name}` is neither an element nor a property of `{}`", pattern.start),
+                    )
+                    .help(format!(
+                        "did you mean the property `{near}`? (or name an entity or value object)"
+                    )),
+                );
+                continue;
+            }
+            self.require_element(name, at, "returned element");
+        }
+    }
+
+    /// `limit`: at least 1, at most what a query's `TOP` takes, and on reads only.
+    fn check_limit(&mut self, pattern: &crate::model::AccessPattern, path: &dyn Fn() -> JsonPath) {
+        match pattern.limit {
+            Some(0) => self.report(
+                Diagnostic::new(path().key("limit"), "`limit` is 0: the read would return nothing")
+                    .help("give the most items one execution returns, 1 or more, or remove `limit`"),
+            ),
+            Some(n) if n > MAX_TOP => self.report(
+                Diagnostic::new(
+                    path().key("limit"),
+                    format!("`limit` is {n}, more than a query's `TOP` takes ({MAX_TOP})"),
+                )
+                .help(format!(
+                    "give at most {MAX_TOP} (a 32-bit integer, the bound of Cosmos DB's query plans), or remove `limit` to read every match"
+                )),
+            ),
+            Some(_) if pattern.kind == crate::model::AccessKind::Write => self.report(
+                Diagnostic::new(path().key("limit"), "`limit` is set on a write access pattern")
+                    .help("remove `limit`: it bounds what a read returns"),
+            ),
+            _ => {}
+        }
+    }
+
+    /// Each attribute `pattern` filters or sorts on: a property of the start (`valid`),
+    /// single-valued to sort on; else why its documents do not store it.
+    fn check_filtered_and_sorted(
+        &mut self,
+        pattern: &crate::model::AccessPattern,
+        path: &dyn Fn() -> JsonPath,
+        valid: &BTreeSet<&str>,
+        touching: &NameMap<&str, Vec<&Relationship>>,
+    ) {
+        let sorted: Vec<&str> = pattern.sort_keys().iter().map(|k| k.attribute).collect();
+        let filtered: Vec<&str> = pattern.filter_attributes();
+        let lists = [("filter", &filtered), ("sort", &sorted)];
+        for (list, names) in lists {
+            for (f, &name) in names.iter().enumerate() {
+                if list == "filter" && filter_shape(&pattern.filter[f]).is_some() {
+                    continue; // reported with the operators
+                }
+                if list == "filter" && name.contains('.') {
+                    self.check_filter_path(&pattern.start, name, &|| path().key(list).index(f));
+                    continue;
+                }
+                if list == "filter" && self.ambiguous(&pattern.start, name, &|| path().key(list).index(f)) {
+                    continue;
+                }
+                if valid.contains(name) {
+                    if list == "sort" && self.is_list_attribute(&pattern.start, name) {
+                        let msg = format!("`{name}` is a list (`\"many\": true`) and cannot be sorted on");
+                        self.report(Diagnostic::new(path().key(list).index(f), msg).help(
+                            "Cosmos DB orders only by single values (a list gives 400 across partitions): sort on another attribute, or drop the sort",
+                        ));
+                    }
+                    continue;
+                }
+                let help = self.not_stored_help(pattern, name, list, valid, touching);
+                let msg = format!("`{name}` is not a property of `{}`", pattern.start);
+                self.report(Diagnostic::new(path().key(list).index(f), msg).help(help));
+            }
+        }
+    }
+
+    /// Why the start of `pattern` stores no `name` to `list` (filter or sort) on, and
+    /// what to do: a root refers to it, a list of references is stored the other way
+    /// round, or the closest of its properties (`valid`).
+    fn not_stored_help(
+        &self,
+        pattern: &crate::model::AccessPattern,
+        name: &str,
+        list: &str,
+        valid: &BTreeSet<&str>,
+        touching: &NameMap<&str, Vec<&Relationship>>,
+    ) -> String {
+        let all = valid.iter().map(|v| format!("`{v}`")).collect::<Vec<_>>().join(", ");
+        // A root that refers to the start holds the reference; the start stores nothing of it.
+        let holder = touching.get(pattern.start.as_str()).into_iter().flatten().find(|rel| {
+            rel.to == pattern.start
+                && rel.from != pattern.start
+                && self.root_of(&rel.from).and_then(|root| self.identity_of(root)) == Some(name)
+        });
+        // A list of references stored the other way round (MR6): its targets hold them.
+        let reversed = touching.get(pattern.start.as_str()).into_iter().flatten().find(|rel| {
+            rel.from == pattern.start
+                && rel.is_stored_reversed()
+                && self.root_of(&rel.to) == Some(rel.to.as_str())
+                && self.identity_of(&rel.to) == Some(name)
+        });
+        match (holder, reversed, closest(name, valid.iter().copied())) {
+            (Some(rel), _, _) => format!(
+                "`{}` holds the reference to `{}`, so `{}` documents do not store `{name}`: start the pattern at `{}` and return `{}`, or {list} on {all}",
+                rel.from, pattern.start, pattern.start, rel.from, pattern.start
+            ),
+            (None, Some(rel), _) => format!(
+                "a `{}` list without a useful bound is stored the other way round: each `{}` refers to its `{}`, so `{}` documents do not store `{name}`; start the pattern at `{}` and return `{}`, or {list} on {all}",
+                rel.cardinality.as_str(), rel.to, pattern.start, pattern.start, rel.to, pattern.start
+            ),
+            (None, None, Some(near)) => {
+                format!("did you mean `{near}`? (`{}` can {list} on {all})", pattern.start)
+            }
+            (None, None, None) => format!("`{}` can {list} on {all}", pattern.start),
         }
     }
 

@@ -291,11 +291,21 @@ impl<'a> Checker<'a> {
             })
             .map(|(i, rel)| (i, rel, self.mr4(rel)))
             .collect();
-        // Value objects MR4 may separate, with the parent links their documents
-        // may carry: (parent entity, its identity), one per member entity parent.
+        let separable = self.separable_links(keys, &contains);
+        self.check_parent_link_attributes(keys, &separable);
+        self.check_embedded_property_clashes(keys, &contains, &separable);
+    }
+
+    /// The value objects MR4 may separate, with the parent links their documents may
+    /// carry: (parent entity, its identity), one per member entity parent.
+    fn separable_links(
+        &self,
+        keys: &[Option<&'a str>],
+        contains: &[(usize, &'a Relationship, FixedPlacement)],
+    ) -> NameMap<&'a str, Vec<(&'a str, &'a str)>> {
         // Only looked up; sized for every containment, so it never grows.
         let mut separable: NameMap<&str, Vec<(&'a str, &'a str)>> = name_map(contains.len());
-        for &(_, rel, mr4) in &contains {
+        for &(_, rel, mr4) in contains {
             if mr4 == FixedPlacement::AlwaysEmbedded {
                 continue;
             }
@@ -307,6 +317,17 @@ impl<'a> Checker<'a> {
                 }
             }
         }
+        separable
+    }
+
+    /// A value object MR4 may separate has no attribute named like a parent link its
+    /// document would carry.
+    fn check_parent_link_attributes(
+        &mut self,
+        keys: &[Option<&'a str>],
+        separable: &NameMap<&'a str, Vec<(&'a str, &'a str)>>,
+    ) {
+        let spec = self.spec;
         for (i, vo) in spec.value_objects.iter().enumerate() {
             let Some((_, key)) = self.member_partition_key(keys, &vo.name) else {
                 continue;
@@ -334,7 +355,17 @@ impl<'a> Checker<'a> {
                 );
             }
         }
-        for &(i, rel, mr4) in &contains {
+    }
+
+    /// The property of a value object embedded at the top of a member's document is
+    /// neither the partition key nor a parent link that document carries.
+    fn check_embedded_property_clashes(
+        &mut self,
+        keys: &[Option<&'a str>],
+        contains: &[(usize, &'a Relationship, FixedPlacement)],
+        separable: &NameMap<&'a str, Vec<(&'a str, &'a str)>>,
+    ) {
+        for &(i, rel, mr4) in contains {
             if matches!(mr4, FixedPlacement::AlwaysSeparated(_)) {
                 continue;
             }
@@ -381,32 +412,50 @@ impl<'a> Checker<'a> {
             } else {
                 continue;
             };
-            let siblings: Vec<String> = spec
-                .relationships
-                .iter()
-                .filter(|r| r.from == rel.from)
-                .map(Relationship::property_name)
-                .collect();
-            let mut taken = own;
-            taken.extend(siblings.iter().map(String::as_str));
-            taken.push(key);
-            taken.extend(links.iter().map(|(_, link)| *link));
-            let suggestion = unused(
-                format!("{}{}", lower_camel(&rel.to), upper_camel(&property)),
-                &property,
-                &taken,
-            );
-            let embedded = format!("`{}`, when embedded in it, would take the same name", rel.to);
-            let path = JsonPath::root().key("relationships").index(i);
-            let diagnostic = match rel.property {
-                Some(_) => Diagnostic::new(path.key("property"), message).help(format!(
-                    "rename this property, for example `{suggestion}`: {document}, and {embedded}"
-                )),
-                None => Diagnostic::new(path, message).help(format!(
-                    "set this relationship's `property`, for example to `{suggestion}`: {document}, and {embedded}"
-                )),
-            };
+            let diagnostic = self.clash_diagnostic(i, rel, key, links, own, (message, document));
             self.report(diagnostic);
+        }
+    }
+
+    /// The diagnostic of relationship `i` (`rel`), whose property clashes with the
+    /// partition key `key` or a parent link (`links`) of the document it is embedded
+    /// in (whose `own` properties are taken too): `message`, and `document` saying
+    /// what that document stores, with a free name to use instead.
+    fn clash_diagnostic(
+        &self,
+        i: usize,
+        rel: &Relationship,
+        key: &str,
+        links: &[(&str, &str)],
+        own: Vec<&str>,
+        (message, document): (String, String),
+    ) -> Diagnostic {
+        let spec = self.spec;
+        let property = rel.property_name();
+        let siblings: Vec<String> = spec
+            .relationships
+            .iter()
+            .filter(|r| r.from == rel.from)
+            .map(Relationship::property_name)
+            .collect();
+        let mut taken = own;
+        taken.extend(siblings.iter().map(String::as_str));
+        taken.push(key);
+        taken.extend(links.iter().map(|(_, link)| *link));
+        let suggestion = unused(
+            format!("{}{}", lower_camel(&rel.to), upper_camel(&property)),
+            &property,
+            &taken,
+        );
+        let embedded = format!("`{}`, when embedded in it, would take the same name", rel.to);
+        let path = JsonPath::root().key("relationships").index(i);
+        match rel.property {
+            Some(_) => Diagnostic::new(path.key("property"), message).help(format!(
+                "rename this property, for example `{suggestion}`: {document}, and {embedded}"
+            )),
+            None => Diagnostic::new(path, message).help(format!(
+                "set this relationship's `property`, for example to `{suggestion}`: {document}, and {embedded}"
+            )),
         }
     }
 

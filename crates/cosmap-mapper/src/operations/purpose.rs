@@ -301,6 +301,42 @@ impl fmt::Display for Purpose {
                 "reads the `{target}`s whose `{reference}` refers to the `{from}` read"
             ),
             Purpose::Count { element, per } => write!(f, "counts the `{element}`s of each `{per}` returned"),
+            Purpose::FollowAncestors { target, reference } => write!(
+                f,
+                "reads each ancestor of the `{target}` read up `{reference}` to the root, one point read each"
+            ),
+            Purpose::ReadParentAncestors { document, reference } => write!(
+                f,
+                "reads the `{reference}` of the written `{document}`: its ancestors and itself become the written one's"
+            ),
+            Purpose::ReadBuckets {
+                document,
+                element,
+                items,
+                ..
+            } => write!(
+                f,
+                "reads the `{document}`s whose windows the range touches; the application takes the `{element}`s in range from their `{items}`, in order"
+            ),
+            Purpose::ReadSubset {
+                document,
+                property,
+                element,
+            } => write!(f, "reads the newest `{element}`s from `{document}.{property}`"),
+            Purpose::OwnContainer { element, write } => write!(
+                f,
+                "{} `{element}` in its own container",
+                if *write { "writes" } else { "reads" }
+            ),
+            Purpose::Write { .. } | Purpose::RewriteEmbedding { .. } | Purpose::SyncCopy { .. } | Purpose::SyncFeed { .. } | Purpose::SyncExtendedReference { .. } | Purpose::SyncAncestors { .. } | Purpose::AppendToBucket { .. } | Purpose::UpdateCount { .. } | Purpose::UpdateSubset { .. } | Purpose::Claim { .. } | Purpose::ReleaseClaim { .. } => self.fmt_write(f),
+        }
+    }
+}
+
+impl Purpose {
+    /// The text of a purpose of a write pattern (see `Display`).
+    fn fmt_write(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
             Purpose::Write { element, each } => {
                 let (each, of) = each_of(each);
                 write!(f, "writes {each}`{element}`{of}")
@@ -326,28 +362,11 @@ impl fmt::Display for Purpose {
                 f,
                 "rewrites each `{document}` whose `{reference}` refers to the written `{target}` with its new values (change feed)"
             ),
-            Purpose::FollowAncestors { target, reference } => write!(
-                f,
-                "reads each ancestor of the `{target}` read up `{reference}` to the root, one point read each"
-            ),
-            Purpose::ReadParentAncestors { document, reference } => write!(
-                f,
-                "reads the `{reference}` of the written `{document}`: its ancestors and itself become the written one's"
-            ),
             Purpose::SyncAncestors {
                 document, property, ..
             } => write!(
                 f,
                 "rewrites each `{document}` whose `{property}` holds the written one with its new values and ancestors (change feed)"
-            ),
-            Purpose::ReadBuckets {
-                document,
-                element,
-                items,
-                ..
-            } => write!(
-                f,
-                "reads the `{document}`s whose windows the range touches; the application takes the `{element}`s in range from their `{items}`, in order"
             ),
             Purpose::AppendToBucket { document, element, items } => write!(
                 f,
@@ -361,11 +380,6 @@ impl fmt::Display for Purpose {
                 f,
                 "keeps `{document}.{property}`, its number of `{element}`s, current"
             ),
-            Purpose::ReadSubset {
-                document,
-                property,
-                element,
-            } => write!(f, "reads the newest `{element}`s from `{document}.{property}`"),
             Purpose::UpdateSubset {
                 document,
                 property,
@@ -394,11 +408,8 @@ impl fmt::Display for Purpose {
                 let (_, of) = each_of(each);
                 write!(f, "releases the claim on the `{attribute}` of {the} deleted `{element}`{of}")
             }
-            Purpose::OwnContainer { element, write } => write!(
-                f,
-                "{} `{element}` in its own container",
-                if *write { "writes" } else { "reads" }
-            ),
+            // The reads, written by `fmt`.
+            _ => Ok(()),
         }
     }
 }

@@ -182,6 +182,15 @@ impl Action {
             None => Action::CrossPartitionQuery { sql, parameters },
         }
     }
+
+    /// A point read through reference `name` the document holds: its `partitionKey`
+    /// and `id`.
+    pub(crate) fn through_reference(name: &str) -> Self {
+        Action::PointRead {
+            partition_key: ValueSource::Property(PropertyPath::new([name, "partitionKey"])),
+            id: ValueSource::Property(PropertyPath::new([name, "id"])),
+        }
+    }
 }
 
 /// One request to Cosmos DB.
@@ -212,6 +221,19 @@ fn purpose_text<S: Serializer>(purpose: &Purpose, serializer: S) -> Result<S::Ok
 }
 
 impl Request {
+    /// A request of `action` on document type `document_type` of `container`, for
+    /// `purpose`, with no index paths or composite order (a point read, a write).
+    pub(crate) fn new(action: Action, container: &str, document_type: &str, purpose: Purpose) -> Self {
+        Request {
+            action,
+            container: container.to_string(),
+            document_types: vec![document_type.to_string()],
+            purpose,
+            index_paths: Vec::new(),
+            order_by: Vec::new(),
+        }
+    }
+
     /// How the request runs.
     pub fn kind(&self) -> OperationKind {
         match self.action {

@@ -33,15 +33,7 @@ pub(crate) fn decide(
     trace: &mut Trace,
 ) -> Placement {
     let mut against: Vec<String> = Vec::new();
-    // The part no threshold moves (shared with validation), then the bound against `fewMaxItems`.
-    match cosmap_domain::embedding::bound(rel) {
-        Bound::Unbounded(why) => against.push(why.to_string()),
-        Bound::AtMost(max) if max > t.few_max_items => against.push(format!(
-            "its bound of {max} is more than a few (fewMaxItems {})",
-            t.few_max_items
-        )),
-        Bound::AtMost(_) => {}
-    }
+    against.extend(bound_against(t, rel));
     // Sizes use the declared bound even where it is no useful one (`squillions` with `max`).
     let bound = match rel.cardinality {
         Cardinality::One => Some(1),
@@ -79,38 +71,8 @@ pub(crate) fn decide(
     };
     let decision = match placement {
         Placement::Embed => {
-            let shape = if rel.is_many() {
-                format!("an array `{}`", rel.property_name())
-            } else {
-                format!("an object `{}`", rel.property_name())
-            };
-            let size = match estimate {
-                Some(total) => format!(
-                    "the parent stays about {}, well under the 2 MB item limit",
-                    human_bytes(total)
-                ),
-                None => "size not checked (the model gives no avgSizeBytes)".to_string(),
-            };
-            let bounded = match bound {
-                Some(1) => "one per parent".to_string(),
-                Some(n) => format!("bounded ({n} at most)"),
-                None => String::new(),
-            };
-            let updates = match child_rate {
-                Some(rate) => format!(
-                    "updated {} against `{}`'s {} writes",
-                    human_rate(rate),
-                    rel.from,
-                    human_rate(parent_rate)
-                ),
-                None => "no update rate given".to_string(),
-            };
-            trace.record(
-                Rule::Mr4,
-                site,
-                format!("`{}` embedded in `{}` as {shape}", rel.to, rel.from),
-                format!("{bounded}; {updates}; {size}"),
-            )
+            let (what, why) = embedded(rel, bound, estimate, parent_rate);
+            trace.record(Rule::Mr4, site, what, why)
         }
         Placement::Separate => trace.record(
             Rule::Mr4,
@@ -135,4 +97,53 @@ pub(crate) fn decide(
         decision.with("estimatedParentBytes", total);
     }
     placement
+}
+
+/// Why the bound of `rel` is against embedding, if it is: the part no threshold
+/// moves (shared with validation), then the bound against `fewMaxItems`.
+fn bound_against(t: &Thresholds, rel: &Relationship) -> Option<String> {
+    match cosmap_domain::embedding::bound(rel) {
+        Bound::Unbounded(why) => Some(why.to_string()),
+        Bound::AtMost(max) if max > t.few_max_items => Some(format!(
+            "its bound of {max} is more than a few (fewMaxItems {})",
+            t.few_max_items
+        )),
+        Bound::AtMost(_) => None,
+    }
+}
+
+/// What embedding `rel.to` in `rel.from` makes and why it may: its shape, its bound,
+/// its updates against the parent's `parent_rate` writes and the parent's `estimate`d size.
+fn embedded(rel: &Relationship, bound: Option<u64>, estimate: Option<f64>, parent_rate: f64) -> (String, String) {
+    let child_rate = rel.updates_per_second;
+    let shape = if rel.is_many() {
+        format!("an array `{}`", rel.property_name())
+    } else {
+        format!("an object `{}`", rel.property_name())
+    };
+    let size = match estimate {
+        Some(total) => format!(
+            "the parent stays about {}, well under the 2 MB item limit",
+            human_bytes(total)
+        ),
+        None => "size not checked (the model gives no avgSizeBytes)".to_string(),
+    };
+    let bounded = match bound {
+        Some(1) => "one per parent".to_string(),
+        Some(n) => format!("bounded ({n} at most)"),
+        None => String::new(),
+    };
+    let updates = match child_rate {
+        Some(rate) => format!(
+            "updated {} against `{}`'s {} writes",
+            human_rate(rate),
+            rel.from,
+            human_rate(parent_rate)
+        ),
+        None => "no update rate given".to_string(),
+    };
+    (
+        format!("`{}` embedded in `{}` as {shape}", rel.to, rel.from),
+        format!("{bounded}; {updates}; {size}"),
+    )
 }

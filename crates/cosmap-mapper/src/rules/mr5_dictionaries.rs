@@ -53,34 +53,7 @@ pub(crate) fn share<'m>(
         let ops = stats.operations_per_second(root);
         let writes = stats.writes_per_second(root);
         let reference = model.entity(root).and_then(|e| e.reference_data);
-        // The first figure over its threshold decides: items, bytes, writes, then all operations.
-        let over = if items > thresholds.dictionary_max_items {
-            Some(format!(
-                "about {} instances after {years} years is over the {} a dictionary may hold (`dictionaryMaxItems`)",
-                human_count(items),
-                human_count(thresholds.dictionary_max_items)
-            ))
-        } else if bytes > thresholds.dictionary_max_bytes {
-            Some(format!(
-                "about {} after {years} years is over the {} a dictionary may hold in its one logical partition (`dictionaryMaxBytes`)",
-                human_bytes(bytes),
-                human_bytes(thresholds.dictionary_max_bytes)
-            ))
-        } else if writes > thresholds.dictionary_max_writes_per_second {
-            Some(format!(
-                "{} of writes is over the {} of a dictionary (`dictionaryMaxWritesPerSecond`): it is not reference data that changes rarely",
-                human_rate(writes),
-                human_rate(thresholds.dictionary_max_writes_per_second)
-            ))
-        } else if ops > thresholds.dictionary_max_operations_per_second {
-            Some(format!(
-                "{} of reads and writes is over the {} a dictionary may take in its one logical partition (`dictionaryMaxOperationsPerSecond`)",
-                human_rate(ops),
-                human_rate(thresholds.dictionary_max_operations_per_second)
-            ))
-        } else {
-            None
-        };
+        let over = over_threshold(thresholds, years, items, bytes, writes, ops);
         let decision = if let Some(why) = over {
             kept.push(plan);
             trace.record(
@@ -91,24 +64,11 @@ pub(crate) fn share<'m>(
             )
         } else {
             shared.push(aggregate);
-            let size = if declared {
-                format!(
-                    "about {} instances and {} after {years} years",
-                    human_count(items),
-                    human_bytes(bytes)
-                )
-            } else {
-                "count unknown".to_string()
-            };
             trace.record(
                 Rule::Mr5,
                 aggregate.display_name(),
                 format!("shares container `{name}`, partitioned by `/{DICTIONARY_PARTITION_KEY}`"),
-                format!(
-                    "an orphan aggregate (a root with no other members), small ({size}), rarely written ({}) and not hot ({} of reads and writes): one logical partition per dictionary, listed by a single-partition query",
-                    human_rate(writes),
-                    human_rate(ops)
-                ),
+                shared_reason(declared, years, items, bytes, writes, ops),
             )
         };
         decision
@@ -134,4 +94,63 @@ pub(crate) fn share<'m>(
     }
     kept.sort_by(|a, b| a.name.cmp(&b.name));
     kept
+}
+
+/// Why an orphan aggregate cannot be a dictionary, if it cannot: the first figure
+/// over its threshold decides (`items` and `bytes` after `years` of growth, `writes`,
+/// then all operations, `ops`, per second).
+fn over_threshold(
+    thresholds: &Thresholds,
+    years: f64,
+    items: f64,
+    bytes: f64,
+    writes: f64,
+    ops: f64,
+) -> Option<String> {
+    if items > thresholds.dictionary_max_items {
+        Some(format!(
+            "about {} instances after {years} years is over the {} a dictionary may hold (`dictionaryMaxItems`)",
+            human_count(items),
+            human_count(thresholds.dictionary_max_items)
+        ))
+    } else if bytes > thresholds.dictionary_max_bytes {
+        Some(format!(
+                    "about {} after {years} years is over the {} a dictionary may hold in its one logical partition (`dictionaryMaxBytes`)",
+                    human_bytes(bytes),
+                    human_bytes(thresholds.dictionary_max_bytes)
+                ))
+    } else if writes > thresholds.dictionary_max_writes_per_second {
+        Some(format!(
+                    "{} of writes is over the {} of a dictionary (`dictionaryMaxWritesPerSecond`): it is not reference data that changes rarely",
+                    human_rate(writes),
+                    human_rate(thresholds.dictionary_max_writes_per_second)
+                ))
+    } else if ops > thresholds.dictionary_max_operations_per_second {
+        Some(format!(
+                    "{} of reads and writes is over the {} a dictionary may take in its one logical partition (`dictionaryMaxOperationsPerSecond`)",
+                    human_rate(ops),
+                    human_rate(thresholds.dictionary_max_operations_per_second)
+                ))
+    } else {
+        None
+    }
+}
+
+/// Why an orphan aggregate shares the dictionary container: small (its size after
+/// `years`, when its count is `declared`), rarely written and not hot.
+fn shared_reason(declared: bool, years: f64, items: f64, bytes: f64, writes: f64, ops: f64) -> String {
+    let size = if declared {
+        format!(
+            "about {} instances and {} after {years} years",
+            human_count(items),
+            human_bytes(bytes)
+        )
+    } else {
+        "count unknown".to_string()
+    };
+    format!(
+        "an orphan aggregate (a root with no other members), small ({size}), rarely written ({}) and not hot ({} of reads and writes): one logical partition per dictionary, listed by a single-partition query",
+        human_rate(writes),
+        human_rate(ops)
+    )
 }

@@ -21,42 +21,7 @@ const CLAIM_BYTES: f64 = 250.0;
 /// Adds a claims container named `name` (made unique) holding a claim document type
 /// for every unique attribute of `containers` that no unique key enforces.
 pub(crate) fn apply(containers: &mut Vec<Container>, name: &str, trace: &mut Trace) {
-    let mut claims: Vec<DocumentType> = Vec::new();
-    for c in containers.iter() {
-        for d in &c.document_types {
-            if !matches!(d.role, Role::Root | Role::Entity) {
-                continue;
-            }
-            for a in d.attributes.iter().filter(|a| a.unique && !a.many) {
-                let key = format!("/{}", a.name);
-                if c.unique_keys.iter().any(|k| k.paths == [key.as_str()]) {
-                    continue;
-                }
-                if a.sensitive {
-                    trace.record(
-                        Rule::UniqueClaim,
-                        format!("{}.{}", d.name, a.name),
-                        "no claim: enforce it in the application",
-                        "the value is `sensitive`, and a claim would store it as its partition key, outside its own document",
-                    );
-                    continue;
-                }
-                if !is_text(a.ty) {
-                    trace.record(
-                        Rule::UniqueClaim,
-                        format!("{}.{}", d.name, a.name),
-                        "no claim: enforce it in the application",
-                        format!(
-                            "a claim's partition key is the value as text, and `{}` values have no one text form that every writer uses",
-                            a.ty.as_str()
-                        ),
-                    );
-                    continue;
-                }
-                claims.push(claim(c, d, a));
-            }
-        }
-    }
+    let mut claims = claims_needed(containers, trace);
     if claims.is_empty() {
         return;
     }
@@ -108,6 +73,49 @@ pub(crate) fn apply(containers: &mut Vec<Container>, name: &str, trace: &mut Tra
         rules: vec![Rule::UniqueClaim],
         document_types: claims.into(),
     });
+}
+
+/// A claim document type for every unique single-valued attribute of a root or entity
+/// of `containers` that no unique key enforces; a sensitive or non-text one gets
+/// none, and the decision says why.
+fn claims_needed(containers: &[Container], trace: &mut Trace) -> Vec<DocumentType> {
+    let mut claims: Vec<DocumentType> = Vec::new();
+    for c in containers.iter() {
+        for d in &c.document_types {
+            if !matches!(d.role, Role::Root | Role::Entity) {
+                continue;
+            }
+            for a in d.attributes.iter().filter(|a| a.unique && !a.many) {
+                let key = format!("/{}", a.name);
+                if c.unique_keys.iter().any(|k| k.paths == [key.as_str()]) {
+                    continue;
+                }
+                if a.sensitive {
+                    trace.record(
+                        Rule::UniqueClaim,
+                        format!("{}.{}", d.name, a.name),
+                        "no claim: enforce it in the application",
+                        "the value is `sensitive`, and a claim would store it as its partition key, outside its own document",
+                    );
+                    continue;
+                }
+                if !is_text(a.ty) {
+                    trace.record(
+                        Rule::UniqueClaim,
+                        format!("{}.{}", d.name, a.name),
+                        "no claim: enforce it in the application",
+                        format!(
+                            "a claim's partition key is the value as text, and `{}` values have no one text form that every writer uses",
+                            a.ty.as_str()
+                        ),
+                    );
+                    continue;
+                }
+                claims.push(claim(c, d, a));
+            }
+        }
+    }
+    claims
 }
 
 /// Types whose JSON value is a string: the value is the claim's partition key as it is.

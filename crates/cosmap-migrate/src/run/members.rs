@@ -33,11 +33,7 @@ impl<'a> Feed<'a> {
                 )))
             }
         };
-        let owner_key = text(document, owner_partition_key_property).ok_or_else(|| {
-            self.data(format!(
-                "`{owner}` `{id}` has no text partition key `{owner_partition_key_property}`"
-            ))
-        })?;
+        let owner_key = self.key_of(document, owner, &id, owner_partition_key_property)?;
         let mut body = Map::new();
         body.insert("id".into(), Value::String(claim.clone()));
         body.insert("type".into(), Value::String(claim.clone()));
@@ -104,62 +100,24 @@ impl<'a> Feed<'a> {
         if text(document, "type").as_deref() != Some(child.as_str()) {
             return Ok(false);
         }
-        let key = text(document, partition_key_property).ok_or_else(|| {
-            self.data(format!(
-                "`{child}` `{id}` has no text partition key `{partition_key_property}`"
-            ))
-        })?;
+        let key = self.key_of(document, child, &id, partition_key_property)?;
         let link = parent_property.as_deref().unwrap_or(partition_key_property);
         let holder_id = text(document, link)
             .ok_or_else(|| self.data(format!("`{child}` `{id}` has no text `{link}` naming its `{holder}`")))?;
         // Every child of the holder, in id order: the embedded value is rebuilt whole.
-        let sql = format!(
-            "SELECT * FROM c WHERE {} = @key AND c.type = @child AND {} = @holder",
-            sql_property("c", partition_key_property),
-            sql_property("c", link)
-        );
-        let query = Query::from(sql)
-            .with_parameter("@key", &key)
-            .and_then(|q| q.with_parameter("@child", child))
-            .and_then(|q| q.with_parameter("@holder", &holder_id))
-            .map_err(|e| self.data(e.to_string()))?;
-        let source = self.source.clone();
-        let mut children: Vec<Value> = self
-            .connection
-            .request(&format!("query the `{child}`s of `{holder_id}`"), &[], || {
-                let (query, source, scope) = (query.clone(), source.clone(), key.clone());
-                async move {
-                    source
-                        .query_items::<Value>(query, FeedScope::partition(PartitionKey::from(scope)), None)
-                        .await?
-                        .try_collect::<Vec<Value>>()
-                        .await
-                }
-            })
-            .await?
-            .unwrap_or_default();
+        let mut children = self
+            .children_of(child, &key, partition_key_property, link, &holder_id)
+            .await?;
         children.sort_by_key(|c| text(c, "id"));
-        let values: Vec<Value> = children
-            .iter()
-            .map(|c| {
-                Value::Object(
-                    keep.iter()
-                        .filter_map(|k| c.get(k).map(|v| (k.clone(), v.clone())))
-                        .collect(),
-                )
-            })
-            .collect();
-        let embedded = match (many, values.as_slice()) {
-                    (true, _) => Value::Array(values.clone()),
-                    (false, [one]) => one.clone(),
-                    (false, []) => return Ok(false),
-                    (false, more) => {
-                        return Err(self.data(format!(
-                            "`{holder}` `{holder_id}` has {} `{child}` documents and the new model embeds one: keep one (delete or re-parent the others), then run `cosmap migrate` again (it resumes from its lease)",
-                            more.len()
-                        )))
-                    }
-                };
+        let Some(embedded) = kept_value(&children, keep, *many).map_err(|n| {
+            self.data(format!(
+                "`{holder}` `{holder_id}` has {n} `{child}` documents and the new model embeds one: keep one (delete or re-parent the others), then run `cosmap migrate` again (it resumes from its lease)"
+            ))
+        })?
+        else {
+            return Ok(false);
+        };
+        let source = self.source.clone();
         let at = Place {
             client: &source,
             container,
@@ -188,6 +146,43 @@ impl<'a> Feed<'a> {
             "`{holder}` `{holder_id}` changed {} times while this step wrote it: run `cosmap migrate` again (it resumes from its lease)",
             CONFLICT_RETRIES + 1
         )))
+    }
+
+    /// The `child` documents in partition `key` whose `link` names `holder_id`.
+    async fn children_of(
+        &self,
+        child: &str,
+        key: &str,
+        partition_key_property: &str,
+        link: &str,
+        holder_id: &str,
+    ) -> Result<Vec<Value>, MigrateError> {
+        let sql = format!(
+            "SELECT * FROM c WHERE {} = @key AND c.type = @child AND {} = @holder",
+            sql_property("c", partition_key_property),
+            sql_property("c", link)
+        );
+        let query = Query::from(sql)
+            .with_parameter("@key", key)
+            .and_then(|q| q.with_parameter("@child", child))
+            .and_then(|q| q.with_parameter("@holder", holder_id))
+            .map_err(|e| self.data(e.to_string()))?;
+        let source = self.source.clone();
+        let children: Vec<Value> = self
+            .connection
+            .request(&format!("query the `{child}`s of `{holder_id}`"), &[], || {
+                let (query, source, scope) = (query.clone(), source.clone(), key.to_string());
+                async move {
+                    source
+                        .query_items::<Value>(query, FeedScope::partition(PartitionKey::from(scope)), None)
+                        .await?
+                        .try_collect::<Vec<Value>>()
+                        .await
+                }
+            })
+            .await?
+            .unwrap_or_default();
+        Ok(children)
     }
 
     /// Writes the holder `document`'s embedded values (`id` in `at`) as documents of
@@ -246,5 +241,27 @@ impl<'a> Feed<'a> {
             map.remove(property);
         }
         Ok(Some(rewritten))
+    }
+}
+
+/// The value embedded in the holder: the properties `keep` names of each of its
+/// `children` (in order), as a list when `many`, else the one child's (`None` for
+/// none); `Err` with their number when there are more than one.
+fn kept_value(children: &[Value], keep: &[String], many: bool) -> Result<Option<Value>, usize> {
+    let values: Vec<Value> = children
+        .iter()
+        .map(|c| {
+            Value::Object(
+                keep.iter()
+                    .filter_map(|k| c.get(k).map(|v| (k.clone(), v.clone())))
+                    .collect(),
+            )
+        })
+        .collect();
+    match (many, values.as_slice()) {
+        (true, _) => Ok(Some(Value::Array(values.clone()))),
+        (false, [one]) => Ok(Some(one.clone())),
+        (false, []) => Ok(None),
+        (false, more) => Err(more.len()),
     }
 }
