@@ -16,7 +16,10 @@ pub(super) fn count(all: &Places<'_>, p: &AccessPattern, at: &Location<'_>, elem
     let kept = at.path.is_empty() && at.document.computed.iter().any(|v| v.counts == element);
     // A subset (the newest few) is not all of them: it counts nothing.
     let stored = kept
-        || node.embedded().iter().any(|e| e.source == element && e.subset.is_none())
+        || node
+            .embedded()
+            .iter()
+            .any(|e| e.source == element && e.subset.is_none())
         || node.references().iter().any(|r| r.target == element);
     if stored || !at.path.is_empty() {
         return None;
