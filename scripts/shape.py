@@ -27,8 +27,8 @@ ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 # long functions split in verify, migrate, diff, domain and mapper operations of issue 36
 # part 5); the goals of issue 36 in comments.
 LIMITS = {
-    "functions over 80 lines": 3,  # goal 0
-    "files over 1000 lines": 0,  # goal 0
+    "functions over 80 lines": 0,  # goal 0 (met)
+    "files over 1000 lines": 0,  # goal 0 (met)
     "duplicate pairs": 126,  # goal 60
 }
 FUNCTION_LINES = 80

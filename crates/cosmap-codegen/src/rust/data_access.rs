@@ -7,12 +7,14 @@ use std::collections::BTreeSet;
 
 mod aggregate_write;
 mod follow;
+mod parts;
 mod read;
 mod repository;
 mod workers;
 mod write;
 
 use follow::{follow, followed};
+use parts::Names;
 use read::pattern;
 use repository::aggregate;
 use workers::{kept_on_the_source, kept_worker, rewriting_worker, sql_parameters, trim_view, Rewrites};
@@ -521,16 +523,13 @@ pub fn build(model: &LogicalModel, rust: &RustView, mapping: &TypeMapping) -> Da
     while rust.containers.iter().any(|c| c.module == module) || rust.types_module == module {
         module.push('_');
     }
-    let mut taken: BTreeSet<String> = ["Error", "Database", "MAX_BATCH_OPERATIONS", "LEASE_TYPE", "Written"]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
-    let mut unique = |name: String| {
-        let mut name = name;
-        while !taken.insert(name.clone()) {
-            name.push('_');
-        }
-        name
+    let mut names = Names {
+        types: ["Error", "Database", "MAX_BATCH_OPERATIONS", "LEASE_TYPE", "Written"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect(),
+        methods: BTreeSet::new(),
+        skipped: Vec::new(),
     };
     let containers: Vec<HandleView> = rust
         .containers
@@ -538,39 +537,16 @@ pub fn build(model: &LogicalModel, rust: &RustView, mapping: &TypeMapping) -> Da
         .map(|c| HandleView {
             name: c.name.to_string(),
             module: c.module.clone(),
-            handle: unique(format!("{}Container", upper_camel_of_snake(&c.module))),
+            handle: names.unique(format!("{}Container", upper_camel_of_snake(&c.module))),
             field: c.module.clone(),
             key_type: c.key_type.clone(),
             enum_name: c.enum_name.clone(),
         })
         .collect();
-    let mut skipped = Vec::new();
-    let mut methods: BTreeSet<String> = containers.iter().map(|c| c.field.clone()).collect();
-    methods.insert("open".into());
+    names.methods = containers.iter().map(|c| c.field.clone()).collect();
+    names.methods.insert("open".into());
     let sources = change_feed_sources(model);
     let claim_sets = claim_sets(model, rust, &containers);
-    let mut aggregates = Vec::new();
-    for (c, cv) in model.containers.iter().zip(&rust.containers) {
-        if !matches!(c.kind, ContainerKind::Aggregate | ContainerKind::Dictionary) {
-            continue;
-        }
-        let handle = &containers
-            .iter()
-            .find(|h| h.name == c.name)
-            .expect("a handle per container");
-        for root in c.document_types.iter().filter(|d| d.role == Role::Root) {
-            match aggregate(c, cv, root, handle, &sources, &claim_sets) {
-                Ok(mut a) => {
-                    a.aggregate = unique(format!("{}Aggregate", root.name));
-                    a.repository = unique(format!("{}Repository", root.name));
-                    a.constructor = method(&mut methods, &format!("{}_repository", snake_case(&root.name)));
-                    aggregates.push(a);
-                }
-                Err(reason) => skipped.push(format!("a repository of `{}`: {reason}", root.name)),
-            }
-        }
-    }
-    let mut patterns = Vec::new();
     let cx = Context {
         model,
         rust,
@@ -579,167 +555,11 @@ pub fn build(model: &LogicalModel, rust: &RustView, mapping: &TypeMapping) -> Da
         sources: &sources,
         claim_sets: &claim_sets,
     };
-    for op in &model.operations {
-        match pattern(&cx, op) {
-            Ok(mut p) => {
-                p.ident = method(&mut methods, &p.name);
-                if p.page.is_some() && !methods.insert(format!("{}_page", p.ident)) {
-                    p.page = None;
-                    skipped.push(format!(
-                        "the page method of `{}`: `{}_page` names another method",
-                        p.name, p.ident
-                    ));
-                }
-                if p.row.is_some() || p.item.is_some() {
-                    p.at_most_one = false;
-                }
-                if let Some(row) = &mut p.row {
-                    row.name = unique(format!("{}Row", upper_camel_of_snake(&p.ident)));
-                    p.returns = format!("::std::vec::Vec<{}>", row.name);
-                }
-                if let Some(item) = &mut p.item {
-                    item.name = unique(format!("{}Item", upper_camel_of_snake(&p.ident)));
-                    if let Some(row) = &p.row {
-                        item.main_type.clone_from(&row.name);
-                    }
-                    p.returns = format!("::std::vec::Vec<{}>", item.name);
-                    if !item.scans.is_empty() {
-                        item.answer = unique(format!("{}Answer", upper_camel_of_snake(&p.ident)));
-                        p.returns.clone_from(&item.answer);
-                    }
-                }
-                patterns.push(p);
-            }
-            Err(reason) => skipped.push(format!("the access pattern `{}`: {reason}", op.pattern)),
-        }
-    }
-    let mut workers = Vec::new();
-    for c in &model.containers {
-        for d in &c.document_types {
-            let Some(of) = &d.copy_of else { continue };
-            let trims = of.sync.actions.iter().any(|a| a.operation == SyncOperation::Trim);
-            let trim = match (trims, of.newest) {
-                (false, _) => None,
-                (true, Some(newest)) => match trim_view(model, c, d, &of.serves, newest) {
-                    Ok(trim) => Some(trim),
-                    Err(reason) => {
-                        skipped.push(format!(
-                            "the worker that keeps the feed `{}` in `{}` current: {reason}",
-                            d.name, c.name
-                        ));
-                        continue;
-                    }
-                },
-                (true, None) => {
-                    skipped.push(format!(
-                        "the worker that keeps `{}` in `{}` current: it trims without a size",
-                        d.name, c.name
-                    ));
-                    continue;
-                }
-            };
-            let discriminator = model
-                .container(&of.container)
-                .and_then(|s| s.document_type(&of.document_type))
-                .map(|s| s.discriminator.clone())
-                .unwrap_or_default();
-            let lease_id = format!("copy-{}-{}-to-{}", of.container, of.document_type, c.name);
-            let Ok(mut feed) = FeedWorker::new(&containers, &of.container, &discriminator, c, lease_id) else {
-                continue;
-            };
-            feed.name = unique(format!(
-                "{}To{}Worker",
-                of.document_type,
-                upper_camel_of_snake(&feed.target_field)
-            ));
-            feed.constructor = method(&mut methods, &snake_case(&feed.name));
-            workers.push(WorkerView {
-                source_document: format!("super::{}::{}", feed.source_field, of.document_type),
-                target_document: format!("super::{}::{}", feed.target_field, d.name),
-                feed,
-                trim,
-            });
-        }
-    }
-    let mut refresh_workers = Vec::new();
-    for c in &model.containers {
-        for d in &c.document_types {
-            for r in d.references.iter().filter(|r| r.ancestry.is_none()) {
-                let Some(sync) = r.extended.as_ref().and_then(|e| e.sync.as_ref()) else {
-                    continue;
-                };
-                match rewriting_worker(model, &containers, c, d, r, sync, Rewrites::Holders) {
-                    Ok(mut w) => {
-                        w.feed.name = unique(format!(
-                            "{}{}Worker",
-                            d.name,
-                            upper_camel_of_snake(&names::field(&r.name))
-                        ));
-                        w.feed.constructor = method(&mut methods, &snake_case(&w.feed.name));
-                        refresh_workers.push(w);
-                    }
-                    Err(reason) => skipped.push(format!(
-                        "the worker that keeps the attributes `{}.{}` copies current: {reason}",
-                        d.name, r.name
-                    )),
-                }
-            }
-        }
-    }
-    let mut kept_workers = Vec::new();
-    let mut ancestors_workers = Vec::new();
-    for c in &model.containers {
-        for d in &c.document_types {
-            for r in d.references.iter().filter(|r| r.ancestry.is_some()) {
-                let Some(sync) = r.extended.as_ref().and_then(|e| e.sync.as_ref()) else {
-                    continue;
-                };
-                match rewriting_worker(model, &containers, c, d, r, sync, Rewrites::Descendants) {
-                    Ok(mut w) => {
-                        w.feed.name = unique(format!(
-                            "{}{}Worker",
-                            d.name,
-                            upper_camel_of_snake(&names::field(&r.name))
-                        ));
-                        w.feed.constructor = method(&mut methods, &snake_case(&w.feed.name));
-                        ancestors_workers.push(w);
-                    }
-                    Err(reason) => skipped.push(format!(
-                        "the worker that keeps the ancestors list `{}.{}` current: {reason}",
-                        d.name, r.name
-                    )),
-                }
-            }
-            let counts = d.computed.iter().filter_map(|v| match &v.kept {
-                cosmap_mapper::Keeping::ChangeFeed { sync } => Some((v.name.as_str(), sync, None)),
-                cosmap_mapper::Keeping::Batch => None,
-            });
-            let subsets = d.embedded.iter().filter_map(|e| match &e.subset.as_ref()?.kept {
-                cosmap_mapper::Keeping::ChangeFeed { sync } => Some((e.name.as_str(), sync, Some(e))),
-                cosmap_mapper::Keeping::Batch => None,
-            });
-            let own = counts
-                .chain(subsets)
-                .filter(|(_, sync, _)| !kept_on_the_source(d, sync));
-            for (property, sync, subset) in own {
-                match kept_worker(model, &containers, c, d, property, sync, subset) {
-                    Ok(mut w) => {
-                        w.feed.name = unique(format!(
-                            "{}{}Worker",
-                            d.name,
-                            upper_camel_of_snake(&names::field(property))
-                        ));
-                        w.feed.constructor = method(&mut methods, &snake_case(&w.feed.name));
-                        kept_workers.push(w);
-                    }
-                    Err(reason) => skipped.push(format!(
-                        "the worker that keeps `{}.{property}` current: {reason}",
-                        d.name
-                    )),
-                }
-            }
-        }
-    }
+    let aggregates = names.aggregates(&cx);
+    let patterns = names.patterns(&cx);
+    let workers = names.copy_workers(model, &containers);
+    let refresh_workers = names.refresh_workers(model, &containers);
+    let (ancestors_workers, kept_workers) = names.ancestors_and_kept_workers(model, &containers);
     // Only the claim functions a repository or a write calls are generated.
     let mut claim_sets = claim_sets;
     claim_sets.retain(|s| {
@@ -771,7 +591,7 @@ pub fn build(model: &LogicalModel, rust: &RustView, mapping: &TypeMapping) -> Da
         kept_workers,
         ancestors_workers,
         claim_sets,
-        skipped,
+        skipped: names.skipped,
         lease_type,
         rt: std::collections::BTreeMap::new(),
     }

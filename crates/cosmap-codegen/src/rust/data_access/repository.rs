@@ -16,94 +16,13 @@ pub(super) fn aggregate(
     let rv = doc_view(cv, &root.name)?;
     let own = |d: &&DocumentType| !matches!(d.role, Role::Root | Role::Copy | Role::Claim);
     let members: Vec<&DocumentType> = c.document_types.iter().filter(own).collect();
-    if !members.is_empty() && c.aggregates.len() > 1 {
-        return Err(format!(
-            "container `{}` holds more than one aggregate and members of them, which the repository cannot tell apart yet",
-            c.name
-        ));
+    if let Some(why) = no_repository(c, root, &members) {
+        return Err(why);
     }
-    let identity = match &root.id {
-        IdSource::Identity { attribute } => attribute.clone(),
-        IdSource::Assigned => String::new(),
-    };
+    let (load_params, load_key) = load_of(rv);
+    let members = member_views(cv, &members, claim_sets);
     let levels = c.partition_key_properties();
-    let whole = levels.iter().any(|l| *l == identity);
-    if !members.is_empty() && !whole {
-        return Err(format!(
-            "its partition key ({}) holds other aggregates too, and its members do not say which root they belong to",
-            levels.join(", ")
-        ));
-    }
-    let batch_kept = |d: &DocumentType| {
-        d.computed.iter().any(|v| v.kept == cosmap_mapper::Keeping::Batch)
-            || d.embedded.iter().any(|e| {
-                e.subset
-                    .as_ref()
-                    .is_some_and(|s| s.kept == cosmap_mapper::Keeping::Batch)
-            })
-    };
-    if members.iter().any(|d| batch_kept(d)) {
-        return Err(
-            "a member keeps counts or subsets of its own children in the batch, which a save of the whole aggregate does not recompute; write it with the access patterns' requests"
-                .into(),
-        );
-    }
-    let (load_params, load_key) = if rv.pk_from_id {
-        ("id: &str".to_string(), "::std::string::String::from(id)".to_string())
-    } else if let Some(constant) = &rv.partition_key_constant {
-        (
-            "id: &str".to_string(),
-            format!("::std::string::String::from({constant:?})"),
-        )
-    } else {
-        (
-            format!("partition_key: {}, id: &str", rv.key_type),
-            "partition_key".to_string(),
-        )
-    };
-    let mut idents: BTreeSet<String> = ["root".to_string(), "loaded".to_string()].into();
-    let members: Vec<MemberView> = members
-        .iter()
-        .map(|d| {
-            let base = d
-                .containment
-                .as_ref()
-                .map(|k| names::field(&k.property))
-                .unwrap_or_else(|| names::field(&cosmap_domain::naming::plural(&lower_camel(&d.name))));
-            let mut ident = base;
-            while !idents.insert(ident.clone()) {
-                ident.push('_');
-            }
-            MemberView {
-                ident,
-                document: format!("super::{}::{}", cv.module, d.name),
-                discriminator: d.discriminator.clone(),
-                claim_set: claim_set_of(claim_sets, &cv.module, &d.name),
-            }
-        })
-        .collect();
-    let load_sql = (!members.is_empty()).then(|| {
-        let mut types: Vec<String> = std::iter::once(&root.discriminator)
-            .chain(members.iter().map(|m| &m.discriminator))
-            .map(|t| format!("'{t}'"))
-            .collect();
-        types.sort();
-        // The key in the SQL too: a server that ignores the request's partition (the
-        // local one) still stays in the aggregate's.
-        let keys: Vec<String> = levels
-            .iter()
-            .enumerate()
-            .map(|(i, l)| format!("{} = @key{i}", cosmap_mapper::operations::sql_property("c", l)))
-            .collect();
-        format!(
-            "{:?}",
-            format!(
-                "SELECT * FROM c WHERE {} AND c.type IN ({})",
-                keys.join(" AND "),
-                types.join(", ")
-            )
-        )
-    });
+    let load_sql = (!members.is_empty()).then(|| load_sql(root, &members, &levels));
     let key_bindings: Vec<String> = if levels.len() <= 1 {
         vec!["rt::bind(query, \"@key0\", &partition_key)?".to_string()]
     } else {
@@ -112,22 +31,6 @@ pub(super) fn aggregate(
             .collect()
     };
     let derived = derived_values(root, &members)?;
-    let kept_by_workers: Vec<String> = root
-        .computed
-        .iter()
-        .filter(|v| v.kept != cosmap_mapper::Keeping::Batch)
-        .map(|v| v.name.clone())
-        .chain(
-            root.embedded
-                .iter()
-                .filter(|e| {
-                    e.subset
-                        .as_ref()
-                        .is_some_and(|s| s.kept != cosmap_mapper::Keeping::Batch)
-                })
-                .map(|e| e.name.clone()),
-        )
-        .collect();
     let claim_set = claim_set_of(claim_sets, &cv.module, &root.name);
     let member_claims = members.iter().any(|m| m.claim_set.is_some());
     let claims = claim_set.is_some() || member_claims;
@@ -152,8 +55,130 @@ pub(super) fn aggregate(
         claims,
         member_claims,
         derived,
-        kept_by_workers,
+        kept_by_workers: kept_by_workers(root),
     })
+}
+
+/// Why aggregate `root` (in `c`, with `members`) has no repository: members of several
+/// aggregates in one container, members under a key that does not name their root, or a
+/// member that keeps counts or subsets of its own children in the batch.
+fn no_repository(c: &cosmap_mapper::Container, root: &DocumentType, members: &[&DocumentType]) -> Option<String> {
+    if !members.is_empty() && c.aggregates.len() > 1 {
+        return Some(format!(
+            "container `{}` holds more than one aggregate and members of them, which the repository cannot tell apart yet",
+            c.name
+        ));
+    }
+    let identity = match &root.id {
+        IdSource::Identity { attribute } => attribute.clone(),
+        IdSource::Assigned => String::new(),
+    };
+    let levels = c.partition_key_properties();
+    if !members.is_empty() && !levels.iter().any(|l| *l == identity) {
+        return Some(format!(
+            "its partition key ({}) holds other aggregates too, and its members do not say which root they belong to",
+            levels.join(", ")
+        ));
+    }
+    let batch_kept = |d: &DocumentType| {
+        d.computed.iter().any(|v| v.kept == cosmap_mapper::Keeping::Batch)
+            || d.embedded.iter().any(|e| {
+                e.subset
+                    .as_ref()
+                    .is_some_and(|s| s.kept == cosmap_mapper::Keeping::Batch)
+            })
+    };
+    members.iter().any(|d| batch_kept(d)).then(|| {
+        "a member keeps counts or subsets of its own children in the batch, which a save of the whole aggregate does not recompute; write it with the access patterns' requests"
+            .to_string()
+    })
+}
+
+/// `load`'s parameters and the partition key it reads: the id alone when the key is
+/// the id or a constant, else the key and the id.
+fn load_of(rv: &DocView<'_>) -> (String, String) {
+    if rv.pk_from_id {
+        ("id: &str".to_string(), "::std::string::String::from(id)".to_string())
+    } else if let Some(constant) = &rv.partition_key_constant {
+        (
+            "id: &str".to_string(),
+            format!("::std::string::String::from({constant:?})"),
+        )
+    } else {
+        (
+            format!("partition_key: {}, id: &str", rv.key_type),
+            "partition_key".to_string(),
+        )
+    }
+}
+
+/// Each member document type as the aggregate holds it: a field named for its
+/// containment (or its plural), unique beside `root` and `loaded`, and its claims.
+fn member_views(cv: &ContainerView, members: &[&DocumentType], claim_sets: &[ClaimSetView]) -> Vec<MemberView> {
+    let mut idents: BTreeSet<String> = ["root".to_string(), "loaded".to_string()].into();
+    members
+        .iter()
+        .map(|d| {
+            let base = d
+                .containment
+                .as_ref()
+                .map(|k| names::field(&k.property))
+                .unwrap_or_else(|| names::field(&cosmap_domain::naming::plural(&lower_camel(&d.name))));
+            let mut ident = base;
+            while !idents.insert(ident.clone()) {
+                ident.push('_');
+            }
+            MemberView {
+                ident,
+                document: format!("super::{}::{}", cv.module, d.name),
+                discriminator: d.discriminator.clone(),
+                claim_set: claim_set_of(claim_sets, &cv.module, &d.name),
+            }
+        })
+        .collect()
+}
+
+/// The query `load` finds the aggregate's documents with (as a Rust string literal): by
+/// the key's `levels` (also in the SQL, so a server that ignores the request's partition,
+/// the local one, stays in the aggregate's) and the root's and members' `type`s.
+fn load_sql(root: &DocumentType, members: &[MemberView], levels: &[&str]) -> String {
+    let mut types: Vec<String> = std::iter::once(&root.discriminator)
+        .chain(members.iter().map(|m| &m.discriminator))
+        .map(|t| format!("'{t}'"))
+        .collect();
+    types.sort();
+    let keys: Vec<String> = levels
+        .iter()
+        .enumerate()
+        .map(|(i, l)| format!("{} = @key{i}", cosmap_mapper::operations::sql_property("c", l)))
+        .collect();
+    format!(
+        "{:?}",
+        format!(
+            "SELECT * FROM c WHERE {} AND c.type IN ({})",
+            keys.join(" AND "),
+            types.join(", ")
+        )
+    )
+}
+
+/// The counts and subsets of `root` its workers keep (not its batch).
+fn kept_by_workers(root: &DocumentType) -> Vec<String> {
+    root.computed
+        .iter()
+        .filter(|v| v.kept != cosmap_mapper::Keeping::Batch)
+        .map(|v| v.name.clone())
+        .chain(
+            root.embedded
+                .iter()
+                .filter(|e| {
+                    e.subset
+                        .as_ref()
+                        .is_some_and(|s| s.kept != cosmap_mapper::Keeping::Batch)
+                })
+                .map(|e| e.name.clone()),
+        )
+        .collect()
 }
 
 /// The counts and subsets `root` keeps in the batch, each of its `members` by their
