@@ -299,7 +299,7 @@ fn complete(
     // leaves, priced when it priced it: a design no step changed is never finished and
     // priced twice. A closed channel (the thread that foresaw it failed) foresees nothing.
     let foreseen = foreseen.and_then(|receiver| receiver.recv().ok());
-    let price = |candidate: &[Container]| price(model, options, candidate);
+    let price = |candidate: &[Container]| weighing.price(candidate);
     let priced = optimise::embed_reference_data::apply(model, &mut containers, &mut trace, &price, priced, foreseen);
     search.after("embedded reference data", &[Rule::EmbedReferenceData], &priced);
     let priced = weighing.rounds(&mut containers, &mut trace, priced, &mut search);
