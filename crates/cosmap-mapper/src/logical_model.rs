@@ -619,6 +619,16 @@ impl LogicalModel {
     pub fn container(&self, name: &str) -> Option<&Container> {
         self.containers.iter().find(|c| c.name == name)
     }
+
+    /// The operation that serves the access pattern called `pattern`.
+    pub fn operation(&self, pattern: &str) -> Option<&crate::operations::Operation> {
+        self.operations.iter().find(|o| o.pattern == pattern)
+    }
+
+    /// The first decision `rule` made about `subject`.
+    pub fn decision(&self, rule: Rule, subject: &str) -> Option<&Decision> {
+        self.decisions.iter().find(|d| d.rule == rule && d.subject == subject)
+    }
 }
 
 impl Keeping {

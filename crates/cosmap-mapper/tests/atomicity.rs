@@ -12,7 +12,7 @@ fn model(json: &str) -> LogicalModel {
 }
 
 fn op<'m>(m: &'m LogicalModel, pattern: &str) -> &'m Operation {
-    m.operations.iter().find(|o| o.pattern == pattern).expect("operation")
+    m.operation(pattern).expect("operation")
 }
 
 #[test]

@@ -19,7 +19,7 @@ fn ecommerce(consistency: Consistency) -> CostReport {
 #[test]
 fn orders_of_an_account_becomes_a_single_partition_query() {
     let r = ecommerce(Consistency::Session);
-    let p = r.patterns.iter().find(|p| p.name == "orders of an account").unwrap();
+    let p = r.pattern("orders of an account").unwrap();
     assert_eq!(p.naive.operation, OperationKind::CrossPartitionQuery);
     assert_eq!(p.rules.operation, OperationKind::CrossPartitionQuery);
     assert_eq!(p.optimised.operation, OperationKind::SinglePartitionQuery);
@@ -35,11 +35,7 @@ fn orders_of_an_account_becomes_a_single_partition_query() {
 #[test]
 fn operations_carry_container_partition_key_and_sql() {
     let m = map(&model(), &Options::default());
-    let op = m
-        .operations
-        .iter()
-        .find(|o| o.pattern == "orders of an account")
-        .unwrap();
+    let op = m.operation("orders of an account").unwrap();
     let r = &op.requests[0];
     assert_eq!(r.container, "Account");
     assert_eq!(r.partition_key(), Some(&ValueSource::Parameter("accountId".into())));
@@ -48,20 +44,12 @@ fn operations_carry_container_partition_key_and_sql() {
         Some("SELECT TOP 10 c.id, c.type, c.accountId, c.orderedAt, c.total, c.currency, c.status FROM c WHERE c.accountId = @accountId AND c.type = 'order' ORDER BY c.orderedAt DESC")
     );
     let rules = map(&model(), &Options::default().optimise(false));
-    let op = rules
-        .operations
-        .iter()
-        .find(|o| o.pattern == "orders of an account")
-        .unwrap();
+    let op = rules.operation("orders of an account").unwrap();
     assert_eq!(op.kind, OperationKind::CrossPartitionQuery);
     assert_eq!(op.requests[0].container, "Order");
     assert!(op.requests[0].sql().unwrap().contains("c.account.id = @accountId"));
     // A write to an order also writes its copy.
-    let save = m
-        .operations
-        .iter()
-        .find(|o| o.pattern == "save an order with its items")
-        .unwrap();
+    let save = m.operation("save an order with its items").unwrap();
     let containers: Vec<&str> = save.requests.iter().map(|r| r.container.as_str()).collect();
     assert_eq!(containers, ["Order", "Account"]);
     assert_eq!(
@@ -76,11 +64,7 @@ fn operations_carry_container_partition_key_and_sql() {
         Some(&ValueSource::Property(PropertyPath::new(["account", "id"])))
     );
     // By id within the partition: a point read.
-    let point = m
-        .operations
-        .iter()
-        .find(|o| o.pattern == "create, update or delete an account by id")
-        .unwrap();
+    let point = m.operation("create, update or delete an account by id").unwrap();
     assert_eq!(point.kind, OperationKind::Write);
 }
 
@@ -108,14 +92,7 @@ fn indexing_follows_the_access_patterns_unless_index_all() {
     // Narrow indexing makes writes cheaper.
     let narrow = ecommerce(Consistency::Session);
     let wide = cost(&model(), &Options::default().index_all(true), Consistency::Session);
-    let ru = |r: &CostReport| {
-        r.patterns
-            .iter()
-            .find(|p| p.name == "save an order with its items")
-            .unwrap()
-            .optimised
-            .ru
-    };
+    let ru = |r: &CostReport| r.pattern("save an order with its items").unwrap().optimised.ru;
     assert!(ru(&narrow) < ru(&wide), "{} < {}", ru(&narrow), ru(&wide));
 }
 
@@ -123,7 +100,7 @@ fn indexing_follows_the_access_patterns_unless_index_all() {
 fn strong_consistency_doubles_reads_not_writes() {
     let session = ecommerce(Consistency::Session);
     let strong = ecommerce(Consistency::Strong);
-    let get = |r: &CostReport, name: &str| r.patterns.iter().find(|p| p.name == name).unwrap().optimised.ru;
+    let get = |r: &CostReport, name: &str| r.pattern(name).unwrap().optimised.ru;
     // A point read doubles; a query doubles its fixed part, not its per-item part.
     let point = session
         .patterns
@@ -164,22 +141,14 @@ fn a_copy_is_refused_when_its_writes_cost_more_than_the_reads_it_saves() {
     let m = map(&hot_writes, &Options::default().thresholds(no_repartitioning));
     assert_eq!(m.container("Order").unwrap().partition_key.paths, ["/orderId"]);
     assert!(m.container("Account").unwrap().document_type("Order").is_none());
-    let d = m
-        .decisions
-        .iter()
-        .find(|d| d.rule == Rule::Copy && d.subject == "orders of an account")
-        .unwrap();
+    let d = m.decision(Rule::Copy, "orders of an account").unwrap();
     assert_eq!(d.outcome, "no copy");
     let saved = d.evidence["readRuSaved"].as_f64().unwrap();
     let added = d.evidence["writeRuAdded"].as_f64().unwrap();
     assert!(saved < added, "{saved} < {added}");
     // With the example's rates the copy pays, and the trace shows both figures.
     let m = map(&model(), &Options::default());
-    let d = m
-        .decisions
-        .iter()
-        .find(|d| d.rule == Rule::Copy && d.subject == "orders of an account")
-        .unwrap();
+    let d = m.decision(Rule::Copy, "orders of an account").unwrap();
     assert!(d.evidence["readRuSaved"].as_f64().unwrap() > d.evidence["writeRuAdded"].as_f64().unwrap());
 }
 
@@ -196,11 +165,7 @@ fn a_multi_property_order_by_gets_a_composite_index() {
     assert_eq!(composite.len(), 1);
     let paths: Vec<&str> = composite[0].iter().map(|p| p.path.as_str()).collect();
     assert_eq!(paths, ["/orderedAt", "/total"]);
-    let op = m
-        .operations
-        .iter()
-        .find(|o| o.pattern == "orders of an account")
-        .unwrap();
+    let op = m.operation("orders of an account").unwrap();
     assert!(op.requests[0].sql().unwrap().ends_with("ORDER BY c.orderedAt, c.total"));
 }
 
@@ -220,11 +185,7 @@ fn a_reference_back_to_the_root_does_not_loop_the_count_estimate() {
         .build()
         .expect("a valid model");
     let report = cost(&model, &Options::default(), Consistency::Session);
-    let players = report
-        .patterns
-        .iter()
-        .find(|p| p.name == "players of a team")
-        .expect("costed");
+    let players = report.pattern("players of a team").expect("costed");
     assert!(
         players.optimised.ru.is_finite() && players.optimised.ru > 0.0,
         "{players:?}"
@@ -239,9 +200,7 @@ fn the_copy_decision_and_the_cost_table_quote_the_same_partition_count() {
     let report = cost(&model, &Options::default(), Consistency::Session);
     let m = map(&model, &Options::default());
     let decision = m
-        .decisions
-        .iter()
-        .find(|d| d.rule == Rule::Copy && d.subject == "orders of an account")
+        .decision(Rule::Copy, "orders of an account")
         .expect("the copy decision");
     let quoted = decision.evidence["physicalPartitions"]
         .as_f64()
@@ -282,10 +241,7 @@ fn the_partition_count_follows_the_throughput_setting_and_the_grown_storage() {
         (c.physical_partitions, c.throughput)
     };
     let item_query = |r: &CostReport| {
-        let p = r
-            .patterns
-            .iter()
-            .find(|p| p.name == "availability of items in a warehouse");
+        let p = r.pattern("availability of items in a warehouse");
         p.expect("the pattern").rules.ru
     };
     let default = ecommerce(Consistency::Session);
@@ -304,9 +260,7 @@ fn the_partition_count_follows_the_throughput_setting_and_the_grown_storage() {
     // The copy decision quotes the count the cost table uses.
     let m = map(&provisioned, &Options::default());
     let decision = m
-        .decisions
-        .iter()
-        .find(|d| d.rule == Rule::Copy && d.subject == "orders of an account")
+        .decision(Rule::Copy, "orders of an account")
         .expect("the copy decision");
     let (order, _) = partitions(&report, "Order");
     assert_eq!(decision.evidence["physicalPartitions"].as_f64(), Some(order));
@@ -351,9 +305,7 @@ fn a_relationship_avg_sets_the_counts_and_sizes_costs_use_while_max_stays_the_bo
     // MR4's size check keeps the bound: its decision (with the size it weighed) is unchanged.
     let mr4 = |logical: &cosmap_mapper::LogicalModel| {
         logical
-            .decisions
-            .iter()
-            .find(|d| d.rule == Rule::Mr4 && d.subject == "Order.items")
+            .decision(Rule::Mr4, "Order.items")
             .map(|d| d.reason.clone())
             .expect("MR4 on OrderItem")
     };
@@ -400,11 +352,7 @@ fn optimised_costs_no_more_than_rules_and_rules_no_more_than_naive() {
         t.rules > today.rules,
         "growth adds partitions to fan out over: {t:?} {today:?}"
     );
-    let orders = report
-        .patterns
-        .iter()
-        .find(|p| p.name == "orders of an account")
-        .expect("the pattern");
+    let orders = report.pattern("orders of an account").expect("the pattern");
     assert!(orders.optimised.ru < orders.naive.ru, "{orders:?}");
     let examples = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples");
     let mut checked = 0;
@@ -461,11 +409,7 @@ fn each_optimisation_shows_what_it_saves_and_adds() {
 fn reference_data_is_embedded_only_where_a_read_saves_more_than_the_writes_add() {
     // The example shows each address's country name: the snapshot saves that read.
     let m = map(&model(), &Options::default());
-    let kept = m
-        .decisions
-        .iter()
-        .find(|d| d.rule == Rule::EmbedReferenceData && d.subject == "Country")
-        .unwrap();
+    let kept = m.decision(Rule::EmbedReferenceData, "Country").unwrap();
     assert_eq!(kept.outcome, "embeds `Country` where it is referenced");
     let (saves, adds) = (
         kept.evidence["savesRuPerSecond"].as_f64().unwrap(),
@@ -476,11 +420,7 @@ fn reference_data_is_embedded_only_where_a_read_saves_more_than_the_writes_add()
     // reference, and the decision says why.
     let without_the_read = DomainModel::new(without_country_read()).unwrap();
     let m = map(&without_the_read, &Options::default());
-    let refused = m
-        .decisions
-        .iter()
-        .find(|d| d.rule == Rule::EmbedReferenceData && d.subject == "Country")
-        .unwrap();
+    let refused = m.decision(Rule::EmbedReferenceData, "Country").unwrap();
     assert_eq!(refused.outcome, "keeps references to `Country`");
     assert!(refused.reason.contains("would not drop"), "{}", refused.reason);
     assert!(m

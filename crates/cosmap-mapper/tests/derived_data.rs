@@ -15,16 +15,12 @@ fn load(path: &str) -> DomainModel {
 }
 
 fn op<'m>(m: &'m LogicalModel, pattern: &str) -> &'m cosmap_mapper::operations::Operation {
-    m.operations
-        .iter()
-        .find(|o| o.pattern == pattern)
+    m.operation(pattern)
         .unwrap_or_else(|| panic!("no operation `{pattern}`"))
 }
 
 fn decision<'m>(m: &'m LogicalModel, rule: Rule, subject: &str) -> &'m cosmap_mapper::Decision {
-    m.decisions
-        .iter()
-        .find(|d| d.rule == rule && d.subject == subject)
+    m.decision(rule, subject)
         .unwrap_or_else(|| panic!("no {} decision about `{subject}`", rule.as_str()))
 }
 
@@ -299,11 +295,7 @@ fn a_path_to_the_root_is_stored_as_ancestors_and_kept_by_the_writes_of_the_tree(
     let climb = op(&rules, "a category with its path");
     assert!(matches!(climb.requests[1].purpose, Purpose::FollowAncestors { .. }));
     let report = cost(&model, &Options::default(), Consistency::Session);
-    let path = report
-        .patterns
-        .iter()
-        .find(|p| p.name == "a category with its path")
-        .unwrap();
+    let path = report.pattern("a category with its path").unwrap();
     assert!((path.rules.ru - 4.0).abs() < 0.01, "1 + 3 levels: {}", path.rules.ru);
     assert!(report.totals.optimised < report.totals.rules);
 }
@@ -371,14 +363,10 @@ fn readings_charted_by_device_and_time_are_kept_in_hourly_buckets() {
         })
     );
     let report = cost(&model, &Options::default(), Consistency::Session);
-    let chart = report
-        .patterns
-        .iter()
-        .find(|p| p.name == "chart of a device's last day")
-        .unwrap();
+    let chart = report.pattern("chart of a device's last day").unwrap();
     // 1,440 readings are 15 pages of documents, or one page of 25 buckets.
     assert!(chart.rules.ru > 5.0 * chart.optimised.ru, "{chart:?}");
-    let record = report.patterns.iter().find(|p| p.name == "record a reading").unwrap();
+    let record = report.pattern("record a reading").unwrap();
     assert!(
         record.optimised.ru > record.rules.ru,
         "an append rewrites a bucket: {record:?}"

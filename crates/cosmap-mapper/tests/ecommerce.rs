@@ -285,11 +285,7 @@ fn orders_are_copied_into_the_account_container() {
     let operations: Vec<SyncOperation> = of.sync.actions.iter().map(|a| a.operation).collect();
     assert_eq!(operations, [SyncOperation::Upsert, SyncOperation::Delete]);
     assert_eq!(copy.discriminator, "order");
-    let decision = m
-        .decisions
-        .iter()
-        .find(|d| d.rule == Rule::Copy && d.subject == "orders of an account")
-        .expect("copy decision");
+    let decision = m.decision(Rule::Copy, "orders of an account").expect("copy decision");
     assert_eq!(decision.evidence["perSecond"], 500.0);
     // The copy is the only one.
     let copies = m

@@ -36,7 +36,7 @@ fn the_newest_posts_read_a_feed_kept_from_the_change_feed() {
     // Only what the read needs: the short form and the sort key.
     let names: Vec<&str> = feed.attributes.iter().map(|a| a.name.as_str()).collect();
     assert_eq!(names, ["title", "postedAt"]);
-    let read = m.operations.iter().find(|o| o.pattern == "the newest posts").unwrap();
+    let read = m.operation("the newest posts").unwrap();
     assert_eq!(read.kind, OperationKind::SinglePartitionQuery);
     assert_eq!(read.requests[0].container, "Feeds");
     assert_eq!(
@@ -45,7 +45,7 @@ fn the_newest_posts_read_a_feed_kept_from_the_change_feed() {
     );
     assert!(read.requests[0].sql().unwrap().contains("c.feed = 'post'"));
     // A new post is upserted into the feed, which trims it.
-    let publish = m.operations.iter().find(|o| o.pattern == "publish a post").unwrap();
+    let publish = m.operation("publish a post").unwrap();
     assert!(publish
         .requests
         .iter()
@@ -64,7 +64,7 @@ fn another_read_of_posts_never_reads_the_feed() {
         p.filter = vec!["memberId".into()];
         spec.access_patterns.push(p);
     });
-    let read = m.operations.iter().find(|o| o.pattern == "posts of a member").unwrap();
+    let read = m.operation("posts of a member").unwrap();
     assert!(read.requests.iter().all(|r| r.container != "Feeds"), "{read:?}");
 }
 
@@ -108,7 +108,7 @@ fn a_feed_keeps_the_reference_its_read_follows() {
     let author = feed.references.iter().find(|r| r.name == "author").expect("{feed:?}");
     let stored = author.extended.as_ref().expect("the name beside the reference");
     assert!(stored.attributes.iter().any(|a| a.name == "displayName"), "{stored:?}");
-    let read = m.operations.iter().find(|o| o.pattern == "the newest posts").unwrap();
+    let read = m.operation("the newest posts").unwrap();
     assert!(!read
         .requests
         .iter()

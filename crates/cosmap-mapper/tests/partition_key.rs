@@ -15,9 +15,7 @@ fn load(path: &str) -> DomainModel {
 }
 
 fn decision<'m>(m: &'m LogicalModel, subject: &str) -> &'m cosmap_mapper::Decision {
-    m.decisions
-        .iter()
-        .find(|d| d.rule == Rule::PartitionKey && d.subject == subject)
+    m.decision(Rule::PartitionKey, subject)
         .unwrap_or_else(|| panic!("no partitionKey decision about `{subject}`"))
 }
 
@@ -61,11 +59,7 @@ fn cosmic_works_partitions_products_by_category_with_the_figures() {
     assert!(d.evidence["largestPartitionRuPerSecond"].as_f64().unwrap() <= 5_000.0);
     assert_eq!(d.evidence["distinctValues"].as_f64(), Some(40.0));
     // The hot read is one logical partition's query, keyed by the category.
-    let op = m
-        .operations
-        .iter()
-        .find(|o| o.pattern == "products in a category")
-        .unwrap();
+    let op = m.operation("products in a category").unwrap();
     assert_eq!(op.kind, OperationKind::SinglePartitionQuery);
     assert_eq!(
         op.requests[0].partition_key(),
@@ -170,7 +164,7 @@ fn help_desk_partitions_tickets_by_tenant_then_ticket_and_queries_a_tenant_by_pr
     let before = d.evidence["affectedRuPerSecond"].as_f64().unwrap();
     let after = d.evidence["affectedRuPerSecondWith"].as_f64().unwrap();
     assert!(after < before, "{after} < {before}");
-    let op = |name: &str| m.operations.iter().find(|o| o.pattern == name).unwrap();
+    let op = |name: &str| m.operation(name).unwrap();
     let tenant =
         |levels: &[&str]| ValueSource::Levels(levels.iter().map(|l| ValueSource::Parameter(l.to_string())).collect());
     // One tenant's tickets: a query given the first level only (a prefix).
@@ -221,11 +215,7 @@ fn help_desk_partitions_tickets_by_tenant_then_ticket_and_queries_a_tenant_by_pr
 fn a_prefix_query_costs_less_than_the_fan_out_it_replaces() {
     let model = load("examples/help-desk/model.json");
     let report = cost(&model, &Options::default(), Consistency::Session);
-    let row = report
-        .patterns
-        .iter()
-        .find(|p| p.name == "tickets of a tenant")
-        .unwrap();
+    let row = report.pattern("tickets of a tenant").unwrap();
     assert_eq!(row.rules.operation, OperationKind::CrossPartitionQuery);
     assert_eq!(row.optimised.operation, OperationKind::SinglePartitionQuery);
     assert!(

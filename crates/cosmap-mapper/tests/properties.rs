@@ -873,9 +873,7 @@ fn no_copy_of_an_attribute_named_like_the_target_partition_key() {
     );
     check_partition_keys(&m).unwrap();
     let refusal = m
-        .decisions
-        .iter()
-        .find(|d| d.rule == Rule::Copy && d.subject == "orders of an account")
+        .decision(Rule::Copy, "orders of an account")
         .expect("the copy decision");
     assert_eq!(refusal.outcome, "no copy");
     assert_eq!(
@@ -909,11 +907,7 @@ fn no_copy_of_a_reference_named_like_the_target_partition_key() {
         "a copy was made"
     );
     check_partition_keys(&m).unwrap();
-    let refusal = m
-        .decisions
-        .iter()
-        .find(|d| d.rule == Rule::Copy && d.subject == "games of a fixture")
-        .expect("the copy decision");
+    let refusal = m.decision(Rule::Copy, "games of a fixture").expect("the copy decision");
     assert!(
         refusal.outcome == "no copy"
             && refusal

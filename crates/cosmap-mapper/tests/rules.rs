@@ -35,9 +35,7 @@ fn mapped(builder: ModelBuilder) -> LogicalModel {
 }
 
 fn decision<'a>(m: &'a LogicalModel, rule: Rule, subject: &str) -> &'a Decision {
-    m.decisions
-        .iter()
-        .find(|d| d.rule == rule && d.subject == subject)
+    m.decision(rule, subject)
         .unwrap_or_else(|| panic!("no {rule:?} decision about {subject}: {:#?}", m.decisions))
 }
 
@@ -395,9 +393,7 @@ fn filter_paths_follow_the_named_reference() {
     let logical = map(&m, &Options::default());
     let sql = |pattern: &str| {
         logical
-            .operations
-            .iter()
-            .find(|o| o.pattern == pattern)
+            .operation(pattern)
             .and_then(|o| o.requests[0].sql())
             .unwrap_or_else(|| panic!("no query for `{pattern}`"))
             .to_string()

@@ -19,7 +19,7 @@ fn model(name: &str) -> DomainModel {
 }
 
 fn operation<'m>(m: &'m LogicalModel, pattern: &str) -> &'m cosmap_mapper::operations::Operation {
-    m.operations.iter().find(|o| o.pattern == pattern).expect("the pattern")
+    m.operation(pattern).expect("the pattern")
 }
 
 #[test]
@@ -81,9 +81,7 @@ fn with(model: &DomainModel, edit: impl Fn(&mut cosmap_domain::ModelSpec)) -> Do
 }
 
 fn partition_key_decision<'m>(m: &'m LogicalModel, container: &str) -> &'m cosmap_mapper::Decision {
-    m.decisions
-        .iter()
-        .find(|d| d.rule == cosmap_mapper::Rule::PartitionKey && d.subject == container)
+    m.decision(cosmap_mapper::Rule::PartitionKey, container)
         .expect("a partition key decision")
 }
 
@@ -168,9 +166,7 @@ fn a_pinned_key_is_kept_even_where_it_costs_more_and_its_cost_is_reported() {
 fn each_holder_of_an_extended_reference_pays_only_its_own_rewrites() {
     let m = map(&model("two-holders-of-one-extended-reference"), &Options::default());
     let decision = |subject: &str| {
-        m.decisions
-            .iter()
-            .find(|d| d.rule == cosmap_mapper::Rule::ExtendedReference && d.subject == subject)
+        m.decision(cosmap_mapper::Rule::ExtendedReference, subject)
             .unwrap_or_else(|| panic!("a decision on {subject}"))
     };
     let (post, review) = (decision("Post.author"), decision("Review.reviewer"));
@@ -186,9 +182,7 @@ fn each_holder_of_an_extended_reference_pays_only_its_own_rewrites() {
     });
     let m = map(&alone, &Options::default());
     let d = m
-        .decisions
-        .iter()
-        .find(|d| d.rule == cosmap_mapper::Rule::ExtendedReference && d.subject == "Review.reviewer")
+        .decision(cosmap_mapper::Rule::ExtendedReference, "Review.reviewer")
         .expect("the decision alone");
     let alone = evidence(d, "addsRuPerSecond");
     assert!(
@@ -321,9 +315,7 @@ fn copies_that_make_the_whole_design_dearer_are_not_kept() {
         .filter(|d| d.copy_of.is_some());
     assert_eq!(copies.count(), 0);
     let refusal = m
-        .decisions
-        .iter()
-        .find(|d| d.rule == cosmap_mapper::Rule::Copy && d.subject == "Account3 by code")
+        .decision(cosmap_mapper::Rule::Copy, "Account3 by code")
         .expect("the copy's decision");
     assert_eq!(refusal.outcome, "no copy");
     assert!(refusal.reason.contains("the whole workload costs"), "{refusal:?}");
@@ -570,7 +562,7 @@ fn a_read_by_a_claimed_value_reads_the_claim_then_its_owner() {
     }
     // Cheaper than the query it replaces, which the naive port still sends.
     let e = cost(&model, &Options::default(), Consistency::default());
-    let by_code = e.patterns.iter().find(|p| p.name == "ticket by code").expect("priced");
+    let by_code = e.pattern("ticket by code").expect("priced");
     assert!(
         by_code.optimised.ru_per_second * 3.0 < by_code.naive.ru_per_second,
         "{:?} against {:?}",

@@ -34,6 +34,13 @@ pub enum Consistency {
     Eventual,
 }
 
+impl CostReport {
+    /// The cost of the access pattern called `name`.
+    pub fn pattern(&self, name: &str) -> Option<&PatternCost> {
+        self.patterns.iter().find(|p| p.name == name)
+    }
+}
+
 impl Consistency {
     /// The user-facing name, as in JSON and on the command line: `boundedStaleness`, …
     pub fn as_str(self) -> &'static str {
