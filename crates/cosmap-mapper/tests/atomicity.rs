@@ -3,21 +3,15 @@
 //! claim, are not, and say which partitions they write. Syncs from the change feed
 //! follow on their own and are not counted.
 
-use cosmap_mapper::operations::{Operation, ValueSource};
-use cosmap_mapper::{map, LogicalModel, Options};
+use cosmap_mapper::operations::ValueSource;
+use cosmap_mapper::{map, Options};
 
-fn model(json: &str) -> LogicalModel {
-    let model = cosmap_domain::from_slice(json.as_bytes(), None).expect("valid model");
-    map(&model, &Options::default())
-}
-
-fn op<'m>(m: &'m LogicalModel, pattern: &str) -> &'m Operation {
-    m.operation(pattern).expect("operation")
-}
+mod common;
+use common::{from_json, op};
 
 #[test]
 fn writes_to_one_partition_are_atomic_and_writes_to_two_are_not() {
-    let m = model(
+    let m = from_json(
         r#"{
           "name": "Shop",
           "entities": [

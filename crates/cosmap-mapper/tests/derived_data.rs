@@ -1,28 +1,14 @@
 //! Derived data the rule book keeps, each chosen by cost: extended references
 //! (`patterns/extended-reference`) and computed counts (`patterns/computed-value`).
 
-use std::path::PathBuf;
-
 use cosmap_domain::DomainModel;
 use cosmap_mapper::cost::{cost, Consistency};
 use cosmap_mapper::operations::{OperationKind, Purpose};
-use cosmap_mapper::{map, Keeping, LogicalModel, Options, Rule};
+use cosmap_mapper::{map, Keeping, Options, Rule};
 use cosmap_mapper::{SyncOperation, SyncTrigger};
 
-fn load(path: &str) -> DomainModel {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..").join(path);
-    cosmap_domain::load_file(&path).expect("valid model")
-}
-
-fn op<'m>(m: &'m LogicalModel, pattern: &str) -> &'m cosmap_mapper::operations::Operation {
-    m.operation(pattern)
-        .unwrap_or_else(|| panic!("no operation `{pattern}`"))
-}
-
-fn decision<'m>(m: &'m LogicalModel, rule: Rule, subject: &str) -> &'m cosmap_mapper::Decision {
-    m.decision(rule, subject)
-        .unwrap_or_else(|| panic!("no {} decision about `{subject}`", rule.as_str()))
-}
+mod common;
+use common::{decision, load, op};
 
 #[test]
 fn a_username_read_through_a_reference_is_stored_beside_it_and_kept_in_sync() {

@@ -2,17 +2,13 @@
 //! reads filter on, only where the workload costs less and the largest logical
 //! partition fits, on the bundled examples.
 
-use std::path::PathBuf;
-
 use cosmap_domain::DomainModel;
 use cosmap_mapper::cost::{cost, Consistency};
 use cosmap_mapper::operations::{OperationKind, ValueSource};
 use cosmap_mapper::{map, LogicalModel, Options, PartitionKeyValue, Rule};
 
-fn load(path: &str) -> DomainModel {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..").join(path);
-    cosmap_domain::load_file(&path).expect("valid model")
-}
+mod common;
+use common::load;
 
 fn decision<'m>(m: &'m LogicalModel, subject: &str) -> &'m cosmap_mapper::Decision {
     m.decision(Rule::PartitionKey, subject)

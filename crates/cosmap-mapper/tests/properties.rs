@@ -29,6 +29,9 @@ use cosmap_mapper::{
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 
+mod common;
+use common::{document, mapped};
+
 /// Cases per property: each maps a model of up to 8 aggregates twice or more.
 const CASES: u32 = 256;
 
@@ -576,16 +579,6 @@ fn the_strategy_reaches_every_shape() {
 }
 
 // Minimal cases of what the properties found.
-
-fn mapped(builder: ModelBuilder) -> LogicalModel {
-    map(&builder.build().expect("valid model"), &Options::default())
-}
-
-fn document<'a>(m: &'a LogicalModel, container: &str, name: &str) -> &'a DocumentType {
-    m.container(container)
-        .and_then(|c| c.document_type(name))
-        .unwrap_or_else(|| panic!("no document type {container}.{name}"))
-}
 
 /// A reference stored back on the many side (MR6) is named after the referring
 /// root; for a root called `Type` (or `Id`, `Ttl`) that name was `type`, which

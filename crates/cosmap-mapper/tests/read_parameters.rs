@@ -3,17 +3,10 @@
 //! (`Request::projected_properties`): the generated data access takes and returns these.
 
 use cosmap_domain::AttributeType;
-use cosmap_mapper::operations::{Operation, Parameter};
-use cosmap_mapper::{map, LogicalModel, Options};
+use cosmap_mapper::operations::Parameter;
 
-fn model(json: &str) -> LogicalModel {
-    let model = cosmap_domain::from_slice(json.as_bytes(), None).expect("valid model");
-    map(&model, &Options::default())
-}
-
-fn op<'m>(m: &'m LogicalModel, pattern: &str) -> &'m Operation {
-    m.operation(pattern).expect("operation")
-}
+mod common;
+use common::{from_json, op};
 
 fn parameter(name: &str, ty: AttributeType, list: bool) -> Parameter {
     Parameter {
@@ -49,7 +42,7 @@ const SHOP: &str = r#"{
 
 #[test]
 fn a_reads_parameters_are_typed_by_the_attributes_its_filters_compare() {
-    let m = model(SHOP);
+    let m = from_json(SHOP);
     assert_eq!(
         op(&m, "orders in a range").parameters,
         [
@@ -72,7 +65,7 @@ fn a_reads_parameters_are_typed_by_the_attributes_its_filters_compare() {
 
 #[test]
 fn a_short_form_query_names_the_properties_it_selects() {
-    let m = model(SHOP);
+    let m = from_json(SHOP);
     let newest = op(&m, "newest orders of a customer");
     let sql = newest.requests[0].sql().expect("a query");
     assert!(sql.starts_with("SELECT c.id, "), "{sql}");

@@ -7,7 +7,10 @@ use cosmap_domain::{
     AccessKind, AccessPattern, Aggregate, Attribute, AttributeType, Cardinality, DomainModel, Entity, Growth,
     ModelBuilder, Relationship, ThresholdOverrides, ValueObject,
 };
-use cosmap_mapper::{map, Decision, LogicalModel, Options, PartitionKeyValue, Role, Rule};
+use cosmap_mapper::{map, LogicalModel, Options, PartitionKeyValue, Role, Rule};
+
+mod common;
+use common::{decision, mapped};
 
 fn text(name: &str) -> Attribute {
     Attribute::new(name, AttributeType::String)
@@ -28,15 +31,6 @@ fn basket(rel: Relationship, line_bytes: f64) -> ModelBuilder {
         )
         .aggregate(Aggregate::new("Basket").member("Line"))
         .relationship(rel)
-}
-
-fn mapped(builder: ModelBuilder) -> LogicalModel {
-    map(&builder.build().expect("valid model"), &Options::default())
-}
-
-fn decision<'a>(m: &'a LogicalModel, rule: Rule, subject: &str) -> &'a Decision {
-    m.decision(rule, subject)
-        .unwrap_or_else(|| panic!("no {rule:?} decision about {subject}: {:#?}", m.decisions))
 }
 
 fn is_separate(m: &LogicalModel, container: &str, doc: &str) -> bool {

@@ -12,21 +12,14 @@ use cosmap_mapper::cost::{cost, Consistency};
 use cosmap_mapper::operations::{OperationKind, Purpose, ValueSource};
 use cosmap_mapper::{map, LogicalModel, Options};
 
-/// A model of `crates/cosmap-verify/tests/models/` (verify runs them too).
-fn model(name: &str) -> DomainModel {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("../cosmap-verify/tests/models/{name}.json"));
-    cosmap_domain::load_file(&path).expect("valid model")
-}
-
-fn operation<'m>(m: &'m LogicalModel, pattern: &str) -> &'m cosmap_mapper::operations::Operation {
-    m.operation(pattern).expect("the pattern")
-}
+mod common;
+use common::{decision, op, test_model};
 
 #[test]
 fn a_thousand_references_are_read_in_one_query_not_a_point_read_each() {
-    let m = map(&model("list-of-a-thousand-references"), &Options::default());
+    let m = map(&test_model("list-of-a-thousand-references"), &Options::default());
     for pattern in ["parts of a product", "parts of a product as elements"] {
-        let op = operation(&m, pattern);
+        let op = op(&m, pattern);
         assert_eq!(op.requests.len(), 2, "{pattern}: {op:?}");
         let parts = &op.requests[1];
         assert!(
@@ -42,7 +35,7 @@ fn a_thousand_references_are_read_in_one_query_not_a_point_read_each() {
 
 #[test]
 fn a_long_list_costs_no_more_than_the_naive_port_reads_it() {
-    let model = model("list-of-a-thousand-references");
+    let model = test_model("list-of-a-thousand-references");
     let e = cost(&model, &Options::default(), Consistency::default());
     for p in &e.patterns {
         assert!(
@@ -58,10 +51,10 @@ fn a_long_list_costs_no_more_than_the_naive_port_reads_it() {
 
 #[test]
 fn a_count_runs_in_the_partition_its_children_share() {
-    let m = map(&model("count-in-the-parents-partition"), &Options::default());
+    let m = map(&test_model("count-in-the-parents-partition"), &Options::default());
     let checkins = m.container("CheckIn").expect("the check-ins");
     assert_eq!(checkins.partition_key.paths, ["/eventId"]);
-    let count = &operation(&m, "event by id").requests[1];
+    let count = &op(&m, "event by id").requests[1];
     assert!(matches!(count.purpose, Purpose::Count { .. }), "{count:?}");
     assert_eq!(count.kind(), OperationKind::SinglePartitionQuery);
     assert_eq!(
@@ -97,7 +90,7 @@ fn a_key_moves_only_when_it_saves_more_than_the_decision_margin() {
     // Unpinned, with check-ins also read by id (which a key by event makes queries
     // across partitions): the key by event saves a part of what the patterns cost.
     let unpinned = |margin: f64| {
-        with(&model("count-in-the-parents-partition"), |spec| {
+        with(&test_model("count-in-the-parents-partition"), |spec| {
             spec.aggregates.iter_mut().for_each(|a| a.partition_key = None);
             // A copy of the check-ins into `Event` would serve the read by event too
             // (for about as much): avoided, so the key alone is weighed.
@@ -133,7 +126,7 @@ fn a_key_moves_only_when_it_saves_more_than_the_decision_margin() {
 
 #[test]
 fn a_pinned_identity_is_kept_and_said_to_be_pinned() {
-    let pinned = with(&model("count-in-the-parents-partition"), |spec| {
+    let pinned = with(&test_model("count-in-the-parents-partition"), |spec| {
         let checkin = spec.aggregates.iter_mut().find(|a| a.root == "CheckIn").unwrap();
         checkin.partition_key = Some("checkInId".into());
     });
@@ -145,7 +138,7 @@ fn a_pinned_identity_is_kept_and_said_to_be_pinned() {
 
 #[test]
 fn a_pinned_key_is_kept_even_where_it_costs_more_and_its_cost_is_reported() {
-    let pinned = with(&model("count-in-the-parents-partition"), |spec| {
+    let pinned = with(&test_model("count-in-the-parents-partition"), |spec| {
         let event = spec.aggregates.iter_mut().find(|a| a.root == "Event").unwrap();
         event.partition_key = Some("title".into());
         // The check-ins keep their identity: the figures are the events' alone.
@@ -164,7 +157,10 @@ fn a_pinned_key_is_kept_even_where_it_costs_more_and_its_cost_is_reported() {
 
 #[test]
 fn each_holder_of_an_extended_reference_pays_only_its_own_rewrites() {
-    let m = map(&model("two-holders-of-one-extended-reference"), &Options::default());
+    let m = map(
+        &test_model("two-holders-of-one-extended-reference"),
+        &Options::default(),
+    );
     let decision = |subject: &str| {
         m.decision(cosmap_mapper::Rule::ExtendedReference, subject)
             .unwrap_or_else(|| panic!("a decision on {subject}"))
@@ -177,7 +173,7 @@ fn each_holder_of_an_extended_reference_pays_only_its_own_rewrites() {
     assert!(review.outcome.starts_with("stores"), "{review:?}");
     assert!(post.outcome.starts_with("keeps a plain reference"), "{post:?}");
     // The same as when the review is the only holder.
-    let alone = with(&model("two-holders-of-one-extended-reference"), |spec| {
+    let alone = with(&test_model("two-holders-of-one-extended-reference"), |spec| {
         spec.access_patterns.retain(|p| p.name != "post with its author's name");
     });
     let m = map(&alone, &Options::default());
@@ -223,7 +219,7 @@ fn drawn_models(n: usize) -> Vec<DomainModel> {
 
 #[test]
 fn every_query_a_pattern_or_a_worker_sends_is_indexed() {
-    let created_only = with(&model("two-holders-of-one-extended-reference"), |spec| {
+    let created_only = with(&test_model("two-holders-of-one-extended-reference"), |spec| {
         spec.access_patterns.retain(|p| p.name != "update a user");
         spec.access_patterns.push(
             serde_json::from_str(
@@ -269,7 +265,7 @@ fn every_query_a_pattern_or_a_worker_sends_is_indexed() {
 
 #[test]
 fn a_path_filter_and_the_same_filter_written_bare_give_one_design() {
-    let path = model("path-filter-to-a-copy");
+    let path = test_model("path-filter-to-a-copy");
     let bare = with(&path, |spec| {
         for p in &mut spec.access_patterns {
             for f in &mut p.filter {
@@ -297,7 +293,7 @@ fn a_path_filter_and_the_same_filter_written_bare_give_one_design() {
             .collect::<Vec<_>>()
     };
     assert_eq!(kinds(&a), kinds(&b));
-    let read = operation(&a, "posts of an author");
+    let read = op(&a, "posts of an author");
     assert_eq!(read.kind, OperationKind::SinglePartitionQuery, "{read:?}");
     assert_eq!(read.requests[0].container, "User");
 }
@@ -306,7 +302,7 @@ fn a_path_filter_and_the_same_filter_written_bare_give_one_design() {
 fn copies_that_make_the_whole_design_dearer_are_not_kept() {
     // A copy of the huge `Account3` into `Account4` saves its own read's fan-out, but
     // `Account4`'s other query then fans out over thousands of partitions.
-    let model = model("copy-that-grows-its-target");
+    let model = test_model("copy-that-grows-its-target");
     let m = map(&model, &Options::default());
     let copies = m
         .containers
@@ -327,7 +323,7 @@ fn copies_that_make_the_whole_design_dearer_are_not_kept() {
 fn a_feed_of_a_holder_carries_its_extended_reference() {
     // The feed is weighed first; the extended reference after it must still be kept,
     // on the posts and on their feed, or the feed's read follows a reference per post.
-    let model = model("feed-beside-an-extended-reference");
+    let model = test_model("feed-beside-an-extended-reference");
     let m = map(&model, &Options::default());
     let feed = m
         .container("Feeds")
@@ -341,7 +337,7 @@ fn a_feed_of_a_holder_carries_its_extended_reference() {
     let extended = author.extended.as_ref().expect("extended on the feed too");
     assert_eq!(extended.attributes[0].name, "username");
     assert!(extended.sync.is_none(), "the feed's own sync keeps it");
-    let newest = operation(&m, "the newest posts");
+    let newest = op(&m, "the newest posts");
     assert_eq!(newest.requests.len(), 1, "{newest:?}");
     let report = cost(&model, &Options::default(), Consistency::default());
     assert!(
@@ -349,14 +345,6 @@ fn a_feed_of_a_holder_carries_its_extended_reference() {
         "{:?}",
         report.totals
     );
-}
-
-fn decision<'m>(m: &'m LogicalModel, rule: cosmap_mapper::Rule, subject: &str) -> &'m cosmap_mapper::Decision {
-    m.decisions
-        .iter()
-        .rev()
-        .find(|d| d.rule == rule && d.subject == subject)
-        .unwrap_or_else(|| panic!("a {rule} decision on {subject}"))
 }
 
 fn pinned(d: &cosmap_mapper::Decision) -> Option<&str> {
@@ -367,7 +355,7 @@ fn pinned(d: &cosmap_mapper::Decision) -> Option<&str> {
 fn pinned_optimisations_are_kept_or_avoided_and_their_cost_is_reported() {
     use cosmap_domain::{Pin, PinnedOptimisation};
     use cosmap_mapper::Rule;
-    let base = model("two-holders-of-one-extended-reference");
+    let base = test_model("two-holders-of-one-extended-reference");
     let m = map(&base, &Options::default());
     // Unpinned: the post's reference stays plain, the review's is extended.
     assert!(decision(&m, Rule::ExtendedReference, "Post.author")
@@ -418,7 +406,7 @@ fn pinned_optimisations_are_kept_or_avoided_and_their_cost_is_reported() {
 #[test]
 fn a_pinned_copy_is_kept_where_the_whole_design_would_refuse_it() {
     use cosmap_domain::{Pin, PinnedOptimisation};
-    let base = model("copy-that-grows-its-target");
+    let base = test_model("copy-that-grows-its-target");
     let pinned_model = with(&base, |spec| {
         spec.pins = vec![Pin::keep(PinnedOptimisation::Copy, "Account3 by code")];
     });
@@ -438,7 +426,7 @@ fn a_pinned_copy_is_kept_where_the_whole_design_would_refuse_it() {
 #[test]
 fn a_pin_no_candidate_answers_is_recorded() {
     use cosmap_domain::{Pin, PinnedOptimisation};
-    let base = model("two-holders-of-one-extended-reference");
+    let base = test_model("two-holders-of-one-extended-reference");
     let pinned_model = with(&base, |spec| {
         spec.pins = vec![Pin::keep(PinnedOptimisation::Subset, "post with its author's name")];
     });
@@ -480,7 +468,7 @@ fn a_count_that_makes_an_unbounded_workload_carryable_is_kept() {
     // Counting check-ins across partitions at 700 reads a second fans out faster than
     // partitions add throughput: no container carries it. Kept on the event, the count
     // makes the workload bounded; weighed by finite differences alone it "saved 0".
-    let model = model("count-that-makes-a-workload-carryable");
+    let model = test_model("count-that-makes-a-workload-carryable");
     let report = cost(&model, &Options::default(), Consistency::default());
     assert!(report.totals.rules.is_infinite());
     assert!(report.totals.optimised.is_finite(), "{:?}", report.totals);
@@ -495,9 +483,9 @@ fn a_copy_refused_before_the_counts_is_weighed_again_and_carries_the_count() {
     // At the copy step the count queries make every design unbounded, so the copy of
     // events into their city saves nothing that counts; once the count is kept on the
     // event, round two makes the copy, which carries the count: one request per read.
-    let model = model("copy-that-carries-a-count");
+    let model = test_model("copy-that-carries-a-count");
     let m = map(&model, &Options::default());
-    let read = operation(&m, "events in a city");
+    let read = op(&m, "events in a city");
     assert_eq!(read.requests.len(), 1, "{:?}", read.requests);
     assert_eq!(read.requests[0].container, "City");
     let copy = m
@@ -530,10 +518,10 @@ fn workload_around(model: &DomainModel, step: &str) -> (f64, f64) {
 /// attribute, or takes a short form, stays a query.
 #[test]
 fn a_read_by_a_claimed_value_reads_the_claim_then_its_owner() {
-    let model = model("reads-by-claimed-values");
+    let model = test_model("reads-by-claimed-values");
     let m = map(&model, &Options::default());
     for (pattern, owner) in [("account by email", "Account"), ("ticket by code", "Ticket")] {
-        let op = operation(&m, pattern);
+        let op = op(&m, pattern);
         assert_eq!(op.kind, OperationKind::PointRead, "{pattern}: {op:?}");
         let [claim, read] = op.requests.as_slice() else {
             panic!("{pattern}: two requests: {op:?}");
@@ -552,7 +540,7 @@ fn a_read_by_a_claimed_value_reads_the_claim_then_its_owner() {
         );
     }
     for pattern in ["account by handle and status", "account email by handle"] {
-        let op = operation(&m, pattern);
+        let op = op(&m, pattern);
         assert!(
             op.requests
                 .iter()
@@ -576,7 +564,7 @@ fn a_read_by_a_claimed_value_reads_the_claim_then_its_owner() {
 /// where its writes would cost more than it saves.
 #[test]
 fn a_copy_is_weighed_at_any_rate_by_its_price() {
-    let base = model("path-filter-to-a-copy");
+    let base = test_model("path-filter-to-a-copy");
     let rated = |read: f64, write: f64| {
         with(&base, |spec| {
             for p in &mut spec.access_patterns {
@@ -641,7 +629,7 @@ fn a_partition_count_driven_by_its_own_fan_out_is_warned_about() {
 /// than the naive port.
 #[test]
 fn tag_names_are_kept_beside_each_reference_of_a_list() {
-    let model = model("extended-references-on-a-list");
+    let model = test_model("extended-references-on-a-list");
     let m = map(&model, &Options::default());
     let product = m
         .container("Product")
@@ -655,9 +643,9 @@ fn tag_names_are_kept_beside_each_reference_of_a_list() {
         ["name"]
     );
     for pattern in ["product by id with tag names", "products of a category with tag names"] {
-        assert_eq!(operation(&m, pattern).requests.len(), 1, "{pattern}: no read per tag");
+        assert_eq!(op(&m, pattern).requests.len(), 1, "{pattern}: no read per tag");
     }
-    let rename = operation(&m, "rename a tag");
+    let rename = op(&m, "rename a tag");
     let find = rename
         .requests
         .iter()
@@ -684,7 +672,7 @@ fn tag_names_are_kept_beside_each_reference_of_a_list() {
 /// costs no more than the naive port.
 #[test]
 fn the_targets_of_every_results_list_are_read_in_one_query() {
-    let base = model("extended-references-on-a-list");
+    let base = test_model("extended-references-on-a-list");
     let often = with(&base, |spec| {
         for p in spec.access_patterns.iter_mut().filter(|p| p.name == "rename a tag") {
             p.per_second = 50.0;
@@ -699,7 +687,7 @@ fn the_targets_of_every_results_list_are_read_in_one_query() {
         product.references.iter().all(|r| r.extended.is_none()),
         "renamed too often to keep"
     );
-    let op = operation(&m, "products of a category with tag names");
+    let op = op(&m, "products of a category with tag names");
     let [_, tags] = op.requests.as_slice() else {
         panic!("the products, then their tags: {op:?}");
     };
@@ -714,11 +702,11 @@ fn the_targets_of_every_results_list_are_read_in_one_query() {
 /// and its short form carries the count.
 #[test]
 fn a_feed_weighed_again_after_the_counts_carries_the_count() {
-    let model = model("feed-with-counts");
+    let model = test_model("feed-with-counts");
     let m = map(&model, &Options::default());
     let feed = decision(&m, cosmap_mapper::Rule::Feed, "the newest posts");
     assert_ne!(feed.outcome, "no feed", "{feed:?}");
-    let op = operation(&m, "the newest posts");
+    let op = op(&m, "the newest posts");
     assert_eq!(op.kind, OperationKind::SinglePartitionQuery, "{op:?}");
     let sql = op.requests[0].sql().expect("a query");
     assert!(sql.contains("c.commentCount"), "{sql}");
@@ -782,7 +770,7 @@ fn a_step_runs_again_on_the_design_the_later_steps_left_until_nothing_changes() 
     assert_eq!(made.len(), 1, "one decision, the kept one: {made:?}");
     assert!(made[0].outcome.starts_with("stores `title`"), "{:?}", made[0]);
     // The read it serves reads the member's partition only.
-    let read = operation(&m, "recent loans of a member");
+    let read = op(&m, "recent loans of a member");
     assert_eq!(read.requests.len(), 1, "{:?}", read.requests);
 }
 
@@ -792,7 +780,7 @@ fn of_two_copies_dearer_together_the_one_that_pays_alone_is_kept() {
     // into their customer pays on its own. Together they cost more than none, which
     // used to refuse both; dropping the one whose drop leaves the cheapest design keeps
     // the other.
-    let model = model("one-copy-of-two-pays");
+    let model = test_model("one-copy-of-two-pays");
     let m = map(&model, &Options::default());
     let copies: Vec<&str> = m
         .containers
@@ -821,9 +809,9 @@ fn a_subset_of_the_counted_children_is_no_count() {
     // pinned `avoid`, so the read must count them with a query in the topic's
     // partition. The subset's length is not the count: it used to be taken for it,
     // and the read counted nothing (and was priced as if it did not need to).
-    let model = model("count-beside-a-subset");
+    let model = test_model("count-beside-a-subset");
     let m = map(&model, &Options::default());
-    let read = operation(&m, "a topic with its reply count");
+    let read = op(&m, "a topic with its reply count");
     let count = read
         .requests
         .iter()

@@ -1,0 +1,52 @@
+//! What the mapper's end-to-end tests share: loading a model (a file of the
+//! repository, JSON text or a builder), mapping it, and finding an operation, a
+//! decision or a document type of the logical model with a message naming what is
+//! missing. Each test file uses some of it.
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+
+use cosmap_domain::{DomainModel, ModelBuilder};
+use cosmap_mapper::operations::Operation;
+use cosmap_mapper::{map, Decision, DocumentType, LogicalModel, Options, Rule};
+
+/// `path` (relative to the repository's root) loaded and validated.
+pub fn load(path: &str) -> DomainModel {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..").join(path);
+    cosmap_domain::load_file(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// A model of `crates/cosmap-verify/tests/models/` (verify runs them too).
+pub fn test_model(name: &str) -> DomainModel {
+    load(&format!("crates/cosmap-verify/tests/models/{name}.json"))
+}
+
+/// The model in `json`, mapped with the default options.
+pub fn from_json(json: &str) -> LogicalModel {
+    let model = cosmap_domain::from_slice(json.as_bytes(), None).expect("valid model");
+    map(&model, &Options::default())
+}
+
+/// The model `builder` builds, mapped with the default options.
+pub fn mapped(builder: ModelBuilder) -> LogicalModel {
+    map(&builder.build().expect("valid model"), &Options::default())
+}
+
+/// The operation of `pattern`.
+pub fn op<'m>(m: &'m LogicalModel, pattern: &str) -> &'m Operation {
+    m.operation(pattern)
+        .unwrap_or_else(|| panic!("no operation `{pattern}`"))
+}
+
+/// The decision `rule` made about `subject`.
+pub fn decision<'m>(m: &'m LogicalModel, rule: Rule, subject: &str) -> &'m Decision {
+    m.decision(rule, subject)
+        .unwrap_or_else(|| panic!("no {} decision about `{subject}`: {:#?}", rule.as_str(), m.decisions))
+}
+
+/// Document type `name` of container `container`.
+pub fn document<'a>(m: &'a LogicalModel, container: &str, name: &str) -> &'a DocumentType {
+    m.container(container)
+        .and_then(|c| c.document_type(name))
+        .unwrap_or_else(|| panic!("no document type {container}.{name}"))
+}
