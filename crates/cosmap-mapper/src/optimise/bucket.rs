@@ -121,7 +121,8 @@ impl super::step::Optimisation for Buckets<'_> {
             c.element,
             crate::statistics::human_bytes(c.typical_items * c.item_bytes)
         );
-        let (outcome, reason) = if batch.kept(w) {
+        let (outcome, reason) = batch.said(
+            w,
             (
                 format!("stores `{}` in buckets by {} of `{}`", c.element, c.window.as_str(), c.time),
                 format!(
@@ -132,24 +133,17 @@ impl super::step::Optimisation for Buckets<'_> {
                     about(human_ru_per_second(saves)),
                     about(human_ru_per_second(adds))
                 ),
-            )
-        } else if batch.not_together(w) {
-            (
-                format!("keeps a document per `{}`", c.element),
-                super::not_together(&shape, "other buckets", saves, adds, batch.without),
-            )
-        } else {
-            (
-                format!("keeps a document per `{}`", c.element),
-                format!(
-                    "{shape} would save {} on the reads but add {} to the creates (each rewrites a bucket of about {} instead of writing {}): the workload's RU/s would not drop",
-                    about(human_ru_per_second(saves)),
-                    about(human_ru_per_second(adds)),
-                    crate::statistics::human_bytes(c.typical_items * c.item_bytes / 2.0),
-                    crate::statistics::human_bytes(c.item_bytes)
-                ),
-            )
-        };
+            ),
+            format!("keeps a document per `{}`", c.element),
+            (&shape, "other buckets"),
+            format!(
+                "{shape} would save {} on the reads but add {} to the creates (each rewrites a bucket of about {} instead of writing {}): the workload's RU/s would not drop",
+                about(human_ru_per_second(saves)),
+                about(human_ru_per_second(adds)),
+                crate::statistics::human_bytes(c.typical_items * c.item_bytes / 2.0),
+                crate::statistics::human_bytes(c.item_bytes)
+            ),
+        );
         trace
             .record(Rule::Bucket, c.subject(), outcome, reason)
             .with("window", c.window.as_str())

@@ -84,7 +84,8 @@ impl super::step::Optimisation for ComputedValues<'_> {
                 c.element, c.parent, c.child_container
             ),
         };
-        let (outcome, reason) = if batch.kept(w) {
+        let (outcome, reason) = batch.said(
+            w,
             (
                 format!("keeps `{}.{}`, its number of `{}`s", c.parent_document, c.name, c.element),
                 format!(
@@ -97,24 +98,17 @@ impl super::step::Optimisation for ComputedValues<'_> {
                     about(human_ru_per_second(saves)),
                     about(human_ru_per_second(adds))
                 ),
-            )
-        } else if batch.not_together(w) {
-            (
-                format!("counts `{}`s on each read", c.element),
-                super::not_together("keeping the count", "other counts", saves, adds, batch.without),
-            )
-        } else {
-            (
-                format!("counts `{}`s on each read", c.element),
-                format!(
-                    "keeping the count on the `{}` would save {} of count queries for {} but {how}, adding {}: the workload's RU/s would not drop",
-                    c.parent,
-                    about(human_ru_per_second(saves)),
-                    reads.join(", "),
-                    about(human_ru_per_second(adds))
-                ),
-            )
-        };
+            ),
+            format!("counts `{}`s on each read", c.element),
+            ("keeping the count", "other counts"),
+            format!(
+                "keeping the count on the `{}` would save {} of count queries for {} but {how}, adding {}: the workload's RU/s would not drop",
+                c.parent,
+                about(human_ru_per_second(saves)),
+                reads.join(", "),
+                about(human_ru_per_second(adds))
+            ),
+        );
         trace
             .record(
                 Rule::ComputedValue,

@@ -93,7 +93,8 @@ impl super::step::Optimisation for ExtendedReferences<'_> {
         let synced = changes(model, &c.target);
         let attributes: Vec<String> = c.attributes.iter().map(|a| format!("`{a}`")).collect();
         let reads: Vec<String> = c.patterns.iter().map(|p| format!("`{p}`")).collect();
-        let (outcome, reason) = if batch.kept(w) {
+        let (outcome, reason) = batch.said(
+            w,
             (
                 format!(
                     "stores {} of `{}` beside the reference",
@@ -122,32 +123,19 @@ impl super::step::Optimisation for ExtendedReferences<'_> {
                         )
                     }
                 ),
-            )
-        } else if batch.not_together(w) {
-            (
-                "keeps a plain reference".to_string(),
-                super::not_together(
-                    &format!("storing {}", attributes.join(", ")),
-                    "other extended references",
-                    saves,
-                    adds,
-                    batch.without,
-                ),
-            )
-        } else {
-            (
-                "keeps a plain reference".to_string(),
-                format!(
-                    "storing {} beside it would save {} of point reads for {} but add {} of writes (the rewrites of every `{}` when a `{}` changes, and larger documents): the workload's RU/s would not drop",
-                    attributes.join(", "),
-                    about(human_ru_per_second(saves)),
-                    reads.join(", "),
-                    about(human_ru_per_second(adds)),
-                    c.holder,
-                    c.target
-                ),
-            )
-        };
+            ),
+            "keeps a plain reference".to_string(),
+            (&format!("storing {}", attributes.join(", ")), "other extended references"),
+            format!(
+                "storing {} beside it would save {} of point reads for {} but add {} of writes (the rewrites of every `{}` when a `{}` changes, and larger documents): the workload's RU/s would not drop",
+                attributes.join(", "),
+                about(human_ru_per_second(saves)),
+                reads.join(", "),
+                about(human_ru_per_second(adds)),
+                c.holder,
+                c.target
+            ),
+        );
         trace
             .record(Rule::ExtendedReference, c.subject(), outcome, reason)
             .with("attributes", c.attributes.iter().cloned().collect::<Vec<_>>())

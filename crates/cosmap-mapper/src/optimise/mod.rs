@@ -238,6 +238,28 @@ impl<C> Batch<'_, C> {
     pub(crate) fn not_together(&self, w: &Weighed<'_, C>) -> bool {
         w.pin.is_none() && w.saving && !self.kept[w.place]
     }
+
+    /// The outcome and reason of `w`'s decision, the same three ways for every kind of
+    /// derived data: `kept` when kept; else the `plain` outcome (what reads do without
+    /// it), with [`not_together`]'s reason (`what` the candidate does, beside the
+    /// `others` of its kind) when it saves alone but not beside them, or `refused`
+    /// when it does not pay.
+    pub(crate) fn said(
+        &self,
+        w: &Weighed<'_, C>,
+        kept: (String, String),
+        plain: String,
+        (what, others): (&str, &str),
+        refused: String,
+    ) -> (String, String) {
+        if self.kept(w) {
+            kept
+        } else if self.not_together(w) {
+            (plain, not_together(what, others, w.saves, w.adds, self.without))
+        } else {
+            (plain, refused)
+        }
+    }
 }
 
 /// Weighs `candidates` the way derived data is chosen: the design with all of them

@@ -72,7 +72,8 @@ impl super::step::Optimisation for Subsets<'_> {
                 c.element, of.container
             ),
         };
-        let (outcome, reason) = if batch.kept(w) {
+        let (outcome, reason) = batch.said(
+            w,
             (
                 format!(
                     "keeps the newest {} `{}`s in `{}.{}`",
@@ -88,20 +89,18 @@ impl super::step::Optimisation for Subsets<'_> {
                     about(human_ru_per_second(adds)),
                     c.element
                 ),
-            )
-        } else {
-            (
-                format!("queries the newest `{}`s", c.element),
-                format!(
-                    "a subset of the newest {} in `{}` would save {} for `{}` but {how}, adding {}: the workload's RU/s would not drop",
-                    of.newest,
-                    c.parent_document,
-                    about(human_ru_per_second(saves)),
-                    c.pattern,
-                    about(human_ru_per_second(adds))
-                ),
-            )
-        };
+            ),
+            format!("queries the newest `{}`s", c.element),
+            (&format!("a subset of the newest {}", of.newest), "other subsets"),
+            format!(
+                "a subset of the newest {} in `{}` would save {} for `{}` but {how}, adding {}: the workload's RU/s would not drop",
+                of.newest,
+                c.parent_document,
+                about(human_ru_per_second(saves)),
+                c.pattern,
+                about(human_ru_per_second(adds))
+            ),
+        );
         trace
             .record(Rule::Subset, c.pattern.as_str(), outcome, reason)
             .with("newest", of.newest)

@@ -74,7 +74,8 @@ impl super::step::Optimisation for TreeAncestors<'_> {
         let (c, saves, adds) = (w.candidate, w.saves, w.adds);
         let reads: Vec<String> = c.patterns.iter().map(|p| format!("`{p}`")).collect();
         let stored = stored_attributes(c);
-        let (outcome, reason) = if batch.kept(w) {
+        let (outcome, reason) = batch.said(
+            w,
             (
                 format!("stores every ancestor up `{}` on each `{}`, root first", c.parent, c.element),
                 format!(
@@ -92,23 +93,16 @@ impl super::step::Optimisation for TreeAncestors<'_> {
                     c.typical,
                     about(human_ru_per_second(adds))
                 ),
-            )
-        } else if batch.not_together(w) {
-            (
-                format!("follows `{}` up, one point read per level", c.parent),
-                super::not_together("the list", "other ancestors lists", saves, adds, batch.without),
-            )
-        } else {
-            (
-                format!("follows `{}` up, one point read per level", c.parent),
-                format!(
-                    "a list of ancestors would save {} of point reads for {} but add {} of writes (the parent read on each create, the rewrite of the descendants on each change, larger documents): the workload's RU/s would not drop",
-                    about(human_ru_per_second(saves)),
-                    reads.join(", "),
-                    about(human_ru_per_second(adds))
-                ),
-            )
-        };
+            ),
+            format!("follows `{}` up, one point read per level", c.parent),
+            ("the list", "other ancestors lists"),
+            format!(
+                "a list of ancestors would save {} of point reads for {} but add {} of writes (the parent read on each create, the rewrite of the descendants on each change, larger documents): the workload's RU/s would not drop",
+                about(human_ru_per_second(saves)),
+                reads.join(", "),
+                about(human_ru_per_second(adds))
+            ),
+        );
         trace
             .record(Rule::TreeAncestors, c.subject(), outcome, reason)
             .with("attributes", c.attributes.iter().cloned().collect::<Vec<_>>())
