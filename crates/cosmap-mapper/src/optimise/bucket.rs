@@ -148,9 +148,7 @@ impl super::step::Optimisation for Buckets<'_> {
             .record(Rule::Bucket, c.subject(), outcome, reason)
             .with("window", c.window.as_str())
             .with("time", c.time.as_str())
-            .with("typicalItems", units::round(c.typical_items))
-            .with("savesRuPerSecond", units::round(saves))
-            .with("addsRuPerSecond", units::round(adds));
+            .with("typicalItems", units::round(c.typical_items));
     }
 }
 

@@ -10,7 +10,6 @@ use std::collections::{BTreeMap, BTreeSet};
 use cosmap_domain::{AccessKind, DomainModel};
 
 use super::{Batch, Priced, Weighed};
-use crate::cost::units;
 use crate::decision::{Rule, Trace};
 use crate::logical_model::{ComputedValue, Container, DocumentType, Keeping, Role};
 use crate::operations::Purpose;
@@ -68,7 +67,7 @@ impl super::step::Optimisation for ComputedValues<'_> {
     }
 
     fn affected(&self, c: &Candidate) -> BTreeSet<String> {
-        affected(self.model, c)
+        super::affected(self.model, |p| c.patterns.contains(p), &[&c.element])
     }
 
     fn record(&self, w: &Weighed<'_, Candidate>, batch: &Batch<'_, Candidate>, trace: &mut Trace) {
@@ -117,9 +116,7 @@ impl super::step::Optimisation for ComputedValues<'_> {
                 reason,
             )
             .with("counts", c.element.as_str())
-            .with("kept", c.kept.as_str())
-            .with("savesRuPerSecond", units::round(saves))
-            .with("addsRuPerSecond", units::round(adds));
+            .with("kept", c.kept.as_str());
     }
 
     fn made(&self, before: &[Container], after: &[Container], batch: &Batch<'_, Candidate>, trace: &mut Trace) {
@@ -241,20 +238,6 @@ fn keeping(
         SyncOperation::Recount,
     );
     Ok(Keeping::ChangeFeed { sync })
-}
-
-/// The patterns a kept count changes: the reads that count, and the writes of the
-/// counted element.
-fn affected(model: &DomainModel, c: &Candidate) -> BTreeSet<String> {
-    model
-        .access_patterns()
-        .iter()
-        .filter(|p| match p.kind {
-            AccessKind::Read => c.patterns.contains(&p.name),
-            AccessKind::Write => p.start == c.element || p.returns.contains(&c.element),
-        })
-        .map(|p| p.name.clone())
-        .collect()
 }
 
 /// `containers` with each candidate's count on its parent's documents.

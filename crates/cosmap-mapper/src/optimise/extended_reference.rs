@@ -13,7 +13,6 @@ use cosmap_domain::{AccessKind, ChangeRate, DomainModel};
 
 use super::{Batch, Weighed};
 use crate::cost::facts;
-use crate::cost::units;
 use crate::decision::{Rule, Trace};
 use crate::logical_model::{Container, DocumentType, ExtendedReference, Property, Role};
 use crate::operations::PropertyPath;
@@ -71,7 +70,7 @@ impl super::step::Optimisation for ExtendedReferences<'_> {
     }
 
     fn affected(&self, c: &Candidate) -> BTreeSet<String> {
-        affected(self.model, c)
+        super::affected(self.model, |p| c.patterns.contains(p), &[&c.holder, &c.target])
     }
 
     /// Each candidate is charged only the rewrites of its own holders.
@@ -139,9 +138,7 @@ impl super::step::Optimisation for ExtendedReferences<'_> {
         trace
             .record(Rule::ExtendedReference, c.subject(), outcome, reason)
             .with("attributes", c.attributes.iter().cloned().collect::<Vec<_>>())
-            .with("synced", synced)
-            .with("savesRuPerSecond", units::round(saves))
-            .with("addsRuPerSecond", units::round(adds));
+            .with("synced", synced);
     }
 }
 
@@ -229,23 +226,6 @@ fn candidates(model: &DomainModel, containers: &[Container], trace: &mut Trace) 
         }
     }
     found.into_values().collect()
-}
-
-/// The patterns an extended reference changes: the reads that follow it, and the
-/// writes of its holder or its target.
-fn affected(model: &DomainModel, c: &Candidate) -> BTreeSet<String> {
-    model
-        .access_patterns()
-        .iter()
-        .filter(|p| {
-            let touches = |element: &str| p.start == element || p.returns.iter().any(|r| r == element);
-            match p.kind {
-                AccessKind::Read => c.patterns.contains(&p.name),
-                AccessKind::Write => touches(&c.holder) || touches(&c.target),
-            }
-        })
-        .map(|p| p.name.clone())
-        .collect()
 }
 
 /// `containers` with each candidate's reference extended in its holder's documents.

@@ -7,7 +7,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
-use cosmap_domain::{DomainModel, PinChoice};
+use cosmap_domain::{AccessKind, DomainModel, PinChoice};
 
 use crate::cost::design::Design;
 use crate::cost::{facts, Consistency};
@@ -174,9 +174,12 @@ pub(crate) struct Weighed<'c, C> {
 }
 
 impl<C> Weighed<'_, C> {
-    /// Completes `decision` (this candidate's): the figure at which it would flip, and,
-    /// when the model pins it, the pin and what it costs. `kept`: whether it was kept.
+    /// Completes `decision` (this candidate's): what it saves and adds, the figure at
+    /// which it would flip, and, when the model pins it, the pin and what it costs. `kept`: whether it was kept.
     pub(crate) fn mark(&self, decision: &mut crate::decision::Decision, kept: bool) {
+        decision
+            .with("savesRuPerSecond", crate::cost::units::round(self.saves))
+            .with("addsRuPerSecond", crate::cost::units::round(self.adds));
         break_even(decision, self.saves, self.adds, kept);
         if let Some(choice) = self.pin {
             pins::mark(decision, choice, self.saves, self.adds);
@@ -421,6 +424,23 @@ pub(crate) fn not_together(what: &str, others: &str, saves: f64, adds: f64, with
         about(human_ru_per_second(adds)),
         human_ru_per_second(without)
     )
+}
+
+/// The patterns a candidate of derived data changes: the reads `reads` names (those
+/// it serves), and every write that starts at or returns one of the `written`
+/// elements (those that keep it current, or write larger documents).
+pub(crate) fn affected(model: &DomainModel, reads: impl Fn(&str) -> bool, written: &[&str]) -> BTreeSet<String> {
+    model
+        .access_patterns()
+        .iter()
+        .filter(|p| match p.kind {
+            AccessKind::Read => reads(&p.name),
+            AccessKind::Write => written
+                .iter()
+                .any(|e| p.start == *e || p.returns.iter().any(|r| r == e)),
+        })
+        .map(|p| p.name.clone())
+        .collect()
 }
 
 /// The home document of `element`: its root or entity document (not a copy), with

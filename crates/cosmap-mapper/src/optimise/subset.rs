@@ -13,7 +13,6 @@ use cosmap_domain::{AccessKind, AccessPattern, DomainModel, FilterOp};
 use super::copy::strip_sensitive;
 use super::{Batch, Weighed};
 use crate::cost::constants::DEFAULT_ITEM_BYTES;
-use crate::cost::units;
 use crate::decision::{Rule, Trace};
 use crate::logical_model::{
     Container, ContainerKind, DocumentType, Embedded, EmbeddedKind, Keeping, Property, Role, SubsetOf,
@@ -56,7 +55,7 @@ impl super::step::Optimisation for Subsets<'_> {
     }
 
     fn affected(&self, c: &Candidate) -> BTreeSet<String> {
-        affected(self.model, c)
+        super::affected(self.model, |p| p == c.pattern, &[&c.element, &c.parent_document])
     }
 
     fn record(&self, w: &Weighed<'_, Candidate>, batch: &Batch<'_, Candidate>, trace: &mut Trace) {
@@ -104,9 +103,7 @@ impl super::step::Optimisation for Subsets<'_> {
         trace
             .record(Rule::Subset, c.pattern.as_str(), outcome, reason)
             .with("newest", of.newest)
-            .with("kept", of.kept.as_str())
-            .with("savesRuPerSecond", units::round(saves))
-            .with("addsRuPerSecond", units::round(adds));
+            .with("kept", of.kept.as_str());
     }
 
     fn made(&self, before: &[Container], after: &[Container], batch: &Batch<'_, Candidate>, trace: &mut Trace) {
@@ -308,23 +305,6 @@ fn parent<'c>(
         SyncOperation::Resubset,
     );
     Some((pc, pd, Keeping::ChangeFeed { sync }))
-}
-
-/// The patterns a subset changes: the read it serves, and the writes of the child or
-/// the parent.
-fn affected(model: &DomainModel, c: &Candidate) -> BTreeSet<String> {
-    let parent = c.parent_document.as_str();
-    model
-        .access_patterns()
-        .iter()
-        .filter(|p| match p.kind {
-            AccessKind::Read => p.name == c.pattern,
-            AccessKind::Write => [c.element.as_str(), parent]
-                .iter()
-                .any(|e| p.start == *e || p.returns.iter().any(|r| r == e)),
-        })
-        .map(|p| p.name.clone())
-        .collect()
 }
 
 /// `containers` with each candidate's subset embedded in its parent's documents.

@@ -66,7 +66,7 @@ impl super::step::Optimisation for TreeAncestors<'_> {
     }
 
     fn affected(&self, c: &Candidate) -> BTreeSet<String> {
-        affected(self.model, c)
+        super::affected(self.model, |p| c.patterns.contains(p), &[&c.element])
     }
 
     fn record(&self, w: &Weighed<'_, Candidate>, batch: &Batch<'_, Candidate>, trace: &mut Trace) {
@@ -107,9 +107,7 @@ impl super::step::Optimisation for TreeAncestors<'_> {
             .record(Rule::TreeAncestors, c.subject(), outcome, reason)
             .with("attributes", c.attributes.iter().cloned().collect::<Vec<_>>())
             .with("maxDepth", c.max)
-            .with("listBytes", units::round(list_bytes(model, c)))
-            .with("savesRuPerSecond", units::round(saves))
-            .with("addsRuPerSecond", units::round(adds));
+            .with("listBytes", units::round(list_bytes(model, c)));
     }
 }
 
@@ -271,19 +269,6 @@ fn fits(model: &DomainModel, c: &Candidate, trace: &mut Trace) -> bool {
         .with("maxDepth", c.max)
         .with("listBytes", units::round(bytes));
     false
-}
-
-/// The patterns an ancestors list changes: the reads of it, and the writes of its element.
-fn affected(model: &DomainModel, c: &Candidate) -> BTreeSet<String> {
-    model
-        .access_patterns()
-        .iter()
-        .filter(|p| match p.kind {
-            AccessKind::Read => c.patterns.contains(&p.name),
-            AccessKind::Write => p.start == c.element || p.returns.contains(&c.element),
-        })
-        .map(|p| p.name.clone())
-        .collect()
 }
 
 /// `containers` with an ancestors list on each candidate's root documents.
