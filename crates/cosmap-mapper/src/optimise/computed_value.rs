@@ -121,12 +121,10 @@ impl super::step::Optimisation for ComputedValues<'_> {
 
     fn made(&self, before: &[Container], after: &[Container], batch: &Batch<'_, Candidate>, trace: &mut Trace) {
         let why = |k: &Container| {
-            let counted: Vec<String> = batch
-                .weighed
-                .iter()
-                .filter(|w| batch.kept(w) && w.candidate.child_container == k.name)
-                .map(|w| format!("`{}`s on their `{}`", w.candidate.element, w.candidate.parent))
-                .collect();
+            let counted = batch.kept_where(
+                |c| c.child_container == k.name,
+                |c| format!("`{}`s on their `{}`", c.element, c.parent),
+            );
             (!counted.is_empty()).then(|| format!("its change feed keeps the counts of {}", counted.join(", ")))
         };
         super::copy::mark_children_sources(before, after, why, trace);

@@ -242,6 +242,15 @@ impl<C> Batch<'_, C> {
         w.pin.is_none() && w.saving && !self.kept[w.place]
     }
 
+    /// Each kept candidate that `which` picks, as `say` words it.
+    pub(crate) fn kept_where(&self, which: impl Fn(&C) -> bool, say: impl Fn(&C) -> String) -> Vec<String> {
+        self.weighed
+            .iter()
+            .filter(|w| self.kept(w) && which(w.candidate))
+            .map(|w| say(w.candidate))
+            .collect()
+    }
+
     /// The outcome and reason of `w`'s decision, the same three ways for every kind of
     /// derived data: `kept` when kept; else the `plain` outcome (what reads do without
     /// it), with [`not_together`]'s reason (`what` the candidate does, beside the

@@ -108,24 +108,10 @@ impl super::step::Optimisation for Subsets<'_> {
 
     fn made(&self, before: &[Container], after: &[Container], batch: &Batch<'_, Candidate>, trace: &mut Trace) {
         let why = |k: &Container| {
-            let kept: Vec<String> = batch
-                .weighed
-                .iter()
-                .filter(|w| batch.kept(w))
-                .filter(|w| {
-                    w.candidate
-                        .embedded
-                        .subset
-                        .as_ref()
-                        .is_some_and(|of| of.container == k.name)
-                })
-                .map(|w| {
-                    format!(
-                        "the newest `{}`s in `{}`",
-                        w.candidate.element, w.candidate.parent_document
-                    )
-                })
-                .collect();
+            let kept = batch.kept_where(
+                |c| c.embedded.subset.as_ref().is_some_and(|of| of.container == k.name),
+                |c| format!("the newest `{}`s in `{}`", c.element, c.parent_document),
+            );
             (!kept.is_empty()).then(|| format!("its change feed keeps {}", kept.join(", ")))
         };
         super::copy::mark_children_sources(before, after, why, trace);
