@@ -58,3 +58,43 @@ fn syncs_from_the_change_feed_do_not_make_a_write_non_atomic() {
     assert!(save.requests.iter().any(|r| r.container == "Account"), "{save:#?}");
     assert!(save.is_atomic());
 }
+
+/// A member written once for each of its aggregate's: the plan says where the count
+/// it is priced at comes from (the relationship's `avg`, else its `max`), never "on
+/// average" for a maximum.
+#[test]
+fn a_member_write_says_where_its_count_comes_from() {
+    let model = |counts: &str| {
+        from_json(&format!(
+            r#"{{
+              "name": "Tickets",
+              "entities": [
+                {{ "name": "Order", "identity": "orderId", "attributes": [{{ "name": "total", "type": "decimal" }}] }},
+                {{ "name": "Ticket", "identity": "ticketId", "attributes": [{{ "name": "holderName", "type": "string" }}] }}
+              ],
+              "relationships": [{{ "from": "Order", "to": "Ticket", "cardinality": "few"{counts} }}],
+              "aggregates": [{{ "root": "Order", "members": ["Ticket"] }}],
+              "accessPatterns": [
+                {{ "name": "place an order", "kind": "write", "write": "create", "start": "Order", "returns": ["Order", "Ticket"], "perSecond": 5 }}
+              ]
+            }}"#
+        ))
+    };
+    let said = |m: &cosmap_mapper::LogicalModel| {
+        let op = op(m, "place an order");
+        let each = op
+            .requests
+            .iter()
+            .find_map(|r| r.purpose.each())
+            .expect("a write per ticket");
+        (each.typical, each.to_string())
+    };
+    assert_eq!(
+        said(&model(r#", "max": 10, "avg": 2.5"#)),
+        (2.5, " of the `Order` (2.5 on average)".to_string())
+    );
+    assert_eq!(
+        said(&model(r#", "max": 4"#)),
+        (4.0, " of the `Order` (4 at most)".to_string())
+    );
+}

@@ -15,7 +15,7 @@ mod resolve;
 mod sql;
 
 pub use naive::naive_operations;
-pub use purpose::{Each, Purpose};
+pub use purpose::{Counted, Each, Purpose};
 pub use request::{
     Action, Operation, OperationKind, Parameter, PropertyPath, Request, ValueSource, WriteKind, WrittenPartition,
 };

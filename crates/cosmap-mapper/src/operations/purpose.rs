@@ -233,17 +233,35 @@ pub enum Purpose {
 pub struct Each {
     /// The pattern's start, which holds the members (`Order`).
     pub of: String,
-    /// How many it holds typically: the relationship's `avg`, else its `max`.
+    /// How many it holds typically: the relationship's `avg`, else its `max`, else 1.
     pub typical: f64,
+    /// Where `typical` comes from, as the plan says it.
+    pub counted: Counted,
+}
+
+/// Where a typical count of members comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Counted {
+    /// The relationship's `avg`.
+    OnAverage,
+    /// The relationship's `max` (it gives no `avg`): the plan is priced at the most.
+    AtMost,
+    /// The relationship gives neither: one is assumed.
+    Assumed,
 }
 
 /// A typical count is a finite number (`avg` or `max`), never NaN.
 impl Eq for Each {}
 
 impl fmt::Display for Each {
-    /// ` of the `Order` (2.5 on average)`.
+    /// ` of the `Order` (2.5 on average)`, `(4 at most)` or `(1 assumed: the model gives no count)`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, " of the `{}` ({} on average)", self.of, self.typical)
+        let counted = match self.counted {
+            Counted::OnAverage => "on average",
+            Counted::AtMost => "at most",
+            Counted::Assumed => "assumed: the model gives no count",
+        };
+        write!(f, " of the `{}` ({} {counted})", self.of, self.typical)
     }
 }
 

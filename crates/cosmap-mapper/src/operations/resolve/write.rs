@@ -9,14 +9,20 @@ pub(crate) fn members(model: &DomainModel, p: &AccessPattern, element: &str) -> 
     if element == p.start || model.is_root(element) || !model.same_aggregate(&p.start, element) {
         return None;
     }
-    let typical = model
+    use crate::operations::Counted;
+    let (typical, counted) = model
         .relationships_from(&p.start)
         .filter(|r| r.to == element && r.is_many())
-        .map(|r| r.typical().unwrap_or(1.0))
-        .reduce(f64::max)?;
+        .map(|r| match (r.avg, r.max) {
+            (Some(avg), _) => (avg, Counted::OnAverage),
+            (None, Some(max)) => (max as f64, Counted::AtMost),
+            (None, None) => (1.0, Counted::Assumed),
+        })
+        .reduce(|a, b| if b.0 > a.0 { b } else { a })?;
     Some(crate::operations::Each {
         of: p.start.clone(),
         typical,
+        counted,
     })
 }
 
