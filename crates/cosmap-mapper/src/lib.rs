@@ -45,7 +45,6 @@ pub use sync_plan::{ChangeKind, KeyMapping, SyncAction, SyncOperation, SyncPlan,
 use std::borrow::Cow;
 use std::cell::RefCell;
 use std::collections::BTreeSet;
-use std::sync::mpsc::{Receiver, SyncSender};
 use std::sync::Arc;
 
 use cosmap_domain::DomainModel;
@@ -58,7 +57,7 @@ use optimise::tree_ancestors::TreeAncestors;
 
 /// Maps a validated domain model to a Cosmos DB logical model.
 pub fn map(model: &DomainModel, options: &Options) -> LogicalModel {
-    complete(model, options, Assembled::of(model, options), None).logical
+    complete(model, options, Assembled::of(model, options)).logical
 }
 
 /// The first design the optimised map finishes: MR1–MR6's containers as assembled,
@@ -115,56 +114,18 @@ impl ForCost {
     }
 }
 
-/// The thread that foresaw the snapshots step's design (see [`map_for_cost`]), still
-/// freeing what the map left of it.
-pub(crate) struct Ahead<'scope>(Option<std::thread::ScopedJoinHandle<'scope, ()>>);
-
-impl Ahead<'_> {
-    /// Waits for the thread to be done; its panic, if it had one, goes on here.
-    pub(crate) fn join(self) {
-        if let Some(ahead) = self.0 {
-            ahead.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-        }
-    }
-}
-
 /// Maps `model` with `options` and gives MR1–MR6's design beside it, as the cost
 /// table needs them: the optimised map finishes the assembled design first (the
 /// design every optimisation is weighed against), and that is the rules-only
 /// design, so it is taken from there instead of being mapped again. Its decisions
 /// are not recorded: the cost table reads its containers and operations alone.
-///
-/// On a large model the snapshots step's design is foreseen on a thread of `scope`,
-/// which then frees what the map leaves of it: not waited for here, so the caller
-/// goes on meanwhile and joins it ([`Ahead::join`]) when done.
-pub(crate) fn map_for_cost<'scope, 'env>(
-    scope: &'scope std::thread::Scope<'scope, 'env>,
-    model: &'env DomainModel,
-    options: &'env Options,
-) -> (ForCost, Ahead<'scope>) {
-    let assembled = Assembled::of(model, options);
-    let (
-        Completed {
-            logical,
-            rules,
-            stats,
-            search,
-        },
-        ahead,
-    ) = if !options.optimise || model.access_patterns().len() < PARALLEL_FROM {
-        (complete(model, options, assembled, None), None)
-    } else {
-        let (send, foreseen) = std::sync::mpsc::sync_channel(1);
-        // Shared, not copied: the map replaces a design it changes, never edits
-        // it, so this thread's stays the assembled one.
-        let design = Arc::clone(&assembled.containers);
-        let ahead = scope.spawn(move || {
-            for leftover in foresee(model, options, design, send) {
-                drop(leftover);
-            }
-        });
-        (complete(model, options, assembled, Some(foreseen)), Some(ahead))
-    };
+pub(crate) fn map_for_cost(model: &DomainModel, options: &Options) -> ForCost {
+    let Completed {
+        logical,
+        rules,
+        stats,
+        search,
+    } = complete(model, options, Assembled::of(model, options));
     // Found on every path of the optimised map (each finishes the assembled design);
     // mapped again should one ever not.
     let rules = rules.unwrap_or_else(|| {
@@ -172,31 +133,12 @@ pub(crate) fn map_for_cost<'scope, 'env>(
         let rules = map(model, &rules_options);
         RulesDesign::Own(rules.containers, rules.operations)
     });
-    let for_cost = ForCost {
+    ForCost {
         optimised: logical,
         rules,
         stats,
         search,
-    };
-    (for_cost, Ahead(ahead))
-}
-
-/// Sends the optimised map, on `send`, the snapshots step's design foreseen for
-/// `design` (the assembled one); returns where what the map leaves of it comes back,
-/// to be freed on this thread, where its memory was made (the channel ends when the
-/// optimised map is done with it).
-fn foresee(
-    model: &DomainModel,
-    options: &Options,
-    design: Arc<Vec<Container>>,
-    send: SyncSender<optimise::embed_reference_data::Foreseen>,
-) -> Receiver<optimise::embed_reference_data::Leftovers> {
-    let (back, leftovers) = std::sync::mpsc::channel();
-    let price = |candidate: &[Container]| price(model, options, candidate);
-    let ahead = optimise::embed_reference_data::Foreseen::of(model, design, &price, back);
-    // Sending fails only when the optimised map is gone: the scope reports why.
-    let _ = send.send(ahead);
-    leftovers
+    }
 }
 
 /// What MR1–MR6 make of a model before anything is optimised or finished: the same
@@ -205,8 +147,7 @@ struct Assembled {
     thresholds: Thresholds,
     stats: statistics::Statistics,
     trace: decision::Trace,
-    /// Shared (not copied) with the rules-only map and the thread that foresees the
-    /// snapshots step: a map that changes it replaces it.
+    /// Shared (not copied) with the rules-only map: a map that changes it replaces it.
     containers: Arc<Vec<Container>>,
 }
 
@@ -257,17 +198,9 @@ impl Assembled {
 }
 
 /// The map of `assembled`: optimised when `options` say so, then finished.
-/// `foreseen`, when given, brings the snapshots step's design with every snapshot,
-/// priced ahead on another thread for the design the steps before it are likeliest
-/// to leave (see [`optimise::embed_reference_data::Foreseen`]).
 ///
 /// Also returns MR1–MR6's design as this map found it, and the statistics.
-fn complete(
-    model: &DomainModel,
-    options: &Options,
-    assembled: Assembled,
-    foreseen: Option<Receiver<optimise::embed_reference_data::Foreseen>>,
-) -> Completed {
+fn complete(model: &DomainModel, options: &Options, assembled: Assembled) -> Completed {
     let Assembled {
         thresholds,
         stats,
@@ -297,10 +230,9 @@ fn complete(
     // snapshots are weighed against. Each step below is given the design as the steps
     // before left it, priced when one of them priced it, and gives back the design it
     // leaves, priced when it priced it: a design no step changed is never finished and
-    // priced twice. A closed channel (the thread that foresaw it failed) foresees nothing.
-    let foreseen = foreseen.and_then(|receiver| receiver.recv().ok());
+    // priced twice.
     let price = |candidate: &[Container]| weighing.price(candidate);
-    let priced = optimise::embed_reference_data::apply(model, &mut containers, &mut trace, &price, priced, foreseen);
+    let priced = optimise::embed_reference_data::apply(model, &mut containers, &mut trace, &price, priced);
     search.after("embedded reference data", &[Rule::EmbedReferenceData], &priced);
     let priced = weighing.rounds(&mut containers, &mut trace, priced, &mut search);
     // A copy or feed a later step left without a read is dropped.
@@ -507,8 +439,8 @@ pub fn map_both(model: &DomainModel, options: &Options) -> (LogicalModel, Logica
     let assembled = Assembled::of(model, options);
     let rules_only = assembled.for_rules_only();
     (
-        complete(model, &rules_options, rules_only, None).logical,
-        complete(model, options, assembled, None).logical,
+        complete(model, &rules_options, rules_only).logical,
+        complete(model, options, assembled).logical,
     )
 }
 
@@ -560,10 +492,6 @@ fn weigh_with_copies(
     priced.weighing = Some(weighing);
     priced
 }
-
-/// From this many access patterns [`map_for_cost`] foresees the snapshots step's
-/// design on a second thread: below it a thread costs more than it saves.
-const PARALLEL_FROM: usize = 512;
 
 /// Adds the copies a cross-partition read needs, each weighed on
 /// `containers`' own figures (finished and priced as the cost table prices them),

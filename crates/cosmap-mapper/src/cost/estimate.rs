@@ -164,15 +164,10 @@ pub fn cost(model: &DomainModel, options: &Options, consistency: Consistency) ->
 /// baseline needs no map; the two mapped designs are figured once each (or once,
 /// when the map left the rules-only design as it was).
 pub fn map_and_cost(model: &DomainModel, options: &Options, consistency: Consistency) -> (LogicalModel, CostReport) {
-    std::thread::scope(|scope| {
-        // The thread that foresaw the snapshots step's design frees what the map left
-        // of it while the report is figured here.
-        let (for_cost, ahead) = crate::map_for_cost(scope, model, options);
-        let naive = Figured::naive(model, &naive_operations(model), facts::of_naive(model), consistency);
-        let report = report_of(model, &for_cost, consistency, naive);
-        ahead.join();
-        (for_cost.optimised, report)
-    })
+    let for_cost = crate::map_for_cost(model, options);
+    let naive = Figured::naive(model, &naive_operations(model), facts::of_naive(model), consistency);
+    let report = report_of(model, &for_cost, consistency, naive);
+    (for_cost.optimised, report)
 }
 
 /// The cost report of the maps `for_cost` holds, given the naive baseline's figures:

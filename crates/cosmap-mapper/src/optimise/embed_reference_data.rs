@@ -27,27 +27,19 @@ use crate::sync_plan::SyncPlan;
 /// larger) between the design without any snapshot and the design with all of
 /// them; the elements that save more than they add are kept together, and only if
 /// the workload priced with exactly those snapshots costs less than without.
-/// `foreseen` is the design with every snapshot as priced ahead for some design:
-/// taken when that design is `containers`, else priced here.
 pub(crate) fn apply(
     model: &DomainModel,
     containers: &mut Arc<Vec<Container>>,
     trace: &mut Trace,
     price: &dyn Fn(&[Container]) -> Priced,
     priced: Option<Priced>,
-    foreseen: Option<Foreseen>,
 ) -> Option<Priced> {
     let candidates = candidates(model, containers);
     if candidates.is_empty() {
         return priced;
     }
     let without = priced.unwrap_or_else(|| price(containers));
-    let mut foreseen = foreseen;
-    let ahead = foreseen
-        .as_mut()
-        .filter(|f| Arc::ptr_eq(&f.design, containers) || *f.design == **containers)
-        .and_then(|f| f.with_all.take());
-    let with_all = ahead.unwrap_or_else(|| with_all(model, containers, &candidates, price));
+    let with_all = with_all(model, containers, &candidates, price);
     let mut kept = BTreeSet::new();
     let mut weighed = Vec::new();
     let touched = snapshot_patterns(
@@ -67,19 +59,15 @@ pub(crate) fn apply(
         weighed.push((element.clone(), saves, adds));
     }
     // The design with exactly the kept snapshots, which must cost less than none.
-    let (chosen, with_all) = if kept.is_empty() {
-        (None, Some(with_all))
+    let chosen = if kept.is_empty() {
+        None
     } else if kept == candidates {
-        (Some(with_all), None)
+        Some(with_all)
     } else {
-        let chosen = price(&embedded(model, containers, &kept, &mut Trace::default()));
-        (Some(chosen), Some(with_all))
+        Some(price(&embedded(model, containers, &kept, &mut Trace::default())))
     };
     let together_worse = chosen.as_ref().is_some_and(|p| !p.cheaper_than(&without));
     record(trace, weighed, &kept, together_worse, without.total());
-    if let Some(foreseen) = foreseen {
-        foreseen.give_back(with_all);
-    }
     match chosen {
         Some(priced) if !together_worse => {
             *containers = Arc::new(embedded(model, containers, &kept, trace));
@@ -158,47 +146,6 @@ fn with_all(
     price: &dyn Fn(&[Container]) -> Priced,
 ) -> Priced {
     price(&embedded(model, containers, candidates, &mut Trace::default()))
-}
-
-/// What [`apply`] would weigh its `without` design against, figured ahead (on another
-/// thread, while the steps before it run) for the design it is likeliest to be given:
-/// `design` with every snapshot, priced. It depends on `design` alone, so [`apply`]
-/// takes it only when its containers equal `design`, and prices its own otherwise.
-pub(crate) struct Foreseen {
-    /// Shared with the map, which takes [`Foreseen::with_all`] without comparing
-    /// designs when it still holds this one.
-    design: Arc<Vec<Container>>,
-    /// `None` when `design` refers to no never-changing reference data.
-    with_all: Option<Priced>,
-    /// Where what is left of it goes once weighed: back to the thread that made it,
-    /// whose memory it is (another thread frees it at about three times the cost).
-    back: std::sync::mpsc::Sender<Leftovers>,
-}
-
-/// What is left of a [`Foreseen`] once weighed: its design, and its design with every
-/// snapshot unless [`apply`] kept it.
-pub(crate) type Leftovers = (Arc<Vec<Container>>, Option<Priced>);
-
-impl Foreseen {
-    /// `design` with every snapshot, priced by `price`; what is left of it once
-    /// weighed is sent `back`.
-    pub(crate) fn of(
-        model: &DomainModel,
-        design: Arc<Vec<Container>>,
-        price: &dyn Fn(&[Container]) -> Priced,
-        back: std::sync::mpsc::Sender<Leftovers>,
-    ) -> Self {
-        let candidates = candidates(model, &design);
-        let with_all = (!candidates.is_empty()).then(|| with_all(model, &design, &candidates, price));
-        Foreseen { design, with_all, back }
-    }
-
-    /// Sends what is left back to be freed, with `with_all` when it was taken and not kept.
-    fn give_back(self, with_all: Option<Priced>) {
-        let with_all = with_all.or(self.with_all);
-        // Refused when the thread that made it is gone: freed here then.
-        let _ = self.back.send((self.design, with_all));
-    }
 }
 
 /// The never-changing reference data elements some document refers to, by name.
