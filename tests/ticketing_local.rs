@@ -1,8 +1,8 @@
 //! The ticketing example's repositories (`examples/ticketing-app`) against the local
 //! `@vercel/cosmosdb-server`: an order with tickets whose codes are unique is saved in
 //! one batch with its claims, loaded, refused when a code is taken (nothing written,
-//! no claim left), as on the in-memory engine; the delete (a batch of deletes), which
-//! this server does not support, is an error that leaves the order and its claims whole.
+//! no claim left), and deleted with its claims released, as on the in-memory engine
+//! (the server started with the faults `tests/support/cosmosdb-server.js` mends).
 //! `place_an_order` claims first and writes one batch there too, and the order's read
 //! pages through the continuation token to the whole read.
 
@@ -63,13 +63,11 @@ fn on_the_local_server_an_orders_tickets_claim_their_codes_through_the_repositor
             let loaded = orders.load("o-1").await.expect("loads").expect("exists");
             assert_eq!(loaded.tickets.len(), 2);
 
-            // A code taken: refused, nothing of the order written. (The server answers a
-            // point read of the claim held with HTTP 500, not the claim: the refusal is
-            // then `Error::Cosmos` rather than `Error::Taken`, never a save.)
+            // A code taken: refused with the code named, nothing of the order written.
             let mut second = an_order("o-2", &["CODE-C", "CODE-A"]);
             match orders.save(&mut second).await {
-                Err(Error::Taken { .. } | Error::Cosmos(_)) => {}
-                other => panic!("expected the save to be refused, got {other:?}"),
+                Err(Error::Taken { .. }) => {}
+                other => panic!("expected the save to be refused as taken, got {other:?}"),
             }
             assert!(
                 orders.load("o-2").await.expect("loads").is_none(),
@@ -82,14 +80,12 @@ fn on_the_local_server_an_orders_tickets_claim_their_codes_through_the_repositor
                 .await
                 .expect("the released code is claimed again");
 
-            // A delete is a batch of deletes, which this server refuses (HTTP 500, no
-            // partition key read from a batch's delete): an error, and nothing deleted
-            // or released, never a half-deleted order.
-            assert!(matches!(orders.delete(loaded).await, Err(Error::Cosmos(_))));
-            let kept = orders.load("o-1").await.expect("loads").expect("still there");
-            assert_eq!(kept.tickets.len(), 2);
-            let mut fourth = an_order("o-4", &["CODE-A"]);
-            assert!(orders.save(&mut fourth).await.is_err(), "its codes are still claimed");
+            // The delete: one batch of the order and its tickets, then the claims
+            // released: the order is gone and its codes are free again.
+            orders.delete(loaded).await.expect("deleted");
+            assert!(orders.load("o-1").await.expect("loads").is_none(), "the order is gone");
+            let mut fourth = an_order("o-4", &["CODE-A", "CODE-B"]);
+            orders.save(&mut fourth).await.expect("its codes were released");
         });
 }
 
