@@ -32,19 +32,33 @@ pub fn unjudged_write(logical: &cosmap_mapper::LogicalModel, op: &Operation) -> 
     if mains[0].purpose.each().is_some() {
         return Some("it writes one document per member: not judged on the generated code yet".into());
     }
-    let other = op.requests.iter().find(|r| {
-        !is_main(logical, r)
-            && !matches!(
-                r.purpose,
-                Purpose::Claim { .. } | Purpose::ReleaseClaim { .. } | Purpose::SyncCopy { .. }
-            )
-    });
+    let other = op
+        .requests
+        .iter()
+        .find(|r| !is_main(logical, r) && !is_judged_beside(r));
     other.map(|r| {
         format!(
             "it also sends a request that {}: verify runs that as the plan says, not on the generated code yet",
             r.purpose
         )
     })
+}
+
+/// Whether request `r` (beside the main write) is judged on what the generated code
+/// leaves: a claim held or released, a copy or feed entry (kept by the workers), a
+/// count, subset, extended reference or ancestors list as the plan would leave it,
+/// the new parent a tree element takes its ancestors from.
+fn is_judged_beside(r: &Request) -> bool {
+    use Purpose::{SyncAncestors, SyncCopy, SyncExtendedReference, SyncFeed, UpdateCount, UpdateSubset};
+    let copied = matches!(r.purpose, SyncCopy { .. } | SyncFeed { .. });
+    let counted = matches!(r.purpose, UpdateCount { .. } | UpdateSubset { .. });
+    let synced = matches!(r.purpose, SyncExtendedReference { .. } | SyncAncestors { .. });
+    is_claim(r) || copied || counted || synced || matches!(r.purpose, Purpose::ReadParentAncestors { .. })
+}
+
+/// Whether request `r` takes or releases a claim of a unique value.
+fn is_claim(r: &Request) -> bool {
+    matches!(r.purpose, Purpose::Claim { .. } | Purpose::ReleaseClaim { .. })
 }
 
 /// Whether request `r` writes the pattern's own document (or the one that embeds it).
@@ -98,13 +112,15 @@ impl Run<'_> {
             let reason = format!("the generated write failed: {cause}");
             return pattern_outcome(op, vec![error(outcome, reason)]);
         }
-        // The workers keep the copies of what was written (none to wait for without copies).
+        // The workers keep the copies of what was written and what derives from it
+        // (none to wait for without either).
         let copied = self.logical.containers.iter().flat_map(|c| &c.document_types).any(|d| {
             d.copy_of
                 .as_ref()
                 .is_some_and(|of| of.container == document.container && of.document_type == document.document_type)
         });
-        let settled = if copied {
+        let derived = op.requests.iter().any(|r| !is_main(self.logical, r) && !is_claim(r));
+        let settled = if copied || derived {
             generated.settle(&database).await
         } else {
             Ok(())
@@ -113,25 +129,34 @@ impl Run<'_> {
             let reason = format!("the write was accepted, but the generated workers failed: {cause}");
             return pattern_outcome(op, vec![error(outcome, reason)]);
         }
-        let mut requests = Vec::new();
-        for r in &op.requests {
-            let judged = match &r.purpose {
-                _ if std::ptr::eq(r, main) => self.stored(outcome.clone(), &document, kind != WriteKind::Delete).await,
-                Purpose::Claim { .. } | Purpose::ReleaseClaim { .. } => {
-                    self.claim_left(r, &document, before.as_ref(), kind).await
-                }
-                // The copies are judged below, each against its source.
-                _ => continue,
-            };
-            requests.push(judged);
-        }
         let written = [Written {
             sample: document.clone(),
             kind,
             accepted: true,
         }];
+        // What is stored decides what the judge counts on next: a write that left
+        // nothing is not recorded.
+        let stored = self.stored(outcome, &document, kind != WriteKind::Delete).await;
+        if stored.verdict == Verdict::Pass {
+            record(state, document.clone(), kind);
+        }
+        let mut requests = Vec::new();
+        for r in &op.requests {
+            let judged = match &r.purpose {
+                _ if std::ptr::eq(r, main) => stored.clone(),
+                Purpose::Claim { .. } | Purpose::ReleaseClaim { .. } => {
+                    self.claim_left(r, &document, before.as_ref(), kind).await
+                }
+                // The counts, subsets, extended references and ancestors lists kept.
+                _ => match self.kept(r, &written, state).await {
+                    Some(judged) => judged,
+                    // The copies and feeds are judged below, each against its source.
+                    None => continue,
+                },
+            };
+            requests.push(judged);
+        }
         requests.extend(self.copies_in_sync(&written).await);
-        record(state, document, kind);
         requests.extend(self.duplicates_refused(op, state).await);
         pattern_outcome(op, requests)
     }
