@@ -3,8 +3,10 @@
 //! (with the document the plan's write would send), the generated workers are run,
 //! and what is stored afterwards is judged as the plan's write is: the document reads
 //! back as written (or is gone), its claims are held (or released), its copies show it
-//! (or are gone), and a second owner of a claimed value is refused. Each plan request
-//! gets its line in the report, judged on what the generated code left.
+//! (or are gone), a second owner of a claimed value is refused, and each count,
+//! subset, extended reference and ancestors list it keeps holds what the plan's
+//! requests would leave (`writes/derived_stored.rs`). Each plan request gets its line in the
+//! report, judged on what the generated code left.
 
 use cosmap_mapper::operations::{Operation, Purpose, Request, WriteKind};
 use cosmap_mapper::{ContainerKind, Role};
@@ -18,9 +20,10 @@ use crate::samples::Sample;
 /// Why the generated write of `op` (a pattern of `logical`) is not judged on the
 /// generated code but run as the plan says; `None` when it is judged. Judged: one
 /// request that writes the pattern's own document (or the one embedding it), with its
-/// claims, releases and copies — what a generated single-document write and the
-/// copy workers do; the other derived data (counts, subsets, extended references,
-/// ancestors lists, feeds, buckets) and writes of several documents are run by plan.
+/// claims, releases, copies, feed entries and the data derived from it (counts,
+/// subsets, extended references, ancestors lists) — what a generated single-document
+/// write and the workers do; appends to buckets and writes of several documents are
+/// run by plan.
 pub fn unjudged_write(logical: &cosmap_mapper::LogicalModel, op: &Operation) -> Option<String> {
     let mains: Vec<&Request> = op.requests.iter().filter(|r| is_main(logical, r)).collect();
     if mains.len() != 1 {
