@@ -138,7 +138,12 @@ fn calls(api: &DataApi) -> String {
 /// Why a method of this shape is not called by the read dispatch (`None`: it is).
 fn why_not_judged(m: &PatternMethod) -> Option<&'static str> {
     match &m.answer {
-        Answer::List | Answer::Optional | Answer::Items { .. } | Answer::Subset | Answer::Buckets => None,
+        Answer::List
+        | Answer::Optional
+        | Answer::Items { .. }
+        | Answer::Scanned { .. }
+        | Answer::Subset
+        | Answer::Buckets => None,
         Answer::Write { .. } if m.params.is_empty() => Some("a write: called by `write`"),
         Answer::Write { .. } => Some("a write that takes parameters besides its document: not called"),
         Answer::AggregateWrite => {
@@ -222,6 +227,9 @@ fn arm(m: &PatternMethod) -> String {
         Answer::Optional => format!("crate::optional({call})"),
         Answer::Items { main } => format!(
             "crate::list({call}.map(|items| items.into_iter().map(|item| item.{main}).collect::<::std::vec::Vec<_>>()))"
+        ),
+        Answer::Scanned { main, .. } => format!(
+            "crate::list({call}.map(|answer| answer.items.into_iter().map(|item| item.{main}).collect::<::std::vec::Vec<_>>()))"
         ),
         _ => format!("crate::list({call})"),
     };

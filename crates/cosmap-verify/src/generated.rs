@@ -7,7 +7,8 @@
 //! writes (create, replace, delete) is sent by that method instead of the plan's
 //! request, the generated workers are run, and what is stored afterwards is judged as
 //! the plan's write is (`run/generated_writes.rs`): the document, its claims, its
-//! copies, a duplicate refused. What the generated code does not answer or write runs
+//! copies and feed entries, a duplicate refused, and the counts, subsets, extended
+//! references and ancestors lists it keeps as the plan's requests would leave them. What the generated code does not answer or write runs
 //! as the plan says; [`unjudged_write`] says why a write is not judged on the code.
 
 use std::collections::BTreeMap;

@@ -132,3 +132,90 @@ async fn generated_writes_that_store_nothing_fail() {
     }
     assert!(judged >= 20, "only {judged} generated writes were judged");
 }
+
+/// The generated code with its workers never run: what they keep is not kept.
+struct Unsettled<'e>(&'e Example);
+
+impl Answerer for Unsettled<'_> {
+    fn answers(&self, pattern: &str) -> bool {
+        self.0.answers(pattern)
+    }
+
+    fn answer<'a>(
+        &'a self,
+        database: &'a azure_data_cosmos::clients::DatabaseClient,
+        pattern: &'a str,
+        binding: &'a Binding,
+    ) -> Answering<'a> {
+        self.0.answer(database, pattern, binding)
+    }
+
+    fn writes(&self, pattern: &str) -> bool {
+        self.0.writes(pattern)
+    }
+
+    fn write<'a>(
+        &'a self,
+        database: &'a azure_data_cosmos::clients::DatabaseClient,
+        pattern: &'a str,
+        document: &'a Value,
+    ) -> Writing<'a> {
+        self.0.write(database, pattern, document)
+    }
+}
+
+/// Whether `op` keeps a count, subset, extended reference or ancestors list from the
+/// change feed (a query finds what to rewrite): a generated worker's job.
+fn kept_by_a_worker(op: &cosmap_mapper::operations::Operation) -> bool {
+    use cosmap_mapper::operations::{OperationKind, Purpose};
+    op.requests.iter().any(|r| {
+        r.kind() != OperationKind::Write
+            && matches!(
+                r.purpose,
+                Purpose::UpdateCount { .. }
+                    | Purpose::UpdateSubset { .. }
+                    | Purpose::SyncExtendedReference { .. }
+                    | Purpose::SyncAncestors { .. }
+            )
+    })
+}
+
+/// The judge looks at what the generated workers keep, not only at the copies: with
+/// the workers never run, every write judged on the generated code whose count,
+/// subset, extended reference or ancestors list a worker keeps fails on that check.
+#[tokio::test(flavor = "current_thread")]
+async fn workers_that_keep_nothing_fail() {
+    let mut judged = Vec::new();
+    for example in EXAMPLES {
+        let (domain, logical) = model(example);
+        let report = verify_generated(&domain, &logical, &Unsettled(example))
+            .await
+            .unwrap_or_else(|e| panic!("{}: verify runs: {e}", example.name));
+        for op in logical.operations.iter().filter(|op| kept_by_a_worker(op)) {
+            if why_not_judged(example, &logical, &op.pattern).is_some() {
+                continue;
+            }
+            let outcome = report.patterns.iter().find(|p| p.pattern == op.pattern);
+            let failed_checks: Vec<&str> = outcome
+                .iter()
+                .flat_map(|p| &p.requests)
+                .filter(|r| r.verdict != cosmap_verify::Verdict::Pass)
+                .filter_map(|r| r.check.as_deref())
+                .filter(|check| check.ends_with("kept by the generated code?"))
+                .collect();
+            println!("{}: `{}`: {failed_checks:?}", example.name, op.pattern);
+            assert!(
+                !failed_checks.is_empty(),
+                "{}: `{}` passed without its workers",
+                example.name,
+                op.pattern
+            );
+            judged.push(op.pattern.clone());
+        }
+    }
+    assert!(
+        judged.len() >= 4,
+        "only {} writes kept by workers were judged",
+        judged.len()
+    );
+}

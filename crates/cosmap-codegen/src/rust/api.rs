@@ -110,6 +110,16 @@ pub enum Answer {
         /// The item's field holding the result read first.
         main: String,
     },
+    /// The items of [`Answer::Items`] (in field `items` of a struct the method
+    /// returns) beside the documents it reads once for all of them: a scan of each
+    /// kind nothing in the results refers to, one field each, for the application to
+    /// match.
+    Scanned {
+        /// The item's field holding the result read first.
+        main: String,
+        /// The answer's fields holding the scanned documents, in the order read.
+        scans: Vec<String>,
+    },
     /// The newest children a point-read parent keeps (a subset): a list.
     Subset,
     /// The items taken from buckets: a list.
@@ -266,9 +276,12 @@ fn answer_of(p: &PatternView) -> Answer {
         return Answer::Append;
     }
     if let Some(item) = &p.item {
-        return Answer::Items {
-            main: item.main_ident.clone(),
-        };
+        let main = item.main_ident.clone();
+        if item.scans.is_empty() {
+            return Answer::Items { main };
+        }
+        let scans = item.scans.iter().map(|s| s.ident.clone()).collect();
+        return Answer::Scanned { main, scans };
     }
     if p.point_read.as_ref().is_some_and(|r| r.subset.is_some()) {
         return Answer::Subset;
@@ -411,5 +424,55 @@ mod tests {
             domain.access_patterns().len(),
             "every pattern is generated"
         );
+    }
+
+    /// A read that scans what nothing in its results refers to returns a struct (its
+    /// items and the documents scanned), not a list of items: the listing says so.
+    #[test]
+    fn a_scan_read_answers_its_items_beside_the_documents_scanned() {
+        let text = r#"{"name": "Scan",
+          "entities": [
+            {"name": "Shop", "identity": "shopId", "attributes": [{"name": "name", "type": "string"}]},
+            {"name": "Aisle", "identity": "aisleId", "attributes": [{"name": "label", "type": "string"}]},
+            {"name": "Product", "identity": "productId", "attributes": [{"name": "title", "type": "string"}]}],
+          "aggregates": [{"root": "Shop", "members": ["Aisle"]}, {"root": "Product"}],
+          "relationships": [{"from": "Shop", "to": "Aisle", "cardinality": "squillions"},
+            {"from": "Aisle", "to": "Product", "cardinality": "many"}],
+          "accessPatterns": [{"name": "aisle with its products", "kind": "read", "start": "Aisle",
+            "filter": ["aisleId"], "returns": ["Aisle", "Product"], "perSecond": 5}]}"#;
+        let domain = cosmap_domain::from_slice(text.as_bytes(), None).expect("the model loads");
+        let logical = cosmap_mapper::map(&domain, &cosmap_mapper::Options::default());
+        let api = data_api(&logical, &TypeMapping::default()).expect("the listing");
+        let m = api.methods.first().expect("the read's method");
+        let Answer::Scanned { main, scans } = &m.answer else {
+            panic!("a scan read listed as {:?}", m.answer);
+        };
+        // The generated method returns the answer struct, with each listed field.
+        let code = crate::render_data_access(
+            &logical,
+            &TypeMapping::default(),
+            &crate::Templates::load(None).expect("the templates load"),
+        )
+        .expect("the data access renders");
+        let signature = format!("pub async fn {}(", m.method);
+        let method = code.split(&signature).nth(1).expect("the method is generated");
+        let returns = method.split("-> Result<").nth(1).and_then(|r| r.split(',').next());
+        let answer = returns.expect("the method returns a result").trim();
+        let declared = code.split(&format!("pub struct {answer} {{")).nth(1);
+        let fields = declared
+            .and_then(|d| d.split('}').next())
+            .expect("the answer struct is generated");
+        for field in scans.iter().chain(["items".to_string()].iter()) {
+            assert!(
+                fields.contains(&format!("pub {field}: ")),
+                "`{answer}` has no `{field}`: {fields}"
+            );
+        }
+        let item = fields
+            .split("pub items: ::std::vec::Vec<")
+            .nth(1)
+            .and_then(|i| i.split('>').next());
+        let item = item.expect("the items' type");
+        assert!(code.contains(&format!("pub struct {item} {{")) && code.contains(&format!("pub {main}: ")));
     }
 }

@@ -3,8 +3,10 @@
 //! (with the document the plan's write would send), the generated workers are run,
 //! and what is stored afterwards is judged as the plan's write is: the document reads
 //! back as written (or is gone), its claims are held (or released), its copies show it
-//! (or are gone), and a second owner of a claimed value is refused. Each plan request
-//! gets its line in the report, judged on what the generated code left.
+//! (or are gone), a second owner of a claimed value is refused, and each count,
+//! subset, extended reference and ancestors list it keeps holds what the plan's
+//! requests would leave (`writes/derived_stored.rs`). Each plan request gets its line in the
+//! report, judged on what the generated code left.
 
 use cosmap_mapper::operations::{Operation, Purpose, Request, WriteKind};
 use cosmap_mapper::{ContainerKind, Role};
@@ -18,9 +20,10 @@ use crate::samples::Sample;
 /// Why the generated write of `op` (a pattern of `logical`) is not judged on the
 /// generated code but run as the plan says; `None` when it is judged. Judged: one
 /// request that writes the pattern's own document (or the one embedding it), with its
-/// claims, releases and copies — what a generated single-document write and the
-/// copy workers do; the other derived data (counts, subsets, extended references,
-/// ancestors lists, feeds, buckets) and writes of several documents are run by plan.
+/// claims, releases, copies, feed entries and the data derived from it (counts,
+/// subsets, extended references, ancestors lists) — what a generated single-document
+/// write and the workers do; appends to buckets and writes of several documents are
+/// run by plan.
 pub fn unjudged_write(logical: &cosmap_mapper::LogicalModel, op: &Operation) -> Option<String> {
     let mains: Vec<&Request> = op.requests.iter().filter(|r| is_main(logical, r)).collect();
     if mains.len() != 1 {
@@ -32,19 +35,33 @@ pub fn unjudged_write(logical: &cosmap_mapper::LogicalModel, op: &Operation) -> 
     if mains[0].purpose.each().is_some() {
         return Some("it writes one document per member: not judged on the generated code yet".into());
     }
-    let other = op.requests.iter().find(|r| {
-        !is_main(logical, r)
-            && !matches!(
-                r.purpose,
-                Purpose::Claim { .. } | Purpose::ReleaseClaim { .. } | Purpose::SyncCopy { .. }
-            )
-    });
+    let other = op
+        .requests
+        .iter()
+        .find(|r| !is_main(logical, r) && !is_judged_beside(r));
     other.map(|r| {
         format!(
             "it also sends a request that {}: verify runs that as the plan says, not on the generated code yet",
             r.purpose
         )
     })
+}
+
+/// Whether request `r` (beside the main write) is judged on what the generated code
+/// leaves: a claim held or released, a copy or feed entry (kept by the workers), a
+/// count, subset, extended reference or ancestors list as the plan would leave it,
+/// the new parent a tree element takes its ancestors from.
+fn is_judged_beside(r: &Request) -> bool {
+    use Purpose::{SyncAncestors, SyncCopy, SyncExtendedReference, SyncFeed, UpdateCount, UpdateSubset};
+    let copied = matches!(r.purpose, SyncCopy { .. } | SyncFeed { .. });
+    let counted = matches!(r.purpose, UpdateCount { .. } | UpdateSubset { .. });
+    let synced = matches!(r.purpose, SyncExtendedReference { .. } | SyncAncestors { .. });
+    is_claim(r) || copied || counted || synced || matches!(r.purpose, Purpose::ReadParentAncestors { .. })
+}
+
+/// Whether request `r` takes or releases a claim of a unique value.
+fn is_claim(r: &Request) -> bool {
+    matches!(r.purpose, Purpose::Claim { .. } | Purpose::ReleaseClaim { .. })
 }
 
 /// Whether request `r` writes the pattern's own document (or the one that embeds it).
@@ -98,13 +115,15 @@ impl Run<'_> {
             let reason = format!("the generated write failed: {cause}");
             return pattern_outcome(op, vec![error(outcome, reason)]);
         }
-        // The workers keep the copies of what was written (none to wait for without copies).
+        // The workers keep the copies of what was written and what derives from it
+        // (none to wait for without either).
         let copied = self.logical.containers.iter().flat_map(|c| &c.document_types).any(|d| {
             d.copy_of
                 .as_ref()
                 .is_some_and(|of| of.container == document.container && of.document_type == document.document_type)
         });
-        let settled = if copied {
+        let derived = op.requests.iter().any(|r| !is_main(self.logical, r) && !is_claim(r));
+        let settled = if copied || derived {
             generated.settle(&database).await
         } else {
             Ok(())
@@ -113,25 +132,34 @@ impl Run<'_> {
             let reason = format!("the write was accepted, but the generated workers failed: {cause}");
             return pattern_outcome(op, vec![error(outcome, reason)]);
         }
-        let mut requests = Vec::new();
-        for r in &op.requests {
-            let judged = match &r.purpose {
-                _ if std::ptr::eq(r, main) => self.stored(outcome.clone(), &document, kind != WriteKind::Delete).await,
-                Purpose::Claim { .. } | Purpose::ReleaseClaim { .. } => {
-                    self.claim_left(r, &document, before.as_ref(), kind).await
-                }
-                // The copies are judged below, each against its source.
-                _ => continue,
-            };
-            requests.push(judged);
-        }
         let written = [Written {
             sample: document.clone(),
             kind,
             accepted: true,
         }];
+        // What is stored decides what the judge counts on next: a write that left
+        // nothing is not recorded.
+        let stored = self.stored(outcome, &document, kind != WriteKind::Delete).await;
+        if stored.verdict == Verdict::Pass {
+            record(state, document.clone(), kind);
+        }
+        let mut requests = Vec::new();
+        for r in &op.requests {
+            let judged = match &r.purpose {
+                _ if std::ptr::eq(r, main) => stored.clone(),
+                Purpose::Claim { .. } | Purpose::ReleaseClaim { .. } => {
+                    self.claim_left(r, &document, before.as_ref(), kind).await
+                }
+                // The counts, subsets, extended references and ancestors lists kept.
+                _ => match self.kept(r, &written, state).await {
+                    Some(judged) => judged,
+                    // The copies and feeds are judged below, each against its source.
+                    None => continue,
+                },
+            };
+            requests.push(judged);
+        }
         requests.extend(self.copies_in_sync(&written).await);
-        record(state, document, kind);
         requests.extend(self.duplicates_refused(op, state).await);
         pattern_outcome(op, requests)
     }

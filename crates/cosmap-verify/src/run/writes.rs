@@ -16,6 +16,7 @@ mod ancestors;
 mod bucket;
 mod claims;
 mod derived;
+mod derived_stored;
 
 /// A document an operation wrote.
 pub(super) struct Written {

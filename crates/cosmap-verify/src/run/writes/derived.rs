@@ -504,7 +504,7 @@ impl Run<'_> {
 
 /// The `counted` child (in `container`) the operation wrote last, and the live sample
 /// of `pd` (in `pc`) it belongs to.
-fn child_and_parent(
+pub(super) fn child_and_parent(
     written: &[Written],
     state: &WriteState,
     pc: &Container,
