@@ -137,9 +137,8 @@ fn on_the_local_server_patterns_and_etags_work_and_what_it_lacks_is_an_error() {
             other.payments
         );
 
-        // The copy worker: this server answers a read of a missing item (the worker's
-        // lease, before its first run) with 500, not 404 — an error, never a silent
-        // "nothing changed".
+        // The copy worker: this server serves no change feed (its partition key ranges
+        // do not read) — an error, never a silent "nothing changed".
         let worker = db.order_to_account_worker().run_once().await;
         assert!(matches!(&worker, Err(Error::Cosmos(_))), "{worker:?}");
     });
