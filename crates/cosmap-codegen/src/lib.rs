@@ -47,7 +47,7 @@ mod templates;
 mod test_models;
 mod write;
 
-pub use artefacts::{generate, mermaid, Artefact, DATA_ACCESS_FILE, RUST_FILE};
+pub use artefacts::{generate, generate_each, mermaid, Artefact, DATA_ACCESS_FILE, RUST_FILE};
 pub use builder::{BuildError, Builder};
 pub use error::CodegenError;
 pub use options::{Codec, TypeMapping, TypeMappingError};
@@ -59,4 +59,4 @@ pub use rust::render_data_access;
 #[cfg(feature = "data-access")]
 pub use rust::{data_api, Answer, ApiItem, DataApi, Enforcement, MethodParam, PatternMethod, Repository, Worker};
 pub use templates::{Templates, OVERRIDES, TEMPLATES};
-pub use write::{check_all, write_all, FileStatus};
+pub use write::{check_all, write_all, FileStatus, OutputDir};
