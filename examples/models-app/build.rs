@@ -26,6 +26,14 @@ const MODELS: &[(&str, &str)] = &[
         "scan_beside_a_point_read",
         "../../crates/cosmap-verify/tests/models/two-returned-elements-in-one-container.json",
     ),
+    (
+        "rewrites_an_embedding",
+        "../../crates/cosmap-verify/tests/models/write-that-rewrites-an-embedding.json",
+    ),
+    (
+        "claims_across_partitions",
+        "../../crates/cosmap-verify/tests/models/claims-across-partitions.json",
+    ),
 ];
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {

@@ -47,3 +47,17 @@ pub mod scan_beside_a_point_read {
     include!(concat!(env!("OUT_DIR"), "/scan_beside_a_point_read/cosmap.rs"));
     include!(concat!(env!("OUT_DIR"), "/scan_beside_a_point_read/cosmap_data.rs"));
 }
+
+/// Verify's model `write-that-rewrites-an-embedding`: a playlist written with a track
+/// whose embedded credits the write returns, in one batch of the playlist's partition.
+pub mod rewrites_an_embedding {
+    include!(concat!(env!("OUT_DIR"), "/rewrites_an_embedding/cosmap.rs"));
+    include!(concat!(env!("OUT_DIR"), "/rewrites_an_embedding/cosmap_data.rs"));
+}
+
+/// Verify's model `claims-across-partitions`: a club founded with its founder, each
+/// with a unique value kept by claims, one batch in each partition.
+pub mod claims_across_partitions {
+    include!(concat!(env!("OUT_DIR"), "/claims_across_partitions/cosmap.rs"));
+    include!(concat!(env!("OUT_DIR"), "/claims_across_partitions/cosmap_data.rs"));
+}

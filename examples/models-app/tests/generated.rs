@@ -6,7 +6,8 @@
 use cosmap_provision::in_memory::InMemoryAccount;
 use cosmap_provision::Connection;
 use models_app::{
-    across_partitions, feed_with_counts, library, scan_beside_a_point_read, scan_beside_a_query, short_form,
+    across_partitions, claims_across_partitions, feed_with_counts, library, rewrites_an_embedding,
+    scan_beside_a_point_read, scan_beside_a_query, short_form,
 };
 
 /// An in-memory account with `model`'s containers (keep both alive while testing).
@@ -273,4 +274,87 @@ async fn a_product_comes_with_its_supplier_and_every_certificate_read_once() {
         3,
         "the scan is sent all the same, as the plan does"
     );
+}
+
+#[tokio::test]
+async fn a_write_that_returns_an_embedded_value_rewrites_its_holder_in_the_roots_batch() {
+    // The credits are embedded in a track, a document of its own in the playlist's
+    // partition: the write takes the playlist and the track with its credits changed,
+    // and writes both in one batch at the versions given.
+    use rewrites_an_embedding::{data, playlist, types};
+    let model = "../../crates/cosmap-verify/tests/models/write-that-rewrites-an-embedding.json";
+    let (_account, connection) = provisioned(model).await;
+    let db = data::Database::open(&database(&connection)).await.expect("opens");
+    let mut stored = data::PlaylistAggregate::new(playlist::Playlist::new("p1", "Road trip"));
+    stored.tracks.push(playlist::Track::new("t1", "p1", "Intro", 1));
+    let repository = db.playlist_repository();
+    repository.save(&mut stored).await.expect("the playlist is saved");
+    let (mut list, mut track) = (stored.root.clone(), stored.tracks[0].clone());
+    list.title = "Long road trip".into();
+    track.credits.push(types::Credit {
+        artist: "Ada".into(),
+        role: "composer".into(),
+    });
+    db.rename_a_playlist_and_credit_a_track(&mut list, &mut track)
+        .await
+        .expect("both are written");
+    let loaded = repository.load("p1").await.expect("loads").expect("exists");
+    assert_eq!(loaded.root.title, "Long road trip");
+    assert_eq!(loaded.tracks.len(), 1);
+    assert_eq!(loaded.tracks[0].credits[0].artist, "Ada", "the track is rewritten");
+    assert_eq!(loaded.tracks[0].etag, track.etag, "the track takes its new etag");
+
+    // A stale track fails the batch: the playlist is not renamed either.
+    let mut stale = stored.tracks[0].clone();
+    list.title = "Short trip".into();
+    let failed = db.rename_a_playlist_and_credit_a_track(&mut list, &mut stale).await;
+    assert!(matches!(failed, Err(data::Error::Stale { .. })), "{failed:?}");
+    let loaded = repository.load("p1").await.expect("loads").expect("exists");
+    assert_eq!(loaded.root.title, "Long road trip", "all or none");
+}
+
+#[tokio::test]
+async fn a_write_with_claims_across_partitions_keeps_the_claims_of_the_batches_written() {
+    use claims_across_partitions::{club, data, member, types};
+    let model = "../../crates/cosmap-verify/tests/models/claims-across-partitions.json";
+    let (_account, connection) = provisioned(model).await;
+    let db = data::Database::open(&database(&connection)).await.expect("opens");
+    let found = |club_id: &str, name: &str, member_id: &str, email: &str| {
+        let founder = member::Member::new(member_id, email, "Founder", types::ClubRef::new(club_id));
+        (club::Club::new(club_id, name), founder)
+    };
+    let (mut chess, mut ada) = found("c1", "Chess", "m1", "ada@example.com");
+    db.found_a_club(&mut chess, &mut ada).await.expect("founded");
+    assert!(chess.etag.is_some() && ada.etag.is_some(), "each batch sets its etags");
+    assert!(db.member_by_id("m1").await.expect("reads").is_some());
+
+    // A taken name writes nothing, and claims nothing of the founder's.
+    let (mut again, mut bob) = found("c2", "Chess", "m2", "bob@example.com");
+    let taken = db.found_a_club(&mut again, &mut bob).await;
+    assert!(matches!(taken, Err(data::Error::Taken { .. })), "{taken:?}");
+    assert!(db.club_by_id("c2").await.expect("reads").is_none());
+    let (mut go, mut bob) = found("c3", "Go", "m2", "bob@example.com");
+    db.found_a_club(&mut go, &mut bob)
+        .await
+        .expect("bob's email was not kept");
+
+    // The second batch fails (the founder exists): the club stays written with its
+    // name claimed, and the founder's email is released.
+    let (mut bridge, mut twice) = found("c4", "Bridge", "m1", "eve@example.com");
+    let failed = db.found_a_club(&mut bridge, &mut twice).await;
+    assert!(matches!(failed, Err(data::Error::Exists { .. })), "{failed:?}");
+    assert!(
+        db.club_by_id("c4").await.expect("reads").is_some(),
+        "the first batch stays"
+    );
+    let (mut other, mut carol) = found("c5", "Bridge", "m5", "carol@example.com");
+    let kept = db.found_a_club(&mut other, &mut carol).await;
+    assert!(
+        matches!(kept, Err(data::Error::Taken { .. })),
+        "the written club keeps its name: {kept:?}"
+    );
+    let (mut poker, mut eve) = found("c6", "Poker", "m6", "eve@example.com");
+    db.found_a_club(&mut poker, &mut eve)
+        .await
+        .expect("the failed founder's email was released");
 }

@@ -125,6 +125,7 @@ const HELPERS: &[(&str, &str)] = &[
     ("release", "Error ContainerClient delete"),
     ("Claims", "Error ContainerClient release"),
     ("Claims::absorb", "Claims"),
+    ("Claims::keep", "Claims"),
     ("claimed", "Value"),
     ("Lease", ""),
     (
