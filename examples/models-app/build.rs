@@ -34,6 +34,10 @@ const MODELS: &[(&str, &str)] = &[
         "claims_across_partitions",
         "../../crates/cosmap-verify/tests/models/claims-across-partitions.json",
     ),
+    (
+        "member_counts",
+        "../../crates/cosmap-verify/tests/models/member-that-counts-its-children.json",
+    ),
 ];
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {

@@ -61,3 +61,10 @@ pub mod claims_across_partitions {
     include!(concat!(env!("OUT_DIR"), "/claims_across_partitions/cosmap.rs"));
     include!(concat!(env!("OUT_DIR"), "/claims_across_partitions/cosmap_data.rs"));
 }
+
+/// Verify's model `member-that-counts-its-children`: each thread of a forum keeps its
+/// number of reactions, which a save of the forum recomputes.
+pub mod member_counts {
+    include!(concat!(env!("OUT_DIR"), "/member_counts/cosmap.rs"));
+    include!(concat!(env!("OUT_DIR"), "/member_counts/cosmap_data.rs"));
+}

@@ -6,7 +6,7 @@
 use cosmap_provision::in_memory::InMemoryAccount;
 use cosmap_provision::Connection;
 use models_app::{
-    across_partitions, claims_across_partitions, feed_with_counts, library, rewrites_an_embedding,
+    across_partitions, claims_across_partitions, feed_with_counts, library, member_counts, rewrites_an_embedding,
     scan_beside_a_point_read, scan_beside_a_query, short_form,
 };
 
@@ -357,4 +357,56 @@ async fn a_write_with_claims_across_partitions_keeps_the_claims_of_the_batches_w
     db.found_a_club(&mut poker, &mut eve)
         .await
         .expect("the failed founder's email was released");
+}
+
+#[tokio::test]
+async fn a_save_recomputes_the_count_each_member_keeps_of_its_own_children() {
+    // Each thread keeps its number of reactions, which name their thread: a save of
+    // the forum counts them again from the reactions it holds, in its batch, and the
+    // write of one reaction keeps the count as the save left it.
+    use member_counts::{data, forum};
+    let model = "../../crates/cosmap-verify/tests/models/member-that-counts-its-children.json";
+    let (_account, connection) = provisioned(model).await;
+    let db = data::Database::open(&database(&connection)).await.expect("opens");
+    let repository = db.forum_repository();
+    let mut stored = data::ForumAggregate::new(forum::Forum::new("f1", "Rust"));
+    stored.threads.push(forum::Thread::new("t1", "f1", "Async"));
+    stored.threads.push(forum::Thread::new("t2", "f1", "Macros"));
+    for (id, thread) in [("r1", "t1"), ("r2", "t1"), ("r3", "t2")] {
+        let at = "2026-12-01T09:00:00Z";
+        stored.reactions.push(forum::Reaction::new(id, "f1", thread, "+1", at));
+    }
+    stored.threads[0].reaction_count = 7; // stale: the save counts again
+    repository.save(&mut stored).await.expect("the forum is saved");
+    let counts = |threads: &[forum::Thread]| -> Vec<(String, i64)> {
+        threads.iter().map(|t| (t.id.clone(), t.reaction_count)).collect()
+    };
+    let expected = vec![("t1".to_string(), 2), ("t2".to_string(), 1)];
+    assert_eq!(
+        counts(&stored.threads),
+        expected,
+        "the aggregate saved holds the counts"
+    );
+    let read = db
+        .threads_of_a_forum_with_their_reaction_counts("f1")
+        .await
+        .expect("reads");
+    assert_eq!(counts(&read), expected, "the counts are stored");
+
+    let mut more = forum::Reaction::new("r4", "f1", "t2", "heart", "2026-12-01T10:00:00Z");
+    db.react_to_a_thread(&mut more).await.expect("the reaction is written");
+    let mut loaded = repository.load("f1").await.expect("loads").expect("exists");
+    assert_eq!(
+        counts(&loaded.threads),
+        vec![("t1".to_string(), 2), ("t2".to_string(), 2)]
+    );
+
+    // A reaction removed from the aggregate: the save deletes it and counts again.
+    loaded.reactions.retain(|r| r.id != "r1");
+    repository.save(&mut loaded).await.expect("saved again");
+    let read = db
+        .threads_of_a_forum_with_their_reaction_counts("f1")
+        .await
+        .expect("reads");
+    assert_eq!(counts(&read), vec![("t1".to_string(), 1), ("t2".to_string(), 2)]);
 }

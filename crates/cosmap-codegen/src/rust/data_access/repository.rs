@@ -20,7 +20,8 @@ pub(super) fn aggregate(
         return Err(why);
     }
     let (load_params, load_key) = load_of(rv);
-    let members = member_views(cv, &members, claim_sets);
+    let documents = members;
+    let members = member_views(cv, &documents, claim_sets);
     let levels = c.partition_key_properties();
     let load_sql = (!members.is_empty()).then(|| load_sql(root, &members, &levels));
     let key_bindings: Vec<String> = if levels.len() <= 1 {
@@ -31,6 +32,7 @@ pub(super) fn aggregate(
             .collect()
     };
     let derived = derived_values(root, &members)?;
+    let member_derived = member_derived(&documents, &members)?;
     let claim_set = claim_set_of(claim_sets, &cv.module, &root.name);
     let member_claims = members.iter().any(|m| m.claim_set.is_some());
     let claims = claim_set.is_some() || member_claims;
@@ -54,14 +56,15 @@ pub(super) fn aggregate(
         claim_set,
         claims,
         member_claims,
+        recomputes: !derived.is_empty() || !member_derived.is_empty(),
         derived,
+        member_derived,
         kept_by_workers: kept_by_workers(root),
     })
 }
 
 /// Why aggregate `root` (in `c`, with `members`) has no repository: members of several
-/// aggregates in one container, members under a key that does not name their root, or a
-/// member that keeps counts or subsets of its own children in the batch.
+/// aggregates in one container, or members under a key that does not name their root.
 fn no_repository(c: &cosmap_mapper::Container, root: &DocumentType, members: &[&DocumentType]) -> Option<String> {
     if !members.is_empty() && c.aggregates.len() > 1 {
         return Some(format!(
@@ -74,23 +77,11 @@ fn no_repository(c: &cosmap_mapper::Container, root: &DocumentType, members: &[&
         IdSource::Assigned => String::new(),
     };
     let levels = c.partition_key_properties();
-    if !members.is_empty() && !levels.iter().any(|l| *l == identity) {
-        return Some(format!(
+    (!members.is_empty() && !levels.iter().any(|l| *l == identity)).then(|| {
+        format!(
             "its partition key ({}) holds other aggregates too, and its members do not say which root they belong to",
             levels.join(", ")
-        ));
-    }
-    let batch_kept = |d: &DocumentType| {
-        d.computed.iter().any(|v| v.kept == cosmap_mapper::Keeping::Batch)
-            || d.embedded.iter().any(|e| {
-                e.subset
-                    .as_ref()
-                    .is_some_and(|s| s.kept == cosmap_mapper::Keeping::Batch)
-            })
-    };
-    members.iter().any(|d| batch_kept(d)).then(|| {
-        "a member keeps counts or subsets of its own children in the batch, which a save of the whole aggregate does not recompute; write it with the access patterns' requests"
-            .to_string()
+        )
     })
 }
 
@@ -194,18 +185,24 @@ fn derived_values(root: &DocumentType, members: &[MemberView]) -> Result<Vec<Der
                 format!("it keeps `{property}` of `{document_type}`, not a member of it, in the batch of their writes; write it with the access patterns' requests")
             })
     };
-    let mut out = Vec::new();
-    for v in root.computed.iter().filter(|v| v.kept == cosmap_mapper::Keeping::Batch) {
-        out.push(DerivedView {
-            property: v.name.clone(),
-            member: member(&v.document_type, &v.name)?,
-            subset: None,
-        });
-    }
-    for e in &root.embedded {
-        let Some(of) = e.subset.as_ref().filter(|s| s.kept == cosmap_mapper::Keeping::Batch) else {
-            continue;
-        };
+    batch_kept(root)
+        .map(|(property, document_type, subset)| {
+            Ok(DerivedView {
+                member: member(document_type, &property)?,
+                property,
+                subset,
+            })
+        })
+        .collect()
+}
+
+/// What `d` keeps of its children in their batch: each count's and subset's property,
+/// the children's document type, and for a subset which of them and as what.
+fn batch_kept(d: &DocumentType) -> impl Iterator<Item = (String, &str, Option<SubsetItemsView>)> {
+    let counts = d.computed.iter().filter(|v| v.kept == cosmap_mapper::Keeping::Batch);
+    let counts = counts.map(|v| (v.name.clone(), v.document_type.as_str(), None));
+    let subsets = d.embedded.iter().filter_map(|e| {
+        let of = e.subset.as_ref().filter(|s| s.kept == cosmap_mapper::Keeping::Batch)?;
         let (identity, kept) = subset_items(e);
         let sort = of
             .sort
@@ -215,16 +212,48 @@ fn derived_values(root: &DocumentType, members: &[MemberView]) -> Result<Vec<Der
                 descending: k.starts_with('-'),
             })
             .collect();
-        out.push(DerivedView {
-            property: e.name.clone(),
-            member: member(&of.document_type, &e.name)?,
-            subset: Some(SubsetItemsView {
-                identity,
-                kept,
-                sort,
-                newest: of.newest,
-            }),
-        });
+        let items = SubsetItemsView {
+            identity,
+            kept,
+            sort,
+            newest: of.newest,
+        };
+        Some((e.name.clone(), of.document_type.as_str(), Some(items)))
+    });
+    counts.chain(subsets)
+}
+
+/// The counts and subsets the `documents` of the aggregate (its members, as `views`)
+/// keep of their own children in the batch: each child names its holder by its parent
+/// link (a separated value object's), else by the holder's identity, as the mapper's
+/// writes do; a child outside the aggregate is an error, as a save cannot recompute it.
+fn member_derived(documents: &[&DocumentType], views: &[MemberView]) -> Result<Vec<MemberDerivedView>, String> {
+    let mut out = Vec::new();
+    for (d, holder) in documents.iter().zip(views) {
+        let identity = match &d.id {
+            IdSource::Identity { attribute } => attribute.clone(),
+            IdSource::Assigned => "id".to_string(),
+        };
+        for (property, document_type, subset) in batch_kept(d) {
+            let found = documents.iter().zip(views).find(|(c, _)| c.name == document_type);
+            let Some((child, member)) = found else {
+                return Err(format!(
+                    "its `{}` keeps `{property}` of `{document_type}`, not a member of it, in the batch of their writes; write it with the access patterns' requests",
+                    d.name
+                ));
+            };
+            let link = match &child.parent {
+                Some(link) if link.entity == d.source => link.property.clone(),
+                _ => identity.clone(),
+            };
+            out.push(MemberDerivedView {
+                holder: holder.ident.clone(),
+                property,
+                member: member.ident.clone(),
+                link,
+                subset,
+            });
+        }
     }
     Ok(out)
 }
