@@ -7,7 +7,7 @@ use cosmap_provision::in_memory::InMemoryAccount;
 use cosmap_provision::Connection;
 use models_app::{
     across_partitions, claims_across_partitions, feed_with_counts, library, member_counts, rewrites_an_embedding,
-    scan_beside_a_point_read, scan_beside_a_query, short_form,
+    scan_beside_a_point_read, scan_beside_a_query, shared_partition, short_form,
 };
 
 /// An in-memory account with `model`'s containers (keep both alive while testing).
@@ -409,4 +409,65 @@ async fn a_save_recomputes_the_count_each_member_keeps_of_its_own_children() {
         .await
         .expect("reads");
     assert_eq!(counts(&read), vec![("t1".to_string(), 1), ("t2".to_string(), 2)]);
+}
+
+#[path = "../shared_partition.rs"]
+mod design;
+
+#[tokio::test]
+async fn aggregates_whose_members_do_not_name_their_root_load_the_root_and_save_what_they_hold() {
+    // Forums and blogs share one container keyed by tenant, and nothing in a thread
+    // names its forum: `load` reads the root alone, a save writes the members the
+    // aggregate holds, a delete deletes those it saved, and another aggregate's
+    // documents in the partition are never touched.
+    use shared_partition::{data, forum};
+    let logical = design::design(std::path::Path::new("shared-partition.json"));
+    let account = InMemoryAccount::new().expect("an in-memory account");
+    let connection = account
+        .provisioned("models", &logical.container_definitions())
+        .await
+        .expect("the containers are created");
+    let db = data::Database::open(&database(&connection)).await.expect("opens");
+    let (forums, blogs) = (db.forum_repository(), db.blog_repository());
+    let mut rust = data::ForumAggregate::new(forum::Forum::new("f1", "t1", "Rust"));
+    rust.threads.push(forum::Thread::new("th1", "t1", "Async"));
+    forums.save(&mut rust).await.expect("the forum is saved");
+    let mut notes = data::BlogAggregate::new(forum::Blog::new("b1", "t1", "Notes"));
+    notes.entries.push(forum::Entry::new("e1", "t1", "Hello"));
+    blogs.save(&mut notes).await.expect("the blog is saved");
+
+    let thread = || db.forum.read("t1".to_string(), "th1");
+    let mut loaded = forums
+        .load("t1".to_string(), "f1")
+        .await
+        .expect("loads")
+        .expect("exists");
+    assert_eq!(loaded.root.title, "Rust");
+    assert!(
+        loaded.threads.is_empty(),
+        "the root alone: nothing names a thread's forum"
+    );
+    loaded.root.title = "Rust and more".into();
+    forums.save(&mut loaded).await.expect("the root is saved");
+    assert!(
+        thread().await.expect("reads").is_some(),
+        "a thread not held is left alone"
+    );
+
+    // The aggregate as saved (with its thread, at the root's new version) deletes both.
+    rust.root.etag.clone_from(&loaded.root.etag);
+    rust.root.title = "Rust and more".into();
+    forums.save(&mut rust).await.expect("saved with its thread");
+    forums.delete(rust).await.expect("the root and its thread are deleted");
+    assert!(forums.load("t1".to_string(), "f1").await.expect("loads").is_none());
+    assert!(
+        thread().await.expect("reads").is_none(),
+        "the thread it saved is deleted"
+    );
+    let blog = blogs
+        .load("t1".to_string(), "b1")
+        .await
+        .expect("loads")
+        .expect("the blog stays");
+    assert_eq!(blog.root.title, "Notes");
 }

@@ -110,6 +110,9 @@ pub struct AggregateView {
     pub member_derived: Vec<MemberDerivedView>,
     /// Whether a save recomputes anything (`derived` or `member_derived`).
     pub recomputes: bool,
+    /// Why `load` reads the root alone (its members do not name their root, under a
+    /// key other aggregates share), in the repository's docs; `None` when it finds them.
+    pub unnamed: Option<String>,
 }
 
 /// A count or a subset each document of one kind of member keeps of its own

@@ -4,7 +4,9 @@
 use super::*;
 
 /// The repository of aggregate `root` (in container `c`): its members, its load, the
-/// values a save recomputes or leaves to the workers, its claims; or why there is none.
+/// values a save recomputes or leaves to the workers, its claims; or why a view of it
+/// cannot be made (a document type the Rust view lacks, a value kept of a document
+/// outside the aggregate).
 pub(super) fn aggregate(
     c: &cosmap_mapper::Container,
     cv: &ContainerView,
@@ -14,16 +16,13 @@ pub(super) fn aggregate(
     claim_sets: &[ClaimSetView],
 ) -> Result<AggregateView, String> {
     let rv = doc_view(cv, &root.name)?;
-    let own = |d: &&DocumentType| !matches!(d.role, Role::Root | Role::Copy | Role::Claim);
-    let members: Vec<&DocumentType> = c.document_types.iter().filter(own).collect();
-    if let Some(why) = no_repository(c, root, &members) {
-        return Err(why);
-    }
+    let own = |d: &&DocumentType| !matches!(d.role, Role::Root | Role::Copy | Role::Claim) && of_root(c, root, d);
+    let documents: Vec<&DocumentType> = c.document_types.iter().filter(own).collect();
+    let unnamed = unnamed(c, root, &documents);
     let (load_params, load_key) = load_of(rv);
-    let documents = members;
     let members = member_views(cv, &documents, claim_sets);
     let levels = c.partition_key_properties();
-    let load_sql = (!members.is_empty()).then(|| load_sql(root, &members, &levels));
+    let load_sql = (!members.is_empty() && unnamed.is_none()).then(|| load_sql(root, &members, &levels));
     let key_bindings: Vec<String> = if levels.len() <= 1 {
         vec!["rt::bind(query, \"@key0\", &partition_key)?".to_string()]
     } else {
@@ -60,26 +59,48 @@ pub(super) fn aggregate(
         derived,
         member_derived,
         kept_by_workers: kept_by_workers(root),
+        unnamed,
     })
 }
 
-/// Why aggregate `root` (in `c`, with `members`) has no repository: members of several
-/// aggregates in one container, or members under a key that does not name their root.
-fn no_repository(c: &cosmap_mapper::Container, root: &DocumentType, members: &[&DocumentType]) -> Option<String> {
-    if !members.is_empty() && c.aggregates.len() > 1 {
-        return Some(format!(
-            "container `{}` holds more than one aggregate and members of them, which the repository cannot tell apart yet",
-            c.name
-        ));
+/// Whether member `d` of container `c` belongs to `root`'s aggregate: the container
+/// holds no other, or its containment leads up to the root (members carry their
+/// `type`, so `load` asks for the types of this aggregate's members alone).
+fn of_root(c: &cosmap_mapper::Container, root: &DocumentType, d: &DocumentType) -> bool {
+    if c.aggregates.len() <= 1 {
+        return true;
     }
+    let mut at = d;
+    for _ in 0..c.document_types.len() {
+        let Some(k) = &at.containment else { return false };
+        if k.holder == root.source {
+            return true;
+        }
+        let holder = c
+            .document_types
+            .iter()
+            .find(|x| x.source == k.holder && x.role != Role::Copy);
+        let Some(holder) = holder else { return false };
+        at = holder;
+    }
+    false
+}
+
+/// Why `load` cannot find the `members` of aggregate `root` (in `c`): they carry only
+/// a partition key that does not hold the root's identity, which other aggregates
+/// share, and nothing that names their root. Then `load` reads the root alone, and the
+/// repository's docs say so.
+fn unnamed(c: &cosmap_mapper::Container, root: &DocumentType, members: &[&DocumentType]) -> Option<String> {
     let identity = match &root.id {
         IdSource::Identity { attribute } => attribute.clone(),
         IdSource::Assigned => String::new(),
     };
     let levels = c.partition_key_properties();
+    let types: Vec<String> = members.iter().map(|d| format!("`{}`", d.name)).collect();
     (!members.is_empty() && !levels.iter().any(|l| *l == identity)).then(|| {
         format!(
-            "its partition key ({}) holds other aggregates too, and its members do not say which root they belong to",
+            "Its members ({}) carry only the partition key ({}), which other aggregates share, and nothing that names their root: `load` reads the root alone (give the aggregate its members before a save); a save writes the root and the members it holds and deletes only those it loaded or saved and no longer holds; `delete` deletes the root and the members it saved.",
+            types.join(", "),
             levels.join(", ")
         )
     })
