@@ -3,9 +3,12 @@
 //! with its book's title kept beside the reference), a short form following two references to
 //! one type (`short_form`), a write of two documents in two logical partitions
 //! (`across_partitions`), a count kept on a post that its feed's copy carries
-//! (`feed_with_counts`), and reads that also scan a type nothing in their results
-//! refers to (`scan_beside_a_query`, `scan_beside_a_point_read`). The tests run them
-//! on the SDK's in-memory engine.
+//! (`feed_with_counts`), reads that also scan a type nothing in their results
+//! refers to (`scan_beside_a_query`, `scan_beside_a_point_read`), a write that rewrites
+//! the document embedding what it returns (`rewrites_an_embedding`), a write with claims
+//! across partitions (`claims_across_partitions`), counts members keep of their own
+//! children (`member_counts`) and aggregates whose members do not name their root
+//! (`shared_partition`). The tests run them on the SDK's in-memory engine.
 
 /// The library example (`examples/library`).
 pub mod library {

@@ -1,7 +1,9 @@
 //! Each model's generated data access run on the SDK's in-memory engine, as an
 //! application would call it: the reads and writes the generator once listed as "not
 //! generated" (a short form with references followed, a write across partitions, a
-//! count a copy carries, a scan sent once beside a read), with what they return asserted.
+//! count a copy carries, a scan sent once beside a read, a write that rewrites the
+//! document embedding what it returns, claims across partitions, a member's count of its
+//! own children, members that do not name their root), with what they return asserted.
 
 use cosmap_provision::in_memory::InMemoryAccount;
 use cosmap_provision::Connection;

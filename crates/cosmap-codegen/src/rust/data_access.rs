@@ -656,10 +656,12 @@ fn claim_sets(model: &LogicalModel, rust: &RustView, handles: &[HandleView]) -> 
                             parts.join(", ")
                         )
                     };
+                    // A module escaped with a trailing `_` (`crate_`) would give `__`, which
+                    // rustc's `non_snake_case` refuses; the owner's name keeps it unique.
                     out.push(ClaimSetView {
                         function: format!(
                             "claim_{}_{}",
-                            cv.module.trim_start_matches("r#"),
+                            cv.module.trim_start_matches("r#").trim_end_matches('_'),
                             snake_case(&of.document_type)
                         ),
                         owner: of.document_type.clone(),
