@@ -123,10 +123,7 @@ async fn a_key_moved_to_the_roots_identity_is_taken_from_its_id() {
     }
     let kept = common::query(&common::container(&connection, "CheckIn").await, "SELECT * FROM c").await;
     assert_eq!(kept.len(), 7, "nothing deleted from the old container");
-    let again = run(&plan, &connection, &RunOptions::default(), |_| Control::Continue)
-        .await
-        .expect("run again");
-    assert_eq!(again.steps.iter().map(|s| s.migrated).sum::<u64>(), 0, "{again:?}");
+    common::assert_second_run_changes_nothing(&plan, &connection).await;
 }
 
 #[tokio::test]
@@ -157,9 +154,7 @@ async fn a_level_of_the_old_hierarchical_key_becomes_the_key_for_every_document_
         let id = d["id"].as_str().unwrap().to_string();
         client.create_item(key, &id, &*d, None).await.expect("written");
     }
-    let report = run(&plan, &connection, &RunOptions::default(), |_| Control::Continue)
-        .await
-        .expect("migrated");
+    let report = common::migrate(&plan, &connection).await.expect("migrated");
     assert!(report.failed.is_none(), "{report:?}");
     let copied = common::query(
         &common::container(&connection, "CheckIn-checkInId").await,

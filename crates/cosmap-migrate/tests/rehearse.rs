@@ -51,6 +51,20 @@ fn with_patterns(mut spec: Value, patterns: Value) -> Value {
     spec
 }
 
+/// `spec` with one access pattern: the read of a `root` by its `identity`.
+fn with_read_by_id(spec: Value, root: &str, identity: &str) -> Value {
+    let name = format!("{} by id", root.to_lowercase());
+    with_patterns(
+        spec,
+        json!([{"name": name, "kind": "read", "start": root, "filter": [identity], "perSecond": 10}]),
+    )
+}
+
+/// The rehearsal of `spec(false)` → `spec(true)`, whose plan must hold a step named `step`.
+async fn rehearsed_versions(spec: impl Fn(bool) -> Value, step: &str) -> Rehearsal {
+    rehearsed(&from_spec(&spec(false)), &from_spec(&spec(true)), step).await
+}
+
 /// Asserts that `r` passed, with its text, and that it judged `patterns` patterns.
 fn passed(r: &Rehearsal, patterns: usize) {
     let text = r.to_text();
@@ -87,7 +101,7 @@ async fn a_queried_default_is_back_filled_and_the_new_queries_find_the_old_docum
 #[tokio::test(flavor = "current_thread")]
 async fn a_new_unique_key_is_copied_into_its_container_and_read_there() {
     let spec = |unique: bool| {
-        with_patterns(
+        with_read_by_id(
             json!({
                 "name": "Plans",
                 "entities": [{"name": "Plan", "identity": "planId", "attributes": [
@@ -96,10 +110,11 @@ async fn a_new_unique_key_is_copied_into_its_container_and_read_there() {
                 ], "volume": {"count": 100, "avgSizeBytes": 300}}],
                 "aggregates": [{"root": "Plan"}]
             }),
-            json!([{"name": "plan by id", "kind": "read", "start": "Plan", "filter": ["planId"], "perSecond": 10}]),
+            "Plan",
+            "planId",
         )
     };
-    let r = rehearsed(&from_spec(&spec(false)), &from_spec(&spec(true)), "copyWithUniqueKeys").await;
+    let r = rehearsed_versions(spec, "copyWithUniqueKeys").await;
     passed(&r, 1);
     assert!(r.to_text().contains("Dictionary-unique-code"), "{}", r.to_text());
 }
@@ -107,7 +122,7 @@ async fn a_new_unique_key_is_copied_into_its_container_and_read_there() {
 #[tokio::test(flavor = "current_thread")]
 async fn shapes_rewritten_in_place_read_as_the_new_types() {
     let spec = |v2: bool| {
-        with_patterns(
+        with_read_by_id(
             json!({
                 "name": "Crm",
                 "entities": [{"name": "Customer", "identity": "customerId", "attributes": [
@@ -116,22 +131,18 @@ async fn shapes_rewritten_in_place_read_as_the_new_types() {
                 ], "volume": {"count": 1000000, "avgSizeBytes": 500}}],
                 "aggregates": [{"root": "Customer"}]
             }),
-            json!([{"name": "customer by id", "kind": "read", "start": "Customer", "filter": ["customerId"], "perSecond": 10}]),
+            "Customer",
+            "customerId",
         )
     };
-    let r = rehearsed(&from_spec(&spec(false)), &from_spec(&spec(true)), "rewrite").await;
+    let r = rehearsed_versions(spec, "rewrite").await;
     passed(&r, 1);
 }
 
 #[tokio::test(flavor = "current_thread")]
 async fn separate_documents_embedded_into_their_holders_are_read_with_them() {
-    let spec = |embedded: bool| {
-        with_patterns(
-            common::shop(embedded),
-            json!([{"name": "order by id", "kind": "read", "start": "Order", "filter": ["orderId"], "perSecond": 10}]),
-        )
-    };
-    let r = rehearsed(&from_spec(&spec(false)), &from_spec(&spec(true)), "embedSeparate").await;
+    let spec = |embedded: bool| with_read_by_id(common::shop(embedded), "Order", "orderId");
+    let r = rehearsed_versions(spec, "embedSeparate").await;
     passed(&r, 1);
     assert_eq!(r.left_to_delete.len(), 1, "{}", r.to_text());
     assert!(
@@ -144,13 +155,8 @@ async fn separate_documents_embedded_into_their_holders_are_read_with_them() {
 
 #[tokio::test(flavor = "current_thread")]
 async fn values_made_unique_are_claimed_and_the_claims_read() {
-    let spec = |unique: bool| {
-        with_patterns(
-            common::accounts(unique),
-            json!([{"name": "account by id", "kind": "read", "start": "Account", "filter": ["accountId"], "perSecond": 10}]),
-        )
-    };
-    let r = rehearsed(&from_spec(&spec(false)), &from_spec(&spec(true)), "claimValues").await;
+    let spec = |unique: bool| with_read_by_id(common::accounts(unique), "Account", "accountId");
+    let r = rehearsed_versions(spec, "claimValues").await;
     passed(&r, 1);
     assert!(r.to_text().contains("UniqueClaims"), "{}", r.to_text());
 }
