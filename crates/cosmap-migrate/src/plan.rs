@@ -376,13 +376,25 @@ impl MigrationPlan {
                 "readers and writers of `{from}` switch to `{to}` once it has caught up\n"
             ));
         }
-        if !self.droppable.is_empty() {
-            out.push_str("you may drop, once satisfied (cosmap never deletes):\n");
-            for d in &self.droppable {
-                out.push_str(&format!("  - {d}\n"));
-            }
-        }
+        push_list(
+            &mut out,
+            "you may drop, once satisfied (cosmap never deletes):",
+            &self.droppable,
+        );
         out
+    }
+}
+
+/// Appends `heading` and then `items`, one `  - item` line each, to `out`; nothing when
+/// there are no items.
+pub(crate) fn push_list(out: &mut String, heading: &str, items: &[String]) {
+    if items.is_empty() {
+        return;
+    }
+    out.push_str(heading);
+    out.push('\n');
+    for item in items {
+        out.push_str(&format!("  - {item}\n"));
     }
 }
 

@@ -18,7 +18,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::error::MigrateError;
-use crate::plan::{Conversion, KeyFrom, LeaseRef, MigrationPlan, Step, LEASE_TYPE};
+use crate::plan::{push_list, Conversion, KeyFrom, LeaseRef, MigrationPlan, Step, LEASE_TYPE};
 use conditional::{timestamp, Outcome, Place, CONFLICT_RETRIES};
 
 /// The properties Cosmos DB adds to every document; left out of what is copied.
@@ -164,23 +164,21 @@ impl MigrationReport {
             ));
             return out;
         }
-        if !self.to_run.is_empty() {
-            out.push_str("still to do, before the new readers rely on it:\n");
-            for step in &self.to_run {
-                out.push_str(&format!("  - {step}\n"));
-            }
-        }
+        push_list(
+            &mut out,
+            "still to do, before the new readers rely on it:",
+            &self.to_run,
+        );
         for (from, to) in &self.renamed {
             out.push_str(&format!(
                 "`{to}` has caught up with `{from}`: readers can switch to it (run again to copy what writers change until they switch too)\n"
             ));
         }
-        if !self.droppable.is_empty() {
-            out.push_str("nothing was deleted; you may drop, once satisfied:\n");
-            for d in &self.droppable {
-                out.push_str(&format!("  - {d}\n"));
-            }
-        }
+        push_list(
+            &mut out,
+            "nothing was deleted; you may drop, once satisfied:",
+            &self.droppable,
+        );
         out.push_str(&format!("{:.1} RU in all\n", self.request_units));
         out
     }
