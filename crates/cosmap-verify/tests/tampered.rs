@@ -361,10 +361,7 @@ async fn an_append_to_the_wrong_window_or_buckets_out_of_order_fail() {
 /// model follows the references instead, and the follow is checked by its own read.)
 #[tokio::test]
 async fn a_short_form_without_the_kept_name_or_count_fails_naming_the_field() {
-    let path =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/models/short-form-with-kept-name-and-count.json");
-    let model = cosmap_domain::load_file(&path).expect("a valid model");
-    let mapped = cosmap_mapper::map(&model, &cosmap_mapper::Options::default());
+    let (model, mapped) = common::test_model("short-form-with-kept-name-and-count");
     let pattern = "newest posts in a topic";
     let cases = [
         (

@@ -3,12 +3,8 @@
 
 mod common;
 
-use std::path::Path;
-
 async fn verify(name: &str) -> cosmap_verify::Report {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/models/{name}.json"));
-    let model = cosmap_domain::load_file(&path).unwrap_or_else(|e| panic!("{name}: {e}"));
-    let logical = cosmap_mapper::map(&model, &cosmap_mapper::Options::default());
+    let (model, logical) = common::test_model(name);
     common::in_memory(&model, &logical).await
 }
 
@@ -51,9 +47,7 @@ async fn a_returned_value_object_embedded_in_another_document_type() {
 /// shelf's branch, and the point read that follows it finds the shelf.
 #[tokio::test]
 async fn containers_partitioned_by_an_attribute_and_by_a_reference() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/models/partitioned-by-attribute-and-reference.json");
-    let model = cosmap_domain::load_file(&path).expect("valid model");
-    let logical = cosmap_mapper::map(&model, &cosmap_mapper::Options::default());
+    let (_, logical) = common::test_model("partitioned-by-attribute-and-reference");
     let key = |c: &str| logical.container(c).expect("container").partition_key.paths.clone();
     assert_eq!(key("Shelf"), ["/branch"]);
     assert_eq!(key("Loan"), ["/memberId"]);
@@ -94,9 +88,7 @@ async fn unique_values_are_claimed_and_released() {
 /// side query the parts that refer to the document read — those, not every part.
 #[tokio::test]
 async fn lists_stored_the_other_way_round_are_found_by_the_parts_that_refer_back() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/patterns/reference-list/model.json");
-    let model = cosmap_domain::load_file(&path).expect("valid model");
-    let logical = cosmap_mapper::map(&model, &cosmap_mapper::Options::default());
+    let (model, logical) = common::example("patterns/reference-list");
     let part = logical
         .container("Part")
         .and_then(|c| c.document_type("Part"))
@@ -126,9 +118,7 @@ async fn lists_stored_the_other_way_round_are_found_by_the_parts_that_refer_back
 /// partial match, which found nothing there).
 #[tokio::test]
 async fn a_list_of_references_to_a_repartitioned_root_is_matched_by_id_through_a_join() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/models/reference-list-to-a-repartitioned-root.json");
-    let model = cosmap_domain::load_file(&path).expect("valid model");
-    let logical = cosmap_mapper::map(&model, &cosmap_mapper::Options::default());
+    let (_, logical) = common::test_model("reference-list-to-a-repartitioned-root");
     let op = logical
         .operations
         .iter()
@@ -187,9 +177,7 @@ async fn a_short_form_holds_the_kept_name_and_the_kept_count() {
 
 /// The key paths of container `name` in the design of test model `model`.
 fn key_paths(model: &str, name: &str) -> Vec<String> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/models/{model}.json"));
-    let model = cosmap_domain::load_file(&path).expect("valid model");
-    let logical = cosmap_mapper::map(&model, &cosmap_mapper::Options::default());
+    let (_, logical) = common::test_model(model);
     logical.container(name).expect("container").partition_key.paths.clone()
 }
 

@@ -298,17 +298,15 @@ impl Checker<'_> {
             );
         } else if !is_upper_camel(name) {
             let suggestion = upper_camel(&to_camel(name));
-            self.report(
-                Diagnostic::new(
-                    path(),
-                    format!("`{name}` is not UpperCamelCase, which cosmap needs to derive Rust type names from it"),
-                )
-                .help(hint_for(
-                    &suggestion,
-                    "UpperCamelCase ASCII letters and digits",
-                    "OrderItem",
-                )),
-            );
+            let needs = "derive Rust type names from it";
+            self.report(not_in_case(
+                path(),
+                name,
+                "UpperCamelCase",
+                needs,
+                &suggestion,
+                "OrderItem",
+            ));
         }
     }
 
@@ -333,17 +331,15 @@ impl Checker<'_> {
             );
         } else if !is_lower_camel(name) {
             let suggestion = lower_camel(&to_camel(name));
-            self.report(
-                Diagnostic::new(
-                    path(),
-                    format!("`{name}` is not lowerCamelCase, which cosmap needs to derive JSON properties and Rust field names from it"),
-                )
-                .help(hint_for(
-                    &suggestion,
-                    "lowerCamelCase ASCII letters and digits",
-                    "createdAt",
-                )),
-            );
+            let needs = "derive JSON properties and Rust field names from it";
+            self.report(not_in_case(
+                path(),
+                name,
+                "lowerCamelCase",
+                needs,
+                &suggestion,
+                "createdAt",
+            ));
         }
     }
 }
@@ -432,6 +428,16 @@ impl std::hash::Hash for Folded<'_> {
         }
         state.write_usize(self.0.len());
     }
+}
+
+/// `name` is not in `case`, which cosmap `needs` (to do what); the help suggests
+/// `suggestion`, or shows `example`.
+fn not_in_case(at: JsonPath, name: &str, case: &str, needs: &str, suggestion: &str, example: &str) -> Diagnostic {
+    Diagnostic::new(at, format!("`{name}` is not {case}, which cosmap needs to {needs}")).help(hint_for(
+        suggestion,
+        &format!("{case} ASCII letters and digits"),
+        example,
+    ))
 }
 
 #[cfg(test)]
