@@ -747,7 +747,7 @@ impl Planner<'_> {
     fn refuse(&mut self, change: &Change, why: &str) {
         self.refused.push(Refusal {
             subject: change.subject.to_string(),
-            kind: change.kind.name().to_string(),
+            kind: change.kind.name(),
             class: change.class,
             reason: why.to_string(),
             next: next_step(why, change),
@@ -758,7 +758,7 @@ impl Planner<'_> {
     fn nothing(&mut self, change: &Change, reason: String) {
         self.nothing.push(Step::Nothing {
             subject: change.subject.to_string(),
-            kind: change.kind.name().into(),
+            kind: change.kind.name(),
             reason,
         });
     }

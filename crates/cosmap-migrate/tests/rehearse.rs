@@ -100,20 +100,7 @@ async fn a_queried_default_is_back_filled_and_the_new_queries_find_the_old_docum
 
 #[tokio::test(flavor = "current_thread")]
 async fn a_new_unique_key_is_copied_into_its_container_and_read_there() {
-    let spec = |unique: bool| {
-        with_read_by_id(
-            json!({
-                "name": "Plans",
-                "entities": [{"name": "Plan", "identity": "planId", "attributes": [
-                    {"name": "code", "type": "string", "unique": unique},
-                    {"name": "price", "type": "decimal"}
-                ], "volume": {"count": 100, "avgSizeBytes": 300}}],
-                "aggregates": [{"root": "Plan"}]
-            }),
-            "Plan",
-            "planId",
-        )
-    };
+    let spec = |unique: bool| with_read_by_id(common::plans(unique), "Plan", "planId");
     let r = rehearsed_versions(spec, "copyWithUniqueKeys").await;
     passed(&r, 1);
     assert!(r.to_text().contains("Dictionary-unique-code"), "{}", r.to_text());

@@ -12,26 +12,13 @@ use common::map;
 use cosmap_migrate::{plan, run, Control, MigrateError, RunOptions, Step};
 use serde_json::{json, Value};
 
-fn spec(unique: bool) -> Value {
-    json!({
-        "name": "Plans",
-        "entities": [
-            {"name": "Plan", "identity": "planId", "attributes": [
-                {"name": "code", "type": "string", "unique": unique},
-                {"name": "price", "type": "decimal"}
-            ], "volume": {"count": 100, "avgSizeBytes": 300}}
-        ],
-        "aggregates": [{"root": "Plan"}]
-    })
-}
-
 async fn documents(client: &azure_data_cosmos::ContainerClient) -> Vec<Value> {
     common::query(client, "SELECT * FROM c WHERE c.type != 'cosmapMigrateLease'").await
 }
 
 #[tokio::test]
 async fn a_new_unique_key_is_a_copy_that_stops_at_a_duplicate_and_resumes() {
-    let (v1, v2) = (map(&spec(false)), map(&spec(true)));
+    let (v1, v2) = (map(&common::plans(false)), map(&common::plans(true)));
     assert_eq!(
         v2.container("Dictionary").unwrap().unique_keys.len(),
         1,

@@ -299,11 +299,7 @@ async fn ancestors_read_up_a_tree_are_checked_level_by_level() {
     // The rules design climbs one point read per level; a climb through another
     // reference than the parent link returns the wrong chain.
     let rules = cosmap_mapper::map(&model, &cosmap_mapper::Options::default().optimise(false));
-    let climb = rules
-        .operations
-        .iter()
-        .find(|o| o.pattern == "a category with its path")
-        .unwrap();
+    let climb = common::operation(&rules, "a category with its path");
     assert_eq!(climb.requests.len(), 2);
     assert!(common::in_memory(&model, &rules).await.passed());
     // A design that dropped the list but still reads the category alone.

@@ -3,6 +3,13 @@
 
 mod common;
 
+/// Verifies test model `name` and asserts that it passes.
+async fn passes(name: &str) -> cosmap_verify::Report {
+    let report = verify(name).await;
+    assert!(report.passed(), "{}", report.to_text());
+    report
+}
+
 async fn verify(name: &str) -> cosmap_verify::Report {
     let (model, logical) = common::test_model(name);
     common::in_memory(&model, &logical).await
@@ -12,8 +19,7 @@ async fn verify(name: &str) -> cosmap_verify::Report {
 /// type share one logical partition: every sample value differs, so no write is a 409.
 #[tokio::test]
 async fn unique_values_of_every_type_in_a_dictionary() {
-    let report = verify("unique-values-in-a-dictionary").await;
-    assert!(report.passed(), "{}", report.to_text());
+    let report = passes("unique-values-in-a-dictionary").await;
     assert_eq!(report.summary.passed, 2);
 }
 
@@ -21,16 +27,14 @@ async fn unique_values_of_every_type_in_a_dictionary() {
 /// the target's values, not from a whole target document, so there is no cycle.
 #[tokio::test]
 async fn reference_data_that_refers_to_itself() {
-    let report = verify("reference-data-referring-to-itself").await;
-    assert!(report.passed(), "{}", report.to_text());
+    passes("reference-data-referring-to-itself").await;
 }
 
 /// `returns: ["Discount"]` from an order: discounts are embedded in the item
 /// documents, so the items are expected too.
 #[tokio::test]
 async fn a_returned_value_object_embedded_in_another_document_type() {
-    let report = verify("returns-embedded-in-another-document").await;
-    assert!(report.passed(), "{}", report.to_text());
+    let report = passes("returns-embedded-in-another-document").await;
     let p = report.pattern("discounts of an order").expect("pattern");
     // The order with the most items (order-3) and its three items.
     assert_eq!(
@@ -51,8 +55,7 @@ async fn containers_partitioned_by_an_attribute_and_by_a_reference() {
     let key = |c: &str| logical.container(c).expect("container").partition_key.paths.clone();
     assert_eq!(key("Shelf"), ["/branch"]);
     assert_eq!(key("Loan"), ["/memberId"]);
-    let report = verify("partitioned-by-attribute-and-reference").await;
-    assert!(report.passed(), "{}", report.to_text());
+    let report = passes("partitioned-by-attribute-and-reference").await;
     assert_eq!(report.summary.passed, 4);
     let loans = report.pattern("recent loans of a member").expect("pattern");
     assert_eq!(loans.requests.len(), 2, "the loans, then the point read of a shelf");
@@ -63,8 +66,7 @@ async fn containers_partitioned_by_an_attribute_and_by_a_reference() {
 /// deleted; an integer has no claim (its text form is not fixed).
 #[tokio::test]
 async fn unique_values_are_claimed_and_released() {
-    let report = verify("unique-claims").await;
-    assert!(report.passed(), "{}", report.to_text());
+    let report = passes("unique-claims").await;
     let open = report.pattern("open an account").expect("pattern");
     let containers: Vec<(&str, bool)> = open.requests.iter().map(|r| (r.container.as_str(), r.added)).collect();
     assert_eq!(
@@ -95,11 +97,7 @@ async fn lists_stored_the_other_way_round_are_found_by_the_parts_that_refer_back
         .expect("Part");
     let products = part.references.iter().find(|r| r.name == "products").expect("a list");
     assert!(products.many, "a part belongs to many products");
-    let op = logical
-        .operations
-        .iter()
-        .find(|o| o.pattern == "parts of a product")
-        .expect("operation");
+    let op = common::operation(&logical, "parts of a product");
     let sql = op.requests[1].sql().expect("a query");
     assert!(sql.contains("ARRAY_CONTAINS(c.products, {\"id\": @productId"), "{sql}");
     let report = common::in_memory(&model, &logical).await;
@@ -119,17 +117,12 @@ async fn lists_stored_the_other_way_round_are_found_by_the_parts_that_refer_back
 #[tokio::test]
 async fn a_list_of_references_to_a_repartitioned_root_is_matched_by_id_through_a_join() {
     let (_, logical) = common::test_model("reference-list-to-a-repartitioned-root");
-    let op = logical
-        .operations
-        .iter()
-        .find(|o| o.pattern == "parts of a product")
-        .expect("operation");
+    let op = common::operation(&logical, "parts of a product");
     assert_eq!(
         op.requests[1].sql(),
         Some("SELECT VALUE c FROM c JOIN r IN c.products WHERE r.id = @productId AND c.type = 'part'")
     );
-    let report = verify("reference-list-to-a-repartitioned-root").await;
-    assert!(report.passed(), "{}", report.to_text());
+    passes("reference-list-to-a-repartitioned-root").await;
 }
 
 /// Required attributes with a model `default` of every type (in a document, an
@@ -137,8 +130,7 @@ async fn a_list_of_references_to_a_repartitioned_root_is_matched_by_id_through_a
 /// on: verify passes.
 #[tokio::test]
 async fn defaults_of_every_kind() {
-    let report = verify("defaults-of-every-kind").await;
-    assert!(report.passed(), "{}", report.to_text());
+    passes("defaults-of-every-kind").await;
 }
 
 /// Filters through a list of references ("reviews a user voted on", "books by
@@ -303,8 +295,7 @@ async fn two_returned_elements_in_one_container() {
 /// them with a query; the subset's length is not the count.
 #[tokio::test]
 async fn a_count_beside_a_subset_of_the_counted() {
-    let report = verify("count-beside-a-subset").await;
-    assert!(report.passed(), "{}", report.to_text());
+    let report = passes("count-beside-a-subset").await;
     let read = report.pattern("a topic with its reply count").expect("pattern");
     assert_eq!(
         read.requests.len(),

@@ -497,17 +497,33 @@ impl<'a> Checker<'a> {
         true
     }
 
-    /// `project`: on reads only, each name an attribute (or the identity) of the start
-    /// element, or a property it holds (an embedded value object, a reference), once.
-    fn check_projection(&mut self, pattern: &crate::model::AccessPattern, path: &dyn Fn() -> JsonPath) {
-        if pattern.project.is_empty() {
-            return;
+    /// Whether the pattern's list `key` (`list`), which only a read may have (it `does`
+    /// that), is there to check: not when empty; reported on a write.
+    fn read_list_to_check(
+        &mut self,
+        pattern: &crate::model::AccessPattern,
+        list: &[String],
+        key: &str,
+        does: &str,
+        path: &dyn Fn() -> JsonPath,
+    ) -> bool {
+        if list.is_empty() {
+            return false;
         }
         if pattern.kind == crate::model::AccessKind::Write {
             self.report(
-                Diagnostic::new(path().key("project"), "`project` is set on a write access pattern")
-                    .help("remove `project`: it names what a read returns"),
+                Diagnostic::new(path().key(key), format!("`{key}` is set on a write access pattern"))
+                    .help(format!("remove `{key}`: it {does}")),
             );
+            return false;
+        }
+        true
+    }
+
+    /// `project`: on reads only, each name an attribute (or the identity) of the start
+    /// element, or a property it holds (an embedded value object, a reference), once.
+    fn check_projection(&mut self, pattern: &crate::model::AccessPattern, path: &dyn Fn() -> JsonPath) {
+        if !self.read_list_to_check(pattern, &pattern.project, "project", "names what a read returns", path) {
             return;
         }
         let Some(own) = self.own_names(&pattern.start) else {
@@ -563,14 +579,8 @@ impl<'a> Checker<'a> {
         path: &dyn Fn() -> JsonPath,
         touching: Option<&Vec<&'a Relationship>>,
     ) {
-        if pattern.counts.is_empty() {
-            return;
-        }
-        if pattern.kind == crate::model::AccessKind::Write {
-            self.report(
-                Diagnostic::new(path().key("counts"), "`counts` is set on a write access pattern")
-                    .help("remove `counts`: it names what a read shows with each result"),
-            );
+        let shows = "names what a read shows with each result";
+        if !self.read_list_to_check(pattern, &pattern.counts, "counts", shows, path) {
             return;
         }
         let related: BTreeSet<&str> = touching

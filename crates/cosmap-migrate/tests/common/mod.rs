@@ -110,6 +110,20 @@ pub fn shop(embedded: bool) -> Value {
     })
 }
 
+/// Plans whose `code` is `unique` or not.
+pub fn plans(unique: bool) -> Value {
+    json!({
+        "name": "Plans",
+        "entities": [
+            {"name": "Plan", "identity": "planId", "attributes": [
+                {"name": "code", "type": "string", "unique": unique},
+                {"name": "price", "type": "decimal"}
+            ], "volume": {"count": 100, "avgSizeBytes": 300}}
+        ],
+        "aggregates": [{"root": "Plan"}]
+    })
+}
+
 /// Accounts whose `email` is `unique` or not.
 pub fn accounts(unique: bool) -> Value {
     json!({

@@ -32,6 +32,12 @@ pub fn from_json(text: &[u8], options: &cosmap_mapper::Options) -> (DomainModel,
     (model, logical)
 }
 
+/// The operation of access pattern `pattern` in `logical`.
+pub fn operation<'l>(logical: &'l LogicalModel, pattern: &str) -> &'l cosmap_mapper::operations::Operation {
+    let found = logical.operations.iter().find(|o| o.pattern == pattern);
+    found.unwrap_or_else(|| panic!("no operation for `{pattern}`"))
+}
+
 /// Verifies on a new in-memory engine.
 pub async fn in_memory(model: &DomainModel, logical: &LogicalModel) -> Report {
     verify(model, logical, Engine::InMemory, Default::default())

@@ -330,16 +330,9 @@ impl Run<'_> {
             checks.push(self.probed(checked, q, &parent.id, scoped).await);
         }
         if let Some(w) = rewrite {
-            let mut body = parent.body.clone();
-            if let Value::Object(map) = &mut body {
-                map.insert(v.name.clone(), Value::from(expected));
-            }
             let shown = |read: &Value| read.get(&v.name).map_or_else(|| "nothing".into(), Value::to_string);
-            let outcome = self.outcome(w);
-            checks.push(
-                self.rewrite_parent(outcome, &pc.name, &parent, body, state, shown)
-                    .await,
-            );
+            let stored = (v.name.as_str(), Value::from(expected));
+            checks.push(self.rewrite_parent(w, &pc.name, &parent, stored, state, shown).await);
         }
         checks
     }
@@ -404,16 +397,9 @@ impl Run<'_> {
             checks.push(self.probed(checked, q, &parent.id, scoped).await);
         }
         if let Some(w) = rewrite {
-            let mut body = parent.body.clone();
-            if let Value::Object(map) = &mut body {
-                map.insert(e.name.clone(), Value::Array(items));
-            }
             let shown = |read: &Value| ids_of(read.get(&e.name).and_then(Value::as_array)).join(", ");
-            let outcome = self.outcome(w);
-            checks.push(
-                self.rewrite_parent(outcome, &pc.name, &parent, body, state, shown)
-                    .await,
-            );
+            let stored = (e.name.as_str(), Value::Array(items));
+            checks.push(self.rewrite_parent(w, &pc.name, &parent, stored, state, shown).await);
         }
         checks
     }
@@ -450,18 +436,23 @@ impl Run<'_> {
             .await
     }
 
-    /// Rewrites `parent` in container `container` with `body` (a count or subset kept
-    /// on it), then reads it back: `shown` of what the server holds must equal `shown`
-    /// of what was written.
+    /// Rewrites `parent` in container `container` (the request `rewrite`) with its
+    /// property `name` set to `value` (a count or subset kept on it), then reads it back:
+    /// `shown` of what the server holds must equal `shown` of what was written.
     pub(super) async fn rewrite_parent(
         &self,
-        mut outcome: RequestOutcome,
+        rewrite: &Request,
         container: &str,
         parent: &Sample,
-        body: Value,
+        (name, value): (&str, Value),
         state: &mut WriteState,
         shown: impl Fn(&Value) -> String,
     ) -> RequestOutcome {
+        let mut outcome = self.outcome(rewrite);
+        let mut body = parent.body.clone();
+        if let Value::Object(map) = &mut body {
+            map.insert(name.to_string(), value);
+        }
         outcome.partition_key = Some(parent.partition_key.to_string());
         outcome.id = Some(parent.id.clone());
         let wanted = shown(&body);
