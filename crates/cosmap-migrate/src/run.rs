@@ -630,39 +630,25 @@ impl<'a> Feed<'a> {
                 self.split(document, &id, container, holder, partition_key_property)
                     .await
             }
-            Step::BackfillDefault {
+            step @ (Step::BackfillDefault {
                 container,
                 document_type,
-                path,
-                value,
                 partition_key_property,
                 ..
-            } => {
-                self.edit_in_place(
-                    document,
-                    &id,
-                    container,
-                    document_type,
-                    partition_key_property,
-                    |body| Ok(fill(body, path, value)),
-                )
-                .await
             }
-            Step::Rewrite {
+            | Step::Rewrite {
                 container,
                 document_type,
-                path,
-                conversion,
                 partition_key_property,
                 ..
-            } => {
+            }) => {
                 self.edit_in_place(
                     document,
                     &id,
                     container,
                     document_type,
                     partition_key_property,
-                    |body| convert(body, path, *conversion).map_err(|why| format!("`{}` {why}", path.join("."))),
+                    |body| edit_body(step, body),
                 )
                 .await
             }
@@ -847,6 +833,18 @@ async fn container(connection: &Connection, name: &str) -> Result<ContainerClien
             operation,
             message: "no container client".into(),
         })?)
+}
+
+/// The in-place edit of a back-fill or a rewrite `step` on a document's `body`:
+/// whether it changed anything, or why it cannot be made.
+fn edit_body(step: &Step, body: &mut Value) -> Result<bool, String> {
+    match step {
+        Step::BackfillDefault { path, value, .. } => Ok(fill(body, path, value)),
+        Step::Rewrite { path, conversion, .. } => {
+            convert(body, path, *conversion).map_err(|why| format!("`{}` {why}", path.join(".")))
+        }
+        _ => Ok(false),
+    }
 }
 
 /// Sets `value` at `path` in `document` where it is missing, inside each element of an
