@@ -60,9 +60,19 @@ fn with_read_by_id(spec: Value, root: &str, identity: &str) -> Value {
     )
 }
 
-/// The rehearsal of `spec(false)` → `spec(true)`, whose plan must hold a step named `step`.
-async fn rehearsed_versions(spec: impl Fn(bool) -> Value, step: &str) -> Rehearsal {
-    rehearsed(&from_spec(&spec(false)), &from_spec(&spec(true)), step).await
+/// The rehearsal of `spec(false)` → `spec(true)`, each with one access pattern, the
+/// read of a root by its identity (`read`), whose plan must hold a step named `step`; it
+/// must pass that pattern, its text mentioning each of `mentions`.
+async fn passes_one(spec: impl Fn(bool) -> Value, read: (&str, &str), step: &str, mentions: &[&str]) -> Rehearsal {
+    let (root, identity) = read;
+    let version = |v2| from_spec(&with_read_by_id(spec(v2), root, identity));
+    let r = rehearsed(&version(false), &version(true), step).await;
+    passed(&r, 1);
+    let text = r.to_text();
+    for wanted in mentions {
+        assert!(text.contains(wanted), "no {wanted:?} in {text}");
+    }
+    r
 }
 
 /// Asserts that `r` passed, with its text, and that it judged `patterns` patterns.
@@ -100,52 +110,46 @@ async fn a_queried_default_is_back_filled_and_the_new_queries_find_the_old_docum
 
 #[tokio::test(flavor = "current_thread")]
 async fn a_new_unique_key_is_copied_into_its_container_and_read_there() {
-    let spec = |unique: bool| with_read_by_id(common::plans(unique), "Plan", "planId");
-    let r = rehearsed_versions(spec, "copyWithUniqueKeys").await;
-    passed(&r, 1);
-    assert!(r.to_text().contains("Dictionary-unique-code"), "{}", r.to_text());
+    passes_one(
+        common::plans,
+        ("Plan", "planId"),
+        "copyWithUniqueKeys",
+        &["Dictionary-unique-code"],
+    )
+    .await;
 }
 
 #[tokio::test(flavor = "current_thread")]
 async fn shapes_rewritten_in_place_read_as_the_new_types() {
     let spec = |v2: bool| {
-        with_read_by_id(
-            json!({
-                "name": "Crm",
-                "entities": [{"name": "Customer", "identity": "customerId", "attributes": [
-                    {"name": "tag", "type": "string", "many": v2},
-                    {"name": "score", "type": if v2 { "string" } else { "integer" }}
-                ], "volume": {"count": 1000000, "avgSizeBytes": 500}}],
-                "aggregates": [{"root": "Customer"}]
-            }),
-            "Customer",
-            "customerId",
-        )
+        json!({
+            "name": "Crm",
+            "entities": [{"name": "Customer", "identity": "customerId", "attributes": [
+                {"name": "tag", "type": "string", "many": v2},
+                {"name": "score", "type": if v2 { "string" } else { "integer" }}
+            ], "volume": {"count": 1000000, "avgSizeBytes": 500}}],
+            "aggregates": [{"root": "Customer"}]
+        })
     };
-    let r = rehearsed_versions(spec, "rewrite").await;
-    passed(&r, 1);
+    passes_one(spec, ("Customer", "customerId"), "rewrite", &[]).await;
 }
 
 #[tokio::test(flavor = "current_thread")]
 async fn separate_documents_embedded_into_their_holders_are_read_with_them() {
-    let spec = |embedded: bool| with_read_by_id(common::shop(embedded), "Order", "orderId");
-    let r = rehearsed_versions(spec, "embedSeparate").await;
-    passed(&r, 1);
+    let left = "Order `line` documents left for you to delete, as the plan says: 6";
+    let r = passes_one(common::shop, ("Order", "orderId"), "embedSeparate", &[left]).await;
     assert_eq!(r.left_to_delete.len(), 1, "{}", r.to_text());
-    assert!(
-        r.to_text()
-            .contains("Order `line` documents left for you to delete, as the plan says: 6"),
-        "{}",
-        r.to_text()
-    );
 }
 
 #[tokio::test(flavor = "current_thread")]
 async fn values_made_unique_are_claimed_and_the_claims_read() {
-    let spec = |unique: bool| with_read_by_id(common::accounts(unique), "Account", "accountId");
-    let r = rehearsed_versions(spec, "claimValues").await;
-    passed(&r, 1);
-    assert!(r.to_text().contains("UniqueClaims"), "{}", r.to_text());
+    passes_one(
+        common::accounts,
+        ("Account", "accountId"),
+        "claimValues",
+        &["UniqueClaims"],
+    )
+    .await;
 }
 
 #[tokio::test(flavor = "current_thread")]

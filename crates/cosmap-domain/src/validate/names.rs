@@ -297,14 +297,12 @@ impl Checker<'_> {
                     .help("choose another name"),
             );
         } else if !is_upper_camel(name) {
-            let suggestion = upper_camel(&to_camel(name));
             let needs = "derive Rust type names from it";
             self.report(not_in_case(
                 path(),
                 name,
-                "UpperCamelCase",
+                ("UpperCamelCase", upper_camel),
                 needs,
-                &suggestion,
                 "OrderItem",
             ));
         }
@@ -330,14 +328,12 @@ impl Checker<'_> {
                     .help("`id`, `type` and `ttl` are set by cosmap and Cosmos DB: choose another name, for example a prefixed one"),
             );
         } else if !is_lower_camel(name) {
-            let suggestion = lower_camel(&to_camel(name));
             let needs = "derive JSON properties and Rust field names from it";
             self.report(not_in_case(
                 path(),
                 name,
-                "lowerCamelCase",
+                ("lowerCamelCase", lower_camel),
                 needs,
-                &suggestion,
                 "createdAt",
             ));
         }
@@ -430,11 +426,14 @@ impl std::hash::Hash for Folded<'_> {
     }
 }
 
-/// `name` is not in `case`, which cosmap `needs` (to do what); the help suggests
-/// `suggestion`, or shows `example`.
-fn not_in_case(at: JsonPath, name: &str, case: &str, needs: &str, suggestion: &str, example: &str) -> Diagnostic {
+/// `name` is not in the `case` (its name, and the function that puts a camel-case name
+/// in it), which cosmap `needs` (to do what); the help suggests `name` in that case, or
+/// shows `example`.
+fn not_in_case(at: JsonPath, name: &str, case: (&str, fn(&str) -> String), needs: &str, example: &str) -> Diagnostic {
+    let (case, to_case) = case;
+    let suggestion = to_case(&to_camel(name));
     Diagnostic::new(at, format!("`{name}` is not {case}, which cosmap needs to {needs}")).help(hint_for(
-        suggestion,
+        &suggestion,
         &format!("{case} ASCII letters and digits"),
         example,
     ))
