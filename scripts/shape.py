@@ -2,7 +2,8 @@
 """The shape of the workspace's Rust code (issue 36, point 5), measured and reported:
 
 - lines of Rust in crates/ outside tests (no `tests/` directory, no `#[cfg(test)]`
-  module) and generated files (there are none under crates/);
+  module, inline or in a file of its own) and generated files (there are none under
+  crates/);
 - functions over 80 lines outside tests, the longest first;
 - files over 1,000 lines (the whole file, tests beside the code included);
 - pairs of near-duplicate blocks (`duplicates`, when that tool is installed).
@@ -109,12 +110,33 @@ def block_end(lines, start):
     return len(lines) - 1
 
 
-def shape_of(path):
-    """(lines outside tests, [(function, lines)] of its functions outside tests)."""
+TEST_MOD_FILE = re.compile(r"^\s*#\[cfg\(test\)\]\s*\n\s*(?:pub(?:\([^)]*\))?\s+)?mod\s+(\w+)\s*;", re.M)
+
+
+def test_module_files(paths):
+    """The files of modules declared `#[cfg(test)] mod name;`: tests kept in a file of
+    their own beside the code."""
+    found = set()
+    for path in paths:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        base, stem = os.path.split(path)
+        folder = base if stem in ("lib.rs", "main.rs", "mod.rs") else os.path.join(base, stem[:-3])
+        for name in TEST_MOD_FILE.findall(text):
+            found.add(os.path.join(folder, name + ".rs"))
+            found.add(os.path.join(folder, name, "mod.rs"))
+    return found
+
+
+def shape_of(path, test_file=False):
+    """(lines outside tests, [(function, lines)] of its functions outside tests); a
+    `test_file` is all tests."""
     with open(path, encoding="utf-8") as f:
         text = f.read()
     lines = code_only(text).split("\n")
     total = text.count("\n") + (0 if text.endswith("\n") else 1)
+    if test_file:
+        return 0, total, []
     test_lines, functions = 0, []
     k = 0
     while k < len(lines):
@@ -150,8 +172,10 @@ def duplicate_pairs():
 def main():
     listing = "--list" in sys.argv[1:]
     code_lines, long_functions, long_files = 0, [], []
-    for path in rust_files():
-        outside_tests, total, functions = shape_of(path)
+    paths = rust_files()
+    test_files = test_module_files(paths)
+    for path in paths:
+        outside_tests, total, functions = shape_of(path, path in test_files)
         code_lines += outside_tests
         rel = os.path.relpath(path, ROOT)
         if total > FILE_LINES:

@@ -4,6 +4,17 @@
 
 use super::*;
 
+/// A count or subset kept on a parent: the `query` (from the change feed) and the
+/// `rewrite` of parent document type `document`'s `property`, either absent, and the
+/// outcome the first of them starts.
+pub(super) struct KeptOnParent<'r> {
+    pub query: Option<&'r Request>,
+    pub rewrite: Option<&'r Request>,
+    pub document: &'r str,
+    pub property: &'r str,
+    pub outcome: RequestOutcome,
+}
+
 impl Run<'_> {
     /// The sync of an ancestors list after a tree element was replaced (renamed or
     /// moved): `query` must find every live document whose list holds it; each found
@@ -273,18 +284,17 @@ impl Run<'_> {
     /// `rewrite` stores their number in the parent, and a point read must show it.
     pub(super) async fn update_count(
         &self,
-        recount: Option<&Request>,
-        rewrite: Option<&Request>,
+        kept: KeptOnParent<'_>,
         written: &[Written],
         state: &mut WriteState,
     ) -> Vec<RequestOutcome> {
-        let Some(first) = recount.or(rewrite) else {
-            return Vec::new();
-        };
-        let Purpose::UpdateCount { document, property, .. } = &first.purpose else {
-            return Vec::new();
-        };
-        let outcome = self.outcome(first);
+        let KeptOnParent {
+            query: recount,
+            rewrite,
+            document,
+            property,
+            outcome,
+        } = kept;
         let found = self
             .rewritten(rewrite, document)
             .and_then(|(c, d)| Some((c, d, d.computed.iter().find(|v| v.name == *property)?)));
@@ -342,18 +352,17 @@ impl Run<'_> {
     /// the `rewrite` stores them in the parent, and a point read must show them.
     pub(super) async fn update_subset(
         &self,
-        query: Option<&Request>,
-        rewrite: Option<&Request>,
+        kept: KeptOnParent<'_>,
         written: &[Written],
         state: &mut WriteState,
     ) -> Vec<RequestOutcome> {
-        let Some(first) = query.or(rewrite) else {
-            return Vec::new();
-        };
-        let Purpose::UpdateSubset { document, property, .. } = &first.purpose else {
-            return Vec::new();
-        };
-        let outcome = self.outcome(first);
+        let KeptOnParent {
+            query,
+            rewrite,
+            document,
+            property,
+            outcome,
+        } = kept;
         let found = self.rewritten(rewrite, document).and_then(|(c, d)| {
             let e = d.embedded.iter().find(|e| e.name == *property)?;
             Some((c, d, e, e.subset.as_ref()?))
