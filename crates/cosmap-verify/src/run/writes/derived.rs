@@ -47,14 +47,11 @@ impl Run<'_> {
             .filter(|s| s.container == c.name && s.document_type == *document && position(&s.body).is_some())
             .map(|s| s.id.clone())
             .collect();
-        outcome.parameters = super::super::all_bound_to(query, &changed.id);
-        let sql = query.sql().unwrap_or_default().to_string();
-        let found = match self.query(&c.name, &sql, &outcome.parameters, None).await {
+        let (probed, found) = match self.sync_query(query, outcome, &c.name, &changed.id, None).await {
             Ok(found) => found,
-            Err(cause) => return vec![error(outcome, cause)],
+            Err(failed) => return vec![failed],
         };
-        let judged = super::super::reads::judge(outcome, &found, |_| true);
-        let mut checks = vec![self.probed(judged, query, &changed.id, false).await];
+        let mut checks = vec![probed];
         let Some(rewrite) = rewrite else {
             return checks;
         };
@@ -96,6 +93,28 @@ impl Run<'_> {
         checks
     }
 
+    /// A sync's `query` for what holds `changed` in container `container` (in
+    /// `partition`, when one), every parameter bound to `changed`, judged against
+    /// `outcome`'s expected ids and probed, with the documents it found; the error
+    /// when it cannot run.
+    async fn sync_query(
+        &self,
+        query: &Request,
+        mut outcome: RequestOutcome,
+        container: &str,
+        changed: &str,
+        partition: Option<&Key>,
+    ) -> Result<(RequestOutcome, Vec<Value>), RequestOutcome> {
+        outcome.parameters = super::super::all_bound_to(query, changed);
+        let sql = query.sql().unwrap_or_default().to_string();
+        let found = match self.query(container, &sql, &outcome.parameters, partition).await {
+            Ok(found) => found,
+            Err(cause) => return Err(error(outcome, cause)),
+        };
+        let judged = super::super::reads::judge(outcome, &found, |_| true);
+        Ok((self.probed(judged, query, changed, partition.is_some()).await, found))
+    }
+
     /// The sync of an extended reference after its target was written: `query` must
     /// find every live holder that refers to it; each found is rewritten with the
     /// target's new values (`rewrite`), and a point read of each must then show them
@@ -128,17 +147,16 @@ impl Run<'_> {
                     .is_some_and(|r| !referring(r, &changed.id).is_empty())
         };
         outcome.expected = state.live.iter().filter(|s| refers(s)).map(|s| s.id.clone()).collect();
-        // Every parameter names the changed document's identity.
-        outcome.parameters = super::super::all_bound_to(query, &changed.id);
         let partition = (query.kind() == OperationKind::SinglePartitionQuery).then(|| Key::one(changed.id.clone()));
         outcome.partition_key = partition.as_ref().map(Key::to_string);
-        let sql = query.sql().unwrap_or_default().to_string();
-        let found = match self.query(&c.name, &sql, &outcome.parameters, partition.as_ref()).await {
+        let (probed, found) = match self
+            .sync_query(query, outcome, &c.name, &changed.id, partition.as_ref())
+            .await
+        {
             Ok(found) => found,
-            Err(cause) => return vec![error(outcome, cause)],
+            Err(failed) => return vec![failed],
         };
-        let judged = super::super::reads::judge(outcome, &found, |_| true);
-        let mut checks = vec![self.probed(judged, query, &changed.id, partition.is_some()).await];
+        let mut checks = vec![probed];
         let Some(rewrite) = rewrite else {
             return checks;
         };
