@@ -284,14 +284,9 @@ async fn documents(connection: &Connection, container: &str) -> Result<Vec<Value
         .await?
         .ok_or_else(|| no_client(&operation))?;
     let everything = Query::from("SELECT * FROM c");
-    let mut found = crate::run::query_all(
-        connection,
-        &operation,
-        &client,
-        &everything,
-        &FeedScope::full_container(),
-    )
-    .await?;
+    let mut found = connection
+        .query_all(&operation, &client, &everything, &FeedScope::full_container())
+        .await?;
     found.retain(|d| d.get("type").and_then(Value::as_str) != Some(LEASE_TYPE));
     found.sort_by(|a, b| a["id"].as_str().cmp(&b["id"].as_str()));
     Ok(found)

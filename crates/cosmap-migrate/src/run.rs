@@ -409,7 +409,10 @@ impl<'a> Feed<'a> {
             .and_then(|q| q.with_parameter("@key", self.lease.key()))
             .map_err(|e| self.data(format!("the lease query: {e}")))?;
         let scope = FeedScope::partition(PartitionKey::from(self.lease.key()));
-        let found = query_all(self.connection, &operation, &self.target, &query, &scope).await?;
+        let found = self
+            .connection
+            .query_all(&operation, &self.target, &query, &scope)
+            .await?;
         Ok(found.into_iter().next())
     }
 
@@ -808,30 +811,6 @@ impl<'a> Feed<'a> {
         self.upsert(&target, &container, &self.lease.key(), &id, &Value::Object(body))
             .await
     }
-}
-
-/// Every document `query` finds in `scope` of `client`'s container; `operation` names
-/// the request in errors.
-pub(crate) async fn query_all(
-    connection: &Connection,
-    operation: &str,
-    client: &ContainerClient,
-    query: &Query,
-    scope: &FeedScope,
-) -> Result<Vec<Value>, MigrateError> {
-    let found = connection
-        .request(operation, &[], || {
-            let (query, scope) = (query.clone(), scope.clone());
-            async move {
-                client
-                    .query_items::<Value>(query, scope, None)
-                    .await?
-                    .try_collect::<Vec<Value>>()
-                    .await
-            }
-        })
-        .await?;
-    Ok(found.unwrap_or_default())
 }
 
 async fn container(connection: &Connection, name: &str) -> Result<ContainerClient, MigrateError> {

@@ -169,7 +169,10 @@ impl<'a> Feed<'a> {
             .map_err(|e| self.data(e.to_string()))?;
         let operation = format!("query the `{child}`s of `{holder_id}`");
         let scope = FeedScope::partition(PartitionKey::from(key.to_string()));
-        let children = query_all(self.connection, &operation, &self.source, &query, &scope).await?;
+        let children = self
+            .connection
+            .query_all(&operation, &self.source, &query, &scope)
+            .await?;
         Ok(children)
     }
 
