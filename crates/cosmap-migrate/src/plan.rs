@@ -371,11 +371,11 @@ impl MigrationPlan {
         for (i, s) in self.steps.iter().enumerate() {
             out.push_str(&format!("{:>3}. {}\n", i + 1, s.describe()));
         }
-        for (from, to) in &self.renamed {
-            out.push_str(&format!(
-                "readers and writers of `{from}` switch to `{to}` once it has caught up\n"
-            ));
-        }
+        let renamed = self
+            .renamed
+            .iter()
+            .map(|(from, to)| format!("readers and writers of `{from}` switch to `{to}` once it has caught up\n"));
+        out.extend(renamed);
         push_list(
             &mut out,
             "you may drop, once satisfied (cosmap never deletes):",

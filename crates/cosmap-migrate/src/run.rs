@@ -169,11 +169,8 @@ impl MigrationReport {
             "still to do, before the new readers rely on it:",
             &self.to_run,
         );
-        for (from, to) in &self.renamed {
-            out.push_str(&format!(
-                "`{to}` has caught up with `{from}`: readers can switch to it (run again to copy what writers change until they switch too)\n"
-            ));
-        }
+        let renamed = self.renamed.iter().map(|(from, to)| format!("`{to}` has caught up with `{from}`: readers can switch to it (run again to copy what writers change until they switch too)\n"));
+        out.extend(renamed);
         push_list(
             &mut out,
             "nothing was deleted; you may drop, once satisfied:",
