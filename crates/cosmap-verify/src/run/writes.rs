@@ -54,29 +54,13 @@ impl Run<'_> {
         let mut list = op.requests.iter().peekable();
         while let Some(r) = list.next() {
             // A subset or count kept on a parent: a query (from the change feed), then its rewrite.
-            if let Purpose::UpdateCount { document, property, .. } | Purpose::UpdateSubset { document, property, .. } =
-                &r.purpose
-            {
+            if matches!(r.purpose, Purpose::UpdateCount { .. } | Purpose::UpdateSubset { .. }) {
                 let rewrite = if r.kind() == OperationKind::Write {
                     Some(r)
                 } else {
                     list.next_if(|n| n.kind() == OperationKind::Write && n.purpose == r.purpose)
                 };
-                let query = (r.kind() != OperationKind::Write).then_some(r);
-                let outcome = self.outcome(r);
-                let kept = derived::KeptOnParent {
-                    query,
-                    rewrite,
-                    document,
-                    property,
-                    outcome,
-                };
-                let checks = if matches!(r.purpose, Purpose::UpdateSubset { .. }) {
-                    self.update_subset(kept, &written, state).await
-                } else {
-                    self.update_count(kept, &written, state).await
-                };
-                requests.extend(checks);
+                requests.extend(self.update_kept(r, rewrite, &written, state).await);
                 continue;
             }
             // An extended reference's sync: the query for the holders, then their rewrite.

@@ -7,12 +7,12 @@ use super::*;
 /// A count or subset kept on a parent: the `query` (from the change feed) and the
 /// `rewrite` of parent document type `document`'s `property`, either absent, and the
 /// outcome the first of them starts.
-pub(super) struct KeptOnParent<'r> {
-    pub query: Option<&'r Request>,
-    pub rewrite: Option<&'r Request>,
-    pub document: &'r str,
-    pub property: &'r str,
-    pub outcome: RequestOutcome,
+struct KeptOnParent<'r> {
+    query: Option<&'r Request>,
+    rewrite: Option<&'r Request>,
+    document: &'r str,
+    property: &'r str,
+    outcome: RequestOutcome,
 }
 
 impl Run<'_> {
@@ -297,10 +297,40 @@ impl Run<'_> {
         Some((c, c.document_type(document)?))
     }
 
+    /// A count or subset kept on a parent: `r`, its query (from the change feed) or its
+    /// rewrite alone, and the `rewrite` that follows the query, if any.
+    pub(super) async fn update_kept(
+        &self,
+        r: &Request,
+        rewrite: Option<&Request>,
+        written: &[Written],
+        state: &mut WriteState,
+    ) -> Vec<RequestOutcome> {
+        let (Purpose::UpdateCount { document, property, .. } | Purpose::UpdateSubset { document, property, .. }) =
+            &r.purpose
+        else {
+            return Vec::new();
+        };
+        let query = (r.kind() != OperationKind::Write).then_some(r);
+        let outcome = self.outcome(r);
+        let kept = KeptOnParent {
+            query,
+            rewrite,
+            document,
+            property,
+            outcome,
+        };
+        if matches!(r.purpose, Purpose::UpdateSubset { .. }) {
+            self.update_subset(kept, written, state).await
+        } else {
+            self.update_count(kept, written, state).await
+        }
+    }
+
     /// A count kept on the parent of the child just written (computedValue): the
     /// `recount` query (from the change feed) must find the live children; the
     /// `rewrite` stores their number in the parent, and a point read must show it.
-    pub(super) async fn update_count(
+    async fn update_count(
         &self,
         kept: KeptOnParent<'_>,
         written: &[Written],
@@ -368,7 +398,7 @@ impl Run<'_> {
     /// A subset kept on the parent of the child just written (`subset`): the `query`
     /// (from the change feed) must return the parent's newest live children in order;
     /// the `rewrite` stores them in the parent, and a point read must show them.
-    pub(super) async fn update_subset(
+    async fn update_subset(
         &self,
         kept: KeptOnParent<'_>,
         written: &[Written],
