@@ -292,7 +292,14 @@ impl<'a> Checker<'a> {
             })
             .map(|(i, rel)| (i, rel, self.mr4(rel)))
             .collect();
-        let separable = self.separable_links(keys, &contains);
+        let mut separable = self.separable_links(keys, &contains);
+        // A member entity's documents carry their parent link too (a post's, its
+        // thread's identity): a value object embedded at their top takes no such name.
+        for entity in &self.spec.entities {
+            if let Some(link) = self.member_entity_link(keys, &entity.name) {
+                separable.entry(entity.name.as_str()).or_default().push(link);
+            }
+        }
         self.check_parent_link_attributes(keys, &separable);
         self.check_embedded_property_clashes(keys, &contains, &separable);
     }
@@ -330,19 +337,10 @@ impl<'a> Checker<'a> {
             let Some((_, key)) = self.member_partition_key(keys, &entity.name) else {
                 continue;
             };
-            // The parent as the model finds it: the first relationship to it from inside
-            // its aggregate, when that comes from another member entity.
-            let aggregate = self.index.aggregate_of.get(entity.name.as_str());
-            let Some(parent) = spec
-                .relationships
-                .iter()
-                .find(|rel| rel.to == entity.name && self.index.aggregate_of.get(rel.from.as_str()) == aggregate)
-                .map(|rel| rel.from.as_str())
-                .filter(|from| *from != entity.name && self.member_partition_key(keys, from).is_some())
+            let Some((parent, link)) = self
+                .member_entity_link(keys, &entity.name)
+                .filter(|(_, link)| *link != key)
             else {
-                continue;
-            };
-            let Some(link) = self.identity_of(parent).filter(|link| *link != key) else {
                 continue;
             };
             let message = || {
@@ -366,6 +364,21 @@ impl<'a> Checker<'a> {
                 );
             }
         }
+    }
+
+    /// The parent link member entity `name`'s documents carry, (parent, its identity):
+    /// its parent as the model finds it (the first relationship to it from inside its
+    /// aggregate), when that is another member entity.
+    fn member_entity_link(&self, keys: &[Option<&'a str>], name: &str) -> Option<(&'a str, &'a str)> {
+        let aggregate = self.index.aggregate_of.get(name);
+        let parent = self
+            .spec
+            .relationships
+            .iter()
+            .find(|rel| rel.to == name && self.index.aggregate_of.get(rel.from.as_str()) == aggregate)
+            .map(|rel| rel.from.as_str())
+            .filter(|from| *from != name && self.member_partition_key(keys, from).is_some())?;
+        Some((parent, self.identity_of(parent)?))
     }
 
     /// A value object MR4 may separate has no attribute named like a parent link its
@@ -450,13 +463,18 @@ impl<'a> Checker<'a> {
                     document,
                 )
             } else if let Some(&(parent, link)) = links.iter().find(|(_, link)| *link == property) {
-                (
-                    parent_link_message(link, &rel.from, parent),
+                let document = if from_entity {
+                    format!(
+                        "every `{}` document stores `{link}` already, as the identity of its `{parent}` (MR3)",
+                        rel.from
+                    )
+                } else {
                     format!(
                         "when `{}` is stored as a document of its own (MR4), that document stores `{link}` already",
                         rel.from
-                    ),
-                )
+                    )
+                };
+                (parent_link_message(link, &rel.from, parent), document)
             } else {
                 continue;
             };

@@ -800,6 +800,8 @@ pub fn build(raw: &Raw) -> ModelSpec {
     let mut roots: Vec<(String, String)> = Vec::new();
     let mut all: Vec<Node> = Vec::new();
     let mut identities: BTreeMap<String, String> = BTreeMap::new();
+    // The parent link each member entity held by another member entity carries.
+    let mut links: BTreeMap<String, String> = BTreeMap::new();
     let mut aggregate_names = BTreeSet::new();
     let mut relationships: Vec<Relationship> = Vec::new();
     // Value objects MR4 may separate, with the parent link their document carries.
@@ -872,16 +874,25 @@ pub fn build(raw: &Raw) -> ModelSpec {
             match member {
                 RawMember::Entity { entity, parent } => {
                     let name = unique_type_name(entity.name, &mut used);
+                    // Held by another member entity, its documents carry that entity's
+                    // identity as their parent link (MR3).
+                    let from = parent.as_ref().map(|(p, _)| p.get(&here).clone());
+                    let link = from
+                        .as_ref()
+                        .filter(|from| **from != root_name)
+                        .and_then(|from| identities.get(from))
+                        .cloned()
+                        .unwrap_or_default();
                     let mut own_identity = identity(entity, &name);
-                    if own_identity == root_identity {
+                    if own_identity == root_identity || own_identity == link {
                         // Rejected by validation: its documents carry the root's
-                        // identity (MR2), and so would its separated value objects'
-                        // parent links.
+                        // identity (MR2) and their parent link, and so would its
+                        // separated value objects' parent links.
                         own_identity = format!("{}Id", lower_camel(&name));
                     }
                     let mut e = Entity::new(&name, &own_identity);
                     // A member entity's documents carry the root's identity (MR2).
-                    let not = [root_identity.as_str(), own_identity.as_str()];
+                    let not = [root_identity.as_str(), own_identity.as_str(), link.as_str()];
                     e.attributes = attribute_list(&entity.attributes, &not);
                     e.volume = volume(entity.volume);
                     taken.insert(
@@ -891,9 +902,11 @@ pub fn build(raw: &Raw) -> ModelSpec {
                             .collect(),
                     );
                     identities.insert(name.clone(), own_identity);
+                    if !link.is_empty() {
+                        links.insert(name.clone(), link);
+                    }
                     builder = builder.entity(e);
-                    if let Some((p, shape)) = parent {
-                        let from = p.get(&here).clone();
+                    if let (Some((_, shape)), Some(from)) = (parent, from) {
                         // A member entity is its own document (MR3), not a property.
                         let mut rel = relationship(&from, &name, shape);
                         name_property(&mut rel, shape, &keys(&root_identity), &mut taken, &[]);
@@ -949,6 +962,7 @@ pub fn build(raw: &Raw) -> ModelSpec {
                     if placement != Mr4::AlwaysSeparated {
                         if from_member_entity {
                             top.push(&root_identity);
+                            top.extend(links.get(&from).map(String::as_str));
                         } else if let Some(link) = separable.get(&from) {
                             top.push(&root_identity);
                             top.extend(link.as_deref());
