@@ -47,9 +47,11 @@ pub trait Answerer {
     /// `database` (where verify wrote its samples), each as JSON.
     fn answer<'a>(&'a self, database: &'a DatabaseClient, pattern: &'a str, binding: &'a Binding) -> Answering<'a>;
 
-    /// Whether a generated method writes pattern `pattern`'s one document, given as
-    /// JSON (a create, replace or delete): verify then judges that method's write
-    /// instead of sending the plan's (none by default).
+    /// Whether a generated method writes pattern `pattern` — its one document, given
+    /// as JSON (a create, replace or delete: [`write`](Answerer::write)), an
+    /// aggregate's root and members ([`write_aggregate`](Answerer::write_aggregate)) or
+    /// an item appended to a bucket ([`append`](Answerer::append)): verify then judges
+    /// that method's write instead of sending the plan's (none by default).
     fn writes(&self, pattern: &str) -> bool {
         let _ = pattern;
         false
@@ -60,6 +62,32 @@ pub trait Answerer {
     fn write<'a>(&'a self, database: &'a DatabaseClient, pattern: &'a str, document: &'a Value) -> Writing<'a> {
         let _ = (database, document);
         Box::pin(async move { Err(format!("no generated write of `{pattern}` is called")) })
+    }
+
+    /// Calls `pattern`'s generated write of an aggregate with `documents`: for each of
+    /// the plan's own writes, in its order (the root's first), the documents it writes
+    /// (one, or a list for a write sent for each member), as JSON.
+    fn write_aggregate<'a>(
+        &'a self,
+        database: &'a DatabaseClient,
+        pattern: &'a str,
+        documents: &'a [Vec<Value>],
+    ) -> Writing<'a> {
+        let _ = (database, documents);
+        Box::pin(async move { Err(format!("no generated write of `{pattern}` is called")) })
+    }
+
+    /// Calls `pattern`'s generated append with `item` (its JSON, as verify would
+    /// append it) for the parent whose key is `key`.
+    fn append<'a>(
+        &'a self,
+        database: &'a DatabaseClient,
+        pattern: &'a str,
+        key: &'a str,
+        item: &'a Value,
+    ) -> Writing<'a> {
+        let _ = (database, key, item);
+        Box::pin(async move { Err(format!("no generated append of `{pattern}` is called")) })
     }
 
     /// Runs every generated worker until none has a change left to apply: what the
