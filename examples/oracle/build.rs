@@ -60,7 +60,7 @@ fn main() -> Result<(), Error> {
              not_judged: {module}::calls::NOT_JUDGED, skipped: {module}::calls::SKIPPED, call: {module}::calls::call, \
              repositories: {module}::calls::REPOSITORIES, load: {module}::calls::load, \
              writes: {module}::calls::WRITES, write: {module}::calls::write, \
-             write_aggregate: {module}::calls::write_aggregate, settle: {module}::calls::settle, \
+             write_aggregate: {module}::calls::write_aggregate, append: {module}::calls::append, settle: {module}::calls::settle, \
              save: {module}::calls::save, delete: {module}::calls::delete, save_new: {module}::calls::save_new }},",
             model.canonicalize()?.display().to_string()
         )?;
@@ -150,7 +150,7 @@ fn why_not_judged(m: &PatternMethod) -> Option<&'static str> {
         Answer::AggregateWrite { .. } => {
             Some("a write of an aggregate's root and members: called by `write_aggregate`")
         }
-        Answer::Append { .. } => Some("an append to a bucket: verify runs the plan's append; not called"),
+        Answer::Append { .. } => Some("an append to a bucket: called by `append`"),
     }
 }
 
@@ -187,9 +187,14 @@ fn writes(api: &DataApi) -> String {
     let body = dispatch(api, &arms, "document");
     let (aggregates, aggregate_arms) = aggregate_writes(api);
     let aggregate_body = dispatch(api, &aggregate_arms, "documents");
+    let (appends, append_arms) = appends(api);
+    let append_body = dispatch(api, &append_arms, "key, item");
     format!(
         "/// The write patterns [`write`], [`write_aggregate`] and [`append`] call the generated write of.\n\
-         pub const WRITES: &[&str] = &[\n{names}{aggregates}];\n\n\
+         pub const WRITES: &[&str] = &[\n{names}{aggregates}{appends}];\n\n\
+         /// Calls the generated append of `pattern` on `database` with `item` for the parent whose key is `key`.\n\
+         pub fn append<'a>(\n    database: &'a ::azure_data_cosmos::clients::DatabaseClient,\n    \
+         pattern: &'a str,\n    key: &'a str,\n    item: &'a ::serde_json::Value,\n) -> ::cosmap_verify::generated::Writing<'a> {{\n{append_body}}}\n\n\
          /// Calls the generated write of `pattern` with `document` on `database`.\n\
          pub fn write<'a>(\n    database: &'a ::azure_data_cosmos::clients::DatabaseClient,\n    \
          pattern: &'a str,\n    document: &'a ::serde_json::Value,\n) -> ::cosmap_verify::generated::Writing<'a> {{\n{body}}}\n\n\
@@ -215,6 +220,25 @@ fn dispatch(api: &DataApi, arms: &str, argument: &str) -> String {
          match pattern {{\n{arms}            _ => {nothing},\n        }}\n    }})\n",
         module = api.module
     )
+}
+
+/// The appends of one example: their names (for `WRITES`) and the match arms of
+/// `append`, each calling the generated append with the parent's key and the item.
+fn appends(api: &DataApi) -> (String, String) {
+    let (mut names, mut arms) = (String::new(), String::new());
+    for m in &api.methods {
+        let Answer::Append { item } = &m.answer else {
+            continue;
+        };
+        let _ = writeln!(names, "    {:?},", m.pattern);
+        let _ = writeln!(
+            arms,
+            "            {:?} => {{\n                let item: {item} = crate::document(item)?;\n                \
+             db.{}(key, &item).await.map_err(|e| format!(\"{{e:?}}\"))\n            }}",
+            m.pattern, m.method
+        );
+    }
+    (names, arms)
 }
 
 /// The aggregate writes of one example: their names (for `WRITES`) and the match arms

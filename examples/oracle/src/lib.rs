@@ -10,7 +10,7 @@
 //! requests (`tests/generated_code.rs`). `calls` also writes a write pattern's one
 //! document through its generated method and runs the generated workers (verify then
 //! judges what they stored, `tests/generated_writes.rs`), an aggregate's root and
-//! members through its generated write, and loads an aggregate by
+//! members through its generated write, an item through its generated append, and loads an aggregate by
 //! its root's id through the generated repository, for `tests/repositories.rs`.
 
 pub mod repository_writes;
@@ -52,6 +52,9 @@ pub struct Example {
     /// The generated write of an aggregate's pattern, called with the documents verify
     /// gives: one list per argument, in the method's order.
     pub write_aggregate: WriteAggregate,
+    /// The generated append of a pattern, called with the parent's key and the item
+    /// verify gives.
+    pub append: Append,
     /// Runs every generated worker until none applies a change.
     pub settle: fn(&azure_data_cosmos::clients::DatabaseClient) -> Writing<'_>,
     /// Saves through its generated repository the aggregate of a root (by type,
@@ -78,6 +81,10 @@ pub type Save = for<'a> fn(
 /// An aggregate's write by pattern name, with one list of documents (JSON) per argument.
 pub type WriteAggregate =
     for<'a> fn(&'a azure_data_cosmos::clients::DatabaseClient, &'a str, &'a [Vec<Value>]) -> Writing<'a>;
+
+/// An append by pattern name, with the parent's key and the item (JSON).
+pub type Append =
+    for<'a> fn(&'a azure_data_cosmos::clients::DatabaseClient, &'a str, &'a str, &'a Value) -> Writing<'a>;
 
 /// The ids an aggregate loaded holds: the root's under `""`, each member kind's under
 /// its `type`; `None` when there is no such root.
@@ -120,6 +127,16 @@ impl Answerer for Example {
         documents: &'a [Vec<Value>],
     ) -> Writing<'a> {
         (self.write_aggregate)(database, pattern, documents)
+    }
+
+    fn append<'a>(
+        &'a self,
+        database: &'a azure_data_cosmos::clients::DatabaseClient,
+        pattern: &'a str,
+        key: &'a str,
+        item: &'a Value,
+    ) -> Writing<'a> {
+        (self.append)(database, pattern, key, item)
     }
 
     fn settle<'a>(&'a self, database: &'a azure_data_cosmos::clients::DatabaseClient) -> Writing<'a> {

@@ -84,7 +84,7 @@ async fn every_generated_write_leaves_what_verify_expects() {
         println!("  {line}");
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
-    assert!(proven >= 20, "only {proven} generated writes were judged");
+    assert!(proven >= 40, "only {proven} generated writes were judged");
 }
 
 /// A generated write that stores nothing.
@@ -117,6 +117,16 @@ impl Answerer for Idle<'_> {
         _: &'a azure_data_cosmos::clients::DatabaseClient,
         _: &'a str,
         _: &'a [Vec<Value>],
+    ) -> Writing<'a> {
+        Box::pin(async { Ok(()) })
+    }
+
+    fn append<'a>(
+        &'a self,
+        _: &'a azure_data_cosmos::clients::DatabaseClient,
+        _: &'a str,
+        _: &'a str,
+        _: &'a Value,
     ) -> Writing<'a> {
         Box::pin(async { Ok(()) })
     }
@@ -179,6 +189,16 @@ impl Answerer for Unsettled<'_> {
         documents: &'a [Vec<Value>],
     ) -> Writing<'a> {
         self.0.write_aggregate(database, pattern, documents)
+    }
+
+    fn append<'a>(
+        &'a self,
+        database: &'a azure_data_cosmos::clients::DatabaseClient,
+        pattern: &'a str,
+        key: &'a str,
+        item: &'a Value,
+    ) -> Writing<'a> {
+        self.0.append(database, pattern, key, item)
     }
 }
 
@@ -343,5 +363,74 @@ async fn aggregate_writes_are_judged_on_every_member_and_claim() {
             let member = what.starts_with("Ticket") && !what.contains("duplicate");
             assert_eq!(*passed, !member, "`{pattern}`, the order alone: {what}");
         }
+    }
+}
+
+/// The generated code with every append sent twice.
+struct Twice<'e>(&'e Example);
+
+impl Answerer for Twice<'_> {
+    fn answers(&self, _: &str) -> bool {
+        false
+    }
+
+    fn answer<'a>(
+        &'a self,
+        _: &'a azure_data_cosmos::clients::DatabaseClient,
+        _: &'a str,
+        _: &'a Binding,
+    ) -> Answering<'a> {
+        Box::pin(async { Ok(Vec::new()) })
+    }
+
+    fn writes(&self, pattern: &str) -> bool {
+        self.0.writes(pattern)
+    }
+
+    fn append<'a>(
+        &'a self,
+        database: &'a azure_data_cosmos::clients::DatabaseClient,
+        pattern: &'a str,
+        key: &'a str,
+        item: &'a Value,
+    ) -> Writing<'a> {
+        Box::pin(async move {
+            self.0.append(database, pattern, key, item).await?;
+            self.0.append(database, pattern, key, item).await
+        })
+    }
+}
+
+/// The bucket example's append (`record a reading`) is judged on the bucket the
+/// generated append leaves: it passes; an append that stores nothing fails, and so does
+/// one that appends the item twice.
+#[tokio::test(flavor = "current_thread")]
+async fn appends_are_judged_on_the_bucket_they_leave() {
+    let example = EXAMPLES
+        .iter()
+        .find(|e| e.name == "patterns/bucket")
+        .expect("the bucket example");
+    let (domain, logical) = model(example);
+    let pattern = "record a reading";
+    assert!(
+        example.writes.contains(&pattern),
+        "`{pattern}` is not written by the dispatch"
+    );
+    assert_eq!(why_not_judged(example, &logical, pattern), None);
+    let proven = verify_generated(&domain, &logical, example).await.expect("verify runs");
+    assert_eq!(failure(&proven, pattern), None);
+    let idle = verify_generated(&domain, &logical, &Idle(example))
+        .await
+        .expect("verify runs");
+    let twice = verify_generated(&domain, &logical, &Twice(example))
+        .await
+        .expect("verify runs");
+    for (report, what) in [(&idle, "nothing appended"), (&twice, "appended twice")] {
+        let reason = failure(report, pattern).unwrap_or_else(|| panic!("`{pattern}` passed with {what}"));
+        println!("{what}: {reason}");
+        assert!(
+            reason.contains("does not hold its items and the new one"),
+            "{what}: {reason}"
+        );
     }
 }

@@ -18,15 +18,20 @@ use crate::report::{PatternOutcome, RequestOutcome, Verdict};
 use crate::samples::Sample;
 
 mod aggregate;
+mod append;
 
 /// Why the generated write of `op` (a pattern of `logical`) is not judged on the
 /// generated code but run as the plan says; `None` when it is judged. Judged: one
 /// request that writes the pattern's own document (or the one embedding it), with its
 /// claims, releases, copies, feed entries and the data derived from it (counts,
 /// subsets, extended references, ancestors lists) — what a generated single-document
-/// write and the workers do; and an aggregate's write of its root and members in one
-/// container, with their claims and copies (`generated_writes/aggregate.rs`).
+/// write and the workers do; an aggregate's write of its root and members in one
+/// container, with their claims and copies (`generated_writes/aggregate.rs`); and an
+/// append to a bucket (`generated_writes/append.rs`).
 pub fn unjudged_write(logical: &cosmap_mapper::LogicalModel, op: &Operation) -> Option<String> {
+    if append::is_append(op) {
+        return None;
+    }
     let mains: Vec<&Request> = op.requests.iter().filter(|r| is_main(logical, r)).collect();
     if mains.is_empty() {
         return Some("it writes no document of its own: not judged on the generated code".into());
@@ -85,7 +90,9 @@ impl Run<'_> {
         match self.generated.filter(|g| g.writes(&op.pattern)) {
             Some(generated) if unjudged_write(self.logical, op).is_none() => {
                 let mains: Vec<&Request> = op.requests.iter().filter(|r| is_main(self.logical, r)).collect();
-                if aggregate::is_aggregate(&mains) {
+                if append::is_append(op) {
+                    self.generated_append(generated, op, state).await
+                } else if aggregate::is_aggregate(&mains) {
                     self.generated_aggregate_write(generated, op, &mains, state).await
                 } else {
                     self.generated_write(generated, op, state).await
