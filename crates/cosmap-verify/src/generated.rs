@@ -61,7 +61,7 @@ pub trait Answerer {
     /// write it) on `database`.
     fn write<'a>(&'a self, database: &'a DatabaseClient, pattern: &'a str, document: &'a Value) -> Writing<'a> {
         let _ = (database, document);
-        Box::pin(async move { Err(format!("no generated write of `{pattern}` is called")) })
+        not_called("write", pattern)
     }
 
     /// Calls `pattern`'s generated write of an aggregate with `documents`: for each of
@@ -74,7 +74,7 @@ pub trait Answerer {
         documents: &'a [Vec<Value>],
     ) -> Writing<'a> {
         let _ = (database, documents);
-        Box::pin(async move { Err(format!("no generated write of `{pattern}` is called")) })
+        not_called("write", pattern)
     }
 
     /// Calls `pattern`'s generated append with `item` (its JSON, as verify would
@@ -87,7 +87,7 @@ pub trait Answerer {
         item: &'a Value,
     ) -> Writing<'a> {
         let _ = (database, key, item);
-        Box::pin(async move { Err(format!("no generated append of `{pattern}` is called")) })
+        not_called("append", pattern)
     }
 
     /// Runs every generated worker until none has a change left to apply: what the
@@ -96,6 +96,13 @@ pub trait Answerer {
         let _ = database;
         Box::pin(async { Ok(()) })
     }
+}
+
+/// A generated `what` (a write, an append) of `pattern` that the [`Answerer`] does not
+/// call: the failure verify reports.
+fn not_called<'a>(what: &str, pattern: &str) -> Writing<'a> {
+    let reason = format!("no generated {what} of `{pattern}` is called");
+    Box::pin(async move { Err(reason) })
 }
 
 /// [`verify`](crate::verify) of `logical` on the in-memory engine with the main

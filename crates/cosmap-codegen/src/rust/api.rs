@@ -463,6 +463,57 @@ mod tests {
         );
     }
 
+    /// An aggregate's write lists its arguments (the root's first, then each kind of
+    /// member, a list where it is written for each) and an append its item's type: what
+    /// a dispatch calls them with.
+    #[test]
+    fn aggregate_writes_list_their_arguments_and_appends_their_item() {
+        let listing = |path: &str| {
+            let domain = cosmap_domain::load_file(std::path::Path::new(path)).expect("the model loads");
+            let logical = cosmap_mapper::map(&domain, &cosmap_mapper::Options::default());
+            data_api(&logical, &TypeMapping::default()).expect("the listing")
+        };
+        let api = listing(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../examples/ticketing/model.json"
+        ));
+        let answer = |api: &DataApi, pattern: &str| {
+            let m = api.methods.iter().find(|m| m.pattern == pattern);
+            m.unwrap_or_else(|| panic!("no method for `{pattern}`")).answer.clone()
+        };
+        let params = |pattern: &str| match answer(&api, pattern) {
+            Answer::AggregateWrite { params } => params
+                .iter()
+                .map(|p| format!("{} {} {} {}", p.ident, p.document, p.several, p.mutable))
+                .collect::<Vec<_>>(),
+            other => panic!("`{pattern}` listed as {other:?}"),
+        };
+        let place = params("place an order");
+        assert_eq!(
+            place,
+            [
+                "order super::order::Order false true",
+                "tickets super::order::Ticket true true"
+            ]
+        );
+        let cancel = params("cancel an order");
+        assert_eq!(
+            cancel,
+            [
+                "order super::order::Order false false",
+                "tickets super::order::Ticket true false"
+            ]
+        );
+        let bucket = listing(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../examples/patterns/bucket/model.json"
+        ));
+        assert!(matches!(
+            answer(&bucket, "record a reading"),
+            Answer::Append { ref item } if item.ends_with("::Reading")
+        ));
+    }
+
     /// A read that scans what nothing in its results refers to returns a struct (its
     /// items and the documents scanned), not a list of items: the listing says so.
     #[test]
