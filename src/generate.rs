@@ -3,14 +3,15 @@
 use std::path::Path;
 
 use anyhow::bail;
-use cosmap_codegen::{FileStatus, Templates, TypeMapping};
+use cosmap_codegen::{FileStatus, OutputDir, Templates, TypeMapping};
 use cosmap_domain::DomainModel;
 
 /// Writes (or with `check`, compares) every artefact of `model` under `out`, the
 /// Rust types with the `KIND=CRATE` type mappings `types` (and with `data_access`,
-/// `cosmap_data.rs`).
+/// `cosmap_data.rs`). Each artefact is written (or compared) as it is rendered, and
+/// the domain model is dropped once mapped: what a large model holds at once.
 pub fn run(
-    model: &DomainModel,
+    model: DomainModel,
     out: &Path,
     templates: Option<&Path>,
     check: bool,
@@ -25,14 +26,16 @@ pub fn run(
     for spec in types {
         mapping.apply(spec)?;
     }
-    let logical = cosmap_mapper::map(model, options);
+    let logical = cosmap_mapper::map(&model, options);
+    drop(model);
     let templates = Templates::load(templates)?;
-    let artefacts = cosmap_codegen::generate(&logical, &mapping, &templates)?;
-    let report = if check {
-        cosmap_codegen::check_all(out, &artefacts)
+    let mut files = if check {
+        OutputDir::check(out)
     } else {
-        cosmap_codegen::write_all(out, &artefacts)?
+        OutputDir::write(out)
     };
+    cosmap_codegen::generate_each(&logical, &mapping, &templates, |a| files.put(&a))?;
+    let report = files.finish()?;
     let count = |status| report.iter().filter(|(_, s)| *s == status).count();
     for (path, status) in &report {
         let shown = out.join(path);

@@ -139,7 +139,7 @@ fn run_command(command: Command) -> anyhow::Result<()> {
             types,
             data_access,
         } => generate::run(
-            &load(&model)?,
+            load(&model)?,
             &out,
             templates.as_deref(),
             check,

@@ -26,49 +26,69 @@ pub const DATA_ACCESS_FILE: &str = "cosmap_data.rs";
 
 /// Renders every artefact: `cosmap.rs`, `containers.json`, `containers.bicep`,
 /// `model.mmd` and `schemas/<container>/<documentType>.schema.json`; with
-/// [`TypeMapping::data_access`], `cosmap_data.rs` too.
+/// [`TypeMapping::data_access`], `cosmap_data.rs` too. All held at once, in path
+/// order: [`generate_each`] hands each on as it is rendered instead.
 pub fn generate(
     model: &LogicalModel,
     mapping: &TypeMapping,
     templates: &Templates,
 ) -> Result<Vec<Artefact>, CodegenError> {
+    let mut artefacts = Vec::new();
+    generate_each(model, mapping, templates, |a| {
+        artefacts.push(a);
+        Ok(())
+    })?;
+    Ok(sorted_by_path(artefacts, |a| &a.path))
+}
+
+/// Renders every artefact of [`generate`] and hands each to `each` as soon as it is
+/// rendered, not in path order (the data access first, then `cosmap.rs`, then the
+/// others), so that a caller writing them ([`OutputDir`](crate::OutputDir)) holds
+/// one at a time: all held at once, the artefacts of 20,000 aggregates are 1.1 GB.
+/// The errors are [`generate`]'s, whichever comes first in this order: the Rust
+/// file's, the others' (the first), the data access's, then the paths'
+/// (`check_paths`), after every artefact was handed on; an error of `each` ends the
+/// run at once.
+pub fn generate_each(
+    model: &LogicalModel,
+    mapping: &TypeMapping,
+    templates: &Templates,
+    mut each: impl FnMut(Artefact) -> Result<(), CodegenError>,
+) -> Result<(), CodegenError> {
+    let mut paths = Vec::new();
+    let mut give = |a: Artefact| {
+        paths.push(a.path.clone());
+        each(a)
+    };
     // The data access first, while no other artefact is held: its render needs the
     // most memory (its view as handlebars' JSON, the text, each item parsed).
-    // Without feature `data-access`, a typed error naming it.
-    let data = mapping
-        .data_access
-        .then(|| crate::rust::render_data_access(model, mapping, templates).map(|t| artefact(DATA_ACCESS_FILE, t)));
-    let rust = crate::rust::render(model, mapping, templates);
-    let others = others(model, templates);
-    with_rust_file(rust, data, others)
+    // Without feature `data-access`, a typed error naming it; reported after the
+    // others' errors.
+    let mut data_error = None;
+    if mapping.data_access {
+        match crate::rust::render_data_access(model, mapping, templates) {
+            Ok(text) => give(artefact(DATA_ACCESS_FILE, text))?,
+            Err(e) => data_error = Some(e),
+        }
+    }
+    give(artefact(RUST_FILE, crate::rust::render(model, mapping, templates)?))?;
+    others(model, templates, &mut give)?;
+    if let Some(e) = data_error {
+        return Err(e);
+    }
+    check_paths(&sorted_by_path(paths, |p| p))
 }
 
-/// The artefacts of [`generate`], given the Rust file's text, the data access if
-/// asked for, and the others: the first error (the Rust file's first) returned, the
-/// rest sorted by path and checked.
-fn with_rust_file(
-    rust: Result<String, CodegenError>,
-    data: Option<Result<Artefact, CodegenError>>,
-    mut artefacts: Vec<Result<Artefact, CodegenError>>,
-) -> Result<Vec<Artefact>, CodegenError> {
-    artefacts.push(Ok(artefact(RUST_FILE, rust?)));
-    artefacts.extend(data);
-    let artefacts: Vec<Artefact> = artefacts.into_iter().collect::<Result<_, _>>()?;
-    let artefacts = sorted_by_path(artefacts);
-    check_paths(&artefacts)?;
-    Ok(artefacts)
-}
-
-/// `artefacts` in `Path` order (by components), stable: each path is split into its
-/// components once, where comparing `Path`s splits both at every comparison (5,500
-/// schemas on a large model).
-fn sorted_by_path(artefacts: Vec<Artefact>) -> Vec<Artefact> {
-    let mut order: Vec<usize> = (0..artefacts.len()).collect();
+/// `items` in the `Path` order of their paths (by components), stable: each path is
+/// split into its components once, where comparing `Path`s splits both at every
+/// comparison (5,500 schemas on a large model).
+pub(crate) fn sorted_by_path<T>(items: Vec<T>, path: impl Fn(&T) -> &Path) -> Vec<T> {
+    let mut order: Vec<usize> = (0..items.len()).collect();
     {
-        let keys: Vec<Vec<std::path::Component>> = artefacts.iter().map(|a| a.path.components().collect()).collect();
+        let keys: Vec<Vec<std::path::Component>> = items.iter().map(|a| path(a).components().collect()).collect();
         order.sort_by(|&a, &b| keys[a].cmp(&keys[b]));
     }
-    let mut slots: Vec<Option<Artefact>> = artefacts.into_iter().map(Some).collect();
+    let mut slots: Vec<Option<T>> = items.into_iter().map(Some).collect();
     order.into_iter().filter_map(|i| slots[i].take()).collect()
 }
 
@@ -80,60 +100,61 @@ pub const MAX_FILE_NAME_BYTES: usize = 255;
 /// system (Windows, macOS) or that a file system cannot hold (a name over
 /// [`MAX_FILE_NAME_BYTES`]); validation keeps models from getting here, this
 /// keeps a logical model built another way from writing half its files.
-fn check_paths(artefacts: &[Artefact]) -> Result<(), CodegenError> {
+fn check_paths(paths: &[PathBuf]) -> Result<(), CodegenError> {
     // Only looked up: the first clash in path order is reported whatever the hashing
     // (so a fast hasher for short names).
     let mut folded: cosmap_domain::NameMap<String, &Path> =
-        cosmap_domain::NameMap::with_capacity_and_hasher(artefacts.len(), Default::default());
-    for a in artefacts {
-        if let Some(long) = a.path.iter().find(|n| n.len() > MAX_FILE_NAME_BYTES) {
+        cosmap_domain::NameMap::with_capacity_and_hasher(paths.len(), Default::default());
+    for path_buf in paths {
+        if let Some(long) = path_buf.iter().find(|n| n.len() > MAX_FILE_NAME_BYTES) {
             return Err(CodegenError::FileNames(format!(
                 "the file name `{}` is {} bytes long; file systems allow at most {MAX_FILE_NAME_BYTES}: shorten the names in the model",
                 long.to_string_lossy(),
                 long.len()
             )));
         }
-        let path = a.path.to_string_lossy();
+        let path = path_buf.to_string_lossy();
         // An ASCII path (almost every one) folds byte by byte, to the same text.
         let key = if path.is_ascii() {
             path.to_ascii_lowercase()
         } else {
             path.to_lowercase()
         };
-        if let Some(other) = folded.insert(key, &a.path) {
+        if let Some(other) = folded.insert(key, path_buf) {
             return Err(CodegenError::FileNames(format!(
                 "the files `{}` and `{}` differ only by case and would overwrite each other on a case-insensitive file system: rename one of the elements",
                 other.display(),
-                a.path.display()
+                path_buf.display()
             )));
         }
     }
     Ok(())
 }
 
-/// Every artefact but the Rust file.
-fn others(model: &LogicalModel, templates: &Templates) -> Vec<Result<Artefact, CodegenError>> {
-    let mut artefacts = vec![
-        templates
-            .render_or_emit(CONTAINERS_JSON, &containers_view(model), containers_text)
-            .map(|text| artefact("containers.json", text)),
-        templates
-            .render_or_emit(BICEP, &crate::bicep::view(model), |v| Ok(crate::bicep::text(v)))
-            .map(|text| artefact("containers.bicep", text)),
-        mermaid(model, templates).map(|text| artefact("model.mmd", text)),
-    ];
+/// Every artefact but the Rust file and the data access, each handed to `give` as it
+/// is rendered; the first error returned.
+fn others(
+    model: &LogicalModel,
+    templates: &Templates,
+    give: &mut impl FnMut(Artefact) -> Result<(), CodegenError>,
+) -> Result<(), CodegenError> {
+    let text = templates.render_or_emit(CONTAINERS_JSON, &containers_view(model), containers_text)?;
+    give(artefact("containers.json", text))?;
+    let text = templates.render_or_emit(BICEP, &crate::bicep::view(model), |v| Ok(crate::bicep::text(v)))?;
+    give(artefact("containers.bicep", text))?;
+    give(artefact("model.mmd", mermaid(model, templates)?))?;
     // Each schema is written here, then copied into a string of its size.
     let mut scratch = String::with_capacity(SCRATCH_CAPACITY);
     let overridden = templates.is_overridden(SCHEMA);
     for (c, d) in schemas_in_path_order(model) {
         let text = if overridden {
-            templates.render(SCHEMA, &SchemaView::of(c, d))
+            templates.render(SCHEMA, &SchemaView::of(c, d))?
         } else {
-            Ok(schema_text_in(&mut scratch, c, d))
+            schema_text_in(&mut scratch, c, d)
         };
-        artefacts.push(text.map(|text| artefact(schema_path(c, d), text)));
+        give(artefact(schema_path(c, d), text))?;
     }
-    artefacts
+    Ok(())
 }
 
 /// Every document type of `model` with its container, in the order of their schemas'
@@ -251,10 +272,6 @@ fn artefact(path: impl Into<PathBuf>, contents: String) -> Artefact {
 mod tests {
     use super::*;
 
-    fn file(path: &str) -> Artefact {
-        artefact(path, String::new())
-    }
-
     /// Sorting by components split once is `Path`'s order, stable for equal paths.
     #[test]
     fn artefacts_sort_in_path_order() {
@@ -277,7 +294,7 @@ mod tests {
             .collect();
         let mut expected = files.clone();
         expected.sort_by(|a, b| a.path.cmp(&b.path));
-        assert_eq!(sorted_by_path(files), expected);
+        assert_eq!(sorted_by_path(files, |a| &a.path), expected);
     }
 
     /// The Rust file comes back from its thread (before the view is freed) as
@@ -306,11 +323,37 @@ mod tests {
         );
     }
 
+    /// What `generate_each` hands on, one at a time, is what `generate` returns: the
+    /// data access first, then `cosmap.rs`, the others in path order.
+    #[test]
+    fn each_artefact_is_handed_on_once_as_generate_returns_it() {
+        let templates = Templates::load(None).expect("built-in templates");
+        let model = crate::test_models::meter("integer", serde_json::json!(3));
+        let mapping = TypeMapping {
+            data_access: true,
+            ..TypeMapping::default()
+        };
+        let mut handed = Vec::new();
+        generate_each(&model, &mapping, &templates, |a| {
+            handed.push(a);
+            Ok(())
+        })
+        .expect("generated");
+        let first: Vec<&Path> = handed.iter().take(3).map(|a| a.path.as_path()).collect();
+        assert_eq!(first, [DATA_ACCESS_FILE, RUST_FILE, "containers.json"].map(Path::new));
+        let all = generate(&model, &mapping, &templates).expect("generated");
+        assert_eq!(sorted_by_path(handed, |a| &a.path), all);
+        let stopped = generate_each(&model, &mapping, &templates, |a| {
+            Err(CodegenError::FileNames(a.path.display().to_string()))
+        });
+        assert!(matches!(stopped, Err(CodegenError::FileNames(p)) if p == DATA_ACCESS_FILE));
+    }
+
     #[test]
     fn paths_that_meet_on_a_case_insensitive_file_system_are_refused() {
         let files = [
-            file("schemas/Order/OrderID.schema.json"),
-            file("schemas/Order/OrderId.schema.json"),
+            PathBuf::from("schemas/Order/OrderID.schema.json"),
+            PathBuf::from("schemas/Order/OrderId.schema.json"),
         ];
         let err = check_paths(&files).unwrap_err().to_string();
         assert!(err.contains("differ only by case"), "{err}");
@@ -320,7 +363,7 @@ mod tests {
     #[test]
     fn a_file_name_over_name_max_is_refused() {
         let long = format!("schemas/Order/{}.schema.json", "X".repeat(250));
-        let err = check_paths(&[file(&long)]).unwrap_err().to_string();
+        let err = check_paths(&[PathBuf::from(long)]).unwrap_err().to_string();
         assert!(err.contains("262 bytes long"), "{err}");
     }
 }

@@ -28,43 +28,109 @@ pub enum FileStatus {
 /// are they renamed into place, file by file. A failure before that leaves the
 /// previous output whole and removes the temporary directory. Unchanged files are
 /// not touched (so cargo and rust-analyzer see no change); schemas no longer
-/// generated are reported as [`FileStatus::Orphaned`], never deleted.
+/// generated are reported as [`FileStatus::Orphaned`], never deleted. The report
+/// is in path order, the orphans last.
 pub fn write_all(out_dir: &Path, artefacts: &[Artefact]) -> Result<Vec<(PathBuf, FileStatus)>, CodegenError> {
-    let mut report = Vec::new();
-    let mut changed = Vec::new();
+    let mut out = OutputDir::write(out_dir);
     for a in artefacts {
-        if same_contents(&out_dir.join(&a.path), &a.contents) {
-            report.push((a.path.clone(), FileStatus::Unchanged));
-        } else {
-            report.push((a.path.clone(), FileStatus::Written));
-            changed.push(a);
+        out.put(a)?;
+    }
+    out.finish()
+}
+
+/// [`write_all`] or [`check_all`] an artefact at a time, as they are rendered
+/// ([`generate_each`](crate::generate_each)): each is compared with the file on
+/// disk and, when writing and changed, written into the temporary directory at
+/// once, so that only its path is kept; [`finish`](Self::finish) moves the written
+/// files into place, all or nothing as [`write_all`] does.
+pub struct OutputDir {
+    out_dir: PathBuf,
+    /// Compare only (`--check`), writing nothing.
+    check: bool,
+    /// Where the changed files are written, made at the first.
+    staging: Option<Staging>,
+    /// The changed files, by path relative to `out_dir`.
+    changed: Vec<PathBuf>,
+    /// Every artefact put, with its status.
+    report: Vec<(PathBuf, FileStatus)>,
+}
+
+impl OutputDir {
+    /// Writes the artefacts put under `out_dir` (all or nothing, at [`finish`](Self::finish)).
+    pub fn write(out_dir: &Path) -> Self {
+        Self::new(out_dir, false)
+    }
+
+    /// Compares the artefacts put with the files under `out_dir`, writing nothing.
+    pub fn check(out_dir: &Path) -> Self {
+        Self::new(out_dir, true)
+    }
+
+    fn new(out_dir: &Path, check: bool) -> Self {
+        OutputDir {
+            out_dir: out_dir.to_path_buf(),
+            check,
+            staging: None,
+            changed: Vec::new(),
+            report: Vec::new(),
         }
     }
-    if !changed.is_empty() {
-        let staging = Staging::create(out_dir)?;
-        for a in &changed {
+
+    /// Compares `a` with its file and, when writing and changed, writes it into the
+    /// temporary directory; nothing is moved into place before [`finish`](Self::finish).
+    pub fn put(&mut self, a: &Artefact) -> Result<(), CodegenError> {
+        let status = match read_at_most(&self.out_dir.join(&a.path), a.contents.len() as u64) {
+            Ok(old) if old == a.contents.as_bytes() => FileStatus::Unchanged,
+            Ok(_) if self.check => FileStatus::Stale,
+            Err(_) if self.check => FileStatus::Missing,
+            _ => FileStatus::Written,
+        };
+        if status == FileStatus::Written {
+            let staging = match &mut self.staging {
+                Some(staging) => staging,
+                staging => staging.insert(Staging::create(&self.out_dir)?),
+            };
             staging.write(&a.path, &a.contents)?;
+            self.changed.push(a.path.clone());
         }
-        // A file cannot replace a directory: found before anything is moved.
-        for a in &changed {
-            let target = out_dir.join(&a.path);
-            if target.is_dir() {
-                return Err(io(
-                    target,
-                    std::io::Error::other("a directory is in the way of the generated file"),
-                ));
-            }
-        }
-        for a in &changed {
-            let target = out_dir.join(&a.path);
-            if let Some(dir) = target.parent() {
-                std::fs::create_dir_all(dir).map_err(|e| io(dir.to_path_buf(), e))?;
-            }
-            std::fs::rename(staging.dir.join(&a.path), &target).map_err(|e| io(target.clone(), e))?;
-        }
+        self.report.push((a.path.clone(), status));
+        Ok(())
     }
-    report.extend(orphans(out_dir, artefacts));
-    Ok(report)
+
+    /// Moves the written files into place (a file cannot replace a directory: found
+    /// before anything is moved) and reports every file put, in path order, and the
+    /// schemas on disk that none of them is ([`FileStatus::Orphaned`]).
+    pub fn finish(self) -> Result<Vec<(PathBuf, FileStatus)>, CodegenError> {
+        let OutputDir {
+            out_dir,
+            staging,
+            changed,
+            report,
+            ..
+        } = self;
+        if let Some(staging) = staging {
+            for path in &changed {
+                let target = out_dir.join(path);
+                if target.is_dir() {
+                    return Err(io(
+                        target,
+                        std::io::Error::other("a directory is in the way of the generated file"),
+                    ));
+                }
+            }
+            for path in &changed {
+                let target = out_dir.join(path);
+                if let Some(dir) = target.parent() {
+                    std::fs::create_dir_all(dir).map_err(|e| io(dir.to_path_buf(), e))?;
+                }
+                std::fs::rename(staging.dir.join(path), &target).map_err(|e| io(target.clone(), e))?;
+            }
+        }
+        let mut report = crate::artefacts::sorted_by_path(report, |(p, _)| p);
+        let orphans = orphans(&out_dir, report.iter().map(|(p, _)| p.as_path()).collect());
+        report.extend(orphans);
+        Ok(report)
+    }
 }
 
 fn io(path: PathBuf, source: std::io::Error) -> CodegenError {
@@ -79,9 +145,9 @@ struct Staging {
 
 impl Staging {
     /// A new, empty directory beside `out_dir` (inside it when `out_dir` has no
-    /// parent to sit beside, such as `.` or `/`), created along with `out_dir`.
+    /// parent to sit beside, such as `.` or `/`), created along with that parent;
+    /// `out_dir` itself is made when the first file is moved into it.
     fn create(out_dir: &Path) -> Result<Staging, CodegenError> {
-        std::fs::create_dir_all(out_dir).map_err(|e| io(out_dir.to_path_buf(), e))?;
         let (parent, stem) = match (out_dir.parent(), out_dir.file_name()) {
             (Some(parent), Some(name)) => (
                 if parent.as_os_str().is_empty() {
@@ -93,6 +159,7 @@ impl Staging {
             ),
             _ => (out_dir, String::new()),
         };
+        std::fs::create_dir_all(parent).map_err(|e| io(parent.to_path_buf(), e))?;
         let nanos = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.subsec_nanos());
@@ -128,26 +195,15 @@ impl Drop for Staging {
     }
 }
 
-/// Compares each artefact with the file under `out_dir`, writing nothing.
+/// Compares each artefact with the file under `out_dir`, writing nothing; the
+/// report in path order, the orphans last.
 pub fn check_all(out_dir: &Path, artefacts: &[Artefact]) -> Vec<(PathBuf, FileStatus)> {
-    let mut report: Vec<(PathBuf, FileStatus)> = artefacts
-        .iter()
-        .map(|a| {
-            let status = match read_at_most(&out_dir.join(&a.path), a.contents.len() as u64) {
-                Ok(old) if old == a.contents.as_bytes() => FileStatus::Unchanged,
-                Ok(_) => FileStatus::Stale,
-                Err(_) => FileStatus::Missing,
-            };
-            (a.path.clone(), status)
-        })
-        .collect();
-    report.extend(orphans(out_dir, artefacts));
-    report
-}
-
-/// Whether the file at `path` holds exactly `contents`.
-fn same_contents(path: &Path, contents: &str) -> bool {
-    read_at_most(path, contents.len() as u64).is_ok_and(|old| old == contents.as_bytes())
+    let mut out = OutputDir::check(out_dir);
+    for a in artefacts {
+        // Comparing only reads: it cannot fail.
+        let _ = out.put(a);
+    }
+    out.finish().unwrap_or_default()
 }
 
 /// At most one byte more than `limit` of the file: enough to tell whether it equals
@@ -156,8 +212,8 @@ fn read_at_most(path: &Path, limit: u64) -> std::io::Result<Vec<u8>> {
     cosmap_domain::read_at_most(path, limit)
 }
 
-/// `.schema.json` files under `out_dir/schemas` that no artefact produces.
-fn orphans(out_dir: &Path, artefacts: &[Artefact]) -> Vec<(PathBuf, FileStatus)> {
+/// `.schema.json` files under `out_dir/schemas` that are not among `generated`.
+fn orphans(out_dir: &Path, generated: std::collections::BTreeSet<&Path>) -> Vec<(PathBuf, FileStatus)> {
     let mut found = Vec::new();
     let root = out_dir.join("schemas");
     let Ok(containers) = std::fs::read_dir(&root) else {
@@ -172,7 +228,7 @@ fn orphans(out_dir: &Path, artefacts: &[Artefact]) -> Vec<(PathBuf, FileStatus)>
                 continue;
             };
             let is_schema = relative.to_string_lossy().ends_with(".schema.json");
-            if is_schema && !artefacts.iter().any(|a| a.path == relative) {
+            if is_schema && !generated.contains(relative.as_path()) {
                 found.push((relative, FileStatus::Orphaned));
             }
         }

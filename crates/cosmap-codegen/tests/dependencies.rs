@@ -29,17 +29,17 @@ fn tree(features: &str) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
+/// The lines of `tree` that start with one of `prefixes`.
+fn starting_with<'t>(tree: &'t str, prefixes: &[&str]) -> Vec<&'t str> {
+    tree.lines()
+        .filter(|l| prefixes.iter().any(|p| l.starts_with(p)))
+        .collect()
+}
+
 #[test]
 fn by_default_the_generator_compiles_no_template_engine_or_parser() {
     let default = tree("");
-    let unwanted: Vec<&str> = default
-        .lines()
-        .filter(|l| {
-            ["handlebars ", "pest", "prettyplease "]
-                .iter()
-                .any(|p| l.starts_with(p))
-        })
-        .collect();
+    let unwanted = starting_with(&default, &["handlebars ", "pest", "prettyplease "]);
     assert!(unwanted.is_empty(), "cosmap-codegen depends on {unwanted:?} by default");
     // The same listing names handlebars when a feature asks for it.
     assert!(tree("templates").lines().any(|l| l.starts_with("handlebars ")));
@@ -48,13 +48,6 @@ fn by_default_the_generator_compiles_no_template_engine_or_parser() {
 #[test]
 fn the_generator_depends_on_no_sdk_async_runtime_or_http_client() {
     let tree = tree("templates data-access format");
-    let unwanted: Vec<&str> = tree
-        .lines()
-        .filter(|l| {
-            ["azure_", "tokio ", "reqwest ", "hyper ", "futures "]
-                .iter()
-                .any(|p| l.starts_with(p))
-        })
-        .collect();
+    let unwanted = starting_with(&tree, &["azure_", "tokio ", "reqwest ", "hyper ", "futures "]);
     assert!(unwanted.is_empty(), "cosmap-codegen depends on {unwanted:?}");
 }

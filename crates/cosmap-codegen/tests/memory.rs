@@ -1,15 +1,16 @@
 //! The memory `cosmap generate --data-access` takes grows by a bounded amount per
 //! aggregate (issue 33: once 10.5 GB at 20,000 aggregates, when the data access was
-//! parsed whole by `syn`). Counted by a global allocator: the largest number of bytes
-//! held at once while a synthetic model is loaded, mapped and every artefact rendered
-//! with the data access, at two sizes; the growth between them, per aggregate, is
-//! what a larger model adds. docs/performance.md has the figures measured on release
+//! parsed whole by `syn`; 2.43 GB when every artefact was held until written).
+//! Counted by a global allocator: the largest number of bytes held at once while a
+//! synthetic model is loaded, mapped and every artefact rendered with the data
+//! access, at two sizes; the growth between them, per aggregate, is what a larger
+//! model adds. docs/performance.md has the figures measured on release
 //! builds (peak RSS at 1,000, 5,000 and 20,000 aggregates).
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use cosmap_codegen::{generate, Templates, TypeMapping};
+use cosmap_codegen::{generate_each, Templates, TypeMapping};
 
 /// Counts the bytes allocated and not yet freed, and the most there have been.
 struct Counting;
@@ -64,32 +65,40 @@ unsafe impl GlobalAlloc for Counting {
 static ALLOCATOR: Counting = Counting;
 
 /// The most bytes held at once beyond those held before, while `aggregates`
-/// synthetic aggregates are loaded, mapped and rendered with the data access (what
-/// `cosmap generate --data-access` does before writing), and the artefacts' bytes.
+/// synthetic aggregates are loaded, mapped and rendered with the data access as
+/// `cosmap generate --data-access` does (the domain model dropped once mapped, each
+/// artefact dropped once handed on, as its file is written), and the artefacts' bytes.
 fn peak_of_generate(aggregates: usize, templates: &Templates) -> (usize, usize) {
     let text = cosmap_domain::synthetic::json(aggregates);
     let before = LIVE.load(Ordering::Relaxed);
     PEAK.store(before, Ordering::Relaxed);
     let model = cosmap_domain::from_slice(text.as_bytes(), None).expect("a valid synthetic model");
     let logical = cosmap_mapper::map(&model, &cosmap_mapper::Options::default());
+    drop(model);
     let mapping = TypeMapping {
         data_access: true,
         ..TypeMapping::default()
     };
-    let artefacts = generate(&logical, &mapping, templates).expect("artefacts render");
-    let bytes = artefacts.iter().map(|a| a.contents.len()).sum();
-    drop((artefacts, logical, model));
+    let mut bytes = 0;
+    generate_each(&logical, &mapping, templates, |a| {
+        bytes += a.contents.len();
+        Ok(())
+    })
+    .expect("artefacts render");
+    drop(logical);
     (PEAK.load(Ordering::Relaxed) - before, bytes)
 }
 
 /// Most bytes a model may add to the peak per aggregate. Measured 2026-12-05 (debug
-/// build, 50 → 250 aggregates): 110–119 KB, of which some 46 KB are the domain and
-/// logical models, 55 KB the artefacts (all held until written) and the rest the
-/// largest render's view and text at the time. When the data access was parsed whole,
-/// its syntax tree alone added some 800 KB. This bound, with about 25% headroom,
-/// keeps 20,000 aggregates under 3 GB, not yet under issue 33's 1 GB: see
-/// docs/performance.md for what is left.
-const MAX_BYTES_PER_AGGREGATE: usize = 150_000;
+/// build, 25 → 125 aggregates): 82 KB, since each artefact is handed on as it is
+/// rendered and the data access's printing no longer copied (116–119 KB when every
+/// artefact was held until written; some 800 KB more when the data access was parsed
+/// whole). Of the 82 KB, some 31 KB are the logical model and the rest the largest
+/// render's view and text at the time (the data access's, or `cosmap.rs`'s with the
+/// room its emitter reserves). This bound, with about 20% headroom, keeps 20,000
+/// aggregates under 2 GB, not under issue 33's 1 GB: the mapper alone holds some
+/// 1.4 GB at once while it maps them (docs/performance.md).
+const MAX_BYTES_PER_AGGREGATE: usize = 100_000;
 
 #[test]
 fn generate_with_the_data_access_grows_by_a_bounded_amount_per_aggregate() {

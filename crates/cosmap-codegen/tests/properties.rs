@@ -122,3 +122,80 @@ fn containers_named_alike_in_snake_case_are_refused() {
         "{problems:?}"
     );
 }
+
+/// How many models [`drawn_models_skip_nothing_in_their_data_access`] draws
+/// (`COSMAP_DRAWN` sets another number).
+const DRAWN: usize = 200;
+
+/// What the data access of drawn models (a fixed seed, [`DRAWN`] models, each mapped
+/// with and without the optimisations) does not generate, counted by reason: every
+/// aggregate has a repository and every write pattern a function, so nothing is.
+#[test]
+fn drawn_models_skip_nothing_in_their_data_access() {
+    let drawn = std::env::var("COSMAP_DRAWN")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(DRAWN);
+    // Each reason (its names left out), how often, and the first model that gave it.
+    let mut reasons: std::collections::BTreeMap<String, (usize, String)> = Default::default();
+    for (n, spec) in drawn_models(drawn) {
+        let model = DomainModel::new(spec.clone()).expect("the strategy makes valid models");
+        for optimise in [true, false] {
+            let logical = map(&model, &Options::default().optimise(optimise));
+            let api = cosmap_codegen::data_api(&logical, &TypeMapping::default()).expect("the data access generates");
+            for skipped in api.skipped {
+                let reason = skipped.split_once("`: ").map_or(skipped.as_str(), |(_, r)| r);
+                let reason = reason.split('`').step_by(2).collect::<Vec<_>>().join("`…`");
+                let json = serde_json::to_string(&spec).expect("the model serialises");
+                let entry = reasons
+                    .entry(reason)
+                    .or_insert_with(|| (0, format!("drawn model {n} (optimise {optimise}): {skipped}\n{json}")));
+                entry.0 += 1;
+            }
+        }
+    }
+    let total: usize = reasons.values().map(|(count, _)| count).sum();
+    let listed: Vec<String> = reasons
+        .iter()
+        .map(|(reason, (count, first))| format!("{count:5}  {reason}\n       first: {first}"))
+        .collect();
+    assert_eq!(total, 0, "{drawn} drawn models skip:\n{}", listed.join("\n"));
+}
+
+/// `count` models drawn with the data access tests' fixed seed, numbered.
+fn drawn_models(count: usize) -> impl Iterator<Item = (usize, ModelSpec)> {
+    use proptest::strategy::ValueTree;
+    use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
+    let seed = b"cosmap codegen data access 00001";
+    let mut runner = TestRunner::new_with_rng(Config::default(), TestRng::from_seed(RngAlgorithm::ChaCha, seed));
+    (0..count).map(move |n| {
+        (
+            n,
+            strategy::model_spec().new_tree(&mut runner).expect("a model").current(),
+        )
+    })
+}
+
+/// The generated functions of drawn models are snake_case as rustc's `non_snake_case`
+/// wants it (a claim function once took `claim_crate__crate` from the module `crate_`).
+#[test]
+fn drawn_models_name_their_functions_in_snake_case() {
+    for (n, spec) in drawn_models(DRAWN / 4) {
+        let model = DomainModel::new(spec).expect("the strategy makes valid models");
+        let code =
+            cosmap_codegen::render_data_access(&map(&model, &Options::default()), &TypeMapping::default(), templates())
+                .expect("the data access renders");
+        let names = code.split("fn ").skip(1).map(|rest| {
+            let end = rest
+                .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '#'))
+                .unwrap_or(rest.len());
+            rest[..end].trim_start_matches("r#")
+        });
+        for name in names {
+            assert!(
+                !name.contains("__") && !name.ends_with('_') || name.is_empty(),
+                "drawn model {n}: `fn {name}`"
+            );
+        }
+    }
+}

@@ -198,6 +198,10 @@ fn no_warning_contradicts_the_design_figures() {
     )));
     for (example, (model, cost)) in designs {
         for w in &cost.warnings {
+            let pattern_of = |name: &str| {
+                let found = cost.patterns.iter().find(|p| p.name == name);
+                found.unwrap_or_else(|| panic!("{example}: {w}: no such pattern"))
+            };
             if let Some((name, rest)) = w
                 .strip_prefix('`')
                 .and_then(|w| w.split_once("`: its largest logical partition would hold about "))
@@ -225,11 +229,7 @@ fn no_warning_contradicts_the_design_figures() {
                     "{example}: {w}, yet about {per_partition} items a logical partition: {figures:?}"
                 );
             } else if let Some((pattern, _)) = w.strip_prefix('`').and_then(|w| w.split_once("` runs ")) {
-                let p = cost
-                    .patterns
-                    .iter()
-                    .find(|p| p.name == pattern)
-                    .unwrap_or_else(|| panic!("{example}: {w}: no such pattern"));
+                let p = pattern_of(pattern);
                 assert_eq!(
                     p.optimised.operation,
                     OperationKind::CrossPartitionQuery,
@@ -237,11 +237,7 @@ fn no_warning_contradicts_the_design_figures() {
                 );
             } else if let Some((pattern, _)) = w.strip_prefix('`').and_then(|w| w.split_once("` costs about ")) {
                 // A read dearer here than in the naive port: by the cost table's own figures.
-                let p = cost
-                    .patterns
-                    .iter()
-                    .find(|p| p.name == pattern)
-                    .unwrap_or_else(|| panic!("{example}: {w}: no such pattern"));
+                let p = pattern_of(pattern);
                 assert!(
                     p.optimised.ru_per_second > p.naive.ru_per_second,
                     "{example}: {w}: {p:?}"

@@ -358,37 +358,10 @@ pub enum ChangeKind {
 }
 
 impl ChangeKind {
-    /// A short name, as the JSON's `kind` spells it.
-    pub fn name(&self) -> &'static str {
-        match self {
-            ChangeKind::ContainerAdded => "containerAdded",
-            ChangeKind::ContainerRemoved => "containerRemoved",
-            ChangeKind::PartitionKeyChanged { .. } => "partitionKeyChanged",
-            ChangeKind::UniqueKeysChanged { .. } => "uniqueKeysChanged",
-            ChangeKind::IndexingChanged { .. } => "indexingChanged",
-            ChangeKind::TtlChanged { .. } => "ttlChanged",
-            ChangeKind::DocumentTypeAdded { .. } => "documentTypeAdded",
-            ChangeKind::DocumentTypeRemoved { .. } => "documentTypeRemoved",
-            ChangeKind::DocumentTypeMoved { .. } => "documentTypeMoved",
-            ChangeKind::PropertyAdded { .. } => "propertyAdded",
-            ChangeKind::PropertyRemoved => "propertyRemoved",
-            ChangeKind::BecamePartitionKey { .. } => "becamePartitionKey",
-            ChangeKind::NoLongerPartitionKey { .. } => "noLongerPartitionKey",
-            ChangeKind::PropertyRetyped { .. } => "propertyRetyped",
-            ChangeKind::CardinalityChanged { .. } => "cardinalityChanged",
-            ChangeKind::BecameRequired { .. } => "becameRequired",
-            ChangeKind::DefaultChanged { .. } => "defaultChanged",
-            ChangeKind::BecameOptional => "becameOptional",
-            ChangeKind::EmbeddedAdded { .. } => "embeddedAdded",
-            ChangeKind::EmbeddedRemoved { .. } => "embeddedRemoved",
-            ChangeKind::EmbeddedToSeparate { .. } => "embeddedToSeparate",
-            ChangeKind::SeparateToEmbedded { .. } => "separateToEmbedded",
-            ChangeKind::ReferenceAdded { .. } => "referenceAdded",
-            ChangeKind::ReferenceRemoved { .. } => "referenceRemoved",
-            ChangeKind::ReferenceChanged { .. } => "referenceChanged",
-            ChangeKind::DerivedAdded { .. } => "derivedAdded",
-            ChangeKind::DerivedRemoved { .. } => "derivedRemoved",
-        }
+    /// A short name, as the JSON's `kind` spells it (serde's tag: one spelling).
+    pub fn name(&self) -> String {
+        let tagged = serde_json::to_value(self).unwrap_or_default();
+        tagged["kind"].as_str().unwrap_or_default().to_string()
     }
 }
 

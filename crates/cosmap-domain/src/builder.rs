@@ -43,54 +43,24 @@ impl ModelBuilder {
         }
     }
 
-    /// Sets the description.
-    pub fn description(mut self, description: impl Into<String>) -> Self {
-        self.spec.description = Some(description.into());
-        self
+    setters! {
+        /// Sets the description.
+        description(description: impl Into<String>) => some_into spec.description;
+        /// Adds an entity.
+        entity(entity: Entity) => push spec.entities;
+        /// Adds a value object.
+        value_object(value_object: ValueObject) => push spec.value_objects;
+        /// Adds an aggregate.
+        aggregate(aggregate: Aggregate) => push spec.aggregates;
+        /// Adds a relationship.
+        relationship(relationship: Relationship) => push spec.relationships;
+        /// Adds an access pattern.
+        access_pattern(pattern: AccessPattern) => push spec.access_patterns;
+        /// Overrides thresholds for this model.
+        thresholds(thresholds: ThresholdOverrides) => some spec.thresholds;
+        /// Pins a choice of the mapper's search (see [`crate::Pin`]).
+        pin(pin: Pin) => push spec.pins;
     }
-
-    /// Adds an entity.
-    pub fn entity(mut self, entity: Entity) -> Self {
-        self.spec.entities.push(entity);
-        self
-    }
-
-    /// Adds a value object.
-    pub fn value_object(mut self, value_object: ValueObject) -> Self {
-        self.spec.value_objects.push(value_object);
-        self
-    }
-
-    /// Adds an aggregate.
-    pub fn aggregate(mut self, aggregate: Aggregate) -> Self {
-        self.spec.aggregates.push(aggregate);
-        self
-    }
-
-    /// Adds a relationship.
-    pub fn relationship(mut self, relationship: Relationship) -> Self {
-        self.spec.relationships.push(relationship);
-        self
-    }
-
-    /// Adds an access pattern.
-    pub fn access_pattern(mut self, pattern: AccessPattern) -> Self {
-        self.spec.access_patterns.push(pattern);
-        self
-    }
-
-    /// Overrides thresholds for this model.
-    pub fn thresholds(mut self, thresholds: ThresholdOverrides) -> Self {
-        self.spec.thresholds = Some(thresholds);
-        self
-    }
-
-    /// Pins a choice of the mapper's search (see [`crate::Pin`]).
-    pub fn pin(mut self, pin: Pin) -> Self {
-        self.spec.pins.push(pin);
-        self
-    }
-
     /// Sets the throughput the account will provision (`thresholds.throughput`), keeping
     /// the other threshold overrides: it sets each container's physical partitions.
     pub fn throughput(mut self, throughput: Throughput) -> Self {

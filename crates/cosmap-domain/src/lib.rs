@@ -11,6 +11,9 @@
 
 #![warn(missing_docs)]
 
+#[macro_use]
+mod setters;
+
 mod builder;
 mod diagnostic;
 mod domain_model;

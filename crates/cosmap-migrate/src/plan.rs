@@ -371,18 +371,30 @@ impl MigrationPlan {
         for (i, s) in self.steps.iter().enumerate() {
             out.push_str(&format!("{:>3}. {}\n", i + 1, s.describe()));
         }
-        for (from, to) in &self.renamed {
-            out.push_str(&format!(
-                "readers and writers of `{from}` switch to `{to}` once it has caught up\n"
-            ));
-        }
-        if !self.droppable.is_empty() {
-            out.push_str("you may drop, once satisfied (cosmap never deletes):\n");
-            for d in &self.droppable {
-                out.push_str(&format!("  - {d}\n"));
-            }
-        }
+        let renamed = self
+            .renamed
+            .iter()
+            .map(|(from, to)| format!("readers and writers of `{from}` switch to `{to}` once it has caught up\n"));
+        out.extend(renamed);
+        push_list(
+            &mut out,
+            "you may drop, once satisfied (cosmap never deletes):",
+            &self.droppable,
+        );
         out
+    }
+}
+
+/// Appends `heading` and then `items`, one `  - item` line each, to `out`; nothing when
+/// there are no items.
+pub(crate) fn push_list(out: &mut String, heading: &str, items: &[String]) {
+    if items.is_empty() {
+        return;
+    }
+    out.push_str(heading);
+    out.push('\n');
+    for item in items {
+        out.push_str(&format!("  - {item}\n"));
     }
 }
 
@@ -735,7 +747,7 @@ impl Planner<'_> {
     fn refuse(&mut self, change: &Change, why: &str) {
         self.refused.push(Refusal {
             subject: change.subject.to_string(),
-            kind: change.kind.name().to_string(),
+            kind: change.kind.name(),
             class: change.class,
             reason: why.to_string(),
             next: next_step(why, change),
@@ -746,7 +758,7 @@ impl Planner<'_> {
     fn nothing(&mut self, change: &Change, reason: String) {
         self.nothing.push(Step::Nothing {
             subject: change.subject.to_string(),
-            kind: change.kind.name().into(),
+            kind: change.kind.name(),
             reason,
         });
     }

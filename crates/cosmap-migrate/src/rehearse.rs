@@ -14,7 +14,6 @@ use cosmap_mapper::{LogicalModel, PropertyHolder};
 use cosmap_provision::in_memory::InMemoryAccount;
 use cosmap_provision::{Connection, ProvisionError};
 use cosmap_verify::{EngineInfo, EngineKind, StoredContainer};
-use futures::TryStreamExt;
 use serde::Serialize;
 use serde_json::Value;
 
@@ -284,16 +283,10 @@ async fn documents(connection: &Connection, container: &str) -> Result<Vec<Value
         .request(&operation, &[], || database.container_client(container, None))
         .await?
         .ok_or_else(|| no_client(&operation))?;
-    let mut found: Vec<Value> = connection
-        .request(&operation, &[], || async {
-            client
-                .query_items::<Value>(Query::from("SELECT * FROM c"), FeedScope::full_container(), None)
-                .await?
-                .try_collect::<Vec<Value>>()
-                .await
-        })
-        .await?
-        .unwrap_or_default();
+    let everything = Query::from("SELECT * FROM c");
+    let mut found = connection
+        .query_all(&operation, &client, &everything, &FeedScope::full_container())
+        .await?;
     found.retain(|d| d.get("type").and_then(Value::as_str) != Some(LEASE_TYPE));
     found.sort_by(|a, b| a["id"].as_str().cmp(&b["id"].as_str()));
     Ok(found)

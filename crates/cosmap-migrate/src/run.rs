@@ -18,7 +18,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::error::MigrateError;
-use crate::plan::{Conversion, KeyFrom, LeaseRef, MigrationPlan, Step, LEASE_TYPE};
+use crate::plan::{push_list, Conversion, KeyFrom, LeaseRef, MigrationPlan, Step, LEASE_TYPE};
 use conditional::{timestamp, Outcome, Place, CONFLICT_RETRIES};
 
 /// The properties Cosmos DB adds to every document; left out of what is copied.
@@ -164,23 +164,18 @@ impl MigrationReport {
             ));
             return out;
         }
-        if !self.to_run.is_empty() {
-            out.push_str("still to do, before the new readers rely on it:\n");
-            for step in &self.to_run {
-                out.push_str(&format!("  - {step}\n"));
-            }
-        }
-        for (from, to) in &self.renamed {
-            out.push_str(&format!(
-                "`{to}` has caught up with `{from}`: readers can switch to it (run again to copy what writers change until they switch too)\n"
-            ));
-        }
-        if !self.droppable.is_empty() {
-            out.push_str("nothing was deleted; you may drop, once satisfied:\n");
-            for d in &self.droppable {
-                out.push_str(&format!("  - {d}\n"));
-            }
-        }
+        push_list(
+            &mut out,
+            "still to do, before the new readers rely on it:",
+            &self.to_run,
+        );
+        let renamed = self.renamed.iter().map(|(from, to)| format!("`{to}` has caught up with `{from}`: readers can switch to it (run again to copy what writers change until they switch too)\n"));
+        out.extend(renamed);
+        push_list(
+            &mut out,
+            "nothing was deleted; you may drop, once satisfied:",
+            &self.droppable,
+        );
         out.push_str(&format!("{:.1} RU in all\n", self.request_units));
         out
     }
@@ -411,20 +406,10 @@ impl<'a> Feed<'a> {
             .and_then(|q| q.with_parameter("@key", self.lease.key()))
             .map_err(|e| self.data(format!("the lease query: {e}")))?;
         let scope = FeedScope::partition(PartitionKey::from(self.lease.key()));
-        let found: Vec<Value> = self
+        let found = self
             .connection
-            .request(&operation, &[], || {
-                let (query, scope) = (query.clone(), scope.clone());
-                async move {
-                    self.target
-                        .query_items::<Value>(query, scope, None)
-                        .await?
-                        .try_collect::<Vec<Value>>()
-                        .await
-                }
-            })
-            .await?
-            .unwrap_or_default();
+            .query_all(&operation, &self.target, &query, &scope)
+            .await?;
         Ok(found.into_iter().next())
     }
 
@@ -632,39 +617,25 @@ impl<'a> Feed<'a> {
                 self.split(document, &id, container, holder, partition_key_property)
                     .await
             }
-            Step::BackfillDefault {
+            step @ (Step::BackfillDefault {
                 container,
                 document_type,
-                path,
-                value,
                 partition_key_property,
                 ..
-            } => {
-                self.edit_in_place(
-                    document,
-                    &id,
-                    container,
-                    document_type,
-                    partition_key_property,
-                    |body| Ok(fill(body, path, value)),
-                )
-                .await
             }
-            Step::Rewrite {
+            | Step::Rewrite {
                 container,
                 document_type,
-                path,
-                conversion,
                 partition_key_property,
                 ..
-            } => {
+            }) => {
                 self.edit_in_place(
                     document,
                     &id,
                     container,
                     document_type,
                     partition_key_property,
-                    |body| convert(body, path, *conversion).map_err(|why| format!("`{}` {why}", path.join("."))),
+                    |body| edit_body(step, body),
                 )
                 .await
             }
@@ -849,6 +820,18 @@ async fn container(connection: &Connection, name: &str) -> Result<ContainerClien
             operation,
             message: "no container client".into(),
         })?)
+}
+
+/// The in-place edit of a back-fill or a rewrite `step` on a document's `body`:
+/// whether it changed anything, or why it cannot be made.
+fn edit_body(step: &Step, body: &mut Value) -> Result<bool, String> {
+    match step {
+        Step::BackfillDefault { path, value, .. } => Ok(fill(body, path, value)),
+        Step::Rewrite { path, conversion, .. } => {
+            convert(body, path, *conversion).map_err(|why| format!("`{}` {why}", path.join(".")))
+        }
+        _ => Ok(false),
+    }
 }
 
 /// Sets `value` at `path` in `document` where it is missing, inside each element of an

@@ -8,21 +8,17 @@ mod common;
 
 use common::map;
 
-use cosmap_migrate::{plan, run, Control, MigrateError, RunOptions, Step};
+use cosmap_migrate::{plan, MigrateError, Step};
 use serde_json::json;
 
 #[tokio::test]
 async fn claims_are_created_for_existing_values_and_a_duplicate_stops_the_step() {
     let (v1, v2) = (map(&common::accounts(false)), map(&common::accounts(true)));
     let plan = plan(&v1, &v2).expect("claims added are migrated");
-    assert!(
-        plan.steps
-            .iter()
-            .any(|s| matches!(s, Step::ClaimValues { container, attribute, .. }
-            if container == "UniqueClaims" && attribute == "email")),
-        "{}",
-        plan.to_text()
-    );
+    common::assert_step(&plan, |s| {
+        matches!(s, Step::ClaimValues { container, attribute, .. }
+            if container == "UniqueClaims" && attribute == "email")
+    });
     assert!(matches!(&plan.steps[0], Step::CreateContainers { definitions } if definitions[0].id == "UniqueClaims"));
 
     let (_account, connection) = common::provisioned("Accounts", &v1).await;
@@ -33,7 +29,7 @@ async fn claims_are_created_for_existing_values_and_a_duplicate_stops_the_step()
         let doc = json!({"id": id, "type": "account", "accountId": id, "email": email});
         accounts.create_item(id.clone(), &id, &doc, None).await.unwrap();
     }
-    let err = run(&plan, &connection, &RunOptions::default(), |_| Control::Continue)
+    let err = common::migrate(&plan, &connection)
         .await
         .expect_err("a-3 holds bob@x, which a-1 holds");
     assert!(matches!(err, MigrateError::Data { .. }));
@@ -48,9 +44,7 @@ async fn claims_are_created_for_existing_values_and_a_duplicate_stops_the_step()
         .upsert_item("a-3".to_string(), "a-3", &fixed, None)
         .await
         .unwrap();
-    run(&plan, &connection, &RunOptions::default(), |_| Control::Continue)
-        .await
-        .expect("the claims are made");
+    common::migrate(&plan, &connection).await.expect("the claims are made");
     let claims = database.container_client("UniqueClaims", None).await.unwrap();
     let mut made: Vec<(String, String)> = common::query(&claims, "SELECT * FROM c WHERE c.type = 'accountEmailClaim'")
         .await
@@ -72,8 +66,5 @@ async fn claims_are_created_for_existing_values_and_a_duplicate_stops_the_step()
             ("dee@x".into(), "a-3".into())
         ]
     );
-    let again = run(&plan, &connection, &RunOptions::default(), |_| Control::Continue)
-        .await
-        .expect("run again");
-    assert_eq!(again.steps.iter().map(|s| s.migrated).sum::<u64>(), 0, "{again:?}");
+    common::assert_second_run_changes_nothing(&plan, &connection).await;
 }

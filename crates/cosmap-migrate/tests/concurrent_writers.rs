@@ -375,37 +375,22 @@ fn no_write_lost(kind: Kind) {
     );
 }
 
-#[test]
-fn splitting_loses_no_write() {
-    no_write_lost(Kind::Split);
+/// One test a kind of step, each racing the application's writers [`RUNS`] times.
+macro_rules! no_write_lost_tests {
+    ($($name:ident: $kind:ident),* $(,)?) => {$(
+        #[test]
+        fn $name() {
+            no_write_lost(Kind::$kind);
+        }
+    )*};
 }
 
-#[test]
-fn back_filling_loses_no_write() {
-    no_write_lost(Kind::Backfill);
-}
-
-#[test]
-fn rewriting_loses_no_write() {
-    no_write_lost(Kind::Rewrite);
-}
-
-#[test]
-fn embedding_loses_no_write() {
-    no_write_lost(Kind::Embed);
-}
-
-#[test]
-fn claiming_loses_no_write() {
-    no_write_lost(Kind::Claim);
-}
-
-#[test]
-fn repartitioning_loses_no_write() {
-    no_write_lost(Kind::Repartition);
-}
-
-#[test]
-fn copying_for_unique_keys_loses_no_write() {
-    no_write_lost(Kind::UniqueCopy);
+no_write_lost_tests! {
+    splitting_loses_no_write: Split,
+    back_filling_loses_no_write: Backfill,
+    rewriting_loses_no_write: Rewrite,
+    embedding_loses_no_write: Embed,
+    claiming_loses_no_write: Claim,
+    repartitioning_loses_no_write: Repartition,
+    copying_for_unique_keys_loses_no_write: UniqueCopy,
 }

@@ -103,10 +103,7 @@ async fn queried_defaults_are_back_filled_where_documents_lack_them() {
     assert_eq!(public.len(), 11);
 
     // Run again: nothing lacks them any more.
-    let again = run(&plan, &connection, &RunOptions::default(), |_| Control::Continue)
-        .await
-        .expect("run again");
-    assert_eq!(again.steps.iter().map(|s| s.migrated).sum::<u64>(), 0, "{again:?}");
+    common::assert_second_run_changes_nothing(&plan, &connection).await;
 }
 
 #[test]
@@ -116,12 +113,9 @@ fn a_changed_default_keeps_the_old_one_in_documents_that_lack_it() {
     new["entities"][1]["attributes"][1]["default"] = json!("unlisted");
     let (old, new) = (map(&old), map(&new));
     let plan = plan(&old, &new).expect("a changed default is migrated");
-    assert!(
-        plan.steps
-            .iter()
-            .any(|s| matches!(s, Step::BackfillDefault { value, .. } if value == "public")),
-        "the old default is kept in the documents that lack it: {}",
-        plan.to_text()
+    common::assert_step(
+        &plan,
+        |s| matches!(s, Step::BackfillDefault { value, .. } if value == "public"),
     );
 }
 
@@ -144,9 +138,7 @@ async fn derived_data_kept_from_a_change_feed_is_left_to_its_worker_and_said_so(
         plan.to_text()
     );
     let (_account, connection) = common::provisioned(DATABASE, &v1).await;
-    let report = run(&plan, &connection, &RunOptions::default(), |_| Control::Continue)
-        .await
-        .expect("run");
+    let report = common::migrate(&plan, &connection).await.expect("run");
     assert_eq!(report.to_run.len(), 1);
     let text = report.to_text();
     assert!(

@@ -158,33 +158,25 @@ fn the_plan_creates_first_then_copies_and_splits_and_says_what_may_be_dropped() 
     assert_eq!(plan.renamed, [("Item".to_string(), "Item-itemCode".to_string())]);
 }
 
+/// The element of the JSON list `list` whose `name` is `name`.
+fn named<'a>(list: &'a mut Value, name: &str) -> Option<&'a mut Value> {
+    list.as_array_mut()?.iter_mut().find(|e| e["name"] == name)
+}
+
 #[test]
 fn changes_it_cannot_migrate_refuse_the_plan_each_one_named() {
     let ((_, v1), (_, v2)) = models();
     // Backwards, v2 → v1, is migrated: the items are embedded again.
     let back = plan(&v2, &v1).expect("v2 → v1 is migrated");
-    assert!(
-        back.steps
-            .iter()
-            .any(|s| matches!(s, Step::EmbedSeparate { property, .. } if property == "items")),
-        "{}",
-        back.to_text()
+    common::assert_step(
+        &back,
+        |s| matches!(s, Step::EmbedSeparate { property, .. } if property == "items"),
     );
     // A date-time retyped to an integer: the conversion is the user's to define.
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/ecommerce/model.json");
     let mut spec: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-    let account = spec["entities"]
-        .as_array_mut()
-        .unwrap()
-        .iter_mut()
-        .find(|e| e["name"] == "Account")
-        .unwrap();
-    let created = account["attributes"]
-        .as_array_mut()
-        .unwrap()
-        .iter_mut()
-        .find(|a| a["name"] == "createdAt")
-        .unwrap();
+    let account = named(&mut spec["entities"], "Account").unwrap();
+    let created = named(&mut account["attributes"], "createdAt").unwrap();
     created["type"] = serde_json::json!("integer");
     let retyped = cosmap_mapper::map(
         &cosmap_domain::from_slice(spec.to_string().as_bytes(), None).unwrap(),
@@ -325,10 +317,7 @@ async fn v1_migrated_to_v2_accounts_for_every_document_and_v2_reads_them() {
     assert!(text.contains("nothing was deleted"), "{text}");
 
     // Run again: nothing to migrate, nothing changes.
-    let again = run(&plan, &connection, &RunOptions::default(), |_| Control::Continue)
-        .await
-        .expect("run again");
-    assert_eq!(again.steps.iter().map(|s| s.migrated).sum::<u64>(), 0, "{again:?}");
+    common::assert_second_run_changes_nothing(&plan, &connection).await;
     let third = snapshot(&connection).await;
     assert_eq!(strip_leases(&third), strip_leases(&after));
 

@@ -15,29 +15,14 @@ use serde_json::{json, Value};
 async fn separate_documents_are_embedded_into_their_holders_and_stay() {
     let (v1, v2) = (map(&common::shop(false)), map(&common::shop(true)));
     let plan = plan(&v1, &v2).expect("separate → embedded is migrated");
-    assert!(
-        plan.steps
-            .iter()
-            .any(|s| matches!(s, Step::EmbedSeparate { child, property, many: true, .. }
-            if child == "line" && property == "lines")),
-        "{}",
-        plan.to_text()
-    );
-    assert!(
-        plan.droppable
-            .iter()
-            .any(|d| d.contains("the `line` documents in `Order`")),
-        "{:?}",
-        plan.droppable
-    );
+    common::assert_step(&plan, |s| {
+        matches!(s, Step::EmbedSeparate { child, property, many: true, .. }
+            if child == "line" && property == "lines")
+    });
+    common::assert_droppable(&plan, "the `line` documents in `Order`");
 
     let (_account, connection) = common::provisioned("Shop", &v1).await;
-    let orders = connection
-        .cosmos_client()
-        .database_client("Shop")
-        .container_client("Order", None)
-        .await
-        .unwrap();
+    let orders = common::container(&connection, "Order").await;
     let mut written = Vec::new();
     for (o, lines) in [(0, 2), (1, 0), (2, 3)] {
         let order = format!("o-{o}");
@@ -85,10 +70,7 @@ async fn separate_documents_are_embedded_into_their_holders_and_stay() {
         "nothing is deleted"
     );
 
-    let again = run(&plan, &connection, &RunOptions::default(), |_| Control::Continue)
-        .await
-        .expect("run again");
-    assert_eq!(again.steps.iter().map(|s| s.migrated).sum::<u64>(), 0, "{again:?}");
+    common::assert_second_run_changes_nothing(&plan, &connection).await;
 
     // A line whose order is missing stops the step, naming it.
     let orphan = json!({"id": "o-9-line-0", "type": "line", "orderId": "o-9", "sku": "x", "quantity": 1});
@@ -96,7 +78,7 @@ async fn separate_documents_are_embedded_into_their_holders_and_stay() {
         .create_item("o-9".to_string(), "o-9-line-0", &orphan, None)
         .await
         .unwrap();
-    let err = run(&plan, &connection, &RunOptions::default(), |_| Control::Continue)
+    let err = common::migrate(&plan, &connection)
         .await
         .expect_err("an orphan stops the step");
     assert!(matches!(err, MigrateError::Data { .. }));

@@ -123,10 +123,7 @@ async fn a_key_moved_to_the_roots_identity_is_taken_from_its_id() {
     }
     let kept = common::query(&common::container(&connection, "CheckIn").await, "SELECT * FROM c").await;
     assert_eq!(kept.len(), 7, "nothing deleted from the old container");
-    let again = run(&plan, &connection, &RunOptions::default(), |_| Control::Continue)
-        .await
-        .expect("run again");
-    assert_eq!(again.steps.iter().map(|s| s.migrated).sum::<u64>(), 0, "{again:?}");
+    common::assert_second_run_changes_nothing(&plan, &connection).await;
 }
 
 #[tokio::test]
@@ -157,9 +154,7 @@ async fn a_level_of_the_old_hierarchical_key_becomes_the_key_for_every_document_
         let id = d["id"].as_str().unwrap().to_string();
         client.create_item(key, &id, &*d, None).await.expect("written");
     }
-    let report = run(&plan, &connection, &RunOptions::default(), |_| Control::Continue)
-        .await
-        .expect("migrated");
+    let report = common::migrate(&plan, &connection).await.expect("migrated");
     assert!(report.failed.is_none(), "{report:?}");
     let copied = common::query(
         &common::container(&connection, "CheckIn-checkInId").await,
@@ -186,11 +181,12 @@ fn a_document_type_that_holds_the_new_key_nowhere_is_refused_by_name_with_the_ne
         panic!("the scans cannot be given their check-in's identity")
     };
     let text = refusals.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n");
-    assert!(
-        text.contains("CheckIn (partitionKeyChanged, breaking for readers)"),
-        "{text}"
-    );
-    assert!(text.contains("the old `scan` documents store no `checkInId`"), "{text}");
-    assert!(text.contains("next: give `Scan` a required `checkInId`"), "{text}");
+    for wanted in [
+        "CheckIn (partitionKeyChanged, breaking for readers)",
+        "the old `scan` documents store no `checkInId`",
+        "next: give `Scan` a required `checkInId`",
+    ] {
+        assert!(text.contains(wanted), "no {wanted:?} in {text}");
+    }
     assert!(!text.contains("renamed identity: the new key"), "{text}");
 }

@@ -51,6 +51,30 @@ fn with_patterns(mut spec: Value, patterns: Value) -> Value {
     spec
 }
 
+/// `spec` with one access pattern: the read of a `root` by its `identity`.
+fn with_read_by_id(spec: Value, root: &str, identity: &str) -> Value {
+    let name = format!("{} by id", root.to_lowercase());
+    with_patterns(
+        spec,
+        json!([{"name": name, "kind": "read", "start": root, "filter": [identity], "perSecond": 10}]),
+    )
+}
+
+/// The rehearsal of `spec(false)` → `spec(true)`, each with one access pattern, the
+/// read of a root by its identity (`read`), whose plan must hold a step named `step`; it
+/// must pass that pattern, its text mentioning each of `mentions`.
+async fn passes_one(spec: impl Fn(bool) -> Value, read: (&str, &str), step: &str, mentions: &[&str]) -> Rehearsal {
+    let (root, identity) = read;
+    let version = |v2| from_spec(&with_read_by_id(spec(v2), root, identity));
+    let r = rehearsed(&version(false), &version(true), step).await;
+    passed(&r, 1);
+    let text = r.to_text();
+    for wanted in mentions {
+        assert!(text.contains(wanted), "no {wanted:?} in {text}");
+    }
+    r
+}
+
 /// Asserts that `r` passed, with its text, and that it judged `patterns` patterns.
 fn passed(r: &Rehearsal, patterns: usize) {
     let text = r.to_text();
@@ -86,73 +110,46 @@ async fn a_queried_default_is_back_filled_and_the_new_queries_find_the_old_docum
 
 #[tokio::test(flavor = "current_thread")]
 async fn a_new_unique_key_is_copied_into_its_container_and_read_there() {
-    let spec = |unique: bool| {
-        with_patterns(
-            json!({
-                "name": "Plans",
-                "entities": [{"name": "Plan", "identity": "planId", "attributes": [
-                    {"name": "code", "type": "string", "unique": unique},
-                    {"name": "price", "type": "decimal"}
-                ], "volume": {"count": 100, "avgSizeBytes": 300}}],
-                "aggregates": [{"root": "Plan"}]
-            }),
-            json!([{"name": "plan by id", "kind": "read", "start": "Plan", "filter": ["planId"], "perSecond": 10}]),
-        )
-    };
-    let r = rehearsed(&from_spec(&spec(false)), &from_spec(&spec(true)), "copyWithUniqueKeys").await;
-    passed(&r, 1);
-    assert!(r.to_text().contains("Dictionary-unique-code"), "{}", r.to_text());
+    passes_one(
+        common::plans,
+        ("Plan", "planId"),
+        "copyWithUniqueKeys",
+        &["Dictionary-unique-code"],
+    )
+    .await;
 }
 
 #[tokio::test(flavor = "current_thread")]
 async fn shapes_rewritten_in_place_read_as_the_new_types() {
     let spec = |v2: bool| {
-        with_patterns(
-            json!({
-                "name": "Crm",
-                "entities": [{"name": "Customer", "identity": "customerId", "attributes": [
-                    {"name": "tag", "type": "string", "many": v2},
-                    {"name": "score", "type": if v2 { "string" } else { "integer" }}
-                ], "volume": {"count": 1000000, "avgSizeBytes": 500}}],
-                "aggregates": [{"root": "Customer"}]
-            }),
-            json!([{"name": "customer by id", "kind": "read", "start": "Customer", "filter": ["customerId"], "perSecond": 10}]),
-        )
+        json!({
+            "name": "Crm",
+            "entities": [{"name": "Customer", "identity": "customerId", "attributes": [
+                {"name": "tag", "type": "string", "many": v2},
+                {"name": "score", "type": if v2 { "string" } else { "integer" }}
+            ], "volume": {"count": 1000000, "avgSizeBytes": 500}}],
+            "aggregates": [{"root": "Customer"}]
+        })
     };
-    let r = rehearsed(&from_spec(&spec(false)), &from_spec(&spec(true)), "rewrite").await;
-    passed(&r, 1);
+    passes_one(spec, ("Customer", "customerId"), "rewrite", &[]).await;
 }
 
 #[tokio::test(flavor = "current_thread")]
 async fn separate_documents_embedded_into_their_holders_are_read_with_them() {
-    let spec = |embedded: bool| {
-        with_patterns(
-            common::shop(embedded),
-            json!([{"name": "order by id", "kind": "read", "start": "Order", "filter": ["orderId"], "perSecond": 10}]),
-        )
-    };
-    let r = rehearsed(&from_spec(&spec(false)), &from_spec(&spec(true)), "embedSeparate").await;
-    passed(&r, 1);
+    let left = "Order `line` documents left for you to delete, as the plan says: 6";
+    let r = passes_one(common::shop, ("Order", "orderId"), "embedSeparate", &[left]).await;
     assert_eq!(r.left_to_delete.len(), 1, "{}", r.to_text());
-    assert!(
-        r.to_text()
-            .contains("Order `line` documents left for you to delete, as the plan says: 6"),
-        "{}",
-        r.to_text()
-    );
 }
 
 #[tokio::test(flavor = "current_thread")]
 async fn values_made_unique_are_claimed_and_the_claims_read() {
-    let spec = |unique: bool| {
-        with_patterns(
-            common::accounts(unique),
-            json!([{"name": "account by id", "kind": "read", "start": "Account", "filter": ["accountId"], "perSecond": 10}]),
-        )
-    };
-    let r = rehearsed(&from_spec(&spec(false)), &from_spec(&spec(true)), "claimValues").await;
-    passed(&r, 1);
-    assert!(r.to_text().contains("UniqueClaims"), "{}", r.to_text());
+    passes_one(
+        common::accounts,
+        ("Account", "accountId"),
+        "claimValues",
+        &["UniqueClaims"],
+    )
+    .await;
 }
 
 #[tokio::test(flavor = "current_thread")]

@@ -7,7 +7,7 @@ mod common;
 
 use common::map;
 
-use cosmap_migrate::{plan, run, Control, RunOptions, Step};
+use cosmap_migrate::{plan, Step};
 use serde_json::{json, Value};
 
 fn spec(with_notes: bool, unique_email: bool) -> Value {
@@ -35,24 +35,13 @@ fn spec(with_notes: bool, unique_email: bool) -> Value {
 async fn removed_containers_and_document_types_are_left_to_the_user_and_said_so() {
     let (old, new) = (map(&spec(true, true)), map(&spec(false, false)));
     let plan = plan(&old, &new).expect("removals are planned, not refused");
-    assert!(
-        plan.droppable
-            .iter()
-            .any(|d| d.contains("container `UniqueClaims`, which the new model no longer uses")),
-        "{:?}",
-        plan.droppable
-    );
-    assert!(
-        plan.steps
-            .iter()
-            .any(|s| matches!(s, Step::DeleteYourself { document_type, .. } if document_type == "Note")),
-        "{}",
-        plan.to_text()
+    common::assert_droppable(&plan, "container `UniqueClaims`, which the new model no longer uses");
+    common::assert_step(
+        &plan,
+        |s| matches!(s, Step::DeleteYourself { document_type, .. } if document_type == "Note"),
     );
     let (_account, connection) = common::provisioned("Accounts", &old).await;
-    let report = run(&plan, &connection, &RunOptions::default(), |_| Control::Continue)
-        .await
-        .expect("nothing to send");
+    let report = common::migrate(&plan, &connection).await.expect("nothing to send");
     let text = report.to_text();
     assert!(
         text.contains("still to do") && text.contains("delete the `Note` documents in `Account` yourself"),

@@ -7,7 +7,7 @@ mod common;
 
 use common::map;
 
-use cosmap_migrate::{plan, run, Control, Conversion, MigrateError, RunOptions, Step};
+use cosmap_migrate::{plan, Conversion, MigrateError, Step};
 use serde_json::{json, Value};
 
 fn spec(v2: bool) -> Value {
@@ -55,12 +55,7 @@ async fn shapes_are_rewritten_in_place_and_a_longer_list_stops_the_step() {
     );
 
     let (_account, connection) = common::provisioned("Crm", &v1).await;
-    let customers = connection
-        .cosmos_client()
-        .database_client("Crm")
-        .container_client("Customer", None)
-        .await
-        .unwrap();
+    let customers = common::container(&connection, "Customer").await;
     let written = [
         json!({"id": "c-0", "type": "customer", "customerId": "c-0", "tag": "vip", "score": 3, "alias": ["ada"], "address": {"city": "Paris"}}),
         json!({"id": "c-1", "type": "customer", "customerId": "c-1", "tag": ["new"], "score": "7", "alias": [], "address": {"city": "Oslo"}}),
@@ -70,7 +65,7 @@ async fn shapes_are_rewritten_in_place_and_a_longer_list_stops_the_step() {
         let id = d["id"].as_str().unwrap().to_string();
         customers.create_item(id.clone(), &id, d, None).await.unwrap();
     }
-    let err = run(&plan, &connection, &RunOptions::default(), |_| Control::Continue)
+    let err = common::migrate(&plan, &connection)
         .await
         .expect_err("c-2's two aliases stop the step");
     let message = err.to_string();
@@ -86,9 +81,7 @@ async fn shapes_are_rewritten_in_place_and_a_longer_list_stops_the_step() {
         .upsert_item("c-2".to_string(), "c-2", &fixed, None)
         .await
         .unwrap();
-    run(&plan, &connection, &RunOptions::default(), |_| Control::Continue)
-        .await
-        .expect("migrated");
+    common::migrate(&plan, &connection).await.expect("migrated");
 
     let all: Vec<Value> = common::query(&customers, "SELECT * FROM c WHERE c.type = 'customer'").await;
     let shape = |d: &Value| json!([d["tag"], d["score"], d.get("alias"), d["address"]]);
@@ -100,10 +93,7 @@ async fn shapes_are_rewritten_in_place_and_a_longer_list_stops_the_step() {
     );
     assert_eq!(shape(&all[2]), json!([["x"], "1", "a", [{"city": "Rome"}]]));
 
-    let again = run(&plan, &connection, &RunOptions::default(), |_| Control::Continue)
-        .await
-        .expect("run again");
-    assert_eq!(again.steps.iter().map(|s| s.migrated).sum::<u64>(), 0, "{again:?}");
+    common::assert_second_run_changes_nothing(&plan, &connection).await;
 }
 
 #[test]

@@ -12,38 +12,22 @@ use common::map;
 use cosmap_migrate::{plan, run, Control, MigrateError, RunOptions, Step};
 use serde_json::{json, Value};
 
-fn spec(unique: bool) -> Value {
-    json!({
-        "name": "Plans",
-        "entities": [
-            {"name": "Plan", "identity": "planId", "attributes": [
-                {"name": "code", "type": "string", "unique": unique},
-                {"name": "price", "type": "decimal"}
-            ], "volume": {"count": 100, "avgSizeBytes": 300}}
-        ],
-        "aggregates": [{"root": "Plan"}]
-    })
-}
-
 async fn documents(client: &azure_data_cosmos::ContainerClient) -> Vec<Value> {
     common::query(client, "SELECT * FROM c WHERE c.type != 'cosmapMigrateLease'").await
 }
 
 #[tokio::test]
 async fn a_new_unique_key_is_a_copy_that_stops_at_a_duplicate_and_resumes() {
-    let (v1, v2) = (map(&spec(false)), map(&spec(true)));
+    let (v1, v2) = (map(&common::plans(false)), map(&common::plans(true)));
     assert_eq!(
         v2.container("Dictionary").unwrap().unique_keys.len(),
         1,
         "the model gives a unique key"
     );
     let plan = plan(&v1, &v2).expect("a unique key change is migrated");
-    assert!(
-        plan.steps
-            .iter()
-            .any(|s| matches!(s, Step::CopyWithUniqueKeys { target, .. } if target == "Dictionary-unique-code")),
-        "{}",
-        plan.to_text()
+    common::assert_step(
+        &plan,
+        |s| matches!(s, Step::CopyWithUniqueKeys { target, .. } if target == "Dictionary-unique-code"),
     );
     assert_eq!(
         plan.renamed,
@@ -94,9 +78,7 @@ async fn a_new_unique_key_is_a_copy_that_stops_at_a_duplicate_and_resumes() {
         .upsert_item("plan".to_string(), "p-4", &fixed, None)
         .await
         .unwrap();
-    let report = run(&plan, &connection, &RunOptions::default(), |_| Control::Continue)
-        .await
-        .expect("the copy finishes");
+    let report = common::migrate(&plan, &connection).await.expect("the copy finishes");
     assert!(report.steps.iter().all(|s| s.caught_up), "{report:?}");
     let copy = database.container_client("Dictionary-unique-code", None).await.unwrap();
     let mut copied: Vec<String> = documents(&copy)

@@ -22,14 +22,16 @@
 use std::future::Future;
 use std::time::Instant;
 
+use azure_data_cosmos::clients::ContainerClient;
 use azure_data_cosmos::options::{
     BinaryEncodingOptions, ConnectionPoolOptions, OperationOptionsBuilder, PartitionFailoverOptions,
     PartitionTopologyCacheMode, ServerCertificateValidation, ThrottlingRetryOptionsBuilder,
 };
 use azure_data_cosmos::{
     AccountEndpoint, AccountReference, CosmosClient, CosmosError, CosmosRuntime, CosmosRuntimeBuilder, DatabaseClient,
-    RoutingStrategy,
+    FeedScope, Query, RoutingStrategy,
 };
+use futures::TryStreamExt;
 use serde_json::Value;
 
 use crate::error::{http_requests, status_text, ProvisionError};
@@ -309,6 +311,30 @@ impl Connection {
             Reply::Done(value) => Ok(Some(value)),
             Reply::Status => Ok(None),
         }
+    }
+
+    /// Every document `query` finds in `scope` of `client`'s container, every page of
+    /// the answer, sent like [`request`](Self::request) (`operation` names it).
+    pub async fn query_all(
+        &self,
+        operation: &str,
+        client: &ContainerClient,
+        query: &Query,
+        scope: &FeedScope,
+    ) -> Result<Vec<Value>, ProvisionError> {
+        let found = self
+            .request(operation, &[], || {
+                let (query, scope) = (query.clone(), scope.clone());
+                async move {
+                    client
+                        .query_items::<Value>(query, scope, None)
+                        .await?
+                        .try_collect::<Vec<Value>>()
+                        .await
+                }
+            })
+            .await?;
+        Ok(found.unwrap_or_default())
     }
 
     /// A container's definition as the server returns it (raw JSON), or `None`

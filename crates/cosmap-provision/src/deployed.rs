@@ -267,25 +267,13 @@ mod tests {
 
     use super::*;
 
-    /// What Azure returns for a container (system fields and extra policies included).
+    /// What Azure returns for a container (system fields and extra policies included),
+    /// with a composite index and a default time-to-live.
     fn as_azure_returns_it() -> Value {
-        json!({
-            "id": "Account",
-            "indexingPolicy": {
-                "indexingMode": "Consistent",
-                "automatic": true,
-                "includedPaths": [{"path": "/*", "indexes": []}],
-                "excludedPaths": [{"path": "/\"_etag\"/?"}],
-                "compositeIndexes": [[{"path": "/a"}, {"path": "/b", "order": "descending"}]],
-                "spatialIndexes": []
-            },
-            "partitionKey": {"paths": ["/accountId"], "kind": "Hash", "version": 2.0},
-            "uniqueKeyPolicy": {"uniqueKeys": [{"paths": ["/type", "/email"]}]},
-            "conflictResolutionPolicy": {"mode": "LastWriterWins", "conflictResolutionPath": "/_ts"},
-            "geospatialConfig": {"type": "Geography"},
-            "defaultTtl": -1,
-            "_rid": "abc=", "_ts": 1, "_self": "dbs/x/colls/y/", "_etag": "\"0\""
-        })
+        let mut value = crate::diff::tests::as_azure_returns_it();
+        value["indexingPolicy"]["compositeIndexes"] = json!([[{"path": "/a"}, {"path": "/b", "order": "descending"}]]);
+        value["defaultTtl"] = json!(-1);
+        value
     }
 
     #[test]

@@ -188,7 +188,7 @@ fn paths(list: Option<&Value>) -> Vec<String> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use cosmap_mapper::{IndexPath, IndexingPolicy, PartitionKey, UniqueKey, UniqueKeyPolicy};
 
     use super::*;
@@ -209,7 +209,7 @@ mod tests {
 
     /// What Azure returns for the container `wanted()` creates (system fields and
     /// extra policies included, paths reordered).
-    fn as_azure_returns_it() -> Value {
+    pub(crate) fn as_azure_returns_it() -> Value {
         json!({
             "id": "Account",
             "indexingPolicy": {

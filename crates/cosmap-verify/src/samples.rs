@@ -40,7 +40,7 @@ mod build;
 mod derived;
 mod instances;
 
-use build::what_is;
+use build::string_in;
 pub(crate) use derived::{belongs, keep_counts, keep_subsets, subset_items};
 use instances::{
     child_instance, child_instances, key_roots_by_reference, parent_type, partitioned_by, root_instance, root_instances,
@@ -445,19 +445,12 @@ impl<'a> Generator<'a> {
                 d.name, c.name
             )));
         };
-        let value = match owner.body.get(&of.attribute) {
-            Some(Value::String(value)) => value.clone(),
-            other => {
-                return Err(VerifyError::Samples(format!(
-                    "the claim `{}` claims `{}` of `{}`, which is {} in the sample `{}`",
-                    d.name,
-                    of.attribute,
-                    of.document_type,
-                    what_is(other),
-                    owner.id
-                )))
-            }
-        };
+        let value = string_in(owner.body.get(&of.attribute), |what| {
+            format!(
+                "the claim `{}` claims `{}` of `{}`, which is {what} in the sample `{}`",
+                d.name, of.attribute, of.document_type, owner.id
+            )
+        })?;
         let mut body = Map::new();
         body.insert("id".into(), json!(d.discriminator));
         body.insert("type".into(), json!(d.discriminator));

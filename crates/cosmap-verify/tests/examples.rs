@@ -103,7 +103,7 @@ async fn the_report_is_deterministic() {
 /// which would silently return nothing.
 #[tokio::test]
 async fn a_filter_on_a_list_attribute_finds_the_documents_holding_the_value() {
-    let model = cosmap_domain::from_slice(
+    let (model, logical) = common::from_json(
         br#"{
           "name": "Blog",
           "entities": [
@@ -115,21 +115,14 @@ async fn a_filter_on_a_list_attribute_finds_the_documents_holding_the_value() {
             {"name": "posts with a tag", "kind": "read", "start": "Post", "filter": ["tags"], "perSecond": 5}
           ]
         }"#,
-        None,
-    )
-    .expect("a valid model");
-    let logical = cosmap_mapper::map(&model, &cosmap_mapper::Options::default());
+        &cosmap_mapper::Options::default(),
+    );
     let op = &logical.operations[0];
     let sql = op.requests[0].sql().expect("a query");
     assert!(sql.contains("ARRAY_CONTAINS(c.tags, @tags)"), "{sql}");
     let container = &logical.containers[0];
-    let paths: Vec<&str> = container
-        .indexing_policy
-        .included_paths
-        .iter()
-        .map(|p| p.path.as_str())
-        .collect();
-    assert!(paths.contains(&"/tags/[]/?"), "{paths:?}");
+    let paths = &container.indexing_policy.included_paths;
+    assert!(paths.iter().any(|p| p.path == "/tags/[]/?"), "{paths:?}");
     let report = common::in_memory(&model, &logical).await;
     let p = report.pattern("posts with a tag").expect("pattern");
     assert!(p.passed, "{}", report.to_text());
@@ -140,7 +133,8 @@ async fn a_filter_on_a_list_attribute_finds_the_documents_holding_the_value() {
 /// checked against the samples in that order; the same query ascending fails.
 #[tokio::test]
 async fn newest_first_with_a_limit_returns_the_newest_n_in_order() {
-    let model = cosmap_domain::from_slice(
+    // MR1–MR6 only: optimised, the newest replies would be a subset of their topic.
+    let (model, mut logical) = common::from_json(
         br#"{
           "name": "Forum",
           "entities": [
@@ -158,17 +152,9 @@ async fn newest_first_with_a_limit_returns_the_newest_n_in_order() {
              "limit": 1, "perSecond": 5}
           ]
         }"#,
-        None,
-    )
-    .expect("a valid model");
-    // MR1–MR6 only: optimised, the newest replies would be a subset of their topic.
-    let rules = cosmap_mapper::Options::default().optimise(false);
-    let mut logical = cosmap_mapper::map(&model, &rules);
-    let newest = logical
-        .operations
-        .iter()
-        .find(|o| o.pattern == "newest replies of a topic")
-        .expect("operation");
+        &cosmap_mapper::Options::default().optimise(false),
+    );
+    let newest = common::operation(&logical, "newest replies of a topic");
     let sql = newest.requests[0].sql().expect("a query").to_string();
     assert!(sql.starts_with("SELECT TOP 2 * FROM c WHERE"), "{sql}");
     assert!(sql.ends_with("ORDER BY c.postedAt DESC"), "{sql}");

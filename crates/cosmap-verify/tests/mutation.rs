@@ -480,20 +480,14 @@ fn with_sql(logical: &LogicalModel, mutant: &Mutant) -> LogicalModel {
 
 fn models() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut paths = Vec::new();
-    for dir in [
-        root.join("../../examples"),
-        root.join("../../examples/patterns"),
-        root.join("tests/models"),
-    ] {
-        for entry in std::fs::read_dir(&dir).expect("the models' folder") {
-            let path = entry.expect("an entry").path();
-            let model = if path.is_dir() { path.join("model.json") } else { path };
-            if model.extension().is_some_and(|e| e == "json") && model.is_file() {
-                paths.push(model);
-            }
-        }
-    }
+    let folders = ["../../examples", "../../examples/patterns", "tests/models"].map(|dir| root.join(dir));
+    let mut paths: Vec<PathBuf> = folders
+        .iter()
+        .flat_map(|dir| std::fs::read_dir(dir).expect("the models' folder"))
+        .map(|entry| entry.expect("an entry").path())
+        .map(|path| if path.is_dir() { path.join("model.json") } else { path })
+        .filter(|model| model.extension().is_some_and(|e| e == "json") && model.is_file())
+        .collect();
     paths.sort();
     paths
 }
@@ -513,8 +507,7 @@ fn verify_kills_the_mutants_of_every_generated_query() {
     let mut lines = Vec::new();
     let mut jobs: Vec<(Arc<DomainModel>, LogicalModel, Mutant)> = Vec::new();
     for path in models() {
-        let model: DomainModel = cosmap_domain::load_file(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        let logical = cosmap_mapper::map(&model, &cosmap_mapper::Options::default());
+        let (model, logical) = common::load(&path);
         let baseline = block_on(common::in_memory(&model, &logical));
         assert!(baseline.passed(), "{}: {}", path.display(), baseline.to_text());
         let model = Arc::new(model);

@@ -6,7 +6,7 @@ mod common;
 
 use cosmap_mapper::operations::{Action, Operation, OperationKind, ValueSource, WriteKind};
 use cosmap_mapper::LogicalModel;
-use cosmap_verify::Verdict;
+use cosmap_verify::{PatternOutcome, Report, RequestOutcome, Verdict};
 
 fn operation<'a>(logical: &'a mut LogicalModel, pattern: &str) -> &'a mut Operation {
     logical
@@ -29,22 +29,16 @@ fn edit_sql(logical: &mut LogicalModel, pattern: &str, from: &str, to: &str) {
 
 #[tokio::test]
 async fn a_query_that_lost_its_partition_key_condition_fails() {
-    let (model, mut logical) = common::example("ecommerce");
-    let orders = operation(&mut logical, "orders of an account");
-    orders.kind = OperationKind::CrossPartitionQuery;
-    let Action::SinglePartitionQuery { sql, parameters, .. } = orders.requests[0].action.clone() else {
-        panic!("a single-partition query");
-    };
-    orders.requests[0].action = Action::CrossPartitionQuery { sql, parameters };
-    edit_sql(
-        &mut logical,
-        "orders of an account",
-        "c.accountId = @accountId AND ",
-        "",
-    );
-    let report = common::in_memory(&model, &logical).await;
-    let p = report.pattern("orders of an account").expect("pattern");
-    assert!(!p.passed, "{}", report.to_text());
+    let (report, p) = fails_tampered("ecommerce", "orders of an account", |logical| {
+        let orders = operation(logical, "orders of an account");
+        orders.kind = OperationKind::CrossPartitionQuery;
+        let Action::SinglePartitionQuery { sql, parameters, .. } = orders.requests[0].action.clone() else {
+            panic!("a single-partition query");
+        };
+        orders.requests[0].action = Action::CrossPartitionQuery { sql, parameters };
+        edit_sql(logical, "orders of an account", "c.accountId = @accountId AND ", "");
+    })
+    .await;
     let read = &p.requests[0];
     assert_eq!(read.verdict, Verdict::Fail);
     // The ten newest of account-1's orders (the limit's extra orders join it).
@@ -65,28 +59,43 @@ async fn a_query_that_lost_its_partition_key_condition_fails() {
 
 #[tokio::test]
 async fn a_query_pointed_at_the_wrong_type_fails() {
-    let (model, mut logical) = common::example("ecommerce");
-    edit_sql(
-        &mut logical,
-        "bank accounts of an account",
-        "'bankAccount'",
-        "'contact'",
-    );
-    let report = common::in_memory(&model, &logical).await;
-    let p = report.pattern("bank accounts of an account").expect("pattern");
-    assert!(!p.passed);
+    let pattern = "bank accounts of an account";
+    let (_, p) = fails_tampered("ecommerce", pattern, |logical| {
+        edit_sql(logical, pattern, "'bankAccount'", "'contact'");
+    })
+    .await;
     let reason = p.requests[0].reason.as_deref().unwrap_or("");
     assert!(reason.contains("missing bankAccount-"), "{reason}");
     assert!(reason.contains("(contact)"), "{reason}");
 }
 
+/// Example `example` verified once `tamper` changed its logical model: the report, and
+/// the outcome of `pattern`, which must fail.
+async fn fails_tampered(
+    example: &str,
+    pattern: &str,
+    tamper: impl FnOnce(&mut LogicalModel),
+) -> (Report, PatternOutcome) {
+    let (model, mut logical) = common::example(example);
+    tamper(&mut logical);
+    let report = common::in_memory(&model, &logical).await;
+    let p = report.pattern(pattern).expect("pattern").clone();
+    assert!(!p.passed, "{}", report.to_text());
+    (report, p)
+}
+
+/// The main request of ecommerce's `pattern`, verified with `cut` cut from its SQL:
+/// it must fail.
+async fn main_read_fails_without(pattern: &str, cut: &str) -> RequestOutcome {
+    let (_, p) = fails_tampered("ecommerce", pattern, |logical| edit_sql(logical, pattern, cut, "")).await;
+    let read = p.requests[0].clone();
+    assert_eq!(read.verdict, Verdict::Fail);
+    read
+}
+
 #[tokio::test]
 async fn a_query_that_lost_its_order_by_fails() {
-    let (model, mut logical) = common::example("ecommerce");
-    edit_sql(&mut logical, "orders of an account", " ORDER BY c.orderedAt DESC", "");
-    let report = common::in_memory(&model, &logical).await;
-    let read = &report.pattern("orders of an account").expect("pattern").requests[0];
-    assert_eq!(read.verdict, Verdict::Fail, "{}", report.to_text());
+    let read = main_read_fails_without("orders of an account", " ORDER BY c.orderedAt DESC").await;
     // Without its ORDER BY, TOP 10 takes ten orders, not the ten newest.
     assert!(
         read.reason.as_deref().is_some_and(|r| r.contains("missing")),
@@ -99,11 +108,7 @@ async fn a_query_that_lost_its_order_by_fails() {
 async fn a_query_that_returns_deleted_documents_fails() {
     // `Order` documents are copied, so a delete sets their `ttl` and they wait to expire:
     // verify writes a deleted twin beside each sample, which no read may return.
-    let (model, mut logical) = common::example("ecommerce");
-    edit_sql(&mut logical, "payments of an order", " AND NOT IS_DEFINED(c.ttl)", "");
-    let report = common::in_memory(&model, &logical).await;
-    let read = &report.pattern("payments of an order").expect("pattern").requests[0];
-    assert_eq!(read.verdict, Verdict::Fail, "{}", report.to_text());
+    let read = main_read_fails_without("payments of an order", " AND NOT IS_DEFINED(c.ttl)").await;
     assert!(
         read.returned
             .as_ref()
@@ -111,19 +116,20 @@ async fn a_query_that_returns_deleted_documents_fails() {
         "{:?}",
         read.returned
     );
-    let untouched = common::in_memory(&model, &common::example("ecommerce").1).await;
+    let (model, logical) = common::example("ecommerce");
+    let untouched = common::in_memory(&model, &logical).await;
     assert!(untouched.passed(), "{}", untouched.to_text());
 }
 
 #[tokio::test]
 async fn a_write_that_no_longer_keeps_its_copy_in_sync_fails() {
-    let (model, mut logical) = common::example("ecommerce");
-    let save = operation(&mut logical, "save an order with its items");
-    assert_eq!(save.requests.len(), 2);
-    save.requests.truncate(1);
-    let report = common::in_memory(&model, &logical).await;
-    let p = report.pattern("save an order with its items").expect("pattern");
-    assert!(!p.passed, "{}", report.to_text());
+    let pattern = "save an order with its items";
+    let (_, p) = fails_tampered("ecommerce", pattern, |logical| {
+        let save = operation(logical, pattern);
+        assert_eq!(save.requests.len(), 2);
+        save.requests.truncate(1);
+    })
+    .await;
     let labels: Vec<(bool, Verdict)> = p.requests.iter().map(|r| (r.added, r.verdict)).collect();
     assert_eq!(labels, [(false, Verdict::Pass), (true, Verdict::Fail)]);
     let check = &p.requests[1];
@@ -136,15 +142,16 @@ async fn a_write_that_no_longer_keeps_its_copy_in_sync_fails() {
 
 #[tokio::test]
 async fn a_point_read_with_the_wrong_partition_key_finds_nothing() {
-    let (model, mut logical) = common::example("publishing");
-    let article = operation(&mut logical, "article by id");
-    let Action::PointRead { partition_key, .. } = &mut article.requests[0].action else {
-        panic!("a point read");
-    };
-    *partition_key = ValueSource::Constant("article".into());
-    let report = common::in_memory(&model, &logical).await;
-    let read = &report.pattern("article by id").expect("pattern").requests[0];
-    assert_eq!(read.verdict, Verdict::Fail, "{}", report.to_text());
+    let (_, p) = fails_tampered("publishing", "article by id", |logical| {
+        let article = operation(logical, "article by id");
+        let Action::PointRead { partition_key, .. } = &mut article.requests[0].action else {
+            panic!("a point read");
+        };
+        *partition_key = ValueSource::Constant("article".into());
+    })
+    .await;
+    let read = &p.requests[0];
+    assert_eq!(read.verdict, Verdict::Fail);
     assert_eq!(read.returned.as_ref().map(Vec::len), Some(0));
 }
 
@@ -206,18 +213,17 @@ async fn creates_and_deletes_keep_the_copy_in_step() {
 
 #[tokio::test]
 async fn a_filter_the_documents_do_not_store_cannot_pass() {
-    let (model, mut logical) = common::example("ecommerce");
-    let item = logical.containers.iter_mut().find(|c| c.name == "Item").expect("Item");
-    let availability = item
-        .document_types
-        .make_mut()
-        .iter_mut()
-        .find(|d| d.name == "ProductAvailability")
-        .expect("ProductAvailability");
-    availability.references.clear();
-    let report = common::in_memory(&model, &logical).await;
-    let p = report.pattern("availability of items in a warehouse").expect("pattern");
-    assert!(!p.passed);
+    let (_, p) = fails_tampered("ecommerce", "availability of items in a warehouse", |logical| {
+        let item = logical.containers.iter_mut().find(|c| c.name == "Item").expect("Item");
+        let availability = item
+            .document_types
+            .make_mut()
+            .iter_mut()
+            .find(|d| d.name == "ProductAvailability")
+            .expect("ProductAvailability");
+        availability.references.clear();
+    })
+    .await;
     assert_eq!(p.requests[0].verdict, Verdict::Fail);
     assert!(
         p.requests[0]
@@ -299,11 +305,7 @@ async fn ancestors_read_up_a_tree_are_checked_level_by_level() {
     // The rules design climbs one point read per level; a climb through another
     // reference than the parent link returns the wrong chain.
     let rules = cosmap_mapper::map(&model, &cosmap_mapper::Options::default().optimise(false));
-    let climb = rules
-        .operations
-        .iter()
-        .find(|o| o.pattern == "a category with its path")
-        .unwrap();
+    let climb = common::operation(&rules, "a category with its path");
     assert_eq!(climb.requests.len(), 2);
     assert!(common::in_memory(&model, &rules).await.passed());
     // A design that dropped the list but still reads the category alone.
@@ -361,10 +363,7 @@ async fn an_append_to_the_wrong_window_or_buckets_out_of_order_fail() {
 /// model follows the references instead, and the follow is checked by its own read.)
 #[tokio::test]
 async fn a_short_form_without_the_kept_name_or_count_fails_naming_the_field() {
-    let path =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/models/short-form-with-kept-name-and-count.json");
-    let model = cosmap_domain::load_file(&path).expect("a valid model");
-    let mapped = cosmap_mapper::map(&model, &cosmap_mapper::Options::default());
+    let (model, mapped) = common::test_model("short-form-with-kept-name-and-count");
     let pattern = "newest posts in a topic";
     let cases = [
         (

@@ -3,12 +3,15 @@
 
 mod common;
 
-use std::path::Path;
+/// Verifies test model `name` and asserts that it passes.
+async fn passes(name: &str) -> cosmap_verify::Report {
+    let report = verify(name).await;
+    assert!(report.passed(), "{}", report.to_text());
+    report
+}
 
 async fn verify(name: &str) -> cosmap_verify::Report {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/models/{name}.json"));
-    let model = cosmap_domain::load_file(&path).unwrap_or_else(|e| panic!("{name}: {e}"));
-    let logical = cosmap_mapper::map(&model, &cosmap_mapper::Options::default());
+    let (model, logical) = common::test_model(name);
     common::in_memory(&model, &logical).await
 }
 
@@ -16,8 +19,7 @@ async fn verify(name: &str) -> cosmap_verify::Report {
 /// type share one logical partition: every sample value differs, so no write is a 409.
 #[tokio::test]
 async fn unique_values_of_every_type_in_a_dictionary() {
-    let report = verify("unique-values-in-a-dictionary").await;
-    assert!(report.passed(), "{}", report.to_text());
+    let report = passes("unique-values-in-a-dictionary").await;
     assert_eq!(report.summary.passed, 2);
 }
 
@@ -25,16 +27,14 @@ async fn unique_values_of_every_type_in_a_dictionary() {
 /// the target's values, not from a whole target document, so there is no cycle.
 #[tokio::test]
 async fn reference_data_that_refers_to_itself() {
-    let report = verify("reference-data-referring-to-itself").await;
-    assert!(report.passed(), "{}", report.to_text());
+    passes("reference-data-referring-to-itself").await;
 }
 
 /// `returns: ["Discount"]` from an order: discounts are embedded in the item
 /// documents, so the items are expected too.
 #[tokio::test]
 async fn a_returned_value_object_embedded_in_another_document_type() {
-    let report = verify("returns-embedded-in-another-document").await;
-    assert!(report.passed(), "{}", report.to_text());
+    let report = passes("returns-embedded-in-another-document").await;
     let p = report.pattern("discounts of an order").expect("pattern");
     // The order with the most items (order-3) and its three items.
     assert_eq!(
@@ -51,14 +51,11 @@ async fn a_returned_value_object_embedded_in_another_document_type() {
 /// shelf's branch, and the point read that follows it finds the shelf.
 #[tokio::test]
 async fn containers_partitioned_by_an_attribute_and_by_a_reference() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/models/partitioned-by-attribute-and-reference.json");
-    let model = cosmap_domain::load_file(&path).expect("valid model");
-    let logical = cosmap_mapper::map(&model, &cosmap_mapper::Options::default());
+    let (_, logical) = common::test_model("partitioned-by-attribute-and-reference");
     let key = |c: &str| logical.container(c).expect("container").partition_key.paths.clone();
     assert_eq!(key("Shelf"), ["/branch"]);
     assert_eq!(key("Loan"), ["/memberId"]);
-    let report = verify("partitioned-by-attribute-and-reference").await;
-    assert!(report.passed(), "{}", report.to_text());
+    let report = passes("partitioned-by-attribute-and-reference").await;
     assert_eq!(report.summary.passed, 4);
     let loans = report.pattern("recent loans of a member").expect("pattern");
     assert_eq!(loans.requests.len(), 2, "the loans, then the point read of a shelf");
@@ -69,8 +66,7 @@ async fn containers_partitioned_by_an_attribute_and_by_a_reference() {
 /// deleted; an integer has no claim (its text form is not fixed).
 #[tokio::test]
 async fn unique_values_are_claimed_and_released() {
-    let report = verify("unique-claims").await;
-    assert!(report.passed(), "{}", report.to_text());
+    let report = passes("unique-claims").await;
     let open = report.pattern("open an account").expect("pattern");
     let containers: Vec<(&str, bool)> = open.requests.iter().map(|r| (r.container.as_str(), r.added)).collect();
     assert_eq!(
@@ -94,20 +90,14 @@ async fn unique_values_are_claimed_and_released() {
 /// side query the parts that refer to the document read — those, not every part.
 #[tokio::test]
 async fn lists_stored_the_other_way_round_are_found_by_the_parts_that_refer_back() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/patterns/reference-list/model.json");
-    let model = cosmap_domain::load_file(&path).expect("valid model");
-    let logical = cosmap_mapper::map(&model, &cosmap_mapper::Options::default());
+    let (model, logical) = common::example("patterns/reference-list");
     let part = logical
         .container("Part")
         .and_then(|c| c.document_type("Part"))
         .expect("Part");
     let products = part.references.iter().find(|r| r.name == "products").expect("a list");
     assert!(products.many, "a part belongs to many products");
-    let op = logical
-        .operations
-        .iter()
-        .find(|o| o.pattern == "parts of a product")
-        .expect("operation");
+    let op = common::operation(&logical, "parts of a product");
     let sql = op.requests[1].sql().expect("a query");
     assert!(sql.contains("ARRAY_CONTAINS(c.products, {\"id\": @productId"), "{sql}");
     let report = common::in_memory(&model, &logical).await;
@@ -126,20 +116,13 @@ async fn lists_stored_the_other_way_round_are_found_by_the_parts_that_refer_back
 /// partial match, which found nothing there).
 #[tokio::test]
 async fn a_list_of_references_to_a_repartitioned_root_is_matched_by_id_through_a_join() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/models/reference-list-to-a-repartitioned-root.json");
-    let model = cosmap_domain::load_file(&path).expect("valid model");
-    let logical = cosmap_mapper::map(&model, &cosmap_mapper::Options::default());
-    let op = logical
-        .operations
-        .iter()
-        .find(|o| o.pattern == "parts of a product")
-        .expect("operation");
+    let (_, logical) = common::test_model("reference-list-to-a-repartitioned-root");
+    let op = common::operation(&logical, "parts of a product");
     assert_eq!(
         op.requests[1].sql(),
         Some("SELECT VALUE c FROM c JOIN r IN c.products WHERE r.id = @productId AND c.type = 'part'")
     );
-    let report = verify("reference-list-to-a-repartitioned-root").await;
-    assert!(report.passed(), "{}", report.to_text());
+    passes("reference-list-to-a-repartitioned-root").await;
 }
 
 /// Required attributes with a model `default` of every type (in a document, an
@@ -147,8 +130,7 @@ async fn a_list_of_references_to_a_repartitioned_root_is_matched_by_id_through_a
 /// on: verify passes.
 #[tokio::test]
 async fn defaults_of_every_kind() {
-    let report = verify("defaults-of-every-kind").await;
-    assert!(report.passed(), "{}", report.to_text());
+    passes("defaults-of-every-kind").await;
 }
 
 /// Filters through a list of references ("reviews a user voted on", "books by
@@ -187,9 +169,7 @@ async fn a_short_form_holds_the_kept_name_and_the_kept_count() {
 
 /// The key paths of container `name` in the design of test model `model`.
 fn key_paths(model: &str, name: &str) -> Vec<String> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/models/{model}.json"));
-    let model = cosmap_domain::load_file(&path).expect("valid model");
-    let logical = cosmap_mapper::map(&model, &cosmap_mapper::Options::default());
+    let (_, logical) = common::test_model(model);
     logical.container(name).expect("container").partition_key.paths.clone()
 }
 
@@ -315,8 +295,7 @@ async fn two_returned_elements_in_one_container() {
 /// them with a query; the subset's length is not the count.
 #[tokio::test]
 async fn a_count_beside_a_subset_of_the_counted() {
-    let report = verify("count-beside-a-subset").await;
-    assert!(report.passed(), "{}", report.to_text());
+    let report = passes("count-beside-a-subset").await;
     let read = report.pattern("a topic with its reply count").expect("pattern");
     assert_eq!(
         read.requests.len(),

@@ -1,12 +1,15 @@
 //! Each model's generated data access run on the SDK's in-memory engine, as an
 //! application would call it: the reads and writes the generator once listed as "not
 //! generated" (a short form with references followed, a write across partitions, a
-//! count a copy carries, a scan sent once beside a read), with what they return asserted.
+//! count a copy carries, a scan sent once beside a read, a write that rewrites the
+//! document embedding what it returns, claims across partitions, a member's count of its
+//! own children, members that do not name their root), with what they return asserted.
 
 use cosmap_provision::in_memory::InMemoryAccount;
 use cosmap_provision::Connection;
 use models_app::{
-    across_partitions, feed_with_counts, library, scan_beside_a_point_read, scan_beside_a_query, short_form,
+    across_partitions, claims_across_partitions, feed_with_counts, library, member_counts, rewrites_an_embedding,
+    scan_beside_a_point_read, scan_beside_a_query, shared_partition, short_form,
 };
 
 /// An in-memory account with `model`'s containers (keep both alive while testing).
@@ -273,4 +276,200 @@ async fn a_product_comes_with_its_supplier_and_every_certificate_read_once() {
         3,
         "the scan is sent all the same, as the plan does"
     );
+}
+
+#[tokio::test]
+async fn a_write_that_returns_an_embedded_value_rewrites_its_holder_in_the_roots_batch() {
+    // The credits are embedded in a track, a document of its own in the playlist's
+    // partition: the write takes the playlist and the track with its credits changed,
+    // and writes both in one batch at the versions given.
+    use rewrites_an_embedding::{data, playlist, types};
+    let model = "../../crates/cosmap-verify/tests/models/write-that-rewrites-an-embedding.json";
+    let (_account, connection) = provisioned(model).await;
+    let db = data::Database::open(&database(&connection)).await.expect("opens");
+    let mut stored = data::PlaylistAggregate::new(playlist::Playlist::new("p1", "Road trip"));
+    stored.tracks.push(playlist::Track::new("t1", "p1", "Intro", 1));
+    let repository = db.playlist_repository();
+    repository.save(&mut stored).await.expect("the playlist is saved");
+    let (mut list, mut track) = (stored.root.clone(), stored.tracks[0].clone());
+    list.title = "Long road trip".into();
+    track.credits.push(types::Credit {
+        artist: "Ada".into(),
+        role: "composer".into(),
+    });
+    db.rename_a_playlist_and_credit_a_track(&mut list, &mut track)
+        .await
+        .expect("both are written");
+    let loaded = repository.load("p1").await.expect("loads").expect("exists");
+    assert_eq!(loaded.root.title, "Long road trip");
+    assert_eq!(loaded.tracks.len(), 1);
+    assert_eq!(loaded.tracks[0].credits[0].artist, "Ada", "the track is rewritten");
+    assert_eq!(loaded.tracks[0].etag, track.etag, "the track takes its new etag");
+
+    // A stale track fails the batch: the playlist is not renamed either.
+    let mut stale = stored.tracks[0].clone();
+    list.title = "Short trip".into();
+    let failed = db.rename_a_playlist_and_credit_a_track(&mut list, &mut stale).await;
+    assert!(matches!(failed, Err(data::Error::Stale { .. })), "{failed:?}");
+    let loaded = repository.load("p1").await.expect("loads").expect("exists");
+    assert_eq!(loaded.root.title, "Long road trip", "all or none");
+}
+
+#[tokio::test]
+async fn a_write_with_claims_across_partitions_keeps_the_claims_of_the_batches_written() {
+    use claims_across_partitions::{club, data, member, types};
+    let model = "../../crates/cosmap-verify/tests/models/claims-across-partitions.json";
+    let (_account, connection) = provisioned(model).await;
+    let db = data::Database::open(&database(&connection)).await.expect("opens");
+    let found = |club_id: &str, name: &str, member_id: &str, email: &str| {
+        let founder = member::Member::new(member_id, email, "Founder", types::ClubRef::new(club_id));
+        (club::Club::new(club_id, name), founder)
+    };
+    let (mut chess, mut ada) = found("c1", "Chess", "m1", "ada@example.com");
+    db.found_a_club(&mut chess, &mut ada).await.expect("founded");
+    assert!(chess.etag.is_some() && ada.etag.is_some(), "each batch sets its etags");
+    assert!(db.member_by_id("m1").await.expect("reads").is_some());
+
+    // A taken name writes nothing, and claims nothing of the founder's.
+    let (mut again, mut bob) = found("c2", "Chess", "m2", "bob@example.com");
+    let taken = db.found_a_club(&mut again, &mut bob).await;
+    assert!(matches!(taken, Err(data::Error::Taken { .. })), "{taken:?}");
+    assert!(db.club_by_id("c2").await.expect("reads").is_none());
+    let (mut go, mut bob) = found("c3", "Go", "m2", "bob@example.com");
+    db.found_a_club(&mut go, &mut bob)
+        .await
+        .expect("bob's email was not kept");
+
+    // The second batch fails (the founder exists): the club stays written with its
+    // name claimed, and the founder's email is released.
+    let (mut bridge, mut twice) = found("c4", "Bridge", "m1", "eve@example.com");
+    let failed = db.found_a_club(&mut bridge, &mut twice).await;
+    assert!(matches!(failed, Err(data::Error::Exists { .. })), "{failed:?}");
+    assert!(
+        db.club_by_id("c4").await.expect("reads").is_some(),
+        "the first batch stays"
+    );
+    let (mut other, mut carol) = found("c5", "Bridge", "m5", "carol@example.com");
+    let kept = db.found_a_club(&mut other, &mut carol).await;
+    assert!(
+        matches!(kept, Err(data::Error::Taken { .. })),
+        "the written club keeps its name: {kept:?}"
+    );
+    let (mut poker, mut eve) = found("c6", "Poker", "m6", "eve@example.com");
+    db.found_a_club(&mut poker, &mut eve)
+        .await
+        .expect("the failed founder's email was released");
+}
+
+#[tokio::test]
+async fn a_save_recomputes_the_count_each_member_keeps_of_its_own_children() {
+    // Each thread keeps its number of reactions, which name their thread: a save of
+    // the forum counts them again from the reactions it holds, in its batch, and the
+    // write of one reaction keeps the count as the save left it.
+    use member_counts::{data, forum};
+    let model = "../../crates/cosmap-verify/tests/models/member-that-counts-its-children.json";
+    let (_account, connection) = provisioned(model).await;
+    let db = data::Database::open(&database(&connection)).await.expect("opens");
+    let repository = db.forum_repository();
+    let mut stored = data::ForumAggregate::new(forum::Forum::new("f1", "Rust"));
+    stored.threads.push(forum::Thread::new("t1", "f1", "Async"));
+    stored.threads.push(forum::Thread::new("t2", "f1", "Macros"));
+    for (id, thread) in [("r1", "t1"), ("r2", "t1"), ("r3", "t2")] {
+        let at = "2026-12-01T09:00:00Z";
+        stored.reactions.push(forum::Reaction::new(id, "f1", thread, "+1", at));
+    }
+    stored.threads[0].reaction_count = 7; // stale: the save counts again
+    repository.save(&mut stored).await.expect("the forum is saved");
+    let counts = |threads: &[forum::Thread]| -> Vec<(String, i64)> {
+        threads.iter().map(|t| (t.id.clone(), t.reaction_count)).collect()
+    };
+    let expected = vec![("t1".to_string(), 2), ("t2".to_string(), 1)];
+    assert_eq!(
+        counts(&stored.threads),
+        expected,
+        "the aggregate saved holds the counts"
+    );
+    let read = db
+        .threads_of_a_forum_with_their_reaction_counts("f1")
+        .await
+        .expect("reads");
+    assert_eq!(counts(&read), expected, "the counts are stored");
+
+    let mut more = forum::Reaction::new("r4", "f1", "t2", "heart", "2026-12-01T10:00:00Z");
+    db.react_to_a_thread(&mut more).await.expect("the reaction is written");
+    let mut loaded = repository.load("f1").await.expect("loads").expect("exists");
+    assert_eq!(
+        counts(&loaded.threads),
+        vec![("t1".to_string(), 2), ("t2".to_string(), 2)]
+    );
+
+    // A reaction removed from the aggregate: the save deletes it and counts again.
+    loaded.reactions.retain(|r| r.id != "r1");
+    repository.save(&mut loaded).await.expect("saved again");
+    let read = db
+        .threads_of_a_forum_with_their_reaction_counts("f1")
+        .await
+        .expect("reads");
+    assert_eq!(counts(&read), vec![("t1".to_string(), 1), ("t2".to_string(), 2)]);
+}
+
+#[path = "../shared_partition.rs"]
+mod design;
+
+#[tokio::test]
+async fn aggregates_whose_members_do_not_name_their_root_load_the_root_and_save_what_they_hold() {
+    // Forums and blogs share one container keyed by tenant, and nothing in a thread
+    // names its forum: `load` reads the root alone, a save writes the members the
+    // aggregate holds, a delete deletes those it saved, and another aggregate's
+    // documents in the partition are never touched.
+    use shared_partition::{data, forum};
+    let logical = design::design(std::path::Path::new("shared-partition.json"));
+    let account = InMemoryAccount::new().expect("an in-memory account");
+    let connection = account
+        .provisioned("models", &logical.container_definitions())
+        .await
+        .expect("the containers are created");
+    let db = data::Database::open(&database(&connection)).await.expect("opens");
+    let (forums, blogs) = (db.forum_repository(), db.blog_repository());
+    let mut rust = data::ForumAggregate::new(forum::Forum::new("f1", "t1", "Rust"));
+    rust.threads.push(forum::Thread::new("th1", "t1", "Async"));
+    forums.save(&mut rust).await.expect("the forum is saved");
+    let mut notes = data::BlogAggregate::new(forum::Blog::new("b1", "t1", "Notes"));
+    notes.entries.push(forum::Entry::new("e1", "t1", "Hello"));
+    blogs.save(&mut notes).await.expect("the blog is saved");
+
+    let thread = || db.forum.read("t1".to_string(), "th1");
+    let mut loaded = forums
+        .load("t1".to_string(), "f1")
+        .await
+        .expect("loads")
+        .expect("exists");
+    assert_eq!(loaded.root.title, "Rust");
+    assert!(
+        loaded.threads.is_empty(),
+        "the root alone: nothing names a thread's forum"
+    );
+    loaded.root.title = "Rust and more".into();
+    forums.save(&mut loaded).await.expect("the root is saved");
+    assert!(
+        thread().await.expect("reads").is_some(),
+        "a thread not held is left alone"
+    );
+
+    // The aggregate as saved (with its thread, at the root's new version) deletes both.
+    rust.root.etag.clone_from(&loaded.root.etag);
+    rust.root.title = "Rust and more".into();
+    forums.save(&mut rust).await.expect("saved with its thread");
+    forums.delete(rust).await.expect("the root and its thread are deleted");
+    assert!(forums.load("t1".to_string(), "f1").await.expect("loads").is_none());
+    assert!(
+        thread().await.expect("reads").is_none(),
+        "the thread it saved is deleted"
+    );
+    let blog = blogs
+        .load("t1".to_string(), "b1")
+        .await
+        .expect("loads")
+        .expect("the blog stays");
+    assert_eq!(blog.root.title, "Notes");
 }

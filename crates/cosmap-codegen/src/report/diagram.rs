@@ -282,21 +282,16 @@ fn edges(model: &LogicalModel) -> Vec<Edge> {
                 };
                 add(Some(ci), index(&r.target_container), kind, name);
             }
-            if let Some(of) = &d.copy_of {
-                add(
-                    index(&of.container),
-                    Some(ci),
-                    Kind::Copy,
-                    format!("copy by {}", of.partition_key_from),
-                );
-            }
-            if let Some(of) = &d.claim_of {
-                add(
-                    index(&of.container),
-                    Some(ci),
-                    Kind::Claim,
-                    format!("unique {}", of.attribute),
-                );
+            let copy = d
+                .copy_of
+                .as_ref()
+                .map(|of| (&of.container, Kind::Copy, format!("copy by {}", of.partition_key_from)));
+            let claim = d
+                .claim_of
+                .as_ref()
+                .map(|of| (&of.container, Kind::Claim, format!("unique {}", of.attribute)));
+            for (source, kind, label) in copy.into_iter().chain(claim) {
+                add(index(source), Some(ci), kind, label);
             }
         }
     }

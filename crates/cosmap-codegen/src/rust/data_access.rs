@@ -105,6 +105,28 @@ pub struct AggregateView {
     pub derived: Vec<DerivedView>,
     /// The root's values kept by change-feed workers: a save writes them as loaded.
     pub kept_by_workers: Vec<String>,
+    /// The counts and subsets members keep of their own children (a thread's number
+    /// of reactions), which a save recomputes from the children naming each.
+    pub member_derived: Vec<MemberDerivedView>,
+    /// Whether a save recomputes anything (`derived` or `member_derived`).
+    pub recomputes: bool,
+    /// Why `load` reads the root alone (its members do not name their root, under a
+    /// key other aggregates share), in the repository's docs; `None` when it finds them.
+    pub unnamed: Option<String>,
+}
+
+/// A count or a subset each document of one kind of member keeps of its own
+/// children in the aggregate, recomputed by each save.
+#[derive(Debug, Serialize)]
+pub struct MemberDerivedView {
+    /// The aggregate's field of the members that keep it, and their JSON property.
+    pub holder: String,
+    pub property: String,
+    /// The aggregate's field of the children, and their property naming their holder's id.
+    pub member: String,
+    pub link: String,
+    /// For a subset: which of them it keeps, and as what.
+    pub subset: Option<SubsetItemsView>,
 }
 
 /// A count or a subset the root keeps of its members, recomputed by each save.
@@ -634,10 +656,12 @@ fn claim_sets(model: &LogicalModel, rust: &RustView, handles: &[HandleView]) -> 
                             parts.join(", ")
                         )
                     };
+                    // A module escaped with a trailing `_` (`crate_`) would give `__`, which
+                    // rustc's `non_snake_case` refuses; the owner's name keeps it unique.
                     out.push(ClaimSetView {
                         function: format!(
                             "claim_{}_{}",
-                            cv.module.trim_start_matches("r#"),
+                            cv.module.trim_start_matches("r#").trim_end_matches('_'),
                             snake_case(&of.document_type)
                         ),
                         owner: of.document_type.clone(),

@@ -53,12 +53,12 @@ pub fn render(model: &LogicalModel, mapping: &TypeMapping, templates: &Templates
 fn render_view(view: &view::RustView, mapping: &TypeMapping, templates: &Templates) -> Result<String, CodegenError> {
     if templates.is_overridden(TEMPLATE) {
         let text = templates.render(TEMPLATE, view)?;
-        return print(&text, &templates.origin(TEMPLATE));
+        return print(text, &templates.origin(TEMPLATE));
     }
     let text = emit::rust(view);
     if users_own_text(mapping) {
         // The user's attributes and type spellings are any text: checked by parsing.
-        return print(&text, BUILTIN);
+        return print(text, BUILTIN);
     }
     Ok(text)
 }
@@ -94,7 +94,7 @@ fn users_own_text(mapping: &TypeMapping) -> bool {
 /// overridden `cosmap.rs.hbs`.
 #[cfg(feature = "format")]
 pub fn format_rust(text: &str) -> Result<String, CodegenError> {
-    print(text, &format!("templates/{TEMPLATE}"))
+    print(text.to_string(), &format!("templates/{TEMPLATE}"))
 }
 
 /// Renders `cosmap_data.rs` for `model`: the data access on `azure_data_cosmos`
@@ -125,7 +125,7 @@ pub fn render_data_access(
         data.set("rt", &rt, &origin)?;
         let text = templates.render_data(DATA_TEMPLATE, &data)?;
         drop(data);
-        print(&text, &origin)
+        print(text, &origin)
     }
     #[cfg(not(feature = "data-access"))]
     {
@@ -139,7 +139,7 @@ pub fn render_data_access(
 
 /// The rendered text as it is, without the lines the template left blank.
 #[cfg(not(feature = "format"))]
-fn print(text: &str, _: &str) -> Result<String, CodegenError> {
+fn print(text: String, _: &str) -> Result<String, CodegenError> {
     let mut out = String::with_capacity(text.len());
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
         out.push_str(line);
@@ -148,11 +148,25 @@ fn print(text: &str, _: &str) -> Result<String, CodegenError> {
     Ok(out)
 }
 
-/// The rendered text checked by `syn` and printed by `prettyplease`.
+/// The rendered text checked by `syn` and printed by `prettyplease`; `origin` names
+/// the template in messages. The text is dropped before its leading comment is put
+/// back, so that at most the text and its printing are held (a data access of
+/// 20,000 aggregates prints some 360 MB).
 #[cfg(feature = "format")]
-/// `origin` names the template in messages.
-fn print(text: &str, origin: &str) -> Result<String, CodegenError> {
-    let printed = format::parse_and_print(text).map_err(|e| CodegenError::InvalidRust {
+fn print(text: String, origin: &str) -> Result<String, CodegenError> {
+    // Comments are not part of the syntax tree: keep the template's leading `//` header.
+    let plain_comment = |l: &str| l.starts_with("//") && !l.starts_with("///") && !l.starts_with("//!");
+    let mut header: String = text
+        .lines()
+        .map(str::trim_start)
+        .take_while(|l| plain_comment(l) || l.is_empty())
+        .filter(|l| plain_comment(l))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    if !header.is_empty() {
+        header.push('\n');
+    }
+    let mut printed = format::parse_and_print(&text).map_err(|e| CodegenError::InvalidRust {
         template: origin.to_string(),
         line: e.line,
         column: e.column,
@@ -164,15 +178,7 @@ fn print(text: &str, origin: &str) -> Result<String, CodegenError> {
             .to_string(),
         message: e.message,
     })?;
-    // Comments are not part of the syntax tree: keep the template's leading `//` header.
-    let plain_comment = |l: &str| l.starts_with("//") && !l.starts_with("///") && !l.starts_with("//!");
-    let header: String = text
-        .lines()
-        .map(str::trim_start)
-        .take_while(|l| plain_comment(l) || l.is_empty())
-        .filter(|l| plain_comment(l))
-        .map(|l| format!("{l}\n"))
-        .collect();
-    let separator = if header.is_empty() { "" } else { "\n" };
-    Ok(format!("{header}{separator}{printed}"))
+    drop(text);
+    printed.insert_str(0, &header);
+    Ok(printed)
 }

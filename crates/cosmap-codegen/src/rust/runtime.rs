@@ -96,6 +96,7 @@ const HELPERS: &[(&str, &str)] = &[
     ("bucket_items", "Error Value text from_json"),
     ("subset_with", "Value Op Op::Replace text order stripped"),
     ("newest", "Value text order"),
+    ("children_of", "Value"),
     ("order", "Value"),
     ("bind", "Error Query json"),
     ("if_match", "Precondition"),
@@ -125,6 +126,7 @@ const HELPERS: &[(&str, &str)] = &[
     ("release", "Error ContainerClient delete"),
     ("Claims", "Error ContainerClient release"),
     ("Claims::absorb", "Claims"),
+    ("Claims::keep", "Claims"),
     ("claimed", "Value"),
     ("Lease", ""),
     (

@@ -96,32 +96,24 @@ impl AccessPattern {
         }
     }
 
-    /// Adds a filter entry, as in the file: `"accountId"` (equality) or an attribute,
-    /// a space and an operator (`"dueOn <"`, `"total between"`, `"status in"`).
-    pub fn filter(mut self, attribute: impl Into<String>) -> Self {
-        self.filter.push(attribute.into());
-        self
+    setters! {
+        /// Adds a filter entry, as in the file: `"accountId"` (equality) or an attribute,
+        /// a space and an operator (`"dueOn <"`, `"total between"`, `"status in"`).
+        filter(attribute: impl Into<String>) => push_into filter;
+        /// Adds a sort attribute (ascending; prefix it with `-`, or use
+        /// [`sort_descending`](Self::sort_descending), for descending).
+        sort(attribute: impl Into<String>) => push_into sort;
     }
-
-    /// Adds a sort attribute (ascending; prefix it with `-`, or use
-    /// [`sort_descending`](Self::sort_descending), for descending).
-    pub fn sort(mut self, attribute: impl Into<String>) -> Self {
-        self.sort.push(attribute.into());
-        self
-    }
-
     /// Adds a descending sort attribute (`"-attribute"` in the file).
     pub fn sort_descending(mut self, attribute: impl AsRef<str>) -> Self {
         self.sort.push(format!("-{}", attribute.as_ref()));
         self
     }
 
-    /// Returns at most `n` items per execution.
-    pub fn limit(mut self, n: u64) -> Self {
-        self.limit = Some(n);
-        self
+    setters! {
+        /// Returns at most `n` items per execution.
+        limit(n: u64) => some limit;
     }
-
     /// The filter entries as attributes, operators and parameters, in order; an entry
     /// whose operator is unknown gives `None` (validation reports it).
     pub fn filters(&self) -> Vec<Option<Filter<'_>>> {
@@ -149,28 +141,15 @@ impl AccessPattern {
         self.sort.iter().map(|s| SortKey::parse(s)).collect()
     }
 
-    /// Adds an attribute to the short form the read returns (`project`).
-    pub fn project(mut self, attribute: impl Into<String>) -> Self {
-        self.project.push(attribute.into());
-        self
-    }
-
-    /// Adds an element whose number the read shows with each result (`counts`).
-    pub fn counts(mut self, element: impl Into<String>) -> Self {
-        self.counts.push(element.into());
-        self
-    }
-
-    /// Says what a write does (create, replace or delete).
-    pub fn write(mut self, operation: WriteOperation) -> Self {
-        self.write = Some(operation);
-        self
-    }
-
-    /// Adds a returned entity or value object.
-    pub fn returns(mut self, name: impl Into<String>) -> Self {
-        self.returns.push(name.into());
-        self
+    setters! {
+        /// Adds an attribute to the short form the read returns (`project`).
+        project(attribute: impl Into<String>) => push_into project;
+        /// Adds an element whose number the read shows with each result (`counts`).
+        counts(element: impl Into<String>) => push_into counts;
+        /// Says what a write does (create, replace or delete).
+        write(operation: WriteOperation) => some write;
+        /// Adds a returned entity or value object.
+        returns(name: impl Into<String>) => push_into returns;
     }
 }
 

@@ -36,18 +36,12 @@ impl Aggregate {
         }
     }
 
-    /// Adds a member entity or value object.
-    pub fn member(mut self, name: impl Into<String>) -> Self {
-        self.members.push(name.into());
-        self
+    setters! {
+        /// Adds a member entity or value object.
+        member(name: impl Into<String>) => push_into members;
+        /// Pins the partition key to `property` (see [`Aggregate::partition_key`]).
+        partition_key(property: impl Into<String>) => some_into partition_key;
     }
-
-    /// Pins the partition key to `property` (see [`Aggregate::partition_key`]).
-    pub fn partition_key(mut self, property: impl Into<String>) -> Self {
-        self.partition_key = Some(property.into());
-        self
-    }
-
     /// The aggregate's effective name: its own, or its root's.
     pub fn display_name(&self) -> &str {
         self.name.as_deref().unwrap_or(&self.root)

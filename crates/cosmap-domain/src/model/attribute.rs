@@ -69,52 +69,23 @@ impl Attribute {
         }
     }
 
-    /// Marks the attribute optional.
-    pub fn optional(mut self) -> Self {
-        self.optional = true;
-        self
-    }
-
-    /// Marks the attribute as a list of values.
-    pub fn many(mut self) -> Self {
-        self.many = true;
-        self
-    }
-
-    /// Declares how many different values the attribute takes.
-    pub fn distinct_values(mut self, n: u64) -> Self {
-        self.distinct_values = Some(n);
-        self
-    }
-
-    /// Declares the share of instances that hold the most common value.
-    pub fn largest_value_share(mut self, share: f64) -> Self {
-        self.largest_value_share = Some(share);
-        self
-    }
-
-    /// Describes what it holds.
-    pub fn description(mut self, text: impl Into<String>) -> Self {
-        self.description = Some(text.into());
-        self
-    }
-
-    /// Gives the value documents written without the attribute read as.
-    pub fn with_default(mut self, value: serde_json::Value) -> Self {
-        self.default = Some(value);
-        self
-    }
-
-    /// Marks the value as one that never leaves its own document.
-    pub fn sensitive(mut self) -> Self {
-        self.sensitive = true;
-        self
-    }
-
-    /// Marks the attribute unique within a partition.
-    pub fn unique(mut self) -> Self {
-        self.unique = true;
-        self
+    setters! {
+        /// Marks the attribute optional.
+        optional() => on optional;
+        /// Marks the attribute as a list of values.
+        many() => on many;
+        /// Declares how many different values the attribute takes.
+        distinct_values(n: u64) => some distinct_values;
+        /// Declares the share of instances that hold the most common value.
+        largest_value_share(share: f64) => some largest_value_share;
+        /// Describes what it holds.
+        description(text: impl Into<String>) => some_into description;
+        /// Gives the value documents written without the attribute read as.
+        with_default(value: serde_json::Value) => some default;
+        /// Marks the value as one that never leaves its own document.
+        sensitive() => on sensitive;
+        /// Marks the attribute unique within a partition.
+        unique() => on unique;
     }
 }
 

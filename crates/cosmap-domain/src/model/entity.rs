@@ -63,24 +63,14 @@ impl Entity {
         }
     }
 
-    /// Describes what it is.
-    pub fn description(mut self, text: impl Into<String>) -> Self {
-        self.description = Some(text.into());
-        self
+    setters! {
+        /// Describes what it is.
+        description(text: impl Into<String>) => some_into description;
+        /// Adds an attribute.
+        attribute(attribute: Attribute) => push attributes;
+        /// Declares the entity reference data with the given change rate.
+        reference_data(rate: ChangeRate) => some reference_data;
     }
-
-    /// Adds an attribute.
-    pub fn attribute(mut self, attribute: Attribute) -> Self {
-        self.attributes.push(attribute);
-        self
-    }
-
-    /// Declares the entity reference data with the given change rate.
-    pub fn reference_data(mut self, rate: ChangeRate) -> Self {
-        self.reference_data = Some(rate);
-        self
-    }
-
     /// Declares the expected instance count and average size in bytes.
     pub fn volume(mut self, count: f64, avg_size_bytes: f64) -> Self {
         self.volume = Some(Volume {

@@ -120,18 +120,12 @@ impl Relationship {
         }
     }
 
-    /// Sets the upper bound.
-    pub fn max(mut self, max: u64) -> Self {
-        self.max = Some(max);
-        self
+    setters! {
+        /// Sets the upper bound.
+        max(max: u64) => some max;
+        /// Makes a `one` relationship optional: a `from` may have no `to`.
+        optional() => on optional;
     }
-
-    /// Makes a `one` relationship optional: a `from` may have no `to`.
-    pub fn optional(mut self) -> Self {
-        self.optional = true;
-        self
-    }
-
     /// Sets a tree's depth (for a relationship from an element to itself): the most
     /// ancestors an element has, and the typical number.
     pub fn depth(mut self, max: u64, avg: Option<f64>) -> Self {
@@ -145,12 +139,10 @@ impl Relationship {
         self.from == self.to && self.cardinality == Cardinality::One && self.optional
     }
 
-    /// Sets the typical number of `to` per `from` (what costs use).
-    pub fn avg(mut self, avg: f64) -> Self {
-        self.avg = Some(avg);
-        self
+    setters! {
+        /// Sets the typical number of `to` per `from` (what costs use).
+        avg(avg: f64) => some avg;
     }
-
     /// The number of `to` per `from` that costs use: `avg` when given, `1` for
     /// `one`, otherwise `max`; `None` when neither is known.
     pub fn typical(&self) -> Option<f64> {
@@ -160,24 +152,14 @@ impl Relationship {
         self.avg.or(self.max.map(|m| m as f64))
     }
 
-    /// Sets the JSON property name.
-    pub fn property(mut self, property: impl Into<String>) -> Self {
-        self.property = Some(property.into());
-        self
+    setters! {
+        /// Sets the JSON property name.
+        property(property: impl Into<String>) => some_into property;
+        /// Declares growth.
+        growth(growth: Growth) => some growth;
+        /// Declares how often a `to` is updated, per second across the database.
+        updates_per_second(rate: f64) => some updates_per_second;
     }
-
-    /// Declares growth.
-    pub fn growth(mut self, growth: Growth) -> Self {
-        self.growth = Some(growth);
-        self
-    }
-
-    /// Declares how often a `to` is updated, per second across the database.
-    pub fn updates_per_second(mut self, rate: f64) -> Self {
-        self.updates_per_second = Some(rate);
-        self
-    }
-
     /// True when a list of references along this relationship would grow without a
     /// useful bound, or its bound would not fit an item (`referenceList`: `max` times
     /// [`crate::limits::REFERENCE_BYTES`] over

@@ -37,18 +37,12 @@ impl ValueObject {
         }
     }
 
-    /// Describes what it is.
-    pub fn description(mut self, text: impl Into<String>) -> Self {
-        self.description = Some(text.into());
-        self
+    setters! {
+        /// Describes what it is.
+        description(text: impl Into<String>) => some_into description;
+        /// Adds an attribute.
+        attribute(attribute: Attribute) => push attributes;
     }
-
-    /// Adds an attribute.
-    pub fn attribute(mut self, attribute: Attribute) -> Self {
-        self.attributes.push(attribute);
-        self
-    }
-
     /// Declares the average size of one instance in bytes.
     pub fn avg_size_bytes(mut self, bytes: f64) -> Self {
         self.volume = Some(Volume {

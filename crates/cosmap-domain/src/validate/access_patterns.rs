@@ -497,17 +497,33 @@ impl<'a> Checker<'a> {
         true
     }
 
-    /// `project`: on reads only, each name an attribute (or the identity) of the start
-    /// element, or a property it holds (an embedded value object, a reference), once.
-    fn check_projection(&mut self, pattern: &crate::model::AccessPattern, path: &dyn Fn() -> JsonPath) {
-        if pattern.project.is_empty() {
-            return;
+    /// Whether the pattern's list `key` (`list`), which only a read may have (it `does`
+    /// that), is there to check: not when empty; reported on a write.
+    fn read_list_to_check(
+        &mut self,
+        pattern: &crate::model::AccessPattern,
+        list: &[String],
+        key: &str,
+        does: &str,
+        path: &dyn Fn() -> JsonPath,
+    ) -> bool {
+        if list.is_empty() {
+            return false;
         }
         if pattern.kind == crate::model::AccessKind::Write {
             self.report(
-                Diagnostic::new(path().key("project"), "`project` is set on a write access pattern")
-                    .help("remove `project`: it names what a read returns"),
+                Diagnostic::new(path().key(key), format!("`{key}` is set on a write access pattern"))
+                    .help(format!("remove `{key}`: it {does}")),
             );
+            return false;
+        }
+        true
+    }
+
+    /// `project`: on reads only, each name an attribute (or the identity) of the start
+    /// element, or a property it holds (an embedded value object, a reference), once.
+    fn check_projection(&mut self, pattern: &crate::model::AccessPattern, path: &dyn Fn() -> JsonPath) {
+        if !self.read_list_to_check(pattern, &pattern.project, "project", "names what a read returns", path) {
             return;
         }
         let Some(own) = self.own_names(&pattern.start) else {
@@ -519,25 +535,39 @@ impl<'a> Checker<'a> {
             .map(|r| r.property_name())
             .collect();
         names.extend(properties.iter().map(String::as_str));
-        let mut seen = BTreeSet::new();
-        for (i, name) in pattern.project.iter().enumerate() {
-            let at = || path().key("project").index(i);
-            if !seen.insert(name.as_str()) {
-                self.report(
-                    Diagnostic::new(at(), format!("`{name}` is listed twice in `project`"))
-                        .help("list each attribute once"),
-                );
-                continue;
-            }
-            if names.contains(name.as_str()) {
-                continue;
-            }
+        let start = &pattern.start;
+        self.check_listed(&pattern.project, "project", "attribute", &names, path, |at, name| {
             let all = names.iter().map(|v| format!("`{v}`")).collect::<Vec<_>>().join(", ");
             let help = match closest(name, names.iter().copied()) {
-                Some(near) => format!("did you mean `{near}`? (`{}` holds {all})", pattern.start),
-                None => format!("`{}` holds {all}", pattern.start),
+                Some(near) => format!("did you mean `{near}`? (`{start}` holds {all})"),
+                None => format!("`{start}` holds {all}"),
             };
-            self.report(Diagnostic::new(at(), format!("`{name}` is not a property of `{}`", pattern.start)).help(help));
+            Diagnostic::new(at, format!("`{name}` is not a property of `{start}`")).help(help)
+        });
+    }
+
+    /// Each entry of the pattern's list `key` (`list`, naming `what`s) once, and each
+    /// one `known` holds; `unknown` says what is wrong with one it does not hold.
+    fn check_listed(
+        &mut self,
+        list: &[String],
+        key: &str,
+        what: &str,
+        known: &BTreeSet<&str>,
+        path: &dyn Fn() -> JsonPath,
+        unknown: impl Fn(JsonPath, &str) -> Diagnostic,
+    ) {
+        let mut seen = BTreeSet::new();
+        for (i, name) in list.iter().enumerate() {
+            let at = path().key(key).index(i);
+            if !seen.insert(name.as_str()) {
+                self.report(
+                    Diagnostic::new(at, format!("`{name}` is listed twice in `{key}`"))
+                        .help(format!("list each {what} once")),
+                );
+            } else if !known.contains(name.as_str()) {
+                self.report(unknown(at, name));
+            }
         }
     }
 
@@ -549,14 +579,8 @@ impl<'a> Checker<'a> {
         path: &dyn Fn() -> JsonPath,
         touching: Option<&Vec<&'a Relationship>>,
     ) {
-        if pattern.counts.is_empty() {
-            return;
-        }
-        if pattern.kind == crate::model::AccessKind::Write {
-            self.report(
-                Diagnostic::new(path().key("counts"), "`counts` is set on a write access pattern")
-                    .help("remove `counts`: it names what a read shows with each result"),
-            );
+        let shows = "names what a read shows with each result";
+        if !self.read_list_to_check(pattern, &pattern.counts, "counts", shows, path) {
             return;
         }
         let related: BTreeSet<&str> = touching
@@ -572,39 +596,20 @@ impl<'a> Checker<'a> {
                 }
             })
             .collect();
-        let mut seen = BTreeSet::new();
-        for (i, name) in pattern.counts.iter().enumerate() {
-            let at = || path().key("counts").index(i);
-            if !seen.insert(name.as_str()) {
-                self.report(
-                    Diagnostic::new(at(), format!("`{name}` is listed twice in `counts`"))
-                        .help("list each element once"),
-                );
-                continue;
-            }
-            if related.contains(name.as_str()) {
-                continue;
-            }
+        let start = &pattern.start;
+        self.check_listed(&pattern.counts, "counts", "element", &related, path, |at, name| {
             let all = related.iter().map(|v| format!("`{v}`")).collect::<Vec<_>>().join(", ");
             let help = match (closest(name, related.iter().copied()), related.is_empty()) {
-                (_, true) => format!(
-                    "no relationship joins `{}` to another element: add one, or remove `counts`",
-                    pattern.start
-                ),
-                (Some(near), _) => format!("did you mean `{near}`? (`{}` can count {all})", pattern.start),
-                (None, _) => format!("`{}` can count {all}", pattern.start),
+                (_, true) => format!("no relationship joins `{start}` to another element: add one, or remove `counts`"),
+                (Some(near), _) => format!("did you mean `{near}`? (`{start}` can count {all})"),
+                (None, _) => format!("`{start}` can count {all}"),
             };
-            self.report(
-                Diagnostic::new(
-                    at(),
-                    format!(
-                        "`{name}` is not related to `{}`: there is nothing of it to count",
-                        pattern.start
-                    ),
-                )
-                .help(help),
-            );
-        }
+            Diagnostic::new(
+                at,
+                format!("`{name}` is not related to `{start}`: there is nothing of it to count"),
+            )
+            .help(help)
+        });
     }
 
     /// The declared type of `attribute` of `element`, when it is one of its attributes.

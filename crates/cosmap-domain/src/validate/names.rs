@@ -297,18 +297,14 @@ impl Checker<'_> {
                     .help("choose another name"),
             );
         } else if !is_upper_camel(name) {
-            let suggestion = upper_camel(&to_camel(name));
-            self.report(
-                Diagnostic::new(
-                    path(),
-                    format!("`{name}` is not UpperCamelCase, which cosmap needs to derive Rust type names from it"),
-                )
-                .help(hint_for(
-                    &suggestion,
-                    "UpperCamelCase ASCII letters and digits",
-                    "OrderItem",
-                )),
-            );
+            let needs = "derive Rust type names from it";
+            self.report(not_in_case(
+                path(),
+                name,
+                ("UpperCamelCase", upper_camel),
+                needs,
+                "OrderItem",
+            ));
         }
     }
 
@@ -332,18 +328,14 @@ impl Checker<'_> {
                     .help("`id`, `type` and `ttl` are set by cosmap and Cosmos DB: choose another name, for example a prefixed one"),
             );
         } else if !is_lower_camel(name) {
-            let suggestion = lower_camel(&to_camel(name));
-            self.report(
-                Diagnostic::new(
-                    path(),
-                    format!("`{name}` is not lowerCamelCase, which cosmap needs to derive JSON properties and Rust field names from it"),
-                )
-                .help(hint_for(
-                    &suggestion,
-                    "lowerCamelCase ASCII letters and digits",
-                    "createdAt",
-                )),
-            );
+            let needs = "derive JSON properties and Rust field names from it";
+            self.report(not_in_case(
+                path(),
+                name,
+                ("lowerCamelCase", lower_camel),
+                needs,
+                "createdAt",
+            ));
         }
     }
 }
@@ -432,6 +424,19 @@ impl std::hash::Hash for Folded<'_> {
         }
         state.write_usize(self.0.len());
     }
+}
+
+/// `name` is not in the `case` (its name, and the function that puts a camel-case name
+/// in it), which cosmap `needs` (to do what); the help suggests `name` in that case, or
+/// shows `example`.
+fn not_in_case(at: JsonPath, name: &str, case: (&str, fn(&str) -> String), needs: &str, example: &str) -> Diagnostic {
+    let (case, to_case) = case;
+    let suggestion = to_case(&to_camel(name));
+    Diagnostic::new(at, format!("`{name}` is not {case}, which cosmap needs to {needs}")).help(hint_for(
+        &suggestion,
+        &format!("{case} ASCII letters and digits"),
+        example,
+    ))
 }
 
 #[cfg(test)]

@@ -48,12 +48,7 @@ pub(super) fn repartition(
         return Err("the container's document types change too: migrate one change at a time".into());
     }
     let target = repartitioned_name(name, &new_key);
-    let mut definition = definitions
-        .iter()
-        .find(|d| d.id == name)
-        .cloned()
-        .ok_or("the new model has no definition for it")?;
-    definition.id = target.clone();
+    let definition = definition_as(definitions, name, &target)?;
     let lease = LeaseRef {
         container: target.clone(),
         partition_key_property: new_key.clone(),
@@ -151,6 +146,18 @@ pub fn unique_keys_name(container: &str, unique_keys: &[Vec<String>]) -> String 
     format!("{container}-unique-{}", parts.join("-"))
 }
 
+/// The new model's definition of container `name`, named `target`: the container a
+/// copying step creates.
+fn definition_as(definitions: &[ContainerDefinition], name: &str, target: &str) -> Result<ContainerDefinition, String> {
+    let mut definition = definitions
+        .iter()
+        .find(|d| d.id == name)
+        .cloned()
+        .ok_or("the new model has no definition for it")?;
+    definition.id = target.to_string();
+    Ok(definition)
+}
+
 /// Unique keys changed: a copy into a new container with them, the same partition key.
 pub(super) fn copy_with_unique_keys(
     new: &LogicalModel,
@@ -161,12 +168,7 @@ pub(super) fn copy_with_unique_keys(
     let container = new.container(name).ok_or("the container is not in the new model")?;
     single_level(container)?;
     let target = unique_keys_name(name, unique_keys);
-    let mut definition = definitions
-        .iter()
-        .find(|d| d.id == name)
-        .cloned()
-        .ok_or("the new model has no definition for it")?;
-    definition.id = target.clone();
+    let definition = definition_as(definitions, name, &target)?;
     let key = container.partition_key_property.clone();
     Ok((
         definition,

@@ -167,21 +167,12 @@ impl<'a> Feed<'a> {
             .and_then(|q| q.with_parameter("@child", child))
             .and_then(|q| q.with_parameter("@holder", holder_id))
             .map_err(|e| self.data(e.to_string()))?;
-        let source = self.source.clone();
-        let children: Vec<Value> = self
+        let operation = format!("query the `{child}`s of `{holder_id}`");
+        let scope = FeedScope::partition(PartitionKey::from(key.to_string()));
+        let children = self
             .connection
-            .request(&format!("query the `{child}`s of `{holder_id}`"), &[], || {
-                let (query, source, scope) = (query.clone(), source.clone(), key.to_string());
-                async move {
-                    source
-                        .query_items::<Value>(query, FeedScope::partition(PartitionKey::from(scope)), None)
-                        .await?
-                        .try_collect::<Vec<Value>>()
-                        .await
-                }
-            })
-            .await?
-            .unwrap_or_default();
+            .query_all(&operation, &self.source, &query, &scope)
+            .await?;
         Ok(children)
     }
 

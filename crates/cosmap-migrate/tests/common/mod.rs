@@ -8,6 +8,7 @@ use azure_data_cosmos::clients::ContainerClient;
 use azure_data_cosmos::{FeedScope, Query};
 use cosmap_domain::DomainModel;
 use cosmap_mapper::{LogicalModel, Options};
+use cosmap_migrate::{run, Control, MigrateError, MigrationPlan, MigrationReport, RunOptions, Step};
 use cosmap_provision::in_memory::InMemoryAccount;
 use cosmap_provision::Connection;
 use futures::TryStreamExt;
@@ -70,6 +71,27 @@ pub async fn query(client: &ContainerClient, sql: &str) -> Vec<Value> {
     found
 }
 
+/// `plan` run on `connection` with the default options, never stopped.
+pub async fn migrate(plan: &MigrationPlan, connection: &Connection) -> Result<MigrationReport, MigrateError> {
+    run(plan, connection, &RunOptions::default(), |_| Control::Continue).await
+}
+
+/// Runs `plan` again and asserts that it migrates nothing: a second run changes nothing.
+pub async fn assert_second_run_changes_nothing(plan: &MigrationPlan, connection: &Connection) {
+    let again = migrate(plan, connection).await.expect("run again");
+    assert_eq!(again.steps.iter().map(|s| s.migrated).sum::<u64>(), 0, "{again:?}");
+}
+
+/// Asserts that `plan` has a step `wanted` accepts, showing the plan when it has none.
+pub fn assert_step(plan: &MigrationPlan, wanted: impl Fn(&Step) -> bool) {
+    assert!(plan.steps.iter().any(wanted), "{}", plan.to_text());
+}
+
+/// Asserts that one of `plan`'s droppable leftovers mentions `text`.
+pub fn assert_droppable(plan: &MigrationPlan, text: &str) {
+    assert!(plan.droppable.iter().any(|d| d.contains(text)), "{:?}", plan.droppable);
+}
+
 /// A shop: orders with lines, embedded (`few`) or as documents of their own (`many`).
 pub fn shop(embedded: bool) -> Value {
     let relationship = if embedded {
@@ -85,6 +107,20 @@ pub fn shop(embedded: bool) -> Value {
             "volume": {"avgSizeBytes": 100}}],
         "aggregates": [{"root": "Order", "members": ["Line"]}],
         "relationships": [relationship]
+    })
+}
+
+/// Plans whose `code` is `unique` or not.
+pub fn plans(unique: bool) -> Value {
+    json!({
+        "name": "Plans",
+        "entities": [
+            {"name": "Plan", "identity": "planId", "attributes": [
+                {"name": "code", "type": "string", "unique": unique},
+                {"name": "price", "type": "decimal"}
+            ], "volume": {"count": 100, "avgSizeBytes": 300}}
+        ],
+        "aggregates": [{"root": "Plan"}]
     })
 }
 

@@ -18,7 +18,6 @@ use cosmap_provision::in_memory::InMemoryAccount;
 use cosmap_provision::{
     apply, plan, AppliedAction, ApplyOptions, Connection, DatabaseAction, ProvisionError, Settings, Target, Throughput,
 };
-use futures::TryStreamExt;
 use serde_json::Value;
 
 use crate::error::VerifyError;
@@ -424,24 +423,12 @@ impl<'a> Run<'a> {
             Some(pk) => format!("query `{container}` in partition `{pk}`"),
             None => format!("query `{container}` across partitions"),
         };
-        self.connection
-            .request(&operation, &[], || {
-                let query = query.clone();
-                let scope = match partition {
-                    Some(pk) => FeedScope::partition(pk.sdk()),
-                    None => FeedScope::full_container(),
-                };
-                async move {
-                    client
-                        .query_items::<Value>(query, scope, None)
-                        .await?
-                        .try_collect::<Vec<Value>>()
-                        .await
-                }
-            })
-            .await
-            .map(Option::unwrap_or_default)
-            .map_err(|e| e.to_string())
+        let scope = match partition {
+            Some(pk) => FeedScope::partition(pk.sdk()),
+            None => FeedScope::full_container(),
+        };
+        let found = self.connection.query_all(&operation, client, &query, &scope).await;
+        found.map_err(|e| e.to_string())
     }
 
     async fn point_read(&self, container: &str, pk: &Key, id: &str) -> Result<Option<Value>, String> {

@@ -61,13 +61,7 @@ impl Run<'_> {
                 } else {
                     list.next_if(|n| n.kind() == OperationKind::Write && n.purpose == r.purpose)
                 };
-                let query = (r.kind() != OperationKind::Write).then_some(r);
-                let checks = if matches!(r.purpose, Purpose::UpdateSubset { .. }) {
-                    self.update_subset(query, rewrite, &written, state).await
-                } else {
-                    self.update_count(query, rewrite, &written, state).await
-                };
-                requests.extend(checks);
+                requests.extend(self.update_kept(r, rewrite, &written, state).await);
                 continue;
             }
             // An extended reference's sync: the query for the holders, then their rewrite.

@@ -302,20 +302,12 @@ impl<'a> Generator<'a> {
                 d.name, c.name
             )));
         };
-        let partition_key = match lookup(&source.body, &of.partition_key_from) {
-            Some(Value::String(value)) => value.clone(),
-            other => {
-                return Err(VerifyError::Samples(format!(
-                    "the copy `{}` in `{}` takes its partition key from `{}` of `{}`, which is {} in the sample `{}`",
-                    d.name,
-                    c.name,
-                    of.partition_key_from,
-                    of.document_type,
-                    what_is(other),
-                    source.id
-                )))
-            }
-        };
+        let partition_key = string_in(lookup(&source.body, &of.partition_key_from), |what| {
+            format!(
+                "the copy `{}` in `{}` takes its partition key from `{}` of `{}`, which is {what} in the sample `{}`",
+                d.name, c.name, of.partition_key_from, of.document_type, source.id
+            )
+        })?;
         let mut body = Map::new();
         body.insert("id".into(), json!(source.id));
         body.insert("type".into(), json!(d.discriminator));
@@ -370,10 +362,13 @@ pub(super) fn seed_of(instance: &Instance, revision: u32) -> Seed<'_> {
     }
 }
 
-/// How a value that should be a string is not: `missing`, or `not a string (…)`.
-pub(super) fn what_is(value: Option<&Value>) -> String {
-    match value {
+/// The string `value` holds; else the error `problem` words from how it is not one
+/// (`missing`, or `not a string (…)`).
+pub(super) fn string_in(value: Option<&Value>, problem: impl FnOnce(String) -> String) -> Result<String, VerifyError> {
+    let what = match value {
+        Some(Value::String(value)) => return Ok(value.clone()),
         None => "missing".to_string(),
         Some(value) => format!("not a string ({value})"),
-    }
+    };
+    Err(VerifyError::Samples(problem(what)))
 }

@@ -79,14 +79,8 @@ pub(super) fn view(
             }
         }
         if i == last_write {
-            b.send();
+            b.send(true);
         }
-    }
-    if b.batches > 1 && b.claims {
-        return Err(format!(
-            "it claims values and writes {} logical partitions, whose batches cannot release the claims of one already written",
-            b.batches
-        ));
     }
     let written: Vec<String> = mains.iter().map(|m| m.purpose.to_string()).collect();
     docs[0] = headline(op, &written.join("; "));
@@ -97,7 +91,7 @@ pub(super) fn view(
         (None, 0 | 1) => {}
         (advice, batches) => {
             docs.extend(advice.map(|a| format!("It is {a}.")));
-            docs.extend(partitions_docs(batches, mains));
+            docs.extend(partitions_docs(batches, mains, b.claims));
         }
     }
     docs.extend(sent_in_order(op));
@@ -111,9 +105,9 @@ pub(super) fn view(
     Ok(view)
 }
 
-/// What a function that writes `batches` (several) transactional batches leaves when
-/// one fails part-way, and whether calling it again is safe.
-fn partitions_docs(batches: usize, mains: &[&Request]) -> Vec<String> {
+/// What a function that writes `batches` (several) transactional batches (with
+/// `claims` or not) leaves when one fails part-way, and whether calling it again is safe.
+fn partitions_docs(batches: usize, mains: &[&Request], claims: bool) -> Vec<String> {
     let mut out = vec![format!(
         "This function sends them in that order, one transactional batch per logical partition ({batches}): not atomic across them. A batch that fails writes nothing of its own, and the batches before it stay written: readers may see those without the rest."
     )];
@@ -123,6 +117,9 @@ fn partitions_docs(batches: usize, mains: &[&Request]) -> Vec<String> {
     } else {
         "Calling it again after a failure part-way is not safe as it is: a create already written fails with `Error::Exists` and a delete already done fails its batch; call it again with only what was not written.".into()
     });
+    if claims {
+        out.push("Its values are claimed before the first batch. Once a batch is written its documents keep their claims; a batch that fails releases the claims of its documents and of those after it. The claims of deleted documents are released after the last batch, so a failure part-way leaves them taken until they are released.".into());
+    }
     out
 }
 
@@ -145,6 +142,10 @@ struct Body {
     etags: Vec<String>,
     /// How many batches it sends.
     batches: usize,
+    /// The claim documents' types (`super::unique_claims::TicketCodeClaim::TYPE`) each
+    /// element's claims make, and the elements the batch being made writes.
+    claimed: Vec<(String, Vec<String>)>,
+    written: Vec<String>,
 }
 
 impl Body {
@@ -154,6 +155,9 @@ impl Body {
         let line = format!("{}. {}: {}", self.steps.len() + 1, request_line(r), r.purpose);
         match &r.purpose {
             Purpose::Write { element, each } => self.write(cx, r, element, each.is_some(), line)?,
+            // The document that embeds a written element: the caller gives it with the
+            // element changed in it, and it is rewritten like any other.
+            Purpose::RewriteEmbedding { document, .. } => self.write(cx, r, document, false, line)?,
             Purpose::Claim { element, each, .. } | Purpose::ReleaseClaim { element, each, .. } => {
                 self.claim(cx, mains, r, element, each.is_some(), line)?
             }
@@ -211,7 +215,7 @@ impl Body {
         let ident = Self::ident(element, several);
         let batch = (r.container.clone(), r.partition_key().cloned());
         if self.batch.as_ref() != Some(&batch) {
-            self.send();
+            self.send(false);
             self.batch = Some(batch);
             (self.field, self.handle) = (handle.field.clone(), handle.handle.clone());
             (self.first, self.aggregate) = (ident.clone(), element.to_string());
@@ -229,6 +233,7 @@ impl Body {
             return Err(format!("it writes `{element}` twice"));
         }
         self.params.push((ident.clone(), json!({"ident": ident, "ty": ty})));
+        self.written.push(element.to_string());
         let op = match write {
             WriteKind::Create => "rt::Op::Create(body)",
             WriteKind::Replace => "rt::Op::write(body, &document.etag)",
@@ -247,16 +252,24 @@ impl Body {
     }
 
     /// The batch made since the last, sent after its last write step (nothing when
-    /// no write is waiting).
-    fn send(&mut self) {
-        let Some(last) = self.steps.iter_mut().rev().find(|s| !s["write"].is_null()) else {
+    /// no write is waiting); unless it is the `last`, the claims of its documents are
+    /// theirs once it is written (a later batch that fails does not release them).
+    fn send(&mut self, last: bool) {
+        let written = std::mem::take(&mut self.written);
+        let Some(last_step) = self.steps.iter_mut().rev().find(|s| !s["write"].is_null()) else {
             return;
         };
-        if !last["write"]["send"].is_null() {
+        if !last_step["write"]["send"].is_null() {
             return;
         }
+        let kept: Vec<&String> = self
+            .claimed
+            .iter()
+            .filter(|(element, _)| !last && written.contains(element))
+            .flat_map(|(_, types)| types)
+            .collect();
         let first = &self.first;
-        last["write"]["send"] = json!({
+        last_step["write"]["send"] = json!({
             "line": format!("The writes above, as one transactional batch in the partition of `{first}`: all or none."),
             "key": format!("{first}.partition_key()"),
             "field": self.field,
@@ -264,6 +277,7 @@ impl Body {
             "aggregate": self.aggregate,
             "etags": std::mem::take(&mut self.etags),
             "claims": self.claims,
+            "keep": (!kept.is_empty()).then(|| kept.iter().map(|t| t.as_str()).collect::<Vec<_>>().join(", ")),
         });
         self.batches += 1;
     }
@@ -287,6 +301,11 @@ impl Body {
         let set =
             claim_set_of(cx.claim_sets, module, owner).ok_or_else(|| format!("`{owner}` has no claim function"))?;
         let claim = matches!(r.purpose, Purpose::Claim { .. });
+        if claim {
+            let types = cx.claim_sets.iter().filter(|s| s.function == set);
+            let types = types.flat_map(|s| s.claims.iter().map(|c| format!("{}::TYPE", c.document)));
+            self.claimed.push((element.to_string(), types.collect()));
+        }
         self.claims = true;
         let documents = Self::documents(element, several, r.write().unwrap_or(WriteKind::Create));
         let (claim, release) = if claim { (Some(set), None) } else { (None, Some(set)) };

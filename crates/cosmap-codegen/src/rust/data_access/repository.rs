@@ -4,7 +4,9 @@
 use super::*;
 
 /// The repository of aggregate `root` (in container `c`): its members, its load, the
-/// values a save recomputes or leaves to the workers, its claims; or why there is none.
+/// values a save recomputes or leaves to the workers, its claims; or why a view of it
+/// cannot be made (a document type the Rust view lacks, a value kept of a document
+/// outside the aggregate).
 pub(super) fn aggregate(
     c: &cosmap_mapper::Container,
     cv: &ContainerView,
@@ -14,15 +16,13 @@ pub(super) fn aggregate(
     claim_sets: &[ClaimSetView],
 ) -> Result<AggregateView, String> {
     let rv = doc_view(cv, &root.name)?;
-    let own = |d: &&DocumentType| !matches!(d.role, Role::Root | Role::Copy | Role::Claim);
-    let members: Vec<&DocumentType> = c.document_types.iter().filter(own).collect();
-    if let Some(why) = no_repository(c, root, &members) {
-        return Err(why);
-    }
+    let own = |d: &&DocumentType| !matches!(d.role, Role::Root | Role::Copy | Role::Claim) && of_root(c, root, d);
+    let documents: Vec<&DocumentType> = c.document_types.iter().filter(own).collect();
+    let unnamed = unnamed(c, root, &documents);
     let (load_params, load_key) = load_of(rv);
-    let members = member_views(cv, &members, claim_sets);
+    let members = member_views(cv, &documents, claim_sets);
     let levels = c.partition_key_properties();
-    let load_sql = (!members.is_empty()).then(|| load_sql(root, &members, &levels));
+    let load_sql = (!members.is_empty() && unnamed.is_none()).then(|| load_sql(root, &members, &levels));
     let key_bindings: Vec<String> = if levels.len() <= 1 {
         vec!["rt::bind(query, \"@key0\", &partition_key)?".to_string()]
     } else {
@@ -31,6 +31,7 @@ pub(super) fn aggregate(
             .collect()
     };
     let derived = derived_values(root, &members)?;
+    let member_derived = member_derived(&documents, &members)?;
     let claim_set = claim_set_of(claim_sets, &cv.module, &root.name);
     let member_claims = members.iter().any(|m| m.claim_set.is_some());
     let claims = claim_set.is_some() || member_claims;
@@ -54,43 +55,54 @@ pub(super) fn aggregate(
         claim_set,
         claims,
         member_claims,
+        recomputes: !derived.is_empty() || !member_derived.is_empty(),
         derived,
+        member_derived,
         kept_by_workers: kept_by_workers(root),
+        unnamed,
     })
 }
 
-/// Why aggregate `root` (in `c`, with `members`) has no repository: members of several
-/// aggregates in one container, members under a key that does not name their root, or a
-/// member that keeps counts or subsets of its own children in the batch.
-fn no_repository(c: &cosmap_mapper::Container, root: &DocumentType, members: &[&DocumentType]) -> Option<String> {
-    if !members.is_empty() && c.aggregates.len() > 1 {
-        return Some(format!(
-            "container `{}` holds more than one aggregate and members of them, which the repository cannot tell apart yet",
-            c.name
-        ));
+/// Whether member `d` of container `c` belongs to `root`'s aggregate: the container
+/// holds no other, or its containment leads up to the root (members carry their
+/// `type`, so `load` asks for the types of this aggregate's members alone).
+fn of_root(c: &cosmap_mapper::Container, root: &DocumentType, d: &DocumentType) -> bool {
+    if c.aggregates.len() <= 1 {
+        return true;
     }
+    let mut at = d;
+    for _ in 0..c.document_types.len() {
+        let Some(k) = &at.containment else { return false };
+        if k.holder == root.source {
+            return true;
+        }
+        let holder = c
+            .document_types
+            .iter()
+            .find(|x| x.source == k.holder && x.role != Role::Copy);
+        let Some(holder) = holder else { return false };
+        at = holder;
+    }
+    false
+}
+
+/// Why `load` cannot find the `members` of aggregate `root` (in `c`): they carry only
+/// a partition key that does not hold the root's identity, which other aggregates
+/// share, and nothing that names their root. Then `load` reads the root alone, and the
+/// repository's docs say so.
+fn unnamed(c: &cosmap_mapper::Container, root: &DocumentType, members: &[&DocumentType]) -> Option<String> {
     let identity = match &root.id {
         IdSource::Identity { attribute } => attribute.clone(),
         IdSource::Assigned => String::new(),
     };
     let levels = c.partition_key_properties();
-    if !members.is_empty() && !levels.iter().any(|l| *l == identity) {
-        return Some(format!(
-            "its partition key ({}) holds other aggregates too, and its members do not say which root they belong to",
+    let types: Vec<String> = members.iter().map(|d| format!("`{}`", d.name)).collect();
+    (!members.is_empty() && !levels.iter().any(|l| *l == identity)).then(|| {
+        format!(
+            "Its members ({}) carry only the partition key ({}), which other aggregates share, and nothing that names their root: `load` reads the root alone (give the aggregate its members before a save); a save writes the root and the members it holds and deletes only those it loaded or saved and no longer holds; `delete` deletes the root and the members it saved.",
+            types.join(", "),
             levels.join(", ")
-        ));
-    }
-    let batch_kept = |d: &DocumentType| {
-        d.computed.iter().any(|v| v.kept == cosmap_mapper::Keeping::Batch)
-            || d.embedded.iter().any(|e| {
-                e.subset
-                    .as_ref()
-                    .is_some_and(|s| s.kept == cosmap_mapper::Keeping::Batch)
-            })
-    };
-    members.iter().any(|d| batch_kept(d)).then(|| {
-        "a member keeps counts or subsets of its own children in the batch, which a save of the whole aggregate does not recompute; write it with the access patterns' requests"
-            .to_string()
+        )
     })
 }
 
@@ -194,18 +206,24 @@ fn derived_values(root: &DocumentType, members: &[MemberView]) -> Result<Vec<Der
                 format!("it keeps `{property}` of `{document_type}`, not a member of it, in the batch of their writes; write it with the access patterns' requests")
             })
     };
-    let mut out = Vec::new();
-    for v in root.computed.iter().filter(|v| v.kept == cosmap_mapper::Keeping::Batch) {
-        out.push(DerivedView {
-            property: v.name.clone(),
-            member: member(&v.document_type, &v.name)?,
-            subset: None,
-        });
-    }
-    for e in &root.embedded {
-        let Some(of) = e.subset.as_ref().filter(|s| s.kept == cosmap_mapper::Keeping::Batch) else {
-            continue;
-        };
+    batch_kept(root)
+        .map(|(property, document_type, subset)| {
+            Ok(DerivedView {
+                member: member(document_type, &property)?,
+                property,
+                subset,
+            })
+        })
+        .collect()
+}
+
+/// What `d` keeps of its children in their batch: each count's and subset's property,
+/// the children's document type, and for a subset which of them and as what.
+fn batch_kept(d: &DocumentType) -> impl Iterator<Item = (String, &str, Option<SubsetItemsView>)> {
+    let counts = d.computed.iter().filter(|v| v.kept == cosmap_mapper::Keeping::Batch);
+    let counts = counts.map(|v| (v.name.clone(), v.document_type.as_str(), None));
+    let subsets = d.embedded.iter().filter_map(|e| {
+        let of = e.subset.as_ref().filter(|s| s.kept == cosmap_mapper::Keeping::Batch)?;
         let (identity, kept) = subset_items(e);
         let sort = of
             .sort
@@ -215,16 +233,48 @@ fn derived_values(root: &DocumentType, members: &[MemberView]) -> Result<Vec<Der
                 descending: k.starts_with('-'),
             })
             .collect();
-        out.push(DerivedView {
-            property: e.name.clone(),
-            member: member(&of.document_type, &e.name)?,
-            subset: Some(SubsetItemsView {
-                identity,
-                kept,
-                sort,
-                newest: of.newest,
-            }),
-        });
+        let items = SubsetItemsView {
+            identity,
+            kept,
+            sort,
+            newest: of.newest,
+        };
+        Some((e.name.clone(), of.document_type.as_str(), Some(items)))
+    });
+    counts.chain(subsets)
+}
+
+/// The counts and subsets the `documents` of the aggregate (its members, as `views`)
+/// keep of their own children in the batch: each child names its holder by its parent
+/// link (a separated value object's), else by the holder's identity, as the mapper's
+/// writes do; a child outside the aggregate is an error, as a save cannot recompute it.
+fn member_derived(documents: &[&DocumentType], views: &[MemberView]) -> Result<Vec<MemberDerivedView>, String> {
+    let mut out = Vec::new();
+    for (d, holder) in documents.iter().zip(views) {
+        let identity = match &d.id {
+            IdSource::Identity { attribute } => attribute.clone(),
+            IdSource::Assigned => "id".to_string(),
+        };
+        for (property, document_type, subset) in batch_kept(d) {
+            let found = documents.iter().zip(views).find(|(c, _)| c.name == document_type);
+            let Some((child, member)) = found else {
+                return Err(format!(
+                    "its `{}` keeps `{property}` of `{document_type}`, not a member of it, in the batch of their writes; write it with the access patterns' requests",
+                    d.name
+                ));
+            };
+            let link = match &child.parent {
+                Some(link) if link.entity == d.source => link.property.clone(),
+                _ => identity.clone(),
+            };
+            out.push(MemberDerivedView {
+                holder: holder.ident.clone(),
+                property,
+                member: member.ident.clone(),
+                link,
+                subset,
+            });
+        }
     }
     Ok(out)
 }

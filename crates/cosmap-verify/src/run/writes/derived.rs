@@ -4,6 +4,17 @@
 
 use super::*;
 
+/// A count or subset kept on a parent: the `query` (from the change feed) and the
+/// `rewrite` of parent document type `document`'s `property`, either absent, and the
+/// outcome the first of them starts.
+struct KeptOnParent<'r> {
+    query: Option<&'r Request>,
+    rewrite: Option<&'r Request>,
+    document: &'r str,
+    property: &'r str,
+    outcome: RequestOutcome,
+}
+
 impl Run<'_> {
     /// The sync of an ancestors list after a tree element was replaced (renamed or
     /// moved): `query` must find every live document whose list holds it; each found
@@ -36,14 +47,11 @@ impl Run<'_> {
             .filter(|s| s.container == c.name && s.document_type == *document && position(&s.body).is_some())
             .map(|s| s.id.clone())
             .collect();
-        outcome.parameters = super::super::all_bound_to(query, &changed.id);
-        let sql = query.sql().unwrap_or_default().to_string();
-        let found = match self.query(&c.name, &sql, &outcome.parameters, None).await {
+        let (probed, found) = match self.sync_query(query, outcome, &c.name, &changed.id, None).await {
             Ok(found) => found,
-            Err(cause) => return vec![error(outcome, cause)],
+            Err(failed) => return vec![failed],
         };
-        let judged = super::super::reads::judge(outcome, &found, |_| true);
-        let mut checks = vec![self.probed(judged, query, &changed.id, false).await];
+        let mut checks = vec![probed];
         let Some(rewrite) = rewrite else {
             return checks;
         };
@@ -85,6 +93,28 @@ impl Run<'_> {
         checks
     }
 
+    /// A sync's `query` for what holds `changed` in container `container` (in
+    /// `partition`, when one), every parameter bound to `changed`, judged against
+    /// `outcome`'s expected ids and probed, with the documents it found; the error
+    /// when it cannot run.
+    async fn sync_query(
+        &self,
+        query: &Request,
+        mut outcome: RequestOutcome,
+        container: &str,
+        changed: &str,
+        partition: Option<&Key>,
+    ) -> Result<(RequestOutcome, Vec<Value>), RequestOutcome> {
+        outcome.parameters = super::super::all_bound_to(query, changed);
+        let sql = query.sql().unwrap_or_default().to_string();
+        let found = match self.query(container, &sql, &outcome.parameters, partition).await {
+            Ok(found) => found,
+            Err(cause) => return Err(error(outcome, cause)),
+        };
+        let judged = super::super::reads::judge(outcome, &found, |_| true);
+        Ok((self.probed(judged, query, changed, partition.is_some()).await, found))
+    }
+
     /// The sync of an extended reference after its target was written: `query` must
     /// find every live holder that refers to it; each found is rewritten with the
     /// target's new values (`rewrite`), and a point read of each must then show them
@@ -117,17 +147,16 @@ impl Run<'_> {
                     .is_some_and(|r| !referring(r, &changed.id).is_empty())
         };
         outcome.expected = state.live.iter().filter(|s| refers(s)).map(|s| s.id.clone()).collect();
-        // Every parameter names the changed document's identity.
-        outcome.parameters = super::super::all_bound_to(query, &changed.id);
         let partition = (query.kind() == OperationKind::SinglePartitionQuery).then(|| Key::one(changed.id.clone()));
         outcome.partition_key = partition.as_ref().map(Key::to_string);
-        let sql = query.sql().unwrap_or_default().to_string();
-        let found = match self.query(&c.name, &sql, &outcome.parameters, partition.as_ref()).await {
+        let (probed, found) = match self
+            .sync_query(query, outcome, &c.name, &changed.id, partition.as_ref())
+            .await
+        {
             Ok(found) => found,
-            Err(cause) => return vec![error(outcome, cause)],
+            Err(failed) => return vec![failed],
         };
-        let judged = super::super::reads::judge(outcome, &found, |_| true);
-        let mut checks = vec![self.probed(judged, query, &changed.id, partition.is_some()).await];
+        let mut checks = vec![probed];
         let Some(rewrite) = rewrite else {
             return checks;
         };
@@ -268,23 +297,52 @@ impl Run<'_> {
         Some((c, c.document_type(document)?))
     }
 
-    /// A count kept on the parent of the child just written (computedValue): the
-    /// `recount` query (from the change feed) must find the live children; the
-    /// `rewrite` stores their number in the parent, and a point read must show it.
-    pub(super) async fn update_count(
+    /// A count or subset kept on a parent: `r`, its query (from the change feed) or its
+    /// rewrite alone, and the `rewrite` that follows the query, if any.
+    pub(super) async fn update_kept(
         &self,
-        recount: Option<&Request>,
+        r: &Request,
         rewrite: Option<&Request>,
         written: &[Written],
         state: &mut WriteState,
     ) -> Vec<RequestOutcome> {
-        let Some(first) = recount.or(rewrite) else {
+        let (Purpose::UpdateCount { document, property, .. } | Purpose::UpdateSubset { document, property, .. }) =
+            &r.purpose
+        else {
             return Vec::new();
         };
-        let Purpose::UpdateCount { document, property, .. } = &first.purpose else {
-            return Vec::new();
+        let query = (r.kind() != OperationKind::Write).then_some(r);
+        let outcome = self.outcome(r);
+        let kept = KeptOnParent {
+            query,
+            rewrite,
+            document,
+            property,
+            outcome,
         };
-        let outcome = self.outcome(first);
+        if matches!(r.purpose, Purpose::UpdateSubset { .. }) {
+            self.update_subset(kept, written, state).await
+        } else {
+            self.update_count(kept, written, state).await
+        }
+    }
+
+    /// A count kept on the parent of the child just written (computedValue): the
+    /// `recount` query (from the change feed) must find the live children; the
+    /// `rewrite` stores their number in the parent, and a point read must show it.
+    async fn update_count(
+        &self,
+        kept: KeptOnParent<'_>,
+        written: &[Written],
+        state: &mut WriteState,
+    ) -> Vec<RequestOutcome> {
+        let KeptOnParent {
+            query: recount,
+            rewrite,
+            document,
+            property,
+            outcome,
+        } = kept;
         let found = self
             .rewritten(rewrite, document)
             .and_then(|(c, d)| Some((c, d, d.computed.iter().find(|v| v.name == *property)?)));
@@ -330,16 +388,9 @@ impl Run<'_> {
             checks.push(self.probed(checked, q, &parent.id, scoped).await);
         }
         if let Some(w) = rewrite {
-            let mut body = parent.body.clone();
-            if let Value::Object(map) = &mut body {
-                map.insert(v.name.clone(), Value::from(expected));
-            }
             let shown = |read: &Value| read.get(&v.name).map_or_else(|| "nothing".into(), Value::to_string);
-            let outcome = self.outcome(w);
-            checks.push(
-                self.rewrite_parent(outcome, &pc.name, &parent, body, state, shown)
-                    .await,
-            );
+            let stored = (v.name.as_str(), Value::from(expected));
+            checks.push(self.rewrite_parent(w, &pc.name, &parent, stored, state, shown).await);
         }
         checks
     }
@@ -347,20 +398,19 @@ impl Run<'_> {
     /// A subset kept on the parent of the child just written (`subset`): the `query`
     /// (from the change feed) must return the parent's newest live children in order;
     /// the `rewrite` stores them in the parent, and a point read must show them.
-    pub(super) async fn update_subset(
+    async fn update_subset(
         &self,
-        query: Option<&Request>,
-        rewrite: Option<&Request>,
+        kept: KeptOnParent<'_>,
         written: &[Written],
         state: &mut WriteState,
     ) -> Vec<RequestOutcome> {
-        let Some(first) = query.or(rewrite) else {
-            return Vec::new();
-        };
-        let Purpose::UpdateSubset { document, property, .. } = &first.purpose else {
-            return Vec::new();
-        };
-        let outcome = self.outcome(first);
+        let KeptOnParent {
+            query,
+            rewrite,
+            document,
+            property,
+            outcome,
+        } = kept;
         let found = self.rewritten(rewrite, document).and_then(|(c, d)| {
             let e = d.embedded.iter().find(|e| e.name == *property)?;
             Some((c, d, e, e.subset.as_ref()?))
@@ -404,16 +454,9 @@ impl Run<'_> {
             checks.push(self.probed(checked, q, &parent.id, scoped).await);
         }
         if let Some(w) = rewrite {
-            let mut body = parent.body.clone();
-            if let Value::Object(map) = &mut body {
-                map.insert(e.name.clone(), Value::Array(items));
-            }
             let shown = |read: &Value| ids_of(read.get(&e.name).and_then(Value::as_array)).join(", ");
-            let outcome = self.outcome(w);
-            checks.push(
-                self.rewrite_parent(outcome, &pc.name, &parent, body, state, shown)
-                    .await,
-            );
+            let stored = (e.name.as_str(), Value::Array(items));
+            checks.push(self.rewrite_parent(w, &pc.name, &parent, stored, state, shown).await);
         }
         checks
     }
@@ -450,18 +493,23 @@ impl Run<'_> {
             .await
     }
 
-    /// Rewrites `parent` in container `container` with `body` (a count or subset kept
-    /// on it), then reads it back: `shown` of what the server holds must equal `shown`
-    /// of what was written.
+    /// Rewrites `parent` in container `container` (the request `rewrite`) with its
+    /// property `name` set to `value` (a count or subset kept on it), then reads it back:
+    /// `shown` of what the server holds must equal `shown` of what was written.
     pub(super) async fn rewrite_parent(
         &self,
-        mut outcome: RequestOutcome,
+        rewrite: &Request,
         container: &str,
         parent: &Sample,
-        body: Value,
+        (name, value): (&str, Value),
         state: &mut WriteState,
         shown: impl Fn(&Value) -> String,
     ) -> RequestOutcome {
+        let mut outcome = self.outcome(rewrite);
+        let mut body = parent.body.clone();
+        if let Value::Object(map) = &mut body {
+            map.insert(name.to_string(), value);
+        }
         outcome.partition_key = Some(parent.partition_key.to_string());
         outcome.id = Some(parent.id.clone());
         let wanted = shown(&body);
