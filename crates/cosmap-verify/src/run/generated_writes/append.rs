@@ -24,7 +24,7 @@ impl Run<'_> {
         };
         let append = match self.planned_append(r, state) {
             Ok(append) => append,
-            Err(outcome) => return pattern_outcome(op, vec![outcome]),
+            Err(outcome) => return pattern_outcome(op, vec![*outcome]),
         };
         let database = self
             .connection

@@ -29,7 +29,7 @@ impl Run<'_> {
     pub(super) async fn append_to_bucket(&self, r: &Request, state: &mut WriteState) -> RequestOutcome {
         let append = match self.planned_append(r, state) {
             Ok(append) => append,
-            Err(outcome) => return outcome,
+            Err(outcome) => return *outcome,
         };
         let (c, pk, id) = (append.container, &append.key, &append.id);
         let current = match self.point_read(c, pk, id).await {
@@ -54,22 +54,29 @@ impl Run<'_> {
 
     /// The append request `r` sends: a new item at the end of the latest window of the
     /// first parent's buckets, whose bucket the request's id must name (the item's
-    /// window, worked out from the model); or the failed outcome.
-    pub(crate) fn planned_append<'r>(&'r self, r: &Request, state: &WriteState) -> Result<Append<'r>, RequestOutcome> {
+    /// window, worked out from the model); or the failed outcome (boxed: it is large).
+    pub(crate) fn planned_append<'r>(
+        &'r self,
+        r: &Request,
+        state: &WriteState,
+    ) -> Result<Append<'r>, Box<RequestOutcome>> {
         let outcome = self.outcome(r);
         let Some((c, d, b)) = self.bucket_of(r) else {
-            return Err(fail(outcome, format!("`{}` holds no buckets", r.container)));
+            return Err(Box::new(fail(outcome, format!("`{}` holds no buckets", r.container))));
         };
         // The latest bucket of the first parent, and a new item at its window's end.
         let Some(last) = state.latest_bucket(c, d) else {
-            return Err(fail(outcome, format!("there is no `{}` to append to", d.name)));
+            return Err(Box::new(fail(
+                outcome,
+                format!("there is no `{}` to append to", d.name),
+            )));
         };
         let before = bucket_items(b, &last.body);
         let made = new_bucket_item(b, &last, &before).and_then(|(item, window)| {
             // The id the request names, bound from the item; the model says what it must be.
             bucket_id(r, &item).map(|id| (item, window, id))
         });
-        let (item, window, id) = made.map_err(|reason| fail(outcome.clone(), reason))?;
+        let (item, window, id) = made.map_err(|reason| Box::new(fail(outcome.clone(), reason)))?;
         let mut outcome = outcome;
         outcome.partition_key = Some(last.partition_key.to_string());
         outcome.id = Some(id.clone());
@@ -77,10 +84,10 @@ impl Run<'_> {
         if id != window {
             let what = b.window.as_str();
             let reason = format!("the request appends to `{id}`, but the item's {what} is `{window}`");
-            return Err(fail(outcome, reason));
+            return Err(Box::new(fail(outcome, reason)));
         }
         if self.client(&c.name).is_err() {
-            return Err(fail(outcome, format!("there is no container `{}`", c.name)));
+            return Err(Box::new(fail(outcome, format!("there is no container `{}`", c.name))));
         }
         let key = last.partition_key.clone();
         Ok(Append {
