@@ -8,8 +8,11 @@
 //! request, the generated workers are run, and what is stored afterwards is judged as
 //! the plan's write is (`run/generated_writes.rs`): the document, its claims, its
 //! copies and feed entries, a duplicate refused, and the counts, subsets, extended
-//! references and ancestors lists it keeps as the plan's requests would leave them. What the generated code does not answer or write runs
-//! as the plan says; [`unjudged_write`] says why a write is not judged on the code.
+//! references and ancestors lists it keeps as the plan's requests would leave them. So
+//! is a write of an aggregate's root and members (every document and claim) and an
+//! append to a bucket (the bucket read back). What the generated code does not answer
+//! or write runs as the plan says; [`unjudged_write`] says why a write is not judged on
+//! the code.
 
 use std::collections::BTreeMap;
 use std::future::Future;
