@@ -26,7 +26,7 @@ pub(super) fn is_aggregate(mains: &[&Request]) -> bool {
 
 /// Why the aggregate write of `mains` is not judged on the generated code (`None`: it
 /// is): its first write must be the root's, once, and every write a document of its
-/// own in one container (what a generated aggregate write sends in one batch).
+/// own in the root's partition (what a generated aggregate write sends in one batch).
 pub(super) fn unjudged(mains: &[&Request]) -> Option<String> {
     let first = mains.first()?;
     if first.purpose.each().is_some() {
@@ -38,10 +38,13 @@ pub(super) fn unjudged(mains: &[&Request]) -> Option<String> {
             r.purpose
         ));
     }
+    if mains.iter().any(|r| r.container != first.container) {
+        return Some("it writes documents of several containers: not judged on the generated code".into());
+    }
     mains
         .iter()
-        .any(|r| r.container != first.container)
-        .then(|| "it writes documents of several containers: not judged on the generated code".into())
+        .any(|r| r.partition_key() != first.partition_key())
+        .then(|| "it writes members in other partitions than its root's: not judged on the generated code yet".into())
 }
 
 /// Whether request `r` (beside an aggregate's own writes) is judged on what the
