@@ -175,7 +175,8 @@ impl<'m, 't> Assembler<'m, 't> {
                     .map(|e| e.identity.as_str())
                     .unwrap_or_default();
                 mr3_entities::record(entity, identity, &aggregate.root, &plan.name, root_identity, self.trace);
-                let mut document = self.document(plan, entity, Role::Entity, None, &mut separated);
+                let parent = self.parent_link(entity);
+                let mut document = self.document(plan, entity, Role::Entity, parent, &mut separated);
                 document.containment = self.model.parent_relationship(entity).map(Containment::of);
                 documents.push(document);
             }
@@ -195,6 +196,18 @@ impl<'m, 't> Assembler<'m, 't> {
             rules: plan.rules.clone(),
             document_types: documents.into(),
         }
+    }
+
+    /// The link a member entity's documents carry to the member entity that holds it
+    /// (a post to its thread, both members of the forum): the partition key names the
+    /// root alone, so without it the entity's documents could not be told apart by
+    /// parent. `None` when its parent is the root.
+    fn parent_link(&self, entity: &str) -> Option<ParentLink> {
+        let parent = self
+            .model
+            .parent_relationship(entity)
+            .filter(|rel| rel.from != entity)?;
+        member_entity_link(self.model, &parent.from)
     }
 
     fn document(
@@ -292,13 +305,7 @@ impl<'m, 't> Assembler<'m, 't> {
                 }
                 Placement::Separate => {
                     if !separated.iter().any(|d| d.source == vo.name) {
-                        let parent = match model.element(element) {
-                            Some(Element::Entity(e)) if !model.is_root(element) => Some(ParentLink {
-                                entity: e.name.clone(),
-                                property: e.identity.clone(),
-                            }),
-                            _ => None,
-                        };
+                        let parent = member_entity_link(model, element);
                         let mut document = self.document(plan, &vo.name, Role::ValueObject, parent, separated);
                         document.containment = Some(Containment::of(rel));
                         separated.push(document);
@@ -313,6 +320,18 @@ impl<'m, 't> Assembler<'m, 't> {
                 node.references.extend(reference);
             }
         }
+    }
+}
+
+/// The link to `element` a document it holds carries: its identity, when `element` is
+/// a member entity (not its aggregate's root).
+fn member_entity_link(model: &DomainModel, element: &str) -> Option<ParentLink> {
+    match model.element(element) {
+        Some(Element::Entity(e)) if !model.is_root(element) => Some(ParentLink {
+            entity: e.name.clone(),
+            property: e.identity.clone(),
+        }),
+        _ => None,
     }
 }
 

@@ -405,3 +405,44 @@ fn filter_paths_follow_the_named_reference() {
         "SELECT * FROM c WHERE c.place.city = @placeCity AND c.type = 'review'"
     );
 }
+
+/// A member entity held by another member entity (a post by its thread, both members
+/// of the forum) carries its holder's identity as a parent link: the reads of one
+/// thread's posts, and the count of each thread's posts, name the thread (they took
+/// every post of the forum's partition before).
+#[test]
+fn a_member_entity_under_a_member_entity_links_to_it() {
+    let m = map(
+        &common::test_model("member-entity-under-a-member-entity"),
+        &Options::default(),
+    );
+    let post = m
+        .container("Forum")
+        .and_then(|c| c.document_type("Post"))
+        .expect("posts");
+    let link = post.parent.as_ref().expect("a parent link");
+    assert_eq!((link.entity.as_str(), link.property.as_str()), ("Thread", "threadId"));
+    let thread = m
+        .container("Forum")
+        .and_then(|c| c.document_type("Thread"))
+        .expect("threads");
+    assert!(
+        thread.parent.is_none(),
+        "a thread hangs from the root: {:?}",
+        thread.parent
+    );
+    let read = common::op(&m, "a thread with its posts");
+    let sql = read.requests[0].sql().expect("a query");
+    assert!(sql.contains("c.threadId = @threadId"), "{sql}");
+    // The count is kept on the thread, or counted by a query that names it.
+    let counted = common::op(&m, "threads of a forum with their post counts");
+    let kept = thread.computed.iter().any(|v| v.counts == "Post");
+    assert!(
+        kept || counted
+            .requests
+            .iter()
+            .filter_map(|r| r.sql())
+            .any(|s| s.contains("c.threadId = ")),
+        "{counted:?}"
+    );
+}

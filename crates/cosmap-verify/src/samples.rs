@@ -270,7 +270,14 @@ impl<'a> Generator<'a> {
                 .filter(|d| !matches!(d.role, Role::Copy | Role::Claim | Role::Root))
                 .collect();
             types.sort_by_key(|d| d.role);
-            for d in types {
+            // Each after its parent: a member entity under another member entity (a
+            // post under its thread) takes its parents' instances.
+            while !types.is_empty() {
+                let ready = types
+                    .iter()
+                    .position(|d| parent_type(c, d).map_or(true, |p| instances.contains_key(&key(&c.name, &p))))
+                    .unwrap_or(0);
+                let d = types.remove(ready);
                 let children = child_instances(c, d, &instances, &limited)?;
                 instances.insert(key(&c.name, &d.name), children);
             }

@@ -148,6 +148,7 @@ impl<'a> Checker<'a> {
     pub(super) fn check_aggregate_clashes(&mut self) {
         let keys = self.partition_keys();
         self.check_separated_document_clashes(&keys);
+        self.check_member_entity_links(&keys);
         let mut unplaced: Vec<(&str, ElementId)> = self
             .index
             .elements
@@ -318,6 +319,53 @@ impl<'a> Checker<'a> {
             }
         }
         separable
+    }
+
+    /// A member entity held by another member entity (a post by its thread) stores that
+    /// entity's identity in its documents, as their parent link (the partition key names
+    /// only the root): it has no identity, nor attribute, of that name.
+    fn check_member_entity_links(&mut self, keys: &[Option<&'a str>]) {
+        let spec = self.spec;
+        for (i, entity) in spec.entities.iter().enumerate() {
+            let Some((_, key)) = self.member_partition_key(keys, &entity.name) else {
+                continue;
+            };
+            // The parent as the model finds it: the first relationship to it from inside
+            // its aggregate, when that comes from another member entity.
+            let aggregate = self.index.aggregate_of.get(entity.name.as_str());
+            let Some(parent) = spec
+                .relationships
+                .iter()
+                .find(|rel| rel.to == entity.name && self.index.aggregate_of.get(rel.from.as_str()) == aggregate)
+                .map(|rel| rel.from.as_str())
+                .filter(|from| *from != entity.name && self.member_partition_key(keys, from).is_some())
+            else {
+                continue;
+            };
+            let Some(link) = self.identity_of(parent).filter(|link| *link != key) else {
+                continue;
+            };
+            let message = || {
+                format!(
+                    "`{link}` is the parent link a document of `{}` carries: the identity of its `{parent}`",
+                    entity.name
+                )
+            };
+            if entity.identity == link {
+                self.report(Diagnostic::new(Self::entity_path(i).key("identity"), message()).help(format!(
+                    "rename this identity: `{}` documents store `{link}` already, as the identity of the `{parent}` that holds them (MR3)",
+                    entity.name
+                )));
+            }
+            if let Some(j) = entity.attributes.iter().position(|a| a.name == link) {
+                self.report(
+                    Diagnostic::new(Self::entity_path(i).key("attributes").index(j).key("name"), message()).help(format!(
+                        "remove or rename this attribute: `{}` documents store `{link}` already, as the identity of the `{parent}` that holds them (MR3)",
+                        entity.name
+                    )),
+                );
+            }
+        }
     }
 
     /// A value object MR4 may separate has no attribute named like a parent link its
