@@ -59,7 +59,8 @@ fn main() -> Result<(), Error> {
             "    Example {{ name: {name:?}, model: {:?}, answers: {module}::calls::ANSWERS, \
              not_judged: {module}::calls::NOT_JUDGED, skipped: {module}::calls::SKIPPED, call: {module}::calls::call, \
              repositories: {module}::calls::REPOSITORIES, load: {module}::calls::load, \
-             writes: {module}::calls::WRITES, write: {module}::calls::write, settle: {module}::calls::settle, \
+             writes: {module}::calls::WRITES, write: {module}::calls::write, \
+             write_aggregate: {module}::calls::write_aggregate, append: {module}::calls::append, settle: {module}::calls::settle, \
              save: {module}::calls::save, delete: {module}::calls::delete, save_new: {module}::calls::save_new }},",
             model.canonicalize()?.display().to_string()
         )?;
@@ -146,10 +147,10 @@ fn why_not_judged(m: &PatternMethod) -> Option<&'static str> {
         | Answer::Buckets => None,
         Answer::Write { .. } if m.params.is_empty() => Some("a write: called by `write`"),
         Answer::Write { .. } => Some("a write that takes parameters besides its document: not called"),
-        Answer::AggregateWrite => {
-            Some("a write of an aggregate's root and members: verify runs the plan's writes; not called")
+        Answer::AggregateWrite { .. } => {
+            Some("a write of an aggregate's root and members: called by `write_aggregate`")
         }
-        Answer::Append => Some("an append to a bucket: verify runs the plan's append; not called"),
+        Answer::Append { .. } => Some("an append to a bucket: called by `append`"),
     }
 }
 
@@ -183,24 +184,101 @@ fn writes(api: &DataApi) -> String {
         })
         .collect();
     let settle = settle(api, &runs);
-    let nothing = "Err(format!(\"no generated write is called for `{pattern}`\"))";
-    let body = if arms.is_empty() {
-        format!("    let _ = (database, document);\n    ::std::boxed::Box::pin(async move {{ {nothing} }})\n")
-    } else {
-        format!(
-            "    ::std::boxed::Box::pin(async move {{\n        \
-             let db = super::{module}::Database::open(database).await.map_err(|e| format!(\"{{e:?}}\"))?;\n        \
-             match pattern {{\n{arms}            _ => {nothing},\n        }}\n    }})\n",
-            module = api.module
-        )
-    };
+    let body = dispatch(api, &arms, "document");
+    let (aggregates, aggregate_arms) = aggregate_writes(api);
+    let aggregate_body = dispatch(api, &aggregate_arms, "documents");
+    let (appends, append_arms) = appends(api);
+    let append_body = dispatch(api, &append_arms, "key, item");
     format!(
-        "/// The write patterns [`write`] calls the generated write of.\n\
-         pub const WRITES: &[&str] = &[\n{names}];\n\n\
+        "/// The write patterns [`write`], [`write_aggregate`] and [`append`] call the generated write of.\n\
+         pub const WRITES: &[&str] = &[\n{names}{aggregates}{appends}];\n\n\
+         /// Calls the generated append of `pattern` on `database` with `item` for the parent whose key is `key`.\n\
+         pub fn append<'a>(\n    database: &'a ::azure_data_cosmos::clients::DatabaseClient,\n    \
+         pattern: &'a str,\n    key: &'a str,\n    item: &'a ::serde_json::Value,\n) -> ::cosmap_verify::generated::Writing<'a> {{\n{append_body}}}\n\n\
          /// Calls the generated write of `pattern` with `document` on `database`.\n\
          pub fn write<'a>(\n    database: &'a ::azure_data_cosmos::clients::DatabaseClient,\n    \
-         pattern: &'a str,\n    document: &'a ::serde_json::Value,\n) -> ::cosmap_verify::generated::Writing<'a> {{\n{body}}}\n\n{settle}"
+         pattern: &'a str,\n    document: &'a ::serde_json::Value,\n) -> ::cosmap_verify::generated::Writing<'a> {{\n{body}}}\n\n\
+         /// Calls the generated write of an aggregate of `pattern` on `database` with `documents`:\n\
+         /// one list per argument, in the method's order.\n\
+         pub fn write_aggregate<'a>(\n    database: &'a ::azure_data_cosmos::clients::DatabaseClient,\n    \
+         pattern: &'a str,\n    documents: &'a [::std::vec::Vec<::serde_json::Value>],\n) -> ::cosmap_verify::generated::Writing<'a> {{\n{aggregate_body}}}\n\n{settle}"
     )
+}
+
+/// The body of a write dispatch with match arms `arms` (none: every call fails), whose
+/// argument besides `database` and `pattern` is `argument`.
+fn dispatch(api: &DataApi, arms: &str, argument: &str) -> String {
+    let nothing = "Err(format!(\"no generated write is called for `{pattern}`\"))";
+    if arms.is_empty() {
+        return format!(
+            "    let _ = (database, {argument});\n    ::std::boxed::Box::pin(async move {{ {nothing} }})\n"
+        );
+    }
+    format!(
+        "    ::std::boxed::Box::pin(async move {{\n        \
+         let db = super::{module}::Database::open(database).await.map_err(|e| format!(\"{{e:?}}\"))?;\n        \
+         match pattern {{\n{arms}            _ => {nothing},\n        }}\n    }})\n",
+        module = api.module
+    )
+}
+
+/// The appends of one example: their names (for `WRITES`) and the match arms of
+/// `append`, each calling the generated append with the parent's key and the item.
+fn appends(api: &DataApi) -> (String, String) {
+    let (mut names, mut arms) = (String::new(), String::new());
+    for m in &api.methods {
+        let Answer::Append { item } = &m.answer else {
+            continue;
+        };
+        let _ = writeln!(names, "    {:?},", m.pattern);
+        let _ = writeln!(
+            arms,
+            "            {:?} => {{\n                let item: {item} = crate::document(item)?;\n                \
+             db.{}(key, &item).await.map_err(|e| format!(\"{{e:?}}\"))\n            }}",
+            m.pattern, m.method
+        );
+    }
+    (names, arms)
+}
+
+/// The aggregate writes of one example: their names (for `WRITES`) and the match arms
+/// of `write_aggregate`, each taking one list of documents per argument (one document
+/// where the argument is one).
+fn aggregate_writes(api: &DataApi) -> (String, String) {
+    let (mut names, mut arms) = (String::new(), String::new());
+    for m in &api.methods {
+        let Answer::AggregateWrite { params } = &m.answer else {
+            continue;
+        };
+        let _ = writeln!(names, "    {:?},", m.pattern);
+        let lists: Vec<String> = (0..params.len()).map(|i| format!("d{i}")).collect();
+        let _ = writeln!(
+            arms,
+            "            {:?} => {{\n                let [{}] = documents else {{\n                    \
+             return Err(format!(\"{} lists of documents expected, not {{}}\", documents.len()));\n                }};",
+            m.pattern,
+            lists.join(", "),
+            params.len()
+        );
+        let mut args = Vec::new();
+        for (i, p) in params.iter().enumerate() {
+            let (ty, take) = if p.several {
+                (format!("::std::vec::Vec<{}>", p.document), "documents")
+            } else {
+                (p.document.clone(), "one")
+            };
+            let binding = if p.mutable { "mut " } else { "" };
+            let _ = writeln!(arms, "                let {binding}a{i}: {ty} = crate::{take}(d{i})?;");
+            args.push(format!("&{binding}a{i}"));
+        }
+        let _ = writeln!(
+            arms,
+            "                db.{}({}).await.map_err(|e| format!(\"{{e:?}}\"))\n            }}",
+            m.method,
+            args.join(", ")
+        );
+    }
+    (names, arms)
 }
 
 /// One match arm: the arguments taken from the binding, the call, its results as JSON.

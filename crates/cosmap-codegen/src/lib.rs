@@ -57,7 +57,9 @@ pub use rust::format_rust;
 pub use rust::render as render_rust;
 pub use rust::render_data_access;
 #[cfg(feature = "data-access")]
-pub use rust::{data_api, Answer, ApiItem, DataApi, Enforcement, MethodParam, PatternMethod, Repository, Worker};
+pub use rust::{
+    data_api, Answer, ApiItem, DataApi, Enforcement, MethodParam, PatternMethod, Repository, Worker, WrittenParam,
+};
 pub use templates::{Templates, OVERRIDES, TEMPLATES};
 pub use write::{check_all, write_all, FileStatus, OutputDir};
 

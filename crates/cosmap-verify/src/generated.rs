@@ -8,8 +8,11 @@
 //! request, the generated workers are run, and what is stored afterwards is judged as
 //! the plan's write is (`run/generated_writes.rs`): the document, its claims, its
 //! copies and feed entries, a duplicate refused, and the counts, subsets, extended
-//! references and ancestors lists it keeps as the plan's requests would leave them. What the generated code does not answer or write runs
-//! as the plan says; [`unjudged_write`] says why a write is not judged on the code.
+//! references and ancestors lists it keeps as the plan's requests would leave them. So
+//! is a write of an aggregate's root and members (every document and claim) and an
+//! append to a bucket (the bucket read back). What the generated code does not answer
+//! or write runs as the plan says; [`unjudged_write`] says why a write is not judged on
+//! the code.
 
 use std::collections::BTreeMap;
 use std::future::Future;
@@ -47,9 +50,11 @@ pub trait Answerer {
     /// `database` (where verify wrote its samples), each as JSON.
     fn answer<'a>(&'a self, database: &'a DatabaseClient, pattern: &'a str, binding: &'a Binding) -> Answering<'a>;
 
-    /// Whether a generated method writes pattern `pattern`'s one document, given as
-    /// JSON (a create, replace or delete): verify then judges that method's write
-    /// instead of sending the plan's (none by default).
+    /// Whether a generated method writes pattern `pattern` — its one document, given
+    /// as JSON (a create, replace or delete: [`write`](Answerer::write)), an
+    /// aggregate's root and members ([`write_aggregate`](Answerer::write_aggregate)) or
+    /// an item appended to a bucket ([`append`](Answerer::append)): verify then judges
+    /// that method's write instead of sending the plan's (none by default).
     fn writes(&self, pattern: &str) -> bool {
         let _ = pattern;
         false
@@ -59,7 +64,33 @@ pub trait Answerer {
     /// write it) on `database`.
     fn write<'a>(&'a self, database: &'a DatabaseClient, pattern: &'a str, document: &'a Value) -> Writing<'a> {
         let _ = (database, document);
-        Box::pin(async move { Err(format!("no generated write of `{pattern}` is called")) })
+        not_called("write", pattern)
+    }
+
+    /// Calls `pattern`'s generated write of an aggregate with `documents`: for each of
+    /// the plan's own writes, in its order (the root's first), the documents it writes
+    /// (one, or a list for a write sent for each member), as JSON.
+    fn write_aggregate<'a>(
+        &'a self,
+        database: &'a DatabaseClient,
+        pattern: &'a str,
+        documents: &'a [Vec<Value>],
+    ) -> Writing<'a> {
+        let _ = (database, documents);
+        not_called("write", pattern)
+    }
+
+    /// Calls `pattern`'s generated append with `item` (its JSON, as verify would
+    /// append it) for the parent whose key is `key`.
+    fn append<'a>(
+        &'a self,
+        database: &'a DatabaseClient,
+        pattern: &'a str,
+        key: &'a str,
+        item: &'a Value,
+    ) -> Writing<'a> {
+        let _ = (database, key, item);
+        not_called("append", pattern)
     }
 
     /// Runs every generated worker until none has a change left to apply: what the
@@ -68,6 +99,13 @@ pub trait Answerer {
         let _ = database;
         Box::pin(async { Ok(()) })
     }
+}
+
+/// A generated `what` (a write, an append) of `pattern` that the [`Answerer`] does not
+/// call: the failure verify reports.
+fn not_called<'a>(what: &str, pattern: &str) -> Writing<'a> {
+    let reason = format!("no generated {what} of `{pattern}` is called");
+    Box::pin(async move { Err(reason) })
 }
 
 /// [`verify`](crate::verify) of `logical` on the in-memory engine with the main

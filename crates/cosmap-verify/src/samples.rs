@@ -383,6 +383,21 @@ impl<'a> Generator<'a> {
         self.sample(c, d, &instance, 0, 0)
     }
 
+    /// A new member of type `document_type` in `container`, unlike every sample
+    /// (`serial` counts the new ones already made), that belongs to `parent`: what an
+    /// aggregate's write adds beside its root.
+    pub fn new_member(
+        &self,
+        container: &str,
+        document_type: &str,
+        serial: usize,
+        parent: &Sample,
+    ) -> Result<Sample, VerifyError> {
+        let (c, d) = self.find(container, document_type)?;
+        let count = self.instances.get(&key(&c.name, &d.name)).map_or(0, Vec::len);
+        self.sample(c, d, &child_instance(d, &parent.instance, count + serial), 0, 0)
+    }
+
     /// `sample` rewritten with new values (same id, partition key, parent and
     /// references). A value a claim holds stays: a replace keeps its claim, and a
     /// change of the value is a claim of the new one and a release of the old.

@@ -9,7 +9,8 @@
 //! every read it answers and judges that answer as it judges the plan's own
 //! requests (`tests/generated_code.rs`). `calls` also writes a write pattern's one
 //! document through its generated method and runs the generated workers (verify then
-//! judges what they stored, `tests/generated_writes.rs`), and loads an aggregate by
+//! judges what they stored, `tests/generated_writes.rs`), an aggregate's root and
+//! members through its generated write, an item through its generated append, and loads an aggregate by
 //! its root's id through the generated repository, for `tests/repositories.rs`.
 
 pub mod repository_writes;
@@ -48,6 +49,12 @@ pub struct Example {
     pub writes: &'static [&'static str],
     /// The generated write of a pattern, called with the document verify gives.
     pub write: for<'a> fn(&'a azure_data_cosmos::clients::DatabaseClient, &'a str, &'a Value) -> Writing<'a>,
+    /// The generated write of an aggregate's pattern, called with the documents verify
+    /// gives: one list per argument, in the method's order.
+    pub write_aggregate: WriteAggregate,
+    /// The generated append of a pattern, called with the parent's key and the item
+    /// verify gives.
+    pub append: Append,
     /// Runs every generated worker until none applies a change.
     pub settle: fn(&azure_data_cosmos::clients::DatabaseClient) -> Writing<'_>,
     /// Saves through its generated repository the aggregate of a root (by type,
@@ -70,6 +77,14 @@ pub type Save = for<'a> fn(
     &'a Value,
     &'a [Value],
 ) -> Writing<'a>;
+
+/// An aggregate's write by pattern name, with one list of documents (JSON) per argument.
+pub type WriteAggregate =
+    for<'a> fn(&'a azure_data_cosmos::clients::DatabaseClient, &'a str, &'a [Vec<Value>]) -> Writing<'a>;
+
+/// An append by pattern name, with the parent's key and the item (JSON).
+pub type Append =
+    for<'a> fn(&'a azure_data_cosmos::clients::DatabaseClient, &'a str, &'a str, &'a Value) -> Writing<'a>;
 
 /// The ids an aggregate loaded holds: the root's under `""`, each member kind's under
 /// its `type`; `None` when there is no such root.
@@ -105,6 +120,25 @@ impl Answerer for Example {
         (self.write)(database, pattern, document)
     }
 
+    fn write_aggregate<'a>(
+        &'a self,
+        database: &'a azure_data_cosmos::clients::DatabaseClient,
+        pattern: &'a str,
+        documents: &'a [Vec<Value>],
+    ) -> Writing<'a> {
+        (self.write_aggregate)(database, pattern, documents)
+    }
+
+    fn append<'a>(
+        &'a self,
+        database: &'a azure_data_cosmos::clients::DatabaseClient,
+        pattern: &'a str,
+        key: &'a str,
+        item: &'a Value,
+    ) -> Writing<'a> {
+        (self.append)(database, pattern, key, item)
+    }
+
     fn settle<'a>(&'a self, database: &'a azure_data_cosmos::clients::DatabaseClient) -> Writing<'a> {
         (self.settle)(database)
     }
@@ -114,6 +148,19 @@ impl Answerer for Example {
 fn document<T: serde::de::DeserializeOwned>(document: &Value) -> Result<T, String> {
     serde_json::from_value(document.clone())
         .map_err(|e| format!("the document is not the method's type: {e}: {document}"))
+}
+
+/// The one document verify gives an argument that takes one, as its type.
+fn one<T: serde::de::DeserializeOwned>(documents: &[Value]) -> Result<T, String> {
+    match documents {
+        [one] => document(one),
+        _ => Err(format!("one document expected, not {}", documents.len())),
+    }
+}
+
+/// The documents verify gives an argument that takes a list, as its type.
+fn documents<T: serde::de::DeserializeOwned>(documents: &[Value]) -> Result<Vec<T>, String> {
+    documents.iter().map(document).collect()
 }
 
 /// The argument verify bound to parameter `name`, as the method's owned type.

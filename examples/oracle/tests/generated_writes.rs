@@ -84,7 +84,7 @@ async fn every_generated_write_leaves_what_verify_expects() {
         println!("  {line}");
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
-    assert!(proven >= 20, "only {proven} generated writes were judged");
+    assert!(proven >= 40, "only {proven} generated writes were judged");
 }
 
 /// A generated write that stores nothing.
@@ -109,6 +109,25 @@ impl Answerer for Idle<'_> {
     }
 
     fn write<'a>(&'a self, _: &'a azure_data_cosmos::clients::DatabaseClient, _: &'a str, _: &'a Value) -> Writing<'a> {
+        Box::pin(async { Ok(()) })
+    }
+
+    fn write_aggregate<'a>(
+        &'a self,
+        _: &'a azure_data_cosmos::clients::DatabaseClient,
+        _: &'a str,
+        _: &'a [Vec<Value>],
+    ) -> Writing<'a> {
+        Box::pin(async { Ok(()) })
+    }
+
+    fn append<'a>(
+        &'a self,
+        _: &'a azure_data_cosmos::clients::DatabaseClient,
+        _: &'a str,
+        _: &'a str,
+        _: &'a Value,
+    ) -> Writing<'a> {
         Box::pin(async { Ok(()) })
     }
 }
@@ -161,6 +180,25 @@ impl Answerer for Unsettled<'_> {
         document: &'a Value,
     ) -> Writing<'a> {
         self.0.write(database, pattern, document)
+    }
+
+    fn write_aggregate<'a>(
+        &'a self,
+        database: &'a azure_data_cosmos::clients::DatabaseClient,
+        pattern: &'a str,
+        documents: &'a [Vec<Value>],
+    ) -> Writing<'a> {
+        self.0.write_aggregate(database, pattern, documents)
+    }
+
+    fn append<'a>(
+        &'a self,
+        database: &'a azure_data_cosmos::clients::DatabaseClient,
+        pattern: &'a str,
+        key: &'a str,
+        item: &'a Value,
+    ) -> Writing<'a> {
+        self.0.append(database, pattern, key, item)
     }
 }
 
@@ -218,4 +256,181 @@ async fn workers_that_keep_nothing_fail() {
         "only {} writes kept by workers were judged",
         judged.len()
     );
+}
+
+/// The generated code with every aggregate write given its root alone (no members).
+struct RootOnly<'e>(&'e Example);
+
+impl Answerer for RootOnly<'_> {
+    fn answers(&self, _: &str) -> bool {
+        false
+    }
+
+    fn answer<'a>(
+        &'a self,
+        _: &'a azure_data_cosmos::clients::DatabaseClient,
+        _: &'a str,
+        _: &'a Binding,
+    ) -> Answering<'a> {
+        Box::pin(async { Ok(Vec::new()) })
+    }
+
+    fn writes(&self, pattern: &str) -> bool {
+        self.0.writes(pattern)
+    }
+
+    fn write<'a>(
+        &'a self,
+        database: &'a azure_data_cosmos::clients::DatabaseClient,
+        pattern: &'a str,
+        document: &'a Value,
+    ) -> Writing<'a> {
+        self.0.write(database, pattern, document)
+    }
+
+    fn write_aggregate<'a>(
+        &'a self,
+        database: &'a azure_data_cosmos::clients::DatabaseClient,
+        pattern: &'a str,
+        documents: &'a [Vec<Value>],
+    ) -> Writing<'a> {
+        Box::pin(async move {
+            let root_only: Vec<Vec<Value>> = documents
+                .iter()
+                .enumerate()
+                .map(|(i, d)| if i == 0 { d.clone() } else { Vec::new() })
+                .collect();
+            self.0.write_aggregate(database, pattern, &root_only).await
+        })
+    }
+}
+
+/// The ticketing example's aggregate writes (an order with its tickets, whose codes
+/// are claimed) are judged on every document and claim: the generated writes pass,
+/// each ticket and claim judged beside the order; writes that store nothing fail;
+/// writes of the order alone fail on the tickets and their claims, and only there.
+#[tokio::test(flavor = "current_thread")]
+async fn aggregate_writes_are_judged_on_every_member_and_claim() {
+    let example = EXAMPLES
+        .iter()
+        .find(|e| e.name == "ticketing")
+        .expect("the ticketing example");
+    let (domain, logical) = model(example);
+    let aggregates = ["place an order", "cancel an order"];
+    for pattern in aggregates {
+        assert!(
+            example.writes.contains(&pattern),
+            "`{pattern}` is not written by the dispatch"
+        );
+        assert_eq!(why_not_judged(example, &logical, pattern), None, "`{pattern}`");
+    }
+    let lines = |report: &Report, pattern: &str| -> Vec<(String, bool)> {
+        let p = report
+            .patterns
+            .iter()
+            .find(|p| p.pattern == pattern)
+            .expect("in the report");
+        p.requests
+            .iter()
+            .map(|r| {
+                let what = format!("{} {:?}", r.document_types.join(","), r.check);
+                (what, r.verdict == cosmap_verify::Verdict::Pass)
+            })
+            .collect()
+    };
+    let proven = verify_generated(&domain, &logical, example).await.expect("verify runs");
+    let idle = verify_generated(&domain, &logical, &Idle(example))
+        .await
+        .expect("verify runs");
+    let root_only = verify_generated(&domain, &logical, &RootOnly(example))
+        .await
+        .expect("verify runs");
+    for pattern in aggregates {
+        let judged = lines(&proven, pattern);
+        println!("`{pattern}`: {judged:?}");
+        assert!(judged.iter().all(|(_, passed)| *passed), "`{pattern}`: {judged:?}");
+        for kind in ["Order", "Ticket", "TicketCodeClaim"] {
+            assert!(
+                judged.iter().any(|(what, _)| what.starts_with(kind)),
+                "`{pattern}`: no `{kind}` judged: {judged:?}"
+            );
+        }
+        assert!(failure(&idle, pattern).is_some(), "`{pattern}` passed storing nothing");
+        let alone = lines(&root_only, pattern);
+        println!("`{pattern}` with the order alone: {alone:?}");
+        for (what, passed) in &alone {
+            // A ticket, or the claim of its code (`TicketCodeClaim`), but not the duplicate refused.
+            let member = what.starts_with("Ticket") && !what.contains("duplicate");
+            assert_eq!(*passed, !member, "`{pattern}`, the order alone: {what}");
+        }
+    }
+}
+
+/// The generated code with every append sent twice.
+struct Twice<'e>(&'e Example);
+
+impl Answerer for Twice<'_> {
+    fn answers(&self, _: &str) -> bool {
+        false
+    }
+
+    fn answer<'a>(
+        &'a self,
+        _: &'a azure_data_cosmos::clients::DatabaseClient,
+        _: &'a str,
+        _: &'a Binding,
+    ) -> Answering<'a> {
+        Box::pin(async { Ok(Vec::new()) })
+    }
+
+    fn writes(&self, pattern: &str) -> bool {
+        self.0.writes(pattern)
+    }
+
+    fn append<'a>(
+        &'a self,
+        database: &'a azure_data_cosmos::clients::DatabaseClient,
+        pattern: &'a str,
+        key: &'a str,
+        item: &'a Value,
+    ) -> Writing<'a> {
+        Box::pin(async move {
+            self.0.append(database, pattern, key, item).await?;
+            self.0.append(database, pattern, key, item).await
+        })
+    }
+}
+
+/// The bucket example's append (`record a reading`) is judged on the bucket the
+/// generated append leaves: it passes; an append that stores nothing fails, and so does
+/// one that appends the item twice.
+#[tokio::test(flavor = "current_thread")]
+async fn appends_are_judged_on_the_bucket_they_leave() {
+    let example = EXAMPLES
+        .iter()
+        .find(|e| e.name == "patterns/bucket")
+        .expect("the bucket example");
+    let (domain, logical) = model(example);
+    let pattern = "record a reading";
+    assert!(
+        example.writes.contains(&pattern),
+        "`{pattern}` is not written by the dispatch"
+    );
+    assert_eq!(why_not_judged(example, &logical, pattern), None);
+    let proven = verify_generated(&domain, &logical, example).await.expect("verify runs");
+    assert_eq!(failure(&proven, pattern), None);
+    let idle = verify_generated(&domain, &logical, &Idle(example))
+        .await
+        .expect("verify runs");
+    let twice = verify_generated(&domain, &logical, &Twice(example))
+        .await
+        .expect("verify runs");
+    for (report, what) in [(&idle, "nothing appended"), (&twice, "appended twice")] {
+        let reason = failure(report, pattern).unwrap_or_else(|| panic!("`{pattern}` passed with {what}"));
+        println!("{what}: {reason}");
+        assert!(
+            reason.contains("does not hold its items and the new one"),
+            "{what}: {reason}"
+        );
+    }
 }

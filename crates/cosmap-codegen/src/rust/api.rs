@@ -132,9 +132,29 @@ pub enum Answer {
         delete: bool,
     },
     /// A write of an aggregate's root and members (several arguments).
-    AggregateWrite,
-    /// An append to a bucket: it takes the item.
-    Append,
+    AggregateWrite {
+        /// Its arguments in the method's order: one per document type it writes, in
+        /// the plan's order of its own writes (the root's first).
+        params: Vec<WrittenParam>,
+    },
+    /// An append to a bucket: it takes the parent's key (its one parameter) and the item.
+    Append {
+        /// The item's Rust type, from the data access module (`super::types::Reading`).
+        item: String,
+    },
+}
+
+/// One argument of an aggregate's write: the documents of one type it writes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WrittenParam {
+    /// Its identifier (`order`, `tickets`).
+    pub ident: String,
+    /// The documents' Rust type, from the data access module (`super::order::Ticket`).
+    pub document: String,
+    /// Whether it takes a list of them (`&mut [T]`) rather than one (`&mut T`).
+    pub several: bool,
+    /// Whether it takes them mutably (to set their etags; a delete takes them shared).
+    pub mutable: bool,
 }
 
 /// One public item of the generated data access, as `cosmap diff` compares them.
@@ -269,11 +289,14 @@ fn answer_of(p: &PatternView) -> Answer {
             delete: w.delete,
         };
     }
-    if p.aggregate_write.is_some() {
-        return Answer::AggregateWrite;
+    if let Some(w) = &p.aggregate_write {
+        let params = w["params"].as_array().map(Vec::as_slice).unwrap_or_default();
+        return Answer::AggregateWrite {
+            params: params.iter().map(written_param).collect(),
+        };
     }
-    if p.append.is_some() {
-        return Answer::Append;
+    if let Some(a) = &p.append {
+        return Answer::Append { item: a.item.clone() };
     }
     if let Some(item) = &p.item {
         let main = item.main_ident.clone();
@@ -293,6 +316,20 @@ fn answer_of(p: &PatternView) -> Answer {
         return Answer::Optional;
     }
     Answer::List
+}
+
+/// An aggregate write's argument as the view gives it (`{ident, ty}`, `ty` such as
+/// `&mut [super::order::Ticket]`), as the listing shows it.
+fn written_param(param: &serde_json::Value) -> WrittenParam {
+    let ty = param["ty"].as_str().unwrap_or_default().trim_start_matches('&');
+    let (mutable, ty) = ty.strip_prefix("mut ").map_or((false, ty), |t| (true, t));
+    let list = ty.strip_prefix('[').and_then(|t| t.strip_suffix(']'));
+    WrittenParam {
+        ident: param["ident"].as_str().unwrap_or_default().to_string(),
+        document: list.unwrap_or(ty).to_string(),
+        several: list.is_some(),
+        mutable,
+    }
 }
 
 /// SQL as the template writes it (a Rust string literal), read back.
@@ -424,6 +461,57 @@ mod tests {
             domain.access_patterns().len(),
             "every pattern is generated"
         );
+    }
+
+    /// An aggregate's write lists its arguments (the root's first, then each kind of
+    /// member, a list where it is written for each) and an append its item's type: what
+    /// a dispatch calls them with.
+    #[test]
+    fn aggregate_writes_list_their_arguments_and_appends_their_item() {
+        let listing = |path: &str| {
+            let domain = cosmap_domain::load_file(std::path::Path::new(path)).expect("the model loads");
+            let logical = cosmap_mapper::map(&domain, &cosmap_mapper::Options::default());
+            data_api(&logical, &TypeMapping::default()).expect("the listing")
+        };
+        let api = listing(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../examples/ticketing/model.json"
+        ));
+        let answer = |api: &DataApi, pattern: &str| {
+            let m = api.methods.iter().find(|m| m.pattern == pattern);
+            m.unwrap_or_else(|| panic!("no method for `{pattern}`")).answer.clone()
+        };
+        let params = |pattern: &str| match answer(&api, pattern) {
+            Answer::AggregateWrite { params } => params
+                .iter()
+                .map(|p| format!("{} {} {} {}", p.ident, p.document, p.several, p.mutable))
+                .collect::<Vec<_>>(),
+            other => panic!("`{pattern}` listed as {other:?}"),
+        };
+        let place = params("place an order");
+        assert_eq!(
+            place,
+            [
+                "order super::order::Order false true",
+                "tickets super::order::Ticket true true"
+            ]
+        );
+        let cancel = params("cancel an order");
+        assert_eq!(
+            cancel,
+            [
+                "order super::order::Order false false",
+                "tickets super::order::Ticket true false"
+            ]
+        );
+        let bucket = listing(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../examples/patterns/bucket/model.json"
+        ));
+        assert!(matches!(
+            answer(&bucket, "record a reading"),
+            Answer::Append { ref item } if item.ends_with("::Reading")
+        ));
     }
 
     /// A read that scans what nothing in its results refers to returns a struct (its

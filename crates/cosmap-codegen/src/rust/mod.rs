@@ -22,7 +22,9 @@ mod pieces;
 mod runtime;
 mod view;
 #[cfg(feature = "data-access")]
-pub use api::{data_api, Answer, ApiItem, DataApi, Enforcement, MethodParam, PatternMethod, Repository, Worker};
+pub use api::{
+    data_api, Answer, ApiItem, DataApi, Enforcement, MethodParam, PatternMethod, Repository, Worker, WrittenParam,
+};
 mod view_text;
 pub(crate) use view::one_line;
 

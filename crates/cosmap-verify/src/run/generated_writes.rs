@@ -17,28 +17,37 @@ use crate::generated::Answerer;
 use crate::report::{PatternOutcome, RequestOutcome, Verdict};
 use crate::samples::Sample;
 
+mod aggregate;
+mod append;
+
 /// Why the generated write of `op` (a pattern of `logical`) is not judged on the
 /// generated code but run as the plan says; `None` when it is judged. Judged: one
 /// request that writes the pattern's own document (or the one embedding it), with its
 /// claims, releases, copies, feed entries and the data derived from it (counts,
 /// subsets, extended references, ancestors lists) — what a generated single-document
-/// write and the workers do; appends to buckets and writes of several documents are
-/// run by plan.
+/// write and the workers do; an aggregate's write of its root and members in one
+/// container, with their claims and copies (`generated_writes/aggregate.rs`); and an
+/// append to a bucket (`generated_writes/append.rs`).
 pub fn unjudged_write(logical: &cosmap_mapper::LogicalModel, op: &Operation) -> Option<String> {
+    if append::is_append(op) {
+        return None;
+    }
     let mains: Vec<&Request> = op.requests.iter().filter(|r| is_main(logical, r)).collect();
-    if mains.len() != 1 {
-        return Some(format!(
-            "it writes {} documents of its own: only a write of one document is judged on the generated code",
-            mains.len()
-        ));
+    if mains.is_empty() {
+        return Some("it writes no document of its own: not judged on the generated code".into());
     }
-    if mains[0].purpose.each().is_some() {
-        return Some("it writes one document per member: not judged on the generated code yet".into());
+    let aggregate = aggregate::is_aggregate(&mains);
+    if aggregate {
+        if let Some(why) = aggregate::unjudged(&mains) {
+            return Some(why);
+        }
     }
-    let other = op
-        .requests
-        .iter()
-        .find(|r| !is_main(logical, r) && !is_judged_beside(r));
+    let judged_beside = if aggregate {
+        aggregate::is_judged_beside
+    } else {
+        is_judged_beside
+    };
+    let other = op.requests.iter().find(|r| !is_main(logical, r) && !judged_beside(r));
     other.map(|r| {
         format!(
             "it also sends a request that {}: verify runs that as the plan says, not on the generated code yet",
@@ -80,7 +89,14 @@ impl Run<'_> {
     pub(super) async fn write_either(&self, op: &Operation, state: &mut WriteState) -> PatternOutcome {
         match self.generated.filter(|g| g.writes(&op.pattern)) {
             Some(generated) if unjudged_write(self.logical, op).is_none() => {
-                self.generated_write(generated, op, state).await
+                let mains: Vec<&Request> = op.requests.iter().filter(|r| is_main(self.logical, r)).collect();
+                if append::is_append(op) {
+                    self.generated_append(generated, op, state).await
+                } else if aggregate::is_aggregate(&mains) {
+                    self.generated_aggregate_write(generated, op, &mains, state).await
+                } else {
+                    self.generated_write(generated, op, state).await
+                }
             }
             _ => self.write(op, state).await,
         }
@@ -96,17 +112,12 @@ impl Run<'_> {
         let Some(main) = op.requests.iter().find(|r| is_main(self.logical, r)) else {
             return pattern_outcome(op, Vec::new());
         };
-        let mut outcome = self.outcome(main);
         let (document, before) = match self.planned_document(main, state) {
             Ok(planned) => planned,
-            Err(reason) => return pattern_outcome(op, vec![fail(outcome, reason)]),
+            Err(reason) => return pattern_outcome(op, vec![fail(self.outcome(main), reason)]),
         };
         let kind = main.write().unwrap_or(WriteKind::Create);
-        outcome.partition_key = Some(document.partition_key.to_string());
-        outcome.id = Some(document.id.clone());
-        if kind != WriteKind::Delete {
-            outcome.expected = vec![document.id.clone()];
-        }
+        let outcome = self.document_outcome(main, &document, kind);
         let database = self
             .connection
             .cosmos_client()
@@ -117,11 +128,7 @@ impl Run<'_> {
         }
         // The workers keep the copies of what was written and what derives from it
         // (none to wait for without either).
-        let copied = self.logical.containers.iter().flat_map(|c| &c.document_types).any(|d| {
-            d.copy_of
-                .as_ref()
-                .is_some_and(|of| of.container == document.container && of.document_type == document.document_type)
-        });
+        let copied = has_copies(self.logical, &document);
         let derived = op.requests.iter().any(|r| !is_main(self.logical, r) && !is_claim(r));
         let settled = if copied || derived {
             generated.settle(&database).await
@@ -198,6 +205,17 @@ impl Run<'_> {
         }
     }
 
+    /// The outcome of write request `r`, of `kind`, for `document` (before it is judged).
+    fn document_outcome(&self, r: &Request, document: &Sample, kind: WriteKind) -> RequestOutcome {
+        let mut outcome = self.outcome(r);
+        outcome.partition_key = Some(document.partition_key.to_string());
+        outcome.id = Some(document.id.clone());
+        if kind != WriteKind::Delete {
+            outcome.expected = vec![document.id.clone()];
+        }
+        outcome
+    }
+
     /// `outcome` judged on a point read of `document`: it must be stored as written
     /// (`present`), or gone.
     async fn stored(&self, mut outcome: RequestOutcome, document: &Sample, present: bool) -> RequestOutcome {
@@ -271,6 +289,16 @@ impl Run<'_> {
         }
         self.stored(outcome, &claim, held).await
     }
+}
+
+/// Whether some document type of `logical` copies `document`'s (its copies are kept
+/// by the generated workers).
+fn has_copies(logical: &cosmap_mapper::LogicalModel, document: &Sample) -> bool {
+    logical.containers.iter().flat_map(|c| &c.document_types).any(|d| {
+        d.copy_of
+            .as_ref()
+            .is_some_and(|of| of.container == document.container && of.document_type == document.document_type)
+    })
 }
 
 /// What the generated write of `document` (of `kind`) leaves in the write state, as
