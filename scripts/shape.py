@@ -26,12 +26,13 @@ ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 
 # Limits the code meets today (2026-12-05, after the test-support and file splits, the
 # long functions split in verify, migrate, diff, domain and mapper operations, and the
-# repeated setup and logic folded in domain, verify, migrate, diff, provision and codegen
-# of issue 36 part 5); the goals of issue 36 in comments.
+# repeated setup and logic folded in domain, verify, migrate, diff, provision, codegen and
+# the mapper of issue 36 part 5; measured on a clean clone: `duplicates` also reads files
+# git does not track, such as a build's leftovers); the goals of issue 36 in comments.
 LIMITS = {
     "functions over 80 lines": 0,  # goal 0 (met)
     "files over 1000 lines": 0,  # goal 0 (met)
-    "duplicate pairs": 87,  # goal 60
+    "duplicate pairs": 84,  # goal 60
 }
 FUNCTION_LINES = 80
 FILE_LINES = 1000
