@@ -8,6 +8,10 @@ use crate::diagnostic::{Diagnostic, JsonPath};
 use crate::embedding::{fixed_placement, FixedPlacement};
 use crate::model::Relationship;
 use crate::name_lookup::{name_map, NameMap};
+
+/// Per member entity held by another member entity: (that entity, its identity), the
+/// parent link its documents carry.
+type EntityLinks<'a> = NameMap<&'a str, (&'a str, &'a str)>;
 use crate::naming::{lower_camel, upper_camel};
 
 /// Cosmos DB's largest time-to-live: a 32-bit signed number of seconds.
@@ -147,8 +151,9 @@ impl<'a> Checker<'a> {
     /// aggregate. Reads the index only.
     pub(super) fn check_aggregate_clashes(&mut self) {
         let keys = self.partition_keys();
-        self.check_separated_document_clashes(&keys);
-        self.check_member_entity_links(&keys);
+        let links = self.member_entity_links(&keys);
+        self.check_separated_document_clashes(&keys, &links);
+        self.check_member_entity_links(&keys, &links);
         let mut unplaced: Vec<(&str, ElementId)> = self
             .index
             .elements
@@ -275,7 +280,7 @@ impl<'a> Checker<'a> {
     /// always embedded ([`FixedPlacement::AlwaysEmbedded`]) is never a document with a parent
     /// link, and one that is always separated ([`FixedPlacement::AlwaysSeparated`]) is no
     /// property of its parent's document.
-    fn check_separated_document_clashes(&mut self, keys: &[Option<&'a str>]) {
+    fn check_separated_document_clashes(&mut self, keys: &[Option<&'a str>], links: &EntityLinks<'a>) {
         let spec = self.spec;
         // Containment inside one aggregate, to a value object, both ends known.
         let contains: Vec<(usize, &'a Relationship, FixedPlacement)> = spec
@@ -295,10 +300,8 @@ impl<'a> Checker<'a> {
         let mut separable = self.separable_links(keys, &contains);
         // A member entity's documents carry their parent link too (a post's, its
         // thread's identity): a value object embedded at their top takes no such name.
-        for entity in &self.spec.entities {
-            if let Some(link) = self.member_entity_link(keys, &entity.name) {
-                separable.entry(entity.name.as_str()).or_default().push(link);
-            }
+        for (&entity, &link) in links {
+            separable.entry(entity).or_default().push(link);
         }
         self.check_parent_link_attributes(keys, &separable);
         self.check_embedded_property_clashes(keys, &contains, &separable);
@@ -331,16 +334,13 @@ impl<'a> Checker<'a> {
     /// A member entity held by another member entity (a post by its thread) stores that
     /// entity's identity in its documents, as their parent link (the partition key names
     /// only the root): it has no identity, nor attribute, of that name.
-    fn check_member_entity_links(&mut self, keys: &[Option<&'a str>]) {
+    fn check_member_entity_links(&mut self, keys: &[Option<&'a str>], links: &EntityLinks<'a>) {
         let spec = self.spec;
         for (i, entity) in spec.entities.iter().enumerate() {
             let Some((_, key)) = self.member_partition_key(keys, &entity.name) else {
                 continue;
             };
-            let Some((parent, link)) = self
-                .member_entity_link(keys, &entity.name)
-                .filter(|(_, link)| *link != key)
-            else {
+            let Some(&(parent, link)) = links.get(entity.name.as_str()).filter(|(_, link)| *link != key) else {
                 continue;
             };
             let message = || {
@@ -366,19 +366,27 @@ impl<'a> Checker<'a> {
         }
     }
 
-    /// The parent link member entity `name`'s documents carry, (parent, its identity):
-    /// its parent as the model finds it (the first relationship to it from inside its
-    /// aggregate), when that is another member entity.
-    fn member_entity_link(&self, keys: &[Option<&'a str>], name: &str) -> Option<(&'a str, &'a str)> {
-        let aggregate = self.index.aggregate_of.get(name);
-        let parent = self
-            .spec
-            .relationships
-            .iter()
-            .find(|rel| rel.to == name && self.index.aggregate_of.get(rel.from.as_str()) == aggregate)
-            .map(|rel| rel.from.as_str())
-            .filter(|from| *from != name && self.member_partition_key(keys, from).is_some())?;
-        Some((parent, self.identity_of(parent)?))
+    /// The parent link each member entity held by another member entity carries in its
+    /// documents, by entity: (parent, its identity). Its parent is as the model finds it,
+    /// the first relationship to it from inside its aggregate; one pass over them.
+    fn member_entity_links(&self, keys: &[Option<&'a str>]) -> EntityLinks<'a> {
+        let mut first: NameMap<&'a str, &'a str> = name_map(self.spec.entities.len());
+        for rel in &self.spec.relationships {
+            let aggregate = self.index.aggregate_of.get(rel.to.as_str());
+            if aggregate.is_some() && aggregate == self.index.aggregate_of.get(rel.from.as_str()) {
+                first.entry(rel.to.as_str()).or_insert(rel.from.as_str());
+            }
+        }
+        let member = |name: &str| self.is_entity(name) && self.member_partition_key(keys, name).is_some();
+        let mut links = name_map(first.len());
+        for (to, from) in first {
+            if from != to && member(to) && member(from) {
+                if let Some(identity) = self.identity_of(from) {
+                    links.insert(to, (from, identity));
+                }
+            }
+        }
+        links
     }
 
     /// A value object MR4 may separate has no attribute named like a parent link its
