@@ -5,6 +5,7 @@
 //! claims, its copies, a duplicate refused. Every such write must pass; every other
 //! write pattern is counted and listed with why it is not judged on the generated code.
 
+use azure_data_cosmos::clients::DatabaseClient;
 use cosmap_verify::generated::{Answering, Binding, Writing};
 use cosmap_verify::{unjudged_write, verify_generated, Answerer, Report};
 use oracle::{Example, EXAMPLES};
@@ -87,49 +88,33 @@ async fn every_generated_write_leaves_what_verify_expects() {
     assert!(proven >= 40, "only {proven} generated writes were judged");
 }
 
-/// A generated write that stores nothing.
-struct Idle<'e>(&'e Example);
-
-impl Answerer for Idle<'_> {
-    fn answers(&self, _: &str) -> bool {
-        false
-    }
-
-    fn answer<'a>(
-        &'a self,
-        _: &'a azure_data_cosmos::clients::DatabaseClient,
-        _: &'a str,
-        _: &'a Binding,
-    ) -> Answering<'a> {
-        Box::pin(async { Ok(Vec::new()) })
-    }
-
-    fn writes(&self, pattern: &str) -> bool {
-        self.0.writes.contains(&pattern)
-    }
-
-    fn write<'a>(&'a self, _: &'a azure_data_cosmos::clients::DatabaseClient, _: &'a str, _: &'a Value) -> Writing<'a> {
+/// `example` with generated writes that store nothing and workers never run (and no
+/// read answered: the reads run as the plan says).
+fn idle(example: &Example) -> Example {
+    fn write<'a>(_: &'a DatabaseClient, _: &'a str, _: &'a Value) -> Writing<'a> {
         Box::pin(async { Ok(()) })
     }
-
-    fn write_aggregate<'a>(
-        &'a self,
-        _: &'a azure_data_cosmos::clients::DatabaseClient,
-        _: &'a str,
-        _: &'a [Vec<Value>],
-    ) -> Writing<'a> {
+    fn write_aggregate<'a>(_: &'a DatabaseClient, _: &'a str, _: &'a [Vec<Value>]) -> Writing<'a> {
         Box::pin(async { Ok(()) })
     }
-
-    fn append<'a>(
-        &'a self,
-        _: &'a azure_data_cosmos::clients::DatabaseClient,
-        _: &'a str,
-        _: &'a str,
-        _: &'a Value,
-    ) -> Writing<'a> {
+    fn append<'a>(_: &'a DatabaseClient, _: &'a str, _: &'a str, _: &'a Value) -> Writing<'a> {
         Box::pin(async { Ok(()) })
     }
+    Example {
+        answers: &[],
+        write,
+        write_aggregate,
+        append,
+        ..unsettled(example)
+    }
+}
+
+/// `example` with its workers never run: what they keep is not kept.
+fn unsettled(example: &Example) -> Example {
+    fn settle(_: &DatabaseClient) -> Writing<'_> {
+        Box::pin(async { Ok(()) })
+    }
+    Example { settle, ..*example }
 }
 
 /// The judge looks at what the generated writes store: writes that store nothing fail
@@ -139,7 +124,7 @@ async fn generated_writes_that_store_nothing_fail() {
     let mut judged = 0;
     for example in EXAMPLES {
         let (domain, logical) = model(example);
-        let report = verify_generated(&domain, &logical, &Idle(example))
+        let report = verify_generated(&domain, &logical, &idle(example))
             .await
             .unwrap_or_else(|e| panic!("{}: verify runs: {e}", example.name));
         for p in &report.patterns {
@@ -150,56 +135,6 @@ async fn generated_writes_that_store_nothing_fail() {
         }
     }
     assert!(judged >= 20, "only {judged} generated writes were judged");
-}
-
-/// The generated code with its workers never run: what they keep is not kept.
-struct Unsettled<'e>(&'e Example);
-
-impl Answerer for Unsettled<'_> {
-    fn answers(&self, pattern: &str) -> bool {
-        self.0.answers(pattern)
-    }
-
-    fn answer<'a>(
-        &'a self,
-        database: &'a azure_data_cosmos::clients::DatabaseClient,
-        pattern: &'a str,
-        binding: &'a Binding,
-    ) -> Answering<'a> {
-        self.0.answer(database, pattern, binding)
-    }
-
-    fn writes(&self, pattern: &str) -> bool {
-        self.0.writes(pattern)
-    }
-
-    fn write<'a>(
-        &'a self,
-        database: &'a azure_data_cosmos::clients::DatabaseClient,
-        pattern: &'a str,
-        document: &'a Value,
-    ) -> Writing<'a> {
-        self.0.write(database, pattern, document)
-    }
-
-    fn write_aggregate<'a>(
-        &'a self,
-        database: &'a azure_data_cosmos::clients::DatabaseClient,
-        pattern: &'a str,
-        documents: &'a [Vec<Value>],
-    ) -> Writing<'a> {
-        self.0.write_aggregate(database, pattern, documents)
-    }
-
-    fn append<'a>(
-        &'a self,
-        database: &'a azure_data_cosmos::clients::DatabaseClient,
-        pattern: &'a str,
-        key: &'a str,
-        item: &'a Value,
-    ) -> Writing<'a> {
-        self.0.append(database, pattern, key, item)
-    }
 }
 
 /// Whether `op` keeps a count, subset, extended reference or ancestors list from the
@@ -226,7 +161,7 @@ async fn workers_that_keep_nothing_fail() {
     let mut judged = Vec::new();
     for example in EXAMPLES {
         let (domain, logical) = model(example);
-        let report = verify_generated(&domain, &logical, &Unsettled(example))
+        let report = verify_generated(&domain, &logical, &unsettled(example))
             .await
             .unwrap_or_else(|e| panic!("{}: verify runs: {e}", example.name));
         for op in logical.operations.iter().filter(|op| kept_by_a_worker(op)) {
@@ -339,7 +274,7 @@ async fn aggregate_writes_are_judged_on_every_member_and_claim() {
             .collect()
     };
     let proven = verify_generated(&domain, &logical, example).await.expect("verify runs");
-    let idle = verify_generated(&domain, &logical, &Idle(example))
+    let idle = verify_generated(&domain, &logical, &idle(example))
         .await
         .expect("verify runs");
     let root_only = verify_generated(&domain, &logical, &RootOnly(example))
@@ -419,7 +354,7 @@ async fn appends_are_judged_on_the_bucket_they_leave() {
     assert_eq!(why_not_judged(example, &logical, pattern), None);
     let proven = verify_generated(&domain, &logical, example).await.expect("verify runs");
     assert_eq!(failure(&proven, pattern), None);
-    let idle = verify_generated(&domain, &logical, &Idle(example))
+    let idle = verify_generated(&domain, &logical, &idle(example))
         .await
         .expect("verify runs");
     let twice = verify_generated(&domain, &logical, &Twice(example))
