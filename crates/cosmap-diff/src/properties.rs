@@ -11,6 +11,30 @@ use crate::change::{ChangeKind, Derived, Subject};
 use crate::classify::Place;
 use crate::collector::{Basis, Collector};
 
+/// Where the changes being found go: the holder's subject, whether its data is stored
+/// or derived, and the old documents a migration of them touches.
+#[derive(Clone, Copy)]
+struct Here<'s> {
+    subject: &'s Subject,
+    place: Place,
+    basis: Basis<'s>,
+}
+
+impl<'s> Here<'s> {
+    /// The same holder, its data derived.
+    fn derived(self) -> Self {
+        Here {
+            place: Place::Derived,
+            ..self
+        }
+    }
+
+    /// Records `kind` at `at` (the holder or a property of it).
+    fn push(self, col: &mut Collector<'_>, at: Subject, kind: ChangeKind) {
+        col.push(at, kind, self.place, self.basis);
+    }
+}
+
 /// Compares document type `old` (in container `old_container`) with `new` (in `new_container`).
 pub(crate) fn compare_document(
     col: &mut Collector<'_>,
@@ -29,29 +53,47 @@ pub(crate) fn compare_document(
         Role::Copy | Role::Claim | Role::Bucket => Place::Derived,
         Role::Root | Role::Entity | Role::ValueObject => Place::Stored,
     };
-    keys(col, &subject, old, new, place, basis);
-    let (old_attributes, new_attributes) = (not_keys(&old.attributes, new), not_keys(&new.attributes, old));
-    attributes(col, &subject, &old_attributes, &new_attributes, place, basis);
-    embedded(col, &subject, &old.embedded, &new.embedded, place, basis);
-    references(col, &subject, &old.references, &new.references, place, basis);
-    for c in &new.computed {
-        if !old.computed.iter().any(|o| o.name == c.name) {
-            let kind = ChangeKind::DerivedAdded {
-                derived: Derived::ComputedValue,
-                required: false,
-                kept_from_change_feed: matches!(c.kept, Keeping::ChangeFeed { .. }),
-            };
-            col.push(subject.child(&c.name), kind, Place::Derived, basis);
-        }
+    let here = Here {
+        subject: &subject,
+        place,
+        basis,
+    };
+    keys(col, here, old, new);
+    attributes(
+        col,
+        here,
+        &not_keys(&old.attributes, new),
+        &not_keys(&new.attributes, old),
+    );
+    embedded(col, here, &old.embedded, &new.embedded);
+    references(col, here, &old.references, &new.references);
+    let (pairs, gone) = matched(&old.computed, &new.computed, |o, n| o.name == n.name);
+    for (_, c) in pairs.into_iter().filter(|(o, _)| o.is_none()) {
+        let kind = ChangeKind::DerivedAdded {
+            derived: Derived::ComputedValue,
+            required: false,
+            kept_from_change_feed: matches!(c.kept, Keeping::ChangeFeed { .. }),
+        };
+        here.derived().push(col, subject.child(&c.name), kind);
     }
-    for o in &old.computed {
-        if !new.computed.iter().any(|c| c.name == o.name) {
-            let kind = ChangeKind::DerivedRemoved {
-                derived: Derived::ComputedValue,
-            };
-            col.push(subject.child(&o.name), kind, Place::Derived, basis);
-        }
+    for o in gone {
+        let kind = ChangeKind::DerivedRemoved {
+            derived: Derived::ComputedValue,
+        };
+        here.derived().push(col, subject.child(&o.name), kind);
     }
+}
+
+/// Each of `new` beside the one of `old` that `same` matches (none: it was added), and
+/// each of `old` that none of `new` matches (it was removed).
+fn matched<'a, T>(
+    old: &'a [T],
+    new: &'a [T],
+    same: impl Fn(&T, &T) -> bool,
+) -> (Vec<(Option<&'a T>, &'a T)>, Vec<&'a T>) {
+    let pairs = new.iter().map(|n| (old.iter().find(|o| same(o, n)), n)).collect();
+    let gone = old.iter().filter(|o| !new.iter().any(|n| same(o, n))).collect();
+    (pairs, gone)
 }
 
 /// The properties a document type carries as its partition key, first level first.
@@ -75,14 +117,7 @@ fn not_keys(attributes: &[Property], other: &DocumentType) -> Vec<Property> {
 
 /// An attribute of `old` that `new` carries as its partition key, and a key property
 /// of `old` that `new` stores as an attribute, each under the same top-level name.
-fn keys(
-    col: &mut Collector<'_>,
-    subject: &Subject,
-    old: &DocumentType,
-    new: &DocumentType,
-    place: Place,
-    basis: Basis<'_>,
-) {
+fn keys(col: &mut Collector<'_>, here: Here<'_>, old: &DocumentType, new: &DocumentType) {
     let paths = |d: &DocumentType| key_properties(d).iter().map(|p| format!("/{p}")).collect::<Vec<_>>();
     let (old_keys, new_keys) = (key_properties(old), key_properties(new));
     for o in old.attributes.iter().filter(|o| new_keys.contains(&o.name.as_str())) {
@@ -90,40 +125,20 @@ fn keys(
             key: paths(new),
             was_optional: o.optional,
         };
-        col.push(subject.child(&o.name), kind, place, basis);
+        here.push(col, here.subject.child(&o.name), kind);
     }
     for n in new.attributes.iter().filter(|n| old_keys.contains(&n.name.as_str())) {
         let kind = ChangeKind::NoLongerPartitionKey { key: paths(old) };
-        col.push(subject.child(&n.name), kind, place, basis);
+        here.push(col, here.subject.child(&n.name), kind);
     }
 }
 
-/// Compares what two holders (documents or embedded objects) store.
-fn holder(
-    col: &mut Collector<'_>,
-    subject: &Subject,
-    old: PropertyHolder<'_>,
-    new: PropertyHolder<'_>,
-    place: Place,
-    basis: Basis<'_>,
-) {
-    attributes(col, subject, old.attributes(), new.attributes(), place, basis);
-    embedded(col, subject, old.embedded(), new.embedded(), place, basis);
-    references(col, subject, old.references(), new.references(), place, basis);
-}
-
 /// Attributes by name: added, removed, retyped, list ↔ single, required ↔ optional.
-fn attributes(
-    col: &mut Collector<'_>,
-    subject: &Subject,
-    old: &[Property],
-    new: &[Property],
-    place: Place,
-    basis: Basis<'_>,
-) {
-    for n in new {
-        let at = subject.child(&n.name);
-        let Some(o) = old.iter().find(|o| o.name == n.name) else {
+fn attributes(col: &mut Collector<'_>, here: Here<'_>, old: &[Property], new: &[Property]) {
+    let (pairs, gone) = matched(old, new, |o, n| o.name == n.name);
+    for (o, n) in pairs {
+        let at = here.subject.child(&n.name);
+        let Some(o) = o else {
             let kind = ChangeKind::PropertyAdded {
                 ty: n.ty,
                 optional: n.optional,
@@ -131,26 +146,17 @@ fn attributes(
                 default: n.default.clone(),
                 queried: col.queried(&at),
             };
-            col.push(at, kind, place, basis);
+            here.push(col, at, kind);
             continue;
         };
         if o.ty != n.ty {
-            let kind = ChangeKind::PropertyRetyped { old: o.ty, new: n.ty };
-            col.push(at.clone(), kind, place, basis);
+            here.push(col, at.clone(), ChangeKind::PropertyRetyped { old: o.ty, new: n.ty });
         }
         let required = |col: &Collector<'_>| ChangeKind::BecameRequired {
             default: n.default.clone(),
             queried: col.queried(&at),
         };
-        presence(
-            col,
-            &at,
-            (o.many, o.optional),
-            (n.many, n.optional),
-            required,
-            place,
-            basis,
-        );
+        presence(col, here, &at, [(o.many, o.optional), (n.many, n.optional)], required);
         // What documents written without it (before it existed) read: the old
         // default, which a required attribute had, against the new one.
         let had_default = !o.optional && !o.many && o.default.is_some();
@@ -162,36 +168,33 @@ fn attributes(
                 new: n.default.clone(),
                 optional: n.optional,
             };
-            col.push(at, kind, place, basis);
+            here.push(col, at, kind);
         }
     }
-    for o in old.iter().filter(|o| !new.iter().any(|n| n.name == o.name)) {
-        col.push(subject.child(&o.name), ChangeKind::PropertyRemoved, place, basis);
+    for o in gone {
+        here.push(col, here.subject.child(&o.name), ChangeKind::PropertyRemoved);
     }
 }
 
-/// List ↔ single and required ↔ optional of a property both holders have, each
-/// `(many, optional)`; `required` makes the change recorded when it became required.
+/// List ↔ single and required ↔ optional of the property at `at` both holders have,
+/// old and new, each `(many, optional)`; `required` makes the change recorded when it
+/// became required.
 fn presence(
     col: &mut Collector<'_>,
+    here: Here<'_>,
     at: &Subject,
-    old: (bool, bool),
-    new: (bool, bool),
+    [(old_many, old_optional), (new_many, new_optional)]: [(bool, bool); 2],
     required: impl FnOnce(&Collector<'_>) -> ChangeKind,
-    place: Place,
-    basis: Basis<'_>,
 ) {
-    let ((old_many, old_optional), (new_many, new_optional)) = (old, new);
     if old_many != new_many {
-        let kind = ChangeKind::CardinalityChanged { old_many, new_many };
-        col.push(at.clone(), kind, place, basis);
+        here.push(col, at.clone(), ChangeKind::CardinalityChanged { old_many, new_many });
     }
     // A list reads as empty when absent (`serde(default)`), optional or not.
     if old_optional && !new_optional && !new_many {
         let kind = required(col);
-        col.push(at.clone(), kind, place, basis);
+        here.push(col, at.clone(), kind);
     } else if !old_optional && new_optional {
-        col.push(at.clone(), ChangeKind::BecameOptional, place, basis);
+        here.push(col, at.clone(), ChangeKind::BecameOptional);
     }
 }
 
@@ -206,21 +209,19 @@ fn derived_embedded(kind: EmbeddedKind) -> Option<Derived> {
 
 /// Embedded objects by name: added, removed, list ↔ single, derived data, and the
 /// same object's contents compared in turn.
-fn embedded(
-    col: &mut Collector<'_>,
-    subject: &Subject,
-    old: &[Embedded],
-    new: &[Embedded],
-    place: Place,
-    basis: Basis<'_>,
-) {
-    for n in new {
-        let at = subject.child(&n.name);
-        let same = old
-            .iter()
-            .find(|o| o.name == n.name && o.kind == n.kind && o.source == n.source);
-        let Some(o) = same else {
-            added_embedded(col, at, n, place, basis);
+fn embedded(col: &mut Collector<'_>, here: Here<'_>, old: &[Embedded], new: &[Embedded]) {
+    let (pairs, gone) = matched(old, new, |o, n| {
+        o.name == n.name && o.kind == n.kind && o.source == n.source
+    });
+    for (o, n) in pairs {
+        let at = here.subject.child(&n.name);
+        let inner = if derived_embedded(n.kind).is_some() {
+            here.derived()
+        } else {
+            here
+        };
+        let Some(o) = o else {
+            added_embedded(col, inner, at, n);
             continue;
         };
         if o.many != n.many {
@@ -228,29 +229,15 @@ fn embedded(
                 old_many: o.many,
                 new_many: n.many,
             };
-            col.push(at.clone(), kind, place, basis);
+            here.push(col, at.clone(), kind);
         }
-        let inner = if derived_embedded(n.kind).is_some() {
-            Place::Derived
-        } else {
-            place
-        };
-        holder(
-            col,
-            &at,
-            PropertyHolder::Embedded(o),
-            PropertyHolder::Embedded(n),
-            inner,
-            basis,
-        );
+        let inner = Here { subject: &at, ..inner };
+        let (o, n) = (PropertyHolder::Embedded(o), PropertyHolder::Embedded(n));
+        attributes(col, inner, o.attributes(), n.attributes());
+        embedded(col, inner, o.embedded(), n.embedded());
+        references(col, inner, o.references(), n.references());
     }
-    for o in old {
-        if new
-            .iter()
-            .any(|n| n.name == o.name && n.kind == o.kind && n.source == o.source)
-        {
-            continue;
-        }
+    for o in gone {
         // Now its own document type: one change, made where that document type is found.
         if o.kind == EmbeddedKind::ValueObject && col.became_separate.contains(&o.source) {
             continue;
@@ -261,11 +248,12 @@ fn embedded(
                 source: o.source.clone(),
             },
         };
-        col.push(subject.child(&o.name), kind, place, basis);
+        here.push(col, here.subject.child(&o.name), kind);
     }
 }
 
-fn added_embedded(col: &mut Collector<'_>, at: Subject, n: &Embedded, place: Place, basis: Basis<'_>) {
+/// An embedded object `n` the old holder lacks, at `at`, its data found `here`.
+fn added_embedded(col: &mut Collector<'_>, here: Here<'_>, at: Subject, n: &Embedded) {
     let kind = match derived_embedded(n.kind) {
         // A snapshot or a subset is read as the generated types require it: an object
         // without a default, or a list with one.
@@ -286,27 +274,16 @@ fn added_embedded(col: &mut Collector<'_>, at: Subject, n: &Embedded, place: Pla
             many: n.many,
         },
     };
-    let place = if derived_embedded(n.kind).is_some() {
-        Place::Derived
-    } else {
-        place
-    };
-    col.push(at, kind, place, basis);
+    here.push(col, at, kind);
 }
 
 /// References by name: added, removed, retargeted, reshaped, list ↔ single,
 /// required ↔ optional, extended references and ancestors lists.
-fn references(
-    col: &mut Collector<'_>,
-    subject: &Subject,
-    old: &[Reference],
-    new: &[Reference],
-    place: Place,
-    basis: Basis<'_>,
-) {
-    for n in new {
-        let at = subject.child(&n.name);
-        let Some(o) = old.iter().find(|o| o.name == n.name) else {
+fn references(col: &mut Collector<'_>, here: Here<'_>, old: &[Reference], new: &[Reference]) {
+    let (pairs, gone) = matched(old, new, |o, n| o.name == n.name);
+    for (o, n) in pairs {
+        let at = here.subject.child(&n.name);
+        let Some(o) = o else {
             let kind = match &n.ancestry {
                 // Its worker finds an element's descendants by their lists, which old
                 // documents do not have: it cannot back-fill them.
@@ -321,25 +298,18 @@ fn references(
                     many: n.many,
                 },
             };
-            col.push(at, kind, place, basis);
+            here.push(col, at, kind);
             continue;
         };
         if let Some(kind) = retargeted(o, n) {
-            col.push(at.clone(), kind, place, basis);
+            here.push(col, at.clone(), kind);
         }
         let required = |_: &Collector<'_>| ChangeKind::BecameRequired {
             default: None,
             queried: false,
         };
-        presence(
-            col,
-            &at,
-            (o.many, o.optional),
-            (n.many, n.optional),
-            required,
-            place,
-            basis,
-        );
+        presence(col, here, &at, [(o.many, o.optional), (n.many, n.optional)], required);
+        let derived = here.derived();
         match (&o.extended, &n.extended) {
             (None, Some(e)) => {
                 let kind = ChangeKind::DerivedAdded {
@@ -351,19 +321,25 @@ fn references(
                     // Its worker rewrites every holder of each root it reads.
                     kept_from_change_feed: e.sync.is_some(),
                 };
-                col.push(at, kind, Place::Derived, basis);
+                derived.push(col, at, kind);
             }
             (Some(_), None) => {
                 let kind = ChangeKind::DerivedRemoved {
                     derived: Derived::ExtendedReference,
                 };
-                col.push(at, kind, Place::Derived, basis);
+                derived.push(col, at, kind);
             }
-            (Some(oe), Some(ne)) => attributes(col, &at, &oe.attributes, &ne.attributes, Place::Derived, basis),
+            (Some(oe), Some(ne)) => {
+                let inner = Here {
+                    subject: &at,
+                    ..derived
+                };
+                attributes(col, inner, &oe.attributes, &ne.attributes);
+            }
             (None, None) => {}
         }
     }
-    for o in old.iter().filter(|o| !new.iter().any(|n| n.name == o.name)) {
+    for o in gone {
         let kind = match &o.ancestry {
             Some(_) => ChangeKind::DerivedRemoved {
                 derived: Derived::Ancestors,
@@ -372,7 +348,7 @@ fn references(
                 target: o.target.clone(),
             },
         };
-        col.push(subject.child(&o.name), kind, place, basis);
+        here.push(col, here.subject.child(&o.name), kind);
     }
 }
 

@@ -127,6 +127,11 @@ fn article(what: &str) -> String {
 mod tests {
     use super::*;
 
+    /// What serde's `message` about the model's root becomes, found in a `what`.
+    fn at_root(message: &str, what: &str) -> Diagnostic {
+        explain(JsonPath::root(), message, what)
+    }
+
     #[test]
     fn suggests_a_field() {
         let d = explain(
@@ -141,8 +146,7 @@ mod tests {
 
     #[test]
     fn suggests_a_value() {
-        let d = explain(
-            JsonPath::root(),
+        let d = at_root(
             "unknown variant `fwe`, expected one of `one`, `few`, `many`",
             "relationship",
         );
@@ -151,13 +155,9 @@ mod tests {
 
     #[test]
     fn rewords_type_errors() {
-        let d = explain(
-            JsonPath::root(),
-            "invalid type: string \"x\", expected f64",
-            "access pattern",
-        );
+        let d = at_root("invalid type: string \"x\", expected f64", "access pattern");
         assert_eq!(d.message, "wrong type: found string \"x\", expected a number");
-        let d = explain(JsonPath::root(), "invalid type: string \"12\", expected f64", "entity");
+        let d = at_root("invalid type: string \"12\", expected f64", "entity");
         assert_eq!(d.help.unwrap(), "write the number without quotes: `12`");
     }
 

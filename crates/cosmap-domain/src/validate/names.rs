@@ -296,15 +296,8 @@ impl Checker<'_> {
                 Diagnostic::new(path(), format!("`{name}` is a Rust keyword and cannot name a type"))
                     .help("choose another name"),
             );
-        } else if !is_upper_camel(name) {
-            let needs = "derive Rust type names from it";
-            self.report(not_in_case(
-                path(),
-                name,
-                ("UpperCamelCase", upper_camel),
-                needs,
-                "OrderItem",
-            ));
+        } else if let Some(problem) = not_in_case(path, name, &TYPE_NAMES) {
+            self.report(problem);
         }
     }
 
@@ -327,15 +320,8 @@ impl Checker<'_> {
                 Diagnostic::new(path(), format!("`{name}` is a property every document already has"))
                     .help("`id`, `type` and `ttl` are set by cosmap and Cosmos DB: choose another name, for example a prefixed one"),
             );
-        } else if !is_lower_camel(name) {
-            let needs = "derive JSON properties and Rust field names from it";
-            self.report(not_in_case(
-                path(),
-                name,
-                ("lowerCamelCase", lower_camel),
-                needs,
-                "createdAt",
-            ));
+        } else if let Some(problem) = not_in_case(path, name, &PROPERTY_NAMES) {
+            self.report(problem);
         }
     }
 }
@@ -429,14 +415,47 @@ impl std::hash::Hash for Folded<'_> {
 /// `name` is not in the `case` (its name, and the function that puts a camel-case name
 /// in it), which cosmap `needs` (to do what); the help suggests `name` in that case, or
 /// shows `example`.
-fn not_in_case(at: JsonPath, name: &str, case: (&str, fn(&str) -> String), needs: &str, example: &str) -> Diagnostic {
-    let (case, to_case) = case;
-    let suggestion = to_case(&to_camel(name));
-    Diagnostic::new(at, format!("`{name}` is not {case}, which cosmap needs to {needs}")).help(hint_for(
-        &suggestion,
-        &format!("{case} ASCII letters and digits"),
-        example,
-    ))
+/// The case the names of one kind are in: its name, its test, the conversion a hint
+/// suggests, what cosmap derives from such names, and an example.
+struct Case {
+    name: &'static str,
+    is: fn(&str) -> bool,
+    to: fn(&str) -> String,
+    needs: &'static str,
+    example: &'static str,
+}
+
+/// The case of entity, value object and aggregate names.
+const TYPE_NAMES: Case = Case {
+    name: "UpperCamelCase",
+    is: is_upper_camel,
+    to: upper_camel,
+    needs: "derive Rust type names from it",
+    example: "OrderItem",
+};
+
+/// The case of attribute, identity and property names.
+const PROPERTY_NAMES: Case = Case {
+    name: "lowerCamelCase",
+    is: is_lower_camel,
+    to: lower_camel,
+    needs: "derive JSON properties and Rust field names from it",
+    example: "createdAt",
+};
+
+/// Why `name` (at `at`) is not in `case`, with the name in it as the hint; none when it is.
+fn not_in_case(at: impl FnOnce() -> JsonPath, name: &str, case: &Case) -> Option<Diagnostic> {
+    if (case.is)(name) {
+        return None;
+    }
+    let Case { name: form, needs, .. } = case;
+    let problem = Diagnostic::new(at(), format!("`{name}` is not {form}, which cosmap needs to {needs}"));
+    let hint = hint_for(
+        &(case.to)(&to_camel(name)),
+        &format!("{form} ASCII letters and digits"),
+        case.example,
+    );
+    Some(problem.help(hint))
 }
 
 #[cfg(test)]
