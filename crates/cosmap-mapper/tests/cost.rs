@@ -7,9 +7,11 @@ use cosmap_mapper::cost::{cost, estimate, map_and_cost, Consistency, CostReport,
 use cosmap_mapper::operations::{OperationKind, PropertyPath, Purpose, ValueSource};
 use cosmap_mapper::{map, map_both, Options, Rule};
 
+mod common;
+use common::{example, included_paths, with_rates};
+
 fn model() -> DomainModel {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/ecommerce/model.json");
-    cosmap_domain::load_file(&path).expect("valid example")
+    example("ecommerce")
 }
 
 fn ecommerce(consistency: Consistency) -> CostReport {
@@ -72,13 +74,7 @@ fn operations_carry_container_partition_key_and_sql() {
 fn indexing_follows_the_access_patterns_unless_index_all() {
     let m = map(&model(), &Options::default());
     let account = m.container("Account").unwrap();
-    let paths: Vec<&str> = account
-        .indexing_policy
-        .included_paths
-        .iter()
-        .map(|p| p.path.as_str())
-        .collect();
-    assert_eq!(paths, ["/accountId/?", "/orderedAt/?", "/type/?"]);
+    assert_eq!(included_paths(account), ["/accountId/?", "/orderedAt/?", "/type/?"]);
     assert_eq!(account.indexing_policy.excluded_paths[0].path, "/*");
     assert!(m
         .decisions
@@ -117,13 +113,7 @@ fn strong_consistency_doubles_reads_not_writes() {
 
 #[test]
 fn a_copy_is_refused_when_its_writes_cost_more_than_the_reads_it_saves() {
-    let mut spec = model().spec().clone();
-    for p in &mut spec.access_patterns {
-        if p.name == "save an order with its items" {
-            p.per_second = 50_000.0;
-        }
-    }
-    let hot_writes = DomainModel::new(spec).unwrap();
+    let hot_writes = with_rates(&model(), &[("save an order with its items", 50_000.0)]);
     let m = map(&hot_writes, &Options::default());
     // Orders partitioned by their account serve the read without any copy to write;
     // an order's items, payments and packages keep its id as the key's second level.

@@ -8,7 +8,7 @@ use cosmap_mapper::{map, Keeping, Options, Rule};
 use cosmap_mapper::{SyncOperation, SyncTrigger};
 
 mod common;
-use common::{decision, load, op};
+use common::{decision, edited, load, op, with_rates};
 
 #[test]
 fn a_username_read_through_a_reference_is_stored_beside_it_and_kept_in_sync() {
@@ -97,15 +97,9 @@ fn counts_are_kept_in_the_batch_or_from_the_change_feed() {
 #[test]
 fn a_count_that_costs_more_to_keep_than_to_query_is_not_kept() {
     // Reviews written far more often than products are read: the recounts cost more.
-    let mut spec = load("examples/patterns/computed-value/model.json").spec().clone();
-    for p in &mut spec.access_patterns {
-        match p.name.as_str() {
-            "review a product" => p.per_second = 2_000.0,
-            "a product with its review count" => p.per_second = 1.0,
-            _ => {}
-        }
-    }
-    let m = map(&DomainModel::new(spec).unwrap(), &Options::default());
+    let model = load("examples/patterns/computed-value/model.json");
+    let rates = [("review a product", 2_000.0), ("a product with its review count", 1.0)];
+    let m = map(&with_rates(&model, &rates), &Options::default());
     let product = m.container("Product").unwrap().document_type("Product").unwrap();
     assert!(product.computed.is_empty());
     let d = decision(&m, Rule::ComputedValue, "Product.reviewCount");
@@ -288,15 +282,9 @@ fn a_path_to_the_root_is_stored_as_ancestors_and_kept_by_the_writes_of_the_tree(
 
 #[test]
 fn an_ancestors_list_is_refused_when_writes_outweigh_reads_or_it_would_not_fit() {
-    let mut spec = load("examples/patterns/tree-ancestors/model.json").spec().clone();
-    for p in &mut spec.access_patterns {
-        match p.name.as_str() {
-            "a category with its path" => p.per_second = 0.01,
-            "rename or move a category" => p.per_second = 50.0,
-            _ => {}
-        }
-    }
-    let model = DomainModel::new(spec.clone()).expect("valid");
+    let model = load("examples/patterns/tree-ancestors/model.json");
+    let rates = [("a category with its path", 0.01), ("rename or move a category", 50.0)];
+    let model = with_rates(&model, &rates);
     let m = map(&model, &Options::default());
     let d = decision(&m, Rule::TreeAncestors, "Category.parent");
     assert!(d.reason.contains("would not drop"), "{}", d.reason);
@@ -309,12 +297,14 @@ fn an_ancestors_list_is_refused_when_writes_outweigh_reads_or_it_would_not_fit()
         .iter()
         .all(|r| r.ancestry.is_none()));
     // Ten thousand levels of names do not fit an item.
-    let rel = spec.relationships.iter_mut().find(|r| r.from == r.to).unwrap();
-    rel.depth = Some(cosmap_domain::Depth {
-        max: 10_000,
-        avg: Some(3.0),
+    let deep = edited(&model, |spec| {
+        let rel = spec.relationships.iter_mut().find(|r| r.from == r.to).unwrap();
+        rel.depth = Some(cosmap_domain::Depth {
+            max: 10_000,
+            avg: Some(3.0),
+        });
     });
-    let m = map(&DomainModel::new(spec).expect("valid"), &Options::default());
+    let m = map(&deep, &Options::default());
     let d = decision(&m, Rule::TreeAncestors, "Category.parent");
     assert!(d.reason.contains("KB a list may take of an item"), "{}", d.reason);
 }

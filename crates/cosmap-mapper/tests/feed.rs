@@ -2,21 +2,20 @@
 //! reads a feed of their short forms in one logical partition, where that lowers the
 //! workload and the partition can serve it.
 
-use std::path::PathBuf;
-
 use cosmap_domain::DomainModel;
 use cosmap_mapper::operations::{OperationKind, Purpose, ValueSource};
 use cosmap_mapper::{map, LogicalModel, Options, Role, Rule, SyncOperation};
 
+mod common;
+use common::{edited, example};
+
 fn newsfeed() -> DomainModel {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/newsfeed/model.json");
-    cosmap_domain::load_file(&path).expect("valid example")
+    example("newsfeed")
 }
 
-fn with(model: &DomainModel, edit: impl Fn(&mut cosmap_domain::ModelSpec)) -> LogicalModel {
-    let mut spec = model.spec().clone();
-    edit(&mut spec);
-    map(&DomainModel::new(spec).expect("still valid"), &Options::default())
+/// The newsfeed example with `edit` made to it, mapped.
+fn with(edit: impl FnOnce(&mut cosmap_domain::ModelSpec)) -> LogicalModel {
+    map(&edited(&newsfeed(), edit), &Options::default())
 }
 
 #[test]
@@ -58,7 +57,7 @@ fn the_newest_posts_read_a_feed_kept_from_the_change_feed() {
 fn another_read_of_posts_never_reads_the_feed() {
     // Posts of one member, newest first: the feed holds only the newest 50 of all,
     // so reading it would miss that member's older posts.
-    let m = with(&newsfeed(), |spec| {
+    let m = with(|spec| {
         let mut p = spec.access_patterns[0].clone();
         p.name = "posts of a member".into();
         p.filter = vec!["memberId".into()];
@@ -70,7 +69,7 @@ fn another_read_of_posts_never_reads_the_feed() {
 
 #[test]
 fn a_feed_is_refused_when_its_one_partition_would_be_too_hot_or_it_does_not_pay() {
-    let hot = with(&newsfeed(), |spec| spec.access_patterns[0].per_second = 5000.0);
+    let hot = with(|spec| spec.access_patterns[0].per_second = 5000.0);
     assert!(hot.container("Feeds").is_none());
     let d = hot.decisions.iter().find(|d| d.rule == Rule::Feed).unwrap();
     assert_eq!(d.outcome, "no feed");
@@ -78,7 +77,7 @@ fn a_feed_is_refused_when_its_one_partition_would_be_too_hot_or_it_does_not_pay(
     // A small container: a query across its few partitions costs what the feed's does.
     // Small for good: without growth (posts are created every second, and partitions
     // are counted on the storage after `growthYears`).
-    let small = with(&newsfeed(), |spec| {
+    let small = with(|spec| {
         for e in &mut spec.entities {
             if let Some(v) = &mut e.volume {
                 v.count = Some(10_000.0);
@@ -99,7 +98,7 @@ fn a_feed_keeps_the_reference_its_read_follows() {
     // The short form leaves `author` out, but each post shows its author's name:
     // the feed keeps the reference, with the name stored beside it (the extended
     // reference kept on the posts, carried by their feed), so the read follows none.
-    let m = with(&newsfeed(), |spec| {
+    let m = with(|spec| {
         let p = &mut spec.access_patterns[0];
         p.project = vec!["title".into(), "postedAt".into()];
         p.returns = vec!["author.displayName".into()];

@@ -30,7 +30,7 @@ use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 
 mod common;
-use common::{document, mapped};
+use common::{document, mapped, roots};
 
 /// Cases per property: each maps a model of up to 8 aggregates twice or more.
 const CASES: u32 = 256;
@@ -586,12 +586,11 @@ fn the_strategy_reaches_every_shape() {
 #[test]
 fn a_reference_stored_back_takes_no_reserved_name() {
     let m = mapped(
-        ModelBuilder::new("Catalogue")
-            .entity(Entity::new("Product", "productId"))
-            .entity(Entity::new("Type", "typeId"))
-            .aggregate(Aggregate::new("Product"))
-            .aggregate(Aggregate::new("Type"))
-            .relationship(Relationship::new("Type", "Product", Cardinality::Squillions)),
+        roots(
+            "Catalogue",
+            [Entity::new("Product", "productId"), Entity::new("Type", "typeId")],
+        )
+        .relationship(Relationship::new("Type", "Product", Cardinality::Squillions)),
     );
     let names: Vec<&str> = document(&m, "Dictionary", "Product")
         .references
@@ -609,13 +608,12 @@ fn a_reference_stored_back_takes_no_reserved_name() {
 fn references_stored_back_do_not_depend_on_declaration_order() {
     let model = |first: Relationship, second: Relationship| {
         let m = mapped(
-            ModelBuilder::new("Bank")
-                .entity(Entity::new("Account", "accountId"))
-                .entity(Entity::new("Entry", "entryId"))
-                .aggregate(Aggregate::new("Account"))
-                .aggregate(Aggregate::new("Entry"))
-                .relationship(first)
-                .relationship(second),
+            roots(
+                "Bank",
+                [Entity::new("Account", "accountId"), Entity::new("Entry", "entryId")],
+            )
+            .relationship(first)
+            .relationship(second),
         );
         json(&m)
     };
@@ -846,19 +844,19 @@ fn a_member_reference_named_like_the_partition_key_is_renamed() {
 #[test]
 fn no_copy_of_an_attribute_named_like_the_target_partition_key() {
     let m = mapped(
-        ModelBuilder::new("Shop")
-            .entity(Entity::new("Account", "accountId").volume(1e7, 1000.0))
-            .entity(
+        roots(
+            "Shop",
+            [
+                Entity::new("Account", "accountId").volume(1e7, 1000.0),
                 Entity::new("Order", "orderId")
                     .attribute(Attribute::new("accountId", AttributeType::String))
                     .volume(1e9, 2000.0),
-            )
-            .aggregate(Aggregate::new("Account"))
-            .aggregate(Aggregate::new("Order"))
-            .relationship(Relationship::new("Order", "Account", Cardinality::One))
-            .access_pattern(
-                AccessPattern::new("orders of an account", AccessKind::Read, "Order", 100.0).filter("accountId"),
-            ),
+            ],
+        )
+        .relationship(Relationship::new("Order", "Account", Cardinality::One))
+        .access_pattern(
+            AccessPattern::new("orders of an account", AccessKind::Read, "Order", 100.0).filter("accountId"),
+        ),
     );
     assert!(
         m.container("Account").and_then(|c| c.document_type("Order")).is_none(),
@@ -882,16 +880,17 @@ fn no_copy_of_an_attribute_named_like_the_target_partition_key() {
 #[test]
 fn no_copy_of_a_reference_named_like_the_target_partition_key() {
     let m = mapped(
-        ModelBuilder::new("Sport")
-            .entity(Entity::new("Fixture", "match").volume(1e7, 1000.0))
-            .entity(Entity::new("Match", "matchId"))
-            .entity(Entity::new("Game", "gameId").volume(1e9, 2000.0))
-            .aggregate(Aggregate::new("Fixture"))
-            .aggregate(Aggregate::new("Match"))
-            .aggregate(Aggregate::new("Game"))
-            .relationship(Relationship::new("Game", "Fixture", Cardinality::One))
-            .relationship(Relationship::new("Match", "Game", Cardinality::Squillions))
-            .access_pattern(AccessPattern::new("games of a fixture", AccessKind::Read, "Game", 100.0).filter("match")),
+        roots(
+            "Sport",
+            [
+                Entity::new("Fixture", "match").volume(1e7, 1000.0),
+                Entity::new("Match", "matchId"),
+                Entity::new("Game", "gameId").volume(1e9, 2000.0),
+            ],
+        )
+        .relationship(Relationship::new("Game", "Fixture", Cardinality::One))
+        .relationship(Relationship::new("Match", "Game", Cardinality::Squillions))
+        .access_pattern(AccessPattern::new("games of a fixture", AccessKind::Read, "Game", 100.0).filter("match")),
     );
     let game = document(&m, "Game", "Game");
     assert!(game.references.iter().any(|r| r.name == "match" && r.target == "Match"));
@@ -918,25 +917,23 @@ fn no_copy_of_a_reference_named_like_the_target_partition_key() {
 #[test]
 fn a_copy_through_never_changing_reference_data_reads_the_snapshot_identity() {
     let m = mapped(
-        ModelBuilder::new("Registry")
-            .entity(
+        roots(
+            "Registry",
+            [
                 Entity::new("Person", "personId")
                     .attribute(Attribute::new("name", AttributeType::String))
                     .volume(1e9, 1000.0),
-            )
-            .entity(
                 Entity::new("Country", "countryId")
                     .reference_data(ChangeRate::Never)
                     .volume(1e6, 20_000.0),
-            )
-            .aggregate(Aggregate::new("Person"))
-            .aggregate(Aggregate::new("Country"))
-            .relationship(Relationship::new("Person", "Country", Cardinality::One))
-            .access_pattern(
-                AccessPattern::new("people of a country", AccessKind::Read, "Person", 100.0)
-                    .filter("countryId")
-                    .returns("country"),
-            ),
+            ],
+        )
+        .relationship(Relationship::new("Person", "Country", Cardinality::One))
+        .access_pattern(
+            AccessPattern::new("people of a country", AccessKind::Read, "Person", 100.0)
+                .filter("countryId")
+                .returns("country"),
+        ),
     );
     let copy = document(&m, "Country", "Person");
     let of = copy.copy_of.as_ref().expect("a copy");

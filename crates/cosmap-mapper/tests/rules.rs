@@ -1,20 +1,14 @@
 //! Each rule decided the other way, on small models built with the builder API,
 //! and the examples that push the rules against the e-commerce defaults.
 
-use std::path::PathBuf;
-
 use cosmap_domain::{
-    AccessKind, AccessPattern, Aggregate, Attribute, AttributeType, Cardinality, DomainModel, Entity, Growth,
-    ModelBuilder, Relationship, ThresholdOverrides, ValueObject,
+    AccessKind, AccessPattern, Aggregate, Cardinality, DomainModel, Entity, Growth, ModelBuilder, Relationship,
+    ThresholdOverrides, ValueObject,
 };
 use cosmap_mapper::{map, LogicalModel, Options, PartitionKeyValue, Role, Rule};
 
 mod common;
-use common::{decision, mapped};
-
-fn text(name: &str) -> Attribute {
-    Attribute::new(name, AttributeType::String)
-}
+use common::{decision, mapped, roots, text};
 
 /// A `Basket` aggregate whose root holds `Line` value objects through `rel`.
 fn basket(rel: Relationship, line_bytes: f64) -> ModelBuilder {
@@ -159,12 +153,11 @@ fn a_separated_value_object_under_an_entity_links_to_it() {
 #[test]
 fn mr6_stores_an_unbounded_reference_list_on_the_many_side() {
     let m = mapped(
-        ModelBuilder::new("Blog")
-            .entity(Entity::new("Author", "authorId"))
-            .entity(Entity::new("Post", "postId"))
-            .aggregate(Aggregate::new("Author"))
-            .aggregate(Aggregate::new("Post"))
-            .relationship(Relationship::new("Author", "Post", Cardinality::Squillions)),
+        roots(
+            "Blog",
+            [Entity::new("Author", "authorId"), Entity::new("Post", "postId")],
+        )
+        .relationship(Relationship::new("Author", "Post", Cardinality::Squillions)),
     );
     let author = m.container("Dictionary").unwrap().document_type("Author").unwrap();
     assert!(author.references.is_empty(), "no unbounded list in Author");
@@ -230,14 +223,7 @@ fn copy_needs_a_known_size_and_a_target_container() {
 }
 
 fn example(name: &str) -> LogicalModel {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../examples")
-        .join(name)
-        .join("model.json");
-    map(
-        &cosmap_domain::load_file(&path).expect("valid example"),
-        &Options::default(),
-    )
+    map(&common::example(name), &Options::default())
 }
 
 #[test]
@@ -306,8 +292,7 @@ fn permuted(model: &DomainModel, turn: usize) -> DomainModel {
 
 #[test]
 fn output_does_not_depend_on_declaration_order() {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/ecommerce/model.json");
-    let model = cosmap_domain::load_file(&path).unwrap();
+    let model = common::example("ecommerce");
     let expected = serde_json::to_string(&map(&model, &Options::default())).unwrap();
     for turn in 0..5 {
         let actual = serde_json::to_string(&map(&permuted(&model, turn), &Options::default())).unwrap();
@@ -349,17 +334,15 @@ fn unique_keys_only_where_they_constrain_something_and_every_document_stores_the
     assert!(def.indexing_policy.automatic);
     // A second dictionary type lacks `isoCode`: its documents would all count as
     // null, which may occur once per logical partition, so no key.
-    let m = mapped(
-        ModelBuilder::new("Geo")
-            .entity(
-                Entity::new("Country", "countryId")
-                    .attribute(text("isoCode").unique())
-                    .volume(250.0, 200.0),
-            )
-            .entity(Entity::new("Currency", "currencyId").volume(180.0, 100.0))
-            .aggregate(Aggregate::new("Country"))
-            .aggregate(Aggregate::new("Currency")),
-    );
+    let m = mapped(roots(
+        "Geo",
+        [
+            Entity::new("Country", "countryId")
+                .attribute(text("isoCode").unique())
+                .volume(250.0, 200.0),
+            Entity::new("Currency", "currencyId").volume(180.0, 100.0),
+        ],
+    ));
     assert!(m.container("Dictionary").unwrap().unique_keys.is_empty());
     let d = decision(&m, Rule::UniqueKey, "Country.isoCode");
     assert!(

@@ -13,7 +13,7 @@ use cosmap_mapper::operations::{OperationKind, Purpose, ValueSource};
 use cosmap_mapper::{map, LogicalModel, Options};
 
 mod common;
-use common::{decision, op, test_model};
+use common::{decision, edited, included_paths, op, test_model, with_rates};
 
 #[test]
 fn a_thousand_references_are_read_in_one_query_not_a_point_read_each() {
@@ -67,12 +67,6 @@ fn a_count_runs_in_the_partition_its_children_share() {
 }
 
 /// `model` with its spec changed by `edit`.
-fn with(model: &DomainModel, edit: impl Fn(&mut cosmap_domain::ModelSpec)) -> DomainModel {
-    let mut spec = model.spec().clone();
-    edit(&mut spec);
-    DomainModel::new(spec).expect("still valid")
-}
-
 fn partition_key_decision<'m>(m: &'m LogicalModel, container: &str) -> &'m cosmap_mapper::Decision {
     m.decision(cosmap_mapper::Rule::PartitionKey, container)
         .expect("a partition key decision")
@@ -90,7 +84,7 @@ fn a_key_moves_only_when_it_saves_more_than_the_decision_margin() {
     // Unpinned, with check-ins also read by id (which a key by event makes queries
     // across partitions): the key by event saves a part of what the patterns cost.
     let unpinned = |margin: f64| {
-        with(&test_model("count-in-the-parents-partition"), |spec| {
+        edited(&test_model("count-in-the-parents-partition"), |spec| {
             spec.aggregates.iter_mut().for_each(|a| a.partition_key = None);
             // A copy of the check-ins into `Event` would serve the read by event too
             // (for about as much): avoided, so the key alone is weighed.
@@ -126,7 +120,7 @@ fn a_key_moves_only_when_it_saves_more_than_the_decision_margin() {
 
 #[test]
 fn a_pinned_identity_is_kept_and_said_to_be_pinned() {
-    let pinned = with(&test_model("count-in-the-parents-partition"), |spec| {
+    let pinned = edited(&test_model("count-in-the-parents-partition"), |spec| {
         let checkin = spec.aggregates.iter_mut().find(|a| a.root == "CheckIn").unwrap();
         checkin.partition_key = Some("checkInId".into());
     });
@@ -138,7 +132,7 @@ fn a_pinned_identity_is_kept_and_said_to_be_pinned() {
 
 #[test]
 fn a_pinned_key_is_kept_even_where_it_costs_more_and_its_cost_is_reported() {
-    let pinned = with(&test_model("count-in-the-parents-partition"), |spec| {
+    let pinned = edited(&test_model("count-in-the-parents-partition"), |spec| {
         let event = spec.aggregates.iter_mut().find(|a| a.root == "Event").unwrap();
         event.partition_key = Some("title".into());
         // The check-ins keep their identity: the figures are the events' alone.
@@ -173,7 +167,7 @@ fn each_holder_of_an_extended_reference_pays_only_its_own_rewrites() {
     assert!(review.outcome.starts_with("stores"), "{review:?}");
     assert!(post.outcome.starts_with("keeps a plain reference"), "{post:?}");
     // The same as when the review is the only holder.
-    let alone = with(&test_model("two-holders-of-one-extended-reference"), |spec| {
+    let alone = edited(&test_model("two-holders-of-one-extended-reference"), |spec| {
         spec.access_patterns.retain(|p| p.name != "post with its author's name");
     });
     let m = map(&alone, &Options::default());
@@ -219,7 +213,7 @@ fn drawn_models(n: usize) -> Vec<DomainModel> {
 
 #[test]
 fn every_query_a_pattern_or_a_worker_sends_is_indexed() {
-    let created_only = with(&test_model("two-holders-of-one-extended-reference"), |spec| {
+    let created_only = edited(&test_model("two-holders-of-one-extended-reference"), |spec| {
         spec.access_patterns.retain(|p| p.name != "update a user");
         spec.access_patterns.push(
             serde_json::from_str(
@@ -247,12 +241,7 @@ fn every_query_a_pattern_or_a_worker_sends_is_indexed() {
         let reads = m.operations.iter().flat_map(|o| &o.requests).chain(&workers);
         for r in reads.filter(|r| r.query().is_some()) {
             let c = m.container(&r.container).expect("its container");
-            let included: Vec<&str> = c
-                .indexing_policy
-                .included_paths
-                .iter()
-                .map(|p| p.path.as_str())
-                .collect();
+            let included = included_paths(c);
             for path in &r.index_paths {
                 assert!(
                     included.contains(&path.as_str()),
@@ -266,7 +255,7 @@ fn every_query_a_pattern_or_a_worker_sends_is_indexed() {
 #[test]
 fn a_path_filter_and_the_same_filter_written_bare_give_one_design() {
     let path = test_model("path-filter-to-a-copy");
-    let bare = with(&path, |spec| {
+    let bare = edited(&path, |spec| {
         for p in &mut spec.access_patterns {
             for f in &mut p.filter {
                 if f == "author.userId" {
@@ -364,7 +353,7 @@ fn pinned_optimisations_are_kept_or_avoided_and_their_cost_is_reported() {
     assert!(decision(&m, Rule::ExtendedReference, "Review.reviewer")
         .outcome
         .starts_with("stores"));
-    let pinned_model = with(&base, |spec| {
+    let pinned_model = edited(&base, |spec| {
         spec.pins = vec![
             Pin::keep(PinnedOptimisation::ExtendedReference, "Post.author"),
             Pin::avoid(PinnedOptimisation::ExtendedReference, "Review.reviewer"),
@@ -407,7 +396,7 @@ fn pinned_optimisations_are_kept_or_avoided_and_their_cost_is_reported() {
 fn a_pinned_copy_is_kept_where_the_whole_design_would_refuse_it() {
     use cosmap_domain::{Pin, PinnedOptimisation};
     let base = test_model("copy-that-grows-its-target");
-    let pinned_model = with(&base, |spec| {
+    let pinned_model = edited(&base, |spec| {
         spec.pins = vec![Pin::keep(PinnedOptimisation::Copy, "Account3 by code")];
     });
     let m = map(&pinned_model, &Options::default());
@@ -427,7 +416,7 @@ fn a_pinned_copy_is_kept_where_the_whole_design_would_refuse_it() {
 fn a_pin_no_candidate_answers_is_recorded() {
     use cosmap_domain::{Pin, PinnedOptimisation};
     let base = test_model("two-holders-of-one-extended-reference");
-    let pinned_model = with(&base, |spec| {
+    let pinned_model = edited(&base, |spec| {
         spec.pins = vec![Pin::keep(PinnedOptimisation::Subset, "post with its author's name")];
     });
     let m = map(&pinned_model, &Options::default());
@@ -565,17 +554,7 @@ fn a_read_by_a_claimed_value_reads_the_claim_then_its_owner() {
 #[test]
 fn a_copy_is_weighed_at_any_rate_by_its_price() {
     let base = test_model("path-filter-to-a-copy");
-    let rated = |read: f64, write: f64| {
-        with(&base, |spec| {
-            for p in &mut spec.access_patterns {
-                match p.name.as_str() {
-                    "posts of an author" => p.per_second = read,
-                    "write a post" => p.per_second = write,
-                    _ => {}
-                }
-            }
-        })
-    };
+    let rated = |read: f64, write: f64| with_rates(&base, &[("posts of an author", read), ("write a post", write)]);
     let copied = |model: &DomainModel| {
         let m = map(model, &Options::default());
         m.containers
@@ -673,11 +652,7 @@ fn tag_names_are_kept_beside_each_reference_of_a_list() {
 #[test]
 fn the_targets_of_every_results_list_are_read_in_one_query() {
     let base = test_model("extended-references-on-a-list");
-    let often = with(&base, |spec| {
-        for p in spec.access_patterns.iter_mut().filter(|p| p.name == "rename a tag") {
-            p.per_second = 50.0;
-        }
-    });
+    let often = with_rates(&base, &[("rename a tag", 50.0)]);
     let m = map(&often, &Options::default());
     let product = m
         .container("Product")

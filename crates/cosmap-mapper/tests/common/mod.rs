@@ -6,14 +6,60 @@
 
 use std::path::PathBuf;
 
-use cosmap_domain::{DomainModel, ModelBuilder};
+use cosmap_domain::{Aggregate, Attribute, AttributeType, DomainModel, Entity, ModelBuilder, ModelSpec};
 use cosmap_mapper::operations::Operation;
-use cosmap_mapper::{map, Decision, DocumentType, LogicalModel, Options, Rule};
+use cosmap_mapper::{map, Container, Decision, DocumentType, LogicalModel, Options, Rule};
 
 /// `path` (relative to the repository's root) loaded and validated.
 pub fn load(path: &str) -> DomainModel {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..").join(path);
     cosmap_domain::load_file(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// The model of example `name` (`examples/{name}/model.json`).
+pub fn example(name: &str) -> DomainModel {
+    load(&format!("examples/{name}/model.json"))
+}
+
+/// `model` with `edit` made to its file format, validated again.
+pub fn edited(model: &DomainModel, edit: impl FnOnce(&mut ModelSpec)) -> DomainModel {
+    let mut spec = model.spec().clone();
+    edit(&mut spec);
+    DomainModel::new(spec).expect("still valid")
+}
+
+/// `model` with each named access pattern run the given number of times a second.
+pub fn with_rates(model: &DomainModel, rates: &[(&str, f64)]) -> DomainModel {
+    edited(model, |spec| {
+        for (name, per_second) in rates {
+            let pattern = spec.access_patterns.iter_mut().find(|p| p.name == *name);
+            pattern
+                .unwrap_or_else(|| panic!("no access pattern `{name}`"))
+                .per_second = *per_second;
+        }
+    })
+}
+
+/// Model `name` whose `entities` each root an aggregate of their own (in their order).
+pub fn roots(name: &str, entities: impl IntoIterator<Item = Entity>) -> ModelBuilder {
+    entities.into_iter().fold(ModelBuilder::new(name), |b, e| {
+        let root = Aggregate::new(&e.name);
+        b.entity(e).aggregate(root)
+    })
+}
+
+/// A string attribute called `name`.
+pub fn text(name: &str) -> Attribute {
+    Attribute::new(name, AttributeType::String)
+}
+
+/// The paths container `c` indexes.
+pub fn included_paths(c: &Container) -> Vec<&str> {
+    c.indexing_policy
+        .included_paths
+        .iter()
+        .map(|p| p.path.as_str())
+        .collect()
 }
 
 /// A model of `crates/cosmap-verify/tests/models/` (verify runs them too).
