@@ -8,7 +8,7 @@ use cosmap_mapper::operations::{OperationKind, PropertyPath, Purpose, ValueSourc
 use cosmap_mapper::{map, map_both, Options, Rule};
 
 mod common;
-use common::{example, included_paths, with_rates};
+use common::{costed, example, included_paths, with_rates};
 
 fn model() -> DomainModel {
     example("ecommerce")
@@ -174,7 +174,7 @@ fn a_reference_back_to_the_root_does_not_loop_the_count_estimate() {
         .access_pattern(AccessPattern::new("players of a team", AccessKind::Read, "Player", 5.0).filter("teamId"))
         .build()
         .expect("a valid model");
-    let report = cost(&model, &Options::default(), Consistency::Session);
+    let report = costed(&model);
     let players = report.pattern("players of a team").expect("costed");
     assert!(
         players.optimised.ru.is_finite() && players.optimised.ru > 0.0,
@@ -187,7 +187,7 @@ fn a_reference_back_to_the_root_does_not_loop_the_count_estimate() {
 #[test]
 fn the_copy_decision_and_the_cost_table_quote_the_same_partition_count() {
     let model = model();
-    let report = cost(&model, &Options::default(), Consistency::Session);
+    let report = costed(&model);
     let m = map(&model, &Options::default());
     let decision = m
         .decision(Rule::Copy, "orders of an account")
@@ -237,7 +237,7 @@ fn the_partition_count_follows_the_throughput_setting_and_the_grown_storage() {
     let default = ecommerce(Consistency::Session);
     // 600,000 RU/s on each container: 60 partitions wherever storage needs fewer.
     let provisioned = ecommerce_with(serde_json::json!({ "throughput": { "container": 600000, "autoscale": true } }));
-    let report = cost(&provisioned, &Options::default(), Consistency::Session);
+    let report = costed(&provisioned);
     let (count, throughput) = partitions(&report, "Item");
     assert_eq!(count, 60.0);
     assert_eq!(throughput.source, ThroughputSource::Container);
@@ -257,12 +257,12 @@ fn the_partition_count_follows_the_throughput_setting_and_the_grown_storage() {
     assert!(order >= 60.0, "{order}");
     // A database's throughput: its containers spread over the partitions it gives.
     let shared = ecommerce_with(serde_json::json!({ "throughput": { "database": 200000 } }));
-    let (count, throughput) = partitions(&cost(&shared, &Options::default(), Consistency::Session), "Item");
+    let (count, throughput) = partitions(&costed(&shared), "Item");
     assert_eq!((count, throughput.source), (20.0, ThroughputSource::Database));
     // Storage after growth wins over a small throughput, and grows with the years.
     let grown = |years: f64| {
         let model = ecommerce_with(serde_json::json!({ "growthYears": years, "throughput": { "container": 400 } }));
-        partitions(&cost(&model, &Options::default(), Consistency::Session), "Order").0
+        partitions(&costed(&model), "Order").0
     };
     let (today, later) = (grown(0.0), grown(5.0));
     assert!(today > 1.0 && later > today, "{today} today, {later} after 5 years");
@@ -300,7 +300,7 @@ fn a_relationship_avg_sets_the_counts_and_sizes_costs_use_while_max_stays_the_bo
             .expect("MR4 on OrderItem")
     };
     assert_eq!(mr4(&logical_before), mr4(&logical_after));
-    let after = cost(&changed, &Options::default(), Consistency::Session);
+    let after = costed(&changed);
     let items = |r: &CostReport| {
         r.containers
             .naive
@@ -356,7 +356,7 @@ fn optimised_costs_no_more_than_rules_and_rules_no_more_than_naive() {
             continue;
         }
         let m = cosmap_domain::load_file(&path).unwrap();
-        let r = cost(&m, &Options::default(), Consistency::Session);
+        let r = costed(&m);
         assert!(
             r.totals.optimised <= r.totals.rules,
             "{}: {:?}",
@@ -420,7 +420,7 @@ fn reference_data_is_embedded_only_where_a_read_saves_more_than_the_writes_add()
     let account = m.container("Account").unwrap().document_type("Account").unwrap();
     let main_address = account.embedded.iter().find(|e| e.name == "mainAddress").unwrap();
     assert!(main_address.references.iter().any(|r| r.target == "Country"));
-    let report = cost(&without_the_read, &Options::default(), Consistency::Session);
+    let report = costed(&without_the_read);
     assert!(report.optimisations.iter().all(|o| o.rule != Rule::EmbedReferenceData));
 }
 

@@ -2,13 +2,12 @@
 //! (`patterns/extended-reference`) and computed counts (`patterns/computed-value`).
 
 use cosmap_domain::DomainModel;
-use cosmap_mapper::cost::{cost, Consistency};
 use cosmap_mapper::operations::{OperationKind, Purpose};
 use cosmap_mapper::{map, Keeping, Options, Rule};
 use cosmap_mapper::{SyncOperation, SyncTrigger};
 
 mod common;
-use common::{decision, edited, load, op, with_rates};
+use common::{costed, decision, edited, load, op, with_rates};
 
 #[test]
 fn a_username_read_through_a_reference_is_stored_beside_it_and_kept_in_sync() {
@@ -54,7 +53,7 @@ fn a_username_read_through_a_reference_is_stored_beside_it_and_kept_in_sync() {
         .find(|d| d.rule == Rule::ExtendedReference && d.outcome.contains("`email`"))
         .expect("the sensitive email is refused");
     assert!(refused.reason.contains("sensitive"), "{}", refused.reason);
-    let report = cost(&model, &Options::default(), Consistency::Session);
+    let report = costed(&model);
     assert!(report.totals.optimised < report.totals.rules);
 }
 
@@ -90,7 +89,7 @@ fn counts_are_kept_in_the_batch_or_from_the_change_feed() {
         let d = decision(&m, Rule::ComputedValue, subject);
         assert!(d.outcome.starts_with("keeps"), "{}", d.outcome);
     }
-    let report = cost(&model, &Options::default(), Consistency::Session);
+    let report = costed(&model);
     assert!(report.totals.optimised < report.totals.rules);
 }
 
@@ -139,7 +138,7 @@ fn the_newest_children_are_kept_in_their_parent_and_read_with_one_point_read() {
     assert_eq!(sync.actions[0].operation, SyncOperation::Resubset);
     // The reviewer's email is sensitive: not in the subset.
     assert!(reviews.attributes.iter().all(|a| a.name != "reviewerEmail"));
-    let report = cost(&model, &Options::default(), Consistency::Session);
+    let report = costed(&model);
     assert!(report.totals.optimised < report.totals.rules);
 }
 
@@ -274,7 +273,7 @@ fn a_path_to_the_root_is_stored_as_ancestors_and_kept_by_the_writes_of_the_tree(
     let rules = map(&model, &Options::default().optimise(false));
     let climb = op(&rules, "a category with its path");
     assert!(matches!(climb.requests[1].purpose, Purpose::FollowAncestors { .. }));
-    let report = cost(&model, &Options::default(), Consistency::Session);
+    let report = costed(&model);
     let path = report.pattern("a category with its path").unwrap();
     assert!((path.rules.ru - 4.0).abs() < 0.01, "1 + 3 levels: {}", path.rules.ru);
     assert!(report.totals.optimised < report.totals.rules);
@@ -338,7 +337,7 @@ fn readings_charted_by_device_and_time_are_kept_in_hourly_buckets() {
             length: 13
         })
     );
-    let report = cost(&model, &Options::default(), Consistency::Session);
+    let report = costed(&model);
     let chart = report.pattern("chart of a device's last day").unwrap();
     // 1,440 readings are 15 pages of documents, or one page of 25 buckets.
     assert!(chart.rules.ru > 5.0 * chart.optimised.ru, "{chart:?}");
@@ -386,7 +385,7 @@ fn the_cost_table_credits_each_kind_of_derived_data_with_its_own_line() {
         ("bucket", Rule::Bucket),
     ] {
         let model = load(&format!("examples/patterns/{example}/model.json"));
-        let report = cost(&model, &Options::default(), Consistency::Session);
+        let report = costed(&model);
         let line = report
             .optimisations
             .iter()

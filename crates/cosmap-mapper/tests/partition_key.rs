@@ -3,12 +3,11 @@
 //! partition fits, on the bundled examples.
 
 use cosmap_domain::DomainModel;
-use cosmap_mapper::cost::{cost, Consistency};
 use cosmap_mapper::operations::{OperationKind, ValueSource};
 use cosmap_mapper::{map, LogicalModel, Options, PartitionKeyValue, Rule};
 
 mod common;
-use common::load;
+use common::{costed, load};
 
 fn decision<'m>(m: &'m LogicalModel, subject: &str) -> &'m cosmap_mapper::Decision {
     m.decision(Rule::PartitionKey, subject)
@@ -84,7 +83,7 @@ fn cosmic_works_partitions_products_by_category_with_the_figures() {
 #[test]
 fn publishing_converts_prices_in_one_partition_instead_of_an_unbounded_fan_out() {
     let model = load("examples/publishing/model.json");
-    let report = cost(&model, &Options::default(), Consistency::Session);
+    let report = costed(&model);
     assert!(
         report.totals.rules.is_infinite(),
         "MR1–MR6 cannot carry 5,000 fan-outs a second"
@@ -210,7 +209,7 @@ fn help_desk_partitions_tickets_by_tenant_then_ticket_and_queries_a_tenant_by_pr
 #[test]
 fn a_prefix_query_costs_less_than_the_fan_out_it_replaces() {
     let model = load("examples/help-desk/model.json");
-    let report = cost(&model, &Options::default(), Consistency::Session);
+    let report = costed(&model);
     let row = report.pattern("tickets of a tenant").unwrap();
     assert_eq!(row.rules.operation, OperationKind::CrossPartitionQuery);
     assert_eq!(row.optimised.operation, OperationKind::SinglePartitionQuery);

@@ -8,12 +8,11 @@ use std::path::PathBuf;
 mod strategy;
 
 use cosmap_domain::DomainModel;
-use cosmap_mapper::cost::{cost, Consistency};
 use cosmap_mapper::operations::{OperationKind, Purpose, ValueSource};
 use cosmap_mapper::{map, LogicalModel, Options};
 
 mod common;
-use common::{decision, edited, included_paths, op, test_model, with_rates};
+use common::{costed, decision, edited, included_paths, op, test_model, with_rates};
 
 #[test]
 fn a_thousand_references_are_read_in_one_query_not_a_point_read_each() {
@@ -36,7 +35,7 @@ fn a_thousand_references_are_read_in_one_query_not_a_point_read_each() {
 #[test]
 fn a_long_list_costs_no_more_than_the_naive_port_reads_it() {
     let model = test_model("list-of-a-thousand-references");
-    let e = cost(&model, &Options::default(), Consistency::default());
+    let e = costed(&model);
     for p in &e.patterns {
         assert!(
             p.optimised.ru_per_second <= p.naive.ru_per_second * 1.05,
@@ -304,7 +303,7 @@ fn copies_that_make_the_whole_design_dearer_are_not_kept() {
         .expect("the copy's decision");
     assert_eq!(refusal.outcome, "no copy");
     assert!(refusal.reason.contains("the whole workload costs"), "{refusal:?}");
-    let report = cost(&model, &Options::default(), Consistency::default());
+    let report = costed(&model);
     assert!(report.totals.optimised <= report.totals.rules, "{:?}", report.totals);
 }
 
@@ -328,7 +327,7 @@ fn a_feed_of_a_holder_carries_its_extended_reference() {
     assert!(extended.sync.is_none(), "the feed's own sync keeps it");
     let newest = op(&m, "the newest posts");
     assert_eq!(newest.requests.len(), 1, "{newest:?}");
-    let report = cost(&model, &Options::default(), Consistency::default());
+    let report = costed(&model);
     assert!(
         report.totals.optimised < report.totals.rules / 2.0,
         "{:?}",
@@ -383,12 +382,8 @@ fn pinned_optimisations_are_kept_or_avoided_and_their_cost_is_reported() {
     assert!(extended("Post", "author"));
     assert!(!extended("Review", "reviewer"));
     // Both pins cost the workload something against the unpinned design.
-    let unpinned = cost(&base, &Options::default(), Consistency::default())
-        .totals
-        .optimised;
-    let with_pins = cost(&pinned_model, &Options::default(), Consistency::default())
-        .totals
-        .optimised;
+    let unpinned = costed(&base).totals.optimised;
+    let with_pins = costed(&pinned_model).totals.optimised;
     assert!(with_pins > unpinned, "{with_pins} pinned against {unpinned}");
 }
 
@@ -429,7 +424,7 @@ fn a_pin_no_candidate_answers_is_recorded() {
 fn the_search_ends_at_the_optimised_workload_and_each_step_lowers_it() {
     for path in every_model() {
         let model = cosmap_domain::load_file(&path).expect("valid");
-        let report = cost(&model, &Options::default(), Consistency::default());
+        let report = costed(&model);
         let last = report.search.last().expect("a step").workload_ru_per_second;
         let optimised = report.totals.optimised;
         assert!(
@@ -458,7 +453,7 @@ fn a_count_that_makes_an_unbounded_workload_carryable_is_kept() {
     // partitions add throughput: no container carries it. Kept on the event, the count
     // makes the workload bounded; weighed by finite differences alone it "saved 0".
     let model = test_model("count-that-makes-a-workload-carryable");
-    let report = cost(&model, &Options::default(), Consistency::default());
+    let report = costed(&model);
     assert!(report.totals.rules.is_infinite());
     assert!(report.totals.optimised.is_finite(), "{:?}", report.totals);
     let m = map(&model, &Options::default());
@@ -493,7 +488,7 @@ fn a_copy_refused_before_the_counts_is_weighed_again_and_carries_the_count() {
 
 /// The workload before and after the search's step called `step`.
 fn workload_around(model: &DomainModel, step: &str) -> (f64, f64) {
-    let report = cost(model, &Options::default(), Consistency::default());
+    let report = costed(model);
     let Some(at) = report.search.iter().position(|s| s.step == step) else {
         panic!("no step `{step}` in {:?}", report.search)
     };
@@ -538,7 +533,7 @@ fn a_read_by_a_claimed_value_reads_the_claim_then_its_owner() {
         );
     }
     // Cheaper than the query it replaces, which the naive port still sends.
-    let e = cost(&model, &Options::default(), Consistency::default());
+    let e = costed(&model);
     let by_code = e.pattern("ticket by code").expect("priced");
     assert!(
         by_code.optimised.ru_per_second * 3.0 < by_code.naive.ru_per_second,
@@ -567,7 +562,7 @@ fn a_copy_is_weighed_at_any_rate_by_its_price() {
         "below the default frequentPerSecond"
     );
     assert!(copied(&slow), "a copy that pays is kept below the old rate gate");
-    let e = cost(&slow, &Options::default(), Consistency::default());
+    let e = costed(&slow);
     assert!(e.totals.optimised < e.totals.rules, "{:?}", e.totals);
     assert!(
         !copied(&rated(0.05, 0.2)),
@@ -592,7 +587,7 @@ fn a_partition_count_driven_by_its_own_fan_out_is_warned_about() {
         cosmap_domain::from_slice(text.as_bytes(), None).expect("valid model")
     };
     let warned = |rate: f64| {
-        cost(&model(rate), &Options::default(), Consistency::default())
+        costed(&model(rate))
             .warnings
             .iter()
             .any(|w| w.contains("per physical partition, half or more"))
@@ -641,7 +636,7 @@ fn tag_names_are_kept_beside_each_reference_of_a_list() {
         .included_paths
         .clone();
     assert!(indexed.iter().any(|p| p.path == "/tags/[]/id/?"), "{indexed:?}");
-    let e = cost(&model, &Options::default(), Consistency::default());
+    let e = costed(&model);
     assert!(e.totals.optimised < e.totals.naive, "{:?}", e.totals);
 }
 
@@ -667,7 +662,7 @@ fn the_targets_of_every_results_list_are_read_in_one_query() {
         panic!("the products, then their tags: {op:?}");
     };
     assert!(matches!(tags.purpose, Purpose::ReadListed { .. }), "{tags:?}");
-    let e = cost(&often, &Options::default(), Consistency::default());
+    let e = costed(&often);
     assert!(e.totals.optimised <= e.totals.naive, "{:?}", e.totals);
 }
 
@@ -694,7 +689,7 @@ fn a_feed_weighed_again_after_the_counts_carries_the_count() {
         .document_types
         .iter()
         .any(|d| d.computed.iter().any(|v| v.name == "commentCount")));
-    let e = cost(&model, &Options::default(), Consistency::default());
+    let e = costed(&model);
     let search: Vec<f64> = e.search.iter().map(|s| s.workload_ru_per_second).collect();
     assert!(search.windows(2).all(|w| w[1] <= w[0]), "{search:?}");
 }
@@ -774,7 +769,7 @@ fn of_two_copies_dearer_together_the_one_that_pays_alone_is_kept() {
             .contains("with only the copies for `purchases of a customer`"),
         "{dropped:?}"
     );
-    let report = cost(&model, &Options::default(), Consistency::default());
+    let report = costed(&model);
     assert!(report.totals.optimised < report.totals.rules, "{:?}", report.totals);
 }
 

@@ -7,6 +7,7 @@
 use std::path::PathBuf;
 
 use cosmap_domain::{Aggregate, Attribute, AttributeType, DomainModel, Entity, ModelBuilder, ModelSpec};
+use cosmap_mapper::cost::{cost, Consistency, CostReport};
 use cosmap_mapper::operations::Operation;
 use cosmap_mapper::{map, Container, Decision, DocumentType, LogicalModel, Options, Rule};
 
@@ -76,6 +77,11 @@ pub fn from_json(json: &str) -> LogicalModel {
 /// The model `builder` builds, mapped with the default options.
 pub fn mapped(builder: ModelBuilder) -> LogicalModel {
     map(&builder.build().expect("valid model"), &Options::default())
+}
+
+/// The cost table of `model` mapped with the default options, at session consistency.
+pub fn costed(model: &DomainModel) -> CostReport {
+    cost(model, &Options::default(), Consistency::Session)
 }
 
 /// The operation of `pattern`.
