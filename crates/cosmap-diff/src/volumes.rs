@@ -75,11 +75,6 @@ impl Volumes {
             .map(|(_, v)| *v)
             .collect()
     }
-
-    /// Whether any figure is known.
-    pub fn is_known(&self) -> bool {
-        !self.documents.is_empty()
-    }
 }
 
 /// What a migration does to each document.

@@ -1,8 +1,8 @@
 //! The builder and a model file describe the same `DomainModel`.
 
 use cosmap_domain::{
-    AccessKind, AccessPattern, Aggregate, Attribute, AttributeType, Cardinality, ChangeRate, Entity, ModelBuilder,
-    Relationship, ThresholdOverrides, Throughput, ValueObject,
+    AccessKind, AccessPattern, Aggregate, Attribute, AttributeType, Cardinality, ChangeRate, DomainModel, Entity,
+    ModelBuilder, Relationship, ThresholdOverrides, Throughput, ValueObject,
 };
 
 const FILE: &str = r#"{
@@ -25,9 +25,17 @@ const FILE: &str = r#"{
   ]
 }"#;
 
+/// The model `builder` builds, checked to be the one `file` (a model file's text) describes.
+fn built_as(file: &str, builder: ModelBuilder) -> DomainModel {
+    let loaded = cosmap_domain::from_slice(file.as_bytes(), None).expect("valid file");
+    let built = builder.build().expect("valid builder");
+    assert_eq!(built.spec(), loaded.spec());
+    built
+}
+
 #[test]
 fn builder_and_file_give_the_same_model() {
-    let built = ModelBuilder::new("Shop")
+    let builder = ModelBuilder::new("Shop")
         .entity(
             Entity::new("Customer", "customerId")
                 .attribute(Attribute::new("email", AttributeType::String).unique())
@@ -43,11 +51,8 @@ fn builder_and_file_give_the_same_model() {
         .aggregate(Aggregate::new("Country"))
         .relationship(Relationship::new("Customer", "Address", Cardinality::Few).max(5))
         .relationship(Relationship::new("Address", "Country", Cardinality::One))
-        .access_pattern(AccessPattern::new("customer by email", AccessKind::Read, "Customer", 3.0).filter("email"))
-        .build()
-        .expect("valid");
-    let loaded = cosmap_domain::from_slice(FILE.as_bytes(), None).expect("valid");
-    assert_eq!(built.spec(), loaded.spec());
+        .access_pattern(AccessPattern::new("customer by email", AccessKind::Read, "Customer", 3.0).filter("email"));
+    built_as(FILE, builder);
 }
 
 #[test]
@@ -75,15 +80,11 @@ fn the_builder_reports_problems_like_a_file() {
 /// `sort_descending` and `limit` build what `"sort": ["-at"]` and `"limit"` say.
 #[test]
 fn descending_sort_and_limit_from_the_builder_and_the_file() {
-    let file = cosmap_domain::from_slice(
-        br#"{"name": "Forum",
+    let file = r#"{"name": "Forum",
              "entities": [{"name": "Topic", "identity": "topicId", "attributes": [{"name": "at", "type": "dateTime"}]}],
              "aggregates": [{"root": "Topic"}],
-             "accessPatterns": [{"name": "newest", "kind": "read", "start": "Topic", "sort": ["-at", "topicId"], "limit": 10, "perSecond": 1}]}"#,
-        None,
-    )
-    .expect("valid");
-    let built = ModelBuilder::new("Forum")
+             "accessPatterns": [{"name": "newest", "kind": "read", "start": "Topic", "sort": ["-at", "topicId"], "limit": 10, "perSecond": 1}]}"#;
+    let builder = ModelBuilder::new("Forum")
         .entity(Entity::new("Topic", "topicId").attribute(Attribute::new("at", AttributeType::DateTime)))
         .aggregate(Aggregate::new("Topic"))
         .access_pattern(
@@ -91,10 +92,8 @@ fn descending_sort_and_limit_from_the_builder_and_the_file() {
                 .sort_descending("at")
                 .sort("topicId")
                 .limit(10),
-        )
-        .build()
-        .expect("valid");
-    assert_eq!(built.spec(), file.spec());
+        );
+    let built = built_as(file, builder);
     let keys = built.access_patterns()[0].sort_keys();
     assert_eq!(
         keys,
@@ -113,18 +112,14 @@ fn descending_sort_and_limit_from_the_builder_and_the_file() {
 
 #[test]
 fn a_tree_from_the_builder_and_the_file() {
-    let file = cosmap_domain::from_slice(
-        br#"{"name": "Catalog",
+    let file = r#"{"name": "Catalog",
              "entities": [{"name": "Category", "identity": "categoryId", "attributes": [{"name": "name", "type": "string"}]}],
              "aggregates": [{"root": "Category"}],
              "relationships": [{"from": "Category", "to": "Category", "cardinality": "one", "property": "parent",
                                 "optional": true, "depth": {"max": 6, "avg": 3.0}}],
              "accessPatterns": [{"name": "path", "kind": "read", "start": "Category", "filter": ["categoryId"],
-                                 "returns": ["parent*.name"], "perSecond": 1}]}"#,
-        None,
-    )
-    .expect("valid");
-    let built = ModelBuilder::new("Catalog")
+                                 "returns": ["parent*.name"], "perSecond": 1}]}"#;
+    let builder = ModelBuilder::new("Catalog")
         .entity(Entity::new("Category", "categoryId").attribute(Attribute::new("name", AttributeType::String)))
         .aggregate(Aggregate::new("Category"))
         .relationship(
@@ -137,10 +132,8 @@ fn a_tree_from_the_builder_and_the_file() {
             AccessPattern::new("path", AccessKind::Read, "Category", 1.0)
                 .filter("categoryId")
                 .returns("parent*.name"),
-        )
-        .build()
-        .expect("valid");
-    assert_eq!(built.spec(), file.spec());
+        );
+    let built = built_as(file, builder);
     assert!(built.relationships()[0].is_tree());
     // Without `optional`, the chain never ends: the builder refuses it as a file is.
     let required = ModelBuilder::new("Catalog")
