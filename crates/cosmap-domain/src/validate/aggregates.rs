@@ -624,9 +624,19 @@ mod tests {
     /// A team (`team` is its identity, so the partition key) whose players hold a
     /// kit through `kit`.
     fn league(kit: Relationship) -> ModelBuilder {
+        league_of(
+            Entity::new("Team", "team"),
+            Entity::new("Player", "playerId").attribute(text("name")),
+            kit,
+        )
+    }
+
+    /// The `team` entity root of an aggregate whose `player` entities hold a kit
+    /// through `kit`.
+    fn league_of(team: Entity, player: Entity, kit: Relationship) -> ModelBuilder {
         ModelBuilder::new("League")
-            .entity(Entity::new("Team", "team"))
-            .entity(Entity::new("Player", "playerId").attribute(text("name")))
+            .entity(team)
+            .entity(player)
             .value_object(ValueObject::new("Kit").attribute(text("colour")))
             .aggregate(Aggregate::new("Team").member("Player").member("Kit"))
             .relationship(kit)
@@ -659,14 +669,11 @@ mod tests {
 
     #[test]
     fn a_default_property_named_like_the_partition_key_is_rejected_at_the_relationship() {
-        let found = problems(
-            ModelBuilder::new("League")
-                .entity(Entity::new("Team", "kit"))
-                .entity(Entity::new("Player", "playerId"))
-                .value_object(ValueObject::new("Kit").attribute(text("colour")))
-                .aggregate(Aggregate::new("Team").member("Player").member("Kit"))
-                .relationship(Relationship::new("Player", "Kit", Cardinality::One)),
-        );
+        let found = problems(league_of(
+            Entity::new("Team", "kit"),
+            Entity::new("Player", "playerId"),
+            Relationship::new("Player", "Kit", Cardinality::One),
+        ));
         assert_eq!(found.len(), 1, "{found:?}");
         assert_eq!(found[0].0, "$.relationships[0]");
         assert_eq!(
@@ -806,14 +813,11 @@ mod tests {
 
     #[test]
     fn a_clash_with_the_element_s_own_property_is_reported_once() {
-        let found = problems(
-            ModelBuilder::new("League")
-                .entity(Entity::new("Team", "team"))
-                .entity(Entity::new("Player", "playerId").attribute(text("kit")))
-                .value_object(ValueObject::new("Kit").attribute(text("colour")))
-                .aggregate(Aggregate::new("Team").member("Player").member("Kit"))
-                .relationship(Relationship::new("Player", "Kit", Cardinality::One)),
-        );
+        let found = problems(league_of(
+            Entity::new("Team", "team"),
+            Entity::new("Player", "playerId").attribute(text("kit")),
+            Relationship::new("Player", "Kit", Cardinality::One),
+        ));
         assert_eq!(found.len(), 1, "{found:?}");
         assert_eq!(
             found[0].1,

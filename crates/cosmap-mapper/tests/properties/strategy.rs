@@ -211,17 +211,17 @@ pub const MODEL_NAMES: &[&str] = &[
 /// The blueprint of a model; [`build`] makes it a valid [`ModelSpec`].
 #[derive(Debug, Clone)]
 pub struct Raw {
-    pub name: usize,
-    pub description: bool,
-    pub thresholds: Option<RawThresholds>,
-    pub aggregates: Vec<RawAggregate>,
-    pub references: Vec<RawReference>,
-    pub patterns: Vec<RawPattern>,
+    name: usize,
+    description: bool,
+    thresholds: Option<RawThresholds>,
+    aggregates: Vec<RawAggregate>,
+    references: Vec<RawReference>,
+    patterns: Vec<RawPattern>,
     /// Frequent reads through a reference of their own: what the copy optimisation looks for.
-    pub hot: Vec<RawHot>,
+    hot: Vec<RawHot>,
     /// Trees: a root's optional link to itself, read as the path to the root
     /// (`treeAncestors`).
-    pub trees: Vec<RawTree>,
+    trees: Vec<RawTree>,
 }
 
 /// An optional `one` link from a root to itself (a tree) of `depth` ancestors at most,
@@ -229,11 +229,11 @@ pub struct Raw {
 /// and the root has one) and a replace of the root, at their rates.
 #[derive(Debug, Clone)]
 pub struct RawTree {
-    pub aggregate: Index,
-    pub depth: u64,
-    pub with_attribute: bool,
-    pub reads_per_second: f64,
-    pub writes_per_second: f64,
+    aggregate: Index,
+    depth: u64,
+    with_attribute: bool,
+    reads_per_second: f64,
+    writes_per_second: f64,
 }
 
 fn tree() -> impl Strategy<Value = RawTree> {
@@ -261,49 +261,55 @@ fn tree() -> impl Strategy<Value = RawTree> {
 /// target out of the dictionary container.
 #[derive(Debug, Clone)]
 pub struct RawHot {
-    pub from_aggregate: Index,
-    pub from_node: Index,
-    pub to_aggregate: Index,
-    pub per_second: f64,
+    link: RawLink,
+    per_second: f64,
+}
+
+/// A node of one aggregate (by position) and another aggregate whose root it refers to.
+#[derive(Debug, Clone)]
+pub struct RawLink {
+    from_aggregate: Index,
+    from_node: Index,
+    to_aggregate: Index,
 }
 
 #[derive(Debug, Clone)]
 pub struct RawThresholds {
-    pub few_max_items: Option<u64>,
-    pub frequent_per_second: Option<f64>,
-    pub large_container_bytes: Option<f64>,
-    pub update_ratio: Option<f64>,
+    few_max_items: Option<u64>,
+    frequent_per_second: Option<f64>,
+    large_container_bytes: Option<f64>,
+    update_ratio: Option<f64>,
 }
 
 #[derive(Debug, Clone)]
 pub struct RawAggregate {
-    pub root: RawEntity,
-    pub members: Vec<RawMember>,
-    pub explicit_name: bool,
-    pub ttl: Option<i64>,
-    pub reference_data: Option<ChangeRate>,
+    root: RawEntity,
+    members: Vec<RawMember>,
+    explicit_name: bool,
+    ttl: Option<i64>,
+    reference_data: Option<ChangeRate>,
 }
 
 #[derive(Debug, Clone)]
 pub struct RawEntity {
-    pub name: usize,
+    name: usize,
     /// `None`: `<entity>Id`; `Some(IDENTITY_NAMES.len())`: the entity's name in
     /// lowerCamelCase (`Match` → `match`), so a reference to it (named so by
     /// default) has the name of the partition key its identity gives (the mapper
     /// renames it `…Ref` in a member of its aggregate, and makes no copy that would
     /// hold it twice); otherwise an index into [`IDENTITY_NAMES`].
-    pub identity: Option<usize>,
-    pub attributes: Vec<RawAttribute>,
-    pub volume: Option<(f64, f64)>,
+    identity: Option<usize>,
+    attributes: Vec<RawAttribute>,
+    volume: Option<(f64, f64)>,
 }
 
 #[derive(Debug, Clone)]
 pub struct RawAttribute {
-    pub name: usize,
-    pub ty: AttributeType,
-    pub optional: bool,
-    pub many: bool,
-    pub unique: bool,
+    name: usize,
+    ty: AttributeType,
+    optional: bool,
+    many: bool,
+    unique: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -328,35 +334,33 @@ pub enum RawMember {
 
 #[derive(Debug, Clone)]
 pub struct RawShape {
-    pub cardinality: Cardinality,
-    pub max: Option<u64>,
-    pub growth: Option<Growth>,
-    pub updates_per_second: Option<f64>,
+    cardinality: Cardinality,
+    max: Option<u64>,
+    growth: Option<Growth>,
+    updates_per_second: Option<f64>,
     /// Give the relationship an explicit property: an index into
     /// [`PROPERTY_NAMES`]; `PROPERTY_NAMES.len()` for the name of the partition
     /// key of the `from` element's aggregate (its root's identity); above, the
     /// name of another (or the same) root's identity, by position.
-    pub property: Option<usize>,
+    property: Option<usize>,
 }
 
 #[derive(Debug, Clone)]
 pub struct RawReference {
-    pub from_aggregate: Index,
-    pub from_node: Index,
-    pub to_aggregate: Index,
-    pub shape: RawShape,
+    link: RawLink,
+    shape: RawShape,
 }
 
 #[derive(Debug, Clone)]
 pub struct RawPattern {
-    pub start: Index,
-    pub kind: AccessKind,
-    pub write: Option<WriteOperation>,
-    pub filter: Vec<Index>,
-    pub sort: Vec<Index>,
-    pub returns: Vec<Index>,
-    pub per_second: f64,
-    pub name: usize,
+    start: Index,
+    kind: AccessKind,
+    write: Option<WriteOperation>,
+    filter: Vec<Index>,
+    sort: Vec<Index>,
+    returns: Vec<Index>,
+    per_second: f64,
+    name: usize,
 }
 
 fn attribute_type() -> impl Strategy<Value = AttributeType> {
@@ -515,15 +519,16 @@ fn aggregate() -> impl Strategy<Value = RawAggregate> {
         })
 }
 
+fn link() -> impl Strategy<Value = RawLink> {
+    (any::<Index>(), any::<Index>(), any::<Index>()).prop_map(|(from_aggregate, from_node, to_aggregate)| RawLink {
+        from_aggregate,
+        from_node,
+        to_aggregate,
+    })
+}
+
 fn reference() -> impl Strategy<Value = RawReference> {
-    (any::<Index>(), any::<Index>(), any::<Index>(), shape()).prop_map(
-        |(from_aggregate, from_node, to_aggregate, shape)| RawReference {
-            from_aggregate,
-            from_node,
-            to_aggregate,
-            shape,
-        },
-    )
+    (link(), shape()).prop_map(|(link, shape)| RawReference { link, shape })
 }
 
 fn per_second() -> impl Strategy<Value = f64> {
@@ -577,18 +582,7 @@ fn thresholds() -> impl Strategy<Value = RawThresholds> {
 }
 
 fn hot() -> impl Strategy<Value = RawHot> {
-    (
-        any::<Index>(),
-        any::<Index>(),
-        any::<Index>(),
-        select(vec![10.0, 50.0, 400.0]),
-    )
-        .prop_map(|(from_aggregate, from_node, to_aggregate, per_second)| RawHot {
-            from_aggregate,
-            from_node,
-            to_aggregate,
-            per_second,
-        })
+    (link(), select(vec![10.0, 50.0, 400.0])).prop_map(|(link, per_second)| RawHot { link, per_second })
 }
 
 /// Blueprints of models with 1–8 aggregates.
@@ -838,8 +832,8 @@ pub fn build(raw: &Raw) -> ModelSpec {
             .collect()
     };
     let count = raw.aggregates.len();
-    let hot_sources: BTreeSet<usize> = raw.hot.iter().map(|h| h.from_aggregate.index(count)).collect();
-    let hot_targets: BTreeSet<usize> = raw.hot.iter().map(|h| h.to_aggregate.index(count)).collect();
+    let hot_sources: BTreeSet<usize> = raw.hot.iter().map(|h| h.link.from_aggregate.index(count)).collect();
+    let hot_targets: BTreeSet<usize> = raw.hot.iter().map(|h| h.link.to_aggregate.index(count)).collect();
     for (a, raw_aggregate) in raw.aggregates.iter().enumerate() {
         let root_name = root_names[a].clone();
         let root_identity = root_identities[a].clone();
@@ -992,9 +986,9 @@ pub fn build(raw: &Raw) -> ModelSpec {
     }
     // References across aggregates (or back to the own root), from any node to a root.
     for r in &raw.references {
-        let a = r.from_aggregate.index(nodes.len());
-        let from = r.from_node.get(&nodes[a]).clone();
-        let (to, _) = r.to_aggregate.get(&roots);
+        let a = r.link.from_aggregate.index(nodes.len());
+        let from = r.link.from_node.get(&nodes[a]).clone();
+        let (to, _) = r.link.to_aggregate.get(&roots);
         let mut rel = relationship(&from, to, &r.shape);
         name_property(&mut rel, &r.shape, &keys(&roots[a].1), &mut taken, &[]);
         relationships.push(rel);
@@ -1015,10 +1009,15 @@ pub fn build(raw: &Raw) -> ModelSpec {
     }
     let mut hot_reads: Vec<(String, String, String, f64)> = Vec::new();
     for h in &raw.hot {
-        let from = h.from_node.get(&nodes[h.from_aggregate.index(count)]).clone();
-        let (to, to_identity) = h.to_aggregate.get(&roots).clone();
+        let RawLink {
+            from_aggregate,
+            from_node,
+            to_aggregate,
+        } = &h.link;
+        let from = from_node.get(&nodes[from_aggregate.index(count)]).clone();
+        let (to, to_identity) = to_aggregate.get(&roots).clone();
         // A node's own root is no other aggregate: no reference to read through.
-        if h.to_aggregate.index(roots.len()) == h.from_aggregate.index(count) {
+        if to_aggregate.index(roots.len()) == from_aggregate.index(count) {
             continue;
         }
         let shape = one();
@@ -1026,7 +1025,7 @@ pub fn build(raw: &Raw) -> ModelSpec {
         name_property(
             &mut rel,
             &shape,
-            &keys(&roots[h.from_aggregate.index(count)].1),
+            &keys(&roots[from_aggregate.index(count)].1),
             &mut taken,
             &[],
         );
