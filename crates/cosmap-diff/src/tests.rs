@@ -61,6 +61,15 @@ fn changed(change: impl FnOnce(&mut Value)) -> ModelDiff {
     diff(&old_logical, &map(&new), &Volumes::of(&domain(&old), &old_logical)).expect("comparable")
 }
 
+/// A partition key changed from the one path `old` to the one path `new`.
+fn key_changed(old: &str, new: &str) -> ChangeKind {
+    ChangeKind::PartitionKeyChanged {
+        old: vec![old.into()],
+        new: vec![new.into()],
+        definition: None,
+    }
+}
+
 /// The entity called `name` in a model spec.
 fn entity<'a>(spec: &'a mut Value, name: &str) -> &'a mut Value {
     spec["entities"]
@@ -94,6 +103,13 @@ fn only(d: &ModelDiff) -> &Change {
     &d.changes[0]
 }
 
+/// The only change of `d`, checked to be of `class`.
+fn only_of(d: &ModelDiff, class: Class) -> &Change {
+    let c = only(d);
+    assert_eq!(c.class, class, "{c:#?}");
+    c
+}
+
 /// The change of kind `name` at `subject` (as displayed).
 fn find<'a>(d: &'a ModelDiff, name: &str, subject: &str) -> &'a Change {
     d.changes
@@ -113,8 +129,7 @@ fn a_model_against_itself_has_no_changes() {
 #[test]
 fn an_optional_property_added_is_additive() {
     let d = changed(|m| attributes(m, "Order").push(json!({"name": "coupon", "type": "string", "optional": true})));
-    let c = only(&d);
-    assert_eq!(c.class, Class::Additive);
+    let c = only_of(&d, Class::Additive);
     assert_eq!(c.subject.to_string(), "Order/Order.coupon");
     assert!(matches!(c.kind, ChangeKind::PropertyAdded { optional: true, .. }));
     assert_eq!(c.estimate, None);
@@ -130,8 +145,7 @@ fn a_required_list_added_reads_as_empty() {
 #[test]
 fn a_required_property_added_breaks_readers_and_is_priced() {
     let d = changed(|m| attributes(m, "Order").push(json!({"name": "channel", "type": "string"})));
-    let c = only(&d);
-    assert_eq!(c.class, Class::BreakingForReaders);
+    let c = only_of(&d, Class::BreakingForReaders);
     assert!(c.explanation.contains("back-fill"), "{}", c.explanation);
     let estimate = c.estimate.expect("priced from the volumes");
     assert_eq!(estimate.documents, 2_000_000.0);
@@ -152,8 +166,7 @@ fn a_removed_property_is_left_in_place() {
 #[test]
 fn a_retyped_property_breaks_readers_but_integer_to_number_does_not() {
     let d = changed(|m| attributes(m, "Order")[1]["type"] = json!("string"));
-    let c = only(&d);
-    assert_eq!(c.class, Class::BreakingForReaders);
+    let c = only_of(&d, Class::BreakingForReaders);
     assert!(matches!(c.kind, ChangeKind::PropertyRetyped { .. }));
     let d = changed(|m| attributes(m, "Order")[1]["type"] = json!("number"));
     assert_eq!(only(&d).class, Class::InPlace);
@@ -177,8 +190,7 @@ fn a_property_made_required_breaks_readers_and_made_optional_does_not() {
 #[test]
 fn a_single_value_made_a_list_breaks_readers() {
     let d = changed(|m| attributes(m, "Order")[0]["many"] = json!(true));
-    let c = only(&d);
-    assert_eq!(c.class, Class::BreakingForReaders);
+    let c = only_of(&d, Class::BreakingForReaders);
     assert!(matches!(
         c.kind,
         ChangeKind::CardinalityChanged {
@@ -191,8 +203,7 @@ fn a_single_value_made_a_list_breaks_readers() {
 #[test]
 fn a_ttl_change_is_in_place() {
     let d = changed(|m| m["aggregates"][1]["defaultTtlSeconds"] = json!(86400));
-    let c = only(&d);
-    assert_eq!(c.class, Class::InPlace);
+    let c = only_of(&d, Class::InPlace);
     assert_eq!(
         c.kind,
         ChangeKind::TtlChanged {
@@ -262,14 +273,7 @@ fn a_partition_key_change_breaks_readers_and_is_priced_for_the_whole_container()
     let d = changed(|m| entity(m, "Order")["identity"] = json!("orderNumber"));
     let c = find(&d, "partitionKeyChanged", "Order");
     assert_eq!(c.class, Class::BreakingForReaders);
-    assert_eq!(
-        c.kind,
-        ChangeKind::PartitionKeyChanged {
-            old: vec!["/orderId".into()],
-            new: vec!["/orderNumber".into()],
-            definition: None,
-        }
-    );
+    assert_eq!(c.kind, key_changed("/orderId", "/orderNumber"));
     assert!(c.explanation.contains("new name"), "{}", c.explanation);
     // Orders and their payments (3 million declared), each copied.
     assert_eq!(c.estimate.unwrap().documents, 2_000_000.0 + 3_000_000.0);
@@ -285,8 +289,7 @@ fn a_new_unique_key_needs_a_new_container() {
         paths: vec!["/placedAt".into()],
     });
     let d = diff(&old, &new, &Volumes::of(&domain(&base()), &old)).unwrap();
-    let c = only(&d);
-    assert_eq!(c.class, Class::DataMigration);
+    let c = only_of(&d, Class::DataMigration);
     assert!(matches!(&c.kind, ChangeKind::UniqueKeysChanged { old, new } if old.is_empty() && new.len() == 1));
     // Orders and payments, copied into the new container.
     assert_eq!(c.estimate.unwrap().documents, 5_000_000.0);
@@ -385,8 +388,7 @@ fn a_required_reference_added_breaks_readers_and_a_removed_one_does_not() {
             .unwrap()
             .push(json!({"from": "Payment", "to": "Customer", "cardinality": "one"}));
     });
-    let c = only(&d);
-    assert_eq!(c.class, Class::BreakingForReaders);
+    let c = only_of(&d, Class::BreakingForReaders);
     assert!(matches!(
         c.kind,
         ChangeKind::ReferenceAdded {
@@ -402,8 +404,7 @@ fn a_required_reference_added_breaks_readers_and_a_removed_one_does_not() {
             .unwrap()
             .retain(|r| r["to"] != "Customer")
     });
-    let c = only(&d);
-    assert_eq!(c.class, Class::InPlace);
+    let c = only_of(&d, Class::InPlace);
     assert!(matches!(c.kind, ChangeKind::ReferenceRemoved { .. }));
 }
 
@@ -433,8 +434,7 @@ fn a_copy_added_is_a_back_fill_of_its_source() {
         ..order
     };
     let d = with_in_customer(&old, &mut new, copy);
-    let c = only(&d);
-    assert_eq!(c.class, Class::DataMigration);
+    let c = only_of(&d, Class::DataMigration);
     assert_eq!(
         c.kind,
         ChangeKind::DerivedAdded {
@@ -460,8 +460,7 @@ fn a_document_type_moved_between_containers_must_be_copied() {
     let at = order.document_types.iter().position(|d| d.name == "Payment").unwrap();
     let payment = order.document_types.make_mut().remove(at);
     let d = with_in_customer(&old, &mut new, payment);
-    let c = only(&d);
-    assert_eq!(c.class, Class::BreakingForReaders);
+    let c = only_of(&d, Class::BreakingForReaders);
     assert_eq!(c.subject.to_string(), "Customer/Payment");
     assert_eq!(
         c.kind,
@@ -549,8 +548,7 @@ fn models_of_different_format_versions_are_refused() {
 fn a_required_property_with_a_default_added_is_additive_unless_queried() {
     let added = json!({"name": "channel", "type": "string", "default": "web"});
     let d = changed(|m| attributes(m, "Order").push(added.clone()));
-    let c = only(&d);
-    assert_eq!(c.class, Class::Additive);
+    let c = only_of(&d, Class::Additive);
     assert!(
         matches!(&c.kind, ChangeKind::PropertyAdded { default: Some(v), queried: false, .. } if v == "web"),
         "{:?}",
@@ -580,8 +578,7 @@ fn a_property_made_required_with_a_default_still_reads() {
         attributes(m, "Order")[2]["optional"] = json!(false);
         attributes(m, "Order")[2]["default"] = json!("none");
     });
-    let c = only(&d);
-    assert_eq!(c.class, Class::Additive);
+    let c = only_of(&d, Class::Additive);
     assert!(matches!(&c.kind, ChangeKind::BecameRequired { default: Some(_), .. }));
 }
 
@@ -605,8 +602,7 @@ fn a_changed_or_removed_default_is_a_migration_or_breaks_readers() {
     };
     // Another default: documents without it would read `"app"` where they meant `"web"`.
     let d = compare(&|m| attributes(m, "Order")[3]["default"] = json!("app"));
-    let c = only(&d);
-    assert_eq!(c.class, Class::DataMigration);
+    let c = only_of(&d, Class::DataMigration);
     assert_eq!(
         c.kind,
         ChangeKind::DefaultChanged {
@@ -754,23 +750,14 @@ fn a_provisioned_partition_key_that_differs_breaks_readers() {
     let d = deployed(|containers| {
         definition(containers, "Order").partition_key = cosmap_mapper::PartitionKey::on("customerId")
     });
-    let c = only(&d);
-    assert_eq!(c.class, Class::BreakingForReaders);
-    assert_eq!(
-        c.kind,
-        ChangeKind::PartitionKeyChanged {
-            old: vec!["/customerId".into()],
-            new: vec!["/orderId".into()],
-            definition: None,
-        }
-    );
+    let c = only_of(&d, Class::BreakingForReaders);
+    assert_eq!(c.kind, key_changed("/customerId", "/orderId"));
 }
 
 #[test]
 fn a_version_1_partition_key_on_the_same_path_is_a_data_migration() {
     let d = deployed(|containers| definition(containers, "Order").partition_key.version = 1);
-    let c = only(&d);
-    assert_eq!(c.class, Class::DataMigration);
+    let c = only_of(&d, Class::DataMigration);
     assert!(c.explanation.contains("version"), "{}", c.explanation);
     let json = serde_json::to_value(c).unwrap();
     assert_eq!(json["kind"], "partitionKeyChanged");
