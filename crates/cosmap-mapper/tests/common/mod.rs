@@ -96,6 +96,12 @@ pub fn decision<'m>(m: &'m LogicalModel, rule: Rule, subject: &str) -> &'m Decis
         .unwrap_or_else(|| panic!("no {} decision about `{subject}`: {:#?}", rule.as_str(), m.decisions))
 }
 
+/// Asserts that the reason `rule` gave about `subject` says `part`.
+pub fn assert_reason(m: &LogicalModel, rule: Rule, subject: &str, part: &str) {
+    let reason = &decision(m, rule, subject).reason;
+    assert!(reason.contains(part), "{} about `{subject}`: {reason}", rule.as_str());
+}
+
 /// Document type `name` of container `container`.
 pub fn document<'a>(m: &'a LogicalModel, container: &str, name: &str) -> &'a DocumentType {
     m.container(container)
