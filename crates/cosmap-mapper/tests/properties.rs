@@ -650,18 +650,15 @@ fn storage_does_not_depend_on_member_order() {
     assert_eq!(model(["Page", "Note"]), model(["Note", "Page"]));
 }
 
-/// The message validation gives for `builder`'s model, which it must reject with
-/// exactly one problem.
-fn rejected(builder: ModelBuilder) -> (String, String, String) {
+/// Asserts that validation rejects `builder`'s model with exactly one problem, at
+/// `expected`'s path, with its message and help.
+fn assert_rejected(builder: ModelBuilder, expected: [&str; 3]) {
     let err = builder.build().expect_err("validation rejects the model");
     let [d] = err.diagnostics() else {
         panic!("expected one problem, got {:?}", err.diagnostics());
     };
-    (
-        d.path.to_string(),
-        d.message.clone(),
-        d.help.clone().unwrap_or_default(),
-    )
+    let help = d.help.clone().unwrap_or_default();
+    assert_eq!([d.path.to_string(), d.message.clone(), help], expected);
 }
 
 /// A value object that MR4 separates becomes a document that stores the
@@ -671,21 +668,17 @@ fn rejected(builder: ModelBuilder) -> (String, String, String) {
 /// be separated or embedded.
 #[test]
 fn a_member_value_object_attribute_named_like_the_partition_key_is_rejected() {
-    let (path, message, help) = rejected(
+    assert_rejected(
         ModelBuilder::new("Catalogue")
             .entity(Entity::new("Product", "sku"))
             .value_object(ValueObject::new("Variant").attribute(Attribute::new("sku", AttributeType::String)))
             .aggregate(Aggregate::new("Product").member("Variant"))
             .relationship(Relationship::new("Product", "Variant", Cardinality::Squillions)),
-    );
-    assert_eq!(path, "$.valueObjects[0].attributes[0].name");
-    assert_eq!(
-        message,
-        "`sku` is the partition key every document of aggregate `Product` carries"
-    );
-    assert_eq!(
-        help,
-        "rename this attribute, for example `variantSku`: when `Variant` is stored as a document of its own (MR4), that document stores `sku` already (MR2)"
+        [
+            "$.valueObjects[0].attributes[0].name",
+            "`sku` is the partition key every document of aggregate `Product` carries",
+            "rename this attribute, for example `variantSku`: when `Variant` is stored as a document of its own (MR4), that document stores `sku` already (MR2)",
+        ],
     );
 }
 
@@ -694,22 +687,18 @@ fn a_member_value_object_attribute_named_like_the_partition_key_is_rejected() {
 /// the member entity's identity.
 #[test]
 fn a_member_entity_identity_named_like_the_partition_key_is_rejected() {
-    let (path, message, help) = rejected(
+    assert_rejected(
         ModelBuilder::new("Shop")
             .entity(Entity::new("Order", "orderId"))
             .entity(Entity::new("Shipment", "orderId"))
             .value_object(ValueObject::new("Scan").attribute(Attribute::new("place", AttributeType::String)))
             .aggregate(Aggregate::new("Order").member("Shipment").member("Scan"))
             .relationship(Relationship::new("Shipment", "Scan", Cardinality::Squillions)),
-    );
-    assert_eq!(path, "$.entities[1].identity");
-    assert_eq!(
-        message,
-        "`orderId` is the partition key every document of aggregate `Order` carries"
-    );
-    assert_eq!(
-        help,
-        "rename this identity, for example `shipmentId`: `Shipment` documents store `orderId` already, as the identity of their `Order` (MR2)"
+        [
+            "$.entities[1].identity",
+            "`orderId` is the partition key every document of aggregate `Order` carries",
+            "rename this identity, for example `shipmentId`: `Shipment` documents store `orderId` already, as the identity of their `Order` (MR2)",
+        ],
     );
 }
 
@@ -728,15 +717,13 @@ fn an_embedded_value_object_named_like_the_partition_key_is_rejected() {
             .aggregate(Aggregate::new("Team").member("Player").member("Kit"))
             .relationship(kit.property("team"))
     };
-    let (path, message, help) = rejected(league(Relationship::new("Player", "Kit", Cardinality::One)));
-    assert_eq!(path, "$.relationships[0].property");
-    assert_eq!(
-        message,
-        "`team` is the partition key every document of aggregate `Team` carries"
-    );
-    assert_eq!(
-        help,
-        "rename this property, for example `kitTeam`: every `Player` document stores `team` already (MR2), and `Kit`, when embedded in it, would take the same name"
+    assert_rejected(
+        league(Relationship::new("Player", "Kit", Cardinality::One)),
+        [
+            "$.relationships[0].property",
+            "`team` is the partition key every document of aggregate `Team` carries",
+            "rename this property, for example `kitTeam`: every `Player` document stores `team` already (MR2), and `Kit`, when embedded in it, would take the same name",
+        ],
     );
     let m = mapped(league(Relationship::new("Player", "Kit", Cardinality::Squillions)));
     assert!(document(&m, "Team", "Player").embedded.is_empty());
@@ -764,15 +751,13 @@ fn a_value_object_attribute_named_like_its_parent_link_is_rejected() {
             .aggregate(Aggregate::new("Order").member("Shipment").member("Scan"))
             .relationship(Relationship::new("Shipment", "Scan", cardinality))
     };
-    let (path, message, help) = rejected(shop(Cardinality::Squillions));
-    assert_eq!(path, "$.valueObjects[0].attributes[1].name");
-    assert_eq!(
-        message,
-        "`shipmentId` is the parent link a document of `Scan` carries: the identity of its `Shipment`"
-    );
-    assert_eq!(
-        help,
-        "rename this attribute, for example `scanShipmentId`: when `Scan` is stored as a document of its own (MR4), that document stores `shipmentId` already, as the identity of its `Shipment`"
+    assert_rejected(
+        shop(Cardinality::Squillions),
+        [
+            "$.valueObjects[0].attributes[1].name",
+            "`shipmentId` is the parent link a document of `Scan` carries: the identity of its `Shipment`",
+            "rename this attribute, for example `scanShipmentId`: when `Scan` is stored as a document of its own (MR4), that document stores `shipmentId` already, as the identity of its `Shipment`",
+        ],
     );
     let m = mapped(shop(Cardinality::One));
     let shipment = document(&m, "Order", "Shipment");
