@@ -26,16 +26,16 @@ pub(crate) fn compare(col: &mut Collector<'_>) {
     let (old, new) = (col.old, col.new);
     let old_embedded = embedded_value_objects(old);
     let new_embedded = embedded_value_objects(new);
-    col.became_separate = separate_value_objects(new)
-        .difference(&separate_value_objects(old))
-        .filter(|v| old_embedded.contains_key(*v))
-        .cloned()
-        .collect();
-    col.became_embedded = separate_value_objects(old)
-        .difference(&separate_value_objects(new))
-        .filter(|v| new_embedded.contains_key(*v))
-        .cloned()
-        .collect();
+    let (old_separate, new_separate) = (separate_value_objects(old), separate_value_objects(new));
+    // Separate in `to` and not in `from`, where `from` embedded them.
+    let moved = |to: &BTreeSet<String>, from: &BTreeSet<String>, embedded: &BTreeMap<String, Site>| {
+        to.difference(from)
+            .filter(|v| embedded.contains_key(*v))
+            .cloned()
+            .collect()
+    };
+    col.became_separate = moved(&new_separate, &old_separate, &old_embedded);
+    col.became_embedded = moved(&old_separate, &new_separate, &new_embedded);
 
     // Old document types accounted for: same container and name, or moved.
     let mut matched: BTreeSet<(&str, &str)> = BTreeSet::new();
