@@ -84,6 +84,12 @@ pub fn costed(model: &DomainModel) -> CostReport {
     cost(model, &Options::default(), Consistency::Session)
 }
 
+/// Asserts that `model`'s optimised design costs less than MR1–MR6 alone.
+pub fn assert_optimisations_pay(model: &DomainModel) {
+    let totals = costed(model).totals;
+    assert!(totals.optimised < totals.rules, "{totals:?}");
+}
+
 /// The operation of `pattern`.
 pub fn op<'m>(m: &'m LogicalModel, pattern: &str) -> &'m Operation {
     m.operation(pattern)
