@@ -8,7 +8,7 @@ use cosmap_mapper::operations::{OperationKind, PropertyPath, Purpose, ValueSourc
 use cosmap_mapper::{map, map_both, Options, Rule};
 
 mod common;
-use common::{costed, example, included_paths, with_rates};
+use common::{costed, document, embedded, example, included_paths, with_rates};
 
 fn model() -> DomainModel {
     example("ecommerce")
@@ -287,7 +287,7 @@ fn a_relationship_avg_sets_the_counts_and_sizes_costs_use_while_max_stays_the_bo
     // Costs and storage take the typical size: the Order document embedding its items
     // grows by the extra items' size (150 bytes each).
     let order_bytes = |logical: &cosmap_mapper::LogicalModel| {
-        let order = logical.container("Order").unwrap().document_type("Order").unwrap();
+        let order = document(&logical, "Order", "Order");
         order.estimated_size_bytes.unwrap()
     };
     let grown = order_bytes(&logical_after) - order_bytes(&logical_before);
@@ -417,8 +417,8 @@ fn reference_data_is_embedded_only_where_a_read_saves_more_than_the_writes_add()
         .decisions
         .iter()
         .all(|d| d.rule != Rule::EmbedReferenceData || d.subject == "Country"));
-    let account = m.container("Account").unwrap().document_type("Account").unwrap();
-    let main_address = account.embedded.iter().find(|e| e.name == "mainAddress").unwrap();
+    let account = document(&m, "Account", "Account");
+    let main_address = embedded(account, "mainAddress");
     assert!(main_address.references.iter().any(|r| r.target == "Country"));
     let report = costed(&without_the_read);
     assert!(report.optimisations.iter().all(|o| o.rule != Rule::EmbedReferenceData));

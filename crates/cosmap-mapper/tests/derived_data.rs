@@ -7,13 +7,15 @@ use cosmap_mapper::{map, Keeping, Options, Rule};
 use cosmap_mapper::{SyncOperation, SyncTrigger};
 
 mod common;
-use common::{assert_optimisations_pay, assert_reason, costed, decision, edited, load, op, with_rates};
+use common::{
+    assert_optimisations_pay, assert_reason, costed, decision, document, edited, embedded, load, op, with_rates,
+};
 
 #[test]
 fn a_username_read_through_a_reference_is_stored_beside_it_and_kept_in_sync() {
     let model = load("examples/patterns/extended-reference/model.json");
     let m = map(&model, &Options::default());
-    let comment = m.container("Post").unwrap().document_type("Comment").unwrap();
+    let comment = document(&m, "Post", "Comment");
     let author = &comment.references[0];
     let extended = author.extended.as_ref().expect("an extended reference");
     let names: Vec<&str> = extended.attributes.iter().map(|a| a.name.as_str()).collect();
@@ -45,7 +47,7 @@ fn a_username_read_through_a_reference_is_stored_beside_it_and_kept_in_sync() {
     assert!(saves > adds, "{saves} > {adds}");
     // The post's author: its email is sensitive, so that read follows the reference
     // and storing the username alone saves nothing.
-    let post = m.container("Post").unwrap().document_type("Post").unwrap();
+    let post = document(&m, "Post", "Post");
     assert!(post.references[0].extended.is_none());
     let refused = m
         .decisions
@@ -60,10 +62,10 @@ fn a_username_read_through_a_reference_is_stored_beside_it_and_kept_in_sync() {
 fn counts_are_kept_in_the_batch_or_from_the_change_feed() {
     let model = load("examples/patterns/computed-value/model.json");
     let m = map(&model, &Options::default());
-    let post = m.container("Post").unwrap().document_type("Post").unwrap();
+    let post = document(&m, "Post", "Post");
     assert_eq!(post.computed[0].name, "commentCount");
     assert_eq!(post.computed[0].kept, Keeping::Batch);
-    let product = m.container("Product").unwrap().document_type("Product").unwrap();
+    let product = document(&m, "Product", "Product");
     assert_eq!(product.computed[0].name, "reviewCount");
     let Keeping::ChangeFeed { sync } = &product.computed[0].kept else {
         panic!("reviews are another aggregate: the change feed keeps the count");
@@ -97,7 +99,7 @@ fn a_count_that_costs_more_to_keep_than_to_query_is_not_kept() {
     let model = load("examples/patterns/computed-value/model.json");
     let rates = [("review a product", 2_000.0), ("a product with its review count", 1.0)];
     let m = map(&with_rates(&model, &rates), &Options::default());
-    let product = m.container("Product").unwrap().document_type("Product").unwrap();
+    let product = document(&m, "Product", "Product");
     assert!(product.computed.is_empty());
     assert_reason(&m, Rule::ComputedValue, "Product.reviewCount", "would not drop");
 }
@@ -106,12 +108,8 @@ fn a_count_that_costs_more_to_keep_than_to_query_is_not_kept() {
 fn the_newest_children_are_kept_in_their_parent_and_read_with_one_point_read() {
     let model = load("examples/patterns/subset/model.json");
     let m = map(&model, &Options::default());
-    let post = m.container("Post").unwrap().document_type("Post").unwrap();
-    let comments = post
-        .embedded
-        .iter()
-        .find(|e| e.name == "newestComments")
-        .expect("a subset");
+    let post = document(&m, "Post", "Post");
+    let comments = embedded(post, "newestComments");
     let of = comments.subset.as_ref().unwrap();
     assert_eq!((of.newest, of.kept.clone()), (10, Keeping::Batch));
     assert_eq!(comments.max, Some(10));
@@ -123,12 +121,8 @@ fn the_newest_children_are_kept_in_their_parent_and_read_with_one_point_read() {
     let write = op(&m, "comment on a post");
     assert!(matches!(write.requests[1].purpose, Purpose::UpdateSubset { .. }));
     // Reviews are another aggregate: their change feed queries the newest again.
-    let product = m.container("Product").unwrap().document_type("Product").unwrap();
-    let reviews = product
-        .embedded
-        .iter()
-        .find(|e| e.name == "newestReviews")
-        .expect("a subset");
+    let product = document(&m, "Product", "Product");
+    let reviews = embedded(product, "newestReviews");
     let Keeping::ChangeFeed { sync } = &reviews.subset.as_ref().unwrap().kept else {
         panic!("from the change feed");
     };
@@ -212,7 +206,7 @@ fn a_child_with_a_claim_a_count_and_a_subset_is_claimed_first_and_keeps_both_in_
 fn a_path_to_the_root_is_stored_as_ancestors_and_kept_by_the_writes_of_the_tree() {
     let model = load("examples/patterns/tree-ancestors/model.json");
     let m = map(&model, &Options::default());
-    let category = m.container("Category").unwrap().document_type("Category").unwrap();
+    let category = document(&m, "Category", "Category");
     let parent = category.references.iter().find(|r| r.name == "parent").unwrap();
     assert!(parent.optional && parent.ancestry.is_none(), "a root has no parent");
     let list = category

@@ -7,7 +7,7 @@ use cosmap_mapper::operations::{OperationKind, Purpose, ValueSource};
 use cosmap_mapper::{map, LogicalModel, Options, Role, Rule, SyncOperation};
 
 mod common;
-use common::{edited, example};
+use common::{document, edited, example};
 
 fn newsfeed() -> DomainModel {
     example("newsfeed")
@@ -103,7 +103,7 @@ fn a_feed_keeps_the_reference_its_read_follows() {
         p.project = vec!["title".into(), "postedAt".into()];
         p.returns = vec!["author.displayName".into()];
     });
-    let feed = m.container("Feeds").unwrap().document_type("PostFeed").unwrap();
+    let feed = document(&m, "Feeds", "PostFeed");
     let author = feed.references.iter().find(|r| r.name == "author").expect("{feed:?}");
     let stored = author.extended.as_ref().expect("the name beside the reference");
     assert!(stored.attributes.iter().any(|a| a.name == "displayName"), "{stored:?}");

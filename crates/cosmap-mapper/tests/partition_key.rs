@@ -7,7 +7,7 @@ use cosmap_mapper::operations::{OperationKind, ValueSource};
 use cosmap_mapper::{map, LogicalModel, Options, PartitionKeyValue, Rule};
 
 mod common;
-use common::{costed, load};
+use common::{costed, document, embedded, load};
 
 fn decision<'m>(m: &'m LogicalModel, subject: &str) -> &'m cosmap_mapper::Decision {
     m.decision(Rule::PartitionKey, subject)
@@ -61,8 +61,8 @@ fn cosmic_works_partitions_products_by_category_with_the_figures() {
         Some(&ValueSource::Parameter("categoryId".into()))
     );
     // An order line's reference to its product carries the product's category.
-    let order = m.container("SalesOrder").unwrap().document_type("SalesOrder").unwrap();
-    let detail = order.embedded.iter().find(|e| e.name == "details").unwrap();
+    let order = document(&m, "SalesOrder", "SalesOrder");
+    let detail = embedded(order, "details");
     let product = detail.references.iter().find(|r| r.target == "Product").unwrap();
     assert_eq!(
         product.partition_key_value,
@@ -190,7 +190,7 @@ fn help_desk_partitions_tickets_by_tenant_then_ticket_and_queries_a_tenant_by_pr
         Some(&tenant(&["tenantId", "ticketId"]))
     );
     // A survey's reference to its ticket stores both levels' values.
-    let survey = m.container("Survey").unwrap().document_type("Survey").unwrap();
+    let survey = document(&m, "Survey", "Survey");
     assert_eq!(
         survey.references[0].partition_key_value,
         PartitionKeyValue::Levels {

@@ -30,7 +30,7 @@ use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 
 mod common;
-use common::{document, mapped, roots};
+use common::{document, embedded, mapped, roots};
 
 /// Cases per property: each maps a model of up to 8 aggregates twice or more.
 const CASES: u32 = 256;
@@ -925,7 +925,7 @@ fn a_copy_through_never_changing_reference_data_reads_the_snapshot_identity() {
     assert_eq!(of.partition_key_from, PropertyPath::new(["country", "countryId"]));
     assert_eq!(of.sync.key("countryId"), Some(&of.partition_key_from), "{:?}", of.sync);
     for d in [copy, document(&m, "Person", "Person")] {
-        let snapshot = d.embedded.iter().find(|e| e.name == "country").expect("a snapshot");
+        let snapshot = embedded(d, "country");
         assert_eq!(snapshot.kind, EmbeddedKind::ReferenceData);
         assert_eq!(snapshot.attributes[0].name, "countryId");
         assert!(d.references.is_empty());

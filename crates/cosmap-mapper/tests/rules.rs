@@ -8,7 +8,7 @@ use cosmap_domain::{
 use cosmap_mapper::{map, LogicalModel, Options, PartitionKeyValue, Role, Rule};
 
 mod common;
-use common::{assert_reason, decision, mapped, roots, text};
+use common::{assert_reason, decision, document, mapped, roots, text};
 
 /// A `Basket` aggregate whose root holds `Line` value objects through `rel`.
 fn basket(rel: Relationship, line_bytes: f64) -> ModelBuilder {
@@ -39,7 +39,7 @@ fn mr4_embeds_a_bounded_few_as_an_array() {
         Relationship::new("Basket", "Line", Cardinality::Few).max(20),
         100.0,
     ));
-    let root = m.container("Basket").unwrap().document_type("Basket").unwrap();
+    let root = document(&m, "Basket", "Basket");
     assert_eq!(root.embedded[0].name, "lines");
     assert!(root.embedded[0].many);
     let d = decision(&m, Rule::Mr4, "Basket.lines");
@@ -135,7 +135,7 @@ fn a_separated_value_object_under_an_entity_links_to_it() {
             .relationship(Relationship::new("Basket", "Shipment", Cardinality::Few).max(3))
             .relationship(Relationship::new("Shipment", "Scan", Cardinality::Squillions)),
     );
-    let scan = m.container("Basket").unwrap().document_type("Scan").unwrap();
+    let scan = document(&m, "Basket", "Scan");
     let parent = scan.parent.as_ref().expect("parent link");
     assert_eq!(
         (parent.entity.as_str(), parent.property.as_str()),
@@ -153,9 +153,9 @@ fn mr6_stores_an_unbounded_reference_list_on_the_many_side() {
         )
         .relationship(Relationship::new("Author", "Post", Cardinality::Squillions)),
     );
-    let author = m.container("Dictionary").unwrap().document_type("Author").unwrap();
+    let author = document(&m, "Dictionary", "Author");
     assert!(author.references.is_empty(), "no unbounded list in Author");
-    let post = m.container("Dictionary").unwrap().document_type("Post").unwrap();
+    let post = document(&m, "Dictionary", "Post");
     assert_eq!(post.references[0].name, "author");
     assert_eq!(post.references[0].target, "Author");
     assert_eq!(
@@ -206,10 +206,7 @@ fn copy_needs_a_known_size_and_a_target_container() {
     assert_reason(&m, Rule::Copy, "orders of a customer", "size is unknown");
     let m = mapped(build(true));
     assert_reason(&m, Rule::Copy, "orders by status", "no other container");
-    assert_eq!(
-        m.container("Customer").unwrap().document_type("Order").unwrap().role,
-        Role::Copy
-    );
+    assert_eq!(document(&m, "Customer", "Order").role, Role::Copy);
 }
 
 fn example(name: &str) -> LogicalModel {
@@ -223,7 +220,7 @@ fn iot_fleet_separates_readings_and_hot_alerts() {
     assert!(is_separate(&m, "Device", "Alert"));
     assert_reason(&m, Rule::Mr4, "Device.readings", "one-to-squillions");
     assert_reason(&m, Rule::Mr4, "Device.alerts", "updated often");
-    let device = m.container("Device").unwrap().document_type("Device").unwrap();
+    let device = document(&m, "Device", "Device");
     assert_eq!(device.embedded[0].source, "Configuration");
 }
 
@@ -249,7 +246,7 @@ fn publishing_keeps_large_and_hot_orphans_out_of_the_dictionary() {
     );
     let dictionary = m.container("Dictionary").unwrap();
     assert_eq!(dictionary.aggregates, ["Language", "Tag"]);
-    let article = m.container("Article").unwrap().document_type("Article").unwrap();
+    let article = document(&m, "Article", "Article");
     // No read goes through an article's language: a snapshot would save nothing.
     assert!(
         article.references.iter().any(|r| r.target == "Language"),

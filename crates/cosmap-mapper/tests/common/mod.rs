@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use cosmap_domain::{Aggregate, Attribute, AttributeType, DomainModel, Entity, ModelBuilder, ModelSpec};
 use cosmap_mapper::cost::{cost, Consistency, CostReport};
 use cosmap_mapper::operations::Operation;
-use cosmap_mapper::{map, Container, Decision, DocumentType, LogicalModel, Options, Rule};
+use cosmap_mapper::{map, Container, Decision, DocumentType, Embedded, LogicalModel, Options, Rule};
 
 /// `path` (relative to the repository's root) loaded and validated.
 pub fn load(path: &str) -> DomainModel {
@@ -100,6 +100,14 @@ pub fn op<'m>(m: &'m LogicalModel, pattern: &str) -> &'m Operation {
 pub fn decision<'m>(m: &'m LogicalModel, rule: Rule, subject: &str) -> &'m Decision {
     m.decision(rule, subject)
         .unwrap_or_else(|| panic!("no {} decision about `{subject}`: {:#?}", rule.as_str(), m.decisions))
+}
+
+/// The object embedded in document type `d` under `name`.
+pub fn embedded<'a>(d: &'a DocumentType, name: &str) -> &'a Embedded {
+    d.embedded
+        .iter()
+        .find(|e| e.name == name)
+        .unwrap_or_else(|| panic!("nothing embedded as `{name}` in {}", d.name))
 }
 
 /// Asserts that the reason `rule` gave about `subject` says `part`.
