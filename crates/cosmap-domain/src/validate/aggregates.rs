@@ -634,22 +634,33 @@ mod tests {
     /// The `team` entity root of an aggregate whose `player` entities hold a kit
     /// through `kit`.
     fn league_of(team: Entity, player: Entity, kit: Relationship) -> ModelBuilder {
-        ModelBuilder::new("League")
-            .entity(team)
-            .entity(player)
-            .value_object(ValueObject::new("Kit").attribute(text("colour")))
-            .aggregate(Aggregate::new("Team").member("Player").member("Kit"))
-            .relationship(kit)
+        let kit_object = ValueObject::new("Kit").attribute(text("colour"));
+        one_aggregate("League", [team, player], [kit_object], [kit])
     }
 
     /// An order whose shipments hold `scan` value objects through `scans`.
     fn shop(scan: ValueObject, scans: Relationship) -> ModelBuilder {
-        ModelBuilder::new("Shop")
-            .entity(Entity::new("Order", "orderId"))
-            .entity(Entity::new("Shipment", "shipmentId"))
-            .value_object(scan)
-            .aggregate(Aggregate::new("Order").member("Shipment").member("Scan"))
-            .relationship(scans)
+        let entities = [Entity::new("Order", "orderId"), Entity::new("Shipment", "shipmentId")];
+        one_aggregate("Shop", entities, [scan], [scans])
+    }
+
+    /// Model `name` of one aggregate: its root and member entity, its value objects
+    /// and the relationships between them.
+    fn one_aggregate<const V: usize, const R: usize>(
+        name: &str,
+        [root, member]: [Entity; 2],
+        values: [ValueObject; V],
+        relationships: [Relationship; R],
+    ) -> ModelBuilder {
+        let mut aggregate = Aggregate::new(&root.name).member(&member.name);
+        for v in &values {
+            aggregate = aggregate.member(&v.name);
+        }
+        let builder = ModelBuilder::new(name).entity(root).entity(member);
+        let builder = values.into_iter().fold(builder, ModelBuilder::value_object);
+        relationships
+            .into_iter()
+            .fold(builder.aggregate(aggregate), ModelBuilder::relationship)
     }
 
     #[test]
@@ -709,14 +720,18 @@ mod tests {
     #[test]
     fn a_value_object_embedded_in_a_separable_one_is_checked_against_its_document() {
         let builder = |kit: Relationship| {
-            ModelBuilder::new("League")
-                .entity(Entity::new("Team", "team"))
-                .entity(Entity::new("Player", "playerId"))
-                .value_object(ValueObject::new("Kit").attribute(text("colour")))
-                .value_object(ValueObject::new("Badge").attribute(text("motto")))
-                .aggregate(Aggregate::new("Team").member("Player").member("Kit").member("Badge"))
-                .relationship(kit)
-                .relationship(Relationship::new("Kit", "Badge", Cardinality::One).property("team"))
+            one_aggregate(
+                "League",
+                [Entity::new("Team", "team"), Entity::new("Player", "playerId")],
+                [
+                    ValueObject::new("Kit").attribute(text("colour")),
+                    ValueObject::new("Badge").attribute(text("motto")),
+                ],
+                [
+                    kit,
+                    Relationship::new("Kit", "Badge", Cardinality::One).property("team"),
+                ],
+            )
         };
         let found = problems(builder(Relationship::new("Player", "Kit", Cardinality::Squillions)));
         assert_eq!(
@@ -736,16 +751,18 @@ mod tests {
 
     #[test]
     fn an_embedded_value_object_named_like_the_parent_link_is_rejected() {
-        let found = problems(
-            ModelBuilder::new("Shop")
-                .entity(Entity::new("Order", "orderId"))
-                .entity(Entity::new("Shipment", "shipmentId"))
-                .value_object(ValueObject::new("Scan").attribute(text("place")))
-                .value_object(ValueObject::new("Tag").attribute(text("label")))
-                .aggregate(Aggregate::new("Order").member("Shipment").member("Scan").member("Tag"))
-                .relationship(Relationship::new("Shipment", "Scan", Cardinality::Squillions))
-                .relationship(Relationship::new("Scan", "Tag", Cardinality::One).property("shipmentId")),
-        );
+        let found = problems(one_aggregate(
+            "Shop",
+            [Entity::new("Order", "orderId"), Entity::new("Shipment", "shipmentId")],
+            [
+                ValueObject::new("Scan").attribute(text("place")),
+                ValueObject::new("Tag").attribute(text("label")),
+            ],
+            [
+                Relationship::new("Shipment", "Scan", Cardinality::Squillions),
+                Relationship::new("Scan", "Tag", Cardinality::One).property("shipmentId"),
+            ],
+        ));
         assert_eq!(
             found,
             [(
