@@ -209,7 +209,7 @@ fn the_copy_decision_and_the_cost_table_quote_the_same_partition_count() {
 
 /// The e-commerce example with `thresholds` set to `thresholds`.
 fn ecommerce_with(thresholds: serde_json::Value) -> DomainModel {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/ecommerce/model.json");
+    let path = common::repo().join("examples/ecommerce/model.json");
     let mut json: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
     json["thresholds"] = thresholds;
     cosmap_domain::from_slice(json.to_string().as_bytes(), None).expect("valid thresholds")
@@ -287,7 +287,7 @@ fn a_relationship_avg_sets_the_counts_and_sizes_costs_use_while_max_stays_the_bo
     // Costs and storage take the typical size: the Order document embedding its items
     // grows by the extra items' size (150 bytes each).
     let order_bytes = |logical: &cosmap_mapper::LogicalModel| {
-        let order = document(&logical, "Order", "Order");
+        let order = document(logical, "Order", "Order");
         order.estimated_size_bytes.unwrap()
     };
     let grown = order_bytes(&logical_after) - order_bytes(&logical_before);
@@ -344,7 +344,7 @@ fn optimised_costs_no_more_than_rules_and_rules_no_more_than_naive() {
     );
     let orders = report.pattern("orders of an account").expect("the pattern");
     assert!(orders.optimised.ru < orders.naive.ru, "{orders:?}");
-    let examples = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples");
+    let examples = common::repo().join("examples");
     let mut checked = 0;
     let mut dirs: Vec<PathBuf> = Vec::new();
     for folder in [examples.clone(), examples.join("patterns")] {

@@ -1,19 +1,15 @@
 //! The reference example of DESIGN.md must map to exactly the expected logical model.
 
-use std::path::PathBuf;
-
 use cosmap_mapper::operations::PropertyPath;
 use cosmap_mapper::{
     map, Container, DocumentType, EmbeddedKind, LogicalModel, Options, Role, Rule, SyncOperation, SyncTrigger,
 };
 
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+mod common;
+use common::{example, repo};
 
 fn ecommerce() -> LogicalModel {
-    let model = cosmap_domain::load_file(&repo().join("examples/ecommerce/model.json")).expect("example is valid");
-    map(&model, &Options::default())
+    map(&example("ecommerce"), &Options::default())
 }
 
 fn container<'a>(model: &'a LogicalModel, name: &str) -> &'a Container {
@@ -298,8 +294,7 @@ fn orders_are_copied_into_the_account_container() {
 
 #[test]
 fn without_optimisations_there_is_no_copy_and_country_is_referenced() {
-    let model = cosmap_domain::load_file(&repo().join("examples/ecommerce/model.json")).unwrap();
-    let m = map(&model, &Options::default().optimise(false));
+    let m = map(&example("ecommerce"), &Options::default().optimise(false));
     assert!(container(&m, "Account").document_type("Order").is_none());
     let product = document(container(&m, "PresentedProduct"), "PresentedProduct");
     assert!(product.references.iter().any(|r| r.target == "Country"));

@@ -1,12 +1,11 @@
 //! `overridden_by`: the decisions a later rule overrode, on the bundled examples.
 
-use std::path::PathBuf;
-
 use cosmap_mapper::{map, overridden_by, Options, Rule};
 
+mod common;
+
 fn logical(example: &str, options: &Options) -> cosmap_mapper::LogicalModel {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("../../examples/{example}/model.json"));
-    map(&cosmap_domain::load_file(&path).expect("valid example"), options)
+    map(&common::example(example), options)
 }
 
 /// (rule, subject, overriding rule) of every overridden decision.

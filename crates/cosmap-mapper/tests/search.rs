@@ -182,7 +182,7 @@ fn each_holder_of_an_extended_reference_pays_only_its_own_rewrites() {
 
 /// Every example and every verify test model.
 fn every_model() -> Vec<PathBuf> {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let root = common::repo();
     let mut paths = Vec::new();
     for dir in ["examples", "examples/patterns", "crates/cosmap-verify/tests/models"] {
         for entry in std::fs::read_dir(root.join(dir)).expect("the models' folder") {
@@ -726,8 +726,7 @@ fn a_step_runs_again_on_the_design_the_later_steps_left_until_nothing_changes() 
     // reference `Loan.book` pays only once the copy of loans into their member and the
     // count of a book's loans are kept (before them the loans read are elsewhere), so
     // the first round refuses it and the second keeps it: the workload drops again.
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/library/model.json");
-    let model = cosmap_domain::load_file(&path).expect("valid");
+    let model = common::example("library");
     let (before, after) = workload_around(&model, "extended references (round 2)");
     assert!(after < before, "{before} → {after}");
     let m = map(&model, &Options::default());

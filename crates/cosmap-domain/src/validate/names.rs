@@ -358,16 +358,6 @@ fn ident_clash<'m>(
         .map(|k| (attributes[k].name.as_str(), Some(k)))
 }
 
-fn hint_for(suggestion: &str, form: &str, example: &str) -> String {
-    if suggestion.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
-        && suggestion.chars().all(|c| c.is_ascii_alphanumeric())
-    {
-        format!("use {form}, for example `{suggestion}`")
-    } else {
-        format!("use {form}, for example `{example}`")
-    }
-}
-
 /// `order_item` / `order-item` / `order item` → `orderItem` (best effort, for hints).
 fn to_camel(name: &str) -> String {
     let mut out = String::new();
@@ -412,9 +402,6 @@ impl std::hash::Hash for Folded<'_> {
     }
 }
 
-/// `name` is not in the `case` (its name, and the function that puts a camel-case name
-/// in it), which cosmap `needs` (to do what); the help suggests `name` in that case, or
-/// shows `example`.
 /// The case the names of one kind are in: its name, its test, the conversion a hint
 /// suggests, what cosmap derives from such names, and an example.
 struct Case {
@@ -443,19 +430,19 @@ const PROPERTY_NAMES: Case = Case {
     example: "createdAt",
 };
 
-/// Why `name` (at `at`) is not in `case`, with the name in it as the hint; none when it is.
+/// Why `name` (at `at`) is not in `case`, with the name put in it as the hint (or the
+/// case's example, when that is no plain ASCII name); none when it is in `case`.
 fn not_in_case(at: impl FnOnce() -> JsonPath, name: &str, case: &Case) -> Option<Diagnostic> {
     if (case.is)(name) {
         return None;
     }
     let Case { name: form, needs, .. } = case;
+    let suggestion = (case.to)(&to_camel(name));
+    let plain = suggestion.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+        && suggestion.chars().all(|c| c.is_ascii_alphanumeric());
+    let shown = if plain { suggestion.as_str() } else { case.example };
     let problem = Diagnostic::new(at(), format!("`{name}` is not {form}, which cosmap needs to {needs}"));
-    let hint = hint_for(
-        &(case.to)(&to_camel(name)),
-        &format!("{form} ASCII letters and digits"),
-        case.example,
-    );
-    Some(problem.help(hint))
+    Some(problem.help(format!("use {form} ASCII letters and digits, for example `{shown}`")))
 }
 
 #[cfg(test)]

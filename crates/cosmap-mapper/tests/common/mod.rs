@@ -1,7 +1,8 @@
 //! What the mapper's end-to-end tests share: loading a model (a file of the
-//! repository, JSON text or a builder), mapping it, and finding an operation, a
-//! decision or a document type of the logical model with a message naming what is
-//! missing. Each test file uses some of it.
+//! repository, JSON text or a builder), editing it (its rates, its file format),
+//! mapping and costing it, and finding an operation, a decision, a document type or
+//! an embedded object of the logical model with a message naming what is missing.
+//! Each test file uses some of it.
 #![allow(dead_code)]
 
 use std::path::PathBuf;
@@ -11,9 +12,14 @@ use cosmap_mapper::cost::{cost, Consistency, CostReport};
 use cosmap_mapper::operations::Operation;
 use cosmap_mapper::{map, Container, Decision, DocumentType, Embedded, LogicalModel, Options, Rule};
 
+/// The repository's root.
+pub fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
 /// `path` (relative to the repository's root) loaded and validated.
 pub fn load(path: &str) -> DomainModel {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..").join(path);
+    let path = repo().join(path);
     cosmap_domain::load_file(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
