@@ -597,12 +597,7 @@ impl<'a> Feed<'a> {
                 let body = strip_system(document);
                 let value = text(document, key)
                     .ok_or_else(|| self.data(format!("document `{id}` has no text partition key `{key}`")))?;
-                let client = self.target.clone();
-                let at = Place {
-                    client: &client,
-                    container: target,
-                    key: &value,
-                };
+                let at = self.in_target(target, value);
                 self.write_new(&at, &id, &body, timestamp(document)).await
             }
             Step::SplitEmbedded {
@@ -672,12 +667,7 @@ impl<'a> Feed<'a> {
             }
         };
         body[new_key] = Value::String(value.clone());
-        let client = self.target.clone();
-        let at = Place {
-            client: &client,
-            container: target,
-            key: &value,
-        };
+        let at = self.in_target(target, value);
         self.write_new(&at, id, &body, timestamp(document)).await
     }
 
@@ -692,13 +682,7 @@ impl<'a> Feed<'a> {
         holder: &str,
         partition_key_property: &str,
     ) -> Result<bool, MigrateError> {
-        let key = self.key_of(document, holder, id, partition_key_property)?;
-        let client = self.source.clone();
-        let at = Place {
-            client: &client,
-            container,
-            key: &key,
-        };
+        let at = self.in_source(container, self.key_of(document, holder, id, partition_key_property)?);
         let mut current = document.clone();
         for _ in 0..=CONFLICT_RETRIES {
             let Some(rewritten) = self.split_out(&at, id, &current).await? else {
@@ -757,13 +741,10 @@ impl<'a> Feed<'a> {
         if !edit(&mut strip_system(document)).unwrap_or(true) {
             return Ok(false);
         }
-        let key = self.key_of(document, document_type, id, partition_key_property)?;
-        let client = self.source.clone();
-        let at = Place {
-            client: &client,
+        let at = self.in_source(
             container,
-            key: &key,
-        };
+            self.key_of(document, document_type, id, partition_key_property)?,
+        );
         self.edit_conditionally(&at, id, document, &mut edit, &format!("`{document_type}`"))
             .await
     }
