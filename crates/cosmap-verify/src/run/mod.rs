@@ -485,6 +485,17 @@ fn pattern_outcome(op: &Operation, requests: Vec<RequestOutcome>) -> PatternOutc
     }
 }
 
+/// `outcome` judged: passed, or failed for the `problem` found.
+fn verdict(outcome: RequestOutcome, problem: Option<String>) -> RequestOutcome {
+    match problem {
+        Some(reason) => fail(outcome, reason),
+        None => RequestOutcome {
+            verdict: Verdict::Pass,
+            ..outcome
+        },
+    }
+}
+
 fn fail(mut outcome: RequestOutcome, reason: String) -> RequestOutcome {
     outcome.verdict = Verdict::Fail;
     outcome.reason = Some(reason);
@@ -561,23 +572,20 @@ impl Run<'_> {
     }
 }
 
+/// Every parameter of `r`'s query bound to `value`.
 pub(super) fn all_bound_to(r: &Request, value: &str) -> BTreeMap<String, Value> {
-    r.query()
-        .map(|(_, names)| {
-            names
-                .iter()
-                .map(|n| (format!("@{n}"), Value::String(value.to_string())))
-                .collect()
-        })
-        .unwrap_or_default()
+    bound_to(r, Value::String(value.to_string()))
 }
 
 /// Every parameter of `r`'s query bound to the list `ids` (a query for the targets a
 /// list of references names).
 pub(super) fn list_bound_to(r: &Request, ids: &[String]) -> BTreeMap<String, Value> {
-    let list = Value::Array(ids.iter().cloned().map(Value::String).collect());
+    bound_to(r, Value::Array(ids.iter().cloned().map(Value::String).collect()))
+}
+
+fn bound_to(r: &Request, value: Value) -> BTreeMap<String, Value> {
     r.query()
-        .map(|(_, names)| names.iter().map(|n| (format!("@{n}"), list.clone())).collect())
+        .map(|(_, names)| names.iter().map(|n| (format!("@{n}"), value.clone())).collect())
         .unwrap_or_default()
 }
 
