@@ -143,15 +143,10 @@ pub(super) fn reference_doc(r: &Reference) -> String {
     }
     let what = if r.many { "References" } else { "Reference" };
     let absent = if r.optional { " Absent when there is none." } else { "" };
-    concat(&[
-        what,
-        " to `",
-        &r.target,
-        "` in container `",
-        &r.target_container,
-        "`.",
-        absent,
-    ])
+    format!(
+        "{what} to `{}` in container `{}`.{absent}",
+        r.target, r.target_container
+    )
 }
 
 /// The field of reference `r` of Rust type `ty`: a list, an option (an optional
@@ -185,34 +180,15 @@ pub(super) fn embedded_doc(e: &Embedded) -> String {
     }
 }
 
-/// `parts` one after the other, in one allocation: what `format!` makes of
-/// strings, without its formatting machinery (the view makes some hundred
-/// thousand such strings on a large model).
+/// `parts` one after the other.
 pub(super) fn concat(parts: &[&str]) -> String {
-    let mut text = String::with_capacity(parts.iter().map(|p| p.len()).sum());
-    for part in parts {
-        text.push_str(part);
-    }
-    text
+    parts.concat()
 }
 
 /// A model's `description` as one line of a doc comment (whitespace, line breaks
 /// included, collapsed: a line break would end the comment).
 pub(crate) fn one_line(text: &str) -> String {
-    let mut line = String::with_capacity(text.len());
-    push_one_line(&mut line, text);
-    line
-}
-
-/// [`one_line`] of `text` at the end of `out`, in the text's own room: no list of
-/// its words, no second copy.
-pub(super) fn push_one_line(out: &mut String, text: &str) {
-    for (i, word) in text.split_whitespace().enumerate() {
-        if i > 0 {
-            out.push(' ');
-        }
-        out.push_str(word);
-    }
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// A model's `description` as one line of a doc comment that renders as the text it
@@ -247,14 +223,7 @@ pub(super) fn push_doc_text(out: &mut String, text: &str) {
 
 /// ` {description}` after a generated sentence, or nothing ([`doc_line`]).
 pub(super) fn described(description: Option<&str>) -> String {
-    description
-        .map(|d| {
-            let mut text = String::with_capacity(2 + d.len());
-            text.push(' ');
-            text.push_str(&doc_line(d));
-            text
-        })
-        .unwrap_or_default()
+    description.map(|d| format!(" {}", doc_line(d))).unwrap_or_default()
 }
 
 /// The field of JSON property `json`, of Rust type `ty`, with doc comment `doc`:
