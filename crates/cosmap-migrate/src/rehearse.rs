@@ -188,14 +188,7 @@ pub async fn rehearse(old: Mapped<'_>, new: Mapped<'_>, plan: &MigrationPlan) ->
         migration,
         documents: stored.iter().map(|s| s.documents.len()).sum(),
         unreadable,
-        left_to_delete: left
-            .into_iter()
-            .map(|((container, document_type), documents)| Written {
-                container,
-                document_type,
-                documents,
-            })
-            .collect(),
+        left_to_delete: counted(left),
         verification: Some(verification),
     })
 }
@@ -265,14 +258,17 @@ async fn write_samples(
             .entry((s.container.clone(), s.document_type.clone()))
             .or_default() += 1;
     }
-    Ok(counts
-        .into_iter()
-        .map(|((container, document_type), documents)| Written {
-            container,
-            document_type,
-            documents,
-        })
-        .collect())
+    Ok(counted(counts))
+}
+
+/// The documents counted by container and document type, in that order.
+fn counted(counts: BTreeMap<(String, String), usize>) -> Vec<Written> {
+    let written = |((container, document_type), documents)| Written {
+        container,
+        document_type,
+        documents,
+    };
+    counts.into_iter().map(written).collect()
 }
 
 /// Every document of `container` but the migration's leases, in id order.

@@ -350,14 +350,7 @@ impl<'a> Feed<'a> {
             target: container(connection, target).await?,
             lease,
             page_size: options.page_size,
-            report: StepReport {
-                step: name.clone(),
-                read: 0,
-                migrated: 0,
-                written: 0,
-                request_units: 0.0,
-                caught_up: false,
-            },
+            report: StepReport::new(name.clone()),
             name,
             wrote: HashMap::new(),
         })
@@ -416,16 +409,18 @@ impl<'a> Feed<'a> {
     /// Where the lease says the last run stopped reading the change feed (`None`: from
     /// the beginning).
     async fn lease_continuation(&self) -> Result<Option<azure_data_cosmos::feed::ContinuationToken>, MigrateError> {
-        match self.read_lease().await? {
-            Some(body) => match body.get("continuation") {
-                Some(token) if !token.is_null() => Ok(Some(
-                    serde_json::from_value(token.clone())
-                        .map_err(|e| self.data(format!("the lease's continuation: {e}")))?,
-                )),
-                _ => Ok(None),
-            },
-            None => Ok(None),
-        }
+        let lease = self.read_lease().await?;
+        let Some(token) = lease
+            .as_ref()
+            .and_then(|l| l.get("continuation"))
+            .filter(|t| !t.is_null())
+        else {
+            return Ok(None);
+        };
+        let token = serde_json::from_value(token.clone());
+        Ok(Some(
+            token.map_err(|e| self.data(format!("the lease's continuation: {e}")))?,
+        ))
     }
 
     /// Reads the source's change feed from the lease's continuation, page by page,
@@ -749,28 +744,6 @@ impl<'a> Feed<'a> {
             .await
     }
 
-    async fn upsert(
-        &mut self,
-        client: &ContainerClient,
-        container: &str,
-        key: &str,
-        id: &str,
-        body: &Value,
-    ) -> Result<(), MigrateError> {
-        let operation = format!("upsert item `{id}` in partition `{key}` of `{container}`");
-        let response = self
-            .connection
-            .request(&operation, &[], || {
-                client.upsert_item(PartitionKey::from(key.to_string()), id, body, None)
-            })
-            .await?;
-        if let Some(response) = response {
-            self.report.request_units += charge(response.headers());
-        }
-        self.report.written += 1;
-        Ok(())
-    }
-
     async fn write_lease(&mut self, token: &azure_data_cosmos::feed::ContinuationToken) -> Result<(), MigrateError> {
         let mut body = Map::new();
         body.insert("id".into(), Value::String(self.lease.id.clone()));
@@ -785,9 +758,23 @@ impl<'a> Feed<'a> {
             "continuation".into(),
             serde_json::to_value(token).map_err(|e| self.data(format!("the continuation: {e}")))?,
         );
-        let (target, container, id) = (self.target.clone(), self.lease.container.clone(), self.lease.id.clone());
-        self.upsert(&target, &container, &self.lease.key(), &id, &Value::Object(body))
-            .await
+        let (lease, key, body) = (self.lease, self.lease.key(), Value::Object(body));
+        let operation = format!(
+            "upsert item `{}` in partition `{key}` of `{}`",
+            lease.id, lease.container
+        );
+        let response = self
+            .connection
+            .request(&operation, &[], || {
+                self.target
+                    .upsert_item(PartitionKey::from(key.clone()), &lease.id, &body, None)
+            })
+            .await?;
+        if let Some(response) = response {
+            self.report.request_units += charge(response.headers());
+        }
+        self.report.written += 1;
+        Ok(())
     }
 }
 

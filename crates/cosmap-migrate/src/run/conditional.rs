@@ -44,7 +44,7 @@ pub(super) enum Taken {
 
 /// Where a document goes: its container (client and name) and partition key.
 pub(super) struct Place<'p> {
-    /// The container's client (a clone: the feed's own stay borrowed while it writes).
+    /// The container's client (a clone of the feed's: the feed is borrowed mutably while it writes).
     pub client: ContainerClient,
     /// The container's name, for messages.
     pub container: &'p str,
