@@ -238,12 +238,7 @@ pub(super) fn plain_field<'a>(
 ) -> FieldView<'a> {
     let ident = names::field_of(json);
     let ty = ty.into();
-    // A borrowed identifier is the JSON name itself, which serde's camelCase keeps
-    // as it is unless it holds a `_`.
-    let rename = match &ident {
-        Cow::Borrowed(_) if !json.contains('_') => false,
-        _ => !names::serde_camel_is(&ident, json),
-    };
+    let rename = names::serde_camel(&ident) != json;
     FieldView {
         rename,
         ident,
@@ -361,10 +356,6 @@ pub(super) fn dedupe(
             owner(),
             fields[i].json_name
         ));
-    }
-    // Almost always every identifier differs already: then nothing is renamed.
-    if first_repeat(fields, reserved.iter().map(|(_, ident)| *ident), |f| &f.ident).is_none() {
-        return Ok(());
     }
     // Each field in turn gets trailing `_`s until it differs from those before it.
     let mut idents: HashSet<String> = reserved.iter().map(|(_, ident)| ident.to_string()).collect();
