@@ -241,7 +241,7 @@ async fn write_samples(
 ) -> Result<Vec<Written>, MigrateError> {
     let distinct = unique_attributes(new.logical);
     let samples = cosmap_verify::samples::sample_documents_with_distinct(old.domain, old.logical, &distinct)?;
-    let database = connection.cosmos_client().database_client(connection.database());
+    let database = connection.database_client();
     let mut counts: BTreeMap<(String, String), usize> = BTreeMap::new();
     for s in &samples {
         let operation = format!("write sample `{}` into `{}`", s.id, s.container);
@@ -273,7 +273,7 @@ fn counted(counts: BTreeMap<(String, String), usize>) -> Vec<Written> {
 
 /// Every document of `container` but the migration's leases, in id order.
 async fn documents(connection: &Connection, container: &str) -> Result<Vec<Value>, MigrateError> {
-    let database = connection.cosmos_client().database_client(connection.database());
+    let database = connection.database_client();
     let operation = format!("read every document of `{container}`");
     let client = connection
         .request(&operation, &[], || database.container_client(container, None))

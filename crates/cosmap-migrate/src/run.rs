@@ -779,7 +779,7 @@ impl<'a> Feed<'a> {
 }
 
 async fn container(connection: &Connection, name: &str) -> Result<ContainerClient, MigrateError> {
-    let database = connection.cosmos_client().database_client(connection.database());
+    let database = connection.database_client();
     let operation = format!("open container `{name}`");
     Ok(connection
         .request(&operation, &[], || database.container_client(name, None))

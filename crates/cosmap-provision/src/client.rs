@@ -227,7 +227,8 @@ impl Connection {
         &self.client
     }
 
-    pub(crate) fn database_client(&self) -> DatabaseClient {
+    /// A client of the database provisioned into, to work with its containers.
+    pub fn database_client(&self) -> DatabaseClient {
         self.client.database_client(&self.database)
     }
 

@@ -118,10 +118,7 @@ impl Run<'_> {
         };
         let kind = main.write().unwrap_or(WriteKind::Create);
         let outcome = self.document_outcome(main, &document, kind);
-        let database = self
-            .connection
-            .cosmos_client()
-            .database_client(self.connection.database());
+        let database = self.connection.database_client();
         if let Err(cause) = generated.write(&database, &op.pattern, &document.body).await {
             let reason = format!("the generated write failed: {cause}");
             return pattern_outcome(op, vec![error(outcome, reason)]);

@@ -218,7 +218,7 @@ pub async fn verify_stored(
 
 /// A client of container `name` in the connection's database.
 async fn open_client(connection: &Connection, name: &str) -> Result<ContainerClient, VerifyError> {
-    let database = connection.cosmos_client().database_client(connection.database());
+    let database = connection.database_client();
     let operation = format!("open container `{name}`");
     let client = connection
         .request(&operation, &[], || database.container_client(name, None))
@@ -394,10 +394,7 @@ impl<'a> Run<'a> {
         binding: &crate::expected::Binding,
     ) -> Option<Result<Vec<Value>, String>> {
         let generated = self.generated.filter(|g| g.answers(pattern))?;
-        let database = self
-            .connection
-            .cosmos_client()
-            .database_client(self.connection.database());
+        let database = self.connection.database_client();
         Some(generated.answer(&database, pattern, binding).await)
     }
 
