@@ -66,26 +66,14 @@ pub struct Edge {
     pub kind: &'static str,
 }
 
-/// About how many boxes container `c`'s subgraph holds: a box per document type
-/// and per object embedded in it (not counting the objects those embed), to size
-/// the list once (a wrong count only costs a regrowth).
-fn node_count(c: &cosmap_mapper::Container) -> usize {
-    c.document_types.iter().map(|d| 1 + d.embedded.len()).sum()
-}
-
 /// The view for `model`.
 pub fn view(model: &LogicalModel) -> MermaidView {
     let places = Places::new(model);
     let mut edges = Vec::new();
-    let mut containers = Vec::with_capacity(model.containers.len());
-    let references = model
-        .containers
-        .iter()
-        .flat_map(|c| &c.document_types)
-        .map(|d| d.references.len());
-    let mut pending: Vec<(String, String, &Reference)> = Vec::with_capacity(references.sum());
+    let mut containers = Vec::new();
+    let mut pending: Vec<(String, String, &Reference)> = Vec::new();
     for (ci, c) in model.containers.iter().enumerate() {
-        let mut nodes = Vec::with_capacity(node_count(c));
+        let mut nodes = Vec::new();
         // The partition key, as the edges to a document type's holder name it.
         let key = c.partition_key_properties().join(", /");
         for (di, d) in c.document_types.iter().enumerate() {
