@@ -75,17 +75,14 @@ pub(super) fn constructor<'a>(
         ident: f.ident.clone(),
         value,
     };
-    // Sized once, as a document's `new` has dozens of each: at most a parameter per
-    // key and field and `id`; an init per key and field, four more, and a bucket's
-    // `window` (inserted by the caller).
-    let mut params = Vec::with_capacity(1 + keys.len() + fields.len());
+    let mut params = Vec::new();
     if id_param {
         params.push(ParamView {
             ident: "id".into(),
             ty: INTO_STRING.into(),
         });
     }
-    let mut inits = Vec::with_capacity(keys.len() + 5 + fields.len());
+    let mut inits = Vec::new();
     for (pk, source) in keys {
         match source {
             PartitionKeySource::Id => inits.push(init(pk, "::core::clone::Clone::clone(&id)".into())),
@@ -195,7 +192,7 @@ pub(crate) fn one_line(text: &str) -> String {
 /// is ([`one_line`], then [`push_doc_text`]'s escapes): no HTML, link or code span
 /// of a description reaches the `cargo doc` page.
 pub(super) fn doc_line(text: &str) -> String {
-    let mut line = String::with_capacity(text.len() + 8);
+    let mut line = String::new();
     push_doc_text(&mut line, &one_line(text));
     line
 }
