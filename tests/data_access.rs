@@ -33,7 +33,7 @@ async fn database(server: &CosmosServer) -> (Connection, Database) {
     apply(&connection, &planned, &ApplyOptions::default())
         .await
         .expect("the containers are created");
-    let client = connection.cosmos_client().database_client(connection.database());
+    let client = connection.database_client();
     let db = Database::open(&client).await.expect("the containers open");
     (connection, db)
 }

@@ -143,7 +143,7 @@ async fn stored_on(
     apply(&connection, &planned, &ApplyOptions::default())
         .await
         .expect("the containers are created");
-    let database = connection.cosmos_client().database_client(connection.database());
+    let database = connection.database_client();
     for s in &samples {
         let client = database
             .container_client(&s.container, None)

@@ -66,26 +66,14 @@ pub struct Edge {
     pub kind: &'static str,
 }
 
-/// About how many boxes container `c`'s subgraph holds: a box per document type
-/// and per object embedded in it (not counting the objects those embed), to size
-/// the list once (a wrong count only costs a regrowth).
-fn node_count(c: &cosmap_mapper::Container) -> usize {
-    c.document_types.iter().map(|d| 1 + d.embedded.len()).sum()
-}
-
 /// The view for `model`.
 pub fn view(model: &LogicalModel) -> MermaidView {
     let places = Places::new(model);
     let mut edges = Vec::new();
-    let mut containers = Vec::with_capacity(model.containers.len());
-    let references = model
-        .containers
-        .iter()
-        .flat_map(|c| &c.document_types)
-        .map(|d| d.references.len());
-    let mut pending: Vec<(String, String, &Reference)> = Vec::with_capacity(references.sum());
+    let mut containers = Vec::new();
+    let mut pending: Vec<(String, String, &Reference)> = Vec::new();
     for (ci, c) in model.containers.iter().enumerate() {
-        let mut nodes = Vec::with_capacity(node_count(c));
+        let mut nodes = Vec::new();
         // The partition key, as the edges to a document type's holder name it.
         let key = c.partition_key_properties().join(", /");
         for (di, d) in c.document_types.iter().enumerate() {
@@ -93,7 +81,7 @@ pub fn view(model: &LogicalModel) -> MermaidView {
             let role = d.role.as_str();
             nodes.push(DiagramBox {
                 id: id.clone(),
-                label: quote(concat(&[&d.name, " · ", role])),
+                label: quote(format!("{} · {role}", d.name)),
                 document: true,
                 description: d.description.as_deref().map(comment),
             });
@@ -119,8 +107,8 @@ pub fn view(model: &LogicalModel) -> MermaidView {
             pending.extend(d.references.iter().map(|r| (id.clone(), d.name.clone(), r)));
         }
         containers.push(Subgraph {
-            id: numbered("c", ci),
-            label: quote(concat(&[&c.name, " · ", &c.partition_key.paths.join(", ")])),
+            id: format!("c{ci}"),
+            label: quote(format!("{} · {}", c.name, c.partition_key.paths.join(", "))),
             nodes,
         });
     }
@@ -141,16 +129,16 @@ fn reference_edges(places: &Places<'_>, pending: Vec<(String, String, &Reference
     for (from, path, r) in pending {
         if let Some(to) = places.locate(&r.target_container, &r.target) {
             let name = if r.many {
-                concat(&[&r.name, "[]"])
+                format!("{}[]", r.name)
             } else {
                 r.name.clone()
             };
             let label = match places
                 .references
-                .get(concat(&[&path, ".", &r.name]).as_str())
+                .get(format!("{path}.{}", r.name).as_str())
                 .and_then(|d| bound(d))
             {
-                Some(card) if card != "one" => concat(&[&name, " · ", &card]),
+                Some(card) if card != "one" => format!("{name} · {card}"),
                 _ => name,
             };
             edges.push(Edge {
@@ -168,7 +156,7 @@ fn reference_edges(places: &Places<'_>, pending: Vec<(String, String, &Reference
 fn patterns(model: &LogicalModel, places: &Places<'_>, edges: &mut Vec<Edge>) -> Vec<DiagramBox> {
     let mut nodes = Vec::new();
     for (pi, op) in model.operations.iter().enumerate() {
-        let id = numbered("p", pi);
+        let id = format!("p{pi}");
         nodes.push(DiagramBox {
             id: id.clone(),
             label: quote(format!("{} · {}/s", op.pattern, op.per_second)),
@@ -211,35 +199,42 @@ fn embedded<'m>(
     pending: &mut Vec<(String, String, &'m Reference)>,
 ) {
     for (k, e) in list.iter().enumerate() {
-        let mut id = String::with_capacity(parent.len() + 4);
-        id.push_str(parent);
-        id.push('e');
-        push_number(&mut id, k);
-        let what = match e.kind {
-            EmbeddedKind::ValueObject => e.source.clone(),
-            EmbeddedKind::ReferenceData => concat(&[&e.source, " snapshot"]),
-            EmbeddedKind::Subset => concat(&["newest ", &e.source, " subset"]),
-        };
+        let id = format!("{parent}e{k}");
         nodes.push(DiagramBox {
             id: id.clone(),
-            label: quote(what),
+            label: quote(embedded_what(e)),
             document: false,
             description: e.description.as_deref().map(comment),
         });
-        let label = match (e.many, e.max) {
-            (true, Some(max)) => format!("{}[] ≤ {max}", e.name),
-            (true, None) => concat(&[&e.name, "[]"]),
-            (false, _) => e.name.clone(),
-        };
         edges.push(Edge {
             from: parent.to_string(),
             to: id.clone(),
-            label: quote(label),
+            label: quote(embedded_name(e)),
             kind: "embeds",
         });
-        let inner = concat(&[path, ".", &e.name]);
+        let inner = format!("{path}.{}", e.name);
         embedded(&id, &inner, &e.embedded, nodes, edges, pending);
         pending.extend(e.references.iter().map(|r| (id.clone(), inner.clone(), r)));
+    }
+}
+
+/// What embedded object `e` holds, as both diagrams name it: its value object
+/// (`Address`), a snapshot of reference data (`Country snapshot`) or the newest of a
+/// subset (`newest Review subset`).
+pub(crate) fn embedded_what(e: &Embedded) -> String {
+    match e.kind {
+        EmbeddedKind::ValueObject => e.source.clone(),
+        EmbeddedKind::ReferenceData => format!("{} snapshot", e.source),
+        EmbeddedKind::Subset => format!("newest {} subset", e.source),
+    }
+}
+
+/// Embedded object `e`'s property with its bound: `items[] ≤ 100`, `items[]`, `address`.
+pub(crate) fn embedded_name(e: &Embedded) -> String {
+    match (e.many, e.max) {
+        (true, Some(max)) => format!("{}[] ≤ {max}", e.name),
+        (true, None) => format!("{}[]", e.name),
+        (false, _) => e.name.clone(),
     }
 }
 
@@ -326,9 +321,9 @@ fn holder(
                 Some(max) => format!("≤ {max}"),
                 None => c.cardinality.as_str().to_string(),
             };
-            concat(&[&c.property, " · ", &card, " · same /", key])
+            format!("{} · {card} · same /{key}", c.property)
         }
-        None => concat(&["documents · same /", key]),
+        None => format!("documents · same /{key}"),
     };
     Some((node, label))
 }
@@ -344,36 +339,7 @@ fn bound(decision: &Decision) -> Option<String> {
 
 /// The node id of document type `di` of container `ci`: `c{ci}d{di}`.
 fn document_id(ci: usize, di: usize) -> String {
-    let mut id = numbered("c", ci);
-    id.push('d');
-    push_number(&mut id, di);
-    id
-}
-
-/// `prefix` and `n` in decimal (a node id), written into one string sized once: the
-/// diagram of a large model has tens of thousands of ids.
-fn numbered(prefix: &str, n: usize) -> String {
-    let mut id = String::with_capacity(prefix.len() + 10);
-    id.push_str(prefix);
-    push_number(&mut id, n);
-    id
-}
-
-/// `n` in decimal, at the end of `out`.
-fn push_number(out: &mut String, n: usize) {
-    use std::fmt::Write as _;
-    // Writing to a `String` cannot fail.
-    let _ = write!(out, "{n}");
-}
-
-/// `parts` one after the other, in one allocation: what `format!` makes of
-/// strings, without its formatting machinery (a label or two per document type).
-fn concat(parts: &[&str]) -> String {
-    let mut text = String::with_capacity(parts.iter().map(|p| p.len()).sum());
-    for part in parts {
-        text.push_str(part);
-    }
-    text
+    format!("c{ci}d{di}")
 }
 
 /// A label (or a `%%` comment's text) as Mermaid reads it literally: `"` becomes
@@ -469,16 +435,7 @@ impl<'m> Places<'m> {
 
 #[cfg(test)]
 mod tests {
-    use super::{document_id, numbered, quote};
-
-    /// Ids are the numbers in decimal, as `format!` writes them.
-    #[test]
-    fn ids_are_decimal() {
-        for n in [0, 7, 10, 99, 100, 12_345, usize::MAX] {
-            assert_eq!(numbered("p", n), format!("p{n}"));
-            assert_eq!(document_id(n, 3), format!("c{n}d3"));
-        }
-    }
+    use super::quote;
 
     #[test]
     fn quotes_cannot_end_a_label() {

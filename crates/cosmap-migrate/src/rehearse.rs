@@ -188,14 +188,7 @@ pub async fn rehearse(old: Mapped<'_>, new: Mapped<'_>, plan: &MigrationPlan) ->
         migration,
         documents: stored.iter().map(|s| s.documents.len()).sum(),
         unreadable,
-        left_to_delete: left
-            .into_iter()
-            .map(|((container, document_type), documents)| Written {
-                container,
-                document_type,
-                documents,
-            })
-            .collect(),
+        left_to_delete: counted(left),
         verification: Some(verification),
     })
 }
@@ -248,7 +241,7 @@ async fn write_samples(
 ) -> Result<Vec<Written>, MigrateError> {
     let distinct = unique_attributes(new.logical);
     let samples = cosmap_verify::samples::sample_documents_with_distinct(old.domain, old.logical, &distinct)?;
-    let database = connection.cosmos_client().database_client(connection.database());
+    let database = connection.database_client();
     let mut counts: BTreeMap<(String, String), usize> = BTreeMap::new();
     for s in &samples {
         let operation = format!("write sample `{}` into `{}`", s.id, s.container);
@@ -265,19 +258,22 @@ async fn write_samples(
             .entry((s.container.clone(), s.document_type.clone()))
             .or_default() += 1;
     }
-    Ok(counts
-        .into_iter()
-        .map(|((container, document_type), documents)| Written {
-            container,
-            document_type,
-            documents,
-        })
-        .collect())
+    Ok(counted(counts))
+}
+
+/// The documents counted by container and document type, in that order.
+fn counted(counts: BTreeMap<(String, String), usize>) -> Vec<Written> {
+    let written = |((container, document_type), documents)| Written {
+        container,
+        document_type,
+        documents,
+    };
+    counts.into_iter().map(written).collect()
 }
 
 /// Every document of `container` but the migration's leases, in id order.
 async fn documents(connection: &Connection, container: &str) -> Result<Vec<Value>, MigrateError> {
-    let database = connection.cosmos_client().database_client(connection.database());
+    let database = connection.database_client();
     let operation = format!("read every document of `{container}`");
     let client = connection
         .request(&operation, &[], || database.container_client(container, None))

@@ -350,14 +350,7 @@ impl<'a> Feed<'a> {
             target: container(connection, target).await?,
             lease,
             page_size: options.page_size,
-            report: StepReport {
-                step: name.clone(),
-                read: 0,
-                migrated: 0,
-                written: 0,
-                request_units: 0.0,
-                caught_up: false,
-            },
+            report: StepReport::new(name.clone()),
             name,
             wrote: HashMap::new(),
         })
@@ -416,16 +409,18 @@ impl<'a> Feed<'a> {
     /// Where the lease says the last run stopped reading the change feed (`None`: from
     /// the beginning).
     async fn lease_continuation(&self) -> Result<Option<azure_data_cosmos::feed::ContinuationToken>, MigrateError> {
-        match self.read_lease().await? {
-            Some(body) => match body.get("continuation") {
-                Some(token) if !token.is_null() => Ok(Some(
-                    serde_json::from_value(token.clone())
-                        .map_err(|e| self.data(format!("the lease's continuation: {e}")))?,
-                )),
-                _ => Ok(None),
-            },
-            None => Ok(None),
-        }
+        let lease = self.read_lease().await?;
+        let Some(token) = lease
+            .as_ref()
+            .and_then(|l| l.get("continuation"))
+            .filter(|t| !t.is_null())
+        else {
+            return Ok(None);
+        };
+        let token = serde_json::from_value(token.clone());
+        Ok(Some(
+            token.map_err(|e| self.data(format!("the lease's continuation: {e}")))?,
+        ))
     }
 
     /// Reads the source's change feed from the lease's continuation, page by page,
@@ -597,12 +592,7 @@ impl<'a> Feed<'a> {
                 let body = strip_system(document);
                 let value = text(document, key)
                     .ok_or_else(|| self.data(format!("document `{id}` has no text partition key `{key}`")))?;
-                let client = self.target.clone();
-                let at = Place {
-                    client: &client,
-                    container: target,
-                    key: &value,
-                };
+                let at = self.in_target(target, value);
                 self.write_new(&at, &id, &body, timestamp(document)).await
             }
             Step::SplitEmbedded {
@@ -672,12 +662,7 @@ impl<'a> Feed<'a> {
             }
         };
         body[new_key] = Value::String(value.clone());
-        let client = self.target.clone();
-        let at = Place {
-            client: &client,
-            container: target,
-            key: &value,
-        };
+        let at = self.in_target(target, value);
         self.write_new(&at, id, &body, timestamp(document)).await
     }
 
@@ -692,13 +677,7 @@ impl<'a> Feed<'a> {
         holder: &str,
         partition_key_property: &str,
     ) -> Result<bool, MigrateError> {
-        let key = self.key_of(document, holder, id, partition_key_property)?;
-        let client = self.source.clone();
-        let at = Place {
-            client: &client,
-            container,
-            key: &key,
-        };
+        let at = self.in_source(container, self.key_of(document, holder, id, partition_key_property)?);
         let mut current = document.clone();
         for _ in 0..=CONFLICT_RETRIES {
             let Some(rewritten) = self.split_out(&at, id, &current).await? else {
@@ -757,37 +736,12 @@ impl<'a> Feed<'a> {
         if !edit(&mut strip_system(document)).unwrap_or(true) {
             return Ok(false);
         }
-        let key = self.key_of(document, document_type, id, partition_key_property)?;
-        let client = self.source.clone();
-        let at = Place {
-            client: &client,
+        let at = self.in_source(
             container,
-            key: &key,
-        };
+            self.key_of(document, document_type, id, partition_key_property)?,
+        );
         self.edit_conditionally(&at, id, document, &mut edit, &format!("`{document_type}`"))
             .await
-    }
-
-    async fn upsert(
-        &mut self,
-        client: &ContainerClient,
-        container: &str,
-        key: &str,
-        id: &str,
-        body: &Value,
-    ) -> Result<(), MigrateError> {
-        let operation = format!("upsert item `{id}` in partition `{key}` of `{container}`");
-        let response = self
-            .connection
-            .request(&operation, &[], || {
-                client.upsert_item(PartitionKey::from(key.to_string()), id, body, None)
-            })
-            .await?;
-        if let Some(response) = response {
-            self.report.request_units += charge(response.headers());
-        }
-        self.report.written += 1;
-        Ok(())
     }
 
     async fn write_lease(&mut self, token: &azure_data_cosmos::feed::ContinuationToken) -> Result<(), MigrateError> {
@@ -804,14 +758,28 @@ impl<'a> Feed<'a> {
             "continuation".into(),
             serde_json::to_value(token).map_err(|e| self.data(format!("the continuation: {e}")))?,
         );
-        let (target, container, id) = (self.target.clone(), self.lease.container.clone(), self.lease.id.clone());
-        self.upsert(&target, &container, &self.lease.key(), &id, &Value::Object(body))
-            .await
+        let (lease, key, body) = (self.lease, self.lease.key(), Value::Object(body));
+        let operation = format!(
+            "upsert item `{}` in partition `{key}` of `{}`",
+            lease.id, lease.container
+        );
+        let response = self
+            .connection
+            .request(&operation, &[], || {
+                self.target
+                    .upsert_item(PartitionKey::from(key.clone()), &lease.id, &body, None)
+            })
+            .await?;
+        if let Some(response) = response {
+            self.report.request_units += charge(response.headers());
+        }
+        self.report.written += 1;
+        Ok(())
     }
 }
 
 async fn container(connection: &Connection, name: &str) -> Result<ContainerClient, MigrateError> {
-    let database = connection.cosmos_client().database_client(connection.database());
+    let database = connection.database_client();
     let operation = format!("open container `{name}`");
     Ok(connection
         .request(&operation, &[], || database.container_client(name, None))

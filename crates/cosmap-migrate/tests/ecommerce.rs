@@ -55,7 +55,7 @@ fn hash(value: &Value) -> u64 {
 
 /// Every document of every container: container → id → document (without system properties).
 async fn snapshot(connection: &Connection) -> BTreeMap<String, BTreeMap<String, Value>> {
-    let database = connection.cosmos_client().database_client(connection.database());
+    let database = connection.database_client();
     let containers: Vec<String> = database
         .query_containers(Query::from("SELECT * FROM c"), None)
         .await

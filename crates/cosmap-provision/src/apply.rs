@@ -11,7 +11,7 @@ use cosmap_mapper::ContainerDefinition;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::client::{Connection, Reply};
+use crate::client::Connection;
 use crate::diff;
 use crate::error::ProvisionError;
 use crate::plan::{ContainerAction, ContainerPlan, DatabaseAction, Plan};
@@ -180,7 +180,7 @@ async fn apply_steps(
         let id = plan.database.id.as_str();
         let operation = format!("create database `{id}`");
         let reply = connection
-            .call(
+            .request(
                 &operation,
                 &[409],
                 || async move { client.create_database(id, None).await },
@@ -188,8 +188,8 @@ async fn apply_steps(
             .await?;
         done(Applied {
             action: match reply {
-                Reply::Done(_) => AppliedAction::CreatedDatabase,
-                Reply::Status => AppliedAction::FoundCreated,
+                Some(_) => AppliedAction::CreatedDatabase,
+                None => AppliedAction::FoundCreated,
             },
             id: id.to_string(),
         });
@@ -218,13 +218,13 @@ async fn create(connection: &Connection, plan: &Plan, container: &ContainerPlan)
     let database = &connection.database_client();
     let operation = format!("create container `{}`", container.id);
     let reply = connection
-        .call(&operation, &[409], || async move {
+        .request(&operation, &[409], || async move {
             database
                 .create_container(properties.clone(), Some(options.clone()))
                 .await
         })
         .await?;
-    if let Reply::Done(_) = reply {
+    if reply.is_some() {
         return Ok(Applied {
             action: AppliedAction::CreatedContainer,
             id: container.id.clone(),
@@ -294,7 +294,7 @@ async fn replace_in_place(
     let database = &connection.database_client();
     let operation = format!("replace {what} of container `{id}`");
     connection
-        .call(&operation, &[], || async move {
+        .request(&operation, &[], || async move {
             let client = database.container_client(id, None).await?;
             client.replace(properties.clone(), None).await
         })

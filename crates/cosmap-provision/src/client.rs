@@ -83,14 +83,6 @@ impl std::fmt::Debug for Connection {
     }
 }
 
-/// A request's answer: the value, or one of the statuses the caller accepts (such as
-/// 404 when looking for something that may be missing).
-#[derive(Debug)]
-pub(crate) enum Reply<T> {
-    Done(T),
-    Status,
-}
-
 impl Connection {
     /// Connects to the target: builds the SDK client (which reads the account) with
     /// the settings the endpoint needs.
@@ -235,19 +227,23 @@ impl Connection {
         &self.client
     }
 
-    pub(crate) fn database_client(&self) -> DatabaseClient {
+    /// A client of the database provisioned into, to work with its containers.
+    pub fn database_client(&self) -> DatabaseClient {
         self.client.database_client(&self.database)
     }
 
-    /// Sends one request (`attempt` may be called again on a transient failure),
-    /// traces it, and turns failures into [`ProvisionError`]s — except the statuses
-    /// in `accept`, returned as [`Reply::Status`].
-    pub(crate) async fn call<T, F, Fut>(
+    /// Sends one request (`attempt` may be called again on a transient failure) with
+    /// the retries, the timeout and the trace of this connection, for provisioning and
+    /// for a later stage (such as `cosmap verify`'s item reads and writes). The answer
+    /// is `Some(value)`, or `None` when the server answered one of the `accept`
+    /// statuses (such as 404 for a missing item); any other failure is a
+    /// [`ProvisionError`] saying what the server answered.
+    pub async fn request<T, F, Fut>(
         &self,
         operation: &str,
         accept: &[u16],
         attempt: F,
-    ) -> Result<Reply<T>, ProvisionError>
+    ) -> Result<Option<T>, ProvisionError>
     where
         F: FnMut() -> Fut,
         Fut: Future<Output = azure_data_cosmos::Result<T>>,
@@ -268,14 +264,14 @@ impl Connection {
         match result {
             Ok(value) => {
                 trace.line(format_args!("request: {operation}: ok ({elapsed} ms)"));
-                Ok(Reply::Done(value))
+                Ok(Some(value))
             }
             Err(Failure::Error { error, .. }) if accept.contains(&u16::from(error.status())) => {
                 trace.line(format_args!(
                     "request: {operation}: {} ({elapsed} ms)",
                     status_text(&error)
                 ));
-                Ok(Reply::Status)
+                Ok(None)
             }
             Err(failure) => {
                 let error = ProvisionError::from_failure(
@@ -289,27 +285,6 @@ impl Connection {
                 trace.line(format_args!("request: {operation}: failed ({elapsed} ms)"));
                 Err(error)
             }
-        }
-    }
-
-    /// Sends one request for a later stage (such as `cosmap verify`'s item reads and
-    /// writes) the way provisioning sends its own: with the retries, the timeout and
-    /// the trace of this connection. The answer is `Some(value)`, or `None` when the
-    /// server answered one of the `accept` statuses (such as 404 for a missing item);
-    /// any other failure is a [`ProvisionError`] saying what the server answered.
-    pub async fn request<T, F, Fut>(
-        &self,
-        operation: &str,
-        accept: &[u16],
-        attempt: F,
-    ) -> Result<Option<T>, ProvisionError>
-    where
-        F: FnMut() -> Fut,
-        Fut: Future<Output = azure_data_cosmos::Result<T>>,
-    {
-        match self.call(operation, accept, attempt).await? {
-            Reply::Done(value) => Ok(Some(value)),
-            Reply::Status => Ok(None),
         }
     }
 
@@ -343,14 +318,13 @@ impl Connection {
         let database = &self.database_client();
         let operation = format!("read container `{id}`");
         let reply = self
-            .call(&operation, &[404], || async move {
+            .request(&operation, &[404], || async move {
                 let container = database.container_client(id, None).await?;
                 container.read(None).await?.into_body().single()
             })
             .await?;
-        let body = match reply {
-            Reply::Done(body) => body,
-            Reply::Status => return Ok(None),
+        let Some(body) = reply else {
+            return Ok(None);
         };
         match serde_json::from_slice::<Value>(&body) {
             Ok(value) if value.is_object() => Ok(Some(value)),

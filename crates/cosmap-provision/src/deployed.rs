@@ -19,7 +19,7 @@ use cosmap_mapper::{
 use futures::StreamExt;
 use serde_json::{Map, Value};
 
-use crate::client::{Connection, Reply};
+use crate::client::Connection;
 use crate::error::ProvisionError;
 
 /// A container as the server holds it.
@@ -62,24 +62,18 @@ pub async fn read_deployed(connection: &Connection) -> Result<Option<Vec<ServerC
 async fn container_ids(connection: &Connection) -> Result<Option<Vec<String>>, ProvisionError> {
     let database = &connection.database_client();
     let operation = format!("list the containers of database `{}`", connection.database());
-    let reply = connection
-        .call(&operation, &[404], || async move {
+    connection
+        .request(&operation, &[404], || async move {
             let mut containers = database.query_containers("SELECT * FROM root", None).await?;
             let mut ids = Vec::new();
             while let Some(container) = containers.next().await {
                 ids.push(container?.id.to_string());
             }
-            Ok(ids)
-        })
-        .await?;
-    Ok(match reply {
-        Reply::Done(mut ids) => {
             ids.sort();
             ids.dedup();
-            Some(ids)
-        }
-        Reply::Status => None,
-    })
+            Ok(ids)
+        })
+        .await
 }
 
 /// Reads the server's JSON `value` of container `id` (see the module's

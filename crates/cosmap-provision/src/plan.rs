@@ -8,7 +8,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::apply::ApplyOptions;
-use crate::client::{Connection, Reply};
+use crate::client::Connection;
 use crate::diff;
 use crate::error::ProvisionError;
 use crate::throughput::Throughput;
@@ -316,17 +316,12 @@ pub async fn plan(
 pub async fn database_exists(connection: &Connection) -> Result<bool, ProvisionError> {
     let database = &connection.database_client();
     let operation = format!("read database `{}`", connection.database());
-    Ok(
-        match connection
-            .call(
-                &operation,
-                &[404],
-                || async move { database.read(None).await.map(|_| ()) },
-            )
-            .await?
-        {
-            Reply::Done(()) => true,
-            Reply::Status => false,
-        },
-    )
+    let found = connection
+        .request(
+            &operation,
+            &[404],
+            || async move { database.read(None).await.map(|_| ()) },
+        )
+        .await?;
+    Ok(found.is_some())
 }

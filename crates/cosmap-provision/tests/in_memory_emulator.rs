@@ -226,79 +226,55 @@ fn code(code: &str) -> (String, String) {
 fn source_order(order_id: &str) -> order::Order {
     let (status_code, status_label) = code("placed");
     let (type_code, type_label) = code("online");
+    let order_type = types::OrderType {
+        code: type_code,
+        label: type_label,
+    };
+    let status = types::OrderStatus {
+        code: status_code,
+        label: status_label,
+    };
+    let (account, delivery_method) = (types::AccountRef::new("acc-1"), types::DeliveryMethodRef::new("dhl"));
+    let warehouse = types::WarehouseRef::new("wh-1");
+    let (at, total) = ("2025-01-31T10:00:00Z", "59.90");
     order::Order {
-        id: order_id.into(),
-        r#type: Default::default(),
-        etag: None,
-        ts: None,
-        order_id: order_id.into(),
-        ttl: None,
-        ordered_at: "2025-01-31T10:00:00Z".into(),
-        total: "59.90".into(),
-        currency: "EUR".into(),
         items: vec![types::OrderItem {
             quantity: 2,
             unit_price: "29.95".into(),
             item: types::ItemRef::new("item-1"),
         }],
-        order_type: types::OrderType {
-            code: type_code,
-            label: type_label,
-        },
-        status: types::OrderStatus {
-            code: status_code,
-            label: status_label,
-        },
-        account: types::AccountRef::new("acc-1"),
-        delivery_method: types::DeliveryMethodRef::new("dhl"),
-        warehouse: types::WarehouseRef::new("wh-1"),
+        ..order::Order::new(
+            order_id,
+            at,
+            total,
+            "EUR",
+            order_type,
+            status,
+            account,
+            delivery_method,
+            warehouse,
+        )
     }
 }
 
 fn payment(order_id: &str, id: &str) -> order::Payment {
-    order::Payment {
-        id: id.into(),
-        r#type: Default::default(),
-        etag: None,
-        ts: None,
-        order_id: order_id.into(),
-        ttl: None,
-        amount: "59.90".into(),
-        paid_at: "2025-01-31T10:01:00Z".into(),
-        method: types::PaymentMethod {
-            code: "card".into(),
-            label: "Card".into(),
-        },
-    }
+    let method = types::PaymentMethod {
+        code: "card".into(),
+        label: "Card".into(),
+    };
+    order::Payment::new(id, order_id, "59.90", "2025-01-31T10:01:00Z", method)
 }
 
 fn package(order_id: &str, id: &str) -> order::Package {
     order::Package {
-        id: id.into(),
-        r#type: Default::default(),
-        etag: None,
-        ts: None,
-        order_id: order_id.into(),
-        ttl: None,
-        tracking_number: format!("TRK-{id}"),
         shipped_at: Some("2025-02-01T08:00:00Z".into()),
-        delivered_at: None,
+        ..order::Package::new(id, order_id, format!("TRK-{id}"))
     }
 }
 
 fn status_change(order_id: &str, id: &str, status: &str) -> order::OrderStatusHistory {
     let (code, label) = code(status);
-    order::OrderStatusHistory {
-        id: id.into(),
-        r#type: Default::default(),
-        etag: None,
-        ts: None,
-        order_id: order_id.into(),
-        ttl: None,
-        changed_at: "2025-01-31T10:00:00Z".into(),
-        note: None,
-        status: types::OrderStatus { code, label },
-    }
+    order::OrderStatusHistory::new(id, order_id, "2025-01-31T10:00:00Z", types::OrderStatus { code, label })
 }
 
 #[tokio::test]
@@ -307,16 +283,13 @@ async fn every_generated_document_type_is_written_and_read_back() {
 
     // Account container: the root, its entities and the copy of an order.
     let accounts = container(&database, account::CONTAINER).await;
+    let main_address = types::MainAddress {
+        street: "1 Analytical Way".into(),
+        city: "Berlin".into(),
+        postal_code: "10115".into(),
+        country: country(),
+    };
     let account_doc = account::Account {
-        id: "acc-1".into(),
-        r#type: Default::default(),
-        etag: None,
-        ts: None,
-        account_id: "acc-1".into(),
-        email: "ada@example.com".into(),
-        full_name: "Ada Lovelace".into(),
-        phone: None,
-        created_at: "2025-01-01T00:00:00Z".into(),
         delivery_addresses: vec![types::DeliveryAddress {
             address_type: "home".into(),
             street: "1 Analytical Way".into(),
@@ -324,54 +297,37 @@ async fn every_generated_document_type_is_written_and_read_back() {
             postal_code: "10115".into(),
             country: country(),
         }],
-        main_address: types::MainAddress {
-            street: "1 Analytical Way".into(),
-            city: "Berlin".into(),
-            postal_code: "10115".into(),
-            country: country(),
-        },
+        ..account::Account::new(
+            "acc-1",
+            "ada@example.com",
+            "Ada Lovelace",
+            "2025-01-01T00:00:00Z",
+            main_address,
+        )
     };
     round_trip(&accounts, "acc-1", "acc-1", &account_doc).await;
-    let bank_account = account::BankAccount {
-        id: "bank-1".into(),
-        r#type: Default::default(),
-        etag: None,
-        ts: None,
-        account_id: "acc-1".into(),
-        holder_name: "Ada Lovelace".into(),
-        iban: "DE89370400440532013000".into(),
-        bic: "COBADEFFXXX".into(),
-    };
+    let bank_account = account::BankAccount::new(
+        "bank-1",
+        "acc-1",
+        "Ada Lovelace",
+        "DE89370400440532013000",
+        "COBADEFFXXX",
+    );
     round_trip(&accounts, "acc-1", "bank-1", &bank_account).await;
+    let billing = types::ContactType {
+        code: "billing".into(),
+        label: "Billing".into(),
+    };
     let contact = account::Contact {
-        id: "contact-1".into(),
-        r#type: Default::default(),
-        etag: None,
-        ts: None,
-        account_id: "acc-1".into(),
-        full_name: "Charles Babbage".into(),
         email: Some("charles@example.com".into()),
-        phone: None,
-        contact_type: types::ContactType {
-            code: "billing".into(),
-            label: "Billing".into(),
-        },
+        ..account::Contact::new("contact-1", "acc-1", "Charles Babbage", billing)
     };
     round_trip(&accounts, "acc-1", "contact-1", &contact).await;
-    let credit_card = account::CreditCard {
-        id: "card-1".into(),
-        r#type: Default::default(),
-        etag: None,
-        ts: None,
-        account_id: "acc-1".into(),
-        holder_name: "Ada Lovelace".into(),
-        masked_number: "**** 4242".into(),
-        expires_on: "2030-12".into(),
-        card_type: types::CreditCardType {
-            code: "visa".into(),
-            label: "Visa".into(),
-        },
+    let visa = types::CreditCardType {
+        code: "visa".into(),
+        label: "Visa".into(),
     };
+    let credit_card = account::CreditCard::new("card-1", "acc-1", "Ada Lovelace", "**** 4242", "2030-12", visa);
     round_trip(&accounts, "acc-1", "card-1", &credit_card).await;
     let source = source_order("order-1");
     let order_copy = account::Order::from(&source);
@@ -400,25 +356,9 @@ async fn every_generated_document_type_is_written_and_read_back() {
 
     // Dictionary container: partitioned by `type`.
     let dictionary_container = container(&database, dictionary::CONTAINER).await;
-    let country_doc = dictionary::Country {
-        id: "de".into(),
-        r#type: Default::default(),
-        etag: None,
-        ts: None,
-        name: "Germany".into(),
-        iso_code: "DE".into(),
-        currency: "EUR".into(),
-    };
+    let country_doc = dictionary::Country::new("de", "Germany", "DE", "EUR");
     round_trip(&dictionary_container, &country_doc.partition_key(), "de", &country_doc).await;
-    let delivery_method = dictionary::DeliveryMethod {
-        id: "dhl".into(),
-        r#type: Default::default(),
-        etag: None,
-        ts: None,
-        name: "DHL Express".into(),
-        carrier: "DHL".into(),
-        price: "4.99".into(),
-    };
+    let delivery_method = dictionary::DeliveryMethod::new("dhl", "DHL Express", "DHL", "4.99");
     round_trip(
         &dictionary_container,
         &delivery_method.partition_key(),
@@ -426,40 +366,16 @@ async fn every_generated_document_type_is_written_and_read_back() {
         &delivery_method,
     )
     .await;
-    let warehouse = dictionary::Warehouse {
-        id: "wh-1".into(),
-        r#type: Default::default(),
-        etag: None,
-        ts: None,
-        name: "Berlin North".into(),
-        city: "Berlin".into(),
-        country: country(),
-    };
+    let warehouse = dictionary::Warehouse::new("wh-1", "Berlin North", "Berlin", country());
     round_trip(&dictionary_container, &warehouse.partition_key(), "wh-1", &warehouse).await;
 
     // Item container: the item and its separately stored availability.
     let items = container(&database, item::CONTAINER).await;
-    let item_doc = item::Item {
-        id: "item-1".into(),
-        r#type: Default::default(),
-        etag: None,
-        ts: None,
-        item_id: "item-1".into(),
-        sku: "SKU-1".into(),
-        name: "Difference Engine".into(),
-        weight_grams: 1200,
-    };
+    let item_doc = item::Item::new("item-1", "SKU-1", "Difference Engine", 1200);
     round_trip(&items, "item-1", "item-1", &item_doc).await;
-    let availability = item::ProductAvailability {
-        id: "avail-wh-1".into(),
-        r#type: Default::default(),
-        etag: None,
-        ts: None,
-        item_id: "item-1".into(),
-        quantity: 17,
-        updated_at: "2025-01-31T09:00:00Z".into(),
-        warehouse: types::WarehouseRef::from(&warehouse),
-    };
+    let warehouse_ref = types::WarehouseRef::from(&warehouse);
+    let availability =
+        item::ProductAvailability::new("avail-wh-1", "item-1", 17, "2025-01-31T09:00:00Z", warehouse_ref);
     round_trip(&items, "item-1", "avail-wh-1", &availability).await;
 
     // Order container: the root and its entities.
@@ -477,18 +393,9 @@ async fn every_generated_document_type_is_written_and_read_back() {
 
     // PresentedProduct container.
     let products = container(&database, presented_product::CONTAINER).await;
+    let (title, description) = ("Difference Engine", "Computes polynomials");
     let product = presented_product::PresentedProduct {
-        id: "prod-1-de".into(),
-        r#type: Default::default(),
-        etag: None,
-        ts: None,
         product_id: "prod-1".into(),
-        country_id: "de".into(),
-        sku: "SKU-1".into(),
-        title: "Difference Engine".into(),
-        description: "Computes polynomials".into(),
-        price: "29.95".into(),
-        currency: "EUR".into(),
         tags: vec!["history".into()],
         options: vec![types::Option {
             code: "gift".into(),
@@ -504,8 +411,17 @@ async fn every_generated_document_type_is_written_and_read_back() {
             color: "brass".into(),
             image_url: None,
         }],
-        country: country(),
         items: vec![types::ItemRef::from(&item_doc)],
+        ..presented_product::PresentedProduct::new(
+            "prod-1-de",
+            "de",
+            "SKU-1",
+            title,
+            description,
+            "29.95",
+            "EUR",
+            country(),
+        )
     };
     // A hierarchical key: by country, then product.
     round_trip(&products, product.partition_key(), "prod-1-de", &product).await;

@@ -6,7 +6,7 @@
 //! reached or provisioned, the database is not fresh, the sample documents cannot
 //! be built or written.
 
-use cosmap_provision::{ErrorClass, ProvisionError};
+use cosmap_provision::ProvisionError;
 use thiserror::Error;
 
 /// Everything that stops `verify` before it can check the access patterns.
@@ -39,12 +39,6 @@ pub enum VerifyError {
 }
 
 impl VerifyError {
-    /// Whether the caller's input was refused before anything was contacted
-    /// (a bad endpoint or key): a usage error, not a failure.
-    pub fn is_usage(&self) -> bool {
-        matches!(self, VerifyError::Provision(e) if e.class() == ErrorClass::Usage)
-    }
-
     /// What the user can do about it, when there is something to say.
     pub fn hint(&self) -> Option<String> {
         match self {

@@ -350,6 +350,16 @@ impl RequestOutcome {
         }
     }
 
+    /// This request as a check verify adds to the operation's own requests, answering
+    /// the question `check` (`count kept?`).
+    pub(crate) fn added(self, check: &str) -> Self {
+        RequestOutcome {
+            added: true,
+            check: Some(check.into()),
+            ..self
+        }
+    }
+
     /// `singlePartitionQuery`, `create`, `replace copy`, …
     fn label(&self, secondary: bool) -> String {
         if self.added {

@@ -158,17 +158,23 @@ fn condition_property(clause: &str) -> Option<(String, String)> {
 
 /// A one-sided range condition turned around: `<` ↔ `>=`, `<=` ↔ `>`.
 fn reversed_range(clause: &str) -> Option<String> {
-    for (from, to) in [
-        (" < @", " >= @"),
-        (" <= @", " > @"),
-        (" > @", " <= @"),
-        (" >= @", " < @"),
-    ] {
-        if let Some(at) = clause.find(from) {
-            return Some(format!("{}{to}{}", &clause[..at], &clause[at + from.len()..]));
-        }
-    }
-    None
+    operator_replaced(
+        clause,
+        [
+            (" < @", " >= @"),
+            (" <= @", " > @"),
+            (" > @", " <= @"),
+            (" >= @", " < @"),
+        ],
+    )
+}
+
+/// `clause` with its comparison replaced: the first of the `(from, to)` pairs found.
+fn operator_replaced(clause: &str, pairs: [(&str, &str); 4]) -> Option<String> {
+    let (at, from, to) = pairs
+        .iter()
+        .find_map(|(from, to)| Some((clause.find(from)?, from, to)))?;
+    Some(format!("{}{to}{}", &clause[..at], &clause[at + from.len()..]))
 }
 
 /// The short form's mutants: a property left out — any, the id, the type and the
@@ -253,17 +259,17 @@ fn bound_moved(clause: &str) -> Vec<String> {
             format!("({path} >= {low} AND {path} < {high})"),
         ];
     }
-    for (from, to) in [
-        (" >= @", " > @"),
-        (" <= @", " < @"),
-        (" > @", " >= @"),
-        (" < @", " <= @"),
-    ] {
-        if let Some(at) = clause.find(from) {
-            return vec![format!("{}{to}{}", &clause[..at], &clause[at + from.len()..])];
-        }
-    }
-    Vec::new()
+    operator_replaced(
+        clause,
+        [
+            (" >= @", " > @"),
+            (" <= @", " < @"),
+            (" > @", " >= @"),
+            (" < @", " <= @"),
+        ],
+    )
+    .into_iter()
+    .collect()
 }
 
 /// The mutants of request `index` of `pattern`.

@@ -8,11 +8,12 @@
 
 use std::fmt::Write as _;
 
-use cosmap_mapper::{Embedded, EmbeddedKind, LogicalModel, Property, Reference, Role};
+use cosmap_mapper::{Embedded, LogicalModel, Property, Reference, Role};
 
 use super::chart::truncate;
 use super::html::{esc, px};
 use super::layout::{layout, Graph, Laid, BOX_WIDTH};
+use crate::mermaid::{embedded_name, embedded_what};
 
 const HEADER: f64 = 38.0;
 const ROW: f64 = 20.0;
@@ -222,18 +223,8 @@ fn properties(list: &[Property], depth: usize, own: &mut Vec<Line>) {
 
 fn embedded(list: &[Embedded], depth: usize, attributes: bool, own: &mut Vec<Line>) {
     for e in list {
-        let what = match e.kind {
-            EmbeddedKind::ValueObject => e.source.clone(),
-            EmbeddedKind::ReferenceData => format!("{} snapshot", e.source),
-            EmbeddedKind::Subset => format!("newest {} subset", e.source),
-        };
-        let name = match (e.many, e.max) {
-            (true, Some(max)) => format!("{}[] ≤ {max}", e.name),
-            (true, None) => format!("{}[]", e.name),
-            (false, _) => e.name.clone(),
-        };
         own.push(Line {
-            text: format!("↳ {name}: {what}"),
+            text: format!("↳ {}: {}", embedded_name(e), embedded_what(e)),
             depth,
             class: "embedded",
         });

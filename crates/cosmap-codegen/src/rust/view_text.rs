@@ -75,17 +75,14 @@ pub(super) fn constructor<'a>(
         ident: f.ident.clone(),
         value,
     };
-    // Sized once, as a document's `new` has dozens of each: at most a parameter per
-    // key and field and `id`; an init per key and field, four more, and a bucket's
-    // `window` (inserted by the caller).
-    let mut params = Vec::with_capacity(1 + keys.len() + fields.len());
+    let mut params = Vec::new();
     if id_param {
         params.push(ParamView {
             ident: "id".into(),
             ty: INTO_STRING.into(),
         });
     }
-    let mut inits = Vec::with_capacity(keys.len() + 5 + fields.len());
+    let mut inits = Vec::new();
     for (pk, source) in keys {
         match source {
             PartitionKeySource::Id => inits.push(init(pk, "::core::clone::Clone::clone(&id)".into())),
@@ -143,15 +140,10 @@ pub(super) fn reference_doc(r: &Reference) -> String {
     }
     let what = if r.many { "References" } else { "Reference" };
     let absent = if r.optional { " Absent when there is none." } else { "" };
-    concat(&[
-        what,
-        " to `",
-        &r.target,
-        "` in container `",
-        &r.target_container,
-        "`.",
-        absent,
-    ])
+    format!(
+        "{what} to `{}` in container `{}`.{absent}",
+        r.target, r.target_container
+    )
 }
 
 /// The field of reference `r` of Rust type `ty`: a list, an option (an optional
@@ -185,41 +177,22 @@ pub(super) fn embedded_doc(e: &Embedded) -> String {
     }
 }
 
-/// `parts` one after the other, in one allocation: what `format!` makes of
-/// strings, without its formatting machinery (the view makes some hundred
-/// thousand such strings on a large model).
+/// `parts` one after the other.
 pub(super) fn concat(parts: &[&str]) -> String {
-    let mut text = String::with_capacity(parts.iter().map(|p| p.len()).sum());
-    for part in parts {
-        text.push_str(part);
-    }
-    text
+    parts.concat()
 }
 
 /// A model's `description` as one line of a doc comment (whitespace, line breaks
 /// included, collapsed: a line break would end the comment).
 pub(crate) fn one_line(text: &str) -> String {
-    let mut line = String::with_capacity(text.len());
-    push_one_line(&mut line, text);
-    line
-}
-
-/// [`one_line`] of `text` at the end of `out`, in the text's own room: no list of
-/// its words, no second copy.
-pub(super) fn push_one_line(out: &mut String, text: &str) {
-    for (i, word) in text.split_whitespace().enumerate() {
-        if i > 0 {
-            out.push(' ');
-        }
-        out.push_str(word);
-    }
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// A model's `description` as one line of a doc comment that renders as the text it
 /// is ([`one_line`], then [`push_doc_text`]'s escapes): no HTML, link or code span
 /// of a description reaches the `cargo doc` page.
 pub(super) fn doc_line(text: &str) -> String {
-    let mut line = String::with_capacity(text.len() + 8);
+    let mut line = String::new();
     push_doc_text(&mut line, &one_line(text));
     line
 }
@@ -247,14 +220,7 @@ pub(super) fn push_doc_text(out: &mut String, text: &str) {
 
 /// ` {description}` after a generated sentence, or nothing ([`doc_line`]).
 pub(super) fn described(description: Option<&str>) -> String {
-    description
-        .map(|d| {
-            let mut text = String::with_capacity(2 + d.len());
-            text.push(' ');
-            text.push_str(&doc_line(d));
-            text
-        })
-        .unwrap_or_default()
+    description.map(|d| format!(" {}", doc_line(d))).unwrap_or_default()
 }
 
 /// The field of JSON property `json`, of Rust type `ty`, with doc comment `doc`:
@@ -269,12 +235,7 @@ pub(super) fn plain_field<'a>(
 ) -> FieldView<'a> {
     let ident = names::field_of(json);
     let ty = ty.into();
-    // A borrowed identifier is the JSON name itself, which serde's camelCase keeps
-    // as it is unless it holds a `_`.
-    let rename = match &ident {
-        Cow::Borrowed(_) if !json.contains('_') => false,
-        _ => !names::serde_camel_is(&ident, json),
-    };
+    let rename = names::serde_camel(&ident) != json;
     FieldView {
         rename,
         ident,
@@ -392,10 +353,6 @@ pub(super) fn dedupe(
             owner(),
             fields[i].json_name
         ));
-    }
-    // Almost always every identifier differs already: then nothing is renamed.
-    if first_repeat(fields, reserved.iter().map(|(_, ident)| *ident), |f| &f.ident).is_none() {
-        return Ok(());
     }
     // Each field in turn gets trailing `_`s until it differs from those before it.
     let mut idents: HashSet<String> = reserved.iter().map(|(_, ident)| ident.to_string()).collect();

@@ -44,12 +44,12 @@ pub(super) enum Taken {
 
 /// Where a document goes: its container (client and name) and partition key.
 pub(super) struct Place<'p> {
-    /// The container's client.
-    pub client: &'p ContainerClient,
+    /// The container's client (a clone of the feed's: the feed is borrowed mutably while it writes).
+    pub client: ContainerClient,
     /// The container's name, for messages.
     pub container: &'p str,
     /// The partition key value.
-    pub key: &'p str,
+    pub key: String,
 }
 
 /// The document's `_ts` (seconds), `0` when absent.
@@ -58,9 +58,21 @@ pub(super) fn timestamp(document: &Value) -> u64 {
 }
 
 impl Feed<'_> {
+    /// Partition `key` of `container` in the old database, which the feed reads.
+    pub(super) fn in_source<'p>(&self, container: &'p str, key: String) -> Place<'p> {
+        let client = self.source.clone();
+        Place { client, container, key }
+    }
+
+    /// Partition `key` of `container` in the new database.
+    pub(super) fn in_target<'p>(&self, container: &'p str, key: String) -> Place<'p> {
+        let client = self.target.clone();
+        Place { client, container, key }
+    }
+
     /// Reads `id` in partition `key` of `container` (`None` when it is gone).
     pub(super) async fn read(&mut self, at: &Place<'_>, id: &str) -> Result<Option<Value>, MigrateError> {
-        let Place { client, container, key } = *at;
+        let Place { client, container, key } = at;
         let operation = format!("read item `{id}` in partition `{key}` of `{container}`");
         let found = self
             .connection
@@ -84,7 +96,7 @@ impl Feed<'_> {
         body: &Value,
         etag: &str,
     ) -> Result<Outcome, MigrateError> {
-        let Place { client, container, key } = *at;
+        let Place { client, container, key } = at;
         let operation = format!("replace item `{id}` in partition `{key}` of `{container}` if unchanged");
         let options = ItemWriteOptions::default().with_precondition(Precondition::if_match(etag.to_string()));
         let response = self
@@ -110,7 +122,7 @@ impl Feed<'_> {
 
     /// Creates `id` as `body`; [`Outcome::Changed`] when the id is taken (409).
     pub(super) async fn create_new(&mut self, at: &Place<'_>, id: &str, body: &Value) -> Result<Outcome, MigrateError> {
-        let Place { client, container, key } = *at;
+        let Place { client, container, key } = at;
         let operation = format!("create item `{id}` in partition `{key}` of `{container}`");
         let response = self
             .connection
@@ -158,15 +170,15 @@ impl Feed<'_> {
                 // Its id is taken (or a unique key refuses it: then nothing holds the id).
                 _ => match self.read(at, id).await? {
                     Some(existing) => existing,
-                    None => return Err(self.unique_conflict(id, at.key)),
+                    None => return Err(self.unique_conflict(id, &at.key)),
                 },
             };
-            match self.taken(at.key, &existing, body, source_ts) {
+            match self.taken(&at.key, &existing, body, source_ts) {
                 Taken::Same => return Ok(true),
                 Taken::Newer => return Ok(false),
                 Taken::Replace(etag) => match self.replace_if_match(at, id, body, &etag).await? {
                     Outcome::Written => return Ok(true),
-                    Outcome::Refused => return Err(self.unique_conflict(id, at.key)),
+                    Outcome::Refused => return Err(self.unique_conflict(id, &at.key)),
                     Outcome::Changed => {}
                 },
             }
@@ -207,7 +219,7 @@ impl Feed<'_> {
             };
             match self.replace_if_match(at, id, &body, &etag).await? {
                 Outcome::Written => return Ok(true),
-                Outcome::Refused => return Err(self.unique_conflict(id, at.key)),
+                Outcome::Refused => return Err(self.unique_conflict(id, &at.key)),
                 Outcome::Changed => match self.read(at, id).await? {
                     Some(read) => current = read,
                     None => return Ok(false),

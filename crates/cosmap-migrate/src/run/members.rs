@@ -117,12 +117,7 @@ impl<'a> Feed<'a> {
         else {
             return Ok(false);
         };
-        let source = self.source.clone();
-        let at = Place {
-            client: &source,
-            container,
-            key: &key,
-        };
+        let at = self.in_source(container, key.clone());
         for _ in 0..=CONFLICT_RETRIES {
             let Some(current) = self.read(&at, &holder_id).await? else {
                 return Err(self.data(format!(

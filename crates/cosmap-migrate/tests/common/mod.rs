@@ -51,8 +51,7 @@ pub async fn provisioned(database: &str, model: &LogicalModel) -> (InMemoryAccou
 /// The client of container `name` of the connection's database.
 pub async fn container(connection: &Connection, name: &str) -> ContainerClient {
     connection
-        .cosmos_client()
-        .database_client(connection.database())
+        .database_client()
         .container_client(name, None)
         .await
         .expect("container")

@@ -12,7 +12,7 @@ use cosmap_mapper::operations::{Operation, Purpose, Request, WriteKind};
 use cosmap_mapper::{ContainerKind, Role};
 
 use super::writes::{differences, same_item, WriteState, Written};
-use super::{error, fail, id_of, pattern_outcome, Run};
+use super::{error, fail, id_of, pattern_outcome, verdict, Run};
 use crate::generated::Answerer;
 use crate::report::{PatternOutcome, RequestOutcome, Verdict};
 use crate::samples::Sample;
@@ -118,10 +118,7 @@ impl Run<'_> {
         };
         let kind = main.write().unwrap_or(WriteKind::Create);
         let outcome = self.document_outcome(main, &document, kind);
-        let database = self
-            .connection
-            .cosmos_client()
-            .database_client(self.connection.database());
+        let database = self.connection.database_client();
         if let Err(cause) = generated.write(&database, &op.pattern, &document.body).await {
             let reason = format!("the generated write failed: {cause}");
             return pattern_outcome(op, vec![error(outcome, reason)]);
@@ -238,11 +235,7 @@ impl Run<'_> {
         } else {
             read.map(|_| format!("`{id}` is still there after the generated write"))
         };
-        if let Some(reason) = problem {
-            return fail(outcome, reason);
-        }
-        outcome.verdict = Verdict::Pass;
-        outcome
+        verdict(outcome, problem)
     }
 
     /// Claim request `r` judged on what the generated write left: the claim of the

@@ -218,7 +218,7 @@ pub async fn verify_stored(
 
 /// A client of container `name` in the connection's database.
 async fn open_client(connection: &Connection, name: &str) -> Result<ContainerClient, VerifyError> {
-    let database = connection.cosmos_client().database_client(connection.database());
+    let database = connection.database_client();
     let operation = format!("open container `{name}`");
     let client = connection
         .request(&operation, &[], || database.container_client(name, None))
@@ -394,10 +394,7 @@ impl<'a> Run<'a> {
         binding: &crate::expected::Binding,
     ) -> Option<Result<Vec<Value>, String>> {
         let generated = self.generated.filter(|g| g.answers(pattern))?;
-        let database = self
-            .connection
-            .cosmos_client()
-            .database_client(self.connection.database());
+        let database = self.connection.database_client();
         Some(generated.answer(&database, pattern, binding).await)
     }
 
@@ -485,6 +482,17 @@ fn pattern_outcome(op: &Operation, requests: Vec<RequestOutcome>) -> PatternOutc
     }
 }
 
+/// `outcome` judged: passed, or failed for the `problem` found.
+fn verdict(outcome: RequestOutcome, problem: Option<String>) -> RequestOutcome {
+    match problem {
+        Some(reason) => fail(outcome, reason),
+        None => RequestOutcome {
+            verdict: Verdict::Pass,
+            ..outcome
+        },
+    }
+}
+
 fn fail(mut outcome: RequestOutcome, reason: String) -> RequestOutcome {
     outcome.verdict = Verdict::Fail;
     outcome.reason = Some(reason);
@@ -561,23 +569,20 @@ impl Run<'_> {
     }
 }
 
+/// Every parameter of `r`'s query bound to `value`.
 pub(super) fn all_bound_to(r: &Request, value: &str) -> BTreeMap<String, Value> {
-    r.query()
-        .map(|(_, names)| {
-            names
-                .iter()
-                .map(|n| (format!("@{n}"), Value::String(value.to_string())))
-                .collect()
-        })
-        .unwrap_or_default()
+    bound_to(r, Value::String(value.to_string()))
 }
 
 /// Every parameter of `r`'s query bound to the list `ids` (a query for the targets a
 /// list of references names).
 pub(super) fn list_bound_to(r: &Request, ids: &[String]) -> BTreeMap<String, Value> {
-    let list = Value::Array(ids.iter().cloned().map(Value::String).collect());
+    bound_to(r, Value::Array(ids.iter().cloned().map(Value::String).collect()))
+}
+
+fn bound_to(r: &Request, value: Value) -> BTreeMap<String, Value> {
     r.query()
-        .map(|(_, names)| names.iter().map(|n| (format!("@{n}"), list.clone())).collect())
+        .map(|(_, names)| names.iter().map(|n| (format!("@{n}"), value.clone())).collect())
         .unwrap_or_default()
 }
 

@@ -9,7 +9,7 @@ use cosmap_mapper::operations::{Operation, OperationKind, Purpose, Request, Valu
 use cosmap_mapper::{BucketOf, Container, Role};
 use serde_json::Value;
 
-use super::{bind, bind_key, error, fail, id_of, key_in, pattern_outcome, Run};
+use super::{bind, bind_key, error, fail, id_of, key_in, pattern_outcome, verdict, Run};
 use crate::expected::{holds_element, start_instances, Binding, ReadSpec};
 use crate::fields::{Beside, Fields};
 use crate::report::{PatternOutcome, RequestOutcome, Verdict};
@@ -471,12 +471,7 @@ fn judge_some(mut outcome: RequestOutcome, returned: &[Value], n: usize) -> Requ
             outcome.expected.len()
         ));
     }
-    if problems.is_empty() {
-        outcome.verdict = Verdict::Pass;
-        outcome
-    } else {
-        fail(outcome, problems.join("; "))
-    }
+    verdict(outcome, (!problems.is_empty()).then(|| problems.join("; ")))
 }
 
 /// Compares what came back with `outcome.expected`: the same ids, each once, and in
@@ -525,12 +520,7 @@ pub(super) fn judge(
             problems.push("the right documents, in another order than the pattern's sort".to_string());
         }
     }
-    if problems.is_empty() {
-        outcome.verdict = Verdict::Pass;
-        outcome
-    } else {
-        fail(outcome, problems.join("; "))
-    }
+    verdict(outcome, (!problems.is_empty()).then(|| problems.join("; ")))
 }
 
 /// Why the samples offer no binding for a read of `pattern` on `holder`.

@@ -8,7 +8,7 @@ use cosmap_mapper::operations::{Operation, OperationKind, Purpose, Request, Valu
 use cosmap_mapper::{BucketOf, Container, DocumentType, Role};
 use serde_json::Value;
 
-use super::{error, fail, id_of, pattern_outcome, Run};
+use super::{error, fail, id_of, pattern_outcome, verdict, Run};
 use crate::report::{PatternOutcome, RequestOutcome, Verdict};
 use crate::samples::{lookup, Key, Sample};
 
@@ -64,8 +64,13 @@ impl Run<'_> {
                 requests.extend(self.update_kept(r, rewrite, &written, state).await);
                 continue;
             }
-            // An extended reference's sync: the query for the holders, then their rewrite.
-            if matches!(r.purpose, Purpose::SyncExtendedReference { .. }) && r.kind() != OperationKind::Write {
+            // An extended reference's or an ancestors list's sync: the query for the
+            // holders, then their rewrite.
+            if matches!(
+                r.purpose,
+                Purpose::SyncExtendedReference { .. } | Purpose::SyncAncestors { .. }
+            ) && r.kind() != OperationKind::Write
+            {
                 let rewrite = list.next_if(|n| n.kind() == OperationKind::Write && n.purpose == r.purpose);
                 requests.extend(self.refresh_holders(r, rewrite, &written, state).await);
                 continue;
@@ -79,12 +84,6 @@ impl Run<'_> {
             // claim, say): checked once that one is written, reported in its place.
             if matches!(r.purpose, Purpose::ReadParentAncestors { .. }) {
                 parent_reads.push((requests.len(), r));
-                continue;
-            }
-            // An ancestors list's sync: the query for the descendants, then their rewrite.
-            if matches!(r.purpose, Purpose::SyncAncestors { .. }) && r.kind() != OperationKind::Write {
-                let rewrite = list.next_if(|n| n.kind() == OperationKind::Write && n.purpose == r.purpose);
-                requests.extend(self.refresh_descendants(r, rewrite, &written, state).await);
                 continue;
             }
             requests.push(self.write_request(r, state, &mut written).await);
@@ -139,11 +138,8 @@ impl Run<'_> {
     }
 
     async fn copy_check(&self, c: &Container, d: &DocumentType, w: &Written) -> RequestOutcome {
-        let mut outcome = RequestOutcome {
-            added: true,
-            check: Some("copy in sync?".into()),
-            ..RequestOutcome::pending(OperationKind::PointRead, None, &c.name, vec![d.name.clone()], true)
-        };
+        let mut outcome = RequestOutcome::pending(OperationKind::PointRead, None, &c.name, vec![d.name.clone()], true)
+            .added("copy in sync?");
         let copy = match self.generator.copy_of(&c.name, &d.name, &w.sample) {
             Ok(copy) => copy,
             Err(e) => return fail(outcome, e.to_string()),
@@ -166,13 +162,7 @@ impl Run<'_> {
             (_, Some(read)) => differences(&copy.body, read)
                 .map(|fields| format!("the copy of `{}` differs in {fields}; {unsynced}", copy.id)),
         };
-        match problem {
-            None => {
-                outcome.verdict = Verdict::Pass;
-                outcome
-            }
-            Some(reason) => fail(outcome, reason),
-        }
+        verdict(outcome, problem)
     }
 
     async fn write_request(&self, r: &Request, state: &mut WriteState, written: &mut Vec<Written>) -> RequestOutcome {
@@ -347,13 +337,7 @@ impl Run<'_> {
             (_, Some(read)) => differences(&document.body, read)
                 .map(|fields| format!("the point read shows other values for {fields} than were written")),
         };
-        match problem {
-            None => {
-                outcome.verdict = Verdict::Pass;
-                outcome
-            }
-            Some(reason) => fail(outcome, reason),
-        }
+        verdict(outcome, problem)
     }
 }
 

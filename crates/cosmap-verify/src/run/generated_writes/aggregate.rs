@@ -74,10 +74,7 @@ impl Run<'_> {
             .iter()
             .map(|p| p.documents.iter().map(|(d, _)| d.body.clone()).collect())
             .collect();
-        let database = self
-            .connection
-            .cosmos_client()
-            .database_client(self.connection.database());
+        let database = self.connection.database_client();
         if let Err(cause) = generated.write_aggregate(&database, &op.pattern, &documents).await {
             let reason = format!("the generated write failed: {cause}");
             return pattern_outcome(op, vec![error(self.outcome(first), reason)]);

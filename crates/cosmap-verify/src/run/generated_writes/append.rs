@@ -26,10 +26,7 @@ impl Run<'_> {
             Ok(append) => append,
             Err(outcome) => return pattern_outcome(op, vec![*outcome]),
         };
-        let database = self
-            .connection
-            .cosmos_client()
-            .database_client(self.connection.database());
+        let database = self.connection.database_client();
         let key = match append.key.values() {
             [key] => key.clone(),
             levels => {

@@ -98,17 +98,14 @@ impl Run<'_> {
         };
         let mut checks = Vec::new();
         for v in d.computed.iter().filter(|v| pattern.counts.contains(&v.counts)) {
-            let mut outcome = RequestOutcome {
-                added: true,
-                check: Some("count kept?".into()),
-                ..RequestOutcome::pending(
-                    OperationKind::PointRead,
-                    None,
-                    &first.container,
-                    vec![d.name.clone()],
-                    false,
-                )
-            };
+            let outcome = RequestOutcome::pending(
+                OperationKind::PointRead,
+                None,
+                &first.container,
+                vec![d.name.clone()],
+                false,
+            )
+            .added("count kept?");
             let Some(result) = main
                 .expected
                 .iter()
@@ -133,35 +130,47 @@ impl Run<'_> {
                 .iter()
                 .filter(|s| crate::samples::belongs(counted, &v.container, &d.source, result, s))
                 .count();
-            outcome.partition_key = Some(result.partition_key.to_string());
-            outcome.id = Some(result.id.clone());
-            outcome.expected = vec![expected.to_string()];
-            match self
-                .point_read(&first.container, &result.partition_key, &result.id)
-                .await
-            {
-                Ok(Some(read)) => {
-                    let kept = read
-                        .get(&v.name)
-                        .map(Value::to_string)
-                        .unwrap_or_else(|| "nothing".into());
-                    outcome.returned = Some(vec![kept.clone()]);
-                    checks.push(if kept == expected.to_string() {
-                        outcome.verdict = Verdict::Pass;
-                        outcome
-                    } else {
-                        let why = format!(
-                            "`{}.{}` holds {kept}, but {expected} `{}`s belong to it",
-                            result.id, v.name, v.counts
-                        );
-                        fail(outcome, why)
-                    });
-                }
-                Ok(None) => checks.push(fail(outcome, format!("`{}` is not there", result.id))),
-                Err(cause) => checks.push(error(outcome, cause)),
-            }
+            let shown = |read: &Value| vec![read.get(&v.name).map_or_else(|| "nothing".into(), Value::to_string)];
+            let why = |kept: &[String]| {
+                let kept = kept.join("");
+                format!(
+                    "`{}.{}` holds {kept}, but {expected} `{}`s belong to it",
+                    result.id, v.name, v.counts
+                )
+            };
+            let expected = vec![expected.to_string()];
+            checks.push(
+                self.held_by(outcome, &first.container, result, expected, shown, why)
+                    .await,
+            );
         }
         checks
+    }
+
+    /// An added check of what the document `result` (in `container`) keeps: a point
+    /// read of it, whose `shown` must be `expected`; `why` says what else it held means.
+    pub(super) async fn held_by(
+        &self,
+        mut outcome: RequestOutcome,
+        container: &str,
+        result: &Sample,
+        expected: Vec<String>,
+        shown: impl Fn(&Value) -> Vec<String>,
+        why: impl Fn(&[String]) -> String,
+    ) -> RequestOutcome {
+        outcome.partition_key = Some(result.partition_key.to_string());
+        outcome.id = Some(result.id.clone());
+        outcome.expected = expected;
+        match self.point_read(container, &result.partition_key, &result.id).await {
+            Ok(Some(read)) => {
+                let held = shown(&read);
+                outcome.returned = Some(held.clone());
+                let problem = (held != outcome.expected).then(|| why(&held));
+                verdict(outcome, problem)
+            }
+            Ok(None) => fail(outcome, format!("`{}` is not there", result.id)),
+            Err(cause) => error(outcome, cause),
+        }
     }
 
     /// A count per result (`counts`): for the first result the main read should
@@ -227,17 +236,14 @@ impl Run<'_> {
                     returned.iter().map(Value::to_string).collect()
                 };
                 outcome.returned = Some(values.clone());
-                if values == outcome.expected {
-                    outcome.verdict = Verdict::Pass;
-                    outcome
-                } else {
-                    let reason = format!(
-                        "counted {} `{element}`s for `{}`, expected {expected}",
-                        values.join(", "),
+                let counted = values.join(", ");
+                let problem = (values != outcome.expected).then(|| {
+                    format!(
+                        "counted {counted} `{element}`s for `{}`, expected {expected}",
                         result.id
-                    );
-                    fail(outcome, reason)
-                }
+                    )
+                });
+                verdict(outcome, problem)
             }
             Err(cause) => error(outcome, cause),
         };

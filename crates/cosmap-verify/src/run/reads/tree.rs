@@ -81,17 +81,9 @@ impl Run<'_> {
             if climbs(reference) {
                 continue;
             }
-            let mut outcome = RequestOutcome {
-                added: true,
-                check: Some("ancestors kept?".into()),
-                ..RequestOutcome::pending(
-                    OperationKind::PointRead,
-                    None,
-                    &first.container,
-                    first.document_types.clone(),
-                    false,
-                )
-            };
+            let types = first.document_types.clone();
+            let outcome = RequestOutcome::pending(OperationKind::PointRead, None, &first.container, types, false)
+                .added("ancestors kept?");
             let list = d.and_then(|d| {
                 d.references
                     .iter()
@@ -106,31 +98,17 @@ impl Run<'_> {
             };
             let mut expected = self.chain(result, reference);
             expected.reverse();
-            outcome.partition_key = Some(result.partition_key.to_string());
-            outcome.id = Some(result.id.clone());
-            outcome.expected = expected.clone();
-            match self
-                .point_read(&first.container, &result.partition_key, &result.id)
-                .await
-            {
-                Ok(Some(read)) => {
-                    let held: Vec<String> = read
-                        .get(&list.name)
-                        .and_then(Value::as_array)
-                        .map(|l| l.iter().map(crate::run::id_of).collect())
-                        .unwrap_or_default();
-                    outcome.returned = Some(held.clone());
-                    checks.push(if held == expected {
-                        outcome.verdict = Verdict::Pass;
-                        outcome
-                    } else {
-                        let why = format!("`{}` lists {held:?}, but its ancestors are {expected:?}", result.id);
-                        fail(outcome, why)
-                    });
-                }
-                Ok(None) => checks.push(fail(outcome, format!("`{}` is not there", result.id))),
-                Err(cause) => checks.push(error(outcome, cause)),
-            }
+            let shown = |read: &Value| {
+                read.get(&list.name)
+                    .and_then(Value::as_array)
+                    .map(|l| l.iter().map(crate::run::id_of).collect())
+                    .unwrap_or_default()
+            };
+            let why = |held: &[String]| format!("`{}` lists {held:?}, but its ancestors are {expected:?}", result.id);
+            checks.push(
+                self.held_by(outcome, &first.container, result, expected.clone(), shown, why)
+                    .await,
+            );
         }
         checks
     }

@@ -70,17 +70,10 @@ impl Run<'_> {
                 continue;
             };
             let Some(of) = &d.claim_of else { continue };
-            let mut outcome = RequestOutcome {
-                added: true,
-                check: Some("duplicate refused?".into()),
-                ..RequestOutcome::pending(
-                    OperationKind::Write,
-                    Some(WriteKind::Create),
-                    &c.name,
-                    vec![d.name.clone()],
-                    false,
-                )
-            };
+            let created = Some(WriteKind::Create);
+            let mut outcome =
+                RequestOutcome::pending(OperationKind::Write, created, &c.name, vec![d.name.clone()], false)
+                    .added("duplicate refused?");
             match self.duplicate_claim(r, c, d, of, state) {
                 Err(reason) => checks.push(fail(outcome, reason)),
                 Ok((pk, id, body)) => {

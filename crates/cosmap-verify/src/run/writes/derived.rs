@@ -3,24 +3,168 @@
 //! by query and rewrite.
 
 use super::*;
+use cosmap_mapper::{ComputedValue, Embedded};
 
-/// A count or subset kept on a parent: the `query` (from the change feed) and the
-/// `rewrite` of parent document type `document`'s `property`, either absent, and the
-/// outcome the first of them starts.
-struct KeptOnParent<'r> {
-    query: Option<&'r Request>,
-    rewrite: Option<&'r Request>,
-    document: &'r str,
-    property: &'r str,
-    outcome: RequestOutcome,
+/// A count or subset kept on a parent: what its query must return (`expected`, in
+/// order when `ordered`) and how its answer is judged, the property the rewrite
+/// stores (`stored`), and what a reader sees of it (`shown`).
+struct Kept<'a> {
+    expected: Vec<String>,
+    ordered: bool,
+    judge: Box<dyn Fn(&Request, RequestOutcome, &[Value]) -> RequestOutcome + 'a>,
+    stored: (&'a str, Value),
+    shown: Box<dyn Fn(&Value) -> String + 'a>,
+}
+
+/// A count `v` kept on parent `parent`, which `expected` children belong to.
+fn count_kept<'a>(v: &'a ComputedValue, expected: usize, parent: &str) -> Kept<'a> {
+    let parent = parent.to_string();
+    let judge = move |q: &Request, mut outcome: RequestOutcome, found: &[Value]| {
+        // `SELECT VALUE COUNT(1)` in one partition; `SELECT VALUE 1` per match across.
+        let n = if q.counts_matches() {
+            found.len().to_string()
+        } else {
+            found.first().map(Value::to_string).unwrap_or_default()
+        };
+        outcome.returned = Some(vec![n.clone()]);
+        let problem = (n != expected.to_string())
+            .then(|| format!("counted {n} `{}`s of `{parent}`, expected {expected}", v.counts));
+        verdict(outcome, problem)
+    };
+    Kept {
+        expected: vec![expected.to_string()],
+        ordered: false,
+        judge: Box::new(judge),
+        stored: (v.name.as_str(), Value::from(expected)),
+        shown: Box::new(|read: &Value| read.get(&v.name).map_or_else(|| "nothing".into(), Value::to_string)),
+    }
+}
+
+/// A subset `e` kept on a parent, whose newest live children are `items`, in order.
+fn subset_kept(e: &Embedded, items: Vec<Value>) -> Kept<'_> {
+    let identity = e.attributes.first().map_or("id", |a| a.name.as_str());
+    let ids_of = move |list: Option<&Vec<Value>>| -> Vec<String> {
+        list.map(|list| {
+            list.iter()
+                .map(|i| i.get(identity).and_then(Value::as_str).unwrap_or_default().to_string())
+                .collect()
+        })
+        .unwrap_or_default()
+    };
+    let wanted = ids_of(Some(&items));
+    let expected = wanted.clone();
+    let judge = move |_: &Request, outcome: RequestOutcome, found: &[Value]| {
+        super::super::reads::judge(outcome, found, |docs| {
+            docs.iter().map(|d| id_of(d)).collect::<Vec<_>>() == wanted
+        })
+    };
+    Kept {
+        expected,
+        ordered: true,
+        judge: Box::new(judge),
+        stored: (e.name.as_str(), Value::Array(items)),
+        shown: Box::new(move |read: &Value| ids_of(read.get(&e.name).and_then(Value::as_array)).join(", ")),
+    }
+}
+
+/// What a sync keeps current in its holders: an ancestors list (`treeAncestors`),
+/// whose entries down to the changed tree element are replaced, or an extended
+/// reference (`extendedReference`), whose copied values are.
+#[derive(Clone, Copy, PartialEq)]
+enum Held {
+    Ancestors,
+    Reference,
+}
+
+impl Held {
+    /// Whether `body`'s `property` holds the document `changed`.
+    fn holds(self, body: &Value, property: &str, changed: &str) -> bool {
+        match self {
+            Held::Ancestors => position(body, property, changed).is_some(),
+            Held::Reference => body.get(property).is_some_and(|r| !referring(r, changed).is_empty()),
+        }
+    }
+
+    /// `holder` as the rewrite makes it: for an ancestors list, the `changed`
+    /// element's own list, then its entry with its new values, then the entries below
+    /// it as they were; for a reference, each entry of `changed` with its new values.
+    fn edit(self, holder: &Value, property: &str, changed: &Sample, copied: &[String]) -> Value {
+        let mut body = holder.clone();
+        let at = position(holder, property, &changed.id);
+        match (self, body.get_mut(property), at) {
+            (Held::Ancestors, Some(Value::Array(list)), Some(at)) => {
+                let above = changed
+                    .body
+                    .get(property)
+                    .and_then(Value::as_array)
+                    .cloned()
+                    .unwrap_or_default();
+                let mut entry = list[at].clone();
+                copy_values(&mut entry, changed, copied);
+                let below: Vec<Value> = list[at + 1..].to_vec();
+                *list = above.into_iter().chain([entry]).chain(below).collect();
+            }
+            (Held::Reference, Some(Value::Array(list)), _) => {
+                list.iter_mut().for_each(|e| copy_values(e, changed, copied));
+            }
+            (Held::Reference, Some(single), _) => copy_values(single, changed, copied),
+            _ => {}
+        }
+        body
+    }
+
+    /// Whether the `read` holder shows what was written (`body`).
+    fn shows(self, read: &Value, body: &Value, property: &str, changed: &Sample, copied: &[String]) -> bool {
+        match self {
+            Held::Ancestors => read.get(property) == body.get(property),
+            Held::Reference => read.get(property).is_some_and(|r| {
+                referring(r, &changed.id)
+                    .iter()
+                    .all(|r| copied.iter().all(|a| r.get(a.as_str()) == changed.body.get(a.as_str())))
+            }),
+        }
+    }
+
+    /// What a holder that does not show it is said to miss.
+    fn stale(self, property: &str, changed: &str) -> String {
+        match self {
+            Held::Ancestors => format!("does not show `{changed}`'s new values and ancestors in `{property}`"),
+            Held::Reference => format!("still shows the old `{property}` values"),
+        }
+    }
+}
+
+/// Where `changed` stands in `body`'s list `property`.
+fn position(body: &Value, property: &str, changed: &str) -> Option<usize> {
+    body.get(property).and_then(Value::as_array).and_then(|l| {
+        l.iter()
+            .position(|e| e.get("id").and_then(Value::as_str) == Some(changed))
+    })
+}
+
+/// Sets each of the `copied` attributes of `entry` (when it is `changed`'s) to
+/// `changed`'s value, removing those `changed` no longer has.
+fn copy_values(entry: &mut Value, changed: &Sample, copied: &[String]) {
+    let Value::Object(e) = entry else { return };
+    if e.get("id").and_then(Value::as_str) != Some(changed.id.as_str()) {
+        return;
+    }
+    for a in copied {
+        match changed.body.get(a) {
+            Some(v) => e.insert(a.clone(), v.clone()),
+            None => e.remove(a),
+        };
+    }
 }
 
 impl Run<'_> {
-    /// The sync of an ancestors list after a tree element was replaced (renamed or
-    /// moved): `query` must find every live document whose list holds it; each found
-    /// is rewritten (`rewrite`) with the element's new ancestors and values in place of
-    /// the entries down to it, and a point read of each must then show them.
-    pub(super) async fn refresh_descendants(
+    /// The sync of a copy after what it copies was written: of an ancestors list after
+    /// a tree element was replaced (renamed or moved), or of an extended reference after
+    /// its target was written. `query` must find every live document that holds it;
+    /// each found is rewritten (`rewrite`) with its new values (and for an ancestors
+    /// list its new ancestors), and a point read of each must then show them (a rename
+    /// reaches every holder).
+    pub(super) async fn refresh_holders(
         &self,
         query: &Request,
         rewrite: Option<&Request>,
@@ -28,69 +172,47 @@ impl Run<'_> {
         state: &mut WriteState,
     ) -> Vec<RequestOutcome> {
         let mut outcome = self.outcome(query);
-        let Purpose::SyncAncestors { document, property, .. } = &query.purpose else {
-            return vec![fail(outcome, "not an ancestors list's sync".into())];
+        let (held, document, property, target) = match &query.purpose {
+            Purpose::SyncAncestors { document, property, .. } => (Held::Ancestors, document, property, document),
+            Purpose::SyncExtendedReference {
+                document,
+                reference,
+                target,
+            } => (Held::Reference, document, reference, target),
+            _ => return vec![fail(outcome, "not a copy's sync".into())],
         };
-        let (changed, c, copied) = match self.sync_of(query, written, document, document, property) {
+        let (changed, c, copied) = match self.sync_of(query, written, target, document, property) {
             Ok(found) => found,
             Err(reason) => return vec![fail(outcome, reason)],
-        };
-        let position = |body: &Value| {
-            body.get(property).and_then(Value::as_array).and_then(|l| {
-                l.iter()
-                    .position(|e| e.get("id").and_then(Value::as_str) == Some(changed.id.as_str()))
-            })
         };
         outcome.expected = state
             .live
             .iter()
-            .filter(|s| s.container == c.name && s.document_type == *document && position(&s.body).is_some())
+            .filter(|s| {
+                s.container == c.name && s.document_type == *document && held.holds(&s.body, property, &changed.id)
+            })
             .map(|s| s.id.clone())
             .collect();
-        let (probed, found) = match self.sync_query(query, outcome, &c.name, &changed.id, None).await {
+        let scoped = held == Held::Reference && query.kind() == OperationKind::SinglePartitionQuery;
+        let partition = scoped.then(|| Key::one(changed.id.clone()));
+        outcome.partition_key = partition.as_ref().map(Key::to_string);
+        let (probed, found) = match self
+            .sync_query(query, outcome, &c.name, &changed.id, partition.as_ref())
+            .await
+        {
             Ok(found) => found,
             Err(failed) => return vec![failed],
         };
-        let mut checks = vec![probed];
         let Some(rewrite) = rewrite else {
-            return checks;
+            return vec![probed];
         };
-        // The changed element's own list, then its entry with its new values, then
-        // the entries below it as they were.
-        let above: Vec<Value> = changed
-            .body
-            .get(property)
-            .and_then(Value::as_array)
-            .cloned()
-            .unwrap_or_default();
-        let edit = |holder: &Value| {
-            let mut body = holder.clone();
-            let Some(at) = position(&body) else { return body };
-            if let Some(Value::Array(list)) = body.get_mut(property) {
-                let mut entry = list[at].clone();
-                if let Value::Object(e) = &mut entry {
-                    for a in &copied {
-                        match changed.body.get(a) {
-                            Some(v) => e.insert(a.clone(), v.clone()),
-                            None => e.remove(a),
-                        };
-                    }
-                }
-                let below: Vec<Value> = list[at + 1..].to_vec();
-                *list = above.iter().cloned().chain([entry]).chain(below).collect();
-            }
-            body
-        };
-        let shows = |read: &Value, body: &Value| read.get(property) == body.get(property);
-        let stale = format!(
-            "does not show `{}`'s new values and ancestors in `{property}`",
-            changed.id
-        );
-        checks.push(
-            self.rewrite_found(rewrite, c, &found, state, &edit, &shows, &stale)
-                .await,
-        );
-        checks
+        let edit = |holder: &Value| held.edit(holder, property, &changed, &copied);
+        let shows = |read: &Value, body: &Value| held.shows(read, body, property, &changed, &copied);
+        let stale = held.stale(property, &changed.id);
+        let rewritten = self
+            .rewrite_found(rewrite, c, &found, state, &edit, &shows, &stale)
+            .await;
+        vec![probed, rewritten]
     }
 
     /// A sync's `query` for what holds `changed` in container `container` (in
@@ -113,87 +235,6 @@ impl Run<'_> {
         };
         let judged = super::super::reads::judge(outcome, &found, |_| true);
         Ok((self.probed(judged, query, changed, partition.is_some()).await, found))
-    }
-
-    /// The sync of an extended reference after its target was written: `query` must
-    /// find every live holder that refers to it; each found is rewritten with the
-    /// target's new values (`rewrite`), and a point read of each must then show them
-    /// (a rename reaches every holder).
-    pub(super) async fn refresh_holders(
-        &self,
-        query: &Request,
-        rewrite: Option<&Request>,
-        written: &[Written],
-        state: &mut WriteState,
-    ) -> Vec<RequestOutcome> {
-        let mut outcome = self.outcome(query);
-        let Purpose::SyncExtendedReference {
-            document,
-            reference,
-            target,
-        } = &query.purpose
-        else {
-            return vec![fail(outcome, "not an extended reference's sync".into())];
-        };
-        let (changed, c, copied) = match self.sync_of(query, written, target, document, reference) {
-            Ok(found) => found,
-            Err(reason) => return vec![fail(outcome, reason)],
-        };
-        let refers = |s: &Sample| {
-            s.container == c.name
-                && s.document_type == *document
-                && s.body
-                    .get(reference)
-                    .is_some_and(|r| !referring(r, &changed.id).is_empty())
-        };
-        outcome.expected = state.live.iter().filter(|s| refers(s)).map(|s| s.id.clone()).collect();
-        let partition = (query.kind() == OperationKind::SinglePartitionQuery).then(|| Key::one(changed.id.clone()));
-        outcome.partition_key = partition.as_ref().map(Key::to_string);
-        let (probed, found) = match self
-            .sync_query(query, outcome, &c.name, &changed.id, partition.as_ref())
-            .await
-        {
-            Ok(found) => found,
-            Err(failed) => return vec![failed],
-        };
-        let mut checks = vec![probed];
-        let Some(rewrite) = rewrite else {
-            return checks;
-        };
-        let edit = |holder: &Value| {
-            let mut body = holder.clone();
-            let elements: Vec<&mut Value> = match body.get_mut(reference) {
-                Some(Value::Array(list)) => list.iter_mut().collect(),
-                Some(single) => vec![single],
-                None => Vec::new(),
-            };
-            for element in elements {
-                let Value::Object(r) = element else { continue };
-                if r.get("id").and_then(Value::as_str) != Some(changed.id.as_str()) {
-                    continue;
-                }
-                for a in &copied {
-                    match changed.body.get(a) {
-                        Some(v) => r.insert(a.clone(), v.clone()),
-                        None => r.remove(a),
-                    };
-                }
-            }
-            body
-        };
-        let shows = |read: &Value, _: &Value| {
-            read.get(reference).is_some_and(|r| {
-                referring(r, &changed.id)
-                    .iter()
-                    .all(|r| copied.iter().all(|a| r.get(a.as_str()) == changed.body.get(a.as_str())))
-            })
-        };
-        let stale = format!("still shows the old `{reference}` values");
-        checks.push(
-            self.rewrite_found(rewrite, c, &found, state, &edit, &shows, &stale)
-                .await,
-        );
-        checks
     }
 
     /// What a sync after `query` works on: the `changed` document of type `written_type`
@@ -283,12 +324,7 @@ impl Run<'_> {
             }
         }
         outcome.returned = Some(shown);
-        if problems.is_empty() {
-            outcome.verdict = Verdict::Pass;
-            outcome
-        } else {
-            fail(outcome, problems.join("; "))
-        }
+        verdict(outcome, (!problems.is_empty()).then(|| problems.join("; ")))
     }
 
     /// The parent document type `document` that `rewrite` rewrites, with its container.
@@ -298,7 +334,9 @@ impl Run<'_> {
     }
 
     /// A count or subset kept on a parent: `r`, its query (from the change feed) or its
-    /// rewrite alone, and the `rewrite` that follows the query, if any.
+    /// rewrite alone, and the `rewrite` that follows the query, if any. The query must
+    /// find the parent's live children (their number, or the newest in order); the
+    /// rewrite stores them in the parent, and a point read must show them.
     pub(super) async fn update_kept(
         &self,
         r: &Request,
@@ -306,159 +344,78 @@ impl Run<'_> {
         written: &[Written],
         state: &mut WriteState,
     ) -> Vec<RequestOutcome> {
-        let (Purpose::UpdateCount { document, property, .. } | Purpose::UpdateSubset { document, property, .. }) =
-            &r.purpose
-        else {
-            return Vec::new();
+        let kept = match &r.purpose {
+            Purpose::UpdateCount { document, property, .. } => {
+                self.kept_on_parent(rewrite, (document, property, false), written, state)
+            }
+            Purpose::UpdateSubset { document, property, .. } => {
+                self.kept_on_parent(rewrite, (document, property, true), written, state)
+            }
+            _ => return Vec::new(),
         };
-        let query = (r.kind() != OperationKind::Write).then_some(r);
-        let outcome = self.outcome(r);
-        let kept = KeptOnParent {
-            query,
-            rewrite,
-            document,
-            property,
-            outcome,
+        let (container, parent, kept) = match kept {
+            Ok(kept) => kept,
+            Err(reason) => return vec![fail(self.outcome(r), reason)],
         };
-        if matches!(r.purpose, Purpose::UpdateSubset { .. }) {
-            self.update_subset(kept, written, state).await
-        } else {
-            self.update_count(kept, written, state).await
-        }
-    }
-
-    /// A count kept on the parent of the child just written (computedValue): the
-    /// `recount` query (from the change feed) must find the live children; the
-    /// `rewrite` stores their number in the parent, and a point read must show it.
-    async fn update_count(
-        &self,
-        kept: KeptOnParent<'_>,
-        written: &[Written],
-        state: &mut WriteState,
-    ) -> Vec<RequestOutcome> {
-        let KeptOnParent {
-            query: recount,
-            rewrite,
-            document,
-            property,
-            outcome,
-        } = kept;
-        let found = self
-            .rewritten(rewrite, document)
-            .and_then(|(c, d)| Some((c, d, d.computed.iter().find(|v| v.name == *property)?)));
-        let Some((pc, pd, v)) = found else {
-            return vec![fail(outcome, format!("`{document}` keeps no `{property}`"))];
-        };
-        let (counted, parent) = match self.counted(&v.container, &v.document_type).and_then(|counted| {
-            let (_, parent) = child_and_parent(written, state, pc, pd, counted, &v.container)?;
-            Ok((counted, parent))
-        }) {
-            Ok(found) => found,
-            Err(reason) => return vec![fail(outcome, reason)],
-        };
-        let expected = state
-            .live
-            .iter()
-            .filter(|s| crate::samples::belongs(counted, &v.container, &pd.source, &parent, s))
-            .count();
         let mut checks = Vec::new();
-        if let Some(q) = recount {
+        if let Some(q) = (r.kind() != OperationKind::Write).then_some(r) {
             let mut outcome = self.outcome(q);
-            outcome.expected = vec![expected.to_string()];
+            outcome.expected = kept.expected.clone();
+            outcome.ordered = kept.ordered;
             let checked = match self.parent_query(q, &parent, &mut outcome).await {
-                Ok(found) => {
-                    // `SELECT VALUE COUNT(1)` in one partition; `SELECT VALUE 1` per match across.
-                    let n = if q.counts_matches() {
-                        found.len().to_string()
-                    } else {
-                        found.first().map(Value::to_string).unwrap_or_default()
-                    };
-                    outcome.returned = Some(vec![n.clone()]);
-                    if n == expected.to_string() {
-                        outcome.verdict = Verdict::Pass;
-                        outcome
-                    } else {
-                        let why = format!("counted {n} `{}`s of `{}`, expected {expected}", v.counts, parent.id);
-                        fail(outcome, why)
-                    }
-                }
+                Ok(found) => (kept.judge)(q, outcome, &found),
                 Err(cause) => error(outcome, cause),
             };
             let scoped = q.kind() == OperationKind::SinglePartitionQuery;
             checks.push(self.probed(checked, q, &parent.id, scoped).await);
         }
         if let Some(w) = rewrite {
-            let shown = |read: &Value| read.get(&v.name).map_or_else(|| "nothing".into(), Value::to_string);
-            let stored = (v.name.as_str(), Value::from(expected));
-            checks.push(self.rewrite_parent(w, &pc.name, &parent, stored, state, shown).await);
+            checks.push(
+                self.rewrite_parent(w, container, &parent, kept.stored, state, kept.shown)
+                    .await,
+            );
         }
         checks
     }
 
-    /// A subset kept on the parent of the child just written (`subset`): the `query`
-    /// (from the change feed) must return the parent's newest live children in order;
-    /// the `rewrite` stores them in the parent, and a point read must show them.
-    async fn update_subset(
-        &self,
-        kept: KeptOnParent<'_>,
+    /// The count or subset (`subset`) kept in parent document type `document`'s
+    /// `property`, which `rewrite` stores, for the child the operation wrote last: the
+    /// parent's container, its live sample and what is kept on it.
+    fn kept_on_parent<'a>(
+        &'a self,
+        rewrite: Option<&Request>,
+        (document, property, subset): (&str, &str, bool),
         written: &[Written],
-        state: &mut WriteState,
-    ) -> Vec<RequestOutcome> {
-        let KeptOnParent {
-            query,
-            rewrite,
-            document,
-            property,
-            outcome,
-        } = kept;
-        let found = self.rewritten(rewrite, document).and_then(|(c, d)| {
-            let e = d.embedded.iter().find(|e| e.name == *property)?;
-            Some((c, d, e, e.subset.as_ref()?))
-        });
-        let Some((pc, pd, e, of)) = found else {
-            return vec![fail(outcome, format!("`{document}` keeps no subset `{property}`"))];
+        state: &WriteState,
+    ) -> Result<(&'a str, Sample, Kept<'a>), String> {
+        let missing = || {
+            format!(
+                "`{document}` keeps no {}`{property}`",
+                if subset { "subset " } else { "" }
+            )
         };
-        let parent = match self
-            .counted(&of.container, &of.document_type)
-            .and_then(|counted| child_and_parent(written, state, pc, pd, counted, &of.container))
-        {
-            Ok((_, parent)) => parent,
-            Err(reason) => return vec![fail(outcome, reason)],
+        let (pc, pd) = self.rewritten(rewrite, document).ok_or_else(missing)?;
+        let count = pd.computed.iter().find(|v| !subset && v.name == *property);
+        let list = pd.embedded.iter().find(|e| subset && e.name == *property);
+        let (container, document_type) = match (count, list.and_then(|e| e.subset.as_ref())) {
+            (Some(v), _) => (&v.container, &v.document_type),
+            (None, Some(of)) => (&of.container, &of.document_type),
+            (None, None) => return Err(missing()),
         };
-        let items = crate::samples::subset_items(self.logical, e, &pd.source, &parent, &state.live);
-        let identity = e.attributes.first().map_or("id", |a| a.name.as_str());
-        let ids_of = |list: Option<&Vec<Value>>| -> Vec<String> {
-            list.map(|list| {
-                list.iter()
-                    .map(|i| i.get(identity).and_then(Value::as_str).unwrap_or_default().to_string())
-                    .collect()
-            })
-            .unwrap_or_default()
+        let counted = self.counted(container, document_type)?;
+        let (_, parent) = child_and_parent(written, state, pc, pd, counted, container)?;
+        let kept = match (count, list) {
+            (Some(v), _) => {
+                let belongs = |s: &&Sample| crate::samples::belongs(counted, container, &pd.source, &parent, s);
+                count_kept(v, state.live.iter().filter(belongs).count(), &parent.id)
+            }
+            (None, Some(e)) => subset_kept(
+                e,
+                crate::samples::subset_items(self.logical, e, &pd.source, &parent, &state.live),
+            ),
+            (None, None) => return Err(missing()),
         };
-        let ids = ids_of(Some(&items));
-        let mut checks = Vec::new();
-        if let Some(q) = query {
-            let mut outcome = self.outcome(q);
-            outcome.expected = ids.clone();
-            outcome.ordered = true;
-            let checked = match self.parent_query(q, &parent, &mut outcome).await {
-                Ok(found) => {
-                    let wanted = ids.clone();
-                    super::super::reads::judge(outcome, &found, move |docs| {
-                        docs.iter().map(|d| id_of(d)).collect::<Vec<_>>() == wanted
-                    })
-                }
-                Err(cause) => error(outcome, cause),
-            };
-            let scoped = q.kind() == OperationKind::SinglePartitionQuery;
-            checks.push(self.probed(checked, q, &parent.id, scoped).await);
-        }
-        if let Some(w) = rewrite {
-            let shown = |read: &Value| ids_of(read.get(&e.name).and_then(Value::as_array)).join(", ");
-            let stored = (e.name.as_str(), Value::Array(items));
-            checks.push(self.rewrite_parent(w, &pc.name, &parent, stored, state, shown).await);
-        }
-        checks
+        Ok((&pc.name, parent, kept))
     }
 
     /// The document type `document_type` of `container`.
@@ -477,15 +434,7 @@ impl Run<'_> {
         parent: &Sample,
         outcome: &mut RequestOutcome,
     ) -> Result<Vec<Value>, String> {
-        outcome.parameters = q
-            .query()
-            .map(|(_, names)| {
-                names
-                    .iter()
-                    .map(|n| (format!("@{n}"), Value::String(parent.id.clone())))
-                    .collect()
-            })
-            .unwrap_or_default();
+        outcome.parameters = super::super::all_bound_to(q, &parent.id);
         let partition = (q.kind() == OperationKind::SinglePartitionQuery).then(|| Key::one(parent.id.clone()));
         outcome.partition_key = partition.as_ref().map(Key::to_string);
         let sql = q.sql().unwrap_or_default().to_string();
@@ -534,15 +483,9 @@ impl Run<'_> {
             Ok(Some(read)) => {
                 let held = shown(&read);
                 outcome.returned = Some(vec![held.clone()]);
-                if held == wanted {
-                    outcome.verdict = Verdict::Pass;
-                    outcome
-                } else {
-                    fail(
-                        outcome,
-                        format!("`{}` holds {held} after the rewrite, not {wanted}", parent.id),
-                    )
-                }
+                let problem =
+                    (held != wanted).then(|| format!("`{}` holds {held} after the rewrite, not {wanted}", parent.id));
+                verdict(outcome, problem)
             }
             Ok(None) => fail(outcome, format!("`{}` is gone after its rewrite", parent.id)),
             Err(cause) => error(outcome, cause),

@@ -80,11 +80,7 @@ impl<'a> Run<'a> {
             }
         }
         outcome.returned = Some(shown);
-        if !problems.is_empty() {
-            return fail(outcome, problems.join("; "));
-        }
-        outcome.verdict = Verdict::Pass;
-        outcome
+        verdict(outcome, (!problems.is_empty()).then(|| problems.join("; ")))
     }
 
     /// The parent of the child written last, with `property` of `document` as the
