@@ -128,7 +128,7 @@ fn attributes(
                 ty: n.ty,
                 optional: n.optional,
                 many: n.many,
-                default: n.default.clone(),
+                default: n.default.as_deref().cloned(),
                 queried: col.queried(&at),
             };
             col.push(at, kind, place, basis);
@@ -139,7 +139,7 @@ fn attributes(
             col.push(at.clone(), kind, place, basis);
         }
         let required = |col: &Collector<'_>| ChangeKind::BecameRequired {
-            default: n.default.clone(),
+            default: n.default.as_deref().cloned(),
             queried: col.queried(&at),
         };
         presence(
@@ -158,8 +158,8 @@ fn attributes(
         let became_required = o.optional && !n.optional;
         if (had_default || has_default) && o.default != n.default && !became_required {
             let kind = ChangeKind::DefaultChanged {
-                old: o.default.clone(),
-                new: n.default.clone(),
+                old: o.default.as_deref().cloned(),
+                new: n.default.as_deref().cloned(),
                 optional: n.optional,
             };
             col.push(at, kind, place, basis);
