@@ -8,59 +8,55 @@
 //! measured on release builds at 1,000, 5,000 and 20,000 aggregates.
 
 use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
-/// Counts the bytes allocated and not yet freed, and the most there have been.
-struct Counting;
-
-/// Bytes allocated and not yet freed.
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-/// The most bytes held at once since [`PEAK`] was last reset.
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-fn grew(by: usize) {
-    let live = LIVE.fetch_add(by, Ordering::Relaxed) + by;
-    PEAK.fetch_max(live, Ordering::Relaxed);
+/// The system's allocator, counting the bytes it holds and the most it has held at
+/// once (since `most` was last set); a failed allocation ends the test run anyway.
+struct Counting {
+    held: AtomicUsize,
+    most: AtomicUsize,
 }
 
-// SAFETY: every call is passed to `System` as it came; the counters only observe.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let p = unsafe { System.alloc(layout) };
-        if !p.is_null() {
-            grew(layout.size());
-        }
-        p
+impl Counting {
+    /// Records that `grown` bytes were taken and `shrunk` given back.
+    fn change(&self, grown: usize, shrunk: usize) {
+        let now = self.held.fetch_add(grown, Relaxed) + grown;
+        self.most.fetch_max(now, Relaxed);
+        self.held.fetch_sub(shrunk, Relaxed);
     }
 
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        let p = unsafe { System.alloc_zeroed(layout) };
-        if !p.is_null() {
-            grew(layout.size());
-        }
-        p
+    /// The bytes held now, and the most held at once since the last call (which
+    /// starts counting the most again from now).
+    fn held_and_most(&self) -> (usize, usize) {
+        let held = self.held.load(Relaxed);
+        (held, self.most.swap(held, Relaxed))
+    }
+}
+
+// SAFETY: every call goes to `System` as it came; the counts only observe it.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        self.change(layout.size(), 0);
+        unsafe { System.alloc(layout) }
     }
 
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
         unsafe { System.dealloc(ptr, layout) };
-        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+        self.change(0, layout.size());
     }
 
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        let p = unsafe { System.realloc(ptr, layout, new_size) };
-        if !p.is_null() {
-            if new_size >= layout.size() {
-                grew(new_size - layout.size());
-            } else {
-                LIVE.fetch_sub(layout.size() - new_size, Ordering::Relaxed);
-            }
-        }
-        p
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, size: usize) -> *mut u8 {
+        let old = layout.size();
+        self.change(size.saturating_sub(old), old.saturating_sub(size));
+        unsafe { System.realloc(ptr, layout, size) }
     }
 }
 
 #[global_allocator]
-static ALLOCATOR: Counting = Counting;
+static COUNTING: Counting = Counting {
+    held: AtomicUsize::new(0),
+    most: AtomicUsize::new(0),
+};
 
 /// What mapping `aggregates` synthetic aggregates holds, beyond the domain model:
 /// the logical model once returned, and the most held at once while mapping.
@@ -68,11 +64,10 @@ fn map_of(aggregates: usize) -> (usize, usize) {
     let text = cosmap_domain::synthetic::json(aggregates);
     let model = cosmap_domain::from_slice(text.as_bytes(), None).expect("a valid synthetic model");
     drop(text);
-    let before = LIVE.load(Ordering::Relaxed);
-    PEAK.store(before, Ordering::Relaxed);
+    let (before, _) = COUNTING.held_and_most();
     let logical = cosmap_mapper::map(&model, &cosmap_mapper::Options::default());
-    let held = LIVE.load(Ordering::Relaxed) - before;
-    let most = PEAK.load(Ordering::Relaxed) - before;
+    let (after, most) = COUNTING.held_and_most();
+    let (held, most) = (after - before, most - before);
     assert!(logical.containers.len() >= aggregates / 10, "a container per aggregate");
     (held, most)
 }
