@@ -227,7 +227,7 @@ fn attribute(p: &Property) -> Value {
     if let Some(text) = &p.description {
         schema.insert("description".into(), crate::rust::one_line(text).into());
     }
-    if let Some(value) = &p.default {
+    if let Some(value) = p.default.as_deref() {
         schema.insert("default".into(), value.clone());
     }
     Value::Object(schema)

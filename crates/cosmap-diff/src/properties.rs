@@ -143,7 +143,7 @@ fn attributes(col: &mut Collector<'_>, here: Here<'_>, old: &[Property], new: &[
                 ty: n.ty,
                 optional: n.optional,
                 many: n.many,
-                default: n.default.clone(),
+                default: n.default.as_deref().cloned(),
                 queried: col.queried(&at),
             };
             here.push(col, at, kind);
@@ -153,7 +153,7 @@ fn attributes(col: &mut Collector<'_>, here: Here<'_>, old: &[Property], new: &[
             here.push(col, at.clone(), ChangeKind::PropertyRetyped { old: o.ty, new: n.ty });
         }
         let required = |col: &Collector<'_>| ChangeKind::BecameRequired {
-            default: n.default.clone(),
+            default: n.default.as_deref().cloned(),
             queried: col.queried(&at),
         };
         presence(col, here, &at, [(o.many, o.optional), (n.many, n.optional)], required);
@@ -164,8 +164,8 @@ fn attributes(col: &mut Collector<'_>, here: Here<'_>, old: &[Property], new: &[
         let became_required = o.optional && !n.optional;
         if (had_default || has_default) && o.default != n.default && !became_required {
             let kind = ChangeKind::DefaultChanged {
-                old: o.default.clone(),
-                new: n.default.clone(),
+                old: o.default.as_deref().cloned(),
+                new: n.default.as_deref().cloned(),
                 optional: n.optional,
             };
             here.push(col, at, kind);

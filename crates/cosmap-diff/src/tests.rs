@@ -416,7 +416,7 @@ fn a_copy_added_is_a_back_fill_of_its_source() {
     let copy = cosmap_mapper::DocumentType {
         name: "Order".into(),
         role: Role::Copy,
-        copy_of: Some(cosmap_mapper::CopyOf {
+        copy_of: Some(Box::new(cosmap_mapper::CopyOf {
             container: "Order".into(),
             document_type: "Order".into(),
             partition_key_from: cosmap_mapper::operations::PropertyPath::new(["customer", "id"]),
@@ -430,7 +430,7 @@ fn a_copy_added_is_a_back_fill_of_its_source() {
             },
             serves: "orders of a customer".into(),
             newest: None,
-        }),
+        })),
         ..order
     };
     let d = with_in_customer(&old, &mut new, copy);

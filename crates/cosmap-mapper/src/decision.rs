@@ -1,6 +1,8 @@
 //! The decision trace: every choice the mapper makes, the rule behind it and the
 //! evidence that tipped it, so `cosmap model` can explain the logical model.
 
+use std::sync::Arc;
+
 use serde::Serialize;
 use serde_json::Value;
 
@@ -142,9 +144,10 @@ pub struct Decision {
 /// The figures that tipped a decision, by name, in name order; read like a map
 /// (`evidence["bound"]`, `evidence.get("bound")`, `evidence.iter()`) and written as a
 /// JSON object. Kept as a sorted list: a decision holds a handful, a map's node takes
-/// about 600 bytes whatever it holds, and a large model keeps tens of thousands.
+/// about 600 bytes whatever it holds, and a large model keeps tens of thousands. Its
+/// names are the mapper's own words (`&'static str`: no copy of each per decision).
 #[derive(Clone, Default, PartialEq)]
-pub struct Evidence(Vec<(String, Value)>);
+pub struct Evidence(Vec<(&'static str, Value)>);
 
 impl Evidence {
     /// The figure called `name`, if recorded.
@@ -158,8 +161,8 @@ impl Evidence {
     }
 
     /// Each figure with its name, in name order.
-    pub fn iter(&self) -> impl Iterator<Item = (&String, &Value)> {
-        self.0.iter().map(|(name, value)| (name, value))
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &Value)> {
+        self.0.iter().map(|(name, value)| (*name, value))
     }
 
     /// How many figures are recorded.
@@ -173,16 +176,16 @@ impl Evidence {
     }
 
     /// Records `value` as the figure called `name`, replacing one recorded before.
-    fn insert(&mut self, name: &str, value: Value) {
+    fn insert(&mut self, name: &'static str, value: Value) {
         match self.place(name) {
             Ok(i) => self.0[i].1 = value,
-            Err(i) => self.0.insert(i, (name.to_string(), value)),
+            Err(i) => self.0.insert(i, (name, value)),
         }
     }
 
     /// Where `name` is, or would go.
     fn place(&self, name: &str) -> Result<usize, usize> {
-        self.0.binary_search_by(|(n, _)| n.as_str().cmp(name))
+        self.0.binary_search_by(|(n, _)| (*n).cmp(name))
     }
 }
 
@@ -197,12 +200,14 @@ impl std::ops::Index<&str> for Evidence {
 }
 
 impl<'a> IntoIterator for &'a Evidence {
-    type Item = (&'a String, &'a Value);
-    type IntoIter =
-        std::iter::Map<std::slice::Iter<'a, (String, Value)>, fn(&'a (String, Value)) -> (&'a String, &'a Value)>;
+    type Item = (&'a str, &'a Value);
+    type IntoIter = std::iter::Map<
+        std::slice::Iter<'a, (&'static str, Value)>,
+        fn(&'a (&'static str, Value)) -> (&'a str, &'a Value),
+    >;
 
     fn into_iter(self) -> Self::IntoIter {
-        self.0.iter().map(|(name, value)| (name, value))
+        self.0.iter().map(|(name, value)| (*name, value))
     }
 }
 
@@ -220,10 +225,13 @@ impl Serialize for Evidence {
     }
 }
 
-/// Collects decisions while mapping.
+/// Collects decisions while mapping. Each decision is shared between the copies of
+/// the trace (the search keeps the trace it started from, to run again from there):
+/// a copy is a list of pointers, and a decision is copied only when one of them
+/// changes it.
 #[derive(Debug, Default, Clone)]
 pub(crate) struct Trace {
-    decisions: Vec<Decision>,
+    decisions: Vec<Arc<Decision>>,
 }
 
 impl Trace {
@@ -235,30 +243,40 @@ impl Trace {
         outcome: impl Into<String>,
         reason: impl Into<String>,
     ) -> &mut Decision {
-        self.decisions.push(Decision {
+        // The decision before is written: it keeps no spare room while the map goes on.
+        if let Some(before) = self.decisions.last_mut().and_then(Arc::get_mut) {
+            before.compact();
+        }
+        self.decisions.push(Arc::new(Decision {
             rule,
             subject: subject.into(),
             outcome: outcome.into(),
             reason: reason.into(),
             evidence: Evidence::default(),
-        });
-        self.decisions.last_mut().expect("just pushed")
+        }));
+        self.last_mut().expect("just pushed")
     }
 
-    /// The decision recorded last.
+    /// The decision recorded last (copied first when another trace shares it).
     pub fn last_mut(&mut self) -> Option<&mut Decision> {
-        self.decisions.last_mut()
+        self.decisions.last_mut().map(Arc::make_mut)
     }
 
     /// The decisions recorded so far, in order.
-    pub fn decisions(&self) -> &[Decision] {
-        &self.decisions
+    pub fn decisions(&self) -> impl Iterator<Item = &Decision> {
+        self.decisions.iter().map(|d| &**d)
     }
 
     /// Keeps the decisions `keep` says to keep, each changed as it leaves it (a
-    /// decision a later weighing overturned, rewritten).
-    pub fn retain_mut(&mut self, keep: impl FnMut(&mut Decision) -> bool) {
-        self.decisions.retain_mut(keep);
+    /// decision a later weighing overturned, rewritten; copied first when another
+    /// trace shares it).
+    pub fn retain_mut(&mut self, mut keep: impl FnMut(&mut Decision) -> bool) {
+        self.decisions.retain_mut(|d| keep(Arc::make_mut(d)));
+    }
+
+    /// Keeps the decisions `keep` says to keep, unchanged.
+    pub fn retain(&mut self, mut keep: impl FnMut(&Decision) -> bool) {
+        self.decisions.retain(|d| keep(d));
     }
 
     /// Records `other`'s decisions after this trace's, in their order.
@@ -268,7 +286,10 @@ impl Trace {
 
     /// The decisions grouped by rule, in the order made within each rule.
     pub fn finish(self) -> Vec<Decision> {
-        by_rule(self.decisions)
+        let mut decisions = by_rule(self.decisions.into_iter().map(Arc::unwrap_or_clone).collect());
+        decisions.iter_mut().for_each(Decision::compact);
+        decisions.shrink_to_fit();
+        decisions
     }
 }
 
@@ -310,9 +331,19 @@ fn by_rule(mut decisions: Vec<Decision>) -> Vec<Decision> {
 
 impl Decision {
     /// Adds one piece of evidence.
-    pub fn with(&mut self, name: &str, value: impl Into<Value>) -> &mut Self {
+    pub fn with(&mut self, name: &'static str, value: impl Into<Value>) -> &mut Self {
         self.evidence.insert(name, value.into());
         self
+    }
+
+    /// Lets go of the room its texts and evidence were grown with and no longer use
+    /// (a formatted text reserves about twice its literal parts): a large model keeps
+    /// tens of thousands of decisions.
+    fn compact(&mut self) {
+        self.subject.shrink_to_fit();
+        self.outcome.shrink_to_fit();
+        self.reason.shrink_to_fit();
+        self.evidence.0.shrink_to_fit();
     }
 }
 
@@ -345,9 +376,9 @@ mod tests {
         for (i, rule) in rules.iter().enumerate() {
             trace.record(*rule, format!("s{i}"), "o", "r");
         }
-        let mut expected = trace.decisions.clone();
+        let mut expected: Vec<Decision> = trace.decisions().cloned().collect();
         expected.sort_by_key(|d| d.rule);
-        assert_eq!(by_rule(trace.decisions.clone()), expected);
+        assert_eq!(by_rule(trace.decisions().cloned().collect()), expected);
         assert_eq!(trace.finish(), expected);
         assert_eq!(by_rule(expected.clone()), expected);
         assert_eq!(by_rule(Vec::new()), Vec::new());
@@ -370,7 +401,9 @@ mod tests {
         ]
         .into();
         let e = &d.evidence;
-        assert_eq!(e.iter().collect::<Vec<_>>(), map.iter().collect::<Vec<_>>());
+        let names = |pairs: Vec<(&str, &Value)>| pairs.into_iter().map(|(n, v)| (n.to_string(), v.clone())).collect();
+        let pairs: Vec<(String, Value)> = names(e.iter().collect());
+        assert_eq!(pairs, names(map.iter().map(|(n, v)| (n.as_str(), v)).collect()));
         assert_eq!(e["max"], 7);
         assert_eq!(e.get("cardinality"), map.get("cardinality"));
         assert_eq!(e.get("min"), None);

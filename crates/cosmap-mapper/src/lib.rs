@@ -578,7 +578,6 @@ impl CopyWeighing<'_> {
     ) -> Option<(Vec<Container>, optimise::Priced, decision::Trace)> {
         let mut kept: BTreeSet<String> = made
             .decisions()
-            .iter()
             .filter(|d| d.rule == Rule::Copy && d.outcome.starts_with("copy ") && d.evidence.get("pinned").is_none())
             .map(|d| d.subject.clone())
             .collect();
@@ -677,7 +676,6 @@ fn copies_again(
 ) -> Option<optimise::Priced> {
     let refused_priced = trace
         .decisions()
-        .iter()
         .any(|d| d.rule == Rule::Copy && d.outcome == "no copy" && d.evidence.get("readRuSaved").is_some());
     if !refused_priced {
         return priced;
@@ -691,12 +689,11 @@ fn copies_again(
     }
     let made: std::collections::BTreeSet<String> = again
         .decisions()
-        .iter()
         .filter(|d| d.rule == Rule::Copy && d.outcome.starts_with("copy "))
         .map(|d| d.subject.clone())
         .collect();
-    trace.retain_mut(|d| !(d.rule == Rule::Copy && made.contains(&d.subject)));
-    again.retain_mut(|d| match d.rule {
+    trace.retain(|d| !(d.rule == Rule::Copy && made.contains(&d.subject)));
+    again.retain(|d| match d.rule {
         Rule::Copy => made.contains(&d.subject),
         Rule::CopySource => true,
         _ => false,

@@ -253,10 +253,10 @@ pub struct DocumentType {
     pub containment: Option<Containment>,
     /// For copies: what is copied and how it is kept in sync.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub copy_of: Option<CopyOf>,
+    pub copy_of: Option<Box<CopyOf>>,
     /// For uniqueness claims: whose attribute value the document claims.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub claim_of: Option<ClaimOf>,
+    pub claim_of: Option<Box<ClaimOf>>,
     /// What its element is, from the model.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
@@ -266,7 +266,7 @@ pub struct DocumentType {
     pub computed: Vec<ComputedValue>,
     /// For a bucket (`bucket`): which children it holds and by which window.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub bucket: Option<BucketOf>,
+    pub bucket: Option<Box<BucketOf>>,
     /// Estimated typical size in bytes, when the model gives sizes: the declared
     /// `avgSizeBytes` plus embedded value objects, lists at their typical length
     /// (`avg`, else `max`). Costs and storage use it; MR4's size check uses the bound.
@@ -362,7 +362,7 @@ pub struct Property {
     /// What a document written without it reads as, from the model (a required single
     /// value added after documents were written).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub default: Option<serde_json::Value>,
+    pub default: Option<Box<serde_json::Value>>,
 }
 
 /// What an embedded object is.
@@ -400,7 +400,7 @@ pub struct Embedded {
     pub references: Vec<Reference>,
     /// For a subset (`subset`): which documents it copies and how it stays current.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub subset: Option<SubsetOf>,
+    pub subset: Option<Box<SubsetOf>>,
     /// What the embedded element is, from the model.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
@@ -477,7 +477,7 @@ pub struct Reference {
     /// The target's attributes stored beside `id` and `partitionKey`
     /// (`extendedReference`): only those the access patterns read through it.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub extended: Option<ExtendedReference>,
+    pub extended: Option<Box<ExtendedReference>>,
     /// For a tree's ancestors list (`treeAncestors`): the parent link it follows up,
     /// root first. The list's entries are extended references (`extended`).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -653,7 +653,7 @@ impl Property {
             unique: false,
             sensitive: a.sensitive,
             description: a.description.clone(),
-            default: a.default.clone(),
+            default: a.default.clone().map(Box::new),
         }
     }
 

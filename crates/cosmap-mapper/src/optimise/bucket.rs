@@ -451,13 +451,13 @@ fn bucket_of(d: &DocumentType, k: &Candidate) -> DocumentType {
             k.time
         )),
         computed: Vec::new(),
-        bucket: Some(BucketOf {
+        bucket: Some(Box::new(BucketOf {
             element: d.source.clone(),
             time: k.time.clone(),
             window: k.window,
             items,
             typical_items: k.typical_items,
-        }),
+        })),
         estimated_size_bytes: Some(k.typical_items * k.item_bytes + 200.0),
         ..d.clone()
     }

@@ -300,7 +300,7 @@ fn make(
     while target.document_types.iter().any(|d| d.name == copy.name) {
         copy.name.push_str("Copy");
     }
-    copy.copy_of = Some(CopyOf {
+    copy.copy_of = Some(Box::new(CopyOf {
         container: source_name.clone(),
         sync: SyncPlan::copy(
             &source_name,
@@ -315,7 +315,7 @@ fn make(
         partition_key_from,
         serves: pattern.name.clone(),
         newest: None,
-    });
+    }));
     copy.role = Role::Copy;
     copy.partition_key_property = pk.clone();
     copy.sub_partition_key_properties = Vec::new();

@@ -180,7 +180,13 @@ fn embedded(
     trace: &mut Trace,
 ) -> Vec<Container> {
     let mut containers = containers.to_vec();
+    // A container none of whose documents refers to them, nor is a copy, keeps its
+    // document types as they are, shared with the design before (not copied).
+    let touched = |d: &DocumentType| d.copy_of.is_some() || refers(elements, &d.references, &d.embedded);
     for container in containers.iter_mut() {
+        if !container.document_types.iter().any(touched) {
+            continue;
+        }
         for doc in container.document_types.make_mut() {
             let subject = if doc.role == Role::Copy {
                 format!("{}.{}", container.name, doc.name)
@@ -237,6 +243,13 @@ fn follow_snapshot(model: &DomainModel, container: &str, doc: &mut DocumentType,
         ),
     );
     of.partition_key_from = from;
+}
+
+/// Whether a reference among `references`, or inside `embedded`, becomes a snapshot
+/// of one of `elements` (what [`rewrite`] replaces).
+fn refers(elements: &BTreeSet<String>, references: &[Reference], embedded: &[Embedded]) -> bool {
+    references.iter().any(|r| elements.contains(&r.target) && !r.optional)
+        || embedded.iter().any(|e| refers(elements, &e.references, &e.embedded))
 }
 
 fn rewrite(

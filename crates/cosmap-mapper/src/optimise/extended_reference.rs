@@ -270,10 +270,10 @@ fn extended(model: &DomainModel, containers: &[Container], candidates: &[Candida
                     continue;
                 };
                 // No sync of its own: the copy's sync brings the holder's new values.
-                r.extended = Some(ExtendedReference {
+                r.extended = Some(Box::new(ExtendedReference {
                     attributes: attributes.clone(),
                     sync: None,
-                });
+                }));
                 d.estimated_size_bytes = d.estimated_size_bytes.map(|b| b + extra);
             }
         }
@@ -290,10 +290,10 @@ fn extended(model: &DomainModel, containers: &[Container], candidates: &[Candida
                     }
                     _ => None,
                 };
-                r.extended = Some(ExtendedReference {
+                r.extended = Some(Box::new(ExtendedReference {
                     attributes: attributes.clone(),
                     sync,
-                });
+                }));
                 d.estimated_size_bytes = d.estimated_size_bytes.map(|b| b + extra);
             }
         }

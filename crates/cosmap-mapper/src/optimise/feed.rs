@@ -293,7 +293,7 @@ fn feed_of(source: &Container, doc: &DocumentType, pattern: &AccessPattern, feed
     feed.containment = None;
     feed.claim_of = None;
     let key_from = PropertyPath::new(["type"]);
-    feed.copy_of = Some(CopyOf {
+    feed.copy_of = Some(Box::new(CopyOf {
         container: source.name.clone(),
         document_type: doc.name.clone(),
         sync: SyncPlan::feed(
@@ -308,7 +308,7 @@ fn feed_of(source: &Container, doc: &DocumentType, pattern: &AccessPattern, feed
         partition_key_from: key_from,
         serves: pattern.name.clone(),
         newest: pattern.limit,
-    });
+    }));
     feed
 }
 
@@ -325,7 +325,6 @@ pub(crate) fn again(
 ) -> Option<Priced> {
     let refused_priced = trace
         .decisions()
-        .iter()
         .any(|d| d.rule == Rule::Feed && d.outcome == "no feed" && d.evidence.get("workloadRuPerSecond").is_some());
     if !refused_priced {
         return priced;
@@ -334,12 +333,11 @@ pub(crate) fn again(
     let after = run(&mut again, priced);
     let made: std::collections::BTreeSet<String> = again
         .decisions()
-        .iter()
         .filter(|d| d.rule == Rule::Feed && d.outcome != "no feed")
         .map(|d| d.subject.clone())
         .collect();
-    trace.retain_mut(|d| !(d.rule == Rule::Feed && made.contains(&d.subject)));
-    again.retain_mut(|d| match d.rule {
+    trace.retain(|d| !(d.rule == Rule::Feed && made.contains(&d.subject)));
+    again.retain(|d| match d.rule {
         Rule::Feed => made.contains(&d.subject),
         Rule::CopySource => !made.is_empty(),
         _ => false,

@@ -79,14 +79,12 @@ pub(crate) fn record_unanswered(model: &DomainModel, trace: &mut Trace) {
         let rule = rule_of(pin.optimisation);
         let answered = trace
             .decisions()
-            .iter()
             .any(|d| d.rule == rule && d.subject == pin.subject && d.evidence.get("pinned").is_some());
         if answered {
             continue;
         }
         let mut candidates: Vec<String> = trace
             .decisions()
-            .iter()
             .filter(|d| d.rule == rule)
             .map(|d| format!("`{}`", d.subject))
             .collect();

@@ -127,7 +127,6 @@ fn drop_pass(
     let pinned = |trace: &Trace, (rule, subject): &(Rule, String)| {
         trace
             .decisions()
-            .iter()
             .any(|d| d.rule == *rule && d.subject == *subject && d.evidence.contains_key("pinned"))
     };
     for candidate in kept.clone() {
@@ -283,7 +282,7 @@ mod tests {
         // `a` pays alone (80 against 100); `b`, made after it, pays more (60), and
         // without `a` more still (50): `a` is dropped, and the design is `b`'s.
         let cost = |trace: &Trace| {
-            let has = |s: &str| trace.decisions().iter().any(|d| d.subject == s && d.outcome == "made");
+            let has = |s: &str| trace.decisions().any(|d| d.subject == s && d.outcome == "made");
             match (has("a"), has("b")) {
                 (true, true) => 60.0,
                 (true, false) => 80.0,
@@ -304,7 +303,6 @@ mod tests {
         assert_eq!(left.map(|p| p.total()), Some(50.0));
         let outcomes: Vec<(&str, &str)> = trace
             .decisions()
-            .iter()
             .map(|d| (d.subject.as_str(), d.outcome.as_str()))
             .collect();
         assert_eq!(outcomes, [("b", "made"), ("a", "dropped by the search")]);

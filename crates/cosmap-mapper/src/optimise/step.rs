@@ -151,8 +151,8 @@ pub(crate) fn again(
         return after;
     }
     let new = |d: &crate::decision::Decision| d.rule == rule && new.contains(d.subject.as_str());
-    trace.retain_mut(|d| !new(d));
-    again.retain_mut(|d| d.rule != rule || new(d));
+    trace.retain(|d| !new(d));
+    again.retain(|d| d.rule != rule || new(d));
     trace.append(again);
     after
 }

@@ -244,14 +244,14 @@ fn subset_of(
             .filter(|r| r.target != pd.source)
             .cloned()
             .collect(),
-        subset: Some(SubsetOf {
+        subset: Some(Box::new(SubsetOf {
             container: cc.name.clone(),
             document_type: cd.name.clone(),
             newest,
             sort: p.sort.clone(),
             serves: p.name.clone(),
             kept,
-        }),
+        })),
     }
 }
 

@@ -313,10 +313,10 @@ fn with_ancestors(model: &DomainModel, containers: &[Container], candidates: &[C
                 name,
                 many: true,
                 optional: false,
-                extended: Some(ExtendedReference {
+                extended: Some(Box::new(ExtendedReference {
                     attributes: attributes.clone(),
                     sync,
-                }),
+                })),
                 ancestry: Some(Ancestry {
                     parent: c.parent.clone(),
                     max: c.max,

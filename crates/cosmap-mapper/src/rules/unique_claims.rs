@@ -157,11 +157,11 @@ fn claim(c: &Container, d: &DocumentType, a: &Property) -> DocumentType {
         description: None,
         computed: Vec::new(),
         bucket: None,
-        claim_of: Some(ClaimOf {
+        claim_of: Some(Box::new(ClaimOf {
             container: c.name.clone(),
             document_type: d.name.clone(),
             attribute: a.name.clone(),
-        }),
+        })),
         estimated_size_bytes: Some(CLAIM_BYTES),
     }
 }

@@ -291,7 +291,7 @@ pub(super) fn claims_of<'c>(
         .copied()
         .flat_map(|k| k.document_types.iter().map(move |d| (k, d)))
         .filter_map(move |(k, d)| {
-            let of = d.claim_of.as_ref()?;
+            let of = d.claim_of.as_deref()?;
             (of.container == container && of.document_type == document_type).then_some((k, d, of))
         })
 }
