@@ -674,10 +674,7 @@ fn copies_again(
     trace: &mut decision::Trace,
     priced: Option<optimise::Priced>,
 ) -> Option<optimise::Priced> {
-    let refused_priced = trace
-        .decisions()
-        .any(|d| d.rule == Rule::Copy && d.outcome == "no copy" && d.evidence.get("readRuSaved").is_some());
-    if !refused_priced {
+    if !optimise::refused_priced(trace, Rule::Copy, "no copy", "readRuSaved") {
         return priced;
     }
     let mut design = Cow::Borrowed(&containers[..]);
@@ -687,18 +684,7 @@ fn copies_again(
     if !changed || !cheaper {
         return priced;
     }
-    let made: std::collections::BTreeSet<String> = again
-        .decisions()
-        .filter(|d| d.rule == Rule::Copy && d.outcome.starts_with("copy "))
-        .map(|d| d.subject.clone())
-        .collect();
-    trace.retain(|d| !(d.rule == Rule::Copy && made.contains(&d.subject)));
-    again.retain(|d| match d.rule {
-        Rule::Copy => made.contains(&d.subject),
-        Rule::CopySource => true,
-        _ => false,
-    });
-    trace.append(again);
+    optimise::replace_made(trace, again, Rule::Copy, |outcome| outcome.starts_with("copy "));
     let design = design.into_owned();
     *containers = Arc::new(design);
     Some(with)

@@ -242,12 +242,7 @@ fn keeping(
 fn computed(containers: &[Container], candidates: &[Candidate]) -> Vec<Container> {
     let mut out = containers.to_vec();
     for c in candidates {
-        let parent = out.iter_mut().find(|k| k.name == c.parent_container).and_then(|k| {
-            k.document_types
-                .make_mut()
-                .iter_mut()
-                .find(|d| d.name == c.parent_document)
-        });
+        let parent = super::document_mut(&mut out, &c.parent_container, &c.parent_document);
         if let Some(d) = parent {
             d.computed.push(ComputedValue {
                 name: c.name.clone(),

@@ -323,25 +323,11 @@ pub(crate) fn again(
     priced: Option<Priced>,
     run: impl FnOnce(&mut Trace, Option<Priced>) -> Option<Priced>,
 ) -> Option<Priced> {
-    let refused_priced = trace
-        .decisions()
-        .any(|d| d.rule == Rule::Feed && d.outcome == "no feed" && d.evidence.get("workloadRuPerSecond").is_some());
-    if !refused_priced {
+    if !super::refused_priced(trace, Rule::Feed, "no feed", "workloadRuPerSecond") {
         return priced;
     }
     let mut again = Trace::default();
     let after = run(&mut again, priced);
-    let made: std::collections::BTreeSet<String> = again
-        .decisions()
-        .filter(|d| d.rule == Rule::Feed && d.outcome != "no feed")
-        .map(|d| d.subject.clone())
-        .collect();
-    trace.retain(|d| !(d.rule == Rule::Feed && made.contains(&d.subject)));
-    again.retain(|d| match d.rule {
-        Rule::Feed => made.contains(&d.subject),
-        Rule::CopySource => !made.is_empty(),
-        _ => false,
-    });
-    trace.append(again);
+    super::replace_made(trace, again, Rule::Feed, |outcome| outcome != "no feed");
     after
 }

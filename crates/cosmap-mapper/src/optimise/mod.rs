@@ -11,7 +11,7 @@ use cosmap_domain::{AccessKind, DomainModel, PinChoice};
 
 use crate::cost::design::Design;
 use crate::cost::{facts, Consistency};
-use crate::decision::Trace;
+use crate::decision::{Rule, Trace};
 use crate::logical_model::{Container, DocumentType, Role};
 use crate::operations::Operation;
 
@@ -462,6 +462,43 @@ pub(crate) fn home<'c>(containers: &'c [Container], element: &str) -> Option<(&'
             .find(|d| d.source == element && matches!(d.role, Role::Root | Role::Entity))?;
         Some((c, d))
     })
+}
+
+/// The document type `document` of container `container`, to change (its container's
+/// list copied first when another design shares it).
+pub(crate) fn document_mut<'c>(
+    containers: &'c mut [Container],
+    container: &str,
+    document: &str,
+) -> Option<&'c mut DocumentType> {
+    let c = containers.iter_mut().find(|k| k.name == container)?;
+    c.document_types.make_mut().iter_mut().find(|d| d.name == document)
+}
+
+/// Whether round one refused a candidate of `rule` (outcome `refused`) that it priced
+/// (its evidence has `figure`): only then can running the step again make one.
+pub(crate) fn refused_priced(trace: &Trace, rule: Rule, refused: &str, figure: &str) -> bool {
+    trace
+        .decisions()
+        .any(|d| d.rule == rule && d.outcome == refused && d.evidence.get(figure).is_some())
+}
+
+/// Round one's decisions on `rule` replaced by those `again` made anew (an outcome
+/// `made` accepts), with `again`'s copy sources when it made any: how a step run
+/// again on a later design keeps what it now makes.
+pub(crate) fn replace_made(trace: &mut Trace, mut again: Trace, rule: Rule, made: impl Fn(&str) -> bool) {
+    let made: BTreeSet<String> = again
+        .decisions()
+        .filter(|d| d.rule == rule && made(&d.outcome))
+        .map(|d| d.subject.clone())
+        .collect();
+    trace.retain(|d| !(d.rule == rule && made.contains(&d.subject)));
+    again.retain(|d| match d.rule {
+        r if r == rule => made.contains(&d.subject),
+        Rule::CopySource => !made.is_empty(),
+        _ => false,
+    });
+    trace.append(again);
 }
 
 /// Whether some copy or feed copies `d`'s documents (of container `c`).

@@ -308,12 +308,7 @@ fn subsets(containers: &[Container], candidates: &[Candidate]) -> Vec<Container>
             })
             .and_then(|d| d.estimated_size_bytes)
             .unwrap_or(DEFAULT_ITEM_BYTES);
-        let parent = out.iter_mut().find(|k| k.name == c.parent_container).and_then(|k| {
-            k.document_types
-                .make_mut()
-                .iter_mut()
-                .find(|d| d.name == c.parent_document)
-        });
+        let parent = super::document_mut(&mut out, &c.parent_container, &c.parent_document);
         if let Some(d) = parent {
             let newest = c.embedded.max.unwrap_or_default() as f64;
             d.estimated_size_bytes = d.estimated_size_bytes.map(|b| b + newest * child_bytes);
