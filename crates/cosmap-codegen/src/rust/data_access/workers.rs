@@ -121,15 +121,14 @@ pub(super) fn rewriting_worker(
         sql: format!("{sql:?}"),
         parameters: sql_parameters(parameters),
         single: query.partition_key().is_some(),
-        attributes: format!("&[{}]", quoted(&attributes)),
-        keys: format!("&[{}]", quoted(&keys)),
+        attributes,
+        keys,
     })
 }
 
-/// `&["@a", "@b"]`: a query's parameters as the runtime binds them.
-pub(super) fn sql_parameters(parameters: &[String]) -> String {
-    let names: Vec<String> = parameters.iter().map(|p| format!("@{p}")).collect();
-    format!("&[{}]", quoted(&names))
+/// `@a`, `@b`: a query's parameters as the runtime binds them.
+pub(super) fn sql_parameters(parameters: &[String]) -> Vec<String> {
+    parameters.iter().map(|p| format!("@{p}")).collect()
 }
 
 /// The worker that keeps `d`'s count or subset `property` current from its children's
@@ -191,7 +190,7 @@ pub(super) fn kept_worker(
         single: query.partition_key().is_some(),
         count: subset.is_none(),
         identity,
-        kept: format!("&[{}]", quoted(&kept)),
+        kept,
     })
 }
 
