@@ -334,10 +334,7 @@ fn sends(p: &PatternView) -> String {
         return unquoted(&q.sql);
     }
     if let Some(r) = &p.point_read {
-        let (key, id) = (
-            r.key.as_ref().map(KeyView::listed),
-            r.id.as_ref().map(ValueView::listed),
-        );
+        let (key, id) = (r.key.as_ref().map(listed_key), r.id.as_ref().map(listed));
         let (key, id) = (key.unwrap_or_default(), id.unwrap_or_default());
         return format!("point read of {} at {key}, id {id}", r.document);
     }
@@ -348,6 +345,24 @@ fn sends(p: &PatternView) -> String {
         .filter(|l| l.split_once(". ").is_some_and(|(n, _)| n.parse::<usize>().is_ok()))
         .collect();
     numbered.join(" ")
+}
+
+/// A key's or an id's value as the listing shows it: the parameter or the constant.
+fn listed(value: &ValueView) -> String {
+    value
+        .param
+        .clone()
+        .or_else(|| value.constant.clone())
+        .unwrap_or_default()
+}
+
+/// A partition key as the listing shows it (`(tenant, id)` for a tuple).
+fn listed_key(key: &KeyView) -> String {
+    let levels: Vec<String> = key.levels.iter().map(listed).collect();
+    match key.tuple {
+        true => format!("({})", levels.join(", ")),
+        false => levels.join(", "),
+    }
 }
 
 /// Who enforces each unique value of `model`: a unique key of its container, or claims

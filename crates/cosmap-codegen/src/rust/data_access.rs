@@ -6,6 +6,7 @@
 use std::collections::BTreeSet;
 
 mod aggregate_write;
+mod claims;
 mod follow;
 mod parts;
 mod read;
@@ -13,7 +14,7 @@ mod repository;
 mod workers;
 mod write;
 
-pub use aggregate_write::WrittenParamView;
+use claims::{change_feed_sources, claim_set_of, claim_sets};
 use follow::{follow, followed};
 use parts::Names;
 use read::pattern;
@@ -268,10 +269,96 @@ pub struct PatternView {
     /// it returns an `Option` of it.
     pub at_most_one: bool,
     /// A write of several documents of one aggregate (an order and its tickets).
-    pub aggregate_write: Option<aggregate_write::AggregateWriteView>,
+    pub aggregate_write: Option<AggregateWriteView>,
     /// For a query that may return many documents: the type of its items, which its
     /// `…_page` method returns a page of at a time, with the SDK's continuation token.
     pub page: Option<String>,
+}
+
+/// The body of an aggregate's write: the documents it is given, and each request it
+/// sends in the plan's order.
+#[derive(Debug, Serialize)]
+pub struct AggregateWriteView {
+    /// One parameter per element written (the first's key names the first batch's partition).
+    pub params: Vec<WrittenParamView>,
+    /// Each request it sends, in the plan's order.
+    pub steps: Vec<StepView>,
+    /// Whether it claims or releases values.
+    pub claims: bool,
+}
+
+/// A parameter of an aggregate's write: the documents of one element it writes.
+#[derive(Debug, Serialize)]
+pub struct WrittenParamView {
+    /// The parameter (`order`, or `tickets` when the start holds several).
+    pub ident: String,
+    /// Their document type's path (`super::order::Ticket`).
+    pub document: String,
+    /// A slice of them, else one.
+    pub several: bool,
+    /// Taken mutably (a create or a replace sets their etags), else shared (a delete).
+    pub mutable: bool,
+}
+
+/// The documents of a parameter a step goes over, and how it takes them: `replace`
+/// mutably (to set their etags), `create` shared, `delete` as given (shared).
+#[derive(Debug, Clone, Serialize)]
+pub struct DocumentsView {
+    /// The parameter.
+    pub ident: String,
+    /// Whether it is a slice.
+    pub several: bool,
+    /// How: `create`, `replace` or `delete`.
+    pub taken: &'static str,
+}
+
+/// One request an aggregate's write sends.
+#[derive(Debug, Serialize)]
+pub struct StepView {
+    /// Its comment (`1. create TicketCodeClaim in `UniqueClaims`: …`).
+    pub line: String,
+    /// The documents it is sent for.
+    pub documents: DocumentsView,
+    /// The claim function of a claim, or of a release.
+    pub claim: Option<String>,
+    /// The claim function of a release.
+    pub release: Option<String>,
+    /// A write of the documents in the batch being made.
+    pub write: Option<StepWriteView>,
+}
+
+/// Each document's operation in the batch (`create`, `replace` at its etag, `delete`),
+/// and the batch sent after the last write into it.
+#[derive(Debug, Serialize)]
+pub struct StepWriteView {
+    /// The write: `create`, `replace` or `delete`.
+    pub kind: &'static str,
+    /// Whether each operation takes the document's JSON (all but a delete).
+    pub body: bool,
+    /// After the last write into a batch: the batch sent.
+    pub send: Option<SendView>,
+}
+
+/// A transactional batch sent: in the partition of parameter `first`'s key, in the
+/// container whose `Database` field and handle are `field` and `handle`.
+#[derive(Debug, Serialize)]
+pub struct SendView {
+    /// Its comment.
+    pub line: String,
+    /// The parameter whose partition key names the batch's partition.
+    pub first: String,
+    /// Its container's `Database` field.
+    pub field: String,
+    /// Its container's handle type.
+    pub handle: String,
+    /// The element whose partition it writes (`Order`), for errors.
+    pub aggregate: String,
+    /// The documents that take its etags, in its order.
+    pub etags: Vec<DocumentsView>,
+    /// Whether claims are made (a failed batch releases them).
+    pub claims: bool,
+    /// The claim documents' types whose claims are kept once it is written.
+    pub keep: Vec<String>,
 }
 
 /// An append of an item to the bucket of its window.
@@ -425,40 +512,6 @@ pub struct ValueView {
     pub constant: Option<String>,
 }
 
-impl ValueView {
-    /// Parameter `ident`'s value.
-    fn param(ident: &str) -> Self {
-        ValueView {
-            param: Some(ident.to_string()),
-            constant: None,
-        }
-    }
-
-    /// Constant `value`.
-    fn constant(value: &str) -> Self {
-        ValueView {
-            param: None,
-            constant: Some(format!("{value:?}")),
-        }
-    }
-
-    /// The parameter's identifier or the constant, as the API listing shows it.
-    pub fn listed(&self) -> String {
-        self.param.clone().or_else(|| self.constant.clone()).unwrap_or_default()
-    }
-}
-
-impl KeyView {
-    /// Its values, as the API listing shows them (`(tenant, id)` for a tuple).
-    pub fn listed(&self) -> String {
-        let levels: Vec<String> = self.levels.iter().map(ValueView::listed).collect();
-        match self.tuple {
-            true => format!("({})", levels.join(", ")),
-            false => levels.join(", "),
-        }
-    }
-}
-
 /// A partition key value made of a method's text values: one per level of the key,
 /// each an owned `String`; a tuple of them when there are several.
 #[derive(Debug, Serialize)]
@@ -525,12 +578,12 @@ pub struct QueryView {
 /// every bound, in time order, at most `limit`.
 #[derive(Debug, Serialize)]
 pub struct BucketsView {
+    /// The bounds on the items' time.
+    pub bounds: Vec<BoundView>,
     /// The buckets' list property.
     pub items: String,
     /// The items' date-time property.
     pub time: String,
-    /// The bounds on the items' time.
-    pub bounds: Vec<BoundView>,
     /// Whether the newest come first.
     pub newest_first: bool,
     /// How many at most (none: every one).
@@ -645,39 +698,6 @@ pub struct FeedWorker {
     pub target_container: String,
     /// The lease document's partition key properties (each gets the lease type as its value).
     pub lease_keys: Vec<String>,
-}
-
-impl FeedWorker {
-    /// The worker reading `source`'s changes of type `discriminator` and writing into
-    /// `target`, its lease `lease_id` (named later, when every name is known).
-    fn new(
-        handles: &[HandleView],
-        source: &str,
-        discriminator: &str,
-        target: &cosmap_mapper::Container,
-        lease_id: String,
-    ) -> Result<Self, String> {
-        let field = |name: &str| handles.iter().find(|h| h.name == name).map(|h| h.field.clone());
-        let (Some(source_field), Some(target_field)) = (field(source), field(&target.name)) else {
-            return Err("its containers have no handles".into());
-        };
-        let lease_keys: Vec<String> = target
-            .partition_key_properties()
-            .iter()
-            .map(|p| p.to_string())
-            .collect();
-        Ok(FeedWorker {
-            name: String::new(),
-            constructor: String::new(),
-            lease_id,
-            source_field,
-            source_container: source.to_string(),
-            discriminator: discriminator.to_string(),
-            target_field,
-            target_container: target.name.clone(),
-            lease_keys,
-        })
-    }
 }
 
 /// A change-feed worker that keeps a count or a subset on its children's parent.
@@ -818,73 +838,6 @@ pub fn build(model: &LogicalModel, rust: &RustView, mapping: &TypeMapping) -> Da
         lease_type,
         rt: std::collections::BTreeMap::new(),
     }
-}
-
-/// The claim function of each document type with claimed unique values.
-fn claim_sets(model: &LogicalModel, rust: &RustView, handles: &[HandleView]) -> Vec<ClaimSetView> {
-    let mut out: Vec<ClaimSetView> = Vec::new();
-    for claims_container in model.containers.iter().filter(|k| k.kind == ContainerKind::Claims) {
-        let Some(field) = handles
-            .iter()
-            .find(|h| h.name == claims_container.name)
-            .map(|h| h.field.clone())
-        else {
-            continue;
-        };
-        for d in &claims_container.document_types {
-            let Some(of) = &d.claim_of else { continue };
-            let Some(cv) = rust.containers.iter().find(|c| c.name == of.container) else {
-                continue;
-            };
-            let claim = ClaimView {
-                attribute: of.attribute.clone(),
-                document: format!("super::{field}::{}", d.name),
-                field: field.clone(),
-            };
-            match out
-                .iter_mut()
-                .find(|s| s.owner == of.document_type && s.owner_path.starts_with(&format!("super::{}::", cv.module)))
-            {
-                Some(set) => set.claims.push(claim),
-                None => {
-                    // A module escaped with a trailing `_` (`crate_`) would give `__`, which
-                    // rustc's `non_snake_case` refuses; the owner's name keeps it unique.
-                    out.push(ClaimSetView {
-                        function: format!(
-                            "claim_{}_{}",
-                            cv.module.trim_start_matches("r#").trim_end_matches('_'),
-                            snake_case(&of.document_type)
-                        ),
-                        owner: of.document_type.clone(),
-                        owner_path: format!("super::{}::{}", cv.module, of.document_type),
-                        owner_key_paths: cv.partition_key_paths.clone(),
-                        claims: vec![claim],
-                    })
-                }
-            }
-        }
-    }
-    out
-}
-
-/// The claim function of `owner` in container module `module`.
-fn claim_set_of(sets: &[ClaimSetView], module: &str, owner: &str) -> Option<String> {
-    let path = format!("super::{module}::{owner}");
-    sets.iter().find(|s| s.owner_path == path).map(|s| s.function.clone())
-}
-
-/// The (container, `type`) pairs whose change feed a sync reads: their deletes set `ttl`.
-fn change_feed_sources(model: &LogicalModel) -> BTreeSet<(String, String)> {
-    let mut out = BTreeSet::new();
-    for c in &model.containers {
-        if c.default_ttl.is_none() {
-            continue;
-        }
-        for d in &c.document_types {
-            out.insert((c.name.clone(), d.discriminator.clone()));
-        }
-    }
-    out
 }
 
 /// The first doc line of pattern `op`'s method: its name, rate and what it does.

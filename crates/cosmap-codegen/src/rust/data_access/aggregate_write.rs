@@ -6,95 +6,11 @@
 
 use cosmap_domain::naming::{lower_camel, plural, snake_case};
 use cosmap_mapper::operations::{Operation, Purpose, Request, ValueSource, WriteKind};
-use serde::Serialize;
 
-use super::{claim_set_of, doc_view, handle_of, headline, module_of, names, Context, PatternView, ReturnsView};
-
-/// The body of an aggregate's write: the documents it is given, and each request it
-/// sends in the plan's order.
-#[derive(Debug, Serialize)]
-pub struct AggregateWriteView {
-    /// One parameter per element written (the first's key names the first batch's partition).
-    pub params: Vec<WrittenParamView>,
-    /// Each request it sends, in the plan's order.
-    pub steps: Vec<StepView>,
-    /// Whether it claims or releases values.
-    pub claims: bool,
-}
-
-/// A parameter of an aggregate's write: the documents of one element it writes.
-#[derive(Debug, Serialize)]
-pub struct WrittenParamView {
-    /// The parameter (`order`, or `tickets` when the start holds several).
-    pub ident: String,
-    /// Their document type's path (`super::order::Ticket`).
-    pub document: String,
-    /// A slice of them, else one.
-    pub several: bool,
-    /// Taken mutably (a create or a replace sets their etags), else shared (a delete).
-    pub mutable: bool,
-}
-
-/// The documents of a parameter a step goes over, and how it takes them: `replace`
-/// mutably (to set their etags), `create` shared, `delete` as given (shared).
-#[derive(Debug, Clone, Serialize)]
-pub struct DocumentsView {
-    /// The parameter.
-    pub ident: String,
-    /// Whether it is a slice.
-    pub several: bool,
-    /// How: `create`, `replace` or `delete`.
-    pub taken: &'static str,
-}
-
-/// One request an aggregate's write sends.
-#[derive(Debug, Serialize)]
-pub struct StepView {
-    /// Its comment (`1. create TicketCodeClaim in `UniqueClaims`: …`).
-    pub line: String,
-    /// The documents it is sent for.
-    pub documents: DocumentsView,
-    /// The claim function of a claim, or of a release.
-    pub claim: Option<String>,
-    /// The claim function of a release.
-    pub release: Option<String>,
-    /// A write of the documents in the batch being made.
-    pub write: Option<StepWriteView>,
-}
-
-/// Each document's operation in the batch (`create`, `replace` at its etag, `delete`),
-/// and the batch sent after the last write into it.
-#[derive(Debug, Serialize)]
-pub struct StepWriteView {
-    /// The write: `create`, `replace` or `delete`.
-    pub kind: &'static str,
-    /// Whether each operation takes the document's JSON (all but a delete).
-    pub body: bool,
-    /// After the last write into a batch: the batch sent.
-    pub send: Option<SendView>,
-}
-
-/// A transactional batch sent: in the partition of parameter `first`'s key, in the
-/// container whose `Database` field and handle are `field` and `handle`.
-#[derive(Debug, Serialize)]
-pub struct SendView {
-    /// Its comment.
-    pub line: String,
-    /// The parameter whose partition key names the batch's partition.
-    pub first: String,
-    /// Its container's `Database` field.
-    pub field: String,
-    /// Its container's handle type.
-    pub handle: String,
-    /// The element whose partition it writes (`Order`), for errors.
-    pub aggregate: String,
-    /// The documents that take its etags, in its order.
-    pub etags: Vec<DocumentsView>,
-    /// Whether claims are made (a failed batch releases them).
-    pub claims: bool,
-    /// The claim documents' types whose claims are kept once it is written.
-    pub keep: Vec<String>,
-}
+use super::{
+    claim_set_of, doc_view, handle_of, headline, module_of, names, AggregateWriteView, Context, DocumentsView,
+    PatternView, ReturnsView, SendView, StepView, StepWriteView, WrittenParamView,
+};
 
 /// The request `r` as `cosmap model` lists it: `create Ticket in `Order``.
 pub(crate) fn request_line(r: &Request) -> String {

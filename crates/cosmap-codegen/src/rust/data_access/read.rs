@@ -551,3 +551,21 @@ pub(super) fn row(dv: &DocView, module: &str, properties: &[String]) -> Result<R
         kind: format!("super::{module}::kind::{}", dv.name),
     })
 }
+
+impl ValueView {
+    /// Parameter `ident`'s value.
+    pub(super) fn param(ident: &str) -> Self {
+        ValueView {
+            param: Some(ident.to_string()),
+            constant: None,
+        }
+    }
+
+    /// Constant `value`.
+    pub(super) fn constant(value: &str) -> Self {
+        ValueView {
+            param: None,
+            constant: Some(format!("{value:?}")),
+        }
+    }
+}

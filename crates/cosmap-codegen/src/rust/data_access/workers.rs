@@ -204,3 +204,36 @@ pub(super) fn kept_on_the_source(d: &DocumentType, sync: &cosmap_mapper::SyncPla
             .all(|a| a.container == of.container && a.document_type == of.document_type)
     })
 }
+
+impl FeedWorker {
+    /// The worker reading `source`'s changes of type `discriminator` and writing into
+    /// `target`, its lease `lease_id` (named later, when every name is known).
+    pub(super) fn new(
+        handles: &[HandleView],
+        source: &str,
+        discriminator: &str,
+        target: &cosmap_mapper::Container,
+        lease_id: String,
+    ) -> Result<Self, String> {
+        let field = |name: &str| handles.iter().find(|h| h.name == name).map(|h| h.field.clone());
+        let (Some(source_field), Some(target_field)) = (field(source), field(&target.name)) else {
+            return Err("its containers have no handles".into());
+        };
+        let lease_keys: Vec<String> = target
+            .partition_key_properties()
+            .iter()
+            .map(|p| p.to_string())
+            .collect();
+        Ok(FeedWorker {
+            name: String::new(),
+            constructor: String::new(),
+            lease_id,
+            source_field,
+            source_container: source.to_string(),
+            discriminator: discriminator.to_string(),
+            target_field,
+            target_container: target.name.clone(),
+            lease_keys,
+        })
+    }
+}
