@@ -10,7 +10,7 @@
 use cosmap_mapper::LogicalModel;
 use serde::Serialize;
 
-use super::data_access::{AggregateView, DataView, ParamView, PatternView};
+use super::data_access::{AggregateView, DataView, KeyView, ParamView, PatternView, ValueView, WrittenParamView};
 use crate::error::CodegenError;
 use crate::options::TypeMapping;
 
@@ -254,7 +254,7 @@ fn repository_of(a: &AggregateView) -> Repository {
         aggregate: a.aggregate.clone(),
         container: a.container.clone(),
         constructor: a.constructor.clone(),
-        by_id: !a.load_params.contains("partition_key"),
+        by_id: a.by_id,
         members: members.collect(),
         sends: a
             .load_sql
@@ -290,9 +290,14 @@ fn answer_of(p: &PatternView) -> Answer {
         };
     }
     if let Some(w) = &p.aggregate_write {
-        let params = w["params"].as_array().map(Vec::as_slice).unwrap_or_default();
+        let param = |p: &WrittenParamView| WrittenParam {
+            ident: p.ident.clone(),
+            document: p.document.clone(),
+            several: p.several,
+            mutable: p.mutable,
+        };
         return Answer::AggregateWrite {
-            params: params.iter().map(written_param).collect(),
+            params: w.params.iter().map(param).collect(),
         };
     }
     if let Some(a) = &p.append {
@@ -318,20 +323,6 @@ fn answer_of(p: &PatternView) -> Answer {
     Answer::List
 }
 
-/// An aggregate write's argument as the view gives it (`{ident, ty}`, `ty` such as
-/// `&mut [super::order::Ticket]`), as the listing shows it.
-fn written_param(param: &serde_json::Value) -> WrittenParam {
-    let ty = param["ty"].as_str().unwrap_or_default().trim_start_matches('&');
-    let (mutable, ty) = ty.strip_prefix("mut ").map_or((false, ty), |t| (true, t));
-    let list = ty.strip_prefix('[').and_then(|t| t.strip_suffix(']'));
-    WrittenParam {
-        ident: param["ident"].as_str().unwrap_or_default().to_string(),
-        document: list.unwrap_or(ty).to_string(),
-        several: list.is_some(),
-        mutable,
-    }
-}
-
 /// SQL as the template writes it (a Rust string literal), read back.
 fn unquoted(literal: &str) -> String {
     serde_json::from_str(literal).unwrap_or_else(|_| literal.to_string())
@@ -343,7 +334,9 @@ fn sends(p: &PatternView) -> String {
         return unquoted(&q.sql);
     }
     if let Some(r) = &p.point_read {
-        return format!("point read of {} at {}, id {}", r.document, r.key, r.id);
+        let (key, id) = (r.key.as_ref().map(listed_key), r.id.as_ref().map(listed));
+        let (key, id) = (key.unwrap_or_default(), id.unwrap_or_default());
+        return format!("point read of {} at {key}, id {id}", r.document);
     }
     let numbered: Vec<&str> = p
         .docs
@@ -352,6 +345,24 @@ fn sends(p: &PatternView) -> String {
         .filter(|l| l.split_once(". ").is_some_and(|(n, _)| n.parse::<usize>().is_ok()))
         .collect();
     numbered.join(" ")
+}
+
+/// A key's or an id's value as the listing shows it: the parameter or the constant.
+fn listed(value: &ValueView) -> String {
+    value
+        .param
+        .clone()
+        .or_else(|| value.constant.clone())
+        .unwrap_or_default()
+}
+
+/// A partition key as the listing shows it (`(tenant, id)` for a tuple).
+fn listed_key(key: &KeyView) -> String {
+    let levels: Vec<String> = key.levels.iter().map(listed).collect();
+    match key.tuple {
+        true => format!("({})", levels.join(", ")),
+        false => levels.join(", "),
+    }
 }
 
 /// Who enforces each unique value of `model`: a unique key of its container, or claims
@@ -415,13 +426,11 @@ fn enforcement(model: &LogicalModel, data: &DataView) -> Vec<Enforcement> {
 /// Whether pattern method `p` calls claim function `function`.
 fn calls(p: &PatternView, function: &str) -> bool {
     let single = p.write.as_ref().and_then(|w| w.claim_set.as_deref()) == Some(function);
-    let several = p.aggregate_write.as_ref().is_some_and(|w| {
-        w["steps"].as_array().is_some_and(|steps| {
-            steps
-                .iter()
-                .any(|s| s["claim"].as_str() == Some(function) || s["release"].as_str() == Some(function))
-        })
-    });
+    let calls = |f: &Option<String>| f.as_deref() == Some(function);
+    let several = p
+        .aggregate_write
+        .as_ref()
+        .is_some_and(|w| w.steps.iter().any(|s| calls(&s.claim) || calls(&s.release)));
     single || several
 }
 

@@ -6,20 +6,11 @@
 
 use cosmap_domain::naming::{lower_camel, plural, snake_case};
 use cosmap_mapper::operations::{Operation, Purpose, Request, ValueSource, WriteKind};
-use serde_json::{json, Value};
 
-use super::{claim_set_of, doc_view, handle_of, headline, module_of, names, Context, PatternView};
-
-/// The body of an aggregate's write, as the template reads it (JSON, the shape
-/// below): `params`, each `{ident, ty}` (`order: &mut super::order::Order`, the
-/// first the one whose key names the batch's partition); `steps`, each request the
-/// function sends, in the plan's order: `{line, documents, claim, release, write}`
-/// — the comment (`1. create TicketCodeClaim in `UniqueClaims`: …`), the documents
-/// it is sent for (`tickets.iter()`), the claim function of a claim or a release, a
-/// write's `{op, body, send}` (each document's batch operation, whether it needs
-/// their JSON `body`, and after the last write the batch sent: `{line, key,
-/// aggregate, etags, claims}`); `claims`: whether it claims or releases values.
-pub type AggregateWriteView = Value;
+use super::{
+    claim_set_of, doc_view, handle_of, headline, module_of, names, AggregateWriteView, Context, DocumentsView,
+    PatternView, ReturnsView, SendView, StepView, StepWriteView, WrittenParamView,
+};
 
 /// The request `r` as `cosmap model` lists it: `create Ticket in `Order``.
 pub(crate) fn request_line(r: &Request) -> String {
@@ -98,10 +89,13 @@ pub(super) fn view(
     let handle = handle_of(cx.handles, &first.container)?;
     view.field = handle.field.clone();
     view.handle = handle.handle.clone();
-    view.returns = "()".into();
+    view.returns = ReturnsView::new("()", false, false);
     view.docs = docs;
-    let params: Vec<Value> = b.params.into_iter().map(|(_, p)| p).collect();
-    view.aggregate_write = Some(json!({"params": params, "steps": b.steps, "claims": b.claims}));
+    view.aggregate_write = Some(AggregateWriteView {
+        params: b.params,
+        steps: b.steps,
+        claims: b.claims,
+    });
     Ok(view)
 }
 
@@ -126,9 +120,8 @@ fn partitions_docs(batches: usize, mains: &[&Request], claims: bool) -> Vec<Stri
 /// An aggregate's write as it is made, step by step (see [`AggregateWriteView`]).
 #[derive(Default)]
 struct Body {
-    /// The parameters' idents, and each `{ident, ty}`.
-    params: Vec<(String, Value)>,
-    steps: Vec<Value>,
+    params: Vec<WrittenParamView>,
+    steps: Vec<StepView>,
     claims: bool,
     /// The batch being made: its container and partition (a write to another sends it first).
     batch: Option<(String, Option<ValueSource>)>,
@@ -139,10 +132,10 @@ struct Body {
     /// The element whose partition the batch writes (`Order`).
     aggregate: String,
     /// The documents that take the batch's etags, in its order.
-    etags: Vec<String>,
+    etags: Vec<DocumentsView>,
     /// How many batches it sends.
     batches: usize,
-    /// The claim documents' types (`super::unique_claims::TicketCodeClaim::TYPE`) each
+    /// The claim documents' types (`super::unique_claims::TicketCodeClaim`) each
     /// element's claims make, and the elements the batch being made writes.
     claimed: Vec<(String, Vec<String>)>,
     written: Vec<String>,
@@ -187,17 +180,11 @@ impl Body {
         }
     }
 
-    /// The documents of `element`'s parameter, as an iterator: `Delete` takes them
-    /// shared, `Replace` (mutable, to set etags) or `Create` (read) mutable.
-    fn documents(element: &str, several: bool, taken: WriteKind) -> String {
+    /// The documents of `element`'s parameter, taken as `taken` says.
+    fn documents(element: &str, several: bool, taken: WriteKind) -> DocumentsView {
         let ident = Self::ident(element, several);
-        match (several, taken) {
-            (true, WriteKind::Replace) => format!("{ident}.iter_mut()"),
-            (true, _) => format!("{ident}.iter()"),
-            (false, WriteKind::Replace) => format!("::core::iter::once(&mut *{ident})"),
-            (false, WriteKind::Create) => format!("::core::iter::once(&*{ident})"),
-            (false, WriteKind::Delete) => format!("::core::iter::once({ident})"),
-        }
+        let taken = taken.as_str();
+        DocumentsView { ident, several, taken }
     }
 
     /// The write of `element`'s documents (request `r`): a parameter and a batch
@@ -222,32 +209,32 @@ impl Body {
         }
         let write = r.write().unwrap_or(WriteKind::Replace);
         let body = write != WriteKind::Delete;
-        let ty = format!("super::{}::{}", cv.module, r.document_types[0]);
-        let reference = if write == WriteKind::Delete { "&" } else { "&mut " };
-        let ty = if several {
-            format!("{reference}[{ty}]")
-        } else {
-            format!("{reference}{ty}")
-        };
-        if self.params.iter().any(|(p, _)| *p == ident) {
+        let document = format!("super::{}::{}", cv.module, r.document_types[0]);
+        if self.params.iter().any(|p| p.ident == ident) {
             return Err(format!("it writes `{element}` twice"));
         }
-        self.params.push((ident.clone(), json!({"ident": ident, "ty": ty})));
+        self.params.push(WrittenParamView {
+            ident,
+            document,
+            several,
+            mutable: body,
+        });
         self.written.push(element.to_string());
-        let op = match write {
-            WriteKind::Create => "rt::Op::Create(body)",
-            WriteKind::Replace => "rt::Op::write(body, &document.etag)",
-            WriteKind::Delete => "match &document.etag { ::core::option::Option::Some(etag) => rt::Op::Delete(::core::clone::Clone::clone(&document.id), ::core::clone::Clone::clone(etag)), ::core::option::Option::None => rt::Op::DeleteAny(::core::clone::Clone::clone(&document.id)) }",
-        };
         if body {
             self.etags.push(Self::documents(element, several, WriteKind::Replace));
         }
         // Read to build the batch (a delete's parameters are shared, others mutable).
         let read = if body { WriteKind::Create } else { WriteKind::Delete };
         let documents = Self::documents(element, several, read);
-        let write = json!({"op": op, "body": body, "send": null});
-        self.steps
-            .push(json!({"line": line, "documents": documents, "claim": null, "release": null, "write": write}));
+        let kind = write.as_str();
+        let write = Some(StepWriteView { kind, body, send: None });
+        self.steps.push(StepView {
+            line,
+            documents,
+            claim: None,
+            release: None,
+            write,
+        });
         Ok(())
     }
 
@@ -256,28 +243,28 @@ impl Body {
     /// theirs once it is written (a later batch that fails does not release them).
     fn send(&mut self, last: bool) {
         let written = std::mem::take(&mut self.written);
-        let Some(last_step) = self.steps.iter_mut().rev().find(|s| !s["write"].is_null()) else {
+        let Some(last_write) = self.steps.iter_mut().rev().find_map(|s| s.write.as_mut()) else {
             return;
         };
-        if !last_step["write"]["send"].is_null() {
+        if last_write.send.is_some() {
             return;
         }
-        let kept: Vec<&String> = self
+        let keep = self
             .claimed
             .iter()
             .filter(|(element, _)| !last && written.contains(element))
-            .flat_map(|(_, types)| types)
+            .flat_map(|(_, types)| types.iter().cloned())
             .collect();
-        let first = &self.first;
-        last_step["write"]["send"] = json!({
-            "line": format!("The writes above, as one transactional batch in the partition of `{first}`: all or none."),
-            "key": format!("{first}.partition_key()"),
-            "field": self.field,
-            "handle": self.handle,
-            "aggregate": self.aggregate,
-            "etags": std::mem::take(&mut self.etags),
-            "claims": self.claims,
-            "keep": (!kept.is_empty()).then(|| kept.iter().map(|t| t.as_str()).collect::<Vec<_>>().join(", ")),
+        let first = self.first.clone();
+        last_write.send = Some(SendView {
+            line: format!("The writes above, as one transactional batch in the partition of `{first}`: all or none."),
+            first,
+            field: self.field.clone(),
+            handle: self.handle.clone(),
+            aggregate: self.aggregate.clone(),
+            etags: std::mem::take(&mut self.etags),
+            claims: self.claims,
+            keep,
         });
         self.batches += 1;
     }
@@ -303,14 +290,20 @@ impl Body {
         let claim = matches!(r.purpose, Purpose::Claim { .. });
         if claim {
             let types = cx.claim_sets.iter().filter(|s| s.function == set);
-            let types = types.flat_map(|s| s.claims.iter().map(|c| format!("{}::TYPE", c.document)));
+            let types = types.flat_map(|s| s.claims.iter().map(|c| c.document.clone()));
             self.claimed.push((element.to_string(), types.collect()));
         }
         self.claims = true;
         let documents = Self::documents(element, several, r.write().unwrap_or(WriteKind::Create));
         let (claim, release) = if claim { (Some(set), None) } else { (None, Some(set)) };
-        self.steps
-            .push(json!({"line": line, "documents": documents, "claim": claim, "release": release, "write": null}));
+        let write = None;
+        self.steps.push(StepView {
+            line,
+            documents,
+            claim,
+            release,
+            write,
+        });
         Ok(())
     }
 }

@@ -25,11 +25,7 @@ pub(super) fn follow(rust: &RustView, handles: &[HandleView], r: &Request) -> Re
     let ValueSource::Property(id_path) = id else {
         return Err("its id does not come from the result".into());
     };
-    let key = match partition_key {
-        ValueSource::Property(path) => format!("rt::Key::Path(&[{}])", quoted(path.names())),
-        ValueSource::Constant(value) => format!("rt::Key::Constant({value:?})"),
-        _ => return Err("its partition key does not come from the result".into()),
-    };
+    let key = result_key(partition_key).ok_or("its partition key does not come from the result")?;
     let (handle, cv, d) = followed(rust, handles, r)?;
     let ident = match &climb {
         Some(_) => names::field("ancestors"),
@@ -39,14 +35,12 @@ pub(super) fn follow(rust: &RustView, handles: &[HandleView], r: &Request) -> Re
         ident,
         document: format!("super::{}::{d}", cv.module),
         field: handle.field.clone(),
-        key,
-        id: format!("&[{}]", quoted(id_path.names())),
+        key: Some(key),
+        id: id_path.names().to_vec(),
         target: target.clone(),
-        query: None,
-        count: None,
         climb,
-        listed: None,
         paths: first_names([id, partition_key]),
+        ..FollowView::default()
     })
 }
 
@@ -56,26 +50,13 @@ fn count_per_result(handles: &[HandleView], r: &Request, element: &str) -> Resul
     let (sql, parameters) = r.query().ok_or("not as a query")?;
     let handle = handle_of(handles, &r.container)?;
     let key = match r.partition_key() {
-        None => "::core::option::Option::None".to_string(),
-        Some(ValueSource::Property(path)) => format!(
-            "::core::option::Option::Some(rt::Key::Path(&[{}]))",
-            quoted(path.names())
-        ),
-        Some(ValueSource::Constant(value)) => {
-            format!("::core::option::Option::Some(rt::Key::Constant({value:?}))")
-        }
-        Some(_) => return Err("in a partition its result does not name by one property".into()),
+        None => None,
+        Some(source) => Some(result_key(source).ok_or("in a partition its result does not name by one property")?),
     };
     Ok(FollowView {
         ident: names::field(&format!("{}Count", lower_camel(element))),
-        document: String::new(),
         field: handle.field.clone(),
-        key: String::new(),
-        id: String::new(),
         target: element.to_string(),
-        query: None,
-        climb: None,
-        listed: None,
         count: Some(CountQueryView {
             sql: format!("{sql:?}"),
             parameters: sql_parameters(parameters),
@@ -85,6 +66,7 @@ fn count_per_result(handles: &[HandleView], r: &Request, element: &str) -> Resul
             .into_iter()
             .chain(first_names(r.partition_key()))
             .collect(),
+        ..FollowView::default()
     })
 }
 
@@ -108,18 +90,14 @@ fn find_referring(rust: &RustView, handles: &[HandleView], r: &Request, target: 
         ident: names::field(&cosmap_domain::naming::plural(&lower_camel(target))),
         document: item,
         field: handle.field.clone(),
-        key: String::new(),
-        id: String::new(),
         target: target.to_string(),
         query: Some(FindView {
             sql: format!("{sql:?}"),
             parameters: sql_parameters(parameters),
             single: r.partition_key().is_some(),
         }),
-        count: None,
-        climb: None,
-        listed: None,
         paths: vec!["id".to_string()],
+        ..FollowView::default()
     })
 }
 
@@ -135,9 +113,9 @@ fn read_listed(
     let [parameter] = parameters else {
         return Err("its query does not take exactly one list of ids".into());
     };
-    let key = match r.partition_key() {
-        None => "::core::option::Option::None".to_string(),
-        Some(ValueSource::Constant(value)) => format!("::core::option::Option::Some({value:?})"),
+    let constant = match r.partition_key() {
+        None => None,
+        Some(ValueSource::Constant(value)) => Some(format!("{value:?}")),
         Some(_) => return Err("its partition is not a constant".into()),
     };
     let (handle, cv, d) = followed(rust, handles, r)?;
@@ -145,19 +123,15 @@ fn read_listed(
         ident: names::field(&cosmap_domain::naming::plural(&lower_camel(target))),
         document: format!("super::{}::{d}", cv.module),
         field: handle.field.clone(),
-        key: String::new(),
-        id: String::new(),
         target: target.to_string(),
-        query: None,
-        count: None,
-        climb: None,
         listed: Some(ListedView {
             sql: format!("{sql:?}"),
             parameter: format!("@{parameter}"),
             list: reference.to_string(),
-            key,
+            constant,
         }),
         paths: vec![reference.to_string()],
+        ..FollowView::default()
     })
 }
 
@@ -173,6 +147,21 @@ pub(super) fn followed<'v, 'a>(
     let d = r.document_types.first().ok_or("it reads no document type")?;
     doc_view(cv, d)?;
     Ok((handle, cv, d))
+}
+
+/// Where partition key `source` is in each result: a path of its properties, or a constant.
+fn result_key(source: &ValueSource) -> Option<ResultKeyView> {
+    match source {
+        ValueSource::Property(path) => Some(ResultKeyView {
+            path: path.names().to_vec(),
+            constant: None,
+        }),
+        ValueSource::Constant(value) => Some(ResultKeyView {
+            path: Vec::new(),
+            constant: Some(format!("{value:?}")),
+        }),
+        _ => None,
+    }
 }
 
 /// The first property of each of `sources` that is a path in the result (`author` of

@@ -23,6 +23,12 @@ impl Names {
         name
     }
 
+    /// Worker `feed` named `name` (made unique), with its `Database` method.
+    fn name_worker(&mut self, feed: &mut FeedWorker, name: String) {
+        feed.name = self.unique(name);
+        feed.constructor = method(&mut self.methods, &snake_case(&feed.name));
+    }
+
     /// A repository per root of each aggregate (and dictionary) container.
     pub(super) fn aggregates(&mut self, cx: &Context<'_>) -> Vec<AggregateView> {
         let mut aggregates = Vec::new();
@@ -80,17 +86,17 @@ impl Names {
         }
         if let Some(row) = &mut p.row {
             row.name = self.unique(format!("{}Row", upper_camel_of_snake(&p.ident)));
-            p.returns = format!("::std::vec::Vec<{}>", row.name);
+            p.returns = ReturnsView::new(&row.name, true, false);
         }
         if let Some(item) = &mut p.item {
             item.name = self.unique(format!("{}Item", upper_camel_of_snake(&p.ident)));
             if let Some(row) = &p.row {
                 item.main_type.clone_from(&row.name);
             }
-            p.returns = format!("::std::vec::Vec<{}>", item.name);
+            p.returns = ReturnsView::new(&item.name, true, false);
             if !item.scans.is_empty() {
                 item.answer = self.unique(format!("{}Answer", upper_camel_of_snake(&p.ident)));
-                p.returns.clone_from(&item.answer);
+                p.returns = ReturnsView::new(&item.answer, false, false);
             }
         }
         p
@@ -115,12 +121,8 @@ impl Names {
                 let Ok(mut feed) = FeedWorker::new(handles, &of.container, &discriminator, c, lease_id) else {
                     continue;
                 };
-                feed.name = self.unique(format!(
-                    "{}To{}Worker",
-                    of.document_type,
-                    upper_camel_of_snake(&feed.target_field)
-                ));
-                feed.constructor = method(&mut self.methods, &snake_case(&feed.name));
+                let target = upper_camel_of_snake(&feed.target_field);
+                self.name_worker(&mut feed, format!("{}To{target}Worker", of.document_type));
                 workers.push(WorkerView {
                     source_document: format!("super::{}::{}", feed.source_field, of.document_type),
                     target_document: format!("super::{}::{}", feed.target_field, d.name),
@@ -206,12 +208,8 @@ impl Names {
                 for (property, sync, subset) in own {
                     match kept_worker(model, handles, c, d, property, sync, subset) {
                         Ok(mut w) => {
-                            w.feed.name = self.unique(format!(
-                                "{}{}Worker",
-                                d.name,
-                                upper_camel_of_snake(&names::field(property))
-                            ));
-                            w.feed.constructor = method(&mut self.methods, &snake_case(&w.feed.name));
+                            let value = upper_camel_of_snake(&names::field(property));
+                            self.name_worker(&mut w.feed, format!("{}{value}Worker", d.name));
                             kept.push(w);
                         }
                         Err(reason) => self.skipped.push(format!(
@@ -237,12 +235,8 @@ impl Names {
         let sync = r.extended.as_ref().and_then(|e| e.sync.as_ref())?;
         match rewriting_worker(model, handles, c, d, r, sync, rewrites) {
             Ok(mut w) => {
-                w.feed.name = self.unique(format!(
-                    "{}{}Worker",
-                    d.name,
-                    upper_camel_of_snake(&names::field(&r.name))
-                ));
-                w.feed.constructor = method(&mut self.methods, &snake_case(&w.feed.name));
+                let reference = upper_camel_of_snake(&names::field(&r.name));
+                self.name_worker(&mut w.feed, format!("{}{reference}Worker", d.name));
                 Some(w)
             }
             Err(reason) => {

@@ -50,23 +50,11 @@ pub(super) fn pattern(cx: &Context<'_>, op: &Operation) -> Result<PatternView, S
 /// The view of `op` before its body is known: its names and its container's handle.
 fn base_view(op: &Operation, handle: &HandleView) -> PatternView {
     PatternView {
-        ident: String::new(),
         name: op.pattern.clone(),
         per_second: cosmap_mapper::human_rate(op.per_second),
-        docs: Vec::new(),
-        params: Vec::new(),
         field: handle.field.clone(),
         handle: handle.handle.clone(),
-        returns: String::new(),
-        point_read: None,
-        query: None,
-        write: None,
-        row: None,
-        item: None,
-        append: None,
-        at_most_one: false,
-        aggregate_write: None,
-        page: None,
+        ..PatternView::default()
     }
 }
 
@@ -174,29 +162,23 @@ fn params_of(cx: &Context<'_>, op: &Operation, first: &Request, claim: Option<&R
     let mut params = Vec::new();
     for p in op.parameters.iter().filter(|p| used.contains(&p.name)) {
         let (base_ty, codec) = scalar_type(cx.mapping, p.ty);
-        let ident = names::field(&p.name);
         let text = base_ty == STRING;
-        let (ty, bind) = match (p.list, codec.is_some(), text) {
-            (false, _, true) => ("&str".to_string(), ident.clone()),
-            (false, true, _) => (
-                format!("&{base_ty}"),
-                format!("super::{types}::codec::Canonical::write({ident}).map_err(Error::Json)?"),
-            ),
-            (false, false, _) => (base_ty.to_string(), ident.clone()),
-            (true, _, true) => ("&[&str]".to_string(), ident.clone()),
-            (true, true, _) => (
-                format!("&[{base_ty}]"),
-                format!(
-                    "{ident}.iter().map(super::{types}::codec::Canonical::write).collect::<::core::result::Result<::std::vec::Vec<_>, _>>().map_err(Error::Json)?"
-                ),
-            ),
-            (true, false, _) => (format!("&[{base_ty}]"), ident.clone()),
+        // Text is borrowed as `str`; a type with a codec is borrowed and bound in its
+        // canonical form.
+        let canonical = (codec.is_some() && !text).then(|| types.clone());
+        let ty = match (p.list, text) {
+            (false, true) => "&str".to_string(),
+            (true, true) => "&[&str]".to_string(),
+            (false, false) if canonical.is_some() => format!("&{base_ty}"),
+            (false, false) => base_ty.to_string(),
+            (true, false) => format!("&[{base_ty}]"),
         };
         params.push(ParamView {
             sql_name: format!("@{}", p.name),
-            ident,
+            ident: names::field(&p.name),
             ty,
-            bind,
+            canonical,
+            list: p.list,
         });
     }
     params
@@ -210,8 +192,8 @@ struct Read<'r, 'a> {
 }
 
 impl Read<'_, '_> {
-    /// The parameter `@name` as an owned `String` (it must be text).
-    fn text_param(&self, name: &str) -> Result<String, String> {
+    /// The parameter `@name` as a key's value (it must be text).
+    fn text_param(&self, name: &str) -> Result<ValueView, String> {
         let p = self
             .params
             .iter()
@@ -220,31 +202,27 @@ impl Read<'_, '_> {
         if p.ty != "&str" {
             return Err(format!("its key `@{name}` is not text"));
         }
-        Ok(format!("::std::string::String::from({})", p.ident))
+        Ok(ValueView::param(&p.ident))
     }
 
-    /// The Rust expression of partition key `source`, made of the parameters and constants.
-    fn key(&self, source: &ValueSource) -> Result<String, String> {
-        match source {
+    /// Partition key `source`, made of the parameters and constants.
+    fn key(&self, source: &ValueSource) -> Result<KeyView, String> {
+        let value = |l: &ValueSource, from_document: &str| match l {
             ValueSource::Parameter(name) => self.text_param(name),
-            ValueSource::Constant(value) => Ok(format!("::std::string::String::from({value:?})")),
-            ValueSource::Levels(levels) => {
-                let mut parts = Vec::new();
-                for l in levels {
-                    parts.push(match l {
-                        ValueSource::Parameter(name) => self.text_param(name)?,
-                        ValueSource::Constant(value) => format!("::std::string::String::from({value:?})"),
-                        _ => return Err("a level of its key comes from a document".into()),
-                    });
-                }
-                Ok(if parts.len() == 1 {
-                    parts.remove(0)
-                } else {
-                    format!("({})", parts.join(", "))
-                })
-            }
-            _ => Err("its key comes from a document".into()),
-        }
+            ValueSource::Constant(value) => Ok(ValueView::constant(value)),
+            _ => Err(from_document.to_string()),
+        };
+        let levels = match source {
+            ValueSource::Levels(levels) => levels
+                .iter()
+                .map(|l| value(l, "a level of its key comes from a document"))
+                .collect::<Result<Vec<_>, _>>()?,
+            _ => vec![value(source, "its key comes from a document")?],
+        };
+        Ok(KeyView {
+            tuple: levels.len() > 1,
+            levels,
+        })
     }
 
     /// The path of document type `name` in the container's module.
@@ -275,16 +253,16 @@ fn claim_read(cx: &Context<'_>, read: &Read, claim: Option<&Request>, view: &mut
         return Err("its claim is not read by the value and a constant id".into());
     };
     view.docs.push(format!("Then: {}.", read.first.purpose));
-    view.returns = format!("::core::option::Option<{}>", read.document(d));
+    view.returns = ReturnsView::new(&read.document(d), false, true);
     view.point_read = Some(PointReadView {
-        key: String::new(),
-        id: String::new(),
+        key: None,
+        id: None,
         document: read.document(d),
         subset: None,
         claim: Some(ClaimLookupView {
             field: claims.field.clone(),
             key: read.key(key)?,
-            id: format!("{id:?}"),
+            id: ValueView::constant(id),
         }),
     });
     Ok(())
@@ -310,20 +288,20 @@ fn point_read(
             .iter()
             .find(|p| p.sql_name == format!("@{name}"))
             .filter(|p| p.ty == "&str")
-            .map(|p| p.ident.clone())
+            .map(|p| ValueView::param(&p.ident))
             .ok_or_else(|| format!("its id `@{name}` is not a text parameter"))?,
-        ValueSource::Constant(value) => format!("{value:?}"),
+        ValueSource::Constant(value) => ValueView::constant(value),
         _ => return Err("its id comes from a document".into()),
     };
     if levels_of(partition_key).is_some_and(|levels| levels < read.cv.partition_key_paths.len()) {
         return Err("it gives only a prefix of its hierarchical key".into());
     }
-    view.returns = format!("::core::option::Option<{}>", read.document(d));
+    view.returns = ReturnsView::new(&read.document(d), false, true);
     // A subset (`subset`): the parent's list of its newest children.
     let subset = match &read.first.purpose {
         Purpose::ReadSubset { property, .. } => {
             let field = field_of(doc_view(read.cv, d)?, property)?;
-            view.returns = field.ty.to_string();
+            view.returns = ReturnsView::new(&field.ty, false, false);
             view.docs.push(format!(
                 "It returns the `{d}`'s `{property}`: empty when there is no `{d}`."
             ));
@@ -332,8 +310,8 @@ fn point_read(
         _ => None,
     };
     view.point_read = Some(PointReadView {
-        key: read.key(partition_key)?,
-        id,
+        key: Some(read.key(partition_key)?),
+        id: Some(id),
         document: read.document(d),
         subset,
         claim: None,
@@ -345,7 +323,7 @@ fn point_read(
 /// documents, a short form (a row type) or buckets' items.
 fn query_read(cx: &Context<'_>, read: &Read, sql: &str, view: &mut PatternView) -> Result<(), String> {
     let cv = read.cv;
-    let scope = match read.first.partition_key() {
+    let key = match read.first.partition_key() {
         Some(partition_key) => {
             // A prefix of a hierarchical key: the SDK routes the query to the
             // physical partitions that hold the prefix.
@@ -355,15 +333,12 @@ fn query_read(cx: &Context<'_>, read: &Read, sql: &str, view: &mut PatternView) 
                     cv.partition_key_paths.len()
                 ));
             }
-            format!(
-                "::azure_data_cosmos::FeedScope::partition({})",
-                read.key(partition_key)?
-            )
+            Some(read.key(partition_key)?)
         }
         None => {
             view.docs
                 .push("It fans out over every physical partition (a cross-partition query).".into());
-            "::azure_data_cosmos::FeedScope::full_container()".to_string()
+            None
         }
     };
     view.docs.push(format!("`{sql}`"));
@@ -375,17 +350,17 @@ fn query_read(cx: &Context<'_>, read: &Read, sql: &str, view: &mut PatternView) 
         None if read.first.document_types.len() == 1 => read.document(&read.first.document_types[0]),
         None => format!("super::{}::{}", cv.module, cv.enum_name),
     };
-    view.returns = format!("::std::vec::Vec<{item}>");
+    view.returns = ReturnsView::new(&item, true, false);
     if view.row.is_none() && at_most_one(cx.model, read.first, sql) {
         view.at_most_one = true;
-        view.returns = format!("::core::option::Option<{item}>");
+        view.returns = ReturnsView::new(&item, false, true);
         view.docs
             .push("It finds at most one (a `unique` value, or `TOP 1`): `None` when there is none.".into());
     }
     let buckets = buckets_of(read, view)?;
     view.query = Some(QueryView {
         sql: format!("{sql:?}"),
-        scope,
+        key,
         item,
         buckets,
     });
@@ -407,7 +382,7 @@ fn buckets_of(read: &Read, view: &mut PatternView) -> Result<Option<BucketsView>
         return Ok(None);
     };
     let field = field_of(doc_view(read.cv, document)?, items)?;
-    view.returns = field.ty.to_string();
+    view.returns = ReturnsView::new(&field.ty, false, false);
     view.docs.push(format!(
         "It returns the items of the buckets in range, {}{}.",
         if *newest_first { "newest first" } else { "oldest first" },
@@ -421,7 +396,7 @@ fn buckets_of(read: &Read, view: &mut PatternView) -> Result<Option<BucketsView>
             .find(|p| p.sql_name == format!("@{parameter}"))
             .ok_or_else(|| format!("its bound `@{parameter}` is not one of its parameters"))?;
         bound_views.push(BoundView {
-            bind: p.bind.clone(),
+            param: p.clone(),
             op: op.clone(),
         });
     }
@@ -430,10 +405,7 @@ fn buckets_of(read: &Read, view: &mut PatternView) -> Result<Option<BucketsView>
         time: time.clone(),
         bounds: bound_views,
         newest_first: *newest_first,
-        limit: match limit {
-            Some(n) => format!("::core::option::Option::Some({n}usize)"),
-            None => "::core::option::Option::None".into(),
-        },
+        limit: *limit,
     }))
 }
 
@@ -578,4 +550,22 @@ pub(super) fn row(dv: &DocView, module: &str, properties: &[String]) -> Result<R
         fields,
         kind: format!("super::{module}::kind::{}", dv.name),
     })
+}
+
+impl ValueView {
+    /// Parameter `ident`'s value.
+    pub(super) fn param(ident: &str) -> Self {
+        ValueView {
+            param: Some(ident.to_string()),
+            constant: None,
+        }
+    }
+
+    /// Constant `value`.
+    pub(super) fn constant(value: &str) -> Self {
+        ValueView {
+            param: None,
+            constant: Some(format!("{value:?}")),
+        }
+    }
 }

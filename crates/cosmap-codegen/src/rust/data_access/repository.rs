@@ -19,17 +19,10 @@ pub(super) fn aggregate(
     let own = |d: &&DocumentType| !matches!(d.role, Role::Root | Role::Copy | Role::Claim) && of_root(c, root, d);
     let documents: Vec<&DocumentType> = c.document_types.iter().filter(own).collect();
     let unnamed = unnamed(c, root, &documents);
-    let (load_params, load_key) = load_of(rv);
+
     let members = member_views(cv, &documents, claim_sets);
     let levels = c.partition_key_properties();
     let load_sql = (!members.is_empty() && unnamed.is_none()).then(|| load_sql(root, &members, &levels));
-    let key_bindings: Vec<String> = if levels.len() <= 1 {
-        vec!["rt::bind(query, \"@key0\", &partition_key)?".to_string()]
-    } else {
-        (0..levels.len())
-            .map(|i| format!("rt::bind(query, \"@key{i}\", &partition_key.{i})?"))
-            .collect()
-    };
     let derived = derived_values(root, &members)?;
     let member_derived = member_derived(&documents, &members)?;
     let claim_set = claim_set_of(claim_sets, &cv.module, &root.name);
@@ -47,10 +40,10 @@ pub(super) fn aggregate(
         enum_name: cv.enum_name.clone(),
         key_type: rv.key_type.clone(),
         members,
-        load_params,
-        load_key,
+        by_id: rv.pk_from_id || rv.partition_key_constant.is_some(),
+        key_constant: rv.partition_key_constant.as_ref().map(|k| format!("{k:?}")),
         load_sql,
-        key_bindings,
+        key_properties: levels.iter().map(|l| l.to_string()).collect(),
         soft_delete: sources.contains(&(c.name.clone(), root.discriminator.clone())),
         claim_set,
         claims,
@@ -104,24 +97,6 @@ fn unnamed(c: &cosmap_mapper::Container, root: &DocumentType, members: &[&Docume
             levels.join(", ")
         )
     })
-}
-
-/// `load`'s parameters and the partition key it reads: the id alone when the key is
-/// the id or a constant, else the key and the id.
-fn load_of(rv: &DocView<'_>) -> (String, String) {
-    if rv.pk_from_id {
-        ("id: &str".to_string(), "::std::string::String::from(id)".to_string())
-    } else if let Some(constant) = &rv.partition_key_constant {
-        (
-            "id: &str".to_string(),
-            format!("::std::string::String::from({constant:?})"),
-        )
-    } else {
-        (
-            format!("partition_key: {}, id: &str", rv.key_type),
-            "partition_key".to_string(),
-        )
-    }
 }
 
 /// Each member document type as the aggregate holds it: a field named for its
@@ -224,22 +199,7 @@ fn batch_kept(d: &DocumentType) -> impl Iterator<Item = (String, &str, Option<Su
     let counts = counts.map(|v| (v.name.clone(), v.document_type.as_str(), None));
     let subsets = d.embedded.iter().filter_map(|e| {
         let of = e.subset.as_ref().filter(|s| s.kept == cosmap_mapper::Keeping::Batch)?;
-        let (identity, kept) = subset_items(e);
-        let sort = of
-            .sort
-            .iter()
-            .map(|k| SortKeyView {
-                name: k.trim_start_matches('-').to_string(),
-                descending: k.starts_with('-'),
-            })
-            .collect();
-        let items = SubsetItemsView {
-            identity,
-            kept,
-            sort,
-            newest: of.newest,
-        };
-        Some((e.name.clone(), of.document_type.as_str(), Some(items)))
+        Some((e.name.clone(), of.document_type.as_str(), subset_view(e)))
     });
     counts.chain(subsets)
 }

@@ -121,15 +121,14 @@ pub(super) fn rewriting_worker(
         sql: format!("{sql:?}"),
         parameters: sql_parameters(parameters),
         single: query.partition_key().is_some(),
-        attributes: format!("&[{}]", quoted(&attributes)),
-        keys: format!("&[{}]", quoted(&keys)),
+        attributes,
+        keys,
     })
 }
 
-/// `&["@a", "@b"]`: a query's parameters as the runtime binds them.
-pub(super) fn sql_parameters(parameters: &[String]) -> String {
-    let names: Vec<String> = parameters.iter().map(|p| format!("@{p}")).collect();
-    format!("&[{}]", quoted(&names))
+/// `@a`, `@b`: a query's parameters as the runtime binds them.
+pub(super) fn sql_parameters(parameters: &[String]) -> Vec<String> {
+    parameters.iter().map(|p| format!("@{p}")).collect()
 }
 
 /// The worker that keeps `d`'s count or subset `property` current from its children's
@@ -191,7 +190,7 @@ pub(super) fn kept_worker(
         single: query.partition_key().is_some(),
         count: subset.is_none(),
         identity,
-        kept: format!("&[{}]", quoted(&kept)),
+        kept,
     })
 }
 
@@ -204,4 +203,37 @@ pub(super) fn kept_on_the_source(d: &DocumentType, sync: &cosmap_mapper::SyncPla
             .iter()
             .all(|a| a.container == of.container && a.document_type == of.document_type)
     })
+}
+
+impl FeedWorker {
+    /// The worker reading `source`'s changes of type `discriminator` and writing into
+    /// `target`, its lease `lease_id` (named later, when every name is known).
+    pub(super) fn new(
+        handles: &[HandleView],
+        source: &str,
+        discriminator: &str,
+        target: &cosmap_mapper::Container,
+        lease_id: String,
+    ) -> Result<Self, String> {
+        let field = |name: &str| handles.iter().find(|h| h.name == name).map(|h| h.field.clone());
+        let (Some(source_field), Some(target_field)) = (field(source), field(&target.name)) else {
+            return Err("its containers have no handles".into());
+        };
+        let lease_keys: Vec<String> = target
+            .partition_key_properties()
+            .iter()
+            .map(|p| p.to_string())
+            .collect();
+        Ok(FeedWorker {
+            name: String::new(),
+            constructor: String::new(),
+            lease_id,
+            source_field,
+            source_container: source.to_string(),
+            discriminator: discriminator.to_string(),
+            target_field,
+            target_container: target.name.clone(),
+            lease_keys,
+        })
+    }
 }

@@ -62,7 +62,7 @@ pub(super) fn write_pattern(
         .contains(&(cv.name.to_string(), dv.discriminator.to_string()));
     let identity = identity_of(model, &main.container, d);
     docs.extend(write_docs(op, d, write, soft, claim_set.is_some()));
-    view.returns = "()".into();
+    view.returns = ReturnsView::new("()", false, false);
     if ancestors.is_some() && !counts.is_empty() {
         return Err(
             "it keeps both a count and an ancestors list, which generated functions do not do together yet".into(),
@@ -213,7 +213,9 @@ impl Beside<'_> {
         self.counts.push(CountView {
             key,
             id,
-            update: format!("rt::counted(parent, {property:?}, {delta})"),
+            property: property.to_string(),
+            delta,
+            subset: None,
         });
         Ok(())
     }
@@ -237,15 +239,6 @@ impl Beside<'_> {
             .subset
             .as_ref()
             .ok_or_else(|| format!("`{document}.{property}` is not a subset"))?;
-        let (identity, kept) = subset_items(e);
-        let sort: Vec<String> = of
-            .sort
-            .iter()
-            .map(|k| match k.strip_prefix('-') {
-                Some(name) => format!("({name:?}, true)"),
-                None => format!("({k:?}, false)"),
-            })
-            .collect();
         self.docs.push(format!(
             "In the same transactional batch, the new `{element}` takes its place among the parent's `{property}` (its newest {}), at the parent's version (read again and retried if it changed meanwhile).",
             of.newest
@@ -253,12 +246,9 @@ impl Beside<'_> {
         self.counts.push(CountView {
             key,
             id,
-            update: format!(
-                "rt::subset_with(parent, {property:?}, &body, {identity:?}, &[{}], &[{}], {})",
-                quoted(&kept),
-                sort.join(", "),
-                of.newest
-            ),
+            property: property.to_string(),
+            delta: 0,
+            subset: subset_view(e),
         });
         Ok(())
     }
@@ -287,7 +277,7 @@ impl Beside<'_> {
         self.ancestors = Some(AncestorsView {
             reference: reference.to_string(),
             list: list.name.clone(),
-            attributes: format!("&[{}]", quoted(&attributes)),
+            attributes,
         });
         Ok(())
     }
@@ -326,12 +316,13 @@ fn append_pattern(
         "It reads the bucket of the item's window (its `{parameter}`'s first characters) and writes it back with the item added, at the version read (read again and retried if it changed meanwhile); the window's first item creates the bucket. An append retried after an unknown outcome may add the item twice."
     ));
     view.docs = docs;
-    view.returns = "()".into();
+    view.returns = ReturnsView::new("()", false, false);
     view.params = vec![ParamView {
         ident: names::field(key),
         ty: "&str".into(),
         sql_name: format!("@{key}"),
-        bind: names::field(key),
+        canonical: None,
+        list: false,
     }];
     view.append = Some(AppendView {
         bucket: format!("super::{}::{document}", cv.module),
