@@ -11,10 +11,13 @@ use cosmap_mapper::{ComputedValue, Embedded};
 struct Kept<'a> {
     expected: Vec<String>,
     ordered: bool,
-    judge: Box<dyn Fn(&Request, RequestOutcome, &[Value]) -> RequestOutcome + 'a>,
+    judge: Judge<'a>,
     stored: (&'a str, Value),
     shown: Box<dyn Fn(&Value) -> String + 'a>,
 }
+
+/// How the answer (`&[Value]`) of a kept count's or subset's query (`&Request`) is judged.
+type Judge<'a> = Box<dyn Fn(&Request, RequestOutcome, &[Value]) -> RequestOutcome + 'a>;
 
 /// A count `v` kept on parent `parent`, which `expected` children belong to.
 fn count_kept<'a>(v: &'a ComputedValue, expected: usize, parent: &str) -> Kept<'a> {
