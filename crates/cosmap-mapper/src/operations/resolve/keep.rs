@@ -167,11 +167,7 @@ pub(super) fn update_counts(
                 property: v.name.clone(),
                 element: v.counts.clone(),
             };
-            let parent = Parent {
-                c: pc,
-                d: pd,
-                kept: &v.kept,
-            };
+            let parent = Parent::new(pc, pd, &v.kept);
             requests.extend(parent.kept_by(c, child, key, purpose, |r, identity, by_reference| {
                 let sql = format!(
                     "SELECT VALUE {} FROM c WHERE {} = @{identity} AND c.type = {}",
@@ -209,11 +205,7 @@ pub(super) fn update_subsets(
                 property: e.name.clone(),
                 element: e.source.clone(),
             };
-            let parent = Parent {
-                c: pc,
-                d: pd,
-                kept: &of.kept,
-            };
+            let parent = Parent::new(pc, pd, &of.kept);
             requests.extend(parent.kept_by(c, child, key, purpose, |r, identity, _| {
                 let order: Vec<String> = of
                     .sort
@@ -259,7 +251,12 @@ pub(super) struct Parent<'a> {
     kept: &'a Keeping,
 }
 
-impl Parent<'_> {
+impl<'a> Parent<'a> {
+    /// `d` (in `c`), keeping a value as `kept` says.
+    fn new(c: &'a Container, d: &'a DocumentType, kept: &'a Keeping) -> Self {
+        Parent { c, d, kept }
+    }
+
     /// The requests that keep the value after a `child` (in `c`, written with key
     /// `key`) is written: in the same batch, a rewrite of the parent in the child's
     /// logical partition (its id from the child's parent link or the root's
