@@ -106,13 +106,6 @@ impl Templates {
         }
     }
 
-    /// Renders template `name` with `data`, a view turned into handlebars' JSON once
-    /// ([`Data::of`]) to be rendered more than once.
-    #[cfg(feature = "data-access")]
-    pub(crate) fn render_data(&self, name: &str, data: &Data) -> Result<String, CodegenError> {
-        self.registry.render_context(name, &data.0, &self.origin(name))
-    }
-
     /// The text of the artefact of template `name` for `view`: its override
     /// rendered by handlebars if there is one, else what its emitter, `emit`, writes.
     pub(crate) fn render_or_emit<T: Serialize>(
@@ -140,42 +133,5 @@ impl Templates {
             .iter()
             .find(|p| p.file_name().and_then(|n| n.to_str()) == Some(name))
             .map_or_else(|| format!("templates/{name}"), |p| p.display().to_string())
-    }
-}
-
-/// A view as handlebars renders it (its JSON), made once: the data access's view is
-/// rendered twice, and the view need not be kept beside its JSON (feature `data-access`).
-#[cfg(feature = "data-access")]
-pub(crate) struct Data(handlebars::Context);
-
-#[cfg(feature = "data-access")]
-impl Data {
-    /// `view` as handlebars' JSON; `origin` names the template in messages.
-    pub(crate) fn of<T: Serialize>(view: &T, origin: &str) -> Result<Self, CodegenError> {
-        handlebars::Context::wraps(view)
-            .map(Data)
-            .map_err(|e| CodegenError::Template {
-                template: origin.to_string(),
-                message: e.to_string(),
-            })
-    }
-
-    /// Sets the view's top-level field `field` to `value` (in its place: the JSON
-    /// keeps its keys in the order inserted).
-    pub(crate) fn set<T: Serialize>(&mut self, field: &str, value: &T, origin: &str) -> Result<(), CodegenError> {
-        let value = serde_json::to_value(value).map_err(|e| CodegenError::Template {
-            template: origin.to_string(),
-            message: e.to_string(),
-        })?;
-        match self.0.data_mut() {
-            serde_json::Value::Object(fields) => {
-                fields.insert(field.to_string(), value);
-                Ok(())
-            }
-            _ => Err(CodegenError::Template {
-                template: origin.to_string(),
-                message: format!("the view is not an object, so it has no field `{field}`"),
-            }),
-        }
     }
 }
