@@ -12,7 +12,8 @@
 //!
 //! With `--data-access`, what `cosmap generate --data-access` runs: load and validate,
 //! map (no cost estimate), and render every artefact with `cosmap_data.rs`, each
-//! written under `--out` as it is rendered (without `--out`, counted and dropped).
+//! written under `--out` as it is rendered, the data access and `cosmap.rs` a piece
+//! at a time (without `--out`, counted and dropped).
 //! With `--memory`, a counting allocator prints the bytes held after each stage and
 //! the most held during it, and what each part of the logical model holds.
 //!

@@ -399,3 +399,66 @@ fn orphans(out_dir: &Path, generated: std::collections::BTreeSet<&Path>) -> Vec<
     found.sort();
     found
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Puts `text` at `a.rs` under `dir` in pieces of three bytes.
+    fn put_in_pieces(out: &mut OutputDir, text: &str) -> Result<(), CodegenError> {
+        Sink::put_pieces(out, Path::new("a.rs"), &mut |pieces| {
+            for piece in text.as_bytes().chunks(3) {
+                pieces.push(std::str::from_utf8(piece).expect("ASCII"))?;
+            }
+            Ok(())
+        })
+    }
+
+    /// A file written a piece at a time is compared with the file on disk as the
+    /// pieces come: unchanged when equal, else written whole (the file's equal bytes
+    /// first), stale or missing when checking, what came before a restart forgotten,
+    /// and nothing kept when the writing fails.
+    #[test]
+    fn an_artefact_in_pieces_is_compared_and_written_as_a_whole_one() {
+        let dir = std::env::temp_dir().join(format!("cosmap-pieces-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let status = |text: &str, check: bool| {
+            let mut out = if check {
+                OutputDir::check(&dir)
+            } else {
+                OutputDir::write(&dir)
+            };
+            put_in_pieces(&mut out, text).expect("put");
+            out.finish().expect("finished")[0].1
+        };
+        assert_eq!(status("fn a() {}\n", true), FileStatus::Missing);
+        assert_eq!(status("fn a() {}\n", false), FileStatus::Written);
+        assert_eq!(status("fn a() {}\n", false), FileStatus::Unchanged);
+        for changed in ["fn a() {}\n// more\n", "fn a() {", "fn b() {}\n"] {
+            assert_eq!(status(changed, true), FileStatus::Stale, "{changed}");
+            assert_eq!(status(changed, false), FileStatus::Written, "{changed}");
+            assert_eq!(std::fs::read_to_string(dir.join("a.rs")).expect("written"), changed);
+        }
+        let mut out = OutputDir::write(&dir);
+        Sink::put_pieces(&mut out, Path::new("a.rs"), &mut |pieces| {
+            pieces.push("fn other() {}\n")?;
+            pieces.restart()?;
+            pieces.push("fn b() {}\n")
+        })
+        .expect("put");
+        assert_eq!(
+            out.finish().expect("finished")[0].1,
+            FileStatus::Unchanged,
+            "started again"
+        );
+        let mut out = OutputDir::write(&dir);
+        let failed = Sink::put_pieces(&mut out, Path::new("a.rs"), &mut |pieces| {
+            pieces.push("fn c() {}\n")?;
+            Err(CodegenError::FileNames("the render failed".into()))
+        });
+        assert!(matches!(failed, Err(CodegenError::FileNames(_))));
+        assert!(out.finish().expect("finished").is_empty());
+        assert_eq!(std::fs::read_to_string(dir.join("a.rs")).expect("kept"), "fn b() {}\n");
+        std::fs::remove_dir_all(&dir).expect("removed");
+    }
+}

@@ -4,7 +4,9 @@
 //! Counted by a global allocator: the largest number of bytes held at once while a
 //! synthetic model is loaded, mapped and every artefact rendered with the data
 //! access, at two sizes; the growth between them, per aggregate, is what a larger
-//! model adds. docs/performance.md has the figures measured on release
+//! model adds. The renders' peak beyond the logical model is checked apart: the
+//! data access and `cosmap.rs` are handed on a piece at a time, so that what they
+//! hold is their views, not their texts. docs/performance.md has the figures measured on release
 //! builds (peak RSS at 1,000, 5,000 and 20,000 aggregates).
 
 use std::alloc::{GlobalAlloc, Layout, System};

@@ -149,14 +149,11 @@ pub(crate) fn write_data_access(
         );
         // Rendered once without the runtime helpers, then with the ones its parts name.
         data.rt = runtime::none();
-        let mut rt = runtime::none();
+        let mut named = std::collections::BTreeSet::new();
         for part in data_parts::parts(&data) {
-            let text = templates.render(DATA_TEMPLATE, &part)?;
-            for (flag, on) in runtime::used(&text) {
-                *rt.entry(flag).or_default() |= on;
-            }
+            runtime_paths(&templates.render(DATA_TEMPLATE, &part)?, &mut named);
         }
-        data.rt = rt;
+        data.rt = runtime::used(&named.into_iter().collect::<Vec<_>>().join(" "));
         print_parts(&data, templates, out)
     }
     #[cfg(not(feature = "data-access"))]
@@ -166,6 +163,26 @@ pub(crate) fn write_data_access(
             what: "the data access (`cosmap_data.rs`)",
             feature: "data-access",
         })
+    }
+}
+
+/// Adds to `named` each `rt::…` path `text` names (`rt::Op::Create`, with its
+/// `rt::`), once: what `runtime::used` reads, gathered from every part without
+/// holding their texts.
+#[cfg(feature = "data-access")]
+fn runtime_paths(text: &str, named: &mut std::collections::BTreeSet<String>) {
+    let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    for (at, _) in text.match_indices("rt::") {
+        if text[..at].ends_with(word) {
+            continue;
+        }
+        let path = &text[at..];
+        let end = path[4..]
+            .find(|c: char| !(word(c) || c == ':'))
+            .map_or(path.len(), |e| e + 4);
+        if !named.contains(&path[..end]) {
+            named.insert(path[..end].to_string());
+        }
     }
 }
 
