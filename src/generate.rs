@@ -8,8 +8,9 @@ use cosmap_domain::DomainModel;
 
 /// Writes (or with `check`, compares) every artefact of `model` under `out`, the
 /// Rust types with the `KIND=CRATE` type mappings `types` (and with `data_access`,
-/// `cosmap_data.rs`). Each artefact is written (or compared) as it is rendered, and
-/// the domain model is dropped once mapped: what a large model holds at once.
+/// `cosmap_data.rs`). Each artefact is written (or compared) as it is rendered, the
+/// data access and `cosmap.rs` a piece at a time, and the domain model is dropped
+/// once mapped: what a large model holds at once.
 pub fn run(
     model: DomainModel,
     out: &Path,
@@ -34,7 +35,7 @@ pub fn run(
     } else {
         OutputDir::write(out)
     };
-    cosmap_codegen::generate_each(&logical, &mapping, &templates, |a| files.put(&a))?;
+    cosmap_codegen::generate_to(&logical, &mapping, &templates, &mut files)?;
     let report = files.finish()?;
     let count = |status| report.iter().filter(|(_, s)| *s == status).count();
     for (path, status) in &report {

@@ -12,7 +12,8 @@
 //!
 //! With `--data-access`, what `cosmap generate --data-access` runs: load and validate,
 //! map (no cost estimate), and render every artefact with `cosmap_data.rs`, each
-//! written under `--out` as it is rendered (without `--out`, counted and dropped).
+//! written under `--out` as it is rendered, the data access and `cosmap.rs` a piece
+//! at a time (without `--out`, counted and dropped).
 //! With `--memory`, a counting allocator prints the bytes held after each stage and
 //! the most held during it, and what each part of the logical model holds.
 //!
@@ -192,18 +193,19 @@ fn data_access(args: &Args, templates: &cosmap_codegen::Templates) {
         data_access: true,
         ..cosmap_codegen::TypeMapping::default()
     };
-    let mut out = args.out.as_deref().map(cosmap_codegen::OutputDir::write);
-    let (mut files, mut bytes) = (0, 0);
-    cosmap_codegen::generate_each(&logical, &mapping, templates, |a| {
-        files += 1;
-        bytes += a.contents.len();
-        let path = a.path.to_string_lossy();
-        if !path.starts_with("schemas/") {
-            stage(&path, &mut clock);
-        }
-        out.as_mut().map_or(Ok(()), |out| out.put(&a))
-    })
-    .expect("artefacts render");
+    let mut out = Stages {
+        out: args.out.as_deref().map(cosmap_codegen::OutputDir::write),
+        clock,
+        files: 0,
+        bytes: 0,
+    };
+    cosmap_codegen::generate_to(&logical, &mapping, templates, &mut out).expect("artefacts render");
+    let Stages {
+        out,
+        mut clock,
+        files,
+        bytes,
+    } = out;
     stage("the schemas", &mut clock);
     if let Some(out) = out {
         out.finish().expect("written");
@@ -215,6 +217,86 @@ fn data_access(args: &Args, templates: &cosmap_codegen::Templates) {
     );
     if COUNTING.load(Ordering::Relaxed) {
         logical_model_parts(&mut logical);
+    }
+}
+
+/// Where the artefacts go: written under `--out` (or counted and dropped), a stage
+/// printed for each but the schemas.
+struct Stages {
+    out: Option<cosmap_codegen::OutputDir>,
+    clock: Instant,
+    files: usize,
+    bytes: usize,
+}
+
+impl Stages {
+    /// Counts a file of `bytes` at `path`, ending its stage.
+    fn counted(&mut self, path: &std::path::Path, bytes: usize) {
+        self.files += 1;
+        self.bytes += bytes;
+        if !path.starts_with("schemas") {
+            stage(&path.to_string_lossy(), &mut self.clock);
+        }
+    }
+}
+
+impl cosmap_codegen::Sink for Stages {
+    fn put(&mut self, a: cosmap_codegen::Artefact) -> Result<(), cosmap_codegen::CodegenError> {
+        self.counted(&a.path, a.contents.len());
+        self.out.as_mut().map_or(Ok(()), |out| out.put(&a))
+    }
+
+    fn put_pieces(
+        &mut self,
+        path: &std::path::Path,
+        write: &mut dyn FnMut(&mut dyn cosmap_codegen::Pieces) -> Result<(), cosmap_codegen::CodegenError>,
+    ) -> Result<(), cosmap_codegen::CodegenError> {
+        let mut bytes = 0;
+        match &mut self.out {
+            Some(out) => cosmap_codegen::Sink::put_pieces(out, path, &mut |pieces| {
+                write(&mut Counted {
+                    pieces,
+                    bytes: &mut bytes,
+                })
+            })?,
+            None => write(&mut Counted {
+                pieces: &mut Dropped,
+                bytes: &mut bytes,
+            })?,
+        }
+        self.counted(path, bytes);
+        Ok(())
+    }
+}
+
+/// Pieces counted on their way.
+struct Counted<'p> {
+    pieces: &'p mut dyn cosmap_codegen::Pieces,
+    bytes: &'p mut usize,
+}
+
+impl cosmap_codegen::Pieces for Counted<'_> {
+    fn push(&mut self, text: &str) -> Result<(), cosmap_codegen::CodegenError> {
+        *self.bytes += text.len();
+        self.pieces.push(text)
+    }
+
+    fn restart(&mut self) -> Result<(), cosmap_codegen::CodegenError> {
+        *self.bytes = 0;
+        self.pieces.restart()
+    }
+}
+
+/// Pieces dropped as they come (without `--out`).
+struct Dropped;
+
+impl cosmap_codegen::Pieces for Dropped {
+    fn push(&mut self, _: &str) -> Result<(), cosmap_codegen::CodegenError> {
+        Ok(())
+    }
+
+    fn restart(&mut self) -> Result<(), cosmap_codegen::CodegenError> {
+        Ok(())
     }
 }
 

@@ -43,40 +43,158 @@ pub fn generate(
 
 /// Renders every artefact of [`generate`] and hands each to `each` as soon as it is
 /// rendered, not in path order (the data access first, then `cosmap.rs`, then the
-/// others), so that a caller writing them ([`OutputDir`](crate::OutputDir)) holds
-/// one at a time: all held at once, the artefacts of 20,000 aggregates are 1.1 GB.
-/// The errors are [`generate`]'s, whichever comes first in this order: the Rust
-/// file's, the others' (the first), the data access's, then the paths'
-/// (`check_paths`), after every artefact was handed on; an error of `each` ends the
-/// run at once.
+/// others): [`generate_to`] with each artefact's text collected whole.
 pub fn generate_each(
     model: &LogicalModel,
     mapping: &TypeMapping,
     templates: &Templates,
-    mut each: impl FnMut(Artefact) -> Result<(), CodegenError>,
+    each: impl FnMut(Artefact) -> Result<(), CodegenError>,
+) -> Result<(), CodegenError> {
+    generate_to(model, mapping, templates, &mut Each(each))
+}
+
+/// The text of one artefact, written a piece at a time ([`Sink::put_pieces`]).
+pub trait Pieces {
+    /// Appends `text` to the artefact.
+    fn push(&mut self, text: &str) -> Result<(), CodegenError>;
+    /// Forgets what was appended: the artefact is written again from its start.
+    fn restart(&mut self) -> Result<(), CodegenError>;
+}
+
+impl Pieces for String {
+    fn push(&mut self, text: &str) -> Result<(), CodegenError> {
+        self.push_str(text);
+        Ok(())
+    }
+
+    fn restart(&mut self) -> Result<(), CodegenError> {
+        self.clear();
+        Ok(())
+    }
+}
+
+/// Where [`generate_to`] hands each artefact as it is rendered.
+pub trait Sink {
+    /// Takes a whole artefact.
+    fn put(&mut self, artefact: Artefact) -> Result<(), CodegenError>;
+
+    /// Takes the artefact at `path`, whose text `write` writes a piece at a time (the
+    /// large ones: the data access, `cosmap.rs`). An error of `write` is returned as
+    /// it is, and nothing of the artefact kept. By default the pieces are collected
+    /// and the artefact [`put`](Self::put) whole.
+    fn put_pieces(
+        &mut self,
+        path: &Path,
+        write: &mut dyn FnMut(&mut dyn Pieces) -> Result<(), CodegenError>,
+    ) -> Result<(), CodegenError> {
+        let mut text = String::new();
+        write(&mut text)?;
+        self.put(Artefact {
+            path: path.to_path_buf(),
+            contents: text,
+        })
+    }
+}
+
+/// A closure taking whole artefacts as a [`Sink`] ([`generate_each`]).
+struct Each<F>(F);
+
+impl<F: FnMut(Artefact) -> Result<(), CodegenError>> Sink for Each<F> {
+    fn put(&mut self, artefact: Artefact) -> Result<(), CodegenError> {
+        (self.0)(artefact)
+    }
+}
+
+/// Renders every artefact of [`generate`] and hands each to `sink` as soon as it is
+/// rendered, not in path order (the data access first, then `cosmap.rs`, then the
+/// others), the data access and `cosmap.rs` a piece at a time as they are printed,
+/// so that a sink writing them ([`OutputDir`](crate::OutputDir)) holds none of them
+/// whole: the artefacts of 20,000 aggregates are 1.1 GB. The errors are
+/// [`generate`]'s, whichever comes first in this order: the Rust file's, the
+/// others' (the first), the data access's, then the paths' (`check_paths`), after
+/// every artefact was handed on; an error of `sink` ends the run at once.
+pub fn generate_to(
+    model: &LogicalModel,
+    mapping: &TypeMapping,
+    templates: &Templates,
+    sink: &mut dyn Sink,
 ) -> Result<(), CodegenError> {
     let mut paths = Vec::new();
-    let mut give = |a: Artefact| {
-        paths.push(a.path.clone());
-        each(a)
-    };
     // The data access first, while no other artefact is held: its render needs the
-    // most memory (its view as handlebars' JSON, the text, each item parsed).
-    // Without feature `data-access`, a typed error naming it; reported after the
-    // others' errors.
+    // most memory. Without feature `data-access`, a typed error naming it; reported
+    // after the others' errors.
     let mut data_error = None;
     if mapping.data_access {
-        match crate::rust::render_data_access(model, mapping, templates) {
-            Ok(text) => give(artefact(DATA_ACCESS_FILE, text))?,
+        let written = put_pieces(sink, DATA_ACCESS_FILE, |out| {
+            crate::rust::write_data_access(model, mapping, templates, out)
+        })?;
+        match written {
+            Ok(()) => paths.push(PathBuf::from(DATA_ACCESS_FILE)),
             Err(e) => data_error = Some(e),
         }
     }
-    give(artefact(RUST_FILE, crate::rust::render(model, mapping, templates)?))?;
-    others(model, templates, &mut give)?;
+    put_pieces(sink, RUST_FILE, |out| {
+        crate::rust::write_rust(model, mapping, templates, out)
+    })??;
+    paths.push(PathBuf::from(RUST_FILE));
+    others(model, templates, &mut |a: Artefact| {
+        paths.push(a.path.clone());
+        sink.put(a)
+    })?;
     if let Some(e) = data_error {
         return Err(e);
     }
     check_paths(&sorted_by_path(paths, |p| p))
+}
+
+/// Hands the artefact at `path` to `sink` a piece at a time as `write` writes it,
+/// ending with a line break as [`artefact`] ends every artefact: `Err` an error of
+/// the sink's, `Ok(Err)` one of `write`'s (nothing of the artefact kept).
+fn put_pieces(
+    sink: &mut dyn Sink,
+    path: &str,
+    mut write: impl FnMut(&mut dyn Pieces) -> Result<(), CodegenError>,
+) -> Result<Result<(), CodegenError>, CodegenError> {
+    let mut rendering_failed = false;
+    let put = sink.put_pieces(Path::new(path), &mut |out| {
+        let mut ended = Ended {
+            out,
+            line_break: false,
+            failed: false,
+        };
+        let written = write(&mut ended).and_then(|()| match ended.line_break {
+            true => Ok(()),
+            false => ended.push("\n"),
+        });
+        rendering_failed = written.is_err() && !ended.failed;
+        written
+    });
+    match put {
+        Err(e) if rendering_failed => Ok(Err(e)),
+        put => put.map(Ok),
+    }
+}
+
+/// The pieces of an artefact, remembering whether the text so far ends with a line
+/// break and whether the sink failed.
+struct Ended<'p> {
+    out: &'p mut dyn Pieces,
+    line_break: bool,
+    failed: bool,
+}
+
+impl Pieces for Ended<'_> {
+    fn push(&mut self, text: &str) -> Result<(), CodegenError> {
+        if !text.is_empty() {
+            self.line_break = text.ends_with('\n');
+        }
+        self.out.push(text).inspect_err(|_| self.failed = true)
+    }
+
+    fn restart(&mut self) -> Result<(), CodegenError> {
+        self.line_break = false;
+        self.out.restart().inspect_err(|_| self.failed = true)
+    }
 }
 
 /// `items` in the `Path` order of their paths (by components), stable: each path is
@@ -136,7 +254,7 @@ fn check_paths(paths: &[PathBuf]) -> Result<(), CodegenError> {
 fn others(
     model: &LogicalModel,
     templates: &Templates,
-    give: &mut impl FnMut(Artefact) -> Result<(), CodegenError>,
+    give: &mut dyn FnMut(Artefact) -> Result<(), CodegenError>,
 ) -> Result<(), CodegenError> {
     let text = templates.render_or_emit(CONTAINERS_JSON, &containers_view(model), containers_text)?;
     give(artefact("containers.json", text))?;

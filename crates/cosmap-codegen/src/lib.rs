@@ -47,7 +47,9 @@ mod templates;
 mod test_models;
 mod write;
 
-pub use artefacts::{generate, generate_each, mermaid, Artefact, DATA_ACCESS_FILE, RUST_FILE};
+pub use artefacts::{
+    generate, generate_each, generate_to, mermaid, Artefact, Pieces, Sink, DATA_ACCESS_FILE, RUST_FILE,
+};
 pub use builder::{BuildError, Builder};
 pub use error::CodegenError;
 pub use options::{Codec, TypeMapping, TypeMappingError};

@@ -31,9 +31,8 @@ impl Registry {
         self.render_context(name, &context, origin)
     }
 
-    /// [`Registry::render`] of data turned into handlebars' JSON already: a large view
-    /// rendered twice is converted once, and need not be kept beside its JSON.
-    pub fn render_context(&self, name: &str, data: &Context, origin: &str) -> Result<String, CodegenError> {
+    /// [`Registry::render`] of data turned into handlebars' JSON already.
+    fn render_context(&self, name: &str, data: &Context, origin: &str) -> Result<String, CodegenError> {
         let failed = |message: String| CodegenError::Template {
             template: origin.to_string(),
             message,

@@ -27,7 +27,7 @@ pub const RUST_TEMPLATE: &str = "cosmap.rs.hbs";
 /// | `containers.bicep.hbs` | `containers.bicep` | `model` (its name); `containers`, each with `symbol` (the Bicep symbol), `id` and `resource` (the definition; `{{bicep resource 4}}` prints it as a Bicep literal indented by 4) |
 /// | `document.schema.json.hbs` | each `schemas/<container>/<documentType>.schema.json` | `schema`: the document type's JSON Schema (`{{json schema}}` is the built-in text) |
 /// | `model.mmd.hbs` | `model.mmd` | `model`; `containers` (`id`, `label`, `nodes`: `id`, `label`, `document`, `description`); `patterns` (`id`, `label`); `edges` (`from`, `to`, `label`, `kind`: `embeds`, `contains`, `references`, `copy` or `pattern`); every label quoted for Mermaid already |
-/// | `cosmap_data.rs.hbs` | `cosmap_data.rs` | the data access's view (`src/rust/data_access.rs`); the built-in template is embedded ([`TEMPLATES`]) |
+/// | `cosmap_data.rs.hbs` | `cosmap_data.rs` | the data access's view (`src/rust/data_access.rs`) a part at a time (`src/rust/data_parts.rs`): rendered once per part, `part` naming the section it renders (`{{#if part.methods}}`, …) and each list holding the part's items alone; the parts' texts, in turn, are the file. The built-in template is embedded ([`TEMPLATES`]) |
 pub const OVERRIDES: &[&str] = &[
     RUST_TEMPLATE,
     "containers.json.hbs",
@@ -106,13 +106,6 @@ impl Templates {
         }
     }
 
-    /// Renders template `name` with `data`, a view turned into handlebars' JSON once
-    /// ([`Data::of`]) to be rendered more than once.
-    #[cfg(feature = "data-access")]
-    pub(crate) fn render_data(&self, name: &str, data: &Data) -> Result<String, CodegenError> {
-        self.registry.render_context(name, &data.0, &self.origin(name))
-    }
-
     /// The text of the artefact of template `name` for `view`: its override
     /// rendered by handlebars if there is one, else what its emitter, `emit`, writes.
     pub(crate) fn render_or_emit<T: Serialize>(
@@ -140,42 +133,5 @@ impl Templates {
             .iter()
             .find(|p| p.file_name().and_then(|n| n.to_str()) == Some(name))
             .map_or_else(|| format!("templates/{name}"), |p| p.display().to_string())
-    }
-}
-
-/// A view as handlebars renders it (its JSON), made once: the data access's view is
-/// rendered twice, and the view need not be kept beside its JSON (feature `data-access`).
-#[cfg(feature = "data-access")]
-pub(crate) struct Data(handlebars::Context);
-
-#[cfg(feature = "data-access")]
-impl Data {
-    /// `view` as handlebars' JSON; `origin` names the template in messages.
-    pub(crate) fn of<T: Serialize>(view: &T, origin: &str) -> Result<Self, CodegenError> {
-        handlebars::Context::wraps(view)
-            .map(Data)
-            .map_err(|e| CodegenError::Template {
-                template: origin.to_string(),
-                message: e.to_string(),
-            })
-    }
-
-    /// Sets the view's top-level field `field` to `value` (in its place: the JSON
-    /// keeps its keys in the order inserted).
-    pub(crate) fn set<T: Serialize>(&mut self, field: &str, value: &T, origin: &str) -> Result<(), CodegenError> {
-        let value = serde_json::to_value(value).map_err(|e| CodegenError::Template {
-            template: origin.to_string(),
-            message: e.to_string(),
-        })?;
-        match self.0.data_mut() {
-            serde_json::Value::Object(fields) => {
-                fields.insert(field.to_string(), value);
-                Ok(())
-            }
-            _ => Err(CodegenError::Template {
-                template: origin.to_string(),
-                message: format!("the view is not an object, so it has no field `{field}`"),
-            }),
-        }
     }
 }

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::artefacts::Artefact;
+use crate::artefacts::{Artefact, Pieces, Sink};
 use crate::error::CodegenError;
 
 /// What happened, or would happen, to one file.
@@ -133,6 +133,169 @@ impl OutputDir {
     }
 }
 
+impl Sink for OutputDir {
+    fn put(&mut self, artefact: Artefact) -> Result<(), CodegenError> {
+        OutputDir::put(self, &artefact)
+    }
+
+    /// Compares the pieces with the file as they come and, when writing, writes them
+    /// into the temporary directory from the first that differs (with the file's
+    /// bytes before it): no more than a piece is held.
+    fn put_pieces(
+        &mut self,
+        path: &Path,
+        write: &mut dyn FnMut(&mut dyn Pieces) -> Result<(), CodegenError>,
+    ) -> Result<(), CodegenError> {
+        let mut file = Streamed {
+            old: old_file(&self.out_dir.join(path)),
+            equal: 0,
+            differs: false,
+            staged: None,
+            check: self.check,
+            out_dir: &self.out_dir,
+            staging: &mut self.staging,
+            relative: path,
+            scratch: Vec::new(),
+        };
+        let status = write(&mut file).and_then(|()| file.finish());
+        let status = match status {
+            Ok(status) => status,
+            Err(e) => {
+                file.discard();
+                return Err(e);
+            }
+        };
+        if status == FileStatus::Written {
+            self.changed.push(path.to_path_buf());
+        }
+        self.report.push((path.to_path_buf(), status));
+        Ok(())
+    }
+}
+
+/// The file at `path` open for reading, if it is one.
+fn old_file(path: &Path) -> Option<std::io::BufReader<std::fs::File>> {
+    let file = std::fs::File::open(path).ok()?;
+    file.metadata().ok()?.is_file().then(|| std::io::BufReader::new(file))
+}
+
+/// An artefact written a piece at a time ([`OutputDir`]'s `put_pieces`): compared
+/// with its file as the pieces come, and written into the temporary directory from
+/// the first difference.
+struct Streamed<'o> {
+    /// The file on disk, read as far as the pieces so far (while they are equal).
+    old: Option<std::io::BufReader<std::fs::File>>,
+    /// How many bytes of the pieces are the file's.
+    equal: u64,
+    /// Whether the pieces differ from the file.
+    differs: bool,
+    /// The file being written in the temporary directory, once they differ.
+    staged: Option<(PathBuf, std::io::BufWriter<std::fs::File>)>,
+    check: bool,
+    out_dir: &'o Path,
+    staging: &'o mut Option<Staging>,
+    relative: &'o Path,
+    /// The file's bytes read to compare with a piece.
+    scratch: Vec<u8>,
+}
+
+impl Streamed<'_> {
+    /// Whether the file's next `text.len()` bytes are `text`.
+    fn same(&mut self, text: &[u8]) -> bool {
+        use std::io::Read;
+        let Some(old) = &mut self.old else {
+            return false;
+        };
+        self.scratch.resize(text.len(), 0);
+        old.read_exact(&mut self.scratch).is_ok() && self.scratch == text
+    }
+
+    /// The pieces differ from the file from here: when writing, the file in the
+    /// temporary directory is started with the file's bytes before them.
+    fn start_differing(&mut self) -> Result<(), CodegenError> {
+        self.differs = true;
+        if self.check {
+            return Ok(());
+        }
+        if self.staging.is_none() {
+            *self.staging = Some(Staging::create(self.out_dir)?);
+        }
+        let Some(staging) = self.staging.as_ref() else {
+            unreachable!("made above")
+        };
+        let path = staging.dir.join(self.relative);
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(|e| io(dir.to_path_buf(), e))?;
+        }
+        let file = std::fs::File::create(&path).map_err(|e| io(path.clone(), e))?;
+        let mut writer = std::io::BufWriter::new(file);
+        if self.equal > 0 {
+            let old = self.out_dir.join(self.relative);
+            let from = std::fs::File::open(&old).map_err(|e| io(old.clone(), e))?;
+            let mut before = std::io::Read::take(from, self.equal);
+            std::io::copy(&mut before, &mut writer).map_err(|e| io(old, e))?;
+        }
+        self.staged = Some((path, writer));
+        Ok(())
+    }
+
+    /// The file's status once every piece is written (its file flushed).
+    fn finish(&mut self) -> Result<FileStatus, CodegenError> {
+        if !self.differs {
+            if self.at_end() {
+                return Ok(FileStatus::Unchanged);
+            }
+            self.start_differing()?;
+        }
+        if let Some((path, writer)) = &mut self.staged {
+            std::io::Write::flush(writer).map_err(|e| io(path.clone(), e))?;
+        }
+        Ok(match (self.check, self.old.is_some()) {
+            (false, _) => FileStatus::Written,
+            (true, true) => FileStatus::Stale,
+            (true, false) => FileStatus::Missing,
+        })
+    }
+
+    /// Whether the file has no byte past those compared (`false` with no file).
+    fn at_end(&mut self) -> bool {
+        let mut rest = [0u8; 1];
+        let read = self.old.as_mut().map(|old| std::io::Read::read(old, &mut rest));
+        matches!(read, Some(Ok(0)))
+    }
+
+    /// Removes the file begun in the temporary directory (the artefact failed).
+    fn discard(&mut self) {
+        if let Some((path, writer)) = self.staged.take() {
+            drop(writer);
+            let _ = std::fs::remove_file(path);
+        }
+    }
+}
+
+impl Pieces for Streamed<'_> {
+    fn push(&mut self, text: &str) -> Result<(), CodegenError> {
+        if !self.differs {
+            if self.same(text.as_bytes()) {
+                self.equal += text.len() as u64;
+                return Ok(());
+            }
+            self.start_differing()?;
+        }
+        match &mut self.staged {
+            Some((path, writer)) => std::io::Write::write_all(writer, text.as_bytes()).map_err(|e| io(path.clone(), e)),
+            None => Ok(()),
+        }
+    }
+
+    fn restart(&mut self) -> Result<(), CodegenError> {
+        self.discard();
+        self.old = old_file(&self.out_dir.join(self.relative));
+        (self.equal, self.differs) = (0, false);
+        Ok(())
+    }
+}
+
 fn io(path: PathBuf, source: std::io::Error) -> CodegenError {
     CodegenError::Io { path, source }
 }
@@ -235,4 +398,67 @@ fn orphans(out_dir: &Path, generated: std::collections::BTreeSet<&Path>) -> Vec<
     }
     found.sort();
     found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Puts `text` at `a.rs` under `dir` in pieces of three bytes.
+    fn put_in_pieces(out: &mut OutputDir, text: &str) -> Result<(), CodegenError> {
+        Sink::put_pieces(out, Path::new("a.rs"), &mut |pieces| {
+            for piece in text.as_bytes().chunks(3) {
+                pieces.push(std::str::from_utf8(piece).expect("ASCII"))?;
+            }
+            Ok(())
+        })
+    }
+
+    /// A file written a piece at a time is compared with the file on disk as the
+    /// pieces come: unchanged when equal, else written whole (the file's equal bytes
+    /// first), stale or missing when checking, what came before a restart forgotten,
+    /// and nothing kept when the writing fails.
+    #[test]
+    fn an_artefact_in_pieces_is_compared_and_written_as_a_whole_one() {
+        let dir = std::env::temp_dir().join(format!("cosmap-pieces-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let status = |text: &str, check: bool| {
+            let mut out = if check {
+                OutputDir::check(&dir)
+            } else {
+                OutputDir::write(&dir)
+            };
+            put_in_pieces(&mut out, text).expect("put");
+            out.finish().expect("finished")[0].1
+        };
+        assert_eq!(status("fn a() {}\n", true), FileStatus::Missing);
+        assert_eq!(status("fn a() {}\n", false), FileStatus::Written);
+        assert_eq!(status("fn a() {}\n", false), FileStatus::Unchanged);
+        for changed in ["fn a() {}\n// more\n", "fn a() {", "fn b() {}\n"] {
+            assert_eq!(status(changed, true), FileStatus::Stale, "{changed}");
+            assert_eq!(status(changed, false), FileStatus::Written, "{changed}");
+            assert_eq!(std::fs::read_to_string(dir.join("a.rs")).expect("written"), changed);
+        }
+        let mut out = OutputDir::write(&dir);
+        Sink::put_pieces(&mut out, Path::new("a.rs"), &mut |pieces| {
+            pieces.push("fn other() {}\n")?;
+            pieces.restart()?;
+            pieces.push("fn b() {}\n")
+        })
+        .expect("put");
+        assert_eq!(
+            out.finish().expect("finished")[0].1,
+            FileStatus::Unchanged,
+            "started again"
+        );
+        let mut out = OutputDir::write(&dir);
+        let failed = Sink::put_pieces(&mut out, Path::new("a.rs"), &mut |pieces| {
+            pieces.push("fn c() {}\n")?;
+            Err(CodegenError::FileNames("the render failed".into()))
+        });
+        assert!(matches!(failed, Err(CodegenError::FileNames(_))));
+        assert!(out.finish().expect("finished").is_empty());
+        assert_eq!(std::fs::read_to_string(dir.join("a.rs")).expect("kept"), "fn b() {}\n");
+        std::fs::remove_dir_all(&dir).expect("removed");
+    }
 }

@@ -99,13 +99,36 @@ fn given(value: &Option<String>) -> bool {
 pub fn rust(view: &RustView) -> String {
     let structs =
         view.shared.len() + view.references.len() + view.containers.iter().map(|c| c.documents.len()).sum::<usize>();
-    let mut out = Out::new(structs * BYTES_PER_STRUCT + CODEC_HELPERS.len());
-    header(&mut out, view);
-    types_module(&mut out, view);
-    for c in &view.containers {
-        container(&mut out, view, c);
+    let mut text = String::with_capacity(structs * BYTES_PER_STRUCT + CODEC_HELPERS.len());
+    let collected: Result<(), std::convert::Infallible> = rust_into(view, &mut |piece| {
+        text.push_str(piece);
+        Ok(())
+    });
+    match collected {
+        Ok(()) => text,
     }
-    out.out
+}
+
+/// The text of `cosmap.rs` for `view` handed to `each` a piece at a time: the header,
+/// each struct of the types module, then each container's module, so that only one
+/// piece's text is held.
+pub fn rust_into<E>(view: &RustView, each: &mut dyn FnMut(&str) -> Result<(), E>) -> Result<(), E> {
+    let mut out = Out::new(BYTES_PER_STRUCT + CODEC_HELPERS.len());
+    header(&mut out, view);
+    types_module(&mut out, view, each)?;
+    for c in &view.containers {
+        out.out.reserve(c.documents.len() * BYTES_PER_STRUCT);
+        container(&mut out, view, c);
+        flush(&mut out, each)?;
+    }
+    Ok(())
+}
+
+/// Hands the text written so far to `each`, and starts the next piece.
+fn flush<E>(out: &mut Out, each: &mut dyn FnMut(&str) -> Result<(), E>) -> Result<(), E> {
+    each(&out.out)?;
+    out.out.clear();
+    Ok(())
 }
 
 /// Room reserved per struct of the view (a document type with its enum arms and
@@ -129,8 +152,9 @@ fn header(out: &mut Out, view: &RustView) {
     out.lines(const { Lines::of("\n") });
 }
 
-/// `types`: the codecs, the shared structs and the references.
-fn types_module(out: &mut Out, view: &RustView) {
+/// `types`: the codecs, the shared structs and the references, each handed to
+/// `each` once written (its closing brace left in `out`).
+fn types_module<E>(out: &mut Out, view: &RustView, each: &mut dyn FnMut(&str) -> Result<(), E>) -> Result<(), E> {
     out.lines(const { Lines::of("/// Embedded value objects, reference data snapshots and references to aggregate roots.\n") });
     out.line(&["pub mod ", &view.types_module, " {"]);
     if !view.codecs.is_empty() {
@@ -142,11 +166,14 @@ fn types_module(out: &mut Out, view: &RustView) {
     }
     for s in &view.shared {
         shared_struct(out, view, s);
+        flush(out, each)?;
     }
     for r in &view.references {
         reference(out, view, r);
+        flush(out, each)?;
     }
     out.lines(const { Lines::of("}\n") });
+    Ok(())
 }
 
 /// One `impl Canonical for …` of the `codec` module.

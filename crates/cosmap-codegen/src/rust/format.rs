@@ -2,6 +2,10 @@
 //! overridden template's output, and the built-in text with the user's own
 //! attributes or type spellings (feature `format`).
 
+use std::borrow::Cow;
+
+use super::pieces::Piece;
+
 /// Where and why the rendered Rust does not parse (1-based line and column).
 #[derive(Debug)]
 pub(crate) struct ParseError {
@@ -44,26 +48,79 @@ fn whole(text: &str) -> Result<String, ParseError> {
 /// `text` printed an item at a time, or `None` if it does not split or a piece does
 /// not parse.
 fn in_pieces(text: &str) -> Option<String> {
-    let items = super::pieces::items(text, 0..text.len())?;
-    if text.trim_start().starts_with("#!") || text.trim_start().starts_with("//!") {
+    if opens_with_inner_attributes(text) {
         return None;
     }
-    // Printed, the text grows by its indentation (about 3% for the data access): room
-    // for a quarter more, so that the printing of a large file is never copied into
-    // a buffer twice its size while the text is held (pages never written are never
-    // touched).
-    let mut out = String::with_capacity(text.len() + text.len() / 4);
-    let mut blocks = Vec::new();
-    for item in items {
-        item_in_blocks(text, item, &mut blocks, &mut out)?;
+    let mut printer = Printer::default();
+    let printed = printer.part(text)?;
+    printer.open.is_empty().then_some(printed)
+}
+
+/// Whether `text` starts with an inner attribute or doc (`#![…]`, `//!`, `/*!`),
+/// which belongs to the file or block around it: such text is printed whole.
+pub(crate) fn opens_with_inner_attributes(text: &str) -> bool {
+    let first = text.trim_start();
+    first.starts_with("#!") || first.starts_with("//!") || first.starts_with("/*!")
+}
+
+/// Prints a file given a part at a time ([`Printer::part`]), as [`parse_and_print`]
+/// prints it whole: each part's items printed inside the blocks open around them,
+/// which may open in one part and close in a later one (`pub mod data {` in the
+/// first part of the data access, its `}` in the last).
+#[derive(Default)]
+pub(crate) struct Printer {
+    /// The blocks open, outermost first, each with the printing of its closing line.
+    open: Vec<(Block<'static>, String)>,
+}
+
+impl Printer {
+    /// The printing of `text`, the next part of the file, or `None` if it does not
+    /// split or a piece does not parse.
+    pub(crate) fn part(&mut self, text: &str) -> Option<String> {
+        // Printed, the text grows by its indentation (about 3% for the data access):
+        // room for a quarter more, so that the printing is never copied to grow.
+        let mut out = String::with_capacity(text.len() + text.len() / 4);
+        let mut blocks: Vec<Block> = self.open.iter().map(|(b, _)| b.clone()).collect();
+        for piece in super::pieces::fragment(text)? {
+            match piece {
+                Piece::Item(item) => item_in_blocks(text, item, &mut blocks, &mut out)?,
+                Piece::Open { start, body } => {
+                    // Its attributes end where the header of the block, closed at once, starts.
+                    let closed = format!("{}}}", &text[start..body]);
+                    let (header, _) = super::pieces::block_body(&closed, 0..closed.len())?;
+                    if opens_with_inner_attributes(&text[body..]) {
+                        return None;
+                    }
+                    let (open, close, block) = open_block(text, start, start + header, body, &blocks)?;
+                    out.push_str(open.as_str());
+                    let owned = Block {
+                        header: Cow::Owned(block.header.to_string()),
+                        lines: block.lines,
+                    };
+                    self.open.push((owned, close));
+                    blocks.push(block);
+                }
+                Piece::Close => {
+                    let (_, close) = self.open.pop()?;
+                    blocks.pop();
+                    out.push_str(&close);
+                }
+            }
+        }
+        Some(out)
     }
-    Some(out)
+
+    /// Whether every block opened has been closed: the parts made a whole file.
+    pub(crate) fn is_closed(&self) -> bool {
+        self.open.is_empty()
+    }
 }
 
 /// A block an item is printed in: its header (`pub mod data {`) and how many lines
 /// that prints as.
+#[derive(Clone)]
 struct Block<'t> {
-    header: &'t str,
+    header: Cow<'t, str>,
     lines: usize,
 }
 
@@ -87,22 +144,40 @@ fn item_in_blocks<'t>(
         out.push_str(&in_blocks(blocks, &text[item])?);
         return Some(());
     };
-    let shell = |from: usize| format!("{}\n{PLACEHOLDER}\n}}", &text[from..body.start]);
-    let printed = in_blocks(blocks, &shell(item.start))?;
+    let (open, close, block) = open_block(text, item.start, header, body.start, blocks)?;
+    out.push_str(&open);
+    blocks.push(block);
+    for item in items {
+        item_in_blocks(text, item, blocks, out)?;
+    }
+    blocks.pop();
+    out.push_str(&close);
+    Some(())
+}
+
+/// The block whose attributes start at `start`, its header at `header` and its
+/// items at `body` (just past its `{`), printed inside `blocks`: what comes before
+/// its items and after them (its closing line), and the block its items are
+/// printed in.
+fn open_block<'t>(
+    text: &'t str,
+    start: usize,
+    header: usize,
+    body: usize,
+    blocks: &[Block],
+) -> Option<(String, String, Block<'t>)> {
+    let shell = |from: usize| format!("{}\n{PLACEHOLDER}\n}}", &text[from..body]);
+    let printed = in_blocks(blocks, &shell(start))?;
     let (open, close) = without_placeholder(&printed)?;
     let lines = without_placeholder(&in_blocks(blocks, &shell(header))?)?
         .0
         .lines()
         .count();
-    out.push_str(open);
-    let header = &text[header..body.start];
-    blocks.push(Block { header, lines });
-    for item in items {
-        item_in_blocks(text, item, blocks, out)?;
-    }
-    blocks.pop();
-    out.push_str(close);
-    Some(())
+    let block = Block {
+        header: Cow::Borrowed(&text[header..body]),
+        lines,
+    };
+    Some((open.to_string(), close.to_string(), block))
 }
 
 /// A block printed with [`PLACEHOLDER`] as its one item, split into what comes before
@@ -121,7 +196,7 @@ fn without_placeholder(printed: &str) -> Option<(&str, &str)> {
 fn in_blocks(blocks: &[Block], item: &str) -> Option<String> {
     let mut text = String::with_capacity(item.len() + blocks.iter().map(|b| b.header.len() + 3).sum::<usize>());
     for b in blocks {
-        text.push_str(b.header);
+        text.push_str(&b.header);
         text.push('\n');
     }
     text.push_str(item);
@@ -165,6 +240,24 @@ mod tests {
         let whole = whole(text).expect("parses");
         assert_eq!(in_pieces(text).as_deref(), Some(whole.as_str()), "{whole}");
         assert_eq!(parse_and_print(text).expect("parses"), whole);
+    }
+
+    #[test]
+    fn a_file_printed_a_part_at_a_time_is_the_file_printed_whole() {
+        let parts = [
+            "// Header.\n/// The module.\n#[allow(unused)]\npub mod data {\n/// A.\npub struct A { a: u8 }\n",
+            "/// The impl.\nimpl A {\npub fn new() -> Self { A { a: 0 } }\n",
+            "pub fn a_method_with_a_long_signature(&self, first_parameter: &str, second_parameter: ::std::string::String) -> u8 { self.a }\n",
+            "}\nmod rt { pub fn f() {} }\n",
+            "}\nfn outside() {}\n",
+        ];
+        let mut printer = Printer::default();
+        let printed: String = parts.iter().map(|p| printer.part(p).expect("prints")).collect();
+        assert!(printer.is_closed());
+        assert_eq!(printed, whole(&parts.concat()).expect("parses"));
+        let mut cut = Printer::default();
+        assert!(cut.part("}\n").is_none(), "nothing open to close");
+        assert!(cut.part("pub mod m {\n").is_some() && !cut.is_closed());
     }
 
     #[test]

@@ -11,6 +11,8 @@ mod api;
 mod codecs;
 #[cfg(feature = "data-access")]
 mod data_access;
+#[cfg(feature = "data-access")]
+mod data_parts;
 mod emit;
 #[cfg(feature = "format")]
 mod format;
@@ -30,6 +32,7 @@ pub(crate) use view::one_line;
 
 use cosmap_mapper::LogicalModel;
 
+use crate::artefacts::Pieces;
 use crate::error::CodegenError;
 use crate::options::TypeMapping;
 use crate::templates::Templates;
@@ -47,6 +50,22 @@ const DATA_TEMPLATE: &str = "cosmap_data.rs.hbs";
 pub fn render(model: &LogicalModel, mapping: &TypeMapping, templates: &Templates) -> Result<String, CodegenError> {
     let view = view::build(model, mapping).map_err(CodegenError::Model)?;
     render_view(&view, mapping, templates)
+}
+
+/// [`render`] written into `out` a piece at a time: the built-in text a container's
+/// module at a time as `emit` writes it, an override's output (or the text with the
+/// user's own attributes or type spellings, parsed and printed) whole.
+pub(crate) fn write_rust(
+    model: &LogicalModel,
+    mapping: &TypeMapping,
+    templates: &Templates,
+    out: &mut dyn Pieces,
+) -> Result<(), CodegenError> {
+    let view = view::build(model, mapping).map_err(CodegenError::Model)?;
+    if templates.is_overridden(TEMPLATE) || users_own_text(mapping) {
+        return out.push(&render_view(&view, mapping, templates)?);
+    }
+    emit::rust_into(&view, &mut |piece| out.push(piece))
 }
 
 /// [`render`] of the view built for it.
@@ -107,34 +126,117 @@ pub fn render_data_access(
     mapping: &TypeMapping,
     templates: &Templates,
 ) -> Result<String, CodegenError> {
+    let mut text = String::new();
+    write_data_access(model, mapping, templates, &mut text)?;
+    Ok(text)
+}
+
+/// [`render_data_access`] written into `out` a part at a time as it is printed
+/// (`data_parts.rs`): one part's view as handlebars' JSON, its text and its printing
+/// held at a time, besides the data access's view.
+pub(crate) fn write_data_access(
+    model: &LogicalModel,
+    mapping: &TypeMapping,
+    templates: &Templates,
+    out: &mut dyn Pieces,
+) -> Result<(), CodegenError> {
     #[cfg(feature = "data-access")]
     {
-        let origin = templates.origin(DATA_TEMPLATE);
-        let mut data = {
-            let mut data = data_access::build(
-                model,
-                &view::build(model, mapping).map_err(CodegenError::Model)?,
-                mapping,
-            );
-            data.rt = runtime::none();
-            // Turned into handlebars' JSON once, for both renders; the views dropped.
-            crate::templates::Data::of(&data, &origin)?
-        };
-        // Rendered once without the runtime helpers, then with the ones it names.
-        let rt = runtime::used(&templates.render_data(DATA_TEMPLATE, &data)?);
-        data.set("rt", &rt, &origin)?;
-        let text = templates.render_data(DATA_TEMPLATE, &data)?;
-        drop(data);
-        print(text, &origin)
+        let mut data = data_access::build(
+            model,
+            &view::build(model, mapping).map_err(CodegenError::Model)?,
+            mapping,
+        );
+        // Rendered once without the runtime helpers, then with the ones its parts name.
+        data.rt = runtime::none();
+        let mut named = std::collections::BTreeSet::new();
+        for part in data_parts::parts(&data) {
+            runtime_paths(&templates.render(DATA_TEMPLATE, &part)?, &mut named);
+        }
+        data.rt = runtime::used(&named.into_iter().collect::<Vec<_>>().join(" "));
+        print_parts(&data, templates, out)
     }
     #[cfg(not(feature = "data-access"))]
     {
-        let _ = (model, mapping, templates);
+        let _ = (model, mapping, templates, out);
         Err(CodegenError::FeatureOff {
             what: "the data access (`cosmap_data.rs`)",
             feature: "data-access",
         })
     }
+}
+
+/// Adds to `named` each `rt::…` path `text` names (`rt::Op::Create`, with its
+/// `rt::`), once: what `runtime::used` reads, gathered from every part without
+/// holding their texts.
+#[cfg(feature = "data-access")]
+fn runtime_paths(text: &str, named: &mut std::collections::BTreeSet<String>) {
+    let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    for (at, _) in text.match_indices("rt::") {
+        if text[..at].ends_with(word) {
+            continue;
+        }
+        let path = &text[at..];
+        let end = path[4..]
+            .find(|c: char| !(word(c) || c == ':'))
+            .map_or(path.len(), |e| e + 4);
+        if !named.contains(&path[..end]) {
+            named.insert(path[..end].to_string());
+        }
+    }
+}
+
+/// Renders each part of `data` and writes its printing into `out` as it is printed:
+/// the template's leading `//` header first (comments are not part of the syntax
+/// tree). A part that does not split or parse (an override's text, say) starts the
+/// file again, rendered and printed whole, so that its error is reported at its
+/// line and column in the file.
+#[cfg(all(feature = "data-access", feature = "format"))]
+fn print_parts(data: &data_access::DataView, templates: &Templates, out: &mut dyn Pieces) -> Result<(), CodegenError> {
+    let mut printer = format::Printer::default();
+    for (i, part) in data_parts::parts(data).enumerate() {
+        let text = templates.render(DATA_TEMPLATE, &part)?;
+        if i == 0 {
+            if format::opens_with_inner_attributes(&text) {
+                return print_whole(data, templates, out);
+            }
+            out.push(&header_of(&text))?;
+        }
+        match printer.part(&text) {
+            Some(printed) => out.push(&printed)?,
+            None => return print_whole(data, templates, out),
+        }
+    }
+    if !printer.is_closed() {
+        return print_whole(data, templates, out);
+    }
+    Ok(())
+}
+
+/// Writes the rendered parts of `data` into `out` as they are, without the lines
+/// the template left blank.
+#[cfg(all(feature = "data-access", not(feature = "format")))]
+fn print_parts(data: &data_access::DataView, templates: &Templates, out: &mut dyn Pieces) -> Result<(), CodegenError> {
+    // A line a part leaves unfinished is finished by the next.
+    let mut line = String::new();
+    for part in data_parts::parts(data) {
+        line.push_str(&templates.render(DATA_TEMPLATE, &part)?);
+        let done = line.rfind('\n').map_or(0, |i| i + 1);
+        out.push(&print(line[..done].to_string(), "")?)?;
+        line.drain(..done);
+    }
+    out.push(&print(line, "")?)
+}
+
+/// `data`'s parts rendered into one text, printed whole into `out` (started again).
+#[cfg(all(feature = "data-access", feature = "format"))]
+fn print_whole(data: &data_access::DataView, templates: &Templates, out: &mut dyn Pieces) -> Result<(), CodegenError> {
+    let mut text = String::new();
+    for part in data_parts::parts(data) {
+        text.push_str(&templates.render(DATA_TEMPLATE, &part)?);
+    }
+    out.restart()?;
+    out.push(&print(text, &templates.origin(DATA_TEMPLATE))?)
 }
 
 /// The rendered text as it is, without the lines the template left blank.
@@ -148,13 +250,10 @@ fn print(text: String, _: &str) -> Result<String, CodegenError> {
     Ok(out)
 }
 
-/// The rendered text checked by `syn` and printed by `prettyplease`; `origin` names
-/// the template in messages. The text is dropped before its leading comment is put
-/// back, so that at most the text and its printing are held (a data access of
-/// 20,000 aggregates prints some 360 MB).
+/// The leading `//` comment lines of `text` (not doc comments), then a blank line:
+/// what the printing puts back before the printed items, which drop comments.
 #[cfg(feature = "format")]
-fn print(text: String, origin: &str) -> Result<String, CodegenError> {
-    // Comments are not part of the syntax tree: keep the template's leading `//` header.
+fn header_of(text: &str) -> String {
     let plain_comment = |l: &str| l.starts_with("//") && !l.starts_with("///") && !l.starts_with("//!");
     let mut header: String = text
         .lines()
@@ -166,6 +265,17 @@ fn print(text: String, origin: &str) -> Result<String, CodegenError> {
     if !header.is_empty() {
         header.push('\n');
     }
+    header
+}
+
+/// The rendered text checked by `syn` and printed by `prettyplease`; `origin` names
+/// the template in messages. The text is dropped before its leading comment is put
+/// back, so that at most the text and its printing are held (a data access of
+/// 20,000 aggregates prints some 360 MB).
+#[cfg(feature = "format")]
+fn print(text: String, origin: &str) -> Result<String, CodegenError> {
+    // Comments are not part of the syntax tree: keep the template's leading `//` header.
+    let header = header_of(&text);
     let mut printed = format::parse_and_print(&text).map_err(|e| CodegenError::InvalidRust {
         template: origin.to_string(),
         line: e.line,

@@ -154,17 +154,63 @@ impl<'t> Lexer<'t> {
 /// `None` where the text does not lex, its brackets do not balance, or text other
 /// than whitespace follows the last item.
 pub(crate) fn items(text: &str, range: Range<usize>) -> Option<Vec<Range<usize>>> {
+    let mut pieces = Vec::new();
+    split(text, range, &mut pieces)?;
+    pieces
+        .into_iter()
+        .map(|piece| match piece {
+            Piece::Item(item) => Some(item),
+            Piece::Open { .. } | Piece::Close => None,
+        })
+        .collect()
+}
+
+/// One piece of a part of a file rendered a part at a time, where a block opened in
+/// one part may close in a later one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Piece {
+    /// A whole item, its byte range with the comments and attributes before it.
+    Item(Range<usize>),
+    /// A block left open at the part's end: from its attributes (`start`) to just past
+    /// its `{` (`body`, where its items begin; they are the pieces that follow).
+    Open { start: usize, body: usize },
+    /// A `}` closing the innermost block opened before.
+    Close,
+}
+
+/// The pieces of `text`, the next part of a file: its whole items, the `}`s that
+/// close blocks opened in earlier parts, and at its end a block left open, whose
+/// items (and any block left open in it) follow; `None` where the text does not lex,
+/// an item is cut short by a `}`, or a bracket other than `{` is left open.
+pub(crate) fn fragment(text: &str) -> Option<Vec<Piece>> {
+    let mut pieces = Vec::new();
+    split(text, 0..text.len(), &mut pieces)?;
+    Some(pieces)
+}
+
+/// Appends the pieces of `text[range]` to `pieces` ([`fragment`]).
+fn split(text: &str, range: Range<usize>, pieces: &mut Vec<Piece>) -> Option<()> {
     let mut lexer = Lexer {
         bytes: &text.as_bytes()[..range.end],
         pos: range.start,
     };
-    let mut items = Vec::new();
     let mut start = range.start;
     let mut depth = 0usize;
+    // Where the bracket that took the depth from 0 to 1 ends, and whether it is a `{`.
+    let mut opened = None;
+    let mut begun = false;
     while let Some(token) = lexer.next().ok()? {
         let end = match token {
-            Token::Open(_) => {
-                depth += 1;
+            Token::Open(open) => {
+                if depth == 0 {
+                    opened = (open == b'{').then_some(lexer.pos);
+                }
+                (depth, begun) = (depth + 1, true);
+                continue;
+            }
+            Token::Close(b'}') if depth == 0 && !begun => {
+                pieces.push(Piece::Close);
+                start = lexer.pos;
                 continue;
             }
             Token::Close(close) => {
@@ -177,13 +223,20 @@ pub(crate) fn items(text: &str, range: Range<usize>) -> Option<Vec<Range<usize>>
                 lexer.pos
             }
             Token::Semi if depth == 0 => lexer.pos,
-            _ => continue,
+            _ => {
+                begun = true;
+                continue;
+            }
         };
-        items.push(start..end);
-        start = end;
+        pieces.push(Piece::Item(start..end));
+        (start, begun) = (end, false);
     }
-    let trailing = text[start..range.end].trim();
-    (depth == 0 && trailing.is_empty()).then_some(items)
+    if depth == 0 {
+        return text[start..range.end].trim().is_empty().then_some(());
+    }
+    let body = opened?;
+    pieces.push(Piece::Open { start, body });
+    split(text, body..range.end, pieces)
 }
 
 /// The body of the item `text[item]` (between its braces) if it is a module or an
@@ -260,6 +313,26 @@ mod tests {
     fn unbalanced_or_unterminated_text_is_not_split() {
         for text in ["fn a() {", "fn a() }", "fn a() { \"x }", "fn a() {} trailing", "/* a"] {
             assert!(items(text, 0..text.len()).is_none(), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_part_closes_blocks_opened_before_and_leaves_its_last_block_open() {
+        let text =
+            "}\n    }\nfn a() {}\n/// Doc.\npub mod m {\n    const B: u8 = 1;\n    impl X {\n        fn c() {}\n";
+        let pieces = fragment(text).expect("splits");
+        let [Piece::Close, Piece::Close, Piece::Item(a), Piece::Open { start, body }, Piece::Item(b), Piece::Open { body: inner, .. }, Piece::Item(c)] =
+            &pieces[..]
+        else {
+            panic!("{pieces:?}");
+        };
+        assert_eq!(text[a.clone()].trim(), "fn a() {}");
+        assert_eq!(&text[*start..*body], "\n/// Doc.\npub mod m {");
+        assert_eq!(text[b.clone()].trim(), "const B: u8 = 1;");
+        assert_eq!(&text[inner - 8..*inner], "impl X {");
+        assert_eq!(text[c.clone()].trim(), "fn c() {}");
+        for cut in ["fn a() }", "fn a() (", "fn a() { \"x }"] {
+            assert!(fragment(cut).is_none(), "{cut}");
         }
     }
 
