@@ -27,7 +27,7 @@ pub const RUST_TEMPLATE: &str = "cosmap.rs.hbs";
 /// | `containers.bicep.hbs` | `containers.bicep` | `model` (its name); `containers`, each with `symbol` (the Bicep symbol), `id` and `resource` (the definition; `{{bicep resource 4}}` prints it as a Bicep literal indented by 4) |
 /// | `document.schema.json.hbs` | each `schemas/<container>/<documentType>.schema.json` | `schema`: the document type's JSON Schema (`{{json schema}}` is the built-in text) |
 /// | `model.mmd.hbs` | `model.mmd` | `model`; `containers` (`id`, `label`, `nodes`: `id`, `label`, `document`, `description`); `patterns` (`id`, `label`); `edges` (`from`, `to`, `label`, `kind`: `embeds`, `contains`, `references`, `copy` or `pattern`); every label quoted for Mermaid already |
-/// | `cosmap_data.rs.hbs` | `cosmap_data.rs` | the data access's view (`src/rust/data_access.rs`) a part at a time (`src/rust/data_parts.rs`): rendered once per part, `part` naming the section it renders (`{{#if part.methods}}`, …) and each list holding the part's items alone; the parts' texts, in turn, are the file. The built-in template is embedded ([`TEMPLATES`]) |
+/// | `cosmap_data.rs.hbs` | `cosmap_data.rs` | the data access's view (`src/rust/data_access.rs`) whole, with every `part.*` section flag set (the built-in template is embedded ([`TEMPLATES`]) and rendered a part at a time instead, `src/rust/data_parts.rs`: once per part, `part` naming the section it renders, `{{#if part.methods}}`, …, and each list holding the part's items alone) |
 pub const OVERRIDES: &[&str] = &[
     RUST_TEMPLATE,
     "containers.json.hbs",

@@ -114,6 +114,26 @@ fn a_template_override_replaces_one_template() {
 }
 
 #[test]
+fn a_data_access_override_written_for_the_whole_view_renders_once() {
+    // The built-in template is rendered a part at a time; an override is rendered
+    // once, from the whole view, so one written without `part.*` gates is not repeated.
+    let dir = tempdir("data-override");
+    std::fs::write(
+        dir.join("cosmap_data.rs.hbs"),
+        "pub struct Data;\n{{#each containers}}pub struct Handle{{@index}};\n{{/each}}\
+         {{#each patterns}}pub fn pattern{{@index}}() {}\n{{/each}}",
+    )
+    .unwrap();
+    let templates = Templates::load(Some(&dir)).unwrap();
+    let logical = map(&ecommerce(), &Options::default());
+    let text = cosmap_codegen::render_data_access(&logical, &TypeMapping::default(), &templates).unwrap();
+    for once in ["pub struct Data;", "pub struct Handle0;", "pub fn pattern0()"] {
+        assert_eq!(text.matches(once).count(), 1, "`{once}` once in:\n{text}");
+    }
+    assert!(text.contains("pub fn pattern1()"), "every pattern rendered: {text}");
+}
+
+#[test]
 fn an_unknown_template_file_is_refused() {
     let dir = tempdir("unknown");
     std::fs::write(dir.join("model.md.hbs"), "x").unwrap();

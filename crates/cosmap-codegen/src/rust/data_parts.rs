@@ -105,6 +105,38 @@ fn each<'v, T>(
     })
 }
 
+/// All of `view` as one part, every section on (`written` when there are
+/// aggregates): what an override renders from, once, as it did before parts.
+pub fn whole(view: &DataView) -> PartView<'_> {
+    let mut part = PartView::of(view, |s| {
+        *s = Section {
+            head: true,
+            handles: true,
+            database: true,
+            constructors: true,
+            methods: true,
+            database_end: true,
+            claim_sets: true,
+            items: true,
+            rows: true,
+            written: false,
+            aggregates: true,
+            workers: true,
+            end: true,
+        }
+    });
+    part.part.written = !view.aggregates.is_empty();
+    part.containers = &view.containers;
+    part.aggregates = &view.aggregates;
+    part.patterns = &view.patterns;
+    part.workers = &view.workers;
+    part.refresh_workers = &view.refresh_workers;
+    part.kept_workers = &view.kept_workers;
+    part.ancestors_workers = &view.ancestors_workers;
+    part.claim_sets = &view.claim_sets;
+    part
+}
+
 /// Every part of `view`, in the order of the file.
 pub fn parts(view: &DataView) -> impl Iterator<Item = PartView<'_>> {
     let one = |set| std::iter::once(PartView::of(view, set));

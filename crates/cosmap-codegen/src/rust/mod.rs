@@ -147,13 +147,25 @@ pub(crate) fn write_data_access(
             &view::build(model, mapping).map_err(CodegenError::Model)?,
             mapping,
         );
+        // An override renders once from the whole view, every section on: one written
+        // for the whole file keeps working (rendered a part at a time, it would be
+        // repeated part by part).
+        let whole = templates.is_overridden(DATA_TEMPLATE);
         // Rendered once without the runtime helpers, then with the ones its parts name.
         data.rt = runtime::none();
         let mut named = std::collections::BTreeSet::new();
-        for part in data_parts::parts(&data) {
-            runtime_paths(&templates.render(DATA_TEMPLATE, &part)?, &mut named);
+        if whole {
+            runtime_paths(&templates.render(DATA_TEMPLATE, &data_parts::whole(&data))?, &mut named);
+        } else {
+            for part in data_parts::parts(&data) {
+                runtime_paths(&templates.render(DATA_TEMPLATE, &part)?, &mut named);
+            }
         }
         data.rt = runtime::used(&named.into_iter().collect::<Vec<_>>().join(" "));
+        if whole {
+            let text = templates.render(DATA_TEMPLATE, &data_parts::whole(&data))?;
+            return out.push(&print(text, &templates.origin(DATA_TEMPLATE))?);
+        }
         print_parts(&data, templates, out)
     }
     #[cfg(not(feature = "data-access"))]
