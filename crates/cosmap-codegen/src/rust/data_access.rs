@@ -34,12 +34,17 @@ use crate::options::TypeMapping;
 /// Everything `cosmap_data.rs.hbs` needs.
 #[derive(Debug, Serialize)]
 pub struct DataView {
+    /// The model's name.
     pub model: String,
     /// The module the data access lives in (`data`, or `data_` beside a container module of that name).
     pub module: String,
+    /// A typed handle on each container.
     pub containers: Vec<HandleView>,
+    /// Each aggregate with its repository.
     pub aggregates: Vec<AggregateView>,
+    /// Each access pattern's method, item and row types.
     pub patterns: Vec<PatternView>,
+    /// The workers that keep copies and feeds current.
     pub workers: Vec<WorkerView>,
     /// The workers that keep extended references current.
     pub refresh_workers: Vec<RefreshWorkerView>,

@@ -51,18 +51,31 @@ pub struct Section {
 pub struct PartView<'v> {
     /// The section this part renders.
     pub part: Section,
+    /// [`DataView::model`].
     pub model: &'v str,
+    /// [`DataView::module`].
     pub module: &'v str,
+    /// [`DataView::containers`]: the part's handle, or every one for `database`.
     pub containers: &'v [HandleView],
+    /// [`DataView::aggregates`]: the part's aggregate.
     pub aggregates: &'v [AggregateView],
+    /// [`DataView::patterns`]: the part's pattern.
     pub patterns: &'v [PatternView],
+    /// [`DataView::workers`]: the part's worker.
     pub workers: &'v [WorkerView],
+    /// [`DataView::refresh_workers`]: the part's worker.
     pub refresh_workers: &'v [RefreshWorkerView],
+    /// [`DataView::kept_workers`]: the part's worker.
     pub kept_workers: &'v [KeptWorkerView],
+    /// [`DataView::ancestors_workers`]: the part's worker.
     pub ancestors_workers: &'v [RefreshWorkerView],
+    /// [`DataView::claim_sets`]: the part's claim function.
     pub claim_sets: &'v [ClaimSetView],
+    /// [`DataView::skipped`], whole in every part.
     pub skipped: &'v [String],
+    /// [`DataView::lease_type`].
     pub lease_type: &'v str,
+    /// [`DataView::rt`], whole in every part.
     pub rt: &'v BTreeMap<String, bool>,
 }
 

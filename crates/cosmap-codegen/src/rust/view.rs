@@ -34,7 +34,9 @@ pub(crate) use super::view_text::{one_line, scalar_type, STRING};
 /// Everything `cosmap.rs.hbs` needs.
 #[derive(Debug, Serialize)]
 pub struct RustView<'a> {
+    /// The model's name.
     pub model: String,
+    /// The derives every document and struct takes, on one line (`Debug, Clone, …`).
     pub derives: String,
     /// The derives one a line at a struct's indentation (4), as `prettyplease` breaks
     /// the attribute (always: it is longer than a line), without a trailing comma.
@@ -42,19 +44,27 @@ pub struct RustView<'a> {
     /// The `kind` enums' derives (the above, `Copy`, `Eq` and `Default`) one a line at
     /// their indentation (8).
     pub kind_derive_lines: String,
+    /// The module of the types shared across containers (`types`, or `types_` beside a
+    /// container module of that name).
     pub types_module: String,
     /// The built-in codecs the type mapping uses (`types::codec`).
     pub codecs: Vec<CodecView>,
+    /// The embedded value objects and reference data snapshots, each a struct.
     pub shared: Vec<StructView<'a>>,
+    /// The typed references to aggregate roots.
     pub references: Vec<RefView<'a>>,
+    /// One module per container, with its document types.
     pub containers: Vec<ContainerView<'a>>,
 }
 
 /// A struct for an embedded value object or a reference data snapshot.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct StructView<'a> {
+    /// The struct's Rust name.
     pub name: String,
+    /// Its doc comment's text (the model's description, escaped for rustdoc).
     pub doc: String,
+    /// Its fields, in the model's order.
     pub fields: Vec<FieldView<'a>>,
     /// Attributes from [`TypeMapping::type_attributes`], each a line of Rust.
     pub attributes: Vec<String>,
@@ -93,6 +103,7 @@ pub struct FieldView<'a> {
     /// Borrowed when it is a spelling of its own (a scalar type, `String`), built
     /// when it wraps one (`Vec<…>`, `Option<…>`).
     pub ty: Cow<'a, str>,
+    /// Optional in the model: `Option<…>`, skipped when `None`.
     pub optional: bool,
     /// A required list: `#[serde(default)]`, so a document without it reads as empty.
     pub list: bool,
@@ -172,8 +183,11 @@ pub(crate) fn has_defaults(fields: &[FieldView<'_>]) -> bool {
 /// A typed reference to an aggregate root: id and partition key value.
 #[derive(Debug, Serialize)]
 pub struct RefView<'a> {
+    /// The reference struct's Rust name (`AccountRef`).
     pub name: String,
+    /// The aggregate root it refers to.
     pub target: &'a str,
+    /// The container the root is stored in.
     pub container: &'a str,
     /// The constant partition key value (dictionary container), if not the id.
     pub constant: Option<String>,
@@ -196,25 +210,34 @@ pub struct RefView<'a> {
 /// One container module.
 #[derive(Debug, Serialize)]
 pub struct ContainerView<'a> {
+    /// The container's module name.
     pub module: String,
+    /// The container's name in Cosmos DB.
     pub name: &'a str,
-    /// The (first level's) path, and every level's.
+    /// The partition key's (first level's) path.
     pub partition_key_path: String,
+    /// Every level's path.
     pub partition_key_paths: Vec<String>,
+    /// The key has more than one level.
     pub hierarchical: bool,
+    /// The enum of the container's document types (one variant each, by `type`).
     pub enum_name: String,
     /// What `partition_key()` returns: `String`, or a tuple of one per level.
     pub key_type: String,
+    /// The container's document types, each a struct.
     pub documents: Vec<DocView<'a>>,
 }
 
 /// One document type struct.
 #[derive(Debug, Serialize)]
 pub struct DocView<'a> {
+    /// The document type's name (the struct's).
     pub name: &'a str,
     /// The `id` is the `type` (a uniqueness claim): `new` takes no id.
     pub id_is_type: bool,
+    /// Its `type` value.
     pub discriminator: &'a str,
+    /// Its doc comment's text (the model's description, escaped for rustdoc).
     pub doc: String,
     /// The partition key field, or `None` when the partition key is `type`.
     pub partition_key_field: Option<FieldView<'a>>,
@@ -222,12 +245,15 @@ pub struct DocView<'a> {
     pub partition_key_constant: Option<&'a str>,
     /// A hierarchical key's further levels, each a field after the first.
     pub sub_key_fields: Vec<FieldView<'a>>,
-    /// What `partition_key()` returns, and the expression it returns.
+    /// What `partition_key()` returns.
     pub key_type: String,
+    /// The expression `partition_key()` returns.
     pub key_value: String,
+    /// Its fields besides `id`, `type` and the key's, in the model's order.
     pub fields: Vec<FieldView<'a>>,
     /// Attributes from [`TypeMapping::type_attributes`], each a line of Rust.
     pub attributes: Vec<String>,
+    /// For a copy or a feed: how it is built from its source.
     pub copy: Option<CopyView<'a>>,
     /// The partition key value is the id: `new` fills it from `id`.
     pub pk_from_id: bool,
@@ -257,20 +283,25 @@ pub struct BucketView {
 /// borrowed, not copied (a large model has tens of thousands).
 #[derive(Debug, Serialize)]
 pub struct ParamView<'a> {
+    /// The parameter's name.
     pub ident: Cow<'a, str>,
+    /// Its Rust type.
     pub ty: Cow<'a, str>,
 }
 
 /// A field's value in a document type's constructor (borrowed as [`ParamView`]'s).
 #[derive(Debug, Serialize)]
 pub struct InitView<'a> {
+    /// The field's name.
     pub ident: Cow<'a, str>,
+    /// The expression it is set to.
     pub value: Cow<'a, str>,
 }
 
 /// How a copy is built from its source.
 #[derive(Debug, Serialize)]
 pub struct CopyView<'a> {
+    /// Path of the source's document struct.
     pub source: String,
     /// The source's field the partition key value is read from: a reference, or
     /// a reference data snapshot that replaced one (empty for a feed, whose key is
@@ -282,6 +313,7 @@ pub struct CopyView<'a> {
     pub via_field: String,
     /// The expression the copy's partition key field is built from.
     pub pk_init: String,
+    /// The copy's fields, each taken from the source's field of the same name.
     pub fields: Vec<Cow<'a, str>>,
 }
 
