@@ -140,12 +140,13 @@ fn peaks_of_generate(aggregates: usize, templates: &Templates) -> Peaks {
 }
 
 /// Most bytes a model may add to the peak per aggregate. Measured 2026-12-05 (debug
-/// build, 25 → 125 aggregates): 62 KB, the mapper's peak (the domain model, the
-/// logical model and the designs it weighs), since the renders write the data
-/// access and `cosmap.rs` a piece at a time (82 KB when each artefact was handed on
-/// whole, 116–119 KB when every artefact was held until written; some 800 KB more
-/// when the data access was parsed whole). With about 20% headroom.
-const MAX_BYTES_PER_AGGREGATE: usize = 75_000;
+/// build, 25 → 125 aggregates): 44.5 KB, the mapper's peak (the domain model, the
+/// logical model and the designs it weighs) since the mapper keeps its decisions
+/// compact and shared (62 KB before; the renders write the data access and
+/// `cosmap.rs` a piece at a time: 82 KB when each artefact was handed on whole,
+/// 116–119 KB when every artefact was held until written; some 800 KB more when the
+/// data access was parsed whole). With about 20% headroom.
+const MAX_BYTES_PER_AGGREGATE: usize = 54_000;
 
 /// Most bytes the renders may hold beyond the logical model, per aggregate.
 /// Measured 2026-12-05 (debug build, 25 → 125 aggregates): 22.5 KB, the Rust view
