@@ -32,7 +32,7 @@ ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 LIMITS = {
     "functions over 80 lines": 0,  # goal 0 (met)
     "files over 1000 lines": 0,  # goal 0 (met)
-    "duplicate pairs": 69,  # goal 60
+    "duplicate pairs": 62,  # goal 60
 }
 FUNCTION_LINES = 80
 FILE_LINES = 1000
