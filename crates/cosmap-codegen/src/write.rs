@@ -217,11 +217,9 @@ impl Streamed<'_> {
         if self.check {
             return Ok(());
         }
-        if self.staging.is_none() {
-            *self.staging = Some(Staging::create(self.out_dir)?);
-        }
-        let Some(staging) = self.staging.as_ref() else {
-            unreachable!("made above")
+        let staging = match &mut *self.staging {
+            Some(staging) => staging,
+            staging => staging.insert(Staging::create(self.out_dir)?),
         };
         let path = staging.dir.join(self.relative);
         if let Some(dir) = path.parent() {
