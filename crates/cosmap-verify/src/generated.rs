@@ -43,12 +43,20 @@ pub type Writing<'a> = Pin<Box<dyn Future<Output = Result<(), String>> + 'a>>;
 /// (where it says it [`writes`](Answerer::writes) a pattern) its writes and workers.
 pub trait Answerer {
     /// Whether a generated method answers read `pattern` with a list of its results
-    /// (the documents or rows the plan's main request returns).
-    fn answers(&self, pattern: &str) -> bool;
+    /// (the documents or rows the plan's main request returns); none by default, where
+    /// the plan's requests answer every read (an answerer that judges writes alone).
+    fn answers(&self, pattern: &str) -> bool {
+        let _ = pattern;
+        false
+    }
 
     /// The results of `pattern`'s generated method called with `binding` on
     /// `database` (where verify wrote its samples), each as JSON.
-    fn answer<'a>(&'a self, database: &'a DatabaseClient, pattern: &'a str, binding: &'a Binding) -> Answering<'a>;
+    fn answer<'a>(&'a self, database: &'a DatabaseClient, pattern: &'a str, binding: &'a Binding) -> Answering<'a> {
+        let _ = (database, binding);
+        let reason = format!("no generated read of `{pattern}` is called");
+        Box::pin(async move { Err(reason) })
+    }
 
     /// Whether a generated method writes pattern `pattern` — its one document, given
     /// as JSON (a create, replace or delete: [`write`](Answerer::write)), an

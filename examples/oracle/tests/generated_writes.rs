@@ -6,7 +6,7 @@
 //! write pattern is counted and listed with why it is not judged on the generated code.
 
 use azure_data_cosmos::clients::DatabaseClient;
-use cosmap_verify::generated::{Answering, Binding, Writing};
+use cosmap_verify::generated::Writing;
 use cosmap_verify::{unjudged_write, verify_generated, Answerer, Report};
 use oracle::{Example, EXAMPLES};
 use serde_json::Value;
@@ -197,19 +197,6 @@ async fn workers_that_keep_nothing_fail() {
 struct RootOnly<'e>(&'e Example);
 
 impl Answerer for RootOnly<'_> {
-    fn answers(&self, _: &str) -> bool {
-        false
-    }
-
-    fn answer<'a>(
-        &'a self,
-        _: &'a azure_data_cosmos::clients::DatabaseClient,
-        _: &'a str,
-        _: &'a Binding,
-    ) -> Answering<'a> {
-        Box::pin(async { Ok(Vec::new()) })
-    }
-
     fn writes(&self, pattern: &str) -> bool {
         self.0.writes(pattern)
     }
@@ -305,19 +292,6 @@ async fn aggregate_writes_are_judged_on_every_member_and_claim() {
 struct Twice<'e>(&'e Example);
 
 impl Answerer for Twice<'_> {
-    fn answers(&self, _: &str) -> bool {
-        false
-    }
-
-    fn answer<'a>(
-        &'a self,
-        _: &'a azure_data_cosmos::clients::DatabaseClient,
-        _: &'a str,
-        _: &'a Binding,
-    ) -> Answering<'a> {
-        Box::pin(async { Ok(Vec::new()) })
-    }
-
     fn writes(&self, pattern: &str) -> bool {
         self.0.writes(pattern)
     }
