@@ -200,7 +200,10 @@ impl Assembled {
 /// The map of `assembled`: optimised when `options` say so, then finished.
 ///
 /// Also returns MR1–MR6's design as this map found it when `keep_rules` asks for it
-/// (the cost table's; else it is let go once weighed), and the statistics.
+/// (the cost table's; else it is let go once weighed), and the statistics. The
+/// cost table's map, which holds that design anyway, also holds whole the design
+/// the partition keys and snapshots are weighed against; [`map`] holds its figures
+/// alone while it weighs them, and prices it again should it stay.
 fn complete(model: &DomainModel, options: &Options, assembled: Assembled, keep_rules: bool) -> Completed {
     let Assembled {
         thresholds,
@@ -234,7 +237,8 @@ fn complete(model: &DomainModel, options: &Options, assembled: Assembled, keep_r
     // leaves, priced when it priced it: a design no step changed is never finished and
     // priced twice.
     let price = |candidate: &[Container]| weighing.price(candidate);
-    let priced = optimise::embed_reference_data::apply(model, &mut containers, &mut trace, &price, priced);
+    let priced =
+        optimise::embed_reference_data::apply(model, &mut containers, &mut trace, (&price, priced), keep_rules);
     search.after("embedded reference data", &[Rule::EmbedReferenceData], &priced);
     let priced = weighing.rounds(&mut containers, &mut trace, priced, &mut search);
     // A copy or feed a later step left without a read is dropped.
