@@ -237,8 +237,7 @@ fn complete(model: &DomainModel, options: &Options, assembled: Assembled, keep_r
     // leaves, priced when it priced it: a design no step changed is never finished and
     // priced twice.
     let price = |candidate: &[Container]| weighing.price(candidate);
-    let priced =
-        optimise::embed_reference_data::apply(model, &mut containers, &mut trace, (&price, priced), keep_rules);
+    let priced = optimise::embed_reference_data::apply(model, &mut containers, &mut trace, &price, priced, keep_rules);
     search.after("embedded reference data", &[Rule::EmbedReferenceData], &priced);
     let priced = weighing.rounds(&mut containers, &mut trace, priced, &mut search);
     // A copy or feed a later step left without a read is dropped.

@@ -34,7 +34,8 @@ pub(crate) fn apply(
     model: &DomainModel,
     containers: &mut Arc<Vec<Container>>,
     trace: &mut Trace,
-    (price, priced): (&dyn Fn(&[Container]) -> Priced, Option<Priced>),
+    price: &dyn Fn(&[Container]) -> Priced,
+    priced: Option<Priced>,
     hold_without: bool,
 ) -> Option<Priced> {
     let candidates = candidates(model, containers);
