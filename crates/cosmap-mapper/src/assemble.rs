@@ -183,6 +183,8 @@ impl<'m, 't> Assembler<'m, 't> {
             separated.sort_by(|a, b| a.name.cmp(&b.name));
             documents.extend(separated);
         }
+        documents.iter_mut().for_each(DocumentType::compact);
+        documents.shrink_to_fit();
         Container {
             name: plan.name.clone(),
             kind: plan.kind,

@@ -57,7 +57,7 @@ use optimise::tree_ancestors::TreeAncestors;
 
 /// Maps a validated domain model to a Cosmos DB logical model.
 pub fn map(model: &DomainModel, options: &Options) -> LogicalModel {
-    complete(model, options, Assembled::of(model, options)).logical
+    complete(model, options, Assembled::of(model, options), false).logical
 }
 
 /// The first design the optimised map finishes: MR1–MR6's containers as assembled,
@@ -125,7 +125,7 @@ pub(crate) fn map_for_cost(model: &DomainModel, options: &Options) -> ForCost {
         rules,
         stats,
         search,
-    } = complete(model, options, Assembled::of(model, options));
+    } = complete(model, options, Assembled::of(model, options), true);
     // Found on every path of the optimised map (each finishes the assembled design);
     // mapped again should one ever not.
     let rules = rules.unwrap_or_else(|| {
@@ -199,8 +199,12 @@ impl Assembled {
 
 /// The map of `assembled`: optimised when `options` say so, then finished.
 ///
-/// Also returns MR1–MR6's design as this map found it, and the statistics.
-fn complete(model: &DomainModel, options: &Options, assembled: Assembled) -> Completed {
+/// Also returns MR1–MR6's design as this map found it when `keep_rules` asks for it
+/// (the cost table's; else it is let go once weighed), and the statistics. The
+/// cost table's map, which holds that design anyway, also holds whole the design
+/// the partition keys and snapshots are weighed against; [`map`] holds its figures
+/// alone while it weighs them, and prices it again should it stay.
+fn complete(model: &DomainModel, options: &Options, assembled: Assembled, keep_rules: bool) -> Completed {
     let Assembled {
         thresholds,
         stats,
@@ -220,6 +224,7 @@ fn complete(model: &DomainModel, options: &Options, assembled: Assembled) -> Com
         options,
         thresholds: &thresholds,
         stats: &stats,
+        keep_rules,
     };
     let mut search = optimise::search::Search::default();
     let (priced, first) = weighing.keys_and_copies(&mut containers, &mut trace);
@@ -232,7 +237,7 @@ fn complete(model: &DomainModel, options: &Options, assembled: Assembled) -> Com
     // leaves, priced when it priced it: a design no step changed is never finished and
     // priced twice.
     let price = |candidate: &[Container]| weighing.price(candidate);
-    let priced = optimise::embed_reference_data::apply(model, &mut containers, &mut trace, &price, priced);
+    let priced = optimise::embed_reference_data::apply(model, &mut containers, &mut trace, &price, priced, keep_rules);
     search.after("embedded reference data", &[Rule::EmbedReferenceData], &priced);
     let priced = weighing.rounds(&mut containers, &mut trace, priced, &mut search);
     // A copy or feed a later step left without a read is dropped.
@@ -295,6 +300,8 @@ struct Weighing<'a> {
     options: &'a Options,
     thresholds: &'a Thresholds,
     stats: &'a statistics::Statistics,
+    /// Whether the first design finished (MR1–MR6's) is kept for the cost table.
+    keep_rules: bool,
 }
 
 impl Weighing<'_> {
@@ -314,16 +321,22 @@ impl Weighing<'_> {
         let (model, options, stats) = (self.model, self.options, self.stats);
         // Each design weighed with its copies, with the copies made and the decisions
         // recorded, in the order weighed (see `weigh_with_copies`).
-        let weighed_copies: RefCell<Weighings> = Default::default();
+        let weighed_copies = RefCell::new(Weighings {
+            list: Vec::new(),
+            first: None,
+            keep_first: self.keep_rules,
+        });
         let with_copies =
             |candidate: &[Container]| weigh_with_copies(model, options, stats, &weighed_copies, candidate);
-        let priced = optimise::partition_key::apply(model, self.thresholds, stats, containers, trace, &with_copies);
+        let keys = (self.thresholds, stats);
+        let priced = optimise::partition_key::apply(model, keys, containers, trace, &with_copies, self.keep_rules);
         // The design the partition keys left was weighed with its copies: take them.
         let weighing = priced.as_ref().and_then(|p| p.weighing);
         let Weighings {
             list: mut weighed,
             mut first,
-        } = weighed_copies.take();
+            ..
+        } = weighed_copies.into_inner();
         let taken = weighing.and_then(|i| (i < weighed.len()).then(|| weighed.swap_remove(i)));
         drop(weighed);
         if let Some(weighed) = taken {
@@ -336,7 +349,9 @@ impl Weighing<'_> {
         let mut design = Cow::Borrowed(&containers[..]);
         let (_, priced, finished) = copies(model, options, stats, &mut design, trace);
         // The assembled design, when the partition keys priced none.
-        first.get_or_insert(finished);
+        if self.keep_rules {
+            first.get_or_insert(finished);
+        }
         if let Cow::Owned(design) = design {
             *containers = Arc::new(design);
         }
@@ -439,8 +454,8 @@ pub fn map_both(model: &DomainModel, options: &Options) -> (LogicalModel, Logica
     let assembled = Assembled::of(model, options);
     let rules_only = assembled.for_rules_only();
     (
-        complete(model, &rules_options, rules_only).logical,
-        complete(model, options, assembled).logical,
+        complete(model, &rules_options, rules_only, false).logical,
+        complete(model, options, assembled, false).logical,
     )
 }
 
@@ -457,11 +472,11 @@ struct WeighedCopies {
 }
 
 /// The map's weighings with copies, in the order weighed, and the first design they
-/// finished (the assembled one: see [`FirstFinished`]).
-#[derive(Default)]
+/// finished (the assembled one: see [`FirstFinished`]) when `keep_first` asks for it.
 struct Weighings {
     list: Vec<WeighedCopies>,
     first: Option<FirstFinished>,
+    keep_first: bool,
 }
 
 /// `candidate` weighed with its copies (see [`copies`]) and priced, with the copies
@@ -480,7 +495,9 @@ fn weigh_with_copies(
     let mut copy_trace = decision::Trace::default();
     let (changed, priced, finished) = copies(model, options, stats, &mut candidate, &mut copy_trace);
     let mut weighings = weighed.borrow_mut();
-    weighings.first.get_or_insert(finished);
+    if weighings.keep_first {
+        weighings.first.get_or_insert(finished);
+    }
     let weighing = weighings.list.len();
     weighings.list.push(WeighedCopies {
         // With copies, the design they left; without, the design as finished for them.
@@ -509,9 +526,10 @@ fn copies(
     let mut finished_trace = decision::Trace::default();
     let (finished, operations) = finish(model, options, containers.to_vec(), &mut finished_trace);
     let facts = cost::facts::of_containers(model, &finished);
-    let design = cost::design::Design::new(model, facts, &operations, cost::Consistency::default());
     let shared: FirstFinished = (Arc::new(finished), Arc::new(operations));
     let (finished, operations) = (Arc::clone(&shared.0), Arc::clone(&shared.1));
+    let made_with = Arc::clone(&operations);
+    let design = cost::design::Design::new(model, facts, &made_with, cost::Consistency::default());
     let before = containers.clone();
     let mut made = decision::Trace::default();
     let considered = optimise::copy::Considered::Every;

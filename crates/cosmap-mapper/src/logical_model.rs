@@ -678,6 +678,26 @@ impl DocumentType {
     pub fn partition_key_properties(&self) -> Vec<&str> {
         key_levels(&self.partition_key_property, &self.sub_partition_key_properties)
     }
+
+    /// Lets go of the spare room its lists and names were built with (a list pushed
+    /// one at a time holds room for four): every design the map weighs shares it.
+    pub(crate) fn compact(&mut self) {
+        self.discriminator.shrink_to_fit();
+        self.attributes.shrink_to_fit();
+        self.references.shrink_to_fit();
+        self.computed.shrink_to_fit();
+        compact_embedded(&mut self.embedded);
+    }
+}
+
+/// `embedded` and what each holds, without spare room (see [`DocumentType::compact`]).
+fn compact_embedded(embedded: &mut Vec<Embedded>) {
+    embedded.shrink_to_fit();
+    for e in embedded {
+        e.attributes.shrink_to_fit();
+        e.references.shrink_to_fit();
+        compact_embedded(&mut e.embedded);
+    }
 }
 
 fn key_levels<'a>(first: &'a str, rest: &'a [String]) -> Vec<&'a str> {

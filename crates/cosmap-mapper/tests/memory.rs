@@ -74,17 +74,20 @@ fn map_of(aggregates: usize) -> (usize, usize) {
 
 /// Most bytes the logical model may grow by per aggregate. Measured 2026-12-05 (debug
 /// build, 40 → 200 aggregates, `serde_json` without `preserve_order`, so its `Value`
-/// is 32 bytes, not the CLI's 80): 18.5 KB, 27.4 KB before issue 33 part 7 (the
-/// decisions' texts and evidence kept without spare room, evidence names not copied,
-/// rare parts of document types, references and properties boxed). About 20% headroom.
-const MAX_HELD_PER_AGGREGATE: usize = 22_000;
+/// is 32 bytes, not the CLI's 80): 14.6 KB; 18.5 KB before round 7 (operations and
+/// document types kept without the spare room their lists were pushed with), 27.4 KB
+/// before round 6 (the decisions' texts and evidence kept without spare room, evidence
+/// names not copied, rare parts of document types, references and properties boxed).
+/// About 20% headroom.
+const MAX_HELD_PER_AGGREGATE: usize = 17_500;
 
 /// Most bytes the map's peak, beyond the domain model, may grow by per aggregate.
-/// Measured the same way: 36.5 KB, 49.9 KB before (besides the logical model's
-/// savings, the embedded reference data weighed without copying the documents of
-/// containers it does not change, and the trace the search starts its rounds from
-/// shared, not copied). About 20% headroom.
-const MAX_PEAK_PER_AGGREGATE: usize = 44_000;
+/// Measured the same way: 25.1 KB; 36.5 KB before round 7 (besides the logical model's
+/// savings, a design's figures borrow its operations instead of copying every request,
+/// the design without new keys or snapshots held as its figures alone while the
+/// design with every one is priced, MR1–MR6's design not kept by `map`), 49.9 KB
+/// before round 6. About 20% headroom.
+const MAX_PEAK_PER_AGGREGATE: usize = 30_000;
 
 #[test]
 fn the_map_and_the_logical_model_grow_by_a_bounded_amount_per_aggregate() {

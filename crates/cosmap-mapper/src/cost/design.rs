@@ -27,28 +27,11 @@ pub(crate) struct Design<'m> {
     /// Where each container's name is in `facts`: looked up per request, never iterated.
     index: NameMap<String, usize>,
     consistency: Consistency,
-    /// The operations the design was made with, each with its requests' charges as
-    /// figured while sizing the partitions, in their order. See [`Design::request_rus`].
-    charges: Vec<StoredOperation>,
-}
-
-/// One operation a design was made with and its requests' charges: the pattern and
-/// requests are the key the charges are taken again by, never their position alone.
-struct StoredOperation {
-    /// The operation's access pattern (its charges read the pattern's `limit` and start).
-    pattern: String,
-    /// The operation's requests (each charge reads its own and the first).
-    requests: Vec<Request>,
-    /// Each request's charge, in their order.
-    charges: Vec<StoredCharge>,
-}
-
-impl StoredOperation {
-    /// Whether these are the charges of `op`: the same pattern and the same requests,
-    /// which are all a request's charge depends on besides the design.
-    fn is_of(&self, op: &Operation) -> bool {
-        self.pattern == op.pattern && self.requests == op.requests
-    }
+    /// The operations the design was made with (borrowed, never copied), in their order.
+    operations: &'m [Operation],
+    /// Each of `operations`' requests' charges as figured while sizing the partitions,
+    /// in their order. See [`Design::request_rus`].
+    charges: Vec<Vec<StoredCharge>>,
 }
 
 /// One request's charge as [`Design::new`] figured it, kept so that its RU need not
@@ -78,7 +61,7 @@ impl<'m> Design<'m> {
     pub(crate) fn new(
         model: &'m DomainModel,
         facts: Facts,
-        operations: &[Operation],
+        operations: &'m [Operation],
         consistency: Consistency,
     ) -> Self {
         let facts: Vec<(String, ContainerFigured)> = facts
@@ -104,6 +87,7 @@ impl<'m> Design<'m> {
             facts,
             index,
             consistency,
+            operations,
             charges: Vec::new(),
         };
         // Load on a container = fixed + per_partition × partitions (the fan-out of its
@@ -132,11 +116,7 @@ impl<'m> Design<'m> {
                     fan_out[i] += charge.per_partition * op.op.per_second;
                 }
             }
-            stored.push(StoredOperation {
-                pattern: op.op.pattern.clone(),
-                requests: op.op.requests.clone(),
-                charges,
-            });
+            stored.push(charges);
         }
         let setting = model.thresholds().throughput.unwrap_or_default();
         for (i, (_, figured)) in design.facts.iter_mut().enumerate() {
@@ -178,7 +158,7 @@ impl<'m> Design<'m> {
     /// read, a claim's lookup, a query in one partition): no copy can make them
     /// cheaper by keeping them in one partition.
     pub(crate) fn read_within_partitions(&self) -> std::collections::BTreeSet<&str> {
-        self.charges
+        self.operations
             .iter()
             .filter(|op| {
                 op.requests
@@ -214,9 +194,18 @@ impl<'m> Design<'m> {
         operations: &'a [Operation],
     ) -> impl Iterator<Item = (&'a Operation, &'a [StoredCharge])> + 'a {
         operations.iter().enumerate().map(move |(i, op)| {
-            let stored = self.charges.get(i).filter(|stored| stored.is_of(op));
-            (op, stored.map_or(&[][..], |stored| stored.charges.as_slice()))
+            let stored = self.charges.get(i).filter(|_| self.made_with(i, op));
+            (op, stored.map_or(&[][..], Vec::as_slice))
         })
+    }
+
+    /// Whether `op` is the operation this design was made with at place `i`: the very
+    /// one, or the same pattern and requests (all a request's charge depends on
+    /// besides the design).
+    fn made_with(&self, i: usize, op: &Operation) -> bool {
+        self.operations
+            .get(i)
+            .is_some_and(|mine| std::ptr::eq(mine, op) || (mine.pattern == op.pattern && mine.requests == op.requests))
     }
 
     /// [`Design::request_ru`] of each request of `op`, in order: its stored charge (one
@@ -955,14 +944,14 @@ mod tests {
             assert_eq!(design.request_rus(fewer), afresh(&design, fewer));
             // A charge that depends on the partition counts is figured afresh.
             let mut design = design;
-            let stored = design.charges.iter_mut().flat_map(|op| op.charges.iter_mut());
+            let stored = design.charges.iter_mut().flatten();
             stored.step_by(3).for_each(|c| c.charge = None);
             assert_eq!(design.request_rus(operations), afresh(&design, operations));
         }
     }
 
     /// `logical`'s design at the default consistency.
-    fn design_for<'m>(model: &'m DomainModel, logical: &crate::LogicalModel) -> Design<'m> {
+    fn design_for<'m>(model: &'m DomainModel, logical: &'m crate::LogicalModel) -> Design<'m> {
         Design::new(
             model,
             facts::of_containers(model, &logical.containers),

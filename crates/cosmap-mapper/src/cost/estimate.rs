@@ -391,7 +391,7 @@ pub fn containers(model: &DomainModel, logical: &LogicalModel) -> Vec<ContainerF
 fn design_of<'m>(
     model: &'m DomainModel,
     containers: &[Container],
-    operations: &[Operation],
+    operations: &'m [Operation],
     consistency: Consistency,
 ) -> Design<'m> {
     Design::new(model, facts::of_containers(model, containers), operations, consistency)

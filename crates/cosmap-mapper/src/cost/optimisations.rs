@@ -342,27 +342,43 @@ pub(crate) fn saves_and_adds(deltas: impl IntoIterator<Item = f64>) -> (f64, f64
 /// read), and those whose operation in the design `with` it writes a document carrying
 /// it (the snapshot makes that write larger). One pass over the operations for every
 /// element; an element no pattern touches has no entry.
-pub(crate) fn snapshot_patterns<'a>(
-    without: (&'a [Container], &'a [Operation]),
-    with: (&'a [Container], &'a [Operation]),
-) -> BTreeMap<&'a str, BTreeSet<&'a str>> {
-    // Only looked up (the last of a name, as collecting keeps it): hashed, not ordered.
-    let by_name = |containers: &'a [Container]| -> NameMap<&'a str, &'a Container> {
-        containers.iter().map(|c| (c.name.as_str(), c)).collect()
-    };
-    let (before, after) = (by_name(without.0), by_name(with.0));
-    let mut out: BTreeMap<&'a str, BTreeSet<&'a str>> = BTreeMap::new();
-    for op in without.1 {
+pub(crate) fn snapshot_patterns(
+    without: (&[Container], &[Operation]),
+    with: (&[Container], &[Operation]),
+) -> BTreeMap<String, BTreeSet<String>> {
+    let mut out = snapshot_reads(without);
+    snapshot_writes(with, &mut out);
+    out
+}
+
+/// The first half of [`snapshot_patterns`]: the patterns whose operation in the design
+/// `without` snapshots reads each element's documents.
+pub(crate) fn snapshot_reads(
+    (containers, operations): (&[Container], &[Operation]),
+) -> BTreeMap<String, BTreeSet<String>> {
+    let before = by_name(containers);
+    let mut out = BTreeMap::new();
+    for op in operations {
         for r in op.requests.iter().filter(|r| r.kind() != OperationKind::Write) {
             let Some(c) = before.get(r.container.as_str()) else {
                 continue;
             };
             for d in c.document_types.iter().filter(|d| r.document_types.contains(&d.name)) {
-                out.entry(d.source.as_str()).or_default().insert(op.pattern.as_str());
+                touches(&mut out, &d.source, &op.pattern);
             }
         }
     }
-    for op in with.1 {
+    out
+}
+
+/// The second half of [`snapshot_patterns`]: the patterns whose operation in the design
+/// `with` snapshots writes a document carrying one, added to `out`.
+pub(crate) fn snapshot_writes(
+    (containers, operations): (&[Container], &[Operation]),
+    out: &mut BTreeMap<String, BTreeSet<String>>,
+) {
+    let after = by_name(containers);
+    for op in operations {
         for r in op.requests.iter().filter(|r| r.kind() == OperationKind::Write) {
             let Some(c) = after.get(r.container.as_str()) else {
                 continue;
@@ -371,12 +387,27 @@ pub(crate) fn snapshot_patterns<'a>(
                 let mut found = BTreeSet::new();
                 snapshots(&d.embedded, &mut found);
                 for element in found {
-                    out.entry(element).or_default().insert(op.pattern.as_str());
+                    touches(out, element, &op.pattern);
                 }
             }
         }
     }
-    out
+}
+
+/// Each container of `containers` by name (the last of a name, as collecting keeps
+/// it): only looked up, so hashed, not ordered.
+fn by_name(containers: &[Container]) -> NameMap<&str, &Container> {
+    containers.iter().map(|c| (c.name.as_str(), c)).collect()
+}
+
+/// Records that `pattern` touches `element`'s snapshots (each name copied once).
+fn touches(out: &mut BTreeMap<String, BTreeSet<String>>, element: &str, pattern: &str) {
+    if !out.contains_key(element) {
+        out.insert(element.to_string(), BTreeSet::new());
+    }
+    if let Some(patterns) = out.get_mut(element).filter(|p| !p.contains(pattern)) {
+        patterns.insert(pattern.to_string());
+    }
 }
 
 /// The reference data elements embedded (as snapshots) anywhere in `list`.

@@ -56,6 +56,8 @@ pub(crate) fn index(containers: &[Container]) -> NameMap<&str, Vec<Location<'_>>
     for (element, list) in copies {
         homes.entry(element).or_default().extend(list);
     }
+    // Most elements live in one place: a list pushed once holds room for four.
+    homes.values_mut().for_each(Vec::shrink_to_fit);
     homes
 }
 

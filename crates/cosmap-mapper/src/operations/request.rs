@@ -410,6 +410,27 @@ impl Operation {
         })
     }
 
+    /// Lets go of the spare room its lists and texts were built with (a list of one
+    /// request pushed holds room for four): every design the map weighs holds its
+    /// operations.
+    pub(crate) fn compact(&mut self) {
+        self.pattern.shrink_to_fit();
+        self.requests.shrink_to_fit();
+        self.parameters.shrink_to_fit();
+        for r in &mut self.requests {
+            r.container.shrink_to_fit();
+            r.document_types.shrink_to_fit();
+            r.index_paths.shrink_to_fit();
+            r.order_by.shrink_to_fit();
+            if let Action::SinglePartitionQuery { sql, parameters, .. }
+            | Action::CrossPartitionQuery { sql, parameters } = &mut r.action
+            {
+                sql.shrink_to_fit();
+                parameters.shrink_to_fit();
+            }
+        }
+    }
+
     /// Whether the application's own writes are one transaction (one logical partition).
     pub fn is_atomic(&self) -> bool {
         self.not_atomic.is_empty()

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use cosmap_domain::{ChangeRate, DomainModel};
 
 use super::Priced;
-use crate::cost::optimisations::{saves_and_adds, snapshot_patterns};
+use crate::cost::optimisations::{saves_and_adds, snapshot_reads, snapshot_writes};
 use crate::cost::units;
 use crate::decision::{Rule, Trace};
 use crate::logical_model::{Container, DocumentType, Embedded, EmbeddedKind, Property, Reference, Role};
@@ -27,30 +27,33 @@ use crate::sync_plan::SyncPlan;
 /// larger) between the design without any snapshot and the design with all of
 /// them; the elements that save more than they add are kept together, and only if
 /// the workload priced with exactly those snapshots costs less than without.
+/// `hold_without`: whether the design without snapshots is held whole while the
+/// others are priced; else only its figures are, and it is priced again should no
+/// snapshot be kept.
 pub(crate) fn apply(
     model: &DomainModel,
     containers: &mut Arc<Vec<Container>>,
     trace: &mut Trace,
     price: &dyn Fn(&[Container]) -> Priced,
     priced: Option<Priced>,
+    hold_without: bool,
 ) -> Option<Priced> {
     let candidates = candidates(model, containers);
     if candidates.is_empty() {
         return priced;
     }
     let without = priced.unwrap_or_else(|| price(containers));
+    let mut touched = snapshot_reads((&without.containers, &without.operations));
+    let without = if hold_without { without } else { without.figures() };
     let with_all = with_all(model, containers, &candidates, price);
+    snapshot_writes((&with_all.containers, &with_all.operations), &mut touched);
     let mut kept = BTreeSet::new();
     let mut weighed = Vec::new();
-    let touched = snapshot_patterns(
-        (&without.containers, &without.operations),
-        (&with_all.containers, &with_all.operations),
-    );
     let none = BTreeSet::new();
     for element in &candidates {
-        let patterns = touched.get(element.as_str()).unwrap_or(&none);
+        let patterns = touched.get(element).unwrap_or(&none);
         let (saves, adds) = saves_and_adds(patterns.iter().map(|name| {
-            let ru = |p: &Priced| p.by_pattern.get(*name).copied().unwrap_or(0.0);
+            let ru = |p: &Priced| p.by_pattern.get(name).copied().unwrap_or(0.0);
             ru(&without) - ru(&with_all)
         }));
         if saves > adds {
@@ -58,13 +61,13 @@ pub(crate) fn apply(
         }
         weighed.push((element.clone(), saves, adds));
     }
-    // The design with exactly the kept snapshots, which must cost less than none.
+    // The design with exactly the kept snapshots, which must cost less than none (the
+    // design with every one let go first when it is not that one).
+    let every = (kept == candidates).then_some(with_all);
     let chosen = if kept.is_empty() {
         None
-    } else if kept == candidates {
-        Some(with_all)
     } else {
-        Some(price(&embedded(model, containers, &kept, &mut Trace::default())))
+        Some(every.unwrap_or_else(|| price(&embedded(model, containers, &kept, &mut Trace::default()))))
     };
     let together_worse = chosen.as_ref().is_some_and(|p| !p.cheaper_than(&without));
     record(trace, weighed, &kept, together_worse, without.total());
@@ -73,7 +76,8 @@ pub(crate) fn apply(
             *containers = Arc::new(embedded(model, containers, &kept, trace));
             Some(priced)
         }
-        _ => Some(without),
+        _ if hold_without => Some(without),
+        _ => Some(price(containers)),
     }
 }
 

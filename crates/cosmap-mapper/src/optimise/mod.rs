@@ -81,6 +81,19 @@ impl Priced {
         self.by_pattern.values().sum()
     }
 
+    /// This design's figures alone, for comparisons: its finished containers and
+    /// operations (with each request's RU/s and what finishing recorded) let go.
+    pub(crate) fn figures(self) -> Self {
+        Priced {
+            containers: Arc::default(),
+            operations: Arc::default(),
+            request_ru_per_second: Vec::new(),
+            weighing: None,
+            finished: Trace::default(),
+            ..self
+        }
+    }
+
     /// This design with `finished`, what finishing it recorded.
     pub(crate) fn with_finished(mut self, finished: Trace) -> Self {
         self.finished = finished;
@@ -95,13 +108,10 @@ impl Priced {
         operations: Vec<Operation>,
         finished: Trace,
     ) -> Self {
-        let design = Design::new(
-            model,
-            facts::of_containers(model, &containers),
-            &operations,
-            Consistency::default(),
-        );
-        Priced::of(Arc::new(containers), Arc::new(operations), &design).with_finished(finished)
+        let facts = facts::of_containers(model, &containers);
+        let operations = Arc::new(operations);
+        let design = Design::new(model, facts, &operations, Consistency::default());
+        Priced::of(Arc::new(containers), Arc::clone(&operations), &design).with_finished(finished)
     }
 
     /// Prices `operations` on `containers` by `design`, their figures already made

@@ -119,14 +119,17 @@ impl Candidate {
 /// each candidate by the patterns that read or write its container in either design
 /// (a repartition changes little beyond its own container). The candidates that save
 /// are kept together, and only if the design with exactly those costs less than none.
-/// Returns the priced design it leaves (when it priced one).
+/// `hold_without`: whether the design without new keys is held whole while the others
+/// are priced (the cost table keeps it anyway, as MR1–MR6's design); else only its
+/// figures are, and it is priced again should no key be kept. Returns the priced
+/// design it leaves (when it priced one).
 pub(crate) fn apply(
     model: &DomainModel,
-    t: &Thresholds,
-    stats: &Statistics,
+    (t, stats): (&Thresholds, &Statistics),
     containers: &mut Arc<Vec<Container>>,
     trace: &mut Trace,
     price: &dyn Fn(&[Container]) -> Priced,
+    hold_without: bool,
 ) -> Option<Priced> {
     if !containers.iter().any(eligible) {
         return None;
@@ -152,33 +155,33 @@ pub(crate) fn apply(
     if candidates.is_empty() {
         return Some(without);
     }
+    // While the design with every key is priced, the design without new keys is held
+    // as its figures alone, unless it is held anyway.
+    let without = if hold_without { without } else { without.figures() };
     let all = repartitioned(containers, &candidates);
     let with_all = price(&all);
     // Both designs' figures by name, looked up for every candidate.
-    let (before, after) = (Lookup::of(&without), Lookup::of(&with_all));
-    let weighing = keys.weigh(containers, candidates, &pinned, &before, &after);
+    let before = Lookup::of(&without);
+    let weighing = keys.weigh(containers, candidates, &pinned, &before, &Lookup::of(&with_all));
     // The design with exactly the kept keys must cost less than none.
     let Weighing {
         mut kept,
         weighed,
         split_for_load,
     } = weighing;
+    // The design with every key, when it is the one kept (else let go here).
+    let every = (kept.len() == weighed.len() && !split_for_load).then_some((all, with_all));
     let mut chosen: Option<(Vec<Container>, Priced)> = if kept.is_empty() {
         None
-    } else if kept.len() == weighed.len() && !split_for_load {
-        Some((all, with_all))
     } else {
-        let chosen = repartitioned(containers, &kept);
-        let priced = price(&chosen);
-        Some((chosen, priced))
+        Some(every.unwrap_or_else(|| priced_with(containers, &kept, price)))
     };
     let mut together = chosen.as_ref().is_none_or(|(_, priced)| priced.cheaper_than(&without));
     // Keys the model pins stay whatever they cost; the others only if they save together.
     if !together && kept.iter().any(|(name, _)| pinned.contains(name)) {
         kept.retain(|(name, _)| pinned.contains(name));
-        let design = repartitioned(containers, &kept);
-        let priced = price(&design);
-        chosen = Some((design, priced));
+        drop(chosen.take());
+        chosen = Some(priced_with(containers, &kept, price));
         together = true;
     }
     let outcome = Outcome {
@@ -195,8 +198,20 @@ pub(crate) fn apply(
             *containers = Arc::new(chosen);
             Some(priced)
         }
-        _ => Some(without),
+        _ if hold_without => Some(without),
+        _ => Some(price(containers)),
     }
+}
+
+/// `containers` with `keys`' containers repartitioned, priced.
+fn priced_with(
+    containers: &[Container],
+    keys: &[(String, Candidate)],
+    price: &dyn Fn(&[Container]) -> Priced,
+) -> (Vec<Container>, Priced) {
+    let design = repartitioned(containers, keys);
+    let priced = price(&design);
+    (design, priced)
 }
 
 /// What the partition keys are weighed with: the model, its thresholds and statistics.
@@ -726,8 +741,16 @@ fn repartitioned(containers: &[Container], keys: &[(String, Candidate)]) -> Vec<
             values.insert(root, value);
         }
     }
-    for d in out.iter_mut().flat_map(|c| c.document_types.make_mut().iter_mut()) {
-        point_at(&mut d.references, &mut d.embedded, &values);
+    // Only the containers that refer to a repartitioned root are copied to change.
+    for c in out.iter_mut() {
+        if c.document_types
+            .iter()
+            .any(|d| refers_to(&d.references, &d.embedded, &values))
+        {
+            for d in c.document_types.make_mut() {
+                point_at(&mut d.references, &mut d.embedded, &values);
+            }
+        }
     }
     out
 }
@@ -930,6 +953,12 @@ fn repartition(c: &mut Container, candidate: &Candidate) -> String {
         }
     }
     root
+}
+
+/// Whether a reference (or one in an embedded object) goes to a root of `values`.
+fn refers_to(references: &[Reference], embedded: &[Embedded], values: &BTreeMap<String, PartitionKeyValue>) -> bool {
+    references.iter().any(|r| values.contains_key(&r.target))
+        || embedded.iter().any(|e| refers_to(&e.references, &e.embedded, values))
 }
 
 /// Points every reference to a root of `values` at that root's new partition key.

@@ -48,6 +48,7 @@ pub(crate) fn resolve(model: &DomainModel, containers: &[Container]) -> Vec<Oper
     };
     let mut operations: Vec<Operation> = patterns.iter().filter_map(one).collect();
     super::live::leave_out_expiring(&mut operations, containers);
+    operations.iter_mut().for_each(Operation::compact);
     operations
 }
 
