@@ -118,8 +118,9 @@ pub struct FieldView<'a> {
     /// A count kept on the document (`computedValue`): `0` in `new`, and
     /// `serde(default)` so a document written before it existed still reads.
     pub computed: bool,
-    /// The model's `default`: what a document written without the field reads as.
-    pub default: Option<DefaultView>,
+    /// The model's `default`: what a document written without the field reads as
+    /// (boxed: few fields have one, and a large model has a hundred thousand fields).
+    pub default: Option<Box<DefaultView>>,
 }
 
 /// A field's model default: `#[serde(default = "{path}")]` and the function
@@ -253,16 +254,17 @@ pub struct DocView<'a> {
     pub fields: Vec<FieldView<'a>>,
     /// Attributes from [`TypeMapping::type_attributes`], each a line of Rust.
     pub attributes: Vec<String>,
-    /// For a copy or a feed: how it is built from its source.
-    pub copy: Option<CopyView<'a>>,
+    /// For a copy or a feed: how it is built from its source (boxed, as it is rare).
+    pub copy: Option<Box<CopyView<'a>>>,
     /// The partition key value is the id: `new` fills it from `id`.
     pub pk_from_id: bool,
     /// `new`: the required values as parameters, in field order.
     pub params: Vec<ParamView<'a>>,
     /// `new`: every field's value, in the order they are evaluated.
     pub inits: Vec<InitView<'a>>,
-    /// A bucket (`bucket`): its `id` is its window, taken from a date-time's text.
-    pub bucket: Option<BucketView>,
+    /// A bucket (`bucket`): its `id` is its window, taken from a date-time's text
+    /// (boxed, as it is rare).
+    pub bucket: Option<Box<BucketView>>,
     /// A field has a model default (an `impl` of default functions).
     pub has_defaults: bool,
 }
@@ -425,11 +427,16 @@ fn derives(mapping: &TypeMapping) -> Vec<&'static str> {
 }
 
 /// How many fields [`Shared::document`] gives document type `d` (partition key
-/// levels aside): its parent's identity, `ttl`, its attributes, counts, embedded
-/// objects and references. Only sizes the fields' vector: a wrong count costs a
-/// regrowth, nothing else.
-fn field_count(d: &DocumentType) -> usize {
-    2 + d.attributes.len() + d.computed.len() + d.embedded.len() + d.references.len()
+/// levels aside) with `ttl` or not: its parent's identity, `ttl`, its attributes,
+/// counts, embedded objects and references. Sizes the fields' vector exactly: a
+/// field is some 180 bytes, and a large model has a hundred thousand.
+fn field_count(d: &DocumentType, ttl: bool) -> usize {
+    usize::from(d.parent.is_some())
+        + usize::from(ttl)
+        + d.attributes.len()
+        + d.computed.len()
+        + d.embedded.len()
+        + d.references.len()
 }
 
 /// `derives` one a line, each indented `indent`, separated by commas.
@@ -502,10 +509,12 @@ impl<'a> Shared<'a> {
         let keys = key_sources(d, pk_is_id, &fields, &partition_key_field, &sub_key_fields);
         let (mut params, mut inits) = constructor(&keys, &fields, !id_is_type);
         // A bucket's `window` is its id: one source of truth.
-        let bucket = d.bucket.as_ref().map(|b| BucketView {
-            time: b.time.clone(),
-            window: b.window.as_str().to_string(),
-            length: b.window.prefix_len(),
+        let bucket = d.bucket.as_ref().map(|b| {
+            Box::new(BucketView {
+                time: b.time.clone(),
+                window: b.window.as_str().to_string(),
+                length: b.window.prefix_len(),
+            })
         });
         if bucket.is_some() {
             window_from_id(&fields, &mut params, &mut inits);
@@ -539,7 +548,7 @@ impl<'a> Shared<'a> {
             partition_key_constant: partition_key_field.is_none().then_some(d.discriminator.as_str()),
             partition_key_field,
             fields,
-            copy,
+            copy: copy.map(Box::new),
         })
     }
 
@@ -553,7 +562,7 @@ impl<'a> Shared<'a> {
         prefix: &str,
     ) -> Result<(Vec<FieldView<'a>>, BTreeMap<&'a str, String>), String> {
         // Sized once: a field is hundreds of bytes, and each regrowth moves them all.
-        let mut fields = Vec::with_capacity(field_count(d));
+        let mut fields = Vec::with_capacity(field_count(d, ttl.is_some()));
         if let Some(parent) = &d.parent {
             fields.push(plain_field(
                 &parent.property,
@@ -689,12 +698,12 @@ impl<'a> Shared<'a> {
         };
         let mut field = plain_field(&p.name, wrap(base), p.optional, doc);
         if let (Some(value), Some(json)) = (default, json) {
-            field.default = Some(DefaultView {
+            field.default = Some(Box::new(DefaultView {
                 function: String::new(),
                 path: String::new(),
                 value: default_value(base, codec.map(|_| self.types.as_str()), value),
                 json,
-            });
+            }));
         }
         if codec.is_some() {
             let helper = match (p.optional, p.many) {
