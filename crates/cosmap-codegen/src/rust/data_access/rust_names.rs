@@ -67,10 +67,10 @@ impl<'a> From<ContainerView<'a>> for ContainerNames<'a> {
         ContainerNames {
             module: c.module,
             name: c.name,
+            documents: c.documents.into_iter().map(DocNames::from).collect(),
             partition_key_paths: c.partition_key_paths,
             enum_name: c.enum_name,
             key_type: c.key_type,
-            documents: c.documents.into_iter().map(DocNames::from).collect(),
         }
     }
 }
