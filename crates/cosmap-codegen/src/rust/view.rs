@@ -334,8 +334,8 @@ pub fn build<'a>(model: &'a LogicalModel, mapping: &'a TypeMapping) -> Result<Ru
         mapping,
         types: types_module.clone(),
         modules,
-        structs: NameMap::default(),
-        order: Vec::new(),
+        structs: Vec::new(),
+        struct_index: NameMap::default(),
         refs: BTreeMap::new(),
     };
     // How a container module spells a path in the types module: `super::types::`.
@@ -366,13 +366,8 @@ pub fn build<'a>(model: &'a LogicalModel, mapping: &'a TypeMapping) -> Result<Ru
     }
     let derives = derives(mapping);
     // Moved out in the order they were made, not copied: nothing looks them up now.
-    let mut defined = std::mem::take(&mut shared.structs);
-    let mut structs: Vec<StructView<'a>> = shared
-        .order
-        .iter()
-        .filter(|n| !mapping.extern_paths.iter().any(|(name, _)| name == *n))
-        .filter_map(|n| defined.remove(n))
-        .collect();
+    let mut structs = std::mem::take(&mut shared.structs);
+    structs.retain(|s| !mapping.extern_paths.iter().any(|(name, _)| *name == s.name));
     hooks::apply(mapping, &mut structs, &mut containers);
     Ok(RustView {
         model: model.model.clone(),
@@ -456,10 +451,11 @@ struct Shared<'a> {
     types: String,
     /// Container name → module name.
     modules: BTreeMap<String, String>,
-    /// The shared structs by name: only looked up (their order is `order`), so
-    /// hashed rather than sorted (a struct is looked up several times as it is made).
-    structs: NameMap<String, StructView<'a>>,
-    order: Vec<String>,
+    /// The shared structs, in the order they were made: the types module's.
+    structs: Vec<StructView<'a>>,
+    /// Each shared struct's place in `structs` by name: only looked up, so hashed
+    /// rather than sorted (a struct is looked up several times as it is made).
+    struct_index: NameMap<String, usize>,
     refs: BTreeMap<String, RefView<'a>>,
 }
 
@@ -474,6 +470,11 @@ fn ttl_doc(c: &cosmap_mapper::Container) -> Option<&'static str> {
     })
 }
 impl<'a> Shared<'a> {
+    /// The shared struct named `name`, if one is made.
+    fn struct_named(&self, name: &str) -> Option<&StructView<'a>> {
+        self.struct_index.get(name).map(|&i| &self.structs[i])
+    }
+
     /// The module of container `name`.
     fn module(&self, name: &str) -> String {
         self.modules.get(name).cloned().unwrap_or_else(|| names::module(name))
@@ -657,7 +658,7 @@ impl<'a> Shared<'a> {
         } else {
             embedded_types
                 .get(via)
-                .and_then(|ty| self.structs.get(ty))
+                .and_then(|ty| self.struct_named(ty))
                 .and_then(|s| s.fields.iter().find(|f| f.json_name == inner))
                 .filter(|_| d.embedded.iter().any(|e| e.name == via && !e.many))
                 .map(|f| f.ident.to_string())
@@ -752,7 +753,7 @@ impl<'a> Shared<'a> {
         let mut name = base.clone();
         let mut n = 1;
         loop {
-            match self.structs.get(&name) {
+            match self.struct_named(&name) {
                 Some(existing) if existing.fields == fields => return Ok(name),
                 Some(_) => {
                     n += 1;
@@ -770,7 +771,7 @@ impl<'a> Shared<'a> {
         // by hand (the template), calling the default functions.
         let default = e.kind == EmbeddedKind::ValueObject
             && fields.iter().all(|f| {
-                f.optional || f.list || has_default(&f.ty) || self.structs.get(&*f.ty).is_some_and(|s| s.default)
+                f.optional || f.list || has_default(&f.ty) || self.struct_named(&f.ty).is_some_and(|s| s.default)
             });
         let snapshot_of = match e.kind {
             EmbeddedKind::ValueObject => None,
@@ -781,19 +782,16 @@ impl<'a> Shared<'a> {
             }),
             EmbeddedKind::ReferenceData => self.root_document(&e.source).map(|source| snapshot(source, &fields)),
         };
-        self.order.push(name.clone());
-        self.structs.insert(
-            name.clone(),
-            StructView {
-                name: name.clone(),
-                doc,
-                attributes: Vec::new(),
-                snapshot_of,
-                default,
-                has_defaults: has_defaults(&fields),
-                fields,
-            },
-        );
+        self.struct_index.insert(name.clone(), self.structs.len());
+        self.structs.push(StructView {
+            name: name.clone(),
+            doc,
+            attributes: Vec::new(),
+            snapshot_of,
+            default,
+            has_defaults: has_defaults(&fields),
+            fields,
+        });
         Ok(name)
     }
 
@@ -808,7 +806,7 @@ impl<'a> Shared<'a> {
                 .collect();
             name = format!("{name}With{}", parts.join("And"));
         }
-        while self.structs.contains_key(&name) {
+        while self.struct_index.contains_key(&name) {
             name.push('_');
         }
         // Made once a name: a reference met again is named, not built again.
