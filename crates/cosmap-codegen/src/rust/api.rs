@@ -214,7 +214,7 @@ impl DataApi {
 /// The listing of the public API `render_data_access` generates for `model`.
 pub fn data_api(model: &LogicalModel, mapping: &TypeMapping) -> Result<DataApi, CodegenError> {
     let view = super::view::build(model, mapping).map_err(CodegenError::Model)?;
-    let data = super::data_access::build(model, &view, mapping);
+    let data = super::data_access::build(model, view, mapping);
     let methods = data.patterns.iter().map(method_of).collect();
     let repositories = data.aggregates.iter().map(repository_of).collect();
     let unique = enforcement(model, &data);

@@ -11,6 +11,7 @@ mod follow;
 mod parts;
 mod read;
 mod repository;
+mod rust_names;
 mod workers;
 mod write;
 
@@ -28,8 +29,9 @@ use cosmap_mapper::{ContainerKind, DocumentType, IdSource, LogicalModel, Role, S
 use serde::Serialize;
 
 use super::names;
-use super::view::{scalar_type, ContainerView, DocView, FieldView, RustView, STRING};
+use super::view::{scalar_type, FieldView, RustView, STRING};
 use crate::options::TypeMapping;
+use rust_names::{ContainerNames, DocNames, RustNames};
 
 /// Everything `cosmap_data.rs.hbs` needs.
 #[derive(Debug, Serialize)]
@@ -259,22 +261,22 @@ pub struct PatternView {
     /// What the method returns.
     pub returns: ReturnsView,
     /// One of these is set: the kind of body.
-    pub point_read: Option<PointReadView>,
+    pub point_read: Option<Box<PointReadView>>,
     /// A query.
-    pub query: Option<QueryView>,
+    pub query: Option<Box<QueryView>>,
     /// A write of one document.
-    pub write: Option<WriteView>,
+    pub write: Option<Box<WriteView>>,
     /// A row type for a query that selects a short form (`project`).
-    pub row: Option<RowView>,
+    pub row: Option<Box<RowView>>,
     /// An item type for a read that follows references per result.
-    pub item: Option<ItemView>,
+    pub item: Option<Box<ItemView>>,
     /// An append to a bucket (`bucket`).
-    pub append: Option<AppendView>,
+    pub append: Option<Box<AppendView>>,
     /// A query that finds at most one document (by a `unique` value, or `TOP 1`):
     /// it returns an `Option` of it.
     pub at_most_one: bool,
     /// A write of several documents of one aggregate (an order and its tickets).
-    pub aggregate_write: Option<AggregateWriteView>,
+    pub aggregate_write: Option<Box<AggregateWriteView>>,
     /// For a query that may return many documents: the type of its items, which its
     /// `…_page` method returns a page of at a time, with the SDK's continuation token.
     pub page: Option<String>,
@@ -765,8 +767,10 @@ pub struct RefreshWorkerView {
     pub keys: Vec<String>,
 }
 
-/// Builds the data access view of `model`, whose Rust types are `rust`.
-pub fn build(model: &LogicalModel, rust: &RustView, mapping: &TypeMapping) -> DataView {
+/// Builds the data access view of `model`, whose Rust types are `rust`: of that
+/// view, only the names it reads are kept ([`RustNames`]), the rest dropped first.
+pub fn build(model: &LogicalModel, rust: RustView<'_>, mapping: &TypeMapping) -> DataView {
+    let rust = &RustNames::from(rust);
     let mut module = "data".to_string();
     while rust.containers.iter().any(|c| c.module == module) || rust.types_module == module {
         module.push('_');
@@ -855,7 +859,7 @@ fn headline(op: &Operation, purpose: &dyn std::fmt::Display) -> String {
 }
 
 /// The Rust view of document type `name` in container `cv`.
-fn doc_view<'v, 'a>(cv: &'v ContainerView<'a>, name: &str) -> Result<&'v DocView<'a>, String> {
+fn doc_view<'v, 'a>(cv: &'v ContainerNames<'a>, name: &str) -> Result<&'v DocNames<'a>, String> {
     cv.documents
         .iter()
         .find(|d| d.name == name)
@@ -863,7 +867,7 @@ fn doc_view<'v, 'a>(cv: &'v ContainerView<'a>, name: &str) -> Result<&'v DocView
 }
 
 /// The field of document `dv` whose JSON name is `property`.
-fn field_of<'v, 'a>(dv: &'v DocView<'a>, property: &str) -> Result<&'v FieldView<'a>, String> {
+fn field_of<'v, 'a>(dv: &'v DocNames<'a>, property: &str) -> Result<&'v FieldView<'a>, String> {
     dv.fields
         .iter()
         .find(|f| f.json_name == property)
@@ -879,7 +883,7 @@ fn handle_of<'h>(handles: &'h [HandleView], name: &str) -> Result<&'h HandleView
 }
 
 /// The Rust view of container `name`: its module and document types.
-fn module_of<'v, 'a>(rust: &'v RustView<'a>, name: &str) -> Result<&'v ContainerView<'a>, String> {
+fn module_of<'v, 'a>(rust: &'v RustNames<'a>, name: &str) -> Result<&'v ContainerNames<'a>, String> {
     rust.containers
         .iter()
         .find(|c| c.name == name)
@@ -918,7 +922,7 @@ fn subset_items(e: &cosmap_mapper::Embedded) -> (String, Vec<String>) {
 /// What every access pattern's view is made from.
 struct Context<'a> {
     model: &'a LogicalModel,
-    rust: &'a RustView<'a>,
+    rust: &'a RustNames<'a>,
     mapping: &'a TypeMapping,
     handles: &'a [HandleView],
     /// The (container, `type`) pairs whose deletes set `ttl`.

@@ -142,11 +142,10 @@ pub(crate) fn write_data_access(
 ) -> Result<(), CodegenError> {
     #[cfg(feature = "data-access")]
     {
-        let mut data = data_access::build(
-            model,
-            &view::build(model, mapping).map_err(CodegenError::Model)?,
-            mapping,
-        );
+        let rust = view::build(model, mapping).map_err(CodegenError::Model)?;
+        // The Rust view is given up to the data access's: of it, only the names it
+        // reads are kept while the data access's view is built.
+        let mut data = data_access::build(model, rust, mapping);
         // An override renders once from the whole view, every section on: one written
         // for the whole file keeps working (rendered a part at a time, it would be
         // repeated part by part).

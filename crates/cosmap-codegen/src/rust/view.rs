@@ -118,8 +118,9 @@ pub struct FieldView<'a> {
     /// A count kept on the document (`computedValue`): `0` in `new`, and
     /// `serde(default)` so a document written before it existed still reads.
     pub computed: bool,
-    /// The model's `default`: what a document written without the field reads as.
-    pub default: Option<DefaultView>,
+    /// The model's `default`: what a document written without the field reads as
+    /// (boxed: few fields have one, and a large model has a hundred thousand fields).
+    pub default: Option<Box<DefaultView>>,
 }
 
 /// A field's model default: `#[serde(default = "{path}")]` and the function
@@ -253,16 +254,17 @@ pub struct DocView<'a> {
     pub fields: Vec<FieldView<'a>>,
     /// Attributes from [`TypeMapping::type_attributes`], each a line of Rust.
     pub attributes: Vec<String>,
-    /// For a copy or a feed: how it is built from its source.
-    pub copy: Option<CopyView<'a>>,
+    /// For a copy or a feed: how it is built from its source (boxed, as it is rare).
+    pub copy: Option<Box<CopyView<'a>>>,
     /// The partition key value is the id: `new` fills it from `id`.
     pub pk_from_id: bool,
     /// `new`: the required values as parameters, in field order.
     pub params: Vec<ParamView<'a>>,
     /// `new`: every field's value, in the order they are evaluated.
     pub inits: Vec<InitView<'a>>,
-    /// A bucket (`bucket`): its `id` is its window, taken from a date-time's text.
-    pub bucket: Option<BucketView>,
+    /// A bucket (`bucket`): its `id` is its window, taken from a date-time's text
+    /// (boxed, as it is rare).
+    pub bucket: Option<Box<BucketView>>,
     /// A field has a model default (an `impl` of default functions).
     pub has_defaults: bool,
 }
@@ -332,8 +334,8 @@ pub fn build<'a>(model: &'a LogicalModel, mapping: &'a TypeMapping) -> Result<Ru
         mapping,
         types: types_module.clone(),
         modules,
-        structs: NameMap::default(),
-        order: Vec::new(),
+        structs: Vec::new(),
+        struct_index: NameMap::default(),
         refs: BTreeMap::new(),
     };
     // How a container module spells a path in the types module: `super::types::`.
@@ -364,13 +366,8 @@ pub fn build<'a>(model: &'a LogicalModel, mapping: &'a TypeMapping) -> Result<Ru
     }
     let derives = derives(mapping);
     // Moved out in the order they were made, not copied: nothing looks them up now.
-    let mut defined = std::mem::take(&mut shared.structs);
-    let mut structs: Vec<StructView<'a>> = shared
-        .order
-        .iter()
-        .filter(|n| !mapping.extern_paths.iter().any(|(name, _)| name == *n))
-        .filter_map(|n| defined.remove(n))
-        .collect();
+    let mut structs = std::mem::take(&mut shared.structs);
+    structs.retain(|s| !mapping.extern_paths.iter().any(|(name, _)| *name == s.name));
     hooks::apply(mapping, &mut structs, &mut containers);
     Ok(RustView {
         model: model.model.clone(),
@@ -425,11 +422,16 @@ fn derives(mapping: &TypeMapping) -> Vec<&'static str> {
 }
 
 /// How many fields [`Shared::document`] gives document type `d` (partition key
-/// levels aside): its parent's identity, `ttl`, its attributes, counts, embedded
-/// objects and references. Only sizes the fields' vector: a wrong count costs a
-/// regrowth, nothing else.
-fn field_count(d: &DocumentType) -> usize {
-    2 + d.attributes.len() + d.computed.len() + d.embedded.len() + d.references.len()
+/// levels aside) with `ttl` or not: its parent's identity, `ttl`, its attributes,
+/// counts, embedded objects and references. Sizes the fields' vector exactly: a
+/// field is some 180 bytes, and a large model has a hundred thousand.
+fn field_count(d: &DocumentType, ttl: bool) -> usize {
+    usize::from(d.parent.is_some())
+        + usize::from(ttl)
+        + d.attributes.len()
+        + d.computed.len()
+        + d.embedded.len()
+        + d.references.len()
 }
 
 /// `derives` one a line, each indented `indent`, separated by commas.
@@ -449,10 +451,11 @@ struct Shared<'a> {
     types: String,
     /// Container name → module name.
     modules: BTreeMap<String, String>,
-    /// The shared structs by name: only looked up (their order is `order`), so
-    /// hashed rather than sorted (a struct is looked up several times as it is made).
-    structs: NameMap<String, StructView<'a>>,
-    order: Vec<String>,
+    /// The shared structs, in the order they were made: the types module's.
+    structs: Vec<StructView<'a>>,
+    /// Each shared struct's place in `structs` by name: only looked up, so hashed
+    /// rather than sorted (a struct is looked up several times as it is made).
+    struct_index: NameMap<String, usize>,
     refs: BTreeMap<String, RefView<'a>>,
 }
 
@@ -467,6 +470,11 @@ fn ttl_doc(c: &cosmap_mapper::Container) -> Option<&'static str> {
     })
 }
 impl<'a> Shared<'a> {
+    /// The shared struct named `name`, if one is made.
+    fn struct_named(&self, name: &str) -> Option<&StructView<'a>> {
+        self.struct_index.get(name).map(|&i| &self.structs[i])
+    }
+
     /// The module of container `name`.
     fn module(&self, name: &str) -> String {
         self.modules.get(name).cloned().unwrap_or_else(|| names::module(name))
@@ -502,10 +510,12 @@ impl<'a> Shared<'a> {
         let keys = key_sources(d, pk_is_id, &fields, &partition_key_field, &sub_key_fields);
         let (mut params, mut inits) = constructor(&keys, &fields, !id_is_type);
         // A bucket's `window` is its id: one source of truth.
-        let bucket = d.bucket.as_ref().map(|b| BucketView {
-            time: b.time.clone(),
-            window: b.window.as_str().to_string(),
-            length: b.window.prefix_len(),
+        let bucket = d.bucket.as_ref().map(|b| {
+            Box::new(BucketView {
+                time: b.time.clone(),
+                window: b.window.as_str().to_string(),
+                length: b.window.prefix_len(),
+            })
         });
         if bucket.is_some() {
             window_from_id(&fields, &mut params, &mut inits);
@@ -539,7 +549,7 @@ impl<'a> Shared<'a> {
             partition_key_constant: partition_key_field.is_none().then_some(d.discriminator.as_str()),
             partition_key_field,
             fields,
-            copy,
+            copy: copy.map(Box::new),
         })
     }
 
@@ -553,7 +563,7 @@ impl<'a> Shared<'a> {
         prefix: &str,
     ) -> Result<(Vec<FieldView<'a>>, BTreeMap<&'a str, String>), String> {
         // Sized once: a field is hundreds of bytes, and each regrowth moves them all.
-        let mut fields = Vec::with_capacity(field_count(d));
+        let mut fields = Vec::with_capacity(field_count(d, ttl.is_some()));
         if let Some(parent) = &d.parent {
             fields.push(plain_field(
                 &parent.property,
@@ -648,7 +658,7 @@ impl<'a> Shared<'a> {
         } else {
             embedded_types
                 .get(via)
-                .and_then(|ty| self.structs.get(ty))
+                .and_then(|ty| self.struct_named(ty))
                 .and_then(|s| s.fields.iter().find(|f| f.json_name == inner))
                 .filter(|_| d.embedded.iter().any(|e| e.name == via && !e.many))
                 .map(|f| f.ident.to_string())
@@ -689,12 +699,12 @@ impl<'a> Shared<'a> {
         };
         let mut field = plain_field(&p.name, wrap(base), p.optional, doc);
         if let (Some(value), Some(json)) = (default, json) {
-            field.default = Some(DefaultView {
+            field.default = Some(Box::new(DefaultView {
                 function: String::new(),
                 path: String::new(),
                 value: default_value(base, codec.map(|_| self.types.as_str()), value),
                 json,
-            });
+            }));
         }
         if codec.is_some() {
             let helper = match (p.optional, p.many) {
@@ -743,7 +753,7 @@ impl<'a> Shared<'a> {
         let mut name = base.clone();
         let mut n = 1;
         loop {
-            match self.structs.get(&name) {
+            match self.struct_named(&name) {
                 Some(existing) if existing.fields == fields => return Ok(name),
                 Some(_) => {
                     n += 1;
@@ -761,7 +771,7 @@ impl<'a> Shared<'a> {
         // by hand (the template), calling the default functions.
         let default = e.kind == EmbeddedKind::ValueObject
             && fields.iter().all(|f| {
-                f.optional || f.list || has_default(&f.ty) || self.structs.get(&*f.ty).is_some_and(|s| s.default)
+                f.optional || f.list || has_default(&f.ty) || self.struct_named(&f.ty).is_some_and(|s| s.default)
             });
         let snapshot_of = match e.kind {
             EmbeddedKind::ValueObject => None,
@@ -772,19 +782,16 @@ impl<'a> Shared<'a> {
             }),
             EmbeddedKind::ReferenceData => self.root_document(&e.source).map(|source| snapshot(source, &fields)),
         };
-        self.order.push(name.clone());
-        self.structs.insert(
-            name.clone(),
-            StructView {
-                name: name.clone(),
-                doc,
-                attributes: Vec::new(),
-                snapshot_of,
-                default,
-                has_defaults: has_defaults(&fields),
-                fields,
-            },
-        );
+        self.struct_index.insert(name.clone(), self.structs.len());
+        self.structs.push(StructView {
+            name: name.clone(),
+            doc,
+            attributes: Vec::new(),
+            snapshot_of,
+            default,
+            has_defaults: has_defaults(&fields),
+            fields,
+        });
         Ok(name)
     }
 
@@ -799,7 +806,7 @@ impl<'a> Shared<'a> {
                 .collect();
             name = format!("{name}With{}", parts.join("And"));
         }
-        while self.structs.contains_key(&name) {
+        while self.struct_index.contains_key(&name) {
             name.push('_');
         }
         // Made once a name: a reference met again is named, not built again.

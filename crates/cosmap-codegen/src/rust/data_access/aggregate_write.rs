@@ -91,11 +91,11 @@ pub(super) fn view(
     view.handle = handle.handle.clone();
     view.returns = ReturnsView::new("()", false, false);
     view.docs = docs;
-    view.aggregate_write = Some(AggregateWriteView {
+    view.aggregate_write = Some(Box::new(AggregateWriteView {
         params: b.params,
         steps: b.steps,
         claims: b.claims,
-    });
+    }));
     Ok(view)
 }
 

@@ -4,7 +4,7 @@
 use super::*;
 
 /// The claim function of each document type with claimed unique values.
-pub(super) fn claim_sets(model: &LogicalModel, rust: &RustView, handles: &[HandleView]) -> Vec<ClaimSetView> {
+pub(super) fn claim_sets(model: &LogicalModel, rust: &RustNames, handles: &[HandleView]) -> Vec<ClaimSetView> {
     let mut out: Vec<ClaimSetView> = Vec::new();
     for claims_container in model.containers.iter().filter(|k| k.kind == ContainerKind::Claims) {
         let Some(field) = handles

@@ -4,7 +4,7 @@
 use super::*;
 
 /// A follow-up point read per result, through a reference the result holds.
-pub(super) fn follow(rust: &RustView, handles: &[HandleView], r: &Request) -> Result<FollowView, String> {
+pub(super) fn follow(rust: &RustNames, handles: &[HandleView], r: &Request) -> Result<FollowView, String> {
     if let Purpose::FindReferring { target, .. } = &r.purpose {
         return find_referring(rust, handles, r, target);
     }
@@ -72,7 +72,7 @@ fn count_per_result(handles: &[HandleView], r: &Request, element: &str) -> Resul
 
 /// A query per result for the documents that refer to it: every parameter bound to
 /// the result's id, in the partition that id names when the query has one.
-fn find_referring(rust: &RustView, handles: &[HandleView], r: &Request, target: &str) -> Result<FollowView, String> {
+fn find_referring(rust: &RustNames, handles: &[HandleView], r: &Request, target: &str) -> Result<FollowView, String> {
     let (sql, parameters) = r.query().ok_or("not as a query")?;
     let handle = handle_of(handles, &r.container)?;
     let cv = module_of(rust, &r.container)?;
@@ -103,7 +103,7 @@ fn find_referring(rust: &RustView, handles: &[HandleView], r: &Request, target: 
 
 /// A query per result for the `target`s its list `reference` names.
 fn read_listed(
-    rust: &RustView,
+    rust: &RustNames,
     handles: &[HandleView],
     r: &Request,
     target: &str,
@@ -138,10 +138,10 @@ fn read_listed(
 /// What a follow-up request `r` reads: its container's handle and Rust module, and the
 /// one document type it reads (which must have a Rust type there).
 pub(super) fn followed<'v, 'a>(
-    rust: &'v RustView<'a>,
+    rust: &'v RustNames<'a>,
     handles: &'v [HandleView],
     r: &'v Request,
-) -> Result<(&'v HandleView, &'v ContainerView<'a>, &'v str), String> {
+) -> Result<(&'v HandleView, &'v ContainerNames<'a>, &'v str), String> {
     let handle = handle_of(handles, &r.container)?;
     let cv = module_of(rust, &r.container)?;
     let d = r.document_types.first().ok_or("it reads no document type")?;

@@ -186,7 +186,7 @@ fn params_of(cx: &Context<'_>, op: &Operation, first: &Request, claim: Option<&R
 
 /// A read's first request, the Rust module of its container, and the method's parameters.
 struct Read<'r, 'a> {
-    cv: &'r ContainerView<'a>,
+    cv: &'r ContainerNames<'a>,
     first: &'r Request,
     params: Vec<ParamView>,
 }
@@ -254,7 +254,7 @@ fn claim_read(cx: &Context<'_>, read: &Read, claim: Option<&Request>, view: &mut
     };
     view.docs.push(format!("Then: {}.", read.first.purpose));
     view.returns = ReturnsView::new(&read.document(d), false, true);
-    view.point_read = Some(PointReadView {
+    view.point_read = Some(Box::new(PointReadView {
         key: None,
         id: None,
         document: read.document(d),
@@ -264,7 +264,7 @@ fn claim_read(cx: &Context<'_>, read: &Read, claim: Option<&Request>, view: &mut
             key: read.key(key)?,
             id: ValueView::constant(id),
         }),
-    });
+    }));
     Ok(())
 }
 
@@ -309,13 +309,13 @@ fn point_read(
         }
         _ => None,
     };
-    view.point_read = Some(PointReadView {
+    view.point_read = Some(Box::new(PointReadView {
         key: Some(read.key(partition_key)?),
         id: Some(id),
         document: read.document(d),
         subset,
         claim: None,
-    });
+    }));
     Ok(())
 }
 
@@ -344,7 +344,11 @@ fn query_read(cx: &Context<'_>, read: &Read, sql: &str, view: &mut PatternView) 
     view.docs.push(format!("`{sql}`"));
     let item = match read.first.projected_properties() {
         Some(properties) => {
-            view.row = Some(row(doc_view(cv, read.read_type()?)?, &cv.module, &properties)?);
+            view.row = Some(Box::new(row(
+                doc_view(cv, read.read_type()?)?,
+                &cv.module,
+                &properties,
+            )?));
             String::new()
         }
         None if read.first.document_types.len() == 1 => read.document(&read.first.document_types[0]),
@@ -358,12 +362,12 @@ fn query_read(cx: &Context<'_>, read: &Read, sql: &str, view: &mut PatternView) 
             .push("It finds at most one (a `unique` value, or `TOP 1`): `None` when there is none.".into());
     }
     let buckets = buckets_of(read, view)?;
-    view.query = Some(QueryView {
+    view.query = Some(Box::new(QueryView {
         sql: format!("{sql:?}"),
         key,
         item,
         buckets,
-    });
+    }));
     Ok(())
 }
 
@@ -444,14 +448,14 @@ fn with_follows(
         (_, _, Some(p)) => p.document.clone(),
         _ => return Err("it reads nothing first".into()),
     };
-    view.item = Some(ItemView {
+    view.item = Some(Box::new(ItemView {
         name: String::new(),
         main_ident,
         main_type,
         follows,
         scans,
         answer: String::new(),
-    });
+    }));
     Ok(())
 }
 
@@ -508,7 +512,7 @@ pub(super) fn levels_of(source: &ValueSource) -> Option<usize> {
 }
 
 /// The row struct of a short form: each selected property typed as in document `dv`.
-pub(super) fn row(dv: &DocView, module: &str, properties: &[String]) -> Result<RowView, String> {
+pub(super) fn row(dv: &DocNames, module: &str, properties: &[String]) -> Result<RowView, String> {
     let mut fields = Vec::new();
     for p in properties {
         let field = match p.as_str() {

@@ -9,7 +9,7 @@ use super::*;
 /// outside the aggregate).
 pub(super) fn aggregate(
     c: &cosmap_mapper::Container,
-    cv: &ContainerView,
+    cv: &ContainerNames,
     root: &DocumentType,
     handle: &HandleView,
     sources: &BTreeSet<(String, String)>,
@@ -101,7 +101,7 @@ fn unnamed(c: &cosmap_mapper::Container, root: &DocumentType, members: &[&Docume
 
 /// Each member document type as the aggregate holds it: a field named for its
 /// containment (or its plural), unique beside `root` and `loaded`, and its claims.
-fn member_views(cv: &ContainerView, members: &[&DocumentType], claim_sets: &[ClaimSetView]) -> Vec<MemberView> {
+fn member_views(cv: &ContainerNames, members: &[&DocumentType], claim_sets: &[ClaimSetView]) -> Vec<MemberView> {
     let mut idents: BTreeSet<String> = ["root".to_string(), "loaded".to_string()].into();
     members
         .iter()

@@ -70,7 +70,7 @@ pub(super) fn write_pattern(
     }
     docs.extend(aggregate_write::sent_in_order(op));
     let (counts_empty, has_claims) = (counts.is_empty(), claim_set.is_some());
-    view.write = Some(WriteView {
+    view.write = Some(Box::new(WriteView {
         ancestors,
         counts,
         identity,
@@ -81,7 +81,7 @@ pub(super) fn write_pattern(
         delete: write == WriteKind::Delete,
         soft_delete: soft,
         needs_body: write != WriteKind::Delete || soft || !counts_empty || has_claims,
-    });
+    }));
     view.docs = docs;
     Ok(view)
 }
@@ -301,7 +301,7 @@ fn append_pattern(
     let cv = module_of(cx.rust, &r.container)?;
     let handle = handle_of(cx.handles, &r.container)?;
     let dv = doc_view(cv, document)?;
-    if dv.params.len() != 2 || cv.partition_key_paths.len() != 1 {
+    if dv.params != 2 || cv.partition_key_paths.len() != 1 {
         return Err(format!("`{document}` is built from more than its window and key"));
     }
     let field = field_of(dv, items)?;
@@ -324,12 +324,12 @@ fn append_pattern(
         canonical: None,
         list: false,
     }];
-    view.append = Some(AppendView {
+    view.append = Some(Box::new(AppendView {
         bucket: format!("super::{}::{document}", cv.module),
         item: item.to_string(),
         items: items.clone(),
         time: parameter.clone(),
         key: names::field(key),
-    });
+    }));
     Ok(view)
 }
