@@ -276,21 +276,9 @@ fn ends_with_ignoring_case(word: &str, suffix: &str) -> bool {
     word.len() >= suffix.len() && word[word.len() - suffix.len()..].eq_ignore_ascii_case(suffix)
 }
 
-/// Edit distance between two short names (for "did you mean" hints).
+/// Edit distance between two short names (for "did you mean" hints), ignoring ASCII case.
 pub fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut diag = row[0];
-        row[0] = i + 1;
-        for (j, &cb) in b.iter().enumerate() {
-            let above = row[j + 1];
-            let cost = usize::from(!ca.eq_ignore_ascii_case(&cb));
-            row[j + 1] = (diag + cost).min(above + 1).min(row[j] + 1);
-            diag = above;
-        }
-    }
-    row[b.len()]
+    strsim::levenshtein(&a.to_ascii_lowercase(), &b.to_ascii_lowercase())
 }
 
 /// The candidate closest to `name`, if it is close enough to be a likely typo.
