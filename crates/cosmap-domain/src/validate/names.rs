@@ -212,8 +212,8 @@ impl Checker<'_> {
 
     /// Checks the attributes of the element at `path` (built only for a problem).
     fn check_attributes(&mut self, attributes: &[Attribute], path: &dyn Fn() -> JsonPath, identity: Option<&str>) {
-        // Earlier declarations are found by a scan in a short list, by a map in a long one.
-        let mut seen: Option<NameMap<&str, usize>> = (attributes.len() > SCAN_UP_TO).then(NameMap::default);
+        // Each name's last declaration so far: the one a second is reported against.
+        let mut seen: NameMap<&str, usize> = NameMap::default();
         for (j, attribute) in attributes.iter().enumerate() {
             // Paths are built only for a problem: a valid model needs none.
             let at = || path().key("attributes").index(j).key("name");
@@ -228,10 +228,7 @@ impl Checker<'_> {
                 self.report(
                     Diagnostic::new(at(), msg).help("remove it from `attributes`: the identity is always stored"),
                 );
-            } else if let Some(first) = match &mut seen {
-                Some(seen) => seen.insert(attribute.name.as_str(), j),
-                None => last_before(attributes, j),
-            } {
+            } else if let Some(first) = seen.insert(attribute.name.as_str(), j) {
                 let msg = format!(
                     "attribute `{}` is declared twice (first at {})",
                     attribute.name,
@@ -322,17 +319,6 @@ impl Checker<'_> {
             self.report(problem);
         }
     }
-}
-
-/// Up to this many attributes, an element's are checked for repeated names by scanning
-/// (a map per element cost more than the scans on a large model); past it, by a map.
-const SCAN_UP_TO: usize = 16;
-
-/// The last attribute before the `j`th with its name: the one a second declaration is
-/// reported against (a map of names to their last index gives the same).
-fn last_before(attributes: &[Attribute], j: usize) -> Option<usize> {
-    let name = &attributes[j].name;
-    attributes[..j].iter().rposition(|a| a.name == *name)
 }
 
 /// An earlier name of the element (the identity, or the `k`th attribute: `Some(k)`)
