@@ -34,13 +34,10 @@ impl<'a> Feed<'a> {
             }
         };
         let owner_key = self.key_of(document, owner, &id, owner_partition_key_property)?;
-        let mut body = Map::new();
-        body.insert("id".into(), Value::String(claim.clone()));
-        body.insert("type".into(), Value::String(claim.clone()));
-        body.insert(claim_property.clone(), Value::String(value.clone()));
-        body.insert("ownerId".into(), Value::String(id.clone()));
-        body.insert("ownerPartitionKey".into(), Value::String(owner_key));
-        let body = Value::Object(body);
+        let body = serde_json::json!({
+            "id": claim, "type": claim, claim_property.as_str(): value,
+            "ownerId": id, "ownerPartitionKey": owner_key,
+        });
         let at = self.in_target(container, value.clone());
         if let Outcome::Written = self.create_new(&at, claim, &body).await? {
             return Ok(true);
