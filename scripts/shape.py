@@ -25,14 +25,16 @@ import sys
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 
 # Limits the code meets today (2026-12-05, after the test-support and file splits, the
-# long functions split in verify, migrate, diff, domain and mapper operations, and the
+# long functions split in verify, migrate, diff, domain and mapper operations, the
 # repeated setup and logic folded in domain, verify, migrate, diff, provision, codegen and
-# the mapper of issue 36 part 5; measured on a clean clone: `duplicates` also reads files
-# git does not track, such as a build's leftovers); the goals of issue 36 in comments.
+# the mapper of issue 36 part 5, and then a claim made and read through migrate's
+# conditional writes, the report's listing commands named once and migrate's tests
+# naming steps by their JSON tag; measured on a clean clone: `duplicates` also reads
+# files git does not track, such as a build's leftovers); the goals of issue 36 in comments.
 LIMITS = {
     "functions over 80 lines": 0,  # goal 0 (met)
     "files over 1000 lines": 0,  # goal 0 (met)
-    "duplicate pairs": 62,  # goal 60
+    "duplicate pairs": 59,  # goal 60 (met)
 }
 FUNCTION_LINES = 80
 FILE_LINES = 1000

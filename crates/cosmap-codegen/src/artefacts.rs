@@ -197,17 +197,10 @@ impl Pieces for Ended<'_> {
     }
 }
 
-/// `items` in the `Path` order of their paths (by components), stable: each path is
-/// split into its components once, where comparing `Path`s splits both at every
-/// comparison (5,500 schemas on a large model).
-pub(crate) fn sorted_by_path<T>(items: Vec<T>, path: impl Fn(&T) -> &Path) -> Vec<T> {
-    let mut order: Vec<usize> = (0..items.len()).collect();
-    {
-        let keys: Vec<Vec<std::path::Component>> = items.iter().map(|a| path(a).components().collect()).collect();
-        order.sort_by(|&a, &b| keys[a].cmp(&keys[b]));
-    }
-    let mut slots: Vec<Option<T>> = items.into_iter().map(Some).collect();
-    order.into_iter().filter_map(|i| slots[i].take()).collect()
+/// `items` in the `Path` order of their paths (by components), stable.
+pub(crate) fn sorted_by_path<T>(mut items: Vec<T>, path: impl Fn(&T) -> &Path) -> Vec<T> {
+    items.sort_by(|a, b| path(a).cmp(path(b)));
+    items
 }
 
 /// Longest file or directory name written (`NAME_MAX` on Linux and macOS, and the
@@ -261,14 +254,12 @@ fn others(
     let text = templates.render_or_emit(BICEP, &crate::bicep::view(model), |v| Ok(crate::bicep::text(v)))?;
     give(artefact("containers.bicep", text))?;
     give(artefact("model.mmd", mermaid(model, templates)?))?;
-    // Each schema is written here, then copied into a string of its size.
-    let mut scratch = String::with_capacity(SCRATCH_CAPACITY);
     let overridden = templates.is_overridden(SCHEMA);
     for (c, d) in schemas_in_path_order(model) {
         let text = if overridden {
             templates.render(SCHEMA, &SchemaView::of(c, d))?
         } else {
-            schema_text_in(&mut scratch, c, d)
+            schema_text(c, d)
         };
         give(artefact(schema_path(c, d), text))?;
     }
@@ -304,10 +295,6 @@ const SCHEMA_SUFFIX: &str = ".schema.json";
 fn schema_path(c: &Container, d: &DocumentType) -> String {
     ["schemas/", &c.name, "/", &d.name, SCHEMA_SUFFIX].concat()
 }
-
-/// Room for a schema's text in [`others`]' scratch buffer before it grows (a
-/// schema of the synthetic models is under 3 KiB).
-const SCRATCH_CAPACITY: usize = 16 * 1024;
 
 /// The Mermaid diagram alone (`cosmap model --format mermaid`).
 pub fn mermaid(model: &LogicalModel, templates: &Templates) -> Result<String, CodegenError> {
@@ -360,16 +347,14 @@ impl SchemaView {
     }
 }
 
-/// The text of the JSON Schema of document type `d` of container `c`: the schema
-/// as pretty JSON (as `serde_json` prints it), written directly, without its view,
-/// in `scratch` (emptied first) and copied out at its size: a string sized up
-/// front would have most of its room unused (a schema is ≈ 800 bytes), and every page it touches costs a fault, where the scratch
-/// buffer's pages are touched once for every schema.
-fn schema_text_in(scratch: &mut String, c: &cosmap_mapper::Container, d: &cosmap_mapper::DocumentType) -> String {
-    scratch.clear();
-    crate::schema::write_document(scratch, c, d);
-    scratch.push('\n');
-    scratch.as_str().to_owned()
+/// The text of the JSON Schema of document type `d` of container `c`: pretty JSON (as
+/// `serde_json` prints it) and a line break, held at its size (a large model has
+/// thousands).
+fn schema_text(c: &Container, d: &DocumentType) -> String {
+    let mut text = serde_json::to_string_pretty(&crate::schema::document(c, d)).unwrap_or_default();
+    text.push('\n');
+    text.shrink_to_fit();
+    text
 }
 
 /// An artefact at `path` (taken as it is when a `String`), its contents ending
@@ -390,7 +375,7 @@ fn artefact(path: impl Into<PathBuf>, contents: String) -> Artefact {
 mod tests {
     use super::*;
 
-    /// Sorting by components split once is `Path`'s order, stable for equal paths.
+    /// Artefacts sort in `Path` order, stable for equal paths.
     #[test]
     fn artefacts_sort_in_path_order() {
         let paths = [
@@ -410,9 +395,28 @@ mod tests {
             .enumerate()
             .map(|(i, p)| artefact(p, i.to_string()))
             .collect();
-        let mut expected = files.clone();
-        expected.sort_by(|a, b| a.path.cmp(&b.path));
-        assert_eq!(sorted_by_path(files, |a| &a.path), expected);
+        let sorted: Vec<(String, String)> = sorted_by_path(files, |a| &a.path)
+            .into_iter()
+            .map(|a| (a.path.display().to_string(), a.contents))
+            .collect();
+        // By components (`a` before `a-b`), equal paths in the order given.
+        let expected = [
+            ("containers.json", "3"),
+            ("cosmap.rs", "6"),
+            ("cosmap_data.rs", "5"),
+            ("model.mmd", "8"),
+            ("schemas/A/x.schema.json", "9"),
+            ("schemas/a/X.schema.json", "2"),
+            ("schemas/a/X.schema.json", "7"),
+            ("schemas/a/b.schema.json", "1"),
+            ("schemas/a-b/X.schema.json", "0"),
+            ("schemas/a.b/c.schema.json", "4"),
+        ];
+        let expected: Vec<(String, String)> = expected
+            .iter()
+            .map(|(p, i)| (p.to_string(), format!("{i}\n")))
+            .collect();
+        assert_eq!(sorted, expected);
     }
 
     /// The Rust file comes back from its thread (before the view is freed) as

@@ -348,13 +348,6 @@ fn document_id(ci: usize, di: usize) -> String {
 /// anywhere in the text), an HTML tag or entity (drawn as HTML even in Mermaid's
 /// strict mode), or a Markdown label; line breaks become spaces.
 fn quote(label: String) -> String {
-    // Nearly every label has none of these: kept as it is, not copied.
-    if !label
-        .bytes()
-        .any(|b| matches!(b, b'"' | b'\n' | b'\r' | b'#' | b'%' | b'<' | b'>' | b'&' | b'`'))
-    {
-        return label;
-    }
     let mut out = String::with_capacity(label.len() + 16);
     for c in label.chars() {
         match c {

@@ -114,14 +114,6 @@ impl Codec {
             Codec::RustDecimal => "::rust_decimal::Decimal",
         }
     }
-
-    /// The crate the generated code then depends on.
-    pub fn crate_name(self) -> &'static str {
-        CODECS
-            .iter()
-            .find(|(_, _, c)| *c == self)
-            .map_or("", |(_, krate, _)| krate)
-    }
 }
 
 /// A type mapping that names no attribute type or crate cosmap knows.
@@ -235,7 +227,6 @@ mod tests {
         assert_eq!(m.date_time, "::std::string::String");
         assert_eq!(m.date_time_codec, None);
         assert_eq!(Codec::TimeDate.to_string(), "date=time");
-        assert_eq!(Codec::Uuid.crate_name(), "uuid");
     }
 
     #[test]

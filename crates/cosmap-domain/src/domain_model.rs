@@ -69,8 +69,7 @@ impl DomainModel {
     /// Validates `spec`; on failure returns every problem found (with JSON paths,
     /// without line numbers: the spec has no text).
     pub fn new(spec: ModelSpec) -> Result<Self, Vec<Diagnostic>> {
-        // The lookups need only the validation index: on a large model they are built
-        // beside the last checks.
+        // The lookups are built from the validation index.
         let lookup = validate::validate(&spec, |index| NameLookup::new(&spec, index))?;
         Ok(DomainModel { spec, lookup })
     }

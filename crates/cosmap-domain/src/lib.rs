@@ -30,7 +30,7 @@ mod validate;
 pub use builder::ModelBuilder;
 pub use diagnostic::{Diagnostic, JsonPath, ModelError, PathSegment};
 pub use domain_model::{DomainModel, Element};
-pub use load::{from_slice, load_file, parse_slice, read_at_most, MAX_MODEL_BYTES};
+pub use load::{from_slice, load_file, read_at_most, MAX_MODEL_BYTES};
 pub use model::{
     AccessKind, AccessPattern, Aggregate, Attribute, AttributeType, Cardinality, ChangeRate, Depth, Entity, Filter,
     FilterOp, Growth, ModelSpec, Pin, PinChoice, PinnedOptimisation, Relationship, SortKey, SubjectKind,

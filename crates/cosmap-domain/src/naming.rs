@@ -87,15 +87,12 @@ pub fn is_lower_camel(name: &str) -> bool {
 }
 
 /// `OrderItem` → `orderItem`.
-/// One allocation of the name's length (every relationship's property name is one).
 pub fn lower_camel(name: &str) -> String {
     let mut chars = name.chars();
-    let mut out = String::with_capacity(name.len());
-    if let Some(first) = chars.next() {
-        out.push(first.to_ascii_lowercase());
-        out.push_str(chars.as_str());
+    match chars.next() {
+        Some(first) => first.to_ascii_lowercase().to_string() + chars.as_str(),
+        None => String::new(),
     }
-    out
 }
 
 /// `orderItem` → `OrderItem`.
@@ -131,60 +128,17 @@ pub fn snake_case(name: &str) -> String {
     out
 }
 
+/// The keywords of every Rust edition, strict and reserved.
+const RUST_KEYWORDS: &[&str] = &[
+    "abstract", "as", "async", "await", "become", "box", "break", "const", "continue", "do", "dyn", "else", "enum",
+    "extern", "false", "final", "fn", "for", "gen", "if", "impl", "in", "let", "loop", "macro", "match", "mod", "move",
+    "mut", "override", "priv", "pub", "ref", "return", "static", "struct", "trait", "true", "try", "type", "typeof",
+    "unsafe", "unsized", "use", "virtual", "where", "while", "yield",
+];
+
 /// Whether `word` is a keyword in some Rust edition, so needs `r#` as an identifier.
-/// A `match`, not a list searched in turn: every field of every struct asks.
 pub fn is_rust_keyword(word: &str) -> bool {
-    matches!(
-        word,
-        "abstract"
-            | "as"
-            | "async"
-            | "await"
-            | "become"
-            | "box"
-            | "break"
-            | "const"
-            | "continue"
-            | "do"
-            | "dyn"
-            | "else"
-            | "enum"
-            | "extern"
-            | "false"
-            | "final"
-            | "fn"
-            | "for"
-            | "gen"
-            | "if"
-            | "impl"
-            | "in"
-            | "let"
-            | "loop"
-            | "macro"
-            | "match"
-            | "mod"
-            | "move"
-            | "mut"
-            | "override"
-            | "priv"
-            | "pub"
-            | "ref"
-            | "return"
-            | "static"
-            | "struct"
-            | "trait"
-            | "true"
-            | "try"
-            | "type"
-            | "typeof"
-            | "unsafe"
-            | "unsized"
-            | "use"
-            | "virtual"
-            | "where"
-            | "while"
-            | "yield"
-    )
+    RUST_KEYWORDS.contains(&word)
 }
 
 /// A valid Rust identifier for `word`: raw (`r#match`) for keywords, `super_` for
@@ -251,8 +205,7 @@ pub fn unnormalised_ident_char(name: &str) -> Option<char> {
 
 /// English plural of a lowerCamelCase noun phrase, enough for property names:
 /// `size` → `sizes`, `address` → `addresses`, `history` → `histories`.
-/// The endings are compared ignoring ASCII case, in place: no lowercase copy, and the
-/// result is built in one allocation.
+/// The endings are compared ignoring ASCII case.
 pub fn plural(word: &str) -> String {
     let ends = |suffix: &str| ends_with_ignoring_case(word, suffix);
     let (stem, ending) = if ends("s") || ends("x") || ends("ch") || ends("sh") {
@@ -263,10 +216,7 @@ pub fn plural(word: &str) -> String {
     } else {
         (word, "s")
     };
-    let mut out = String::with_capacity(stem.len() + ending.len());
-    out.push_str(stem);
-    out.push_str(ending);
-    out
+    format!("{stem}{ending}")
 }
 
 /// Whether `word` ends with the ASCII `suffix`, ignoring ASCII case (as its
@@ -276,21 +226,9 @@ fn ends_with_ignoring_case(word: &str, suffix: &str) -> bool {
     word.len() >= suffix.len() && word[word.len() - suffix.len()..].eq_ignore_ascii_case(suffix)
 }
 
-/// Edit distance between two short names (for "did you mean" hints).
+/// Edit distance between two short names (for "did you mean" hints), ignoring ASCII case.
 pub fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut diag = row[0];
-        row[0] = i + 1;
-        for (j, &cb) in b.iter().enumerate() {
-            let above = row[j + 1];
-            let cost = usize::from(!ca.eq_ignore_ascii_case(&cb));
-            row[j + 1] = (diag + cost).min(above + 1).min(row[j] + 1);
-            diag = above;
-        }
-    }
-    row[b.len()]
+    strsim::levenshtein(&a.to_ascii_lowercase(), &b.to_ascii_lowercase())
 }
 
 /// The candidate closest to `name`, if it is close enough to be a likely typo.
@@ -312,7 +250,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn plural_and_lower_camel_are_the_copying_forms() {
+    fn plural_is_the_copying_form() {
         fn plural_by_lowercase_copy(word: &str) -> String {
             let lower = word.to_ascii_lowercase();
             if lower.ends_with('s') || lower.ends_with('x') || lower.ends_with("ch") || lower.ends_with("sh") {
@@ -328,13 +266,6 @@ mod tests {
                 format!("{word}s")
             }
         }
-        fn lower_camel_by_concatenation(name: &str) -> String {
-            let mut chars = name.chars();
-            match chars.next() {
-                Some(first) => first.to_ascii_lowercase().to_string() + chars.as_str(),
-                None => String::new(),
-            }
-        }
         let words = [
             "", "s", "S", "y", "Y", "ay", "AY", "boy", "BOY", "category", "CATEGORY", "key", "guy", "box", "BOX",
             "match", "MATCH", "wish", "WiSh", "address", "item", "Item", "ÉcoleY", "caféy", "naïves", "日本", "X",
@@ -342,7 +273,6 @@ mod tests {
         ];
         for word in words {
             assert_eq!(plural(word), plural_by_lowercase_copy(word), "{word:?}");
-            assert_eq!(lower_camel(word), lower_camel_by_concatenation(word), "{word:?}");
         }
     }
 

@@ -745,20 +745,13 @@ impl<'a> Feed<'a> {
     }
 
     async fn write_lease(&mut self, token: &azure_data_cosmos::feed::ContinuationToken) -> Result<(), MigrateError> {
-        let mut body = Map::new();
-        body.insert("id".into(), Value::String(self.lease.id.clone()));
-        body.insert(
-            self.lease.partition_key_property.clone(),
-            Value::String(self.lease.key()),
-        );
-        // Set after the key: in a container partitioned by `type` they are the same.
-        body.insert("type".into(), Value::String(LEASE_TYPE.into()));
-        body.insert("step".into(), Value::String(self.name.clone()));
-        body.insert(
-            "continuation".into(),
-            serde_json::to_value(token).map_err(|e| self.data(format!("the continuation: {e}")))?,
-        );
-        let (lease, key, body) = (self.lease, self.lease.key(), Value::Object(body));
+        let continuation = serde_json::to_value(token).map_err(|e| self.data(format!("the continuation: {e}")))?;
+        // `type` after the key: in a container partitioned by `type` they are the same.
+        let body = serde_json::json!({
+            "id": self.lease.id, self.lease.partition_key_property.as_str(): self.lease.key(),
+            "type": LEASE_TYPE, "step": self.name, "continuation": continuation,
+        });
+        let (lease, key) = (self.lease, self.lease.key());
         let operation = format!(
             "upsert item `{}` in partition `{key}` of `{}`",
             lease.id, lease.container

@@ -118,20 +118,10 @@ fn the_plan() -> MigrationPlan {
 #[test]
 fn the_plan_creates_first_then_copies_and_splits_and_says_what_may_be_dropped() {
     let plan = the_plan();
-    let kinds: Vec<&str> = plan
-        .steps
-        .iter()
-        .map(|s| match s {
-            Step::CreateContainers { .. } => "create",
-            Step::Repartition { .. } => "repartition",
-            Step::SplitEmbedded { .. } => "split",
-            Step::Nothing { .. } => "nothing",
-            _ => "another step",
-        })
-        .collect();
+    let kinds: Vec<String> = plan.steps.iter().map(common::step_name).collect();
     assert_eq!(
         kinds,
-        ["create", "repartition", "split", "nothing", "nothing"],
+        ["createContainers", "repartition", "splitEmbedded", "nothing", "nothing"],
         "{}",
         plan.to_text()
     );

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{from_spec, load};
+use common::{from_spec, load, step_name};
 use cosmap_domain::DomainModel;
 use cosmap_mapper::LogicalModel;
 use cosmap_migrate::{plan, rehearse, Mapped, Rehearsal, Step};
@@ -24,13 +24,6 @@ async fn rehearsed(old: &(DomainModel, LogicalModel), new: &(DomainModel, Logica
         logical: &new.1,
     };
     rehearse(old, new, &plan).await.expect("the rehearsal runs")
-}
-
-fn step_name(step: &Step) -> String {
-    serde_json::to_value(step).unwrap()["step"]
-        .as_str()
-        .unwrap()
-        .to_string()
 }
 
 #[tokio::test(flavor = "current_thread")]
@@ -61,11 +54,15 @@ fn with_read_by_id(spec: Value, root: &str, identity: &str) -> Value {
 }
 
 /// The rehearsal of `spec(false)` → `spec(true)`, each with one access pattern, the
-/// read of a root by its identity (`read`), whose plan must hold a step named `step`; it
-/// must pass that pattern, its text mentioning each of `mentions`.
-async fn passes_one(spec: impl Fn(bool) -> Value, read: (&str, &str), step: &str, mentions: &[&str]) -> Rehearsal {
-    let (root, identity) = read;
-    let version = |v2| from_spec(&with_read_by_id(spec(v2), root, identity));
+/// read of its first entity (a root) by its identity, whose plan must hold a step named
+/// `step`; it must pass that pattern, its text mentioning each of `mentions`.
+async fn passes_one(spec: impl Fn(bool) -> Value, step: &str, mentions: &[&str]) -> Rehearsal {
+    let version = |v2| {
+        let spec = spec(v2);
+        let name = |field: &str| spec["entities"][0][field].as_str().expect("a first entity").to_string();
+        let (root, identity) = (name("name"), name("identity"));
+        from_spec(&with_read_by_id(spec, &root, &identity))
+    };
     let r = rehearsed(&version(false), &version(true), step).await;
     passed(&r, 1);
     let text = r.to_text();
@@ -110,13 +107,7 @@ async fn a_queried_default_is_back_filled_and_the_new_queries_find_the_old_docum
 
 #[tokio::test(flavor = "current_thread")]
 async fn a_new_unique_key_is_copied_into_its_container_and_read_there() {
-    passes_one(
-        common::plans,
-        ("Plan", "planId"),
-        "copyWithUniqueKeys",
-        &["Dictionary-unique-code"],
-    )
-    .await;
+    passes_one(common::plans, "copyWithUniqueKeys", &["Dictionary-unique-code"]).await;
 }
 
 #[tokio::test(flavor = "current_thread")]
@@ -131,25 +122,19 @@ async fn shapes_rewritten_in_place_read_as_the_new_types() {
             "aggregates": [{"root": "Customer"}]
         })
     };
-    passes_one(spec, ("Customer", "customerId"), "rewrite", &[]).await;
+    passes_one(spec, "rewrite", &[]).await;
 }
 
 #[tokio::test(flavor = "current_thread")]
 async fn separate_documents_embedded_into_their_holders_are_read_with_them() {
     let left = "Order `line` documents left for you to delete, as the plan says: 6";
-    let r = passes_one(common::shop, ("Order", "orderId"), "embedSeparate", &[left]).await;
+    let r = passes_one(common::shop, "embedSeparate", &[left]).await;
     assert_eq!(r.left_to_delete.len(), 1, "{}", r.to_text());
 }
 
 #[tokio::test(flavor = "current_thread")]
 async fn values_made_unique_are_claimed_and_the_claims_read() {
-    passes_one(
-        common::accounts,
-        ("Account", "accountId"),
-        "claimValues",
-        &["UniqueClaims"],
-    )
-    .await;
+    passes_one(common::accounts, "claimValues", &["UniqueClaims"]).await;
 }
 
 #[tokio::test(flavor = "current_thread")]

@@ -21,6 +21,10 @@ pub const WHOLE: usize = 200;
 pub const HEAVIEST: usize = 50;
 /// Decisions of each rule a summarised page lists.
 pub const PER_RULE: usize = 20;
+/// The command that lists every container, pattern and decision a summary leaves out.
+pub const MODEL_JSON: &str = "cosmap model MODEL --format json";
+/// The command that lists every pattern's and container's cost.
+pub const COST_JSON: &str = "cosmap cost MODEL --format json";
 
 /// The containers and patterns the page details: every one (`None`), or the heaviest.
 pub struct Scope {
@@ -103,7 +107,7 @@ impl Scope {
             return String::new();
         }
         format!(
-            "<p class=\"warning\" id=\"summary-note\">A summary: this model has {} containers (more than {WHOLE}), so the page details the {HEAVIEST} containers and the {HEAVIEST} access patterns that cost most and the first {PER_RULE} decisions of each rule; the totals are the whole workload's. Every container and decision: <code>cosmap model MODEL --format json</code>; every pattern's cost: <code>cosmap cost MODEL --format json</code>.</p>\n",
+            "<p class=\"warning\" id=\"summary-note\">A summary: this model has {} containers (more than {WHOLE}), so the page details the {HEAVIEST} containers and the {HEAVIEST} access patterns that cost most and the first {PER_RULE} decisions of each rule; the totals are the whole workload's. Every container and decision: <code>{MODEL_JSON}</code>; every pattern's cost: <code>{COST_JSON}</code>.</p>\n",
             num(model.containers.len() as f64)
         )
     }

@@ -9,15 +9,13 @@ use cosmap_mapper::LogicalModel;
 
 use super::chart::{bars, Group};
 use super::html::{esc, figure, inline, num, ru};
-use super::scope::{Scope, HEAVIEST, PER_RULE};
+use super::scope::{Scope, COST_JSON, HEAVIEST, MODEL_JSON, PER_RULE};
 
 /// Title, counts, the containers table, the workload's RU/s and the warnings.
 pub fn overview(model: &LogicalModel, cost: &CostReport, scope: &Scope) -> String {
     let documents: usize = model.containers.iter().map(|c| c.document_types.len()).sum();
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "<header><h1>{}</h1><p class=\"muted\">cosmap design report · {} containers · {} document types · {} access patterns · {} decisions · {} consistency</p></header>",
+    let mut out = format!(
+        "<header><h1>{}</h1><p class=\"muted\">cosmap design report · {} containers · {} document types · {} access patterns · {} decisions · {} consistency</p></header>\n",
         esc(&model.model),
         model.containers.len(),
         documents,
@@ -74,12 +72,7 @@ fn containers(model: &LogicalModel, scope: &Scope) -> String {
     }
     out.push_str("</tbody></table>\n");
     let all = model.containers.len();
-    out.push_str(&Scope::left_out(
-        shown,
-        all,
-        "containers",
-        "cosmap model MODEL --format json",
-    ));
+    out.push_str(&Scope::left_out(shown, all, "containers", MODEL_JSON));
     out
 }
 
@@ -136,13 +129,8 @@ pub fn costs(cost: &CostReport, scope: &Scope) -> String {
         out.push_str("<p class=\"muted\">The model declares no access pattern.</p>\n");
     } else {
         let _ = writeln!(out, "<div class=\"figure\">{}</div>", bars("cost-chart", &groups));
-        let command = "cosmap cost MODEL --format json";
-        out.push_str(&Scope::left_out(
-            groups.len(),
-            cost.patterns.len(),
-            "access patterns",
-            command,
-        ));
+        let all = cost.patterns.len();
+        out.push_str(&Scope::left_out(groups.len(), all, "access patterns", COST_JSON));
     }
     if !cost.assumptions.is_empty() {
         out.push_str("<details><summary>Assumptions</summary><ul>\n");
@@ -176,21 +164,18 @@ pub fn patterns(model: &LogicalModel, scope: &Scope) -> String {
             );
         }
     }
-    let command = "cosmap model MODEL --format json";
     out.push_str(&Scope::left_out(
         shown,
         model.operations.len(),
         "access patterns",
-        command,
+        MODEL_JSON,
     ));
     out.push_str("</section>\n");
     out
 }
 
 fn pattern(op: &Operation) -> String {
-    let mut out = String::new();
-    let _ = write!(
-        out,
+    let mut out = format!(
         "<div class=\"pattern\"><h3>{} <span class=\"tag\">{}</span> <span class=\"muted\">{}/s</span></h3>\n<ol>\n",
         esc(&op.pattern),
         op.kind.as_str(),
@@ -262,12 +247,11 @@ pub fn decisions(model: &LogicalModel, scope: &Scope) -> String {
         out.push_str(&decision(model, d, *by));
     }
     out.push_str("</tbody></table>\n");
-    let command = "cosmap model MODEL --format json";
     out.push_str(&Scope::left_out(
         listed.len(),
         model.decisions.len(),
         "decisions",
-        command,
+        MODEL_JSON,
     ));
     out.push_str("</section>\n");
     out

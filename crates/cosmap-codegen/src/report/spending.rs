@@ -9,7 +9,7 @@ use cosmap_mapper::cost::{ContainerFigures, CostReport};
 
 use super::chart::{stacked, Stack};
 use super::html::{bytes, esc, num, ru};
-use super::scope::Scope;
+use super::scope::{Scope, COST_JSON};
 
 /// The section, from the cost estimate alone (the figures the warnings come from).
 pub fn section(cost: &CostReport, scope: &Scope) -> String {
@@ -104,12 +104,7 @@ fn containers(cost: &CostReport, scope: &Scope) -> String {
     let shown = rows.iter().filter(|(_, designs)| designs[2].is_some()).count();
     out.push_str("</tbody></table>\n");
     let all = cost.containers.optimised.len();
-    out.push_str(&Scope::left_out(
-        shown,
-        all,
-        "containers",
-        "cosmap cost MODEL --format json",
-    ));
+    out.push_str(&Scope::left_out(shown, all, "containers", COST_JSON));
     out.push_str("<p class=\"muted\">RU/s of each container in each design (— where the design has no such container); items, storage and logical partitions of the optimised design today, its storage after <code>growthYears</code>, and the physical partitions that storage and the provisioned throughput give it (hover for where they come from), as every price and decision uses them.</p>\n");
     out
 }

@@ -79,11 +79,6 @@ pub fn from_slice(bytes: &[u8], origin: Option<&Path>) -> Result<DomainModel, Mo
     })
 }
 
-/// Parses a model's shape without validating its meaning.
-pub fn parse_slice(bytes: &[u8], origin: Option<&Path>) -> Result<ModelSpec, ModelError> {
-    parse(bytes, origin).map(|(spec, _)| spec)
-}
-
 /// The fast path for a valid model: straight from the text into a [`ModelSpec`] and
 /// through validation.
 /// It accepts exactly what the located path below accepts (the model types deny

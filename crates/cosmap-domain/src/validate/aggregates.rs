@@ -137,20 +137,12 @@ impl<'a> Checker<'a> {
         self.spec.aggregates.iter().map(|a| self.identity_of(&a.root)).collect()
     }
 
-    /// What needs every element placed, first: the partition key clashes
-    /// ([`Self::check_partition_key_clashes`]), reported before the others of
-    /// [`Self::check_aggregate_clashes`]. Reads the index only: on a large model it
-    /// runs on the second thread, the others on the first.
-    pub(super) fn check_key_clashes(&mut self) {
-        let keys = self.partition_keys();
-        self.check_partition_key_clashes(&keys);
-    }
-
-    /// What needs every element placed, but the partition key clashes (see
-    /// [`Self::check_key_clashes`]): parent link clashes, and the elements in no
-    /// aggregate. Reads the index only.
+    /// What needs every element placed: the partition key clashes
+    /// ([`Self::check_partition_key_clashes`]), the parent link clashes, and the
+    /// elements in no aggregate. Reads the index only.
     pub(super) fn check_aggregate_clashes(&mut self) {
         let keys = self.partition_keys();
+        self.check_partition_key_clashes(&keys);
         let links = self.member_entity_links(&keys);
         self.check_separated_document_clashes(&keys, &links);
         self.check_member_entity_links(&keys, &links);

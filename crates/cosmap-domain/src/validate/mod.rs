@@ -59,10 +59,13 @@ pub(crate) fn validate<T>(spec: &ModelSpec, then: impl FnOnce(&Index<'_>) -> T) 
         diagnostics: Vec::new(),
         index: Index::sized_for(spec),
     };
-    checker.check_names();
+    checker.check_element_names();
+    checker.check_other_names();
     checker.check_numbers();
     checker.check_aggregates();
-    checker.check_all_aggregate_clashes();
+    checker.check_aggregate_clashes();
+    checker.check_pinned_keys();
+    checker.check_pins();
     checker.check_relationships();
     checker.check_property_clashes();
     checker.check_access_patterns();
@@ -99,22 +102,6 @@ pub(crate) struct Checker<'a> {
 }
 
 impl<'a> Checker<'a> {
-    /// The names: the elements' (each declared once; fills the index's `elements`),
-    /// then the others (attributes, relationships, access patterns) and descriptions.
-    fn check_names(&mut self) {
-        self.check_element_names();
-        self.check_other_names();
-    }
-
-    /// The aggregates' clashes, once the index is complete: the partition keys', the
-    /// others', then the pinned keys.
-    fn check_all_aggregate_clashes(&mut self) {
-        self.check_key_clashes();
-        self.check_aggregate_clashes();
-        self.check_pinned_keys();
-        self.check_pins();
-    }
-
     fn report(&mut self, diagnostic: Diagnostic) {
         self.diagnostics.push(diagnostic);
     }

@@ -39,10 +39,9 @@ impl Checker<'_> {
             );
         }
         // Where each name was first declared is the index's `elements` (sized for them
-        // by `Index::sized_for`; a path is built only for a problem). Names folded to
-        // lower case: a second name with the same folding differs only by case.
-        let mut folded: NameMap<Folded<'_>, (&str, ElementId)> =
-            name_map(spec.entities.len() + spec.value_objects.len());
+        // by `Index::sized_for`; a path is built only for a problem). Names in ASCII
+        // lower case: a second name with the same lower case differs only by case.
+        let mut folded: NameMap<String, (&str, ElementId)> = name_map(spec.entities.len() + spec.value_objects.len());
         let elements = spec
             .entities
             .iter()
@@ -67,8 +66,7 @@ impl Checker<'_> {
                 let msg = format!("`{name}` is declared twice (first at {})", Self::element_path(first));
                 self.report(Diagnostic::new(path().key("name"), msg).help("rename one of them or remove the copy"));
             } else {
-                // One lookup of the folded name (hashed byte by byte), for both questions.
-                match folded.entry(Folded(name)) {
+                match folded.entry(name.to_ascii_lowercase()) {
                     Entry::Occupied(seen) => {
                         let &(other, first) = seen.get();
                         let first = Self::element_path(first).key("name");
@@ -214,8 +212,8 @@ impl Checker<'_> {
 
     /// Checks the attributes of the element at `path` (built only for a problem).
     fn check_attributes(&mut self, attributes: &[Attribute], path: &dyn Fn() -> JsonPath, identity: Option<&str>) {
-        // Earlier declarations are found by a scan in a short list, by a map in a long one.
-        let mut seen: Option<NameMap<&str, usize>> = (attributes.len() > SCAN_UP_TO).then(NameMap::default);
+        // Each name's last declaration so far: the one a second is reported against.
+        let mut seen: NameMap<&str, usize> = NameMap::default();
         for (j, attribute) in attributes.iter().enumerate() {
             // Paths are built only for a problem: a valid model needs none.
             let at = || path().key("attributes").index(j).key("name");
@@ -230,10 +228,7 @@ impl Checker<'_> {
                 self.report(
                     Diagnostic::new(at(), msg).help("remove it from `attributes`: the identity is always stored"),
                 );
-            } else if let Some(first) = match &mut seen {
-                Some(seen) => seen.insert(attribute.name.as_str(), j),
-                None => last_before(attributes, j),
-            } {
+            } else if let Some(first) = seen.insert(attribute.name.as_str(), j) {
                 let msg = format!(
                     "attribute `{}` is declared twice (first at {})",
                     attribute.name,
@@ -326,17 +321,6 @@ impl Checker<'_> {
     }
 }
 
-/// Up to this many attributes, an element's are checked for repeated names by scanning
-/// (a map per element cost more than the scans on a large model); past it, by a map.
-const SCAN_UP_TO: usize = 16;
-
-/// The last attribute before the `j`th with its name: the one a second declaration is
-/// reported against (a map of names to their last index gives the same).
-fn last_before(attributes: &[Attribute], j: usize) -> Option<usize> {
-    let name = &attributes[j].name;
-    attributes[..j].iter().rposition(|a| a.name == *name)
-}
-
 /// An earlier name of the element (the identity, or the `k`th attribute: `Some(k)`)
 /// that differs from the `j`th attribute's but gives the same Rust field
 /// ([`field_ident`]). Such names are equal ignoring ASCII case (lowerCamelCase names
@@ -371,35 +355,6 @@ fn to_camel(name: &str) -> String {
         }
     }
     out
-}
-
-/// A name compared and hashed as its ASCII lowercase form, without making that form:
-/// two names are equal when they differ only by ASCII case (as their
-/// `to_ascii_lowercase` copies would be).
-#[derive(Debug, Clone, Copy)]
-struct Folded<'a>(&'a str);
-
-impl PartialEq for Folded<'_> {
-    fn eq(&self, other: &Self) -> bool {
-        self.0.eq_ignore_ascii_case(other.0)
-    }
-}
-
-impl Eq for Folded<'_> {}
-
-impl std::hash::Hash for Folded<'_> {
-    /// The lowercase bytes, eight at a time, then the length: equal for names equal
-    /// ignoring ASCII case.
-    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        let mut word = [0u8; 8];
-        for chunk in self.0.as_bytes().chunks(8) {
-            for (to, from) in word.iter_mut().zip(chunk) {
-                *to = from.to_ascii_lowercase();
-            }
-            state.write(&word[..chunk.len()]);
-        }
-        state.write_usize(self.0.len());
-    }
 }
 
 /// The case the names of one kind are in: its name, its test, the conversion a hint
@@ -443,48 +398,4 @@ fn not_in_case(at: impl FnOnce() -> JsonPath, name: &str, case: &Case) -> Option
     let shown = if plain { suggestion.as_str() } else { case.example };
     let problem = Diagnostic::new(at(), format!("`{name}` is not {form}, which cosmap needs to {needs}"));
     Some(problem.help(format!("use {form} ASCII letters and digits, for example `{shown}`")))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The hash of `value` with the hasher of the name maps.
-    fn hash_of(value: &impl std::hash::Hash) -> u64 {
-        use std::hash::BuildHasher;
-        rustc_hash::FxBuildHasher.hash_one(value)
-    }
-
-    #[test]
-    fn folded_names_are_equal_as_their_lowercase_copies_are() {
-        let names = [
-            "",
-            "a",
-            "A",
-            "Order",
-            "ORDER",
-            "order",
-            "OrderItemsOfTheCustomer",
-            "orderitemsofthecustomer",
-            "Orderitemsofthecustomers",
-            "Éclair",
-            "éclair",
-            "ÉCLAIR",
-            "Straße",
-            "STRASSE",
-            "x1",
-            "X1",
-        ];
-        for a in names {
-            for b in names {
-                // The former key: the lowercase copies themselves.
-                let (lower_a, lower_b) = (a.to_ascii_lowercase(), b.to_ascii_lowercase());
-                let same = lower_a == lower_b;
-                assert_eq!(Folded(a) == Folded(b), same, "{a:?} {b:?}");
-                if same {
-                    assert_eq!(hash_of(&Folded(a)), hash_of(&Folded(b)), "{a:?} {b:?}");
-                }
-            }
-        }
-    }
 }

@@ -204,8 +204,7 @@ impl Checker<'_> {
     }
 
     /// Attributes, identity and relationship properties of one element share one JSON object.
-    /// Reported right after the other checks of the relationships; it reads only the
-    /// complete index, so on a large model it runs on the second thread.
+    /// Reported right after the other checks of the relationships.
     pub(super) fn check_property_clashes(&mut self) {
         let spec = self.spec;
         // Each relationship's property (`None` for a member entity: its own document, not

@@ -34,43 +34,16 @@ impl<'a> Feed<'a> {
             }
         };
         let owner_key = self.key_of(document, owner, &id, owner_partition_key_property)?;
-        let mut body = Map::new();
-        body.insert("id".into(), Value::String(claim.clone()));
-        body.insert("type".into(), Value::String(claim.clone()));
-        body.insert(claim_property.clone(), Value::String(value.clone()));
-        body.insert("ownerId".into(), Value::String(id.clone()));
-        body.insert("ownerPartitionKey".into(), Value::String(owner_key));
-        let body = Value::Object(body);
-        let target = self.target.clone();
-        let operation = format!("create the claim of `{value}` in `{container}`");
-        let created = self
-            .connection
-            .request(&operation, &[409], || {
-                target.create_item(PartitionKey::from(value.clone()), claim, &body, None)
-            })
-            .await?;
-        if let Some(response) = created {
-            self.report.request_units += charge(response.headers());
-            self.report.written += 1;
+        let body = serde_json::json!({
+            "id": claim, "type": claim, claim_property.as_str(): value,
+            "ownerId": id, "ownerPartitionKey": owner_key,
+        });
+        let at = self.in_target(container, value.clone());
+        if let Outcome::Written = self.create_new(&at, claim, &body).await? {
             return Ok(true);
         }
         // Claimed already: by this owner (a replay), or by another.
-        let operation = format!("read the claim of `{value}` in `{container}`");
-        let existing = self
-            .connection
-            .request(&operation, &[404], || {
-                target.read_item(PartitionKey::from(value.clone()), claim, None)
-            })
-            .await?;
-        let by = match existing {
-            Some(response) => {
-                let claim: Value = response
-                    .into_model()
-                    .map_err(|e| self.data(format!("the claim of `{value}`: {e}")))?;
-                text(&claim, "ownerId")
-            }
-            None => None,
-        };
+        let by = self.read(&at, claim).await?.and_then(|claim| text(&claim, "ownerId"));
         if by.as_deref() == Some(id.as_str()) {
             return Ok(false);
         }

@@ -86,6 +86,14 @@ pub fn assert_step(plan: &MigrationPlan, wanted: impl Fn(&Step) -> bool) {
     assert!(plan.steps.iter().any(wanted), "{}", plan.to_text());
 }
 
+/// A step's kind, as the JSON plan names it (`createContainers`).
+pub fn step_name(step: &Step) -> String {
+    serde_json::to_value(step).unwrap()["step"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
 /// Asserts that one of `plan`'s droppable leftovers mentions `text`.
 pub fn assert_droppable(plan: &MigrationPlan, text: &str) {
     assert!(plan.droppable.iter().any(|d| d.contains(text)), "{:?}", plan.droppable);
