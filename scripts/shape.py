@@ -29,12 +29,13 @@ ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 # repeated setup and logic folded in domain, verify, migrate, diff, provision, codegen and
 # the mapper of issue 36 part 5, and then a claim made and read through migrate's
 # conditional writes, the report's listing commands named once and migrate's tests
-# naming steps by their JSON tag; measured on a clean clone: `duplicates` also reads
+# naming steps by their JSON tag, and the mapper's and the data access's memory rounds;
+# measured on a clean clone: `duplicates` also reads
 # files git does not track, such as a build's leftovers); the goals of issue 36 in comments.
 LIMITS = {
     "functions over 80 lines": 0,  # goal 0 (met)
     "files over 1000 lines": 0,  # goal 0 (met)
-    "duplicate pairs": 59,  # goal 60 (met)
+    "duplicate pairs": 56,  # goal 60 (met)
 }
 FUNCTION_LINES = 80
 FILE_LINES = 1000
