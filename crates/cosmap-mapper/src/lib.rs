@@ -77,7 +77,7 @@ impl RulesDesign {
     /// The first design finished, taken from the map (copied only should a priced
     /// design still hold it).
     fn own((containers, operations): FirstFinished) -> Self {
-        RulesDesign::Own(owned(containers), owned(operations))
+        RulesDesign::Own(Arc::unwrap_or_clone(containers), Arc::unwrap_or_clone(operations))
     }
 }
 
@@ -213,7 +213,7 @@ fn complete(model: &DomainModel, options: &Options, assembled: Assembled, keep_r
     } = assembled;
     if !options.optimise {
         return Completed {
-            logical: finished(model, options, thresholds, owned(containers), trace),
+            logical: finished(model, options, thresholds, Arc::unwrap_or_clone(containers), trace),
             rules: Some(RulesDesign::Optimised),
             stats,
             search: Vec::new(),
@@ -248,7 +248,7 @@ fn complete(model: &DomainModel, options: &Options, assembled: Assembled, keep_r
     let (logical, rules) = match priced {
         Some(priced) => left(model, thresholds, priced, trace, first),
         None => (
-            finished(model, options, thresholds, owned(containers), trace),
+            finished(model, options, thresholds, Arc::unwrap_or_clone(containers), trace),
             first.map(RulesDesign::own),
         ),
     };
@@ -285,8 +285,8 @@ fn left(
         format_version: FORMAT_VERSION,
         model: model.name().to_string(),
         thresholds,
-        containers: owned(priced.containers),
-        operations: owned(priced.operations),
+        containers: Arc::unwrap_or_clone(priced.containers),
+        operations: Arc::unwrap_or_clone(priced.operations),
         decisions: trace.finish(),
     };
     (logical, rules)
@@ -439,11 +439,6 @@ fn finished(
     }
 }
 
-/// `shared`'s value: taken when nothing else holds it, else copied.
-fn owned<T: Clone>(shared: Arc<T>) -> T {
-    Arc::try_unwrap(shared).unwrap_or_else(|shared| (*shared).clone())
-}
-
 /// Maps `model` both ways the cost table compares: with the optimisations off (MR1–MR6
 /// alone) and with `options` as given (optimised unless they say otherwise); returns
 /// `(rules_only, optimised)`. MR1–MR6 plan and assemble the containers once for
@@ -493,7 +488,7 @@ fn weigh_with_copies(
     // Cloned only when a copy is made.
     let mut candidate = Cow::Borrowed(candidate);
     let mut copy_trace = decision::Trace::default();
-    let (changed, priced, finished) = copies(model, options, stats, &mut candidate, &mut copy_trace);
+    let (changed, mut priced, finished) = copies(model, options, stats, &mut candidate, &mut copy_trace);
     let mut weighings = weighed.borrow_mut();
     if weighings.keep_first {
         weighings.first.get_or_insert(finished);
@@ -505,7 +500,6 @@ fn weigh_with_copies(
         trace: copy_trace,
     });
     drop(weighings);
-    let mut priced = priced;
     priced.weighing = Some(weighing);
     priced
 }
@@ -703,8 +697,7 @@ fn copies_again(
         return priced;
     }
     optimise::replace_made(trace, again, Rule::Copy, |outcome| outcome.starts_with("copy "));
-    let design = design.into_owned();
-    *containers = Arc::new(design);
+    *containers = Arc::new(design.into_owned());
     Some(with)
 }
 

@@ -61,10 +61,9 @@ pub(crate) fn effects(
     (out, units::round(total_saved - explained))
 }
 
-/// Partition keys other than the root's identity, each with its effect.
+/// Partition keys other than the root's identity, each with its effect: the patterns
+/// that read or write the repartitioned container.
 fn partition_keys(optimised: &LogicalModel, patterns: &[PatternCost], out: &mut Vec<OptimisationEffect>) {
-    // Partition keys other than the root's identity: the patterns that read or write
-    // the repartitioned container.
     for c in optimised
         .containers
         .iter()
@@ -80,9 +79,9 @@ fn partition_keys(optimised: &LogicalModel, patterns: &[PatternCost], out: &mut 
     }
 }
 
-/// Copies and feeds, each with its effect.
+/// Copies and feeds, each with its effect: the patterns that read or write a copy
+/// document type.
 fn copies(optimised: &LogicalModel, patterns: &[PatternCost], out: &mut Vec<OptimisationEffect>) {
-    // Copies: the patterns that read or write a copy document type.
     for c in &optimised.containers {
         for d in c.document_types.iter().filter(|d| d.role == Role::Copy) {
             let touches = |op: &Operation| {
@@ -111,15 +110,15 @@ fn copies(optimised: &LogicalModel, patterns: &[PatternCost], out: &mut Vec<Opti
     }
 }
 
-/// Reference data embedded where referenced, each with its effect.
+/// Reference data embedded where referenced, each with its effect: the patterns whose
+/// MR1–MR6 operation reads the element's documents, or whose optimised operation
+/// writes a document carrying it.
 fn snapshots_embedded(
     optimised: &LogicalModel,
     rules: (&[Container], &[Operation]),
     patterns: &[PatternCost],
     out: &mut Vec<OptimisationEffect>,
 ) {
-    // Embedded reference data: the patterns whose MR1–MR6 operation reads the
-    // element's documents, or whose optimised operation writes a document carrying it.
     let mut embedded: BTreeSet<&str> = BTreeSet::new();
     for c in &optimised.containers {
         for d in &c.document_types {
@@ -142,15 +141,15 @@ fn snapshots_embedded(
     }
 }
 
-/// Extended references, each with its effect.
+/// Extended references, each with its effect: the patterns that read
+/// `holder.reference.attribute` (no longer following it) and the writes that rewrite
+/// or create its holders.
 fn extended_references(
     optimised: &LogicalModel,
     rules_operations: &[Operation],
     patterns: &[PatternCost],
     out: &mut Vec<OptimisationEffect>,
 ) {
-    // Extended references: the patterns that read `holder.reference.attribute` (no
-    // longer following it) and the writes that rewrite or create its holders.
     // A copy carries its source's extended references: the source's are the ones kept,
     // and the reads of its copies are theirs.
     // Each source's copies, by the source's container and document type.
@@ -207,15 +206,14 @@ fn extended_references(
     }
 }
 
-/// Counts, subsets and buckets kept with their parents, each with its effect.
+/// Counts, subsets and buckets kept with their parents, each with its effect: the
+/// patterns whose requests read or keep them.
 fn kept_with_parents(
     optimised: &LogicalModel,
     rules_operations: &[Operation],
     patterns: &[PatternCost],
     out: &mut Vec<OptimisationEffect>,
 ) {
-    // Counts kept on parents, subsets and buckets: the patterns whose requests read or
-    // keep them.
     use crate::operations::Purpose;
     for c in &optimised.containers {
         // A copy carries its source's counts: the source's are the ones kept.
@@ -281,15 +279,14 @@ fn kept_with_parents(
     }
 }
 
-/// Lists of ancestors, each with its effect.
+/// Lists of ancestors, each with its effect: the reads that no longer follow the
+/// parent link up, and the writes that read the parent or rewrite the descendants.
 fn ancestors(
     optimised: &LogicalModel,
     rules_operations: &[Operation],
     patterns: &[PatternCost],
     out: &mut Vec<OptimisationEffect>,
 ) {
-    // Ancestors lists: the reads that no longer follow the parent link up, and the
-    // writes that read the parent or rewrite the descendants.
     for c in &optimised.containers {
         for d in &c.document_types {
             for (r, ancestry) in d.references.iter().filter_map(|r| Some((r, r.ancestry.as_ref()?))) {

@@ -47,12 +47,6 @@ pub(crate) struct Candidate {
     patterns: BTreeSet<String>,
 }
 
-impl Candidate {
-    fn subject(&self) -> String {
-        self.element.clone()
-    }
-}
-
 /// Buckets the children whose reads and writes buckets serve, where that lowers the
 /// workload's RU/s: for each, the window that costs least is weighed against none.
 pub(crate) struct Buckets<'m> {
@@ -87,7 +81,7 @@ impl super::step::Optimisation for Buckets<'_> {
     }
 
     fn subject(&self, c: &Candidate) -> String {
-        c.subject()
+        c.element.clone()
     }
 
     fn make(&self, design: &[Container], kept: &[Candidate]) -> Vec<Container> {
@@ -145,7 +139,7 @@ impl super::step::Optimisation for Buckets<'_> {
             ),
         );
         trace
-            .record(Rule::Bucket, c.subject(), outcome, reason)
+            .record(Rule::Bucket, self.subject(c), outcome, reason)
             .with("window", c.window.as_str())
             .with("time", c.time.as_str())
             .with("typicalItems", units::round(c.typical_items));

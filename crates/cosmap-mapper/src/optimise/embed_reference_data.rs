@@ -92,53 +92,30 @@ fn record(
     without: f64,
 ) {
     for (element, saves, adds) in weighed {
-        if kept.contains(&element) && !together_worse {
-            trace
-                .record(
-                    Rule::EmbedReferenceData,
-                    element.clone(),
-                    format!("embeds `{element}` where it is referenced"),
-                    format!(
-                        "its snapshots save about {} of reads and add about {} of writes",
-                        human_ru_per_second(saves),
-                        human_ru_per_second(adds)
-                    ),
-                )
-                .with("referenceData", "never")
-                .with("savesRuPerSecond", units::round(saves))
-                .with("addsRuPerSecond", units::round(adds));
-            if let Some(decision) = trace.last_mut() {
-                super::break_even(decision, saves, adds, true);
-            }
-            continue;
-        }
-        let reason = if kept.contains(&element) {
-            format!(
-                "alone its snapshots save about {} and add about {}, but with the other snapshots kept the workload would cost no less than the {} it costs without them",
-                human_ru_per_second(saves),
-                human_ru_per_second(adds),
-                human_ru_per_second(without)
+        let (ru_saved, ru_added) = (human_ru_per_second(saves), human_ru_per_second(adds));
+        let embeds = kept.contains(&element) && !together_worse;
+        let (outcome, reason) = if embeds {
+            (
+                format!("embeds `{element}` where it is referenced"),
+                format!("its snapshots save about {ru_saved} of reads and add about {ru_added} of writes"),
             )
         } else {
-            format!(
-                "its snapshots would save about {} of reads and add about {} of writes: the workload's RU/s would not drop",
-                human_ru_per_second(saves),
-                human_ru_per_second(adds)
-            )
+            let reason = if kept.contains(&element) {
+                format!(
+                    "alone its snapshots save about {ru_saved} and add about {ru_added}, but with the other snapshots kept the workload would cost no less than the {} it costs without them",
+                    human_ru_per_second(without)
+                )
+            } else {
+                format!("its snapshots would save about {ru_saved} of reads and add about {ru_added} of writes: the workload's RU/s would not drop")
+            };
+            (format!("keeps references to `{element}`"), reason)
         };
-        trace
-            .record(
-                Rule::EmbedReferenceData,
-                element.clone(),
-                format!("keeps references to `{element}`"),
-                reason,
-            )
+        let decision = trace
+            .record(Rule::EmbedReferenceData, element, outcome, reason)
             .with("referenceData", "never")
             .with("savesRuPerSecond", units::round(saves))
             .with("addsRuPerSecond", units::round(adds));
-        if let Some(decision) = trace.last_mut() {
-            super::break_even(decision, saves, adds, false);
-        }
+        super::break_even(decision, saves, adds, embeds);
     }
 }
 

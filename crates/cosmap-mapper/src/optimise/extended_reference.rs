@@ -32,12 +32,6 @@ pub(crate) struct Candidate {
     patterns: BTreeSet<String>,
 }
 
-impl Candidate {
-    fn subject(&self) -> String {
-        format!("{}.{}", self.holder, self.reference)
-    }
-}
-
 /// Extends the references reads go through, where that lowers the workload's RU/s.
 ///
 /// Weighed like the snapshots: the design with every candidate extended against the
@@ -62,7 +56,7 @@ impl super::step::Optimisation for ExtendedReferences<'_> {
     }
 
     fn subject(&self, c: &Candidate) -> String {
-        c.subject()
+        format!("{}.{}", c.holder, c.reference)
     }
 
     fn make(&self, design: &[Container], kept: &[Candidate]) -> Vec<Container> {
@@ -136,7 +130,7 @@ impl super::step::Optimisation for ExtendedReferences<'_> {
             ),
         );
         trace
-            .record(Rule::ExtendedReference, c.subject(), outcome, reason)
+            .record(Rule::ExtendedReference, self.subject(c), outcome, reason)
             .with("attributes", c.attributes.iter().cloned().collect::<Vec<_>>())
             .with("synced", synced);
     }

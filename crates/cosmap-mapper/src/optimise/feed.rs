@@ -83,11 +83,8 @@ impl Feeds<'_> {
         trace: &mut Trace,
     ) -> Option<(Vec<Container>, Priced)> {
         let t = self.t;
-        let sensitive = containers
-            .iter()
-            .flat_map(|c| &c.document_types)
-            .find(|d| d.source == pattern.start && matches!(d.role, Role::Root | Role::Entity))
-            .and_then(|d| super::copy::reads_sensitive(d, pattern));
+        let home = super::home(containers, &pattern.start);
+        let sensitive = home.and_then(|(_, d)| super::copy::reads_sensitive(d, pattern));
         if let Some(attribute) = sensitive {
             let why = format!("would store `{attribute}`, which is `sensitive`, outside its own document");
             no_feed(trace, pattern, why);

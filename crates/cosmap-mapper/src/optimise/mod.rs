@@ -121,34 +121,22 @@ impl Priced {
         // `Design::operation_cost` adds them), and each request's share is its own.
         let request_ru: Vec<Vec<f64>> = design.request_rus(&operations);
         let mut by_pattern: BTreeMap<String, f64> = BTreeMap::new();
+        let mut patterns_by_container: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        let mut request_ru_per_second: Vec<Vec<f64>> = Vec::with_capacity(operations.len());
+        // The names are cloned into the maps only when new.
         for (op, rus) in operations.iter().zip(&request_ru) {
             let ru: f64 = rus.iter().copied().sum();
             let ru_per_second = crate::cost::units::round(ru * op.per_second);
             match by_pattern.get_mut(op.pattern.as_str()) {
                 Some(sum) => *sum += ru_per_second,
-                None => {
-                    let mut sum = 0.0;
-                    sum += ru_per_second;
-                    by_pattern.insert(op.pattern.clone(), sum);
-                }
+                None => _ = by_pattern.insert(op.pattern.clone(), 0.0 + ru_per_second),
             }
-        }
-        let mut patterns_by_container: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-        let mut request_ru_per_second: Vec<Vec<f64>> = Vec::with_capacity(operations.len());
-        for (op, rus) in operations.iter().zip(&request_ru) {
             request_ru_per_second.push(rus.iter().map(|ru| ru * op.per_second).collect());
             for r in &op.requests {
-                // Cloned only when new.
                 match patterns_by_container.get_mut(r.container.as_str()) {
-                    Some(patterns) => {
-                        if !patterns.contains(op.pattern.as_str()) {
-                            patterns.insert(op.pattern.clone());
-                        }
-                    }
-                    None => {
-                        let patterns = BTreeSet::from([op.pattern.clone()]);
-                        patterns_by_container.insert(r.container.clone(), patterns);
-                    }
+                    Some(patterns) if patterns.contains(op.pattern.as_str()) => {}
+                    Some(patterns) => _ = patterns.insert(op.pattern.clone()),
+                    None => _ = patterns_by_container.insert(r.container.clone(), BTreeSet::from([op.pattern.clone()])),
                 }
             }
         }
