@@ -2,6 +2,7 @@
 //! and serde's camelCase rule (to know when a field needs an explicit rename).
 
 use std::borrow::Cow;
+use std::collections::BTreeSet;
 
 use cosmap_domain::naming;
 
@@ -35,6 +36,22 @@ pub fn field_of(json: &str) -> Cow<'_, str> {
 /// The module identifier for container `name`: `PresentedProduct` → `presented_product`.
 pub fn module(name: &str) -> String {
     naming::field_ident(name)
+}
+
+/// `name`, or `name_`, `name__`, …: the first `taken` does not hold (how a
+/// generated name steps aside from those already in use).
+pub(crate) fn unclaimed(mut name: String, taken: impl Fn(&str) -> bool) -> String {
+    while taken(&name) {
+        name.push('_');
+    }
+    name
+}
+
+/// [`unclaimed`] among `taken`, and now taken.
+pub(crate) fn claim(taken: &mut BTreeSet<String>, name: String) -> String {
+    let name = unclaimed(name, |n| taken.contains(n));
+    taken.insert(name.clone());
+    name
 }
 
 /// The JSON name serde's `rename_all = "camelCase"` gives field `ident` (to know
