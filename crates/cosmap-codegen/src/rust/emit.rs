@@ -424,16 +424,8 @@ fn reference_constructor(out: &mut Out, r: &RefView) {
 
 /// `a, b`: `items` quoted by `quote` and separated by `separator`.
 fn joined(items: &[String], separator: &str, quote: &str) -> String {
-    let mut text = String::new();
-    for (i, item) in items.iter().enumerate() {
-        if i > 0 {
-            text.push_str(separator);
-        }
-        text.push_str(quote);
-        text.push_str(item);
-        text.push_str(quote);
-    }
-    text
+    let quoted: Vec<String> = items.iter().map(|item| [quote, item, quote].concat()).collect();
+    quoted.join(separator)
 }
 
 /// One container's module: constants, `kind` enums, document types, the enum over them.
