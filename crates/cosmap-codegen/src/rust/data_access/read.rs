@@ -507,20 +507,7 @@ pub(super) fn row(dv: &DocNames, module: &str, properties: &[String]) -> Result<
     let mut fields = Vec::new();
     for p in properties {
         let field = match p.as_str() {
-            "id" => FieldView {
-                ident: "id".into(),
-                json_name: "id".into(),
-                rename: false,
-                ty: STRING.into(),
-                optional: false,
-                list: false,
-                doc: "Document id.".into(),
-                serde_with: None,
-                schema_with: None,
-                attributes: Vec::new(),
-                computed: false,
-                default: None,
-            },
+            "id" => crate::rust::view_text::plain_field("id", STRING, false, "Document id."),
             "type" => continue,
             _ => dv
                 .partition_key_field
