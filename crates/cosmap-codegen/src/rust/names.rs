@@ -6,13 +6,6 @@ use std::collections::BTreeSet;
 
 use cosmap_domain::naming;
 
-/// A valid Rust identifier for `word`: raw (`r#match`) for keywords,
-/// `super_` for the few that cannot be raw ([`naming::rust_ident`]).
-#[cfg(test)]
-fn ident(word: &str) -> String {
-    naming::rust_ident(word.to_string())
-}
-
 /// The field identifier for JSON property `json`: `createdAt` → `created_at`.
 /// The rule is [`naming::field_ident`], the one validation checks names against.
 pub fn field(json: &str) -> String {
@@ -104,9 +97,11 @@ mod tests {
         assert_eq!(serde_camel("address2_line"), "address2Line");
     }
 
-    /// The keyword `match`es are the lists the identifiers were made by before.
+    /// The keyword `match`es are the lists the identifiers were made by before: raw
+    /// (`r#match`) for keywords, `super_` for the few that cannot be raw.
     #[test]
     fn keywords_are_the_listed_ones() {
+        let ident = |word: &str| naming::rust_ident(word.to_string());
         const KEYWORDS: &[&str] = &[
             "abstract", "as", "async", "await", "become", "box", "break", "const", "continue", "do", "dyn", "else",
             "enum", "extern", "false", "final", "fn", "for", "gen", "if", "impl", "in", "let", "loop", "macro",
