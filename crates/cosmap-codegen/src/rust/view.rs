@@ -745,15 +745,12 @@ impl<'a> Shared<'a> {
         loop {
             match self.struct_named(&name) {
                 Some(existing) if existing.fields == fields => return Ok(name),
-                Some(_) => {
+                None if !self.refs.contains_key(&name) => break,
+                // Taken by another shape or a reference: the next number.
+                _ => {
                     n += 1;
                     name = format!("{base}{n}");
                 }
-                None if self.refs.contains_key(&name) => {
-                    n += 1;
-                    name = format!("{base}{n}");
-                }
-                None => break,
             }
         }
         own_defaults(&mut fields, &name);
