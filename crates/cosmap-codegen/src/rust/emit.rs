@@ -366,42 +366,33 @@ fn reference(out: &mut Out, view: &RustView, r: &RefView) {
 fn reference_constructor(out: &mut Out, r: &RefView) {
     const INTO_STRING: &str = "impl ::core::convert::Into<::std::string::String>";
     out.line(&["    impl ", &r.name, " {"]);
-    if r.levels {
+    if r.levels || given(&r.by_property) {
+        // The key's levels as they are, or the one property's value taken as a `String`.
+        let (what, ty, value) = if r.levels {
+            let what = "one per level of its hierarchical key".to_string();
+            (what, &*r.key_type, "partition_key")
+        } else {
+            let property = r.by_property.as_deref().unwrap_or_default();
+            let value = "partition_key: ::core::convert::Into::into(partition_key)";
+            (["its `", property, "`"].concat(), INTO_STRING, value)
+        };
         out.line(&[
             "        /// A reference to the `",
             r.target,
             "` with this id, whose partition key value",
         ]);
-        out.text("        /// (one per level of its hierarchical key) is `partition_key`.\n");
+        out.line(&["        /// (", &what, ") is `partition_key`."]);
         out.line(&[
             "        pub fn new(id: ",
             INTO_STRING,
             ", partition_key: ",
-            &r.key_type,
+            ty,
             ") -> Self {",
         ]);
         out.line(&["            ", &r.name, " {"]);
-        out.text("                id: ::core::convert::Into::into(id),\n                partition_key,\n            }\n        }\n");
-    } else if given(&r.by_property) {
-        out.line(&[
-            "        /// A reference to the `",
-            r.target,
-            "` with this id, whose partition key value",
-        ]);
-        out.line(&[
-            "        /// (its `",
-            r.by_property.as_deref().unwrap_or_default(),
-            "`) is `partition_key`.",
-        ]);
-        out.line(&[
-            "        pub fn new(id: ",
-            INTO_STRING,
-            ", partition_key: ",
-            INTO_STRING,
-            ") -> Self {",
-        ]);
-        out.line(&["            ", &r.name, " {"]);
-        out.text("                id: ::core::convert::Into::into(id),\n                partition_key: ::core::convert::Into::into(partition_key),\n            }\n        }\n");
+        out.text("                id: ::core::convert::Into::into(id),\n");
+        out.line(&["                ", value, ","]);
+        out.text("            }\n        }\n");
     } else {
         out.line(&["        /// A reference to the `", r.target, "` with this id."]);
         out.line(&["        pub fn new(id: ", INTO_STRING, ") -> Self {"]);
