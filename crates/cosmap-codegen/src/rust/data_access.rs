@@ -23,7 +23,7 @@ use repository::aggregate;
 use workers::{kept_on_the_source, kept_worker, rewriting_worker, sql_parameters, trim_view, Rewrites};
 use write::write_pattern;
 
-use cosmap_domain::naming::{lower_camel, snake_case};
+use cosmap_domain::naming::{lower_camel, snake_case, upper_camel};
 use cosmap_mapper::operations::{Action, Operation, OperationKind, Purpose, Request, ValueSource, WriteKind};
 use cosmap_mapper::{ContainerKind, DocumentType, IdSource, LogicalModel, Role, SyncOperation};
 use serde::Serialize;
@@ -771,10 +771,9 @@ pub struct RefreshWorkerView {
 /// view, only the names it reads are kept ([`RustNames`]), the rest dropped first.
 pub fn build(model: &LogicalModel, rust: RustView<'_>, mapping: &TypeMapping) -> DataView {
     let rust = &RustNames::from(rust);
-    let mut module = "data".to_string();
-    while rust.containers.iter().any(|c| c.module == module) || rust.types_module == module {
-        module.push('_');
-    }
+    let module = names::unclaimed("data".to_string(), |n| {
+        rust.containers.iter().any(|c| c.module == n) || rust.types_module == n
+    });
     let mut names = Names {
         types: ["Error", "Database", "MAX_BATCH_OPERATIONS", "LEASE_TYPE", "Written"]
             .iter()
@@ -823,15 +822,13 @@ pub fn build(model: &LogicalModel, rust: RustView<'_>, mapping: &TypeMapping) ->
                 .iter()
                 .any(|p| p.write.as_ref().is_some_and(|w| called(&w.claim_set)))
     });
-    let mut lease_type = "cosmapLease".to_string();
-    while model
-        .containers
-        .iter()
-        .flat_map(|c| &c.document_types)
-        .any(|d| d.discriminator == lease_type)
-    {
-        lease_type.push('_');
-    }
+    let lease_type = names::unclaimed("cosmapLease".to_string(), |n| {
+        model
+            .containers
+            .iter()
+            .flat_map(|c| &c.document_types)
+            .any(|d| d.discriminator == n)
+    });
     DataView {
         model: model.model.clone(),
         module,
@@ -933,25 +930,10 @@ struct Context<'a> {
 /// A method name for `name` (an access pattern's or a helper's), unique among `taken`:
 /// [`cosmap_domain::naming::method_ident`], the rule `cosmap check` refuses clashes by.
 fn method(taken: &mut BTreeSet<String>, name: &str) -> String {
-    let mut ident = cosmap_domain::naming::method_ident(name);
-    while !taken.insert(ident.clone()) {
-        ident.push('_');
-    }
-    ident
+    names::claim(taken, cosmap_domain::naming::method_ident(name))
 }
 
 /// `order_status` → `OrderStatus`.
 fn upper_camel_of_snake(snake: &str) -> String {
-    snake
-        .trim_start_matches("r#")
-        .split('_')
-        .filter(|w| !w.is_empty())
-        .map(|w| {
-            let mut chars = w.chars();
-            chars
-                .next()
-                .map(|f| f.to_ascii_uppercase().to_string() + chars.as_str())
-                .unwrap_or_default()
-        })
-        .collect()
+    snake.trim_start_matches("r#").split('_').map(upper_camel).collect()
 }

@@ -3,23 +3,12 @@
 //! handlebars (feature `templates`).
 //!
 //! Each function writes one part of the file, named after it; `Out::line` writes
-//! the pieces of one line and its line break, `Out::lines` text of its own. The text
+//! the pieces of one line and its line break, `Out::text` text of its own. The text
 //! is written as it is: its lines are not broken to a width (a crate that wants it
 //! formatted runs `prettyplease` or rustfmt over it, as [`crate::format_rust`] does).
 
 use super::codecs::CodecView;
 use super::view::{ContainerView, DocView, FieldView, RefView, RustView, StructView};
-
-/// Text the writer writes as it is, any number of whole lines.
-#[derive(Clone, Copy)]
-struct Lines(&'static str);
-
-impl Lines {
-    /// `text`, whole lines.
-    const fn of(text: &'static str) -> Lines {
-        Lines(text)
-    }
-}
 
 /// The text being written.
 struct Out {
@@ -37,11 +26,6 @@ impl Out {
     /// Appends `text` as it is.
     fn text(&mut self, text: &str) {
         self.out.push_str(text);
-    }
-
-    /// Appends `lines` as they are.
-    fn lines(&mut self, lines: Lines) {
-        self.out.push_str(lines.0);
     }
 
     /// Appends one line: `parts` one after the other, then a line break.
@@ -100,13 +84,11 @@ pub fn rust(view: &RustView) -> String {
     let structs =
         view.shared.len() + view.references.len() + view.containers.iter().map(|c| c.documents.len()).sum::<usize>();
     let mut text = String::with_capacity(structs * BYTES_PER_STRUCT + CODEC_HELPERS.len());
-    let collected: Result<(), std::convert::Infallible> = rust_into(view, &mut |piece| {
+    let Ok(()) = rust_into::<std::convert::Infallible>(view, &mut |piece| {
         text.push_str(piece);
         Ok(())
     });
-    match collected {
-        Ok(()) => text,
-    }
+    text
 }
 
 /// The text of `cosmap.rs` for `view` handed to `each` a piece at a time: the header,
@@ -143,26 +125,26 @@ fn header(out: &mut Out, view: &RustView) {
         &view.model,
         "`. Do not edit: change the model and regenerate.",
     ]);
-    out.lines(const { Lines::of("//\n// One module per Cosmos DB container, holding a struct per document type, an enum\n// over them, and the container's name and partition key path; value objects,\n") });
+    out.text("//\n// One module per Cosmos DB container, holding a struct per document type, an enum\n// over them, and the container's name and partition key path; value objects,\n");
     out.line(&[
         "// reference data snapshots and references live in `",
         &view.types_module,
         "`.",
     ]);
-    out.lines(const { Lines::of("\n") });
+    out.text("\n");
 }
 
 /// `types`: the codecs, the shared structs and the references, each handed to
 /// `each` once written (its closing brace left in `out`).
 fn types_module<E>(out: &mut Out, view: &RustView, each: &mut dyn FnMut(&str) -> Result<(), E>) -> Result<(), E> {
-    out.lines(const { Lines::of("/// Embedded value objects, reference data snapshots and references to aggregate roots.\n") });
+    out.text("/// Embedded value objects, reference data snapshots and references to aggregate roots.\n");
     out.line(&["pub mod ", &view.types_module, " {"]);
     if !view.codecs.is_empty() {
-        out.lines(const { Lines::of(CODEC_TRAIT) });
+        out.text(CODEC_TRAIT);
         for c in &view.codecs {
             codec(out, c);
         }
-        out.lines(const { Lines::of(CODEC_HELPERS) });
+        out.text(CODEC_HELPERS);
     }
     for s in &view.shared {
         shared_struct(out, view, s);
@@ -172,7 +154,7 @@ fn types_module<E>(out: &mut Out, view: &RustView, each: &mut dyn FnMut(&str) ->
         reference(out, view, r);
         flush(out, each)?;
     }
-    out.lines(const { Lines::of("}\n") });
+    out.text("}\n");
     Ok(())
 }
 
@@ -180,22 +162,24 @@ fn types_module<E>(out: &mut Out, view: &RustView, each: &mut dyn FnMut(&str) ->
 fn codec(out: &mut Out, c: &CodecView) {
     out.line(&["        /// `", &c.mapping, "`."]);
     out.line(&["        impl Canonical for ", c.ty, " {"]);
-    out.lines(const { Lines::of("            fn write(\n                &self,\n            ) -> ::core::result::Result<::std::string::String, ::std::string::String> {\n") });
+    out.text("            fn write(\n                &self,\n            ) -> ::core::result::Result<::std::string::String, ::std::string::String> {\n");
     out.line(&["                ", c.write]);
-    out.lines(const { Lines::of("            }\n            fn read(text: &str) -> ::core::result::Result<Self, ::std::string::String> {\n") });
+    out.text(
+        "            }\n            fn read(text: &str) -> ::core::result::Result<Self, ::std::string::String> {\n",
+    );
     out.line(&["                ", c.read]);
-    out.lines(const { Lines::of("            }\n        }\n") });
+    out.text("            }\n        }\n");
 }
 
 /// A value object, snapshot or subset item struct, and its `From` the document it copies.
 fn shared_struct(out: &mut Out, view: &RustView, s: &StructView) {
     out.line(&["    /// ", &s.doc]);
-    out.lines(const { Lines::of("    #[derive(\n") });
+    out.text("    #[derive(\n");
     out.text(&view.derive_lines);
     if s.default && !s.has_defaults {
-        out.lines(const { Lines::of(",\n        ::core::default::Default") });
+        out.text(",\n        ::core::default::Default");
     }
-    out.lines(const { Lines::of("\n    )]\n    #[serde(rename_all = \"camelCase\")]\n") });
+    out.text("\n    )]\n    #[serde(rename_all = \"camelCase\")]\n");
     for a in &s.attributes {
         out.line(&["    ", a]);
     }
@@ -203,7 +187,7 @@ fn shared_struct(out: &mut Out, view: &RustView, s: &StructView) {
     for f in &s.fields {
         field(out, f, Field::Full);
     }
-    out.lines(const { Lines::of("    }\n") });
+    out.text("    }\n");
     if s.has_defaults {
         defaults(out, &s.name, &s.fields);
         if s.default {
@@ -212,7 +196,7 @@ fn shared_struct(out: &mut Out, view: &RustView, s: &StructView) {
     }
     if let Some(of) = &s.snapshot_of {
         out.line(&["    impl ::core::convert::From<&", &of.source, "> for ", &s.name, " {"]);
-        out.lines(const { Lines::of("        /// Builds it from the document it copies (the reference data, or the child).\n") });
+        out.text("        /// Builds it from the document it copies (the reference data, or the child).\n");
         out.line(&["        fn from(source: &", &of.source, ") -> Self {"]);
         out.line(&["            ", &s.name, " {"]);
         out.line(&[
@@ -223,7 +207,7 @@ fn shared_struct(out: &mut Out, view: &RustView, s: &StructView) {
         for f in &of.fields {
             out.line(&["                ", f, ": ::core::clone::Clone::clone(&source.", f, "),"]);
         }
-        out.lines(const { Lines::of("            }\n        }\n    }\n") });
+        out.text("            }\n        }\n    }\n");
     }
 }
 
@@ -246,13 +230,13 @@ fn field(out: &mut Out, f: &FieldView, kind: Field) {
     }
     if kind != Field::Key {
         if f.optional {
-            out.lines(const { Lines::of("        #[serde(default, skip_serializing_if = \"::core::option::Option::is_none\")]\n") });
+            out.text("        #[serde(default, skip_serializing_if = \"::core::option::Option::is_none\")]\n");
         }
         if f.list {
-            out.lines(const { Lines::of("        #[serde(default)]\n") });
+            out.text("        #[serde(default)]\n");
         }
         if kind == Field::Full && f.computed {
-            out.lines(const { Lines::of("        #[serde(default)]\n") });
+            out.text("        #[serde(default)]\n");
         }
         if let Some(d) = &f.default {
             out.line(&["        #[serde(default = \"", &d.path, "\")]"]);
@@ -295,16 +279,16 @@ fn defaults(out: &mut Out, name: &str, fields: &[FieldView]) {
         ]);
         out.line(&["        pub fn ", &d.function, "() -> ", &f.ty, " {"]);
         out.line(&["            ", &d.value]);
-        out.lines(const { Lines::of("        }\n") });
+        out.text("        }\n");
     }
-    out.lines(const { Lines::of("    }\n") });
+    out.text("    }\n");
 }
 
 /// `Default` of a value object with model defaults: those fields take them, the
 /// others their type's own.
 fn default_by_hand(out: &mut Out, name: &str, fields: &[FieldView]) {
     out.line(&["    impl ::core::default::Default for ", name, " {"]);
-    out.lines(const { Lines::of("        fn default() -> Self {\n") });
+    out.text("        fn default() -> Self {\n");
     out.line(&["            ", name, " {"]);
     for f in fields {
         match &f.default {
@@ -312,7 +296,7 @@ fn default_by_hand(out: &mut Out, name: &str, fields: &[FieldView]) {
             None => out.line(&["                ", &f.ident, ": ::core::default::Default::default(),"]),
         }
     }
-    out.lines(const { Lines::of("            }\n        }\n    }\n") });
+    out.text("            }\n        }\n    }\n");
 }
 
 /// A reference struct: its constructor (a plain reference) and its `From` the target document.
@@ -333,12 +317,12 @@ fn reference(out: &mut Out, view: &RustView, r: &RefView) {
         },
         ".",
     ]);
-    out.lines(const { Lines::of("    #[derive(\n") });
+    out.text("    #[derive(\n");
     out.text(&view.derive_lines);
-    out.lines(const { Lines::of("\n    )]\n    #[serde(rename_all = \"camelCase\")]\n") });
+    out.text("\n    )]\n    #[serde(rename_all = \"camelCase\")]\n");
     out.line(&["    pub struct ", &r.name, " {"]);
     out.line(&["        /// The `", r.target, "`'s `id`."]);
-    out.lines(const { Lines::of("        pub id: ::std::string::String,\n") });
+    out.text("        pub id: ::std::string::String,\n");
     out.line(&[
         "        /// The `",
         r.target,
@@ -354,7 +338,7 @@ fn reference(out: &mut Out, view: &RustView, r: &RefView) {
     for f in &r.fields {
         field(out, f, Field::Reference);
     }
-    out.lines(const { Lines::of("    }\n") });
+    out.text("    }\n");
     if r.has_defaults {
         defaults(out, &r.name, &r.fields);
     }
@@ -362,10 +346,10 @@ fn reference(out: &mut Out, view: &RustView, r: &RefView) {
         reference_constructor(out, r);
     }
     out.line(&["    impl ::core::convert::From<&", &r.document, "> for ", &r.name, " {"]);
-    out.lines(const { Lines::of("        /// A reference to this document.\n") });
+    out.text("        /// A reference to this document.\n");
     out.line(&["        fn from(document: &", &r.document, ") -> Self {"]);
     out.line(&["            ", &r.name, " {"]);
-    out.lines(const { Lines::of("                id: ::core::clone::Clone::clone(&document.id),\n                partition_key: document.partition_key(),\n") });
+    out.text("                id: ::core::clone::Clone::clone(&document.id),\n                partition_key: document.partition_key(),\n");
     for f in &r.fields {
         out.line(&[
             "                ",
@@ -375,87 +359,64 @@ fn reference(out: &mut Out, view: &RustView, r: &RefView) {
             "),",
         ]);
     }
-    out.lines(const { Lines::of("            }\n        }\n    }\n") });
+    out.text("            }\n        }\n    }\n");
 }
 
 /// `new` of a plain reference: from an id and, unless the id gives it, the partition key value.
 fn reference_constructor(out: &mut Out, r: &RefView) {
     const INTO_STRING: &str = "impl ::core::convert::Into<::std::string::String>";
     out.line(&["    impl ", &r.name, " {"]);
-    if r.levels {
+    if r.levels || given(&r.by_property) {
+        // The key's levels as they are, or the one property's value taken as a `String`.
+        let (what, ty, value) = if r.levels {
+            let what = "one per level of its hierarchical key".to_string();
+            (what, &*r.key_type, "partition_key")
+        } else {
+            let property = r.by_property.as_deref().unwrap_or_default();
+            let value = "partition_key: ::core::convert::Into::into(partition_key)";
+            (["its `", property, "`"].concat(), INTO_STRING, value)
+        };
         out.line(&[
             "        /// A reference to the `",
             r.target,
             "` with this id, whose partition key value",
         ]);
-        out.lines(const { Lines::of("        /// (one per level of its hierarchical key) is `partition_key`.\n") });
+        out.line(&["        /// (", &what, ") is `partition_key`."]);
         out.line(&[
             "        pub fn new(id: ",
             INTO_STRING,
             ", partition_key: ",
-            &r.key_type,
+            ty,
             ") -> Self {",
         ]);
         out.line(&["            ", &r.name, " {"]);
-        out.lines(const { Lines::of("                id: ::core::convert::Into::into(id),\n                partition_key,\n            }\n        }\n") });
-    } else if given(&r.by_property) {
-        out.line(&[
-            "        /// A reference to the `",
-            r.target,
-            "` with this id, whose partition key value",
-        ]);
-        out.line(&[
-            "        /// (its `",
-            r.by_property.as_deref().unwrap_or_default(),
-            "`) is `partition_key`.",
-        ]);
-        out.line(&[
-            "        pub fn new(id: ",
-            INTO_STRING,
-            ", partition_key: ",
-            INTO_STRING,
-            ") -> Self {",
-        ]);
-        out.line(&["            ", &r.name, " {"]);
-        out.lines(const { Lines::of("                id: ::core::convert::Into::into(id),\n                partition_key: ::core::convert::Into::into(partition_key),\n            }\n        }\n") });
+        out.text("                id: ::core::convert::Into::into(id),\n");
+        out.line(&["                ", value, ","]);
+        out.text("            }\n        }\n");
     } else {
         out.line(&["        /// A reference to the `", r.target, "` with this id."]);
         out.line(&["        pub fn new(id: ", INTO_STRING, ") -> Self {"]);
-        out.lines(
-            const { Lines::of("            let id: ::std::string::String = ::core::convert::Into::into(id);\n") },
-        );
+        out.text("            let id: ::std::string::String = ::core::convert::Into::into(id);\n");
         out.line(&["            ", &r.name, " {"]);
         if given(&r.constant) {
-            out.lines(const { Lines::of("                id,\n") });
+            out.text("                id,\n");
             out.line(&[
                 "                partition_key: ::std::string::String::from(\"",
                 r.constant.as_deref().unwrap_or_default(),
                 "\"),",
             ]);
         } else {
-            out.lines(
-                const {
-                    Lines::of("                partition_key: ::core::clone::Clone::clone(&id),\n                id,\n")
-                },
-            );
+            out.text("                partition_key: ::core::clone::Clone::clone(&id),\n                id,\n");
         }
-        out.lines(const { Lines::of("            }\n        }\n") });
+        out.text("            }\n        }\n");
     }
-    out.lines(const { Lines::of("    }\n") });
+    out.text("    }\n");
 }
 
 /// `a, b`: `items` quoted by `quote` and separated by `separator`.
 fn joined(items: &[String], separator: &str, quote: &str) -> String {
-    let mut text = String::new();
-    for (i, item) in items.iter().enumerate() {
-        if i > 0 {
-            text.push_str(separator);
-        }
-        text.push_str(quote);
-        text.push_str(item);
-        text.push_str(quote);
-    }
-    text
+    let quoted: Vec<String> = items.iter().map(|item| [quote, item, quote].concat()).collect();
+    quoted.join(separator)
 }
 
 /// One container's module: constants, `kind` enums, document types, the enum over them.
@@ -469,9 +430,9 @@ fn container(out: &mut Out, view: &RustView, c: &ContainerView) {
     ]);
     // Named after its container, whatever module the crate includes it in (a module
     // `unique_claims` around the file of a model with `UniqueClaims`).
-    out.lines(const { Lines::of("#[allow(clippy::module_inception)]\n") });
+    out.text("#[allow(clippy::module_inception)]\n");
     out.line(&["pub mod ", &c.module, " {"]);
-    out.lines(const { Lines::of("    /// The container's id.\n") });
+    out.text("    /// The container's id.\n");
     out.line(&["    pub const CONTAINER: &str = \"", c.name, "\";"]);
     out.line(&[
         "    /// The container's partition key path",
@@ -487,54 +448,50 @@ fn container(out: &mut Out, view: &RustView, c: &ContainerView) {
         &c.partition_key_path,
         "\";",
     ]);
-    out.lines(const { Lines::of("    /// The container's partition key paths, first level first (more than one: a\n    /// hierarchical key).\n") });
+    out.text("    /// The container's partition key paths, first level first (more than one: a\n    /// hierarchical key).\n");
     out.line(&[
         "    pub const PARTITION_KEY_PATHS: &[&str] = &[",
         &joined(&c.partition_key_paths, ", ", "\""),
         "];",
     ]);
-    out.lines(const { Lines::of("    /// The `type` discriminators: each serialises as its document type's `type`\n    /// value and accepts no other.\n    #[allow(clippy::module_inception)]\n    pub mod kind {\n") });
+    out.text("    /// The `type` discriminators: each serialises as its document type's `type`\n    /// value and accepts no other.\n    #[allow(clippy::module_inception)]\n    pub mod kind {\n");
     for d in &c.documents {
         kind_enum(out, view, d);
     }
-    out.lines(const { Lines::of("    }\n") });
+    out.text("    }\n");
     for d in &c.documents {
         document(out, view, d);
     }
     container_enum(out, c);
-    out.lines(const { Lines::of("}\n") });
+    out.text("}\n");
 }
 
 /// The `kind` enum of document type `d`: its `type` value.
 fn kind_enum(out: &mut Out, view: &RustView, d: &DocView) {
     out.line(&["        /// `type` of `", d.name, "`: `\"", d.discriminator, "\"`."]);
-    out.lines(const { Lines::of("        #[derive(\n") });
+    out.text("        #[derive(\n");
     out.text(&view.kind_derive_lines);
-    out.lines(const { Lines::of("\n        )]\n") });
+    out.text("\n        )]\n");
     out.line(&["        pub enum ", d.name, " {"]);
     out.line(&["            /// `\"", d.discriminator, "\"`"]);
-    out.lines(const { Lines::of("            #[default]\n") });
+    out.text("            #[default]\n");
     out.line(&["            #[serde(rename = \"", d.discriminator, "\")]"]);
     out.line(&["            ", d.name, ","]);
-    out.lines(const { Lines::of("        }\n") });
+    out.text("        }\n");
 }
 
 /// A document type's struct, its `impl` (constructor, partition key, bucket window)
 /// and, for a copy, its `From` the source.
 fn document(out: &mut Out, view: &RustView, d: &DocView) {
     out.line(&["    /// ", &d.doc]);
-    out.lines(const { Lines::of("    #[derive(\n") });
+    out.text("    #[derive(\n");
     out.text(&view.derive_lines);
-    out.lines(const { Lines::of("\n    )]\n    #[serde(rename_all = \"camelCase\")]\n") });
+    out.text("\n    )]\n    #[serde(rename_all = \"camelCase\")]\n");
     for a in &d.attributes {
         out.line(&["    ", a]);
     }
     out.line(&["    pub struct ", d.name, " {"]);
-    out.lines(
-        const {
-            Lines::of("        /// Document id, unique within the partition.\n        pub id: ::std::string::String,\n")
-        },
-    );
+    out.text("        /// Document id, unique within the partition.\n        pub id: ::std::string::String,\n");
     out.line(&["        /// Document type discriminator, `\"", d.discriminator, "\"`."]);
     out.line(&["        pub r#type: kind::", d.name, ","]);
     if let Some(f) = &d.partition_key_field {
@@ -546,25 +503,23 @@ fn document(out: &mut Out, view: &RustView, d: &DocView) {
     for f in &d.fields {
         field(out, f, Field::Full);
     }
-    out.lines(const { Lines::of(SYSTEM_FIELDS) });
+    out.text(SYSTEM_FIELDS);
     if d.has_defaults {
         defaults(out, d.name, &d.fields);
     }
     document_impl(out, d);
     if let Some(copy) = &d.copy {
         out.line(&["    impl ::core::convert::From<&", &copy.source, "> for ", d.name, " {"]);
-        out.lines(
-            const { Lines::of("        /// Builds the copy kept in this container from its source document.\n") },
-        );
+        out.text("        /// Builds the copy kept in this container from its source document.\n");
         out.line(&["        fn from(source: &", &copy.source, ") -> Self {"]);
         out.line(&["            ", d.name, " {"]);
-        out.lines(const { Lines::of("                id: ::core::clone::Clone::clone(&source.id),\n                r#type: ::core::default::Default::default(),\n                etag: ::core::option::Option::None,\n                ts: ::core::option::Option::None,\n") });
+        out.text("                id: ::core::clone::Clone::clone(&source.id),\n                r#type: ::core::default::Default::default(),\n                etag: ::core::option::Option::None,\n                ts: ::core::option::Option::None,\n");
         let key = d.partition_key_field.as_ref().map_or("", |f| &*f.ident);
         out.line(&["                ", key, ": ", &copy.pk_init, ","]);
         for f in &copy.fields {
             out.line(&["                ", f, ": ::core::clone::Clone::clone(&source.", f, "),"]);
         }
-        out.lines(const { Lines::of("            }\n        }\n    }\n") });
+        out.text("            }\n        }\n    }\n");
     }
 }
 
@@ -591,7 +546,7 @@ const SYSTEM_FIELDS: &str = r#"        /// The version Cosmos DB gave the docume
 /// `impl Document`: `TYPE`, `new`, `partition_key` and a bucket's window.
 fn document_impl(out: &mut Out, d: &DocView) {
     out.line(&["    impl ", d.name, " {"]);
-    out.lines(const { Lines::of("        /// The `type` value of this document type.\n") });
+    out.text("        /// The `type` value of this document type.\n");
     out.line(&["        pub const TYPE: &'static str = \"", d.discriminator, "\";"]);
     out.line(&[
         "        /// Builds a `",
@@ -621,11 +576,9 @@ fn document_impl(out: &mut Out, d: &DocView) {
     // Followed by a `let`: the layout of the line does not depend on the next.
     out.constructor(8, d.params.iter().map(|p| (&*p.ident, &*p.ty)));
     if d.id_is_type {
-        out.lines(const { Lines::of("            let id = ::std::string::String::from(Self::TYPE);\n") });
+        out.text("            let id = ::std::string::String::from(Self::TYPE);\n");
     } else {
-        out.lines(
-            const { Lines::of("            let id: ::std::string::String = ::core::convert::Into::into(id);\n") },
-        );
+        out.text("            let id: ::std::string::String = ::core::convert::Into::into(id);\n");
     }
     out.line(&["            ", d.name, " {"]);
     for i in &d.inits {
@@ -635,16 +588,16 @@ fn document_impl(out: &mut Out, d: &DocView) {
             out.line(&["                ", &i.ident, ": ", &i.value, ","]);
         }
     }
-    out.lines(const { Lines::of("            }\n        }\n") });
+    out.text("            }\n        }\n");
     if d.sub_key_fields.is_empty() {
-        out.lines(const { Lines::of("        /// The partition key value, for point reads and writes: an owned `String`, which\n        /// the Azure SDK takes as a partition key (`impl Into<PartitionKey>`) as it is.\n") });
+        out.text("        /// The partition key value, for point reads and writes: an owned `String`, which\n        /// the Azure SDK takes as a partition key (`impl Into<PartitionKey>`) as it is.\n");
     } else {
-        out.lines(const { Lines::of("        /// The partition key value, for point reads and writes: a tuple of its levels' values,\n        /// which the Azure SDK takes as a hierarchical partition key (`impl Into<PartitionKey>`) as it is.\n") });
+        out.text("        /// The partition key value, for point reads and writes: a tuple of its levels' values,\n        /// which the Azure SDK takes as a hierarchical partition key (`impl Into<PartitionKey>`) as it is.\n");
     }
-    out.lines(const { Lines::of("        #[allow(clippy::misnamed_getters)]\n") });
+    out.text("        #[allow(clippy::misnamed_getters)]\n");
     out.line(&["        pub fn partition_key(&self) -> ", &d.key_type, " {"]);
     out.line(&["            ", &d.key_value]);
-    out.lines(const { Lines::of("        }\n") });
+    out.text("        }\n");
     if let Some(b) = &d.bucket {
         out.line(&[
             "        /// How many characters of a `",
@@ -653,7 +606,7 @@ fn document_impl(out: &mut Out, d: &DocView) {
             &b.window,
             ":",
         ]);
-        out.lines(const { Lines::of("        /// the bucket's `id` and `window`.\n") });
+        out.text("        /// the bucket's `id` and `window`.\n");
         out.line(&["        pub const WINDOW_LENGTH: usize = ", &b.length.to_string(), ";"]);
         out.line(&[
             "        /// The ",
@@ -662,9 +615,9 @@ fn document_impl(out: &mut Out, d: &DocView) {
             &b.time,
             "` falls in, the id of its bucket: the first",
         ]);
-        out.lines(const { Lines::of("        /// [`Self::WINDOW_LENGTH`] characters of its UTC RFC 3339 text.\n        pub fn window_of(time: &str) -> &str {\n            time.get(..Self::WINDOW_LENGTH).unwrap_or(time)\n        }\n") });
+        out.text("        /// [`Self::WINDOW_LENGTH`] characters of its UTC RFC 3339 text.\n        pub fn window_of(time: &str) -> &str {\n            time.get(..Self::WINDOW_LENGTH).unwrap_or(time)\n        }\n");
     }
-    out.lines(const { Lines::of("    }\n") });
+    out.text("    }\n");
 }
 
 /// The enum over a container's document types, its accessors, `From`s and serde impls.
@@ -675,11 +628,11 @@ fn container_enum(out: &mut Out, c: &ContainerView) {
         c.name,
         "`, told apart by its `type`; a query over",
     ]);
-    out.lines(const { Lines::of("    /// a mixed partition deserialises each item into the right variant.\n    #[derive(::core::fmt::Debug, ::core::clone::Clone, ::core::cmp::PartialEq)]\n") });
+    out.text("    /// a mixed partition deserialises each item into the right variant.\n    #[derive(::core::fmt::Debug, ::core::clone::Clone, ::core::cmp::PartialEq)]\n");
     // Each variant holds a whole document, of whatever size its type has: boxing them
     // would change every match, so clippy's size lint is allowed on this enum alone.
     if c.documents.len() > 1 {
-        out.lines(const { Lines::of("    #[allow(clippy::large_enum_variant)]\n") });
+        out.text("    #[allow(clippy::large_enum_variant)]\n");
     }
     out.line(&["    pub enum ", e, " {"]);
     for d in &c.documents {
@@ -692,27 +645,27 @@ fn container_enum(out: &mut Out, c: &ContainerView) {
         ]);
         out.line(&["        ", d.name, "(", d.name, "),"]);
     }
-    out.lines(const { Lines::of("    }\n") });
+    out.text("    }\n");
     out.line(&["    impl ", e, " {"]);
-    out.lines(const { Lines::of("        /// The document's partition key value, as the Azure SDK takes it.\n") });
+    out.text("        /// The document's partition key value, as the Azure SDK takes it.\n");
     out.line(&["        pub fn partition_key(&self) -> ", &c.key_type, " {"]);
-    out.lines(const { Lines::of("            match self {\n") });
+    out.text("            match self {\n");
     for d in &c.documents {
         out.arm(16, [e, d.name], "document", "document.partition_key()");
     }
-    out.lines(const { Lines::of("            }\n        }\n        /// The document's id.\n        pub fn id(&self) -> &str {\n            match self {\n") });
+    out.text("            }\n        }\n        /// The document's id.\n        pub fn id(&self) -> &str {\n            match self {\n");
     for d in &c.documents {
         out.arm(16, [e, d.name], "document", "&document.id");
     }
-    out.lines(const { Lines::of("            }\n        }\n    }\n") });
+    out.text("            }\n        }\n    }\n");
     for d in &c.documents {
         out.line(&["    impl ::core::convert::From<", d.name, "> for ", e, " {"]);
         out.line(&["        fn from(document: ", d.name, ") -> Self {"]);
         out.line(&["            ", e, "::", d.name, "(document)"]);
-        out.lines(const { Lines::of("        }\n    }\n") });
+        out.text("        }\n    }\n");
     }
     out.line(&["    impl ::serde::Serialize for ", e, " {"]);
-    out.lines(const { Lines::of("        fn serialize<S: ::serde::Serializer>(\n            &self,\n            serializer: S,\n        ) -> ::core::result::Result<S::Ok, S::Error> {\n            match self {\n") });
+    out.text("        fn serialize<S: ::serde::Serializer>(\n            &self,\n            serializer: S,\n        ) -> ::core::result::Result<S::Ok, S::Error> {\n            match self {\n");
     for d in &c.documents {
         out.arm(
             16,
@@ -721,26 +674,26 @@ fn container_enum(out: &mut Out, c: &ContainerView) {
             "::serde::Serialize::serialize(document, serializer)",
         );
     }
-    out.lines(const { Lines::of("            }\n        }\n    }\n") });
+    out.text("            }\n        }\n    }\n");
     out.line(&["    impl<'de> ::serde::Deserialize<'de> for ", e, " {"]);
-    out.lines(const { Lines::of(DESERIALIZE_START) });
+    out.text(DESERIALIZE_START);
     for d in &c.documents {
         out.line(&[
             "                ::core::option::Option::Some(\"",
             d.discriminator,
             "\") => {",
         ]);
-        out.lines(const { Lines::of("                    ::serde_json::from_value(value)\n") });
+        out.text("                    ::serde_json::from_value(value)\n");
         out.line(&["                        .map(", e, "::", d.name, ")"]);
-        out.lines(const { Lines::of("                        .map_err(D::Error::custom)\n                }\n") });
+        out.text("                        .map_err(D::Error::custom)\n                }\n");
     }
-    out.lines(const { Lines::of("                ::core::option::Option::Some(other) => {\n                    ::core::result::Result::Err(\n                        D::Error::custom(\n                            ::std::format!(\n") });
+    out.text("                ::core::option::Option::Some(other) => {\n                    ::core::result::Result::Err(\n                        D::Error::custom(\n                            ::std::format!(\n");
     out.line(&[
         "                                \"unknown document type `{other}` in container `",
         c.name,
         "`\"",
     ]);
-    out.lines(const { Lines::of(DESERIALIZE_END) });
+    out.text(DESERIALIZE_END);
 }
 
 /// The enum's `deserialize` up to the arms of its document types.

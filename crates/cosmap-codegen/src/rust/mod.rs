@@ -160,7 +160,7 @@ pub(crate) fn write_data_access(
                 runtime_paths(&templates.render(DATA_TEMPLATE, &part)?, &mut named);
             }
         }
-        data.rt = runtime::used(&named.into_iter().collect::<Vec<_>>().join(" "));
+        data.rt = runtime::used(named.iter().map(String::as_str));
         if whole {
             let text = templates.render(DATA_TEMPLATE, &data_parts::whole(&data))?;
             return out.push(&print(text, &templates.origin(DATA_TEMPLATE))?);
@@ -177,22 +177,13 @@ pub(crate) fn write_data_access(
     }
 }
 
-/// Adds to `named` each `rt::…` path `text` names (`rt::Op::Create`, with its
-/// `rt::`), once: what `runtime::used` reads, gathered from every part without
-/// holding their texts.
+/// Adds to `named` each path `text` names after `rt::` ([`runtime::named`]), once:
+/// what `runtime::used` reads, gathered from every part without holding their texts.
 #[cfg(feature = "data-access")]
 fn runtime_paths(text: &str, named: &mut std::collections::BTreeSet<String>) {
-    let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
-    for (at, _) in text.match_indices("rt::") {
-        if text[..at].ends_with(word) {
-            continue;
-        }
-        let path = &text[at..];
-        let end = path[4..]
-            .find(|c: char| !(word(c) || c == ':'))
-            .map_or(path.len(), |e| e + 4);
-        if !named.contains(&path[..end]) {
-            named.insert(path[..end].to_string());
+    for path in runtime::named(text) {
+        if !named.contains(path) {
+            named.insert(path.to_string());
         }
     }
 }

@@ -2,15 +2,9 @@
 //! and serde's camelCase rule (to know when a field needs an explicit rename).
 
 use std::borrow::Cow;
+use std::collections::BTreeSet;
 
 use cosmap_domain::naming;
-
-/// A valid Rust identifier for `word`: raw (`r#match`) for keywords,
-/// `super_` for the few that cannot be raw ([`naming::rust_ident`]).
-#[cfg(test)]
-fn ident(word: &str) -> String {
-    naming::rust_ident(word.to_string())
-}
 
 /// The field identifier for JSON property `json`: `createdAt` → `created_at`.
 /// The rule is [`naming::field_ident`], the one validation checks names against.
@@ -35,6 +29,22 @@ pub fn field_of(json: &str) -> Cow<'_, str> {
 /// The module identifier for container `name`: `PresentedProduct` → `presented_product`.
 pub fn module(name: &str) -> String {
     naming::field_ident(name)
+}
+
+/// `name`, or `name_`, `name__`, …: the first `taken` does not hold (how a
+/// generated name steps aside from those already in use).
+pub(crate) fn unclaimed(mut name: String, taken: impl Fn(&str) -> bool) -> String {
+    while taken(&name) {
+        name.push('_');
+    }
+    name
+}
+
+/// [`unclaimed`] among `taken`, and now taken.
+pub(crate) fn claim(taken: &mut BTreeSet<String>, name: String) -> String {
+    let name = unclaimed(name, |n| taken.contains(n));
+    taken.insert(name.clone());
+    name
 }
 
 /// The JSON name serde's `rename_all = "camelCase"` gives field `ident` (to know
@@ -87,9 +97,11 @@ mod tests {
         assert_eq!(serde_camel("address2_line"), "address2Line");
     }
 
-    /// The keyword `match`es are the lists the identifiers were made by before.
+    /// The keyword `match`es are the lists the identifiers were made by before: raw
+    /// (`r#match`) for keywords, `super_` for the few that cannot be raw.
     #[test]
     fn keywords_are_the_listed_ones() {
+        let ident = |word: &str| naming::rust_ident(word.to_string());
         const KEYWORDS: &[&str] = &[
             "abstract", "as", "async", "await", "become", "box", "break", "const", "continue", "do", "dyn", "else",
             "enum", "extern", "false", "final", "fn", "for", "gen", "if", "impl", "in", "let", "loop", "macro",

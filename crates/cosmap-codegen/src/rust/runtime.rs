@@ -149,12 +149,13 @@ pub fn none() -> BTreeMap<String, bool> {
     HELPERS.iter().map(|(name, _)| (flag(name), false)).collect()
 }
 
-/// The flags of the helpers `rendered` (the data access rendered without them) names
-/// as `rt::name` or `rt::Type::Variant`, and of every helper those use in turn.
-pub fn used(rendered: &str) -> BTreeMap<String, bool> {
+/// The flags of the helpers `named` after `rt::` in the data access rendered
+/// without them ([`named`]), and of every helper those use in turn.
+pub fn used<'n>(named: impl IntoIterator<Item = &'n str>) -> BTreeMap<String, bool> {
     let known: BTreeMap<&str, &str> = HELPERS.iter().copied().collect();
     let mut used: BTreeSet<&str> = BTreeSet::new();
-    let mut todo: Vec<&str> = named(rendered)
+    let mut todo: Vec<&str> = named
+        .into_iter()
         .filter_map(|n| known.get_key_value(n).map(|(k, _)| *k))
         .collect();
     while let Some(name) = todo.pop() {
@@ -170,7 +171,7 @@ pub fn used(rendered: &str) -> BTreeMap<String, bool> {
 
 /// The paths after each `rt::` in `text`: `read_live`, and for `rt::Op::Create` both
 /// `Op` and `Op::Create`.
-fn named(text: &str) -> impl Iterator<Item = &str> {
+pub fn named(text: &str) -> impl Iterator<Item = &str> {
     let word = |s: &str| {
         s.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
             .unwrap_or(s.len())
@@ -195,7 +196,7 @@ mod tests {
 
     #[test]
     fn a_variant_brings_its_enum_and_what_the_batch_needs() {
-        let flags = used("ops.push(rt::Op::Delete(id, etag)); rt::batch(client, …)");
+        let flags = used(named("ops.push(rt::Op::Delete(id, etag)); rt::batch(client, …)"));
         for on in [
             "Op",
             "Op_Delete",
@@ -232,7 +233,7 @@ mod tests {
 
     #[test]
     fn unknown_names_and_words_ending_in_rt_are_ignored() {
-        let flags = used("start::read(x); rt::nothing_here()");
+        let flags = used(named("start::read(x); rt::nothing_here()"));
         assert!(flags.values().all(|on| !on));
     }
 }

@@ -325,10 +325,7 @@ pub fn build<'a>(model: &'a LogicalModel, mapping: &'a TypeMapping) -> Result<Ru
     if let Some(problem) = unbuildable_default(model, mapping) {
         return Err(problem);
     }
-    let mut types_module = "types".to_string();
-    while module_names.contains(&types_module) {
-        types_module.push('_');
-    }
+    let types_module = names::unclaimed("types".to_string(), |n| module_names.contains(n));
     let mut shared = Shared {
         model,
         mapping,
@@ -345,10 +342,7 @@ pub fn build<'a>(model: &'a LogicalModel, mapping: &'a TypeMapping) -> Result<Ru
         let module = shared.module(&c.name);
         let mut taken: BTreeSet<&str> = c.document_types.iter().map(|d| d.name.as_str()).collect();
         taken.insert("kind");
-        let mut enum_name = format!("{}Document", c.name);
-        while taken.contains(enum_name.as_str()) {
-            enum_name.push('_');
-        }
+        let enum_name = names::unclaimed(format!("{}Document", c.name), |n| taken.contains(n));
         let mut documents = Vec::with_capacity(c.document_types.len());
         for d in &c.document_types {
             documents.push(shared.document(c.kind, ttl_doc(c), d, &types_prefix, &c.name)?);
@@ -396,11 +390,7 @@ fn container_modules(model: &LogicalModel) -> (BTreeMap<String, String>, BTreeSe
     let mut modules: BTreeMap<String, String> = BTreeMap::new();
     let mut module_names: BTreeSet<String> = BTreeSet::new();
     for c in &model.containers {
-        let mut module = names::module(&c.name);
-        while module_names.contains(&module) {
-            module.push('_');
-        }
-        module_names.insert(module.clone());
+        let module = names::claim(&mut module_names, names::module(&c.name));
         modules.insert(c.name.clone(), module);
     }
     (modules, module_names)
@@ -755,15 +745,12 @@ impl<'a> Shared<'a> {
         loop {
             match self.struct_named(&name) {
                 Some(existing) if existing.fields == fields => return Ok(name),
-                Some(_) => {
+                None if !self.refs.contains_key(&name) => break,
+                // Taken by another shape or a reference: the next number.
+                _ => {
                     n += 1;
                     name = format!("{base}{n}");
                 }
-                None if self.refs.contains_key(&name) => {
-                    n += 1;
-                    name = format!("{base}{n}");
-                }
-                None => break,
             }
         }
         own_defaults(&mut fields, &name);
@@ -806,9 +793,7 @@ impl<'a> Shared<'a> {
                 .collect();
             name = format!("{name}With{}", parts.join("And"));
         }
-        while self.struct_index.contains_key(&name) {
-            name.push('_');
-        }
+        let name = names::unclaimed(name, |n| self.struct_index.contains_key(n));
         // Made once a name: a reference met again is named, not built again.
         if self.refs.contains_key(&name) {
             return name;

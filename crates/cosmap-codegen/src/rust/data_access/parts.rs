@@ -16,11 +16,7 @@ pub(super) struct Names {
 impl Names {
     /// `name`, or `name_`, `name__`, …: the first not taken, now taken.
     pub(super) fn unique(&mut self, name: String) -> String {
-        let mut name = name;
-        while !self.types.insert(name.clone()) {
-            name.push('_');
-        }
-        name
+        super::names::claim(&mut self.types, name)
     }
 
     /// Worker `feed` named `name` (made unique), with its `Database` method.

@@ -70,9 +70,9 @@ fn follows_of(
     for r in requests {
         if let Purpose::ScanUnreferenced { target, .. } = &r.purpose {
             let mut scan = scan(cx, r, target)?;
-            while scan.ident == "items" || scans.iter().any(|s| s.ident == scan.ident) {
-                scan.ident.push('_');
-            }
+            scan.ident = names::unclaimed(std::mem::take(&mut scan.ident), |n| {
+                n == "items" || scans.iter().any(|s| s.ident == n)
+            });
             docs.push(format!(
                 "Then, once: {}: every one (a cross-partition query), returned beside the results for the application to match.",
                 r.purpose
@@ -103,11 +103,8 @@ fn follows_of(
         })
         .collect();
     let mut idents: BTreeSet<String> = BTreeSet::new();
-    for (f, mut ident) in follows.iter_mut().zip(named) {
-        while !idents.insert(ident.clone()) {
-            ident.push('_');
-        }
-        f.ident = ident;
+    for (f, ident) in follows.iter_mut().zip(named) {
+        f.ident = names::claim(&mut idents, ident);
     }
     Ok((follows, scans))
 }
@@ -425,14 +422,8 @@ fn with_follows(
     if follows.is_empty() && scans.is_empty() {
         return Ok(());
     }
-    let mut main_ident = first
-        .document_types
-        .first()
-        .map(|d| names::field(&lower_camel(d)))
-        .unwrap_or_default();
-    while follows.iter().any(|f| f.ident == main_ident) {
-        main_ident.push('_');
-    }
+    let main_ident = first.document_types.first().map(|d| names::field(&lower_camel(d)));
+    let main_ident = names::unclaimed(main_ident.unwrap_or_default(), |n| follows.iter().any(|f| f.ident == n));
     let main_type = match (&view.row, &view.query, &view.point_read) {
         // The row's name is given with the method's (`build`).
         (Some(_), _, _) => {
@@ -516,20 +507,7 @@ pub(super) fn row(dv: &DocNames, module: &str, properties: &[String]) -> Result<
     let mut fields = Vec::new();
     for p in properties {
         let field = match p.as_str() {
-            "id" => FieldView {
-                ident: "id".into(),
-                json_name: "id".into(),
-                rename: false,
-                ty: STRING.into(),
-                optional: false,
-                list: false,
-                doc: "Document id.".into(),
-                serde_with: None,
-                schema_with: None,
-                attributes: Vec::new(),
-                computed: false,
-                default: None,
-            },
+            "id" => crate::rust::view_text::plain_field("id", STRING, false, "Document id."),
             "type" => continue,
             _ => dv
                 .partition_key_field

@@ -111,12 +111,8 @@ fn member_views(cv: &ContainerNames, members: &[&DocumentType], claim_sets: &[Cl
                 .as_ref()
                 .map(|k| names::field(&k.property))
                 .unwrap_or_else(|| names::field(&cosmap_domain::naming::plural(&lower_camel(&d.name))));
-            let mut ident = base;
-            while !idents.insert(ident.clone()) {
-                ident.push('_');
-            }
             MemberView {
-                ident,
+                ident: names::claim(&mut idents, base),
                 document: format!("super::{}::{}", cv.module, d.name),
                 discriminator: d.discriminator.clone(),
                 claim_set: claim_set_of(claim_sets, &cv.module, &d.name),
