@@ -351,6 +351,7 @@ impl SchemaView {
 /// `serde_json` prints it) and a line break, held at its size (a large model has
 /// thousands).
 fn schema_text(c: &Container, d: &DocumentType) -> String {
+    // A `serde_json::Value` always prints: its map keys are strings.
     let mut text = serde_json::to_string_pretty(&crate::schema::document(c, d)).unwrap_or_default();
     text.push('\n');
     text.shrink_to_fit();
@@ -419,10 +420,10 @@ mod tests {
         assert_eq!(sorted, expected);
     }
 
-    /// The Rust file comes back from its thread (before the view is freed) as
-    /// `rust::render` makes it, and so does the view's error.
+    /// `generate` gives the Rust file as `rust::render` makes it, and the view's
+    /// error as its own.
     #[test]
-    fn the_rust_files_thread_gives_its_text_and_its_error() {
+    fn generate_gives_the_rust_file_and_its_error_as_render_does() {
         let templates = Templates::load(None).expect("built-in templates");
         let model = crate::test_models::meter("integer", serde_json::json!(3));
         let mapping = TypeMapping::default();

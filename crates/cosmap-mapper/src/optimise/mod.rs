@@ -129,6 +129,7 @@ impl Priced {
             let ru_per_second = crate::cost::units::round(ru * op.per_second);
             match by_pattern.get_mut(op.pattern.as_str()) {
                 Some(sum) => *sum += ru_per_second,
+                // Summed from zero, as the others are (`0.0 +` makes a -0.0 a 0.0).
                 None => _ = by_pattern.insert(op.pattern.clone(), 0.0 + ru_per_second),
             }
             request_ru_per_second.push(rus.iter().map(|ru| ru * op.per_second).collect());
